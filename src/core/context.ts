@@ -1,0 +1,56 @@
+/**
+ * What every core operation runs with. Operations are `(context, args) → payload`; the
+ * MCP tools and CLI commands build a context and adapt arguments, nothing more.
+ */
+import os from 'node:os';
+import type { AccessLevel } from './access.js';
+import { mayRead, OPERATOR, type Caller } from './caller.js';
+import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './library.js';
+import type { PeerFanout } from './peers.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface OperationContext {
+  store: L6Store;
+  caller: Caller;
+  env: Env;
+  now: () => Date;
+  warn: Warn;
+  /** Peers to fan out to; absent or null means local only. */
+  peers?: PeerFanout | null;
+  /** Paths of the config files (registry, audit, peers), resolved from flags and env. */
+  config?: ConfigPaths;
+}
+
+export interface ConfigPaths {
+  home: string;
+  registry: string;
+  audit: string;
+  peers: string;
+}
+
+export function createContext(store: L6Store, overrides: Partial<OperationContext> = {}): OperationContext {
+  return {
+    store,
+    caller: OPERATOR,
+    env: process.env,
+    now: () => new Date(),
+    warn: stderrWarn,
+    ...overrides,
+  };
+}
+
+/** The manifests the caller may read: all for trusted callers, granted namespaces otherwise. */
+export function agentsInScope(ctx: OperationContext): readonly AgentRecord[] {
+  const { agents } = ctx.store.snapshot();
+  if (ctx.caller.tier === 'trusted') return agents;
+  return agents.filter((agent) => mayRead(ctx.caller, agent.id));
+}
+
+/** This machine's name in exports and provenance: BOURDON_LOCAL_NAME, else the host name. */
+export function machineName(env: Env): string {
+  const named = env.BOURDON_LOCAL_NAME;
+  return named && named.trim() ? named.trim() : os.hostname();
+}
+
+export type { AccessLevel };

@@ -1,0 +1,81 @@
+/**
+ * Calendar filters (spec §6). A `since` value names a calendar day as written: a time or an
+ * offset after it never moves the filter to another day. Anything that is not a real day in
+ * an accepted form is reported and treated as absent, so a typo widens nothing silently:
+ * the caller falls back to the cursor's saved cutoff or the default window.
+ */
+export const DEFAULT_WINDOW_DAYS = 14;
+
+const SINCE_FORM =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** The calendar day (YYYY-MM-DD) a `since` value names, or null when it is not valid. */
+export function parseCalendarDay(input: string): string | null {
+  const match = SINCE_FORM.exec(input);
+  if (!match) return null;
+  const [, y, mo, d, hh, mm, ss, zone] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hh !== undefined && (Number(hh) > 23 || Number(mm) > 59)) return null;
+  if (ss !== undefined && Number(ss) > 59) return null;
+  if (zone && zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    if (digits.length !== 4 || Number(digits.slice(0, 2)) > 23 || Number(digits.slice(2)) > 59) return null;
+  }
+  return `${y}-${mo}-${d}`;
+}
+
+/** Local calendar day of a moment, as YYYY-MM-DD. */
+export function localDay(moment: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(moment.getFullYear()).padStart(4, '0')}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
+}
+
+/** The first day of the default window: today (local) minus DEFAULT_WINDOW_DAYS. */
+export function defaultCutoff(now: Date): string {
+  return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - DEFAULT_WINDOW_DAYS));
+}
+
+export type Warn = (message: string) => void;
+
+/**
+ * Resolves the cutoff day for a listing: a valid `since` wins; otherwise the cutoff saved in
+ * the cursor; otherwise the default window. An invalid `since` is warned about, never thrown.
+ */
+export function resolveCutoff(
+  since: string | null | undefined,
+  savedCutoff: string | null | undefined,
+  now: Date,
+  warn: Warn,
+): string {
+  if (since !== null && since !== undefined) {
+    const day = parseCalendarDay(since);
+    if (day) return day;
+    warn(`ignoring invalid since ${JSON.stringify(since)}: expected YYYY-MM-DD or an ISO datetime`);
+  }
+  return savedCutoff ?? defaultCutoff(now);
+}
+
+/** Days between two YYYY-MM-DD days (b - a), by calendar. */
+export function daysBetween(a: string, b: string): number {
+  const toUtc = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  return Math.round((toUtc(b) - toUtc(a)) / 86_400_000);
+}
+
+/** The day part of a stored date or datetime ("2026-06-01T10:00:00Z" → "2026-06-01"), or null. */
+export function dayOf(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const day = value.slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
+}

@@ -1,0 +1,91 @@
+/**
+ * The `bourdon.agents/v1` export envelope: a redacted, private-free inventory of this
+ * machine's agents, safe to hand to any caller or peer (divergence D3).
+ */
+import { canSee } from './access.js';
+import { agentsInScope, machineName, type OperationContext } from './context.js';
+import type { AgentRecord, BrokenRecord } from './library.js';
+import { redactList, redactNullable, redactText } from './redaction.js';
+
+export const EXPORT_SCHEMA = 'bourdon.agents/v1';
+const RECENT_ACTIVITY_LIMIT = 10;
+
+export interface ExportedAgent {
+  id: string;
+  type: string | null;
+  instance: string | null;
+  role_narrative: string | null;
+  last_updated: string | null;
+  capability_count: number | null;
+  session_count: number | null;
+  freshest_session_date: string | null;
+  recent_activity: { date: string; project_focus: string[]; key_actions: string[]; visibility: string }[];
+  parse_error: string | null;
+  source: string;
+  source_kind: string;
+}
+
+function exportAgent(agent: AgentRecord, source: string): ExportedAgent {
+  const sessions = agent.sessions
+    .filter((session) => canSee('team', session.visibility))
+    .map((session, order) => ({ session, order }))
+    .sort((a, b) => (a.session.date === b.session.date ? a.order - b.order : a.session.date < b.session.date ? 1 : -1))
+    .map(({ session }) => session);
+  return {
+    id: agent.id,
+    type: redactNullable(agent.agent.type),
+    instance: redactNullable(agent.agent.instance),
+    role_narrative: redactNullable(agent.agent.role_narrative),
+    last_updated: agent.last_updated,
+    capability_count: agent.capabilities.length,
+    session_count: sessions.length,
+    freshest_session_date: sessions.length ? sessions[0].date : null,
+    recent_activity: sessions.slice(0, RECENT_ACTIVITY_LIMIT).map((session) => ({
+      date: session.date,
+      project_focus: redactList(session.project_focus),
+      key_actions: redactList(session.key_actions),
+      visibility: session.visibility,
+    })),
+    parse_error: null,
+    source,
+    source_kind: 'local',
+  };
+}
+
+function exportBroken(broken: BrokenRecord, source: string): ExportedAgent {
+  return {
+    id: broken.id,
+    type: null,
+    instance: null,
+    role_narrative: null,
+    last_updated: null,
+    capability_count: null,
+    session_count: null,
+    freshest_session_date: null,
+    recent_activity: [],
+    parse_error: redactText(broken.error, 2000),
+    source,
+    source_kind: 'local',
+  };
+}
+
+function timeOf(value: string | null): number {
+  if (!value) return Number.NEGATIVE_INFINITY;
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
+}
+
+export async function exportAgents(ctx: OperationContext): Promise<Record<string, unknown>> {
+  const machine = machineName(ctx.env);
+  const agents = agentsInScope(ctx).map((agent) => exportAgent(agent, machine));
+  // Broken manifests are visible to whoever may read their namespace.
+  const broken = ctx.store
+    .snapshot()
+    .broken.filter((record) => ctx.caller.tier === 'trusted' || ctx.caller.grants.includes(record.id))
+    .map((record) => exportBroken(record, machine));
+  const ordered = [...agents, ...broken]
+    .map((agent, order) => ({ agent, order, time: timeOf(agent.last_updated) }))
+    .sort((a, b) => (a.time === b.time ? a.order - b.order : b.time - a.time))
+    .map(({ agent }) => agent);
+  return { schema: EXPORT_SCHEMA, machine, generated_from: ctx.store.paths.agents, agents: ordered };
+}

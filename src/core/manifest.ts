@@ -1,0 +1,136 @@
+/**
+ * The L5 manifest as the queries see it. Raw documents are kept untouched (a manifest read
+ * and written back loses nothing); the normalised view reads scalar list fields as one-item
+ * lists (divergence D1) and resolves visibility once.
+ */
+import { rowVisibility, type AccessLevel } from './access.js';
+import { dayOf } from './dates.js';
+
+export type RawObject = Record<string, unknown>;
+
+export const AGENT_TYPES = [
+  'code-assistant',
+  'creative-collaborator',
+  'customer-support',
+  'local-swarm',
+  'note-capture',
+  'other',
+  'project-manager',
+  'research-assistant',
+  'tutor',
+] as const;
+
+export interface Entity {
+  name: string;
+  type: string | null;
+  aliases: string[];
+  summary: string | null;
+  tags: string[];
+  valid_to: string | null;
+  visibility: AccessLevel;
+}
+
+export interface Session {
+  date: string;
+  cwd: string | null;
+  project_focus: string[];
+  key_actions: string[];
+  files_touched: string[];
+  visibility: AccessLevel;
+}
+
+export interface Note {
+  /** As written: a day or an ISO datetime. */
+  date: string;
+  /** The calendar day of `date`, for filters and ordering. */
+  day: string;
+  text: string;
+  title: string | null;
+  tags: string[];
+  project_focus: string[];
+  visibility: AccessLevel;
+}
+
+export interface AgentInfo {
+  type: string | null;
+  instance: string | null;
+  role_narrative: string | null;
+}
+
+export function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A list field: a scalar reads as a one-item list (D1), null as empty, non-text items are dropped. */
+export function asList(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const items = Array.isArray(value) ? value : [value];
+  const out: string[] = [];
+  for (const item of items) {
+    if (typeof item === 'string') out.push(item);
+    else if (typeof item === 'number' || typeof item === 'boolean') out.push(String(item));
+  }
+  return out;
+}
+
+export function asText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
+}
+
+export function normaliseEntity(raw: unknown): Entity | null {
+  if (!isObject(raw)) return null;
+  const name = asText(raw.name);
+  if (!name || !name.trim()) return null;
+  return {
+    name,
+    type: asText(raw.type),
+    aliases: asList(raw.aliases),
+    summary: asText(raw.summary),
+    tags: asList(raw.tags),
+    valid_to: asText(raw.valid_to),
+    visibility: rowVisibility(raw.visibility),
+  };
+}
+
+export function normaliseSession(raw: unknown): Session | null {
+  if (!isObject(raw)) return null;
+  const date = asText(raw.date);
+  if (!date || !date.trim()) return null;
+  return {
+    date,
+    cwd: asText(raw.cwd),
+    project_focus: asList(raw.project_focus),
+    key_actions: asList(raw.key_actions),
+    files_touched: asList(raw.files_touched),
+    visibility: rowVisibility(raw.visibility),
+  };
+}
+
+export function normaliseNote(raw: unknown): Note | null {
+  if (!isObject(raw)) return null;
+  const date = asText(raw.date);
+  const text = asText(raw.text);
+  const day = dayOf(date);
+  if (!date || !day || text === null || !text.trim()) return null;
+  return {
+    date,
+    day,
+    text,
+    title: asText(raw.title),
+    tags: asList(raw.tags),
+    project_focus: asList(raw.project_focus),
+    visibility: rowVisibility(raw.visibility),
+  };
+}
+
+export function rawRows(doc: RawObject, field: string): unknown[] {
+  const value = doc[field];
+  return Array.isArray(value) ? value : [];
+}
+
+/** Lower-cased, trimmed key used for entity names, aliases and project names. */
+export function foldKey(text: string): string {
+  return text.trim().toLowerCase();
+}

@@ -1,0 +1,105 @@
+/**
+ * Read queries over a set of manifests. Pure functions: the caller decides which agents are
+ * in scope (grants) and at which level rows are visible; these only filter, match and order.
+ */
+import { canSee, type AccessLevel } from './access.js';
+import { foldKey, type Entity, type Session } from './manifest.js';
+import type { AgentRecord } from './library.js';
+
+export interface EntityMatch {
+  name: string;
+  agents: string[];
+  types: string[];
+  summaries: Record<string, string>;
+  tags: string[];
+}
+
+export interface SessionRef {
+  agent: string;
+  date: string;
+  cwd: string | null;
+  project_focus: string[];
+  key_actions?: string[];
+  files_touched?: string[];
+}
+
+function pushUnique<T>(list: T[], value: T): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+export function entityMatchesName(entity: Entity, key: string): boolean {
+  return foldKey(entity.name) === key || entity.aliases.some((alias) => foldKey(alias) === key);
+}
+
+/**
+ * Entities whose name or alias equals `name` (case-insensitive), grouped by exact entity
+ * name in the order first seen (agents in id order, entities in file order).
+ */
+export function findEntityMatches(agents: readonly AgentRecord[], name: string, level: AccessLevel): EntityMatch[] {
+  const key = foldKey(name);
+  if (!key) return [];
+  const groups = new Map<string, EntityMatch>();
+  for (const agent of agents) {
+    for (const entity of agent.entities) {
+      if (!canSee(level, entity.visibility) || !entityMatchesName(entity, key)) continue;
+      let group = groups.get(entity.name);
+      if (!group) {
+        group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+        groups.set(entity.name, group);
+      }
+      pushUnique(group.agents, agent.id);
+      if (entity.type) pushUnique(group.types, entity.type);
+      if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
+      for (const tag of entity.tags) pushUnique(group.tags, tag);
+    }
+  }
+  return [...groups.values()];
+}
+
+export function sessionRef(agent: string, session: Session, summary = false): SessionRef {
+  const ref: SessionRef = {
+    agent,
+    date: session.date,
+    cwd: session.cwd,
+    project_focus: [...session.project_focus],
+  };
+  if (!summary) {
+    ref.key_actions = [...session.key_actions];
+    ref.files_touched = [...session.files_touched];
+  }
+  return ref;
+}
+
+export interface DatedSession {
+  agent: string;
+  session: Session;
+}
+
+/** Visible sessions of the given agents, in agent-id then file order. */
+export function visibleSessions(agents: readonly AgentRecord[], level: AccessLevel): DatedSession[] {
+  const out: DatedSession[] = [];
+  for (const agent of agents) {
+    for (const session of agent.sessions) {
+      if (canSee(level, session.visibility)) out.push({ agent: agent.id, session });
+    }
+  }
+  return out;
+}
+
+/** Newest first; equal days by agent id descending (the engine's order for recent work). */
+export function byRecency(a: DatedSession, b: DatedSession): number {
+  if (a.session.date !== b.session.date) return a.session.date < b.session.date ? 1 : -1;
+  if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
+  return 0;
+}
+
+/** Newest first; equal days keep agent-id order (the engine's order for project summaries). */
+export function byDateOnly(a: DatedSession, b: DatedSession): number {
+  if (a.session.date === b.session.date) return 0;
+  return a.session.date < b.session.date ? 1 : -1;
+}
+
+export function focusesOn(projectFocus: readonly string[], project: string): boolean {
+  const key = foldKey(project);
+  return key !== '' && projectFocus.some((focus) => foldKey(focus) === key);
+}

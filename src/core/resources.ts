@@ -1,0 +1,54 @@
+/**
+ * The three MCP resources (spec §5, "Resources"), read at public access.
+ */
+import { canSee, rowVisibility } from './access.js';
+import { agentsInScope, type OperationContext } from './context.js';
+import { invalidAgentIdMessage, isValidAgentId } from './ids.js';
+import { isObject, type RawObject } from './manifest.js';
+import { findEntityMatches } from './queries.js';
+
+const LIST_FIELDS: Record<string, readonly string[]> = {
+  known_entities: ['aliases', 'tags'],
+  recent_sessions: ['project_focus', 'key_actions', 'files_touched'],
+  notes: ['tags', 'project_focus'],
+};
+
+/** A row with its list fields read as lists (D1), other fields as written. */
+function normaliseRow(row: RawObject, listFields: readonly string[]): RawObject {
+  const out: RawObject = {};
+  for (const [key, value] of Object.entries(row)) {
+    out[key] = listFields.includes(key) && value !== null && !Array.isArray(value) ? [value] : value;
+  }
+  return out;
+}
+
+/** A manifest with only the rows visible at `level`; every other field kept as written. */
+export function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): RawObject {
+  const out: RawObject = {};
+  for (const [key, value] of Object.entries(doc)) {
+    const listFields = LIST_FIELDS[key];
+    if (listFields && Array.isArray(value)) {
+      out[key] = value
+        .filter((row) => isObject(row) && canSee(level, rowVisibility(row.visibility)))
+        .map((row) => normaliseRow(row as RawObject, listFields));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+export async function agentsResource(ctx: OperationContext): Promise<unknown> {
+  return agentsInScope(ctx).map((agent) => agent.id);
+}
+
+export async function agentMemoryResource(ctx: OperationContext, agentId: string): Promise<unknown> {
+  if (!isValidAgentId(agentId)) return { error: invalidAgentIdMessage(agentId) };
+  const agent = agentsInScope(ctx).find((record) => record.id === agentId);
+  if (!agent) return { error: `agent not found: ${agentId}` };
+  return manifestAtLevel(agent.doc, 'public');
+}
+
+export async function entityResource(ctx: OperationContext, name: string): Promise<unknown> {
+  return findEntityMatches(agentsInScope(ctx), name, 'public');
+}
