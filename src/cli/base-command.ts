@@ -1,0 +1,77 @@
+/**
+ * The base of every `bourdon` command: `--json`, `--library` and one error policy.
+ * Errors are one line on stderr (or `{"error": …}` on stdout under --json), never a stack
+ * trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
+ */
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
+import { BourdonError, describeError } from '../core/errors.js';
+import { createContext, type OperationContext } from '../core/context.js';
+import { L6Store, stderrWarn } from '../core/library.js';
+import { defaultLibraryRoot } from '../core/config.js';
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+
+export abstract class BaseCommand extends Command {
+  static override baseFlags = {
+    json: Flags.boolean({ description: 'Print the exact JSON payload instead of human output.', default: false }),
+    library: Flags.string({
+      description: 'Agent library root (default: $BOURDON_LIBRARY, else ~/agent-library).',
+      helpValue: '<dir>',
+    }),
+  };
+
+  protected jsonMode = false;
+
+  public override async init(): Promise<void> {
+    this.jsonMode = this.argv.includes('--json');
+    await super.init();
+  }
+
+  /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
+  protected libraryRoot(flag: string | undefined): string {
+    return flag && flag.length > 0 ? flag : defaultLibraryRoot(process.env);
+  }
+
+  /** Opens the library for reading; a missing library is a clear error (exit 1). */
+  protected openContext(libraryFlag: string | undefined, overrides: Partial<OperationContext> = {}): OperationContext {
+    const store = new L6Store(this.libraryRoot(libraryFlag), { warn: stderrWarn });
+    store.assertExists();
+    return createContext(store, overrides);
+  }
+
+  /** Prints a payload: JSON under --json, else the command's human rendering. */
+  protected emit(payload: unknown, human: () => string): void {
+    if (this.jsonMode) {
+      process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+      return;
+    }
+    const text = human();
+    if (text) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  }
+
+  /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
+  protected failOnPayloadError(payload: Record<string, unknown>): void {
+    if (typeof payload.error !== 'string') return;
+    const code = payload.error === 'access denied' ? 3 : 1;
+    if (!this.jsonMode) process.stderr.write(`bourdon: ${payload.error}\n`);
+    this.exit(code);
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    // oclif's own exit() signal: let it through untouched.
+    if (err instanceof Errors.ExitError) throw err;
+    let code = 1;
+    let message = describeError(err);
+    if (err instanceof BourdonError) code = err.exitCode;
+    else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
+    else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
+    if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
+    if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
+    else process.stderr.write(`bourdon: ${message}\n`);
+    if (code === 2 && !this.jsonMode) process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
+    message = '';
+    this.exit(code);
+  }
+}
+
+export { stderrWarn };

@@ -1,0 +1,55 @@
+/**
+ * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+let cached: ChalkInstance | null = null;
+
+export function colors(): ChalkInstance {
+  if (!cached) {
+    const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
+    const tty = Boolean(process.stdout.isTTY);
+    cached = new Chalk({ level: !noColor && tty ? 1 : 0 });
+  }
+  return cached;
+}
+
+/** Visible width of a string, ignoring ANSI colour codes. */
+function width(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
+
+/** Aligned columns; the last column is never padded. */
+export function table(headers: string[], rows: string[][]): string {
+  const c = colors();
+  const all = [headers, ...rows];
+  const widths = headers.map((_, col) => Math.max(...all.map((row) => width(row[col] ?? ''))));
+  const line = (row: string[]) =>
+    row
+      .map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - width(cell))))
+      .join('  ')
+      .trimEnd();
+  return [c.bold(line(headers)), ...rows.map(line)].join('\n');
+}
+
+/** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */
+export function relativeDay(value: string | null | undefined, now = new Date()): string {
+  if (!value) return '-';
+  const day = value.slice(0, 10);
+  const parsed = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  if (Number.isNaN(parsed)) return value;
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  const days = Math.round((today - parsed) / 86_400_000);
+  if (days === 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days === -1) return 'tomorrow';
+  if (days < 0) return `in ${-days} days`;
+  if (days < 60) return `${days} days ago`;
+  if (days < 730) return `${Math.round(days / 30)} months ago`;
+  return `${Math.round(days / 365)} years ago`;
+}
+
+export function list(items: readonly string[]): string {
+  return items.length ? items.join(', ') : '-';
+}

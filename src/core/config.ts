@@ -1,0 +1,27 @@
+/**
+ * Where things live (spec §2) and how flags and environment variables combine: a flag wins
+ * over its variable, and a variable set to the empty string counts as unset.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { ConfigPaths, Env } from './context.js';
+
+/** An environment variable's value, or undefined when unset or empty. */
+export function envValue(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function defaultLibraryRoot(env: Env): string {
+  return envValue(env, 'BOURDON_LIBRARY') ?? path.join(os.homedir(), 'agent-library');
+}
+
+export function configPaths(env: Env): ConfigPaths {
+  const home = envValue(env, 'BOURDON_HOME') ?? path.join(os.homedir(), '.bourdon');
+  return {
+    home,
+    registry: envValue(env, 'BOURDON_FEDERATION_CONFIG') ?? path.join(home, 'federation.yaml'),
+    audit: envValue(env, 'BOURDON_AUDIT_PATH') ?? path.join(home, 'audit.jsonl'),
+    peers: path.join(home, 'peers.yaml'),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The three resources, under the same guard as the tools. Template variables arrive
+ * URI-encoded; they are decoded here and validated by the core before any use.
+ */
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { agentMemoryResource, agentsResource, entityResource } from '../core/resources.js';
+import { guarded, type CallEnvironment } from './register.js';
+
+const JSON_MIME = 'application/json';
+
+function variable(value: string | string[] | undefined): string {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined) return '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // malformed escapes: pass through, the id check refuses them
+  }
+}
+
+function contents(uri: URL, payload: unknown) {
+  return { contents: [{ uri: uri.href, mimeType: JSON_MIME, text: JSON.stringify(payload) }] };
+}
+
+export function registerResources(server: McpServer, env: CallEnvironment): void {
+  server.registerResource(
+    'agents',
+    'agent-library://agents',
+    { description: 'The ids of every agent in the library.', mimeType: JSON_MIME },
+    async (uri) => contents(uri, await guarded(env, 'resource:agents', '*', undefined, (ctx) => agentsResource(ctx))),
+  );
+  server.registerResource(
+    'agent-memory',
+    new ResourceTemplate('agent-library://agents/{agent_id}/memory', { list: undefined }),
+    { description: "One agent's manifest, public rows only.", mimeType: JSON_MIME },
+    async (uri, variables) => {
+      const agentId = variable(variables.agent_id);
+      return contents(
+        uri,
+        await guarded(env, 'resource:agent-memory', agentId, undefined, (ctx) => agentMemoryResource(ctx, agentId)),
+      );
+    },
+  );
+  server.registerResource(
+    'entity',
+    new ResourceTemplate('agent-library://entities/{name}', { list: undefined }),
+    { description: 'Entity matches for a name, public rows only.', mimeType: JSON_MIME },
+    async (uri, variables) => {
+      const name = variable(variables.name);
+      return contents(uri, await guarded(env, 'resource:entity', '*', undefined, (ctx) => entityResource(ctx, name)));
+    },
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * createL6Server: one MCP server over one library. Cheap to build (the store and its parsed
+ * manifests are shared), so HTTP builds one per request and stdio one per connection.
+ */
+import { McpServer } from '@modelcontextprotocol/server';
+import { OPERATOR, type Caller } from '../core/caller.js';
+import { configPaths } from '../core/config.js';
+import type { Env, OperationContext } from '../core/context.js';
+import { stderrWarn, type L6Store, type Warn } from '../core/library.js';
+import type { PeerFanout } from '../core/peers.js';
+import { installToolsCallGuard, registerTool, type CallEnvironment } from './register.js';
+import { registerResources } from './resources.js';
+import { ALL_TOOLS, TOOL_NAMES } from './tools/index.js';
+
+export const SERVER_NAME = 'bourdon-l6';
+export const SERVER_VERSION = '0.1.0';
+
+export interface L6ServerOptions {
+  env?: Env;
+  now?: () => Date;
+  warn?: Warn;
+  peers?: PeerFanout | null;
+  /** Audit log path; default from BOURDON_AUDIT_PATH / BOURDON_HOME; null turns the trail off. */
+  auditPath?: string | null;
+  /** Caller when no identity is set for a request: operator (stdio) unless told otherwise. */
+  fallbackCaller?: Caller;
+  /** Which tools this connection offers (spec: connection profiles). Default: all. */
+  toolFilter?: (name: string) => boolean;
+}
+
+export function createL6Server(store: L6Store, options: L6ServerOptions = {}): McpServer {
+  const env = options.env ?? process.env;
+  const warn = options.warn ?? stderrWarn;
+  const callEnv: CallEnvironment = {
+    fallbackCaller: options.fallbackCaller ?? OPERATOR,
+    auditPath: options.auditPath === undefined ? configPaths(env).audit : options.auditPath,
+    warn,
+    contextFor: (caller): OperationContext => ({
+      store,
+      caller,
+      env,
+      now: options.now ?? (() => new Date()),
+      warn,
+      peers: options.peers ?? null,
+      config: configPaths(env),
+    }),
+  };
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      instructions:
+        'Bourdon federates the memory of AI coding agents. Call prepare_recognition_context at the start of a turn; use find_entity, list_recent_work and get_cross_agent_summary for cross-agent questions.',
+    },
+  );
+  const offered = new Set<string>();
+  for (const tool of ALL_TOOLS) {
+    if (options.toolFilter && !options.toolFilter(tool.name)) continue;
+    registerTool(server, callEnv, tool);
+    offered.add(tool.name);
+  }
+  registerResources(server, callEnv);
+  installToolsCallGuard(server, TOOL_NAMES, offered);
+  return server;
+}

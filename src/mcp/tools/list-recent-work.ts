@@ -1,0 +1,21 @@
+import * as z from 'zod';
+import { listRecentWork } from '../../core/reads.js';
+import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
+
+export const listRecentWorkTool = defineTool({
+  name: 'list_recent_work',
+  description:
+    'What happened recently: sessions since a day (default: the last 14 days), newest first, paged with cursors.',
+  schema: z.object({
+    since: optionalText.describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
+    agent: optionalText,
+    ...accessShape('public'),
+    limit: optionalInt.describe('Page size, 1 to 100 (default 20).'),
+    cursor: optionalText,
+    summary: z.boolean().optional().default(false).describe('Drop key_actions and files_touched.'),
+    federation_hop: federationHop,
+  }),
+  namespace: agentFilterNamespace,
+  denialExtras: { sessions: [], next_cursor: null, has_more: false },
+  run: listRecentWork,
+});

@@ -1,0 +1,82 @@
+/** Test fixtures: the conformance material in ../shared, and temp libraries built from it. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SHARED_DIR = process.env.BOURDON_SHARED_DIR ?? path.resolve(REPO_ROOT, '..', 'shared');
+export const CONFORMANCE_DIR = path.join(SHARED_DIR, 'conformance');
+export const FIXTURE_LIBRARY = path.join(CONFORMANCE_DIR, 'library');
+export const BIN = path.join(REPO_ROOT, 'bin', 'run.js');
+
+/** A fresh temp dir, removed by the returned cleanup. */
+export function tempDir(prefix = 'bourdon-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A writable copy of the conformance library (writes change it, so every case gets its own). */
+export function copyFixtureLibrary(): string {
+  const root = tempDir('bourdon-lib-');
+  fs.cpSync(FIXTURE_LIBRARY, root, { recursive: true });
+  // The shared folder may be read-only in CI; the copy must be writable.
+  for (const file of fs.readdirSync(path.join(root, 'agents'))) fs.chmodSync(path.join(root, 'agents', file), 0o644);
+  fs.chmodSync(path.join(root, 'agents'), 0o755);
+  fs.chmodSync(root, 0o755);
+  return root;
+}
+
+export function readJson<T = unknown>(file: string): T {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+}
+
+export interface ConformanceCase {
+  id: string;
+  kind: 'tool' | 'resource';
+  name: string;
+  arguments: Record<string, unknown>;
+  volatile?: string[];
+  opaque?: string[];
+  error_contains?: string;
+  extra_keys_allowed?: string[];
+  expected: unknown;
+}
+
+export function oracle<T = unknown>(file: string): T {
+  return readJson<T>(path.join(CONFORMANCE_DIR, 'oracle-payloads', file));
+}
+
+/** Fills a resource template like agent-library://agents/{agent_id}/memory. */
+export function resourceUri(template: string, variables: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(variables[key])));
+}
+
+/**
+ * Brings an actual payload into the comparable form the conformance README defines:
+ * `<library>` for the library root, presence-only volatile keys, null-vs-non-null opaque
+ * keys, the error text checked by `error_contains`, allowed extra keys dropped.
+ */
+export function normalise(testCase: ConformanceCase, actual: unknown, libraryRoot: string): { actual: unknown; expected: unknown } {
+  const replaced = JSON.parse(JSON.stringify(actual).split(libraryRoot).join('<library>')) as unknown;
+  const expected = structuredClone(testCase.expected) as unknown;
+  if (!replaced || typeof replaced !== 'object' || Array.isArray(replaced)) return { actual: replaced, expected };
+  const got = replaced as Record<string, unknown>;
+  const want = expected as Record<string, unknown>;
+  for (const key of testCase.volatile ?? []) {
+    if (key in got) got[key] = '<volatile>';
+  }
+  for (const key of testCase.opaque ?? []) {
+    if (key in got && key in want) {
+      const bothNull = got[key] === null && want[key] === null;
+      const bothSet = got[key] !== null && want[key] !== null;
+      if (bothNull || bothSet) got[key] = want[key];
+    }
+  }
+  if (testCase.error_contains !== undefined) {
+    if (typeof got.error === 'string' && got.error.includes(testCase.error_contains)) got.error = want.error;
+  }
+  for (const key of testCase.extra_keys_allowed ?? []) {
+    if (!(key in want)) delete got[key];
+  }
+  return { actual: got, expected: want };
+}
