@@ -56,12 +56,10 @@ export function resolveAccess(
 ): ResolvedAccess {
   const echoed = request.access_level ?? envDefaultLevel(env) ?? toolDefault;
   if (request.include_private === true) return { echoed, effective: lowerLevel('private', ceiling) };
-  if (!isAccessLevel(echoed)) {
-    return {
-      echoed,
-      effective: 'public',
-      error: `invalid access_level ${JSON.stringify(echoed)}: must be one of public, team, private`,
-    };
+  // Levels are read case-insensitively and trimmed, as the engine does; the echo stays as given.
+  const level = echoed.trim().toLowerCase();
+  if (!isAccessLevel(level)) {
+    return { echoed, effective: 'public', error: `unsupported access_level: ${echoed} (use public, team or private)` };
   }
-  return { echoed, effective: lowerLevel(echoed, ceiling) };
+  return { echoed, effective: lowerLevel(level, ceiling) };
 }

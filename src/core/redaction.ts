@@ -22,10 +22,11 @@ export function looksLikeCredential(text: string): boolean {
 
 export function redactText(value: unknown, cap = DEFAULT_CAP): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : String(value);
-  if (looksLikeCredential(text)) return REDACTED;
-  const tidy = text.replace(/\s+/g, ' ').trim().replace(/https?:\/\/\S+/g, '[link]');
-  return tidy.length > cap ? tidy.slice(0, Math.max(0, cap - 3)) + '...' : tidy;
+  const collapsed = (typeof value === 'string' ? value : String(value)).trim().replace(/\s+/g, ' ');
+  if (looksLikeCredential(collapsed)) return REDACTED;
+  const linked = collapsed.replace(/https?:\/\/\S+/g, '[link]');
+  // Cut, then drop the spaces the cut left before the ellipsis (as the engine does).
+  return linked.length > cap ? linked.slice(0, Math.max(0, cap - 3)).trimEnd() + '...' : linked;
 }
 
 /** Redacts a nullable string, keeping null as null (export fields distinguish "absent"). */

@@ -1,0 +1,28 @@
+/** Human renderings shared by several commands. */
+import type { EntityMatch, SessionRef } from '../core/queries.js';
+import { colors, list, relativeDay, table } from './output.js';
+
+export function renderMatches(matches: readonly EntityMatch[], empty: string): string {
+  if (matches.length === 0) return empty;
+  const c = colors();
+  const blocks = matches.map((match) => {
+    const head = `${c.bold(match.name)}${match.types.length ? c.dim(` (${match.types.join(', ')})`) : ''} — known by ${match.agents.join(', ')}`;
+    const lines = [head];
+    for (const [agent, summary] of Object.entries(match.summaries)) lines.push(`  ${c.cyan(agent)}: ${summary}`);
+    if (match.tags.length) lines.push(`  ${c.dim('tags:')} ${match.tags.join(', ')}`);
+    return lines.join('\n');
+  });
+  return blocks.join('\n\n');
+}
+
+export function renderSessions(sessions: readonly SessionRef[], empty: string): string {
+  if (sessions.length === 0) return empty;
+  const rows = sessions.map((session) => [
+    session.date,
+    relativeDay(session.date),
+    session.agent,
+    list(session.project_focus),
+    session.key_actions ? list(session.key_actions) : '',
+  ]);
+  return table(['DATE', 'WHEN', 'AGENT', 'FOCUS', 'ACTIONS'], rows);
+}

@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { accessArgs, accessFlags } from '../cli/flags.js';
+import { getDeeperContext } from '../core/reads.js';
+
+export default class DeeperContext extends BaseCommand {
+  static override summary = 'Longer context for a prompt from an L2 retriever.';
+  static override description = 'No retriever ships with this package, so the context is empty. Tool: get_deeper_context.';
+  static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
+  static override flags = { ...accessFlags };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(DeeperContext);
+    const payload = await getDeeperContext(this.openContext(flags.library), { prompt: args.prompt, ...accessArgs(flags) });
+    this.emit(payload, () => (payload.context as string) || 'No deeper context (no L2 retriever configured).');
+  }
+}

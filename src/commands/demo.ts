@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { colors } from '../cli/output.js';
+import { installDemoLibrary } from '../core/demo-library.js';
+
+interface Match {
+  name: string;
+  agents: string[];
+  summaries: Record<string, string>;
+}
+interface SessionRow {
+  agent: string;
+  date: string;
+  project_focus: string[];
+  key_actions?: string[];
+}
+
+export default class Demo extends BaseCommand {
+  static override summary = 'See federation work on a built-in sample library.';
+  static override description =
+    'Copies a small invented library (four agents working on one app) to a temp folder, starts `bourdon serve` on it, connects a real MCP client over stdio and asks the questions an agent asks at the start of a turn. Nothing outside the temp folder is touched.';
+  static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --keep'];
+  static override flags = {
+    keep: Flags.boolean({ description: 'Keep the demo library and print where it is.', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Demo);
+    const c = colors();
+    const root = installDemoLibrary(fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-')));
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-home-'));
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const runJs = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [runJs, 'serve', '--library', root],
+      env: { BOURDON_HOME: home, BOURDON_LOCAL_NAME: 'demo-machine', NO_COLOR: '1' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'bourdon-demo', version: '1.0.0' });
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      const [first] = result.content as { text: string }[];
+      return JSON.parse(first.text) as Record<string, unknown>;
+    };
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      const out: string[] = [];
+      const say = (line = '') => out.push(line);
+      say(c.bold('Bourdon demo') + c.dim(` — a real MCP client talking to \`bourdon serve\` over stdio (${tools.length} tools)`));
+      say(c.dim(`library: ${root}`));
+      say();
+
+      const agents = (await call('list_agents', {})).agents as string[];
+      say(`${c.cyan('list_agents')} → ${agents.join(', ')}`);
+      say();
+
+      const prompt = 'codex, can you pick up the sync engine bug before release 2.4?';
+      const recognition = await call('prepare_recognition_context', { prompt });
+      say(`${c.cyan('prepare_recognition_context')} ${c.dim(`"${prompt}"`)}`);
+      say(`  ${c.green(recognition.recognition as string)}`);
+      for (const entity of recognition.matched_entities as { name: string; source_agents: string[] }[]) {
+        say(`  - ${entity.name} is known by ${entity.source_agents.join(', ')}`);
+      }
+      say();
+
+      const found = await call('find_entity', { name: 'sync engine' });
+      say(`${c.cyan('find_entity')} ${c.dim('"sync engine"')} — what codex learns from the others:`);
+      for (const match of found.matches as Match[]) {
+        for (const [agent, summary] of Object.entries(match.summaries)) {
+          if (agent !== 'codex') say(`  ${c.bold(agent)} says: ${summary}`);
+        }
+      }
+      say();
+
+      const recent = await call('list_recent_work', { summary: false, limit: 5 });
+      say(`${c.cyan('list_recent_work')} ${c.dim('(last 14 days, public rows)')}`);
+      for (const session of recent.sessions as SessionRow[]) {
+        say(`  ${session.date}  ${session.agent.padEnd(12)} ${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`);
+      }
+      say();
+
+      const summary = await call('get_cross_agent_summary', { project: 'Release 2.4', access_level: 'team' });
+      say(`${c.cyan('get_cross_agent_summary')} ${c.dim('"Release 2.4" at team access')} → agents: ${(summary.agents as string[]).join(', ')}`);
+      for (const session of summary.recent_sessions as SessionRow[]) {
+        say(`  ${session.date}  ${session.agent}: ${(session.key_actions ?? []).join('; ')}`);
+      }
+      say();
+      const hidden = await call('find_entity', { name: 'Personal Budget' });
+      say(
+        `${c.cyan('find_entity')} ${c.dim('"Personal Budget"')} → ${(hidden.matches as Match[]).length} matches at public access ${c.dim('(the row is private: it never leaves the machine unless asked for locally)')}`,
+      );
+      say();
+      say(`Next: ${c.bold('bourdon serve')} wires your own library into an MCP host; see README.md.`);
+      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.join('\n'));
+    } finally {
+      await client.close().catch(() => {});
+      fs.rmSync(home, { recursive: true, force: true });
+      if (flags.keep) process.stderr.write(`demo library kept at ${root}\n`);
+      else fs.rmSync(root, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { accessArgs, accessFlags } from '../cli/flags.js';
+import { renderMatches } from '../cli/render.js';
+import { queryAgentMemory } from '../core/reads.js';
+import type { EntityMatch } from '../core/queries.js';
+
+export default class Query extends BaseCommand {
+  static override summary = 'What one agent knows about a topic.';
+  static override description = 'Entity matches for <topic> (by name or alias) that <agent> knows. Tool: query_agent_memory.';
+  static override examples = ['<%= config.bin %> query claude-code bourdon', '<%= config.bin %> query codex ILTT --access-level team --json'];
+  static override args = {
+    agent: Args.string({ description: 'Agent id.', required: true }),
+    topic: Args.string({ description: 'Entity name or alias.', required: true }),
+  };
+  static override flags = { ...accessFlags };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Query);
+    const payload = await queryAgentMemory(this.openContext(flags.library), { agent: args.agent, topic: args.topic, ...accessArgs(flags) });
+    this.failOnPayloadError(payload);
+    this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `${args.agent} knows nothing about "${args.topic}".`));
+  }
+}

@@ -1,0 +1,33 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { accessArgs, accessFlags } from '../cli/flags.js';
+import { renderMatches, renderSessions } from '../cli/render.js';
+import { colors } from '../cli/output.js';
+import { getCrossAgentSummary } from '../core/reads.js';
+import type { EntityMatch, SessionRef } from '../core/queries.js';
+
+export default class Summary extends BaseCommand {
+  static override summary = 'Everything every agent has on a project.';
+  static override description = 'Entity matches for <project> and the sessions whose focus names it. Tool: get_cross_agent_summary.';
+  static override examples = ['<%= config.bin %> summary Bourdon', '<%= config.bin %> summary ILTT --access-level team --json'];
+  static override args = { project: Args.string({ description: 'Project name.', required: true }) };
+  static override flags = { ...accessFlags };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Summary);
+    const payload = await getCrossAgentSummary(this.openContext(flags.library), { project: args.project, ...accessArgs(flags) });
+    this.failOnPayloadError(payload);
+    this.emit(payload, () => {
+      const c = colors();
+      const agents = payload.agents as string[];
+      if (agents.length === 0) return `Nothing on "${args.project}".`;
+      return [
+        `${c.bold(args.project)}: ${agents.join(', ')}`,
+        '',
+        renderMatches(payload.entities as EntityMatch[], 'No entity by that name.'),
+        '',
+        renderSessions(payload.recent_sessions as SessionRef[], 'No sessions focused on it.'),
+      ].join('\n');
+    });
+  }
+}
