@@ -1,0 +1,308 @@
+/**
+ * The member registry (spec §4, file federation.yaml, the Python engine's shape):
+ * `version: 1`, `agents: {id: {tier, token_sha256, created_at, revoked, grants}}`.
+ * Tokens are shown once and stored only as SHA-256; authentication compares against every
+ * row in constant time. The file is re-read whenever its stat changes, so revocations and
+ * tier changes apply on the next request; a corrupt registry authenticates no one.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { writeFileDurably } from './atomic.js';
+import { TIERS, type Caller, type Tier } from './caller.js';
+import { BourdonError, describeError } from './errors.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
+import { isObject } from './manifest.js';
+import { parseYaml, stringifyYaml } from './yaml.js';
+
+export interface MemberRow {
+  tier: Tier;
+  token_sha256: string;
+  created_at: string;
+  revoked: boolean;
+  grants: string[];
+  rotated_at?: string;
+  revoked_at?: string;
+}
+
+/** A member as shown to people: never the hash. */
+export interface MemberView {
+  agent_id: string;
+  tier: Tier;
+  grants: string[];
+  created_at: string;
+  revoked: boolean;
+}
+
+export interface IssuedToken {
+  agent_id: string;
+  tier: Tier;
+  grants: string[];
+  token: string;
+}
+
+export const TOKEN_PREFIX = 'bdn_';
+
+export function newToken(): string {
+  return TOKEN_PREFIX + crypto.randomBytes(24).toString('hex');
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function constantTimeEqualHex(a: string, b: string): boolean {
+  const left = Buffer.from(a.padEnd(64, '0').slice(0, 64), 'utf8');
+  const right = Buffer.from(b.padEnd(64, '0').slice(0, 64), 'utf8');
+  return crypto.timingSafeEqual(left, right) && a.length === b.length;
+}
+
+export function callerFor(agentId: string, row: Pick<MemberRow, 'tier' | 'grants'>): Caller {
+  const tier: Tier = row.tier === 'trusted' ? 'trusted' : 'quarantined';
+  return { agent_id: agentId, tier, grants: [...row.grants], ceiling: tier === 'trusted' ? 'private' : 'team' };
+}
+
+export class FederationRegistry {
+  readonly path: string;
+  private rows = new Map<string, MemberRow>();
+  private statKey: string | null = null;
+  private corrupt: string | null = null;
+  private readonly warn: (message: string) => void;
+
+  constructor(filePath: string, options: { warn?: (message: string) => void } = {}) {
+    this.path = filePath;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`bourdon: warning: ${message}\n`));
+  }
+
+  /** Re-reads the file when its stat changed. A corrupt file leaves no members (fail closed). */
+  refresh(): void {
+    let key: string;
+    try {
+      const stat = fs.statSync(this.path);
+      key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+    } catch {
+      key = 'missing';
+    }
+    if (key === this.statKey) return;
+    this.statKey = key;
+    this.rows = new Map();
+    this.corrupt = null;
+    if (key === 'missing') return;
+    try {
+      this.rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
+    } catch (error) {
+      this.corrupt = describeError(error);
+      this.warn(`registry ${this.path} is unreadable (${this.corrupt}); no member can authenticate`);
+    }
+  }
+
+  /** Why the registry could not be read, or null. */
+  problem(): string | null {
+    this.refresh();
+    return this.corrupt;
+  }
+
+  /** The caller a bearer token stands for, or null. Every row is compared; no early exit. */
+  authenticate(token: string): Caller | null {
+    if (typeof token !== 'string' || token.trim() === '') return null;
+    this.refresh();
+    const digest = hashToken(token.trim());
+    let found: Caller | null = null;
+    for (const [id, row] of this.rows) {
+      const same = constantTimeEqualHex(row.token_sha256, digest);
+      if (same && !row.revoked) found = callerFor(id, row);
+    }
+    return found;
+  }
+
+  hasActiveMembers(): boolean {
+    this.refresh();
+    return [...this.rows.values()].some((row) => !row.revoked);
+  }
+
+  list(): MemberView[] {
+    this.refresh();
+    return [...this.rows.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([agent_id, row]) => ({ agent_id, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked }));
+  }
+
+  get(agentId: string): MemberView | null {
+    return this.list().find((member) => member.agent_id === agentId) ?? null;
+  }
+
+  add(agentId: string, options: { tier?: string; grants?: string[] } = {}, now = new Date()): IssuedToken {
+    const tier = checkTier(options.tier ?? 'quarantined');
+    const grants = (options.grants ?? []).map(checkNamespace);
+    checkId(agentId);
+    return this.mutate((rows) => {
+      const existing = rows.get(agentId);
+      if (existing && !existing.revoked) {
+        throw new BourdonError(
+          `agent ${pyRepr(agentId)} already registered; use \`bourdon agent rotate\` for a new token or \`bourdon revoke\` first`,
+        );
+      }
+      const token = newToken();
+      rows.set(agentId, { tier, token_sha256: hashToken(token), created_at: stamp(now), revoked: false, grants: unique(grants) });
+      return { agent_id: agentId, tier, grants: unique(grants), token };
+    });
+  }
+
+  rotate(agentId: string, now = new Date()): IssuedToken {
+    return this.mutate((rows) => {
+      const row = activeRow(rows, agentId);
+      const token = newToken();
+      row.token_sha256 = hashToken(token);
+      row.rotated_at = stamp(now);
+      return { agent_id: agentId, tier: row.tier, grants: [...row.grants], token };
+    });
+  }
+
+  setTier(agentId: string, tier: string): MemberView {
+    const checked = checkTier(tier);
+    return this.mutate((rows) => {
+      const row = activeRow(rows, agentId);
+      row.tier = checked;
+      return view(agentId, row);
+    });
+  }
+
+  grant(agentId: string, namespace: string): MemberView {
+    const ns = checkNamespace(namespace);
+    return this.mutate((rows) => {
+      const row = activeRow(rows, agentId);
+      if (!row.grants.includes(ns)) row.grants.push(ns);
+      return view(agentId, row);
+    });
+  }
+
+  ungrant(agentId: string, namespace: string): MemberView {
+    const ns = checkNamespace(namespace);
+    return this.mutate((rows) => {
+      const row = activeRow(rows, agentId);
+      row.grants = row.grants.filter((grant) => grant !== ns);
+      return view(agentId, row);
+    });
+  }
+
+  revoke(agentId: string, now = new Date()): MemberView {
+    return this.mutate((rows) => {
+      const row = rows.get(agentId);
+      if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
+      row.revoked = true;
+      row.revoked_at = stamp(now);
+      return view(agentId, row);
+    });
+  }
+
+  /** Read-modify-write under a lock, re-reading under it so concurrent admins lose nothing. */
+  private mutate<T>(change: (rows: Map<string, MemberRow>) => T): T {
+    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    const release = lockSyncWithRetry(this.path);
+    try {
+      let rows = new Map<string, MemberRow>();
+      if (fs.existsSync(this.path)) {
+        try {
+          rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
+        } catch (error) {
+          throw new BourdonError(`registry ${this.path} is unreadable (${describeError(error)}); fix or move it first`);
+        }
+      }
+      const result = change(rows);
+      writeFileDurably(this.path, serialiseRegistry(rows), 0o600);
+      this.statKey = null;
+      return result;
+    } finally {
+      release();
+    }
+  }
+}
+
+/** proper-lockfile's sync lock has no retries: a short bounded spin covers concurrent admins. */
+export function lockSyncWithRetry(target: string, attempts = 200): () => void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return lockfile.lockSync(target, { stale: 10_000, realpath: false });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || attempt >= attempts) {
+        throw new BourdonError(`${target} is locked by another process (${describeError(error)}); try again`);
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 15));
+    }
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function view(agentId: string, row: MemberRow): MemberView {
+  return { agent_id: agentId, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked };
+}
+
+function checkId(agentId: string): void {
+  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
+}
+
+function checkTier(tier: string): Tier {
+  if (!(TIERS as readonly string[]).includes(tier)) {
+    throw new BourdonError(`invalid tier ${pyRepr(tier)}: must be one of ('trusted', 'quarantined')`);
+  }
+  return tier as Tier;
+}
+
+function checkNamespace(namespace: string): string {
+  if (!isValidAgentId(namespace)) throw new BourdonError(`invalid namespace ${pyRepr(namespace)}`);
+  return namespace;
+}
+
+function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
+  const row = rows.get(agentId);
+  if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
+  if (row.revoked) throw new BourdonError(`agent ${pyRepr(agentId)} is revoked; re-add it instead`);
+  return row;
+}
+
+export function parseRegistry(text: string): Map<string, MemberRow> {
+  const doc = parseYaml(text);
+  if (doc === null || doc === undefined) return new Map();
+  if (!isObject(doc)) throw new Error('registry is not a YAML mapping');
+  if (doc.version !== undefined && doc.version !== 1) throw new Error(`unsupported registry version ${String(doc.version)}`);
+  const agents = doc.agents ?? {};
+  if (!isObject(agents)) throw new Error('registry `agents` is not a mapping');
+  const rows = new Map<string, MemberRow>();
+  for (const [id, raw] of Object.entries(agents)) {
+    if (!isValidAgentId(id) || !isObject(raw)) throw new Error(`invalid registry row ${JSON.stringify(id)}`);
+    const hash = raw.token_sha256;
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`registry row ${id} has no valid token hash`);
+    const grants = Array.isArray(raw.grants) ? raw.grants.filter((g): g is string => typeof g === 'string') : [];
+    const row: MemberRow = {
+      tier: raw.tier === 'quarantined' ? 'quarantined' : raw.tier === 'trusted' || raw.tier === undefined ? 'trusted' : 'quarantined',
+      token_sha256: hash,
+      created_at: typeof raw.created_at === 'string' ? raw.created_at : '',
+      revoked: raw.revoked === true,
+      grants,
+    };
+    if (typeof raw.rotated_at === 'string') row.rotated_at = raw.rotated_at;
+    if (typeof raw.revoked_at === 'string') row.revoked_at = raw.revoked_at;
+    rows.set(id, row);
+  }
+  return rows;
+}
+
+/** Sorted keys, as the engine writes it (`safe_dump(sort_keys=True)`). */
+export function serialiseRegistry(rows: Map<string, MemberRow>): string {
+  const agents: Record<string, Record<string, unknown>> = {};
+  for (const id of [...rows.keys()].sort()) {
+    const row = rows.get(id)!;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(row).sort()) sorted[key] = row[key as keyof MemberRow];
+    agents[id] = sorted;
+  }
+  return stringifyYaml({ agents, version: 1 });
+}
