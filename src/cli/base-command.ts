@@ -53,7 +53,8 @@ export abstract class BaseCommand extends Command {
   protected failOnPayloadError(payload: Record<string, unknown>): void {
     if (typeof payload.error !== 'string') return;
     const code = payload.error === 'access denied' ? 3 : 1;
-    if (!this.jsonMode) process.stderr.write(`bourdon: ${payload.error}\n`);
+    if (this.jsonMode) process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+    else process.stderr.write(`bourdon: ${payload.error}\n`);
     this.exit(code);
   }
 

@@ -1,0 +1,111 @@
+/** Loading manifests: what users put in their files, and what the store makes of it. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createContext } from '../src/core/context.js';
+import { L6Store } from '../src/core/library.js';
+import { findEntity, listRecentWork } from '../src/core/reads.js';
+import { redactText, REDACTED } from '../src/core/redaction.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const dirs: string[] = [];
+function library(files: Record<string, string>): string {
+  const root = tempDir();
+  dirs.push(root);
+  fs.mkdirSync(path.join(root, 'agents'));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, 'agents', name), text);
+  return root;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('manifest loading', () => {
+  it('reads scalar list fields as one-item lists (D1)', async () => {
+    const root = library({
+      'a.l5.yaml': "agent: {id: a, type: other}\nrecent_sessions:\n  - date: '2026-06-01'\n    project_focus: Bourdon\n    key_actions: Chased flaky test\n",
+    });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const payload = await listRecentWork(ctx, { since: '2026-01-01' });
+    expect(payload.sessions).toEqual([
+      { agent: 'a', date: '2026-06-01', cwd: null, project_focus: ['Bourdon'], key_actions: ['Chased flaky test'], files_touched: [] },
+    ]);
+  });
+
+  it('skips a bad file with one warning and keeps answering from the others', () => {
+    const warnings: string[] = [];
+    const root = library({ 'good.l5.yaml': 'agent: {id: good, type: other}\n', 'bad.l5.yaml': 'agent: [\n', 'list.l5.yaml': '- 1\n' });
+    const store = new L6Store(root, { warn: (message) => warnings.push(message) });
+    const snapshot = store.snapshot();
+    expect(snapshot.agents.map((agent) => agent.id)).toEqual(['good']);
+    expect(snapshot.broken.map((record) => record.id).sort()).toEqual(['bad', 'list']);
+    expect(warnings).toHaveLength(2);
+    store.snapshot();
+    expect(warnings).toHaveLength(2); // unchanged files are not parsed, nor warned about, again
+  });
+
+  it('names an id-less manifest by its file, and refuses an id that could name a path', () => {
+    const root = library({
+      'bare.l5.yaml': 'known_entities: [{name: X}]\n',
+      'evil.l5.yaml': "agent: {id: '../../etc', type: other}\n",
+    });
+    const snapshot = new L6Store(root, { warn: () => {} }).snapshot();
+    expect(snapshot.agents.map((agent) => agent.id)).toEqual(['bare']);
+    expect(snapshot.broken[0].error).toContain('invalid agent.id');
+  });
+
+  it('does not follow symbolic links out of the library', () => {
+    const outside = tempDir();
+    dirs.push(outside);
+    fs.writeFileSync(path.join(outside, 'secret.l5.yaml'), 'agent: {id: secret, type: other}\n');
+    const root = library({});
+    fs.symlinkSync(path.join(outside, 'secret.l5.yaml'), path.join(root, 'agents', 'secret.l5.yaml'));
+    const snapshot = new L6Store(root, { warn: () => {} }).snapshot();
+    expect(snapshot.agents).toEqual([]);
+    expect(snapshot.broken[0].error).toContain('symbolic link');
+  });
+
+  it('sees edits, additions and removals by other processes on the next snapshot', async () => {
+    const root = library({ 'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: Old}]\n' });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    expect((await findEntity(ctx, { name: 'old' })).matches).toHaveLength(1);
+    const file = path.join(root, 'agents', 'a.l5.yaml');
+    // Same size, rewritten through a rename: only the inode tells.
+    fs.writeFileSync(file + '.tmp', 'agent: {id: a, type: other}\nknown_entities: [{name: New}]\n');
+    fs.renameSync(file + '.tmp', file);
+    expect((await findEntity(ctx, { name: 'old' })).matches).toHaveLength(0);
+    expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(1);
+    fs.rmSync(file);
+    expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(0);
+  });
+
+  it('treats an unknown visibility label as private: it never widens access', async () => {
+    const root = library({ 'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n' });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    expect((await findEntity(ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
+    expect((await findEntity(ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);
+  });
+});
+
+describe('redaction', () => {
+  it.each([
+    'the api_key for staging',
+    'API-TOKEN here',
+    'my access_token',
+    'use a bearer   token',
+    'Password reset flow',
+    'sk_live_abc123',
+    'hf_abcdefghijkl',
+  ])('replaces credential-like text whole: %s', (text) => {
+    expect(redactText(text)).toBe(REDACTED);
+  });
+
+  it('tidies whitespace, hides links and caps long text', () => {
+    expect(redactText('  see\n\n https://x.example/a?b=1  now ')).toBe('see [link] now');
+    const long = 'word '.repeat(100);
+    const capped = redactText(long, 50);
+    expect(capped.length).toBeLessThanOrEqual(50);
+    expect(capped.endsWith('...')).toBe(true);
+    expect(redactText('passwords are plural')).toBe('passwords are plural');
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The CLI and the MCP tools call the same operations: `bourdon <command> --json` prints the
+ * exact tool payload. Runs the reads.json cases that have a matching command through the
+ * real binary.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { copyFixtureLibrary, normalise, oracle, type ConformanceCase } from './helpers/fixtures.js';
+
+const { cases } = oracle<{ cases: ConformanceCase[] }>('reads.json');
+const ENV = { BOURDON_LOCAL_NAME: 'fixture-machine' };
+
+function accessFlags(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (typeof args.access_level === 'string') out.push('--access-level', args.access_level);
+  if (args.include_private === true) out.push('--include-private');
+  return out;
+}
+
+/** The command line for a tool case, or null when the CLI has no such form. */
+function commandFor(testCase: ConformanceCase): string[] | null {
+  const a = testCase.arguments;
+  switch (testCase.name) {
+    case 'list_agents':
+      return ['agents'];
+    case 'export_agents':
+      return ['agents', '--export'];
+    case 'find_entity':
+      return ['find', String(a.name), ...accessFlags(a)];
+    case 'query_agent_memory':
+      return ['query', String(a.agent), String(a.topic), ...accessFlags(a)];
+    case 'get_cross_agent_summary':
+      return ['summary', String(a.project), ...accessFlags(a)];
+    case 'prepare_recognition_context':
+      return ['recognize', String(a.prompt), ...accessFlags(a)];
+    case 'get_deeper_context':
+      return ['deeper-context', String(a.prompt), ...accessFlags(a)];
+    case 'list_recent_work': {
+      // The CLI validates --limit as an integer flag and a bad cursor is a failure (exit 1);
+      // those cases are covered below and by the MCP parity test.
+      if (a.cursor === 'not-a-cursor') return null;
+      const out = ['recent'];
+      if (typeof a.since === 'string') out.push(`--since=${a.since}`);
+      if (typeof a.agent === 'string') out.push('--agent', a.agent);
+      if (typeof a.limit === 'number') out.push(`--limit=${a.limit}`);
+      if (typeof a.cursor === 'string') out.push('--cursor', a.cursor);
+      if (a.summary === true) out.push('--summary');
+      return [...out, ...accessFlags(a)];
+    }
+    default:
+      return null;
+  }
+}
+
+const runnable = cases.filter((testCase) => testCase.kind === 'tool' && commandFor(testCase) !== null);
+
+describe('bourdon <command> --json prints the tool payload', () => {
+  let library: string;
+  beforeAll(() => {
+    library = copyFixtureLibrary();
+  });
+  afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
+
+  it('covers every read tool with a command', () => {
+    const tools = new Set(runnable.map((testCase) => testCase.name));
+    expect([...tools].sort()).toEqual(
+      [
+        'export_agents',
+        'find_entity',
+        'get_cross_agent_summary',
+        'get_deeper_context',
+        'list_agents',
+        'list_recent_work',
+        'prepare_recognition_context',
+        'query_agent_memory',
+      ].sort(),
+    );
+  });
+
+  it.concurrent.each(runnable.map((testCase) => [testCase.id, testCase] as const))('%s', async (_id, testCase) => {
+    const result = await runCli([...commandFor(testCase)!, '--json', '--library', library], { env: ENV });
+    expect(result.code, result.stderr).toBe(0);
+    const { actual, expected } = normalise(testCase, JSON.parse(result.stdout), library);
+    for (const payload of [actual, expected] as { agents?: { parse_error: unknown }[] }[]) {
+      for (const agent of Array.isArray(payload?.agents) ? payload.agents : []) {
+        if (typeof agent === 'object' && agent && typeof agent.parse_error === 'string') agent.parse_error = '<parser message>';
+      }
+    }
+    expect(actual).toEqual(expected);
+  });
+
+  it('a bad cursor is a one-line error, exit 1, with the payload under --json', async () => {
+    const result = await runCli(['recent', '--cursor', 'not-a-cursor', '--json', '--library', library], { env: ENV });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).error).toBe("invalid cursor: 'not-a-cursor'");
+    const human = await runCli(['recent', '--cursor', 'not-a-cursor', '--library', library], { env: ENV });
+    expect(human.code).toBe(1);
+    expect(human.stderr.trim().split('\n').filter((line) => !line.includes('warning:'))).toEqual([
+      "bourdon: invalid cursor: 'not-a-cursor'",
+    ]);
+  });
+});
