@@ -1,10 +1,12 @@
 /**
  * The audit trail (spec §4): one JSON line per call, allow and deny alike. Lines are appended
  * with a single write on an O_APPEND descriptor, so concurrent processes never interleave
- * within a line. No token material is ever part of a record: records carry ids only.
+ * within a line. No token material is ever part of a record: records carry ids only, and any
+ * text shaped like a member token (a caller can pass anything as an argument) is masked.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 
 export interface AuditRecord {
   ts: string;
@@ -15,24 +17,80 @@ export interface AuditRecord {
   detail?: string;
 }
 
+/** Longest namespace or detail kept in a record: arguments come from callers, lines stay small. */
+export const AUDIT_FIELD_MAX = 200;
+
+const TOKEN_SHAPED = /bdn_[0-9a-f]{16,}/gi;
+
+/** Masks anything shaped like a member token, so a token passed as an argument is never logged. */
+export function maskTokens(text: string): string {
+  return text.replace(TOKEN_SHAPED, 'bdn_[masked]');
+}
+
+function field(text: string): string {
+  const masked = maskTokens(text);
+  return masked.length > AUDIT_FIELD_MAX ? masked.slice(0, AUDIT_FIELD_MAX - 3) + '...' : masked;
+}
+
 export function auditRecord(agent: string, op: string, namespace: string, allowed: boolean, detail?: string): AuditRecord {
-  const record: AuditRecord = { ts: new Date().toISOString(), agent, op, namespace, decision: allowed ? 'allow' : 'deny' };
-  if (detail !== undefined) record.detail = detail;
+  const record: AuditRecord = {
+    ts: new Date().toISOString(),
+    agent: field(agent),
+    op,
+    namespace: field(namespace),
+    decision: allowed ? 'allow' : 'deny',
+  };
+  if (detail) record.detail = field(detail);
   return record;
 }
 
-/** Appends one record; throws when it cannot (callers decide whether that is fatal). */
+/**
+ * Appends one record; throws when it cannot (callers decide whether that is fatal). The line
+ * goes out in one write(2) on an O_APPEND descriptor: the kernel appends it whole, so lines
+ * from concurrent processes never interleave. A short write (disk full) is reported.
+ */
 export function appendAudit(auditPath: string, record: AuditRecord): void {
   fs.mkdirSync(path.dirname(auditPath), { recursive: true, mode: 0o700 });
+  const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
   const fd = fs.openSync(auditPath, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify(record) + '\n');
+    const written = fs.writeSync(fd, line);
+    if (written !== line.length) throw new Error(`short write to ${auditPath} (${written} of ${line.length} bytes)`);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** Reads the audit log, skipping lines that do not parse (a torn last line, say). */
+function isRecord(value: unknown): value is AuditRecord {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.op === 'string' && typeof record.agent === 'string' && typeof record.decision === 'string';
+}
+
+/**
+ * One line of the log as a record, or null. A process that died mid-write leaves a torn line
+ * with no newline, and the next append lands on the same line: the torn prefix is dropped and
+ * the record after it recovered, so a crash costs one record, never two.
+ */
+export function parseAuditLine(line: string): AuditRecord | null {
+  const text = line.trim();
+  if (!text) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    const start = text.lastIndexOf('{"ts"');
+    if (start <= 0) return null;
+    try {
+      const parsed = JSON.parse(text.slice(start)) as unknown;
+      return isRecord(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Reads the whole audit log, skipping lines that do not parse (a torn last line, say). */
 export function readAudit(auditPath: string): AuditRecord[] {
   let text: string;
   try {
@@ -43,13 +101,53 @@ export function readAudit(auditPath: string): AuditRecord[] {
   }
   const out: AuditRecord[] = [];
   for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = JSON.parse(line) as AuditRecord;
-      if (parsed && typeof parsed === 'object' && typeof parsed.op === 'string') out.push(parsed);
-    } catch {
-      // a line torn by a crash mid-write: skip it, keep the rest
-    }
+    const record = parseAuditLine(line);
+    if (record) out.push(record);
   }
   return out;
+}
+
+export interface AuditFilter {
+  /** Only this caller's records. */
+  agent?: string;
+  /** Only refusals. */
+  denials?: boolean;
+  /** Only the newest N (after the other filters), still oldest first. */
+  limit?: number;
+}
+
+export interface AuditQueryResult {
+  records: AuditRecord[];
+  /** How many records matched the filters before the limit applied. */
+  matched: number;
+}
+
+/**
+ * Streams the log and keeps only what the filters ask for, oldest first; memory stays bounded
+ * by the limit however long the log has grown. A missing log is an empty trail.
+ */
+export async function queryAudit(auditPath: string, filter: AuditFilter = {}): Promise<AuditQueryResult> {
+  const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : Number.POSITIVE_INFINITY;
+  const kept: AuditRecord[] = [];
+  let matched = 0;
+  let stream: fs.ReadStream;
+  try {
+    fs.accessSync(auditPath, fs.constants.R_OK);
+    stream = fs.createReadStream(auditPath, { encoding: 'utf8' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], matched: 0 };
+    throw error;
+  }
+  const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    const record = parseAuditLine(line);
+    if (!record) continue;
+    if (filter.agent !== undefined && record.agent !== filter.agent) continue;
+    if (filter.denials && record.decision !== 'deny') continue;
+    matched++;
+    if (limit === 0) continue;
+    kept.push(record);
+    if (kept.length >= limit * 2 + 1024) kept.splice(0, kept.length - limit);
+  }
+  return { records: kept.length > limit ? kept.slice(kept.length - limit) : kept, matched };
 }

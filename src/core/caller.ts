@@ -4,7 +4,7 @@
  * concurrent HTTP requests can never see each other's identity.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AccessLevel } from './access.js';
+import { isAccessLevel, lowerLevel, type AccessLevel } from './access.js';
 
 export type Tier = 'trusted' | 'quarantined';
 export const TIERS: readonly Tier[] = ['trusted', 'quarantined'];
@@ -36,6 +36,20 @@ export function runWithCaller<T>(caller: Caller, fn: () => T): T {
 /** The caller of the current call, or `fallback` (operator on stdio, unknown on HTTP). */
 export function currentCaller(fallback: Caller = OPERATOR): Caller {
   return storage.getStore() ?? fallback;
+}
+
+/**
+ * The caller as the guard enforces it, whatever object a transport or a library user built:
+ * the tier is trusted only when it says exactly `trusted` (anything else is quarantined, as in
+ * the engine), quarantined callers never read above team, an unknown ceiling counts as team,
+ * and grants are a fresh list of strings. Frozen, so no handler can widen it.
+ */
+export function boundedCaller(caller: Caller): Caller {
+  const tier: Tier = caller.tier === 'trusted' ? 'trusted' : 'quarantined';
+  const asked: AccessLevel = isAccessLevel(caller.ceiling) ? caller.ceiling : 'team';
+  const ceiling = tier === 'trusted' ? asked : lowerLevel(asked, 'team');
+  const grants = Array.isArray(caller.grants) ? caller.grants.filter((grant): grant is string => typeof grant === 'string') : [];
+  return Object.freeze({ agent_id: String(caller.agent_id), tier, grants: Object.freeze([...grants]) as string[], ceiling });
 }
 
 /** Whether a caller may read an agent's namespace: trusted callers read all; others their grants. */

@@ -3,6 +3,7 @@
  * call a fixed set of read tools plus commit, each limited to their granted namespaces, and
  * may write only under their own id (to staging). Denials are payloads, not exceptions.
  */
+import { maskTokens } from './audit.js';
 import type { Caller } from './caller.js';
 
 export const QUARANTINE_ALLOWED = new Set([
@@ -46,5 +47,6 @@ export function authorize(caller: Caller, op: string, namespace: string): Decisi
 
 /** The denial payload every tool and resource answers with. */
 export function denialPayload(caller: Caller, op: string, detail: string): Record<string, unknown> {
-  return { error: 'access denied', op, agent: caller.agent_id, tier: caller.tier, detail };
+  // The detail can quote an argument: a token pasted into one is masked, never echoed.
+  return { error: 'access denied', op, agent: caller.agent_id, tier: caller.tier, detail: maskTokens(detail) };
 }

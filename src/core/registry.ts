@@ -11,7 +11,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileDurably } from './atomic.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
-import { BourdonError, describeError } from './errors.js';
+import { BourdonError, describeError, UsageError } from './errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
 import { isObject } from './manifest.js';
 import { parseYaml, stringifyYaml } from './yaml.js';
@@ -33,6 +33,8 @@ export interface MemberView {
   grants: string[];
   created_at: string;
   revoked: boolean;
+  rotated_at?: string;
+  revoked_at?: string;
 }
 
 export interface IssuedToken {
@@ -56,11 +58,28 @@ function stamp(now: Date): string {
   return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** Both sides are 64 hex characters (the parser refuses any other stored hash). */
 function constantTimeEqualHex(a: string, b: string): boolean {
   const left = Buffer.from(a.padEnd(64, '0').slice(0, 64), 'utf8');
   const right = Buffer.from(b.padEnd(64, '0').slice(0, 64), 'utf8');
   return crypto.timingSafeEqual(left, right) && a.length === b.length;
 }
+
+/**
+ * Error texts about the registry file can quote it (a YAML parser shows the offending line):
+ * anything shaped like a hash or a token is masked before it reaches a log or a terminal.
+ */
+export function maskSecrets(text: string): string {
+  return text.replace(/bdn_[0-9a-f]{16,}/gi, 'bdn_[masked]').replace(/[0-9a-f]{32,}/gi, '[masked]');
+}
+
+/**
+ * How long after a change the file is re-read on every request, whatever its stat says. File
+ * times are coarse (a few ms on Linux, 2 s on FAT) and a rename can reuse an inode, so two
+ * writes close together could leave the same size, mtime and inode: a rotation must not be
+ * missed because of that (the "racy clean" problem git solves the same way).
+ */
+const RACY_WINDOW_MS = 2_000;
 
 export function callerFor(agentId: string, row: Pick<MemberRow, 'tier' | 'grants'>): Caller {
   const tier: Tier = row.tier === 'trusted' ? 'trusted' : 'quarantined';
@@ -71,6 +90,9 @@ export class FederationRegistry {
   readonly path: string;
   private rows = new Map<string, MemberRow>();
   private statKey: string | null = null;
+  /** When the cached rows were read, and the file's mtime then: settles the racy window. */
+  private readAt = 0;
+  private readMtimeMs = 0;
   private corrupt: string | null = null;
   private readonly warn: (message: string) => void;
 
@@ -82,22 +104,32 @@ export class FederationRegistry {
   /** Re-reads the file when its stat changed. A corrupt file leaves no members (fail closed). */
   refresh(): void {
     let key: string;
+    let mtimeMs = 0;
     try {
-      const stat = fs.statSync(this.path);
-      key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-    } catch {
-      key = 'missing';
+      const stat = fs.statSync(this.path, { bigint: true });
+      mtimeMs = Number(stat.mtimeNs / 1_000_000n);
+      key = `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}:${stat.dev}`;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      key = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : `error:${code ?? 'unknown'}`;
     }
-    if (key === this.statKey) return;
+    const settled = this.readAt - this.readMtimeMs > RACY_WINDOW_MS;
+    if (key === this.statKey && (settled || key === 'missing')) return;
+    const previous = this.corrupt;
     this.statKey = key;
+    this.readAt = Date.now();
+    this.readMtimeMs = mtimeMs;
     this.rows = new Map();
     this.corrupt = null;
     if (key === 'missing') return;
     try {
       this.rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
     } catch (error) {
-      this.corrupt = describeError(error);
-      this.warn(`registry ${this.path} is unreadable (${this.corrupt}); no member can authenticate`);
+      this.corrupt = maskSecrets(describeError(error));
+      // Once per distinct problem, not once per request while it lasts.
+      if (this.corrupt !== previous) {
+        this.warn(`registry ${this.path} is unreadable (${this.corrupt}); no member can authenticate`);
+      }
     }
   }
 
@@ -127,9 +159,7 @@ export class FederationRegistry {
 
   list(): MemberView[] {
     this.refresh();
-    return [...this.rows.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([agent_id, row]) => ({ agent_id, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked }));
+    return [...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([agentId, row]) => view(agentId, row));
   }
 
   get(agentId: string): MemberView | null {
@@ -137,9 +167,9 @@ export class FederationRegistry {
   }
 
   add(agentId: string, options: { tier?: string; grants?: string[] } = {}, now = new Date()): IssuedToken {
+    checkId(agentId);
     const tier = checkTier(options.tier ?? 'quarantined');
     const grants = (options.grants ?? []).map(checkNamespace);
-    checkId(agentId);
     return this.mutate((rows) => {
       const existing = rows.get(agentId);
       if (existing && !existing.revoked) {
@@ -154,6 +184,7 @@ export class FederationRegistry {
   }
 
   rotate(agentId: string, now = new Date()): IssuedToken {
+    checkId(agentId);
     return this.mutate((rows) => {
       const row = activeRow(rows, agentId);
       const token = newToken();
@@ -164,6 +195,7 @@ export class FederationRegistry {
   }
 
   setTier(agentId: string, tier: string): MemberView {
+    checkId(agentId);
     const checked = checkTier(tier);
     return this.mutate((rows) => {
       const row = activeRow(rows, agentId);
@@ -173,6 +205,7 @@ export class FederationRegistry {
   }
 
   grant(agentId: string, namespace: string): MemberView {
+    checkId(agentId);
     const ns = checkNamespace(namespace);
     return this.mutate((rows) => {
       const row = activeRow(rows, agentId);
@@ -182,6 +215,7 @@ export class FederationRegistry {
   }
 
   ungrant(agentId: string, namespace: string): MemberView {
+    checkId(agentId);
     const ns = checkNamespace(namespace);
     return this.mutate((rows) => {
       const row = activeRow(rows, agentId);
@@ -190,12 +224,14 @@ export class FederationRegistry {
     });
   }
 
+  /** Revokes a member: its token stops working on the next request. Revoking twice is a no-op. */
   revoke(agentId: string, now = new Date()): MemberView {
+    checkId(agentId);
     return this.mutate((rows) => {
       const row = rows.get(agentId);
       if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
+      if (!row.revoked || !row.revoked_at) row.revoked_at = stamp(now);
       row.revoked = true;
-      row.revoked_at = stamp(now);
       return view(agentId, row);
     });
   }
@@ -210,7 +246,7 @@ export class FederationRegistry {
         try {
           rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
         } catch (error) {
-          throw new BourdonError(`registry ${this.path} is unreadable (${describeError(error)}); fix or move it first`);
+          throw new BourdonError(`registry ${this.path} is unreadable (${maskSecrets(describeError(error))}); fix or move it first`);
         }
       }
       const result = change(rows);
@@ -242,23 +278,34 @@ function unique(values: string[]): string[] {
 }
 
 function view(agentId: string, row: MemberRow): MemberView {
-  return { agent_id: agentId, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked };
+  const out: MemberView = { agent_id: agentId, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked };
+  if (row.rotated_at) out.rotated_at = row.rotated_at;
+  if (row.revoked_at) out.revoked_at = row.revoked_at;
+  return out;
 }
 
 function checkId(agentId: string): void {
-  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
+  if (!isValidAgentId(agentId)) throw new UsageError(invalidAgentIdMessage(agentId));
 }
 
 function checkTier(tier: string): Tier {
   if (!(TIERS as readonly string[]).includes(tier)) {
-    throw new BourdonError(`invalid tier ${pyRepr(tier)}: must be one of ('trusted', 'quarantined')`);
+    throw new UsageError(`invalid tier ${pyRepr(tier)}: must be one of ('trusted', 'quarantined')`);
   }
   return tier as Tier;
 }
 
 function checkNamespace(namespace: string): string {
-  if (!isValidAgentId(namespace)) throw new BourdonError(`invalid namespace ${pyRepr(namespace)}`);
+  if (!isValidAgentId(namespace)) throw new UsageError(`invalid namespace ${pyRepr(namespace)}`);
   return namespace;
+}
+
+/** Python's truthiness, for the `revoked` flag: any truthy value revokes (fail closed). */
+function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isObject(value)) return Object.keys(value).length > 0;
+  return true;
 }
 
 function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
@@ -280,12 +327,17 @@ export function parseRegistry(text: string): Map<string, MemberRow> {
     if (!isValidAgentId(id) || !isObject(raw)) throw new Error(`invalid registry row ${JSON.stringify(id)}`);
     const hash = raw.token_sha256;
     if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`registry row ${id} has no valid token hash`);
-    const grants = Array.isArray(raw.grants) ? raw.grants.filter((g): g is string => typeof g === 'string') : [];
+    // A scalar grant reads as a one-item list (the engine splits it into characters); other
+    // non-string entries are dropped. Grants only ever narrow what a quarantined member reads.
+    const rawGrants = typeof raw.grants === 'string' ? [raw.grants] : Array.isArray(raw.grants) ? raw.grants : [];
+    const grants = unique(rawGrants.filter((g): g is string => typeof g === 'string'));
     const row: MemberRow = {
-      tier: raw.tier === 'quarantined' ? 'quarantined' : raw.tier === 'trusted' || raw.tier === undefined ? 'trusted' : 'quarantined',
+      // Trusted only when it says so: a missing or unknown tier is quarantined (fail closed;
+      // the engine reads a missing tier as trusted, see docs/trust.md).
+      tier: raw.tier === 'trusted' ? 'trusted' : 'quarantined',
       token_sha256: hash,
       created_at: typeof raw.created_at === 'string' ? raw.created_at : '',
-      revoked: raw.revoked === true,
+      revoked: pyTruthy(raw.revoked),
       grants,
     };
     if (typeof raw.rotated_at === 'string') row.rotated_at = raw.rotated_at;

@@ -3,12 +3,13 @@
  * the caller's identity, the tier check, the audit line, and the JSON-in-TextContent result
  * shape a Python peer reads (`json.loads(content[0].text)`).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord } from '../core/audit.js';
-import { currentCaller, type Caller } from '../core/caller.js';
+import { boundedCaller, currentCaller, type Caller } from '../core/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
-import { authorize, denialPayload } from '../core/policy.js';
+import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/policy.js';
 import type { ToolDefinition } from './tools/common.js';
 
 export interface CallEnvironment {
@@ -37,6 +38,9 @@ export function audit(env: CallEnvironment, caller: Caller, op: string, namespac
   }
 }
 
+/** Set by the tools/call wrapper, so it knows whether the tool's handler reached the guard. */
+const guardMarks = new AsyncLocalStorage<{ guarded: boolean }>();
+
 /**
  * Runs an operation as the current caller: decide, audit, then run. Returns the payload, or
  * the denial payload when the caller may not make this call.
@@ -48,7 +52,9 @@ export async function guarded<T>(
   denialExtras: Record<string, unknown> | undefined,
   run: (ctx: OperationContext) => Promise<T>,
 ): Promise<T | Record<string, unknown>> {
-  const caller = currentCaller(env.fallbackCaller);
+  const caller = boundedCaller(currentCaller(env.fallbackCaller));
+  const mark = guardMarks.getStore();
+  if (mark) mark.guarded = true;
   const decision = authorize(caller, op, namespace);
   audit(env, caller, op, namespace, decision.allowed, decision.detail);
   if (!decision.allowed) return { ...denialPayload(caller, op, decision.detail ?? 'denied'), ...denialExtras };
@@ -67,14 +73,34 @@ export function registerTool(server: McpServer, env: CallEnvironment, tool: Tool
   });
 }
 
-type ToolsCallHandler = (request: { params: { name: string } }, ctx: unknown) => Promise<CallToolResult>;
+type ToolsCallHandler = (request: { params: { name: string; arguments?: unknown } }, ctx: unknown) => Promise<CallToolResult>;
+
+/** The namespace an unvalidated call names, for the audit line of a call that never ran. */
+function rawNamespace(args: unknown): string {
+  if (!args || typeof args !== 'object') return '*';
+  const record = args as Record<string, unknown>;
+  for (const key of ['agent_id', 'agent']) {
+    if (typeof record[key] === 'string') return record[key] as string;
+  }
+  return '*';
+}
 
 /**
- * Unknown tool names fail as the MCP tools specification has it (-32602 "Unknown tool: X"),
- * and a Bourdon tool this connection does not offer is refused as a result, not hidden
- * behind a protocol error, so the caller learns why. Installed after every registerTool.
+ * Wraps the SDK's tools/call handler, after every registerTool:
+ * - unknown tool names fail as the MCP tools specification has it (-32602 "Unknown tool: X"),
+ *   and a Bourdon tool this connection does not offer is refused as a result, not hidden
+ *   behind a protocol error, so the caller learns why;
+ * - a tool the caller's tier may not call is refused (and audited) before its arguments are
+ *   even validated, so a quarantined caller learns nothing from the validator either;
+ * - a call whose arguments fail validation never reaches the guard, so it is audited here as
+ *   a refusal ("invalid arguments"): every call leaves an audit line.
  */
-export function installToolsCallGuard(server: McpServer, knownTools: ReadonlySet<string>, offered: ReadonlySet<string>): void {
+export function installToolsCallGuard(
+  server: McpServer,
+  knownTools: ReadonlySet<string>,
+  offered: ReadonlySet<string>,
+  env?: CallEnvironment,
+): void {
   const low = server.server as unknown as {
     _getRequestHandler(method: string): ToolsCallHandler | undefined;
     setRequestHandler(method: string, handler: ToolsCallHandler): void;
@@ -87,6 +113,14 @@ export function installToolsCallGuard(server: McpServer, knownTools: ReadonlySet
       if (knownTools.has(name)) return jsonResult({ error: 'tool not offered on this connection', tool: name });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
-    return inner(request, ctx);
+    if (!env) return inner(request, ctx);
+    const caller = boundedCaller(currentCaller(env.fallbackCaller));
+    if (caller.tier !== 'trusted' && !QUARANTINE_ALLOWED.has(name)) {
+      return jsonResult(await guarded(env, name, '*', undefined, async () => ({})));
+    }
+    const mark = { guarded: false };
+    const result = await guardMarks.run(mark, () => inner(request, ctx));
+    if (!mark.guarded) audit(env, caller, name, rawNamespace(request.params.arguments), false, 'invalid arguments');
+    return result;
   });
 }

@@ -59,6 +59,6 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
     offered.add(tool.name);
   }
   registerResources(server, callEnv);
-  installToolsCallGuard(server, TOOL_NAMES, offered);
+  installToolsCallGuard(server, TOOL_NAMES, offered, callEnv);
   return server;
 }

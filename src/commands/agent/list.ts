@@ -1,0 +1,32 @@
+import { BaseCommand } from '../../cli/base-command.js';
+import { colors, list, table } from '../../cli/output.js';
+import { assertReadable, openRegistry } from '../../cli/members.js';
+import type { MemberView } from '../../core/registry.js';
+
+export default class AgentList extends BaseCommand {
+  static override summary = 'List members: id, tier, grants, status (never tokens or hashes).';
+  static override description =
+    'Lists every member in the registry ($BOURDON_FEDERATION_CONFIG, else ~/.bourdon/federation.yaml), revoked ones included. Tokens are never shown again after `agent add`/`agent rotate`, and hashes never at all.';
+  static override examples = ['<%= config.bin %> agent list', '<%= config.bin %> agent list --json'];
+
+  async run(): Promise<void> {
+    await this.parse(AgentList);
+    const registry = openRegistry();
+    assertReadable(registry);
+    const members = registry.list();
+    this.emit(members, () => renderMembers(members));
+  }
+}
+
+function renderMembers(members: MemberView[]): string {
+  if (members.length === 0) return 'No members yet. Add one with `bourdon agent add <id>`.';
+  const c = colors();
+  const rows = members.map((member) => [
+    member.revoked ? c.dim(member.agent_id) : member.agent_id,
+    member.tier,
+    member.tier === 'trusted' ? 'all' : list(member.grants),
+    member.created_at || '-',
+    member.revoked ? c.red('revoked') : c.green('active'),
+  ]);
+  return table(['AGENT', 'TIER', 'READS', 'CREATED', 'STATUS'], rows);
+}

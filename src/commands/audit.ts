@@ -1,0 +1,71 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { colors, table } from '../cli/output.js';
+import { queryAudit, type AuditRecord } from '../core/audit.js';
+import { configPaths } from '../core/config.js';
+
+/** Human output shows this many records unless --limit says otherwise; exports show all. */
+export const HUMAN_DEFAULT_LIMIT = 50;
+
+export default class Audit extends BaseCommand {
+  static override summary = 'Show the audit trail: who called what, allowed or denied.';
+  static override description =
+    'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call or resource read, allow and deny alike, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';
+  static override examples = [
+    '<%= config.bin %> audit',
+    '<%= config.bin %> audit --denials --agent openclaw',
+    '<%= config.bin %> audit --export > audit.jsonl',
+    '<%= config.bin %> audit --limit 20 --json',
+  ];
+  static override flags = {
+    agent: Flags.string({ description: "Only this caller's records.", helpValue: '<id>' }),
+    denials: Flags.boolean({ description: 'Only denied calls.', default: false }),
+    limit: Flags.integer({ description: 'Only the newest N records.', min: 0, helpValue: '<n>' }),
+    export: Flags.boolean({ description: 'Print JSON lines (with --json: one JSON array).', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Audit);
+    const auditPath = configPaths(process.env).audit;
+    const machine = this.jsonMode || flags.export;
+    const limit = flags.limit ?? (machine ? undefined : HUMAN_DEFAULT_LIMIT);
+    const { records, matched } = await queryAudit(auditPath, { agent: flags.agent, denials: flags.denials, limit });
+    if (this.jsonMode) {
+      this.emit(records, () => '');
+      return;
+    }
+    if (flags.export) {
+      process.stdout.write(records.map((record) => JSON.stringify(record) + '\n').join(''));
+      return;
+    }
+    process.stdout.write(renderAudit(records, matched, flags.limit === undefined) + '\n');
+  }
+}
+
+function renderAudit(records: AuditRecord[], matched: number, defaultLimit: boolean): string {
+  if (matched === 0) return 'No audit records match.';
+  const c = colors();
+  const rows = records.map((record) => [
+    printable(record.ts),
+    printable(record.agent),
+    printable(record.op),
+    printable(record.namespace),
+    record.decision === 'deny' ? c.red('deny') : printable(record.decision),
+    printable(record.detail ?? ''),
+  ]);
+  const out = table(['TIME', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows);
+  if (records.length < matched) {
+    const hint = defaultLimit ? ' (--limit N for more, --export for all)' : '';
+    return `${out}\n${c.dim(`newest ${records.length} of ${matched} records${hint}`)}`;
+  }
+  return out;
+}
+
+/**
+ * Namespaces and details echo what callers sent: control characters are shown escaped, so no
+ * record can move the cursor or recolour the terminal of the person reading the trail.
+ */
+export function printable(value: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,20 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { memberLine, openRegistry } from '../cli/members.js';
+
+export default class Grant extends BaseCommand {
+  static override summary = 'Let a member read a namespace.';
+  static override description =
+    'Adds <namespace> (an agent id) to the namespaces <id> may read. Grants matter to quarantined members; trusted members read everything. Takes effect on the next request.';
+  static override examples = ['<%= config.bin %> grant openclaw cursor'];
+  static override args = {
+    id: Args.string({ description: 'Member id.', required: true }),
+    namespace: Args.string({ description: 'Agent id it may read.', required: true }),
+  };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(Grant);
+    const member = openRegistry().grant(args.id, args.namespace);
+    this.emit(member, () => `granted ${args.namespace} to ${memberLine(member)}.`);
+  }
+}
