@@ -7,7 +7,7 @@ import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, stderrWarn } from '../core/library.js';
-import { defaultLibraryRoot } from '../core/config.js';
+import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/config.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 
@@ -34,7 +34,8 @@ export abstract class BaseCommand extends Command {
 
   /** Opens the library for reading; a missing library is a clear error (exit 1). */
   protected openContext(libraryFlag: string | undefined, overrides: Partial<OperationContext> = {}): OperationContext {
-    const store = new L6Store(this.libraryRoot(libraryFlag), { warn: stderrWarn });
+    const root = this.libraryRoot(libraryFlag);
+    const store = new L6Store(root, { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) });
     store.assertExists();
     return createContext(store, overrides);
   }

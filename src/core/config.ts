@@ -2,6 +2,7 @@
  * Where things live (spec §2) and how flags and environment variables combine: a flag wins
  * over its variable, and a variable set to the empty string counts as unset.
  */
+import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigPaths, Env } from './context.js';
@@ -24,4 +25,14 @@ export function configPaths(env: Env): ConfigPaths {
     audit: envValue(env, 'BOURDON_AUDIT_PATH') ?? path.join(home, 'audit.jsonl'),
     peers: path.join(home, 'peers.yaml'),
   };
+}
+
+/**
+ * Where the CLI keeps its parsed-library cache for a library root, or null when disabled
+ * (BOURDON_NO_CACHE=1). It lives in the config dir, owner-only: it holds private rows too.
+ */
+export function parsedLibraryCachePath(root: string, env: Env = process.env): string | null {
+  if (envValue(env, 'BOURDON_NO_CACHE')) return null;
+  const digest = crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16);
+  return path.join(configPaths(env).home, 'cache', `library-${digest}.json`);
 }

@@ -40,11 +40,25 @@ export function createContext(store: L6Store, overrides: Partial<OperationContex
   };
 }
 
+/** Scoped agent lists, one per grant set per snapshot, so per-snapshot indexes stay warm. */
+const scopedCache = new WeakMap<readonly AgentRecord[], Map<string, readonly AgentRecord[]>>();
+
 /** The manifests the caller may read: all for trusted callers, granted namespaces otherwise. */
 export function agentsInScope(ctx: OperationContext): readonly AgentRecord[] {
   const { agents } = ctx.store.snapshot();
   if (ctx.caller.tier === 'trusted') return agents;
-  return agents.filter((agent) => mayRead(ctx.caller, agent.id));
+  let byGrants = scopedCache.get(agents);
+  if (!byGrants) {
+    byGrants = new Map();
+    scopedCache.set(agents, byGrants);
+  }
+  const key = [...ctx.caller.grants].sort().join('\0');
+  let scoped = byGrants.get(key);
+  if (!scoped) {
+    scoped = agents.filter((agent) => mayRead(ctx.caller, agent.id));
+    byGrants.set(key, scoped);
+  }
+  return scoped;
 }
 
 /** This machine's name in exports and provenance: BOURDON_LOCAL_NAME, else the host name. */

@@ -81,6 +81,15 @@ interface CachedFile {
   outcome: { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRecord };
 }
 
+/** On-disk form of the parsed-library cache: per file, its stat key and parsed document. */
+interface PersistedCache {
+  format: 1;
+  agents: string;
+  files: Record<string, { key: string; doc?: unknown; error?: string }>;
+}
+
+const CACHE_FORMAT = 1;
+
 export type Warn = (message: string) => void;
 
 export const stderrWarn: Warn = (message) => {
@@ -95,6 +104,11 @@ export function parseManifest(text: string, file: string, filePath: string): Age
   } catch (error) {
     throw new ManifestError((error as Error).message || String(error));
   }
+  return recordFromDoc(doc, file, filePath);
+}
+
+/** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
+export function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
   const stem = file.slice(0, -MANIFEST_SUFFIX.length);
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
@@ -129,6 +143,14 @@ export function parseManifest(text: string, file: string, filePath: string): Age
 
 export class ManifestError extends Error {}
 
+/** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
+function jsonSafe(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(jsonSafe);
+  if (isObject(value)) return Object.values(value).every(jsonSafe);
+  return true;
+}
+
 export class L6Store {
   readonly paths: LibraryPaths;
   private readonly warn: Warn;
@@ -136,9 +158,18 @@ export class L6Store {
   private current: LibrarySnapshot | null = null;
   private generation = 0;
 
-  constructor(root: string, options: { warn?: Warn } = {}) {
+  /**
+   * A parsed-library cache file for short-lived processes (the CLI): documents of files whose
+   * stat is unchanged are read from it instead of re-parsing YAML. Entries are checked file by
+   * file against size, mtime, ctime and inode, so the cache never serves stale data.
+   */
+  private readonly cachePath: string | null;
+  private persisted: PersistedCache['files'] | null = null;
+
+  constructor(root: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
     this.paths = libraryPaths(root);
     this.warn = options.warn ?? stderrWarn;
+    this.cachePath = options.cachePath ?? null;
   }
 
   /** Fails with a clear one-line error when the library root is missing or not a folder. */
@@ -156,14 +187,26 @@ export class L6Store {
   snapshot(): LibrarySnapshot {
     const files = this.listManifestFiles();
     let changed = this.current === null || files.length !== this.cache.size;
+    let parsed = false;
+    if (this.current === null) this.persisted = this.readPersisted();
     const seen = new Set<string>();
     for (const [file, key] of files) {
       seen.add(file);
       const cached = this.cache.get(file);
       if (cached && cached.key === key) continue;
       changed = true;
+      const fromDisk = this.fromPersisted(file, key);
+      if (fromDisk) {
+        this.cache.set(file, { key, outcome: fromDisk });
+        continue;
+      }
+      parsed = true;
       this.cache.set(file, { key, outcome: this.load(file) });
     }
+    if (this.cachePath && (parsed || (this.persisted && Object.keys(this.persisted).length !== files.length))) {
+      this.writePersisted();
+    }
+    this.persisted = null;
     for (const file of [...this.cache.keys()]) {
       if (!seen.has(file)) {
         this.cache.delete(file);
@@ -173,6 +216,51 @@ export class L6Store {
     if (!changed && this.current) return this.current;
     this.current = this.assemble();
     return this.current;
+  }
+
+  private readPersisted(): PersistedCache['files'] | null {
+    if (!this.cachePath) return null;
+    try {
+      const data = JSON.parse(fs.readFileSync(this.cachePath, 'utf8')) as PersistedCache;
+      if (data.format !== CACHE_FORMAT || data.agents !== this.paths.agents || !isObject(data.files)) return null;
+      return data.files;
+    } catch {
+      return null; // absent or unreadable: parse from the YAML as usual
+    }
+  }
+
+  private fromPersisted(file: string, key: string): CachedFile['outcome'] | null {
+    const entry = this.persisted?.[file];
+    if (!entry || entry.key !== key) return null;
+    const full = path.join(this.paths.agents, file);
+    if (typeof entry.error === 'string') {
+      this.warn(`skipping ${full}: ${entry.error.split('\n')[0]}`);
+      return { ok: false, broken: { id: file.slice(0, -MANIFEST_SUFFIX.length), file, path: full, error: entry.error } };
+    }
+    try {
+      return { ok: true, record: recordFromDoc(entry.doc, file, full) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Best effort: a cache that cannot be written only costs the next process a parse. */
+  private writePersisted(): void {
+    if (!this.cachePath) return;
+    const files: PersistedCache['files'] = {};
+    for (const [file, cached] of this.cache) {
+      if (!cached.outcome.ok) files[file] = { key: cached.key, error: cached.outcome.broken.error };
+      else if (jsonSafe(cached.outcome.record.doc)) files[file] = { key: cached.key, doc: cached.outcome.record.doc };
+      // else: a document JSON cannot carry exactly (.inf, .nan) is simply parsed again next time
+    }
+    try {
+      fs.mkdirSync(path.dirname(this.cachePath), { recursive: true, mode: 0o700 });
+      const temp = `${this.cachePath}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, agents: this.paths.agents, files }), { mode: 0o600 });
+      fs.renameSync(temp, this.cachePath);
+    } catch {
+      // read-only home, full disk: the cache is an optimisation only
+    }
   }
 
   private listManifestFiles(): [string, string][] {
@@ -195,7 +283,7 @@ export class L6Store {
       }
       // Links are not followed: a link could point anywhere on the machine.
       const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-      out.push([entry.name, `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ino}`]);
+      out.push([entry.name, `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`]);
     }
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return out;

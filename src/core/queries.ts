@@ -3,8 +3,9 @@
  * in scope (grants) and at which level rows are visible; these only filter, match and order.
  */
 import { canSee, type AccessLevel } from './access.js';
-import { foldKey, type Entity, type Session } from './manifest.js';
+import { foldKey, type Session } from './manifest.js';
 import type { AgentRecord } from './library.js';
+import { indexesFor } from './indexes.js';
 
 export interface EntityMatch {
   name: string;
@@ -27,10 +28,6 @@ function pushUnique<T>(list: T[], value: T): void {
   if (!list.includes(value)) list.push(value);
 }
 
-export function entityMatchesName(entity: Entity, key: string): boolean {
-  return foldKey(entity.name) === key || entity.aliases.some((alias) => foldKey(alias) === key);
-}
-
 /**
  * Entities whose name or alias equals `name` (case-insensitive), grouped by exact entity
  * name in the order first seen (agents in id order, entities in file order).
@@ -39,19 +36,17 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   const key = foldKey(name);
   if (!key) return [];
   const groups = new Map<string, EntityMatch>();
-  for (const agent of agents) {
-    for (const entity of agent.entities) {
-      if (!canSee(level, entity.visibility) || !entityMatchesName(entity, key)) continue;
-      let group = groups.get(entity.name);
-      if (!group) {
-        group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
-        groups.set(entity.name, group);
-      }
-      pushUnique(group.agents, agent.id);
-      if (entity.type) pushUnique(group.types, entity.type);
-      if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
-      for (const tag of entity.tags) pushUnique(group.tags, tag);
+  for (const { agent, entity } of indexesFor(agents).entitiesByKey.get(key) ?? []) {
+    if (!canSee(level, entity.visibility)) continue;
+    let group = groups.get(entity.name);
+    if (!group) {
+      group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+      groups.set(entity.name, group);
     }
+    pushUnique(group.agents, agent.id);
+    if (entity.type) pushUnique(group.types, entity.type);
+    if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
+    for (const tag of entity.tags) pushUnique(group.tags, tag);
   }
   return [...groups.values()];
 }

@@ -8,15 +8,10 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { localDay, resolveCutoff } from './dates.js';
 import { pyRepr } from './ids.js';
 import type { AgentRecord } from './library.js';
-import {
-  byDateOnly,
-  byRecency,
-  findEntityMatches,
-  focusesOn,
-  sessionRef,
-  visibleSessions,
-  type EntityMatch,
-} from './queries.js';
+import { canSee } from './access.js';
+import { indexesFor } from './indexes.js';
+import { foldKey } from './manifest.js';
+import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch } from './queries.js';
 import { buildRecognitionIndex, promptContext, recognise, recognitionLine } from './recognition.js';
 
 export type Payload = Record<string, unknown>;
@@ -113,11 +108,14 @@ export interface Page<T> {
   error?: string;
 }
 
-/** Pages an ordered list: offset from the cursor, cutoff remembered in the next cursor. */
+/**
+ * Pages an ordered sequence: offset from the cursor, cutoff remembered in the next cursor.
+ * Only offset + limit + 1 items are ever taken, so a first page costs a first page.
+ */
 export function pageOf<T>(
   ctx: OperationContext,
   request: PageRequest,
-  select: (cutoff: string) => T[],
+  select: (cutoff: string) => Iterable<T>,
 ): Page<T> {
   let offset = 0;
   let savedCutoff: string | null = null;
@@ -128,12 +126,34 @@ export function pageOf<T>(
     savedCutoff = state.cutoff;
   }
   const cutoff = resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn);
-  const all = select(cutoff);
   const size = pageSize(request.limit);
-  const items = all.slice(offset, offset + size);
+  const items: T[] = [];
+  let seen = 0;
+  let has_more = false;
+  for (const item of select(cutoff)) {
+    if (seen >= offset + size) {
+      has_more = true;
+      break;
+    }
+    if (seen >= offset) items.push(item);
+    seen += 1;
+  }
   const end = offset + items.length;
-  const has_more = end < all.length;
   return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff }) : null };
+}
+
+/** Visible sessions on or after the cutoff, newest first, from the recency index. */
+function* recentSessions(
+  agents: readonly AgentRecord[],
+  level: AccessLevel,
+  cutoff: string,
+  agentFilter: string | null,
+): Generator<DatedSession> {
+  for (const dated of indexesFor(agents).sessionsByRecency) {
+    if (dated.session.date.slice(0, 10) < cutoff) return; // sorted newest first: nothing older qualifies
+    if (agentFilter !== null && dated.agent !== agentFilter) continue;
+    if (canSee(level, dated.session.visibility)) yield dated;
+  }
 }
 
 export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<Payload> {
@@ -149,12 +169,9 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
     summary,
   };
   if (level.error) return { error: level.error, ...base, sessions: [], next_cursor: null, has_more: false };
-  const agents = agentsInScope(ctx).filter((agent) => !args.agent || agent.id === args.agent);
-  const page = pageOf(ctx, args, (cutoff) =>
-    visibleSessions(agents, level.effective)
-      .filter(({ session }) => session.date.slice(0, 10) >= cutoff)
-      .sort(byRecency),
-  );
+  const agents = agentsInScope(ctx);
+  const agentFilter = args.agent ?? null;
+  const page = pageOf(ctx, args, (cutoff) => recentSessions(agents, level.effective, cutoff, agentFilter));
   const sessions = page.items.map(({ agent, session }) => sessionRef(agent, session, summary));
   const payload: Payload = { ...base, sessions, next_cursor: page.next_cursor, has_more: page.has_more };
   return page.error ? { error: page.error, ...payload } : payload;
@@ -170,9 +187,10 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
   if (level.error) return { error: level.error, project: args.project, agents: [], recent_sessions: [], entities: [] };
   const agents = agentsInScope(ctx);
   const entities: EntityMatch[] = findEntityMatches(agents, args.project, level.effective);
-  const sessions = visibleSessions(agents, level.effective)
-    .filter(({ session }) => focusesOn(session.project_focus, args.project))
-    .sort(byDateOnly);
+  const key = foldKey(args.project);
+  const sessions = key
+    ? (indexesFor(agents).sessionsByProject.get(key) ?? []).filter(({ session }) => canSee(level.effective, session.visibility))
+    : [];
   const involved = new Set<string>();
   for (const match of entities) for (const agent of match.agents) involved.add(agent);
   for (const { agent } of sessions) involved.add(agent);
