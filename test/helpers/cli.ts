@@ -1,5 +1,8 @@
 /** Spawns the real `bourdon` binary, as a user or a shell hook would. */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { BIN, REPO_ROOT } from './fixtures.js';
 
 export interface CliResult {
@@ -16,9 +19,16 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/** Config dir for spawned CLIs unless a test names its own: never the user's ~/.bourdon. */
+let sharedHome: string | null = null;
+function testHome(): string {
+  sharedHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-cli-home-'));
+  return sharedHome;
+}
+
 /** A clean environment: no colour forcing, config dirs only where the test says. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...extra };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', BOURDON_HOME: testHome(), ...extra };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   return env;
 }
