@@ -8,6 +8,7 @@ import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, stderrWarn } from '../core/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/config.js';
+import { setupColors } from './output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 
@@ -25,6 +26,7 @@ export abstract class BaseCommand extends Command {
   public override async init(): Promise<void> {
     this.jsonMode = this.argv.includes('--json');
     await super.init();
+    if (!this.jsonMode) await setupColors();
   }
 
   /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */

@@ -1,17 +1,37 @@
 /**
  * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
+/** The few styles human output uses; plain strings when colour is off. */
+export interface Colors {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  cyan(text: string): string;
+}
 
-let cached: ChalkInstance | null = null;
+const plain: Colors = { bold: (t) => t, dim: (t) => t, red: (t) => t, green: (t) => t, cyan: (t) => t };
+let active: Colors = plain;
 
-export function colors(): ChalkInstance {
-  if (!cached) {
-    const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
-    const tty = Boolean(process.stdout.isTTY);
-    cached = new Chalk({ level: !noColor && tty ? 1 : 0 });
-  }
-  return cached;
+/** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */
+export function colorWanted(): boolean {
+  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
+  return !noColor && Boolean(process.stdout.isTTY);
+}
+
+/**
+ * Loads chalk only when colour will be shown (a TTY), so scripts and hooks do not pay for it.
+ * Called once by the base command before a command runs.
+ */
+export async function setupColors(): Promise<void> {
+  if (!colorWanted()) return;
+  const { Chalk } = await import('chalk');
+  const chalk = new Chalk({ level: 1 });
+  active = { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, cyan: chalk.cyan };
+}
+
+export function colors(): Colors {
+  return active;
 }
 
 /** Visible width of a string, ignoring ANSI colour codes. */

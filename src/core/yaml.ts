@@ -11,8 +11,17 @@
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
  * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
  */
+import { createRequire } from 'node:module';
 import * as jsYaml from 'js-yaml';
-import YAML from 'yaml';
+
+// The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
+// path or something is written, so read-only CLI runs start faster.
+const require = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | null = null;
+function yamlPackage(): typeof import('yaml') {
+  yamlModule ??= require('yaml') as typeof import('yaml');
+  return yamlModule;
+}
 
 /** Alias expansion cap for the careful path. */
 const MAX_ALIAS_COUNT = 100;
@@ -21,7 +30,7 @@ const MAX_ALIAS_COUNT = 100;
 const ANCHOR_OR_ALIAS = /(?:^|[\s,[{:?-])[&*][^\s,[\]{}]/m;
 
 export function parseYamlCareful(text: string): unknown {
-  return YAML.parse(text, { schema: 'core', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
+  return yamlPackage().parse(text, { schema: 'core', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
 }
 
 export function parseYamlFast(text: string): unknown {
@@ -32,6 +41,19 @@ export function parseYaml(text: string): unknown {
   return ANCHOR_OR_ALIAS.test(text) ? parseYamlCareful(text) : parseYamlFast(text);
 }
 
+/**
+ * Plain scalars the YAML 1.1 writer leaves bare but a reader would not take as the same string:
+ * `0o17` is a number under our 1.2 core reader, and PyYAML's safe loader rejects a bare `=`.
+ */
+const NEEDS_QUOTES = /^(?:0o[0-7]+|=)$/;
+
 export function stringifyYaml(value: unknown): string {
-  return YAML.stringify(value, { version: '1.1', singleQuote: true, lineWidth: 0 });
+  const YAML = yamlPackage();
+  const doc = new YAML.Document(value, { version: '1.1' });
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
+    },
+  });
+  return doc.toString({ singleQuote: true, lineWidth: 0 });
 }

@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Benchmark harness (npm run bench). Generates the 50-agent library once (deterministic), then
+// reports medians over repeated runs and checks each against its budget. Flags:
+//   --quick   a 10-agent library and fewer repetitions (a smoke run, not for the README)
+//   --json    print the results as JSON
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateLibrary } from './generate.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const quick = process.argv.includes('--quick');
+const asJson = process.argv.includes('--json');
+const AGENTS = quick ? 10 : 50;
+const DATA = path.join(ROOT, '.bench-data');
+const LIBRARY = path.join(DATA, `library-${AGENTS}`);
+const HOME = path.join(DATA, 'home');
+const RUNS = quick ? 20 : 200;
+
+const results = [];
+function record(name, samplesMs, budgetMs, note = '') {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
+  const pass = budgetMs === null ? null : median <= budgetMs;
+  results.push({ name, median_ms: round(median), p95_ms: round(p95), runs: samplesMs.length, budget_ms: budgetMs, pass, note });
+  if (!asJson) {
+    const verdict = pass === null ? '' : pass ? 'pass' : 'FAIL';
+    process.stdout.write(`${name.padEnd(46)} ${fmt(median).padStart(10)} ${fmt(p95).padStart(10)}  ${budgetMs === null ? '' : `≤ ${fmt(budgetMs)}`.padEnd(10)} ${verdict} ${note}\n`);
+  }
+}
+const round = (ms) => Math.round(ms * 1000) / 1000;
+const fmt = (ms) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`);
+
+function time(fn) {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+async function timeAsync(fn) {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+async function repeat(fn, runs = RUNS, warmup = 5) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await timeAsync(fn));
+  return samples;
+}
+async function optional(modulePath) {
+  try {
+    return await import(path.join(DIST, modulePath));
+  } catch {
+    return null;
+  }
+}
+
+if (!fs.existsSync(path.join(DIST, 'core', 'library.js'))) {
+  process.stderr.write('bench: run `npm run build` first\n');
+  process.exit(1);
+}
+if (!fs.existsSync(path.join(LIBRARY, 'agents'))) {
+  process.stderr.write(`bench: generating ${AGENTS}-agent library in ${LIBRARY} …\n`);
+  generateLibrary(LIBRARY, { agents: AGENTS });
+}
+const bytes = fs.readdirSync(path.join(LIBRARY, 'agents')).reduce((sum, f) => sum + fs.statSync(path.join(LIBRARY, 'agents', f)).size, 0);
+if (!asJson) {
+  process.stdout.write(`library: ${AGENTS} agents × 1,000 entities × 500 sessions × 50 notes, ${(bytes / 1e6).toFixed(1)} MB; node ${process.version}, ${os.cpus().length} cores\n\n`);
+  process.stdout.write(`${'measure'.padEnd(46)} ${'median'.padStart(10)} ${'p95'.padStart(10)}  budget\n`);
+}
+
+const { L6Store } = await import(path.join(DIST, 'core', 'library.js'));
+const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
+const reads = await import(path.join(DIST, 'core', 'reads.js'));
+const silent = () => {};
+
+// Cold load: a new store parsing every manifest (what a server start or an uncached CLI pays).
+const coldRuns = quick ? 3 : 3;
+const cold = [];
+for (let i = 0; i < coldRuns; i++) cold.push(time(() => new L6Store(LIBRARY, { warn: silent }).snapshot()));
+record('cold load (parse every manifest)', cold, 5000, 'Python engine: 51 s');
+
+const store = new L6Store(LIBRARY, { warn: silent });
+store.snapshot();
+const rss = process.memoryUsage().rss / 1e6;
+const ctx = createContext(store, { warn: silent, env: {}, now: () => new Date(Date.UTC(2026, 10, 29, 12)) });
+
+// Warm reload: one manifest changed on disk (rewritten, new mtime), the next query re-parses it alone.
+const victim = path.join(LIBRARY, 'agents', fs.readdirSync(path.join(LIBRARY, 'agents')).sort()[0]);
+const victimText = fs.readFileSync(victim, 'utf8');
+const reload = [];
+for (let i = 0; i < (quick ? 5 : 10); i++) {
+  fs.writeFileSync(victim, victimText);
+  const when = new Date(Date.now() + (i + 1) * 1000);
+  fs.utimesSync(victim, when, when);
+  reload.push(time(() => store.snapshot()));
+  await reads.findEntity(ctx, { name: 'warm' }); // rebuild indexes outside the timed part
+}
+record('warm reload after one manifest changes', reload, 50);
+
+const find = await repeat(() => reads.findEntity(ctx, { name: 'Project sync 5', access_level: 'team' }));
+record('find_entity', find, 1, 'Python: 11.6 ms');
+const query = await repeat(() => reads.queryAgentMemory(ctx, { agent: 'agent-007', topic: 'Project sync 5' }));
+record('query_agent_memory', query, 1);
+const recognition = await repeat(() =>
+  reads.prepareRecognitionContext(ctx, { prompt: 'can we get back to project sync 5 and the merge worker before the release?' }),
+);
+record('prepare_recognition_context', recognition, 1, 'Python rebuilds its view each call: 420 ms');
+const recentFirst = await repeat(() => reads.listRecentWork(ctx, { since: '2026-01-01', access_level: 'team' }));
+record('list_recent_work, first page', recentFirst, 2, 'Python: 243 ms');
+const deep = (await reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100 })).next_cursor;
+let cursor = deep;
+for (let i = 0; i < 50 && cursor; i++) cursor = (await reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100, cursor })).next_cursor;
+const recentDeep = await repeat(() => reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100, cursor }));
+record('list_recent_work, page 51 (offset 5,000)', recentDeep, null);
+const summary = await repeat(() => reads.getCrossAgentSummary(ctx, { project: 'Project sync 5', access_level: 'team' }));
+record('get_cross_agent_summary', summary, 5, 'Python: 29 ms');
+const workstreamsModule = await optional('core/workstreams.js');
+if (workstreamsModule?.listWorkstreams) {
+  const ws = await repeat(() => workstreamsModule.listWorkstreams(ctx, { since: '2026-01-01', access_level: 'team' }), quick ? 10 : 50);
+  record('list_workstreams', ws, 5);
+}
+const writes = await optional('core/writes.js');
+if (writes?.commitToFederation) {
+  const copy = path.join(DATA, 'commit-library');
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.cpSync(LIBRARY, copy, { recursive: true });
+  const writeStore = new L6Store(copy, { warn: silent });
+  writeStore.snapshot();
+  const writeCtx = createContext(writeStore, { warn: silent, env: { BOURDON_HOME: HOME, BOURDON_AUDIT_PATH: path.join(HOME, 'audit.jsonl') } });
+  let n = 0;
+  const commits = await repeat(
+    () => writes.commitToFederation(writeCtx, { agent_id: 'agent-001', sessions: [{ date: '2026-11-29', cwd: `/bench/${n++}`, key_actions: ['bench'] }] }),
+    quick ? 5 : 20,
+    1,
+  );
+  record('commit_to_federation (1,500-row manifest)', commits, null);
+}
+record('RSS with the library loaded', [rss], 300, '(MB, not ms)');
+
+// CLI start-up, spawned like a shell hook spawns it.
+function spawnTimes(args, runs, env = {}) {
+  const samples = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { env: { ...process.env, BOURDON_HOME: HOME, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+    if (i > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return samples;
+}
+const spawnRuns = quick ? 3 : 10;
+const bare = spawnTimes([path.join(ROOT, 'bench', 'bare-cli', 'bin', 'run.js'), 'hello'], spawnRuns);
+record('bare one-command oclif CLI (reference)', bare, null);
+const version = spawnTimes([path.join(ROOT, 'bin', 'run.js'), '--version'], spawnRuns);
+const bareMedian = [...bare].sort((a, b) => a - b)[Math.floor(bare.length / 2)];
+record('bourdon --version', version, bareMedian + 30, 'budget: bare + 30 ms');
+const small = path.join(ROOT, 'demo', 'library');
+const agentsJson = spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'agents', '--json', '--library', small], spawnRuns);
+record('bourdon agents --json (small library)', agentsJson, 200, 'Python CLI ≈ 300 ms; budget 1.5× faster');
+spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'find', 'x', '--json', '--library', LIBRARY], 0); // warm the parsed-library cache
+const findLarge = spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'find', 'Project sync 5', '--json', '--library', LIBRARY], spawnRuns);
+record('bourdon find --json (large library, warm cache)', findLarge, 300);
+
+// MCP over stdio: one tools/call round trip through a spawned `bourdon serve`.
+const { Client } = await import('@modelcontextprotocol/client');
+const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+const client = new Client({ name: 'bench', version: '1' });
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ROOT, 'bin', 'run.js'), 'serve', '--library', LIBRARY],
+    env: { BOURDON_HOME: HOME, BOURDON_AUDIT_PATH: path.join(HOME, 'audit.jsonl') },
+    stderr: 'ignore',
+  }),
+);
+const stdioCall = await repeat(() => client.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }), quick ? 20 : 100);
+record('MCP tools/call over stdio (find_entity)', stdioCall, null);
+await client.close();
+
+const http = await optional('mcp/http.js');
+if (http?.runHttpServer) {
+  const { createL6Server } = await import(path.join(DIST, 'mcp', 'server.js'));
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const httpStore = new L6Store(LIBRARY, { warn: silent });
+  httpStore.snapshot();
+  const server = await http.runHttpServer(() => createL6Server(httpStore, { warn: silent, auditPath: null }), {
+    host: '127.0.0.1',
+    port: 0,
+    allowUnauthenticated: true,
+    log: silent,
+  });
+  const url = new URL(`http://127.0.0.1:${server.port}/mcp`);
+  for (const mode of ['legacy', { pin: '2026-07-28' }]) {
+    const httpClient = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
+    await httpClient.connect(new StreamableHTTPClientTransport(url));
+    const samples = await repeat(() => httpClient.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }), quick ? 20 : 100);
+    record(`MCP tools/call over HTTP (${mode === 'legacy' ? 'handshake era' : '2026-07-28'})`, samples, null);
+    await httpClient.close();
+  }
+  await server.close();
+}
+
+const failed = results.filter((r) => r.pass === false);
+if (asJson) process.stdout.write(JSON.stringify({ agents: AGENTS, bytes, node: process.version, results }, null, 2) + '\n');
+else process.stdout.write(`\n${results.filter((r) => r.pass).length} within budget, ${failed.length} over budget\n`);
+
