@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendAudit, auditRecord, parseAuditLine, queryAudit, readAudit, type AuditRecord } from '../src/core/audit.js';
 import { runCli } from './helpers/cli.js';
-import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { callJson, linkedClient } from './helpers/mcp.js';
 
 let home: string;
 let auditPath: string;
@@ -79,6 +80,23 @@ describe('reading a damaged log', () => {
     expect((await queryAudit(auditPath, { agent: 'odd', denials: true })).records.map((r) => r.op)).toEqual(['op3', 'op9']);
     expect(await queryAudit(auditPath, { agent: 'odd', limit: 0 })).toEqual({ records: [], matched: 5 });
     expect(await queryAudit(path.join(home, 'none.jsonl'))).toEqual({ records: [], matched: 0 });
+  });
+});
+
+describe('an audit log that cannot be written', () => {
+  it('never fails a read, and is reported on stderr once, not per call', async () => {
+    fs.writeFileSync(path.join(home, 'not-a-dir'), '');
+    const warnings: string[] = [];
+    const library = copyFixtureLibrary();
+    const linked = await linkedClient(library, { auditPath: path.join(home, 'not-a-dir', 'audit.jsonl'), warn: (m) => warnings.push(m) });
+    try {
+      for (let i = 0; i < 3; i++) expect(await callJson(linked.client, 'list_agents')).toMatchObject({ agents: expect.any(Array) });
+    } finally {
+      await linked.close();
+      fs.rmSync(library, { recursive: true, force: true });
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^audit log not written \(/);
   });
 });
 

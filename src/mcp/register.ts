@@ -28,13 +28,22 @@ export function jsonResult(payload: unknown, isError = false): CallToolResult {
   return result;
 }
 
+/** When each audit failure was last reported: a full disk warns once a minute, not per call. */
+const auditWarnedAt = new Map<string, number>();
+const AUDIT_WARN_INTERVAL_MS = 60_000;
+
 /** Writes an audit line; a failure is reported on stderr and never fails the call. */
 export function audit(env: CallEnvironment, caller: Caller, op: string, namespace: string, allowed: boolean, detail?: string): void {
   if (!env.auditPath) return;
   try {
     appendAudit(env.auditPath, auditRecord(caller.agent_id, op, namespace, allowed, detail));
   } catch (error) {
-    env.warn(`audit log not written (${describeError(error)})`);
+    const message = `audit log not written (${describeError(error)})`;
+    const now = Date.now();
+    if (now - (auditWarnedAt.get(message) ?? -Infinity) < AUDIT_WARN_INTERVAL_MS) return;
+    if (auditWarnedAt.size > 100) auditWarnedAt.clear();
+    auditWarnedAt.set(message, now);
+    env.warn(message);
   }
 }
 
