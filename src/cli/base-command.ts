@@ -52,6 +52,21 @@ export abstract class BaseCommand extends Command {
     if (text) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
 
+  /**
+   * A progress line on stderr for work that can take over a second; only on a TTY and never
+   * under --json. Returns the function that clears it.
+   */
+  protected startProgress(message: string): () => void {
+    if (this.jsonMode || !process.stderr.isTTY) return () => {};
+    const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let frame = 0;
+    const timer = setInterval(() => process.stderr.write(`\r${frames[frame++ % frames.length]} ${message}`), 80);
+    return () => {
+      clearInterval(timer);
+      process.stderr.write('\r\u001b[2K');
+    };
+  }
+
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   protected failOnPayloadError(payload: Record<string, unknown>): void {
     if (typeof payload.error !== 'string') return;

@@ -11,8 +11,23 @@ import type { AgentRecord } from './library.js';
 import { canSee } from './access.js';
 import { indexesFor } from './indexes.js';
 import { foldKey } from './manifest.js';
-import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch } from './queries.js';
-import { buildRecognitionIndex, promptContext, recognise, recognitionLine } from './recognition.js';
+import {
+  answered,
+  byDateRef,
+  byRecencyRef,
+  dedupeSessions,
+  mergeAgentIds,
+  mergeEntityMatches,
+  peerAgentFilter,
+  peerReport,
+  peerSessions,
+  shouldFanOut,
+  tagAgent,
+  unreachable,
+} from './federation.js';
+import type { PeerAnswer } from './peers.js';
+import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch, type SessionRef } from './queries.js';
+import { buildRecognitionIndex, promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 
 export type Payload = Record<string, unknown>;
 
@@ -50,8 +65,24 @@ function recognitionIndex(agents: readonly AgentRecord[], level: AccessLevel) {
   return index;
 }
 
-export async function listAgents(ctx: OperationContext, _args: { federation_hop?: number } = {}): Promise<Payload> {
-  return { agents: agentsInScope(ctx).map((agent) => agent.id) };
+/** Asks every peer, or nobody: `[]` when this call does not fan out. */
+async function askPeers(ctx: OperationContext, args: { federation_hop?: number | null }, tool: string, peerArgs: Payload, budgetMs?: number): Promise<PeerAnswer[] | null> {
+  if (!shouldFanOut(ctx, args)) return null;
+  return ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
+}
+
+/** Adds the list of peers that did not answer, when some did not. */
+function withReachability(payload: Payload, answers: PeerAnswer[] | null): Payload {
+  if (!answers) return payload;
+  const missing = unreachable(answers);
+  return missing.length ? { ...payload, peers_unreachable: missing } : payload;
+}
+
+export async function listAgents(ctx: OperationContext, args: { federation_hop?: number } = {}): Promise<Payload> {
+  const local = agentsInScope(ctx).map((agent) => agent.id);
+  const answers = await askPeers(ctx, args, 'list_agents', {});
+  if (!answers) return { agents: local };
+  return withReachability({ agents: mergeAgentIds(local, answers) }, answers);
 }
 
 export interface FindEntityArgs extends AccessArgs {
@@ -63,7 +94,18 @@ export async function findEntity(ctx: OperationContext, args: FindEntityArgs): P
   const level = access(ctx, args, 'public');
   const base = { name: args.name, access_level: level.echoed, include_private: args.include_private ?? false };
   if (level.error) return { error: level.error, ...base, matches: [] };
-  return { ...base, matches: findEntityMatches(agentsInScope(ctx), args.name, level.effective) };
+  const local = findEntityMatches(agentsInScope(ctx), args.name, level.effective);
+  const answers = await askPeers(ctx, args, 'find_entity', peerAccessArgs(args, { name: args.name }));
+  if (!answers) return { ...base, matches: local };
+  return withReachability({ ...base, matches: mergeEntityMatches(local, answers) }, answers);
+}
+
+/** The arguments a peer gets: the caller's own, access as asked (the peer applies its own ceiling). */
+function peerAccessArgs(args: AccessArgs, rest: Payload): Payload {
+  const out: Payload = { ...rest };
+  if (args.access_level !== undefined && args.access_level !== null) out.access_level = args.access_level;
+  if (args.include_private) out.include_private = true;
+  return out;
 }
 
 export interface QueryAgentMemoryArgs extends AccessArgs {
@@ -112,34 +154,47 @@ export interface Page<T> {
  * Pages an ordered sequence: offset from the cursor, cutoff remembered in the next cursor.
  * Only offset + limit + 1 items are ever taken, so a first page costs a first page.
  */
-export function pageOf<T>(
-  ctx: OperationContext,
-  request: PageRequest,
-  select: (cutoff: string) => Iterable<T>,
-): Page<T> {
+export interface PagePlan {
+  offset: number;
+  cutoff: string;
+  size: number;
+}
+
+/** Reads the cursor and window of a paged call, or the error an unreadable cursor is. */
+export function planPage(ctx: OperationContext, request: PageRequest): PagePlan | { error: string } {
   let offset = 0;
   let savedCutoff: string | null = null;
   if (request.cursor !== null && request.cursor !== undefined) {
     const state = decodeCursor(request.cursor);
-    if (!state) return { items: [], next_cursor: null, has_more: false, error: `invalid cursor: ${pyRepr(request.cursor)}` };
+    if (!state) return { error: `invalid cursor: ${pyRepr(request.cursor)}` };
     offset = state.offset;
     savedCutoff = state.cutoff;
   }
-  const cutoff = resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn);
-  const size = pageSize(request.limit);
+  return { offset, cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn), size: pageSize(request.limit) };
+}
+
+/** Takes one page from an ordered sequence, reading only offset + size + 1 items. */
+export function takePage<T>(plan: PagePlan, ordered: Iterable<T>): Page<T> {
   const items: T[] = [];
   let seen = 0;
   let has_more = false;
-  for (const item of select(cutoff)) {
-    if (seen >= offset + size) {
+  for (const item of ordered) {
+    if (seen >= plan.offset + plan.size) {
       has_more = true;
       break;
     }
-    if (seen >= offset) items.push(item);
+    if (seen >= plan.offset) items.push(item);
     seen += 1;
   }
-  const end = offset + items.length;
-  return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff }) : null };
+  const end = plan.offset + items.length;
+  return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff: plan.cutoff }) : null };
+}
+
+/** Pages an ordered sequence: offset from the cursor, cutoff remembered in the next cursor. */
+export function pageOf<T>(ctx: OperationContext, request: PageRequest, select: (cutoff: string) => Iterable<T>): Page<T> {
+  const plan = planPage(ctx, request);
+  if ('error' in plan) return { items: [], next_cursor: null, has_more: false, error: plan.error };
+  return takePage(plan, select(plan.cutoff));
 }
 
 /** Visible sessions on or after the cutoff, newest first, from the recency index. */
@@ -169,12 +224,33 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
     summary,
   };
   if (level.error) return { error: level.error, ...base, sessions: [], next_cursor: null, has_more: false };
-  const agents = agentsInScope(ctx);
-  const agentFilter = args.agent ?? null;
-  const page = pageOf(ctx, args, (cutoff) => recentSessions(agents, level.effective, cutoff, agentFilter));
-  const sessions = page.items.map(({ agent, session }) => sessionRef(agent, session, summary));
-  const payload: Payload = { ...base, sessions, next_cursor: page.next_cursor, has_more: page.has_more };
-  return page.error ? { error: page.error, ...payload } : payload;
+  const plan = planPage(ctx, args);
+  const empty = { ...base, sessions: [], next_cursor: null, has_more: false };
+  if ('error' in plan) return { error: plan.error, ...empty };
+  const toRef = ({ agent, session }: DatedSession) => sessionRef(agent, session, summary);
+  const onPeer = peerAgentFilter(args.agent);
+  const local = onPeer ? [] : recentSessions(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
+  // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
+  const answers = onPeer || !args.agent
+    ? await askPeers(ctx, args, 'list_recent_work', peerAccessArgs(args, {
+        since: plan.cutoff,
+        agent: onPeer ? onPeer.agent : null,
+        limit: MAX_PAGE_SIZE,
+        summary,
+      }))
+    : null;
+  if (onPeer && !answers) return empty;
+  let ordered: Iterable<SessionRef>;
+  if (!answers) {
+    ordered = (function* () {
+      for (const dated of local) yield toRef(dated);
+    })();
+  } else {
+    const fromPeers = peerSessions(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
+    ordered = dedupeSessions([...[...local].map(toRef), ...fromPeers].sort(byRecencyRef));
+  }
+  const page = takePage(plan, ordered);
+  return withReachability({ ...base, sessions: page.items, next_cursor: page.next_cursor, has_more: page.has_more }, answers);
 }
 
 export interface CrossAgentSummaryArgs extends AccessArgs {
@@ -194,12 +270,20 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
   const involved = new Set<string>();
   for (const match of entities) for (const agent of match.agents) involved.add(agent);
   for (const { agent } of sessions) involved.add(agent);
-  return {
+  const localPayload = {
     project: args.project,
     agents: [...involved].sort(),
     recent_sessions: sessions.map(({ agent, session }) => sessionRef(agent, session)),
     entities,
   };
+  const answers = await askPeers(ctx, args, 'get_cross_agent_summary', peerAccessArgs(args, { project: args.project }));
+  if (!answers) return localPayload;
+  const merged = mergeEntityMatches(entities, answers, 'entities');
+  const mergedSessions = dedupeSessions([...localPayload.recent_sessions, ...peerSessions(answers, 'recent_sessions')].sort(byDateRef));
+  const all = new Set<string>();
+  for (const match of merged) for (const agent of match.agents) all.add(agent);
+  for (const session of mergedSessions) all.add(session.agent);
+  return withReachability({ project: args.project, agents: [...all].sort(), recent_sessions: mergedSessions, entities: merged }, answers);
 }
 
 export interface RecognitionArgs extends AccessArgs {
@@ -214,10 +298,22 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
   if (level.error) {
     return { error: level.error, ...base, recognition: '', matched_entities: [], recognition_latency_us: 0, hydration_scheduled: false, prompt_context: '' };
   }
-  const matched = recognise(recognitionIndex(agentsInScope(ctx), level.effective), args.prompt);
+  // Copies: the index's entities are shared by every call; peer merging must not touch them.
+  const matched = recognise(recognitionIndex(agentsInScope(ctx), level.effective), args.prompt).map((entity) => ({
+    ...entity,
+    source_agents: [...entity.source_agents],
+  }));
+  const answers = await askPeers(
+    ctx,
+    args,
+    'prepare_recognition_context',
+    peerAccessArgs(args, { prompt: args.prompt }),
+    RECOGNITION_BUDGET_MS,
+  );
+  if (answers) mergePeerRecognition(matched, answers);
   const recognition = recognitionLine(matched, localDay(ctx.now()));
   const latency = Number((process.hrtime.bigint() - started) / 1000n);
-  return {
+  const payload: Payload = {
     ...base,
     recognition,
     matched_entities: matched.map((entity) => ({
@@ -229,6 +325,33 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
     hydration_scheduled: matched.length > 0,
     prompt_context: promptContext(recognition, matched),
   };
+  return answers ? { ...payload, ...peerReport(answers) } : payload;
+}
+
+/** A peer answers recognition within this budget or not at all: it runs at every turn. */
+export const RECOGNITION_BUDGET_MS = 200;
+
+/** Peers' matched entities folded in by lower-cased name; their agents tagged. */
+function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAnswer[]): void {
+  const byKey = new Map(matched.map((entity) => [entity.name.toLowerCase(), entity]));
+  for (const { peer, payload } of answered(answers)) {
+    const rows = Array.isArray(payload.matched_entities) ? (payload.matched_entities as unknown[]) : [];
+    for (const raw of rows) {
+      const row = raw as { name?: unknown; type?: unknown; source_agents?: unknown };
+      if (!row || typeof row.name !== 'string') continue;
+      let target = byKey.get(row.name.toLowerCase());
+      if (!target) {
+        target = { name: row.name, type: typeof row.type === 'string' ? row.type : null, source_agents: [], summary: null, tags: [], valid_to: null };
+        byKey.set(row.name.toLowerCase(), target);
+        matched.push(target);
+      }
+      const agents = Array.isArray(row.source_agents) ? row.source_agents.filter((a): a is string => typeof a === 'string') : [];
+      for (const agent of agents) {
+        const tagged = tagAgent(peer, agent);
+        if (!target.source_agents.includes(tagged)) target.source_agents.push(tagged);
+      }
+    }
+  }
 }
 
 export interface DeeperContextArgs extends AccessArgs {

@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { colors, table } from '../../cli/output.js';
+import { configPaths } from '../../core/config.js';
+import { readPeersForEdit } from '../../core/peers-config.js';
+
+export default class PeersCheck extends BaseCommand {
+  static override summary = 'Call every peer and report reachability, latency, protocol era and agent count.';
+  static override description = 'Exits 1 when any peer is unreachable.';
+  static override examples = ['<%= config.bin %> peers check', '<%= config.bin %> peers check --json'];
+  static override flags = {
+    timeout: Flags.integer({ description: 'Budget per peer, in milliseconds.', default: 5000 }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(PeersCheck);
+    const peers = readPeersForEdit(configPaths(process.env).peers);
+    const { checkPeer } = await import('../../mcp/peer-client.js');
+    const spinner = !this.jsonMode && process.stderr.isTTY && peers.length ? this.startProgress(`checking ${peers.length} peer(s)…`) : null;
+    const results = await Promise.all(peers.map((peer) => checkPeer(peer, process.env, flags.timeout)));
+    spinner?.();
+    const c = colors();
+    this.emit({ peers: results }, () =>
+      results.length
+        ? table(
+            ['PEER', 'STATUS', 'LATENCY', 'PROTOCOL', 'AGENTS', 'NOTE'],
+            results.map((r) => [
+              r.name,
+              r.reachable ? c.green('reachable') : c.red('unreachable'),
+              r.latency_ms === null ? '-' : `${r.latency_ms} ms`,
+              r.protocol_version ? `${r.protocol_era} ${r.protocol_version}` : '-',
+              r.agent_count === null ? '-' : String(r.agent_count),
+              r.error ?? '',
+            ]),
+          )
+        : 'No peers configured.',
+    );
+    if (results.some((r) => !r.reachable)) this.exit(1);
+  }
+}

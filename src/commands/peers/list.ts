@@ -1,0 +1,20 @@
+import { BaseCommand } from '../../cli/base-command.js';
+import { table } from '../../cli/output.js';
+import { configPaths } from '../../core/config.js';
+import { readPeersForEdit } from '../../core/peers-config.js';
+
+export default class PeersList extends BaseCommand {
+  static override summary = 'List the configured peers.';
+  static override examples = ['<%= config.bin %> peers list', '<%= config.bin %> peers list --json'];
+
+  async run(): Promise<void> {
+    await this.parse(PeersList);
+    const file = configPaths(process.env).peers;
+    const peers = readPeersForEdit(file);
+    this.emit({ path: file, peers }, () =>
+      peers.length
+        ? table(['NAME', 'URL', 'TOKEN FROM'], peers.map((peer) => [peer.name, peer.url, `$${peer.token_env}`]))
+        : `No peers (${file}). Add one with \`bourdon peers add <name> <url>\`.`,
+    );
+  }
+}

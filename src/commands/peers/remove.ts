@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { configPaths } from '../../core/config.js';
+import { BourdonError } from '../../core/errors.js';
+import { editPeersFile } from '../../core/peers-config.js';
+
+export default class PeersRemove extends BaseCommand {
+  static override summary = 'Remove a peer.';
+  static override examples = ['<%= config.bin %> peers remove laptop'];
+  static override args = { name: Args.string({ description: 'Peer name.', required: true }) };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(PeersRemove);
+    const file = configPaths(process.env).peers;
+    editPeersFile(file, (peers) => {
+      const index = peers.findIndex((peer) => peer.name === args.name);
+      if (index < 0) throw new BourdonError(`no peer named ${JSON.stringify(args.name)}`);
+      peers.splice(index, 1);
+    });
+    this.emit({ removed: args.name, path: file }, () => `removed peer ${args.name}`);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Peer configuration (spec §11). A server starts with zero peers; networking is opted into by
+ * exactly one of --federate (the peers file), --peers-config <path> or --peer <url>. Every
+ * rule fails closed: a missing or invalid file refuses to start rather than run local-only
+ * while the operator believes it federates.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileDurably } from './atomic.js';
+import { BourdonError, UsageError } from './errors.js';
+import { isValidAgentId } from './ids.js';
+import { isObject } from './manifest.js';
+import { lockSyncWithRetry } from './registry.js';
+import { parseYaml, stringifyYaml } from './yaml.js';
+
+export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
+const TOKEN_ENV_PATTERN = /^BOURDON_PEER_[A-Z0-9_]+$/;
+
+export interface PeerConfig {
+  name: string;
+  /** Normalised endpoint, always ending in /mcp. */
+  url: string;
+  token_env: string;
+}
+
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Validates and normalises a peer URL; throws a one-line reason. */
+export function normalisePeerUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: use https (http only on loopback)`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
+    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: http is allowed only on loopback; use https`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError('invalid peer url: credentials in the URL are not allowed; use --token-env');
+  }
+  if (url.search || raw.includes('?')) throw new UsageError('invalid peer url: a query string is not allowed');
+  if (url.hash || raw.includes('#')) throw new UsageError('invalid peer url: a fragment is not allowed');
+  if (!url.pathname.endsWith('/mcp')) url.pathname = url.pathname.replace(/\/+$/, '') + '/mcp';
+  return url.toString();
+}
+
+export function checkTokenEnv(name: string): string {
+  if (!TOKEN_ENV_PATTERN.test(name)) {
+    throw new UsageError(`invalid token_env ${JSON.stringify(name)}: must be a BOURDON_PEER_* variable name`);
+  }
+  return name;
+}
+
+export function checkPeerName(name: string): string {
+  if (!isValidAgentId(name)) throw new UsageError(`invalid peer name ${JSON.stringify(name)}: must match ^[a-z0-9][a-z0-9_-]*$`);
+  return name;
+}
+
+/** A name for a peer given only by URL (--peer): its host and port, as an id. */
+export function peerNameFromUrl(url: string): string {
+  const parsed = new URL(url);
+  const base = `${parsed.hostname.replace(/^\[|\]$/g, '')}${parsed.port ? `-${parsed.port}` : ''}`;
+  return base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64) || 'peer';
+}
+
+export function parsePeersFile(text: string, source: string): PeerConfig[] {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new BourdonError(`peers file ${source} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) return [];
+  if (!isObject(doc) || (doc.peers !== undefined && doc.peers !== null && !Array.isArray(doc.peers))) {
+    throw new BourdonError(`peers file ${source} must be a mapping with a \`peers:\` list`);
+  }
+  const peers: PeerConfig[] = [];
+  const names = new Set<string>();
+  for (const [index, raw] of ((doc.peers as unknown[] | null) ?? []).entries()) {
+    const where = `peers file ${source}, entry ${index + 1}`;
+    if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.url !== 'string') {
+      throw new BourdonError(`${where}: needs a name and a url`);
+    }
+    try {
+      const peer = {
+        name: checkPeerName(raw.name),
+        url: normalisePeerUrl(raw.url),
+        token_env: checkTokenEnv(typeof raw.token_env === 'string' ? raw.token_env : DEFAULT_TOKEN_ENV),
+      };
+      if (names.has(peer.name)) throw new BourdonError(`duplicate peer name ${JSON.stringify(peer.name)}`);
+      names.add(peer.name);
+      peers.push(peer);
+    } catch (error) {
+      throw new BourdonError(`${where}: ${(error as Error).message}`);
+    }
+  }
+  return peers;
+}
+
+/** Reads a peers file; missing or invalid is an error (fail closed). */
+export function loadPeersFile(file: string): PeerConfig[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new BourdonError(`peers file ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; refusing to start without the peers you asked for`);
+  }
+  return parsePeersFile(text, file);
+}
+
+/** Reads a peers file for editing: missing means no peers yet. */
+export function readPeersForEdit(file: string): PeerConfig[] {
+  return fs.existsSync(file) ? loadPeersFile(file) : [];
+}
+
+export function writePeersFile(file: string, peers: readonly PeerConfig[]): void {
+  writeFileDurably(file, stringifyYaml({ peers: peers.map((peer) => ({ ...peer })) }), 0o600);
+}
+
+/** Read-modify-write of the peers file under a lock. */
+export function editPeersFile<T>(file: string, change: (peers: PeerConfig[]) => T): T {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const release = lockSyncWithRetry(file);
+  try {
+    const peers = readPeersForEdit(file);
+    const result = change(peers);
+    writePeersFile(file, peers);
+    return result;
+  } finally {
+    release();
+  }
+}
+
+export interface PeerSelection {
+  federate?: boolean;
+  peersConfig?: string;
+  peer?: string[];
+  noPeers?: boolean;
+}
+
+/**
+ * The peers a server starts with. Exactly one way to opt in; --no-peers asserts local-only
+ * and refuses the others. Tokens are resolved later, per call, from each peer's variable.
+ */
+export function selectPeers(selection: PeerSelection, defaultPeersFile: string): PeerConfig[] {
+  const chosen = [selection.federate ? '--federate' : null, selection.peersConfig ? '--peers-config' : null, selection.peer?.length ? '--peer' : null].filter(
+    (value): value is string => value !== null,
+  );
+  if (selection.noPeers && chosen.length) throw new UsageError(`--no-peers cannot be combined with ${chosen.join(', ')}`);
+  if (chosen.length > 1) throw new UsageError(`choose one of --federate, --peers-config, --peer (got ${chosen.join(', ')})`);
+  if (selection.federate) return loadPeersFile(defaultPeersFile);
+  if (selection.peersConfig) return loadPeersFile(selection.peersConfig);
+  if (selection.peer?.length) {
+    const peers: PeerConfig[] = [];
+    for (const raw of selection.peer) {
+      const url = normalisePeerUrl(raw);
+      let name = peerNameFromUrl(url);
+      while (peers.some((peer) => peer.name === name)) name = `${name}-${peers.length + 1}`;
+      peers.push({ name, url, token_env: DEFAULT_TOKEN_ENV });
+    }
+    return peers;
+  }
+  return [];
+}

@@ -1,0 +1,204 @@
+/**
+ * Federation across machines: real servers on loopback ports. A and B peer with each other,
+ * C is configured but dead, D answers too slowly, E is an old peer without the newer tools.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAudit } from '../src/core/audit.js';
+import { L6Store } from '../src/core/library.js';
+import type { PeerConfig } from '../src/core/peers-config.js';
+import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
+import { McpPeerFanout } from '../src/mcp/peer-client.js';
+import { createL6Server } from '../src/mcp/server.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const TOKEN_A = 'shared-token-for-a';
+const TOKEN_B = 'shared-token-for-b';
+const silent = () => {};
+
+function writeLibrary(agents: Record<string, string>): string {
+  const root = tempDir('bourdon-fed-');
+  fs.mkdirSync(path.join(root, 'agents'));
+  for (const [id, body] of Object.entries(agents)) {
+    fs.writeFileSync(path.join(root, 'agents', `${id}.l5.yaml`), `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`);
+  }
+  return root;
+}
+
+/** A port that refuses connections: bound once, then closed. */
+async function deadPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A peer that answers every tool after a long pause, and spoofs provenance when it does. */
+function slowServer(): McpServer {
+  const server = new McpServer({ name: 'slow', version: '1' });
+  for (const name of ['find_entity', 'list_agents', 'prepare_recognition_context', 'list_recent_work', 'get_cross_agent_summary']) {
+    server.registerTool(name, { inputSchema: z.object({}).passthrough() }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { content: [{ type: 'text', text: JSON.stringify({ agents: ['too-late'], matches: [] }) }] };
+    });
+  }
+  return server;
+}
+
+/** An old peer (like the Python engine): the classic tools only, no list_notes/list_workstreams. */
+function oldServer(): McpServer {
+  const server = new McpServer({ name: 'old', version: '1' });
+  server.registerTool('list_agents', { inputSchema: z.object({ federation_hop: z.number().optional() }) }, async () => ({
+    content: [{ type: 'text', text: JSON.stringify({ agents: ['legacy-bot'] }) }],
+  }));
+  return server;
+}
+
+describe('federation across machines', () => {
+  const handles: HttpServerHandle[] = [];
+  const fanouts: McpPeerFanout[] = [];
+  let libA: string;
+  let libB: string;
+  let auditA: string;
+  let a: HttpServerHandle;
+
+  beforeAll(async () => {
+    libA = writeLibrary({
+      'claude-code': "known_entities:\n  - {name: Bourdon, type: project, summary: Local view.}\nrecent_sessions:\n  - {date: '2026-06-02', cwd: /a, project_focus: [Bourdon], key_actions: [Local work]}\n",
+    });
+    libB = writeLibrary({
+      'claude-code': "known_entities:\n  - {name: bourdon, type: project, summary: Laptop view.}\n  - {name: Laptop Only, type: concept}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Bourdon], key_actions: [Laptop work]}\n",
+      codex: "known_entities:\n  - {name: Private Thing, visibility: private}\n",
+    });
+    const home = tempDir('bourdon-fed-home-');
+    auditA = path.join(home, 'audit-a.jsonl');
+    const env = { BOURDON_PEER_TOKEN_A: TOKEN_A, BOURDON_PEER_TOKEN_B: TOKEN_B };
+
+    // B first, so A can point at it; B's peer list names A, filled in once A is up.
+    const peersOfB: PeerConfig[] = [];
+    const fanoutB = new McpPeerFanout(peersOfB, env);
+    fanouts.push(fanoutB);
+    const storeB = new L6Store(libB, { warn: silent });
+    const b = await runHttpServer(() => createL6Server(storeB, { warn: silent, auditPath: null, peers: fanoutB }), {
+      port: 0,
+      legacyToken: TOKEN_B,
+      warn: silent,
+      // B stands for another machine: its callers arrive from a non-loopback address.
+      isRemote: () => true,
+    });
+    handles.push(b);
+
+    const c = `http://127.0.0.1:${await deadPort()}/mcp`;
+    const d = await runHttpServer(slowServer, { port: 0, allowUnauthenticated: true, warn: silent });
+    const e = await runHttpServer(oldServer, { port: 0, allowUnauthenticated: true, warn: silent });
+    handles.push(d, e);
+
+    const peersOfA: PeerConfig[] = [
+      { name: 'b', url: b.url, token_env: 'BOURDON_PEER_TOKEN_B' },
+      { name: 'c', url: c, token_env: 'BOURDON_PEER_TOKEN_B' },
+      { name: 'd', url: d.url, token_env: 'BOURDON_PEER_TOKEN_B' },
+      { name: 'e', url: e.url, token_env: 'BOURDON_PEER_TOKEN_B' },
+    ];
+    const fanoutA = new McpPeerFanout(peersOfA, env, 1000);
+    fanouts.push(fanoutA);
+    const storeA = new L6Store(libA, { warn: silent });
+    a = await runHttpServer(() => createL6Server(storeA, { warn: silent, auditPath: auditA, peers: fanoutA }), {
+      port: 0,
+      legacyToken: TOKEN_A,
+      warn: silent,
+    });
+    handles.push(a);
+    peersOfB.push({ name: 'a', url: a.url, token_env: 'BOURDON_PEER_TOKEN_A' });
+    (fanoutB as unknown as { names: string[] }).names = ['a'];
+  });
+
+  afterAll(async () => {
+    await Promise.all(fanouts.map((fanout) => fanout.close()));
+    await Promise.all(handles.map((handle) => handle.close()));
+  });
+
+  async function askA(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const client = new Client({ name: 'fed-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(a.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } } }));
+    try {
+      const result = await client.callTool({ name: tool, arguments: args });
+      return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("lists B's agents tagged with provenance, and reports the dead and slow peers", async () => {
+    const started = Date.now();
+    const payload = await askA('list_agents', {});
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(payload.agents).toEqual(['claude-code', 'peer:b:claude-code', 'peer:b:codex', 'peer:e:legacy-bot']);
+    const missing = payload.peers_unreachable as { peer: string; timed_out: boolean }[];
+    expect(missing.map((peer) => peer.peer).sort()).toEqual(['c', 'd']);
+    expect(missing.find((peer) => peer.peer === 'd')!.timed_out).toBe(true);
+    expect(missing.find((peer) => peer.peer === 'c')!.timed_out).toBe(false);
+  });
+
+  it('merges entity matches by lower-cased name with tagged agents and summaries', async () => {
+    const payload = await askA('find_entity', { name: 'bourdon' });
+    const matches = payload.matches as { name: string; agents: string[]; summaries: Record<string, string> }[];
+    expect(matches).toHaveLength(1);
+    expect(matches[0].agents).toEqual(['claude-code', 'peer:b:claude-code']);
+    expect(matches[0].summaries).toEqual({ 'claude-code': 'Local view.', 'peer:b:claude-code': 'Laptop view.' });
+  });
+
+  it('never recurses: B answers A from its own store (no call comes back to A)', async () => {
+    await askA('find_entity', { name: 'laptop only' });
+    const ops = readAudit(auditA).map((record) => record.agent);
+    expect(new Set(ops)).toEqual(new Set(['operator'])); // only our own calls, via the legacy token
+  });
+
+  it('merges recent work across machines, newest first, and pages the merged list', async () => {
+    const payload = await askA('list_recent_work', { since: '2026-01-01', limit: 1 });
+    expect(payload.sessions).toEqual([
+      { agent: 'peer:b:claude-code', date: '2026-06-03', cwd: '/b', project_focus: ['Bourdon'], key_actions: ['Laptop work'], files_touched: [] },
+    ]);
+    expect(payload.has_more).toBe(true);
+    const next = await askA('list_recent_work', { since: '2026-01-01', limit: 1, cursor: payload.next_cursor });
+    expect((next.sessions as { agent: string }[])[0].agent).toBe('claude-code');
+  });
+
+  it('recognition folds in peers within its 200 ms budget and reports per-peer latencies', async () => {
+    const started = Date.now();
+    const payload = await askA('prepare_recognition_context', { prompt: 'what about bourdon and laptop only?' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(payload.matched_entities).toEqual([
+      { name: 'Bourdon', type: 'project', source_agents: ['claude-code', 'peer:b:claude-code'] },
+      { name: 'Laptop Only', type: 'concept', source_agents: ['peer:b:claude-code'] },
+    ]);
+    expect(payload.peers_queried).toBe(4);
+    const latencies = payload.peer_latencies_us as Record<string, number | null>;
+    expect(latencies.c).toBeNull();
+    expect(latencies.d).toBeNull();
+    expect(payload.peers_timed_out).toBeGreaterThanOrEqual(1);
+  });
+
+  it('private rows never leave their machine, even when the operator asks for private access', async () => {
+    const payload = await askA('find_entity', { name: 'private thing', access_level: 'private' });
+    expect(payload.matches).toEqual([]);
+    const agents = await askA('list_agents', {});
+    expect(agents.agents).toContain('peer:b:codex'); // the agent is visible, its private row is not
+  });
+
+  it("a peer whose token is wrong contributes nothing; the query still answers locally", async () => {
+    const wrong = new McpPeerFanout([{ name: 'b', url: handles[0].url, token_env: 'BOURDON_PEER_WRONG' }], { BOURDON_PEER_WRONG: 'nope' });
+    try {
+      const [answer] = await wrong.call('list_agents', {});
+      expect(answer.ok).toBe(false);
+      expect(answer.error ?? '').not.toContain('nope');
+    } finally {
+      await wrong.close();
+    }
+  });
+});
