@@ -263,6 +263,15 @@ export class L6Store {
     }
   }
 
+  /**
+   * Forgets what was parsed for one manifest file (or all), so the next snapshot reads it
+   * again even when a rewrite kept its size, mtime and inode number. Writers call this.
+   */
+  invalidate(file?: string): void {
+    if (file === undefined) this.cache.clear();
+    else this.cache.delete(file);
+  }
+
   private listManifestFiles(): [string, string][] {
     let entries: fs.Dirent[];
     try {

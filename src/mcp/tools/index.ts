@@ -9,6 +9,12 @@ import { compileCodexTurnTool } from './compile-codex-turn.js';
 import { getDeeperContextTool } from './get-deeper-context.js';
 import { listAgentsTool } from './list-agents.js';
 import { exportAgentsTool } from './export-agents.js';
+import { commitToFederationTool } from './commit-to-federation.js';
+import { listNotesTool } from './list-notes.js';
+import { listWorkstreamsTool } from './list-workstreams.js';
+import { listMemoryVersionsTool } from './list-memory-versions.js';
+import { explainMemoryChangeTool } from './explain-memory-change.js';
+import { rollbackAgentMemoryTool } from './rollback-agent-memory.js';
 
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   queryAgentMemoryTool,
@@ -20,6 +26,12 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   getDeeperContextTool,
   listAgentsTool,
   exportAgentsTool,
+  commitToFederationTool,
+  listNotesTool,
+  listWorkstreamsTool,
+  listMemoryVersionsTool,
+  explainMemoryChangeTool,
+  rollbackAgentMemoryTool,
 ] as unknown as readonly ToolDefinition[];
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.map((tool) => tool.name));

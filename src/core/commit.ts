@@ -1,0 +1,16 @@
+/**
+ * commit_to_federation (spec §5.10): one operation, two destinations. A trusted caller's
+ * commit is merged into the live store as a new version; any other caller's is staged for an
+ * operator's review (the MCP guard has already refused namespaces other than the caller's own).
+ */
+import type { OperationContext } from './context.js';
+import type { Payload } from './reads.js';
+import { stageCommit } from './staging.js';
+import { commitLive, type CommitArgs } from './writes.js';
+
+export type { CommitArgs };
+
+export async function commitToFederation(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
+  if (ctx.caller.tier !== 'trusted') return stageCommit(ctx, args);
+  return commitLive(ctx, args, { op: 'commit', actor: ctx.caller.agent_id });
+}

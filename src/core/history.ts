@@ -1,0 +1,413 @@
+/**
+ * Version history (spec §8): every write this project makes to `agents/<id>.l5.yaml` is
+ * archived under `history/<id>/` and recorded in an index, so no write ever loses data.
+ *
+ *   history/<id>/v000001.l5.yaml   the exact bytes of version 1 (…v000002, …)
+ *   history/<id>/index.jsonl       one record per version: {version, ts, op, actor, sha256,
+ *                                  bytes, entities, sessions, notes}
+ *   history/<id>/pending.json      the record of a write in flight (crash recovery)
+ *
+ * A write, under the library gate: pending record → archived bytes → live file (temp, fsync,
+ * rename) → index line → pending removed. A crash at any step is repaired by the next writer:
+ * if the live file holds the pending bytes the record is completed, otherwise the orphan
+ * archive is dropped. Before writing, bytes that another tool put in the live file (its hash
+ * differs from the newest version) are archived first as op `external`.
+ *
+ * The index is a convenience: a torn or corrupt index is rebuilt from the archived files (a
+ * version with no readable record comes back as op `recovered`). Readers never lock; they
+ * ignore the archive of a write still in flight.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { BourdonError } from './errors.js';
+import type { GateHandle } from './gate.js';
+import type { LibraryPaths } from './library.js';
+import { isObject } from './manifest.js';
+import { parseYaml } from './yaml.js';
+
+export const INDEX_FILE = 'index.jsonl';
+export const PENDING_FILE = 'pending.json';
+export const DEFAULT_HISTORY_KEEP = 100;
+const ARCHIVE_PATTERN = /^v(\d+)\.l5\.yaml$/;
+
+export interface VersionRecord {
+  version: number;
+  ts: string;
+  op: string;
+  actor: string | null;
+  sha256: string;
+  bytes: number;
+  entities: number | null;
+  sessions: number | null;
+  notes: number | null;
+}
+
+export interface HistoryState {
+  dir: string;
+  /** Versions whose bytes are archived, oldest first. */
+  records: VersionRecord[];
+  /** The number the next version gets (numbers are never reused, even after pruning). */
+  nextVersion: number;
+  /** The index disagrees with the archive (torn line, missing record, pruned leftovers). */
+  damaged: boolean;
+}
+
+/** How many versions to keep per agent: BOURDON_HISTORY_KEEP (≥ 1), default 100. */
+export function historyKeep(env: Record<string, string | undefined>, warn?: (message: string) => void): number {
+  const raw = env.BOURDON_HISTORY_KEEP;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_HISTORY_KEEP;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    warn?.(`ignoring BOURDON_HISTORY_KEEP=${JSON.stringify(raw)}: expected a whole number of at least 1`);
+    return DEFAULT_HISTORY_KEEP;
+  }
+  return value;
+}
+
+export function sha256(data: Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+export function historyDir(paths: LibraryPaths, agentId: string): string {
+  return path.join(paths.history, agentId);
+}
+
+export function archiveFile(dir: string, version: number): string {
+  return path.join(dir, `v${String(version).padStart(6, '0')}.l5.yaml`);
+}
+
+/** Row counts of a manifest's bytes; null counts when the bytes are not a manifest. */
+export function countRows(data: Buffer): Pick<VersionRecord, 'entities' | 'sessions' | 'notes'> {
+  try {
+    const doc = parseYaml(data.toString('utf8'));
+    if (!isObject(doc)) return { entities: null, sessions: null, notes: null };
+    const count = (key: string) => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).length : 0);
+    return { entities: count('known_entities'), sessions: count('recent_sessions'), notes: count('notes') };
+  } catch {
+    return { entities: null, sessions: null, notes: null };
+  }
+}
+
+export function makeRecord(
+  version: number,
+  data: Buffer,
+  op: string,
+  actor: string | null,
+  now: Date,
+  counts?: Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>,
+): VersionRecord {
+  return {
+    version,
+    ts: now.toISOString(),
+    op,
+    actor,
+    sha256: sha256(data),
+    bytes: data.length,
+    ...(counts ?? countRows(data)),
+  };
+}
+
+function isVersionRecord(value: unknown): value is VersionRecord {
+  if (!isObject(value)) return false;
+  return (
+    Number.isSafeInteger(value.version) &&
+    (value.version as number) >= 1 &&
+    typeof value.ts === 'string' &&
+    typeof value.op === 'string' &&
+    (value.actor === null || typeof value.actor === 'string') &&
+    typeof value.sha256 === 'string' &&
+    /^[0-9a-f]{64}$/.test(value.sha256) &&
+    Number.isSafeInteger(value.bytes)
+  );
+}
+
+function normaliseRecord(value: VersionRecord): VersionRecord {
+  const count = (n: unknown) => (Number.isSafeInteger(n) ? (n as number) : null);
+  return {
+    version: value.version,
+    ts: value.ts,
+    op: value.op,
+    actor: value.actor ?? null,
+    sha256: value.sha256,
+    bytes: value.bytes,
+    entities: count(value.entities),
+    sessions: count(value.sessions),
+    notes: count(value.notes),
+  };
+}
+
+function readPending(dir: string): VersionRecord | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(path.join(dir, PENDING_FILE), 'utf8')) as unknown;
+    return isVersionRecord(parsed) ? normaliseRecord(parsed) : null;
+  } catch {
+    return null;
+  }
+}
+
+interface IndexRead {
+  records: Map<number, VersionRecord>;
+  bad: number;
+}
+
+function readIndex(dir: string): IndexRead {
+  const records = new Map<number, VersionRecord>();
+  let bad = 0;
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(dir, INDEX_FILE), 'utf8');
+  } catch {
+    return { records, bad };
+  }
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      bad += 1;
+      continue;
+    }
+    if (!isVersionRecord(parsed)) {
+      bad += 1;
+      continue;
+    }
+    if (records.has(parsed.version)) bad += 1;
+    records.set(parsed.version, normaliseRecord(parsed));
+  }
+  return { records, bad };
+}
+
+function listArchives(dir: string): Map<number, string> {
+  const out = new Map<number, string>();
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const match = ARCHIVE_PATTERN.exec(name);
+    if (match) out.set(Number(match[1]), path.join(dir, name));
+  }
+  return out;
+}
+
+/** A record rebuilt from an archived file whose index line is missing or unreadable. */
+function recoveredRecord(version: number, file: string): VersionRecord | null {
+  try {
+    const data = fs.readFileSync(file);
+    const stat = fs.statSync(file);
+    return makeRecord(version, data, 'recovered', null, new Date(stat.mtimeMs));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The versions of one agent, reconciled from the index and the archived files. Pure read:
+ * never locks, never writes. An archive that belongs to a write in flight is left out.
+ */
+export function readHistory(paths: LibraryPaths, agentId: string): HistoryState {
+  const dir = historyDir(paths, agentId);
+  const archives = listArchives(dir);
+  const pending = readPending(dir);
+  const index = readIndex(dir);
+  let damaged = index.bad > 0;
+  let highest = 0;
+  for (const version of archives.keys()) highest = Math.max(highest, version);
+  for (const version of index.records.keys()) highest = Math.max(highest, version);
+  if (pending) highest = Math.max(highest, pending.version);
+  const records: VersionRecord[] = [];
+  for (const version of [...archives.keys()].sort((a, b) => a - b)) {
+    const indexed = index.records.get(version);
+    if (indexed) {
+      records.push(indexed);
+      continue;
+    }
+    if (pending && pending.version === version) continue; // in flight
+    const recovered = recoveredRecord(version, archives.get(version)!);
+    if (recovered) {
+      records.push(recovered);
+      damaged = true;
+    }
+  }
+  for (const version of index.records.keys()) if (!archives.has(version)) damaged = true;
+  return { dir, records, nextVersion: highest + 1, damaged };
+}
+
+/** The archived bytes of a version, checked against its recorded hash; null when absent. */
+export function readArchive(state: HistoryState, version: number): Buffer | null {
+  const record = state.records.find((candidate) => candidate.version === version);
+  if (!record) return null;
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(archiveFile(state.dir, version));
+  } catch {
+    return null;
+  }
+  if (sha256(data) !== record.sha256) {
+    throw new BourdonError(`archived version ${version} is damaged (its hash does not match the index)`);
+  }
+  return data;
+}
+
+/** The live file's bytes, or null when there is none. Links are never followed. */
+export function readLive(livePath: string): Buffer | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(livePath);
+  } catch {
+    return null;
+  }
+  if (stat.isSymbolicLink()) throw new BourdonError(`refusing to write through the symbolic link ${livePath}`);
+  if (!stat.isFile()) throw new BourdonError(`${livePath} is not a regular file`);
+  return fs.readFileSync(livePath);
+}
+
+/** The version the live file currently holds: the newest one, when the bytes still match. */
+export function currentVersion(state: HistoryState, live: Buffer | null): number | null {
+  const latest = state.records[state.records.length - 1];
+  if (!latest || !live) return null;
+  return sha256(live) === latest.sha256 ? latest.version : null;
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // some platforms cannot fsync a directory; the rename is still atomic
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/** temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn. */
+export function writeDurable(target: string, data: Buffer | string, mode?: number): void {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  writeFileAtomic.sync(target, data, mode === undefined ? { fsync: true } : { fsync: true, mode });
+  fsyncDir(path.dirname(target));
+}
+
+function appendIndex(dir: string, record: VersionRecord): void {
+  const file = path.join(dir, INDEX_FILE);
+  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+  try {
+    // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
+    const size = fs.fstatSync(fd).size;
+    let prefix = '';
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = '\n';
+    }
+    fs.writeSync(fd, prefix + JSON.stringify(record) + '\n');
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function rewriteIndex(dir: string, records: readonly VersionRecord[]): void {
+  writeDurable(path.join(dir, INDEX_FILE), records.map((record) => JSON.stringify(record) + '\n').join(''));
+}
+
+function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/** Completes or discards a write a crashed writer left in flight. Under the gate only. */
+function recoverPending(dir: string, livePath: string): void {
+  const pending = readPending(dir);
+  if (!pending) {
+    removeQuietly(path.join(dir, PENDING_FILE)); // unreadable leftovers, if any
+    return;
+  }
+  const indexed = readIndex(dir).records.get(pending.version);
+  if (!indexed) {
+    const live = readLive(livePath);
+    let archived: Buffer | null = null;
+    try {
+      archived = fs.readFileSync(archiveFile(dir, pending.version));
+    } catch {
+      archived = null;
+    }
+    const landed = live !== null && sha256(live) === pending.sha256;
+    if (landed && archived !== null && sha256(archived) === pending.sha256) appendIndex(dir, pending);
+    else if (landed) {
+      writeDurable(archiveFile(dir, pending.version), live);
+      appendIndex(dir, pending);
+    } else removeQuietly(archiveFile(dir, pending.version));
+  }
+  removeQuietly(path.join(dir, PENDING_FILE));
+}
+
+/** Records one version: pending → archive → (live) → index → pending removed. */
+function recordVersion(dir: string, record: VersionRecord, data: Buffer, live: { path: string; gate: GateHandle } | null): void {
+  writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record));
+  writeDurable(archiveFile(dir, record.version), data);
+  if (live) {
+    live.gate.assertHeld();
+    writeDurable(live.path, data);
+  }
+  appendIndex(dir, record);
+  removeQuietly(path.join(dir, PENDING_FILE));
+}
+
+export interface WriteVersionRequest {
+  paths: LibraryPaths;
+  agentId: string;
+  livePath: string;
+  data: Buffer;
+  op: string;
+  actor: string | null;
+  now: Date;
+  keep: number;
+  gate: GateHandle;
+  counts?: Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
+}
+
+/**
+ * Writes new bytes to an agent's live manifest as a new version. Must run under the library
+ * gate. Returns the new version's record.
+ */
+export function writeVersion(request: WriteVersionRequest): VersionRecord {
+  const dir = historyDir(request.paths, request.agentId);
+  fs.mkdirSync(dir, { recursive: true });
+  recoverPending(dir, request.livePath);
+  const state = readHistory(request.paths, request.agentId);
+  if (state.damaged) rewriteIndex(dir, state.records);
+  const records = [...state.records];
+  let next = state.nextVersion;
+  const live = readLive(request.livePath);
+  const latest = records[records.length - 1];
+  if (live && (!latest || sha256(live) !== latest.sha256)) {
+    const external = makeRecord(next, live, 'external', null, request.now);
+    recordVersion(dir, external, live, null);
+    records.push(external);
+    next += 1;
+  }
+  const record = makeRecord(next, request.data, request.op, request.actor, request.now, request.counts);
+  recordVersion(dir, record, request.data, { path: request.livePath, gate: request.gate });
+  records.push(record);
+  prune(dir, records, request.keep);
+  return record;
+}
+
+/** Keeps the newest `keep` versions; the current one (the newest) is never pruned. */
+function prune(dir: string, records: VersionRecord[], keep: number): void {
+  const excess = records.length - Math.max(1, keep);
+  if (excess <= 0) return;
+  const removed = records.splice(0, excess);
+  // Archives first: a reader in between sees index lines without bytes, which it skips.
+  for (const record of removed) removeQuietly(archiveFile(dir, record.version));
+  rewriteIndex(dir, records);
+}

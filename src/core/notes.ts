@@ -1,0 +1,138 @@
+/**
+ * Notes (spec §2, §5.11): list_notes, and the `bourdon note add` helper that commits one note.
+ * Listing is paged exactly like list_recent_work (default window 14 days, cutoff kept in the
+ * cursor); note text and titles are redacted (§7).
+ */
+import { canSee } from './access.js';
+import { commitToFederation } from './commit.js';
+import { agentsInScope, type OperationContext } from './context.js';
+import type { AgentRecord } from './library.js';
+import { foldKey, type Note } from './manifest.js';
+import { access, pageOf, type AccessArgs, type Payload } from './reads.js';
+import { redactNullable, redactText } from './redaction.js';
+
+export interface ListNotesArgs extends AccessArgs {
+  since?: string | null;
+  agent?: string | null;
+  tag?: string | null;
+  project?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+  federation_hop?: number;
+}
+
+export interface DatedNote {
+  agent: string;
+  note: Note;
+}
+
+/** Newest first: by day, then by the written date (a datetime after a bare day), then agent id descending. */
+export function byNoteRecency(a: DatedNote, b: DatedNote): number {
+  if (a.note.day !== b.note.day) return a.note.day < b.note.day ? 1 : -1;
+  if (a.note.date !== b.note.date) return a.note.date < b.note.date ? 1 : -1;
+  if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
+  return 0;
+}
+
+const notesCache = new WeakMap<readonly AgentRecord[], DatedNote[]>();
+
+/** Every note of these agents, newest first (cached per snapshot). */
+export function notesByRecency(agents: readonly AgentRecord[]): DatedNote[] {
+  let sorted = notesCache.get(agents);
+  if (!sorted) {
+    sorted = [];
+    for (const agent of agents) for (const note of agent.notes) sorted.push({ agent: agent.id, note });
+    sorted.sort(byNoteRecency);
+    notesCache.set(agents, sorted);
+  }
+  return sorted;
+}
+
+function filterKey(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const key = foldKey(value);
+  return key === '' ? null : key;
+}
+
+export function noteRef(agent: string, note: Note) {
+  return {
+    agent,
+    date: note.date,
+    title: redactNullable(note.title),
+    text: redactText(note.text),
+    tags: [...note.tags],
+    project_focus: [...note.project_focus],
+  };
+}
+
+export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Promise<Payload> {
+  const level = access(ctx, args, 'public');
+  const base = {
+    since: args.since ?? null,
+    agent: args.agent ?? null,
+    tag: args.tag ?? null,
+    project: args.project ?? null,
+    access_level: level.echoed,
+    include_private: args.include_private ?? false,
+    limit: args.limit ?? null,
+    cursor: args.cursor ?? null,
+  };
+  if (level.error) return { error: level.error, ...base, notes: [], next_cursor: null, has_more: false };
+  const agents = agentsInScope(ctx);
+  const agentFilter = args.agent ?? null;
+  const tag = filterKey(args.tag);
+  const project = filterKey(args.project);
+  function* select(cutoff: string): Generator<DatedNote> {
+    for (const dated of notesByRecency(agents)) {
+      const { note } = dated;
+      if (note.day < cutoff) return; // newest first: nothing older qualifies
+      if (agentFilter !== null && dated.agent !== agentFilter) continue;
+      if (!canSee(level.effective, note.visibility)) continue;
+      if (tag !== null && !note.tags.some((candidate) => foldKey(candidate) === tag)) continue;
+      if (project !== null && !note.project_focus.some((candidate) => foldKey(candidate) === project)) continue;
+      yield dated;
+    }
+  }
+  const page = pageOf(ctx, args, select);
+  const payload: Payload = {
+    ...base,
+    notes: page.items.map(({ agent, note }) => noteRef(agent, note)),
+    next_cursor: page.next_cursor,
+    has_more: page.has_more,
+  };
+  return page.error ? { error: page.error, ...payload } : payload;
+}
+
+export interface AddNoteArgs {
+  agent_id: string;
+  text: string;
+  title?: string | null;
+  date?: string | null;
+  tags?: string[];
+  project_focus?: string[];
+  visibility?: string | null;
+  agent_type?: string | null;
+}
+
+/** Local date and time with its offset: the day as written is the local calendar day. */
+export function localIsoMinute(moment: Date): string {
+  const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, '0');
+  const offset = -moment.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  return (
+    `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}` +
+    `T${pad(moment.getHours())}:${pad(moment.getMinutes())}:${pad(moment.getSeconds())}` +
+    `${sign}${pad(offset / 60)}:${pad(offset % 60)}`
+  );
+}
+
+/** Commits one note to an agent's manifest (dated now unless a date is given). */
+export async function addNote(ctx: OperationContext, args: AddNoteArgs): Promise<Payload> {
+  const note: Record<string, unknown> = { date: args.date ?? localIsoMinute(ctx.now()) };
+  if (args.title) note.title = args.title;
+  note.text = args.text;
+  if (args.tags && args.tags.length) note.tags = [...args.tags];
+  if (args.project_focus && args.project_focus.length) note.project_focus = [...args.project_focus];
+  if (args.visibility) note.visibility = args.visibility;
+  return commitToFederation(ctx, { agent_id: args.agent_id, agent_type: args.agent_type ?? null, notes: [note] });
+}

@@ -1,0 +1,325 @@
+/**
+ * Staging (spec §2, §4): a quarantined member's commit never touches the live store. It lands
+ * in `<library>/staging/<caller>/<agent_id>.l5.yaml`, merged with that caller's earlier staged
+ * writes, invisible to every query until an operator promotes it (through the normal commit
+ * path, so it gets a version, op `promote`) or rejects it.
+ *
+ * Where this differs from the Python engine's staging (federation_staging.py), it is to lose
+ * nothing: rows merge with the live rules (list fields unioned, nulls never overwrite) instead
+ * of a plain dict update; a staged file that does not parse is refused, not replaced; and
+ * `mode: "replace"` is refused, since promotion always merges.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { AccessDeniedError, BourdonError } from './errors.js';
+import type { OperationContext } from './context.js';
+import { parseCalendarDay } from './dates.js';
+import { withLibraryGate } from './gate.js';
+import { readLive, writeDurable } from './history.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from './library.js';
+import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
+import {
+  ENTITY_LIST_FIELDS,
+  NOTE_LIST_FIELDS,
+  SESSION_LIST_FIELDS,
+  entityKey,
+  incomingEntityKey,
+  mergeRows,
+  noteKey,
+  sessionKey,
+} from './merge.js';
+import { denialPayload } from './policy.js';
+import type { Payload } from './reads.js';
+import {
+  COMMIT_MODES,
+  commitError,
+  commitLocked,
+  inputSizeError,
+  serialiseManifest,
+  type CommitArgs,
+} from './writes.js';
+import { parseYaml } from './yaml.js';
+
+export function stagingNote(agentId: string): string {
+  return `quarantined write staged for review; an operator must run \`bourdon staging promote ${agentId}\` before it propagates to the federation`;
+}
+
+export interface StagedWrite {
+  caller: string;
+  agent_id: string;
+  path: string;
+  staged_at: string;
+  age_days: number;
+  entities: number;
+  sessions: number;
+  notes: number;
+  /** Why the file could not be read, or null. */
+  error: string | null;
+}
+
+export interface PromotedWrite {
+  caller: string;
+  path: string;
+  /** The commit summary of the promotion (with its `version`). */
+  result: Payload;
+}
+
+export interface PromoteResult {
+  agent_id: string;
+  promoted: PromotedWrite[];
+}
+
+export interface RejectResult {
+  agent_id: string;
+  rejected: number;
+  paths: string[];
+}
+
+function stamp(moment: Date): string {
+  return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The engine's staging checks (its messages), plus the ones that keep promotion possible. */
+function validateStaged(args: CommitArgs): string | null {
+  if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
+  const mode = args.mode ?? 'merge';
+  if (!(COMMIT_MODES as readonly string[]).includes(mode)) return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
+  if (mode === 'replace') {
+    return "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them";
+  }
+  for (const field of ['entities', 'sessions', 'notes'] as const) {
+    const value = args[field];
+    if (value !== null && value !== undefined && !Array.isArray(value)) return `${field} must be a list, not ${pyRepr(value)}`;
+  }
+  const sizeProblem = inputSizeError(args);
+  if (sizeProblem) return sizeProblem;
+  for (const row of args.entities ?? []) {
+    if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim()) return "each entity needs a non-empty 'name'";
+  }
+  for (const row of args.sessions ?? []) {
+    if (!isObject(row) || typeof row.date !== 'string' || !row.date.trim()) return "each session needs a non-empty ISO-8601 'date'";
+  }
+  for (const row of args.notes ?? []) {
+    const ok =
+      isObject(row) &&
+      typeof row.text === 'string' &&
+      row.text.trim() !== '' &&
+      typeof row.date === 'string' &&
+      parseCalendarDay(row.date.trim()) !== null;
+    if (!ok) return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
+  }
+  if (args.agent_type && !(AGENT_TYPES as readonly string[]).includes(args.agent_type)) {
+    return `agent_type ${pyRepr(args.agent_type)} is not in the L5 schema enum: ${pyRepr([...AGENT_TYPES])}`;
+  }
+  return null;
+}
+
+function stagedPath(store: L6Store, caller: string, agentId: string): string {
+  return path.join(store.paths.staging, caller, `${agentId}${MANIFEST_SUFFIX}`);
+}
+
+function readStagedDoc(file: string): RawObject | null {
+  const data = readLive(file);
+  if (!data) return null;
+  if (data.length > MAX_MANIFEST_BYTES) throw new BourdonError(`staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  let doc: unknown;
+  try {
+    doc = parseYaml(data.toString('utf8'));
+  } catch (error) {
+    throw new BourdonError(`staged file ${file} is unreadable (${((error as Error).message || String(error)).split('\n')[0]})`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`);
+  return doc;
+}
+
+function listOf(doc: RawObject, key: string): unknown[] {
+  const value = doc[key];
+  return Array.isArray(value) ? [...value] : [];
+}
+
+/**
+ * A quarantined caller's commit: merged into its staged file for this agent id, never into the
+ * live store. Only the caller's own namespace; answers `{staged, agent_id, path, note}`.
+ */
+export async function stageCommit(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
+  const caller = ctx.caller;
+  if (args.agent_id !== caller.agent_id) {
+    return denialPayload(caller, 'commit_to_federation', `quarantined members may only write their own namespace (${pyRepr(caller.agent_id)})`);
+  }
+  const problem = validateStaged(args);
+  if (problem) return commitError(args, problem);
+  const dest = stagedPath(ctx.store, caller.agent_id, args.agent_id);
+  return withLibraryGate(
+    ctx.store.paths,
+    () => {
+      let existing: RawObject;
+      try {
+        existing = readStagedDoc(dest) ?? {};
+      } catch (error) {
+        return commitError(args, `${(error as Error).message}; an operator must reject it before more writes are staged`);
+      }
+      const agent: RawObject = isObject(existing.agent) ? { ...existing.agent } : {};
+      if (!('id' in agent)) agent.id = args.agent_id;
+      if (args.agent_type && !agent.type) agent.type = args.agent_type;
+      if (args.instance) agent.instance = args.instance;
+      if (args.role_narrative) agent.role_narrative = args.role_narrative;
+      const entities = listOf(existing, 'known_entities');
+      const sessions = listOf(existing, 'recent_sessions');
+      mergeRows(entities, (args.entities ?? []) as RawObject[], ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
+      mergeRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey);
+      const manifest: RawObject = {
+        spec_version: existing.spec_version || '0.1',
+        agent,
+        last_updated: stamp(ctx.now()),
+        known_entities: entities,
+        recent_sessions: sessions,
+      };
+      const incomingNotes = (args.notes ?? []) as RawObject[];
+      if (incomingNotes.length > 0 || Array.isArray(existing.notes)) {
+        const notes = listOf(existing, 'notes');
+        mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey);
+        manifest.notes = notes;
+      }
+      let data: Buffer;
+      try {
+        data = serialiseManifest(manifest);
+      } catch (error) {
+        return commitError(args, (error as Error).message);
+      }
+      writeDurable(dest, data);
+      return { staged: true, agent_id: args.agent_id, path: dest, note: stagingNote(args.agent_id) };
+    },
+    { warn: ctx.warn },
+  );
+}
+
+function isDirectory(full: string): boolean {
+  try {
+    const stat = fs.lstatSync(full);
+    return stat.isDirectory() && !stat.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** Every staged write, sorted by path (caller, then agent id). Never locks. */
+export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[] {
+  const root = store.paths.staging;
+  let callers: string[];
+  try {
+    callers = fs.readdirSync(root).sort();
+  } catch {
+    return [];
+  }
+  const out: StagedWrite[] = [];
+  for (const caller of callers) {
+    const dir = path.join(root, caller);
+    if (!isValidAgentId(caller) || !isDirectory(dir)) continue;
+    let files: string[];
+    try {
+      files = fs.readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      if (!file.endsWith(MANIFEST_SUFFIX)) continue;
+      const agentId = file.slice(0, -MANIFEST_SUFFIX.length);
+      const full = path.join(dir, file);
+      if (!isValidAgentId(agentId)) continue;
+      let stat: fs.Stats;
+      try {
+        stat = fs.lstatSync(full);
+      } catch {
+        continue;
+      }
+      if (!stat.isFile()) continue;
+      let doc: RawObject = {};
+      let error: string | null = null;
+      try {
+        doc = readStagedDoc(full) ?? {};
+      } catch (problem) {
+        error = (problem as Error).message;
+      }
+      out.push({
+        caller,
+        agent_id: agentId,
+        path: full,
+        staged_at: stamp(stat.mtime),
+        age_days: Math.round(((now.getTime() - stat.mtimeMs) / 86_400_000) * 10) / 10,
+        entities: listOf(doc, 'known_entities').length,
+        sessions: listOf(doc, 'recent_sessions').length,
+        notes: listOf(doc, 'notes').length,
+        error,
+      });
+    }
+  }
+  return out;
+}
+
+function pruneEmptyDir(dir: string): void {
+  try {
+    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+  } catch {
+    // not empty, or gone
+  }
+}
+
+function checkAgentId(agentId: string): void {
+  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
+}
+
+/**
+ * Merges every staged write for `agentId` (from any caller) into the live store through the
+ * normal commit path, each as a new version (op `promote`, actor the member who staged it),
+ * then deletes the staged file. Trusted callers only. Stops at the first file that cannot be
+ * promoted (that file stays staged; the ones before it are promoted).
+ */
+export async function promoteStaged(ctx: OperationContext, agentId: string): Promise<PromoteResult> {
+  if (ctx.caller.tier !== 'trusted') throw new AccessDeniedError('only trusted callers may promote staged writes');
+  checkAgentId(agentId);
+  return withLibraryGate(
+    ctx.store.paths,
+    (gate) => {
+      const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
+      if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+      const promoted: PromotedWrite[] = [];
+      for (const item of staged) {
+        const doc = readStagedDoc(item.path) ?? {};
+        const agent = isObject(doc.agent) ? doc.agent : {};
+        const args: CommitArgs = {
+          agent_id: agentId,
+          agent_type: (agent.type as string | undefined) ?? null,
+          instance: (agent.instance as string | undefined) ?? null,
+          role_narrative: (agent.role_narrative as string | undefined) ?? null,
+          entities: listOf(doc, 'known_entities'),
+          sessions: listOf(doc, 'recent_sessions'),
+          notes: listOf(doc, 'notes'),
+          mode: 'merge',
+        };
+        const result = commitLocked(ctx, args, { op: 'promote', actor: item.caller }, gate);
+        if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
+        fs.unlinkSync(item.path);
+        pruneEmptyDir(path.dirname(item.path));
+        promoted.push({ caller: item.caller, path: item.path, result });
+      }
+      return { agent_id: agentId, promoted };
+    },
+    { warn: ctx.warn },
+  );
+}
+
+/** Deletes every staged write for `agentId`. */
+export async function rejectStaged(store: L6Store, agentId: string): Promise<RejectResult> {
+  checkAgentId(agentId);
+  return withLibraryGate(store.paths, () => {
+    const staged = listStaged(store).filter((item) => item.agent_id === agentId);
+    if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+    for (const item of staged) {
+      fs.unlinkSync(item.path);
+      pruneEmptyDir(path.dirname(item.path));
+    }
+    return { agent_id: agentId, rejected: staged.length, paths: staged.map((item) => item.path) };
+  });
+}

@@ -1,0 +1,311 @@
+/**
+ * The version-history operations (spec §5.13–15, §8): list an agent's versions, explain what
+ * changed between two of them (structured and redacted, never raw bytes), and roll back to
+ * one byte for byte. Trusted callers only; rollback is audited before it happens and refused
+ * when the audit record cannot be written.
+ */
+import path from 'node:path';
+import { canSee, rowVisibility, type AccessLevel } from './access.js';
+import { appendAudit, auditRecord } from './audit.js';
+import type { OperationContext } from './context.js';
+import { BourdonError, describeError } from './errors.js';
+import { withLibraryGate } from './gate.js';
+import {
+  currentVersion,
+  historyKeep,
+  readArchive,
+  readHistory,
+  readLive,
+  writeVersion,
+  type HistoryState,
+  type VersionRecord,
+} from './history.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
+import { MANIFEST_SUFFIX } from './library.js';
+import { isObject, type RawObject } from './manifest.js';
+import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
+import { denialPayload } from './policy.js';
+import type { Payload } from './reads.js';
+import { redactText } from './redaction.js';
+import { parseYaml } from './yaml.js';
+
+export const DEFAULT_VERSION_LIMIT = 20;
+export const MAX_VERSION_LIMIT = 1000;
+/** Longest list shown for one field in a diff; the rest is counted. */
+const MAX_LIST_ITEMS = 20;
+
+function trustedOnly(ctx: OperationContext, op: string): Payload | null {
+  if (ctx.caller.tier === 'trusted') return null;
+  return denialPayload(ctx.caller, op, `tier '${ctx.caller.tier}' may not call this tool`);
+}
+
+function unknownVersion(version: unknown, agentId: string): string {
+  return `unknown version ${pyRepr(version)} for agent ${pyRepr(agentId)}`;
+}
+
+function liveBytes(ctx: OperationContext, agentId: string): Buffer | null {
+  try {
+    return readLive(path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`));
+  } catch {
+    return null;
+  }
+}
+
+export interface ListVersionsArgs {
+  agent_id: string;
+  limit?: number | null;
+}
+
+export interface VersionView extends VersionRecord {
+  current: boolean;
+}
+
+export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<Payload> {
+  const denied = trustedOnly(ctx, 'list_memory_versions');
+  if (denied) return denied;
+  if (!isValidAgentId(args.agent_id)) return { error: invalidAgentIdMessage(args.agent_id), agent_id: args.agent_id, versions: [] };
+  const limit =
+    args.limit === null || args.limit === undefined || !Number.isFinite(args.limit)
+      ? DEFAULT_VERSION_LIMIT
+      : Math.min(MAX_VERSION_LIMIT, Math.max(1, Math.trunc(args.limit)));
+  const state = readHistory(ctx.store.paths, args.agent_id);
+  const current = currentVersion(state, liveBytes(ctx, args.agent_id));
+  const versions: VersionView[] = [...state.records]
+    .reverse()
+    .slice(0, limit)
+    .map((record) => ({ ...record, current: record.version === current }));
+  return { agent_id: args.agent_id, versions };
+}
+
+// ---------------------------------------------------------------------------------------
+// explain_memory_change
+
+export interface ExplainArgs {
+  agent_id: string;
+  version: number;
+  against?: number | null;
+}
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A value as a diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
+export function shown(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_LIST_ITEMS).map(shown);
+    if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);
+    return items;
+  }
+  return redactText(JSON.stringify(value));
+}
+
+function fieldChanges(before: RawObject, after: RawObject, skip: readonly string[] = []): FieldChange[] {
+  const fields = [...Object.keys(before), ...Object.keys(after).filter((key) => !(key in before))];
+  const out: FieldChange[] = [];
+  for (const field of fields) {
+    if (skip.includes(field)) continue;
+    if (!sameValue(before[field], after[field])) out.push({ field, before: shown(before[field]), after: shown(after[field]) });
+  }
+  return out;
+}
+
+interface Side {
+  doc: RawObject | null;
+  unreadable: boolean;
+}
+
+function sideOf(data: Buffer | null): Side {
+  if (data === null) return { doc: null, unreadable: false };
+  try {
+    const doc = parseYaml(data.toString('utf8'));
+    return isObject(doc) ? { doc, unreadable: false } : { doc: null, unreadable: true };
+  } catch {
+    return { doc: null, unreadable: true };
+  }
+}
+
+/** Visible rows of one list, keyed; a later duplicate key wins. */
+function rowsByKey(doc: RawObject | null, field: string, keyOf: (row: RawObject) => string | null, level: AccessLevel): Map<string, RawObject> {
+  const out = new Map<string, RawObject>();
+  const rows = doc && Array.isArray(doc[field]) ? (doc[field] as unknown[]) : [];
+  for (const row of rows) {
+    if (!isObject(row) || !canSee(level, rowVisibility(row.visibility))) continue;
+    const key = keyOf(row);
+    if (key !== null) out.set(key, row);
+  }
+  return out;
+}
+
+interface RowDiff {
+  added: RawObject[];
+  removed: RawObject[];
+  changed: { before: RawObject; after: RawObject; fields: FieldChange[] }[];
+}
+
+function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>): RowDiff {
+  const out: RowDiff = { added: [], removed: [], changed: [] };
+  for (const [key, row] of after) {
+    const old = before.get(key);
+    if (!old) out.added.push(row);
+    else {
+      const fields = fieldChanges(old, row);
+      if (fields.length) out.changed.push({ before: old, after: row, fields });
+    }
+  }
+  for (const [key, row] of before) if (!after.has(key)) out.removed.push(row);
+  return out;
+}
+
+const entityName = (row: RawObject) => shown(pyStr(row.name));
+const sessionId = (row: RawObject) => ({
+  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+  cwd: shown(pyTruthy(row.cwd) ? pyStr(row.cwd) : null),
+});
+const noteId = (row: RawObject) => ({
+  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+  title: shown(row.title),
+  text: shown(pyTruthy(row.text) ? pyStr(row.text) : null),
+});
+
+const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];
+
+function agentChanges(before: Side, after: Side): FieldChange[] {
+  const out: FieldChange[] = [];
+  if (before.unreadable || after.unreadable) {
+    const state = (side: Side) => (side.unreadable ? 'not a readable manifest' : side.doc ? 'manifest' : 'absent');
+    out.push({ field: 'manifest', before: state(before), after: state(after) });
+  }
+  const b = before.doc ?? {};
+  const a = after.doc ?? {};
+  const agentBefore = isObject(b.agent) ? b.agent : {};
+  const agentAfter = isObject(a.agent) ? a.agent : {};
+  for (const change of fieldChanges(agentBefore, agentAfter)) out.push({ ...change, field: `agent.${change.field}` });
+  for (const change of fieldChanges(b, a, [...ROW_FIELDS, 'agent'])) out.push(change);
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<Payload> {
+  const denied = trustedOnly(ctx, 'explain_memory_change');
+  if (denied) return denied;
+  const against = args.against ?? null;
+  const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, against });
+  if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
+  const state = readHistory(ctx.store.paths, args.agent_id);
+  const has = (version: unknown) => state.records.some((record) => record.version === version);
+  if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id));
+  if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id));
+  const base = against ?? [...state.records].reverse().find((record) => record.version < args.version)?.version ?? null;
+  let newer: Side;
+  let older: Side;
+  try {
+    newer = sideOf(readArchive(state, args.version));
+    older = sideOf(base === null ? null : readArchive(state, base));
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  const level = ctx.caller.ceiling;
+  const entities = diffRows(rowsByKey(older.doc, 'known_entities', entityKey, level), rowsByKey(newer.doc, 'known_entities', entityKey, level));
+  const sessions = diffRows(rowsByKey(older.doc, 'recent_sessions', sessionKey, level), rowsByKey(newer.doc, 'recent_sessions', sessionKey, level));
+  const notes = diffRows(rowsByKey(older.doc, 'notes', noteKey, level), rowsByKey(newer.doc, 'notes', noteKey, level));
+  const agent_changes = agentChanges(older, newer);
+  const counts = (diff: RowDiff) => `+${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`;
+  const summaryParts = [
+    `version ${args.version} against ${base === null ? 'nothing (first version)' : `version ${base}`}:`,
+    `entities ${counts(entities)},`,
+    `sessions ${counts(sessions)},`,
+    `notes ${counts(notes)}`,
+  ];
+  if (agent_changes.length) summaryParts.push(`; ${plural(agent_changes.length, 'other change')} (${agent_changes.map((c) => c.field).join(', ')})`);
+  return {
+    agent_id: args.agent_id,
+    version: args.version,
+    against: base,
+    agent_changes,
+    entities: {
+      added: entities.added.map(entityName),
+      removed: entities.removed.map(entityName),
+      changed: entities.changed.map((change) => ({ name: entityName(change.after), fields: change.fields })),
+    },
+    sessions: {
+      added: sessions.added.map(sessionId),
+      removed: sessions.removed.map(sessionId),
+      changed: sessions.changed.map((change) => ({ ...sessionId(change.after), fields: change.fields })),
+    },
+    notes: {
+      added: notes.added.map(noteId),
+      removed: notes.removed.map(noteId),
+      changed: notes.changed.map((change) => ({ ...noteId(change.after), fields: change.fields })),
+    },
+    summary: summaryParts.join(' ').replace(' ;', ';'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// rollback_agent_memory
+
+export interface RollbackArgs {
+  agent_id: string;
+  version: number;
+  reason?: string | null;
+}
+
+export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<Payload> {
+  const denied = trustedOnly(ctx, 'rollback_agent_memory');
+  if (denied) return denied;
+  const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
+  const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, reason });
+  if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
+  const known = (state: HistoryState) => state.records.some((record) => record.version === args.version);
+  if (!known(readHistory(ctx.store.paths, args.agent_id))) return fail(unknownVersion(args.version, args.agent_id));
+
+  // Audited before it happens; no audit record, no rollback.
+  const auditPath = ctx.config?.audit;
+  if (!auditPath) return fail('rollback refused: no audit log is configured');
+  try {
+    const detail = `restore version ${args.version}${reason ? ` (${reason})` : ''}`;
+    appendAudit(auditPath, auditRecord(ctx.caller.agent_id, 'rollback_agent_memory', args.agent_id, true, detail));
+  } catch (error) {
+    return fail(`rollback refused: the audit record could not be written (${describeError(error)})`);
+  }
+
+  const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
+  const livePath = path.join(ctx.store.paths.agents, file);
+  return withLibraryGate(
+    ctx.store.paths,
+    (gate) => {
+      const state = readHistory(ctx.store.paths, args.agent_id);
+      let data: Buffer | null;
+      try {
+        data = readArchive(state, args.version);
+      } catch (error) {
+        if (error instanceof BourdonError) return fail(error.message);
+        throw error;
+      }
+      if (!data) return fail(unknownVersion(args.version, args.agent_id));
+      const record = writeVersion({
+        paths: ctx.store.paths,
+        agentId: args.agent_id,
+        livePath,
+        data,
+        op: 'rollback',
+        actor: ctx.caller.agent_id,
+        now: ctx.now(),
+        keep: historyKeep(ctx.env, ctx.warn),
+        gate,
+      });
+      ctx.store.invalidate(file);
+      return { agent_id: args.agent_id, restored_version: args.version, version: record.version, sha256: record.sha256, reason };
+    },
+    { warn: ctx.warn },
+  );
+}

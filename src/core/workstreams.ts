@@ -1,0 +1,197 @@
+/**
+ * Workstreams (spec §5.12): what is in flight, across agents. A workstream is every visible
+ * session and note whose project_focus names it (case-insensitively). Its status is
+ * `archived` when an entity of that name has a past valid_to or an archived/canceled tag,
+ * else `active` when its last activity is within the last 14 days (ctx.now()), else `idle`.
+ *
+ * `since` keeps workstreams whose last activity is on or after that day; without it every
+ * workstream is listed (there is no default window: `idle` ones would never show). Paging
+ * works as list_recent_work's: an offset and the cutoff travel in the cursor.
+ */
+import { canSee, type AccessLevel } from './access.js';
+import { agentsInScope, type OperationContext } from './context.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { dayOf, defaultCutoff, localDay, parseCalendarDay } from './dates.js';
+import { pyRepr } from './ids.js';
+import type { AgentRecord } from './library.js';
+import { foldKey, type Entity, type Session } from './manifest.js';
+import { access, pageSize, type AccessArgs, type Payload } from './reads.js';
+import { redactText } from './redaction.js';
+
+export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
+export type WorkstreamStatus = (typeof WORKSTREAM_STATUSES)[number];
+const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
+const RECENT_ACTIONS = 3;
+
+export interface ListWorkstreamsArgs extends AccessArgs {
+  since?: string | null;
+  agent?: string | null;
+  status?: string | null;
+  limit?: number | null;
+  cursor?: string | null;
+  federation_hop?: number;
+}
+
+export interface Workstream {
+  name: string;
+  agents: string[];
+  session_count: number;
+  note_count: number;
+  first_activity: string;
+  last_activity: string;
+  status: WorkstreamStatus;
+  recent_actions: string[];
+}
+
+interface Activity {
+  agent: string;
+  day: string;
+  date: string;
+  spelling: string;
+  session: Session | null;
+}
+
+interface Stream {
+  key: string;
+  items: Activity[];
+}
+
+/** Newest first: day, then the written date, then agent id descending (list_recent_work's order). */
+function byActivity(a: Activity, b: Activity): number {
+  if (a.day !== b.day) return a.day < b.day ? 1 : -1;
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
+  return 0;
+}
+
+function collectStreams(agents: readonly AgentRecord[], level: AccessLevel, agentFilter: string | null): Map<string, Stream> {
+  const streams = new Map<string, Stream>();
+  const add = (focus: readonly string[], activity: Omit<Activity, 'spelling'>) => {
+    const seen = new Set<string>();
+    for (const spelling of focus) {
+      const key = foldKey(spelling);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      let stream = streams.get(key);
+      if (!stream) {
+        stream = { key, items: [] };
+        streams.set(key, stream);
+      }
+      stream.items.push({ ...activity, spelling: spelling.trim() });
+    }
+  };
+  for (const agent of agents) {
+    if (agentFilter !== null && agent.id !== agentFilter) continue;
+    for (const session of agent.sessions) {
+      const day = dayOf(session.date);
+      if (!day || !canSee(level, session.visibility)) continue;
+      add(session.project_focus, { agent: agent.id, day, date: session.date, session });
+    }
+    for (const note of agent.notes) {
+      if (!canSee(level, note.visibility)) continue;
+      add(note.project_focus, { agent: agent.id, day: note.day, date: note.date, session: null });
+    }
+  }
+  return streams;
+}
+
+/** Visible entities by folded name (names only, not aliases), in agent-id then file order. */
+function entitiesByName(agents: readonly AgentRecord[], level: AccessLevel): Map<string, Entity[]> {
+  const out = new Map<string, Entity[]>();
+  for (const agent of agents) {
+    for (const entity of agent.entities) {
+      if (!canSee(level, entity.visibility)) continue;
+      const key = foldKey(entity.name);
+      const list = out.get(key);
+      if (list) list.push(entity);
+      else out.set(key, [entity]);
+    }
+  }
+  return out;
+}
+
+function isArchived(entity: Entity, today: string): boolean {
+  if (entity.tags.some((tag) => ARCHIVE_TAGS.has(tag.trim().toLowerCase()))) return true;
+  const end = dayOf(entity.valid_to);
+  return end !== null && end < today;
+}
+
+function summarise(stream: Stream, entities: Entity[] | undefined, now: Date): Workstream {
+  const items = [...stream.items].sort(byActivity);
+  const newest = items[0];
+  const oldest = items.reduce((min, item) => (item.day < min ? item.day : min), newest.day);
+  const actions: string[] = [];
+  for (const item of items) {
+    for (const action of item.session?.key_actions ?? []) {
+      if (actions.length >= RECENT_ACTIONS) break;
+      if (!actions.includes(action)) actions.push(action);
+    }
+    if (actions.length >= RECENT_ACTIONS) break;
+  }
+  const today = localDay(now);
+  let status: WorkstreamStatus;
+  if (entities?.some((entity) => isArchived(entity, today))) status = 'archived';
+  else status = newest.day >= defaultCutoff(now) ? 'active' : 'idle';
+  return {
+    name: entities?.[0]?.name ?? newest.spelling,
+    agents: [...new Set(items.map((item) => item.agent))].sort(),
+    session_count: items.filter((item) => item.session !== null).length,
+    note_count: items.filter((item) => item.session === null).length,
+    first_activity: oldest,
+    last_activity: newest.day,
+    status,
+    recent_actions: actions.map((action) => redactText(action)),
+  };
+}
+
+function byLastActivity(a: Workstream, b: Workstream): number {
+  if (a.last_activity !== b.last_activity) return a.last_activity < b.last_activity ? 1 : -1;
+  const an = a.name.toLowerCase();
+  const bn = b.name.toLowerCase();
+  return an === bn ? 0 : an < bn ? -1 : 1;
+}
+
+export async function listWorkstreams(ctx: OperationContext, args: ListWorkstreamsArgs): Promise<Payload> {
+  const level = access(ctx, args, 'public');
+  const base = {
+    since: args.since ?? null,
+    agent: args.agent ?? null,
+    status: args.status ?? null,
+    access_level: level.echoed,
+    include_private: args.include_private ?? false,
+    limit: args.limit ?? null,
+    cursor: args.cursor ?? null,
+  };
+  const empty = { workstreams: [], next_cursor: null, has_more: false };
+  if (level.error) return { error: level.error, ...base, ...empty };
+  const status = args.status ?? null;
+  if (status !== null && !(WORKSTREAM_STATUSES as readonly string[]).includes(status)) {
+    return { error: `unsupported status: ${status} (use active, idle or archived)`, ...base, ...empty };
+  }
+  let offset = 0;
+  let cutoff: string | null = null;
+  if (args.cursor !== null && args.cursor !== undefined) {
+    const state = decodeCursor(args.cursor);
+    if (!state) return { error: `invalid cursor: ${pyRepr(args.cursor)}`, ...base, ...empty };
+    offset = state.offset;
+    cutoff = state.cutoff;
+  }
+  if (args.since !== null && args.since !== undefined) {
+    const day = parseCalendarDay(args.since);
+    if (day) cutoff = day;
+    else ctx.warn(`ignoring invalid since ${JSON.stringify(args.since)}: expected YYYY-MM-DD or an ISO datetime`);
+  }
+  const now = ctx.now();
+  const agents = agentsInScope(ctx);
+  const entities = entitiesByName(agents, level.effective);
+  const all = [...collectStreams(agents, level.effective, args.agent ?? null).values()]
+    .map((stream) => summarise(stream, entities.get(stream.key), now))
+    .filter((stream) => cutoff === null || stream.last_activity >= cutoff)
+    .filter((stream) => status === null || stream.status === status)
+    .sort(byLastActivity);
+  const size = pageSize(args.limit);
+  const workstreams = all.slice(offset, offset + size);
+  const end = offset + workstreams.length;
+  const has_more = end < all.length;
+  return { ...base, workstreams, next_cursor: has_more ? encodeCursor({ offset: end, cutoff }) : null, has_more };
+}

@@ -1,0 +1,314 @@
+/**
+ * Writes to the live store (spec §5.10, §8, §9). A commit is validated, then, under the
+ * library gate, the manifest is re-read from disk, merged or replaced exactly as the Python
+ * engine does, serialised (YAML 1.1-safe), checked to read back as written, and written as a
+ * new version (archive, temp + fsync + rename, index). Nothing is written when anything fails.
+ */
+import path from 'node:path';
+import type { OperationContext } from './context.js';
+import { parseCalendarDay } from './dates.js';
+import { withLibraryGate, type GateHandle } from './gate.js';
+import { historyKeep, readLive, writeVersion } from './history.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './library.js';
+import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
+import {
+  ENTITY_LIST_FIELDS,
+  NOTE_LIST_FIELDS,
+  SESSION_LIST_FIELDS,
+  entityKey,
+  incomingEntityKey,
+  mergeRows,
+  noteKey,
+  sameValue,
+  sessionKey,
+  sortSessions,
+} from './merge.js';
+import type { Payload } from './reads.js';
+import { parseYaml, stringifyYaml } from './yaml.js';
+
+/** Largest commit accepted, as JSON: 4 MiB. */
+export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
+export const COMMIT_MODES = ['merge', 'replace'] as const;
+
+export interface CommitArgs {
+  agent_id: string;
+  agent_type?: string | null;
+  instance?: string | null;
+  role_narrative?: string | null;
+  entities?: unknown[] | null;
+  sessions?: unknown[] | null;
+  notes?: unknown[] | null;
+  mode?: string | null;
+}
+
+/** What a write is recorded as in the version history. */
+export interface WriteOrigin {
+  op: string;
+  actor: string | null;
+}
+
+/** Thrown inside the gate for a refused commit; becomes the `{error, agent_id, mode}` payload. */
+export class CommitRefused extends Error {}
+
+/** `datetime.now(timezone.utc).isoformat()`: microseconds (omitted when zero) and +00:00. */
+export function pythonIsoUtc(moment: Date): string {
+  const base = moment.toISOString().slice(0, 19);
+  const ms = moment.getUTCMilliseconds();
+  return ms === 0 ? `${base}+00:00` : `${base}.${String(ms).padStart(3, '0')}000+00:00`;
+}
+
+export function commitError(args: CommitArgs, message: string): Payload {
+  return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
+}
+
+export function inputSizeError(args: unknown): string | null {
+  let size: number;
+  try {
+    size = Buffer.byteLength(JSON.stringify(args) ?? '', 'utf8');
+  } catch {
+    return 'input cannot be encoded as JSON';
+  }
+  return size > MAX_INPUT_BYTES ? `input is ${size} bytes; the limit is ${MAX_INPUT_BYTES} (4 MiB)` : null;
+}
+
+function blank(value: unknown): boolean {
+  return typeof value !== 'string' || value.trim() === '';
+}
+
+/** The engine's checks, in its order, for the rows of a trusted commit. */
+export function validateRows(args: CommitArgs): string | null {
+  for (const row of args.entities ?? []) {
+    if (!isObject(row)) return `entity is not a dict: ${pyRepr(row)}`;
+    if (blank(row.name)) return `entity missing non-empty 'name': ${pyRepr(row)}`;
+  }
+  for (const row of args.sessions ?? []) {
+    if (!isObject(row)) return `session is not a dict: ${pyRepr(row)}`;
+    if (blank(row.date)) return `session missing non-empty 'date': ${pyRepr(row)}`;
+  }
+  for (const row of args.notes ?? []) {
+    if (!isObject(row)) return `note is not a dict: ${pyRepr(row)}`;
+    if (blank(row.date)) return `note missing non-empty 'date': ${pyRepr(row)}`;
+    if (!parseCalendarDay((row.date as string).trim())) {
+      return `note 'date' must be YYYY-MM-DD or an ISO datetime: ${pyRepr(row.date)}`;
+    }
+    if (blank(row.text)) return `note missing non-empty 'text': ${pyRepr(row)}`;
+  }
+  return null;
+}
+
+/** Checks that need no disk: id, mode, size, rows. Returns the error message or null. */
+export function precheckCommit(args: CommitArgs): string | null {
+  if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
+  const mode = args.mode ?? 'merge';
+  if (!(COMMIT_MODES as readonly string[]).includes(mode)) {
+    return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
+  }
+  for (const field of ['entities', 'sessions', 'notes'] as const) {
+    const value = args[field];
+    if (value !== null && value !== undefined && !Array.isArray(value)) return `${field} must be a list, not ${pyRepr(value)}`;
+  }
+  return inputSizeError(args) ?? validateRows(args);
+}
+
+function enumError(value: unknown): string {
+  return `agent_type ${pyRepr(value)} is not in the L5 schema enum: ${pyRepr([...AGENT_TYPES])}`;
+}
+
+/** The agent type a commit ends up with: the given one, else the existing one; must be in the enum. */
+function resolveType(args: CommitArgs, existing: RawObject | null, mode: string): string {
+  const existingAgent = existing && isObject(existing.agent) ? existing.agent : null;
+  const existingType = existingAgent ? existingAgent.type : undefined;
+  const resolved = args.agent_type ? args.agent_type : existingType;
+  if (resolved === null || resolved === undefined) {
+    throw new CommitRefused(
+      `agent_type is required for a new manifest (agent_id=${pyRepr(args.agent_id)}, mode=${pyRepr(mode)})`,
+    );
+  }
+  if (typeof resolved !== 'string' || !(AGENT_TYPES as readonly string[]).includes(resolved)) {
+    throw new CommitRefused(enumError(resolved));
+  }
+  return resolved;
+}
+
+function parseExisting(data: Buffer, file: string): RawObject {
+  if (data.length > MAX_MANIFEST_BYTES) {
+    throw new CommitRefused(`cannot merge into ${file}: it is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(data.toString('utf8'));
+  } catch (error) {
+    const reason = ((error as Error).message || String(error)).split('\n')[0];
+    throw new CommitRefused(`cannot merge into ${file}: ${reason}; fix the file or commit with mode 'replace'`);
+  }
+  if (!isObject(doc)) {
+    throw new CommitRefused(`cannot merge into ${file}: it is not a YAML mapping; fix the file or commit with mode 'replace'`);
+  }
+  return doc;
+}
+
+/** The manifest a merge starts from: the live file, re-read under the gate. */
+function loadExisting(ctx: OperationContext, agentId: string, livePath: string): RawObject | null {
+  const live = readLive(livePath);
+  if (live) return parseExisting(live, livePath);
+  // The engine also merges into a manifest that declares this id under another file name.
+  const other = ctx.store.snapshot().byId.get(agentId);
+  if (other && path.resolve(other.path) !== path.resolve(livePath)) {
+    const data = readLive(other.path);
+    if (data) return parseExisting(data, other.path);
+  }
+  return null;
+}
+
+/** A row list to merge into: kept in place; absent or null becomes []; anything else refuses. */
+function rowList(manifest: RawObject, key: string, file: string): unknown[] {
+  const value = manifest[key];
+  if (Array.isArray(value)) return value;
+  if (value === null || value === undefined) {
+    manifest[key] = [];
+    return manifest[key] as unknown[];
+  }
+  throw new CommitRefused(`cannot merge into ${file}: ${key} is not a list`);
+}
+
+export interface BuiltManifest {
+  manifest: RawObject;
+  payloadCounts: {
+    entities_added: number;
+    entities_updated: number;
+    sessions_added: number;
+    sessions_updated: number;
+    notes_added: number;
+  };
+}
+
+/** Builds the manifest a commit writes (the engine's commit_l5, plus notes). */
+export function buildManifest(args: CommitArgs, existing: RawObject | null, now: Date, file: string): BuiltManifest {
+  const mode = args.mode ?? 'merge';
+  const base = mode === 'merge' ? existing : null;
+  const type = resolveType(args, base, mode);
+  const stamp = pythonIsoUtc(now);
+  let manifest: RawObject;
+  if (!base) {
+    manifest = { spec_version: '0.1', agent: { id: args.agent_id, type }, last_updated: stamp, recent_sessions: [], known_entities: [] };
+  } else {
+    manifest = base;
+    if (!isObject(manifest.agent)) manifest.agent = {};
+    const agent = manifest.agent as RawObject;
+    agent.id = args.agent_id;
+    agent.type = type;
+    if (!('spec_version' in manifest)) manifest.spec_version = '0.1';
+    manifest.last_updated = stamp;
+    if (!('known_entities' in manifest)) manifest.known_entities = [];
+    if (!('recent_sessions' in manifest)) manifest.recent_sessions = [];
+  }
+  const agent = manifest.agent as RawObject;
+  if (args.instance !== null && args.instance !== undefined) agent.instance = args.instance;
+  if (args.role_narrative !== null && args.role_narrative !== undefined) agent.role_narrative = args.role_narrative;
+
+  const entities = rowList(manifest, 'known_entities', file);
+  const sessions = rowList(manifest, 'recent_sessions', file);
+  const incomingNotes = (args.notes ?? []) as RawObject[];
+  const e = mergeRows(entities, (args.entities ?? []) as RawObject[], ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
+  const s = mergeRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey);
+  sortSessions(sessions);
+  let notesAdded = 0;
+  if (incomingNotes.length > 0 || 'notes' in manifest) {
+    if (!('notes' in manifest)) manifest.notes = [];
+    const notes = rowList(manifest, 'notes', file);
+    notesAdded = mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey).added;
+  }
+  return {
+    manifest,
+    payloadCounts: {
+      entities_added: e.added,
+      entities_updated: e.updated,
+      sessions_added: s.added,
+      sessions_updated: s.updated,
+      notes_added: notesAdded,
+    },
+  };
+}
+
+/**
+ * Serialises a manifest and proves it reads back as the same data, so a YAML quirk can never
+ * silently change what is stored. Refuses a manifest the store would refuse to read.
+ */
+export function serialiseManifest(manifest: RawObject): Buffer {
+  const text = stringifyYaml(manifest);
+  const data = Buffer.from(text, 'utf8');
+  if (data.length > MAX_MANIFEST_BYTES) {
+    throw new CommitRefused(`the manifest would be ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  }
+  let back: unknown;
+  try {
+    back = parseYaml(text);
+  } catch {
+    back = undefined;
+  }
+  if (!sameValue(back, manifest)) {
+    throw new CommitRefused('the manifest would not read back as written (unsupported values in the input); nothing was written');
+  }
+  return data;
+}
+
+function rowCount(manifest: RawObject, key: string): number {
+  const value = manifest[key];
+  return Array.isArray(value) ? value.length : 0;
+}
+
+/** A live commit; the caller holds the library gate. Returns the write summary or an error payload. */
+export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin, gate: GateHandle): Payload {
+  const problem = precheckCommit(args);
+  if (problem) return commitError(args, problem);
+  const paths = ctx.store.paths;
+  const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
+  const livePath = path.join(paths.agents, file);
+  try {
+    const mode = args.mode ?? 'merge';
+    const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
+    const now = ctx.now();
+    const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath);
+    const data = serialiseManifest(manifest);
+    const record = writeVersion({
+      paths,
+      agentId: args.agent_id,
+      livePath,
+      data,
+      op: origin.op,
+      actor: origin.actor,
+      now,
+      keep: historyKeep(ctx.env, ctx.warn),
+      gate,
+      counts: {
+        entities: rowCount(manifest, 'known_entities'),
+        sessions: rowCount(manifest, 'recent_sessions'),
+        notes: rowCount(manifest, 'notes'),
+      },
+    });
+    ctx.store.invalidate(file);
+    return {
+      agent_id: args.agent_id,
+      path: livePath,
+      mode,
+      ...payloadCounts,
+      total_entities: rowCount(manifest, 'known_entities'),
+      total_sessions: rowCount(manifest, 'recent_sessions'),
+      total_notes: rowCount(manifest, 'notes'),
+      last_updated: manifest.last_updated,
+      version: record.version,
+    };
+  } catch (error) {
+    if (error instanceof CommitRefused) return commitError(args, error.message);
+    throw error;
+  }
+}
+
+/** A live commit: validated first, then merged and written under the library gate. */
+export async function commitLive(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin): Promise<Payload> {
+  const problem = precheckCommit(args);
+  if (problem) return commitError(args, problem);
+  return withLibraryGate(ctx.store.paths, (gate) => commitLocked(ctx, args, origin, gate), { warn: ctx.warn });
+}
