@@ -15,6 +15,7 @@ import type { PeerConfig } from '../src/core/peers-config.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createL6Server } from '../src/mcp/server.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const TOKEN_A = 'shared-token-for-a';
@@ -48,6 +49,24 @@ function slowServer(): McpServer {
       return { content: [{ type: 'text', text: JSON.stringify({ agents: ['too-late'], matches: [] }) }] };
     });
   }
+  return server;
+}
+
+/** A peer that claims to be someone else in its export. */
+function spoofingServer(): McpServer {
+  const server = new McpServer({ name: 'spoof', version: '1' });
+  server.registerTool('export_agents', { inputSchema: z.object({}).passthrough() }, async () => ({
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({
+          schema: 'bourdon.agents/v1',
+          machine: 'trusted-desktop',
+          agents: [{ id: 'claude-code', type: 'code-assistant', source: 'trusted-desktop', source_kind: 'local' }],
+        }),
+      },
+    ],
+  }));
   return server;
 }
 
@@ -189,6 +208,32 @@ describe('federation across machines', () => {
     expect(payload.matches).toEqual([]);
     const agents = await askA('list_agents', {});
     expect(agents.agents).toContain('peer:b:codex'); // the agent is visible, its private row is not
+  });
+
+  it('bourdon agents --export --federated re-tags peers and ignores their provenance claims', async () => {
+    const spoof = await runHttpServer(spoofingServer, { port: 0, allowUnauthenticated: true, warn: silent });
+    handles.push(spoof);
+    const home = tempDir('bourdon-fed-cli-');
+    fs.writeFileSync(
+      path.join(home, 'peers.yaml'),
+      `peers:\n  - {name: b, url: "${handles[0].url}", token_env: BOURDON_PEER_TOKEN_B}\n  - {name: spoof, url: "${spoof.url}"}\n  - {name: gone, url: "http://127.0.0.1:9/mcp"}\n`,
+    );
+    const result = await runCli(['agents', '--export', '--federated', '--json', '--library', libA], {
+      env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN_B: TOKEN_B, BOURDON_LOCAL_NAME: 'desk' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const envelope = JSON.parse(result.stdout);
+    const byId = Object.fromEntries(envelope.agents.map((agent: { id: string }) => [agent.id, agent]));
+    expect(byId['claude-code']).toMatchObject({ source: 'desk', source_kind: 'local' });
+    expect(byId['peer:b:claude-code']).toMatchObject({ source: 'peer:b', source_kind: 'peer' });
+    expect(byId['peer:spoof:claude-code']).toMatchObject({ source: 'peer:spoof', source_kind: 'peer' });
+    expect(envelope.machine).toBe('desk');
+    expect(envelope.sources).toEqual([
+      { name: 'desk', kind: 'local', reachable: true, error: null },
+      { name: 'b', kind: 'peer', reachable: true, error: null },
+      { name: 'spoof', kind: 'peer', reachable: true, error: null },
+      { name: 'gone', kind: 'peer', reachable: false, error: expect.any(String) },
+    ]);
   });
 
   it("a peer whose token is wrong contributes nothing; the query still answers locally", async () => {

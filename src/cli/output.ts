@@ -8,9 +8,13 @@ export interface Colors {
   red(text: string): string;
   green(text: string): string;
   cyan(text: string): string;
+  yellow(text: string): string;
+  magenta(text: string): string;
+  gray(text: string): string;
 }
 
-const plain: Colors = { bold: (t) => t, dim: (t) => t, red: (t) => t, green: (t) => t, cyan: (t) => t };
+const same = (text: string) => text;
+const plain: Colors = { bold: same, dim: same, red: same, green: same, cyan: same, yellow: same, magenta: same, gray: same };
 let active: Colors = plain;
 
 /** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */
@@ -27,7 +31,16 @@ export async function setupColors(): Promise<void> {
   if (!colorWanted()) return;
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: 1 });
-  active = { bold: chalk.bold, dim: chalk.dim, red: chalk.red, green: chalk.green, cyan: chalk.cyan };
+  active = {
+    bold: chalk.bold,
+    dim: chalk.dim,
+    red: chalk.red,
+    green: chalk.green,
+    cyan: chalk.cyan,
+    yellow: chalk.yellow,
+    magenta: chalk.magenta,
+    gray: chalk.gray,
+  };
 }
 
 export function colors(): Colors {

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, table } from '../cli/output.js';
+import { configPaths } from '../core/config.js';
 import { exportAgents } from '../core/export.js';
 import type { ExportedAgent } from '../core/export.js';
 import { listAgents } from '../core/reads.js';
@@ -12,7 +13,16 @@ export default class Agents extends BaseCommand {
   static override examples = ['<%= config.bin %> agents', '<%= config.bin %> agents --export --json > agents.json'];
   static override flags = {
     export: Flags.boolean({ description: 'Print the export envelope (tool export_agents).', default: false }),
+    federated: Flags.boolean({
+      description: 'With --export: also ask every peer in peers.yaml and merge their agents, re-tagged by peer name.',
+      default: false,
+      dependsOn: ['export'],
+    }),
   };
+
+  private federate(local: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return federatedExport(local, this.startProgress('asking peers…'));
+  }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Agents);
@@ -22,8 +32,24 @@ export default class Agents extends BaseCommand {
       return;
     }
     // The human listing uses the export view: it carries type, sessions and freshness.
-    const envelope = await exportAgents(ctx);
+    let envelope = await exportAgents(ctx);
+    if (flags.federated) envelope = await this.federate(envelope);
     this.emit(envelope, () => renderAgents(envelope.agents as ExportedAgent[]));
+  }
+}
+
+async function federatedExport(local: Record<string, unknown>, stopProgress: () => void): Promise<Record<string, unknown>> {
+  const [{ loadPeersFile }, { McpPeerFanout }, { mergeExports }] = await Promise.all([
+    import('../core/peers-config.js'),
+    import('../mcp/peer-client.js'),
+    import('../core/federation.js'),
+  ]);
+  const fanout = new McpPeerFanout(loadPeersFile(configPaths(process.env).peers), process.env);
+  try {
+    return mergeExports(local, await fanout.call('export_agents', {}));
+  } finally {
+    stopProgress();
+    await fanout.close();
   }
 }
 

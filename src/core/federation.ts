@@ -134,3 +134,24 @@ export function peerReport(answers: readonly PeerAnswer[]): Record<string, unkno
 export function unreachable(answers: readonly PeerAnswer[]): { peer: string; timed_out: boolean; error: string | null }[] {
   return answers.filter((answer) => !answer.ok).map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));
 }
+
+/**
+ * A federated export (`bourdon agents --export --federated`), merged caller-side: each peer's
+ * agents are re-tagged here. A peer's own `machine`, `source` and `source_kind` claims are
+ * never trusted: provenance is the peer name this machine configured.
+ */
+export function mergeExports(local: Record<string, unknown>, answers: readonly PeerAnswer[]): Record<string, unknown> {
+  const agents = [...((local.agents as Record<string, unknown>[]) ?? [])];
+  const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
+  for (const answer of answers) {
+    sources.push({ name: answer.peer, kind: 'peer', reachable: answer.ok, error: answer.ok ? null : (answer.error ?? 'unreachable') });
+    if (!answer.ok || !answer.payload) continue;
+    const rows = Array.isArray(answer.payload.agents) ? (answer.payload.agents as unknown[]) : [];
+    for (const raw of rows) {
+      if (!raw || typeof raw !== 'object' || typeof (raw as { id?: unknown }).id !== 'string') continue;
+      const row = raw as Record<string, unknown>;
+      agents.push({ ...row, id: tagAgent(answer.peer, row.id as string), source: `${PEER_PREFIX}${answer.peer}`, source_kind: 'peer' });
+    }
+  }
+  return { ...local, agents, sources };
+}

@@ -1,0 +1,91 @@
+/** Peer configuration rules (spec §11): every rule refuses, and refuses clearly. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPeersFile, normalisePeerUrl, parsePeersFile, selectPeers } from '../src/core/peers-config.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/fixtures.js';
+
+describe('peer URLs', () => {
+  it('appends /mcp when missing and keeps https anywhere, http only on loopback', () => {
+    expect(normalisePeerUrl('https://laptop.example:7500')).toBe('https://laptop.example:7500/mcp');
+    expect(normalisePeerUrl('https://laptop.example/bourdon/')).toBe('https://laptop.example/bourdon/mcp');
+    expect(normalisePeerUrl('http://127.0.0.1:7501/mcp')).toBe('http://127.0.0.1:7501/mcp');
+    expect(normalisePeerUrl('http://localhost:7501')).toBe('http://localhost:7501/mcp');
+    expect(normalisePeerUrl('http://[::1]:7501')).toBe('http://[::1]:7501/mcp');
+  });
+
+  it.each([
+    ['http://laptop.example:7500', /https/],
+    ['http://10.0.0.5:7500', /https/],
+    ['https://user:pass@laptop.example', /credentials/],
+    ['https://laptop.example/mcp?token=x', /query/],
+    ['https://laptop.example/mcp#frag', /fragment/],
+    ['ftp://laptop.example', /https/],
+    ['not a url', /not a URL/],
+  ])('refuses %s', (url, reason) => {
+    expect(() => normalisePeerUrl(url)).toThrow(reason);
+  });
+});
+
+describe('peers files', () => {
+  it('defaults token_env to BOURDON_PEER_TOKEN and accepts only BOURDON_PEER_* names', () => {
+    expect(parsePeersFile('peers:\n  - {name: laptop, url: "https://l.example"}\n', 'x')).toEqual([
+      { name: 'laptop', url: 'https://l.example/mcp', token_env: 'BOURDON_PEER_TOKEN' },
+    ]);
+    expect(() => parsePeersFile('peers:\n  - {name: l, url: "https://l.example", token_env: HOME}\n', 'x')).toThrow(/BOURDON_PEER_/);
+    expect(() => parsePeersFile('peers:\n  - {name: "Bad Name", url: "https://l.example"}\n', 'x')).toThrow(/peer name/);
+    expect(() => parsePeersFile('peers:\n  - {name: a, url: "https://a.example"}\n  - {name: a, url: "https://b.example"}\n', 'x')).toThrow(/duplicate/);
+    expect(() => parsePeersFile('peers: {a: 1}\n', 'x')).toThrow(/peers/);
+    expect(() => parsePeersFile('peers: [\n', 'x')).toThrow(/not valid YAML/);
+  });
+
+  it('fails closed on a missing file', () => {
+    expect(() => loadPeersFile(path.join(tempDir(), 'missing.yaml'))).toThrow(/does not exist/);
+  });
+
+  it('opts in exactly one way; --no-peers refuses the others', () => {
+    const file = path.join(tempDir(), 'peers.yaml');
+    fs.writeFileSync(file, 'peers:\n  - {name: laptop, url: "https://l.example"}\n');
+    expect(selectPeers({}, file)).toEqual([]);
+    expect(selectPeers({ federate: true }, file)).toHaveLength(1);
+    expect(selectPeers({ peersConfig: file }, '/nope')).toHaveLength(1);
+    expect(selectPeers({ peer: ['http://127.0.0.1:7501', 'http://127.0.0.1:7502'] }, '/nope').map((p) => p.name)).toEqual([
+      '127-0-0-1-7501',
+      '127-0-0-1-7502',
+    ]);
+    expect(() => selectPeers({ noPeers: true, federate: true }, file)).toThrow(/--no-peers/);
+    expect(() => selectPeers({ federate: true, peer: ['http://127.0.0.1:1'] }, file)).toThrow(/choose one/);
+    expect(() => selectPeers({ federate: true }, '/definitely/missing.yaml')).toThrow(/does not exist/);
+  });
+});
+
+describe('bourdon peers', () => {
+  it('adds, lists and removes peers in $BOURDON_HOME/peers.yaml; bad input changes nothing', async () => {
+    const home = tempDir('bourdon-peers-home-');
+    const env = { BOURDON_HOME: home };
+    const add = await runCli(['peers', 'add', 'laptop', 'https://laptop.example:7500', '--token-env', 'BOURDON_PEER_LAPTOP'], { env });
+    expect(add.code, add.stderr).toBe(0);
+    const bad = await runCli(['peers', 'add', 'other', 'http://192.168.1.9:7500'], { env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.trim().split('\n')[0]).toMatch(/https/);
+    const dup = await runCli(['peers', 'add', 'laptop', 'https://x.example'], { env });
+    expect(dup.code).toBe(1);
+    const list = await runCli(['peers', 'list', '--json'], { env });
+    expect(JSON.parse(list.stdout).peers).toEqual([
+      { name: 'laptop', url: 'https://laptop.example:7500/mcp', token_env: 'BOURDON_PEER_LAPTOP' },
+    ]);
+    const removed = await runCli(['peers', 'remove', 'laptop'], { env });
+    expect(removed.code).toBe(0);
+    expect(JSON.parse((await runCli(['peers', 'list', '--json'], { env })).stdout).peers).toEqual([]);
+  });
+
+  it('check reports an unreachable peer and exits 1', async () => {
+    const home = tempDir('bourdon-peers-home-');
+    fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers:\n  - {name: gone, url: "http://127.0.0.1:9/mcp"}\n');
+    const result = await runCli(['peers', 'check', '--json', '--timeout', '2000'], { env: { BOURDON_HOME: home } });
+    expect(result.code).toBe(1);
+    const [peer] = JSON.parse(result.stdout).peers;
+    expect(peer).toMatchObject({ name: 'gone', reachable: false });
+  });
+});
