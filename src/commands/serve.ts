@@ -1,19 +1,42 @@
 import fs from 'node:fs';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { configPaths } from '../core/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/library.js';
 
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the library to AI agents over MCP.';
   static override description =
-    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. A library folder that does not exist yet is created.';
+    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist yet is created.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --library ~/agent-library',
+    '<%= config.bin %> serve --transport http',
+    '<%= config.bin %> serve --transport http --host 0.0.0.0 --port 7500 --allowed-host mybox.tailnet.ts.net',
   ];
   static override flags = {
     transport: Flags.string({ description: 'stdio or http.', options: ['stdio', 'http'], default: 'stdio' }),
+    host: Flags.string({
+      description: 'HTTP: interface to bind. A non-loopback bind needs auth configured.',
+      default: '127.0.0.1',
+      helpValue: '<address>',
+    }),
+    port: Flags.integer({ description: 'HTTP: port (0 picks a free one).', default: 7500, min: 0, max: 65535 }),
+    'allow-unauthenticated': Flags.boolean({
+      description: 'HTTP: serve without bearer tokens, every caller being the operator. Loopback binds only.',
+      default: false,
+    }),
+    'allowed-host': Flags.string({
+      description: 'HTTP: another Host header value to accept (name or name:port). Repeatable.',
+      multiple: true,
+      helpValue: '<host>',
+    }),
+    'allowed-origin': Flags.string({
+      description: 'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
+      multiple: true,
+      helpValue: '<origin>',
+    }),
   };
 
   async run(): Promise<void> {
@@ -22,11 +45,41 @@ export default class Serve extends BaseCommand {
     ensureLibrary(root);
     const store = new L6Store(root, { warn: stderrWarn });
     store.snapshot(); // surface unreadable manifests on stderr at start, not at the first call
+    if (flags.transport === 'http') {
+      await this.serveHttp(store, flags);
+      return;
+    }
     if (flags.transport !== 'stdio') throw new UsageError(`transport ${flags.transport} is not available in this build`);
     const [{ createL6Server }, { runStdio }] = await Promise.all([import('../mcp/server.js'), import('../mcp/stdio.js')]);
     const handle = runStdio(() => createL6Server(store));
     process.stderr.write(`bourdon: serving ${store.paths.root} over stdio (caller: operator)\n`);
     await waitForShutdown(() => handle.close());
+  }
+
+  /** HTTP: refuses unsafe binds before listening, then runs until SIGINT/SIGTERM. */
+  private async serveHttp(
+    store: L6Store,
+    flags: { host: string; port: number; 'allow-unauthenticated': boolean; 'allowed-host'?: string[]; 'allowed-origin'?: string[] },
+  ): Promise<void> {
+    const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
+      import('../mcp/server.js'),
+      import('../mcp/http.js'),
+      import('../core/registry.js'),
+      import('../core/caller.js'),
+    ]);
+    const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
+    // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
+    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER }), {
+      host: flags.host,
+      port: flags.port,
+      registry,
+      env: process.env,
+      allowUnauthenticated: flags['allow-unauthenticated'],
+      allowedHosts: flags['allowed-host'] ?? [],
+      allowedOrigins: flags['allowed-origin'] ?? [],
+    });
+    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}\n`);
+    await waitForShutdown(() => handle.close(), { stdin: false });
   }
 }
 
@@ -49,8 +102,11 @@ export function ensureLibrary(root: string): void {
   }
 }
 
-/** Resolves when stdin closes or a termination signal arrives, after closing the server. */
-export function waitForShutdown(close: () => Promise<void>): Promise<void> {
+/**
+ * Resolves when a termination signal arrives (or, for stdio, stdin closes), after closing the
+ * server. An HTTP server does not watch stdin: it may run with stdin closed or detached.
+ */
+export function waitForShutdown(close: () => Promise<void>, options: { stdin?: boolean } = {}): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
     const stop = () => {
@@ -60,6 +116,7 @@ export function waitForShutdown(close: () => Promise<void>): Promise<void> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (options.stdin === false) return;
     process.stdin.once('end', stop);
     process.stdin.once('close', stop);
   });

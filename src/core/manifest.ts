@@ -97,7 +97,9 @@ export function normaliseEntity(raw: unknown): Entity | null {
 export function normaliseSession(raw: unknown): Session | null {
   if (!isObject(raw)) return null;
   const date = asText(raw.date);
-  if (!date || !date.trim()) return null;
+  // A session is dated by a calendar day (YYYY-MM-DD, optionally with a time): anything else
+  // cannot be ordered or filtered, so it is not listed (the row stays in the file as written).
+  if (!date || dayOf(date) === null) return null;
   return {
     date,
     cwd: asText(raw.cwd),

@@ -1,0 +1,211 @@
+/**
+ * `bourdon serve --transport http` and `bourdon-l6-server` spawned for real, driven by the SDK
+ * client and by the official MCP Inspector CLI (stdio and HTTP). Needs a build (npm test does it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FederationRegistry } from '../src/core/registry.js';
+import { baseEnv, runCli } from './helpers/cli.js';
+import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { ERA_MODES, callJson, httpClient } from './helpers/http.js';
+
+const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
+const INSPECTOR = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build', 'cli.js');
+const BEARER_SHIM = path.join(REPO_ROOT, 'test', 'helpers', 'inspector-bearer.mjs');
+const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  startup: string;
+  stderr(): string;
+  stop(): Promise<number | null>;
+}
+
+/** Spawns a server and waits for its startup line on stderr. */
+function startServer(bin: string, args: string[], env: Record<string, string | undefined>): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: REPO_ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no startup line within 15 s; stderr: ${stderr}`));
+    }, 15_000);
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const line = stderr.split('\n').find((candidate) => candidate.includes('listening on'));
+      const url = line && /listening on (http:\/\/\S+\/mcp)/.exec(line)?.[1];
+      if (line && url) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url,
+          startup: line,
+          stderr: () => stderr,
+          stop: async () => {
+            child.kill('SIGTERM');
+            const code = await exited;
+            expect(stdout, 'an HTTP server writes nothing on stdout').toBe('');
+            return code;
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening: ${stderr}`));
+    });
+  });
+}
+
+let library: string;
+let home: string;
+let memberToken: string;
+
+beforeAll(() => {
+  library = copyFixtureLibrary();
+  home = tempDir('bourdon-e2e-http-');
+  memberToken = new FederationRegistry(path.join(home, 'federation.yaml')).add('alice', { tier: 'trusted' }).token;
+});
+afterAll(() => {
+  fs.rmSync(library, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+describe('bourdon serve --transport http', () => {
+  let server: Running;
+  beforeAll(async () => {
+    server = await startServer(BIN, ['serve', '--transport', 'http', '--port', '0', '--library', library], {
+      BOURDON_HOME: home,
+      BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN,
+    });
+  });
+  afterAll(async () => {
+    if (server) await server.stop();
+  });
+
+  it('says on stderr where it listens and how callers authenticate, never a token', () => {
+    expect(server.startup).toMatch(/^bourdon: serving .* over http: listening on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(server.startup).toContain('Authorization: Bearer <token>');
+    expect(server.startup).toContain('registered member tokens');
+    expect(server.startup).toContain('BOURDON_PEER_TOKEN_SERVER');
+    expect(server.startup).toContain('2026-07-28');
+    expect(server.stderr()).not.toContain(LEGACY_TOKEN);
+    expect(server.stderr()).not.toContain(memberToken);
+  });
+
+  for (const era of ERA_MODES) {
+    it(`${era.label}: a member token and the legacy token list and call tools`, async () => {
+      for (const token of [memberToken, LEGACY_TOKEN]) {
+        const client = await httpClient(server.url, era.mode, token);
+        expect(client.getNegotiatedProtocolVersion()).toBe(era.version);
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('find_entity');
+        const payload = await callJson(client, 'find_entity', { name: 'ILTT', access_level: 'team' });
+        expect((payload.matches as unknown[]).length).toBe(1);
+        await client.close();
+      }
+      await expect(httpClient(server.url, era.mode)).rejects.toThrow();
+    });
+  }
+
+  it('stops cleanly on SIGTERM (exit 0)', async () => {
+    const other = await startServer(BIN, ['serve', '--transport', 'http', '--port', '0', '--library', library], { BOURDON_HOME: home });
+    expect(await other.stop()).toBe(0);
+  });
+});
+
+describe('unsafe binds refuse to start', () => {
+  it('a non-loopback bind with no auth configured: exit 1, one line', async () => {
+    const empty = tempDir('bourdon-e2e-noauth-');
+    const result = await runCli(['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--library', library], {
+      env: { BOURDON_HOME: empty, BOURDON_PEER_TOKEN_SERVER: '' },
+    });
+    expect(result.code).toBe(1);
+    // (The fixture library's broken manifest adds a warning line before it.)
+    expect(result.stderr.split('\n').filter((line) => line.includes('refusing'))).toHaveLength(1);
+    expect(result.stderr).toMatch(/^bourdon: refusing to start: bind '0\.0\.0\.0' is network-reachable but no auth is configured/m);
+  });
+
+  it('--allow-unauthenticated on a non-loopback host: exit 1, even with auth configured', async () => {
+    const result = await runCli(
+      ['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--allow-unauthenticated', '--library', library],
+      { env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN } },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^bourdon: refusing to start: --allow-unauthenticated with non-loopback bind '0\.0\.0\.0'/m);
+    expect(result.stderr).not.toContain(LEGACY_TOKEN);
+  });
+
+  it('bourdon-l6-server refuses the same way', async () => {
+    const result = await runCli(['--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--allow-unauthenticated', '--library', library], {
+      bin: L6_BIN,
+      env: { BOURDON_HOME: home },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('refusing to start');
+  });
+});
+
+describe('the MCP Inspector CLI (0.15.0)', () => {
+  const inspector = (args: string[], env: Record<string, string | undefined> = {}) =>
+    runCli(['--cli', ...args], { bin: INSPECTOR, env: { BOURDON_HOME: home, ...env }, timeoutMs: 30_000 });
+
+  it('over stdio: lists and calls tools on bourdon-l6-server', async () => {
+    const list = await inspector(['node', L6_BIN, '--library', library, '--method', 'tools/list']);
+    expect(list.code, list.stderr).toBe(0);
+    const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    expect(names).toContain('find_entity');
+    const call = await inspector(['node', L6_BIN, '--library', library, '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team']);
+    expect(call.code, call.stderr).toBe(0);
+    const result = JSON.parse(call.stdout) as { content: { text: string }[] };
+    expect((JSON.parse(result.content[0].text) as { matches: unknown[] }).matches).toHaveLength(1);
+  });
+
+  describe('over HTTP', () => {
+    let open: Running;
+    let authed: Running;
+    beforeAll(async () => {
+      // bourdon-l6-server with the Python flag names (a prefix, as argparse allows).
+      open = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0', '--allow-unauth'], { BOURDON_HOME: home });
+      authed = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0'], {
+        BOURDON_HOME: home,
+        BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN,
+      });
+    });
+    afterAll(async () => {
+      await Promise.all([open?.stop(), authed?.stop()]);
+    });
+
+    it('lists and calls tools on an --allow-unauthenticated loopback server', async () => {
+      expect(open.startup).toContain('--allow-unauthenticated');
+      const list = await inspector([open.url, '--transport', 'http', '--method', 'tools/list']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toContain('"find_entity"');
+      const call = await inspector([open.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=Home Finances', '--tool-arg', 'include_private=true']);
+      expect(call.code, call.stderr).toBe(0);
+      expect(call.stdout).toContain('Home Finances');
+    });
+
+    it('with a bearer token (member and legacy) it lists and calls tools; without one it gets 401', async () => {
+      const denied = await inspector([authed.url, '--transport', 'http', '--method', 'tools/list']);
+      expect(denied.code).not.toBe(0);
+      expect(denied.stdout + denied.stderr).toMatch(/Bearer token|401/);
+      for (const token of [memberToken, LEGACY_TOKEN]) {
+        // 0.15.0 has no header option: the shim adds the Authorization header to its fetch.
+        const env = { NODE_OPTIONS: `--import=${BEARER_SHIM}`, INSPECTOR_BEARER_TOKEN: token };
+        const list = await inspector([authed.url, '--transport', 'http', '--method', 'tools/list'], env);
+        expect(list.code, list.stderr).toBe(0);
+        expect(list.stdout).toContain('"find_entity"');
+        const call = await inspector([authed.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team'], env);
+        expect(call.code, call.stderr).toBe(0);
+        expect(call.stdout).toContain('ILTT');
+      }
+      expect(authed.stderr()).not.toContain(memberToken);
+    });
+  });
+});

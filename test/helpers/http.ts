@@ -1,0 +1,99 @@
+/** HTTP test helpers: real MCP clients in each protocol era, and raw requests for the controls. */
+import http from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+export type EraMode = 'legacy' | 'auto' | { pin: '2026-07-28' };
+export const ERA_MODES: { label: string; mode: EraMode; version: string }[] = [
+  { label: 'legacy (handshake, 2025-11-25)', mode: 'legacy', version: '2025-11-25' },
+  { label: 'auto (negotiates 2026-07-28)', mode: 'auto', version: '2026-07-28' },
+  { label: 'pinned 2026-07-28', mode: { pin: '2026-07-28' }, version: '2026-07-28' },
+];
+
+/** A connected SDK v2 client over HTTP; `token` goes in `Authorization: Bearer`. */
+export async function httpClient(url: string, mode: EraMode, token?: string): Promise<Client> {
+  const client = new Client({ name: 'bourdon-http-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json(): unknown;
+}
+
+/**
+ * One raw HTTP request (node:http, so Host and Origin can be anything). The body is sent
+ * with a Content-Length unless `chunked` is set.
+ */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean } = {},
+): Promise<RawResponse> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...options.headers };
+    if (options.body !== undefined && !options.chunked) headers['content-length'] = Buffer.byteLength(options.body);
+    // `host: ''` means: send no Host header at all.
+    const setHost = headers.host !== '';
+    if (!setHost) delete headers.host;
+    const req = http.request(
+      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname, method: options.method ?? 'POST', headers, setHost },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: () => JSON.parse(body) as unknown });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) {
+      if (options.chunked) {
+        // Several writes without a length: the server has to count as it reads.
+        const buffer = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);
+        const step = 256 * 1024;
+        for (let offset = 0; offset < buffer.length; offset += step) req.write(buffer.subarray(offset, offset + step));
+      } else {
+        req.write(options.body);
+      }
+    }
+    req.end();
+  });
+}
+
+/** The headers a handshake-era MCP client sends with a POST. */
+export function mcpHeaders(token?: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    ...extra,
+  };
+}
+
+/** A handshake-era `tools/list` request body (stateless: no initialize needed). */
+export const TOOLS_LIST_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+
+/** Parses the JSON-RPC message out of a JSON or single-event SSE body. */
+export function rpcMessage(body: string): Record<string, unknown> {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as Record<string, unknown>;
+  const data = trimmed
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim())
+    .join('');
+  return JSON.parse(data) as Record<string, unknown>;
+}
+
+/** Calls a tool and parses its single TextContent as JSON. */
+export async function callJson(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  return JSON.parse(content[0].text) as Record<string, unknown>;
+}
