@@ -153,8 +153,11 @@ try {
     if (row.errors || row.timeouts || row.non_2xx) failed = true;
   }
 } finally {
+  // Wait for the server to exit (it may still be appending audit lines) before cleaning up.
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
-  fs.rmSync(home, { recursive: true, force: true });
+  await exited;
+  fs.rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }
 
 log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
