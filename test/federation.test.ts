@@ -93,7 +93,8 @@ describe('federation across machines', () => {
     });
     libB = writeLibrary({
       'claude-code': "known_entities:\n  - {name: bourdon, type: project, summary: Laptop view.}\n  - {name: Laptop Only, type: concept}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Bourdon], key_actions: [Laptop work]}\n",
-      codex: "known_entities:\n  - {name: Private Thing, visibility: private}\n",
+      codex:
+        "known_entities:\n  - {name: Private Thing, visibility: private}\nnotes:\n  - {date: '2026-06-04', text: Laptop note about Bourdon, project_focus: [Bourdon]}\n",
     });
     const home = tempDir('bourdon-fed-home-');
     auditA = path.join(home, 'audit-a.jsonl');
@@ -186,6 +187,23 @@ describe('federation across machines', () => {
     expect(payload.has_more).toBe(true);
     const next = await askA('list_recent_work', { since: '2026-01-01', limit: 1, cursor: payload.next_cursor });
     expect((next.sessions as { agent: string }[])[0].agent).toBe('claude-code');
+  });
+
+  it('notes and workstreams merge across machines; an old peer without those tools degrades to nothing', async () => {
+    const notes = await askA('list_notes', { since: '2026-01-01' });
+    expect(notes.notes).toEqual([
+      { agent: 'peer:b:codex', date: '2026-06-04', title: null, text: 'Laptop note about Bourdon', tags: [], project_focus: ['Bourdon'] },
+    ]);
+    const unreachableNotes = (notes.peers_unreachable as { peer: string }[]).map((peer) => peer.peer).sort();
+    expect(unreachableNotes).toEqual(['c', 'd', 'e']); // e answers "Unknown tool": it contributes nothing
+    const streams = await askA('list_workstreams', { since: '2026-01-01' });
+    const bourdon = (streams.workstreams as { name: string; agents: string[]; session_count: number; note_count: number; last_activity: string }[]).find(
+      (stream) => stream.name.toLowerCase() === 'bourdon',
+    )!;
+    expect(bourdon.agents).toEqual(['claude-code', 'peer:b:claude-code', 'peer:b:codex']);
+    expect(bourdon.session_count).toBe(2);
+    expect(bourdon.note_count).toBe(1);
+    expect(bourdon.last_activity).toBe('2026-06-04');
   });
 
   it('recognition folds in peers within its 200 ms budget and reports per-peer latencies', async () => {

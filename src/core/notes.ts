@@ -8,7 +8,19 @@ import { commitToFederation } from './commit.js';
 import { agentsInScope, type OperationContext } from './context.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Note } from './manifest.js';
-import { access, pageOf, type AccessArgs, type Payload } from './reads.js';
+import { answered, peerAgentFilter, tagAgent } from './federation.js';
+import type { PeerAnswer } from './peers.js';
+import {
+  access,
+  askPeers,
+  MAX_PAGE_SIZE,
+  peerAccessArgs,
+  planPage,
+  takePage,
+  withReachability,
+  type AccessArgs,
+  type Payload,
+} from './reads.js';
 import { redactNullable, redactText } from './redaction.js';
 
 export interface ListNotesArgs extends AccessArgs {
@@ -78,11 +90,16 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
     cursor: args.cursor ?? null,
   };
   if (level.error) return { error: level.error, ...base, notes: [], next_cursor: null, has_more: false };
+  const plan = planPage(ctx, args);
+  const empty = { notes: [], next_cursor: null, has_more: false };
+  if ('error' in plan) return { error: plan.error, ...base, ...empty };
+  const onPeer = peerAgentFilter(args.agent);
   const agents = agentsInScope(ctx);
   const agentFilter = args.agent ?? null;
   const tag = filterKey(args.tag);
   const project = filterKey(args.project);
   function* select(cutoff: string): Generator<DatedNote> {
+    if (onPeer) return;
     for (const dated of notesByRecency(agents)) {
       const { note } = dated;
       if (note.day < cutoff) return; // newest first: nothing older qualifies
@@ -93,16 +110,72 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
       yield dated;
     }
   }
-  const page = pageOf(ctx, args, select);
-  const payload: Payload = {
-    ...base,
-    notes: page.items.map(({ agent, note }) => noteRef(agent, note)),
-    next_cursor: page.next_cursor,
-    has_more: page.has_more,
-  };
-  return page.error ? { error: page.error, ...payload } : payload;
+  const local = select(plan.cutoff);
+  // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
+  const answers =
+    onPeer || !args.agent
+      ? await askPeers(
+          ctx,
+          args,
+          'list_notes',
+          peerAccessArgs(args, { since: plan.cutoff, agent: onPeer ? onPeer.agent : null, tag: args.tag ?? null, project: args.project ?? null, limit: MAX_PAGE_SIZE }),
+        )
+      : null;
+  if (onPeer && !answers) return { ...base, ...empty };
+  let ordered: Iterable<NoteRef>;
+  if (!answers) {
+    ordered = (function* () {
+      for (const { agent, note } of local) yield noteRef(agent, note);
+    })();
+  } else {
+    const fromPeers = peerNotes(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
+    ordered = dedupeNotes([...[...local].map(({ agent, note }) => noteRef(agent, note)), ...fromPeers].sort(byNoteRefRecency));
+  }
+  const page = takePage(plan, ordered);
+  return withReachability({ ...base, notes: page.items, next_cursor: page.next_cursor, has_more: page.has_more }, answers);
 }
 
+export type NoteRef = ReturnType<typeof noteRef>;
+
+/** Peer notes, tagged with provenance; already redacted by the peer and redacted again here. */
+function peerNotes(answers: readonly PeerAnswer[]): NoteRef[] {
+  const out: NoteRef[] = [];
+  for (const { peer, payload } of answered(answers)) {
+    for (const raw of Array.isArray(payload.notes) ? (payload.notes as unknown[]) : []) {
+      const row = raw as Record<string, unknown>;
+      if (!row || typeof row.date !== 'string' || typeof row.agent !== 'string' || typeof row.text !== 'string') continue;
+      const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+      out.push({
+        agent: tagAgent(peer, row.agent),
+        date: row.date,
+        title: redactNullable(row.title),
+        text: redactText(row.text),
+        tags: list(row.tags),
+        project_focus: list(row.project_focus),
+      });
+    }
+  }
+  return out;
+}
+
+function dedupeNotes(rows: NoteRef[]): NoteRef[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = JSON.stringify([row.date, row.text, row.agent]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function byNoteRefRecency(a: NoteRef, b: NoteRef): number {
+  const ad = a.date.slice(0, 10);
+  const bd = b.date.slice(0, 10);
+  if (ad !== bd) return ad < bd ? 1 : -1;
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
+  return 0;
+}
 export interface AddNoteArgs {
   agent_id: string;
   text: string;

@@ -66,13 +66,13 @@ function recognitionIndex(agents: readonly AgentRecord[], level: AccessLevel) {
 }
 
 /** Asks every peer, or nobody: `[]` when this call does not fan out. */
-async function askPeers(ctx: OperationContext, args: { federation_hop?: number | null }, tool: string, peerArgs: Payload, budgetMs?: number): Promise<PeerAnswer[] | null> {
+export async function askPeers(ctx: OperationContext, args: { federation_hop?: number | null }, tool: string, peerArgs: Payload, budgetMs?: number): Promise<PeerAnswer[] | null> {
   if (!shouldFanOut(ctx, args)) return null;
   return ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
 }
 
 /** Adds the list of peers that did not answer, when some did not. */
-function withReachability(payload: Payload, answers: PeerAnswer[] | null): Payload {
+export function withReachability(payload: Payload, answers: PeerAnswer[] | null): Payload {
   if (!answers) return payload;
   const missing = unreachable(answers);
   return missing.length ? { ...payload, peers_unreachable: missing } : payload;
@@ -101,7 +101,7 @@ export async function findEntity(ctx: OperationContext, args: FindEntityArgs): P
 }
 
 /** The arguments a peer gets: the caller's own, access as asked (the peer applies its own ceiling). */
-function peerAccessArgs(args: AccessArgs, rest: Payload): Payload {
+export function peerAccessArgs(args: AccessArgs, rest: Payload): Payload {
   const out: Payload = { ...rest };
   if (args.access_level !== undefined && args.access_level !== null) out.access_level = args.access_level;
   if (args.include_private) out.include_private = true;

@@ -15,7 +15,9 @@ import { dayOf, defaultCutoff, localDay, parseCalendarDay } from './dates.js';
 import { pyRepr } from './ids.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
-import { access, pageSize, type AccessArgs, type Payload } from './reads.js';
+import { answered, peerAgentFilter, tagAgent } from './federation.js';
+import type { PeerAnswer } from './peers.js';
+import { access, askPeers, MAX_PAGE_SIZE, pageSize, peerAccessArgs, withReachability, type AccessArgs, type Payload } from './reads.js';
 import { redactText } from './redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
@@ -189,9 +191,70 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
     .filter((stream) => cutoff === null || stream.last_activity >= cutoff)
     .filter((stream) => status === null || stream.status === status)
     .sort(byLastActivity);
+  const onPeer = peerAgentFilter(args.agent);
+  const answers =
+    onPeer || !args.agent
+      ? await askPeers(
+          ctx,
+          args,
+          'list_workstreams',
+          peerAccessArgs(args, { since: cutoff, agent: onPeer ? onPeer.agent : null, status, limit: MAX_PAGE_SIZE }),
+        )
+      : null;
+  if (onPeer && !answers) return { ...base, ...empty };
+  const merged = answers
+    ? mergeWorkstreams(onPeer ? [] : all, onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers).sort(byLastActivity)
+    : all;
   const size = pageSize(args.limit);
-  const workstreams = all.slice(offset, offset + size);
+  const workstreams = merged.slice(offset, offset + size);
   const end = offset + workstreams.length;
-  const has_more = end < all.length;
-  return { ...base, workstreams, next_cursor: has_more ? encodeCursor({ offset: end, cutoff }) : null, has_more };
+  const has_more = end < merged.length;
+  return withReachability(
+    { ...base, workstreams, next_cursor: has_more ? encodeCursor({ offset: end, cutoff }) : null, has_more },
+    answers,
+  );
+}
+
+const STATUS_RANK: Record<WorkstreamStatus, number> = { archived: 2, active: 1, idle: 0 };
+
+/**
+ * Peers' workstreams folded into ours by lower-cased name: agents tagged and unioned, counts
+ * added, the activity span widened; archived anywhere wins, then active anywhere.
+ */
+function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAnswer[]): Workstream[] {
+  const merged = local.map((stream) => ({ ...stream, agents: [...stream.agents], recent_actions: [...stream.recent_actions] }));
+  const byKey = new Map(merged.map((stream) => [stream.name.toLowerCase(), stream]));
+  for (const { peer, payload } of answered(answers)) {
+    for (const raw of Array.isArray(payload.workstreams) ? (payload.workstreams as unknown[]) : []) {
+      const row = raw as Partial<Workstream>;
+      if (!row || typeof row.name !== 'string' || typeof row.last_activity !== 'string') continue;
+      const status = (WORKSTREAM_STATUSES as readonly string[]).includes(row.status as string) ? (row.status as WorkstreamStatus) : 'idle';
+      const agents = (Array.isArray(row.agents) ? row.agents : []).filter((a): a is string => typeof a === 'string').map((a) => tagAgent(peer, a));
+      const actions = (Array.isArray(row.recent_actions) ? row.recent_actions : []).filter((a): a is string => typeof a === 'string').map((a) => redactText(a));
+      const target = byKey.get(row.name.toLowerCase());
+      if (!target) {
+        const fresh: Workstream = {
+          name: row.name,
+          agents: [...new Set(agents)].sort(),
+          session_count: Number(row.session_count) || 0,
+          note_count: Number(row.note_count) || 0,
+          first_activity: typeof row.first_activity === 'string' ? row.first_activity : row.last_activity,
+          last_activity: row.last_activity,
+          status,
+          recent_actions: actions.slice(0, RECENT_ACTIONS),
+        };
+        merged.push(fresh);
+        byKey.set(row.name.toLowerCase(), fresh);
+        continue;
+      }
+      target.agents = [...new Set([...target.agents, ...agents])].sort();
+      target.session_count += Number(row.session_count) || 0;
+      target.note_count += Number(row.note_count) || 0;
+      if (typeof row.first_activity === 'string' && row.first_activity < target.first_activity) target.first_activity = row.first_activity;
+      if (row.last_activity > target.last_activity) target.last_activity = row.last_activity;
+      if (STATUS_RANK[status] > STATUS_RANK[target.status]) target.status = status;
+      for (const action of actions) if (target.recent_actions.length < RECENT_ACTIONS && !target.recent_actions.includes(action)) target.recent_actions.push(action);
+    }
+  }
+  return merged;
 }
