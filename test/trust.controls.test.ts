@@ -18,7 +18,7 @@ import { readAudit } from '../src/core/audit.js';
 import { runWithCaller, UNKNOWN_CALLER, type Caller } from '../src/core/caller.js';
 import { QUARANTINE_ALLOWED } from '../src/core/policy.js';
 import { FederationRegistry } from '../src/core/registry.js';
-import { ALL_TOOLS, TOOL_NAMES } from '../src/mcp/tools/index.js';
+import { ALL_TOOLS } from '../src/mcp/tools/index.js';
 import type { ToolDefinition } from '../src/mcp/tools/common.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
@@ -184,7 +184,7 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
         next_cursor: null,
         has_more: false,
       });
-      for (const name of ['list_notes', 'list_workstreams'].filter((n) => TOOL_NAMES.has(n))) {
+      for (const name of ['list_notes', 'list_workstreams']) {
         expect(await call(name, { agent: 'codex' })).toMatchObject(denial(name, "namespace 'codex' not granted"));
       }
     });
@@ -292,7 +292,7 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
   });
 
   describe('writes', () => {
-    it.runIf(TOOL_NAMES.has('commit_to_federation'))('cannot write another namespace; the target file is untouched', async () => {
+    it('cannot write another namespace; the target file is untouched', async () => {
       const before = fs.readFileSync(path.join(library, 'agents', 'cursor.l5.yaml'));
       for (const target of ['cursor', 'codex', 'brand-new']) {
         expect(await call('commit_to_federation', { agent_id: target, agent_type: 'other', entities: [{ name: 'Evil' }] })).toEqual(

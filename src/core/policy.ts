@@ -32,7 +32,8 @@ export function authorize(caller: Caller, op: string, namespace: string): Decisi
     return { allowed: false, namespace, detail: `tier '${caller.tier}' may not call this tool` };
   }
   if (op === 'commit_to_federation') {
-    if (namespace === caller.agent_id) return { allowed: true, namespace };
+    // Allowed, and the write goes to staging: the audit line says so, as the engine's does.
+    if (namespace === caller.agent_id) return { allowed: true, namespace, detail: 'staged' };
     return {
       allowed: false,
       namespace,

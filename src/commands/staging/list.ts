@@ -1,0 +1,39 @@
+import { BaseCommand } from '../../cli/base-command.js';
+import { colors, table } from '../../cli/output.js';
+import { listStaged, type StagedWrite } from '../../core/staging.js';
+
+export default class StagingList extends BaseCommand {
+  static override summary = 'List quarantined writes awaiting review.';
+  static override description =
+    'Every staged write under <library>/staging/<member>/<agent>.l5.yaml: who staged it, for which agent, how many rows, and how long ago. Staged rows are invisible to every query until `bourdon staging promote <agent>`; `bourdon staging reject <agent>` deletes them.';
+  static override examples = ['<%= config.bin %> staging list', '<%= config.bin %> staging list --json'];
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(StagingList);
+    const ctx = this.openContext(flags.library);
+    const staged = listStaged(ctx.store, ctx.now());
+    this.emit(staged, () => renderStaged(staged));
+  }
+}
+
+function ago(days: number): string {
+  if (days < 1 / 24) return 'just now';
+  if (days < 1) return `${Math.max(1, Math.round(days * 24))}h ago`;
+  return `${Math.round(days)}d ago`;
+}
+
+function renderStaged(staged: StagedWrite[]): string {
+  if (staged.length === 0) return 'Nothing staged.';
+  const c = colors();
+  const rows = staged.map((item) => [
+    item.agent_id,
+    item.caller,
+    item.error ? '-' : String(item.entities),
+    item.error ? '-' : String(item.sessions),
+    item.error ? '-' : String(item.notes),
+    ago(item.age_days),
+    item.error ? c.red(`unreadable: ${item.error}`) : '',
+  ]);
+  const out = table(['AGENT', 'STAGED BY', 'ENTITIES', 'SESSIONS', 'NOTES', 'WHEN', ''], rows);
+  return `${out}\n${c.dim('promote: bourdon staging promote <agent>   reject: bourdon staging reject <agent>')}`;
+}

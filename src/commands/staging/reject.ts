@@ -1,0 +1,18 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { rejectStaged } from '../../core/staging.js';
+
+export default class StagingReject extends BaseCommand {
+  static override summary = "Delete an agent's staged writes unread.";
+  static override description =
+    'Deletes every staged write for <agent> (from any member). The live library is not touched.';
+  static override examples = ['<%= config.bin %> staging reject openclaw'];
+  static override args = { agent: Args.string({ description: 'Agent id whose staged writes to delete.', required: true }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(StagingReject);
+    const ctx = this.openContext(flags.library);
+    const result = await rejectStaged(ctx.store, args.agent);
+    this.emit(result, () => `rejected ${result.rejected} staged write(s) for ${result.agent_id}`);
+  }
+}
