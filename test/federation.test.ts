@@ -15,8 +15,9 @@ import type { PeerConfig } from '../src/core/peers-config.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createL6Server } from '../src/mcp/server.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { runCli } from './helpers/cli.js';
-import { tempDir } from './helpers/fixtures.js';
+import { BIN, tempDir } from './helpers/fixtures.js';
 
 const TOKEN_A = 'shared-token-for-a';
 const TOKEN_B = 'shared-token-for-b';
@@ -252,6 +253,25 @@ describe('federation across machines', () => {
       { name: 'spoof', kind: 'peer', reachable: true, error: null },
       { name: 'gone', kind: 'peer', reachable: false, error: expect.any(String) },
     ]);
+  });
+
+  it('a spawned `bourdon serve --peer <url>` federates with B over the network', async () => {
+    const client = new Client({ name: 'fed-stdio', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--library', libA, '--peer', handles[0].url],
+        env: { BOURDON_HOME: tempDir('bourdon-fed-stdio-'), BOURDON_PEER_TOKEN: TOKEN_B },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'list_agents', arguments: {} });
+      const payload = JSON.parse((result.content as { text: string }[])[0].text);
+      expect(payload.agents).toEqual(['claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':codex']);
+    } finally {
+      await client.close();
+    }
   });
 
   it("a peer whose token is wrong contributes nothing; the query still answers locally", async () => {

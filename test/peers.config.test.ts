@@ -89,3 +89,24 @@ describe('bourdon peers', () => {
     expect(peer).toMatchObject({ name: 'gone', reachable: false });
   });
 });
+
+describe('bourdon serve peer options', () => {
+  it('fails closed: --federate without a peers file, a bad --peer, and --no-peers with a peer all refuse to start', async () => {
+    const home = tempDir('bourdon-serve-peers-');
+    const library = tempDir('bourdon-serve-lib-');
+    const env = { BOURDON_HOME: home };
+    const federate = await runCli(['serve', '--library', library, '--federate'], { env });
+    expect(federate.code).toBe(1);
+    expect(federate.stderr).toMatch(/peers file .* does not exist/);
+    const bad = await runCli(['serve', '--library', library, '--peer', 'http://10.1.2.3:7500'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/https/);
+    const both = await runCli(['serve', '--library', library, '--no-peers', '--peer', 'http://127.0.0.1:7501'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--no-peers/);
+    fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers: [{name: x, url: "https://x.example", token_env: PATH}]\n');
+    const invalid = await runCli(['serve', '--library', library, '--federate'], { env });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/BOURDON_PEER_/);
+  });
+});

@@ -4,6 +4,9 @@ import { BaseCommand } from '../cli/base-command.js';
 import { configPaths } from '../core/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/library.js';
+import type { McpPeerFanout } from '../mcp/peer-client.js';
+
+type PeerFanout = McpPeerFanout;
 
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the library to AI agents over MCP.';
@@ -32,6 +35,10 @@ export default class Serve extends BaseCommand {
       multiple: true,
       helpValue: '<host>',
     }),
+    federate: Flags.boolean({ description: 'Federate with the peers in $BOURDON_HOME/peers.yaml (fails closed if missing or invalid).', default: false }),
+    'peers-config': Flags.string({ description: 'Federate with the peers in this file only (fails closed).', helpValue: '<path>' }),
+    peer: Flags.string({ description: 'Federate with this peer URL (token from BOURDON_PEER_TOKEN). Repeatable.', multiple: true, helpValue: '<url>' }),
+    'no-peers': Flags.boolean({ description: 'Assert local-only: refuse any peer option.', default: false }),
     'allowed-origin': Flags.string({
       description: 'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
       multiple: true,
@@ -45,21 +52,38 @@ export default class Serve extends BaseCommand {
     ensureLibrary(root);
     const store = new L6Store(root, { warn: stderrWarn });
     store.snapshot(); // surface unreadable manifests on stderr at start, not at the first call
+    const peers = await this.peers(flags);
     if (flags.transport === 'http') {
-      await this.serveHttp(store, flags);
+      await this.serveHttp(store, flags, peers);
       return;
     }
     if (flags.transport !== 'stdio') throw new UsageError(`transport ${flags.transport} is not available in this build`);
     const [{ createL6Server }, { runStdio }] = await Promise.all([import('../mcp/server.js'), import('../mcp/stdio.js')]);
-    const handle = runStdio(() => createL6Server(store));
-    process.stderr.write(`bourdon: serving ${store.paths.root} over stdio (caller: operator)\n`);
-    await waitForShutdown(() => handle.close());
+    const handle = runStdio(() => createL6Server(store, { peers }));
+    process.stderr.write(`bourdon: serving ${store.paths.root} over stdio (caller: operator)${describePeers(peers)}\n`);
+    await waitForShutdown(async () => {
+      await handle.close();
+      await peers?.close();
+    });
+  }
+
+  /** The peer fan-out chosen by exactly one opt-in flag, or null (the default: zero peers). */
+  private async peers(flags: { federate: boolean; 'peers-config'?: string; peer?: string[]; 'no-peers': boolean }) {
+    const { selectPeers } = await import('../core/peers-config.js');
+    const configs = selectPeers(
+      { federate: flags.federate, peersConfig: flags['peers-config'], peer: flags.peer, noPeers: flags['no-peers'] },
+      configPaths(process.env).peers,
+    );
+    if (configs.length === 0) return null;
+    const { McpPeerFanout } = await import('../mcp/peer-client.js');
+    return new McpPeerFanout(configs, process.env);
   }
 
   /** HTTP: refuses unsafe binds before listening, then runs until SIGINT/SIGTERM. */
   private async serveHttp(
     store: L6Store,
     flags: { host: string; port: number; 'allow-unauthenticated': boolean; 'allowed-host'?: string[]; 'allowed-origin'?: string[] },
+    peers: PeerFanout | null,
   ): Promise<void> {
     const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
       import('../mcp/server.js'),
@@ -69,7 +93,7 @@ export default class Serve extends BaseCommand {
     ]);
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
-    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER }), {
+    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers }), {
       host: flags.host,
       port: flags.port,
       registry,
@@ -78,9 +102,19 @@ export default class Serve extends BaseCommand {
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
     });
-    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}\n`);
-    await waitForShutdown(() => handle.close(), { stdin: false });
+    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}${describePeers(peers)}\n`);
+    await waitForShutdown(
+      async () => {
+        await handle.close();
+        await peers?.close();
+      },
+      { stdin: false },
+    );
   }
+}
+
+function describePeers(peers: PeerFanout | null): string {
+  return peers ? `; peers: ${peers.names.join(', ')}` : '; no peers';
 }
 
 /** Creates a missing library (and says so); refuses one that cannot be created or read. */
