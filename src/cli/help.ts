@@ -1,0 +1,131 @@
+/**
+ * `bourdon help` (and `bourdon --help`): the root lists commands by task rather than by name,
+ * and the topics `agent`, `staging`, `peers` and `note` open with a short guide. Command help
+ * is oclif's own (summary, usage, flags, description, examples). Registered as the oclif
+ * `helpClass`; it reads only the command manifest, so it stays as fast as the default help.
+ */
+import { Help, type Command, type Interfaces } from '@oclif/core';
+
+interface Group {
+  title: string;
+  ids: string[];
+}
+
+/** Task groups, in the order a newcomer meets them. Unlisted commands land under "Other". */
+export const GROUPS: Group[] = [
+  {
+    title: 'Ask the library',
+    ids: ['agents', 'find', 'query', 'recent', 'summary', 'workstreams', 'list-notes', 'recognize', 'deeper-context', 'compile-turn'],
+  },
+  { title: 'Write and recover', ids: ['commit', 'note:add', 'history', 'diff', 'rollback', 'staging:list', 'staging:promote', 'staging:reject'] },
+  { title: 'Members and trust', ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'] },
+  { title: 'Peers', ids: ['peers:add', 'peers:list', 'peers:remove', 'peers:check'] },
+  { title: 'Serve and set up', ids: ['init', 'serve', 'mcp-config', 'doctor', 'demo', 'help'] },
+];
+
+/** The longer guide shown by `bourdon help <topic>`. */
+export const TOPIC_GUIDES: Record<string, { summary: string; guide: string; examples: string[] }> = {
+  agent: {
+    summary: 'Members: who may call the server over HTTP, with which tier and grants.',
+    guide: `Over stdio the caller is always the operator. Over HTTP every request carries a bearer token, and the token says who calls: a member registered here.
+
+A member is quarantined unless you say otherwise: it reads only the namespaces (agent ids) granted to it, may call the read tools plus commit_to_federation, and its writes wait in staging for you to promote. A trusted member may call every tool and read everything, except private rows when it calls from another machine.
+
+The token is printed once, by \`agent add\` or \`agent rotate\`; only its SHA-256 is stored. Revocation, rotation, tier and grant changes apply on the next request, without a restart. Every call is recorded in the audit log (\`bourdon audit\`). More: docs/trust.md.`,
+    examples: [
+      'bourdon agent add openclaw --grant cursor          # quarantined, reads cursor; prints its token',
+      'bourdon agent add laptop --tier trusted --json     # {"agent_id","tier","grants","token"}',
+      'bourdon grant openclaw codex                       # and `ungrant` to take it back',
+      'bourdon agent rotate openclaw                      # new token; the old one stops at once',
+      'bourdon revoke openclaw',
+      'bourdon audit --denials --agent openclaw',
+    ],
+  },
+  staging: {
+    summary: 'Quarantined writes awaiting review: list, promote, reject.',
+    guide: `When a quarantined member commits to its own namespace, the write does not touch the live library: it lands in <library>/staging/<member>/<agent>.l5.yaml, merged with that member's earlier staged writes, and no query sees it.
+
+You review it: \`promote\` merges it into agents/<agent>.l5.yaml through the normal commit path (a new version, op promote, so it can be explained with \`bourdon diff\` and undone with \`bourdon rollback\`); \`reject\` deletes it unread. \`bourdon doctor\` fails when a staged write waits more than 7 days.`,
+    examples: ['bourdon staging list', 'bourdon staging promote openclaw', 'bourdon staging reject openclaw', 'bourdon history openclaw     # the promotion is a version'],
+  },
+  peers: {
+    summary: "Other machines' Bourdon servers this one federates with.",
+    guide: `A server starts with no peers. \`bourdon serve --federate\` reads ~/.bourdon/peers.yaml (or --peers-config <file>, or --peer <url>) and then answers every trusted query from this library and each peer's, tagging peer rows peer:<name>:<agent>. A missing or invalid peers file refuses to start.
+
+Peer URLs must be https unless the host is loopback, with no credentials, query or fragment. The token is never stored in the file: each peer names a BOURDON_PEER_* variable that holds it (a member token the other machine issued with \`bourdon agent add\`). A peer call has a 5 s budget and never fails the query: a dead peer contributes nothing and is reported. More: docs/federation.md and docs/security.md.`,
+    examples: [
+      'bourdon peers add desk https://desk.tailnet.example:7500 --token-env BOURDON_PEER_DESK',
+      'export BOURDON_PEER_DESK=bdn_…   # the token the desk issued',
+      'bourdon peers check               # reachable? latency, protocol, agent count',
+      'bourdon serve --transport http --federate',
+    ],
+  },
+  note: {
+    summary: "Notes in an agent's manifest.",
+    guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents.`,
+    examples: ['bourdon note add codex "Release branch is frozen until Friday" --tag release', 'bourdon list-notes --tag release'],
+  },
+};
+
+const FOOTER = `Every command takes --json (the exact payload on stdout) and --library <dir> (default $BOURDON_LIBRARY, else ~/agent-library).
+Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
+Run \`bourdon <command> --help\` for its flags and examples, \`bourdon help <topic>\` for a guide.`;
+
+export default class BourdonHelp extends Help {
+  private displayId(id: string): string {
+    return this.config.topicSeparator === ':' ? id : id.replaceAll(':', this.config.topicSeparator);
+  }
+
+  /** Every group's summaries start at the same column. */
+  private idWidth = 0;
+
+  private rows(commands: Command.Loadable[]): string {
+    return this.renderList(
+      commands.map((command) => [this.displayId(command.id).padEnd(this.idWidth), this.summary(command)]),
+      { indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi },
+    );
+  }
+
+  protected override async showRootHelp(): Promise<void> {
+    this.log(this.formatRoot());
+    this.log('');
+    const commands = this.sortedCommands.filter((command) => command.id);
+    const byId = new Map(commands.map((command) => [command.id, command]));
+    const listed = new Set<string>();
+    this.idWidth = Math.max(0, ...commands.map((command) => this.displayId(command.id).length), ...Object.keys(TOPIC_GUIDES).map((name) => `help ${name}`.length));
+    for (const group of GROUPS) {
+      const members = group.ids.map((id) => byId.get(id)).filter((command): command is Command.Loadable => command !== undefined);
+      if (members.length === 0) continue;
+      for (const command of members) listed.add(command.id);
+      this.log(this.section(group.title.toUpperCase(), this.rows(members)));
+      this.log('');
+    }
+    const other = commands.filter((command) => !listed.has(command.id));
+    if (other.length) {
+      this.log(this.section('OTHER', this.rows(other)));
+      this.log('');
+    }
+    const topics = Object.entries(TOPIC_GUIDES)
+      .filter(([name]) => this.config.findTopic(name))
+      .map(([name, topic]) => [`help ${name}`.padEnd(this.idWidth), topic.summary]);
+    if (topics.length) {
+      this.log(this.section('GUIDES', this.renderList(topics, { indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi })));
+      this.log('');
+    }
+    this.log(this.wrap(FOOTER));
+  }
+
+  protected override formatTopic(topic: Interfaces.Topic): string {
+    const guide = TOPIC_GUIDES[topic.name];
+    if (!guide) return super.formatTopic(topic);
+    const usage = `$ ${this.config.bin} ${this.displayId(`${topic.name}:COMMAND`)}`;
+    return (
+      [
+        guide.summary,
+        this.section('USAGE', usage),
+        this.section('GUIDE', this.wrap(guide.guide)),
+        this.section('EXAMPLES', guide.examples.map((example) => `$ ${example}`).join('\n')),
+      ].join('\n\n') + '\n'
+    );
+  }
+}
