@@ -208,9 +208,14 @@ describe('federation across machines', () => {
   });
 
   it('recognition folds in peers within its 200 ms budget and reports per-peer latencies', async () => {
-    const started = Date.now();
-    const payload = await askA('prepare_recognition_context', { prompt: 'what about bourdon and laptop only?' });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The budget is real: on a loaded machine B may miss it once; it must answer one of three.
+    let payload: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const started = Date.now();
+      payload = await askA('prepare_recognition_context', { prompt: 'what about bourdon and laptop only?' });
+      expect(Date.now() - started).toBeLessThan(3000);
+      if ((payload.peer_latencies_us as Record<string, number | null>).b !== null) break;
+    }
     expect(payload.matched_entities).toEqual([
       { name: 'Bourdon', type: 'project', source_agents: ['claude-code', 'peer:b:claude-code'] },
       { name: 'Laptop Only', type: 'concept', source_agents: ['peer:b:claude-code'] },

@@ -1,63 +1,159 @@
 /**
- * Per-snapshot indexes, built on first use and dropped with the snapshot, so warm queries
- * never scan every manifest. They cover every row whatever its visibility; queries filter by
- * level while walking the (short) candidate lists.
+ * Per-agent indexes, built on first use and kept as long as that manifest is unchanged. When
+ * one manifest of fifty changes, only its index is rebuilt; queries combine the per-agent
+ * indexes at query time (a map lookup per agent, or a k-way merge of sorted lists), so warm
+ * queries never scan every row and a reload never re-indexes the whole library. Indexes
+ * cover every row whatever its visibility; queries filter by level as they walk them.
  */
+import { canSee, type AccessLevel } from './access.js';
 import type { AgentRecord } from './library.js';
-import { foldKey, type Entity } from './manifest.js';
-import { byDateOnly, byRecency, type DatedSession } from './queries.js';
+import { foldKey, type Entity, type Session } from './manifest.js';
+import type { DatedSession } from './queries.js';
 
-export interface EntityHit {
-  agent: AgentRecord;
+export interface Phrase {
+  /** Folded name of the entity the phrase belongs to (the merge key). */
+  key: string;
+  tokens: string[];
   entity: Entity;
 }
 
-export interface LibraryIndexes {
-  /** Folded name or alias → entities, in agent-id then file order. */
-  entitiesByKey: Map<string, EntityHit[]>;
-  /** Every session, newest first, equal days by agent id descending (list_recent_work order). */
-  sessionsByRecency: DatedSession[];
-  /** Folded project focus → sessions, newest first, equal days in agent-id order. */
-  sessionsByProject: Map<string, DatedSession[]>;
+export interface AgentIndex {
+  /** Folded name or alias → the agent's entities answering to it, in file order. */
+  entitiesByKey: Map<string, Entity[]>;
+  /** Folded name → the agent's entities of that name, in file order (recognition merge key). */
+  entitiesByName: Map<string, Entity[]>;
+  /** Sessions newest first; equal days keep file order. */
+  sessionsByRecency: Session[];
+  /** Folded project focus → sessions, newest first. */
+  sessionsByProject: Map<string, Session[]>;
+  /** First token of a name or alias → the phrases starting with it (recognition). */
+  phrasesByFirstToken: Map<string, Phrase[]>;
 }
 
-const cache = new WeakMap<readonly AgentRecord[], LibraryIndexes>();
+const cache = new WeakMap<AgentRecord, AgentIndex>();
 
-export function indexesFor(agents: readonly AgentRecord[]): LibraryIndexes {
-  let indexes = cache.get(agents);
-  if (!indexes) {
-    indexes = build(agents);
-    cache.set(agents, indexes);
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function newestFirst(a: Session, b: Session): number {
+  return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
+}
+
+export function agentIndex(agent: AgentRecord): AgentIndex {
+  let index = cache.get(agent);
+  if (index) return index;
+  const entitiesByKey = new Map<string, Entity[]>();
+  const entitiesByName = new Map<string, Entity[]>();
+  const phrasesByFirstToken = new Map<string, Phrase[]>();
+  for (const entity of agent.entities) {
+    const nameKey = foldKey(entity.name);
+    push(entitiesByName, nameKey, entity);
+    const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
+    for (const key of keys) if (key) push(entitiesByKey, key, entity);
+    const phrases = new Set<string>();
+    for (const text of [entity.name, ...entity.aliases]) {
+      const tokens = tokenize(text);
+      const joined = tokens.join(' ');
+      if (!tokens.length || phrases.has(joined)) continue;
+      phrases.add(joined);
+      push(phrasesByFirstToken, tokens[0], { key: nameKey, tokens, entity });
+    }
   }
-  return indexes;
+  const sessionsByRecency = [...agent.sessions].sort(newestFirst);
+  const sessionsByProject = new Map<string, Session[]>();
+  for (const session of sessionsByRecency) {
+    for (const key of new Set(session.project_focus.map(foldKey))) if (key) push(sessionsByProject, key, session);
+  }
+  index = { entitiesByKey, entitiesByName, sessionsByRecency, sessionsByProject, phrasesByFirstToken };
+  cache.set(agent, index);
+  return index;
 }
 
-function build(agents: readonly AgentRecord[]): LibraryIndexes {
-  const entitiesByKey = new Map<string, EntityHit[]>();
-  const all: DatedSession[] = [];
-  const sessionsByProject = new Map<string, DatedSession[]>();
+/**
+ * Visible sessions of these agents, newest first, equal days by agent id descending (the
+ * list_recent_work order), stopping at the cutoff day: a lazy k-way merge of the per-agent
+ * lists, so a first page reads a page, not the library.
+ */
+export function* sessionsByRecency(
+  agents: readonly AgentRecord[],
+  level: AccessLevel,
+  cutoff: string,
+  agentFilter: string | null,
+): Generator<DatedSession> {
+  interface Cursor {
+    agent: string;
+    list: Session[];
+    at: number;
+  }
+  const heads: Cursor[] = [];
   for (const agent of agents) {
-    for (const entity of agent.entities) {
-      const keys = new Set([foldKey(entity.name), ...entity.aliases.map(foldKey)]);
-      for (const key of keys) {
-        if (!key) continue;
-        const list = entitiesByKey.get(key);
-        if (list) list.push({ agent, entity });
-        else entitiesByKey.set(key, [{ agent, entity }]);
-      }
+    if (agentFilter !== null && agent.id !== agentFilter) continue;
+    const list = agentIndex(agent).sessionsByRecency;
+    const cursor = { agent: agent.id, list, at: 0 };
+    if (advance(cursor)) heads.push(cursor);
+  }
+  // Skips rows this level may not see; false when the list has nothing left in the window.
+  function advance(cursor: Cursor): boolean {
+    while (cursor.at < cursor.list.length) {
+      const session = cursor.list[cursor.at];
+      if (session.date.slice(0, 10) < cutoff) return false;
+      if (canSee(level, session.visibility)) return true;
+      cursor.at += 1;
     }
-    for (const session of agent.sessions) {
-      const dated = { agent: agent.id, session };
-      all.push(dated);
-      for (const key of new Set(session.project_focus.map(foldKey))) {
-        if (!key) continue;
-        const list = sessionsByProject.get(key);
-        if (list) list.push(dated);
-        else sessionsByProject.set(key, [dated]);
+    return false;
+  }
+  // Greater = comes first: a later date, then a greater agent id.
+  const before = (a: Cursor, b: Cursor) => {
+    const da = a.list[a.at].date;
+    const db = b.list[b.at].date;
+    return da !== db ? da > db : a.agent > b.agent;
+  };
+  // A binary heap of list heads, best first.
+  const swap = (i: number, j: number) => ([heads[i], heads[j]] = [heads[j], heads[i]]);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let best = i;
+      if (l < heads.length && before(heads[l], heads[best])) best = l;
+      if (r < heads.length && before(heads[r], heads[best])) best = r;
+      if (best === i) return;
+      swap(i, best);
+      i = best;
+    }
+  };
+  for (let i = Math.floor(heads.length / 2) - 1; i >= 0; i--) down(i);
+  while (heads.length) {
+    const top = heads[0];
+    yield { agent: top.agent, session: top.list[top.at] };
+    top.at += 1;
+    if (advance(top)) down(0);
+    else {
+      const last = heads.pop()!;
+      if (heads.length) {
+        heads[0] = last;
+        down(0);
       }
     }
   }
-  all.sort(byRecency);
-  for (const list of sessionsByProject.values()) list.sort(byDateOnly);
-  return { entitiesByKey, sessionsByRecency: all, sessionsByProject };
+}
+
+/** Visible sessions focused on a project, newest first; equal days in agent-id order. */
+export function sessionsForProject(agents: readonly AgentRecord[], project: string, level: AccessLevel): DatedSession[] {
+  const key = foldKey(project);
+  if (!key) return [];
+  const out: DatedSession[] = [];
+  for (const agent of agents) {
+    for (const session of agentIndex(agent).sessionsByProject.get(key) ?? []) {
+      if (canSee(level, session.visibility)) out.push({ agent: agent.id, session });
+    }
+  }
+  return out.sort((a, b) => newestFirst(a.session, b.session));
 }

@@ -5,7 +5,7 @@
 import { canSee, type AccessLevel } from './access.js';
 import { foldKey, type Session } from './manifest.js';
 import type { AgentRecord } from './library.js';
-import { indexesFor } from './indexes.js';
+import { agentIndex } from './indexes.js';
 
 export interface EntityMatch {
   name: string;
@@ -36,7 +36,8 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   const key = foldKey(name);
   if (!key) return [];
   const groups = new Map<string, EntityMatch>();
-  for (const { agent, entity } of indexesFor(agents).entitiesByKey.get(key) ?? []) {
+  for (const agent of agents) {
+    for (const entity of agentIndex(agent).entitiesByKey.get(key) ?? []) {
     if (!canSee(level, entity.visibility)) continue;
     let group = groups.get(entity.name);
     if (!group) {
@@ -47,6 +48,7 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
     if (entity.type) pushUnique(group.types, entity.type);
     if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
     for (const tag of entity.tags) pushUnique(group.tags, tag);
+    }
   }
   return [...groups.values()];
 }
@@ -68,30 +70,6 @@ export function sessionRef(agent: string, session: Session, summary = false): Se
 export interface DatedSession {
   agent: string;
   session: Session;
-}
-
-/** Visible sessions of the given agents, in agent-id then file order. */
-export function visibleSessions(agents: readonly AgentRecord[], level: AccessLevel): DatedSession[] {
-  const out: DatedSession[] = [];
-  for (const agent of agents) {
-    for (const session of agent.sessions) {
-      if (canSee(level, session.visibility)) out.push({ agent: agent.id, session });
-    }
-  }
-  return out;
-}
-
-/** Newest first; equal days by agent id descending (the engine's order for recent work). */
-export function byRecency(a: DatedSession, b: DatedSession): number {
-  if (a.session.date !== b.session.date) return a.session.date < b.session.date ? 1 : -1;
-  if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
-  return 0;
-}
-
-/** Newest first; equal days keep agent-id order (the engine's order for project summaries). */
-export function byDateOnly(a: DatedSession, b: DatedSession): number {
-  if (a.session.date === b.session.date) return 0;
-  return a.session.date < b.session.date ? 1 : -1;
 }
 
 export function focusesOn(projectFocus: readonly string[], project: string): boolean {

@@ -8,9 +8,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { localDay, resolveCutoff } from './dates.js';
 import { pyRepr } from './ids.js';
 import type { AgentRecord } from './library.js';
-import { canSee } from './access.js';
-import { indexesFor } from './indexes.js';
-import { foldKey } from './manifest.js';
+import { sessionsByRecency, sessionsForProject } from './indexes.js';
 import {
   answered,
   byDateRef,
@@ -27,7 +25,7 @@ import {
 } from './federation.js';
 import type { PeerAnswer } from './peers.js';
 import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch, type SessionRef } from './queries.js';
-import { buildRecognitionIndex, promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
+import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 
 export type Payload = Record<string, unknown>;
 
@@ -46,23 +44,6 @@ export function access(ctx: OperationContext, args: AccessArgs, toolDefault: Acc
 export function pageSize(limit: number | null | undefined): number {
   if (limit === null || limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(limit)));
-}
-
-/** Recognition indexes, cached per (snapshot generation, scope, level). */
-const recognitionCache = new WeakMap<readonly AgentRecord[], Map<AccessLevel, ReturnType<typeof buildRecognitionIndex>>>();
-
-function recognitionIndex(agents: readonly AgentRecord[], level: AccessLevel) {
-  let byLevel = recognitionCache.get(agents);
-  if (!byLevel) {
-    byLevel = new Map();
-    recognitionCache.set(agents, byLevel);
-  }
-  let index = byLevel.get(level);
-  if (!index) {
-    index = buildRecognitionIndex(agents, level);
-    byLevel.set(level, index);
-  }
-  return index;
 }
 
 /** Asks every peer, or nobody: `[]` when this call does not fan out. */
@@ -197,18 +178,14 @@ export function pageOf<T>(ctx: OperationContext, request: PageRequest, select: (
   return takePage(plan, select(plan.cutoff));
 }
 
-/** Visible sessions on or after the cutoff, newest first, from the recency index. */
-function* recentSessions(
+/** Visible sessions on or after the cutoff, newest first, merged from the per-agent indexes. */
+function recentSessions(
   agents: readonly AgentRecord[],
   level: AccessLevel,
   cutoff: string,
   agentFilter: string | null,
-): Generator<DatedSession> {
-  for (const dated of indexesFor(agents).sessionsByRecency) {
-    if (dated.session.date.slice(0, 10) < cutoff) return; // sorted newest first: nothing older qualifies
-    if (agentFilter !== null && dated.agent !== agentFilter) continue;
-    if (canSee(level, dated.session.visibility)) yield dated;
-  }
+): Iterable<DatedSession> {
+  return sessionsByRecency(agents, level, cutoff, agentFilter);
 }
 
 export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<Payload> {
@@ -263,10 +240,7 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
   if (level.error) return { error: level.error, project: args.project, agents: [], recent_sessions: [], entities: [] };
   const agents = agentsInScope(ctx);
   const entities: EntityMatch[] = findEntityMatches(agents, args.project, level.effective);
-  const key = foldKey(args.project);
-  const sessions = key
-    ? (indexesFor(agents).sessionsByProject.get(key) ?? []).filter(({ session }) => canSee(level.effective, session.visibility))
-    : [];
+  const sessions = sessionsForProject(agents, args.project, level.effective);
   const involved = new Set<string>();
   for (const match of entities) for (const agent of match.agents) involved.add(agent);
   for (const { agent } of sessions) involved.add(agent);
@@ -299,7 +273,7 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
     return { error: level.error, ...base, recognition: '', matched_entities: [], recognition_latency_us: 0, hydration_scheduled: false, prompt_context: '' };
   }
   // Copies: the index's entities are shared by every call; peer merging must not touch them.
-  const matched = recognise(recognitionIndex(agentsInScope(ctx), level.effective), args.prompt).map((entity) => ({
+  const matched = recognise(agentsInScope(ctx), level.effective, args.prompt).map((entity) => ({
     ...entity,
     source_agents: [...entity.source_agents],
   }));

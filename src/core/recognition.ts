@@ -2,12 +2,14 @@
  * Recognition (tool prepare_recognition_context): which known entities a prompt mentions.
  * Entities are merged across agents by lower-cased name; a name or alias matches when its
  * alphanumeric tokens appear contiguously in the prompt's tokens, so "bourdonish" never
- * matches "Bourdon". The token index is built once per library snapshot and access level.
+ * matches "Bourdon". Token indexes are per agent (see indexes.ts).
  */
 import { canSee, type AccessLevel } from './access.js';
-import { foldKey } from './manifest.js';
+import { agentIndex, tokenize } from './indexes.js';
 import type { AgentRecord } from './library.js';
 import { redactText } from './redaction.js';
+
+export { tokenize };
 
 export interface MergedEntity {
   name: string;
@@ -18,79 +20,48 @@ export interface MergedEntity {
   valid_to: string | null;
 }
 
-interface RecognitionIndex {
-  entities: MergedEntity[];
-  /** First token → (entity position, token sequence) pairs to try at that prompt position. */
-  byFirstToken: Map<string, { position: number; tokens: string[] }[]>;
-}
-
-export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-export function buildRecognitionIndex(agents: readonly AgentRecord[], level: AccessLevel): RecognitionIndex {
-  const merged = new Map<string, MergedEntity & { phrases: Set<string> }>();
-  for (const agent of agents) {
-    for (const entity of agent.entities) {
-      if (!canSee(level, entity.visibility)) continue;
-      const key = foldKey(entity.name);
-      let target = merged.get(key);
-      if (!target) {
-        target = {
-          name: entity.name,
-          type: entity.type,
-          source_agents: [],
-          summary: null,
-          tags: [],
-          valid_to: null,
-          phrases: new Set(),
-        };
-        merged.set(key, target);
-      }
-      if (!target.source_agents.includes(agent.id)) target.source_agents.push(agent.id);
-      if (target.summary === null && entity.summary) target.summary = entity.summary;
-      if (target.valid_to === null && entity.valid_to) target.valid_to = entity.valid_to;
-      for (const tag of entity.tags) if (!target.tags.includes(tag)) target.tags.push(tag);
-      for (const phrase of [entity.name, ...entity.aliases]) {
-        const tokens = tokenize(phrase);
-        if (tokens.length) target.phrases.add(tokens.join(' '));
-      }
-    }
-  }
-  const entities: MergedEntity[] = [];
-  const byFirstToken: RecognitionIndex['byFirstToken'] = new Map();
-  for (const { phrases, ...entity } of merged.values()) {
-    const position = entities.push(entity) - 1;
-    for (const phrase of phrases) {
-      const tokens = phrase.split(' ');
-      const bucket = byFirstToken.get(tokens[0]);
-      if (bucket) bucket.push({ position, tokens });
-      else byFirstToken.set(tokens[0], [{ position, tokens }]);
-    }
-  }
-  return { entities, byFirstToken };
-}
-
-/** Merged entities the prompt mentions, in merged-view order (agent id, then file order). */
-export function recognise(index: RecognitionIndex, prompt: string): MergedEntity[] {
+/**
+ * Merged entities the prompt mentions, in merged-view order: the order in which each merged
+ * name first appears among visible entities, agents in id order and entities in file order.
+ * A merged entity answers to the phrases (name and aliases) of every agent's entity of that
+ * name, so an alias known to one agent recognises what another agent calls it.
+ */
+export function recognise(agents: readonly AgentRecord[], level: AccessLevel, prompt: string): MergedEntity[] {
   const tokens = tokenize(prompt);
-  const hit = new Set<number>();
-  for (let i = 0; i < tokens.length; i++) {
-    const candidates = index.byFirstToken.get(tokens[i]);
-    if (!candidates) continue;
-    for (const { position, tokens: phrase } of candidates) {
-      if (hit.has(position) || i + phrase.length > tokens.length) continue;
-      let same = true;
-      for (let j = 1; j < phrase.length; j++) {
-        if (tokens[i + j] !== phrase[j]) {
-          same = false;
-          break;
-        }
+  const matchedKeys = new Set<string>();
+  for (const agent of agents) {
+    const phrases = agentIndex(agent).phrasesByFirstToken;
+    for (let i = 0; i < tokens.length; i++) {
+      for (const phrase of phrases.get(tokens[i]) ?? []) {
+        if (matchedKeys.has(phrase.key) || !canSee(level, phrase.entity.visibility)) continue;
+        if (i + phrase.tokens.length > tokens.length) continue;
+        let same = true;
+        for (let j = 1; j < phrase.tokens.length && same; j++) same = tokens[i + j] === phrase.tokens[j];
+        if (same) matchedKeys.add(phrase.key);
       }
-      if (same) hit.add(position);
     }
   }
-  return [...hit].sort((a, b) => a - b).map((position) => index.entities[position]);
+  if (matchedKeys.size === 0) return [];
+  const merged: { order: [number, number]; entity: MergedEntity }[] = [];
+  for (const key of matchedKeys) {
+    let target: MergedEntity | null = null;
+    let order: [number, number] = [0, 0];
+    agents.forEach((agent, agentPosition) => {
+      for (const entity of agentIndex(agent).entitiesByName.get(key) ?? []) {
+        if (!canSee(level, entity.visibility)) continue;
+        if (!target) {
+          target = { name: entity.name, type: entity.type, source_agents: [], summary: null, tags: [], valid_to: null };
+          order = [agentPosition, agent.entities.indexOf(entity)];
+        }
+        if (!target.source_agents.includes(agent.id)) target.source_agents.push(agent.id);
+        if (target.summary === null && entity.summary) target.summary = entity.summary;
+        if (target.valid_to === null && entity.valid_to) target.valid_to = entity.valid_to;
+        for (const tag of entity.tags) if (!target.tags.includes(tag)) target.tags.push(tag);
+      }
+    });
+    if (target) merged.push({ order, entity: target });
+  }
+  return merged.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]).map(({ entity }) => entity);
 }
 
 const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
