@@ -6,7 +6,8 @@ import { readPeersForEdit } from '../../core/peers-config.js';
 
 export default class PeersCheck extends BaseCommand {
   static override summary = 'Call every peer and report reachability, latency, protocol era and agent count.';
-  static override description = 'Exits 1 when any peer is unreachable.';
+  static override description =
+    'Connects to each peer in ~/.bourdon/peers.yaml with its token (from its BOURDON_PEER_* variable), negotiates the protocol era as a server would, and calls list_agents. Shows a progress line on a terminal. Exits 1 when any peer is unreachable. `bourdon doctor` runs the same check among others.';
   static override examples = ['<%= config.bin %> peers check', '<%= config.bin %> peers check --json'];
   static override flags = {
     timeout: Flags.integer({ description: 'Budget per peer, in milliseconds.', default: 5000 }),

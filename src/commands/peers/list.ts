@@ -5,6 +5,8 @@ import { readPeersForEdit } from '../../core/peers-config.js';
 
 export default class PeersList extends BaseCommand {
   static override summary = 'List the configured peers.';
+  static override description =
+    'Reads ~/.bourdon/peers.yaml (BOURDON_HOME): each peer\'s name, MCP endpoint and the variable its token is read from (never the token). A file that does not parse is an error here too, as it is for `serve --federate`. See `bourdon help peers`.';
   static override examples = ['<%= config.bin %> peers list', '<%= config.bin %> peers list --json'];
 
   async run(): Promise<void> {

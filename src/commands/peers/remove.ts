@@ -6,6 +6,8 @@ import { editPeersFile } from '../../core/peers-config.js';
 
 export default class PeersRemove extends BaseCommand {
   static override summary = 'Remove a peer.';
+  static override description =
+    'Deletes the peer from ~/.bourdon/peers.yaml. Servers started with --federate read the file at start: restart them to stop asking it. Its token variable is left as it is.';
   static override examples = ['<%= config.bin %> peers remove laptop'];
   static override args = { name: Args.string({ description: 'Peer name.', required: true }) };
 
