@@ -329,7 +329,8 @@ async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Pr
       if (Date.now() > deadline) {
         throw new BourdonError(`the library is busy: ${holderDescription(paths)} holds ${paths.lock}; try again`);
       }
-      await sleep(Math.min(100, 4 + attempt * 2) + Math.random() * 15);
+      // Short polls: a holder keeps the gate for milliseconds, and a long sleep leaves it idle.
+      await sleep(Math.min(25, 2 + attempt) + Math.random() * 8);
     }
   }
   const token = heldTokens.get(paths.lock) ?? null;

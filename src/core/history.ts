@@ -286,11 +286,14 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn. */
-export function writeDurable(target: string, data: Buffer | string, mode?: number): void {
+/**
+ * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
+ * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.
+ */
+export function writeDurable(target: string, data: Buffer | string, options: { syncDir?: boolean; fsync?: boolean } = {}): void {
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  writeFileAtomic.sync(target, data, mode === undefined ? { fsync: true } : { fsync: true, mode });
-  fsyncDir(path.dirname(target));
+  writeFileAtomic.sync(target, data, { fsync: options.fsync ?? true });
+  if (options.syncDir ?? true) fsyncDir(path.dirname(target));
 }
 
 function appendIndex(dir: string, record: VersionRecord): void {
@@ -350,15 +353,36 @@ function recoverPending(dir: string, livePath: string): void {
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
-/** Records one version: pending → archive → (live) → index → pending removed. */
+/**
+ * Removes temporary files (`<name>.<digits>`, write-file-atomic's) that a writer killed
+ * mid-write left behind. Only safe under the library gate, where no other writer is active.
+ */
+export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/\.\d+$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
+  }
+}
+
+/**
+ * Records one version: pending → archive → (live) → index → pending removed. The pending
+ * record only has to survive the process (a crash of the machine is covered by the archive and
+ * live fsyncs and the rebuild of records from archives), so it is not fsynced.
+ */
 function recordVersion(dir: string, record: VersionRecord, data: Buffer, live: { path: string; gate: GateHandle } | null): void {
-  writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record));
-  writeDurable(archiveFile(dir, record.version), data);
+  writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false });
+  writeDurable(archiveFile(dir, record.version), data, { syncDir: false });
   if (live) {
     live.gate.assertHeld();
     writeDurable(live.path, data);
   }
   appendIndex(dir, record);
+  fsyncDir(dir);
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
@@ -382,6 +406,8 @@ export interface WriteVersionRequest {
 export function writeVersion(request: WriteVersionRequest): VersionRecord {
   const dir = historyDir(request.paths, request.agentId);
   fs.mkdirSync(dir, { recursive: true });
+  sweepAtomicTemps(path.dirname(request.livePath), (name) => name.startsWith(`${path.basename(request.livePath)}.`));
+  sweepAtomicTemps(dir, (name) => /^(?:v\d+\.l5\.yaml|index\.jsonl|pending\.json)\./.test(name));
   recoverPending(dir, request.livePath);
   const state = readHistory(request.paths, request.agentId);
   if (state.damaged) rewriteIndex(dir, state.records);

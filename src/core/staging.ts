@@ -15,7 +15,7 @@ import { AccessDeniedError, BourdonError } from './errors.js';
 import type { OperationContext } from './context.js';
 import { parseCalendarDay } from './dates.js';
 import { withLibraryGate } from './gate.js';
-import { readLive, writeDurable } from './history.js';
+import { readLive, sweepAtomicTemps, writeDurable } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from './library.js';
 import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
@@ -188,6 +188,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       } catch (error) {
         return commitError(args, (error as Error).message);
       }
+      sweepAtomicTemps(path.dirname(dest), (name) => name.startsWith(`${path.basename(dest)}.`));
       writeDurable(dest, data);
       return { staged: true, agent_id: args.agent_id, path: dest, note: stagingNote(args.agent_id) };
     },

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { OperationContext } from './context.js';
+import { BourdonError } from './errors.js';
 import { parseCalendarDay } from './dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
 import { historyKeep, readLive, writeVersion } from './history.js';
@@ -301,7 +302,7 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
       version: record.version,
     };
   } catch (error) {
-    if (error instanceof CommitRefused) return commitError(args, error.message);
+    if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
     throw error;
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * Reading a commit's input (`--file <path>` or `-` for stdin) with a hard size cap, and turning
+ * it into commit arguments. YAML or JSON (JSON is YAML); either the tool's argument shape
+ * (`entities`, `sessions`, `notes`, …) or an L5 manifest (`known_entities`, `recent_sessions`,
+ * `agent: {type, instance, role_narrative}`).
+ */
+import fs from 'node:fs';
+import { BourdonError, describeError, UsageError } from '../core/errors.js';
+import { isObject } from '../core/manifest.js';
+import type { CommitArgs } from '../core/writes.js';
+import { MAX_INPUT_BYTES } from '../core/writes.js';
+import { parseYaml } from '../core/yaml.js';
+
+const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];
+const MANIFEST_KEYS = ['spec_version', 'agent', 'last_updated', 'known_entities', 'recent_sessions', 'capabilities', 'visibility_policy'];
+
+function tooLarge(): BourdonError {
+  return new BourdonError(`input is larger than ${MAX_INPUT_BYTES} bytes (4 MiB); nothing was written`);
+}
+
+/** Reads a stream, refusing more than the cap without buffering the excess. */
+async function readCapped(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += buffer.length;
+    if (total > MAX_INPUT_BYTES) {
+      if ('destroy' in stream && typeof stream.destroy === 'function') (stream as fs.ReadStream).destroy();
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function readInput(file: string): Promise<{ text: string; label: string }> {
+  if (file === '-') return { text: (await readCapped(process.stdin)).toString('utf8'), label: 'stdin' };
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`);
+  }
+  if (stat.isDirectory()) throw new BourdonError(`cannot read ${file}: it is a folder`);
+  if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge();
+  try {
+    return { text: (await readCapped(fs.createReadStream(file))).toString('utf8'), label: file };
+  } catch (error) {
+    if (error instanceof BourdonError) throw error;
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`);
+  }
+}
+
+/** Commit arguments from input text; one-line errors for anything that is not usable. */
+export function commitArgsFromText(
+  text: string,
+  label: string,
+  warn: (message: string) => void,
+): Omit<CommitArgs, 'agent_id'> {
+  if (!text.trim()) throw new BourdonError(`${label} is empty: expected YAML or JSON with entities, sessions or notes`);
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (error) {
+    throw new BourdonError(`cannot parse ${label} as YAML or JSON: ${describeError(error)}`);
+  }
+  if (!isObject(doc)) {
+    const kind = Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`;
+    throw new BourdonError(`${label} must be a mapping with entities, sessions or notes (got ${kind})`);
+  }
+  const ignored = Object.keys(doc).filter((key) => !TOOL_KEYS.includes(key) && !MANIFEST_KEYS.includes(key));
+  const dropped = ['capabilities', 'visibility_policy'].filter((key) => key in doc);
+  if (ignored.length || dropped.length) warn(`ignoring ${[...dropped, ...ignored].join(', ')} in ${label}`);
+  const agent = isObject(doc.agent) ? doc.agent : {};
+  const pick = (key: string, fallback: unknown) => (doc[key] !== undefined ? doc[key] : fallback);
+  const args: Omit<CommitArgs, 'agent_id'> = {
+    agent_type: pick('agent_type', agent.type) as string | null | undefined,
+    instance: pick('instance', agent.instance) as string | null | undefined,
+    role_narrative: pick('role_narrative', agent.role_narrative) as string | null | undefined,
+    entities: pick('entities', doc.known_entities) as unknown[] | null | undefined,
+    sessions: pick('sessions', doc.recent_sessions) as unknown[] | null | undefined,
+    notes: doc.notes as unknown[] | null | undefined,
+  };
+  if (typeof doc.mode === 'string') args.mode = doc.mode;
+  for (const key of ['agent_type', 'instance', 'role_narrative'] as const) {
+    const value = args[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      throw new BourdonError(`${key} in ${label} must be text, not ${JSON.stringify(value)}`);
+    }
+  }
+  return args;
+}
+
+/** A version argument: a whole number, or a usage error. */
+export function parseVersion(text: string): number {
+  if (!/^\d{1,9}$/.test(text.trim())) throw new UsageError(`version must be a whole number, not ${JSON.stringify(text)}`);
+  return Number(text.trim());
+}

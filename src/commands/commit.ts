@@ -1,0 +1,61 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand, stderrWarn } from '../cli/base-command.js';
+import { colors } from '../cli/output.js';
+import { commitArgsFromText, readInput } from '../cli/input.js';
+import { commitToFederation } from '../core/commit.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../core/ids.js';
+import { AGENT_TYPES } from '../core/manifest.js';
+import type { Payload } from '../core/reads.js';
+import { commitError, type CommitArgs } from '../core/writes.js';
+
+export default class Commit extends BaseCommand {
+  static override summary = "Write entities, sessions and notes to an agent's manifest.";
+  static override description =
+    "Merges (default) or replaces rows in agents/<agent_id>.l5.yaml exactly as the commit_to_federation tool does: entities dedupe by lower-cased name, sessions by (date, cwd), notes by (date, text), list fields are unioned. The input is YAML or JSON, from --file or stdin (--file -), either the tool's shape ({entities, sessions, notes}) or an L5 manifest ({known_entities, recent_sessions, notes}); at most 4 MiB. Every write holds the library lock and is recorded as a new version (see `bourdon history`).";
+  static override examples = [
+    '<%= config.bin %> commit notes-bot --agent-type note-capture --file rows.yaml',
+    'echo \'{"entities":[{"name":"Roadmap","type":"draft"}]}\' | <%= config.bin %> commit notes-bot --file - --json',
+    '<%= config.bin %> commit codex --mode replace --agent-type code-assistant --file codex.l5.yaml',
+  ];
+  static override args = { agent_id: Args.string({ description: 'Agent id (^[a-z0-9][a-z0-9_-]*$).', required: true }) };
+  static override flags = {
+    file: Flags.string({ char: 'f', description: 'YAML or JSON input; - reads stdin.', helpValue: '<path|->' }),
+    'agent-type': Flags.string({ description: 'Agent type (required for a new manifest and with --mode replace).', options: [...AGENT_TYPES] }),
+    mode: Flags.string({ description: 'merge (default) or replace.', options: ['merge', 'replace'] }),
+    instance: Flags.string({ description: 'agent.instance (machine or deployment).' }),
+    role: Flags.string({ description: 'agent.role_narrative.' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Commit);
+    const ctx = this.openContext(flags.library);
+    // An id that could name a path outside the library is refused before any input is read.
+    if (!isValidAgentId(args.agent_id)) {
+      this.failOnPayloadError(commitError({ agent_id: args.agent_id, mode: flags.mode }, invalidAgentIdMessage(args.agent_id)));
+    }
+    let input: Omit<CommitArgs, 'agent_id'> = {};
+    if (flags.file !== undefined) {
+      const { text, label } = await readInput(flags.file);
+      input = commitArgsFromText(text, label, stderrWarn);
+    }
+    const commit: CommitArgs = { ...input, agent_id: args.agent_id };
+    if (flags['agent-type']) commit.agent_type = flags['agent-type'];
+    if (flags.mode) commit.mode = flags.mode;
+    if (flags.instance !== undefined) commit.instance = flags.instance;
+    if (flags.role !== undefined) commit.role_narrative = flags.role;
+    const payload = await commitToFederation(ctx, commit);
+    this.failOnPayloadError(payload);
+    this.emit(payload, () => renderCommit(payload));
+  }
+}
+
+function renderCommit(payload: Payload): string {
+  const c = colors();
+  const n = (key: string) => Number(payload[key] ?? 0);
+  return (
+    `${c.green('committed')} ${payload.agent_id} ${c.bold(`version ${String(payload.version)}`)}: ` +
+    `+${n('entities_added')} entities (~${n('entities_updated')} updated), ` +
+    `+${n('sessions_added')} sessions (~${n('sessions_updated')} updated), +${n('notes_added')} notes\n` +
+    c.dim(`${String(payload.path)} now holds ${n('total_entities')} entities, ${n('total_sessions')} sessions, ${n('total_notes')} notes`)
+  );
+}

@@ -1,0 +1,74 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { colors } from '../cli/output.js';
+import { parseVersion } from '../cli/input.js';
+import type { Payload } from '../core/reads.js';
+import { explainMemoryChange, type FieldChange } from '../core/versions.js';
+
+export default class Diff extends BaseCommand {
+  static override summary = 'What changed between two versions of a manifest.';
+  static override description =
+    'Entities, sessions and notes added, removed or changed between <version> and --against (default: the version before it), field by field. Every value is redacted; the raw file is never printed. Tool: explain_memory_change.';
+  static override examples = ['<%= config.bin %> diff codex 4', '<%= config.bin %> diff codex 4 --against 1 --json'];
+  static override args = {
+    agent_id: Args.string({ description: 'Agent id.', required: true }),
+    version: Args.string({ description: 'Version number (see `bourdon history`).', required: true }),
+  };
+  static override flags = {
+    against: Flags.integer({ description: 'Compare with this version (default: the one before).' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Diff);
+    const version = parseVersion(args.version);
+    const payload = await explainMemoryChange(this.openContext(flags.library), {
+      agent_id: args.agent_id,
+      version,
+      against: flags.against ?? null,
+    });
+    this.failOnPayloadError(payload);
+    this.emit(payload, () => renderDiff(payload));
+  }
+}
+
+function value(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (Array.isArray(v)) return `[${v.map(value).join(', ')}]`;
+  return String(v);
+}
+
+function fields(list: FieldChange[], indent: string): string[] {
+  return list.map((change) => `${indent}${change.field}: ${value(change.before)} → ${value(change.after)}`);
+}
+
+function renderDiff(payload: Payload): string {
+  const c = colors();
+  const out: string[] = [c.bold(String(payload.summary))];
+  for (const change of payload.agent_changes as FieldChange[]) out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
+  const entities = payload.entities as { added: string[]; removed: string[]; changed: { name: string; fields: FieldChange[] }[] };
+  type SessionId = { date: string | null; cwd: string | null; fields?: FieldChange[] };
+  const sessions = payload.sessions as { added: SessionId[]; removed: SessionId[]; changed: (SessionId & { fields: FieldChange[] })[] };
+  type NoteId = { date: string | null; title: string | null; text: string | null; fields?: FieldChange[] };
+  const notes = payload.notes as { added: NoteId[]; removed: NoteId[]; changed: (NoteId & { fields: FieldChange[] })[] };
+  const session = (s: SessionId) => `${s.date ?? '-'}${s.cwd ? ` ${s.cwd}` : ''}`;
+  const note = (n: NoteId) => `${n.date ?? '-'} ${n.title ? `${n.title}: ` : ''}${n.text ?? ''}`;
+  const section = (title: string, lines: string[]) => {
+    if (lines.length) out.push('', c.bold(title), ...lines);
+  };
+  section('Entities', [
+    ...entities.added.map((name) => c.green(`  + ${name}`)),
+    ...entities.removed.map((name) => c.red(`  - ${name}`)),
+    ...entities.changed.flatMap((e) => [`  ~ ${e.name}`, ...fields(e.fields, '      ')]),
+  ]);
+  section('Sessions', [
+    ...sessions.added.map((s) => c.green(`  + ${session(s)}`)),
+    ...sessions.removed.map((s) => c.red(`  - ${session(s)}`)),
+    ...sessions.changed.flatMap((s) => [`  ~ ${session(s)}`, ...fields(s.fields, '      ')]),
+  ]);
+  section('Notes', [
+    ...notes.added.map((n) => c.green(`  + ${note(n)}`)),
+    ...notes.removed.map((n) => c.red(`  - ${note(n)}`)),
+    ...notes.changed.flatMap((n) => [`  ~ ${note(n)}`, ...fields(n.fields, '      ')]),
+  ]);
+  return out.join('\n');
+}

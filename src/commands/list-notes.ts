@@ -1,0 +1,69 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { accessArgs, accessFlags } from '../cli/flags.js';
+import { colors, list, relativeDay, table } from '../cli/output.js';
+import { listNotes, type noteRef } from '../core/notes.js';
+import type { Payload } from '../core/reads.js';
+
+type NoteRef = ReturnType<typeof noteRef>;
+
+export default class ListNotes extends BaseCommand {
+  static override summary = 'Notes agents left, newest first.';
+  static override description =
+    'Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like `bourdon recent`. Tool: list_notes.';
+  static override examples = [
+    '<%= config.bin %> list-notes',
+    '<%= config.bin %> list-notes --since 2026-06-01 --tag release --project Bourdon',
+    '<%= config.bin %> list-notes --since 2026-01-01 --all --json | jq -r ".notes[].text"',
+  ];
+  static override flags = {
+    since: Flags.string({ description: 'First day to include (YYYY-MM-DD or ISO datetime).' }),
+    agent: Flags.string({ description: 'Only this agent.' }),
+    tag: Flags.string({ description: 'Only notes with this tag.' }),
+    project: Flags.string({ description: 'Only notes about this project.' }),
+    limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
+    cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
+    all: Flags.boolean({ description: 'Follow cursors and print every page as one.', default: false, exclusive: ['cursor'] }),
+    ...accessFlags,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ListNotes);
+    const ctx = this.openContext(flags.library);
+    const args = {
+      since: flags.since,
+      agent: flags.agent,
+      tag: flags.tag,
+      project: flags.project,
+      limit: flags.limit,
+      cursor: flags.cursor,
+      ...accessArgs(flags),
+    };
+    let payload: Payload = await listNotes(ctx, args);
+    this.failOnPayloadError(payload);
+    if (flags.all) {
+      const notes = [...(payload.notes as NoteRef[])];
+      while (payload.has_more && typeof payload.next_cursor === 'string') {
+        payload = await listNotes(ctx, { ...args, cursor: payload.next_cursor });
+        this.failOnPayloadError(payload);
+        notes.push(...(payload.notes as NoteRef[]));
+      }
+      payload = { ...payload, cursor: null, notes, next_cursor: null, has_more: false };
+    }
+    const more = payload.has_more ? `\nMore: bourdon list-notes --cursor ${String(payload.next_cursor)}` : '';
+    this.emit(payload, () => renderNotes(payload.notes as NoteRef[]) + more);
+  }
+}
+
+function renderNotes(notes: NoteRef[]): string {
+  if (notes.length === 0) return 'No notes in this window.';
+  const c = colors();
+  const rows = notes.map((note) => [
+    note.date.slice(0, 10),
+    relativeDay(note.date),
+    note.agent,
+    note.title ? `${c.bold(note.title)}: ${note.text}` : note.text,
+    list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]),
+  ]);
+  return table(['DATE', 'WHEN', 'AGENT', 'NOTE', 'TAGS'], rows);
+}

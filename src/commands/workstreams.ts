@@ -1,0 +1,68 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { accessArgs, accessFlags } from '../cli/flags.js';
+import { colors, list, relativeDay, table } from '../cli/output.js';
+import type { Payload } from '../core/reads.js';
+import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/workstreams.js';
+
+export default class Workstreams extends BaseCommand {
+  static override summary = 'What is in flight, across agents.';
+  static override description =
+    'Every project named in sessions and notes, with its agents, counts, first and last activity and status: active (activity in the last 14 days), idle, or archived (its entity has a past valid_to or an archived/canceled tag). Sorted by last activity. Tool: list_workstreams.';
+  static override examples = [
+    '<%= config.bin %> workstreams',
+    '<%= config.bin %> workstreams --status idle',
+    '<%= config.bin %> workstreams --since 2026-06-01 --json | jq -r ".workstreams[] | [.name, .status] | @tsv"',
+  ];
+  static override flags = {
+    since: Flags.string({ description: 'Only workstreams active on or after this day.' }),
+    agent: Flags.string({ description: 'Only activity of this agent.' }),
+    status: Flags.string({ description: 'Only this status.', options: [...WORKSTREAM_STATUSES] }),
+    limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
+    cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
+    all: Flags.boolean({ description: 'Follow cursors and print every page as one.', default: false, exclusive: ['cursor'] }),
+    ...accessFlags,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Workstreams);
+    const ctx = this.openContext(flags.library);
+    const args = {
+      since: flags.since,
+      agent: flags.agent,
+      status: flags.status,
+      limit: flags.limit,
+      cursor: flags.cursor,
+      ...accessArgs(flags),
+    };
+    let payload: Payload = await listWorkstreams(ctx, args);
+    this.failOnPayloadError(payload);
+    if (flags.all) {
+      const workstreams = [...(payload.workstreams as Workstream[])];
+      while (payload.has_more && typeof payload.next_cursor === 'string') {
+        payload = await listWorkstreams(ctx, { ...args, cursor: payload.next_cursor });
+        this.failOnPayloadError(payload);
+        workstreams.push(...(payload.workstreams as Workstream[]));
+      }
+      payload = { ...payload, cursor: null, workstreams, next_cursor: null, has_more: false };
+    }
+    const more = payload.has_more ? `\nMore: bourdon workstreams --cursor ${String(payload.next_cursor)}` : '';
+    this.emit(payload, () => renderWorkstreams(payload.workstreams as Workstream[]) + more);
+  }
+}
+
+function renderWorkstreams(streams: Workstream[]): string {
+  if (streams.length === 0) return 'No workstreams.';
+  const c = colors();
+  const paint = (status: string) => (status === 'active' ? c.green(status) : status === 'archived' ? c.dim(status) : c.cyan(status));
+  const rows = streams.map((stream) => [
+    stream.name,
+    paint(stream.status),
+    relativeDay(stream.last_activity),
+    list(stream.agents),
+    String(stream.session_count),
+    String(stream.note_count),
+    list(stream.recent_actions),
+  ]);
+  return table(['WORKSTREAM', 'STATUS', 'LAST', 'AGENTS', 'SESSIONS', 'NOTES', 'RECENT'], rows);
+}

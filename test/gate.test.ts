@@ -1,0 +1,115 @@
+/**
+ * The library write gate (spec §9): writers wait for a live holder, recover a lock whose
+ * holder is dead (at once on this host, by age otherwise), give up with one clear line when
+ * the library stays busy, and concurrent writers in one process lose nothing.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commitToFederation } from '../src/core/commit.js';
+import { createContext } from '../src/core/context.js';
+import { STALE_MS, withLibraryGate } from '../src/core/gate.js';
+import { readHistory } from '../src/core/history.js';
+import { L6Store, libraryPaths } from '../src/core/library.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function library(): string {
+  const root = tempDir('bourdon-gate-');
+  cleanup.push(root);
+  fs.mkdirSync(path.join(root, 'agents'));
+  return root;
+}
+
+function context(root: string) {
+  return createContext(new L6Store(root, { warn: () => {} }), { warn: () => {}, env: {} });
+}
+
+/** A lock directory as another machine's writer would leave it. */
+function foreignLock(root: string, ageMs: number): void {
+  const lock = libraryPaths(root).lock;
+  fs.mkdirSync(lock);
+  fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: 1, host: 'another-host', boot: null, token: 'abc', acquired: '' }));
+  const when = new Date(Date.now() - ageMs);
+  fs.utimesSync(lock, when, when);
+}
+
+describe('the library write gate', () => {
+  it('waits for a live holder in another process, then writes', async () => {
+    const root = library();
+    const holder = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'helpers', 'gate-holder.mjs'), REPO_ROOT, root, '700'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    holder.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise((resolve) => holder.on('close', resolve));
+    while (!out.includes('held')) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    const payload = await commitToFederation(context(root), { agent_id: 'a', agent_type: 'other', entities: [{ name: 'x' }] });
+    await exited;
+    expect(payload.version).toBe(1);
+    expect(out).toContain('released');
+    expect(Date.now() - started).toBeGreaterThan(300); // it did wait for the holder
+  });
+
+  it('gives up with one clear line while a live foreign holder keeps the lock', async () => {
+    const root = library();
+    foreignLock(root, 0);
+    await expect(withLibraryGate(libraryPaths(root), () => 'never', { timeoutMs: 200, warn: () => {} })).rejects.toThrow(
+      /^the library is busy: pid 1 on another-host holds .*\.bourdon\.lock; try again$/,
+    );
+    expect(fs.existsSync(path.join(root, 'agents', 'a.l5.yaml'))).toBe(false);
+  });
+
+  it('recovers a lock nobody refreshed for longer than the stale age', async () => {
+    const root = library();
+    foreignLock(root, STALE_MS + 5_000);
+    const warnings: string[] = [];
+    const result = await withLibraryGate(libraryPaths(root), () => 'ran', { timeoutMs: 2_000, warn: (m) => warnings.push(m) });
+    expect(result).toBe('ran');
+    expect(warnings.join('\n')).toMatch(/recovered the library lock .* left by pid 1 on another-host/);
+    expect(fs.existsSync(libraryPaths(root).lock)).toBe(false);
+  });
+
+  it('recovers a lock left by a dead process on this host at once', async () => {
+    const root = library();
+    const lock = libraryPaths(root).lock;
+    fs.mkdirSync(lock);
+    // A pid that cannot be alive: beyond Linux's pid_max.
+    fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), boot: null, token: 't', acquired: '' }));
+    const started = Date.now();
+    expect(await withLibraryGate(libraryPaths(root), () => 'ran', { timeoutMs: 5_000, warn: () => {} })).toBe('ran');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('serialises concurrent writers in one process without losing a row', async () => {
+    const root = library();
+    const ctx = context(root);
+    await commitToFederation(ctx, { agent_id: 'many', agent_type: 'other' });
+    const payloads = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => commitToFederation(ctx, { agent_id: 'many', entities: [{ name: `row-${i}` }] })),
+    );
+    expect(payloads.map((p) => p.version).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    const record = ctx.store.snapshot().byId.get('many')!;
+    expect(record.entities).toHaveLength(20);
+    expect(readHistory(ctx.store.paths, 'many').records).toHaveLength(21);
+  });
+
+  it('refuses to write through a symbolic link', async () => {
+    const root = library();
+    const outside = path.join(tempDir('bourdon-outside-'), 'target.yaml');
+    cleanup.push(path.dirname(outside));
+    fs.writeFileSync(outside, 'untouched\n');
+    fs.symlinkSync(outside, path.join(root, 'agents', 'linked.l5.yaml'));
+    for (const mode of ['merge', 'replace']) {
+      const payload = await commitToFederation(context(root), { agent_id: 'linked', agent_type: 'other', mode });
+      expect(payload.error).toMatch(/refusing to write through the symbolic link/);
+    }
+    expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+  });
+});
