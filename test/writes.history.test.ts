@@ -303,6 +303,33 @@ describe('rollback safety', () => {
     expect(readHistory(ctx.store.paths, 'a').records).toHaveLength(2);
   });
 
+  it("over MCP, audits where the server's trail goes, and is refused when it cannot", async () => {
+    const { library, home } = freshLibrary();
+    const ctx = contextFor(library, home);
+    await commitToFederation(ctx, { agent_id: 'm', agent_type: 'other', entities: [{ name: 'one' }] });
+    await commitToFederation(ctx, { agent_id: 'm', entities: [{ name: 'two' }] });
+    const trail = path.join(home, 'server-trail.jsonl');
+    const linked = await linkedClient(library, { env: { BOURDON_HOME: home }, auditPath: trail });
+    try {
+      expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'm', version: 1, reason: 'oops' })).toMatchObject({ version: 3 });
+    } finally {
+      await linked.close();
+    }
+    const lines = fs.readFileSync(trail, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.op === 'rollback_agent_memory').map((line) => line.detail ?? null)).toEqual([null, 'restore version 1 (oops)']);
+
+    const blocked = path.join(home, 'blocked');
+    fs.writeFileSync(blocked, '');
+    const refusing = await linkedClient(library, { env: { BOURDON_HOME: home }, auditPath: path.join(blocked, 'audit.jsonl') });
+    try {
+      const payload = (await callJson(refusing.client, 'rollback_agent_memory', { agent_id: 'm', version: 2 })) as Record<string, unknown>;
+      expect(payload.error).toMatch(/^rollback refused: the audit record could not be written/);
+    } finally {
+      await refusing.close();
+    }
+    expect(readHistory(ctx.store.paths, 'm').records).toHaveLength(3);
+  });
+
   it('is denied to quarantined callers (and so are the other version tools)', async () => {
     const { library, home } = freshLibrary();
     await commitToFederation(contextFor(library, home), { agent_id: 'openclaw', agent_type: 'other', entities: [{ name: 'one' }] });
