@@ -3,12 +3,24 @@
  * Errors are one line on stderr (or `{"error": …}` on stdout under --json), never a stack
  * trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
  */
+import fs from 'node:fs';
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, stderrWarn } from '../core/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/config.js';
 import { setupColors } from './output.js';
+
+/** Libraries with at least this many files in agents/ load behind a progress line. */
+const LARGE_LIBRARY_FILES = 500;
+
+/**
+ * Spinners and progress lines: only when a person watches (stdout and stderr both terminals,
+ * not TERM=dumb) and never under --json.
+ */
+export function progressWanted(jsonMode: boolean): boolean {
+  return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
+}
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 
@@ -39,7 +51,29 @@ export abstract class BaseCommand extends Command {
     const root = this.libraryRoot(libraryFlag);
     const store = new L6Store(root, { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) });
     store.assertExists();
+    this.preloadLargeLibrary(store);
     return createContext(store, overrides);
+  }
+
+  /**
+   * A library with many manifests can take a while to load the first time (before the parsed
+   * cache is warm): load it now, behind a progress line, instead of inside the operation.
+   */
+  private preloadLargeLibrary(store: L6Store): void {
+    if (!progressWanted(this.jsonMode)) return;
+    let count = 0;
+    try {
+      count = fs.readdirSync(store.paths.agents).length;
+    } catch {
+      return;
+    }
+    if (count < LARGE_LIBRARY_FILES) return;
+    const stop = this.startProgress(`loading ${count} manifests…`);
+    try {
+      store.snapshot();
+    } finally {
+      stop();
+    }
   }
 
   /** Prints a payload: JSON under --json, else the command's human rendering. */
@@ -57,13 +91,21 @@ export abstract class BaseCommand extends Command {
    * under --json. Returns the function that clears it.
    */
   protected startProgress(message: string): () => void {
-    if (this.jsonMode || !process.stderr.isTTY) return () => {};
+    if (!progressWanted(this.jsonMode)) return () => {};
     const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     let frame = 0;
-    const timer = setInterval(() => process.stderr.write(`\r${frames[frame++ % frames.length]} ${message}`), 80);
+    // The first frame at once: synchronous work (a large parse) shows it before blocking.
+    const draw = () => process.stderr.write(`\r${frames[frame++ % frames.length]} ${message}`);
+    draw();
+    const timer = setInterval(draw, 80);
+    timer.unref();
+    let stopped = false;
     return () => {
+      if (stopped) return;
+      stopped = true;
       clearInterval(timer);
-      process.stderr.write('\r\u001b[2K');
+      // Blank the line with spaces rather than an erase sequence: no escape codes ever.
+      process.stderr.write(`\r${' '.repeat(message.length + 2)}\r`);
     };
   }
 

@@ -1,0 +1,284 @@
+/**
+ * The configuration each MCP host wants for a Bourdon server (`bourdon mcp-config`, `bourdon
+ * init`): the exact JSON or TOML, where it goes, and a one-line command where the host has one.
+ *
+ * Formats, as each host documents them (checked when this was written; docs/mcp-hosts.md):
+ * - Claude Code: `.mcp.json` at the project root, `{"mcpServers": {name: {type, …}}}`; it expands
+ *   `${VAR}` in command, args, env, url and headers. CLI: `claude mcp add`.
+ * - Claude Desktop: `claude_desktop_config.json`, `{"mcpServers": {name: {command, args, env}}}`,
+ *   stdio only: a URL goes through the `mcp-remote` bridge, whose `--header` value expands
+ *   `${VAR}` from the env block (no spaces in args: a Windows quoting bug).
+ * - Cursor: `.cursor/mcp.json` or `~/.cursor/mcp.json`, `{"mcpServers": {…}}`; remote servers
+ *   are `{url, headers}`, and header values expand `${env:VAR}`.
+ * - Codex: `~/.codex/config.toml`, a `[mcp_servers.<name>]` table with command/args/env, or
+ *   url + `bearer_token_env_var` (Codex refuses an inline token). CLI: `codex mcp add`.
+ * - VS Code: `.vscode/mcp.json`, `{"servers": {name: {type: "stdio"|"http", …}}}`; header values
+ *   expand `${env:VAR}` (and `${input:…}`).
+ *
+ * A token is never part of a snippet: HTTP snippets name the variable that holds it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../core/errors.js';
+import { normalisePeerUrl } from '../core/peers-config.js';
+import { colors } from './output.js';
+
+export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
+export type Host = (typeof HOSTS)[number];
+
+export const HOST_TITLES: Record<Host, string> = {
+  'claude-code': 'Claude Code',
+  'claude-desktop': 'Claude Desktop',
+  cursor: 'Cursor',
+  codex: 'Codex',
+  vscode: 'VS Code',
+};
+
+/** How the host starts `bourdon serve` for stdio. */
+export const LAUNCHERS = ['node', 'npx', 'bourdon'] as const;
+export type Launcher = (typeof LAUNCHERS)[number];
+
+export const DEFAULT_SERVER_NAME = 'bourdon';
+export const DEFAULT_TOKEN_ENV = 'BOURDON_TOKEN';
+
+/** Variables a host-started server should see as the CLI does: where its config lives. */
+const PASSED_ENV = ['BOURDON_HOME', 'BOURDON_FEDERATION_CONFIG', 'BOURDON_AUDIT_PATH'] as const;
+
+export interface StdioTarget {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface HttpTarget {
+  transport: 'http';
+  url: string;
+  tokenEnv: string;
+}
+
+export type ServerTarget = StdioTarget | HttpTarget;
+
+export interface HostSnippet {
+  host: Host;
+  title: string;
+  transport: 'stdio' | 'http';
+  format: 'json' | 'toml';
+  /** Where the snippet goes. */
+  file: string;
+  /** The snippet, exactly as the host reads it (merge it into an existing file). */
+  text: string;
+  /** A command that adds the same server, where the host has one; else null. */
+  command: string | null;
+  notes: string[];
+}
+
+/** The compiled CLI entry, for hosts that start the server with an absolute path. */
+export function binPath(): string {
+  return fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+}
+
+export function checkServerName(name: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new UsageError(`invalid server name ${JSON.stringify(name)}: use letters, digits, - and _`);
+  return name;
+}
+
+export function checkEnvName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`invalid variable name ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** The stdio launch: absolute paths, so a host started outside a shell finds everything. */
+export function stdioTarget(libraryRoot: string, launcher: Launcher = 'node', env: NodeJS.ProcessEnv = process.env): StdioTarget {
+  const serve = ['serve', '--library', path.resolve(libraryRoot)];
+  const passed: Record<string, string> = {};
+  for (const name of PASSED_ENV) {
+    const value = env[name];
+    if (value) passed[name] = path.resolve(value);
+  }
+  if (launcher === 'npx') return { transport: 'stdio', command: 'npx', args: ['-y', 'bourdon', ...serve], env: passed };
+  if (launcher === 'bourdon') return { transport: 'stdio', command: 'bourdon', args: serve, env: passed };
+  return { transport: 'stdio', command: process.execPath, args: [binPath(), ...serve], env: passed };
+}
+
+/** The HTTP target: the URL checked as peers are (https unless loopback; /mcp appended). */
+export function httpTarget(rawUrl: string, tokenEnv = DEFAULT_TOKEN_ENV): HttpTarget {
+  let url: string;
+  try {
+    url = normalisePeerUrl(rawUrl);
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace('invalid peer url', 'invalid --http url'));
+  }
+  return { transport: 'http', url, tokenEnv: checkEnvName(tokenEnv) };
+}
+
+/** POSIX shell quoting, for the one-line commands. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/** A TOML key: bare when it can be, else a basic string. */
+function tomlKey(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? key : tomlString(key);
+}
+
+/** A TOML basic string. */
+export function tomlString(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  const escaped = value.replace(/[\\"\u0000-\u001f\u007f]/g, (ch) => {
+    if (ch === '\\') return '\\\\';
+    if (ch === '"') return '\\"';
+    if (ch === '\n') return '\\n';
+    if (ch === '\t') return '\\t';
+    if (ch === '\r') return '\\r';
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+  return `"${escaped}"`;
+}
+
+function stdioEntry(target: StdioTarget, withType: boolean): Record<string, unknown> {
+  const entry: Record<string, unknown> = withType ? { type: 'stdio' } : {};
+  entry.command = target.command;
+  entry.args = target.args;
+  if (Object.keys(target.env).length) entry.env = target.env;
+  return entry;
+}
+
+function envFlags(flag: string, env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([key, value]) => [flag, `${key}=${value}`]);
+}
+
+function commandLine(words: string[]): string {
+  return words.map(shellQuote).join(' ');
+}
+
+const MCP_REMOTE_HEADER_ENV = 'BOURDON_AUTH_HEADER';
+
+/** The snippet one host wants for one server. */
+export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SERVER_NAME): HostSnippet {
+  checkServerName(name);
+  const base = { host, title: HOST_TITLES[host], transport: target.transport };
+  const bearer = target.transport === 'http' ? `Authorization: Bearer <token from $${target.tokenEnv}>` : '';
+  switch (host) {
+    case 'claude-code': {
+      if (target.transport === 'stdio') {
+        return {
+          ...base,
+          format: 'json',
+          file: '.mcp.json at the project root (shared with the team), or run the command for your user only',
+          text: json({ mcpServers: { [name]: { ...stdioEntry(target, true), env: target.env } } }),
+          command: commandLine(['claude', 'mcp', 'add', ...envFlags('-e', target.env), name, '--', target.command, ...target.args]),
+          notes: [],
+        };
+      }
+      const header = `Authorization: Bearer \${${target.tokenEnv}}`;
+      return {
+        ...base,
+        format: 'json',
+        file: '.mcp.json at the project root',
+        text: json({ mcpServers: { [name]: { type: 'http', url: target.url, headers: { Authorization: `Bearer \${${target.tokenEnv}}` } } } }),
+        command: commandLine(['claude', 'mcp', 'add', '--scope', 'project', '--transport', 'http', name, target.url, '--header', header]),
+        notes: [`Claude Code expands \${${target.tokenEnv}} from its environment when it connects: export ${target.tokenEnv} before starting it.`],
+      };
+    }
+    case 'claude-desktop': {
+      const file = 'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
+      if (target.transport === 'stdio') {
+        return { ...base, format: 'json', file, text: json({ mcpServers: { [name]: stdioEntry(target, false) } }), command: null, notes: [] };
+      }
+      const args = ['-y', 'mcp-remote', target.url, '--header', `Authorization:\${${MCP_REMOTE_HEADER_ENV}}`];
+      if (target.url.startsWith('http:')) args.push('--allow-http');
+      return {
+        ...base,
+        format: 'json',
+        file,
+        text: json({
+          mcpServers: {
+            [name]: { command: 'npx', args, env: { [MCP_REMOTE_HEADER_ENV]: `Bearer <paste the token from $${target.tokenEnv}>` } },
+          },
+        }),
+        command: null,
+        notes: [
+          'Claude Desktop starts local (stdio) servers only; the mcp-remote bridge carries the calls to the URL.',
+          `It does not read your shell's variables: replace the placeholder with the token, and keep the file private (chmod 600).`,
+        ],
+      };
+    }
+    case 'cursor': {
+      const file = '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project';
+      if (target.transport === 'stdio') {
+        return { ...base, format: 'json', file, text: json({ mcpServers: { [name]: stdioEntry(target, false) } }), command: null, notes: [] };
+      }
+      return {
+        ...base,
+        format: 'json',
+        file,
+        text: json({ mcpServers: { [name]: { url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } } } }),
+        command: null,
+        notes: [`Cursor reads \${env:${target.tokenEnv}} from the environment it was started in.`],
+      };
+    }
+    case 'codex': {
+      const table = `mcp_servers.${tomlKey(name)}`;
+      if (target.transport === 'stdio') {
+        const lines = [`[${table}]`, `command = ${tomlString(target.command)}`, `args = [${target.args.map(tomlString).join(', ')}]`];
+        if (Object.keys(target.env).length) {
+          lines.push('', `[${table}.env]`, ...Object.entries(target.env).map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
+        }
+        return {
+          ...base,
+          format: 'toml',
+          file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
+          text: lines.join('\n'),
+          command: commandLine(['codex', 'mcp', 'add', name, ...envFlags('--env', target.env), '--', target.command, ...target.args]),
+          notes: [],
+        };
+      }
+      return {
+        ...base,
+        format: 'toml',
+        file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
+        text: [`[${table}]`, `url = ${tomlString(target.url)}`, `bearer_token_env_var = ${tomlString(target.tokenEnv)}`].join('\n'),
+        command: commandLine(['codex', 'mcp', 'add', name, '--url', target.url, '--bearer-token-env-var', target.tokenEnv]),
+        notes: [`Codex sends ${bearer} on every request; it refuses a token written in the file.`],
+      };
+    }
+    case 'vscode': {
+      const file = '.vscode/mcp.json in the workspace (or your user mcp.json: "MCP: Open User Configuration")';
+      if (target.transport === 'stdio') {
+        const entry = stdioEntry(target, true);
+        return {
+          ...base,
+          format: 'json',
+          file,
+          text: json({ servers: { [name]: entry } }),
+          command: commandLine(['code', '--add-mcp', JSON.stringify({ name, ...entry })]),
+          notes: [],
+        };
+      }
+      const entry = { type: 'http', url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } };
+      return {
+        ...base,
+        format: 'json',
+        file,
+        text: json({ servers: { [name]: entry } }),
+        command: commandLine(['code', '--add-mcp', JSON.stringify({ name, ...entry })]),
+        notes: [`VS Code reads \${env:${target.tokenEnv}} from the environment it was started in.`],
+      };
+    }
+  }
+}
+
+/** A snippet for people: title and file, the snippet, the command alternative, the notes. */
+export function renderSnippet(snippet: HostSnippet): string {
+  const c = colors();
+  const lines = [c.bold(snippet.title) + c.dim(` (${snippet.transport}) — ${snippet.file}`), snippet.text];
+  if (snippet.command) lines.push(c.dim('or run:'), snippet.command);
+  for (const note of snippet.notes) lines.push(c.dim(note));
+  return lines.join('\n');
+}

@@ -1,0 +1,95 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { colors } from '../cli/output.js';
+import { configPaths } from '../core/config.js';
+import { DEFAULT_STALE_DAYS, runDoctor, type CheckResult, type DoctorReport, type Verdict } from '../core/doctor.js';
+import type { PeerConfig } from '../core/peers-config.js';
+
+export default class Doctor extends BaseCommand {
+  static override summary = 'Check that everything Bourdon depends on is healthy.';
+  static override description = `One verdict per check — ok, info, warn or FAIL — with the reason and what to do:
+
+  library       the library folder exists and has agents/
+  manifests     every manifest parses (each unreadable file is named, with why)
+  duplicate ids no two files declare the same agent id
+  schema        rows queries cannot read (no name, no date) fail; tolerated deviations warn
+  write gate    a writer can take the library lock (it is taken and released at once)
+  staging       nothing staged more than --stale-days days ago (default 7), nothing unreadable
+  config dir    ~/.bourdon (BOURDON_HOME) is private to you
+  registry      federation.yaml parses; revoked members listed; file private
+  grants        quarantined members without grants (they can read nothing)
+  HTTP auth     whether \`serve --transport http\` can authenticate anyone
+  peers         peers.yaml is valid and each token variable is set
+  reachability  every peer answers (skipped with --offline)
+  audit log     the audit log can be appended to (rollbacks need it)
+
+Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Nothing is changed, except that the write gate is taken and released.`;
+  static override examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --offline',
+    { description: 'Only the failing checks, for a script', command: '<%= config.bin %> doctor --json | jq \'.checks[] | select(.verdict == "fail")\'' },
+    { description: 'In CI, warnings count too', command: '<%= config.bin %> doctor --strict --library ./agent-library' },
+  ];
+  static override flags = {
+    offline: Flags.boolean({ description: 'Do not call peers (skip the reachability check).', default: false }),
+    strict: Flags.boolean({ description: 'Exit 1 on warnings too.', default: false }),
+    'stale-days': Flags.integer({ description: `Staged writes older than this fail (default ${DEFAULT_STALE_DAYS}).`, min: 0, helpValue: '<days>' }),
+    'peer-timeout': Flags.integer({ description: 'Budget per peer call, in milliseconds.', default: 5000, min: 100, helpValue: '<ms>' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Doctor);
+    const root = this.libraryRoot(flags.library);
+    const stop = this.startProgress('checking the library, members, staging, peers and audit log…');
+    let report: DoctorReport;
+    try {
+      report = await runDoctor({
+        libraryRoot: root,
+        config: configPaths(process.env),
+        env: process.env,
+        staleDays: flags['stale-days'] ?? DEFAULT_STALE_DAYS,
+        probePeer: flags.offline ? undefined : await peerProbe(flags['peer-timeout']),
+      });
+    } finally {
+      stop();
+    }
+    this.emit(report, () => renderReport(report));
+    if (!report.ok || (flags.strict && report.counts.warn > 0)) this.exit(1);
+  }
+}
+
+async function peerProbe(timeoutMs: number): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
+  const { checkPeer } = await import('../mcp/peer-client.js');
+  return async (peer) => {
+    const result = await checkPeer(peer, process.env, timeoutMs);
+    return { reachable: result.reachable, latency_ms: result.latency_ms, error: result.error };
+  };
+}
+
+const LABELS: Record<Verdict, string> = { ok: 'ok', info: 'info', warn: 'warn', fail: 'FAIL' };
+
+function paint(verdict: Verdict, text: string): string {
+  const c = colors();
+  if (verdict === 'ok') return c.green(text);
+  if (verdict === 'warn') return c.yellow(text);
+  if (verdict === 'fail') return c.red(c.bold(text));
+  return c.cyan(text);
+}
+
+export function renderReport(report: DoctorReport): string {
+  const c = colors();
+  const titleWidth = Math.max(...report.checks.map((result) => result.title.length));
+  const line = (result: CheckResult) => {
+    const head = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${result.title.padEnd(titleWidth)}  ${result.summary}`;
+    const indent = ' '.repeat(4 + 2 + titleWidth + 2);
+    return [head, ...result.details.map((detail) => c.dim(`${indent}${detail}`))].join('\n');
+  };
+  const { fail, warn } = report.counts;
+  const verdict =
+    fail > 0
+      ? c.red(`${fail} ${fail === 1 ? 'problem' : 'problems'}${warn ? `, ${warn} ${warn === 1 ? 'warning' : 'warnings'}` : ''}.`)
+      : warn > 0
+        ? c.yellow(`No problems; ${warn} ${warn === 1 ? 'warning' : 'warnings'}.`)
+        : c.green('Everything looks healthy.');
+  return [c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`), '', ...report.checks.map(line), '', verdict].join('\n');
+}

@@ -1,0 +1,249 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
+import { colors } from '../cli/output.js';
+import { configPaths } from '../core/config.js';
+import { BourdonError, UsageError } from '../core/errors.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../core/ids.js';
+import { DEFAULT_TOKEN_ENV, checkTokenEnv, normalisePeerUrl, peerNameFromUrl } from '../core/peers-config.js';
+import type { IssuedToken } from '../core/registry.js';
+import {
+  checkPeerRequest,
+  ensureConfigDir,
+  ensureLibraryFolders,
+  ensureMember,
+  ensurePeer,
+  type MemberRequest,
+  type PeerRequest,
+  type SetupStep,
+} from '../core/setup.js';
+
+interface Plan {
+  library: string;
+  member: MemberRequest | null;
+  peer: PeerRequest | null;
+  hosts: Host[];
+}
+
+interface InitFlags {
+  library?: string;
+  yes: boolean;
+  member?: string;
+  tier: string;
+  grant?: string[];
+  'peer-url'?: string;
+  'peer-name'?: string;
+  'peer-token-env': string;
+  host?: string[];
+}
+
+export default class Init extends BaseCommand {
+  static override summary = 'Set up the library and config dir, a first member and peer.';
+  static override description = `An interactive wizard on a terminal: it asks where the library goes, whether to register a first member (a caller over HTTP, with a token shown once) and a first peer (another machine's Bourdon server), and which MCP host to print the config for. It then creates the library (with agents/) and the config dir (~/.bourdon, or BOURDON_HOME, mode 700), registers and adds what you asked for, and prints the host snippet.
+
+With --yes it asks nothing and does what the flags say, for scripts. Outside a terminal --yes is required.
+
+Running it again is safe: what exists is reported and left alone; an existing member's token is never shown again.`;
+  static override examples = [
+    { description: 'The wizard', command: '<%= config.bin %> init' },
+    { description: 'A script: library and config dir only', command: '<%= config.bin %> init --yes --library ~/agent-library' },
+    {
+      description: 'A trusted member for this laptop, a peer, and the Claude Code snippet',
+      command: '<%= config.bin %> init --yes --member laptop --tier trusted --peer-url https://desk.tailnet.example:7500 --peer-token-env BOURDON_PEER_DESK --host claude-code',
+    },
+    { description: 'Capture the new member token in a script', command: '<%= config.bin %> init --yes --member ci --grant codex --json | jq -r .member.token' },
+  ];
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Ask nothing: use the flags and defaults.', default: false }),
+    member: Flags.string({ description: 'Register this member (an agent id) for HTTP access.', helpValue: '<id>' }),
+    tier: Flags.string({ description: "The member's tier.", options: ['quarantined', 'trusted'], default: 'quarantined' }),
+    grant: Flags.string({ description: 'A namespace the member may read (repeatable or comma-separated).', multiple: true, delimiter: ',', helpValue: '<ns>' }),
+    'peer-url': Flags.string({ description: "Add a peer: another machine's Bourdon server.", helpValue: '<url>' }),
+    'peer-name': Flags.string({ description: 'The peer’s name (default: from its host and port).', helpValue: '<name>' }),
+    'peer-token-env': Flags.string({ description: 'BOURDON_PEER_* variable holding the peer’s token.', default: DEFAULT_TOKEN_ENV, helpValue: '<VAR>' }),
+    host: Flags.string({ description: 'Print the stdio config for this MCP host (repeatable).', options: [...HOSTS], multiple: true }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Init);
+    const plan = flags.yes ? planFromFlags(this.libraryRoot(flags.library), flags) : await this.ask(this.libraryRoot(flags.library), flags);
+    const config = configPaths(process.env);
+    const steps: SetupStep[] = [ensureLibraryFolders(plan.library), ensureConfigDir(config.home)];
+    let issued: IssuedToken | null = null;
+    if (plan.member) {
+      const result = ensureMember(config.registry, plan.member);
+      steps.push(result.step);
+      issued = result.issued;
+    }
+    let peer = null;
+    if (plan.peer) {
+      const result = ensurePeer(config.peers, plan.peer);
+      steps.push(result.step);
+      peer = result.peer;
+    }
+    const target = stdioTarget(plan.library);
+    const snippets = plan.hosts.map((host) => hostSnippet(host, target));
+    const payload = {
+      library: steps[0].path,
+      config_dir: steps[1].path,
+      steps,
+      member: issued ? { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token } : null,
+      peer,
+      snippets,
+    };
+    this.emit(payload, () => renderInit(steps, issued, snippets, plan));
+  }
+
+  /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */
+  private async ask(library: string, flags: InitFlags): Promise<Plan> {
+    if (!process.stdin.isTTY || !process.stderr.isTTY) {
+      throw new UsageError('not a terminal, so no questions can be asked: pass --yes (with --member, --peer-url, --host as needed)');
+    }
+    const { input, confirm, select } = await import('@inquirer/prompts');
+    const context = { output: process.stderr };
+    const c = colors();
+    try {
+      process.stderr.write(`${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}\n`);
+      const root = await input({ message: 'Library folder', default: library, validate: (value) => (value.trim() ? true : 'a folder is needed') }, context);
+
+      let member: MemberRequest | null = null;
+      if (await confirm({ message: 'Register a member who may call this server over HTTP?', default: Boolean(flags.member) }, context)) {
+        const id = await input(
+          { message: 'Member id', default: flags.member, validate: (value) => (isValidAgentId(value.trim()) ? true : invalidAgentIdMessage(value.trim(), 'id')) },
+          context,
+        );
+        const tier = await select(
+          {
+            message: 'Tier',
+            default: flags.tier,
+            choices: [
+              { name: 'quarantined', value: 'quarantined' as const, description: 'reads only granted namespaces; its writes wait in staging' },
+              { name: 'trusted', value: 'trusted' as const, description: 'every tool, every namespace (no private rows when remote)' },
+            ],
+          },
+          context,
+        );
+        let grants: string[] = [];
+        if (tier === 'quarantined') {
+          const answer = await input(
+            { message: 'Namespaces it may read (agent ids, comma-separated; empty for none)', default: (flags.grant ?? []).join(','), validate: grantsProblem },
+            context,
+          );
+          grants = splitList(answer);
+        }
+        member = { id: id.trim(), tier, grants };
+      }
+
+      let peer: PeerRequest | null = null;
+      if (await confirm({ message: "Add a peer (another machine's Bourdon server)?", default: Boolean(flags['peer-url']) }, context)) {
+        const url = await input({ message: 'Peer URL', default: flags['peer-url'], validate: urlProblem }, context);
+        const name = await input(
+          {
+            message: 'Peer name',
+            default: flags['peer-name'] ?? peerNameFromUrl(normalisePeerUrl(url.trim())),
+            validate: (value) => (isValidAgentId(value.trim()) ? true : 'use lowercase letters, digits, - and _'),
+          },
+          context,
+        );
+        const tokenEnv = await input({ message: 'Variable holding its token (BOURDON_PEER_*)', default: flags['peer-token-env'], validate: tokenEnvProblem }, context);
+        peer = { name: name.trim(), url: url.trim(), token_env: tokenEnv.trim() };
+      }
+
+      const host = await select(
+        {
+          message: 'Print the MCP config for',
+          default: flags.host?.[0] ?? 'claude-code',
+          choices: [
+            ...HOSTS.map((value) => ({ name: value, value: value as string })),
+            { name: 'none (later: bourdon mcp-config)', value: 'none' },
+          ],
+        },
+        context,
+      );
+      return { library: root.trim(), member, peer, hosts: host === 'none' ? [] : [host as Host] };
+    } catch (error) {
+      if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') {
+        throw new BourdonError('init cancelled; nothing was changed');
+      }
+      throw error;
+    }
+  }
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function grantsProblem(text: string): true | string {
+  const bad = splitList(text).find((item) => !isValidAgentId(item));
+  return bad === undefined ? true : `${JSON.stringify(bad)} is not an agent id`;
+}
+
+function urlProblem(text: string): true | string {
+  try {
+    normalisePeerUrl(text.trim());
+    return true;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function tokenEnvProblem(text: string): true | string {
+  try {
+    checkTokenEnv(text.trim());
+    return true;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function planFromFlags(library: string, flags: InitFlags): Plan {
+  let member: MemberRequest | null = null;
+  if (flags.member !== undefined) {
+    if (!isValidAgentId(flags.member)) throw new UsageError(invalidAgentIdMessage(flags.member, 'member id'));
+    const grants = (flags.grant ?? []).map((grant) => grant.trim()).filter(Boolean);
+    const problem = grantsProblem(grants.join(','));
+    if (problem !== true) throw new UsageError(`--grant: ${problem}`);
+    member = { id: flags.member, tier: flags.tier as MemberRequest['tier'], grants };
+  } else if (flags.grant?.length) {
+    throw new UsageError('--grant needs --member');
+  }
+  let peer: PeerRequest | null = null;
+  if (flags['peer-url'] !== undefined) {
+    const url = normalisePeerUrl(flags['peer-url']);
+    peer = checkPeerRequest({ name: flags['peer-name'] ?? peerNameFromUrl(url), url, token_env: flags['peer-token-env'] });
+  } else if (flags['peer-name'] !== undefined) {
+    throw new UsageError('--peer-name needs --peer-url');
+  }
+  return { library, member, peer, hosts: [...new Set((flags.host ?? []) as Host[])] };
+}
+
+const WHAT: Record<SetupStep['what'], string> = { library: 'library', config: 'config dir', member: 'member', peer: 'peer' };
+
+function renderInit(steps: SetupStep[], issued: IssuedToken | null, snippets: HostSnippet[], plan: Plan): string {
+  const c = colors();
+  const status = (step: SetupStep) => (step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7)));
+  const lines = [c.bold('Bourdon is set up.'), ''];
+  for (const step of steps) {
+    const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
+    lines.push(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`);
+  }
+  if (issued) {
+    lines.push('', `Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`, issued.token);
+  }
+  for (const snippet of snippets) lines.push('', renderSnippet(snippet));
+  lines.push('', c.bold('Next'));
+  const next: [string, string][] = [
+    ['bourdon doctor', 'check the library, members, staging, peers and audit log'],
+    ['bourdon demo', 'see federation work on a built-in sample library'],
+    ['bourdon mcp-config --host <host>', 'the config for Claude Code, Claude Desktop, Cursor, Codex or VS Code'],
+  ];
+  if (plan.member) next.push(['bourdon serve --transport http', 'serve members over HTTP (see `bourdon help agent`)']);
+  if (plan.peer) next.push(['bourdon peers check', 'is the peer reachable?']);
+  const width = Math.max(...next.map(([command]) => command.length));
+  for (const [command, why] of next) lines.push(`  ${command.padEnd(width)}  ${c.dim(why)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,86 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import {
+  DEFAULT_SERVER_NAME,
+  DEFAULT_TOKEN_ENV,
+  HOSTS,
+  LAUNCHERS,
+  hostSnippet,
+  renderSnippet,
+  httpTarget,
+  stdioTarget,
+  type Host,
+  type HostSnippet,
+  type Launcher,
+  type ServerTarget,
+} from '../cli/host-config.js';
+import { UsageError } from '../core/errors.js';
+
+export default class McpConfig extends BaseCommand {
+  static override summary = 'Print the config an MCP host needs to use Bourdon.';
+  static override description = `Prints exactly what Claude Code, Claude Desktop, Cursor, Codex or VS Code read to start (stdio) or reach (--http) a Bourdon server: JSON for most hosts, TOML for Codex.
+
+With --host, stdout carries the snippet alone (so it can be redirected or piped) and stderr says where it goes, plus a one-line command for hosts that have one (\`claude mcp add\`, \`codex mcp add\`, \`code --add-mcp\`). Without --host, every host is shown.
+
+stdio snippets start the server with absolute paths (this Node and this bourdon), since hosts start servers outside your shell; --command npx gives a portable \`npx -y bourdon serve\` instead. BOURDON_HOME, BOURDON_FEDERATION_CONFIG and BOURDON_AUDIT_PATH, when set, are passed on so the host-started server uses the same config as this shell.
+
+HTTP snippets never contain a token: they read it from the variable named by --token-env (default BOURDON_TOKEN), holding a member token from \`bourdon agent add\`.`;
+  static override examples = [
+    { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
+    { description: 'Write a Cursor project config', command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json' },
+    { description: 'Codex over HTTP with the token in $BOURDON_TOKEN', command: '<%= config.bin %> mcp-config --host codex --http https://desk.tailnet.example:7500 >> ~/.codex/config.toml' },
+    { description: 'Every host, as JSON', command: '<%= config.bin %> mcp-config --json | jq -r \'.snippets[] | "\\(.title): \\(.file)"\'' },
+  ];
+  static override flags = {
+    host: Flags.string({ description: 'The host to configure (default: all).', options: [...HOSTS] }),
+    http: Flags.string({ description: 'Reach a running HTTP server at this URL instead of starting one over stdio.', helpValue: '<url>' }),
+    'token-env': Flags.string({
+      description: `With --http: the environment variable holding the bearer token (default ${DEFAULT_TOKEN_ENV}).`,
+      helpValue: '<VAR>',
+    }),
+    name: Flags.string({ description: 'Server name in the host config.', default: DEFAULT_SERVER_NAME, helpValue: '<name>' }),
+    command: Flags.string({
+      description: 'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon) or bourdon (on PATH).',
+      options: [...LAUNCHERS],
+      default: 'node',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(McpConfig);
+    if (flags['token-env'] && !flags.http) throw new UsageError('--token-env needs --http');
+    const target: ServerTarget = flags.http
+      ? httpTarget(flags.http, flags['token-env'] ?? DEFAULT_TOKEN_ENV)
+      : stdioTarget(this.libraryRoot(flags.library), flags.command as Launcher);
+    const hosts: Host[] = flags.host ? [flags.host as Host] : [...HOSTS];
+    const snippets = hosts.map((host) => hostSnippet(host, target, flags.name));
+    const payload = {
+      name: flags.name,
+      transport: target.transport,
+      ...(target.transport === 'http' ? { url: target.url, token_env: target.tokenEnv } : { command: target.command, args: target.args, env: target.env }),
+      snippets,
+    };
+    if (this.jsonMode) {
+      this.emit(payload, () => '');
+      return;
+    }
+    if (flags.host) {
+      process.stderr.write(guidance(snippets[0]));
+      process.stdout.write(snippets[0].text + '\n');
+      return;
+    }
+    process.stdout.write(renderAll(snippets) + '\n');
+  }
+}
+
+/** Where a snippet goes, on stderr when stdout carries the snippet alone. */
+function guidance(snippet: HostSnippet): string {
+  const lines = [`# ${snippet.title} (${snippet.transport}): ${snippet.file}`];
+  if (snippet.command) lines.push(`# or run: ${snippet.command}`);
+  for (const note of snippet.notes) lines.push(`# ${note}`);
+  return lines.join('\n') + '\n';
+}
+
+function renderAll(snippets: HostSnippet[]): string {
+  return snippets.map(renderSnippet).join('\n\n');
+}

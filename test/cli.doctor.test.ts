@@ -1,0 +1,241 @@
+/**
+ * `bourdon doctor`: exits 0 on a healthy setup; each seeded problem (a broken manifest, a stale
+ * staged write, a bad peers file, and more) is reported by its check, with the reason, and
+ * exits 1.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/fixtures.js';
+
+interface Check {
+  id: string;
+  verdict: 'ok' | 'info' | 'warn' | 'fail';
+  summary: string;
+  details: string[];
+}
+
+const MANIFEST = (id: string, extra = '') => `spec_version: '0.1'
+agent:
+  id: ${id}
+  type: code-assistant
+last_updated: '2026-06-01T10:00:00Z'
+known_entities:
+  - name: Bourdon
+    type: project
+    summary: federated memory
+recent_sessions:
+  - date: '2026-06-01'
+    project_focus: [Bourdon]
+    key_actions: [wrote the doctor]
+${extra}`;
+
+/** A library and config dir that pass every check. */
+function healthy(): { library: string; home: string; env: Record<string, string> } {
+  const dir = tempDir('bourdon-doctor-');
+  const library = path.join(dir, 'lib');
+  const home = path.join(dir, 'home');
+  fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
+  fs.mkdirSync(home, { mode: 0o700 });
+  fs.writeFileSync(path.join(library, 'agents', 'codex.l5.yaml'), MANIFEST('codex'));
+  fs.writeFileSync(path.join(library, 'agents', 'cursor.l5.yaml'), MANIFEST('cursor'));
+  return { library, home, env: { BOURDON_HOME: home } };
+}
+
+async function doctor(library: string, env: Record<string, string>, extra: string[] = []) {
+  const result = await runCli(['doctor', '--library', library, '--json', ...extra], { env });
+  const report = JSON.parse(result.stdout) as { ok: boolean; checks: Check[]; counts: Record<string, number> };
+  const byId = (id: string) => {
+    const found = report.checks.find((item) => item.id === id);
+    if (!found) throw new Error(`no check ${id} in ${result.stdout}`);
+    return found;
+  };
+  return { result, report, byId };
+}
+
+function stage(library: string, member: string, agent: string, daysAgo: number): string {
+  const dir = path.join(library, 'staging', member);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${agent}.l5.yaml`);
+  fs.writeFileSync(file, MANIFEST(agent));
+  const when = new Date(Date.now() - daysAgo * 86_400_000);
+  fs.utimesSync(file, when, when);
+  return file;
+}
+
+describe('bourdon doctor', () => {
+  it('a healthy library: every check ok or info, exit 0, and a readable report', async () => {
+    const { library, env, home } = healthy();
+    const { result, report } = await doctor(library, env);
+    expect(result.code, result.stdout).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.checks.filter((item) => item.verdict === 'fail' || item.verdict === 'warn')).toEqual([]);
+    expect(report.checks.map((item) => item.id)).toEqual(
+      expect.arrayContaining(['library', 'manifests', 'duplicates', 'schema', 'gate', 'staging', 'config', 'registry', 'auth', 'peers', 'audit']),
+    );
+    // The gate check leaves no lock behind.
+    expect(fs.existsSync(path.join(library, '.bourdon.lock'))).toBe(false);
+
+    const human = await runCli(['doctor', '--library', library], { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^ok\s+manifests\s+2 manifests, all readable$/m);
+    expect(human.stdout).toContain('Everything looks healthy.');
+    expect(human.stdout).toContain(home);
+  });
+
+  it('reports each seeded problem — broken manifest, stale staging, bad peers file — and exits 1', async () => {
+    const { library, env, home } = healthy();
+    fs.writeFileSync(path.join(library, 'agents', 'broken.l5.yaml'), "spec_version: '0.1'\nagent: {id: broken, type: other\nknown_entities: [\n");
+    stage(library, 'openclaw', 'openclaw', 9);
+    stage(library, 'laptop', 'laptop', 1); // fresh: awaiting review, not a problem
+    fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers:\n  - name: desk\n    url: http://desk.example:7500\n');
+
+    const { result, report, byId } = await doctor(library, env, ['--offline']);
+    expect(result.code).toBe(1);
+    expect(report.ok).toBe(false);
+
+    const manifests = byId('manifests');
+    expect(manifests.verdict).toBe('fail');
+    expect(manifests.details).toEqual([expect.stringMatching(/^agents\/broken\.l5\.yaml: .+/)]);
+
+    const staging = byId('staging');
+    expect(staging.verdict).toBe('fail');
+    expect(staging.summary).toContain('1 staged write older than 7 days');
+    expect(staging.details).toEqual([expect.stringContaining('staging/openclaw/openclaw.l5.yaml: staged by openclaw 9 days ago')]);
+
+    const peers = byId('peers');
+    expect(peers.verdict).toBe('fail');
+    expect(peers.summary).toContain('http is allowed only on loopback');
+
+    // The other checks are unaffected.
+    expect(byId('gate').verdict).toBe('ok');
+    expect(byId('audit').verdict).toBe('ok');
+
+    const human = await runCli(['doctor', '--library', library, '--offline'], { env });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/^FAIL\s+manifests/m);
+    expect(human.stdout).toMatch(/^FAIL\s+staging/m);
+    expect(human.stdout).toMatch(/^FAIL\s+peers/m);
+    expect(human.stdout).toContain('3 problems');
+    expect(human.stdout).toContain('bourdon staging promote openclaw');
+  });
+
+  it('a longer --stale-days lets an old staged write pass', async () => {
+    const { library, env } = healthy();
+    stage(library, 'openclaw', 'openclaw', 9);
+    const { result, byId } = await doctor(library, env, ['--stale-days', '30']);
+    expect(result.code).toBe(0);
+    expect(byId('staging').verdict).toBe('info');
+  });
+
+  it('duplicate ids and rows queries cannot read fail; tolerated deviations only warn (exit 1 with --strict)', async () => {
+    const { library, env } = healthy();
+    fs.writeFileSync(path.join(library, 'agents', 'zz-copy.l5.yaml'), MANIFEST('codex'));
+    let { result, byId } = await doctor(library, env);
+    expect(result.code).toBe(1);
+    expect(byId('duplicates').verdict).toBe('fail');
+    expect(byId('duplicates').details).toEqual(['agents/zz-copy.l5.yaml: agent id "codex" is already in agents/codex.l5.yaml']);
+    fs.rmSync(path.join(library, 'agents', 'zz-copy.l5.yaml'));
+
+    fs.writeFileSync(
+      path.join(library, 'agents', 'notes-bot.l5.yaml'),
+      `spec_version: '0.1'\nagent: {id: notes-bot, type: robot}\nlast_updated: '2026-06-01T10:00:00Z'\nknown_entities:\n  - type: idea\n  - name: Fine\n    visibility: secret\nrecent_sessions:\n  - date: yesterday\n`,
+    );
+    ({ result, byId } = await doctor(library, env));
+    expect(result.code).toBe(1);
+    const schema = byId('schema');
+    expect(schema.verdict).toBe('fail');
+    expect(schema.details).toEqual(
+      expect.arrayContaining([
+        'agents/notes-bot.l5.yaml: known_entities[0] has no name (ignored)',
+        'agents/notes-bot.l5.yaml: recent_sessions[0] has no valid date (YYYY-MM-DD) and is not listed',
+        expect.stringContaining('agent.type "robot" is not one of'),
+        expect.stringContaining('known_entities[1].visibility "secret" is unknown'),
+      ]),
+    );
+
+    fs.writeFileSync(path.join(library, 'agents', 'notes-bot.l5.yaml'), `agent: {id: notes-bot}\nknown_entities: [{name: Fine}]\n`);
+    ({ result, byId } = await doctor(library, env));
+    expect(result.code).toBe(0);
+    expect(byId('schema').verdict).toBe('warn');
+    expect((await doctor(library, env, ['--strict'])).result.code).toBe(1);
+  });
+
+  it('registry: unreadable fails; revoked members and quarantined members without grants are reported', async () => {
+    const { library, env, home } = healthy();
+    expect((await runCli(['agent', 'add', 'lonely'], { env })).code).toBe(0);
+    expect((await runCli(['agent', 'add', 'old', '--tier', 'trusted'], { env })).code).toBe(0);
+    expect((await runCli(['revoke', 'old'], { env })).code).toBe(0);
+    let { result, byId } = await doctor(library, env);
+    expect(result.code).toBe(0);
+    expect(byId('registry').verdict).toBe('ok');
+    expect(byId('registry').summary).toBe('1 active member (0 trusted, 1 quarantined), 1 revoked');
+    expect(byId('registry').details).toEqual([expect.stringMatching(/^old: revoked/)]);
+    expect(byId('grants').verdict).toBe('warn');
+    expect(byId('grants').details).toEqual([expect.stringContaining('bourdon grant lonely <agent>')]);
+    expect(byId('auth').verdict).toBe('ok');
+
+    fs.writeFileSync(path.join(home, 'federation.yaml'), 'agents: [not, a, mapping]\n');
+    ({ result, byId } = await doctor(library, env));
+    expect(result.code).toBe(1);
+    expect(byId('registry').verdict).toBe('fail');
+    expect(byId('auth').verdict).toBe('fail');
+  });
+
+  it('peers: an unset token variable warns, an unreachable peer fails reachability', async () => {
+    const { library, env, home } = healthy();
+    // A port that refuses connections: bound, then closed.
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as net.AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    fs.writeFileSync(path.join(home, 'peers.yaml'), `peers:\n  - name: gone\n    url: http://127.0.0.1:${port}\n    token_env: BOURDON_PEER_GONE\n`);
+    const { result, byId } = await doctor(library, env, ['--peer-timeout', '2000']);
+    expect(result.code).toBe(1);
+    expect(byId('peers').verdict).toBe('warn');
+    expect(byId('peers').details).toEqual(['gone: $BOURDON_PEER_GONE is not set']);
+    expect(byId('reachability').verdict).toBe('fail');
+    expect(byId('reachability').details).toEqual([expect.stringMatching(/^gone: unreachable/)]);
+    const offline = await doctor(library, { ...env, BOURDON_PEER_GONE: 'x' }, ['--offline']);
+    expect(offline.result.code).toBe(0);
+    expect(offline.byId('reachability').verdict).toBe('info');
+  });
+
+  it('an audit log that cannot be written fails (rollbacks would be refused)', async () => {
+    const { library, env, home } = healthy();
+    const blocker = path.join(home, 'not-a-dir');
+    fs.writeFileSync(blocker, '');
+    const { result, byId } = await doctor(library, { ...env, BOURDON_AUDIT_PATH: path.join(blocker, 'audit.jsonl') });
+    expect(result.code).toBe(1);
+    expect(byId('audit').verdict).toBe('fail');
+    expect(byId('audit').details).toEqual([expect.stringContaining('rollbacks are refused')]);
+  });
+
+  it('a missing library fails with the way out, and the rest is still checked', async () => {
+    const dir = tempDir();
+    const { result, byId, report } = await doctor(path.join(dir, 'nope'), { BOURDON_HOME: path.join(dir, 'home') });
+    expect(result.code).toBe(1);
+    expect(byId('library').verdict).toBe('fail');
+    expect(byId('library').details).toEqual([expect.stringContaining('bourdon init')]);
+    expect(report.checks.map((item) => item.id)).toContain('audit');
+  });
+
+  it('a write gate held by a live writer is reported as busy, not broken', async () => {
+    const { library, env } = healthy();
+    const lock = path.join(library, '.bourdon.lock');
+    fs.mkdirSync(lock);
+    fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), boot: null, token: 'abc', acquired: new Date().toISOString() }));
+    try {
+      const { result, byId } = await doctor(library, env);
+      expect(byId('gate').verdict).toBe('warn');
+      expect(byId('gate').summary).toContain('busy');
+      expect(result.code).toBe(0);
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  });
+});

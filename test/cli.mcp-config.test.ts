@@ -1,0 +1,150 @@
+/**
+ * `bourdon mcp-config`: each host's snippet parses as that host's format (JSON, or TOML for
+ * Codex, read with python3's tomllib), has the shape the host documents, never carries a
+ * token, and the stdio snippet really starts a working server.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+
+/** Parses TOML strictly with python3's standard tomllib; returns it as JSON. */
+function parseToml(text: string): unknown {
+  const out = execFileSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], {
+    input: text,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out);
+}
+
+const SECRET = 'bdn_' + 'ab'.repeat(24);
+const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
+
+describe('bourdon mcp-config', () => {
+  let library: string;
+  let home: string;
+  beforeAll(() => {
+    library = copyFixtureLibrary();
+    home = tempDir('bourdon-mcpconfig-home-');
+  });
+  afterAll(() => {
+    fs.rmSync(library, { recursive: true, force: true });
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  const run = (args: string[]) => runCli(['mcp-config', ...args], { env: { BOURDON_HOME: home, BOURDON_TOKEN: SECRET, BOURDON_PEER_TOKEN: SECRET } });
+
+  it('stdio: every host gets a snippet in its own format that starts `bourdon serve` on this library', async () => {
+    const runJs = path.join(REPO_ROOT, 'bin', 'run.js');
+    const launch = { command: process.execPath, args: [runJs, 'serve', '--library', library], env: { BOURDON_HOME: home } };
+    const expected: Record<(typeof HOSTS)[number], unknown> = {
+      'claude-code': { mcpServers: { bourdon: { type: 'stdio', ...launch } } },
+      'claude-desktop': { mcpServers: { bourdon: launch } },
+      cursor: { mcpServers: { bourdon: launch } },
+      codex: { mcp_servers: { bourdon: launch } },
+      vscode: { servers: { bourdon: { type: 'stdio', ...launch } } },
+    };
+    for (const host of HOSTS) {
+      const result = await run(['--host', host, '--library', library]);
+      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
+      const parsed = host === 'codex' ? parseToml(result.stdout) : JSON.parse(result.stdout);
+      expect(parsed, host).toEqual(expected[host]);
+      // Where it goes is said on stderr, so stdout can be redirected into the file.
+      expect(result.stderr, host).toMatch(/^# /);
+    }
+  });
+
+  it('http: URL plus an Authorization header read from the named variable, in each host’s syntax; never the token', async () => {
+    const url = 'https://desk.tailnet.example:7500/mcp';
+    const expected: Record<(typeof HOSTS)[number], unknown> = {
+      'claude-code': { mcpServers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${MY_BOURDON_TOKEN}' } } } },
+      'claude-desktop': {
+        mcpServers: {
+          bourdon: {
+            command: 'npx',
+            args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${BOURDON_AUTH_HEADER}'],
+            env: { BOURDON_AUTH_HEADER: 'Bearer <paste the token from $MY_BOURDON_TOKEN>' },
+          },
+        },
+      },
+      cursor: { mcpServers: { bourdon: { url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } } },
+      codex: { mcp_servers: { bourdon: { url, bearer_token_env_var: 'MY_BOURDON_TOKEN' } } },
+      vscode: { servers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } } },
+    };
+    for (const host of HOSTS) {
+      const result = await runCli(['mcp-config', '--host', host, '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
+        env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
+      });
+      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
+      const parsed = host === 'codex' ? parseToml(result.stdout) : JSON.parse(result.stdout);
+      expect(parsed, host).toEqual(expected[host]);
+      expect(result.stdout + result.stderr).not.toContain(SECRET);
+    }
+  });
+
+  it('the default token variable is BOURDON_TOKEN; loopback http gets mcp-remote --allow-http', async () => {
+    const result = await run(['--host', 'claude-desktop', '--http', 'http://127.0.0.1:7500']);
+    expect(result.code, result.stderr).toBe(0);
+    const args = JSON.parse(result.stdout).mcpServers.bourdon.args as string[];
+    expect(args).toEqual(['-y', 'mcp-remote', 'http://127.0.0.1:7500/mcp', '--header', 'Authorization:${BOURDON_AUTH_HEADER}', '--allow-http']);
+    const codex = await run(['--host', 'codex', '--http', 'http://127.0.0.1:7500/mcp']);
+    expect(parseToml(codex.stdout)).toEqual({ mcp_servers: { bourdon: { url: 'http://127.0.0.1:7500/mcp', bearer_token_env_var: 'BOURDON_TOKEN' } } });
+  });
+
+  it('every host at once: human output, and --json with every snippet; nothing token-like anywhere', async () => {
+    const human = await run(['--library', library]);
+    expect(human.code).toBe(0);
+    for (const title of ['Claude Code', 'Claude Desktop', 'Cursor', 'Codex', 'VS Code']) expect(human.stdout).toContain(title);
+    expect(human.stdout).toContain('claude mcp add');
+    const json = await run(['--json', '--http', 'https://desk.example', '--name', 'team-memory']);
+    expect(json.code).toBe(0);
+    const payload = JSON.parse(json.stdout);
+    expect(payload).toMatchObject({ name: 'team-memory', transport: 'http', url: 'https://desk.example/mcp', token_env: 'BOURDON_TOKEN' });
+    expect(payload.snippets.map((snippet: { host: string }) => snippet.host)).toEqual([...HOSTS]);
+    for (const snippet of payload.snippets) {
+      if (snippet.format === 'toml') expect(parseToml(snippet.text)).toHaveProperty(['mcp_servers', 'team-memory']);
+      else expect(JSON.stringify(JSON.parse(snippet.text))).toContain('team-memory');
+    }
+    expect(human.stdout + json.stdout).not.toContain(SECRET);
+  });
+
+  it('the one-line commands quote paths for the shell', async () => {
+    const spaced = path.join(tempDir(), 'my library');
+    const result = await run(['--json', '--library', spaced, '--command', 'npx']);
+    const snippets = JSON.parse(result.stdout).snippets as { host: string; command: string | null }[];
+    const claude = snippets.find((snippet) => snippet.host === 'claude-code')!.command!;
+    expect(claude).toContain(`'${spaced}'`);
+    expect(claude).toMatch(/^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon serve --library /);
+    // The shell reads it back as the same words.
+    const words = execFileSync('bash', ['-c', `set -- ${claude.replace(/^claude /, '')}; printf '%s\\n' "$@"`], { encoding: 'utf8' }).trimEnd().split('\n');
+    expect(words.slice(-4)).toEqual(['bourdon', 'serve', '--library', spaced]);
+  });
+
+  it('refuses what no host could use: plain http off loopback, credentials in the URL, a bad variable name', async () => {
+    expect((await run(['--http', 'http://desk.example:7500'])).code).toBe(2);
+    const creds = await run(['--http', 'https://user:pw@desk.example']);
+    expect(creds.code).toBe(2);
+    expect(creds.stderr).not.toContain('pw@');
+    expect((await run(['--http', 'https://desk.example', '--token-env', 'not a var'])).code).toBe(2);
+    expect((await run(['--token-env', 'X'])).code).toBe(2);
+  });
+
+  it('the stdio snippet really starts a working server (a real MCP client lists the 15 tools)', async () => {
+    const result = await run(['--host', 'cursor', '--library', library]);
+    const entry = JSON.parse(result.stdout).mcpServers.bourdon as { command: string; args: string[]; env: Record<string, string> };
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...entry.env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' });
+    const client = new Client({ name: 'mcp-config-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('find_entity');
+      expect(tools).toHaveLength(15);
+    } finally {
+      await client.close();
+    }
+  });
+});
