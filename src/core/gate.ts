@@ -309,6 +309,14 @@ async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Pr
   let compromised: Error | null = null;
   let release: (() => Promise<void>) | null = null;
   for (let attempt = 0; release === null; attempt++) {
+    // While the lock is plainly held, only check it is alive and wait: cheaper than an attempt.
+    if (attempt > 0 && fs.existsSync(paths.lock) && !breakIfStale(paths, warn)) {
+      if (Date.now() > deadline) {
+        throw new BourdonError(`the library is busy: ${holderDescription(paths)} holds ${paths.lock}; try again`);
+      }
+      await sleep(Math.min(25, 2 + attempt) + Math.random() * 8);
+      continue;
+    }
     try {
       release = await lockfile.lock(paths.root, {
         lockfilePath: paths.lock,
