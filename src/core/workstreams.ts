@@ -118,7 +118,10 @@ function isArchived(entity: Entity, today: string): boolean {
   return end !== null && end < today;
 }
 
-function summarise(stream: Stream, entities: Entity[] | undefined, now: Date): Workstream {
+type StreamBase = Omit<Workstream, 'status'>;
+
+/** Everything about a workstream that does not depend on today's date. */
+function summariseBase(stream: Stream, entities: Entity[] | undefined): StreamBase {
   const items = [...stream.items].sort(byActivity);
   const newest = items[0];
   const oldest = items.reduce((min, item) => (item.day < min ? item.day : min), newest.day);
@@ -130,10 +133,6 @@ function summarise(stream: Stream, entities: Entity[] | undefined, now: Date): W
     }
     if (actions.length >= RECENT_ACTIONS) break;
   }
-  const today = localDay(now);
-  let status: WorkstreamStatus;
-  if (entities?.some((entity) => isArchived(entity, today))) status = 'archived';
-  else status = newest.day >= defaultCutoff(now) ? 'active' : 'idle';
   return {
     name: entities?.[0]?.name ?? newest.spelling,
     agents: [...new Set(items.map((item) => item.agent))].sort(),
@@ -141,9 +140,40 @@ function summarise(stream: Stream, entities: Entity[] | undefined, now: Date): W
     note_count: items.filter((item) => item.session === null).length,
     first_activity: oldest,
     last_activity: newest.day,
-    status,
     recent_actions: actions.map((action) => redactText(action)),
   };
+}
+
+function statusOf(base: StreamBase, entities: Entity[] | undefined, now: Date): WorkstreamStatus {
+  const today = localDay(now);
+  if (entities?.some((entity) => isArchived(entity, today))) return 'archived';
+  return base.last_activity >= defaultCutoff(now) ? 'active' : 'idle';
+}
+
+/**
+ * Workstream summaries per (library snapshot, level, agent filter): building them reads every
+ * visible session and note, so it is done once per snapshot, not per call. Only the status,
+ * which depends on today's date, is computed per call.
+ */
+const summaryCache = new WeakMap<readonly AgentRecord[], Map<string, { base: StreamBase; entities: Entity[] | undefined }[]>>();
+
+function streamSummaries(agents: readonly AgentRecord[], level: AccessLevel, agentFilter: string | null) {
+  let byKey = summaryCache.get(agents);
+  if (!byKey) {
+    byKey = new Map();
+    summaryCache.set(agents, byKey);
+  }
+  const key = `${level}\u0000${agentFilter ?? ''}`;
+  let summaries = byKey.get(key);
+  if (!summaries) {
+    const entities = entitiesByName(agents, level);
+    summaries = [...collectStreams(agents, level, agentFilter).values()].map((stream) => {
+      const named = entities.get(stream.key);
+      return { base: summariseBase(stream, named), entities: named };
+    });
+    byKey.set(key, summaries);
+  }
+  return summaries;
 }
 
 function byLastActivity(a: Workstream, b: Workstream): number {
@@ -185,10 +215,18 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
   }
   const now = ctx.now();
   const agents = agentsInScope(ctx);
-  const entities = entitiesByName(agents, level.effective);
-  const all = [...collectStreams(agents, level.effective, args.agent ?? null).values()]
-    .map((stream) => summarise(stream, entities.get(stream.key), now))
-    .filter((stream) => cutoff === null || stream.last_activity >= cutoff)
+  const all = streamSummaries(agents, level.effective, args.agent ?? null)
+    .filter(({ base }) => cutoff === null || base.last_activity >= cutoff)
+    .map(({ base, entities }): Workstream => ({
+      name: base.name,
+      agents: [...base.agents],
+      session_count: base.session_count,
+      note_count: base.note_count,
+      first_activity: base.first_activity,
+      last_activity: base.last_activity,
+      status: statusOf(base, entities, now),
+      recent_actions: [...base.recent_actions],
+    }))
     .filter((stream) => status === null || stream.status === status)
     .sort(byLastActivity);
   const onPeer = peerAgentFilter(args.agent);
