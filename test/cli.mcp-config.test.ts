@@ -48,13 +48,22 @@ describe('bourdon mcp-config', () => {
       codex: { mcp_servers: { bourdon: launch } },
       vscode: { servers: { bourdon: { type: 'stdio', ...launch } } },
     };
-    for (const host of HOSTS) {
-      const result = await run(['--host', host, '--library', library]);
-      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
-      const parsed = host === 'codex' ? parseToml(result.stdout) : JSON.parse(result.stdout);
-      expect(parsed, host).toEqual(expected[host]);
-      // Where it goes is said on stderr, so stdout can be redirected into the file.
-      expect(result.stderr, host).toMatch(/^# /);
+    // Every host from one run (--json carries each snippet's text as the host reads it) …
+    const all = await run(['--json', '--library', library]);
+    expect(all.code, all.stderr).toBe(0);
+    const snippets = JSON.parse(all.stdout).snippets as { host: (typeof HOSTS)[number]; format: string; text: string }[];
+    expect(snippets.map((snippet) => snippet.host)).toEqual([...HOSTS]);
+    for (const snippet of snippets) {
+      expect(snippet.format).toBe(snippet.host === 'codex' ? 'toml' : 'json');
+      const parsed = snippet.format === 'toml' ? parseToml(snippet.text) : JSON.parse(snippet.text);
+      expect(parsed, snippet.host).toEqual(expected[snippet.host]);
+    }
+    // … and with --host, stdout is that text alone (redirectable into the file); where it goes is on stderr.
+    for (const host of ['codex', 'vscode'] as const) {
+      const one = await run(['--host', host, '--library', library]);
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toBe(snippets.find((snippet) => snippet.host === host)!.text + '\n');
+      expect(one.stderr).toMatch(/^# /);
     }
   });
 
@@ -75,15 +84,19 @@ describe('bourdon mcp-config', () => {
       codex: { mcp_servers: { bourdon: { url, bearer_token_env_var: 'MY_BOURDON_TOKEN' } } },
       vscode: { servers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } } },
     };
-    for (const host of HOSTS) {
-      const result = await runCli(['mcp-config', '--host', host, '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
-        env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
-      });
-      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
-      const parsed = host === 'codex' ? parseToml(result.stdout) : JSON.parse(result.stdout);
-      expect(parsed, host).toEqual(expected[host]);
-      expect(result.stdout + result.stderr).not.toContain(SECRET);
+    const result = await runCli(['mcp-config', '--json', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
+      env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    for (const snippet of JSON.parse(result.stdout).snippets as { host: (typeof HOSTS)[number]; text: string }[]) {
+      const parsed = snippet.host === 'codex' ? parseToml(snippet.text) : JSON.parse(snippet.text);
+      expect(parsed, snippet.host).toEqual(expected[snippet.host]);
     }
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    const human = await runCli(['mcp-config', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
+      env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
+    });
+    expect(human.stdout + human.stderr).not.toContain(SECRET);
   });
 
   it('the default token variable is BOURDON_TOKEN; loopback http gets mcp-remote --allow-http', async () => {
