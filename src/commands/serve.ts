@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { configPaths } from '../core/config.js';
+import { configPaths, envValue } from '../core/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/library.js';
+import { DEFAULT_TOOL_PROFILE, TOOL_PROFILES, parseToolProfile, profileFilter, type ToolProfile } from '../core/profiles.js';
 import type { McpPeerFanout } from '../mcp/peer-client.js';
 
 type PeerFanout = McpPeerFanout;
@@ -11,14 +13,30 @@ type PeerFanout = McpPeerFanout;
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the library to AI agents over MCP.';
   static override description =
-    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist yet is created.';
+    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist yet is created. --tools read|write|all narrows the tools a connection offers (docs/profiles.md). With --url it opens no library: it serves stdio and forwards every request to a running Bourdon HTTP server (a bridge for hosts that only start stdio servers).';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --library ~/agent-library',
     '<%= config.bin %> serve --transport http',
     '<%= config.bin %> serve --transport http --host 0.0.0.0 --port 7500 --allowed-host mybox.tailnet.ts.net',
+    '<%= config.bin %> serve --tools read',
+    '<%= config.bin %> serve --url http://127.0.0.1:7500/mcp --token-env BOURDON_PEER_DESKTOP',
   ];
   static override flags = {
+    tools: Flags.string({
+      description: 'Which tools this server offers: read (reads and history), write (reads plus commit_to_federation) or all (also rollback_agent_memory). See docs/profiles.md.',
+      options: [...TOOL_PROFILES],
+      default: DEFAULT_TOOL_PROFILE,
+    }),
+    url: Flags.string({
+      description:
+        'Bridge: serve MCP on stdio and forward every request to the running Bourdon HTTP server at this endpoint (https, or http on loopback), which keeps the library. No library is opened here.',
+      helpValue: '<url>',
+    }),
+    'token-env': Flags.string({
+      description: 'Bridge: the BOURDON_PEER_* variable holding the bearer token for --url (default BOURDON_PEER_TOKEN).',
+      helpValue: '<VAR>',
+    }),
     transport: Flags.string({ description: 'stdio or http.', options: ['stdio', 'http'], default: 'stdio' }),
     host: Flags.string({
       description: 'HTTP: interface to bind. A non-loopback bind needs auth configured.',
@@ -47,23 +65,70 @@ export default class Serve extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Serve);
+    const { flags, metadata } = await this.parse(Serve);
+    const given = (name: string) =>
+      (flags as Record<string, unknown>)[name] !== undefined && !metadata.flags[name]?.setFromDefault;
+    const profile = parseToolProfile(flags.tools);
+    if (flags.url !== undefined) {
+      const conflicting = BRIDGE_CONFLICTS.filter(given);
+      if (conflicting.length) {
+        throw new UsageError(
+          `--url forwards to a running server, which has its own library, peers and transport; drop ${conflicting.map((name) => `--${name}`).join(', ')}`,
+        );
+      }
+      await this.serveBridge(flags.url, flags['token-env'], profile);
+      return;
+    }
+    if (given('token-env')) throw new UsageError('--token-env is only for --url (the bridge)');
+    const toolFilter = profileFilter(profile);
     const root = this.libraryRoot(flags.library);
-    ensureLibrary(root);
+    const created = ensureLibrary(root);
     const store = new L6Store(root, { warn: stderrWarn });
-    store.snapshot(); // surface unreadable manifests on stderr at start, not at the first call
+    // Surfaces unreadable manifests on stderr at start, not at the first call.
+    const snapshot = store.snapshot();
+    if (!created && snapshot.agents.length === 0 && snapshot.broken.length === 0) {
+      process.stderr.write(`bourdon: ${root} has no manifests yet (agents/*.l5.yaml): serving an empty library\n`);
+    }
     const peers = await this.peers(flags);
     if (flags.transport === 'http') {
-      await this.serveHttp(store, flags, peers);
+      await this.serveHttp(store, flags, peers, toolFilter, profile);
       return;
     }
     if (flags.transport !== 'stdio') throw new UsageError(`transport ${flags.transport} is not available in this build`);
     const [{ createL6Server }, { runStdio }] = await Promise.all([import('../mcp/server.js'), import('../mcp/stdio.js')]);
-    const handle = runStdio(() => createL6Server(store, { peers }));
-    process.stderr.write(`bourdon: serving ${store.paths.root} over stdio (caller: operator)${describePeers(peers)}\n`);
+    const handle = runStdio(() => createL6Server(store, { peers, toolFilter }));
+    process.stderr.write(
+      `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
+    );
     await waitForShutdown(async () => {
       await handle.close();
       await peers?.close();
+    });
+  }
+
+  /**
+   * The stdio bridge: checks the server answers (and accepts the token) before serving, then
+   * forwards every request to it until stdin closes or a signal arrives. No library is opened.
+   */
+  private async serveBridge(rawUrl: string, tokenEnvFlag: string | undefined, profile: ToolProfile): Promise<void> {
+    const [{ normalisePeerUrl, checkTokenEnv, DEFAULT_TOKEN_ENV }, { StdioBridge }, { runStdio }] = await Promise.all([
+      import('../core/peers-config.js'),
+      import('../mcp/bridge.js'),
+      import('../mcp/stdio.js'),
+    ]);
+    const url = normalisePeerUrl(rawUrl);
+    const tokenEnv = checkTokenEnv(tokenEnvFlag && tokenEnvFlag.length > 0 ? tokenEnvFlag : DEFAULT_TOKEN_ENV);
+    const token = envValue(process.env, tokenEnv);
+    const bridge = new StdioBridge({ url, token, tokenEnv, toolFilter: profileFilter(profile), warn: stderrWarn });
+    const upstream = await bridge.start(); // throws a one-line reason when the server cannot be reached
+    const handle = runStdio(() => bridge.createServer());
+    const server = [upstream.serverName, upstream.serverVersion].filter(Boolean).join(' ') || 'server';
+    process.stderr.write(
+      `bourdon: bridging stdio to ${url} (${server}, MCP ${upstream.protocolVersion ?? '?'}; tools: ${profile}, ${upstream.tools} offered; token: ${token ? `from ${tokenEnv}` : `none, ${tokenEnv} is not set`})\n`,
+    );
+    await waitForShutdown(async () => {
+      await handle.close();
+      await bridge.close();
     });
   }
 
@@ -84,6 +149,8 @@ export default class Serve extends BaseCommand {
     store: L6Store,
     flags: { host: string; port: number; 'allow-unauthenticated': boolean; 'allowed-host'?: string[]; 'allowed-origin'?: string[] },
     peers: PeerFanout | null,
+    toolFilter: ((name: string) => boolean) | undefined,
+    profile: string,
   ): Promise<void> {
     const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
       import('../mcp/server.js'),
@@ -93,7 +160,7 @@ export default class Serve extends BaseCommand {
     ]);
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
-    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers }), {
+    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter }), {
       host: flags.host,
       port: flags.port,
       registry,
@@ -102,7 +169,7 @@ export default class Serve extends BaseCommand {
       allowedHosts: flags['allowed-host'] ?? [],
       allowedOrigins: flags['allowed-origin'] ?? [],
     });
-    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}${describePeers(peers)}\n`);
+    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}; tools: ${profile}${describePeers(peers)}\n`);
     await waitForShutdown(
       async () => {
         await handle.close();
@@ -117,23 +184,57 @@ function describePeers(peers: PeerFanout | null): string {
   return peers ? `; peers: ${peers.names.join(', ')}` : '; no peers';
 }
 
-/** Creates a missing library (and says so); refuses one that cannot be created or read. */
-export function ensureLibrary(root: string): void {
+/** Flags that make no sense with --url: the server it forwards to has its own. */
+const BRIDGE_CONFLICTS = [
+  'library',
+  'transport',
+  'host',
+  'port',
+  'allow-unauthenticated',
+  'allowed-host',
+  'allowed-origin',
+  'federate',
+  'peers-config',
+  'peer',
+  'no-peers',
+];
+
+/**
+ * Creates a missing library (and says so on stderr); refuses one that cannot be created or
+ * read. Returns whether it was created.
+ */
+export function ensureLibrary(root: string): boolean {
+  const full = path.resolve(root);
   try {
-    const stat = fs.statSync(root);
-    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${root}`);
-    fs.accessSync(root, fs.constants.R_OK | fs.constants.X_OK);
+    const stat = fs.statSync(full);
+    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${full}`);
+    fs.accessSync(full, fs.constants.R_OK | fs.constants.X_OK);
+    return false;
   } catch (error) {
     if (error instanceof BourdonError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${root}: ${code ?? 'error'}`);
+    if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${full}: ${fsReason(code)}`);
     try {
-      fs.mkdirSync(`${root}/agents`, { recursive: true });
+      fs.mkdirSync(path.join(full, 'agents'), { recursive: true });
     } catch (mkdirError) {
-      throw new BourdonError(`cannot create library ${root}: ${(mkdirError as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new BourdonError(`cannot create library ${full}: ${fsReason((mkdirError as NodeJS.ErrnoException).code)}`);
     }
-    process.stderr.write(`bourdon: created an empty library at ${root}\n`);
+    process.stderr.write(`bourdon: created an empty library at ${full}\n`);
+    return true;
   }
+}
+
+function fsReason(code: string | undefined): string {
+  const words: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOTDIR: 'part of the path is a file, not a folder',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    ELOOP: 'too many symbolic links',
+    ENAMETOOLONG: 'path too long',
+  };
+  return code ? `${words[code] ?? 'error'} (${code})` : 'error';
 }
 
 /**

@@ -8,7 +8,9 @@
  *
  * Differences, on purpose (docs/http.md): the Python server binds every interface
  * (0.0.0.0) for HTTP; this one binds 127.0.0.1 unless `--host` says otherwise, and adds
- * `--host`, `--allowed-host` and `--allowed-origin`.
+ * `--host`, `--allowed-host` and `--allowed-origin`. It also takes `bourdon serve`'s
+ * connection-profile flags (docs/profiles.md): `--tools read|write|all`, and `--url` with
+ * `--token-env` for the stdio bridge to a running HTTP server.
  */
 export const PYTHON_SERVER_FLAGS = [
   '--library',
@@ -20,7 +22,7 @@ export const PYTHON_SERVER_FLAGS = [
 ] as const;
 
 /** Flags of `bourdon serve` that are not the Python server's; never prefix-expanded into. */
-const OWN_FLAGS = ['--host', '--allowed-host', '--allowed-origin', '--json', '--help'];
+const OWN_FLAGS = ['--host', '--allowed-host', '--allowed-origin', '--tools', '--url', '--token-env', '--json', '--help'];
 
 export function translateServerArgs(argv: readonly string[]): string[] {
   const out: string[] = [];
