@@ -26,8 +26,12 @@ export interface AgentIndex {
   sessionsByRecency: Session[];
   /** Folded project focus → sessions, newest first. */
   sessionsByProject: Map<string, Session[]>;
-  /** First token of a name or alias → the phrases starting with it (recognition). */
-  phrasesByFirstToken: Map<string, Phrase[]>;
+  /** A name's or alias's tokens joined by spaces → the phrases spelled so (recognition). */
+  phrases: Map<string, Phrase[]>;
+  /** The most tokens any phrase of this agent has. */
+  longestPhrase: number;
+  /** Each entity's position in its file. */
+  positions: Map<Entity, number>;
 }
 
 const cache = new WeakMap<AgentRecord, AgentIndex>();
@@ -51,8 +55,11 @@ export function agentIndex(agent: AgentRecord): AgentIndex {
   if (index) return index;
   const entitiesByKey = new Map<string, Entity[]>();
   const entitiesByName = new Map<string, Entity[]>();
-  const phrasesByFirstToken = new Map<string, Phrase[]>();
+  const phraseIndex = new Map<string, Phrase[]>();
+  let longestPhrase = 0;
+  const positions = new Map<Entity, number>();
   for (const entity of agent.entities) {
+    positions.set(entity, positions.size);
     const nameKey = foldKey(entity.name);
     push(entitiesByName, nameKey, entity);
     const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
@@ -63,7 +70,8 @@ export function agentIndex(agent: AgentRecord): AgentIndex {
       const joined = tokens.join(' ');
       if (!tokens.length || phrases.has(joined)) continue;
       phrases.add(joined);
-      push(phrasesByFirstToken, tokens[0], { key: nameKey, tokens, entity });
+      push(phraseIndex, joined, { key: nameKey, tokens, entity });
+      longestPhrase = Math.max(longestPhrase, tokens.length);
     }
   }
   const sessionsByRecency = [...agent.sessions].sort(newestFirst);
@@ -71,7 +79,7 @@ export function agentIndex(agent: AgentRecord): AgentIndex {
   for (const session of sessionsByRecency) {
     for (const key of new Set(session.project_focus.map(foldKey))) if (key) push(sessionsByProject, key, session);
   }
-  index = { entitiesByKey, entitiesByName, sessionsByRecency, sessionsByProject, phrasesByFirstToken };
+  index = { entitiesByKey, entitiesByName, sessionsByRecency, sessionsByProject, phrases: phraseIndex, longestPhrase, positions };
   cache.set(agent, index);
   return index;
 }

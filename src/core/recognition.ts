@@ -11,6 +11,9 @@ import { redactText } from './redaction.js';
 
 export { tokenize };
 
+/** Bounds the work per prompt: a name or alias of more words than this is not recognised. */
+const MAX_PHRASE_TOKENS = 32;
+
 export interface MergedEntity {
   name: string;
   type: string | null;
@@ -28,16 +31,22 @@ export interface MergedEntity {
  */
 export function recognise(agents: readonly AgentRecord[], level: AccessLevel, prompt: string): MergedEntity[] {
   const tokens = tokenize(prompt);
+  const longest = Math.min(MAX_PHRASE_TOKENS, Math.max(0, ...agents.map((agent) => agentIndex(agent).longestPhrase)));
+  // Every run of up to `longest` contiguous prompt tokens, looked up as a phrase in each agent.
+  const grams = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    let gram = '';
+    for (let n = 0; n < longest && i + n < tokens.length; n++) {
+      gram = n === 0 ? tokens[i] : `${gram} ${tokens[i + n]}`;
+      grams.add(gram);
+    }
+  }
   const matchedKeys = new Set<string>();
   for (const agent of agents) {
-    const phrases = agentIndex(agent).phrasesByFirstToken;
-    for (let i = 0; i < tokens.length; i++) {
-      for (const phrase of phrases.get(tokens[i]) ?? []) {
-        if (matchedKeys.has(phrase.key) || !canSee(level, phrase.entity.visibility)) continue;
-        if (i + phrase.tokens.length > tokens.length) continue;
-        let same = true;
-        for (let j = 1; j < phrase.tokens.length && same; j++) same = tokens[i + j] === phrase.tokens[j];
-        if (same) matchedKeys.add(phrase.key);
+    const phrases = agentIndex(agent).phrases;
+    for (const gram of grams) {
+      for (const phrase of phrases.get(gram) ?? []) {
+        if (canSee(level, phrase.entity.visibility)) matchedKeys.add(phrase.key);
       }
     }
   }
@@ -51,7 +60,7 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
         if (!canSee(level, entity.visibility)) continue;
         if (!target) {
           target = { name: entity.name, type: entity.type, source_agents: [], summary: null, tags: [], valid_to: null };
-          order = [agentPosition, agent.entities.indexOf(entity)];
+          order = [agentPosition, agentIndex(agent).positions.get(entity) ?? 0];
         }
         if (!target.source_agents.includes(agent.id)) target.source_agents.push(agent.id);
         if (target.summary === null && entity.summary) target.summary = entity.summary;
