@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../src/core/audit.js';
@@ -276,6 +276,36 @@ describe('federation across machines', () => {
       expect(payload.agents).toEqual(['claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':codex']);
     } finally {
       await client.close();
+    }
+  });
+
+  it('talks to a handshake-era-only peer (as the Python engine serves): the client negotiates down', async () => {
+    // A stateless streamable-HTTP server that knows nothing of MCP 2026-07-28 (no server/discover).
+    const legacyOnly = http.createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
+      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined });
+      const server = new McpServer({ name: 'python-like', version: '0.10.1' });
+      server.registerTool('list_agents', { inputSchema: z.object({ federation_hop: z.number().optional() }) }, async () => ({
+        content: [{ type: 'text', text: JSON.stringify({ agents: ['hermes'] }) }],
+      }));
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => legacyOnly.listen(0, '127.0.0.1', resolve));
+    const { port } = legacyOnly.address() as { port: number };
+    const fanout = new McpPeerFanout([{ name: 'py', url: `http://127.0.0.1:${port}/mcp`, token_env: 'BOURDON_PEER_TOKEN' }], {});
+    try {
+      const [answer] = await fanout.call('list_agents', {});
+      expect(answer).toMatchObject({ peer: 'py', ok: true, payload: { agents: ['hermes'] } });
+    } finally {
+      await fanout.close();
+      await new Promise<void>((resolve) => legacyOnly.close(() => resolve()));
     }
   });
 
