@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/profiles.js';
+import { translateServerArgs } from '../src/mcp/server-args.js';
 import { ALL_TOOLS, TOOL_NAMES } from '../src/mcp/tools/index.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
@@ -151,6 +152,12 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
     } finally {
       await all.client.close();
     }
+  });
+
+  it('bourdon-l6-server passes --tools, --url and --token-env through, and --t stays ambiguous', () => {
+    const argv = ['--tools', 'read', '--url=http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_X', '--lib', '/x'];
+    expect(translateServerArgs(argv)).toEqual(['--tools', 'read', '--url=http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_X', '--library', '/x']);
+    expect(translateServerArgs(['--t', 'http'])).toEqual(['--t', 'http']);
   });
 
   it('refuses an unknown profile as a usage error (exit 2)', async () => {
