@@ -74,9 +74,9 @@ describe('bourdon mcp-config', () => {
       'claude-desktop': {
         mcpServers: {
           bourdon: {
-            command: 'npx',
-            args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${BOURDON_AUTH_HEADER}'],
-            env: { BOURDON_AUTH_HEADER: 'Bearer <paste the token from $MY_BOURDON_TOKEN>' },
+            command: process.execPath,
+            args: [path.join(REPO_ROOT, 'bin', 'run.js'), 'serve', '--url', url, '--token-env', 'BOURDON_PEER_TOKEN'],
+            env: { BOURDON_PEER_TOKEN: '<paste the token from $MY_BOURDON_TOKEN>' },
           },
         },
       },
@@ -99,11 +99,14 @@ describe('bourdon mcp-config', () => {
     expect(human.stdout + human.stderr).not.toContain(SECRET);
   });
 
-  it('the default token variable is BOURDON_TOKEN; loopback http gets mcp-remote --allow-http', async () => {
-    const result = await run(['--host', 'claude-desktop', '--http', 'http://127.0.0.1:7500']);
+  it('the default token variable is BOURDON_TOKEN; Claude Desktop reaches HTTP through our own bridge; --tools reaches serve', async () => {
+    const result = await run(['--host', 'claude-desktop', '--http', 'http://127.0.0.1:7500', '--command', 'npx', '--tools', 'read']);
     expect(result.code, result.stderr).toBe(0);
-    const args = JSON.parse(result.stdout).mcpServers.bourdon.args as string[];
-    expect(args).toEqual(['-y', 'mcp-remote', 'http://127.0.0.1:7500/mcp', '--header', 'Authorization:${BOURDON_AUTH_HEADER}', '--allow-http']);
+    const entry = JSON.parse(result.stdout).mcpServers.bourdon;
+    expect(entry.command).toBe('npx');
+    expect(entry.args).toEqual(['-y', 'bourdon', 'serve', '--url', 'http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_TOKEN', '--tools', 'read']);
+    const stdio = await run(['--host', 'cursor', '--library', library, '--tools', 'write']);
+    expect(JSON.parse(stdio.stdout).mcpServers.bourdon.args.slice(-2)).toEqual(['--tools', 'write']);
     const codex = await run(['--host', 'codex', '--http', 'http://127.0.0.1:7500/mcp']);
     expect(parseToml(codex.stdout)).toEqual({ mcp_servers: { bourdon: { url: 'http://127.0.0.1:7500/mcp', bearer_token_env_var: 'BOURDON_TOKEN' } } });
   });

@@ -6,8 +6,9 @@
  * - Claude Code: `.mcp.json` at the project root, `{"mcpServers": {name: {type, …}}}`; it expands
  *   `${VAR}` in command, args, env, url and headers. CLI: `claude mcp add`.
  * - Claude Desktop: `claude_desktop_config.json`, `{"mcpServers": {name: {command, args, env}}}`,
- *   stdio only: a URL goes through the `mcp-remote` bridge, whose `--header` value expands
- *   `${VAR}` from the env block (no spaces in args: a Windows quoting bug).
+ *   stdio only: a URL goes through our own stdio bridge (`bourdon serve --url`), so no third-party
+ *   package ever handles the token; it reads the token from a BOURDON_PEER_* variable set in the
+ *   env block, since Claude Desktop does not pass the shell's variables.
  * - Cursor: `.cursor/mcp.json` or `~/.cursor/mcp.json`, `{"mcpServers": {…}}`; remote servers
  *   are `{url, headers}`, and header values expand `${env:VAR}`.
  * - Codex: `~/.codex/config.toml`, a `[mcp_servers.<name>]` table with command/args/env, or
@@ -55,6 +56,8 @@ export interface HttpTarget {
   transport: 'http';
   url: string;
   tokenEnv: string;
+  /** How a stdio-only host starts the bridge (`bourdon serve --url`) to reach the URL. */
+  bridge: { command: string; args: string[] };
 }
 
 export type ServerTarget = StdioTarget | HttpTarget;
@@ -88,28 +91,51 @@ export function checkEnvName(name: string): string {
   return name;
 }
 
+/** How a host runs `bourdon <args>` with this launcher. */
+function launch(launcher: Launcher, args: string[]): { command: string; args: string[] } {
+  if (launcher === 'npx') return { command: 'npx', args: ['-y', 'bourdon', ...args] };
+  if (launcher === 'bourdon') return { command: 'bourdon', args };
+  return { command: process.execPath, args: [binPath(), ...args] };
+}
+
+/** `--tools <profile>` for serve, unless the profile is the default (all). */
+function toolsArgs(tools: string | undefined): string[] {
+  return tools && tools !== 'all' ? ['--tools', tools] : [];
+}
+
 /** The stdio launch: absolute paths, so a host started outside a shell finds everything. */
-export function stdioTarget(libraryRoot: string, launcher: Launcher = 'node', env: NodeJS.ProcessEnv = process.env): StdioTarget {
-  const serve = ['serve', '--library', path.resolve(libraryRoot)];
+export function stdioTarget(
+  libraryRoot: string,
+  launcher: Launcher = 'node',
+  env: NodeJS.ProcessEnv = process.env,
+  tools?: string,
+): StdioTarget {
+  const serve = ['serve', '--library', path.resolve(libraryRoot), ...toolsArgs(tools)];
   const passed: Record<string, string> = {};
   for (const name of PASSED_ENV) {
     const value = env[name];
     if (value) passed[name] = path.resolve(value);
   }
-  if (launcher === 'npx') return { transport: 'stdio', command: 'npx', args: ['-y', 'bourdon', ...serve], env: passed };
-  if (launcher === 'bourdon') return { transport: 'stdio', command: 'bourdon', args: serve, env: passed };
-  return { transport: 'stdio', command: process.execPath, args: [binPath(), ...serve], env: passed };
+  return { transport: 'stdio', ...launch(launcher, serve), env: passed };
 }
 
+/** The variable the bridge reads its token from in a host's env block (peer-token namespace). */
+export const BRIDGE_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
+
 /** The HTTP target: the URL checked as peers are (https unless loopback; /mcp appended). */
-export function httpTarget(rawUrl: string, tokenEnv = DEFAULT_TOKEN_ENV): HttpTarget {
+export function httpTarget(rawUrl: string, tokenEnv = DEFAULT_TOKEN_ENV, launcher: Launcher = 'node', tools?: string): HttpTarget {
   let url: string;
   try {
     url = normalisePeerUrl(rawUrl);
   } catch (error) {
     throw new UsageError((error as Error).message.replace('invalid peer url', 'invalid --http url'));
   }
-  return { transport: 'http', url, tokenEnv: checkEnvName(tokenEnv) };
+  return {
+    transport: 'http',
+    url,
+    tokenEnv: checkEnvName(tokenEnv),
+    bridge: launch(launcher, ['serve', '--url', url, '--token-env', BRIDGE_TOKEN_ENV, ...toolsArgs(tools)]),
+  };
 }
 
 /** POSIX shell quoting, for the one-line commands. */
@@ -157,8 +183,6 @@ function commandLine(words: string[]): string {
   return words.map(shellQuote).join(' ');
 }
 
-const MCP_REMOTE_HEADER_ENV = 'BOURDON_AUTH_HEADER';
-
 /** The snippet one host wants for one server. */
 export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SERVER_NAME): HostSnippet {
   checkServerName(name);
@@ -191,20 +215,18 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
       if (target.transport === 'stdio') {
         return { ...base, format: 'json', file, text: json({ mcpServers: { [name]: stdioEntry(target, false) } }), command: null, notes: [] };
       }
-      const args = ['-y', 'mcp-remote', target.url, '--header', `Authorization:\${${MCP_REMOTE_HEADER_ENV}}`];
-      if (target.url.startsWith('http:')) args.push('--allow-http');
       return {
         ...base,
         format: 'json',
         file,
         text: json({
           mcpServers: {
-            [name]: { command: 'npx', args, env: { [MCP_REMOTE_HEADER_ENV]: `Bearer <paste the token from $${target.tokenEnv}>` } },
+            [name]: { ...target.bridge, env: { [BRIDGE_TOKEN_ENV]: `<paste the token from $${target.tokenEnv}>` } },
           },
         }),
         command: null,
         notes: [
-          'Claude Desktop starts local (stdio) servers only; the mcp-remote bridge carries the calls to the URL.',
+          'Claude Desktop starts local (stdio) servers only; `bourdon serve --url` bridges them to the URL (no third-party package sees the token).',
           `It does not read your shell's variables: replace the placeholder with the token, and keep the file private (chmod 600).`,
         ],
       };

@@ -28,6 +28,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
   static override examples = [
     { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
     { description: 'Write a Cursor project config', command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json' },
+    { description: 'A chat app that should only read', command: '<%= config.bin %> mcp-config --host claude-desktop --tools read' },
     { description: 'Codex over HTTP with the token in $BOURDON_TOKEN', command: '<%= config.bin %> mcp-config --host codex --http https://desk.tailnet.example:7500 >> ~/.codex/config.toml' },
     { description: 'Every host, as JSON', command: '<%= config.bin %> mcp-config --json | jq -r \'.snippets[] | "\\(.title): \\(.file)"\'' },
   ];
@@ -39,6 +40,10 @@ HTTP snippets never contain a token: they read it from the variable named by --t
       helpValue: '<VAR>',
     }),
     name: Flags.string({ description: 'Server name in the host config.', default: DEFAULT_SERVER_NAME, helpValue: '<name>' }),
+    tools: Flags.string({
+      description: 'The tools the host gets: read, write (reads + commit) or all. See docs/profiles.md.',
+      options: ['read', 'write', 'all'],
+    }),
     command: Flags.string({
       description: 'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon) or bourdon (on PATH).',
       options: [...LAUNCHERS],
@@ -50,14 +55,16 @@ HTTP snippets never contain a token: they read it from the variable named by --t
     const { flags } = await this.parse(McpConfig);
     if (flags['token-env'] && !flags.http) throw new UsageError('--token-env needs --http');
     const target: ServerTarget = flags.http
-      ? httpTarget(flags.http, flags['token-env'] ?? DEFAULT_TOKEN_ENV)
-      : stdioTarget(this.libraryRoot(flags.library), flags.command as Launcher);
+      ? httpTarget(flags.http, flags['token-env'] ?? DEFAULT_TOKEN_ENV, flags.command as Launcher, flags.tools)
+      : stdioTarget(this.libraryRoot(flags.library), flags.command as Launcher, process.env, flags.tools);
     const hosts: Host[] = flags.host ? [flags.host as Host] : [...HOSTS];
     const snippets = hosts.map((host) => hostSnippet(host, target, flags.name));
     const payload = {
       name: flags.name,
       transport: target.transport,
-      ...(target.transport === 'http' ? { url: target.url, token_env: target.tokenEnv } : { command: target.command, args: target.args, env: target.env }),
+      ...(target.transport === 'http'
+        ? { url: target.url, token_env: target.tokenEnv }
+        : { command: target.command, args: target.args, env: target.env }),
       snippets,
     };
     if (this.jsonMode) {
