@@ -6,6 +6,7 @@ import os from 'node:os';
 import type { AccessLevel } from './access.js';
 import { mayRead, OPERATOR, type Caller } from './caller.js';
 import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './library.js';
+import type { DurableWriter } from './history.js';
 import type { PeerFanout } from './peers.js';
 
 export type Env = Record<string, string | undefined>;
@@ -20,6 +21,8 @@ export interface OperationContext {
   peers?: PeerFanout | null;
   /** Paths of the config files (registry, audit, peers), resolved from flags and env. */
   config?: ConfigPaths;
+  /** The file operations writes go through; the real ones when absent (tests inject faults). */
+  files?: DurableWriter;
 }
 
 export interface ConfigPaths {

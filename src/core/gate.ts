@@ -222,15 +222,16 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Removes the library lock when its holder is known dead or its mtime is too old, under the
- * break gate and after re-checking it is still the same lock. Returns true when the lock is
- * gone (removed here, or released meanwhile), so the caller retries at once.
+ * Removes the lock directory `lockDir` when its holder is known dead or its mtime is too old,
+ * under the break gate (`<lockDir>.break`) and after re-checking it is still the same lock.
+ * Returns true when the lock is gone (removed here, or released meanwhile), so the caller
+ * retries at once.
  */
-function breakIfStale(paths: LibraryPaths, warn: (message: string) => void): boolean {
-  const seen = inspect(paths.lock);
+function breakIfStale(lockDir: string, warn: (message: string) => void, label = 'library lock'): boolean {
+  const seen = inspect(lockDir);
   if (!seen) return true;
   if (!isStale(seen, STALE_MS)) return false;
-  const breakDir = `${paths.lock}.break`;
+  const breakDir = `${lockDir}.break`;
   const breaker = newOwner();
   if (!createOwnedDir(breakDir, breaker)) {
     const other = inspect(breakDir);
@@ -238,16 +239,47 @@ function breakIfStale(paths: LibraryPaths, warn: (message: string) => void): boo
     return false;
   }
   try {
-    const now = inspect(paths.lock);
+    const now = inspect(lockDir);
     if (!now) return true;
     const same = (now.owner?.token ?? null) === (seen.owner?.token ?? null);
     if (!same || !isStale(now, STALE_MS)) return false;
-    removeOwnedDir(paths.lock, now.owner?.token ?? null);
+    removeOwnedDir(lockDir, now.owner?.token ?? null);
     const who = now.owner ? `pid ${now.owner.pid} on ${now.owner.host}` : 'an unknown holder';
-    warn(`recovered the library lock ${paths.lock} left by ${who}`);
+    warn(`recovered the ${label} ${lockDir} left by ${who}`);
     return true;
   } finally {
     removeOwnedDir(breakDir, breaker.token);
+  }
+}
+
+/**
+ * A synchronous lock for files rewritten in one quick step (the member registry, the peers
+ * file): the lock directory `<target>.lock`, created with the same owner record as the library
+ * gate (built under a temporary name and renamed into place, so it never exists without its
+ * owner), so a holder that died — a SIGKILLed `bourdon agent add` — is recovered at once
+ * instead of locking every admin command out until its lock goes stale. Waits up to
+ * `timeoutMs`, then fails with one line. Returns the release function.
+ */
+export function lockFileSync(target: string, options: { timeoutMs?: number; warn?: (message: string) => void } = {}): () => void {
+  const lockDir = `${target}.lock`;
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`bourdon: warning: ${message}\n`));
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    const owner = newOwner();
+    let made: boolean;
+    try {
+      made = createOwnedDir(lockDir, owner);
+    } catch (error) {
+      throw new BourdonError(`cannot take the lock ${lockDir}: ${describeError(error)}`);
+    }
+    if (made) return () => removeOwnedDir(lockDir, owner.token);
+    if (breakIfStale(lockDir, warn, 'lock')) continue;
+    if (Date.now() > deadline) {
+      const holder = inspect(lockDir)?.owner;
+      throw new BourdonError(`${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`);
+    }
+    Atomics.wait(pause, 0, 0, Math.min(25, 2 + attempt) + Math.floor(Math.random() * 8));
   }
 }
 
@@ -310,7 +342,7 @@ async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Pr
   let release: (() => Promise<void>) | null = null;
   for (let attempt = 0; release === null; attempt++) {
     // While the lock is plainly held, only check it is alive and wait: cheaper than an attempt.
-    if (attempt > 0 && fs.existsSync(paths.lock) && !breakIfStale(paths, warn)) {
+    if (attempt > 0 && fs.existsSync(paths.lock) && !breakIfStale(paths.lock, warn)) {
       if (Date.now() > deadline) {
         throw new BourdonError(`the library is busy: ${holderDescription(paths)} holds ${paths.lock}; try again`);
       }
@@ -333,7 +365,7 @@ async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Pr
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new BourdonError(`library not found: ${paths.root}`);
       if (code !== 'ELOCKED') throw new BourdonError(`cannot take the library lock ${paths.lock}: ${describeError(error)}`);
-      if (breakIfStale(paths, warn)) continue;
+      if (breakIfStale(paths.lock, warn)) continue;
       if (Date.now() > deadline) {
         throw new BourdonError(`the library is busy: ${holderDescription(paths)} holds ${paths.lock}; try again`);
       }

@@ -20,8 +20,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { BourdonError } from './errors.js';
+import { isTempOf, replaceFileSync, writeAll } from './atomic.js';
+import { BourdonError, describeError } from './errors.js';
 import type { GateHandle } from './gate.js';
 import type { LibraryPaths } from './library.js';
 import { isObject } from './manifest.js';
@@ -287,36 +287,75 @@ function fsyncDir(dir: string): void {
 }
 
 /**
+ * The two file operations every write of the library goes through. Injectable (through
+ * `OperationContext.files`) so that tests can make them fail honestly — a full disk, a
+ * read-only file system — at any step; the default is the real thing.
+ */
+export interface DurableWriter {
+  /** Replaces `target` with `data`: a temp file in the same folder, fsync (unless told not to), rename. */
+  replaceFile(target: string, data: Buffer | string, options: { fsync: boolean }): void;
+  /** Appends `data` to `file` (created when missing) in one write(2) on an O_APPEND descriptor, then fsyncs. */
+  appendFile(file: string, data: string): void;
+}
+
+export const REAL_WRITER: DurableWriter = {
+  replaceFile(target, data, options) {
+    replaceFileSync(target, data, { fsync: options.fsync });
+  },
+  appendFile(file, data) {
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+    try {
+      writeAll(fd, Buffer.from(data, 'utf8'));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+};
+
+/**
  * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
  * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.
  */
-export function writeDurable(target: string, data: Buffer | string, options: { syncDir?: boolean; fsync?: boolean } = {}): void {
+export function writeDurable(
+  target: string,
+  data: Buffer | string,
+  options: { syncDir?: boolean; fsync?: boolean; writer?: DurableWriter } = {},
+): void {
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  writeFileAtomic.sync(target, data, { fsync: options.fsync ?? true });
+  (options.writer ?? REAL_WRITER).replaceFile(target, data, { fsync: options.fsync ?? true });
   if (options.syncDir ?? true) fsyncDir(path.dirname(target));
 }
 
-function appendIndex(dir: string, record: VersionRecord): void {
-  const file = path.join(dir, INDEX_FILE);
-  const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+/** Whether a file ends without a newline (a line torn by a crash). */
+function endsTorn(file: string): boolean {
+  let fd: number;
   try {
-    // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
     const size = fs.fstatSync(fd).size;
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n';
-    }
-    fs.writeSync(fd, prefix + JSON.stringify(record) + '\n');
-    fs.fsyncSync(fd);
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
   } finally {
     fs.closeSync(fd);
   }
 }
 
-function rewriteIndex(dir: string, records: readonly VersionRecord[]): void {
-  writeDurable(path.join(dir, INDEX_FILE), records.map((record) => JSON.stringify(record) + '\n').join(''));
+function appendIndex(dir: string, record: VersionRecord, writer: DurableWriter): void {
+  const file = path.join(dir, INDEX_FILE);
+  // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
+  // (Writers hold the gate, so nobody appends between this check and the write.)
+  const prefix = endsTorn(file) ? '\n' : '';
+  writer.appendFile(file, prefix + JSON.stringify(record) + '\n');
+}
+
+function rewriteIndex(dir: string, records: readonly VersionRecord[], writer: DurableWriter): void {
+  writeDurable(path.join(dir, INDEX_FILE), records.map((record) => JSON.stringify(record) + '\n').join(''), { writer });
 }
 
 function removeQuietly(file: string): void {
@@ -328,7 +367,7 @@ function removeQuietly(file: string): void {
 }
 
 /** Completes or discards a write a crashed writer left in flight. Under the gate only. */
-function recoverPending(dir: string, livePath: string): void {
+function recoverPending(dir: string, livePath: string, writer: DurableWriter): void {
   const pending = readPending(dir);
   if (!pending) {
     removeQuietly(path.join(dir, PENDING_FILE)); // unreadable leftovers, if any
@@ -344,18 +383,19 @@ function recoverPending(dir: string, livePath: string): void {
       archived = null;
     }
     const landed = live !== null && sha256(live) === pending.sha256;
-    if (landed && archived !== null && sha256(archived) === pending.sha256) appendIndex(dir, pending);
+    if (landed && archived !== null && sha256(archived) === pending.sha256) appendIndex(dir, pending, writer);
     else if (landed) {
-      writeDurable(archiveFile(dir, pending.version), live);
-      appendIndex(dir, pending);
+      writeDurable(archiveFile(dir, pending.version), live, { writer });
+      appendIndex(dir, pending, writer);
     } else removeQuietly(archiveFile(dir, pending.version));
   }
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
 /**
- * Removes temporary files (`<name>.<digits>`, write-file-atomic's) that a writer killed
- * mid-write left behind. Only safe under the library gate, where no other writer is active.
+ * Removes temporary files (`<name>.<digits>.tmp`, and write-file-atomic's `<name>.<digits>` from
+ * earlier versions) that a writer killed mid-write left behind in `dir`, for the names `belongs`
+ * accepts. Only safe under the lock that guards those files, where no other writer is active.
  */
 export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean): void {
   let names: string[];
@@ -365,25 +405,62 @@ export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean
     return;
   }
   for (const name of names) {
-    if (/\.\d+$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
+    if (/\.\d+(?:\.tmp)?$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
   }
 }
 
 /**
  * Records one version: pending → archive → (live) → index → pending removed. The pending
  * record only has to survive the process (a crash of the machine is covered by the archive and
- * live fsyncs and the rebuild of records from archives), so it is not fsynced.
+ * live fsyncs and the rebuild of records from archives), so it is not fsynced. `landed` is
+ * called once the live file holds the new bytes: from then on the write has happened.
  */
-function recordVersion(dir: string, record: VersionRecord, data: Buffer, live: { path: string; gate: GateHandle } | null): void {
-  writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false });
-  writeDurable(archiveFile(dir, record.version), data, { syncDir: false });
+function recordVersion(
+  dir: string,
+  record: VersionRecord,
+  data: Buffer,
+  live: { path: string; gate: GateHandle; landed: () => void } | null,
+  writer: DurableWriter,
+): void {
+  writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false, writer });
+  writeDurable(archiveFile(dir, record.version), data, { syncDir: false, writer });
   if (live) {
     live.gate.assertHeld();
-    writeDurable(live.path, data);
+    writeDurable(live.path, data, { writer });
+    live.landed();
   }
-  appendIndex(dir, record);
+  appendIndex(dir, record, writer);
   fsyncDir(dir);
   removeQuietly(path.join(dir, PENDING_FILE));
+}
+
+/** How far ahead of the clock an agent's newest stamp may be and still hold its time back. */
+export const MAX_CLOCK_STEP_BACK_MS = 24 * 3600 * 1000;
+
+/**
+ * The time a write is stamped with (its version's `ts`, the manifest's `last_updated`): the
+ * clock, unless one of the agent's earlier stamps is at or ahead of it — the clock went back
+ * (an NTP step, a VM resumed, a hand-set clock) — by at most a day; then 1 ms after that
+ * stamp, so an agent's times never run backwards. A stamp more than a day ahead of the clock
+ * is taken to be the wrong one, and the clock wins: one bad clock cannot pin every later
+ * stamp in the future. Version numbers never depend on time.
+ */
+export function steadyNow(now: Date, earlier: readonly unknown[]): Date {
+  const clock = now.getTime();
+  let result = clock;
+  for (const stamp of earlier) {
+    if (typeof stamp !== 'string') continue;
+    const time = Date.parse(stamp);
+    if (!Number.isFinite(time) || time < result || time - clock > MAX_CLOCK_STEP_BACK_MS) continue;
+    result = time + 1;
+  }
+  return result === clock ? now : new Date(result);
+}
+
+/** The newest recorded stamp of an agent's history, or null. Pure read. */
+export function latestStamp(paths: LibraryPaths, agentId: string): string | null {
+  const records = readHistory(paths, agentId).records;
+  return records.length ? records[records.length - 1].ts : null;
 }
 
 export interface WriteVersionRequest {
@@ -397,43 +474,76 @@ export interface WriteVersionRequest {
   keep: number;
   gate: GateHandle;
   counts?: Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
+  /** The file operations to use; the real ones by default. */
+  writer?: DurableWriter;
+  /** Told when the write happened but its bookkeeping could not be finished. */
+  warn?: (message: string) => void;
 }
 
 /**
  * Writes new bytes to an agent's live manifest as a new version. Must run under the library
  * gate. Returns the new version's record.
+ *
+ * A file system that refuses a write (full, read-only, failing) before the live file was
+ * replaced fails the whole write with one clear BourdonError, the live file untouched and the
+ * leftovers of the attempt removed. Once the live file holds the new bytes the write has
+ * happened: a failure to finish the bookkeeping (the index line, pruning) is reported through
+ * `warn`, and the next writer completes it from the pending record.
  */
 export function writeVersion(request: WriteVersionRequest): VersionRecord {
+  const writer = request.writer ?? REAL_WRITER;
   const dir = historyDir(request.paths, request.agentId);
-  fs.mkdirSync(dir, { recursive: true });
-  sweepAtomicTemps(path.dirname(request.livePath), (name) => name.startsWith(`${path.basename(request.livePath)}.`));
-  sweepAtomicTemps(dir, (name) => /^(?:v\d+\.l5\.yaml|index\.jsonl|pending\.json)\./.test(name));
-  recoverPending(dir, request.livePath);
-  const state = readHistory(request.paths, request.agentId);
-  if (state.damaged) rewriteIndex(dir, state.records);
-  const records = [...state.records];
-  let next = state.nextVersion;
-  const live = readLive(request.livePath);
-  const latest = records[records.length - 1];
-  if (live && (!latest || sha256(live) !== latest.sha256)) {
-    const external = makeRecord(next, live, 'external', null, request.now);
-    recordVersion(dir, external, live, null);
-    records.push(external);
-    next += 1;
+  let landed = false;
+  let record: VersionRecord | null = null;
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    sweepAtomicTemps(path.dirname(request.livePath), (name) => isTempOf(name, path.basename(request.livePath), true));
+    sweepAtomicTemps(dir, (name) => /^(?:v\d+\.l5\.yaml|index\.jsonl|pending\.json)\.\d+(?:\.tmp)?$/.test(name));
+    recoverPending(dir, request.livePath, writer);
+    const state = readHistory(request.paths, request.agentId);
+    if (state.damaged) rewriteIndex(dir, state.records, writer);
+    const records = [...state.records];
+    let next = state.nextVersion;
+    const live = readLive(request.livePath);
+    const latest = records[records.length - 1];
+    const now = steadyNow(request.now, [latest?.ts]);
+    if (live && (!latest || sha256(live) !== latest.sha256)) {
+      const external = makeRecord(next, live, 'external', null, now);
+      recordVersion(dir, external, live, null, writer);
+      records.push(external);
+      next += 1;
+    }
+    record = makeRecord(next, request.data, request.op, request.actor, now, request.counts);
+    recordVersion(dir, record, request.data, { path: request.livePath, gate: request.gate, landed: () => (landed = true) }, writer);
+    records.push(record);
+    prune(dir, records, request.keep, writer);
+    return record;
+  } catch (error) {
+    if (landed && record) {
+      request.warn?.(
+        `version ${record.version} of ${request.agentId} was written, but its history record could not be completed ` +
+          `(${describeError(error)}); the next write completes it`,
+      );
+      return record;
+    }
+    // Our own refusals (a symbolic link, a lost lock) already say what happened; a lost lock
+    // means another writer may be at work, so nothing is cleaned up then.
+    if (error instanceof BourdonError) throw error;
+    try {
+      recoverPending(dir, request.livePath, writer); // drops this attempt's pending record and archive
+    } catch {
+      // the next writer does it
+    }
+    throw new BourdonError(`cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`);
   }
-  const record = makeRecord(next, request.data, request.op, request.actor, request.now, request.counts);
-  recordVersion(dir, record, request.data, { path: request.livePath, gate: request.gate });
-  records.push(record);
-  prune(dir, records, request.keep);
-  return record;
 }
 
 /** Keeps the newest `keep` versions; the current one (the newest) is never pruned. */
-function prune(dir: string, records: VersionRecord[], keep: number): void {
+function prune(dir: string, records: VersionRecord[], keep: number, writer: DurableWriter): void {
   const excess = records.length - Math.max(1, keep);
   if (excess <= 0) return;
   const removed = records.splice(0, excess);
   // Archives first: a reader in between sees index lines without bytes, which it skips.
   for (const record of removed) removeQuietly(archiveFile(dir, record.version));
-  rewriteIndex(dir, records);
+  rewriteIndex(dir, records, writer);
 }

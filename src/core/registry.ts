@@ -8,8 +8,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
-import { writeFileDurably } from './atomic.js';
+import { isTempOf, writeFileDurably } from './atomic.js';
+import { lockFileSync } from './gate.js';
+import { sweepAtomicTemps } from './history.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from './errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
@@ -259,18 +260,15 @@ export class FederationRegistry {
   }
 }
 
-/** proper-lockfile's sync lock has no retries: a short bounded spin covers concurrent admins. */
-export function lockSyncWithRetry(target: string, attempts = 200): () => void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return lockfile.lockSync(target, { stale: 10_000, realpath: false });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || attempt >= attempts) {
-        throw new BourdonError(`${target} is locked by another process (${describeError(error)}); try again`);
-      }
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 15));
-    }
-  }
+/**
+ * The lock for a read-modify-write of a small config file (registry, peers): owner-checked, so
+ * a writer that was killed while holding it is recovered at once (see lockFileSync). Temp files
+ * such a writer left next to the file are removed while the lock is held.
+ */
+export function lockSyncWithRetry(target: string, timeoutMs = 10_000): () => void {
+  const release = lockFileSync(target, { timeoutMs, warn: () => {} });
+  sweepAtomicTemps(path.dirname(target), (name) => isTempOf(name, path.basename(target)));
+  return release;
 }
 
 function unique(values: string[]): string[] {

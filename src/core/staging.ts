@@ -11,11 +11,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AccessDeniedError, BourdonError } from './errors.js';
+import { isTempOf } from './atomic.js';
+import { AccessDeniedError, BourdonError, describeError } from './errors.js';
 import type { OperationContext } from './context.js';
 import { parseCalendarDay } from './dates.js';
 import { withLibraryGate } from './gate.js';
-import { readLive, sweepAtomicTemps, writeDurable } from './history.js';
+import { readLive, steadyNow, sweepAtomicTemps, writeDurable } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from './library.js';
 import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
@@ -172,7 +173,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       const manifest: RawObject = {
         spec_version: existing.spec_version || '0.1',
         agent,
-        last_updated: stamp(ctx.now()),
+        last_updated: stamp(steadyNow(ctx.now(), [existing.last_updated])),
         known_entities: entities,
         recent_sessions: sessions,
       };
@@ -188,12 +189,20 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       } catch (error) {
         return commitError(args, (error as Error).message);
       }
-      sweepAtomicTemps(path.dirname(dest), (name) => name.startsWith(`${path.basename(dest)}.`));
-      writeDurable(dest, data);
+      sweepAtomicTemps(path.dirname(dest), (name) => isTempOf(name, path.basename(dest), true));
+      try {
+        writeDurable(dest, data, { writer: ctx.files });
+      } catch (error) {
+        return commitError(args, `cannot write ${dest}: ${describeError(error)}; nothing was staged, the staged file is unchanged`);
+      }
       return { staged: true, agent_id: args.agent_id, path: dest, note: stagingNote(args.agent_id) };
     },
     { warn: ctx.warn },
-  );
+  ).catch((error: unknown) => {
+    // The gate could not be taken (busy, read-only or full library): nothing was staged.
+    if (error instanceof BourdonError) return commitError(args, error.message);
+    throw error;
+  });
 }
 
 function isDirectory(full: string): boolean {

@@ -292,20 +292,32 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
         throw error;
       }
       if (!data) return fail(unknownVersion(args.version, args.agent_id));
-      const record = writeVersion({
-        paths: ctx.store.paths,
-        agentId: args.agent_id,
-        livePath,
-        data,
-        op: 'rollback',
-        actor: ctx.caller.agent_id,
-        now: ctx.now(),
-        keep: historyKeep(ctx.env, ctx.warn),
-        gate,
-      });
+      let record: VersionRecord;
+      try {
+        record = writeVersion({
+          paths: ctx.store.paths,
+          agentId: args.agent_id,
+          livePath,
+          data,
+          op: 'rollback',
+          actor: ctx.caller.agent_id,
+          now: ctx.now(),
+          keep: historyKeep(ctx.env, ctx.warn),
+          gate,
+          writer: ctx.files,
+          warn: ctx.warn,
+        });
+      } catch (error) {
+        if (error instanceof BourdonError) return fail(error.message);
+        throw error;
+      }
       ctx.store.invalidate(file);
       return { agent_id: args.agent_id, restored_version: args.version, version: record.version, sha256: record.sha256, reason };
     },
     { warn: ctx.warn },
-  );
+  ).catch((error: unknown) => {
+    // The gate could not be taken (busy, read-only or full library): nothing was written.
+    if (error instanceof BourdonError) return fail(error.message);
+    throw error;
+  });
 }

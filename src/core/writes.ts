@@ -9,7 +9,7 @@ import type { OperationContext } from './context.js';
 import { BourdonError } from './errors.js';
 import { parseCalendarDay } from './dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
-import { historyKeep, readLive, writeVersion } from './history.js';
+import { historyKeep, latestStamp, readLive, steadyNow, writeVersion } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './library.js';
 import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
@@ -270,7 +270,8 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
   try {
     const mode = args.mode ?? 'merge';
     const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
-    const now = ctx.now();
+    // Stamped no earlier than the agent's last write, should the clock have gone back.
+    const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id), existing?.last_updated]);
     const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath);
     const data = serialiseManifest(manifest);
     const record = writeVersion({
@@ -283,6 +284,8 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
       now,
       keep: historyKeep(ctx.env, ctx.warn),
       gate,
+      writer: ctx.files,
+      warn: ctx.warn,
       counts: {
         entities: rowCount(manifest, 'known_entities'),
         sessions: rowCount(manifest, 'recent_sessions'),
@@ -311,5 +314,11 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
 export async function commitLive(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin): Promise<Payload> {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
-  return withLibraryGate(ctx.store.paths, (gate) => commitLocked(ctx, args, origin, gate), { warn: ctx.warn });
+  try {
+    return await withLibraryGate(ctx.store.paths, (gate) => commitLocked(ctx, args, origin, gate), { warn: ctx.warn });
+  } catch (error) {
+    // The gate could not be taken (busy, read-only or full library): nothing was written.
+    if (error instanceof BourdonError) return commitError(args, error.message);
+    throw error;
+  }
 }
