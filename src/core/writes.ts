@@ -64,7 +64,26 @@ export function commitError(args: CommitArgs, message: string): Payload {
   return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
 }
 
+/**
+ * Deepest nesting accepted in a commit's input, counted from the arguments object (a row's
+ * field is at depth 3). Manifests are shallow; the YAML reader refuses documents nested
+ * deeper than 100 levels, and deeper input would overflow the serialiser's stack.
+ */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Whether `value` nests deeper than `limit` levels; stops looking there, so it never recurses far. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit <= 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    if (nestedDeeperThan(child, limit - 1)) return true;
+  }
+  return false;
+}
+
+/** Checks the input's shape limits: nesting (MAX_INPUT_DEPTH), then size as JSON (MAX_INPUT_BYTES). */
 export function inputSizeError(args: unknown): string | null {
+  if (nestedDeeperThan(args, MAX_INPUT_DEPTH)) return `input is nested more than ${MAX_INPUT_DEPTH} levels deep; the limit is ${MAX_INPUT_DEPTH}`;
   let size: number;
   try {
     size = Buffer.byteLength(JSON.stringify(args) ?? '', 'utf8');
