@@ -60,6 +60,7 @@ interface Report {
   full: Attempt[];
   readOnly: { error: string | null; unchanged: boolean; cli: CliRun; cliUnchanged: boolean; recovered: number | string };
   fullCli: { human: CliRun; json: CliRun; unchanged: boolean; after: CliRun };
+  registry: { attempts: { pages: number; error: string | null; unchanged: boolean; size: number; stray: string[] }[]; membersAfter: number };
   finalHistory: Attempt['history'];
   names: string[] | null;
 }
@@ -114,6 +115,18 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     expect(report.readOnly.cli.stderr).toMatch(/^bourdon: cannot take the library lock .*: EROFS: read-only file system[^\n]*\n$/);
     expect(report.readOnly.cliUnchanged).toBe(true);
     expect(report.readOnly.recovered).toEqual(expect.any(Number));
+  });
+
+  it('the member registry on a full disk: refused with ENOSPC and left whole until there is room', () => {
+    const { attempts, membersAfter } = report.registry;
+    expect(attempts.length).toBeGreaterThan(2);
+    for (const attempt of attempts.slice(0, -1)) {
+      expect(attempt.error, JSON.stringify(attempt)).toMatch(/^cannot (take the lock .*federation\.yaml\.lock|write .*federation\.yaml): ENOSPC: no space left on device/);
+      expect(attempt.unchanged, JSON.stringify(attempt)).toBe(true);
+      expect(attempt.stray, JSON.stringify(attempt)).toEqual([]);
+    }
+    expect(attempts[attempts.length - 1].error).toBeNull();
+    expect(membersAfter).toBe(41);
   });
 
   it('the CLI on a full disk: exit 1, one line (or the JSON error payload), file unchanged; then it commits', () => {

@@ -11,6 +11,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BourdonError, describeError } from './errors.js';
 
 export interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */
@@ -111,7 +112,12 @@ export function replaceFileSync(target: string, data: Buffer | string, options: 
   }
 }
 
+/** A config file (registry, peers) replaced durably; a failure says which file, and that it is unchanged. */
 export function writeFileDurably(target: string, data: string, mode = 0o644): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  replaceFileSync(target, data, { fsync: true, mode });
+  try {
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    replaceFileSync(target, data, { fsync: true, mode });
+  } catch (error) {
+    throw new BourdonError(`cannot write ${target}: ${describeError(error)}; the file is unchanged`);
+  }
 }

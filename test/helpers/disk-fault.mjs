@@ -9,7 +9,8 @@
 //    is whole. The manifest spans several pages, so writes also fail part-way through a file.
 // 2. Read-only: remount the tmpfs read-only, commit (must fail, file unchanged), remount
 //    read-write, commit (must succeed).
-// 3. The CLI on a full and on a read-only disk: exit 1, one line on stderr, file unchanged.
+// 3. The member registry on a full disk: an error, the file unchanged, until there is room.
+// 4. The CLI on a full and on a read-only disk: exit 1, one line on stderr, file unchanged.
 // Prints one JSON object. Usage: node disk-fault.mjs <repoRoot> <dir>
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -136,6 +137,28 @@ const roCliUnchanged = fs.readFileSync(livePath).equals(beforeRo);
 execFileSync('mount', mountArgs('rw'));
 const rwPayload = await commitToFederation(ctx, { agent_id: 'disk', entities: [{ name: 'read-write-again' }] });
 
+// The member registry on a full disk (its file spans several pages).
+const { FederationRegistry } = await load('registry.js');
+const registryFile = path.join(dir, 'home', 'federation.yaml');
+const members = new FederationRegistry(registryFile, { warn: () => {} });
+for (let i = 0; i < 40; i++) members.add(`member-${i}`, { grants: ['disk'] });
+const registryBefore = fs.readFileSync(registryFile);
+const registryResults = [];
+for (let pages = 0; pages <= Math.ceil(registryBefore.length / page) + 4; pages++) {
+  fillLeaving(pages * page);
+  let error = null;
+  try {
+    members.add(`full-${pages}`);
+  } catch (problem) {
+    error = problem.message;
+  }
+  const now = fs.readFileSync(registryFile);
+  registryResults.push({ pages, error, unchanged: now.equals(registryBefore), size: now.length, stray: fs.readdirSync(path.dirname(registryFile)).filter((n) => n !== 'federation.yaml') });
+  fs.rmSync(filler, { force: true });
+  if (!error) break;
+}
+const registryAfter = new FederationRegistry(registryFile, { warn: () => {} }).list().length;
+
 // The CLI on a full disk.
 const beforeFull = fs.readFileSync(livePath);
 fillLeaving(0);
@@ -153,6 +176,7 @@ process.stdout.write(
     full,
     readOnly: { error: roPayload.error ?? null, unchanged: roUnchanged, cli: roCli, cliUnchanged: roCliUnchanged, recovered: rwPayload.error ?? rwPayload.version },
     fullCli: { human: fullCli, json: fullCliJson, unchanged: fullCliUnchanged, after: afterCli },
+    registry: { attempts: registryResults, membersAfter: registryAfter },
     finalHistory: historyCheck(),
     names: names(),
   }),
