@@ -369,7 +369,9 @@ try {
   await call(probe, 'list_agents', {}, (p) => (p.agents.includes('soak-a') ? null : 'soak-a missing from list_agents'));
   await probe.close();
 
+  log(`load stopped after ${elapsed.toFixed(1)} s; checking the files on disk`);
   const checked = verify();
+  log(`checked in ${((Date.now() - started) / 1000 - elapsed).toFixed(1)} s; stopping the server`);
   const ops = [...stats.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const all = ops.flatMap(([, entry]) => entry.latencies).sort((a, b) => a - b);
   const requests = ops.filter(([op]) => !op.startsWith('cli:')).reduce((sum, [, entry]) => sum + entry.count, 0);
@@ -425,8 +427,10 @@ try {
   if (requests === 0) exitCode = 1;
 } finally {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  const stopping = Date.now();
   server.child.kill('SIGTERM');
   await exited;
+  log(`server stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
   fs.rmSync(work, { recursive: true, force: true, maxRetries: 3 });
 }
 
