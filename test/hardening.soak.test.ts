@@ -3,7 +3,9 @@
  * reads and writes from several MCP clients (both protocol eras), a quarantined member's staged
  * writes and concurrent `bourdon commit` processes. Zero failed requests, zero lost writes (every
  * acknowledged row is on disk afterwards, histories whole), and server memory that does not run
- * away. The 60 s run and its figures are in docs/reliability.md (`npm run soak`).
+ * away. In 8 s the heap is still warming up (RSS rises ~30–40 MB before the first major
+ * collections), so the bound here is coarse — growth under 96 MB, peak under 512 MB; the trend
+ * is judged on the 60 s run, whose figures are in docs/reliability.md (`npm run soak`).
  * Needs the built dist/ (`npx tsc -p tsconfig.build.json`).
  */
 import { execFile } from 'node:child_process';
@@ -28,7 +30,7 @@ interface SoakReport {
 it('8 s of mixed load: no failed request, no lost write, bounded server memory', async () => {
   let stdout: string;
   try {
-    ({ stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'bench', 'soak.js'), '--seconds', '8', '--clients', '3', '--agents', '5', '--json'], {
+    ({ stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'bench', 'soak.js'), '--seconds', '8', '--clients', '3', '--agents', '5', '--max-rss-growth-mb', '96', '--json'], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
       maxBuffer: 16 * 1024 * 1024,
