@@ -34,8 +34,6 @@ export interface AgentIndex {
   positions: Map<Entity, number>;
 }
 
-const cache = new WeakMap<AgentRecord, AgentIndex>();
-
 export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
@@ -50,37 +48,98 @@ function newestFirst(a: Session, b: Session): number {
   return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
 }
 
+/**
+ * An agent's index, each part built on first use: a one-shot CLI query pays only for the part
+ * it reads (find_entity needs the name index, not the session order or recognition phrases).
+ */
+class LazyAgentIndex implements AgentIndex {
+  private names?: { entitiesByKey: Map<string, Entity[]>; entitiesByName: Map<string, Entity[]>; positions: Map<Entity, number> };
+  private recency?: { sessionsByRecency: Session[]; sessionsByProject: Map<string, Session[]> };
+  private recognition?: { phrases: Map<string, Phrase[]>; longestPhrase: number };
+
+  constructor(private readonly agent: AgentRecord) {}
+
+  private nameParts() {
+    if (!this.names) {
+      const entitiesByKey = new Map<string, Entity[]>();
+      const entitiesByName = new Map<string, Entity[]>();
+      const positions = new Map<Entity, number>();
+      for (const entity of this.agent.entities) {
+        positions.set(entity, positions.size);
+        const nameKey = foldKey(entity.name);
+        push(entitiesByName, nameKey, entity);
+        const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
+        for (const key of keys) if (key) push(entitiesByKey, key, entity);
+      }
+      this.names = { entitiesByKey, entitiesByName, positions };
+    }
+    return this.names;
+  }
+
+  private recencyParts() {
+    if (!this.recency) {
+      const sessionsByRecency = [...this.agent.sessions].sort(newestFirst);
+      const sessionsByProject = new Map<string, Session[]>();
+      for (const session of sessionsByRecency) {
+        for (const key of new Set(session.project_focus.map(foldKey))) if (key) push(sessionsByProject, key, session);
+      }
+      this.recency = { sessionsByRecency, sessionsByProject };
+    }
+    return this.recency;
+  }
+
+  private recognitionParts() {
+    if (!this.recognition) {
+      const phrases = new Map<string, Phrase[]>();
+      let longestPhrase = 0;
+      for (const entity of this.agent.entities) {
+        const key = foldKey(entity.name);
+        const seen = new Set<string>();
+        for (const text of [entity.name, ...entity.aliases]) {
+          const tokens = tokenize(text);
+          const joined = tokens.join(' ');
+          if (!tokens.length || seen.has(joined)) continue;
+          seen.add(joined);
+          push(phrases, joined, { key, tokens, entity });
+          longestPhrase = Math.max(longestPhrase, tokens.length);
+        }
+      }
+      this.recognition = { phrases, longestPhrase };
+    }
+    return this.recognition;
+  }
+
+  get entitiesByKey() {
+    return this.nameParts().entitiesByKey;
+  }
+  get entitiesByName() {
+    return this.nameParts().entitiesByName;
+  }
+  get positions() {
+    return this.nameParts().positions;
+  }
+  get sessionsByRecency() {
+    return this.recencyParts().sessionsByRecency;
+  }
+  get sessionsByProject() {
+    return this.recencyParts().sessionsByProject;
+  }
+  get phrases() {
+    return this.recognitionParts().phrases;
+  }
+  get longestPhrase() {
+    return this.recognitionParts().longestPhrase;
+  }
+}
+
+const cache = new WeakMap<AgentRecord, AgentIndex>();
+
 export function agentIndex(agent: AgentRecord): AgentIndex {
   let index = cache.get(agent);
-  if (index) return index;
-  const entitiesByKey = new Map<string, Entity[]>();
-  const entitiesByName = new Map<string, Entity[]>();
-  const phraseIndex = new Map<string, Phrase[]>();
-  let longestPhrase = 0;
-  const positions = new Map<Entity, number>();
-  for (const entity of agent.entities) {
-    positions.set(entity, positions.size);
-    const nameKey = foldKey(entity.name);
-    push(entitiesByName, nameKey, entity);
-    const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
-    for (const key of keys) if (key) push(entitiesByKey, key, entity);
-    const phrases = new Set<string>();
-    for (const text of [entity.name, ...entity.aliases]) {
-      const tokens = tokenize(text);
-      const joined = tokens.join(' ');
-      if (!tokens.length || phrases.has(joined)) continue;
-      phrases.add(joined);
-      push(phraseIndex, joined, { key: nameKey, tokens, entity });
-      longestPhrase = Math.max(longestPhrase, tokens.length);
-    }
+  if (!index) {
+    index = new LazyAgentIndex(agent);
+    cache.set(agent, index);
   }
-  const sessionsByRecency = [...agent.sessions].sort(newestFirst);
-  const sessionsByProject = new Map<string, Session[]>();
-  for (const session of sessionsByRecency) {
-    for (const key of new Set(session.project_focus.map(foldKey))) if (key) push(sessionsByProject, key, session);
-  }
-  index = { entitiesByKey, entitiesByName, sessionsByRecency, sessionsByProject, phrases: phraseIndex, longestPhrase, positions };
-  cache.set(agent, index);
   return index;
 }
 
