@@ -112,12 +112,6 @@ function entitiesByName(agents: readonly AgentRecord[], level: AccessLevel): Map
   return out;
 }
 
-function isArchived(entity: Entity, today: string): boolean {
-  if (entity.tags.some((tag) => ARCHIVE_TAGS.has(tag.trim().toLowerCase()))) return true;
-  const end = dayOf(entity.valid_to);
-  return end !== null && end < today;
-}
-
 type StreamBase = Omit<Workstream, 'status'>;
 
 /** Everything about a workstream that does not depend on today's date. */
@@ -144,10 +138,35 @@ function summariseBase(stream: Stream, entities: Entity[] | undefined): StreamBa
   };
 }
 
-function statusOf(base: StreamBase, entities: Entity[] | undefined, now: Date): WorkstreamStatus {
-  const today = localDay(now);
-  if (entities?.some((entity) => isArchived(entity, today))) return 'archived';
-  return base.last_activity >= defaultCutoff(now) ? 'active' : 'idle';
+/** Today and the first day of the active window, computed once per call. */
+interface Clock {
+  today: string;
+  activeSince: string;
+}
+
+/** What archiving needs from a workstream's entities, reduced once per snapshot. */
+interface ArchiveFacts {
+  /** An entity of that name carries an archived/canceled tag. */
+  tagged: boolean;
+  /** The earliest valid_to day among those entities, or null. */
+  endsOn: string | null;
+}
+
+function archiveFacts(entities: Entity[] | undefined): ArchiveFacts {
+  let tagged = false;
+  let endsOn: string | null = null;
+  for (const entity of entities ?? []) {
+    if (entity.tags.some((tag) => ARCHIVE_TAGS.has(tag.trim().toLowerCase()))) tagged = true;
+    const end = dayOf(entity.valid_to);
+    if (end !== null && (endsOn === null || end < endsOn)) endsOn = end;
+  }
+  return { tagged, endsOn };
+}
+
+/** Archived when tagged so or when some entity's valid_to is already past; else by activity. */
+function statusOf(base: StreamBase, facts: ArchiveFacts, clock: Clock): WorkstreamStatus {
+  if (facts.tagged || (facts.endsOn !== null && facts.endsOn < clock.today)) return 'archived';
+  return base.last_activity >= clock.activeSince ? 'active' : 'idle';
 }
 
 /**
@@ -155,7 +174,7 @@ function statusOf(base: StreamBase, entities: Entity[] | undefined, now: Date): 
  * visible session and note, so it is done once per snapshot, not per call. Only the status,
  * which depends on today's date, is computed per call.
  */
-const summaryCache = new WeakMap<readonly AgentRecord[], Map<string, { base: StreamBase; entities: Entity[] | undefined }[]>>();
+const summaryCache = new WeakMap<readonly AgentRecord[], Map<string, { base: StreamBase; facts: ArchiveFacts }[]>>();
 
 function streamSummaries(agents: readonly AgentRecord[], level: AccessLevel, agentFilter: string | null) {
   let byKey = summaryCache.get(agents);
@@ -167,16 +186,19 @@ function streamSummaries(agents: readonly AgentRecord[], level: AccessLevel, age
   let summaries = byKey.get(key);
   if (!summaries) {
     const entities = entitiesByName(agents, level);
-    summaries = [...collectStreams(agents, level, agentFilter).values()].map((stream) => {
-      const named = entities.get(stream.key);
-      return { base: summariseBase(stream, named), entities: named };
-    });
+    // Sorted once here (last activity does not depend on today): calls only filter and page.
+    summaries = [...collectStreams(agents, level, agentFilter).values()]
+      .map((stream) => {
+        const named = entities.get(stream.key);
+        return { base: summariseBase(stream, named), facts: archiveFacts(named) };
+      })
+      .sort((a, b) => byLastActivity(a.base, b.base));
     byKey.set(key, summaries);
   }
   return summaries;
 }
 
-function byLastActivity(a: Workstream, b: Workstream): number {
+function byLastActivity(a: StreamBase, b: StreamBase): number {
   if (a.last_activity !== b.last_activity) return a.last_activity < b.last_activity ? 1 : -1;
   const an = a.name.toLowerCase();
   const bn = b.name.toLowerCase();
@@ -214,21 +236,24 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
     else ctx.warn(`ignoring invalid since ${JSON.stringify(args.since)}: expected YYYY-MM-DD or an ISO datetime`);
   }
   const now = ctx.now();
+  const clock: Clock = { today: localDay(now), activeSince: defaultCutoff(now) };
   const agents = agentsInScope(ctx);
-  const all = streamSummaries(agents, level.effective, args.agent ?? null)
-    .filter(({ base }) => cutoff === null || base.last_activity >= cutoff)
-    .map(({ base, entities }): Workstream => ({
+  const all: Workstream[] = [];
+  for (const { base, facts } of streamSummaries(agents, level.effective, args.agent ?? null)) {
+    if (cutoff !== null && base.last_activity < cutoff) break; // sorted newest first
+    const streamStatus = statusOf(base, facts, clock);
+    if (status !== null && streamStatus !== status) continue;
+    all.push({
       name: base.name,
-      agents: [...base.agents],
+      agents: base.agents,
       session_count: base.session_count,
       note_count: base.note_count,
       first_activity: base.first_activity,
       last_activity: base.last_activity,
-      status: statusOf(base, entities, now),
-      recent_actions: [...base.recent_actions],
-    }))
-    .filter((stream) => status === null || stream.status === status)
-    .sort(byLastActivity);
+      status: streamStatus,
+      recent_actions: base.recent_actions,
+    });
+  }
   const onPeer = peerAgentFilter(args.agent);
   const answers =
     onPeer || !args.agent
