@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: forks keep spawned CLIs and servers isolated without oversubscribing.
