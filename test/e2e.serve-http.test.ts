@@ -12,8 +12,7 @@ import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.
 import { ERA_MODES, callJson, httpClient } from './helpers/http.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
-const INSPECTOR = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build', 'cli.js');
-const BEARER_SHIM = path.join(REPO_ROOT, 'test', 'helpers', 'inspector-bearer.mjs');
+const INSPECTOR = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
 
 interface Running {
@@ -151,9 +150,10 @@ describe('unsafe binds refuse to start', () => {
   });
 });
 
-describe('the MCP Inspector CLI (0.15.0)', () => {
-  const inspector = (args: string[], env: Record<string, string | undefined> = {}) =>
-    runCli(['--cli', ...args], { bin: INSPECTOR, env: { BOURDON_HOME: home, ...env }, timeoutMs: 30_000 });
+describe('the MCP Inspector CLI (2.12)', () => {
+  // Its catalog goes to the test's own folder, never ~/.mcp-inspector.
+  const inspector = (args: string[]) =>
+    runCli(['--cli', ...args], { bin: INSPECTOR, env: { BOURDON_HOME: home, MCP_CATALOG_PATH: path.join(home, 'inspector-catalog.json') }, timeoutMs: 30_000 });
 
   it('over stdio: lists and calls tools on bourdon-l6-server', async () => {
     const list = await inspector(['node', L6_BIN, '--library', library, '--method', 'tools/list']);
@@ -194,14 +194,13 @@ describe('the MCP Inspector CLI (0.15.0)', () => {
     it('with a bearer token (member and legacy) it lists and calls tools; without one it gets 401', async () => {
       const denied = await inspector([authed.url, '--transport', 'http', '--method', 'tools/list']);
       expect(denied.code).not.toBe(0);
-      expect(denied.stdout + denied.stderr).toMatch(/Bearer token|401/);
+      expect(denied.stdout + denied.stderr).toMatch(/Bearer token|401|auth_required/);
       for (const token of [memberToken, LEGACY_TOKEN]) {
-        // 0.15.0 has no header option: the shim adds the Authorization header to its fetch.
-        const env = { NODE_OPTIONS: `--import=${BEARER_SHIM}`, INSPECTOR_BEARER_TOKEN: token };
-        const list = await inspector([authed.url, '--transport', 'http', '--method', 'tools/list'], env);
+        const header = ['--header', `Authorization: Bearer ${token}`];
+        const list = await inspector([authed.url, '--transport', 'http', ...header, '--method', 'tools/list']);
         expect(list.code, list.stderr).toBe(0);
         expect(list.stdout).toContain('"find_entity"');
-        const call = await inspector([authed.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team'], env);
+        const call = await inspector([authed.url, '--transport', 'http', ...header, '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team']);
         expect(call.code, call.stderr).toBe(0);
         expect(call.stdout).toContain('ILTT');
       }
