@@ -109,6 +109,28 @@ export abstract class BaseCommand extends Command {
     };
   }
 
+  /**
+   * Runs a paged operation: one page, or with `all` every page merged into one payload (the
+   * rows of `field` concatenated, cursors cleared), failing on the first page that errs.
+   */
+  protected async pages(
+    field: string,
+    all: boolean,
+    fetch: (cursor: string | undefined) => Promise<Record<string, unknown>>,
+    cursor?: string,
+  ): Promise<Record<string, unknown>> {
+    let payload = await fetch(cursor);
+    this.failOnPayloadError(payload);
+    if (!all) return payload;
+    const rows = [...(payload[field] as unknown[])];
+    while (payload.has_more && typeof payload.next_cursor === 'string') {
+      payload = await fetch(payload.next_cursor);
+      this.failOnPayloadError(payload);
+      rows.push(...(payload[field] as unknown[]));
+    }
+    return { ...payload, cursor: null, [field]: rows, next_cursor: null, has_more: false };
+  }
+
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   protected failOnPayloadError(payload: Record<string, unknown>): void {
     if (typeof payload.error !== 'string') return;

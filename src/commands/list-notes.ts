@@ -3,7 +3,6 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { colors, list, relativeDay, table } from '../cli/output.js';
 import { listNotes, type noteRef } from '../core/notes.js';
-import type { Payload } from '../core/reads.js';
 
 type NoteRef = ReturnType<typeof noteRef>;
 
@@ -36,20 +35,9 @@ export default class ListNotes extends BaseCommand {
       tag: flags.tag,
       project: flags.project,
       limit: flags.limit,
-      cursor: flags.cursor,
       ...accessArgs(flags),
     };
-    let payload: Payload = await listNotes(ctx, args);
-    this.failOnPayloadError(payload);
-    if (flags.all) {
-      const notes = [...(payload.notes as NoteRef[])];
-      while (payload.has_more && typeof payload.next_cursor === 'string') {
-        payload = await listNotes(ctx, { ...args, cursor: payload.next_cursor });
-        this.failOnPayloadError(payload);
-        notes.push(...(payload.notes as NoteRef[]));
-      }
-      payload = { ...payload, cursor: null, notes, next_cursor: null, has_more: false };
-    }
+    const payload = await this.pages('notes', flags.all, (cursor) => listNotes(ctx, { ...args, cursor }), flags.cursor);
     const more = payload.has_more ? `\nMore: bourdon list-notes --cursor ${String(payload.next_cursor)}` : '';
     this.emit(payload, () => renderNotes(payload.notes as NoteRef[]) + more);
   }

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderSessions } from '../cli/render.js';
-import { listRecentWork, type Payload } from '../core/reads.js';
+import { listRecentWork } from '../core/reads.js';
 import type { SessionRef } from '../core/queries.js';
 
 export default class Recent extends BaseCommand {
@@ -31,21 +31,10 @@ export default class Recent extends BaseCommand {
       since: flags.since,
       agent: flags.agent,
       limit: flags.limit,
-      cursor: flags.cursor,
       summary: flags.summary,
       ...accessArgs(flags),
     };
-    let payload: Payload = await listRecentWork(ctx, args);
-    this.failOnPayloadError(payload);
-    if (flags.all) {
-      const sessions = [...(payload.sessions as SessionRef[])];
-      while (payload.has_more && typeof payload.next_cursor === 'string') {
-        payload = await listRecentWork(ctx, { ...args, cursor: payload.next_cursor });
-        this.failOnPayloadError(payload);
-        sessions.push(...(payload.sessions as SessionRef[]));
-      }
-      payload = { ...payload, cursor: null, sessions, next_cursor: null, has_more: false };
-    }
+    const payload = await this.pages('sessions', flags.all, (cursor) => listRecentWork(ctx, { ...args, cursor }), flags.cursor);
     const more = payload.has_more ? `\nMore: bourdon recent --cursor ${payload.next_cursor as string}` : '';
     this.emit(payload, () => renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.') + more);
   }

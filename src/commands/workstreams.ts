@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { colors, list, relativeDay, table } from '../cli/output.js';
-import type { Payload } from '../core/reads.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
@@ -32,20 +31,9 @@ export default class Workstreams extends BaseCommand {
       agent: flags.agent,
       status: flags.status,
       limit: flags.limit,
-      cursor: flags.cursor,
       ...accessArgs(flags),
     };
-    let payload: Payload = await listWorkstreams(ctx, args);
-    this.failOnPayloadError(payload);
-    if (flags.all) {
-      const workstreams = [...(payload.workstreams as Workstream[])];
-      while (payload.has_more && typeof payload.next_cursor === 'string') {
-        payload = await listWorkstreams(ctx, { ...args, cursor: payload.next_cursor });
-        this.failOnPayloadError(payload);
-        workstreams.push(...(payload.workstreams as Workstream[]));
-      }
-      payload = { ...payload, cursor: null, workstreams, next_cursor: null, has_more: false };
-    }
+    const payload = await this.pages('workstreams', flags.all, (cursor) => listWorkstreams(ctx, { ...args, cursor }), flags.cursor);
     const more = payload.has_more ? `\nMore: bourdon workstreams --cursor ${String(payload.next_cursor)}` : '';
     this.emit(payload, () => renderWorkstreams(payload.workstreams as Workstream[]) + more);
   }
