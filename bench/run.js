@@ -142,7 +142,7 @@ if (workstreamsModule?.listWorkstreams) {
   const ws = await repeat(() => workstreamsModule.listWorkstreams(ctx, { since: '2026-01-01', access_level: 'team' }), quick ? 10 : 50);
   record('list_workstreams', ws, 5);
 }
-const writes = await optional('core/writes.js');
+const writes = await optional('core/commit.js');
 if (writes?.commitToFederation) {
   const copy = path.join(DATA, 'commit-library');
   fs.rmSync(copy, { recursive: true, force: true });
