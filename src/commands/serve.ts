@@ -141,7 +141,9 @@ export default class Serve extends BaseCommand {
     );
     if (configs.length === 0) return null;
     const { McpPeerFanout } = await import('../mcp/peer-client.js');
-    return new McpPeerFanout(configs, process.env);
+    const fanout = new McpPeerFanout(configs, process.env);
+    fanout.warm();
+    return fanout;
   }
 
   /** HTTP: refuses unsafe binds before listening, then runs until SIGINT/SIGTERM. */

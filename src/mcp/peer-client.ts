@@ -41,6 +41,14 @@ export class McpPeerFanout implements PeerFanout {
     return Promise.all(this.peers.map((peer) => this.callOne(peer, tool, { ...args, federation_hop: 1 }, budget)));
   }
 
+  /**
+   * Opens every peer connection in the background, so the first recognition call (200 ms
+   * budget) does not spend it on the handshake. Failures surface on the next call.
+   */
+  warm(): void {
+    for (const peer of this.peers) this.connection(peer);
+  }
+
   async close(): Promise<void> {
     const all = [...this.connections.values()];
     this.connections.clear();
