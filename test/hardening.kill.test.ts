@@ -9,7 +9,6 @@
  *   (which merges it again: rows already live are updated in place, never doubled).
  * Needs the built dist/ (`npx tsc -p tsconfig.build.json`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,31 +21,16 @@ import { callerFor, FederationRegistry, parseRegistry } from '../src/core/regist
 import { promoteStaged, stageCommit } from '../src/core/staging.js';
 import { parseYaml } from '../src/core/yaml.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
   for (const dir of cleanup) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Spawned {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
+/** The kill-test helpers take the repository root as their first argument. */
 function spawnHelper(script: string, args: string[]): Spawned {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'helpers', script), REPO_ROOT, ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return spawnHelperScript(script, [REPO_ROOT, ...args]);
 }
 
 async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {

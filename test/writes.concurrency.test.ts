@@ -9,7 +9,6 @@
  *   lock at once instead of waiting for it to go stale.
  * Needs the built dist/ (`npx tsc -p tsconfig.build.json`), like every test that spawns.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,29 +17,13 @@ import { createContext } from '../src/core/context.js';
 import { readHistory, sha256, archiveFile, PENDING_FILE } from '../src/core/history.js';
 import { L6Store, parseManifest } from '../src/core/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 
 const WORKERS = 8;
 const COMMITS = 25;
 
-interface Spawned {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
 function spawnNode(script: string, args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'helpers', script), ...args], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return spawnHelperScript(script, args, env);
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
