@@ -11,20 +11,15 @@
 //
 // Flags: --duration <s> (default 10)  --connections <n> (default 10)  --quick (3 s, 10 agents)
 //        --library <dir> (default: the generated 50-agent library in .bench-data/)  --json
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { generateLibrary } from './generate.js';
+import { flagReader, ROOT, startHttpServer } from './lib.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const index = args.indexOf(name);
-  return index >= 0 && args[index + 1] !== undefined ? args[index + 1] : fallback;
-};
+const flag = flagReader(args);
 const quick = args.includes('--quick');
 const asJson = args.includes('--json');
 const duration = Number(flag('--duration', quick ? 3 : 10));
@@ -47,29 +42,7 @@ function libraryDir() {
 }
 
 function startServer(library, home) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--transport', 'http', '--host', '127.0.0.1', '--port', '0', '--library', library], {
-      env: { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start: ${stderr}`));
-    }, 30_000);
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk.toString('utf8');
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url, startup: stderr.trim().split('\n').find((line) => line.includes('listening on')) });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr}`));
-    });
-  });
+  return startHttpServer(library, { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' });
 }
 
 function requests(token) {

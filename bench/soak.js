@@ -23,16 +23,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { generateLibrary } from './generate.js';
+import { flagReader, ROOT, startHttpServer } from './lib.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const index = argv.indexOf(name);
-  return index >= 0 && argv[index + 1] !== undefined ? argv[index + 1] : fallback;
-};
+const flag = flagReader(argv);
 const SECONDS = Number(flag('--seconds', 60));
 const CLIENTS = Number(flag('--clients', 4));
 const CLI_LANES = Number(flag('--cli-lanes', 1));
@@ -65,30 +62,7 @@ const quarantined = registry.add('soak-q', { tier: 'quarantined', grants: ['soak
 const childEnv = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' };
 
 function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--transport', 'http', '--host', '127.0.0.1', '--port', '0', '--library', library], {
-      env: childEnv,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start: ${stderr}`));
-    }, 30_000);
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk.toString('utf8');
-      if (stderr.length > 1_000_000) stderr = stderr.slice(-100_000);
-      const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url, stderr: () => stderr });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr}`));
-    });
-  });
+  return startHttpServer(library, childEnv);
 }
 
 function rssOf(pid) {
