@@ -309,6 +309,40 @@ describe('federation across machines', () => {
     }
   });
 
+  it("a remote caller capped at team never gets a loopback peer's private rows through this server", async () => {
+    // F: a peer on this machine that trusts A fully (loopback, operator token): it would hand
+    // A private rows if A asked for them.
+    const libF = writeLibrary({ hermes: "known_entities:\n  - {name: Vault Plan, visibility: private}\n  - {name: Open Plan}\n" });
+    const f = await runHttpServer(() => createL6Server(new L6Store(libF, { warn: silent }), { warn: silent, auditPath: null }), {
+      port: 0,
+      legacyToken: 'token-f',
+      warn: silent,
+    });
+    handles.push(f);
+    const fanout = new McpPeerFanout([{ name: 'f', url: f.url, token_env: 'BOURDON_PEER_F' }], { BOURDON_PEER_F: 'token-f' });
+    fanouts.push(fanout);
+    // A2 serves callers from another machine (capped at team), and federates with F.
+    const a2 = await runHttpServer(() => createL6Server(new L6Store(libA, { warn: silent }), { warn: silent, auditPath: null, peers: fanout }), {
+      port: 0,
+      legacyToken: TOKEN_A,
+      warn: silent,
+      isRemote: () => true,
+    });
+    handles.push(a2);
+    const client = new Client({ name: 'remote', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(a2.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } } }));
+    try {
+      for (const args of [{ access_level: 'private' }, { include_private: true }]) {
+        const vault = await client.callTool({ name: 'find_entity', arguments: { name: 'vault plan', ...args } });
+        expect(JSON.parse((vault.content as { text: string }[])[0].text).matches).toEqual([]);
+      }
+      const open = await client.callTool({ name: 'find_entity', arguments: { name: 'open plan' } });
+      expect(JSON.parse((open.content as { text: string }[])[0].text).matches[0].agents).toEqual(['peer:f:hermes']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a peer whose token is wrong contributes nothing; the query still answers locally", async () => {
     const wrong = new McpPeerFanout([{ name: 'b', url: handles[0].url, token_env: 'BOURDON_PEER_WRONG' }], { BOURDON_PEER_WRONG: 'nope' });
     try {

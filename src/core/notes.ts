@@ -118,7 +118,7 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
           ctx,
           args,
           'list_notes',
-          peerAccessArgs(args, { since: plan.cutoff, agent: onPeer ? onPeer.agent : null, tag: args.tag ?? null, project: args.project ?? null, limit: MAX_PAGE_SIZE }),
+          peerAccessArgs(level, { since: plan.cutoff, agent: onPeer ? onPeer.agent : null, tag: args.tag ?? null, project: args.project ?? null, limit: MAX_PAGE_SIZE }),
         )
       : null;
   if (onPeer && !answers) return { ...base, ...empty };

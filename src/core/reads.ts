@@ -76,17 +76,18 @@ export async function findEntity(ctx: OperationContext, args: FindEntityArgs): P
   const base = { name: args.name, access_level: level.echoed, include_private: args.include_private ?? false };
   if (level.error) return { error: level.error, ...base, matches: [] };
   const local = findEntityMatches(agentsInScope(ctx), args.name, level.effective);
-  const answers = await askPeers(ctx, args, 'find_entity', peerAccessArgs(args, { name: args.name }));
+  const answers = await askPeers(ctx, args, 'find_entity', peerAccessArgs(level, { name: args.name }));
   if (!answers) return { ...base, matches: local };
   return withReachability({ ...base, matches: mergeEntityMatches(local, answers) }, answers);
 }
 
-/** The arguments a peer gets: the caller's own, access as asked (the peer applies its own ceiling). */
-export function peerAccessArgs(args: AccessArgs, rest: Payload): Payload {
-  const out: Payload = { ...rest };
-  if (args.access_level !== undefined && args.access_level !== null) out.access_level = args.access_level;
-  if (args.include_private) out.include_private = true;
-  return out;
+/**
+ * The arguments a peer gets: the level this caller may actually read at here — after
+ * include_private and the caller's ceiling — never the level it asked for. A remote caller
+ * capped at team must not get a loopback peer's private rows through this server.
+ */
+export function peerAccessArgs(level: ResolvedAccess, rest: Payload): Payload {
+  return { ...rest, access_level: level.effective };
 }
 
 export interface QueryAgentMemoryArgs extends AccessArgs {
@@ -209,7 +210,7 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   const local = onPeer ? [] : recentSessions(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
   // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
   const answers = onPeer || !args.agent
-    ? await askPeers(ctx, args, 'list_recent_work', peerAccessArgs(args, {
+    ? await askPeers(ctx, args, 'list_recent_work', peerAccessArgs(level, {
         since: plan.cutoff,
         agent: onPeer ? onPeer.agent : null,
         limit: MAX_PAGE_SIZE,
@@ -250,7 +251,7 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
     recent_sessions: sessions.map(({ agent, session }) => sessionRef(agent, session)),
     entities,
   };
-  const answers = await askPeers(ctx, args, 'get_cross_agent_summary', peerAccessArgs(args, { project: args.project }));
+  const answers = await askPeers(ctx, args, 'get_cross_agent_summary', peerAccessArgs(level, { project: args.project }));
   if (!answers) return localPayload;
   const merged = mergeEntityMatches(entities, answers, 'entities');
   const mergedSessions = dedupeSessions([...localPayload.recent_sessions, ...peerSessions(answers, 'recent_sessions')].sort(byDateRef));
@@ -281,7 +282,7 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
     ctx,
     args,
     'prepare_recognition_context',
-    peerAccessArgs(args, { prompt: args.prompt }),
+    peerAccessArgs(level, { prompt: args.prompt }),
     RECOGNITION_BUDGET_MS,
   );
   if (answers) mergePeerRecognition(matched, answers);

@@ -261,7 +261,7 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
           ctx,
           args,
           'list_workstreams',
-          peerAccessArgs(args, { since: cutoff, agent: onPeer ? onPeer.agent : null, status, limit: MAX_PAGE_SIZE }),
+          peerAccessArgs(level, { since: cutoff, agent: onPeer ? onPeer.agent : null, status, limit: MAX_PAGE_SIZE }),
         )
       : null;
   if (onPeer && !answers) return { ...base, ...empty };
