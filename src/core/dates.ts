@@ -67,12 +67,6 @@ export function resolveCutoff(
   return savedCutoff ?? defaultCutoff(now);
 }
 
-/** Days between two YYYY-MM-DD days (b - a), by calendar. */
-export function daysBetween(a: string, b: string): number {
-  const toUtc = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-  return Math.round((toUtc(b) - toUtc(a)) / 86_400_000);
-}
-
 /** The day part of a stored date or datetime ("2026-06-01T10:00:00Z" → "2026-06-01"), or null. */
 export function dayOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;

@@ -90,7 +90,9 @@ interface PersistedCache {
 
 const CACHE_FORMAT = 1;
 
-export type Warn = (message: string) => void;
+/** Where warnings go (stderr by default); one type for the whole core. */
+export type { Warn } from './dates.js';
+import type { Warn } from './dates.js';
 
 export const stderrWarn: Warn = (message) => {
   process.stderr.write(`bourdon: warning: ${message}\n`);

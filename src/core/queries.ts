@@ -71,8 +71,3 @@ export interface DatedSession {
   agent: string;
   session: Session;
 }
-
-export function focusesOn(projectFocus: readonly string[], project: string): boolean {
-  const key = foldKey(project);
-  return key !== '' && projectFocus.some((focus) => foldKey(focus) === key);
-}

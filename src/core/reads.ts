@@ -7,7 +7,6 @@ import { agentsInScope, type OperationContext } from './context.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { localDay, resolveCutoff } from './dates.js';
 import { pyRepr } from './ids.js';
-import type { AgentRecord } from './library.js';
 import { sessionsByRecency, sessionsForProject } from './indexes.js';
 import {
   answered,
@@ -129,7 +128,6 @@ export interface Page<T> {
   items: T[];
   next_cursor: string | null;
   has_more: boolean;
-  error?: string;
 }
 
 /**
@@ -172,23 +170,6 @@ export function takePage<T>(plan: PagePlan, ordered: Iterable<T>): Page<T> {
   return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff: plan.cutoff }) : null };
 }
 
-/** Pages an ordered sequence: offset from the cursor, cutoff remembered in the next cursor. */
-export function pageOf<T>(ctx: OperationContext, request: PageRequest, select: (cutoff: string) => Iterable<T>): Page<T> {
-  const plan = planPage(ctx, request);
-  if ('error' in plan) return { items: [], next_cursor: null, has_more: false, error: plan.error };
-  return takePage(plan, select(plan.cutoff));
-}
-
-/** Visible sessions on or after the cutoff, newest first, merged from the per-agent indexes. */
-function recentSessions(
-  agents: readonly AgentRecord[],
-  level: AccessLevel,
-  cutoff: string,
-  agentFilter: string | null,
-): Iterable<DatedSession> {
-  return sessionsByRecency(agents, level, cutoff, agentFilter);
-}
-
 export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<Payload> {
   const level = access(ctx, args, 'public');
   const summary = args.summary ?? false;
@@ -207,7 +188,7 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   if ('error' in plan) return { error: plan.error, ...empty };
   const toRef = ({ agent, session }: DatedSession) => sessionRef(agent, session, summary);
   const onPeer = peerAgentFilter(args.agent);
-  const local = onPeer ? [] : recentSessions(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
+  const local = onPeer ? [] : sessionsByRecency(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
   // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
   const answers = onPeer || !args.agent
     ? await askPeers(ctx, args, 'list_recent_work', peerAccessArgs(level, {
