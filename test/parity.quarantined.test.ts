@@ -1,6 +1,6 @@
 /**
  * Parity for a quarantined member: every case of
- * ../shared/conformance/oracle-payloads/quarantined.json, in order, on one fresh library copy,
+ * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance)/quarantined.json, in order, on one fresh library copy,
  * through a real MCP client, and then the audit records those calls wrote.
  *
  * The caller is set the way the HTTP transport sets it: a member registered in a real

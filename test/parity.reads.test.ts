@@ -1,6 +1,6 @@
 /**
  * Parity with the Python engine: every read case recorded in
- * ../shared/conformance/oracle-payloads/reads.json, through a real MCP client.
+ * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance)/reads.json, through a real MCP client.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Parity for writes: the `commit.*.json` sequences and `q.commit.staged.json` of
- * ../shared/conformance/oracle-payloads, each run in order on its own fresh library copy,
+ * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance), each run in order on its own fresh library copy,
  * through a real MCP client. The quarantined sequence runs as the fixture's member, set
  * through the server's identity mechanism (its fallback caller, as a transport sets it).
  */

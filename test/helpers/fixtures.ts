@@ -1,12 +1,17 @@
-/** Test fixtures: the conformance material in ../shared, and temp libraries built from it. */
+/**
+ * Test fixtures: the project's copy of the conformance material (test/fixtures/conformance, kept identical
+ * to ../shared/conformance by `npm run fixtures:sync`), and temp libraries built from it.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where the shared folder lives when it is beside the checkout (CI has it; a plain clone may not). */
 export const SHARED_DIR = process.env.BOURDON_SHARED_DIR ?? path.resolve(REPO_ROOT, '..', 'shared');
-export const CONFORMANCE_DIR = path.join(SHARED_DIR, 'conformance');
+/** The fixtures travel with the repo, so a plain clone runs every test. */
+export const CONFORMANCE_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'conformance');
 export const FIXTURE_LIBRARY = path.join(CONFORMANCE_DIR, 'library');
 export const BIN = path.join(REPO_ROOT, 'bin', 'run.js');
 

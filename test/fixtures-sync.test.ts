@@ -1,0 +1,43 @@
+/**
+ * The project's copy of the conformance fixtures must be the shared one, file for file, whenever
+ * ../shared/conformance is beside the checkout (CI has it). A plain clone without it skips this check.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFORMANCE_DIR, SHARED_DIR } from './helpers/fixtures.js';
+
+const SHARED_CONFORMANCE = path.join(SHARED_DIR, 'conformance');
+
+function filesUnder(root: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(path.relative(root, full), fs.readFileSync(full));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+describe('conformance fixtures copy', () => {
+  it('exists in the repository, so a plain clone runs the parity tests', () => {
+    expect(fs.existsSync(path.join(CONFORMANCE_DIR, 'library', 'agents'))).toBe(true);
+    expect(fs.existsSync(path.join(CONFORMANCE_DIR, 'oracle-payloads', 'reads.json'))).toBe(true);
+  });
+
+  it.skipIf(!fs.existsSync(SHARED_CONFORMANCE))('is identical to ../shared/conformance, file for file', () => {
+    const ours = filesUnder(CONFORMANCE_DIR);
+    const theirs = filesUnder(SHARED_CONFORMANCE);
+    const differences: string[] = [];
+    for (const [file, bytes] of theirs) {
+      const copy = ours.get(file);
+      if (!copy) differences.push(`missing: ${file}`);
+      else if (!copy.equals(bytes)) differences.push(`differs: ${file}`);
+    }
+    for (const file of ours.keys()) if (!theirs.has(file)) differences.push(`extra: ${file}`);
+    expect(differences, 'test/fixtures/conformance is out of date: run `npm run fixtures:sync`').toEqual([]);
+  });
+});
