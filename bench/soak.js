@@ -98,7 +98,7 @@ function record(op, ms, failure) {
 
 async function timed(op, fn, check) {
   const started = performance.now();
-  let failure = null;
+  let failure;
   let value;
   try {
     value = await fn();

@@ -165,7 +165,10 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
       const bridged = JSON.parse(text(viaBridge)) as Record<string, unknown>;
       const straight = JSON.parse(text(viaDirect)) as Record<string, unknown>;
       // export_agents stamps the time it was made; everything else must match to the byte.
-      if (name === 'export_agents') delete bridged.generated_at, delete straight.generated_at;
+      if (name === 'export_agents') {
+        delete bridged.generated_at;
+        delete straight.generated_at;
+      }
       expect(bridged, name).toEqual(straight);
       if (name !== 'export_agents') expect(text(viaBridge), name).toBe(text(viaDirect));
       expect(viaBridge.isError, name).toBe(viaDirect.isError);

@@ -39,7 +39,7 @@ it('8 s of mixed load: no failed request, no lost write, bounded server memory',
   } catch (error) {
     // Exit 1 still prints the report: show it.
     const { stdout: out = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`soak failed: ${stderr}\n${out}`);
+    throw new Error(`soak failed: ${stderr}\n${out}`, { cause: error });
   }
   const report = JSON.parse(stdout) as SoakReport;
   expect(report.failures).toEqual([]);

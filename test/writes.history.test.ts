@@ -18,6 +18,20 @@ import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';
 
+/** The parts of an explain_memory_change payload these tests read. */
+interface RowChanges {
+  added: unknown[];
+  removed: unknown[];
+  changed: { name: string; fields: { field: string }[] }[];
+}
+interface MemoryDiff {
+  against: number;
+  summary: string;
+  entities: RowChanges;
+  sessions: RowChanges;
+  notes: RowChanges;
+}
+
 const SECRET_SUMMARY = 'the api_key is sk_live_abcdefghijklmnop';
 const SECRET_ACTION = 'rotated password hunter2 for staging';
 const RAW_SECRETS = ['sk_live_abcdefghijklmnop', 'hunter2', 'api_key'];
@@ -95,12 +109,12 @@ describe('commit, commit, rollback through a real MCP client', () => {
   });
 
   it('names the entities, sessions and notes that changed, redacted', async () => {
-    const diff = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 2 })) as Record<string, any>;
+    const diff = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 2 })) as MemoryDiff;
     expect(diff.against).toBe(1);
     expect(diff.entities.added).toEqual(['Deploy']);
     expect(diff.entities.removed).toEqual([]);
-    expect(diff.entities.changed.map((c: any) => c.name)).toEqual(['bourdon']);
-    expect(diff.entities.changed[0].fields.map((f: any) => f.field)).toEqual(['name', 'summary', 'tags']);
+    expect(diff.entities.changed.map((c) => c.name)).toEqual(['bourdon']);
+    expect(diff.entities.changed[0].fields.map((f) => f.field)).toEqual(['name', 'summary', 'tags']);
     expect(diff.entities.changed[0].fields[1]).toEqual({ field: 'summary', before: 'Federation memory.', after: '[redacted credential-like text]' });
     expect(diff.sessions.added).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
     expect(diff.sessions.changed).toEqual([
@@ -109,13 +123,13 @@ describe('commit, commit, rollback through a real MCP client', () => {
     expect(diff.notes.added).toEqual([{ date: '2026-06-02', title: null, text: 'Deploy is Friday' }]);
     expect(diff.summary).toContain('entities +1 -0 ~1');
 
-    const back = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3 })) as Record<string, any>;
+    const back = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3 })) as MemoryDiff;
     expect(back.against).toBe(2);
     expect(back.entities.removed).toEqual(['Deploy']);
     expect(back.sessions.removed).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
     expect(back.notes.removed).toHaveLength(1);
 
-    const across = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3, against: 1 })) as Record<string, any>;
+    const across = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3, against: 1 })) as MemoryDiff;
     expect(across.entities).toEqual({ added: [], removed: [], changed: [] });
     expect(across.sessions).toEqual({ added: [], removed: [], changed: [] });
 

@@ -14,6 +14,7 @@ const tricky = fc.constantFrom(
   '#not a comment', '&anchor', '*alias', '!tag', '@at', '`tick`', '%percent', 'line1\nline2', 'tab\there', 'naïve café',
   '日本語', '🙂 emoji', '"quoted"', "'single'", '[flow]', '{map}', '? key', '|', '>',
 );
+// eslint-disable-next-line no-control-regex -- strips what YAML cannot carry
 const text = fc.oneof(tricky, fc.string(), fc.string({ unit: 'binary' }).map((s) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff\ufffe\uffff]/g, '')));
 const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.boolean(), fc.constant(null));
 const value = fc.letrec((tie) => ({

@@ -61,7 +61,7 @@ export abstract class BaseCommand extends Command {
    */
   private preloadLargeLibrary(store: L6Store): void {
     if (!progressWanted(this.jsonMode)) return;
-    let count = 0;
+    let count: number;
     try {
       count = fs.readdirSync(store.paths.agents).length;
     } catch {
@@ -144,7 +144,7 @@ export abstract class BaseCommand extends Command {
     // oclif's own exit() signal: let it through untouched.
     if (err instanceof Errors.ExitError) throw err;
     let code = 1;
-    let message = describeError(err);
+    const message = describeError(err);
     if (err instanceof BourdonError) code = err.exitCode;
     else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
     else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
@@ -152,7 +152,6 @@ export abstract class BaseCommand extends Command {
     if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
     else process.stderr.write(`bourdon: ${message}\n`);
     if (code === 2 && !this.jsonMode) process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
-    message = '';
     this.exit(code);
   }
 }

@@ -249,7 +249,7 @@ export function waitForShutdown(close: () => Promise<void>, options: { stdin?: b
     const stop = () => {
       if (done) return;
       done = true;
-      close().finally(() => resolve());
+      void close().finally(() => resolve());
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -59,7 +59,7 @@ export function replaceFileSync(target: string, data: Buffer | string, options: 
   } catch {
     // not there yet
   }
-  let existing: fs.Stats | null = null;
+  let existing: fs.Stats | null;
   try {
     existing = fs.statSync(file);
   } catch {

@@ -155,7 +155,7 @@ interface IndexRead {
 function readIndex(dir: string): IndexRead {
   const records = new Map<number, VersionRecord>();
   let bad = 0;
-  let text = '';
+  let text: string;
   try {
     text = fs.readFileSync(path.join(dir, INDEX_FILE), 'utf8');
   } catch {
@@ -376,7 +376,7 @@ function recoverPending(dir: string, livePath: string, writer: DurableWriter): v
   const indexed = readIndex(dir).records.get(pending.version);
   if (!indexed) {
     const live = readLive(livePath);
-    let archived: Buffer | null = null;
+    let archived: Buffer | null;
     try {
       archived = fs.readFileSync(archiveFile(dir, pending.version));
     } catch {

@@ -13,13 +13,14 @@
  */
 import { createRequire } from 'node:module';
 import * as jsYaml from 'js-yaml';
+import type * as YamlPackage from 'yaml';
 
 // The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
 // path or something is written, so read-only CLI runs start faster.
 const require = createRequire(import.meta.url);
-let yamlModule: typeof import('yaml') | null = null;
-function yamlPackage(): typeof import('yaml') {
-  yamlModule ??= require('yaml') as typeof import('yaml');
+let yamlModule: typeof YamlPackage | null = null;
+function yamlPackage(): typeof YamlPackage {
+  yamlModule ??= require('yaml') as typeof YamlPackage;
   return yamlModule;
 }
 
