@@ -6,9 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const WORDS = ('sync engine chart renderer release tide watch merge cursor token cache index store vector clock ' +
+const WORDS = (
+  'sync engine chart renderer release tide watch merge cursor token cache index store vector clock ' +
   'device queue worker parser schema gateway billing search ranking report export import audit ledger mobile ' +
-  'desktop plugin theme layout router session history rollback peer federation recognition context memory').split(' ');
+  'desktop plugin theme layout router session history rollback peer federation recognition context memory'
+).split(' ');
 const TYPES = ['project', 'module', 'ticket', 'concept', 'person', 'draft', 'milestone'];
 const VIS = ['public', 'public', 'public', 'team', 'team', 'private'];
 const AGENT_TYPES = ['code-assistant', 'note-capture', 'research-assistant', 'project-manager', 'other'];
@@ -98,8 +100,12 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.exit(2);
   }
   const sizes = Object.fromEntries(
-    Object.entries({ agents, entities, sessions, notes }).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Number(v)]),
+    Object.entries({ agents, entities, sessions, notes })
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Number(v)]),
   );
   const result = generateLibrary(dir, sizes);
-  process.stdout.write(`${result.agents} manifests, ${(result.bytes / 1e6).toFixed(1)} MB in ${path.join(dir, 'agents')}\n`);
+  process.stdout.write(
+    `${result.agents} manifests, ${(result.bytes / 1e6).toFixed(1)} MB in ${path.join(dir, 'agents')}\n`,
+  );
 }

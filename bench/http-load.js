@@ -46,7 +46,11 @@ function startServer(library, home) {
 }
 
 function requests(token) {
-  const common = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
+  const common = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+  };
   const modern = {
     headers: { ...common, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'find_entity' },
     body: JSON.stringify({
@@ -66,7 +70,12 @@ function requests(token) {
   };
   const legacy = {
     headers: common,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_entity', arguments: QUERY } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'find_entity', arguments: QUERY },
+    }),
   };
   return { modern, legacy };
 }
@@ -76,19 +85,38 @@ async function check(url, request) {
   const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`check failed: HTTP ${response.status}: ${text.slice(0, 200)}`);
-  const json = text.trim().startsWith('{') ? text : text.split('\n').find((line) => line.startsWith('data:')).slice(5);
+  const json = text.trim().startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data:'))
+        .slice(5);
   const payload = JSON.parse(JSON.parse(json).result.content[0].text);
-  if (!Array.isArray(payload.matches) || payload.matches.length === 0) throw new Error(`check failed: no matches in ${text.slice(0, 200)}`);
+  if (!Array.isArray(payload.matches) || payload.matches.length === 0)
+    throw new Error(`check failed: no matches in ${text.slice(0, 200)}`);
   return payload.matches[0].agents.length;
 }
 
 function load(url, request, seconds = duration) {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
-      { url, method: 'POST', headers: request.headers, body: request.body, connections, duration: seconds, timeout: 10 },
+      {
+        url,
+        method: 'POST',
+        headers: request.headers,
+        body: request.body,
+        connections,
+        duration: seconds,
+        timeout: 10,
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
-    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false, outputStream: process.stderr });
+    autocannon.track(instance, {
+      renderProgressBar: false,
+      renderResultsTable: false,
+      renderLatencyTable: false,
+      outputStream: process.stderr,
+    });
   });
 }
 
@@ -103,8 +131,12 @@ try {
   const agentsMatched = await check(server.url, modern);
   await check(server.url, legacy);
   log(`server: ${server.startup}`);
-  log(`library: ${library} (${fs.readdirSync(path.join(library, 'agents')).length} manifests); find_entity ${JSON.stringify(QUERY)} matches in ${agentsMatched} agents`);
-  log(`load: autocannon, ${connections} connections, ${duration} s per era after a 3 s warm-up, loopback; node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; load average before ${os.loadavg()[0].toFixed(2)}`);
+  log(
+    `library: ${library} (${fs.readdirSync(path.join(library, 'agents')).length} manifests); find_entity ${JSON.stringify(QUERY)} matches in ${agentsMatched} agents`,
+  );
+  log(
+    `load: autocannon, ${connections} connections, ${duration} s per era after a 3 s warm-up, loopback; node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; load average before ${os.loadavg()[0].toFixed(2)}`,
+  );
   for (const [era, request] of [
     ['2026-07-28 (one POST, JSON answer)', modern],
     ['2025-11-25 handshake era (stateless POST, SSE answer)', legacy],
@@ -141,7 +173,9 @@ if (asJson) {
   log('| era | requests | req/s | p50 | p99 | max | errors | timeouts | non-2xx |');
   log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
-    log(`| ${r.era} | ${r.requests} | ${r.req_per_s} | ${r.p50_ms} ms | ${r.p99_ms} ms | ${r.max_ms} ms | ${r.errors} | ${r.timeouts} | ${r.non_2xx} |`);
+    log(
+      `| ${r.era} | ${r.requests} | ${r.req_per_s} | ${r.p50_ms} ms | ${r.p99_ms} ms | ${r.max_ms} ms | ${r.errors} | ${r.timeouts} | ${r.non_2xx} |`,
+    );
   }
 }
 if (failed) {

@@ -21,7 +21,18 @@ export function startHttpServer(library, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [path.join(ROOT, 'bin', 'run.js'), 'serve', '--transport', 'http', '--host', '127.0.0.1', '--port', '0', '--library', library],
+      [
+        path.join(ROOT, 'bin', 'run.js'),
+        'serve',
+        '--transport',
+        'http',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--library',
+        library,
+      ],
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -35,7 +46,10 @@ export function startHttpServer(library, env) {
       const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
       if (url) {
         clearTimeout(timer);
-        const startup = stderr.trim().split('\n').find((line) => line.includes('listening on'));
+        const startup = stderr
+          .trim()
+          .split('\n')
+          .find((line) => line.includes('listening on'));
         resolve({ child, url, startup, stderr: () => stderr });
       }
     });

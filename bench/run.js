@@ -26,14 +26,25 @@ function record(name, samplesMs, budgetMs, note = '') {
   const median = sorted[Math.floor(sorted.length / 2)];
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))];
   const pass = budgetMs === null ? null : median <= budgetMs;
-  results.push({ name, median_ms: round(median), p95_ms: round(p95), runs: samplesMs.length, budget_ms: budgetMs, pass, note });
+  results.push({
+    name,
+    median_ms: round(median),
+    p95_ms: round(p95),
+    runs: samplesMs.length,
+    budget_ms: budgetMs,
+    pass,
+    note,
+  });
   if (!asJson) {
     const verdict = pass === null ? '' : pass ? 'pass' : 'FAIL';
-    process.stdout.write(`${name.padEnd(46)} ${fmt(median).padStart(10)} ${fmt(p95).padStart(10)}  ${budgetMs === null ? '' : `≤ ${fmt(budgetMs)}`.padEnd(10)} ${verdict} ${note}\n`);
+    process.stdout.write(
+      `${name.padEnd(46)} ${fmt(median).padStart(10)} ${fmt(p95).padStart(10)}  ${budgetMs === null ? '' : `≤ ${fmt(budgetMs)}`.padEnd(10)} ${verdict} ${note}\n`,
+    );
   }
 }
 const round = (ms) => Math.round(ms * 1000) / 1000;
-const fmt = (ms) => (ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`);
+const fmt = (ms) =>
+  ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 1 ? `${ms.toFixed(2)} ms` : `${(ms * 1000).toFixed(0)} µs`;
 
 function time(fn) {
   const start = process.hrtime.bigint();
@@ -67,9 +78,13 @@ if (!fs.existsSync(path.join(LIBRARY, 'agents'))) {
   process.stderr.write(`bench: generating ${AGENTS}-agent library in ${LIBRARY} …\n`);
   generateLibrary(LIBRARY, { agents: AGENTS });
 }
-const bytes = fs.readdirSync(path.join(LIBRARY, 'agents')).reduce((sum, f) => sum + fs.statSync(path.join(LIBRARY, 'agents', f)).size, 0);
+const bytes = fs
+  .readdirSync(path.join(LIBRARY, 'agents'))
+  .reduce((sum, f) => sum + fs.statSync(path.join(LIBRARY, 'agents', f)).size, 0);
 if (!asJson) {
-  process.stdout.write(`library: ${AGENTS} agents × 1,000 entities × 500 sessions × 50 notes, ${(bytes / 1e6).toFixed(1)} MB; node ${process.version}, ${os.cpus().length} cores\n\n`);
+  process.stdout.write(
+    `library: ${AGENTS} agents × 1,000 entities × 500 sessions × 50 notes, ${(bytes / 1e6).toFixed(1)} MB; node ${process.version}, ${os.cpus().length} cores\n\n`,
+  );
   process.stdout.write(`${'measure'.padEnd(46)} ${'median'.padStart(10)} ${'p95'.padStart(10)}  budget\n`);
 }
 
@@ -113,10 +128,12 @@ for (let i = 0; i < (quick ? 5 : 10); i++) {
   fs.writeFileSync(victim, victimText);
   const when = new Date(Date.now() + (i + 1) * 1000);
   fs.utimesSync(victim, when, when);
-  reload.push(await timeAsync(async () => {
-    store.snapshot();
-    await reads.findEntity(ctx, { name: 'warm' }); // the first query after a reload re-indexes that agent
-  }));
+  reload.push(
+    await timeAsync(async () => {
+      store.snapshot();
+      await reads.findEntity(ctx, { name: 'warm' }); // the first query after a reload re-indexes that agent
+    }),
+  );
 }
 record('warm reload after one manifest changes (+ first query)', reload, 50);
 
@@ -125,21 +142,29 @@ record('find_entity', find, 1, 'Python: 11.6 ms');
 const query = await repeat(() => reads.queryAgentMemory(ctx, { agent: 'agent-007', topic: 'Project sync 5' }));
 record('query_agent_memory', query, 1);
 const recognition = await repeat(() =>
-  reads.prepareRecognitionContext(ctx, { prompt: 'can we get back to project sync 5 and the merge worker before the release?' }),
+  reads.prepareRecognitionContext(ctx, {
+    prompt: 'can we get back to project sync 5 and the merge worker before the release?',
+  }),
 );
 record('prepare_recognition_context', recognition, 1, 'Python rebuilds its view each call: 420 ms');
 const recentFirst = await repeat(() => reads.listRecentWork(ctx, { since: '2026-01-01', access_level: 'team' }));
 record('list_recent_work, first page', recentFirst, 2, 'Python: 243 ms');
 const deep = (await reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100 })).next_cursor;
 let cursor = deep;
-for (let i = 0; i < 50 && cursor; i++) cursor = (await reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100, cursor })).next_cursor;
+for (let i = 0; i < 50 && cursor; i++)
+  cursor = (await reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100, cursor })).next_cursor;
 const recentDeep = await repeat(() => reads.listRecentWork(ctx, { since: '2025-01-01', limit: 100, cursor }));
 record('list_recent_work, page 51 (offset 5,000)', recentDeep, null);
-const summary = await repeat(() => reads.getCrossAgentSummary(ctx, { project: 'Project sync 5', access_level: 'team' }));
+const summary = await repeat(() =>
+  reads.getCrossAgentSummary(ctx, { project: 'Project sync 5', access_level: 'team' }),
+);
 record('get_cross_agent_summary', summary, 5, 'Python: 29 ms');
 const workstreamsModule = await optional('core/workstreams.js');
 if (workstreamsModule?.listWorkstreams) {
-  const ws = await repeat(() => workstreamsModule.listWorkstreams(ctx, { since: '2026-01-01', access_level: 'team' }), quick ? 10 : 50);
+  const ws = await repeat(
+    () => workstreamsModule.listWorkstreams(ctx, { since: '2026-01-01', access_level: 'team' }),
+    quick ? 10 : 50,
+  );
   record('list_workstreams', ws, 5);
 }
 const writes = await optional('core/commit.js');
@@ -149,10 +174,17 @@ if (writes?.commitToFederation) {
   fs.cpSync(LIBRARY, copy, { recursive: true });
   const writeStore = new L6Store(copy, { warn: silent });
   writeStore.snapshot();
-  const writeCtx = createContext(writeStore, { warn: silent, env: { BOURDON_HOME: HOME, BOURDON_AUDIT_PATH: path.join(HOME, 'audit.jsonl') } });
+  const writeCtx = createContext(writeStore, {
+    warn: silent,
+    env: { BOURDON_HOME: HOME, BOURDON_AUDIT_PATH: path.join(HOME, 'audit.jsonl') },
+  });
   let n = 0;
   const commits = await repeat(
-    () => writes.commitToFederation(writeCtx, { agent_id: 'agent-001', sessions: [{ date: '2026-11-29', cwd: `/bench/${n++}`, key_actions: ['bench'] }] }),
+    () =>
+      writes.commitToFederation(writeCtx, {
+        agent_id: 'agent-001',
+        sessions: [{ date: '2026-11-29', cwd: `/bench/${n++}`, key_actions: ['bench'] }],
+      }),
     quick ? 5 : 20,
     1,
   );
@@ -166,7 +198,10 @@ function spawnTimes(args, runs, env = {}) {
   const samples = [];
   for (let i = 0; i < runs + 1; i++) {
     const start = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { env: { ...process.env, BOURDON_HOME: HOME, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, args, {
+      env: { ...process.env, BOURDON_HOME: HOME, NO_COLOR: '1', ...env },
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
     if (i > 0) samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
@@ -182,7 +217,10 @@ const small = path.join(ROOT, 'demo', 'library');
 const agentsJson = spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'agents', '--json', '--library', small], spawnRuns);
 record('bourdon agents --json (small library)', agentsJson, 200, 'Python CLI ≈ 300 ms; budget 1.5× faster');
 spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'find', 'x', '--json', '--library', LIBRARY], 0); // warm the parsed-library cache
-const findLarge = spawnTimes([path.join(ROOT, 'bin', 'run.js'), 'find', 'Project sync 5', '--json', '--library', LIBRARY], spawnRuns);
+const findLarge = spawnTimes(
+  [path.join(ROOT, 'bin', 'run.js'), 'find', 'Project sync 5', '--json', '--library', LIBRARY],
+  spawnRuns,
+);
 record('bourdon find --json (large library, warm cache)', findLarge, 300);
 
 // MCP over stdio: one tools/call round trip through a spawned `bourdon serve`.
@@ -197,7 +235,10 @@ await client.connect(
     stderr: 'ignore',
   }),
 );
-const stdioCall = await repeat(() => client.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }), quick ? 20 : 100);
+const stdioCall = await repeat(
+  () => client.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }),
+  quick ? 20 : 100,
+);
 record('MCP tools/call over stdio (find_entity)', stdioCall, null);
 await client.close();
 
@@ -217,7 +258,10 @@ if (http?.runHttpServer) {
   for (const mode of ['legacy', { pin: '2026-07-28' }]) {
     const httpClient = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
     await httpClient.connect(new StreamableHTTPClientTransport(url));
-    const samples = await repeat(() => httpClient.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }), quick ? 20 : 100);
+    const samples = await repeat(
+      () => httpClient.callTool({ name: 'find_entity', arguments: { name: 'Project sync 5' } }),
+      quick ? 20 : 100,
+    );
     record(`MCP tools/call over HTTP (${mode === 'legacy' ? 'handshake era' : '2026-07-28'})`, samples, null);
     await httpClient.close();
   }
@@ -225,6 +269,6 @@ if (http?.runHttpServer) {
 }
 
 const failed = results.filter((r) => r.pass === false);
-if (asJson) process.stdout.write(JSON.stringify({ agents: AGENTS, bytes, node: process.version, results }, null, 2) + '\n');
+if (asJson)
+  process.stdout.write(JSON.stringify({ agents: AGENTS, bytes, node: process.version, results }, null, 2) + '\n');
 else process.stdout.write(`\n${results.filter((r) => r.pass).length} within budget, ${failed.length} over budget\n`);
-

@@ -113,7 +113,8 @@ async function timed(op, fn, check) {
 function toolPayload(result) {
   if (result.isError) return { failure: `error result ${result.content?.[0]?.text?.slice(0, 200)}` };
   const payload = JSON.parse(result.content[0].text);
-  if (payload && typeof payload === 'object' && !Array.isArray(payload) && 'error' in payload) return { failure: `error payload ${JSON.stringify(payload).slice(0, 200)}` };
+  if (payload && typeof payload === 'object' && !Array.isArray(payload) && 'error' in payload)
+    return { failure: `error payload ${JSON.stringify(payload).slice(0, 200)}` };
   return { payload };
 }
 
@@ -134,7 +135,9 @@ async function call(client, op, args, extraCheck) {
 
 async function connect(url, token, mode) {
   const client = new Client({ name: 'bourdon-soak', version: '1' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -163,19 +166,29 @@ async function httpClientLoop(index, url, deadline) {
       if (n % 5 < 2) {
         const agent = WRITE_AGENTS[n % WRITE_AGENTS.length];
         const name = `h${index}-${n}`;
-        const payload = await call(client, 'commit_to_federation', {
-          agent_id: agent,
-          agent_type: 'other',
-          entities: [{ name, type: 'concept', summary: `soak row ${n} of client ${index}` }],
-          sessions: n % 3 === 0 ? [{ date: '2026-11-28', cwd: `/soak/${index}/${n}`, key_actions: [`commit ${n}`] }] : [],
-          notes: n % 7 === 0 ? [{ date: '2026-11-28', text: `soak note ${index}-${n}` }] : [],
-        }, (p) => (typeof p.version === 'number' ? null : `no version in ${JSON.stringify(p).slice(0, 200)}`));
+        const payload = await call(
+          client,
+          'commit_to_federation',
+          {
+            agent_id: agent,
+            agent_type: 'other',
+            entities: [{ name, type: 'concept', summary: `soak row ${n} of client ${index}` }],
+            sessions:
+              n % 3 === 0 ? [{ date: '2026-11-28', cwd: `/soak/${index}/${n}`, key_actions: [`commit ${n}`] }] : [],
+            notes: n % 7 === 0 ? [{ date: '2026-11-28', text: `soak note ${index}-${n}` }] : [],
+          },
+          (p) => (typeof p.version === 'number' ? null : `no version in ${JSON.stringify(p).slice(0, 200)}`),
+        );
         if (payload) {
           committed.get(agent).add(name);
           versionsSeen.get(agent).push(payload.version);
           if (n % 10 < 2) {
             // Read your own write back through the server.
-            await call(client, 'find_entity', { name }, (found) => (found.matches?.some((m) => m.agents.includes(agent)) ? null : `stale read: ${name} not found after commit`));
+            await call(client, 'find_entity', { name }, (found) =>
+              found.matches?.some((m) => m.agents.includes(agent))
+                ? null
+                : `stale read: ${name} not found after commit`,
+            );
           }
         }
       } else if (n % 11 === 0) {
@@ -202,8 +215,11 @@ async function quarantinedLoop(url, deadline) {
       n += 1;
       if (n % 3 === 0) {
         const name = `q-${n}`;
-        const payload = await call(client, 'commit_to_federation', { agent_id: 'soak-q', agent_type: 'other', entities: [{ name }] }, (p) =>
-          p.staged === true ? null : `not staged: ${JSON.stringify(p).slice(0, 200)}`,
+        const payload = await call(
+          client,
+          'commit_to_federation',
+          { agent_id: 'soak-q', agent_type: 'other', entities: [{ name }] },
+          (p) => (p.staged === true ? null : `not staged: ${JSON.stringify(p).slice(0, 200)}`),
         );
         if (payload) staged.add(name);
       } else {
@@ -219,10 +235,25 @@ async function quarantinedLoop(url, deadline) {
 function cliCommit(agent, name, file) {
   fs.writeFileSync(file, JSON.stringify({ entities: [{ name, type: 'concept', summary: 'from the CLI' }] }));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'commit', agent, '--file', file, '--agent-type', 'other', '--library', library, '--json'], {
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin', 'run.js'),
+        'commit',
+        agent,
+        '--file',
+        file,
+        '--agent-type',
+        'other',
+        '--library',
+        library,
+        '--json',
+      ],
+      {
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -261,7 +292,9 @@ async function cliLoop(lane, deadline) {
 // Checks afterwards, from the files on disk.
 
 function entityNames(file) {
-  return new Set(parseManifest(fs.readFileSync(file, 'utf8'), path.basename(file), file).entities.map((entity) => entity.name));
+  return new Set(
+    parseManifest(fs.readFileSync(file, 'utf8'), path.basename(file), file).entities.map((entity) => entity.name),
+  );
 }
 
 function verify() {
@@ -282,12 +315,17 @@ function verify() {
     const state = readHistory(paths, agent);
     if (state.damaged) problems.push(`${agent}: history index damaged`);
     const versions = state.records.map((r) => r.version);
-    if (!versions.every((v, i) => i === 0 || v === versions[i - 1] + 1)) problems.push(`${agent}: history not contiguous`);
-    for (const r of state.records) if (sha256(fs.readFileSync(archiveFile(state.dir, r.version))) !== r.sha256) problems.push(`${agent}: archive ${r.version} damaged`);
-    if (sha256(fs.readFileSync(file)) !== state.records.at(-1)?.sha256) problems.push(`${agent}: live file is not the newest version`);
+    if (!versions.every((v, i) => i === 0 || v === versions[i - 1] + 1))
+      problems.push(`${agent}: history not contiguous`);
+    for (const r of state.records)
+      if (sha256(fs.readFileSync(archiveFile(state.dir, r.version))) !== r.sha256)
+        problems.push(`${agent}: archive ${r.version} damaged`);
+    if (sha256(fs.readFileSync(file)) !== state.records.at(-1)?.sha256)
+      problems.push(`${agent}: live file is not the newest version`);
     const seen = versionsSeen.get(agent);
     if (new Set(seen).size !== seen.length) problems.push(`${agent}: a version number was answered twice`);
-    if (seen.length && Math.max(...seen) !== versions.at(-1)) problems.push(`${agent}: newest version ${versions.at(-1)} is not the newest answered (${Math.max(...seen)})`);
+    if (seen.length && Math.max(...seen) !== versions.at(-1))
+      problems.push(`${agent}: newest version ${versions.at(-1)} is not the newest answered (${Math.max(...seen)})`);
   }
   const stagedFile = path.join(library, 'staging', 'soak-q', 'soak-q.l5.yaml');
   const stagedNames = staged.size ? entityNames(stagedFile) : new Set();
@@ -306,7 +344,11 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50);
+const median = (values) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
 
 // ---------------------------------------------------------------------------------------------
@@ -323,7 +365,9 @@ try {
     const value = rssOf(server.child.pid);
     if (value !== null) rss.push({ t: (Date.now() - started) / 1000, rss: value });
   }, 250);
-  log(`soak: ${SECONDS} s, ${CLIENTS} HTTP clients + 1 quarantined + ${CLI_LANES} CLI lane(s), server ${server.url}, library ${AGENTS} generated agents`);
+  log(
+    `soak: ${SECONDS} s, ${CLIENTS} HTTP clients + 1 quarantined + ${CLI_LANES} CLI lane(s), server ${server.url}, library ${AGENTS} generated agents`,
+  );
   const runners = [
     ...Array.from({ length: CLIENTS }, (_, i) => httpClientLoop(i, server.url, deadline)),
     quarantinedLoop(server.url, deadline),
@@ -365,7 +409,9 @@ try {
         growth_mb: mb(median(late) - median(early)),
         // The RSS at each tenth of the run (median of the samples in it).
         timeline_mb: Array.from({ length: 10 }, (_, i) => {
-          const slice = rss.filter((s) => s.t >= (elapsed * i) / 10 && s.t < (elapsed * (i + 1)) / 10).map((s) => s.rss);
+          const slice = rss
+            .filter((s) => s.t >= (elapsed * i) / 10 && s.t < (elapsed * (i + 1)) / 10)
+            .map((s) => s.rss);
           return slice.length ? mb(median(slice)) : null;
         }),
       }
@@ -378,11 +424,25 @@ try {
     requests_per_s: Math.round(requests / elapsed),
     failed,
     failures,
-    latency_ms: { p50: Math.round(percentile(all, 50)), p99: Math.round(percentile(all, 99)), max: Math.round(all.at(-1) ?? 0) },
-    ops: Object.fromEntries(ops.map(([op, entry]) => {
-      const sorted = [...entry.latencies].sort((a, b) => a - b);
-      return [op, { count: entry.count, failures: entry.failures, p50_ms: Math.round(percentile(sorted, 50)), p99_ms: Math.round(percentile(sorted, 99)) }];
-    })),
+    latency_ms: {
+      p50: Math.round(percentile(all, 50)),
+      p99: Math.round(percentile(all, 99)),
+      max: Math.round(all.at(-1) ?? 0),
+    },
+    ops: Object.fromEntries(
+      ops.map(([op, entry]) => {
+        const sorted = [...entry.latencies].sort((a, b) => a - b);
+        return [
+          op,
+          {
+            count: entry.count,
+            failures: entry.failures,
+            p50_ms: Math.round(percentile(sorted, 50)),
+            p99_ms: Math.round(percentile(sorted, 99)),
+          },
+        ];
+      }),
+    ),
     writes: {
       http_commits: [...committed.values()].reduce((sum, set) => sum + set.size, 0) - cliCommits,
       cli_commits: cliCommits,
@@ -394,7 +454,13 @@ try {
     problems: checked.problems,
     memory,
     max_rss_growth_mb: MAX_RSS_GROWTH_MB,
-    machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'cpu', load_before: Math.round(loadBefore * 100) / 100, load_after: Math.round(os.loadavg()[0] * 100) / 100 },
+    machine: {
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'cpu',
+      load_before: Math.round(loadBefore * 100) / 100,
+      load_after: Math.round(os.loadavg()[0] * 100) / 100,
+    },
   };
   if (failed > 0 || checked.lost > 0 || checked.problems.length > 0) exitCode = 1;
   if (memory && memory.growth_mb > MAX_RSS_GROWTH_MB) exitCode = 1;
@@ -413,19 +479,31 @@ if (asJson) {
 } else {
   const r = report;
   const out = (line) => process.stdout.write(`${line}\n`);
-  out(`duration ${r.seconds} s; ${r.clients} HTTP clients (handshake era and 2026-07-28 alternately) + 1 quarantined member + ${r.cli_lanes} CLI lane(s)`);
-  out(`requests ${r.requests} (${r.requests_per_s}/s), failed ${r.failed}; latency p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, max ${r.latency_ms.max} ms`);
-  out(`writes: ${r.writes.http_commits} over HTTP, ${r.writes.cli_commits} by the CLI, ${r.writes.staged} staged; ${r.writes.rows_checked} rows checked on disk, ${r.writes.lost} lost; newest versions ${JSON.stringify(r.writes.versions)}`);
+  out(
+    `duration ${r.seconds} s; ${r.clients} HTTP clients (handshake era and 2026-07-28 alternately) + 1 quarantined member + ${r.cli_lanes} CLI lane(s)`,
+  );
+  out(
+    `requests ${r.requests} (${r.requests_per_s}/s), failed ${r.failed}; latency p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, max ${r.latency_ms.max} ms`,
+  );
+  out(
+    `writes: ${r.writes.http_commits} over HTTP, ${r.writes.cli_commits} by the CLI, ${r.writes.staged} staged; ${r.writes.rows_checked} rows checked on disk, ${r.writes.lost} lost; newest versions ${JSON.stringify(r.writes.versions)}`,
+  );
   if (r.memory) {
-    out(`server RSS: ${r.memory.start_mb} MB at start, ${r.memory.after_warmup_mb} MB after warm-up, ${r.memory.end_mb} MB at the end (growth ${r.memory.growth_mb} MB, limit ${r.max_rss_growth_mb}), peak ${r.memory.peak_mb} MB; ${r.memory.samples} samples`);
+    out(
+      `server RSS: ${r.memory.start_mb} MB at start, ${r.memory.after_warmup_mb} MB after warm-up, ${r.memory.end_mb} MB at the end (growth ${r.memory.growth_mb} MB, limit ${r.max_rss_growth_mb}), peak ${r.memory.peak_mb} MB; ${r.memory.samples} samples`,
+    );
     out(`server RSS by tenth of the run (MB): ${r.memory.timeline_mb.join(', ')}`);
   }
-  out(`machine: node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average ${r.machine.load_before} before, ${r.machine.load_after} after`);
+  out(
+    `machine: node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average ${r.machine.load_before} before, ${r.machine.load_after} after`,
+  );
   out('');
   out('| op | count | failures | p50 | p99 |');
   out('|---|---:|---:|---:|---:|');
-  for (const [op, e] of Object.entries(r.ops)) out(`| ${op} | ${e.count} | ${e.failures} | ${e.p50_ms} ms | ${e.p99_ms} ms |`);
+  for (const [op, e] of Object.entries(r.ops))
+    out(`| ${op} | ${e.count} | ${e.failures} | ${e.p50_ms} ms | ${e.p99_ms} ms |`);
   for (const line of [...r.failures, ...r.problems]) out(`problem: ${line}`);
 }
-if (exitCode !== 0) process.stderr.write('soak: failed requests, lost writes, an inconsistent history or unbounded memory\n');
+if (exitCode !== 0)
+  process.stderr.write('soak: failed requests, lost writes, an inconsistent history or unbounded memory\n');
 process.exit(exitCode);

@@ -3,7 +3,14 @@
  *
  *   import { L6Store, createContext, findEntity, createL6Server, runStdio } from 'bourdon';
  */
-export { L6Store, libraryPaths, parseManifest, MAX_MANIFEST_BYTES, type AgentRecord, type LibrarySnapshot } from './core/library.js';
+export {
+  L6Store,
+  libraryPaths,
+  parseManifest,
+  MAX_MANIFEST_BYTES,
+  type AgentRecord,
+  type LibrarySnapshot,
+} from './core/library.js';
 export { createContext, agentsInScope, machineName, type OperationContext, type Env } from './core/context.js';
 export { runWithCaller, currentCaller, OPERATOR, UNKNOWN_CALLER, type Caller, type Tier } from './core/caller.js';
 export { FederationRegistry, hashToken, newToken, type MemberView, type IssuedToken } from './core/registry.js';

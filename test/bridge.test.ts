@@ -70,7 +70,13 @@ async function connectBridge(
   env: Record<string, string>,
   mode: 'legacy' | 'auto' = 'legacy',
 ): Promise<{ client: Client; stderr: () => string; pid: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', ...args], cwd: REPO_ROOT, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', ...args],
+    cwd: REPO_ROOT,
+    env,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'bridge-host', version: '1.0.0' }, { versionNegotiation: { mode } });
@@ -107,11 +113,15 @@ beforeAll(async () => {
   bridgeHome = tempDir('bourdon-bridge-home-');
   noLibrary = path.join(tempDir('bourdon-bridge-nolib-'), 'must-not-exist');
   token = new FederationRegistry(path.join(serverHome, 'federation.yaml')).add('alice', { tier: 'trusted' }).token;
-  server = await startHttpServer(['--library', library], { BOURDON_HOME: serverHome, BOURDON_LOCAL_NAME: 'bridge-test' });
+  server = await startHttpServer(['--library', library], {
+    BOURDON_HOME: serverHome,
+    BOURDON_LOCAL_NAME: 'bridge-test',
+  });
 });
 afterAll(async () => {
   await server?.stop();
-  for (const dir of [library, serverHome, bridgeHome, path.dirname(noLibrary)]) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of [library, serverHome, bridgeHome, path.dirname(noLibrary)])
+    fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
@@ -132,7 +142,9 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
   });
 
   it('says where it forwards on stderr, never the token', () => {
-    expect(bridge.stderr()).toMatch(/bridging stdio to http:\/\/127\.0\.0\.1:\d+\/mcp \(bourdon-l6 [\d.]+, MCP 2026-07-28; tools: all, 15 offered; token: from BOURDON_PEER_BRIDGE_TEST\)/);
+    expect(bridge.stderr()).toMatch(
+      /bridging stdio to http:\/\/127\.0\.0\.1:\d+\/mcp \(bourdon-l6 [\d.]+, MCP 2026-07-28; tools: all, 15 offered; token: from BOURDON_PEER_BRIDGE_TEST\)/,
+    );
     expect(bridge.stderr()).not.toContain(token);
   });
 
@@ -140,7 +152,10 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
     const [viaBridge, viaDirect] = await Promise.all([bridge.client.listTools(), direct.listTools()]);
     expect(viaBridge.tools).toEqual(viaDirect.tools);
     expect(viaBridge.tools).toHaveLength(15);
-    const [bridgeTemplates, directTemplates] = await Promise.all([bridge.client.listResourceTemplates(), direct.listResourceTemplates()]);
+    const [bridgeTemplates, directTemplates] = await Promise.all([
+      bridge.client.listResourceTemplates(),
+      direct.listResourceTemplates(),
+    ]);
     expect(bridgeTemplates.resourceTemplates).toEqual(directTemplates.resourceTemplates);
     expect((await bridge.client.listResources()).resources).toEqual((await direct.listResources()).resources);
   });
@@ -173,28 +188,45 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
       if (name !== 'export_agents') expect(text(viaBridge), name).toBe(text(viaDirect));
       expect(viaBridge.isError, name).toBe(viaDirect.isError);
     }
-    for (const uri of ['agent-library://agents', 'agent-library://agents/codex/memory', 'agent-library://entities/Bourdon']) {
-      const [viaBridge, viaDirect] = await Promise.all([bridge.client.readResource({ uri }), direct.readResource({ uri })]);
+    for (const uri of [
+      'agent-library://agents',
+      'agent-library://agents/codex/memory',
+      'agent-library://entities/Bourdon',
+    ]) {
+      const [viaBridge, viaDirect] = await Promise.all([
+        bridge.client.readResource({ uri }),
+        direct.readResource({ uri }),
+      ]);
       expect(viaBridge.contents, uri).toEqual(viaDirect.contents);
     }
   });
 
-  it('forwards a commit: the same payload as a direct commit, written to the server\'s library as the token\'s member', async () => {
+  it("forwards a commit: the same payload as a direct commit, written to the server's library as the token's member", async () => {
     const commit = (agent: string) => ({
       agent_id: agent,
       agent_type: 'note-capture',
       entities: [{ name: 'Bridge Roadmap', type: 'draft', summary: 'through the bridge' }],
       sessions: [{ date: '2026-06-05', cwd: '/notes', key_actions: ['Wrote roadmap'] }],
     });
-    const bridged = JSON.parse(text(await bridge.client.callTool({ name: 'commit_to_federation', arguments: commit('bridge-bot') })));
-    const straight = JSON.parse(text(await direct.callTool({ name: 'commit_to_federation', arguments: commit('direct-bot') })));
+    const bridged = JSON.parse(
+      text(await bridge.client.callTool({ name: 'commit_to_federation', arguments: commit('bridge-bot') })),
+    );
+    const straight = JSON.parse(
+      text(await direct.callTool({ name: 'commit_to_federation', arguments: commit('direct-bot') })),
+    );
     const comparable = (payload: Record<string, unknown>, agent: string) =>
-      JSON.parse(JSON.stringify({ ...payload, last_updated: '<t>' }).split(agent).join('<agent>')) as unknown;
+      JSON.parse(
+        JSON.stringify({ ...payload, last_updated: '<t>' })
+          .split(agent)
+          .join('<agent>'),
+      ) as unknown;
     expect(comparable(bridged, 'bridge-bot')).toEqual(comparable(straight, 'direct-bot'));
     expect(bridged.entities_added).toBe(1);
     expect(bridged.path).toBe(path.join(library, 'agents', 'bridge-bot.l5.yaml'));
     expect(fs.existsSync(path.join(library, 'agents', 'bridge-bot.l5.yaml'))).toBe(true);
-    const found = JSON.parse(text(await direct.callTool({ name: 'find_entity', arguments: { name: 'bridge roadmap' } })));
+    const found = JSON.parse(
+      text(await direct.callTool({ name: 'find_entity', arguments: { name: 'bridge roadmap' } })),
+    );
     expect(found.matches[0].agents).toEqual(['bridge-bot', 'direct-bot']);
     // The server audited it, as the member whose token the bridge carries.
     const audit = fs.readFileSync(path.join(serverHome, 'audit.jsonl'), 'utf8');
@@ -213,7 +245,9 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
     ]);
     expect(viaBridge.isError).toBe(true);
     expect(viaBridge.content).toEqual(viaDirect.content);
-    await expect(bridge.client.readResource({ uri: 'agent-library://nothing' })).rejects.toMatchObject({ code: -32602 });
+    await expect(bridge.client.readResource({ uri: 'agent-library://nothing' })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it('holds no library: nothing at its BOURDON_LIBRARY or BOURDON_HOME, and --library is refused', async () => {
@@ -222,12 +256,14 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
     const refused = await runCli(['serve', '--url', server.url, '--library', library], { env: { [TOKEN_ENV]: token } });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('drop --library');
-    const peers = await runCli(['serve', '--url', server.url, '--transport=http', '--federate'], { env: { [TOKEN_ENV]: token } });
+    const peers = await runCli(['serve', '--url', server.url, '--transport=http', '--federate'], {
+      env: { [TOKEN_ENV]: token },
+    });
     expect(peers.code).toBe(2);
     expect(peers.stderr).toContain('drop --transport, --federate');
   });
 
-  it('its own --tools applies on top of the server\'s: --tools read hides and refuses writes before they reach the server', async () => {
+  it("its own --tools applies on top of the server's: --tools read hides and refuses writes before they reach the server", async () => {
     // This host negotiates the protocol era (2026-07-28 on stdio), the first bridge's did not.
     const readOnly = await connectBridge(
       [`--url=${server.url}`, '--tools', 'read', '--token-env', TOKEN_ENV],
@@ -239,10 +275,16 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
       expect((await readOnly.client.listTools()).tools.map((tool) => tool.name)).toEqual([...READ_TOOLS]);
       const before = fs.readFileSync(path.join(serverHome, 'audit.jsonl'), 'utf8');
       for (const name of ['commit_to_federation', 'rollback_agent_memory']) {
-        const result = await readOnly.client.callTool({ name, arguments: { agent_id: 'codex', agent_type: 'other', version: 1 } });
+        const result = await readOnly.client.callTool({
+          name,
+          arguments: { agent_id: 'codex', agent_type: 'other', version: 1 },
+        });
         expect(JSON.parse(text(result))).toEqual({ error: 'tool not offered on this connection', tool: name });
       }
-      await expect(readOnly.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: nope') });
+      await expect(readOnly.client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Unknown tool: nope'),
+      });
       expect(fs.readFileSync(path.join(serverHome, 'audit.jsonl'), 'utf8')).toBe(before); // never forwarded
       expect(readOnly.stderr()).toContain('tools: read, 13 offered');
     } finally {
@@ -257,17 +299,23 @@ describe('bourdon serve --url that cannot serve', () => {
     const started = Date.now();
     const result = await runCli(['serve', '--url', `http://127.0.0.1:${port}`], { env: { BOURDON_HOME: bridgeHome } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`bourdon: cannot reach the Bourdon server at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)\n`);
+    expect(result.stderr).toBe(
+      `bourdon: cannot reach the Bourdon server at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)\n`,
+    );
     expect(result.stdout).toBe('');
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('a refused or missing token: exits non-zero saying so, never printing the token', async () => {
-    const wrong = await runCli(['serve', '--url', server.url, '--token-env', TOKEN_ENV], { env: { [TOKEN_ENV]: 'bdn_0123456789abcdef', BOURDON_HOME: bridgeHome } });
+    const wrong = await runCli(['serve', '--url', server.url, '--token-env', TOKEN_ENV], {
+      env: { [TOKEN_ENV]: 'bdn_0123456789abcdef', BOURDON_HOME: bridgeHome },
+    });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(`refused the token in ${TOKEN_ENV} (401)`);
     expect(wrong.stderr).not.toContain('0123456789abcdef');
-    const missing = await runCli(['serve', '--url', server.url], { env: { BOURDON_PEER_TOKEN: '', BOURDON_HOME: bridgeHome } });
+    const missing = await runCli(['serve', '--url', server.url], {
+      env: { BOURDON_PEER_TOKEN: '', BOURDON_HOME: bridgeHome },
+    });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('asks for a token (401) and BOURDON_PEER_TOKEN is not set');
   });
@@ -284,10 +332,14 @@ describe('bourdon serve --url that cannot serve', () => {
   });
 
   it('refuses plain http to another machine and token variables outside BOURDON_PEER_* (usage, exit 2)', async () => {
-    const remote = await runCli(['serve', '--url', 'http://example.com:7500/mcp'], { env: { BOURDON_HOME: bridgeHome } });
+    const remote = await runCli(['serve', '--url', 'http://example.com:7500/mcp'], {
+      env: { BOURDON_HOME: bridgeHome },
+    });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('http is allowed only on loopback');
-    const badEnv = await runCli(['serve', '--url', server.url, '--token-env', 'HOME'], { env: { BOURDON_HOME: bridgeHome } });
+    const badEnv = await runCli(['serve', '--url', server.url, '--token-env', 'HOME'], {
+      env: { BOURDON_HOME: bridgeHome },
+    });
     expect(badEnv.code).toBe(2);
     expect(badEnv.stderr).toContain('must be a BOURDON_PEER_* variable name');
   });
@@ -312,7 +364,13 @@ describe('StdioBridge in-process', () => {
       });
       return mcp;
     };
-    const upstream = await runHttpServer(slow, { port: 0, allowUnauthenticated: true, legacyToken: null, registry: null, warn: () => {} });
+    const upstream = await runHttpServer(slow, {
+      port: 0,
+      allowUnauthenticated: true,
+      legacyToken: null,
+      registry: null,
+      warn: () => {},
+    });
     const bridge = new StdioBridge({ url: upstream.url, timeoutMs: 400, warn: () => {} });
     try {
       expect((await bridge.start()).tools).toBe(1);
@@ -321,7 +379,9 @@ describe('StdioBridge in-process', () => {
       const result = await client.callTool({ name: 'list_agents', arguments: {} });
       expect(Date.now() - started).toBeLessThan(2_500);
       expect(result.isError).toBe(true);
-      expect(JSON.parse(text(result))).toEqual({ error: `no answer from the Bourdon server at ${upstream.url} within 400 ms` });
+      expect(JSON.parse(text(result))).toEqual({
+        error: `no answer from the Bourdon server at ${upstream.url} within 400 ms`,
+      });
       await client.close();
     } finally {
       await bridge.close();
@@ -331,20 +391,29 @@ describe('StdioBridge in-process', () => {
 
   it("the server's own profile holds under a bridge that offers everything", async () => {
     const store = new L6Store(library, { warn: () => {} });
-    const upstream = await runHttpServer(() => createL6Server(store, { auditPath: null, warn: () => {}, toolFilter: profileFilter('read') }), {
-      port: 0,
-      allowUnauthenticated: true,
-      legacyToken: null,
-      registry: null,
-      warn: () => {},
-    });
+    const upstream = await runHttpServer(
+      () => createL6Server(store, { auditPath: null, warn: () => {}, toolFilter: profileFilter('read') }),
+      {
+        port: 0,
+        allowUnauthenticated: true,
+        legacyToken: null,
+        registry: null,
+        warn: () => {},
+      },
+    );
     const bridge = new StdioBridge({ url: upstream.url, warn: () => {} });
     try {
       expect((await bridge.start()).tools).toBe(READ_TOOLS.length);
       const client = await linkBridge(bridge);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...READ_TOOLS]);
-      const refused = await client.callTool({ name: 'commit_to_federation', arguments: { agent_id: 'x', agent_type: 'other' } });
-      expect(JSON.parse(text(refused))).toEqual({ error: 'tool not offered on this connection', tool: 'commit_to_federation' });
+      const refused = await client.callTool({
+        name: 'commit_to_federation',
+        arguments: { agent_id: 'x', agent_type: 'other' },
+      });
+      expect(JSON.parse(text(refused))).toEqual({
+        error: 'tool not offered on this connection',
+        tool: 'commit_to_federation',
+      });
       await client.close();
     } finally {
       await bridge.close();
@@ -382,7 +451,11 @@ describe('StdioBridge in-process', () => {
         transport = fresh;
       }
       const response = await transport.handleRequest(
-        new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }),
+        new Request(`http://${req.headers.host}${req.url}`, {
+          method: req.method,
+          headers,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        }),
       );
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));
@@ -411,7 +484,13 @@ describe('StdioBridge in-process', () => {
     const lib = copyFixtureLibrary();
     const store = new L6Store(lib, { warn: () => {} });
     const factory = () => createL6Server(store, { auditPath: null, warn: () => {} });
-    let upstream = await runHttpServer(factory, { port: 0, allowUnauthenticated: true, legacyToken: null, registry: null, warn: () => {} });
+    let upstream = await runHttpServer(factory, {
+      port: 0,
+      allowUnauthenticated: true,
+      legacyToken: null,
+      registry: null,
+      warn: () => {},
+    });
     const port = upstream.port;
     const bridge = new StdioBridge({ url: upstream.url, timeoutMs: 5_000, warn: () => {} });
     try {
@@ -420,8 +499,16 @@ describe('StdioBridge in-process', () => {
       await upstream.close();
       const down = await client.callTool({ name: 'list_agents', arguments: {} });
       expect(down.isError).toBe(true);
-      expect(JSON.parse(text(down)).error).toMatch(/^cannot reach the Bourdon server at http:\/\/127\.0\.0\.1:\d+\/mcp: (connection refused|the connection was closed by the server)/);
-      upstream = await runHttpServer(factory, { port, allowUnauthenticated: true, legacyToken: null, registry: null, warn: () => {} });
+      expect(JSON.parse(text(down)).error).toMatch(
+        /^cannot reach the Bourdon server at http:\/\/127\.0\.0\.1:\d+\/mcp: (connection refused|the connection was closed by the server)/,
+      );
+      upstream = await runHttpServer(factory, {
+        port,
+        allowUnauthenticated: true,
+        legacyToken: null,
+        registry: null,
+        warn: () => {},
+      });
       expect(JSON.parse(text(await client.callTool({ name: 'list_agents', arguments: {} }))).agents).toContain('codex');
       await client.close();
     } finally {

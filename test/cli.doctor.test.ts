@@ -73,7 +73,19 @@ describe('bourdon doctor', () => {
     expect(report.ok).toBe(true);
     expect(report.checks.filter((item) => item.verdict === 'fail' || item.verdict === 'warn')).toEqual([]);
     expect(report.checks.map((item) => item.id)).toEqual(
-      expect.arrayContaining(['library', 'manifests', 'duplicates', 'schema', 'gate', 'staging', 'config', 'registry', 'auth', 'peers', 'audit']),
+      expect.arrayContaining([
+        'library',
+        'manifests',
+        'duplicates',
+        'schema',
+        'gate',
+        'staging',
+        'config',
+        'registry',
+        'auth',
+        'peers',
+        'audit',
+      ]),
     );
     // The gate check leaves no lock behind.
     expect(fs.existsSync(path.join(library, '.bourdon.lock'))).toBe(false);
@@ -87,7 +99,10 @@ describe('bourdon doctor', () => {
 
   it('reports each seeded problem — broken manifest, stale staging, bad peers file — and exits 1', async () => {
     const { library, env, home } = healthy();
-    fs.writeFileSync(path.join(library, 'agents', 'broken.l5.yaml'), "spec_version: '0.1'\nagent: {id: broken, type: other\nknown_entities: [\n");
+    fs.writeFileSync(
+      path.join(library, 'agents', 'broken.l5.yaml'),
+      "spec_version: '0.1'\nagent: {id: broken, type: other\nknown_entities: [\n",
+    );
     stage(library, 'openclaw', 'openclaw', 9);
     stage(library, 'laptop', 'laptop', 1); // fresh: awaiting review, not a problem
     fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers:\n  - name: desk\n    url: http://desk.example:7500\n');
@@ -103,7 +118,9 @@ describe('bourdon doctor', () => {
     const staging = byId('staging');
     expect(staging.verdict).toBe('fail');
     expect(staging.summary).toContain('1 staged write older than 7 days');
-    expect(staging.details).toEqual([expect.stringContaining('staging/openclaw/openclaw.l5.yaml: staged by openclaw 9 days ago')]);
+    expect(staging.details).toEqual([
+      expect.stringContaining('staging/openclaw/openclaw.l5.yaml: staged by openclaw 9 days ago'),
+    ]);
 
     const peers = byId('peers');
     expect(peers.verdict).toBe('fail');
@@ -136,7 +153,9 @@ describe('bourdon doctor', () => {
     let { result, byId } = await doctor(library, env);
     expect(result.code).toBe(1);
     expect(byId('duplicates').verdict).toBe('fail');
-    expect(byId('duplicates').details).toEqual(['agents/zz-copy.l5.yaml: agent id "codex" is already in agents/codex.l5.yaml']);
+    expect(byId('duplicates').details).toEqual([
+      'agents/zz-copy.l5.yaml: agent id "codex" is already in agents/codex.l5.yaml',
+    ]);
     fs.rmSync(path.join(library, 'agents', 'zz-copy.l5.yaml'));
 
     fs.writeFileSync(
@@ -156,7 +175,10 @@ describe('bourdon doctor', () => {
       ]),
     );
 
-    fs.writeFileSync(path.join(library, 'agents', 'notes-bot.l5.yaml'), `agent: {id: notes-bot}\nknown_entities: [{name: Fine}]\n`);
+    fs.writeFileSync(
+      path.join(library, 'agents', 'notes-bot.l5.yaml'),
+      `agent: {id: notes-bot}\nknown_entities: [{name: Fine}]\n`,
+    );
     ({ result, byId } = await doctor(library, env));
     expect(result.code).toBe(0);
     expect(byId('schema').verdict).toBe('warn');
@@ -193,7 +215,10 @@ describe('bourdon doctor', () => {
         server.close(() => resolve(free));
       });
     });
-    fs.writeFileSync(path.join(home, 'peers.yaml'), `peers:\n  - name: gone\n    url: http://127.0.0.1:${port}\n    token_env: BOURDON_PEER_GONE\n`);
+    fs.writeFileSync(
+      path.join(home, 'peers.yaml'),
+      `peers:\n  - name: gone\n    url: http://127.0.0.1:${port}\n    token_env: BOURDON_PEER_GONE\n`,
+    );
     const { result, byId } = await doctor(library, env, ['--peer-timeout', '2000']);
     expect(result.code).toBe(1);
     expect(byId('peers').verdict).toBe('warn');
@@ -228,7 +253,16 @@ describe('bourdon doctor', () => {
     const { library, env } = healthy();
     const lock = path.join(library, '.bourdon.lock');
     fs.mkdirSync(lock);
-    fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname(), boot: null, token: 'abc', acquired: new Date().toISOString() }));
+    fs.writeFileSync(
+      path.join(lock, 'owner.json'),
+      JSON.stringify({
+        pid: process.pid,
+        host: (await import('node:os')).hostname(),
+        boot: null,
+        token: 'abc',
+        acquired: new Date().toISOString(),
+      }),
+    );
     try {
       const { result, byId } = await doctor(library, env);
       expect(byId('gate').verdict).toBe('warn');

@@ -49,14 +49,21 @@ describe('bourdon init on a terminal (the wizard)', () => {
       { env: { BOURDON_HOME: home, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
     const screen = stripAnsi(result.output);
-    expect(result.unanswered.map((step) => String(step.expect)), screen).toEqual([]);
+    expect(
+      result.unanswered.map((step) => String(step.expect)),
+      screen,
+    ).toEqual([]);
     expect(result.code, screen).toBe(0);
 
     expect(fs.statSync(path.join(library, 'agents')).isDirectory()).toBe(true);
     expect(fs.statSync(home).mode & 0o777).toBe(0o700);
     const token = tokenIn(screen);
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
-    expect(registry.authenticate(token)).toMatchObject({ agent_id: 'openclaw', tier: 'quarantined', grants: ['cursor', 'codex'] });
+    expect(registry.authenticate(token)).toMatchObject({
+      agent_id: 'openclaw',
+      tier: 'quarantined',
+      grants: ['cursor', 'codex'],
+    });
     const peers = parseYaml(fs.readFileSync(path.join(home, 'peers.yaml'), 'utf8')) as { peers: unknown[] };
     expect(peers.peers).toEqual([{ name: 'desk', url: 'http://127.0.0.1:7599/mcp', token_env: 'BOURDON_PEER_DESK' }]);
     expect(screen).toContain('[mcp_servers.bourdon]');
@@ -127,7 +134,23 @@ describe('bourdon init without a terminal', () => {
   it('--yes with flags sets everything up; --json is the whole result on stdout', async () => {
     const { library, home } = setup();
     const env = { BOURDON_HOME: home };
-    const args = ['init', '--yes', '--library', library, '--member', 'ci', '--grant', 'codex,cursor', '--peer-url', 'http://localhost:7600', '--host', 'vscode', '--host', 'codex', '--json'];
+    const args = [
+      'init',
+      '--yes',
+      '--library',
+      library,
+      '--member',
+      'ci',
+      '--grant',
+      'codex,cursor',
+      '--peer-url',
+      'http://localhost:7600',
+      '--host',
+      'vscode',
+      '--host',
+      'codex',
+      '--json',
+    ];
     const result = await runCli(args, { env });
     expect(result.code, result.stderr).toBe(0);
     const payload = JSON.parse(result.stdout);
@@ -142,7 +165,11 @@ describe('bourdon init without a terminal', () => {
     expect(payload.member).toMatchObject({ agent_id: 'ci', tier: 'quarantined', grants: ['codex', 'cursor'] });
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
     expect(registry.authenticate(payload.member.token)?.agent_id).toBe('ci');
-    expect(payload.peer).toEqual({ name: 'localhost-7600', url: 'http://localhost:7600/mcp', token_env: 'BOURDON_PEER_TOKEN' });
+    expect(payload.peer).toEqual({
+      name: 'localhost-7600',
+      url: 'http://localhost:7600/mcp',
+      token_env: 'BOURDON_PEER_TOKEN',
+    });
     expect(payload.snippets.map((snippet: { host: string }) => snippet.host)).toEqual(['vscode', 'codex']);
     expect(JSON.parse(payload.snippets[0].text).servers.bourdon.args).toContain(library);
 
@@ -151,7 +178,12 @@ describe('bourdon init without a terminal', () => {
     const again = await runCli(args, { env });
     expect(again.code, again.stderr).toBe(0);
     const second = JSON.parse(again.stdout);
-    expect(second.steps.map((step: { status: string }) => step.status)).toEqual(['exists', 'exists', 'exists', 'exists']);
+    expect(second.steps.map((step: { status: string }) => step.status)).toEqual([
+      'exists',
+      'exists',
+      'exists',
+      'exists',
+    ]);
     expect(second.member).toBeNull();
     expect(again.stdout).not.toMatch(/bdn_/);
     expect(fs.readFileSync(path.join(home, 'federation.yaml'), 'utf8')).toBe(before);
@@ -160,11 +192,23 @@ describe('bourdon init without a terminal', () => {
   it('a different peer under an existing name is an error, and bad input is a usage error', async () => {
     const { library, home } = setup();
     const env = { BOURDON_HOME: home };
-    expect((await runCli(['init', '--yes', '--library', library, '--peer-url', 'http://127.0.0.1:7601', '--peer-name', 'desk'], { env })).code).toBe(0);
-    const clash = await runCli(['init', '--yes', '--library', library, '--peer-url', 'http://127.0.0.1:7602', '--peer-name', 'desk'], { env });
+    expect(
+      (
+        await runCli(
+          ['init', '--yes', '--library', library, '--peer-url', 'http://127.0.0.1:7601', '--peer-name', 'desk'],
+          { env },
+        )
+      ).code,
+    ).toBe(0);
+    const clash = await runCli(
+      ['init', '--yes', '--library', library, '--peer-url', 'http://127.0.0.1:7602', '--peer-name', 'desk'],
+      { env },
+    );
     expect(clash.code).toBe(1);
     expect(clash.stderr).toContain('a different peer named "desk"');
-    const badUrl = await runCli(['init', '--yes', '--library', library, '--peer-url', 'http://desk.example:7500'], { env });
+    const badUrl = await runCli(['init', '--yes', '--library', library, '--peer-url', 'http://desk.example:7500'], {
+      env,
+    });
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toContain('https');
     const badId = await runCli(['init', '--yes', '--library', library, '--member', 'Not An Id'], { env });

@@ -14,10 +14,14 @@ import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 /** Parses TOML strictly with python3's standard tomllib; returns it as JSON. */
 function parseToml(text: string): unknown {
-  const out = execFileSync('python3', ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'], {
-    input: text,
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'python3',
+    ['-c', 'import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))'],
+    {
+      input: text,
+      encoding: 'utf8',
+    },
+  );
   return JSON.parse(out);
 }
 
@@ -36,11 +40,16 @@ describe('bourdon mcp-config', () => {
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  const run = (args: string[]) => runCli(['mcp-config', ...args], { env: { BOURDON_HOME: home, BOURDON_TOKEN: SECRET, BOURDON_PEER_TOKEN: SECRET } });
+  const run = (args: string[]) =>
+    runCli(['mcp-config', ...args], { env: { BOURDON_HOME: home, BOURDON_TOKEN: SECRET, BOURDON_PEER_TOKEN: SECRET } });
 
   it('stdio: every host gets a snippet in its own format that starts `bourdon serve` on this library', async () => {
     const runJs = path.join(REPO_ROOT, 'bin', 'run.js');
-    const launch = { command: process.execPath, args: [runJs, 'serve', '--library', library], env: { BOURDON_HOME: home } };
+    const launch = {
+      command: process.execPath,
+      args: [runJs, 'serve', '--library', library],
+      env: { BOURDON_HOME: home },
+    };
     const expected: Record<(typeof HOSTS)[number], unknown> = {
       'claude-code': { mcpServers: { bourdon: { type: 'stdio', ...launch } } },
       'claude-desktop': { mcpServers: { bourdon: launch } },
@@ -51,7 +60,11 @@ describe('bourdon mcp-config', () => {
     // Every host from one run (--json carries each snippet's text as the host reads it) …
     const all = await run(['--json', '--library', library]);
     expect(all.code, all.stderr).toBe(0);
-    const snippets = JSON.parse(all.stdout).snippets as { host: (typeof HOSTS)[number]; format: string; text: string }[];
+    const snippets = JSON.parse(all.stdout).snippets as {
+      host: (typeof HOSTS)[number];
+      format: string;
+      text: string;
+    }[];
     expect(snippets.map((snippet) => snippet.host)).toEqual([...HOSTS]);
     for (const snippet of snippets) {
       expect(snippet.format).toBe(snippet.host === 'codex' ? 'toml' : 'json');
@@ -70,7 +83,9 @@ describe('bourdon mcp-config', () => {
   it('http: URL plus an Authorization header read from the named variable, in each host’s syntax; never the token', async () => {
     const url = 'https://desk.tailnet.example:7500/mcp';
     const expected: Record<(typeof HOSTS)[number], unknown> = {
-      'claude-code': { mcpServers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${MY_BOURDON_TOKEN}' } } } },
+      'claude-code': {
+        mcpServers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${MY_BOURDON_TOKEN}' } } },
+      },
       'claude-desktop': {
         mcpServers: {
           bourdon: {
@@ -82,44 +97,79 @@ describe('bourdon mcp-config', () => {
       },
       cursor: { mcpServers: { bourdon: { url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } } },
       codex: { mcp_servers: { bourdon: { url, bearer_token_env_var: 'MY_BOURDON_TOKEN' } } },
-      vscode: { servers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } } },
+      vscode: {
+        servers: { bourdon: { type: 'http', url, headers: { Authorization: 'Bearer ${env:MY_BOURDON_TOKEN}' } } },
+      },
     };
-    const result = await runCli(['mcp-config', '--json', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
-      env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
-    });
+    const result = await runCli(
+      ['mcp-config', '--json', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'],
+      {
+        env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     for (const snippet of JSON.parse(result.stdout).snippets as { host: (typeof HOSTS)[number]; text: string }[]) {
       const parsed = snippet.host === 'codex' ? parseToml(snippet.text) : JSON.parse(snippet.text);
       expect(parsed, snippet.host).toEqual(expected[snippet.host]);
     }
     expect(result.stdout + result.stderr).not.toContain(SECRET);
-    const human = await runCli(['mcp-config', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'], {
-      env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
-    });
+    const human = await runCli(
+      ['mcp-config', '--http', 'https://desk.tailnet.example:7500', '--token-env', 'MY_BOURDON_TOKEN'],
+      {
+        env: { BOURDON_HOME: home, MY_BOURDON_TOKEN: SECRET },
+      },
+    );
     expect(human.stdout + human.stderr).not.toContain(SECRET);
   });
 
   it('the default token variable is BOURDON_TOKEN; Claude Desktop reaches HTTP through our own bridge; --tools reaches serve', async () => {
-    const result = await run(['--host', 'claude-desktop', '--http', 'http://127.0.0.1:7500', '--command', 'npx', '--tools', 'read']);
+    const result = await run([
+      '--host',
+      'claude-desktop',
+      '--http',
+      'http://127.0.0.1:7500',
+      '--command',
+      'npx',
+      '--tools',
+      'read',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const entry = JSON.parse(result.stdout).mcpServers.bourdon;
     expect(entry.command).toBe('npx');
-    expect(entry.args).toEqual(['-y', 'bourdon', 'serve', '--url', 'http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_TOKEN', '--tools', 'read']);
+    expect(entry.args).toEqual([
+      '-y',
+      'bourdon',
+      'serve',
+      '--url',
+      'http://127.0.0.1:7500/mcp',
+      '--token-env',
+      'BOURDON_PEER_TOKEN',
+      '--tools',
+      'read',
+    ]);
     const stdio = await run(['--host', 'cursor', '--library', library, '--tools', 'write']);
     expect(JSON.parse(stdio.stdout).mcpServers.bourdon.args.slice(-2)).toEqual(['--tools', 'write']);
     const codex = await run(['--host', 'codex', '--http', 'http://127.0.0.1:7500/mcp']);
-    expect(parseToml(codex.stdout)).toEqual({ mcp_servers: { bourdon: { url: 'http://127.0.0.1:7500/mcp', bearer_token_env_var: 'BOURDON_TOKEN' } } });
+    expect(parseToml(codex.stdout)).toEqual({
+      mcp_servers: { bourdon: { url: 'http://127.0.0.1:7500/mcp', bearer_token_env_var: 'BOURDON_TOKEN' } },
+    });
   });
 
   it('every host at once: human output, and --json with every snippet; nothing token-like anywhere', async () => {
     const human = await run(['--library', library]);
     expect(human.code).toBe(0);
-    for (const title of ['Claude Code', 'Claude Desktop', 'Cursor', 'Codex', 'VS Code']) expect(human.stdout).toContain(title);
+    for (const title of ['Claude Code', 'Claude Desktop', 'Cursor', 'Codex', 'VS Code'])
+      expect(human.stdout).toContain(title);
     expect(human.stdout).toContain('claude mcp add');
     const json = await run(['--json', '--http', 'https://desk.example', '--name', 'team-memory']);
     expect(json.code).toBe(0);
     const payload = JSON.parse(json.stdout);
-    expect(payload).toMatchObject({ name: 'team-memory', transport: 'http', url: 'https://desk.example/mcp', token_env: 'BOURDON_TOKEN' });
+    expect(payload).toMatchObject({
+      name: 'team-memory',
+      transport: 'http',
+      url: 'https://desk.example/mcp',
+      token_env: 'BOURDON_TOKEN',
+    });
     expect(payload.snippets.map((snippet: { host: string }) => snippet.host)).toEqual([...HOSTS]);
     for (const snippet of payload.snippets) {
       if (snippet.format === 'toml') expect(parseToml(snippet.text)).toHaveProperty(['mcp_servers', 'team-memory']);
@@ -136,7 +186,11 @@ describe('bourdon mcp-config', () => {
     expect(claude).toContain(`'${spaced}'`);
     expect(claude).toMatch(/^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon serve --library /);
     // The shell reads it back as the same words.
-    const words = execFileSync('bash', ['-c', `set -- ${claude.replace(/^claude /, '')}; printf '%s\\n' "$@"`], { encoding: 'utf8' }).trimEnd().split('\n');
+    const words = execFileSync('bash', ['-c', `set -- ${claude.replace(/^claude /, '')}; printf '%s\\n' "$@"`], {
+      encoding: 'utf8',
+    })
+      .trimEnd()
+      .split('\n');
     expect(words.slice(-4)).toEqual(['bourdon', 'serve', '--library', spaced]);
   });
 
@@ -151,8 +205,17 @@ describe('bourdon mcp-config', () => {
 
   it('the stdio snippet really starts a working server (a real MCP client lists the 15 tools)', async () => {
     const result = await run(['--host', 'cursor', '--library', library]);
-    const entry = JSON.parse(result.stdout).mcpServers.bourdon as { command: string; args: string[]; env: Record<string, string> };
-    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...entry.env, PATH: process.env.PATH ?? '' }, stderr: 'pipe' });
+    const entry = JSON.parse(result.stdout).mcpServers.bourdon as {
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+    };
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...entry.env, PATH: process.env.PATH ?? '' },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'mcp-config-test', version: '1.0.0' });
     try {
       await client.connect(transport);

@@ -24,7 +24,9 @@ describe('colour and escape codes', () => {
   afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 
   it('on a terminal, human output is coloured (the control case)', async () => {
-    const result = await runInPty(['agents', '--library', library], [], { env: { BOURDON_HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined } });
+    const result = await runInPty(['agents', '--library', library], [], {
+      env: { BOURDON_HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined },
+    });
     expect(result.code).toBe(0);
     expect(result.output).toMatch(ANSI);
   });
@@ -59,12 +61,19 @@ describe('colour and escape codes', () => {
   });
 
   it('a progress line shows on a terminal for doctor, and never with --json', async () => {
-    const shown = await runInPty(['doctor', '--library', library, '--offline'], [], { env: { BOURDON_HOME: home, NO_COLOR: '1' } });
+    const shown = await runInPty(['doctor', '--library', library, '--offline'], [], {
+      env: { BOURDON_HOME: home, NO_COLOR: '1' },
+    });
     expect(shown.output).toContain('⠋ checking the library');
-    const json = await runInPty(['doctor', '--library', library, '--offline', '--json'], [], { env: { BOURDON_HOME: home, NO_COLOR: '1' } });
+    const json = await runInPty(['doctor', '--library', library, '--offline', '--json'], [], {
+      env: { BOURDON_HOME: home, NO_COLOR: '1' },
+    });
     expect(json.output).not.toContain('checking the library');
     // stderr a pipe (stdout still a terminal): no progress line either.
-    const piped = await runInPty(['doctor', '--library', library, '--offline'], [], { env: { BOURDON_HOME: home }, separateStderr: true });
+    const piped = await runInPty(['doctor', '--library', library, '--offline'], [], {
+      env: { BOURDON_HOME: home },
+      separateStderr: true,
+    });
     expect(piped.stderr).toBe('');
     expect(piped.output).not.toContain('checking the library');
   });
@@ -73,7 +82,10 @@ describe('colour and escape codes', () => {
     const big = tempDir('bourdon-big-');
     fs.mkdirSync(path.join(big, 'agents'));
     for (let i = 0; i < 500; i++) {
-      fs.writeFileSync(path.join(big, 'agents', `agent-${i}.l5.yaml`), `agent: {id: agent-${i}, type: other}\nknown_entities: [{name: E${i}}]\n`);
+      fs.writeFileSync(
+        path.join(big, 'agents', `agent-${i}.l5.yaml`),
+        `agent: {id: agent-${i}, type: other}\nknown_entities: [{name: E${i}}]\n`,
+      );
     }
     const env = { BOURDON_HOME: home, NO_COLOR: '1', BOURDON_NO_CACHE: '1' };
     const shown = await runInPty(['find', 'E7', '--library', big], [], { env });
@@ -114,7 +126,10 @@ describe('--json is exactly one JSON document on stdout', () => {
       ['doctor', '--library', library, '--offline', '--json'],
       ['agents', '--json', '--library', library],
     ]) {
-      const result = await runInPty(args, [], { env: { BOURDON_HOME: home, NO_COLOR: undefined }, separateStderr: true });
+      const result = await runInPty(args, [], {
+        env: { BOURDON_HOME: home, NO_COLOR: undefined },
+        separateStderr: true,
+      });
       const text = result.output.replace(/\r\n/g, '\n');
       expect(text, args.join(' ')).not.toMatch(ESCAPE);
       expect(() => JSON.parse(text), `${args.join(' ')}: ${text}`).not.toThrow();
@@ -127,7 +142,16 @@ describe('help that teaches', () => {
     const result = await runCli(['help']);
     expect(result.code).toBe(0);
     const headings = result.stdout.split('\n').filter((line) => /^[A-Z][A-Z ]+$/.test(line));
-    expect(headings).toEqual(['VERSION', 'USAGE', 'ASK THE LIBRARY', 'WRITE AND RECOVER', 'MEMBERS AND TRUST', 'PEERS', 'SERVE AND SET UP', 'GUIDES']);
+    expect(headings).toEqual([
+      'VERSION',
+      'USAGE',
+      'ASK THE LIBRARY',
+      'WRITE AND RECOVER',
+      'MEMBERS AND TRUST',
+      'PEERS',
+      'SERVE AND SET UP',
+      'GUIDES',
+    ]);
     const section = (title: string) => result.stdout.split(`${title}\n`)[1].split('\n\n')[0];
     expect(section('ASK THE LIBRARY')).toMatch(/^\s+find\s+Who knows about X\.$/m);
     expect(section('MEMBERS AND TRUST')).toMatch(/^\s+agent add\s+/m);
@@ -159,7 +183,11 @@ describe('help that teaches', () => {
     };
     const missing = Object.entries(manifest.commands)
       .map(([id, command]) => {
-        const gaps = [!command.summary && 'summary', !command.description && 'description', !command.examples?.length && 'examples'].filter(Boolean);
+        const gaps = [
+          !command.summary && 'summary',
+          !command.description && 'description',
+          !command.examples?.length && 'examples',
+        ].filter(Boolean);
         return gaps.length ? `${id}: ${gaps.join(', ')}` : null;
       })
       .filter(Boolean);
@@ -183,7 +211,13 @@ describe('scripted rollbacks: history --json and rollback --yes compose with jq'
     `;
     const out = execFileSync('bash', ['-c', script], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        BOURDON_HOME: home,
+        BOURDON_LIBRARY: library,
+        NO_COLOR: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(out.trim().split('\n')).toEqual(['{"restored_version":1,"version":3}', '0']);

@@ -23,18 +23,30 @@ afterEach(() => {
 describe('manifest loading', () => {
   it('reads scalar list fields as one-item lists (D1)', async () => {
     const root = library({
-      'a.l5.yaml': "agent: {id: a, type: other}\nrecent_sessions:\n  - date: '2026-06-01'\n    project_focus: Bourdon\n    key_actions: Chased flaky test\n",
+      'a.l5.yaml':
+        "agent: {id: a, type: other}\nrecent_sessions:\n  - date: '2026-06-01'\n    project_focus: Bourdon\n    key_actions: Chased flaky test\n",
     });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
     const payload = await listRecentWork(ctx, { since: '2026-01-01' });
     expect(payload.sessions).toEqual([
-      { agent: 'a', date: '2026-06-01', cwd: null, project_focus: ['Bourdon'], key_actions: ['Chased flaky test'], files_touched: [] },
+      {
+        agent: 'a',
+        date: '2026-06-01',
+        cwd: null,
+        project_focus: ['Bourdon'],
+        key_actions: ['Chased flaky test'],
+        files_touched: [],
+      },
     ]);
   });
 
   it('skips a bad file with one warning and keeps answering from the others', () => {
     const warnings: string[] = [];
-    const root = library({ 'good.l5.yaml': 'agent: {id: good, type: other}\n', 'bad.l5.yaml': 'agent: [\n', 'list.l5.yaml': '- 1\n' });
+    const root = library({
+      'good.l5.yaml': 'agent: {id: good, type: other}\n',
+      'bad.l5.yaml': 'agent: [\n',
+      'list.l5.yaml': '- 1\n',
+    });
     const store = new L6Store(root, { warn: (message) => warnings.push(message) });
     const snapshot = store.snapshot();
     expect(snapshot.agents.map((agent) => agent.id)).toEqual(['good']);
@@ -80,7 +92,9 @@ describe('manifest loading', () => {
   });
 
   it('treats an unknown visibility label as private: it never widens access', async () => {
-    const root = library({ 'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n' });
+    const root = library({
+      'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n',
+    });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
     expect((await findEntity(ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
     expect((await findEntity(ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);

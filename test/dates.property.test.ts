@@ -21,7 +21,12 @@ const validTime = fc
       fc.oneof(
         fc.constant('Z'),
         fc
-          .record({ sign: fc.constantFrom('+', '-'), h: fc.integer({ min: 0, max: 23 }), m: fc.integer({ min: 0, max: 59 }), colon: fc.boolean() })
+          .record({
+            sign: fc.constantFrom('+', '-'),
+            h: fc.integer({ min: 0, max: 23 }),
+            m: fc.integer({ min: 0, max: 59 }),
+            colon: fc.boolean(),
+          })
           .map(({ sign, h, m, colon }) => `${sign}${pad(h)}${colon ? ':' : ''}${pad(m)}`),
       ),
       { nil: undefined },
@@ -53,7 +58,12 @@ describe('since: the calendar day as written', () => {
 
   it('impossible dates, bad times and bad offsets fall back, warn once, and never throw', () => {
     const impossibleDay = fc.oneof(
-      fc.record({ year: fc.integer({ min: 1900, max: 2200 }), month: fc.integer({ min: 1, max: 12 }), extra: fc.integer({ min: 1, max: 10 }) })
+      fc
+        .record({
+          year: fc.integer({ min: 1900, max: 2200 }),
+          month: fc.integer({ min: 1, max: 12 }),
+          extra: fc.integer({ min: 1, max: 10 }),
+        })
         .filter(({ year, month, extra }) => daysInMonth(year, month) + extra <= 99)
         .map(({ year, month, extra }) => `${pad(year, 4)}-${pad(month)}-${pad(daysInMonth(year, month) + extra)}`),
       fc.integer({ min: 13, max: 99 }).map((month) => `2026-${pad(month)}-01`),
@@ -69,7 +79,18 @@ describe('since: the calendar day as written', () => {
       validDay.map((day) => `${day}Z`),
     );
     const freeText = fc.oneof(
-      fc.constantFrom('last tuesday', 'yesterday', '2026-W22-1', '20260601', '2026-6-1', '06/01/2026', '', ' 2026-06-01', '2026-06-01T', '2026-06-01T10'),
+      fc.constantFrom(
+        'last tuesday',
+        'yesterday',
+        '2026-W22-1',
+        '20260601',
+        '2026-6-1',
+        '06/01/2026',
+        '',
+        ' 2026-06-01',
+        '2026-06-01T',
+        '2026-06-01T10',
+      ),
       fc.string().filter((text) => !/^\d{4}-\d{2}-\d{2}/.test(text)),
     );
     fc.assert(

@@ -41,7 +41,9 @@ describe('bourdon CLI', () => {
     const viaEnv = await runCli(['agents', '--json'], { env: { BOURDON_LIBRARY: library } });
     expect(viaEnv.code).toBe(0);
     expect(JSON.parse(viaEnv.stdout).agents).toContain('claude-code');
-    const flagWins = await runCli(['agents', '--json', '--library', library], { env: { BOURDON_LIBRARY: '/not/here' } });
+    const flagWins = await runCli(['agents', '--json', '--library', library], {
+      env: { BOURDON_LIBRARY: '/not/here' },
+    });
     expect(flagWins.code).toBe(0);
   });
 
@@ -61,7 +63,19 @@ describe('bourdon CLI', () => {
   });
 
   it('recent --all follows cursors into one page', async () => {
-    const paged = await runCli(['recent', '--since', '2026-01-01', '--limit', '2', '--all', '--json', '--access-level', 'team', '--library', library]);
+    const paged = await runCli([
+      'recent',
+      '--since',
+      '2026-01-01',
+      '--limit',
+      '2',
+      '--all',
+      '--json',
+      '--access-level',
+      'team',
+      '--library',
+      library,
+    ]);
     expect(paged.code).toBe(0);
     const payload = JSON.parse(paged.stdout);
     expect(payload.sessions).toHaveLength(10);

@@ -12,7 +12,16 @@ import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.
 import { ERA_MODES, callJson, httpClient } from './helpers/http.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
-const INSPECTOR = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+const INSPECTOR = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'inspector',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
 const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
 
 interface Running {
@@ -26,7 +35,11 @@ interface Running {
 /** Spawns a server and waits for its startup line on stderr. */
 function startServer(bin: string, args: string[], env: Record<string, string | undefined>): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: REPO_ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      cwd: REPO_ROOT,
+      env: baseEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     const timer = setTimeout(() => {
@@ -113,7 +126,9 @@ describe('bourdon serve --transport http', () => {
   }
 
   it('stops cleanly on SIGTERM (exit 0)', async () => {
-    const other = await startServer(BIN, ['serve', '--transport', 'http', '--port', '0', '--library', library], { BOURDON_HOME: home });
+    const other = await startServer(BIN, ['serve', '--transport', 'http', '--port', '0', '--library', library], {
+      BOURDON_HOME: home,
+    });
     expect(await other.stop()).toBe(0);
   });
 });
@@ -121,30 +136,51 @@ describe('bourdon serve --transport http', () => {
 describe('unsafe binds refuse to start', () => {
   it('a non-loopback bind with no auth configured: exit 1, one line', async () => {
     const empty = tempDir('bourdon-e2e-noauth-');
-    const result = await runCli(['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--library', library], {
-      env: { BOURDON_HOME: empty, BOURDON_PEER_TOKEN_SERVER: '' },
-    });
+    const result = await runCli(
+      ['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--library', library],
+      {
+        env: { BOURDON_HOME: empty, BOURDON_PEER_TOKEN_SERVER: '' },
+      },
+    );
     expect(result.code).toBe(1);
     // (The fixture library's broken manifest adds a warning line before it.)
     expect(result.stderr.split('\n').filter((line) => line.includes('refusing'))).toHaveLength(1);
-    expect(result.stderr).toMatch(/^bourdon: refusing to start: bind '0\.0\.0\.0' is network-reachable but no auth is configured/m);
+    expect(result.stderr).toMatch(
+      /^bourdon: refusing to start: bind '0\.0\.0\.0' is network-reachable but no auth is configured/m,
+    );
   });
 
   it('--allow-unauthenticated on a non-loopback host: exit 1, even with auth configured', async () => {
     const result = await runCli(
-      ['serve', '--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--allow-unauthenticated', '--library', library],
+      [
+        'serve',
+        '--transport',
+        'http',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '0',
+        '--allow-unauthenticated',
+        '--library',
+        library,
+      ],
       { env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN } },
     );
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^bourdon: refusing to start: --allow-unauthenticated with non-loopback bind '0\.0\.0\.0'/m);
+    expect(result.stderr).toMatch(
+      /^bourdon: refusing to start: --allow-unauthenticated with non-loopback bind '0\.0\.0\.0'/m,
+    );
     expect(result.stderr).not.toContain(LEGACY_TOKEN);
   });
 
   it('bourdon-l6-server refuses the same way', async () => {
-    const result = await runCli(['--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--allow-unauthenticated', '--library', library], {
-      bin: L6_BIN,
-      env: { BOURDON_HOME: home },
-    });
+    const result = await runCli(
+      ['--transport', 'http', '--host', '0.0.0.0', '--port', '0', '--allow-unauthenticated', '--library', library],
+      {
+        bin: L6_BIN,
+        env: { BOURDON_HOME: home },
+      },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('refusing to start');
   });
@@ -153,14 +189,31 @@ describe('unsafe binds refuse to start', () => {
 describe('the MCP Inspector CLI (2.12)', () => {
   // Its catalog goes to the test's own folder, never ~/.mcp-inspector.
   const inspector = (args: string[]) =>
-    runCli(['--cli', ...args], { bin: INSPECTOR, env: { BOURDON_HOME: home, MCP_CATALOG_PATH: path.join(home, 'inspector-catalog.json') }, timeoutMs: 30_000 });
+    runCli(['--cli', ...args], {
+      bin: INSPECTOR,
+      env: { BOURDON_HOME: home, MCP_CATALOG_PATH: path.join(home, 'inspector-catalog.json') },
+      timeoutMs: 30_000,
+    });
 
   it('over stdio: lists and calls tools on bourdon-l6-server', async () => {
     const list = await inspector(['node', L6_BIN, '--library', library, '--method', 'tools/list']);
     expect(list.code, list.stderr).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
     expect(names).toContain('find_entity');
-    const call = await inspector(['node', L6_BIN, '--library', library, '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team']);
+    const call = await inspector([
+      'node',
+      L6_BIN,
+      '--library',
+      library,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'find_entity',
+      '--tool-arg',
+      'name=ILTT',
+      '--tool-arg',
+      'access_level=team',
+    ]);
     expect(call.code, call.stderr).toBe(0);
     const result = JSON.parse(call.stdout) as { content: { text: string }[] };
     expect((JSON.parse(result.content[0].text) as { matches: unknown[] }).matches).toHaveLength(1);
@@ -171,7 +224,9 @@ describe('the MCP Inspector CLI (2.12)', () => {
     let authed: Running;
     beforeAll(async () => {
       // bourdon-l6-server with the Python flag names (a prefix, as argparse allows).
-      open = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0', '--allow-unauth'], { BOURDON_HOME: home });
+      open = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0', '--allow-unauth'], {
+        BOURDON_HOME: home,
+      });
       authed = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0'], {
         BOURDON_HOME: home,
         BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN,
@@ -186,7 +241,19 @@ describe('the MCP Inspector CLI (2.12)', () => {
       const list = await inspector([open.url, '--transport', 'http', '--method', 'tools/list']);
       expect(list.code, list.stderr).toBe(0);
       expect(list.stdout).toContain('"find_entity"');
-      const call = await inspector([open.url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=Home Finances', '--tool-arg', 'include_private=true']);
+      const call = await inspector([
+        open.url,
+        '--transport',
+        'http',
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'find_entity',
+        '--tool-arg',
+        'name=Home Finances',
+        '--tool-arg',
+        'include_private=true',
+      ]);
       expect(call.code, call.stderr).toBe(0);
       expect(call.stdout).toContain('Home Finances');
     });
@@ -200,7 +267,20 @@ describe('the MCP Inspector CLI (2.12)', () => {
         const list = await inspector([authed.url, '--transport', 'http', ...header, '--method', 'tools/list']);
         expect(list.code, list.stderr).toBe(0);
         expect(list.stdout).toContain('"find_entity"');
-        const call = await inspector([authed.url, '--transport', 'http', ...header, '--method', 'tools/call', '--tool-name', 'find_entity', '--tool-arg', 'name=ILTT', '--tool-arg', 'access_level=team']);
+        const call = await inspector([
+          authed.url,
+          '--transport',
+          'http',
+          ...header,
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'find_entity',
+          '--tool-arg',
+          'name=ILTT',
+          '--tool-arg',
+          'access_level=team',
+        ]);
         expect(call.code, call.stderr).toBe(0);
         expect(call.stdout).toContain('ILTT');
       }

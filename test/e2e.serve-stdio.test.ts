@@ -47,7 +47,8 @@ describe('bourdon serve over stdio', () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     for (const name of READ_TOOLS) expect(byName.has(name), name).toBe(true);
-    const props = (name: string) => (byName.get(name)!.inputSchema as { properties: Record<string, { default?: unknown }> }).properties;
+    const props = (name: string) =>
+      (byName.get(name)!.inputSchema as { properties: Record<string, { default?: unknown }> }).properties;
     expect(props('find_entity').access_level.default).toBe('public');
     expect(props('prepare_recognition_context').access_level.default).toBe('team');
     expect(props('get_deeper_context').access_level.default).toBe('team');
@@ -71,7 +72,10 @@ describe('bourdon serve over stdio', () => {
 
   it('sees a manifest written by another process on the next call, without a restart', async () => {
     const file = path.join(library, 'agents', 'newcomer.l5.yaml');
-    fs.writeFileSync(file, "spec_version: '0.1'\nagent: {id: newcomer, type: other}\nknown_entities:\n  - name: Fresh Idea\n");
+    fs.writeFileSync(
+      file,
+      "spec_version: '0.1'\nagent: {id: newcomer, type: other}\nknown_entities:\n  - name: Fresh Idea\n",
+    );
     const result = await client.callTool({ name: 'find_entity', arguments: { name: 'fresh idea' } });
     const payload = JSON.parse((result.content as { text: string }[])[0].text);
     expect(payload.matches[0].agents).toEqual(['newcomer']);
@@ -81,7 +85,9 @@ describe('bourdon serve over stdio', () => {
   });
 
   it('fails an unknown tool as a protocol error and bad arguments as an error result', async () => {
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool: no_such_tool/);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool: no_such_tool/,
+    );
     const bad = await client.callTool({ name: 'find_entity', arguments: { name: 42 } });
     expect(bad.isError).toBe(true);
   });

@@ -27,7 +27,10 @@ function writeLibrary(agents: Record<string, string>): string {
   const root = tempDir('bourdon-fed-');
   fs.mkdirSync(path.join(root, 'agents'));
   for (const [id, body] of Object.entries(agents)) {
-    fs.writeFileSync(path.join(root, 'agents', `${id}.l5.yaml`), `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`);
+    fs.writeFileSync(
+      path.join(root, 'agents', `${id}.l5.yaml`),
+      `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`,
+    );
   }
   return root;
 }
@@ -44,7 +47,13 @@ async function deadPort(): Promise<number> {
 /** A peer that answers every tool after a long pause, and spoofs provenance when it does. */
 function slowServer(): McpServer {
   const server = new McpServer({ name: 'slow', version: '1' });
-  for (const name of ['find_entity', 'list_agents', 'prepare_recognition_context', 'list_recent_work', 'get_cross_agent_summary']) {
+  for (const name of [
+    'find_entity',
+    'list_agents',
+    'prepare_recognition_context',
+    'list_recent_work',
+    'get_cross_agent_summary',
+  ]) {
     server.registerTool(name, { inputSchema: z.object({}).passthrough() }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       return { content: [{ type: 'text', text: JSON.stringify({ agents: ['too-late'], matches: [] }) }] };
@@ -74,9 +83,13 @@ function spoofingServer(): McpServer {
 /** An old peer (like the Python engine): the classic tools only, no list_notes/list_workstreams. */
 function oldServer(): McpServer {
   const server = new McpServer({ name: 'old', version: '1' });
-  server.registerTool('list_agents', { inputSchema: z.object({ federation_hop: z.number().optional() }) }, async () => ({
-    content: [{ type: 'text', text: JSON.stringify({ agents: ['legacy-bot'] }) }],
-  }));
+  server.registerTool(
+    'list_agents',
+    { inputSchema: z.object({ federation_hop: z.number().optional() }) },
+    async () => ({
+      content: [{ type: 'text', text: JSON.stringify({ agents: ['legacy-bot'] }) }],
+    }),
+  );
   return server;
 }
 
@@ -90,10 +103,12 @@ describe('federation across machines', () => {
 
   beforeAll(async () => {
     libA = writeLibrary({
-      'claude-code': "known_entities:\n  - {name: Bourdon, type: project, summary: Local view.}\nrecent_sessions:\n  - {date: '2026-06-02', cwd: /a, project_focus: [Bourdon], key_actions: [Local work]}\n",
+      'claude-code':
+        "known_entities:\n  - {name: Bourdon, type: project, summary: Local view.}\nrecent_sessions:\n  - {date: '2026-06-02', cwd: /a, project_focus: [Bourdon], key_actions: [Local work]}\n",
     });
     libB = writeLibrary({
-      'claude-code': "known_entities:\n  - {name: bourdon, type: project, summary: Laptop view.}\n  - {name: Laptop Only, type: concept}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Bourdon], key_actions: [Laptop work]}\n",
+      'claude-code':
+        "known_entities:\n  - {name: bourdon, type: project, summary: Laptop view.}\n  - {name: Laptop Only, type: concept}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Bourdon], key_actions: [Laptop work]}\n",
       codex:
         "known_entities:\n  - {name: Private Thing, visibility: private}\nnotes:\n  - {date: '2026-06-04', text: Laptop note about Bourdon, project_focus: [Bourdon]}\n",
     });
@@ -146,7 +161,11 @@ describe('federation across machines', () => {
 
   async function askA(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const client = new Client({ name: 'fed-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(a.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(a.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },
+      }),
+    );
     try {
       const result = await client.callTool({ name: tool, arguments: args });
       return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
@@ -183,7 +202,14 @@ describe('federation across machines', () => {
   it('merges recent work across machines, newest first, and pages the merged list', async () => {
     const payload = await askA('list_recent_work', { since: '2026-01-01', limit: 1 });
     expect(payload.sessions).toEqual([
-      { agent: 'peer:b:claude-code', date: '2026-06-03', cwd: '/b', project_focus: ['Bourdon'], key_actions: ['Laptop work'], files_touched: [] },
+      {
+        agent: 'peer:b:claude-code',
+        date: '2026-06-03',
+        cwd: '/b',
+        project_focus: ['Bourdon'],
+        key_actions: ['Laptop work'],
+        files_touched: [],
+      },
     ]);
     expect(payload.has_more).toBe(true);
     const next = await askA('list_recent_work', { since: '2026-01-01', limit: 1, cursor: payload.next_cursor });
@@ -193,14 +219,27 @@ describe('federation across machines', () => {
   it('notes and workstreams merge across machines; an old peer without those tools degrades to nothing', async () => {
     const notes = await askA('list_notes', { since: '2026-01-01' });
     expect(notes.notes).toEqual([
-      { agent: 'peer:b:codex', date: '2026-06-04', title: null, text: 'Laptop note about Bourdon', tags: [], project_focus: ['Bourdon'] },
+      {
+        agent: 'peer:b:codex',
+        date: '2026-06-04',
+        title: null,
+        text: 'Laptop note about Bourdon',
+        tags: [],
+        project_focus: ['Bourdon'],
+      },
     ]);
     const unreachableNotes = (notes.peers_unreachable as { peer: string }[]).map((peer) => peer.peer).sort();
     expect(unreachableNotes).toEqual(['c', 'd', 'e']); // e answers "Unknown tool": it contributes nothing
     const streams = await askA('list_workstreams', { since: '2026-01-01' });
-    const bourdon = (streams.workstreams as { name: string; agents: string[]; session_count: number; note_count: number; last_activity: string }[]).find(
-      (stream) => stream.name.toLowerCase() === 'bourdon',
-    )!;
+    const bourdon = (
+      streams.workstreams as {
+        name: string;
+        agents: string[];
+        session_count: number;
+        note_count: number;
+        last_activity: string;
+      }[]
+    ).find((stream) => stream.name.toLowerCase() === 'bourdon')!;
     expect(bourdon.agents).toEqual(['claude-code', 'peer:b:claude-code', 'peer:b:codex']);
     expect(bourdon.session_count).toBe(2);
     expect(bourdon.note_count).toBe(1);
@@ -273,7 +312,11 @@ describe('federation across machines', () => {
     try {
       const result = await client.callTool({ name: 'list_agents', arguments: {} });
       const payload = JSON.parse((result.content as { text: string }[])[0].text);
-      expect(payload.agents).toEqual(['claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':claude-code', 'peer:127-0-0-1-' + new URL(handles[0].url).port + ':codex']);
+      expect(payload.agents).toEqual([
+        'claude-code',
+        'peer:127-0-0-1-' + new URL(handles[0].url).port + ':claude-code',
+        'peer:127-0-0-1-' + new URL(handles[0].url).port + ':codex',
+      ]);
     } finally {
       await client.close();
     }
@@ -286,11 +329,19 @@ describe('federation across machines', () => {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const headers = new Headers();
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined });
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'POST' ? Buffer.concat(chunks) : undefined,
+      });
       const server = new McpServer({ name: 'python-like', version: '0.10.1' });
-      server.registerTool('list_agents', { inputSchema: z.object({ federation_hop: z.number().optional() }) }, async () => ({
-        content: [{ type: 'text', text: JSON.stringify({ agents: ['hermes'] }) }],
-      }));
+      server.registerTool(
+        'list_agents',
+        { inputSchema: z.object({ federation_hop: z.number().optional() }) },
+        async () => ({
+          content: [{ type: 'text', text: JSON.stringify({ agents: ['hermes'] }) }],
+        }),
+      );
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       await server.connect(transport);
       const response = await transport.handleRequest(request);
@@ -299,7 +350,10 @@ describe('federation across machines', () => {
     });
     await new Promise<void>((resolve) => legacyOnly.listen(0, '127.0.0.1', resolve));
     const { port } = legacyOnly.address() as { port: number };
-    const fanout = new McpPeerFanout([{ name: 'py', url: `http://127.0.0.1:${port}/mcp`, token_env: 'BOURDON_PEER_TOKEN' }], {});
+    const fanout = new McpPeerFanout(
+      [{ name: 'py', url: `http://127.0.0.1:${port}/mcp`, token_env: 'BOURDON_PEER_TOKEN' }],
+      {},
+    );
     try {
       const [answer] = await fanout.call('list_agents', {});
       expect(answer).toMatchObject({ peer: 'py', ok: true, payload: { agents: ['hermes'] } });
@@ -312,25 +366,39 @@ describe('federation across machines', () => {
   it("a remote caller capped at team never gets a loopback peer's private rows through this server", async () => {
     // F: a peer on this machine that trusts A fully (loopback, operator token): it would hand
     // A private rows if A asked for them.
-    const libF = writeLibrary({ hermes: "known_entities:\n  - {name: Vault Plan, visibility: private}\n  - {name: Open Plan}\n" });
-    const f = await runHttpServer(() => createL6Server(new L6Store(libF, { warn: silent }), { warn: silent, auditPath: null }), {
-      port: 0,
-      legacyToken: 'token-f',
-      warn: silent,
+    const libF = writeLibrary({
+      hermes: 'known_entities:\n  - {name: Vault Plan, visibility: private}\n  - {name: Open Plan}\n',
     });
+    const f = await runHttpServer(
+      () => createL6Server(new L6Store(libF, { warn: silent }), { warn: silent, auditPath: null }),
+      {
+        port: 0,
+        legacyToken: 'token-f',
+        warn: silent,
+      },
+    );
     handles.push(f);
-    const fanout = new McpPeerFanout([{ name: 'f', url: f.url, token_env: 'BOURDON_PEER_F' }], { BOURDON_PEER_F: 'token-f' });
+    const fanout = new McpPeerFanout([{ name: 'f', url: f.url, token_env: 'BOURDON_PEER_F' }], {
+      BOURDON_PEER_F: 'token-f',
+    });
     fanouts.push(fanout);
     // A2 serves callers from another machine (capped at team), and federates with F.
-    const a2 = await runHttpServer(() => createL6Server(new L6Store(libA, { warn: silent }), { warn: silent, auditPath: null, peers: fanout }), {
-      port: 0,
-      legacyToken: TOKEN_A,
-      warn: silent,
-      isRemote: () => true,
-    });
+    const a2 = await runHttpServer(
+      () => createL6Server(new L6Store(libA, { warn: silent }), { warn: silent, auditPath: null, peers: fanout }),
+      {
+        port: 0,
+        legacyToken: TOKEN_A,
+        warn: silent,
+        isRemote: () => true,
+      },
+    );
     handles.push(a2);
     const client = new Client({ name: 'remote', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(a2.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(a2.url), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },
+      }),
+    );
     try {
       for (const args of [{ access_level: 'private' }, { include_private: true }]) {
         const vault = await client.callTool({ name: 'find_entity', arguments: { name: 'vault plan', ...args } });
@@ -343,8 +411,10 @@ describe('federation across machines', () => {
     }
   });
 
-  it("a peer whose token is wrong contributes nothing; the query still answers locally", async () => {
-    const wrong = new McpPeerFanout([{ name: 'b', url: handles[0].url, token_env: 'BOURDON_PEER_WRONG' }], { BOURDON_PEER_WRONG: 'nope' });
+  it('a peer whose token is wrong contributes nothing; the query still answers locally', async () => {
+    const wrong = new McpPeerFanout([{ name: 'b', url: handles[0].url, token_env: 'BOURDON_PEER_WRONG' }], {
+      BOURDON_PEER_WRONG: 'nope',
+    });
     try {
       const [answer] = await wrong.call('list_agents', {});
       expect(answer.ok).toBe(false);

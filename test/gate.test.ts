@@ -34,7 +34,10 @@ function context(root: string) {
 function foreignLock(root: string, ageMs: number): void {
   const lock = libraryPaths(root).lock;
   fs.mkdirSync(lock);
-  fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: 1, host: 'another-host', boot: null, token: 'abc', acquired: '' }));
+  fs.writeFileSync(
+    path.join(lock, 'owner.json'),
+    JSON.stringify({ pid: 1, host: 'another-host', boot: null, token: 'abc', acquired: '' }),
+  );
   const when = new Date(Date.now() - ageMs);
   fs.utimesSync(lock, when, when);
 }
@@ -42,15 +45,23 @@ function foreignLock(root: string, ageMs: number): void {
 describe('the library write gate', () => {
   it('waits for a live holder in another process, then writes', async () => {
     const root = library();
-    const holder = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'helpers', 'gate-holder.mjs'), REPO_ROOT, root, '700'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const holder = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'test', 'helpers', 'gate-holder.mjs'), REPO_ROOT, root, '700'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     holder.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise((resolve) => holder.on('close', resolve));
     while (!out.includes('held')) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = Date.now();
-    const payload = await commitToFederation(context(root), { agent_id: 'a', agent_type: 'other', entities: [{ name: 'x' }] });
+    const payload = await commitToFederation(context(root), {
+      agent_id: 'a',
+      agent_type: 'other',
+      entities: [{ name: 'x' }],
+    });
     await exited;
     expect(payload.version).toBe(1);
     expect(out).toContain('released');
@@ -60,9 +71,9 @@ describe('the library write gate', () => {
   it('gives up with one clear line while a live foreign holder keeps the lock', async () => {
     const root = library();
     foreignLock(root, 0);
-    await expect(withLibraryGate(libraryPaths(root), () => 'never', { timeoutMs: 200, warn: () => {} })).rejects.toThrow(
-      /^the library is busy: pid 1 on another-host holds .*\.bourdon\.lock; try again$/,
-    );
+    await expect(
+      withLibraryGate(libraryPaths(root), () => 'never', { timeoutMs: 200, warn: () => {} }),
+    ).rejects.toThrow(/^the library is busy: pid 1 on another-host holds .*\.bourdon\.lock; try again$/);
     expect(fs.existsSync(path.join(root, 'agents', 'a.l5.yaml'))).toBe(false);
   });
 
@@ -70,7 +81,10 @@ describe('the library write gate', () => {
     const root = library();
     foreignLock(root, STALE_MS + 5_000);
     const warnings: string[] = [];
-    const result = await withLibraryGate(libraryPaths(root), () => 'ran', { timeoutMs: 2_000, warn: (m) => warnings.push(m) });
+    const result = await withLibraryGate(libraryPaths(root), () => 'ran', {
+      timeoutMs: 2_000,
+      warn: (m) => warnings.push(m),
+    });
     expect(result).toBe('ran');
     expect(warnings.join('\n')).toMatch(/recovered the library lock .* left by pid 1 on another-host/);
     expect(fs.existsSync(libraryPaths(root).lock)).toBe(false);
@@ -81,7 +95,16 @@ describe('the library write gate', () => {
     const lock = libraryPaths(root).lock;
     fs.mkdirSync(lock);
     // A pid that cannot be alive: beyond Linux's pid_max.
-    fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify({ pid: 2 ** 22 + 17, host: (await import('node:os')).hostname(), boot: null, token: 't', acquired: '' }));
+    fs.writeFileSync(
+      path.join(lock, 'owner.json'),
+      JSON.stringify({
+        pid: 2 ** 22 + 17,
+        host: (await import('node:os')).hostname(),
+        boot: null,
+        token: 't',
+        acquired: '',
+      }),
+    );
     const started = Date.now();
     expect(await withLibraryGate(libraryPaths(root), () => 'ran', { timeoutMs: 5_000, warn: () => {} })).toBe('ran');
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -92,9 +115,13 @@ describe('the library write gate', () => {
     const ctx = context(root);
     await commitToFederation(ctx, { agent_id: 'many', agent_type: 'other' });
     const payloads = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => commitToFederation(ctx, { agent_id: 'many', entities: [{ name: `row-${i}` }] })),
+      Array.from({ length: 20 }, (_, i) =>
+        commitToFederation(ctx, { agent_id: 'many', entities: [{ name: `row-${i}` }] }),
+      ),
     );
-    expect(payloads.map((p) => p.version).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(payloads.map((p) => p.version).sort((a, b) => Number(a) - Number(b))).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 2),
+    );
     const record = ctx.store.snapshot().byId.get('many')!;
     expect(record.entities).toHaveLength(20);
     expect(readHistory(ctx.store.paths, 'many').records).toHaveLength(21);

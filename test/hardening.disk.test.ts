@@ -25,10 +25,14 @@ const run = promisify(execFile);
 
 function namespacesWork(): boolean {
   if (process.platform !== 'linux') return false;
-  const probe = spawnSync('unshare', ['-rm', 'sh', '-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d" && rmdir "$d"'], {
-    stdio: 'ignore',
-    timeout: 5_000,
-  });
+  const probe = spawnSync(
+    'unshare',
+    ['-rm', 'sh', '-c', 'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d" && rmdir "$d"'],
+    {
+      stdio: 'ignore',
+      timeout: 5_000,
+    },
+  );
   return probe.status === 0;
 }
 
@@ -58,9 +62,18 @@ interface Report {
   page: number;
   manifestPages: number;
   full: Attempt[];
-  readOnly: { error: string | null; unchanged: boolean; cli: CliRun; cliUnchanged: boolean; recovered: number | string };
+  readOnly: {
+    error: string | null;
+    unchanged: boolean;
+    cli: CliRun;
+    cliUnchanged: boolean;
+    recovered: number | string;
+  };
   fullCli: { human: CliRun; json: CliRun; unchanged: boolean; after: CliRun };
-  registry: { attempts: { pages: number; error: string | null; unchanged: boolean; size: number; stray: string[] }[]; membersAfter: number };
+  registry: {
+    attempts: { pages: number; error: string | null; unchanged: boolean; size: number; stray: string[] }[];
+    membersAfter: number;
+  };
   finalHistory: Attempt['history'];
   names: string[] | null;
 }
@@ -74,8 +87,23 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     const script = `mount -t tmpfs -o size=2m tmpfs "$1" && exec "$2" "$3" "$4" "$1"`;
     const { stdout } = await run(
       'unshare',
-      ['-rm', 'sh', '-c', script, 'sh', mount, process.execPath, path.join(REPO_ROOT, 'test', 'helpers', 'disk-fault.mjs'), REPO_ROOT],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
+      [
+        '-rm',
+        'sh',
+        '-c',
+        script,
+        'sh',
+        mount,
+        process.execPath,
+        path.join(REPO_ROOT, 'test', 'helpers', 'disk-fault.mjs'),
+        REPO_ROOT,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 60_000,
+      },
     );
     report = JSON.parse(stdout) as Report;
   }, 60_000);
@@ -99,7 +127,14 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
       // Once there is room again, the next commit succeeds and the history is whole.
       expect(attempt.nextError, label).toBeNull();
       expect(attempt.nextHasRow, label).toBe(true);
-      expect(attempt.history, label).toEqual({ damaged: false, contiguous: true, archivesMatch: true, liveIsLatest: true, stray: [], latest: expect.any(Number) });
+      expect(attempt.history, label).toEqual({
+        damaged: false,
+        contiguous: true,
+        archivesMatch: true,
+        liveIsLatest: true,
+        stray: [],
+        latest: expect.any(Number),
+      });
     }
     // The sweep really crossed from "no room at all" to "enough room".
     expect(report.full[0].error).not.toBeNull();
@@ -112,7 +147,9 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     expect(report.readOnly.unchanged).toBe(true);
     expect(report.readOnly.cli.code).toBe(1);
     expect(report.readOnly.cli.stdout).toBe('');
-    expect(report.readOnly.cli.stderr).toMatch(/^bourdon: cannot take the library lock .*: EROFS: read-only file system[^\n]*\n$/);
+    expect(report.readOnly.cli.stderr).toMatch(
+      /^bourdon: cannot take the library lock .*: EROFS: read-only file system[^\n]*\n$/,
+    );
     expect(report.readOnly.cliUnchanged).toBe(true);
     expect(report.readOnly.recovered).toEqual(expect.any(Number));
   });
@@ -121,7 +158,9 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     const { attempts, membersAfter } = report.registry;
     expect(attempts.length).toBeGreaterThan(2);
     for (const attempt of attempts.slice(0, -1)) {
-      expect(attempt.error, JSON.stringify(attempt)).toMatch(/^cannot (take the lock .*federation\.yaml\.lock|write .*federation\.yaml): ENOSPC: no space left on device/);
+      expect(attempt.error, JSON.stringify(attempt)).toMatch(
+        /^cannot (take the lock .*federation\.yaml\.lock|write .*federation\.yaml): ENOSPC: no space left on device/,
+      );
       expect(attempt.unchanged, JSON.stringify(attempt)).toBe(true);
       expect(attempt.stray, JSON.stringify(attempt)).toEqual([]);
     }
@@ -135,15 +174,28 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     expect(human.stdout).toBe('');
     expect(human.stderr).toMatch(/^bourdon: cannot [^\n]*ENOSPC: no space left on device[^\n]*\n$/);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringMatching(/ENOSPC/), agent_id: 'disk', mode: 'merge' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: expect.stringMatching(/ENOSPC/),
+      agent_id: 'disk',
+      mode: 'merge',
+    });
     expect(unchanged).toBe(true);
     expect(after.code).toBe(0);
     expect(JSON.parse(after.stdout).version).toEqual(expect.any(Number));
-    expect(report.finalHistory).toMatchObject({ damaged: false, contiguous: true, archivesMatch: true, liveIsLatest: true, stray: [] });
+    expect(report.finalHistory).toMatchObject({
+      damaged: false,
+      contiguous: true,
+      archivesMatch: true,
+      liveIsLatest: true,
+      stray: [],
+    });
     expect(report.names).toEqual(expect.arrayContaining(['base-0', 'base-219', 'read-write-again', 'from-cli']));
   });
 });
 
-it.runIf(!available)('real disk faults are skipped: this machine cannot make user + mount namespaces (see hardening.faults.test.ts)', () => {
-  expect(available).toBe(false);
-});
+it.runIf(!available)(
+  'real disk faults are skipped: this machine cannot make user + mount namespaces (see hardening.faults.test.ts)',
+  () => {
+    expect(available).toBe(false);
+  },
+);

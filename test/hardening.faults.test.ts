@@ -18,7 +18,14 @@ import { OPERATOR, type Caller } from '../src/core/caller.js';
 import { commitToFederation } from '../src/core/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/export.js';
-import { archiveFile, INDEX_FILE, MAX_CLOCK_STEP_BACK_MS, PENDING_FILE, readHistory, sha256 } from '../src/core/history.js';
+import {
+  archiveFile,
+  INDEX_FILE,
+  MAX_CLOCK_STEP_BACK_MS,
+  PENDING_FILE,
+  readHistory,
+  sha256,
+} from '../src/core/history.js';
 import { L6Store, parseManifest } from '../src/core/library.js';
 import { callerFor } from '../src/core/registry.js';
 import { promoteStaged, stageCommit } from '../src/core/staging.js';
@@ -49,7 +56,12 @@ function context(library: string, overrides: Partial<OperationContext> = {}): Ct
   const ctx = createContext(new L6Store(library, { warn: () => {} }), {
     warn: (message) => warnings.push(message),
     env: { BOURDON_HOME: home, BOURDON_HISTORY_KEEP: '1000' },
-    config: { home, registry: path.join(home, 'federation.yaml'), audit: path.join(home, 'audit.jsonl'), peers: path.join(home, 'peers.yaml') },
+    config: {
+      home,
+      registry: path.join(home, 'federation.yaml'),
+      audit: path.join(home, 'audit.jsonl'),
+      peers: path.join(home, 'peers.yaml'),
+    },
     ...overrides,
   });
   cleanup.push(home);
@@ -70,7 +82,8 @@ function leftovers(library: string): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (/\.\d+(?:\.tmp)?$/.test(entry.name) || entry.name === PENDING_FILE) found.push(path.relative(library, full));
+      else if (/\.\d+(?:\.tmp)?$/.test(entry.name) || entry.name === PENDING_FILE)
+        found.push(path.relative(library, full));
     }
   };
   walk(library);
@@ -83,7 +96,8 @@ function expectConsistent(library: string, agent = 'a'): number[] {
   expect(state.damaged).toBe(false);
   const versions = state.records.map((record) => record.version);
   expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
-  for (const record of state.records) expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+  for (const record of state.records)
+    expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
   expect(sha256(live(library, agent))).toBe(state.records[state.records.length - 1].sha256);
   expect(leftovers(library)).toEqual([]);
   return versions;
@@ -125,24 +139,35 @@ describe('a full disk or a read-only file system at every step of a commit', () 
         expect(writer.failed, label).not.toBeNull();
         if (failAt <= liveStep) {
           expect(payload, label).toEqual({
-            error: expect.stringMatching(new RegExp(`^cannot write .*a\\.l5\\.yaml: ${fault}: .*; nothing was written, the manifest is unchanged$`)),
+            error: expect.stringMatching(
+              new RegExp(
+                `^cannot write .*a\\.l5\\.yaml: ${fault}: .*; nothing was written, the manifest is unchanged$`,
+              ),
+            ),
             agent_id: 'a',
             mode: 'merge',
           });
           expect(live(library).equals(before), label).toBe(true);
-          expect(readHistory(ctx.store.paths, 'a').records.map((r) => r.version), label).toEqual([1, 2]);
+          expect(
+            readHistory(ctx.store.paths, 'a').records.map((r) => r.version),
+            label,
+          ).toEqual([1, 2]);
           expect(fs.existsSync(path.join(library, 'history', 'a', PENDING_FILE)), label).toBe(false);
           expect(fs.existsSync(archiveFile(path.join(library, 'history', 'a'), 3)), label).toBe(false);
         } else {
           // The live file was replaced: the commit happened; its index line is completed later.
           expect(payload.version, label).toBe(3);
           expect(entityNames(library), label).toContain('three');
-          expect(ctx.warnings.join('\n'), label).toMatch(/version 3 of a was written, but its history record could not be completed/);
+          expect(ctx.warnings.join('\n'), label).toMatch(
+            /version 3 of a was written, but its history record could not be completed/,
+          );
         }
         const next = await commitToFederation(context(library), { agent_id: 'a', entities: [{ name: 'four' }] });
         expect(next.error, label).toBeUndefined();
         expect(next.version, label).toBe(failAt <= liveStep ? 3 : 4);
-        expect(entityNames(library), label).toEqual(failAt <= liveStep ? ['one', 'two', 'four'] : ['one', 'two', 'three', 'four']);
+        expect(entityNames(library), label).toEqual(
+          failAt <= liveStep ? ['one', 'two', 'four'] : ['one', 'two', 'three', 'four'],
+        );
         expectConsistent(library);
       }
     });
@@ -153,7 +178,10 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     fs.appendFileSync(path.join(library, 'agents', 'a.l5.yaml'), '# edited by hand\n');
     const edited = live(library);
     for (let failAt = 0; failAt < 3; failAt++) {
-      const payload = await commitToFederation(context(library, { files: new FaultyWriter(failAt) }), { agent_id: 'a', entities: [{ name: 'x' }] });
+      const payload = await commitToFederation(context(library, { files: new FaultyWriter(failAt) }), {
+        agent_id: 'a',
+        entities: [{ name: 'x' }],
+      });
       expect(payload.error).toMatch(/ENOSPC/);
       expect(live(library).equals(edited)).toBe(true);
     }
@@ -169,19 +197,35 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     const library = await twoVersions();
     const member: Caller = callerFor('m', { tier: 'quarantined', grants: [] });
     const staged = path.join(library, 'staging', 'm', 'm.l5.yaml');
-    expect((await stageCommit(context(library, { caller: member }), { agent_id: 'm', agent_type: 'other', entities: [{ name: 'first' }] })).staged).toBe(true);
+    expect(
+      (
+        await stageCommit(context(library, { caller: member }), {
+          agent_id: 'm',
+          agent_type: 'other',
+          entities: [{ name: 'first' }],
+        })
+      ).staged,
+    ).toBe(true);
     const stagedBefore = fs.readFileSync(staged);
 
-    const refused = await stageCommit(context(library, { caller: member, files: new FaultyWriter(0) }), { agent_id: 'm', entities: [{ name: 'second' }] });
-    expect(refused.error).toMatch(/^cannot write .*m\.l5\.yaml: ENOSPC: .*; nothing was staged, the staged file is unchanged$/);
+    const refused = await stageCommit(context(library, { caller: member, files: new FaultyWriter(0) }), {
+      agent_id: 'm',
+      entities: [{ name: 'second' }],
+    });
+    expect(refused.error).toMatch(
+      /^cannot write .*m\.l5\.yaml: ENOSPC: .*; nothing was staged, the staged file is unchanged$/,
+    );
     expect(fs.readFileSync(staged).equals(stagedBefore)).toBe(true);
-    expect((await stageCommit(context(library, { caller: member }), { agent_id: 'm', entities: [{ name: 'second' }] })).staged).toBe(true);
+    expect(
+      (await stageCommit(context(library, { caller: member }), { agent_id: 'm', entities: [{ name: 'second' }] }))
+        .staged,
+    ).toBe(true);
     expect(fs.readdirSync(path.dirname(staged))).toEqual(['m.l5.yaml']); // the half-written temp file was swept
 
     for (let failAt = 0; failAt < 3; failAt++) {
-      await expect(promoteStaged(context(library, { caller: OPERATOR, files: new FaultyWriter(failAt, 'EROFS') }), 'm')).rejects.toThrow(
-        /^cannot promote .*m\.l5\.yaml: cannot write .*: EROFS: .*nothing was written/,
-      );
+      await expect(
+        promoteStaged(context(library, { caller: OPERATOR, files: new FaultyWriter(failAt, 'EROFS') }), 'm'),
+      ).rejects.toThrow(/^cannot promote .*m\.l5\.yaml: cannot write .*: EROFS: .*nothing was written/);
       expect(fs.existsSync(staged)).toBe(true);
       expect(fs.existsSync(path.join(library, 'agents', 'm.l5.yaml'))).toBe(false);
     }
@@ -193,11 +237,17 @@ describe('a full disk or a read-only file system at every step of a commit', () 
 
     const before = live(library);
     for (let failAt = 0; failAt < 3; failAt++) {
-      const rolled = await rollbackAgentMemory(context(library, { files: new FaultyWriter(failAt) }), { agent_id: 'a', version: 1 });
+      const rolled = await rollbackAgentMemory(context(library, { files: new FaultyWriter(failAt) }), {
+        agent_id: 'a',
+        version: 1,
+      });
       expect(rolled.error).toMatch(/^cannot write .*a\.l5\.yaml: ENOSPC: .*nothing was written/);
       expect(live(library).equals(before)).toBe(true);
     }
-    expect(await rollbackAgentMemory(context(library), { agent_id: 'a', version: 1 })).toMatchObject({ version: 3, restored_version: 1 });
+    expect(await rollbackAgentMemory(context(library), { agent_id: 'a', version: 1 })).toMatchObject({
+      version: 3,
+      restored_version: 1,
+    });
     expect(expectConsistent(library)).toEqual([1, 2, 3]);
   });
 });
@@ -210,20 +260,29 @@ describe('a clock that jumps', () => {
     const library = freshLibrary();
     let clock = T0;
     const ctx = context(library, { now: () => new Date(clock) });
-    const commit = async (name: string) => commitToFederation(ctx, { agent_id: 'a', agent_type: 'other', entities: [{ name }] });
+    const commit = async (name: string) =>
+      commitToFederation(ctx, { agent_id: 'a', agent_type: 'other', entities: [{ name }] });
 
     expect(await commit('at-t0')).toMatchObject({ version: 1, last_updated: '2026-06-10T12:00:00+00:00' });
     clock = T0 - HOUR; // NTP steps the clock back an hour
-    expect(await commit('an-hour-back')).toMatchObject({ version: 2, last_updated: '2026-06-10T12:00:00.001000+00:00' });
+    expect(await commit('an-hour-back')).toMatchObject({
+      version: 2,
+      last_updated: '2026-06-10T12:00:00.001000+00:00',
+    });
     clock = T0 - 5 * HOUR; // and further back
-    expect(await commit('five-hours-back')).toMatchObject({ version: 3, last_updated: '2026-06-10T12:00:00.002000+00:00' });
+    expect(await commit('five-hours-back')).toMatchObject({
+      version: 3,
+      last_updated: '2026-06-10T12:00:00.002000+00:00',
+    });
     clock = T0 + HOUR; // then forward again: the clock is taken as it is
     expect(await commit('an-hour-on')).toMatchObject({ version: 4, last_updated: '2026-06-10T13:00:00+00:00' });
     clock = T0 - 2 * HOUR;
     const rolled = await rollbackAgentMemory(ctx, { agent_id: 'a', version: 1 });
     expect(rolled).toMatchObject({ version: 5, restored_version: 1 });
 
-    const listed = (await listMemoryVersions(ctx, { agent_id: 'a' })) as { versions: { version: number; ts: string; op: string; current: boolean }[] };
+    const listed = (await listMemoryVersions(ctx, { agent_id: 'a' })) as {
+      versions: { version: number; ts: string; op: string; current: boolean }[];
+    };
     expect(listed.versions.map((v) => [v.version, v.ts, v.current])).toEqual([
       [5, '2026-06-10T13:00:00.001Z', true],
       [4, '2026-06-10T13:00:00.000Z', false],
@@ -232,11 +291,18 @@ describe('a clock that jumps', () => {
       [1, '2026-06-10T12:00:00.000Z', false],
     ]);
     // The default comparison is with the version before, by number.
-    expect(((await explainMemoryChange(ctx, { agent_id: 'a', version: 3 })) as { against: number; entities: { added: string[] } }).entities.added).toEqual([
-      'five-hours-back',
-    ]);
+    expect(
+      (
+        (await explainMemoryChange(ctx, { agent_id: 'a', version: 3 })) as {
+          against: number;
+          entities: { added: string[] };
+        }
+      ).entities.added,
+    ).toEqual(['five-hours-back']);
     // The rollback restored version 1's bytes exactly, last_updated included.
-    expect((parseYaml(live(library).toString('utf8')) as { last_updated: string }).last_updated).toBe('2026-06-10T12:00:00+00:00');
+    expect((parseYaml(live(library).toString('utf8')) as { last_updated: string }).last_updated).toBe(
+      '2026-06-10T12:00:00+00:00',
+    );
     expectConsistent(library);
   });
 
@@ -256,11 +322,21 @@ describe('a clock that jumps', () => {
   it("a manifest stamped ahead by another writer's clock keeps the agent's time moving forward", async () => {
     const library = freshLibrary();
     const ahead = '2026-06-10T12:30:00.250000+00:00';
-    fs.writeFileSync(path.join(library, 'agents', 'b.l5.yaml'), `spec_version: '0.1'\nagent: {id: b, type: other}\nlast_updated: '${ahead}'\nknown_entities: []\n`);
-    fs.writeFileSync(path.join(library, 'agents', 'c.l5.yaml'), `spec_version: '0.1'\nagent: {id: c, type: other}\nlast_updated: '2099-01-01T00:00:00Z'\nknown_entities: []\n`);
+    fs.writeFileSync(
+      path.join(library, 'agents', 'b.l5.yaml'),
+      `spec_version: '0.1'\nagent: {id: b, type: other}\nlast_updated: '${ahead}'\nknown_entities: []\n`,
+    );
+    fs.writeFileSync(
+      path.join(library, 'agents', 'c.l5.yaml'),
+      `spec_version: '0.1'\nagent: {id: c, type: other}\nlast_updated: '2099-01-01T00:00:00Z'\nknown_entities: []\n`,
+    );
     const ctx = context(library, { now: () => new Date(T0) });
-    expect(await commitToFederation(ctx, { agent_id: 'b', entities: [{ name: 'x' }] })).toMatchObject({ last_updated: '2026-06-10T12:30:00.251000+00:00' });
-    expect(await commitToFederation(ctx, { agent_id: 'c', entities: [{ name: 'x' }] })).toMatchObject({ last_updated: '2026-06-10T12:00:00+00:00' });
+    expect(await commitToFederation(ctx, { agent_id: 'b', entities: [{ name: 'x' }] })).toMatchObject({
+      last_updated: '2026-06-10T12:30:00.251000+00:00',
+    });
+    expect(await commitToFederation(ctx, { agent_id: 'c', entities: [{ name: 'x' }] })).toMatchObject({
+      last_updated: '2026-06-10T12:00:00+00:00',
+    });
     // Newest write first in the export, as its last_updated says.
     const exported = (await exportAgents(ctx)).agents as { id: string }[];
     expect(exported.map((agent) => agent.id)).toEqual(['b', 'c']);
@@ -269,11 +345,16 @@ describe('a clock that jumps', () => {
   it('a staged write is never stamped earlier than the one before it', async () => {
     const library = freshLibrary();
     let clock = T0;
-    const member = context(library, { caller: callerFor('m', { tier: 'quarantined', grants: [] }), now: () => new Date(clock) });
+    const member = context(library, {
+      caller: callerFor('m', { tier: 'quarantined', grants: [] }),
+      now: () => new Date(clock),
+    });
     await stageCommit(member, { agent_id: 'm', agent_type: 'other', entities: [{ name: 'x' }] });
     clock = T0 - HOUR;
     await stageCommit(member, { agent_id: 'm', entities: [{ name: 'y' }] });
-    const doc = parseYaml(fs.readFileSync(path.join(library, 'staging', 'm', 'm.l5.yaml'), 'utf8')) as { last_updated: string };
+    const doc = parseYaml(fs.readFileSync(path.join(library, 'staging', 'm', 'm.l5.yaml'), 'utf8')) as {
+      last_updated: string;
+    };
     expect(doc.last_updated).toBe('2026-06-10T12:00:00Z'); // second precision: 1 ms later still reads as the same second
   });
 });
@@ -282,16 +363,21 @@ describe('a history index that is lost or garbled', () => {
   async function threeVersions(): Promise<{ library: string; index: string; ctx: Ctx }> {
     const library = freshLibrary();
     const ctx = context(library);
-    for (const name of ['A', 'B', 'C']) await commitToFederation(ctx, { agent_id: 'x', agent_type: 'other', entities: [{ name }] });
+    for (const name of ['A', 'B', 'C'])
+      await commitToFederation(ctx, { agent_id: 'x', agent_type: 'other', entities: [{ name }] });
     return { library, index: path.join(library, 'history', 'x', INDEX_FILE), ctx };
   }
 
   const garbles: Record<string, (index: string) => void> = {
     deleted: (index) => fs.unlinkSync(index),
-    'binary garbage': (index) => fs.writeFileSync(index, Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7919) % 256))),
+    'binary garbage': (index) =>
+      fs.writeFileSync(index, Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7919) % 256))),
     'truncated to nothing': (index) => fs.truncateSync(index, 0),
     'records with wrong shapes': (index) =>
-      fs.writeFileSync(index, '{"version":"1"}\n[1,2,3]\nnull\n{"version":2,"ts":5,"op":"commit","actor":null,"sha256":"nothex","bytes":1}\n'),
+      fs.writeFileSync(
+        index,
+        '{"version":"1"}\n[1,2,3]\nnull\n{"version":2,"ts":5,"op":"commit","actor":null,"sha256":"nothex","bytes":1}\n',
+      ),
     'a garbage pending record too': (index) => {
       fs.unlinkSync(index);
       fs.writeFileSync(path.join(path.dirname(index), PENDING_FILE), '{"version": 9, "sha');
@@ -302,13 +388,18 @@ describe('a history index that is lost or garbled', () => {
     it(`${name}: versions are recovered from the archived files, and the next write numbers on`, async () => {
       const { library, index, ctx } = await threeVersions();
       garble(index);
-      const listed = (await listMemoryVersions(ctx, { agent_id: 'x' })) as { versions: { version: number; op: string; entities: number; current: boolean }[] };
+      const listed = (await listMemoryVersions(ctx, { agent_id: 'x' })) as {
+        versions: { version: number; op: string; entities: number; current: boolean }[];
+      };
       expect(listed.versions.map((v) => [v.version, v.op, v.entities, v.current])).toEqual([
         [3, 'recovered', 3, true],
         [2, 'recovered', 2, false],
         [1, 'recovered', 1, false],
       ]);
-      expect(await rollbackAgentMemory(ctx, { agent_id: 'x', version: 2 })).toMatchObject({ version: 4, restored_version: 2 });
+      expect(await rollbackAgentMemory(ctx, { agent_id: 'x', version: 2 })).toMatchObject({
+        version: 4,
+        restored_version: 2,
+      });
       expect(entityNames(library, 'x')).toEqual(['A', 'B']);
       expect(await commitToFederation(ctx, { agent_id: 'x', entities: [{ name: 'D' }] })).toMatchObject({ version: 5 });
       expectConsistent(library, 'x');
@@ -318,7 +409,9 @@ describe('a history index that is lost or garbled', () => {
   it('lost archives are skipped, and their numbers are never reused', async () => {
     const { library, ctx } = await threeVersions();
     fs.unlinkSync(archiveFile(path.join(library, 'history', 'x'), 3));
-    const listed = (await listMemoryVersions(ctx, { agent_id: 'x' })) as { versions: { version: number; current: boolean }[] };
+    const listed = (await listMemoryVersions(ctx, { agent_id: 'x' })) as {
+      versions: { version: number; current: boolean }[];
+    };
     expect(listed.versions.map((v) => [v.version, v.current])).toEqual([
       [2, false],
       [1, false],

@@ -13,22 +13,81 @@ import { FIXTURE_LIBRARY, tempDir } from './helpers/fixtures.js';
 import { linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
 const ARG_NAMES = [
-  'agent', 'topic', 'name', 'project', 'prompt', 'since', 'cursor', 'limit', 'summary', 'access_level', 'include_private',
-  'federation_hop', 'agent_id', 'agent_type', 'mode', 'entities', 'sessions', 'notes', 'version', 'against', 'reason',
-  'tag', 'status', 'cwd', 'max_items', 'max_chars', 'instance', 'role_narrative',
+  'agent',
+  'topic',
+  'name',
+  'project',
+  'prompt',
+  'since',
+  'cursor',
+  'limit',
+  'summary',
+  'access_level',
+  'include_private',
+  'federation_hop',
+  'agent_id',
+  'agent_type',
+  'mode',
+  'entities',
+  'sessions',
+  'notes',
+  'version',
+  'against',
+  'reason',
+  'tag',
+  'status',
+  'cwd',
+  'max_items',
+  'max_chars',
+  'instance',
+  'role_narrative',
 ];
 
 const hostileString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
-  fc.constantFrom('../x', '../../etc/passwd', '/etc/passwd', '%2e%2e%2fx', 'a\u0000b', 'con', '.', '..', '', ' ', 'peer:x:y',
-    'claude-code', 'public', 'private', 'team', 'merge', 'replace', '2026-02-30', 'eyJvZmZzZXQiOi0xfQ==', '\u202e', '🙂'.repeat(200)),
+  fc.constantFrom(
+    '../x',
+    '../../etc/passwd',
+    '/etc/passwd',
+    '%2e%2e%2fx',
+    'a\u0000b',
+    'con',
+    '.',
+    '..',
+    '',
+    ' ',
+    'peer:x:y',
+    'claude-code',
+    'public',
+    'private',
+    'team',
+    'merge',
+    'replace',
+    '2026-02-30',
+    'eyJvZmZzZXQiOi0xfQ==',
+    '\u202e',
+    '🙂'.repeat(200),
+  ),
   fc.nat({ max: 200_000 }).map((n) => 'x'.repeat(n)),
 );
 const hostileValue = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), tie('list'), tie('object')),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    hostileString,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    tie('list'),
+    tie('object'),
+  ),
   list: fc.array(tie('value'), { maxLength: 3 }),
-  object: fc.dictionary(fc.oneof(fc.constantFrom('name', 'date', 'text', 'visibility', 'tags', '__proto__', 'constructor'), fc.string()), tie('value'), { maxKeys: 4 }),
+  object: fc.dictionary(
+    fc.oneof(fc.constantFrom('name', 'date', 'text', 'visibility', 'tags', '__proto__', 'constructor'), fc.string()),
+    tie('value'),
+    { maxKeys: 4 },
+  ),
 })).value;
 const hostileArgs = fc.dictionary(fc.constantFrom(...ARG_NAMES), hostileValue, { maxKeys: 6 });
 
@@ -67,13 +126,25 @@ describe('fuzzing every tool through a real MCP client', () => {
   it('well-typed but hostile arguments reach every handler, which answers with a payload', async () => {
     // Per tool: each argument drawn from hostile values its own schema accepts, so calls get
     // past validation and into the operations.
-    const candidates = fc.oneof(hostileString, fc.integer({ min: -5, max: 500 }), fc.boolean(), fc.constant(null), fc.array(hostileValue, { maxLength: 3 }));
+    const candidates = fc.oneof(
+      hostileString,
+      fc.integer({ min: -5, max: 500 }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(hostileValue, { maxLength: 3 }),
+    );
     const perTool = ALL_TOOLS.map((tool) => {
       const shape = tool.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
       const fields = Object.fromEntries(
-        Object.entries(shape).map(([key, field]) => [key, candidates.filter((value) => field.safeParse(value).success)]),
+        Object.entries(shape).map(([key, field]) => [
+          key,
+          candidates.filter((value) => field.safeParse(value).success),
+        ]),
       );
-      return fc.record(fields, { requiredKeys: [] }).filter((args) => tool.schema.safeParse(args).success).map((args) => [tool.name, args] as const);
+      return fc
+        .record(fields, { requiredKeys: [] })
+        .filter((args) => tool.schema.safeParse(args).success)
+        .map((args) => [tool.name, args] as const);
     });
     await fc.assert(
       fc.asyncProperty(fc.oneof(...perTool), async ([name, args]) => {
@@ -88,7 +159,9 @@ describe('fuzzing every tool through a real MCP client', () => {
 
   it('resource URIs with traversal and junk are refused or empty, never a file outside', async () => {
     for (const id of ['..', '../x', '%2e%2e', '%2e%2e%2fetc', '%00', 'Bad%20Id', '%2Fetc%2Fpasswd', 'a'.repeat(300)]) {
-      const payload = await readJsonResource(linked.client, `agent-library://agents/${id}/memory`).catch((error: Error) => ({ protocolError: error.message }));
+      const payload = await readJsonResource(linked.client, `agent-library://agents/${id}/memory`).catch(
+        (error: Error) => ({ protocolError: error.message }),
+      );
       expect(JSON.stringify(payload)).toMatch(/invalid agent_id|agent not found|protocolError/);
     }
   });
@@ -96,7 +169,8 @@ describe('fuzzing every tool through a real MCP client', () => {
   it('nothing was written outside the library, and the library still loads', () => {
     expect(fs.readdirSync(parent).sort()).toEqual(['home', 'library']);
     expect(fs.readdirSync(path.join(parent, 'home')).filter((file) => !file.startsWith('audit'))).toEqual([]);
-    for (const entry of fs.readdirSync(library)) expect(['agents', 'history', 'staging', '.bourdon.lock', '.bourdon.lock.lock']).toContain(entry);
+    for (const entry of fs.readdirSync(library))
+      expect(['agents', 'history', 'staging', '.bourdon.lock', '.bourdon.lock.lock']).toContain(entry);
     const snapshot = new L6Store(library, { warn: () => {} }).snapshot();
     expect(snapshot.broken.map((record) => record.id)).toEqual(['broken']);
     expect(snapshot.agents.length).toBeGreaterThanOrEqual(5);

@@ -87,7 +87,10 @@ describe('staged writes, their writer killed mid-write', () => {
     cleanup.push(library);
     fs.mkdirSync(path.join(library, 'agents'));
     const store = new L6Store(library, { warn: () => {} });
-    const member = createContext(store, { warn: () => {}, caller: callerFor('m', { tier: 'quarantined', grants: [] }) });
+    const member = createContext(store, {
+      warn: () => {},
+      caller: callerFor('m', { tier: 'quarantined', grants: [] }),
+    });
     const base = Array.from({ length: 1200 }, (_, i) => ({ name: `base-${i}`, summary: `staged row ${i} `.repeat(6) }));
     expect((await stageCommit(member, { agent_id: 'm', agent_type: 'other', entities: base })).staged).toBe(true);
     const staged = path.join(library, 'staging', 'm', 'm.l5.yaml');
@@ -117,9 +120,15 @@ describe('staged writes, their writer killed mid-write', () => {
     await commitToFederation(operator, { agent_id: 'm', agent_type: 'other', entities: [{ name: 'live-before' }] });
     const expected = new Set(['live-before']);
     const livePath = path.join(library, 'agents', 'm.l5.yaml');
-    const liveNames = () => new Set(parseManifest(fs.readFileSync(livePath, 'utf8'), 'm.l5.yaml', livePath).entities.map((entity) => entity.name));
+    const liveNames = () =>
+      new Set(
+        parseManifest(fs.readFileSync(livePath, 'utf8'), 'm.l5.yaml', livePath).entities.map((entity) => entity.name),
+      );
     for (let round = 0; round < 3; round++) {
-      const member = createContext(store, { warn: () => {}, caller: callerFor('m', { tier: 'quarantined', grants: [] }) });
+      const member = createContext(store, {
+        warn: () => {},
+        caller: callerFor('m', { tier: 'quarantined', grants: [] }),
+      });
       const rows = Array.from({ length: 1500 }, (_, i) => ({ name: `r${round}-${i}`, summary: `row ${i} `.repeat(8) }));
       expect((await stageCommit(member, { agent_id: 'm', agent_type: 'other', entities: rows })).staged).toBe(true);
       for (const row of rows) expected.add(row.name);
@@ -133,7 +142,9 @@ describe('staged writes, their writer killed mid-write', () => {
       const stagedNames = new Set<string>();
       const stagedFile = path.join(library, 'staging', 'm', 'm.l5.yaml');
       if (fs.existsSync(stagedFile)) {
-        for (const entity of (parseYaml(fs.readFileSync(stagedFile, 'utf8')) as { known_entities: { name: string }[] }).known_entities) stagedNames.add(entity.name);
+        for (const entity of (parseYaml(fs.readFileSync(stagedFile, 'utf8')) as { known_entities: { name: string }[] })
+          .known_entities)
+          stagedNames.add(entity.name);
       }
       for (const name of expected) expect(live.has(name) || stagedNames.has(name), name).toBe(true);
       // The next promotion (if anything is left) finishes it, at once.
@@ -148,7 +159,8 @@ describe('staged writes, their writer killed mid-write', () => {
     }
     const state = readHistory(store.paths, 'm');
     expect(state.damaged).toBe(false);
-    for (const record of state.records) expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+    for (const record of state.records)
+      expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
     expect(sha256(fs.readFileSync(livePath))).toBe(state.records[state.records.length - 1].sha256);
     expect(state.records.every((record) => ['commit', 'promote'].includes(record.op))).toBe(true);
     expect(tempFiles(path.join(library, 'agents'))).toEqual([]);

@@ -50,14 +50,24 @@ describe('commit input nesting', () => {
   it('a row field nested 40 levels is kept and reads back; deeper than the limit is refused, nothing written', async () => {
     const root = library();
     const ctx = context(root);
-    const kept = await commitToFederation(ctx, { agent_id: 'a', agent_type: 'other', entities: [{ name: 'x', extra: nested(40) }] });
+    const kept = await commitToFederation(ctx, {
+      agent_id: 'a',
+      agent_type: 'other',
+      entities: [{ name: 'x', extra: nested(40) }],
+    });
     expect(kept.version).toBe(1);
     expect(ctx.store.snapshot().byId.get('a')!.doc.known_entities).toEqual([{ name: 'x', extra: nested(40) }]);
     for (const levels of [MAX_INPUT_DEPTH, 1_000, 100_000]) {
-      const payload = await commitToFederation(ctx, { agent_id: 'a', entities: [{ name: 'y', extra: nested(levels) }] });
+      const payload = await commitToFederation(ctx, {
+        agent_id: 'a',
+        entities: [{ name: 'y', extra: nested(levels) }],
+      });
       expect(payload).toEqual({ error: DEPTH_ERROR, agent_id: 'a', mode: 'merge' });
     }
-    const staged = await stageCommit(context(root, callerFor('m', { tier: 'quarantined', grants: [] })), { agent_id: 'm', entities: [{ name: 'y', extra: nested(5_000) }] });
+    const staged = await stageCommit(context(root, callerFor('m', { tier: 'quarantined', grants: [] })), {
+      agent_id: 'm',
+      entities: [{ name: 'y', extra: nested(5_000) }],
+    });
     expect(staged.error).toBe(DEPTH_ERROR);
     expect(fs.readdirSync(path.join(root, 'agents'))).toEqual(['a.l5.yaml']);
     expect(fs.existsSync(path.join(root, 'staging'))).toBe(false);
@@ -80,7 +90,11 @@ describe('commit input nesting', () => {
   it('over raw HTTP, a 150,000-level body under the 1 MiB cap is answered with the error, and the server keeps serving', async () => {
     const root = library();
     const store = new L6Store(root, { warn: () => {} });
-    const handle = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), { port: 0, allowUnauthenticated: true, warn: () => {} });
+    const handle = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), {
+      port: 0,
+      allowUnauthenticated: true,
+      warn: () => {},
+    });
     try {
       const deep = '['.repeat(150_000) + ']'.repeat(150_000);
       const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"commit_to_federation","arguments":{"agent_id":"a","agent_type":"other","entities":[{"name":"x","extra":${deep}}]}}}`;
@@ -90,9 +104,16 @@ describe('commit input nesting', () => {
       expect(JSON.parse(result.content[0].text)).toEqual({ error: DEPTH_ERROR, agent_id: 'a', mode: 'merge' });
       const alive = await rawRequest(handle.url, {
         headers: mcpHeaders(),
-        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_agents', arguments: {} } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'list_agents', arguments: {} },
+        }),
       });
-      expect(JSON.parse((rpcMessage(alive.body).result as { content: { text: string }[] }).content[0].text)).toEqual({ agents: [] });
+      expect(JSON.parse((rpcMessage(alive.body).result as { content: { text: string }[] }).content[0].text)).toEqual({
+        agents: [],
+      });
     } finally {
       await handle.close();
     }
@@ -103,7 +124,11 @@ describe('commit input nesting', () => {
 describe('sizes', () => {
   it('input over 4 MiB is refused where no transport caps it (stdio, the library API)', async () => {
     const root = library();
-    const payload = await commitToFederation(context(root), { agent_id: 'a', agent_type: 'other', entities: [{ name: 'x', summary: 'y'.repeat(MAX_INPUT_BYTES) }] });
+    const payload = await commitToFederation(context(root), {
+      agent_id: 'a',
+      agent_type: 'other',
+      entities: [{ name: 'x', summary: 'y'.repeat(MAX_INPUT_BYTES) }],
+    });
     expect(payload.error).toMatch(new RegExp(`^input is \\d+ bytes; the limit is ${MAX_INPUT_BYTES} \\(4 MiB\\)$`));
     expect(fs.readdirSync(path.join(root, 'agents'))).toEqual([]);
   });
@@ -113,11 +138,16 @@ describe('sizes', () => {
     const ctx = context(root);
     // ~7.5 MiB of rows, written directly (committing them would take 2 inputs of 4 MiB).
     const row = (i: number) => `  - name: row-${i}\n    summary: '${'s'.repeat(7_400)}'\n`;
-    const text = "spec_version: '0.1'\nagent:\n  id: big\n  type: other\nknown_entities:\n" + Array.from({ length: 1_060 }, (_, i) => row(i)).join('');
+    const text =
+      "spec_version: '0.1'\nagent:\n  id: big\n  type: other\nknown_entities:\n" +
+      Array.from({ length: 1_060 }, (_, i) => row(i)).join('');
     const file = path.join(root, 'agents', 'big.l5.yaml');
     fs.writeFileSync(file, text);
     expect(fs.statSync(file).size).toBeLessThan(MAX_MANIFEST_BYTES);
-    const payload = await commitToFederation(ctx, { agent_id: 'big', entities: [{ name: 'one more', summary: 'z'.repeat(3 * 1024 * 1024) }] });
+    const payload = await commitToFederation(ctx, {
+      agent_id: 'big',
+      entities: [{ name: 'one more', summary: 'z'.repeat(3 * 1024 * 1024) }],
+    });
     expect(payload.error).toMatch(new RegExp(`^the manifest would be \\d+ bytes; the limit is ${MAX_MANIFEST_BYTES}$`));
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   }, 20_000);

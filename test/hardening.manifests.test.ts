@@ -11,10 +11,14 @@ import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/library.js';
 import { findEntity, getCrossAgentSummary, listRecentWork, prepareRecognitionContext } from '../src/core/reads.js';
 import { tempDir } from './helpers/fixtures.js';
 
-const GOOD = "spec_version: '0.1'\nagent: {id: good, type: other}\nknown_entities: [{name: Survivor, type: project}]\nrecent_sessions: [{date: '2026-06-01', project_focus: [Survivor]}]\n";
+const GOOD =
+  "spec_version: '0.1'\nagent: {id: good, type: other}\nknown_entities: [{name: Survivor, type: project}]\nrecent_sessions: [{date: '2026-06-01', project_focus: [Survivor]}]\n";
 
 const HOSTILE: Record<string, string | Buffer> = {
-  'alias-bomb.l5.yaml': ['a: &a [x,x,x,x,x,x,x,x,x,x]', ...'bcdefghij'.split('').map((c, i) => `${c}: &${c} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(',')}]`)].join('\n'),
+  'alias-bomb.l5.yaml': [
+    'a: &a [x,x,x,x,x,x,x,x,x,x]',
+    ...'bcdefghij'.split('').map((c, i) => `${c}: &${c} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(',')}]`),
+  ].join('\n'),
   'deep.l5.yaml': '['.repeat(20_000) + ']'.repeat(20_000),
   'binary.l5.yaml': Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)),
   'duplicate-keys.l5.yaml': 'agent: {id: dup, type: other}\nagent: {id: dup2, type: other}\n',
@@ -22,11 +26,11 @@ const HOSTILE: Record<string, string | Buffer> = {
     "agent: {id: wrong, type: [1, 2]}\nknown_entities: {name: not-a-list}\nrecent_sessions: 'yesterday'\nnotes: 42\ncapabilities: yes\nlast_updated: [1]\n",
   'wrong-rows.l5.yaml':
     "agent: {id: rows, type: other}\nknown_entities: [1, 'text', null, {name: ''}, {name: [a]}, {name: Real Row, visibility: [public]}]\nrecent_sessions: [{date: null}, {date: 20260601, key_actions: {a: 1}}, {cwd: /x}]\nnotes: [{text: no date}, {date: '2026-06-01'}]\n",
-  'mismatch.l5.yaml': "agent: {id: good, type: other}\nknown_entities: [{name: Impostor}]\n",
+  'mismatch.l5.yaml': 'agent: {id: good, type: other}\nknown_entities: [{name: Impostor}]\n',
   'evil-id.l5.yaml': "agent: {id: '../../../etc/passwd', type: other}\n",
   'Bad Name.l5.yaml': 'known_entities: [{name: Nameless}]\n',
   'empty.l5.yaml': '',
-  'custom-tag.l5.yaml': "agent: !!python/object:os.system {id: tagged}\n",
+  'custom-tag.l5.yaml': 'agent: !!python/object:os.system {id: tagged}\n',
 };
 
 describe('hostile manifests', () => {
@@ -51,13 +55,27 @@ describe('hostile manifests', () => {
     const snapshot = ctx.store.snapshot();
     expect(snapshot.agents.map((agent) => agent.id).sort()).toEqual(['good', 'rows', 'wrong']);
     const brokenFiles = snapshot.broken.map((record) => record.file).sort();
-    for (const file of ['alias-bomb.l5.yaml', 'deep.l5.yaml', 'binary.l5.yaml', 'duplicate-keys.l5.yaml', 'evil-id.l5.yaml', 'Bad Name.l5.yaml', 'empty.l5.yaml', 'custom-tag.l5.yaml', 'huge.l5.yaml']) {
+    for (const file of [
+      'alias-bomb.l5.yaml',
+      'deep.l5.yaml',
+      'binary.l5.yaml',
+      'duplicate-keys.l5.yaml',
+      'evil-id.l5.yaml',
+      'Bad Name.l5.yaml',
+      'empty.l5.yaml',
+      'custom-tag.l5.yaml',
+      'huge.l5.yaml',
+    ]) {
       expect(brokenFiles).toContain(file);
     }
-    expect(snapshot.broken.find((record) => record.file === 'huge.l5.yaml')!.error).toContain(String(MAX_MANIFEST_BYTES));
+    expect(snapshot.broken.find((record) => record.file === 'huge.l5.yaml')!.error).toContain(
+      String(MAX_MANIFEST_BYTES),
+    );
     expect(warnings.length).toBeGreaterThanOrEqual(brokenFiles.length);
     // the impostor file claims an id its own file name does not: the file named after the id wins
-    expect(warnings.some((message) => message.includes('mismatch.l5.yaml') && message.includes('duplicate agent id'))).toBe(true);
+    expect(
+      warnings.some((message) => message.includes('mismatch.l5.yaml') && message.includes('duplicate agent id')),
+    ).toBe(true);
   });
 
   it('queries keep answering from the readable manifests', async () => {
@@ -69,8 +87,12 @@ describe('hostile manifests', () => {
       { agent: 'good', date: '2026-06-01', cwd: null, project_focus: ['Survivor'], key_actions: [], files_touched: [] },
     ]); // the row dated 20260601 (a number, not a day) is not listed
     expect((await getCrossAgentSummary(ctx, { project: 'Survivor' })).agents).toEqual(['good']);
-    expect((await prepareRecognitionContext(ctx, { prompt: 'survivor?' })).recognition).toBe('Oh -- Survivor, the project.');
+    expect((await prepareRecognitionContext(ctx, { prompt: 'survivor?' })).recognition).toBe(
+      'Oh -- Survivor, the project.',
+    );
     const envelope = await exportAgents(ctx);
-    expect((envelope.agents as { id: string; parse_error: string | null }[]).filter((agent) => agent.parse_error).length).toBeGreaterThanOrEqual(9);
+    expect(
+      (envelope.agents as { id: string; parse_error: string | null }[]).filter((agent) => agent.parse_error).length,
+    ).toBeGreaterThanOrEqual(9);
   });
 });

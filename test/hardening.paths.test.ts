@@ -137,21 +137,39 @@ describe('hostile ids through a real MCP client', () => {
     let validated = 0;
     for (const id of hostileIds(true)) {
       // `.` and `..` stay dot segments when encoded; the URI parser resolves them (no match).
-      const payload = await readJsonResource(linked.client, `agent-library://agents/${encodeURIComponent(id)}/memory`).catch((error: Error) => ({
+      const payload = await readJsonResource(
+        linked.client,
+        `agent-library://agents/${encodeURIComponent(id)}/memory`,
+      ).catch((error: Error) => ({
         protocolError: error.message,
       }));
       expect(JSON.stringify(payload), JSON.stringify(id)).toMatch(/^\{"error":"invalid agent_id |protocolError/);
       if (JSON.stringify(payload).includes('invalid agent_id')) validated += 1;
     }
     expect(validated).toBeGreaterThanOrEqual(hostileIds(true).length - 2);
-    for (const raw of ['%2e%2e', '%2E%2E%2Fescape', '..%2F..%2Fescape', '%00', 'a%00b', '%2Fetc%2Fpasswd', '..%5Cescape']) {
-      const payload = await readJsonResource(linked.client, `agent-library://agents/${raw}/memory`).catch((error: Error) => ({ protocolError: error.message }));
+    for (const raw of [
+      '%2e%2e',
+      '%2E%2E%2Fescape',
+      '..%2F..%2Fescape',
+      '%00',
+      'a%00b',
+      '%2Fetc%2Fpasswd',
+      '..%5Cescape',
+    ]) {
+      const payload = await readJsonResource(linked.client, `agent-library://agents/${raw}/memory`).catch(
+        (error: Error) => ({ protocolError: error.message }),
+      );
       expect(JSON.stringify(payload), raw).toMatch(/invalid agent_id|protocolError/);
     }
     // `agents/../x/memory` is normalised by the URI parser to `agents/x/memory` before matching:
     // it names the agent `x` (a valid id), not a file.
-    expect(await readJsonResource(linked.client, 'agent-library://agents/../../escape/memory')).toEqual({ error: 'agent not found: escape' });
-    const entity = await readJsonResource(linked.client, `agent-library://entities/${encodeURIComponent('../../etc/passwd')}`);
+    expect(await readJsonResource(linked.client, 'agent-library://agents/../../escape/memory')).toEqual({
+      error: 'agent not found: escape',
+    });
+    const entity = await readJsonResource(
+      linked.client,
+      `agent-library://entities/${encodeURIComponent('../../etc/passwd')}`,
+    );
     expect(entity).toEqual([]);
     expect(tree(parent)).toEqual(before);
   });
@@ -161,17 +179,31 @@ describe('hostile ids through the core staging and registry operations', () => {
   it('are refused, NUL bytes included, and nothing is created', async () => {
     const before = tree(parent);
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
-    const operator = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: { BOURDON_HOME: home } });
+    const operator = createContext(new L6Store(library, { warn: () => {} }), {
+      warn: () => {},
+      env: { BOURDON_HOME: home },
+    });
     for (const id of hostileIds(true)) {
       await expect(promoteStaged(operator, id), JSON.stringify(id)).rejects.toThrow(/^invalid agent_id /);
       await expect(rejectStaged(operator.store, id), JSON.stringify(id)).rejects.toThrow(/^invalid agent_id /);
       // A member whose own id is hostile (a hand-edited registry is refused whole, but the
       // operation must not trust its caller either).
-      const member = createContext(operator.store, { warn: () => {}, caller: callerFor(id, { tier: 'quarantined', grants: [] }) });
-      expect((await stageCommit(member, { agent_id: id, entities: [{ name: 'Escaped' }] })).error, JSON.stringify(id)).toMatch(/^invalid agent_id /);
+      const member = createContext(operator.store, {
+        warn: () => {},
+        caller: callerFor(id, { tier: 'quarantined', grants: [] }),
+      });
+      expect(
+        (await stageCommit(member, { agent_id: id, entities: [{ name: 'Escaped' }] })).error,
+        JSON.stringify(id),
+      ).toMatch(/^invalid agent_id /);
       expect(() => registry.add(id), JSON.stringify(id)).toThrow(/^invalid agent_id /);
       expect(() => registry.grant('member', id), JSON.stringify(id)).toThrow(/^invalid namespace /);
-      for (const change of [() => registry.grant(id, 'codex'), () => registry.rotate(id), () => registry.revoke(id), () => registry.setTier(id, 'trusted')]) {
+      for (const change of [
+        () => registry.grant(id, 'codex'),
+        () => registry.rotate(id),
+        () => registry.revoke(id),
+        () => registry.setTier(id, 'trusted'),
+      ]) {
         expect(change, JSON.stringify(id)).toThrow(/^invalid agent_id /);
       }
     }
@@ -208,11 +240,15 @@ describe('hostile ids on the command line', () => {
     const listFile = path.join(tempDir('bourdon-paths-argv-'), 'argv.json');
     fs.writeFileSync(listFile, JSON.stringify(lists));
     try {
-      const { stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'test', 'helpers', 'cli-batch.mjs'), REPO_ROOT, listFile], {
-        cwd: REPO_ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env() },
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      const { stdout } = await run(
+        process.execPath,
+        [path.join(REPO_ROOT, 'test', 'helpers', 'cli-batch.mjs'), REPO_ROOT, listFile],
+        {
+          cwd: REPO_ROOT,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env() },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       const results = JSON.parse(stdout) as { argv: string[]; code: number; stdout: string; stderr: string }[];
       expect(results).toHaveLength(lists.length);
       for (const result of results) expectRefused(result, JSON.stringify(result.argv.slice(0, -2)));
@@ -225,7 +261,9 @@ describe('hostile ids on the command line', () => {
   it('the real binary refuses them too (one hostile id per command)', async () => {
     const before = tree(parent);
     const ids = hostileIds(false);
-    const cases = commands('PLACEHOLDER').map((argv, index) => argv.map((arg) => (arg === 'PLACEHOLDER' ? ids[(index * 2 + 2) % ids.length] : arg)));
+    const cases = commands('PLACEHOLDER').map((argv, index) =>
+      argv.map((arg) => (arg === 'PLACEHOLDER' ? ids[(index * 2 + 2) % ids.length] : arg)),
+    );
     for (let i = 0; i < cases.length; i += 3) {
       const batch = cases.slice(i, i + 3);
       const results = await Promise.all(batch.map((argv) => runCli(argv, { env: env() })));

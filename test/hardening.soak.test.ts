@@ -30,12 +30,27 @@ interface SoakReport {
 it('8 s of mixed load: no failed request, no lost write, bounded server memory', async () => {
   let stdout: string;
   try {
-    ({ stdout } = await run(process.execPath, [path.join(REPO_ROOT, 'bench', 'soak.js'), '--seconds', '8', '--clients', '3', '--agents', '5', '--max-rss-growth-mb', '96', '--json'], {
-      cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-      maxBuffer: 16 * 1024 * 1024,
-      timeout: 50_000,
-    }));
+    ({ stdout } = await run(
+      process.execPath,
+      [
+        path.join(REPO_ROOT, 'bench', 'soak.js'),
+        '--seconds',
+        '8',
+        '--clients',
+        '3',
+        '--agents',
+        '5',
+        '--max-rss-growth-mb',
+        '96',
+        '--json',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 50_000,
+      },
+    ));
   } catch (error) {
     // Exit 1 still prints the report: show it.
     const { stdout: out = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -51,8 +66,17 @@ it('8 s of mixed load: no failed request, no lost write, bounded server memory',
   expect(report.writes.http_commits).toBeGreaterThan(20);
   expect(report.writes.cli_commits).toBeGreaterThan(0);
   expect(report.writes.staged).toBeGreaterThan(0);
-  expect(report.writes.rows_checked).toBe(report.writes.http_commits + report.writes.cli_commits + report.writes.staged);
-  for (const op of ['find_entity', 'commit_to_federation', 'list_recent_work', 'export_agents', 'resource:agent-memory', 'cli:commit']) {
+  expect(report.writes.rows_checked).toBe(
+    report.writes.http_commits + report.writes.cli_commits + report.writes.staged,
+  );
+  for (const op of [
+    'find_entity',
+    'commit_to_federation',
+    'list_recent_work',
+    'export_agents',
+    'resource:agent-memory',
+    'cli:commit',
+  ]) {
     expect(report.ops[op]?.count ?? 0, op).toBeGreaterThan(0);
   }
   if (report.memory) {

@@ -24,7 +24,15 @@ import {
 } from '../src/mcp/http.js';
 import { createL6Server } from '../src/mcp/server.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { ERA_MODES, TOOLS_LIST_BODY, callJson, httpClient, mcpHeaders, rawRequest, rpcMessage } from './helpers/http.js';
+import {
+  ERA_MODES,
+  TOOLS_LIST_BODY,
+  callJson,
+  httpClient,
+  mcpHeaders,
+  rawRequest,
+  rpcMessage,
+} from './helpers/http.js';
 import { linkedClient } from './helpers/mcp.js';
 
 const LEGACY_TOKEN = 'legacy-shared-secret-0123456789';
@@ -134,7 +142,11 @@ describe('both protocol eras on one endpoint', () => {
       expect(denied).toMatchObject({ error: 'access denied', agent: 'bob', tier: 'quarantined' });
       await client.close();
     }
-    const lines = fs.readFileSync(auditPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    const lines = fs
+      .readFileSync(auditPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
     expect(lines.some((line) => line.agent === 'alice' && line.op === 'find_entity')).toBe(true);
     expect(lines.some((line) => line.agent === 'operator' && line.op === 'find_entity')).toBe(true);
     expect(lines.filter((line) => line.agent === 'bob' && line.decision === 'deny')).toHaveLength(3);
@@ -146,7 +158,9 @@ describe('both protocol eras on one endpoint', () => {
     const bob = await httpClient(server.url, 'legacy', tokens.bob);
     const calls = Array.from({ length: 20 }, (_, index) =>
       index % 2 === 0
-        ? callJson(operator, 'get_cross_agent_summary', { project: 'Bourdon' }).then((payload) => ['operator', payload] as const)
+        ? callJson(operator, 'get_cross_agent_summary', { project: 'Bourdon' }).then(
+            (payload) => ['operator', payload] as const,
+          )
         : callJson(bob, 'get_cross_agent_summary', { project: 'Bourdon' }).then((payload) => ['bob', payload] as const),
     );
     for (const [who, payload] of await Promise.all(calls)) {
@@ -157,7 +171,10 @@ describe('both protocol eras on one endpoint', () => {
   });
 
   it('a raw handshake-era call and a raw 2026-07-28 call, one POST each', async () => {
-    const legacy = await rawRequest(server.url, { headers: mcpHeaders(tokens.alice, { host: hostHeader(server) }), body: TOOLS_LIST_BODY });
+    const legacy = await rawRequest(server.url, {
+      headers: mcpHeaders(tokens.alice, { host: hostHeader(server) }),
+      body: TOOLS_LIST_BODY,
+    });
     expect(legacy.status).toBe(200);
     expect((rpcMessage(legacy.body).result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
     const modernBody = JSON.stringify({
@@ -212,12 +229,20 @@ describe('a handshake-era peer, as the Python engine’s client talks', () => {
       expect(result.protocolVersion).toBe(version);
       expect(result.serverInfo.name).toBe('bourdon-l6');
       const after = { ...headers, 'mcp-protocol-version': version };
-      const initialized = await rawRequest(server.url, { headers: after, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      const initialized = await rawRequest(server.url, {
+        headers: after,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
       expect(initialized.status).toBe(202);
       expect((await rawRequest(server.url, { method: 'GET', headers: after })).status).toBe(405);
       const call = await rawRequest(server.url, {
         headers: after,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_entity', arguments: { name: TEAM_ENTITY, access_level: 'team', federation_hop: 1 } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'find_entity', arguments: { name: TEAM_ENTITY, access_level: 'team', federation_hop: 1 } },
+        }),
       });
       expect(call.status).toBe(200);
       const content = (rpcMessage(call.body).result as { content: { text: string }[] }).content;
@@ -233,7 +258,10 @@ describe('authentication', () => {
   });
   const post = (handle: HttpServerHandle, authorization?: string) =>
     rawRequest(handle.url, {
-      headers: { ...mcpHeaders(undefined, { host: hostHeader(handle) }), ...(authorization === undefined ? {} : { authorization }) },
+      headers: {
+        ...mcpHeaders(undefined, { host: hostHeader(handle) }),
+        ...(authorization === undefined ? {} : { authorization }),
+      },
       body: TOOLS_LIST_BODY,
     });
 
@@ -317,25 +345,34 @@ describe('authentication', () => {
     for (const era of ERA_MODES) {
       const client = await httpClient(open.url, era.mode);
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-      expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true }))).toEqual([PRIVATE_ENTITY]);
+      expect(
+        matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true })),
+      ).toEqual([PRIVATE_ENTITY]);
       await client.close();
     }
   });
 });
 
 describe('binds', () => {
-  const noAuth = () => ({ registry: new FederationRegistry(path.join(tempDir('bourdon-http-none-'), 'federation.yaml')), legacyToken: '' });
+  const noAuth = () => ({
+    registry: new FederationRegistry(path.join(tempDir('bourdon-http-none-'), 'federation.yaml')),
+    legacyToken: '',
+  });
 
   it('a non-loopback bind without auth refuses to start', async () => {
     for (const host of ['0.0.0.0', '::', '192.0.2.10', 'example.com']) {
       await expect(start({ host, ...noAuth() })).rejects.toThrow(BindRefusedError);
     }
-    await expect(start({ host: '0.0.0.0', ...noAuth() })).rejects.toThrow(/refusing to start: bind '0.0.0.0' is network-reachable but no auth is configured/);
+    await expect(start({ host: '0.0.0.0', ...noAuth() })).rejects.toThrow(
+      /refusing to start: bind '0.0.0.0' is network-reachable but no auth is configured/,
+    );
   });
 
   it('--allow-unauthenticated on a non-loopback host refuses to start, even with auth configured', async () => {
     await expect(start({ host: '0.0.0.0', allowUnauthenticated: true })).rejects.toThrow(BindRefusedError);
-    await expect(start({ host: '0.0.0.0', allowUnauthenticated: true })).rejects.toThrow(/--allow-unauthenticated with non-loopback bind '0.0.0.0'/);
+    await expect(start({ host: '0.0.0.0', allowUnauthenticated: true })).rejects.toThrow(
+      /--allow-unauthenticated with non-loopback bind '0.0.0.0'/,
+    );
   });
 
   it('loopback binds start without auth (and then answer 503)', async () => {
@@ -349,22 +386,40 @@ describe('binds', () => {
   });
 
   it('recognises loopback hosts and addresses', () => {
-    for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '::1', '[::1]', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.2', 'example.com', 'localhost.example.com', '::ffff:10.0.0.1']) {
+    for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '::1', '[::1]', '::ffff:127.0.0.1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '10.0.0.1',
+      '192.168.1.2',
+      'example.com',
+      'localhost.example.com',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isLoopbackHost(host), host).toBe(false);
     }
-    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']) expect(isLoopbackAddress(address), address).toBe(true);
-    for (const address of [undefined, '', '10.1.2.3', '192.0.2.2', '::ffff:192.0.2.2', 'fe80::1', '::']) expect(isLoopbackAddress(address), String(address)).toBe(false);
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1'])
+      expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of [undefined, '', '10.1.2.3', '192.0.2.2', '::ffff:192.0.2.2', 'fe80::1', '::'])
+      expect(isLoopbackAddress(address), String(address)).toBe(false);
   });
 });
 
 describe('request controls', () => {
   let server: HttpServerHandle;
   beforeAll(async () => {
-    server = await start({ allowedHosts: ['mcp.example.org', 'proxy.example.org:8443'], allowedOrigins: ['https://app.example.org'] });
+    server = await start({
+      allowedHosts: ['mcp.example.org', 'proxy.example.org:8443'],
+      allowedOrigins: ['https://app.example.org'],
+    });
   });
   const post = (headers: Record<string, string>, body: string | Buffer = TOOLS_LIST_BODY, chunked = false) =>
-    rawRequest(server.url, { headers: mcpHeaders(tokens.bob, { host: hostHeader(server), ...headers }), body, chunked });
+    rawRequest(server.url, {
+      headers: mcpHeaders(tokens.bob, { host: hostHeader(server), ...headers }),
+      body,
+      chunked,
+    });
 
   it('Host: the loopback names and the bound address on the served port, plus --allowed-host', async () => {
     const ok = [
@@ -397,14 +452,22 @@ describe('request controls', () => {
   it('Origin: absent or listed passes; anything else is 403', async () => {
     expect((await post({ origin: 'https://app.example.org' })).status).toBe(200);
     expect((await post({ origin: 'https://app.example.org/' })).status).toBe(200);
-    for (const origin of ['https://evil.example', 'http://app.example.org', 'null', `http://localhost:${server.port}`]) {
+    for (const origin of [
+      'https://evil.example',
+      'http://app.example.org',
+      'null',
+      `http://localhost:${server.port}`,
+    ]) {
       expect((await post({ origin })).status, origin).toBe(403);
     }
   });
 
   it('anything but POST is 405', async () => {
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS']) {
-      const answer = await rawRequest(server.url, { method, headers: mcpHeaders(tokens.bob, { host: hostHeader(server) }) });
+      const answer = await rawRequest(server.url, {
+        method,
+        headers: mcpHeaders(tokens.bob, { host: hostHeader(server) }),
+      });
       expect(answer.status, method).toBe(405);
       expect(answer.headers.allow).toBe('POST');
     }
@@ -415,7 +478,10 @@ describe('request controls', () => {
     expect((await post({}, oversize)).status).toBe(413);
     const streamed = Buffer.alloc(2 * 1024 * 1024, 0x20);
     expect((await post({}, streamed, true)).status).toBe(413);
-    const padded = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }).padEnd(1024 * 1024 - 10, ' ');
+    const padded = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }).padEnd(
+      1024 * 1024 - 10,
+      ' ',
+    );
     expect((await post({}, padded)).status).toBe(200);
   });
 
@@ -430,7 +496,10 @@ describe('request controls', () => {
   });
 
   it('paths other than /mcp are 404', async () => {
-    const answer = await rawRequest(server.url.replace('/mcp', '/other'), { headers: mcpHeaders(tokens.bob, { host: hostHeader(server) }), body: TOOLS_LIST_BODY });
+    const answer = await rawRequest(server.url.replace('/mcp', '/other'), {
+      headers: mcpHeaders(tokens.bob, { host: hostHeader(server) }),
+      body: TOOLS_LIST_BODY,
+    });
     expect(answer.status).toBe(404);
   });
 
@@ -492,10 +561,16 @@ describe('the private-row ceiling for remote callers', () => {
     for (const token of [LEGACY_TOKEN, tokens.alice]) {
       for (const era of ERA_MODES) {
         const client = await httpClient(server.url, era.mode, token);
-        expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true }))).toEqual([]);
-        expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, access_level: 'private' }))).toEqual([]);
+        expect(
+          matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true })),
+        ).toEqual([]);
+        expect(
+          matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, access_level: 'private' })),
+        ).toEqual([]);
         // Team rows are still served: the cap is team, not public.
-        expect(matchNames(await callJson(client, 'find_entity', { name: TEAM_ENTITY, access_level: 'team' }))).toEqual([TEAM_ENTITY]);
+        expect(matchNames(await callJson(client, 'find_entity', { name: TEAM_ENTITY, access_level: 'team' }))).toEqual([
+          TEAM_ENTITY,
+        ]);
         await client.close();
       }
     }
@@ -506,7 +581,9 @@ describe('the private-row ceiling for remote callers', () => {
   it.skipIf(!canBind127002)('a client connecting from 127.0.0.2 is loopback: not capped', async () => {
     const server = await start({ host: '127.0.0.2' });
     const client = await httpClient(server.url, 'auto', LEGACY_TOKEN);
-    expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true }))).toEqual([PRIVATE_ENTITY]);
+    expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true }))).toEqual([
+      PRIVATE_ENTITY,
+    ]);
     await client.close();
   });
 
@@ -519,8 +596,12 @@ describe('the private-row ceiling for remote callers', () => {
     expect(server.describe()).toContain('never see private rows');
     for (const era of ERA_MODES) {
       const client = await httpClient(server.url, era.mode, LEGACY_TOKEN);
-      expect(matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true }))).toEqual([]);
-      expect(matchNames(await callJson(client, 'find_entity', { name: TEAM_ENTITY, access_level: 'team' }))).toEqual([TEAM_ENTITY]);
+      expect(
+        matchNames(await callJson(client, 'find_entity', { name: PRIVATE_ENTITY, include_private: true })),
+      ).toEqual([]);
+      expect(matchNames(await callJson(client, 'find_entity', { name: TEAM_ENTITY, access_level: 'team' }))).toEqual([
+        TEAM_ENTITY,
+      ]);
       await client.close();
     }
   });
@@ -529,7 +610,10 @@ describe('the private-row ceiling for remote callers', () => {
 describe('a handler with no identity fails closed', () => {
   it('the HTTP factory’s fallback caller is an unknown quarantined member', async () => {
     const { client, close } = await linkedClient(library, { fallbackCaller: UNKNOWN_CALLER });
-    const payload = (await callJson(client, 'get_cross_agent_summary', { project: 'Bourdon' })) as Record<string, unknown>;
+    const payload = (await callJson(client, 'get_cross_agent_summary', { project: 'Bourdon' })) as Record<
+      string,
+      unknown
+    >;
     expect(payload).toMatchObject({ error: 'access denied', agent: 'unknown', tier: 'quarantined' });
     await close();
   });

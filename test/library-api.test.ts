@@ -17,7 +17,14 @@ process.stdout.write(JSON.stringify({
 
 describe("import … from 'bourdon'", () => {
   it('exposes the store, the operations and the servers', () => {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROGRAM, FIXTURE_LIBRARY], { cwd: REPO_ROOT, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ matches: ['Bourdon'], tools: 15, exports: ['function', 'function', 'function', 'function'] });
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROGRAM, FIXTURE_LIBRARY], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual({
+      matches: ['Bourdon'],
+      tools: 15,
+      exports: ['function', 'function', 'function', 'function'],
+    });
   });
 });

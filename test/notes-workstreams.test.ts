@@ -25,7 +25,13 @@ const AGENTS = {
       { date: '2026-04-01', cwd: '/l', project_focus: ['Legacy'], key_actions: ['old work'] },
       { date: '2026-06-13', cwd: '/t', project_focus: 'Old Tray', key_actions: ['cleanup'] },
       { date: '2026-06-01', cwd: '/s', project_focus: ['Sunset'], key_actions: ['wind down'] },
-      { date: '2026-06-13', cwd: '/p', project_focus: ['Hidden'], key_actions: ['private stuff'], visibility: 'private' },
+      {
+        date: '2026-06-13',
+        cwd: '/p',
+        project_focus: ['Hidden'],
+        key_actions: ['private stuff'],
+        visibility: 'private',
+      },
     ],
     notes: [
       { date: '2026-06-10', text: 'a1', tags: ['release'], project_focus: ['Bourdon'] },
@@ -57,13 +63,19 @@ let library: string;
 const NOW = new Date(2026, 5, 14, 12, 0, 0); // local noon, 14 June 2026
 
 function ctxAt(now: Date, overrides: Partial<OperationContext> = {}): OperationContext {
-  return createContext(new L6Store(library, { warn: () => {} }), { now: () => now, warn: () => {}, env: {}, ...overrides });
+  return createContext(new L6Store(library, { warn: () => {} }), {
+    now: () => now,
+    warn: () => {},
+    env: {},
+    ...overrides,
+  });
 }
 
 beforeAll(() => {
   library = tempDir('bourdon-notes-');
   fs.mkdirSync(path.join(library, 'agents'));
-  for (const [id, doc] of Object.entries(AGENTS)) fs.writeFileSync(path.join(library, 'agents', `${id}.l5.yaml`), stringifyYaml(doc));
+  for (const [id, doc] of Object.entries(AGENTS))
+    fs.writeFileSync(path.join(library, 'agents', `${id}.l5.yaml`), stringifyYaml(doc));
 });
 afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 
@@ -73,13 +85,42 @@ describe('list_notes', () => {
   it('lists the last 14 days, newest first, public only by default', async () => {
     const payload = await listNotes(ctxAt(NOW), {});
     expect(texts(payload)).toEqual(['b2 see [link] for details', 'b1', 'a2', 'a1']);
-    expect(payload).toMatchObject({ since: null, agent: null, tag: null, project: null, access_level: 'public', include_private: false, limit: null, cursor: null, next_cursor: null, has_more: false });
-    expect((payload.notes as unknown[])[2]).toEqual({ agent: 'alpha', date: '2026-06-12T09:00:00+02:00', title: 't', text: 'a2', tags: ['Release'], project_focus: [] });
+    expect(payload).toMatchObject({
+      since: null,
+      agent: null,
+      tag: null,
+      project: null,
+      access_level: 'public',
+      include_private: false,
+      limit: null,
+      cursor: null,
+      next_cursor: null,
+      has_more: false,
+    });
+    expect((payload.notes as unknown[])[2]).toEqual({
+      agent: 'alpha',
+      date: '2026-06-12T09:00:00+02:00',
+      title: 't',
+      text: 'a2',
+      tags: ['Release'],
+      project_focus: [],
+    });
   });
 
   it('honours since as the calendar day written', async () => {
-    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-06-12T23:30:00-07:00' }))).toEqual(['b2 see [link] for details', 'b1', 'a2']);
-    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-01-01' }))).toEqual(['b2 see [link] for details', 'b1', 'a2', 'a1', 'legacy note', 'old']);
+    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-06-12T23:30:00-07:00' }))).toEqual([
+      'b2 see [link] for details',
+      'b1',
+      'a2',
+    ]);
+    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-01-01' }))).toEqual([
+      'b2 see [link] for details',
+      'b1',
+      'a2',
+      'a1',
+      'legacy note',
+      'old',
+    ]);
   });
 
   it('filters by agent, tag and project, case-insensitively', async () => {
@@ -99,7 +140,10 @@ describe('list_notes', () => {
       'a1',
     ]);
     expect(texts(await listNotes(ctxAt(NOW), { include_private: true }))).toContain('private one');
-    expect(await listNotes(ctxAt(NOW), { access_level: 'secret' })).toMatchObject({ error: expect.stringContaining('unsupported access_level'), notes: [] });
+    expect(await listNotes(ctxAt(NOW), { access_level: 'secret' })).toMatchObject({
+      error: expect.stringContaining('unsupported access_level'),
+      notes: [],
+    });
   });
 
   it('pages with cursors that keep the window', async () => {
@@ -109,7 +153,10 @@ describe('list_notes', () => {
     const second = await listNotes(ctxAt(NOW), { cursor: first.next_cursor as string, limit: 4 });
     expect(texts(second)).toEqual(['legacy note', 'old']);
     expect(second).toMatchObject({ has_more: false, next_cursor: null });
-    expect(await listNotes(ctxAt(NOW), { cursor: 'not-a-cursor' })).toMatchObject({ error: "invalid cursor: 'not-a-cursor'", notes: [] });
+    expect(await listNotes(ctxAt(NOW), { cursor: 'not-a-cursor' })).toMatchObject({
+      error: "invalid cursor: 'not-a-cursor'",
+      notes: [],
+    });
   });
 
   it('filters to granted namespaces for quarantined members, through the guard', async () => {
@@ -160,7 +207,12 @@ describe('list_workstreams with a fixed clock', () => {
       recent_actions: ['k3', '[redacted credential-like text]', 'k1'],
     });
     const legacy = (payload.workstreams as Record<string, unknown>[])[5];
-    expect(legacy).toMatchObject({ session_count: 1, note_count: 2, first_activity: '2026-04-01', last_activity: '2026-05-20' });
+    expect(legacy).toMatchObject({
+      session_count: 1,
+      note_count: 2,
+      first_activity: '2026-04-01',
+      last_activity: '2026-05-20',
+    });
   });
 
   it('moves with the clock: what was active goes idle', async () => {
@@ -174,7 +226,10 @@ describe('list_workstreams with a fixed clock', () => {
       ['Legacy', 'idle'],
     ]);
     // 2026-06-27: Bourdon's last activity (06-12) is 15 days back, Old Tray's entity still archived.
-    expect(view(await listWorkstreams(ctxAt(new Date(2026, 5, 26, 12)), { status: 'active' }))).toEqual([['Bourdon', 'active'], ['Infra', 'active']]);
+    expect(view(await listWorkstreams(ctxAt(new Date(2026, 5, 26, 12)), { status: 'active' }))).toEqual([
+      ['Bourdon', 'active'],
+      ['Infra', 'active'],
+    ]);
     expect(view(await listWorkstreams(ctxAt(new Date(2026, 5, 27, 12)), { status: 'active' }))).toEqual([]);
   });
 

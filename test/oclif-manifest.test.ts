@@ -19,7 +19,10 @@ describe('oclif.manifest.json', () => {
   it('matches the commands compiled in dist/', () => {
     const committed = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'oclif.manifest.json'), 'utf8'));
     const fresh = JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', FRESH_MANIFEST], { cwd: REPO_ROOT, encoding: 'utf8' }),
+      execFileSync(process.execPath, ['--input-type=module', '-e', FRESH_MANIFEST], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      }),
     );
     const hint = 'stale: run `npm run build && npm run manifest` and commit oclif.manifest.json';
     expect(Object.keys(fresh.commands).length).toBeGreaterThan(5);

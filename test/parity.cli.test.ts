@@ -84,7 +84,8 @@ describe('bourdon <command> --json prints the tool payload', () => {
     const { actual, expected } = normalise(testCase, JSON.parse(result.stdout), library);
     for (const payload of [actual, expected] as { agents?: { parse_error: unknown }[] }[]) {
       for (const agent of Array.isArray(payload?.agents) ? payload.agents : []) {
-        if (typeof agent === 'object' && agent && typeof agent.parse_error === 'string') agent.parse_error = '<parser message>';
+        if (typeof agent === 'object' && agent && typeof agent.parse_error === 'string')
+          agent.parse_error = '<parser message>';
       }
     }
     expect(actual).toEqual(expected);
@@ -96,8 +97,11 @@ describe('bourdon <command> --json prints the tool payload', () => {
     expect(JSON.parse(result.stdout).error).toBe("invalid cursor: 'not-a-cursor'");
     const human = await runCli(['recent', '--cursor', 'not-a-cursor', '--library', library], { env: ENV });
     expect(human.code).toBe(1);
-    expect(human.stderr.trim().split('\n').filter((line) => !line.includes('warning:'))).toEqual([
-      "bourdon: invalid cursor: 'not-a-cursor'",
-    ]);
+    expect(
+      human.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => !line.includes('warning:')),
+    ).toEqual(["bourdon: invalid cursor: 'not-a-cursor'"]);
   });
 });

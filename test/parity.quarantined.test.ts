@@ -15,7 +15,14 @@ import { readAudit } from '../src/core/audit.js';
 import { runWithCaller, type Caller } from '../src/core/caller.js';
 import { FederationRegistry } from '../src/core/registry.js';
 import { TOOL_NAMES } from '../src/mcp/tools/index.js';
-import { copyFixtureLibrary, normalise, oracle, resourceUri, tempDir, type ConformanceCase } from './helpers/fixtures.js';
+import {
+  copyFixtureLibrary,
+  normalise,
+  oracle,
+  resourceUri,
+  tempDir,
+  type ConformanceCase,
+} from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
 interface QuarantinedFixture {
@@ -82,6 +89,7 @@ describe('quarantined.json through a real MCP client, caller from a registered t
   });
 
   it('every tool the fixture calls is registered', () => {
-    for (const testCase of fixture.cases) if (testCase.kind === 'tool') expect(TOOL_NAMES.has(testCase.name)).toBe(true);
+    for (const testCase of fixture.cases)
+      if (testCase.kind === 'tool') expect(TOOL_NAMES.has(testCase.name)).toBe(true);
   });
 });

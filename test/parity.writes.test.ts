@@ -9,7 +9,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callerFor } from '../src/core/registry.js';
 import { parseYaml } from '../src/core/yaml.js';
-import { CONFORMANCE_DIR, copyFixtureLibrary, normalise, oracle, resourceUri, tempDir, type ConformanceCase } from './helpers/fixtures.js';
+import {
+  CONFORMANCE_DIR,
+  copyFixtureLibrary,
+  normalise,
+  oracle,
+  resourceUri,
+  tempDir,
+  type ConformanceCase,
+} from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
 interface Sequence {
@@ -30,7 +38,15 @@ describe('write sequences through a real MCP client', () => {
   });
 
   it('finds the commit sequences', () => {
-    expect(files).toEqual(expect.arrayContaining(['commit.errors.json', 'commit.merge_union.json', 'commit.new_agent.json', 'commit.replace.json', 'q.commit.staged.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'commit.errors.json',
+        'commit.merge_union.json',
+        'commit.new_agent.json',
+        'commit.replace.json',
+        'q.commit.staged.json',
+      ]),
+    );
   });
 
   for (const file of files) {
@@ -41,7 +57,10 @@ describe('write sequences through a real MCP client', () => {
       cleanup.push(library, home);
       const env = { BOURDON_LOCAL_NAME: 'fixture-machine', BOURDON_HOME: home };
       const fallbackCaller = sequence.caller
-        ? callerFor(sequence.caller.agent_id, { tier: sequence.caller.tier as 'quarantined', grants: sequence.caller.grants })
+        ? callerFor(sequence.caller.agent_id, {
+            tier: sequence.caller.tier as 'quarantined',
+            grants: sequence.caller.grants,
+          })
         : undefined;
       const before = snapshotAgents(library);
       const linked: LinkedClient = await linkedClient(library, { env, ...(fallbackCaller ? { fallbackCaller } : {}) });
@@ -74,5 +93,10 @@ describe('write sequences through a real MCP client', () => {
 
 function snapshotAgents(library: string): Record<string, string> {
   const dir = path.join(library, 'agents');
-  return Object.fromEntries(fs.readdirSync(dir).sort().map((name) => [name, fs.readFileSync(path.join(dir, name), 'utf8')]));
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .sort()
+      .map((name) => [name, fs.readFileSync(path.join(dir, name), 'utf8')]),
+  );
 }

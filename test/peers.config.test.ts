@@ -33,9 +33,15 @@ describe('peers files', () => {
     expect(parsePeersFile('peers:\n  - {name: laptop, url: "https://l.example"}\n', 'x')).toEqual([
       { name: 'laptop', url: 'https://l.example/mcp', token_env: 'BOURDON_PEER_TOKEN' },
     ]);
-    expect(() => parsePeersFile('peers:\n  - {name: l, url: "https://l.example", token_env: HOME}\n', 'x')).toThrow(/BOURDON_PEER_/);
-    expect(() => parsePeersFile('peers:\n  - {name: "Bad Name", url: "https://l.example"}\n', 'x')).toThrow(/peer name/);
-    expect(() => parsePeersFile('peers:\n  - {name: a, url: "https://a.example"}\n  - {name: a, url: "https://b.example"}\n', 'x')).toThrow(/duplicate/);
+    expect(() => parsePeersFile('peers:\n  - {name: l, url: "https://l.example", token_env: HOME}\n', 'x')).toThrow(
+      /BOURDON_PEER_/,
+    );
+    expect(() => parsePeersFile('peers:\n  - {name: "Bad Name", url: "https://l.example"}\n', 'x')).toThrow(
+      /peer name/,
+    );
+    expect(() =>
+      parsePeersFile('peers:\n  - {name: a, url: "https://a.example"}\n  - {name: a, url: "https://b.example"}\n', 'x'),
+    ).toThrow(/duplicate/);
     expect(() => parsePeersFile('peers: {a: 1}\n', 'x')).toThrow(/peers/);
     expect(() => parsePeersFile('peers: [\n', 'x')).toThrow(/not valid YAML/);
   });
@@ -50,10 +56,9 @@ describe('peers files', () => {
     expect(selectPeers({}, file)).toEqual([]);
     expect(selectPeers({ federate: true }, file)).toHaveLength(1);
     expect(selectPeers({ peersConfig: file }, '/nope')).toHaveLength(1);
-    expect(selectPeers({ peer: ['http://127.0.0.1:7501', 'http://127.0.0.1:7502'] }, '/nope').map((p) => p.name)).toEqual([
-      '127-0-0-1-7501',
-      '127-0-0-1-7502',
-    ]);
+    expect(
+      selectPeers({ peer: ['http://127.0.0.1:7501', 'http://127.0.0.1:7502'] }, '/nope').map((p) => p.name),
+    ).toEqual(['127-0-0-1-7501', '127-0-0-1-7502']);
     expect(() => selectPeers({ noPeers: true, federate: true }, file)).toThrow(/--no-peers/);
     expect(() => selectPeers({ federate: true, peer: ['http://127.0.0.1:1'] }, file)).toThrow(/choose one/);
     expect(() => selectPeers({ federate: true }, '/definitely/missing.yaml')).toThrow(/does not exist/);
@@ -64,7 +69,10 @@ describe('bourdon peers', () => {
   it('adds, lists and removes peers in $BOURDON_HOME/peers.yaml; bad input changes nothing', async () => {
     const home = tempDir('bourdon-peers-home-');
     const env = { BOURDON_HOME: home };
-    const add = await runCli(['peers', 'add', 'laptop', 'https://laptop.example:7500', '--token-env', 'BOURDON_PEER_LAPTOP'], { env });
+    const add = await runCli(
+      ['peers', 'add', 'laptop', 'https://laptop.example:7500', '--token-env', 'BOURDON_PEER_LAPTOP'],
+      { env },
+    );
     expect(add.code, add.stderr).toBe(0);
     const bad = await runCli(['peers', 'add', 'other', 'http://192.168.1.9:7500'], { env });
     expect(bad.code).not.toBe(0);
@@ -101,7 +109,9 @@ describe('bourdon serve peer options', () => {
     const bad = await runCli(['serve', '--library', library, '--peer', 'http://10.1.2.3:7500'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/https/);
-    const both = await runCli(['serve', '--library', library, '--no-peers', '--peer', 'http://127.0.0.1:7501'], { env });
+    const both = await runCli(['serve', '--library', library, '--no-peers', '--peer', 'http://127.0.0.1:7501'], {
+      env,
+    });
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--no-peers/);
     fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers: [{name: x, url: "https://x.example", token_env: PATH}]\n');

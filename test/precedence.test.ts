@@ -28,7 +28,9 @@ beforeAll(() => {
   library = copyFixtureLibrary();
   fakeHome = tempDir('bourdon-precedence-home-');
   fs.cpSync(FIXTURE_LIBRARY, path.join(fakeHome, 'agent-library'), { recursive: true });
-  new FederationRegistry(path.join(fakeHome, '.bourdon', 'federation.yaml')).add('from-home-default', { tier: 'trusted' });
+  new FederationRegistry(path.join(fakeHome, '.bourdon', 'federation.yaml')).add('from-home-default', {
+    tier: 'trusted',
+  });
   configHome = tempDir('bourdon-precedence-config-');
   new FederationRegistry(path.join(configHome, 'federation.yaml')).add('from-bourdon-home', { tier: 'trusted' });
 });
@@ -69,8 +71,16 @@ describe('a flag wins over its environment variable', () => {
   it('over MCP, the access_level argument wins over BOURDON_DEFAULT_ACCESS_LEVEL the same way', async () => {
     const linked = await linkedClient(library, { env: { BOURDON_DEFAULT_ACCESS_LEVEL: 'team' } });
     try {
-      expect(((await callJson(linked.client, 'find_entity', { name: 'bdn' })) as { access_level: string }).access_level).toBe('team');
-      expect(((await callJson(linked.client, 'find_entity', { name: 'bdn', access_level: 'public' })) as { access_level: string }).access_level).toBe('public');
+      expect(
+        ((await callJson(linked.client, 'find_entity', { name: 'bdn' })) as { access_level: string }).access_level,
+      ).toBe('team');
+      expect(
+        (
+          (await callJson(linked.client, 'find_entity', { name: 'bdn', access_level: 'public' })) as {
+            access_level: string;
+          }
+        ).access_level,
+      ).toBe('public');
     } finally {
       await linked.close();
     }
@@ -105,7 +115,9 @@ describe('an environment variable set to the empty string counts as unset', () =
     const home = await runCli(['agent', 'list', '--json'], { env: { BOURDON_HOME: '', HOME: fakeHome } });
     expect(home.code).toBe(0);
     expect(memberIds(home.stdout)).toEqual(['from-home-default']);
-    const registry = await runCli(['agent', 'list', '--json'], { env: { BOURDON_HOME: configHome, BOURDON_FEDERATION_CONFIG: '' } });
+    const registry = await runCli(['agent', 'list', '--json'], {
+      env: { BOURDON_HOME: configHome, BOURDON_FEDERATION_CONFIG: '' },
+    });
     expect(registry.code).toBe(0);
     expect(memberIds(registry.stdout)).toEqual(['from-bourdon-home']);
   });
@@ -117,7 +129,14 @@ describe('an environment variable set to the empty string counts as unset', () =
       command: process.execPath,
       args: [BIN, 'serve'],
       cwd: REPO_ROOT,
-      env: { HOME: fakeHome, BOURDON_LIBRARY: '', BOURDON_DEFAULT_ACCESS_LEVEL: '', BOURDON_HOME: '', BOURDON_AUDIT_PATH: '', BOURDON_LOCAL_NAME: '' },
+      env: {
+        HOME: fakeHome,
+        BOURDON_LIBRARY: '',
+        BOURDON_DEFAULT_ACCESS_LEVEL: '',
+        BOURDON_HOME: '',
+        BOURDON_AUDIT_PATH: '',
+        BOURDON_LOCAL_NAME: '',
+      },
       stderr: 'pipe',
     });
     let stderr = '';
@@ -126,8 +145,12 @@ describe('an environment variable set to the empty string counts as unset', () =
     await client.connect(transport);
     try {
       expect(((await callJson(client, 'list_agents')) as { agents: string[] }).agents).toEqual(FIXTURE_AGENTS);
-      expect(((await callJson(client, 'find_entity', { name: 'bdn' })) as { access_level: string }).access_level).toBe('public');
-      const recognition = (await callJson(client, 'prepare_recognition_context', { prompt: 'bourdon' })) as { access_level: string };
+      expect(((await callJson(client, 'find_entity', { name: 'bdn' })) as { access_level: string }).access_level).toBe(
+        'public',
+      );
+      const recognition = (await callJson(client, 'prepare_recognition_context', { prompt: 'bourdon' })) as {
+        access_level: string;
+      };
       expect(recognition.access_level).toBe('team');
       expect(stderr).toContain(`serving ${path.join(fakeHome, 'agent-library')}`);
     } finally {
@@ -145,13 +168,27 @@ describe('an environment variable set to the empty string counts as unset', () =
       audit: path.join(home, 'audit.jsonl'),
       peers: path.join(home, 'peers.yaml'),
     });
-    expect(configPaths({ BOURDON_HOME: '/h', BOURDON_AUDIT_PATH: '/a.jsonl' })).toMatchObject({ home: '/h', registry: '/h/federation.yaml', audit: '/a.jsonl' });
+    expect(configPaths({ BOURDON_HOME: '/h', BOURDON_AUDIT_PATH: '/a.jsonl' })).toMatchObject({
+      home: '/h',
+      registry: '/h/federation.yaml',
+      audit: '/a.jsonl',
+    });
     expect(defaultLibraryRoot({ BOURDON_LIBRARY: '' })).toBe(path.join(os.homedir(), 'agent-library'));
-    expect(resolveAccess({}, 'public', { BOURDON_DEFAULT_ACCESS_LEVEL: '' }, 'private')).toEqual({ echoed: 'public', effective: 'public' });
-    expect(resolveAccess({}, 'team', { BOURDON_DEFAULT_ACCESS_LEVEL: '' }, 'private')).toEqual({ echoed: 'team', effective: 'team' });
-    expect(resolveAccess({ access_level: 'public' }, 'team', { BOURDON_DEFAULT_ACCESS_LEVEL: 'private' }, 'private').echoed).toBe('public');
+    expect(resolveAccess({}, 'public', { BOURDON_DEFAULT_ACCESS_LEVEL: '' }, 'private')).toEqual({
+      echoed: 'public',
+      effective: 'public',
+    });
+    expect(resolveAccess({}, 'team', { BOURDON_DEFAULT_ACCESS_LEVEL: '' }, 'private')).toEqual({
+      echoed: 'team',
+      effective: 'team',
+    });
+    expect(
+      resolveAccess({ access_level: 'public' }, 'team', { BOURDON_DEFAULT_ACCESS_LEVEL: 'private' }, 'private').echoed,
+    ).toBe('public');
     expect(machineName({ BOURDON_LOCAL_NAME: '' })).toBe(os.hostname());
-    expect(parsedLibraryCachePath('/lib', { BOURDON_NO_CACHE: '', BOURDON_HOME: '/h' })).toMatch(/^\/h\/cache\/library-[0-9a-f]{16}\.json$/);
+    expect(parsedLibraryCachePath('/lib', { BOURDON_NO_CACHE: '', BOURDON_HOME: '/h' })).toMatch(
+      /^\/h\/cache\/library-[0-9a-f]{16}\.json$/,
+    );
     expect(parsedLibraryCachePath('/lib', { BOURDON_NO_CACHE: '1', BOURDON_HOME: '/h' })).toBeNull();
     expect(historyKeep({ BOURDON_HISTORY_KEEP: '' })).toBe(historyKeep({}));
   });
@@ -161,7 +198,9 @@ describe('an environment variable set to the empty string counts as unset', () =
       commands: Record<string, { flags: Record<string, { env?: string }> }>;
     };
     const withEnv = Object.entries(manifest.commands).flatMap(([id, command]) =>
-      Object.entries(command.flags).filter(([, flag]) => flag.env !== undefined).map(([name]) => `${id} --${name}`),
+      Object.entries(command.flags)
+        .filter(([, flag]) => flag.env !== undefined)
+        .map(([name]) => `${id} --${name}`),
     );
     expect(withEnv).toEqual([]);
   });

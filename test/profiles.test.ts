@@ -63,26 +63,34 @@ describe('createL6Server with a toolFilter', () => {
         message: expect.stringContaining('Unknown tool: no_such_tool'),
       });
       // Offered tools and resources work as usual.
-      expect((await callJson(linked.client, 'list_agents')) as { agents: string[] }).toMatchObject({ agents: expect.arrayContaining(['codex']) });
+      expect((await callJson(linked.client, 'list_agents')) as { agents: string[] }).toMatchObject({
+        agents: expect.arrayContaining(['codex']),
+      });
       expect((await linked.client.readResource({ uri: 'agent-library://agents' })).contents).toHaveLength(1);
     } finally {
       await linked.close();
     }
   });
 
-  it('write: commits work, rollback is refused; a filter function of the caller\'s own works too', async () => {
+  it("write: commits work, rollback is refused; a filter function of the caller's own works too", async () => {
     const lib = copyFixtureLibrary();
     const linked = await linkedClient(lib, { toolFilter: profileFilter('write'), env: { BOURDON_HOME: home } });
     try {
       const names = (await linked.client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual([...WRITE_TOOLS].sort((a, b) => ALL_TOOLS.findIndex((t) => t.name === a) - ALL_TOOLS.findIndex((t) => t.name === b)));
+      expect(names).toEqual(
+        [...WRITE_TOOLS].sort(
+          (a, b) => ALL_TOOLS.findIndex((t) => t.name === a) - ALL_TOOLS.findIndex((t) => t.name === b),
+        ),
+      );
       const commit = (await callJson(linked.client, 'commit_to_federation', {
         agent_id: 'notes-bot',
         agent_type: 'note-capture',
         entities: [{ name: 'Roadmap', type: 'draft' }],
       })) as { entities_added: number };
       expect(commit.entities_added).toBe(1);
-      expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'notes-bot', version: 1 })).toEqual(NOT_OFFERED('rollback_agent_memory'));
+      expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'notes-bot', version: 1 })).toEqual(
+        NOT_OFFERED('rollback_agent_memory'),
+      );
     } finally {
       await linked.close();
       fs.rmSync(lib, { recursive: true, force: true });
@@ -98,7 +106,11 @@ describe('createL6Server with a toolFilter', () => {
 });
 
 /** Spawns a server over stdio the way an MCP host does (command + args + env). */
-async function hostConnect(bin: string, args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+async function hostConnect(
+  bin: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, ...args],
@@ -121,13 +133,17 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
       expect(names).toEqual([...READ_TOOLS]);
       for (const name of WRITES) expect(names).not.toContain(name);
       for (const name of WRITES) {
-        expect(await callJson(client, name, { agent_id: 'codex', agent_type: 'other', version: 1 })).toEqual(NOT_OFFERED(name));
+        expect(await callJson(client, name, { agent_id: 'codex', agent_type: 'other', version: 1 })).toEqual(
+          NOT_OFFERED(name),
+        );
       }
       await expect(client.callTool({ name: 'drop_all_tables', arguments: {} })).rejects.toMatchObject({
         code: -32602,
         message: expect.stringContaining('Unknown tool: drop_all_tables'),
       });
-      expect(((await callJson(client, 'find_entity', { name: 'bdn' })) as { matches: { name: string }[] }).matches[0].name).toBe('Bourdon');
+      expect(
+        ((await callJson(client, 'find_entity', { name: 'bdn' })) as { matches: { name: string }[] }).matches[0].name,
+      ).toBe('Bourdon');
       expect(stderr()).toContain('tools: read');
       expect(fs.existsSync(path.join(library, 'history'))).toBe(false); // nothing was written
     } finally {
@@ -141,7 +157,9 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
       const names = (await write.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('commit_to_federation');
       expect(names).not.toContain('rollback_agent_memory');
-      expect(await callJson(write.client, 'rollback_agent_memory', { agent_id: 'codex', version: 1 })).toEqual(NOT_OFFERED('rollback_agent_memory'));
+      expect(await callJson(write.client, 'rollback_agent_memory', { agent_id: 'codex', version: 1 })).toEqual(
+        NOT_OFFERED('rollback_agent_memory'),
+      );
     } finally {
       await write.client.close();
     }
@@ -156,7 +174,15 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
 
   it('bourdon-l6-server passes --tools, --url and --token-env through, and --t stays ambiguous', () => {
     const argv = ['--tools', 'read', '--url=http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_X', '--lib', '/x'];
-    expect(translateServerArgs(argv)).toEqual(['--tools', 'read', '--url=http://127.0.0.1:7500/mcp', '--token-env', 'BOURDON_PEER_X', '--library', '/x']);
+    expect(translateServerArgs(argv)).toEqual([
+      '--tools',
+      'read',
+      '--url=http://127.0.0.1:7500/mcp',
+      '--token-env',
+      'BOURDON_PEER_X',
+      '--library',
+      '/x',
+    ]);
     expect(translateServerArgs(['--t', 'http'])).toEqual(['--t', 'http']);
   });
 

@@ -4,7 +4,18 @@ import { PYTHON_SERVER_FLAGS, translateServerArgs } from '../src/mcp/server-args
 
 describe('translateServerArgs', () => {
   it('passes the Python flag names through unchanged', () => {
-    const argv = ['--library', '/lib', '--transport', 'http', '--port=7600', '--peer', 'http://a:7500', '--peers-config', 'p.yaml', '--allow-unauthenticated'];
+    const argv = [
+      '--library',
+      '/lib',
+      '--transport',
+      'http',
+      '--port=7600',
+      '--peer',
+      'http://a:7500',
+      '--peers-config',
+      'p.yaml',
+      '--allow-unauthenticated',
+    ];
     expect(translateServerArgs(argv)).toEqual(argv);
     expect([...PYTHON_SERVER_FLAGS].sort()).toEqual(
       ['--allow-unauthenticated', '--library', '--peer', '--peers-config', '--port', '--transport'].sort(),
@@ -23,17 +34,9 @@ describe('translateServerArgs', () => {
   });
 
   it('leaves ambiguous prefixes, our own flags, values and everything after -- alone', () => {
-    expect(translateServerArgs(['--p', '--pe', '--allow', '--host', '0.0.0.0', '--allowed-host', 'x', '--', '--lib'])).toEqual([
-      '--p',
-      '--pe',
-      '--allow',
-      '--host',
-      '0.0.0.0',
-      '--allowed-host',
-      'x',
-      '--',
-      '--lib',
-    ]);
+    expect(
+      translateServerArgs(['--p', '--pe', '--allow', '--host', '0.0.0.0', '--allowed-host', 'x', '--', '--lib']),
+    ).toEqual(['--p', '--pe', '--allow', '--host', '0.0.0.0', '--allowed-host', 'x', '--', '--lib']);
     expect(translateServerArgs(['/some/--lib-looking/value'])).toEqual(['/some/--lib-looking/value']);
   });
 });

@@ -31,7 +31,8 @@ function setup(): { library: string; store: L6Store; as: (caller: Caller) => Ope
   return { library, store, as: (caller) => createContext(store, { caller, warn: () => {}, env: {} }) };
 }
 
-const stagedFile = (library: string, caller = 'openclaw', agent = 'openclaw') => path.join(library, 'staging', caller, `${agent}.l5.yaml`);
+const stagedFile = (library: string, caller = 'openclaw', agent = 'openclaw') =>
+  path.join(library, 'staging', caller, `${agent}.l5.yaml`);
 
 describe('stageCommit', () => {
   it('stages a quarantined commit, merged with earlier ones, invisible to queries', async () => {
@@ -43,7 +44,12 @@ describe('stageCommit', () => {
       entities: [{ name: 'Staged Thing', summary: 'from quarantine', tags: ['first'] }],
       sessions: [{ date: '2026-06-04', key_actions: ['staged work'] }],
     });
-    expect(first).toEqual({ staged: true, agent_id: 'openclaw', path: stagedFile(library), note: stagingNote('openclaw') });
+    expect(first).toEqual({
+      staged: true,
+      agent_id: 'openclaw',
+      path: stagedFile(library),
+      note: stagingNote('openclaw'),
+    });
     await stageCommit(member, {
       agent_id: 'openclaw',
       entities: [{ name: 'staged thing', tags: ['second'], summary: null }],
@@ -78,9 +84,15 @@ describe('stageCommit', () => {
     const refusals: [Record<string, unknown>, string][] = [
       [{ entities: [{ summary: 'no name' }] }, "each entity needs a non-empty 'name'"],
       [{ sessions: [{ cwd: '/x' }] }, "each session needs a non-empty ISO-8601 'date'"],
-      [{ notes: [{ date: 'someday', text: 'x' }] }, "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)"],
+      [
+        { notes: [{ date: 'someday', text: 'x' }] },
+        "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)",
+      ],
       [{ mode: 'upsert' }, "invalid mode 'upsert': must be 'merge' or 'replace'"],
-      [{ mode: 'replace' }, "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them"],
+      [
+        { mode: 'replace' },
+        "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them",
+      ],
       [{ agent_type: 'robot' }, "agent_type 'robot' is not in the L5 schema enum:"],
     ];
     for (const [args, message] of refusals) {
@@ -105,7 +117,12 @@ describe('listStaged, promoteStaged, rejectStaged', () => {
   it('lists staged writes with counts and age', async () => {
     const { library, store, as } = setup();
     expect(listStaged(store)).toEqual([]);
-    await stageCommit(as(MEMBER), { agent_id: 'openclaw', agent_type: 'other', entities: [{ name: 'A' }, { name: 'B' }], sessions: [{ date: '2026-06-04' }] });
+    await stageCommit(as(MEMBER), {
+      agent_id: 'openclaw',
+      agent_type: 'other',
+      entities: [{ name: 'A' }, { name: 'B' }],
+      sessions: [{ date: '2026-06-04' }],
+    });
     const mtime = fs.statSync(stagedFile(library)).mtime;
     const listed = listStaged(store, new Date(mtime.getTime() + 36 * 3600 * 1000));
     expect(listed).toEqual([
@@ -125,15 +142,29 @@ describe('listStaged, promoteStaged, rejectStaged', () => {
 
   it('promotes through the commit path as a version, then removes the staged file', async () => {
     const { library, store, as } = setup();
-    await stageCommit(as(MEMBER), { agent_id: 'openclaw', agent_type: 'other', entities: [{ name: 'Staged Thing', summary: 'hello' }] });
+    await stageCommit(as(MEMBER), {
+      agent_id: 'openclaw',
+      agent_type: 'other',
+      entities: [{ name: 'Staged Thing', summary: 'hello' }],
+    });
     // A second staged file for the same agent, from another caller (placed by hand).
     const other = stagedFile(library, 'helper', 'openclaw');
     fs.mkdirSync(path.dirname(other), { recursive: true });
-    fs.writeFileSync(other, "agent: {id: openclaw, type: other}\nrecent_sessions:\n  - {date: '2026-06-05', key_actions: [helped]}\n");
+    fs.writeFileSync(
+      other,
+      "agent: {id: openclaw, type: other}\nrecent_sessions:\n  - {date: '2026-06-05', key_actions: [helped]}\n",
+    );
 
     const result = await promoteStaged(as(OPERATOR), 'openclaw');
     expect(result.agent_id).toBe('openclaw');
-    expect(result.promoted.map((item) => [item.caller, item.result.version, item.result.entities_added, item.result.sessions_added])).toEqual([
+    expect(
+      result.promoted.map((item) => [
+        item.caller,
+        item.result.version,
+        item.result.entities_added,
+        item.result.sessions_added,
+      ]),
+    ).toEqual([
       ['helper', 1, 0, 1],
       ['openclaw', 2, 1, 0],
     ]);

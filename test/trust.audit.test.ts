@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendAudit, auditRecord, parseAuditLine, queryAudit, readAudit, type AuditRecord } from '../src/core/audit.js';
+import {
+  appendAudit,
+  auditRecord,
+  parseAuditLine,
+  queryAudit,
+  readAudit,
+  type AuditRecord,
+} from '../src/core/audit.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
@@ -72,12 +79,35 @@ describe('reading a damaged log', () => {
   });
 
   it('queries with filters and a limit that keeps the newest, oldest first', async () => {
-    for (let i = 0; i < 10; i++) appendAudit(auditPath, record(i % 2 ? 'odd' : 'even', `op${i}`, '*', i % 3 !== 0, i % 3 === 0 ? 'no' : undefined));
+    for (let i = 0; i < 10; i++)
+      appendAudit(
+        auditPath,
+        record(i % 2 ? 'odd' : 'even', `op${i}`, '*', i % 3 !== 0, i % 3 === 0 ? 'no' : undefined),
+      );
     const all = await queryAudit(auditPath);
-    expect(all.records.map((r) => r.op)).toEqual(['op0', 'op1', 'op2', 'op3', 'op4', 'op5', 'op6', 'op7', 'op8', 'op9']);
+    expect(all.records.map((r) => r.op)).toEqual([
+      'op0',
+      'op1',
+      'op2',
+      'op3',
+      'op4',
+      'op5',
+      'op6',
+      'op7',
+      'op8',
+      'op9',
+    ]);
     expect((await queryAudit(auditPath, { limit: 3 })).records.map((r) => r.op)).toEqual(['op7', 'op8', 'op9']);
-    expect((await queryAudit(auditPath, { denials: true })).records.map((r) => r.op)).toEqual(['op0', 'op3', 'op6', 'op9']);
-    expect((await queryAudit(auditPath, { agent: 'odd', denials: true })).records.map((r) => r.op)).toEqual(['op3', 'op9']);
+    expect((await queryAudit(auditPath, { denials: true })).records.map((r) => r.op)).toEqual([
+      'op0',
+      'op3',
+      'op6',
+      'op9',
+    ]);
+    expect((await queryAudit(auditPath, { agent: 'odd', denials: true })).records.map((r) => r.op)).toEqual([
+      'op3',
+      'op9',
+    ]);
     expect(await queryAudit(auditPath, { agent: 'odd', limit: 0 })).toEqual({ records: [], matched: 5 });
     expect(await queryAudit(path.join(home, 'none.jsonl'))).toEqual({ records: [], matched: 0 });
   });
@@ -88,9 +118,13 @@ describe('an audit log that cannot be written', () => {
     fs.writeFileSync(path.join(home, 'not-a-dir'), '');
     const warnings: string[] = [];
     const library = copyFixtureLibrary();
-    const linked = await linkedClient(library, { auditPath: path.join(home, 'not-a-dir', 'audit.jsonl'), warn: (m) => warnings.push(m) });
+    const linked = await linkedClient(library, {
+      auditPath: path.join(home, 'not-a-dir', 'audit.jsonl'),
+      warn: (m) => warnings.push(m),
+    });
     try {
-      for (let i = 0; i < 3; i++) expect(await callJson(linked.client, 'list_agents')).toMatchObject({ agents: expect.any(Array) });
+      for (let i = 0; i < 3; i++)
+        expect(await callJson(linked.client, 'list_agents')).toMatchObject({ agents: expect.any(Array) });
     } finally {
       await linked.close();
       fs.rmSync(library, { recursive: true, force: true });
@@ -115,7 +149,9 @@ describe('concurrent writers', () => {
       agents.map(
         (agent) =>
           new Promise<number | null>((resolve, reject) => {
-            const child = spawn(process.execPath, ['--input-type=module', '-e', script(agent)], { stdio: ['ignore', 'ignore', 'inherit'] });
+            const child = spawn(process.execPath, ['--input-type=module', '-e', script(agent)], {
+              stdio: ['ignore', 'ignore', 'inherit'],
+            });
             child.on('error', reject);
             child.on('close', resolve);
           }),
@@ -143,7 +179,10 @@ describe('bourdon audit', () => {
     appendAudit(auditPath, record('openclaw', 'list_agents', '*', true));
     appendAudit(auditPath, record('openclaw', 'query_agent_memory', 'codex', false, "namespace 'codex' not granted"));
     appendAudit(auditPath, record('laptop', 'find_entity', '*', true));
-    appendAudit(auditPath, record('openclaw', 'get_cross_agent_summary', '*', false, "tier 'quarantined' may not call this tool"));
+    appendAudit(
+      auditPath,
+      record('openclaw', 'get_cross_agent_summary', '*', false, "tier 'quarantined' may not call this tool"),
+    );
     fs.appendFileSync(auditPath, '{"ts":"2026-06-01T00:00:00.000Z","agent":"openc'); // torn last line
   });
 
@@ -166,22 +205,33 @@ describe('bourdon audit', () => {
       'find_entity',
       'get_cross_agent_summary',
     ]);
-    const denials = JSON.parse((await runCli(['audit', '--json', '--denials', '--agent', 'openclaw'], { env: env() })).stdout) as AuditRecord[];
+    const denials = JSON.parse(
+      (await runCli(['audit', '--json', '--denials', '--agent', 'openclaw'], { env: env() })).stdout,
+    ) as AuditRecord[];
     expect(denials.map((r) => r.op)).toEqual(['query_agent_memory', 'get_cross_agent_summary']);
-    const newest = JSON.parse((await runCli(['audit', '--json', '--limit', '1'], { env: env() })).stdout) as AuditRecord[];
+    const newest = JSON.parse(
+      (await runCli(['audit', '--json', '--limit', '1'], { env: env() })).stdout,
+    ) as AuditRecord[];
     expect(newest.map((r) => r.op)).toEqual(['get_cross_agent_summary']);
   });
 
   it('--export prints JSON lines, one record each, and --export --json one array', async () => {
     const lines = await runCli(['audit', '--export', '--agent', 'laptop'], { env: env() });
     expect(lines.code).toBe(0);
-    expect(lines.stdout.trim().split('\n').map((line) => (JSON.parse(line) as AuditRecord).op)).toEqual(['find_entity']);
+    expect(
+      lines.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as AuditRecord).op),
+    ).toEqual(['find_entity']);
     const array = await runCli(['audit', '--export', '--json', '--denials'], { env: env() });
     expect((JSON.parse(array.stdout) as AuditRecord[]).length).toBe(2);
   });
 
   it('says so when nothing matches, and when there is no log yet', async () => {
-    expect((await runCli(['audit', '--agent', 'nobody'], { env: env() })).stdout.trim()).toBe('No audit records match.');
+    expect((await runCli(['audit', '--agent', 'nobody'], { env: env() })).stdout.trim()).toBe(
+      'No audit records match.',
+    );
     fs.rmSync(auditPath);
     const none = await runCli(['audit', '--json'], { env: env() });
     expect(none.code).toBe(0);

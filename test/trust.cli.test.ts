@@ -50,7 +50,10 @@ describe('member commands', () => {
   });
 
   it('agent add --json prints {agent_id, tier, grants, token}', async () => {
-    const result = await cli(['agent', 'add', 'laptop', '--tier', 'trusted', '--grant', 'a,b', '--grant', 'c', '--json'], { tokenOnStdout: true });
+    const result = await cli(
+      ['agent', 'add', 'laptop', '--tier', 'trusted', '--grant', 'a,b', '--grant', 'c', '--json'],
+      { tokenOnStdout: true },
+    );
     expect(result.code).toBe(0);
     const payload = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(payload)).toEqual(['agent_id', 'tier', 'grants', 'token']);
@@ -140,7 +143,10 @@ describe('member commands', () => {
     const hash = hashToken(tokens[2]);
     fs.writeFileSync(file, good.replace(`token_sha256: ${hash}`, `token_sha256: [${hash}`));
     try {
-      for (const args of [['agent', 'list'], ['grant', 'openclaw', 'x']]) {
+      for (const args of [
+        ['agent', 'list'],
+        ['grant', 'openclaw', 'x'],
+      ]) {
         const result = await cli(args);
         expect(result.code).toBe(1);
         expect(result.stderr).toMatch(/^bourdon: registry .* is unreadable/);
@@ -167,17 +173,32 @@ describe('no token or hash anywhere but where it belongs', () => {
       const responses: unknown[] = [];
       responses.push(await asMember(live, () => callJson(linked.client, 'list_agents')));
       responses.push(await asMember(live, () => callJson(linked.client, 'find_entity', { name: 'Bourdon' })));
-      responses.push(await asMember(live, () => callJson(linked.client, 'get_cross_agent_summary', { project: 'Bourdon' })));
+      responses.push(
+        await asMember(live, () => callJson(linked.client, 'get_cross_agent_summary', { project: 'Bourdon' })),
+      );
       // A member pasting its own token into an argument: refused, and masked in answer and trail.
-      responses.push(await asMember(live, () => callJson(linked.client, 'query_agent_memory', { agent: live, topic: 'x' })));
-      responses.push(await asMember(live, () => readJsonResource(linked.client, `agent-library://agents/${live}/memory`)));
-      responses.push(await asMember(live, () => linked.client.callTool({ name: 'list_recent_work', arguments: { agent: live, limit: 'x' } })));
+      responses.push(
+        await asMember(live, () => callJson(linked.client, 'query_agent_memory', { agent: live, topic: 'x' })),
+      );
+      responses.push(
+        await asMember(live, () => readJsonResource(linked.client, `agent-library://agents/${live}/memory`)),
+      );
+      responses.push(
+        await asMember(live, () =>
+          linked.client.callTool({ name: 'list_recent_work', arguments: { agent: live, limit: 'x' } }),
+        ),
+      );
       for (const token of tokens.slice(0, 2)) expect(registry.authenticate(token)).toBeNull(); // rotated, revoked
       transcript.push(JSON.stringify(responses));
     } finally {
       await linked.close();
     }
-    for (const args of [['audit'], ['audit', '--export'], ['audit', '--json', '--denials'], ['agent', 'list', '--json']]) {
+    for (const args of [
+      ['audit'],
+      ['audit', '--export'],
+      ['audit', '--json', '--denials'],
+      ['agent', 'list', '--json'],
+    ]) {
       const result = await cli(args);
       expect(result.code, args.join(' ')).toBe(0);
     }

@@ -26,9 +26,23 @@ import { callJson, linkedClient, readJsonResource, type LinkedClient } from './h
 const ENV = { BOURDON_LOCAL_NAME: 'fixture-machine' };
 
 /** Texts only reachable by reading codex (not granted), or cursor's private rows. */
-const CODEX_SECRETS = ['CODEX-SECRET', 'codex-tag-secret', 'codex-type-secret', 'Runtime recognition project', 'Implemented pagination'];
+const CODEX_SECRETS = [
+  'CODEX-SECRET',
+  'codex-tag-secret',
+  'codex-type-secret',
+  'Runtime recognition project',
+  'Implemented pagination',
+];
 const PRIVATE_SECRETS = ['CURSOR-PRIVATE', 'cursor-private-tag'];
-const OTHER_AGENTS = ['claude-code', 'claude-desktop-chat', 'bare-agent', 'Recognition-first', 'Reviewed federation PR', 'HN launch checklist', 'Bare Entity'];
+const OTHER_AGENTS = [
+  'claude-code',
+  'claude-desktop-chat',
+  'bare-agent',
+  'Recognition-first',
+  'Reviewed federation PR',
+  'HN launch checklist',
+  'Bare Entity',
+];
 const FORBIDDEN = [...CODEX_SECRETS, ...PRIVATE_SECRETS, ...OTHER_AGENTS];
 
 function editManifest(library: string, id: string, edit: (doc: Record<string, unknown[]>) => void): void {
@@ -42,15 +56,34 @@ function plantSentinels(library: string): void {
   editManifest(library, 'codex', (doc) => {
     doc.known_entities.push(
       { name: 'Sentinel Codex', type: 'concept', summary: 'CODEX-SECRET-PUBLIC' },
-      { name: 'Shared Sentinel', type: 'codex-type-secret', summary: 'CODEX-SECRET-SHARED', tags: ['codex-tag-secret'], aliases: ['sentinel'] },
+      {
+        name: 'Shared Sentinel',
+        type: 'codex-type-secret',
+        summary: 'CODEX-SECRET-SHARED',
+        tags: ['codex-tag-secret'],
+        aliases: ['sentinel'],
+      },
     );
-    doc.recent_sessions.push({ date: '2026-06-05', cwd: '/x', project_focus: ['Shared Sentinel'], key_actions: ['CODEX-SECRET-SESSION'] });
-    doc.notes = [{ date: '2026-06-05', text: 'CODEX-SECRET-NOTE', tags: ['sentinel'], project_focus: ['Shared Sentinel'] }];
+    doc.recent_sessions.push({
+      date: '2026-06-05',
+      cwd: '/x',
+      project_focus: ['Shared Sentinel'],
+      key_actions: ['CODEX-SECRET-SESSION'],
+    });
+    doc.notes = [
+      { date: '2026-06-05', text: 'CODEX-SECRET-NOTE', tags: ['sentinel'], project_focus: ['Shared Sentinel'] },
+    ];
   });
   editManifest(library, 'cursor', (doc) => {
     doc.known_entities.push(
       { name: 'Shared Sentinel', type: 'project', summary: 'cursor shared', tags: ['cursor-tag'] },
-      { name: 'Sentinel Private', type: 'concept', summary: 'CURSOR-PRIVATE-SECRET', tags: ['cursor-private-tag'], visibility: 'private' },
+      {
+        name: 'Sentinel Private',
+        type: 'concept',
+        summary: 'CURSOR-PRIVATE-SECRET',
+        tags: ['cursor-private-tag'],
+        visibility: 'private',
+      },
     );
     doc.recent_sessions.push({
       date: '2026-06-05',
@@ -61,7 +94,13 @@ function plantSentinels(library: string): void {
     });
     doc.notes = [
       { date: '2026-06-05', text: 'cursor public note', tags: ['sentinel'], project_focus: ['Shared Sentinel'] },
-      { date: '2026-06-05', text: 'CURSOR-PRIVATE-NOTE', tags: ['sentinel'], project_focus: ['Shared Sentinel'], visibility: 'private' },
+      {
+        date: '2026-06-05',
+        text: 'CURSOR-PRIVATE-NOTE',
+        tags: ['sentinel'],
+        project_focus: ['Shared Sentinel'],
+        visibility: 'private',
+      },
     ];
   });
 }
@@ -84,7 +123,8 @@ const AIMED: Record<string, unknown> = {
 };
 
 function shapeOf(tool: ToolDefinition): Record<string, { safeParse(value: unknown): { success: boolean } }> {
-  return (tool.schema as unknown as { shape: Record<string, { safeParse(value: unknown): { success: boolean } }> }).shape;
+  return (tool.schema as unknown as { shape: Record<string, { safeParse(value: unknown): { success: boolean } }> })
+    .shape;
 }
 
 /** Variants of arguments for a tool: everything aimed; then narrower mixes. */
@@ -93,13 +133,28 @@ function argumentVariants(tool: ToolDefinition): Record<string, unknown>[] {
   const keys = Object.keys(shape);
   const required = keys.filter((key) => !shape[key].safeParse(undefined).success);
   const pick = (values: Record<string, unknown>) =>
-    Object.fromEntries(keys.filter((key) => key in values && values[key] !== undefined).map((key) => [key, values[key]]));
+    Object.fromEntries(
+      keys.filter((key) => key in values && values[key] !== undefined).map((key) => [key, values[key]]),
+    );
   const variants = [
     pick(AIMED),
     pick({ ...AIMED, agent: required.includes('agent') ? 'cursor' : undefined, access_level: undefined }),
     pick({ ...AIMED, agent: required.includes('agent') ? 'cursor' : undefined, include_private: undefined }),
-    pick({ ...AIMED, agent: required.includes('agent') ? 'cursor' : undefined, name: 'Sentinel Private', topic: 'Sentinel Private', project: 'Sentinel Private' }),
-    pick({ ...AIMED, agent: required.includes('agent') ? 'cursor' : undefined, name: 'Sentinel Codex', topic: 'Sentinel Codex', project: 'Sentinel Codex', since: undefined }),
+    pick({
+      ...AIMED,
+      agent: required.includes('agent') ? 'cursor' : undefined,
+      name: 'Sentinel Private',
+      topic: 'Sentinel Private',
+      project: 'Sentinel Private',
+    }),
+    pick({
+      ...AIMED,
+      agent: required.includes('agent') ? 'cursor' : undefined,
+      name: 'Sentinel Codex',
+      topic: 'Sentinel Codex',
+      project: 'Sentinel Codex',
+      since: undefined,
+    }),
   ];
   return variants;
 }
@@ -149,18 +204,28 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
     fs.rmSync(home, { recursive: true, force: true });
   });
 
-  const readTools = ALL_TOOLS.filter((tool) => QUARANTINE_ALLOWED.has(tool.name) && tool.name !== 'commit_to_federation');
+  const readTools = ALL_TOOLS.filter(
+    (tool) => QUARANTINE_ALLOWED.has(tool.name) && tool.name !== 'commit_to_federation',
+  );
   const deniedTools = ALL_TOOLS.filter((tool) => !QUARANTINE_ALLOWED.has(tool.name));
 
   it('the sentinels are reachable by a trusted caller (so the negative checks below bite)', async () => {
     const seen = new Set<string>();
-    for (const tool of ALL_TOOLS.filter((t) => t.name !== 'commit_to_federation' && t.name !== 'rollback_agent_memory')) {
+    for (const tool of ALL_TOOLS.filter(
+      (t) => t.name !== 'commit_to_federation' && t.name !== 'rollback_agent_memory',
+    )) {
       for (const args of argumentVariants(tool)) {
         const payload = await as(trustedToken, () => callJson(linked.client, tool.name, args));
         for (const secret of leaks(payload)) seen.add(secret);
       }
     }
-    for (const secret of ['CODEX-SECRET', 'codex-tag-secret', 'codex-type-secret', 'CURSOR-PRIVATE', 'cursor-private-tag']) {
+    for (const secret of [
+      'CODEX-SECRET',
+      'codex-tag-secret',
+      'codex-type-secret',
+      'CURSOR-PRIVATE',
+      'cursor-private-tag',
+    ]) {
       expect([...seen], secret).toContain(secret);
     }
   });
@@ -171,13 +236,18 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
         for (const args of argumentVariants(tool)) {
           const payload = await call(tool.name, args);
           expect(leaks(payload), `${tool.name}(${JSON.stringify(args)})`).toEqual([]);
-          expect(String((payload as { error?: unknown }).error ?? ''), 'the call must run, not fail validation').not.toMatch(/validation/i);
+          expect(
+            String((payload as { error?: unknown }).error ?? ''),
+            'the call must run, not fail validation',
+          ).not.toMatch(/validation/i);
         }
       });
     }
 
     it('naming a non-granted namespace is refused with the denial payload', async () => {
-      expect(await call('query_agent_memory', { agent: 'codex', topic: 'Bourdon' })).toEqual(denial('query_agent_memory', "namespace 'codex' not granted"));
+      expect(await call('query_agent_memory', { agent: 'codex', topic: 'Bourdon' })).toEqual(
+        denial('query_agent_memory', "namespace 'codex' not granted"),
+      );
       expect(await call('list_recent_work', { agent: 'claude-code', since: '2000-01-01' })).toEqual({
         ...denial('list_recent_work', "namespace 'claude-code' not granted"),
         sessions: [],
@@ -190,15 +260,23 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
     });
 
     it('a granted namespace reads normally (public rows)', async () => {
-      const payload = (await call('query_agent_memory', { agent: 'cursor', topic: 'Flaky Test' })) as { matches: unknown[] };
+      const payload = (await call('query_agent_memory', { agent: 'cursor', topic: 'Flaky Test' })) as {
+        matches: unknown[];
+      };
       expect(payload.matches).toHaveLength(1);
       expect(await call('list_agents')).toEqual({ agents: ['cursor'] });
     });
 
-    it('entity matches carry only the granted agents\' summaries, types and tags (D5)', async () => {
+    it("entity matches carry only the granted agents' summaries, types and tags (D5)", async () => {
       const payload = (await call('find_entity', { name: 'Shared Sentinel' })) as { matches: unknown[] };
       expect(payload.matches).toEqual([
-        { name: 'Shared Sentinel', agents: ['cursor'], types: ['project'], summaries: { cursor: 'cursor shared' }, tags: ['cursor-tag'] },
+        {
+          name: 'Shared Sentinel',
+          agents: ['cursor'],
+          types: ['project'],
+          summaries: { cursor: 'cursor shared' },
+          tags: ['cursor-tag'],
+        },
       ]);
       // An alias only codex knows finds nothing at all.
       expect(((await call('find_entity', { name: 'sentinel' })) as { matches: unknown[] }).matches).toEqual([]);
@@ -212,9 +290,13 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
 
     it('the memory of a non-granted or unknown agent is refused, without saying whether it exists', async () => {
       for (const id of ['codex', 'claude-code', 'nobody', 'bare-agent']) {
-        expect(await read(`agent-library://agents/${id}/memory`)).toEqual(denial('resource:agent-memory', `namespace '${id}' not granted`));
+        expect(await read(`agent-library://agents/${id}/memory`)).toEqual(
+          denial('resource:agent-memory', `namespace '${id}' not granted`),
+        );
       }
-      expect(await read(`agent-library://agents/${encodeURIComponent('../agents/codex')}/memory`)).toMatchObject({ error: 'access denied' });
+      expect(await read(`agent-library://agents/${encodeURIComponent('../agents/codex')}/memory`)).toMatchObject({
+        error: 'access denied',
+      });
     });
 
     it("a granted agent's memory is public rows only", async () => {
@@ -225,7 +307,13 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
 
     it('entities are filtered as find_entity (D5)', async () => {
       expect(await read('agent-library://entities/Shared%20Sentinel')).toEqual([
-        { name: 'Shared Sentinel', agents: ['cursor'], types: ['project'], summaries: { cursor: 'cursor shared' }, tags: ['cursor-tag'] },
+        {
+          name: 'Shared Sentinel',
+          agents: ['cursor'],
+          types: ['project'],
+          summaries: { cursor: 'cursor shared' },
+          tags: ['cursor-tag'],
+        },
       ]);
       for (const name of ['Sentinel Codex', 'Sentinel Private', 'ILTT']) {
         expect(await read(`agent-library://entities/${encodeURIComponent(name)}`)).toEqual([]);
@@ -236,7 +324,12 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
   describe('tools outside the quarantine set', () => {
     it('include at least the four the fixtures name', () => {
       expect(deniedTools.map((t) => t.name)).toEqual(
-        expect.arrayContaining(['get_cross_agent_summary', 'prepare_recognition_context', 'compile_codex_turn', 'get_deeper_context']),
+        expect.arrayContaining([
+          'get_cross_agent_summary',
+          'prepare_recognition_context',
+          'compile_codex_turn',
+          'get_deeper_context',
+        ]),
       );
     });
 
@@ -252,11 +345,21 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
 
   describe('private rows never reach it, even when it asks', () => {
     it('include_private and access_level private are capped at team; the echo stays as asked', async () => {
-      const asked = (await call('find_entity', { name: 'Sentinel Private', include_private: true })) as Record<string, unknown>;
+      const asked = (await call('find_entity', { name: 'Sentinel Private', include_private: true })) as Record<
+        string,
+        unknown
+      >;
       expect(asked).toEqual({ name: 'Sentinel Private', access_level: 'public', include_private: true, matches: [] });
-      const level = (await call('find_entity', { name: 'Sentinel Private', access_level: 'private' })) as Record<string, unknown>;
+      const level = (await call('find_entity', { name: 'Sentinel Private', access_level: 'private' })) as Record<
+        string,
+        unknown
+      >;
       expect(level).toEqual({ name: 'Sentinel Private', access_level: 'private', include_private: false, matches: [] });
-      const sessions = (await call('list_recent_work', { since: '2000-01-01', include_private: true, access_level: 'private' })) as {
+      const sessions = (await call('list_recent_work', {
+        since: '2000-01-01',
+        include_private: true,
+        access_level: 'private',
+      })) as {
         sessions: { key_actions: string[] }[];
       };
       expect(sessions.sessions.length).toBeGreaterThan(0);
@@ -269,9 +372,13 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
         { agent_id: 'claimant', tier: 'Trusted' as Caller['tier'], grants: ['cursor'], ceiling: 'private' },
       ];
       for (const caller of claims) {
-        const payload = await runWithCaller(caller, () => callJson(linked.client, 'find_entity', { name: 'Sentinel Private', include_private: true }));
+        const payload = await runWithCaller(caller, () =>
+          callJson(linked.client, 'find_entity', { name: 'Sentinel Private', include_private: true }),
+        );
         expect((payload as { matches: unknown[] }).matches).toEqual([]);
-        const refused = await runWithCaller(caller, () => callJson(linked.client, 'get_cross_agent_summary', { project: 'Bourdon' }));
+        const refused = await runWithCaller(caller, () =>
+          callJson(linked.client, 'get_cross_agent_summary', { project: 'Bourdon' }),
+        );
         expect(refused).toMatchObject({ error: 'access denied' });
       }
     });
@@ -280,7 +387,9 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
       const http = await linkedClient(library, { env: ENV, auditPath: null, fallbackCaller: UNKNOWN_CALLER });
       try {
         expect(await callJson(http.client, 'list_agents')).toEqual({ agents: [] });
-        expect(((await callJson(http.client, 'find_entity', { name: 'Bourdon' })) as { matches: unknown[] }).matches).toEqual([]);
+        expect(
+          ((await callJson(http.client, 'find_entity', { name: 'Bourdon' })) as { matches: unknown[] }).matches,
+        ).toEqual([]);
         expect(await callJson(http.client, 'query_agent_memory', { agent: 'cursor', topic: 'Bourdon' })).toMatchObject({
           error: 'access denied',
           agent: 'unknown',
@@ -295,7 +404,9 @@ describe('a quarantined member (openclaw, grants [cursor]) through a real MCP cl
     it('cannot write another namespace; the target file is untouched', async () => {
       const before = fs.readFileSync(path.join(library, 'agents', 'cursor.l5.yaml'));
       for (const target of ['cursor', 'codex', 'brand-new']) {
-        expect(await call('commit_to_federation', { agent_id: target, agent_type: 'other', entities: [{ name: 'Evil' }] })).toEqual(
+        expect(
+          await call('commit_to_federation', { agent_id: target, agent_type: 'other', entities: [{ name: 'Evil' }] }),
+        ).toEqual(
           denial('commit_to_federation', "quarantined members may only write their own namespace ('openclaw')"),
         );
       }

@@ -59,8 +59,17 @@ const env = () => ({ BOURDON_HOME: home, BOURDON_LIBRARY: library, BOURDON_LOCAL
 
 let nextId = 1;
 /** One stateless 2025-era tools/call (no initialize needed); the JSON-RPC answer or the HTTP status. */
-async function callTool(token: string, name: string, args: Record<string, unknown> = {}): Promise<{ status: number; payload?: unknown }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } });
+async function callTool(
+  token: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ status: number; payload?: unknown }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
   const response = await rawRequest(server.url, { headers: mcpHeaders(token), body });
   bodies.push(response.body);
   if (response.status !== 200) return { status: response.status };
@@ -101,7 +110,9 @@ describe('a running HTTP server and its members', () => {
       tier: 'quarantined',
       detail: "tier 'quarantined' may not call this tool",
     });
-    const found = (await callTool(token, 'find_entity', { name: 'Home Finances', include_private: true })).payload as { matches: unknown[] };
+    const found = (await callTool(token, 'find_entity', { name: 'Home Finances', include_private: true })).payload as {
+      matches: unknown[];
+    };
     expect(found.matches).toEqual([]);
   });
 
@@ -110,10 +121,15 @@ describe('a running HTTP server and its members', () => {
     expect((await runCli(['grant', 'openclaw', 'codex'], { env: env() })).code).toBe(0);
     expect((await callTool(token, 'list_agents')).payload).toEqual({ agents: ['codex', 'cursor'] });
     expect((await runCli(['agent', 'set-tier', 'openclaw', 'trusted'], { env: env() })).code).toBe(0);
-    const summary = (await callTool(token, 'get_cross_agent_summary', { project: 'Bourdon' })).payload as Record<string, unknown>;
+    const summary = (await callTool(token, 'get_cross_agent_summary', { project: 'Bourdon' })).payload as Record<
+      string,
+      unknown
+    >;
     expect(summary.error).toBeUndefined();
     expect((await runCli(['agent', 'set-tier', 'openclaw', 'quarantined'], { env: env() })).code).toBe(0);
-    expect((await callTool(token, 'get_cross_agent_summary', { project: 'Bourdon' })).payload).toMatchObject({ error: 'access denied' });
+    expect((await callTool(token, 'get_cross_agent_summary', { project: 'Bourdon' })).payload).toMatchObject({
+      error: 'access denied',
+    });
   });
 
   it('rejects a rotated-away token, then a revoked one, on the next request, without restart', async () => {

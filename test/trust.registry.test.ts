@@ -50,7 +50,12 @@ describe('tokens', () => {
     const reg = registry();
     const q = reg.add('openclaw', { grants: ['cursor', 'codex'] });
     const t = reg.add('laptop', { tier: 'trusted' });
-    expect(reg.authenticate(q.token)).toEqual({ agent_id: 'openclaw', tier: 'quarantined', grants: ['cursor', 'codex'], ceiling: 'team' });
+    expect(reg.authenticate(q.token)).toEqual({
+      agent_id: 'openclaw',
+      tier: 'quarantined',
+      grants: ['cursor', 'codex'],
+      ceiling: 'team',
+    });
     expect(reg.authenticate(t.token)).toEqual({ agent_id: 'laptop', tier: 'trusted', grants: [], ceiling: 'private' });
     expect(q.tier).toBe('quarantined'); // the default tier
   });
@@ -58,7 +63,17 @@ describe('tokens', () => {
   it('never authenticate when empty, blank, wrong, a hash, or a near miss', () => {
     const reg = registry();
     const { token } = reg.add('openclaw');
-    for (const bad of ['', ' ', '\t', 'bdn_', token.slice(0, -1), token + '0', token.toUpperCase(), hashToken(token), 'Bearer ' + token]) {
+    for (const bad of [
+      '',
+      ' ',
+      '\t',
+      'bdn_',
+      token.slice(0, -1),
+      token + '0',
+      token.toUpperCase(),
+      hashToken(token),
+      'Bearer ' + token,
+    ]) {
       expect(reg.authenticate(bad), JSON.stringify(bad)).toBeNull();
     }
     expect(reg.authenticate(undefined as unknown as string)).toBeNull();
@@ -141,11 +156,17 @@ describe('revoked members', () => {
   it('with a revoked flag written by hand in any truthy form still never authenticate', () => {
     const token = 'bdn_' + 'a'.repeat(48);
     for (const flag of ['true', 'yes', "'no'", '1', '[x]']) {
-      fs.writeFileSync(file, `agents:\n  x:\n    tier: trusted\n    token_sha256: ${hashToken(token)}\n    revoked: ${flag}\nversion: 1\n`);
+      fs.writeFileSync(
+        file,
+        `agents:\n  x:\n    tier: trusted\n    token_sha256: ${hashToken(token)}\n    revoked: ${flag}\nversion: 1\n`,
+      );
       expect(registry().authenticate(token), `revoked: ${flag}`).toBeNull();
     }
     for (const flag of ['false', '0', "''", 'null']) {
-      fs.writeFileSync(file, `agents:\n  x:\n    tier: trusted\n    token_sha256: ${hashToken(token)}\n    revoked: ${flag}\nversion: 1\n`);
+      fs.writeFileSync(
+        file,
+        `agents:\n  x:\n    tier: trusted\n    token_sha256: ${hashToken(token)}\n    revoked: ${flag}\nversion: 1\n`,
+      );
       expect(registry().authenticate(token)?.agent_id, `revoked: ${flag}`).toBe('x');
     }
   });
@@ -178,7 +199,10 @@ describe('a corrupt registry authenticates no one', () => {
     ['a row without a hash', 'agents:\n  x:\n    tier: trusted\nversion: 1\n'],
     ['a malformed hash', 'agents:\n  x:\n    tier: trusted\n    token_sha256: abc\nversion: 1\n'],
     ['an invalid member id', `agents:\n  ../x:\n    tier: trusted\n    token_sha256: ${'0'.repeat(64)}\nversion: 1\n`],
-    ['duplicate keys', `agents:\n  x:\n    token_sha256: ${'0'.repeat(64)}\n  x:\n    token_sha256: ${'1'.repeat(64)}\nversion: 1\n`],
+    [
+      'duplicate keys',
+      `agents:\n  x:\n    token_sha256: ${'0'.repeat(64)}\n  x:\n    token_sha256: ${'1'.repeat(64)}\nversion: 1\n`,
+    ],
     ['invalid YAML', 'agents: {x: [\n'],
   ])('%s', (_label, text) => {
     const token = 'bdn_' + 'b'.repeat(48);
@@ -202,7 +226,7 @@ describe('a corrupt registry authenticates no one', () => {
   });
 });
 
-describe('the file shape (the engine reads ours, we read the engine\'s)', () => {
+describe("the file shape (the engine reads ours, we read the engine's)", () => {
   it('is written with sorted keys, agents before version, engine timestamps', () => {
     const reg = registry();
     reg.add('zed', { grants: ['cursor'] }, new Date('2026-06-01T10:11:12.345Z'));
@@ -213,8 +237,20 @@ describe('the file shape (the engine reads ours, we read the engine\'s)', () => 
     expect(text.indexOf('alpha:')).toBeLessThan(text.indexOf('zed:'));
     const doc = parseYaml(text) as { agents: Record<string, Record<string, unknown>>; version: number };
     expect(doc.version).toBe(1);
-    expect(Object.keys(doc.agents.zed)).toEqual(['created_at', 'grants', 'revoked', 'rotated_at', 'tier', 'token_sha256']);
-    expect(doc.agents.zed).toMatchObject({ created_at: '2026-06-01T10:11:12Z', rotated_at: '2026-06-02T00:00:00Z', grants: ['cursor'], revoked: false });
+    expect(Object.keys(doc.agents.zed)).toEqual([
+      'created_at',
+      'grants',
+      'revoked',
+      'rotated_at',
+      'tier',
+      'token_sha256',
+    ]);
+    expect(doc.agents.zed).toMatchObject({
+      created_at: '2026-06-01T10:11:12Z',
+      rotated_at: '2026-06-02T00:00:00Z',
+      grants: ['cursor'],
+      revoked: false,
+    });
   });
 
   it('reads a registry written by the Python engine', () => {
@@ -235,8 +271,21 @@ describe('the file shape (the engine reads ours, we read the engine\'s)', () => 
       ].join('\n'),
     );
     const reg = registry();
-    expect(reg.authenticate(token)).toEqual({ agent_id: 'openclaw', tier: 'quarantined', grants: ['cursor'], ceiling: 'team' });
-    expect(reg.list()).toEqual([{ agent_id: 'openclaw', tier: 'quarantined', grants: ['cursor'], created_at: '2026-05-01T09:00:00Z', revoked: false }]);
+    expect(reg.authenticate(token)).toEqual({
+      agent_id: 'openclaw',
+      tier: 'quarantined',
+      grants: ['cursor'],
+      ceiling: 'team',
+    });
+    expect(reg.list()).toEqual([
+      {
+        agent_id: 'openclaw',
+        tier: 'quarantined',
+        grants: ['cursor'],
+        created_at: '2026-05-01T09:00:00Z',
+        revoked: false,
+      },
+    ]);
   });
 
   it('reads hand-edited rows on the safe side: unknown or missing tier is quarantined, a scalar grant is one grant', () => {
@@ -254,7 +303,10 @@ describe('the file shape (the engine reads ours, we read the engine\'s)', () => 
   it('when two rows share a hash, only a live one authenticates (every row is compared)', () => {
     const token = 'bdn_' + 'c'.repeat(48);
     const hash = hashToken(token);
-    fs.writeFileSync(file, `agents:\n  a:\n    tier: trusted\n    token_sha256: ${hash}\n  b:\n    tier: quarantined\n    revoked: true\n    token_sha256: ${hash}\nversion: 1\n`);
+    fs.writeFileSync(
+      file,
+      `agents:\n  a:\n    tier: trusted\n    token_sha256: ${hash}\n  b:\n    tier: quarantined\n    revoked: true\n    token_sha256: ${hash}\nversion: 1\n`,
+    );
     expect(registry().authenticate(token)?.agent_id).toBe('a');
   });
 });
@@ -273,7 +325,7 @@ describe('listing and errors', () => {
     expect(JSON.stringify(listed)).not.toMatch(/token|sha256|[0-9a-f]{64}/);
   });
 
-  it('refuses bad ids, tiers and namespaces as usage errors, with the engine\'s words', () => {
+  it("refuses bad ids, tiers and namespaces as usage errors, with the engine's words", () => {
     const reg = registry();
     const cases: [() => unknown, string][] = [
       [() => reg.add('Bad'), "invalid agent_id 'Bad': must match ^[a-z0-9][a-z0-9_-]*$"],
@@ -294,13 +346,18 @@ describe('listing and errors', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  it('refuses a duplicate, and unknown ids, with the engine\'s words', () => {
+  it("refuses a duplicate, and unknown ids, with the engine's words", () => {
     const reg = registry();
     reg.add('openclaw');
     expect(() => reg.add('openclaw')).toThrow(
       "agent 'openclaw' already registered; use `bourdon agent rotate` for a new token or `bourdon revoke` first",
     );
-    for (const fn of [() => reg.rotate('nobody'), () => reg.revoke('nobody'), () => reg.grant('nobody', 'x'), () => reg.setTier('nobody', 'trusted')]) {
+    for (const fn of [
+      () => reg.rotate('nobody'),
+      () => reg.revoke('nobody'),
+      () => reg.grant('nobody', 'x'),
+      () => reg.setTier('nobody', 'trusted'),
+    ]) {
       expect(fn).toThrow("unknown agent 'nobody'");
     }
   });
@@ -317,13 +374,17 @@ describe('concurrent admins', () => {
     const runs = ['a', 'b', 'c', 'd'].map(
       (prefix) =>
         new Promise<number | null>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--input-type=module', '-e', script(prefix)], { stdio: ['ignore', 'ignore', 'inherit'] });
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script(prefix)], {
+            stdio: ['ignore', 'ignore', 'inherit'],
+          });
           child.on('error', reject);
           child.on('close', resolve);
         }),
     );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
-    const ids = registry().list().map((member) => member.agent_id);
+    const ids = registry()
+      .list()
+      .map((member) => member.agent_id);
     expect(ids).toHaveLength(24);
   });
 });

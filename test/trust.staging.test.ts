@@ -29,7 +29,10 @@ const member = <T>(fn: () => Promise<T>): Promise<T> => runWithCaller(registry.a
 const operatorCall = (name: string, args: Record<string, unknown> = {}) => callJson(linked.client, name, args);
 
 /** Every read an operator (or the member) could use to find staged rows. */
-async function everyRead(call: (name: string, args?: Record<string, unknown>) => Promise<unknown>, resources: boolean): Promise<string> {
+async function everyRead(
+  call: (name: string, args?: Record<string, unknown>) => Promise<unknown>,
+  resources: boolean,
+): Promise<string> {
   const answers: unknown[] = [
     await call('find_entity', { name: 'Staged Secret Thing', include_private: true }),
     await call('list_agents'),
@@ -57,7 +60,10 @@ beforeAll(async () => {
   auditPath = path.join(home, 'audit.jsonl');
   registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
   token = registry.add('openclaw', { grants: ['cursor'] }).token;
-  linked = await linkedClient(library, { env: { BOURDON_LOCAL_NAME: 'fixture-machine', BOURDON_HOME: home }, auditPath });
+  linked = await linkedClient(library, {
+    env: { BOURDON_LOCAL_NAME: 'fixture-machine', BOURDON_HOME: home },
+    auditPath,
+  });
 });
 afterAll(async () => {
   await linked.close();
@@ -81,7 +87,10 @@ describe('a quarantined write, from staging to live', () => {
     );
     expect(first).toMatchObject({ staged: true, agent_id: 'openclaw', path: stagedFile() });
     const second = await member(() =>
-      callJson(linked.client, 'commit_to_federation', { agent_id: 'openclaw', entities: [{ name: 'staged secret thing', tags: ['second'] }] }),
+      callJson(linked.client, 'commit_to_federation', {
+        agent_id: 'openclaw',
+        entities: [{ name: 'staged secret thing', tags: ['second'] }],
+      }),
     );
     expect(second).toMatchObject({ staged: true });
     expect(fs.existsSync(stagedFile())).toBe(true);
@@ -102,7 +111,9 @@ describe('a quarantined write, from staging to live', () => {
       expect(asMember, text).not.toContain(text);
     }
     expect(asOperator).toContain('agent not found: openclaw');
-    expect(((await operatorCall('find_entity', { name: 'Staged Secret Thing' })) as { matches: unknown[] }).matches).toEqual([]);
+    expect(
+      ((await operatorCall('find_entity', { name: 'Staged Secret Thing' })) as { matches: unknown[] }).matches,
+    ).toEqual([]);
   });
 
   it('bourdon staging list shows it: who staged it, for which agent, how many rows', async () => {
@@ -113,25 +124,44 @@ describe('a quarantined write, from staging to live', () => {
     expect(lines[1]).toMatch(/^openclaw\s+openclaw\s+1\s+1\s+1\s+just now/);
     const json = await runCli(['staging', 'list', '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toEqual([
-      expect.objectContaining({ caller: 'openclaw', agent_id: 'openclaw', path: stagedFile(), entities: 1, sessions: 1, notes: 1, error: null }),
+      expect.objectContaining({
+        caller: 'openclaw',
+        agent_id: 'openclaw',
+        path: stagedFile(),
+        entities: 1,
+        sessions: 1,
+        notes: 1,
+        error: null,
+      }),
     ]);
   });
 
   it('bourdon staging promote merges it into the live library as a new version', async () => {
     const result = await runCli(['staging', 'promote', 'openclaw'], { env: env() });
     // Only the fixture library's deliberately broken manifest is worth a warning.
-    for (const line of result.stderr.split('\n').filter(Boolean)) expect(line).toMatch(/^bourdon: warning: skipping .*broken\.l5\.yaml/);
+    for (const line of result.stderr.split('\n').filter(Boolean))
+      expect(line).toMatch(/^bourdon: warning: skipping .*broken\.l5\.yaml/);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe('promoted openclaw: +1 entities (~0 updated), +1 sessions (~0 updated), +1 notes; now version 1');
+    expect(result.stdout.trim()).toBe(
+      'promoted openclaw: +1 entities (~0 updated), +1 sessions (~0 updated), +1 notes; now version 1',
+    );
     expect(fs.existsSync(stagedFile())).toBe(false);
     expect(fs.existsSync(path.dirname(stagedFile()))).toBe(false);
 
     const found = (await operatorCall('find_entity', { name: 'Staged Secret Thing' })) as { matches: unknown[] };
     expect(found.matches).toEqual([
       // The later staged write's spelling of the name wins, as in the engine (q.commit.staged.json).
-      { name: 'staged secret thing', agents: ['openclaw'], types: [], summaries: { openclaw: 'STAGED-SECRET' }, tags: ['second'] },
+      {
+        name: 'staged secret thing',
+        agents: ['openclaw'],
+        types: [],
+        summaries: { openclaw: 'STAGED-SECRET' },
+        tags: ['second'],
+      },
     ]);
-    const versions = (await operatorCall('list_memory_versions', { agent_id: 'openclaw' })) as { versions: Record<string, unknown>[] };
+    const versions = (await operatorCall('list_memory_versions', { agent_id: 'openclaw' })) as {
+      versions: Record<string, unknown>[];
+    };
     expect(versions.versions).toHaveLength(1);
     expect(versions.versions[0]).toMatchObject({ version: 1, op: 'promote', actor: 'openclaw', current: true });
     // The member still reads only its grants: promotion does not grant it its own namespace.
@@ -143,7 +173,10 @@ describe('a quarantined write, from staging to live', () => {
     const live = path.join(library, 'agents', 'openclaw.l5.yaml');
     const before = fs.readFileSync(live, 'utf8');
     await member(() =>
-      callJson(linked.client, 'commit_to_federation', { agent_id: 'openclaw', entities: [{ name: 'Rejected', summary: 'REJECTED-SECRET' }] }),
+      callJson(linked.client, 'commit_to_federation', {
+        agent_id: 'openclaw',
+        entities: [{ name: 'Rejected', summary: 'REJECTED-SECRET' }],
+      }),
     );
     expect(fs.existsSync(stagedFile())).toBe(true);
     const json = await runCli(['staging', 'reject', 'openclaw', '--json'], { env: env() });

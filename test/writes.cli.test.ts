@@ -34,7 +34,11 @@ function tree(root: string): Record<string, string> {
 /** Spawns the CLI with a large stdin, tolerating the CLI closing it early (EPIPE). */
 function runWithBigStdin(args: string[], input: Buffer, env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: baseEnv(env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -61,34 +65,92 @@ describe('bad input to the write commands', () => {
     cleanup.push(library, home);
     fs.mkdirSync(path.join(library, 'agents'));
     env = { BOURDON_HOME: home };
-    const seed = await runCli(['commit', 'codex', '--agent-type', 'code-assistant', '--file', '-', '--library', library], {
-      env,
-      input: 'entities:\n  - name: Bourdon\n    type: project\n',
-    });
+    const seed = await runCli(
+      ['commit', 'codex', '--agent-type', 'code-assistant', '--file', '-', '--library', library],
+      {
+        env,
+        input: 'entities:\n  - name: Bourdon\n    type: project\n',
+      },
+    );
     expect(seed.code, seed.stderr).toBe(0);
     before = tree(library);
   });
 
   const cases: [string, string[], string | undefined, RegExp][] = [
-    ['commit ../x', ['commit', '../x', '--agent-type', 'other', '--file', '-'], '{"entities":[{"name":"A"}]}', /invalid agent_id '\.\.\/x'/],
-    ['commit "Bad Id"', ['commit', 'Bad Id', '--agent-type', 'other', '--file', '-'], '{}', /invalid agent_id 'Bad Id'/],
-    ['commit with a 65-character id', ['commit', 'a'.repeat(65), '--agent-type', 'other'], undefined, /invalid agent_id/],
-    ['note add ../x', ['note', 'add', '../x', 'hello', '--agent-type', 'other'], undefined, /invalid agent_id '\.\.\/x'/],
+    [
+      'commit ../x',
+      ['commit', '../x', '--agent-type', 'other', '--file', '-'],
+      '{"entities":[{"name":"A"}]}',
+      /invalid agent_id '\.\.\/x'/,
+    ],
+    [
+      'commit "Bad Id"',
+      ['commit', 'Bad Id', '--agent-type', 'other', '--file', '-'],
+      '{}',
+      /invalid agent_id 'Bad Id'/,
+    ],
+    [
+      'commit with a 65-character id',
+      ['commit', 'a'.repeat(65), '--agent-type', 'other'],
+      undefined,
+      /invalid agent_id/,
+    ],
+    [
+      'note add ../x',
+      ['note', 'add', '../x', 'hello', '--agent-type', 'other'],
+      undefined,
+      /invalid agent_id '\.\.\/x'/,
+    ],
     ['history ../x', ['history', '../x'], undefined, /invalid agent_id '\.\.\/x'/],
     ['diff ../x', ['diff', '../x', '1'], undefined, /invalid agent_id '\.\.\/x'/],
     ['rollback ../x', ['rollback', '../x', '1', '--yes'], undefined, /invalid agent_id '\.\.\/x'/],
     ['diff of an unknown version', ['diff', 'codex', '7'], undefined, /unknown version 7 for agent 'codex'/],
-    ['diff against an unknown version', ['diff', 'codex', '1', '--against', '9'], undefined, /unknown version 9 for agent 'codex'/],
-    ['rollback to an unknown version', ['rollback', 'codex', '42', '--yes'], undefined, /unknown version 42 for agent 'codex'/],
-    ['rollback for an agent with no history', ['rollback', 'nobody', '1', '--yes'], undefined, /unknown version 1 for agent 'nobody'/],
+    [
+      'diff against an unknown version',
+      ['diff', 'codex', '1', '--against', '9'],
+      undefined,
+      /unknown version 9 for agent 'codex'/,
+    ],
+    [
+      'rollback to an unknown version',
+      ['rollback', 'codex', '42', '--yes'],
+      undefined,
+      /unknown version 42 for agent 'codex'/,
+    ],
+    [
+      'rollback for an agent with no history',
+      ['rollback', 'nobody', '1', '--yes'],
+      undefined,
+      /unknown version 1 for agent 'nobody'/,
+    ],
     ['malformed YAML on stdin', ['commit', 'codex', '--file', '-'], 'entities: [ {name: A\n', /cannot parse stdin/],
     ['malformed JSON on stdin', ['commit', 'codex', '--file', '-'], '{"entities": [}', /cannot parse stdin/],
     ['a list instead of a mapping', ['commit', 'codex', '--file', '-'], '- name: A\n', /must be a mapping/],
     ['empty stdin', ['commit', 'codex', '--file', '-'], '', /stdin is empty/],
-    ['an entity without a name', ['commit', 'codex', '--file', '-'], '{"entities":[{"summary":"x"}]}', /entity missing non-empty 'name'/],
-    ['a note with a bad date', ['commit', 'codex', '--file', '-'], 'notes:\n  - {date: yesterday, text: hi}\n', /note 'date' must be/],
-    ['a new agent without a type', ['commit', 'fresh', '--file', '-'], '{"entities":[{"name":"A"}]}', /agent_type is required for a new manifest/],
-    ['a missing input file', ['commit', 'codex', '--file', '/nonexistent/rows.yaml'], undefined, /cannot read \/nonexistent\/rows\.yaml/],
+    [
+      'an entity without a name',
+      ['commit', 'codex', '--file', '-'],
+      '{"entities":[{"summary":"x"}]}',
+      /entity missing non-empty 'name'/,
+    ],
+    [
+      'a note with a bad date',
+      ['commit', 'codex', '--file', '-'],
+      'notes:\n  - {date: yesterday, text: hi}\n',
+      /note 'date' must be/,
+    ],
+    [
+      'a new agent without a type',
+      ['commit', 'fresh', '--file', '-'],
+      '{"entities":[{"name":"A"}]}',
+      /agent_type is required for a new manifest/,
+    ],
+    [
+      'a missing input file',
+      ['commit', 'codex', '--file', '/nonexistent/rows.yaml'],
+      undefined,
+      /cannot read \/nonexistent\/rows\.yaml/,
+    ],
   ];
 
   for (const [title, args, input, message] of cases) {
@@ -107,7 +169,11 @@ describe('bad input to the write commands', () => {
   it('--json turns a refusal into the error payload on stdout, still exit 1', async () => {
     const result = await runCli(['commit', '../x', '--agent-type', 'other', '--json', '--library', library], { env });
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ error: "invalid agent_id '../x': must match ^[a-z0-9][a-z0-9_-]*$", agent_id: '../x', mode: 'merge' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: "invalid agent_id '../x': must match ^[a-z0-9][a-z0-9_-]*$",
+      agent_id: '../x',
+      mode: 'merge',
+    });
     expect(tree(library)).toEqual(before);
   });
 
@@ -178,33 +244,82 @@ describe('bourdon commit and note add', () => {
       last_updated: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+00:00$/),
       version: 1,
     });
-    const found = JSON.parse((await runCli(['find', 'roadmap', '--json', '--library', library], { env })).stdout) as { matches: unknown[] };
-    expect(found.matches).toEqual([{ name: 'Roadmap', agents: ['notes-bot'], types: ['draft'], summaries: {}, tags: ['planning'] }]);
+    const found = JSON.parse((await runCli(['find', 'roadmap', '--json', '--library', library], { env })).stdout) as {
+      matches: unknown[];
+    };
+    expect(found.matches).toEqual([
+      { name: 'Roadmap', agents: ['notes-bot'], types: ['draft'], summaries: {}, tags: ['planning'] },
+    ]);
   });
 
   it('adds a note that list-notes then shows, redacted', async () => {
     const added = await runCli(
-      ['note', 'add', 'notes-bot', 'Freeze until Friday; the password is in the vault', '--tag', 'release', '--project', 'Roadmap', '--json', '--library', library],
+      [
+        'note',
+        'add',
+        'notes-bot',
+        'Freeze until Friday; the password is in the vault',
+        '--tag',
+        'release',
+        '--project',
+        'Roadmap',
+        '--json',
+        '--library',
+        library,
+      ],
       { env },
     );
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ agent_id: 'notes-bot', notes_added: 1, total_notes: 1, version: 2 });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      agent_id: 'notes-bot',
+      notes_added: 1,
+      total_notes: 1,
+      version: 2,
+    });
     const listed = await runCli(['list-notes', '--tag', 'release', '--json', '--library', library], { env });
     const payload = JSON.parse(listed.stdout) as { notes: Record<string, unknown>[] };
     expect(payload.notes).toHaveLength(1);
-    expect(payload.notes[0]).toMatchObject({ agent: 'notes-bot', text: '[redacted credential-like text]', tags: ['release'], project_focus: ['Roadmap'] });
+    expect(payload.notes[0]).toMatchObject({
+      agent: 'notes-bot',
+      text: '[redacted credential-like text]',
+      tags: ['release'],
+      project_focus: ['Roadmap'],
+    });
     const human = await runCli(['list-notes', '--library', library], { env });
     expect(human.stdout).not.toContain('password');
   });
 
   it('replace needs a type and then rewrites the manifest', async () => {
-    const refused = await runCli(['commit', 'notes-bot', '--mode', 'replace', '--file', '-', '--library', library], { env, input: '{"entities":[{"name":"Only"}]}' });
+    const refused = await runCli(['commit', 'notes-bot', '--mode', 'replace', '--file', '-', '--library', library], {
+      env,
+      input: '{"entities":[{"name":"Only"}]}',
+    });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("agent_type is required for a new manifest (agent_id='notes-bot', mode='replace')");
+    expect(refused.stderr).toContain(
+      "agent_type is required for a new manifest (agent_id='notes-bot', mode='replace')",
+    );
     const replaced = await runCli(
-      ['commit', 'notes-bot', '--mode', 'replace', '--agent-type', 'note-capture', '--file', '-', '--json', '--library', library],
+      [
+        'commit',
+        'notes-bot',
+        '--mode',
+        'replace',
+        '--agent-type',
+        'note-capture',
+        '--file',
+        '-',
+        '--json',
+        '--library',
+        library,
+      ],
       { env, input: '{"entities":[{"name":"Only"}]}' },
     );
-    expect(JSON.parse(replaced.stdout)).toMatchObject({ mode: 'replace', total_entities: 1, total_sessions: 0, total_notes: 0, version: 3 });
+    expect(JSON.parse(replaced.stdout)).toMatchObject({
+      mode: 'replace',
+      total_entities: 1,
+      total_sessions: 0,
+      total_notes: 0,
+      version: 3,
+    });
   });
 });

@@ -101,8 +101,16 @@ describe('a writer killed mid-write, repeatedly', () => {
     home = tempDir('bourdon-home-');
     cleanup.push(library, home);
     fs.mkdirSync(path.join(library, 'agents'));
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: { BOURDON_HOME: home } });
-    const entities = Array.from({ length: BASE }, (_, i) => ({ name: `base-${i}`, type: 'concept', summary: `row ${i} `.repeat(8), tags: ['base'] }));
+    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+      warn: () => {},
+      env: { BOURDON_HOME: home },
+    });
+    const entities = Array.from({ length: BASE }, (_, i) => ({
+      name: `base-${i}`,
+      type: 'concept',
+      summary: `row ${i} `.repeat(8),
+      tags: ['base'],
+    }));
     const payload = await commitToFederation(ctx, { agent_id: 'victim', agent_type: 'other', entities });
     expect(payload.version).toBe(1);
   });
@@ -118,12 +126,16 @@ describe('a writer killed mid-write, repeatedly', () => {
     const state = readHistory(new L6Store(library).paths, 'victim');
     const known = new Set(state.records.map((r) => r.sha256));
     const pendingFile = path.join(state.dir, PENDING_FILE);
-    if (fs.existsSync(pendingFile)) known.add((JSON.parse(fs.readFileSync(pendingFile, 'utf8')) as { sha256: string }).sha256);
+    if (fs.existsSync(pendingFile))
+      known.add((JSON.parse(fs.readFileSync(pendingFile, 'utf8')) as { sha256: string }).sha256);
     expect(known.has(sha256(bytes))).toBe(true);
   }
 
   it('always leaves a whole manifest, and the next writer recovers the lock at once', async () => {
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: { BOURDON_HOME: home } });
+    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+      warn: () => {},
+      env: { BOURDON_HOME: home },
+    });
     let lockLeftBehind = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const writer = spawnNode('write-loop.mjs', [REPO_ROOT, library, 'victim', `r${round}`], { BOURDON_HOME: home });
@@ -148,7 +160,10 @@ describe('a writer killed mid-write, repeatedly', () => {
     await holder.exited;
     expect(holder.stdout()).toContain('held');
     expect(fs.existsSync(path.join(library, '.bourdon.lock'))).toBe(true);
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: { BOURDON_HOME: home } });
+    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+      warn: () => {},
+      env: { BOURDON_HOME: home },
+    });
     const started = Date.now();
     const payload = await commitToFederation(ctx, { agent_id: 'victim', entities: [{ name: 'after-holder-died' }] });
     expect(payload.error).toBeUndefined();
@@ -160,7 +175,8 @@ describe('a writer killed mid-write, repeatedly', () => {
     const state = readHistory(new L6Store(library).paths, 'victim');
     expect(state.damaged).toBe(false);
     expect(state.records.map((r) => r.version)).toEqual(Array.from({ length: state.records.length }, (_, i) => i + 1));
-    for (const record of state.records) expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+    for (const record of state.records)
+      expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
     expect(fs.existsSync(path.join(state.dir, PENDING_FILE))).toBe(false);
     const live = fs.readFileSync(path.join(library, 'agents', 'victim.l5.yaml'));
     expect(sha256(live)).toBe(state.records[state.records.length - 1].sha256);

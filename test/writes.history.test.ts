@@ -53,7 +53,12 @@ function contextFor(library: string, home: string, overrides: Partial<OperationC
   return createContext(new L6Store(library, { warn: () => {} }), {
     warn: () => {},
     env: { BOURDON_HOME: home },
-    config: { home, registry: path.join(home, 'federation.yaml'), audit: path.join(home, 'audit.jsonl'), peers: path.join(home, 'peers.yaml') },
+    config: {
+      home,
+      registry: path.join(home, 'federation.yaml'),
+      audit: path.join(home, 'audit.jsonl'),
+      peers: path.join(home, 'peers.yaml'),
+    },
     ...overrides,
   });
 }
@@ -74,31 +79,56 @@ describe('commit, commit, rollback through a real MCP client', () => {
     const first = (await callJson(linked.client, 'commit_to_federation', {
       agent_id: 'codex',
       agent_type: 'code-assistant',
-      entities: [{ name: 'Bourdon', type: 'project', summary: 'Federation memory.' }, { name: 'Old', type: 'concept' }],
+      entities: [
+        { name: 'Bourdon', type: 'project', summary: 'Federation memory.' },
+        { name: 'Old', type: 'concept' },
+      ],
       sessions: [{ date: '2026-06-01', cwd: '/b', key_actions: ['Started'] }],
     })) as Record<string, unknown>;
     expect(first.version).toBe(1);
     const v1 = live();
     const second = (await callJson(linked.client, 'commit_to_federation', {
       agent_id: 'codex',
-      entities: [{ name: 'bourdon', summary: SECRET_SUMMARY, tags: ['core'] }, { name: 'Deploy', type: 'task' }],
+      entities: [
+        { name: 'bourdon', summary: SECRET_SUMMARY, tags: ['core'] },
+        { name: 'Deploy', type: 'task' },
+      ],
       sessions: [
         { date: '2026-06-01', cwd: '/b', key_actions: [SECRET_ACTION] },
         { date: '2026-06-02', cwd: '/b', key_actions: ['Shipped'] },
       ],
       notes: [{ date: '2026-06-02', text: 'Deploy is Friday', tags: ['release'] }],
     })) as Record<string, unknown>;
-    expect(second).toMatchObject({ version: 2, entities_added: 1, entities_updated: 1, sessions_added: 1, sessions_updated: 1, notes_added: 1 });
+    expect(second).toMatchObject({
+      version: 2,
+      entities_added: 1,
+      entities_updated: 1,
+      sessions_added: 1,
+      sessions_updated: 1,
+      notes_added: 1,
+    });
     expect(live().equals(v1)).toBe(false);
 
-    const rolled = (await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'codex', version: 1, reason: 'undo' })) as Record<string, unknown>;
-    expect(rolled).toEqual({ agent_id: 'codex', restored_version: 1, version: 3, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), reason: 'undo' });
+    const rolled = (await callJson(linked.client, 'rollback_agent_memory', {
+      agent_id: 'codex',
+      version: 1,
+      reason: 'undo',
+    })) as Record<string, unknown>;
+    expect(rolled).toEqual({
+      agent_id: 'codex',
+      restored_version: 1,
+      version: 3,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      reason: 'undo',
+    });
     expect(live().equals(v1)).toBe(true);
     // Queries see the restored file at once (same process, same store).
     const found = (await callJson(linked.client, 'find_entity', { name: 'Deploy' })) as { matches: unknown[] };
     expect(found, JSON.stringify(found)).toMatchObject({ matches: [] });
 
-    const versions = (await callJson(linked.client, 'list_memory_versions', { agent_id: 'codex' })) as { versions: Record<string, unknown>[] };
+    const versions = (await callJson(linked.client, 'list_memory_versions', { agent_id: 'codex' })) as {
+      versions: Record<string, unknown>[];
+    };
     expect(versions.versions.map((v) => [v.version, v.op, v.actor, v.current])).toEqual([
       [3, 'rollback', 'operator', true],
       [2, 'commit', 'operator', false],
@@ -109,38 +139,59 @@ describe('commit, commit, rollback through a real MCP client', () => {
   });
 
   it('names the entities, sessions and notes that changed, redacted', async () => {
-    const diff = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 2 })) as MemoryDiff;
+    const diff = (await callJson(linked.client, 'explain_memory_change', {
+      agent_id: 'codex',
+      version: 2,
+    })) as MemoryDiff;
     expect(diff.against).toBe(1);
     expect(diff.entities.added).toEqual(['Deploy']);
     expect(diff.entities.removed).toEqual([]);
     expect(diff.entities.changed.map((c) => c.name)).toEqual(['bourdon']);
     expect(diff.entities.changed[0].fields.map((f) => f.field)).toEqual(['name', 'summary', 'tags']);
-    expect(diff.entities.changed[0].fields[1]).toEqual({ field: 'summary', before: 'Federation memory.', after: '[redacted credential-like text]' });
+    expect(diff.entities.changed[0].fields[1]).toEqual({
+      field: 'summary',
+      before: 'Federation memory.',
+      after: '[redacted credential-like text]',
+    });
     expect(diff.sessions.added).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
     expect(diff.sessions.changed).toEqual([
-      { date: '2026-06-01', cwd: '/b', fields: [{ field: 'key_actions', before: ['Started'], after: ['Started', '[redacted credential-like text]'] }] },
+      {
+        date: '2026-06-01',
+        cwd: '/b',
+        fields: [{ field: 'key_actions', before: ['Started'], after: ['Started', '[redacted credential-like text]'] }],
+      },
     ]);
     expect(diff.notes.added).toEqual([{ date: '2026-06-02', title: null, text: 'Deploy is Friday' }]);
     expect(diff.summary).toContain('entities +1 -0 ~1');
 
-    const back = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3 })) as MemoryDiff;
+    const back = (await callJson(linked.client, 'explain_memory_change', {
+      agent_id: 'codex',
+      version: 3,
+    })) as MemoryDiff;
     expect(back.against).toBe(2);
     expect(back.entities.removed).toEqual(['Deploy']);
     expect(back.sessions.removed).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
     expect(back.notes.removed).toHaveLength(1);
 
-    const across = (await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 3, against: 1 })) as MemoryDiff;
+    const across = (await callJson(linked.client, 'explain_memory_change', {
+      agent_id: 'codex',
+      version: 3,
+      against: 1,
+    })) as MemoryDiff;
     expect(across.entities).toEqual({ added: [], removed: [], changed: [] });
     expect(across.sessions).toEqual({ added: [], removed: [], changed: [] });
 
-    for (const payload of [diff, back, across]) for (const secret of RAW_SECRETS) expect(JSON.stringify(payload)).not.toContain(secret);
+    for (const payload of [diff, back, across])
+      for (const secret of RAW_SECRETS) expect(JSON.stringify(payload)).not.toContain(secret);
   });
 
   it('answers unknown versions and invalid ids with error payloads', async () => {
     expect(await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 9 })).toMatchObject({
       error: "unknown version 9 for agent 'codex'",
     });
-    expect(await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 2, against: 7 })).toMatchObject({
+    expect(
+      await callJson(linked.client, 'explain_memory_change', { agent_id: 'codex', version: 2, against: 7 }),
+    ).toMatchObject({
       error: "unknown version 7 for agent 'codex'",
     });
     expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'codex', version: 0 })).toMatchObject({
@@ -154,7 +205,10 @@ describe('commit, commit, rollback through a real MCP client', () => {
     expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: '../x', version: 1 })).toMatchObject({
       error: "invalid agent_id '../x': must match ^[a-z0-9][a-z0-9_-]*$",
     });
-    expect(await callJson(linked.client, 'list_memory_versions', { agent_id: 'nobody' })).toEqual({ agent_id: 'nobody', versions: [] });
+    expect(await callJson(linked.client, 'list_memory_versions', { agent_id: 'nobody' })).toEqual({
+      agent_id: 'nobody',
+      versions: [],
+    });
   });
 });
 
@@ -166,7 +220,11 @@ describe('history and diff on the CLI', () => {
     let home: string;
     ({ library, home, env } = freshLibrary());
     const ctx = contextFor(library, home);
-    await commitToFederation(ctx, { agent_id: 'codex', agent_type: 'code-assistant', entities: [{ name: 'Bourdon', summary: 'plain' }] });
+    await commitToFederation(ctx, {
+      agent_id: 'codex',
+      agent_type: 'code-assistant',
+      entities: [{ name: 'Bourdon', summary: 'plain' }],
+    });
     await commitToFederation(ctx, {
       agent_id: 'codex',
       entities: [{ name: 'Bourdon', summary: SECRET_SUMMARY }],
@@ -191,7 +249,10 @@ describe('history and diff on the CLI', () => {
 
   it('--json prints exactly the tool payloads', async () => {
     const history = await runCli(['history', 'codex', '--json', '--library', library], { env });
-    const payload = JSON.parse(history.stdout) as { agent_id: string; versions: { version: number; current: boolean }[] };
+    const payload = JSON.parse(history.stdout) as {
+      agent_id: string;
+      versions: { version: number; current: boolean }[];
+    };
     expect(payload.agent_id).toBe('codex');
     expect(payload.versions.map((v) => [v.version, v.current])).toEqual([
       [2, true],
@@ -214,12 +275,26 @@ describe('history and diff on the CLI', () => {
   });
 
   it('rollback --yes restores, audits as the operator, and history shows it', async () => {
-    const result = await runCli(['rollback', 'codex', '1', '--yes', '--reason', 'bad import', '--json', '--library', library], { env });
+    const result = await runCli(
+      ['rollback', 'codex', '1', '--yes', '--reason', 'bad import', '--json', '--library', library],
+      { env },
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ agent_id: 'codex', restored_version: 1, version: 3, reason: 'bad import' });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      agent_id: 'codex',
+      restored_version: 1,
+      version: 3,
+      reason: 'bad import',
+    });
     const state = readHistory(new L6Store(library).paths, 'codex');
-    expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(fs.readFileSync(archiveFile(state.dir, 1)))).toBe(true);
-    const audit = fs.readFileSync(path.join(env.BOURDON_HOME, 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(
+      fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(fs.readFileSync(archiveFile(state.dir, 1))),
+    ).toBe(true);
+    const audit = fs
+      .readFileSync(path.join(env.BOURDON_HOME, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(audit[audit.length - 1]).toMatchObject({
       agent: 'operator',
       op: 'rollback_agent_memory',
@@ -265,7 +340,8 @@ describe('history bookkeeping', () => {
   it('rebuilds a corrupt index from the archived files', async () => {
     const { library, home } = freshLibrary();
     const ctx = contextFor(library, home);
-    for (const name of ['A', 'B', 'C']) await commitToFederation(ctx, { agent_id: 'x', agent_type: 'other', entities: [{ name }] });
+    for (const name of ['A', 'B', 'C'])
+      await commitToFederation(ctx, { agent_id: 'x', agent_type: 'other', entities: [{ name }] });
     const index = path.join(library, 'history', 'x', INDEX_FILE);
     const lines = fs.readFileSync(index, 'utf8').split('\n');
     fs.writeFileSync(index, `${lines[0]}\n{"version": 2, "ts": "tor`); // line 2 torn, line 3 lost
@@ -288,11 +364,14 @@ describe('history bookkeeping', () => {
   it('keeps the newest BOURDON_HISTORY_KEEP versions, numbering on', async () => {
     const { library, home } = freshLibrary();
     const ctx = contextFor(library, home, { env: { BOURDON_HOME: home, BOURDON_HISTORY_KEEP: '3' } });
-    for (let i = 0; i < 6; i++) await commitToFederation(ctx, { agent_id: 'k', agent_type: 'other', entities: [{ name: `e${i}` }] });
+    for (let i = 0; i < 6; i++)
+      await commitToFederation(ctx, { agent_id: 'k', agent_type: 'other', entities: [{ name: `e${i}` }] });
     const state = readHistory(ctx.store.paths, 'k');
     expect(state.records.map((r) => r.version)).toEqual([4, 5, 6]);
     expect(fs.readdirSync(state.dir).filter((name) => name.endsWith('.l5.yaml'))).toHaveLength(3);
-    expect(await rollbackAgentMemory(ctx, { agent_id: 'k', version: 2 })).toMatchObject({ error: "unknown version 2 for agent 'k'" });
+    expect(await rollbackAgentMemory(ctx, { agent_id: 'k', version: 2 })).toMatchObject({
+      error: "unknown version 2 for agent 'k'",
+    });
     expect(await rollbackAgentMemory(ctx, { agent_id: 'k', version: 4 })).toMatchObject({ version: 7 });
     expect(readHistory(ctx.store.paths, 'k').records.map((r) => r.version)).toEqual([5, 6, 7]);
   });
@@ -309,7 +388,12 @@ describe('rollback safety', () => {
     const blocked = path.join(home, 'not-a-dir');
     fs.writeFileSync(blocked, 'a file where the audit folder should be');
     const noAudit = contextFor(library, home, {
-      config: { home, registry: path.join(home, 'federation.yaml'), audit: path.join(blocked, 'audit.jsonl'), peers: path.join(home, 'peers.yaml') },
+      config: {
+        home,
+        registry: path.join(home, 'federation.yaml'),
+        audit: path.join(blocked, 'audit.jsonl'),
+        peers: path.join(home, 'peers.yaml'),
+      },
     });
     const payload = await rollbackAgentMemory(noAudit, { agent_id: 'a', version: 1 });
     expect(payload.error).toMatch(/^rollback refused: the audit record could not be written/);
@@ -325,18 +409,33 @@ describe('rollback safety', () => {
     const trail = path.join(home, 'server-trail.jsonl');
     const linked = await linkedClient(library, { env: { BOURDON_HOME: home }, auditPath: trail });
     try {
-      expect(await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'm', version: 1, reason: 'oops' })).toMatchObject({ version: 3 });
+      expect(
+        await callJson(linked.client, 'rollback_agent_memory', { agent_id: 'm', version: 1, reason: 'oops' }),
+      ).toMatchObject({ version: 3 });
     } finally {
       await linked.close();
     }
-    const lines = fs.readFileSync(trail, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.filter((line) => line.op === 'rollback_agent_memory').map((line) => line.detail ?? null)).toEqual([null, 'restore version 1 (oops)']);
+    const lines = fs
+      .readFileSync(trail, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.op === 'rollback_agent_memory').map((line) => line.detail ?? null)).toEqual([
+      null,
+      'restore version 1 (oops)',
+    ]);
 
     const blocked = path.join(home, 'blocked');
     fs.writeFileSync(blocked, '');
-    const refusing = await linkedClient(library, { env: { BOURDON_HOME: home }, auditPath: path.join(blocked, 'audit.jsonl') });
+    const refusing = await linkedClient(library, {
+      env: { BOURDON_HOME: home },
+      auditPath: path.join(blocked, 'audit.jsonl'),
+    });
     try {
-      const payload = (await callJson(refusing.client, 'rollback_agent_memory', { agent_id: 'm', version: 2 })) as Record<string, unknown>;
+      const payload = (await callJson(refusing.client, 'rollback_agent_memory', {
+        agent_id: 'm',
+        version: 2,
+      })) as Record<string, unknown>;
       expect(payload.error).toMatch(/^rollback refused: the audit record could not be written/);
     } finally {
       await refusing.close();
@@ -346,7 +445,11 @@ describe('rollback safety', () => {
 
   it('is denied to quarantined callers (and so are the other version tools)', async () => {
     const { library, home } = freshLibrary();
-    await commitToFederation(contextFor(library, home), { agent_id: 'openclaw', agent_type: 'other', entities: [{ name: 'one' }] });
+    await commitToFederation(contextFor(library, home), {
+      agent_id: 'openclaw',
+      agent_type: 'other',
+      entities: [{ name: 'one' }],
+    });
     const member = callerFor('openclaw', { tier: 'quarantined', grants: ['openclaw'] });
     const linked = await linkedClient(library, { env: { BOURDON_HOME: home }, fallbackCaller: member });
     try {
@@ -355,7 +458,11 @@ describe('rollback safety', () => {
         ['list_memory_versions', { agent_id: 'openclaw' }],
         ['explain_memory_change', { agent_id: 'openclaw', version: 1 }],
       ] as const) {
-        expect(await callJson(linked.client, tool, args)).toMatchObject({ error: 'access denied', op: tool, tier: 'quarantined' });
+        expect(await callJson(linked.client, tool, args)).toMatchObject({
+          error: 'access denied',
+          op: tool,
+          tier: 'quarantined',
+        });
       }
     } finally {
       await linked.close();
@@ -363,16 +470,28 @@ describe('rollback safety', () => {
     expect(readHistory(new L6Store(library).paths, 'openclaw').records).toHaveLength(1);
     // The core operation refuses too, whoever calls it.
     const direct = contextFor(library, home, { caller: member });
-    expect(await rollbackAgentMemory(direct, { agent_id: 'openclaw', version: 1 })).toMatchObject({ error: 'access denied' });
+    expect(await rollbackAgentMemory(direct, { agent_id: 'openclaw', version: 1 })).toMatchObject({
+      error: 'access denied',
+    });
   });
 
   it('hides rows above the caller ceiling in diffs', async () => {
     const { library, home } = freshLibrary();
     const ctx = contextFor(library, home);
     await commitToFederation(ctx, { agent_id: 'p', agent_type: 'other', entities: [{ name: 'Public' }] });
-    await commitToFederation(ctx, { agent_id: 'p', entities: [{ name: 'Secret Plan', visibility: 'private' }, { name: 'Team Thing', visibility: 'team' }] });
-    const remote = contextFor(library, home, { caller: { agent_id: 'peer', tier: 'trusted', grants: [], ceiling: 'team' } });
-    const diff = (await explainMemoryChange(remote, { agent_id: 'p', version: 2 })) as { entities: { added: string[] } };
+    await commitToFederation(ctx, {
+      agent_id: 'p',
+      entities: [
+        { name: 'Secret Plan', visibility: 'private' },
+        { name: 'Team Thing', visibility: 'team' },
+      ],
+    });
+    const remote = contextFor(library, home, {
+      caller: { agent_id: 'peer', tier: 'trusted', grants: [], ceiling: 'team' },
+    });
+    const diff = (await explainMemoryChange(remote, { agent_id: 'p', version: 2 })) as {
+      entities: { added: string[] };
+    };
     expect(diff.entities.added).toEqual(['Team Thing']);
     const local = (await explainMemoryChange(ctx, { agent_id: 'p', version: 2 })) as { entities: { added: string[] } };
     expect(local.entities.added).toEqual(['Secret Plan', 'Team Thing']);

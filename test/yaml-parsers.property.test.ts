@@ -9,18 +9,75 @@ import { describe, expect, it } from 'vitest';
 import { parseYaml, parseYamlCareful, parseYamlFast, stringifyYaml } from '../src/core/yaml.js';
 
 const tricky = fc.constantFrom(
-  'yes', 'no', 'on', 'off', 'true', 'False', 'null', '~', '', ' ', '2026-06-01', '2026-06-01T10:00:00+02:00',
-  '0o17', '0x1F', '012', '1e3', '.inf', '-.inf', '.nan', '1_000', '+1', '-0', '3.14', "it's", 'a: b', '- x',
-  '#not a comment', '&anchor', '*alias', '!tag', '@at', '`tick`', '%percent', 'line1\nline2', 'tab\there', 'naïve café',
-  '日本語', '🙂 emoji', '"quoted"', "'single'", '[flow]', '{map}', '? key', '|', '>',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'true',
+  'False',
+  'null',
+  '~',
+  '',
+  ' ',
+  '2026-06-01',
+  '2026-06-01T10:00:00+02:00',
+  '0o17',
+  '0x1F',
+  '012',
+  '1e3',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '1_000',
+  '+1',
+  '-0',
+  '3.14',
+  "it's",
+  'a: b',
+  '- x',
+  '#not a comment',
+  '&anchor',
+  '*alias',
+  '!tag',
+  '@at',
+  '`tick`',
+  '%percent',
+  'line1\nline2',
+  'tab\there',
+  'naïve café',
+  '日本語',
+  '🙂 emoji',
+  '"quoted"',
+  "'single'",
+  '[flow]',
+  '{map}',
+  '? key',
+  '|',
+  '>',
 );
-// eslint-disable-next-line no-control-regex -- strips what YAML cannot carry
-const text = fc.oneof(tricky, fc.string(), fc.string({ unit: 'binary' }).map((s) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff\ufffe\uffff]/g, '')));
-const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), fc.boolean(), fc.constant(null));
+const text = fc.oneof(
+  tricky,
+  fc.string(),
+  fc
+    .string({ unit: 'binary' })
+    // eslint-disable-next-line no-control-regex -- strips what YAML cannot carry
+    .map((s) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff\ufffe\uffff]/g, '')),
+);
+const scalar = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
+  fc.boolean(),
+  fc.constant(null),
+);
 const value = fc.letrec((tie) => ({
   node: fc.oneof({ depthSize: 'small' }, scalar, tie('list'), tie('map')),
   list: fc.array(tie('node'), { maxLength: 4 }),
-  map: fc.dictionary(text.filter((key) => key !== '__proto__'), tie('node'), { maxKeys: 4 }),
+  map: fc.dictionary(
+    text.filter((key) => key !== '__proto__'),
+    tie('node'),
+    { maxKeys: 4 },
+  ),
 })).map;
 
 describe('YAML read paths agree', () => {
@@ -47,11 +104,14 @@ describe('YAML read paths agree', () => {
   });
 
   it('aliases go through the careful parser, which refuses a billion-laughs document', () => {
-    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => {
-      const prev = String.fromCharCode(97 + i);
-      const next = String.fromCharCode(98 + i);
-      return `${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`;
-    })].join('\n');
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...Array.from({ length: 8 }, (_, i) => {
+        const prev = String.fromCharCode(97 + i);
+        const next = String.fromCharCode(98 + i);
+        return `${next}: &${next} [*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev},*${prev}]`;
+      }),
+    ].join('\n');
     expect(() => parseYaml(bomb)).toThrow();
     expect(parseYaml('base: &b {x: 1}\nother: *b\n')).toEqual({ base: { x: 1 }, other: { x: 1 } });
   });

@@ -22,7 +22,9 @@ export function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>;
 
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
@@ -151,7 +153,8 @@ export abstract class BaseCommand extends Command {
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
     else process.stderr.write(`bourdon: ${message}\n`);
-    if (code === 2 && !this.jsonMode) process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
+    if (code === 2 && !this.jsonMode)
+      process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
     this.exit(code);
   }
 }

@@ -4,10 +4,14 @@ import { ACCESS_LEVELS } from '../core/access.js';
 
 export const accessFlags = {
   'access-level': Flags.string({
-    description: 'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
+    description:
+      'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
     options: [...ACCESS_LEVELS],
   }),
-  'include-private': Flags.boolean({ description: 'Include private rows (same as --access-level private).', default: false }),
+  'include-private': Flags.boolean({
+    description: 'Include private rows (same as --access-level private).',
+    default: false,
+  }),
 };
 
 export function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {

@@ -15,10 +15,27 @@ interface Group {
 export const GROUPS: Group[] = [
   {
     title: 'Ask the library',
-    ids: ['agents', 'find', 'query', 'recent', 'summary', 'workstreams', 'list-notes', 'recognize', 'deeper-context', 'compile-turn'],
+    ids: [
+      'agents',
+      'find',
+      'query',
+      'recent',
+      'summary',
+      'workstreams',
+      'list-notes',
+      'recognize',
+      'deeper-context',
+      'compile-turn',
+    ],
   },
-  { title: 'Write and recover', ids: ['commit', 'note:add', 'history', 'diff', 'rollback', 'staging:list', 'staging:promote', 'staging:reject'] },
-  { title: 'Members and trust', ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'] },
+  {
+    title: 'Write and recover',
+    ids: ['commit', 'note:add', 'history', 'diff', 'rollback', 'staging:list', 'staging:promote', 'staging:reject'],
+  },
+  {
+    title: 'Members and trust',
+    ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'],
+  },
   { title: 'Peers', ids: ['peers:add', 'peers:list', 'peers:remove', 'peers:check'] },
   { title: 'Serve and set up', ids: ['init', 'serve', 'mcp-config', 'doctor', 'demo', 'help'] },
 ];
@@ -46,7 +63,12 @@ The token is printed once, by \`agent add\` or \`agent rotate\`; only its SHA-25
     guide: `When a quarantined member commits to its own namespace, the write does not touch the live library: it lands in <library>/staging/<member>/<agent>.l5.yaml, merged with that member's earlier staged writes, and no query sees it.
 
 You review it: \`promote\` merges it into agents/<agent>.l5.yaml through the normal commit path (a new version, op promote, so it can be explained with \`bourdon diff\` and undone with \`bourdon rollback\`); \`reject\` deletes it unread. \`bourdon doctor\` fails when a staged write waits more than 7 days.`,
-    examples: ['bourdon staging list', 'bourdon staging promote openclaw', 'bourdon staging reject openclaw', 'bourdon history openclaw     # the promotion is a version'],
+    examples: [
+      'bourdon staging list',
+      'bourdon staging promote openclaw',
+      'bourdon staging reject openclaw',
+      'bourdon history openclaw     # the promotion is a version',
+    ],
   },
   peers: {
     summary: "Other machines' Bourdon servers this one federates with.",
@@ -63,7 +85,10 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
   note: {
     summary: "Notes in an agent's manifest.",
     guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents.`,
-    examples: ['bourdon note add codex "Release branch is frozen until Friday" --tag release', 'bourdon list-notes --tag release'],
+    examples: [
+      'bourdon note add codex "Release branch is frozen until Friday" --tag release',
+      'bourdon list-notes --tag release',
+    ],
   },
 };
 
@@ -92,9 +117,15 @@ export default class BourdonHelp extends Help {
     const commands = this.sortedCommands.filter((command) => command.id);
     const byId = new Map(commands.map((command) => [command.id, command]));
     const listed = new Set<string>();
-    this.idWidth = Math.max(0, ...commands.map((command) => this.displayId(command.id).length), ...Object.keys(TOPIC_GUIDES).map((name) => `help ${name}`.length));
+    this.idWidth = Math.max(
+      0,
+      ...commands.map((command) => this.displayId(command.id).length),
+      ...Object.keys(TOPIC_GUIDES).map((name) => `help ${name}`.length),
+    );
     for (const group of GROUPS) {
-      const members = group.ids.map((id) => byId.get(id)).filter((command): command is Command.Loadable => command !== undefined);
+      const members = group.ids
+        .map((id) => byId.get(id))
+        .filter((command): command is Command.Loadable => command !== undefined);
       if (members.length === 0) continue;
       for (const command of members) listed.add(command.id);
       this.log(this.section(group.title.toUpperCase(), this.rows(members)));
@@ -109,7 +140,12 @@ export default class BourdonHelp extends Help {
       .filter(([name]) => this.config.findTopic(name))
       .map(([name, topic]) => [`help ${name}`.padEnd(this.idWidth), topic.summary]);
     if (topics.length) {
-      this.log(this.section('GUIDES', this.renderList(topics, { indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi })));
+      this.log(
+        this.section(
+          'GUIDES',
+          this.renderList(topics, { indentation: 2, spacer: '\n', stripAnsi: this.opts.stripAnsi }),
+        ),
+      );
       this.log('');
     }
     this.log(this.wrap(FOOTER));

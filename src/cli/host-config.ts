@@ -82,7 +82,8 @@ export function binPath(): string {
 }
 
 export function checkServerName(name: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new UsageError(`invalid server name ${JSON.stringify(name)}: use letters, digits, - and _`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    throw new UsageError(`invalid server name ${JSON.stringify(name)}: use letters, digits, - and _`);
   return name;
 }
 
@@ -123,7 +124,12 @@ export function stdioTarget(
 export const BRIDGE_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 
 /** The HTTP target: the URL checked as peers are (https unless loopback; /mcp appended). */
-export function httpTarget(rawUrl: string, tokenEnv = DEFAULT_TOKEN_ENV, launcher: Launcher = 'node', tools?: string): HttpTarget {
+export function httpTarget(
+  rawUrl: string,
+  tokenEnv = DEFAULT_TOKEN_ENV,
+  launcher: Launcher = 'node',
+  tools?: string,
+): HttpTarget {
   let url: string;
   try {
     url = normalisePeerUrl(rawUrl);
@@ -196,7 +202,16 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
           format: 'json',
           file: '.mcp.json at the project root (shared with the team), or run the command for your user only',
           text: json({ mcpServers: { [name]: { ...stdioEntry(target, true), env: target.env } } }),
-          command: commandLine(['claude', 'mcp', 'add', ...envFlags('-e', target.env), name, '--', target.command, ...target.args]),
+          command: commandLine([
+            'claude',
+            'mcp',
+            'add',
+            ...envFlags('-e', target.env),
+            name,
+            '--',
+            target.command,
+            ...target.args,
+          ]),
           notes: [],
         };
       }
@@ -205,15 +220,41 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
         ...base,
         format: 'json',
         file: '.mcp.json at the project root',
-        text: json({ mcpServers: { [name]: { type: 'http', url: target.url, headers: { Authorization: `Bearer \${${target.tokenEnv}}` } } } }),
-        command: commandLine(['claude', 'mcp', 'add', '--scope', 'project', '--transport', 'http', name, target.url, '--header', header]),
-        notes: [`Claude Code expands \${${target.tokenEnv}} from its environment when it connects: export ${target.tokenEnv} before starting it.`],
+        text: json({
+          mcpServers: {
+            [name]: { type: 'http', url: target.url, headers: { Authorization: `Bearer \${${target.tokenEnv}}` } },
+          },
+        }),
+        command: commandLine([
+          'claude',
+          'mcp',
+          'add',
+          '--scope',
+          'project',
+          '--transport',
+          'http',
+          name,
+          target.url,
+          '--header',
+          header,
+        ]),
+        notes: [
+          `Claude Code expands \${${target.tokenEnv}} from its environment when it connects: export ${target.tokenEnv} before starting it.`,
+        ],
       };
     }
     case 'claude-desktop': {
-      const file = 'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
+      const file =
+        'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
       if (target.transport === 'stdio') {
-        return { ...base, format: 'json', file, text: json({ mcpServers: { [name]: stdioEntry(target, false) } }), command: null, notes: [] };
+        return {
+          ...base,
+          format: 'json',
+          file,
+          text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
+          command: null,
+          notes: [],
+        };
       }
       return {
         ...base,
@@ -234,13 +275,22 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
     case 'cursor': {
       const file = '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project';
       if (target.transport === 'stdio') {
-        return { ...base, format: 'json', file, text: json({ mcpServers: { [name]: stdioEntry(target, false) } }), command: null, notes: [] };
+        return {
+          ...base,
+          format: 'json',
+          file,
+          text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
+          command: null,
+          notes: [],
+        };
       }
       return {
         ...base,
         format: 'json',
         file,
-        text: json({ mcpServers: { [name]: { url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } } } }),
+        text: json({
+          mcpServers: { [name]: { url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } } },
+        }),
         command: null,
         notes: [`Cursor reads \${env:${target.tokenEnv}} from the environment it was started in.`],
       };
@@ -248,16 +298,33 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
     case 'codex': {
       const table = `mcp_servers.${tomlKey(name)}`;
       if (target.transport === 'stdio') {
-        const lines = [`[${table}]`, `command = ${tomlString(target.command)}`, `args = [${target.args.map(tomlString).join(', ')}]`];
+        const lines = [
+          `[${table}]`,
+          `command = ${tomlString(target.command)}`,
+          `args = [${target.args.map(tomlString).join(', ')}]`,
+        ];
         if (Object.keys(target.env).length) {
-          lines.push('', `[${table}.env]`, ...Object.entries(target.env).map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`));
+          lines.push(
+            '',
+            `[${table}.env]`,
+            ...Object.entries(target.env).map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`),
+          );
         }
         return {
           ...base,
           format: 'toml',
           file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
           text: lines.join('\n'),
-          command: commandLine(['codex', 'mcp', 'add', name, ...envFlags('--env', target.env), '--', target.command, ...target.args]),
+          command: commandLine([
+            'codex',
+            'mcp',
+            'add',
+            name,
+            ...envFlags('--env', target.env),
+            '--',
+            target.command,
+            ...target.args,
+          ]),
           notes: [],
         };
       }
@@ -265,8 +332,21 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
         ...base,
         format: 'toml',
         file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
-        text: [`[${table}]`, `url = ${tomlString(target.url)}`, `bearer_token_env_var = ${tomlString(target.tokenEnv)}`].join('\n'),
-        command: commandLine(['codex', 'mcp', 'add', name, '--url', target.url, '--bearer-token-env-var', target.tokenEnv]),
+        text: [
+          `[${table}]`,
+          `url = ${tomlString(target.url)}`,
+          `bearer_token_env_var = ${tomlString(target.tokenEnv)}`,
+        ].join('\n'),
+        command: commandLine([
+          'codex',
+          'mcp',
+          'add',
+          name,
+          '--url',
+          target.url,
+          '--bearer-token-env-var',
+          target.tokenEnv,
+        ]),
         notes: [`Codex sends ${bearer} on every request; it refuses a token written in the file.`],
       };
     }

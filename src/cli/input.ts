@@ -12,7 +12,15 @@ import { MAX_INPUT_BYTES } from '../core/writes.js';
 import { parseYaml } from '../core/yaml.js';
 
 const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];
-const MANIFEST_KEYS = ['spec_version', 'agent', 'last_updated', 'known_entities', 'recent_sessions', 'capabilities', 'visibility_policy'];
+const MANIFEST_KEYS = [
+  'spec_version',
+  'agent',
+  'last_updated',
+  'known_entities',
+  'recent_sessions',
+  'capabilities',
+  'visibility_policy',
+];
 
 function tooLarge(): BourdonError {
   return new BourdonError(`input is larger than ${MAX_INPUT_BYTES} bytes (4 MiB); nothing was written`);
@@ -94,6 +102,7 @@ export function commitArgsFromText(
 
 /** A version argument: a whole number, or a usage error. */
 export function parseVersion(text: string): number {
-  if (!/^\d{1,9}$/.test(text.trim())) throw new UsageError(`version must be a whole number, not ${JSON.stringify(text)}`);
+  if (!/^\d{1,9}$/.test(text.trim()))
+    throw new UsageError(`version must be a whole number, not ${JSON.stringify(text)}`);
   return Number(text.trim());
 }

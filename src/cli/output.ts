@@ -14,7 +14,16 @@ export interface Colors {
 }
 
 const same = (text: string) => text;
-const plain: Colors = { bold: same, dim: same, red: same, green: same, cyan: same, yellow: same, magenta: same, gray: same };
+const plain: Colors = {
+  bold: same,
+  dim: same,
+  red: same,
+  green: same,
+  cyan: same,
+  yellow: same,
+  magenta: same,
+  gray: same,
+};
 let active: Colors = plain;
 
 /** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */

@@ -38,7 +38,10 @@ export default class Agents extends BaseCommand {
   }
 }
 
-async function federatedExport(local: Record<string, unknown>, stopProgress: () => void): Promise<Record<string, unknown>> {
+async function federatedExport(
+  local: Record<string, unknown>,
+  stopProgress: () => void,
+): Promise<Record<string, unknown>> {
   const [{ loadPeersFile }, { McpPeerFanout }, { mergeExports }] = await Promise.all([
     import('../core/peers-config.js'),
     import('../mcp/peer-client.js'),
@@ -59,7 +62,13 @@ function renderAgents(agents: ExportedAgent[]): string {
   const rows = agents.map((agent) =>
     agent.parse_error
       ? [c.red(agent.id), c.red('unreadable'), '-', '-', c.red(agent.parse_error.split(/[\n:]/)[0])]
-      : [agent.id, agent.type ?? '-', String(agent.session_count ?? 0), relativeDay(agent.freshest_session_date), agent.role_narrative ?? ''],
+      : [
+          agent.id,
+          agent.type ?? '-',
+          String(agent.session_count ?? 0),
+          relativeDay(agent.freshest_session_date),
+          agent.role_narrative ?? '',
+        ],
   );
   return table(['AGENT', 'TYPE', 'SESSIONS', 'LAST SESSION', 'ROLE'], rows);
 }

@@ -66,6 +66,9 @@ function renderAudit(records: AuditRecord[], matched: number, defaultLimit: bool
  * record can move the cursor or recolour the terminal of the person reading the trail.
  */
 export function printable(value: unknown): string {
-  // eslint-disable-next-line no-control-regex
-  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return String(value).replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -17,10 +17,15 @@ export default class Commit extends BaseCommand {
     'echo \'{"entities":[{"name":"Roadmap","type":"draft"}]}\' | <%= config.bin %> commit notes-bot --file - --json',
     '<%= config.bin %> commit codex --mode replace --agent-type code-assistant --file codex.l5.yaml',
   ];
-  static override args = { agent_id: Args.string({ description: 'Agent id (^[a-z0-9][a-z0-9_-]*$).', required: true }) };
+  static override args = {
+    agent_id: Args.string({ description: 'Agent id (^[a-z0-9][a-z0-9_-]*$).', required: true }),
+  };
   static override flags = {
     file: Flags.string({ char: 'f', description: 'YAML or JSON input; - reads stdin.', helpValue: '<path|->' }),
-    'agent-type': Flags.string({ description: 'Agent type (required for a new manifest and with --mode replace).', options: [...AGENT_TYPES] }),
+    'agent-type': Flags.string({
+      description: 'Agent type (required for a new manifest and with --mode replace).',
+      options: [...AGENT_TYPES],
+    }),
     mode: Flags.string({ description: 'merge (default) or replace.', options: ['merge', 'replace'] }),
     instance: Flags.string({ description: 'agent.instance (machine or deployment).' }),
     role: Flags.string({ description: 'agent.role_narrative.' }),
@@ -31,7 +36,9 @@ export default class Commit extends BaseCommand {
     const ctx = this.openContext(flags.library);
     // An id that could name a path outside the library is refused before any input is read.
     if (!isValidAgentId(args.agent_id)) {
-      this.failOnPayloadError(commitError({ agent_id: args.agent_id, mode: flags.mode }, invalidAgentIdMessage(args.agent_id)));
+      this.failOnPayloadError(
+        commitError({ agent_id: args.agent_id, mode: flags.mode }, invalidAgentIdMessage(args.agent_id)),
+      );
     }
     let input: Omit<CommitArgs, 'agent_id'> = {};
     if (flags.file !== undefined) {
@@ -56,6 +63,8 @@ function renderCommit(payload: Payload): string {
     `${c.green('committed')} ${payload.agent_id} ${c.bold(`version ${String(payload.version)}`)}: ` +
     `+${n('entities_added')} entities (~${n('entities_updated')} updated), ` +
     `+${n('sessions_added')} sessions (~${n('sessions_updated')} updated), +${n('notes_added')} notes\n` +
-    c.dim(`${String(payload.path)} now holds ${n('total_entities')} entities, ${n('total_sessions')} sessions, ${n('total_notes')} notes`)
+    c.dim(
+      `${String(payload.path)} now holds ${n('total_entities')} entities, ${n('total_sessions')} sessions, ${n('total_notes')} notes`,
+    )
   );
 }

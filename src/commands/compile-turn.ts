@@ -6,7 +6,10 @@ export default class CompileTurn extends BaseCommand {
   static override summary = 'Codex turn brief (deferred).';
   static override description =
     'The brief Codex would get for a turn (the repository, the workstream, what other agents did). The turn compiler is environment-bound (live cwd, git remote) and ships later; until then this prints the deferred payload, so scripts can already call it. Tool: compile_codex_turn.';
-  static override examples = ['<%= config.bin %> compile-turn "fix the flaky sync test" --cwd ~/src/app', '<%= config.bin %> compile-turn "ship 2.4" --json'];
+  static override examples = [
+    '<%= config.bin %> compile-turn "fix the flaky sync test" --cwd ~/src/app',
+    '<%= config.bin %> compile-turn "ship 2.4" --json',
+  ];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = {
     cwd: Flags.string({ description: 'Working directory of the turn.' }),

@@ -7,13 +7,19 @@ export default class DeeperContext extends BaseCommand {
   static override summary = 'Longer context for a prompt from an L2 retriever.';
   static override description =
     'Longer passages for a prompt, from an L2 retriever (embeddings over notes and transcripts) when one is wired in. No retriever ships with this package, so the context is empty and the command says so. Default access: team. Tool: get_deeper_context.';
-  static override examples = ['<%= config.bin %> deeper-context "why did we drop the websocket sync?"', '<%= config.bin %> deeper-context "release 2.4 risks" --json'];
+  static override examples = [
+    '<%= config.bin %> deeper-context "why did we drop the websocket sync?"',
+    '<%= config.bin %> deeper-context "release 2.4 risks" --json',
+  ];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = { ...accessFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeeperContext);
-    const payload = await getDeeperContext(this.openContext(flags.library), { prompt: args.prompt, ...accessArgs(flags) });
+    const payload = await getDeeperContext(this.openContext(flags.library), {
+      prompt: args.prompt,
+      ...accessArgs(flags),
+    });
     this.emit(payload, () => (payload.context as string) || 'No deeper context (no L2 retriever configured).');
   }
 }

@@ -53,7 +53,10 @@ export default class Demo extends BaseCommand {
       const { tools } = await client.listTools();
       const out: string[] = [];
       const say = (line = '') => out.push(line);
-      say(c.bold('Bourdon demo') + c.dim(` — a real MCP client talking to \`bourdon serve\` over stdio (${tools.length} tools)`));
+      say(
+        c.bold('Bourdon demo') +
+          c.dim(` — a real MCP client talking to \`bourdon serve\` over stdio (${tools.length} tools)`),
+      );
       say(c.dim(`library: ${root}`));
       say();
 
@@ -82,12 +85,16 @@ export default class Demo extends BaseCommand {
       const recent = await call('list_recent_work', { summary: false, limit: 5 });
       say(`${c.cyan('list_recent_work')} ${c.dim('(last 14 days, public rows)')}`);
       for (const session of recent.sessions as SessionRow[]) {
-        say(`  ${session.date}  ${session.agent.padEnd(12)} ${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`);
+        say(
+          `  ${session.date}  ${session.agent.padEnd(12)} ${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`,
+        );
       }
       say();
 
       const summary = await call('get_cross_agent_summary', { project: 'Release 2.4', access_level: 'team' });
-      say(`${c.cyan('get_cross_agent_summary')} ${c.dim('"Release 2.4" at team access')} → agents: ${(summary.agents as string[]).join(', ')}`);
+      say(
+        `${c.cyan('get_cross_agent_summary')} ${c.dim('"Release 2.4" at team access')} → agents: ${(summary.agents as string[]).join(', ')}`,
+      );
       for (const session of summary.recent_sessions as SessionRow[]) {
         say(`  ${session.date}  ${session.agent}: ${(session.key_actions ?? []).join('; ')}`);
       }

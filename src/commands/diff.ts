@@ -44,12 +44,25 @@ function fields(list: FieldChange[], indent: string): string[] {
 function renderDiff(payload: Payload): string {
   const c = colors();
   const out: string[] = [c.bold(String(payload.summary))];
-  for (const change of payload.agent_changes as FieldChange[]) out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
-  const entities = payload.entities as { added: string[]; removed: string[]; changed: { name: string; fields: FieldChange[] }[] };
+  for (const change of payload.agent_changes as FieldChange[])
+    out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
+  const entities = payload.entities as {
+    added: string[];
+    removed: string[];
+    changed: { name: string; fields: FieldChange[] }[];
+  };
   type SessionId = { date: string | null; cwd: string | null; fields?: FieldChange[] };
-  const sessions = payload.sessions as { added: SessionId[]; removed: SessionId[]; changed: (SessionId & { fields: FieldChange[] })[] };
+  const sessions = payload.sessions as {
+    added: SessionId[];
+    removed: SessionId[];
+    changed: (SessionId & { fields: FieldChange[] })[];
+  };
   type NoteId = { date: string | null; title: string | null; text: string | null; fields?: FieldChange[] };
-  const notes = payload.notes as { added: NoteId[]; removed: NoteId[]; changed: (NoteId & { fields: FieldChange[] })[] };
+  const notes = payload.notes as {
+    added: NoteId[];
+    removed: NoteId[];
+    changed: (NoteId & { fields: FieldChange[] })[];
+  };
   const session = (s: SessionId) => `${s.date ?? '-'}${s.cwd ? ` ${s.cwd}` : ''}`;
   const note = (n: NoteId) => `${n.date ?? '-'} ${n.title ? `${n.title}: ` : ''}${n.text ?? ''}`;
   const section = (title: string, lines: string[]) => {

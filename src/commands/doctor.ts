@@ -27,14 +27,29 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
   static override examples = [
     '<%= config.bin %> doctor',
     '<%= config.bin %> doctor --offline',
-    { description: 'Only the failing checks, for a script', command: '<%= config.bin %> doctor --json | jq \'.checks[] | select(.verdict == "fail")\'' },
-    { description: 'In CI, warnings count too', command: '<%= config.bin %> doctor --strict --library ./agent-library' },
+    {
+      description: 'Only the failing checks, for a script',
+      command: '<%= config.bin %> doctor --json | jq \'.checks[] | select(.verdict == "fail")\'',
+    },
+    {
+      description: 'In CI, warnings count too',
+      command: '<%= config.bin %> doctor --strict --library ./agent-library',
+    },
   ];
   static override flags = {
     offline: Flags.boolean({ description: 'Do not call peers (skip the reachability check).', default: false }),
     strict: Flags.boolean({ description: 'Exit 1 on warnings too.', default: false }),
-    'stale-days': Flags.integer({ description: `Staged writes older than this fail (default ${DEFAULT_STALE_DAYS}).`, min: 0, helpValue: '<days>' }),
-    'peer-timeout': Flags.integer({ description: 'Budget per peer call, in milliseconds.', default: 5000, min: 100, helpValue: '<ms>' }),
+    'stale-days': Flags.integer({
+      description: `Staged writes older than this fail (default ${DEFAULT_STALE_DAYS}).`,
+      min: 0,
+      helpValue: '<days>',
+    }),
+    'peer-timeout': Flags.integer({
+      description: 'Budget per peer call, in milliseconds.',
+      default: 5000,
+      min: 100,
+      helpValue: '<ms>',
+    }),
   };
 
   async run(): Promise<void> {
@@ -58,7 +73,9 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
   }
 }
 
-async function peerProbe(timeoutMs: number): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
+async function peerProbe(
+  timeoutMs: number,
+): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
   const { checkPeer } = await import('../mcp/peer-client.js');
   return async (peer) => {
     const result = await checkPeer(peer, process.env, timeoutMs);
@@ -87,9 +104,17 @@ export function renderReport(report: DoctorReport): string {
   const { fail, warn } = report.counts;
   const verdict =
     fail > 0
-      ? c.red(`${fail} ${fail === 1 ? 'problem' : 'problems'}${warn ? `, ${warn} ${warn === 1 ? 'warning' : 'warnings'}` : ''}.`)
+      ? c.red(
+          `${fail} ${fail === 1 ? 'problem' : 'problems'}${warn ? `, ${warn} ${warn === 1 ? 'warning' : 'warnings'}` : ''}.`,
+        )
       : warn > 0
         ? c.yellow(`No problems; ${warn} ${warn === 1 ? 'warning' : 'warnings'}.`)
         : c.green('Everything looks healthy.');
-  return [c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`), '', ...report.checks.map(line), '', verdict].join('\n');
+  return [
+    c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`),
+    '',
+    ...report.checks.map(line),
+    '',
+    verdict,
+  ].join('\n');
 }

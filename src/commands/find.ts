@@ -7,8 +7,12 @@ import type { EntityMatch } from '../core/queries.js';
 
 export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';
-  static override description = 'Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: find_entity.';
-  static override examples = ['<%= config.bin %> find Bourdon', '<%= config.bin %> find "l6 store" --access-level team --json'];
+  static override description =
+    'Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: find_entity.';
+  static override examples = [
+    '<%= config.bin %> find Bourdon',
+    '<%= config.bin %> find "l6 store" --access-level team --json',
+  ];
   static override args = { name: Args.string({ description: 'Entity name or alias.', required: true }) };
   static override flags = { ...accessFlags };
 

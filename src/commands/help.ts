@@ -4,8 +4,14 @@ export default class HelpCommand extends Command {
   static override summary = "Commands by task, a topic's guide, or one command's help.";
   static override description =
     'Without arguments, lists every command grouped by what you want to do. `bourdon help <topic>` (agent, staging, peers, note) opens with a short guide to that area; `bourdon help <command>` is the same as `bourdon <command> --help`.';
-  static override examples = ['<%= config.bin %> help', '<%= config.bin %> help peers', '<%= config.bin %> help staging promote'];
-  static override args = { subject: Args.string({ description: 'A topic or command (words separated by spaces).', required: false }) };
+  static override examples = [
+    '<%= config.bin %> help',
+    '<%= config.bin %> help peers',
+    '<%= config.bin %> help staging promote',
+  ];
+  static override args = {
+    subject: Args.string({ description: 'A topic or command (words separated by spaces).', required: false }),
+  };
   static override strict = false;
 
   async run(): Promise<void> {
@@ -16,7 +22,9 @@ export default class HelpCommand extends Command {
       await help.showHelp(argv as string[]);
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
-      process.stderr.write(`bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)}\n`);
+      process.stderr.write(
+        `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)}\n`,
+      );
       process.stderr.write('See `bourdon help`.\n');
       this.exit(2);
     }

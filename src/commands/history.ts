@@ -19,7 +19,10 @@ export default class History extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const payload: Payload = await listMemoryVersions(this.openContext(flags.library), { agent_id: args.agent_id, limit: flags.limit });
+    const payload: Payload = await listMemoryVersions(this.openContext(flags.library), {
+      agent_id: args.agent_id,
+      limit: flags.limit,
+    });
     this.failOnPayloadError(payload);
     this.emit(payload, () => renderHistory(args.agent_id, payload.versions as VersionView[]));
   }

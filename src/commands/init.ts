@@ -46,27 +46,56 @@ With --yes it asks nothing and does what the flags say, for scripts. Outside a t
 Running it again is safe: what exists is reported and left alone; an existing member's token is never shown again.`;
   static override examples = [
     { description: 'The wizard', command: '<%= config.bin %> init' },
-    { description: 'A script: library and config dir only', command: '<%= config.bin %> init --yes --library ~/agent-library' },
+    {
+      description: 'A script: library and config dir only',
+      command: '<%= config.bin %> init --yes --library ~/agent-library',
+    },
     {
       description: 'A trusted member for this laptop, a peer, and the Claude Code snippet',
-      command: '<%= config.bin %> init --yes --member laptop --tier trusted --peer-url https://desk.tailnet.example:7500 --peer-token-env BOURDON_PEER_DESK --host claude-code',
+      command:
+        '<%= config.bin %> init --yes --member laptop --tier trusted --peer-url https://desk.tailnet.example:7500 --peer-token-env BOURDON_PEER_DESK --host claude-code',
     },
-    { description: 'Capture the new member token in a script', command: '<%= config.bin %> init --yes --member ci --grant codex --json | jq -r .member.token' },
+    {
+      description: 'Capture the new member token in a script',
+      command: '<%= config.bin %> init --yes --member ci --grant codex --json | jq -r .member.token',
+    },
   ];
   static override flags = {
     yes: Flags.boolean({ char: 'y', description: 'Ask nothing: use the flags and defaults.', default: false }),
     member: Flags.string({ description: 'Register this member (an agent id) for HTTP access.', helpValue: '<id>' }),
-    tier: Flags.string({ description: "The member's tier.", options: ['quarantined', 'trusted'], default: 'quarantined' }),
-    grant: Flags.string({ description: 'A namespace the member may read (repeatable or comma-separated).', multiple: true, delimiter: ',', helpValue: '<ns>' }),
+    tier: Flags.string({
+      description: "The member's tier.",
+      options: ['quarantined', 'trusted'],
+      default: 'quarantined',
+    }),
+    grant: Flags.string({
+      description: 'A namespace the member may read (repeatable or comma-separated).',
+      multiple: true,
+      delimiter: ',',
+      helpValue: '<ns>',
+    }),
     'peer-url': Flags.string({ description: "Add a peer: another machine's Bourdon server.", helpValue: '<url>' }),
-    'peer-name': Flags.string({ description: 'The peer’s name (default: from its host and port).', helpValue: '<name>' }),
-    'peer-token-env': Flags.string({ description: 'BOURDON_PEER_* variable holding the peer’s token.', default: DEFAULT_TOKEN_ENV, helpValue: '<VAR>' }),
-    host: Flags.string({ description: 'Print the stdio config for this MCP host (repeatable).', options: [...HOSTS], multiple: true }),
+    'peer-name': Flags.string({
+      description: 'The peer’s name (default: from its host and port).',
+      helpValue: '<name>',
+    }),
+    'peer-token-env': Flags.string({
+      description: 'BOURDON_PEER_* variable holding the peer’s token.',
+      default: DEFAULT_TOKEN_ENV,
+      helpValue: '<VAR>',
+    }),
+    host: Flags.string({
+      description: 'Print the stdio config for this MCP host (repeatable).',
+      options: [...HOSTS],
+      multiple: true,
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Init);
-    const plan = flags.yes ? planFromFlags(this.libraryRoot(flags.library), flags) : await this.ask(this.libraryRoot(flags.library), flags);
+    const plan = flags.yes
+      ? planFromFlags(this.libraryRoot(flags.library), flags)
+      : await this.ask(this.libraryRoot(flags.library), flags);
     const config = configPaths(process.env);
     const steps: SetupStep[] = [ensureLibraryFolders(plan.library), ensureConfigDir(config.home)];
     let issued: IssuedToken | null = null;
@@ -87,7 +116,9 @@ Running it again is safe: what exists is reported and left alone; an existing me
       library: steps[0].path,
       config_dir: steps[1].path,
       steps,
-      member: issued ? { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token } : null,
+      member: issued
+        ? { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token }
+        : null,
       peer,
       snippets,
     };
@@ -97,19 +128,39 @@ Running it again is safe: what exists is reported and left alone; an existing me
   /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */
   private async ask(library: string, flags: InitFlags): Promise<Plan> {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
-      throw new UsageError('not a terminal, so no questions can be asked: pass --yes (with --member, --peer-url, --host as needed)');
+      throw new UsageError(
+        'not a terminal, so no questions can be asked: pass --yes (with --member, --peer-url, --host as needed)',
+      );
     }
     const { input, confirm, select } = await import('@inquirer/prompts');
     const context = { output: process.stderr };
     const c = colors();
     try {
-      process.stderr.write(`${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}\n`);
-      const root = await input({ message: 'Library folder', default: library, validate: (value) => (value.trim() ? true : 'a folder is needed') }, context);
+      process.stderr.write(
+        `${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}\n`,
+      );
+      const root = await input(
+        {
+          message: 'Library folder',
+          default: library,
+          validate: (value) => (value.trim() ? true : 'a folder is needed'),
+        },
+        context,
+      );
 
       let member: MemberRequest | null = null;
-      if (await confirm({ message: 'Register a member who may call this server over HTTP?', default: Boolean(flags.member) }, context)) {
+      if (
+        await confirm(
+          { message: 'Register a member who may call this server over HTTP?', default: Boolean(flags.member) },
+          context,
+        )
+      ) {
         const id = await input(
-          { message: 'Member id', default: flags.member, validate: (value) => (isValidAgentId(value.trim()) ? true : invalidAgentIdMessage(value.trim(), 'id')) },
+          {
+            message: 'Member id',
+            default: flags.member,
+            validate: (value) => (isValidAgentId(value.trim()) ? true : invalidAgentIdMessage(value.trim(), 'id')),
+          },
           context,
         );
         const tier = await select(
@@ -117,8 +168,16 @@ Running it again is safe: what exists is reported and left alone; an existing me
             message: 'Tier',
             default: flags.tier,
             choices: [
-              { name: 'quarantined', value: 'quarantined' as const, description: 'reads only granted namespaces; its writes wait in staging' },
-              { name: 'trusted', value: 'trusted' as const, description: 'every tool, every namespace (no private rows when remote)' },
+              {
+                name: 'quarantined',
+                value: 'quarantined' as const,
+                description: 'reads only granted namespaces; its writes wait in staging',
+              },
+              {
+                name: 'trusted',
+                value: 'trusted' as const,
+                description: 'every tool, every namespace (no private rows when remote)',
+              },
             ],
           },
           context,
@@ -126,7 +185,11 @@ Running it again is safe: what exists is reported and left alone; an existing me
         let grants: string[] = [];
         if (tier === 'quarantined') {
           const answer = await input(
-            { message: 'Namespaces it may read (agent ids, comma-separated; empty for none)', default: (flags.grant ?? []).join(','), validate: grantsProblem },
+            {
+              message: 'Namespaces it may read (agent ids, comma-separated; empty for none)',
+              default: (flags.grant ?? []).join(','),
+              validate: grantsProblem,
+            },
             context,
           );
           grants = splitList(answer);
@@ -135,7 +198,12 @@ Running it again is safe: what exists is reported and left alone; an existing me
       }
 
       let peer: PeerRequest | null = null;
-      if (await confirm({ message: "Add a peer (another machine's Bourdon server)?", default: Boolean(flags['peer-url']) }, context)) {
+      if (
+        await confirm(
+          { message: "Add a peer (another machine's Bourdon server)?", default: Boolean(flags['peer-url']) },
+          context,
+        )
+      ) {
         const url = await input({ message: 'Peer URL', default: flags['peer-url'], validate: urlProblem }, context);
         const name = await input(
           {
@@ -145,7 +213,14 @@ Running it again is safe: what exists is reported and left alone; an existing me
           },
           context,
         );
-        const tokenEnv = await input({ message: 'Variable holding its token (BOURDON_PEER_*)', default: flags['peer-token-env'], validate: tokenEnvProblem }, context);
+        const tokenEnv = await input(
+          {
+            message: 'Variable holding its token (BOURDON_PEER_*)',
+            default: flags['peer-token-env'],
+            validate: tokenEnvProblem,
+          },
+          context,
+        );
         peer = { name: name.trim(), url: url.trim(), token_env: tokenEnv.trim() };
       }
 
@@ -214,25 +289,39 @@ function planFromFlags(library: string, flags: InitFlags): Plan {
   let peer: PeerRequest | null = null;
   if (flags['peer-url'] !== undefined) {
     const url = normalisePeerUrl(flags['peer-url']);
-    peer = checkPeerRequest({ name: flags['peer-name'] ?? peerNameFromUrl(url), url, token_env: flags['peer-token-env'] });
+    peer = checkPeerRequest({
+      name: flags['peer-name'] ?? peerNameFromUrl(url),
+      url,
+      token_env: flags['peer-token-env'],
+    });
   } else if (flags['peer-name'] !== undefined) {
     throw new UsageError('--peer-name needs --peer-url');
   }
   return { library, member, peer, hosts: [...new Set((flags.host ?? []) as Host[])] };
 }
 
-const WHAT: Record<SetupStep['what'], string> = { library: 'library', config: 'config dir', member: 'member', peer: 'peer' };
+const WHAT: Record<SetupStep['what'], string> = {
+  library: 'library',
+  config: 'config dir',
+  member: 'member',
+  peer: 'peer',
+};
 
 function renderInit(steps: SetupStep[], issued: IssuedToken | null, snippets: HostSnippet[], plan: Plan): string {
   const c = colors();
-  const status = (step: SetupStep) => (step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7)));
+  const status = (step: SetupStep) =>
+    step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7));
   const lines = [c.bold('Bourdon is set up.'), ''];
   for (const step of steps) {
     const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
     lines.push(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`);
   }
   if (issued) {
-    lines.push('', `Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`, issued.token);
+    lines.push(
+      '',
+      `Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`,
+      issued.token,
+    );
   }
   for (const snippet of snippets) lines.push('', renderSnippet(snippet));
   lines.push('', c.bold('Next'));

@@ -22,7 +22,11 @@ export default class ListNotes extends BaseCommand {
     project: Flags.string({ description: 'Only notes about this project.' }),
     limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
-    all: Flags.boolean({ description: 'Follow cursors and print every page as one.', default: false, exclusive: ['cursor'] }),
+    all: Flags.boolean({
+      description: 'Follow cursors and print every page as one.',
+      default: false,
+      exclusive: ['cursor'],
+    }),
     ...accessFlags,
   };
 

@@ -27,25 +27,46 @@ stdio snippets start the server with absolute paths (this Node and this bourdon)
 HTTP snippets never contain a token: they read it from the variable named by --token-env (default BOURDON_TOKEN), holding a member token from \`bourdon agent add\`.`;
   static override examples = [
     { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
-    { description: 'Write a Cursor project config', command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json' },
-    { description: 'A chat app that should only read', command: '<%= config.bin %> mcp-config --host claude-desktop --tools read' },
-    { description: 'Codex over HTTP with the token in $BOURDON_TOKEN', command: '<%= config.bin %> mcp-config --host codex --http https://desk.tailnet.example:7500 >> ~/.codex/config.toml' },
-    { description: 'Every host, as JSON', command: '<%= config.bin %> mcp-config --json | jq -r \'.snippets[] | "\\(.title): \\(.file)"\'' },
+    {
+      description: 'Write a Cursor project config',
+      command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json',
+    },
+    {
+      description: 'A chat app that should only read',
+      command: '<%= config.bin %> mcp-config --host claude-desktop --tools read',
+    },
+    {
+      description: 'Codex over HTTP with the token in $BOURDON_TOKEN',
+      command:
+        '<%= config.bin %> mcp-config --host codex --http https://desk.tailnet.example:7500 >> ~/.codex/config.toml',
+    },
+    {
+      description: 'Every host, as JSON',
+      command: '<%= config.bin %> mcp-config --json | jq -r \'.snippets[] | "\\(.title): \\(.file)"\'',
+    },
   ];
   static override flags = {
     host: Flags.string({ description: 'The host to configure (default: all).', options: [...HOSTS] }),
-    http: Flags.string({ description: 'Reach a running HTTP server at this URL instead of starting one over stdio.', helpValue: '<url>' }),
+    http: Flags.string({
+      description: 'Reach a running HTTP server at this URL instead of starting one over stdio.',
+      helpValue: '<url>',
+    }),
     'token-env': Flags.string({
       description: `With --http: the environment variable holding the bearer token (default ${DEFAULT_TOKEN_ENV}).`,
       helpValue: '<VAR>',
     }),
-    name: Flags.string({ description: 'Server name in the host config.', default: DEFAULT_SERVER_NAME, helpValue: '<name>' }),
+    name: Flags.string({
+      description: 'Server name in the host config.',
+      default: DEFAULT_SERVER_NAME,
+      helpValue: '<name>',
+    }),
     tools: Flags.string({
       description: 'The tools the host gets: read, write (reads + commit) or all. See docs/profiles.md.',
       options: ['read', 'write', 'all'],
     }),
     command: Flags.string({
-      description: 'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon) or bourdon (on PATH).',
+      description:
+        'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon) or bourdon (on PATH).',
       options: [...LAUNCHERS],
       default: 'node',
     }),

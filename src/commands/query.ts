@@ -7,8 +7,12 @@ import type { EntityMatch } from '../core/queries.js';
 
 export default class Query extends BaseCommand {
   static override summary = 'What one agent knows about a topic.';
-  static override description = 'Entity matches for <topic> (by name or alias) that <agent> knows. Tool: query_agent_memory.';
-  static override examples = ['<%= config.bin %> query claude-code bourdon', '<%= config.bin %> query codex ILTT --access-level team --json'];
+  static override description =
+    'Entity matches for <topic> (by name or alias) that <agent> knows. Tool: query_agent_memory.';
+  static override examples = [
+    '<%= config.bin %> query claude-code bourdon',
+    '<%= config.bin %> query codex ILTT --access-level team --json',
+  ];
   static override args = {
     agent: Args.string({ description: 'Agent id.', required: true }),
     topic: Args.string({ description: 'Entity name or alias.', required: true }),
@@ -17,8 +21,14 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const payload = await queryAgentMemory(this.openContext(flags.library), { agent: args.agent, topic: args.topic, ...accessArgs(flags) });
+    const payload = await queryAgentMemory(this.openContext(flags.library), {
+      agent: args.agent,
+      topic: args.topic,
+      ...accessArgs(flags),
+    });
     this.failOnPayloadError(payload);
-    this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `${args.agent} knows nothing about "${args.topic}".`));
+    this.emit(payload, () =>
+      renderMatches(payload.matches as EntityMatch[], `${args.agent} knows nothing about "${args.topic}".`),
+    );
   }
 }

@@ -20,7 +20,11 @@ export default class Recent extends BaseCommand {
     limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
     summary: Flags.boolean({ description: 'Leave out key actions and files.', default: false }),
-    all: Flags.boolean({ description: 'Follow cursors and print every page as one.', default: false, exclusive: ['cursor'] }),
+    all: Flags.boolean({
+      description: 'Follow cursors and print every page as one.',
+      default: false,
+      exclusive: ['cursor'],
+    }),
     ...accessFlags,
   };
 
@@ -34,7 +38,12 @@ export default class Recent extends BaseCommand {
       summary: flags.summary,
       ...accessArgs(flags),
     };
-    const payload = await this.pages('sessions', flags.all, (cursor) => listRecentWork(ctx, { ...args, cursor }), flags.cursor);
+    const payload = await this.pages(
+      'sessions',
+      flags.all,
+      (cursor) => listRecentWork(ctx, { ...args, cursor }),
+      flags.cursor,
+    );
     const more = payload.has_more ? `\nMore: bourdon recent --cursor ${payload.next_cursor as string}` : '';
     this.emit(payload, () => renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.') + more);
   }

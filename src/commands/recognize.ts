@@ -13,7 +13,10 @@ export default class Recognize extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Recognize);
-    const payload = await prepareRecognitionContext(this.openContext(flags.library), { prompt: args.prompt, ...accessArgs(flags) });
+    const payload = await prepareRecognitionContext(this.openContext(flags.library), {
+      prompt: args.prompt,
+      ...accessArgs(flags),
+    });
     this.failOnPayloadError(payload);
     this.emit(payload, () => (payload.prompt_context as string) || 'Nothing recognised.');
   }

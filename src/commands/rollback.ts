@@ -33,12 +33,17 @@ export default class Rollback extends BaseCommand {
     const target = (listing.versions as VersionView[]).find((v) => v.version === version);
     if (target && !flags.yes) await this.confirm(args.agent_id, target);
     // An unknown version falls through to the operation, which answers the error payload.
-    const payload: Payload = await rollbackAgentMemory(ctx, { agent_id: args.agent_id, version, reason: flags.reason ?? null });
+    const payload: Payload = await rollbackAgentMemory(ctx, {
+      agent_id: args.agent_id,
+      version,
+      reason: flags.reason ?? null,
+    });
     this.failOnPayloadError(payload);
     const c = colors();
     this.emit(
       payload,
-      () => `${c.green('restored')} ${args.agent_id} to version ${version}, recorded as ${c.bold(`version ${String(payload.version)}`)} ${c.dim(`(sha256 ${String(payload.sha256).slice(0, 12)})`)}`,
+      () =>
+        `${c.green('restored')} ${args.agent_id} to version ${version}, recorded as ${c.bold(`version ${String(payload.version)}`)} ${c.dim(`(sha256 ${String(payload.sha256).slice(0, 12)})`)}`,
     );
   }
 
@@ -50,7 +55,10 @@ export default class Rollback extends BaseCommand {
     const when = target.ts.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
     const rows = `${target.entities ?? '?'} entities, ${target.sessions ?? '?'} sessions, ${target.notes ?? '?'} notes`;
     const ok = await confirm(
-      { message: `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`, default: false },
+      {
+        message: `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`,
+        default: false,
+      },
       { output: process.stderr },
     );
     if (!ok) throw new BourdonError('rollback cancelled; nothing was changed');

@@ -5,7 +5,13 @@ import { BaseCommand } from '../cli/base-command.js';
 import { configPaths, envValue } from '../core/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/library.js';
-import { DEFAULT_TOOL_PROFILE, TOOL_PROFILES, parseToolProfile, profileFilter, type ToolProfile } from '../core/profiles.js';
+import {
+  DEFAULT_TOOL_PROFILE,
+  TOOL_PROFILES,
+  parseToolProfile,
+  profileFilter,
+  type ToolProfile,
+} from '../core/profiles.js';
 import type { McpPeerFanout } from '../mcp/peer-client.js';
 
 type PeerFanout = McpPeerFanout;
@@ -24,7 +30,8 @@ export default class Serve extends BaseCommand {
   ];
   static override flags = {
     tools: Flags.string({
-      description: 'Which tools this server offers: read (reads and history), write (reads plus commit_to_federation) or all (also rollback_agent_memory). See docs/profiles.md.',
+      description:
+        'Which tools this server offers: read (reads and history), write (reads plus commit_to_federation) or all (also rollback_agent_memory). See docs/profiles.md.',
       options: [...TOOL_PROFILES],
       default: DEFAULT_TOOL_PROFILE,
     }),
@@ -34,7 +41,8 @@ export default class Serve extends BaseCommand {
       helpValue: '<url>',
     }),
     'token-env': Flags.string({
-      description: 'Bridge: the BOURDON_PEER_* variable holding the bearer token for --url (default BOURDON_PEER_TOKEN).',
+      description:
+        'Bridge: the BOURDON_PEER_* variable holding the bearer token for --url (default BOURDON_PEER_TOKEN).',
       helpValue: '<VAR>',
     }),
     transport: Flags.string({ description: 'stdio or http.', options: ['stdio', 'http'], default: 'stdio' }),
@@ -53,12 +61,23 @@ export default class Serve extends BaseCommand {
       multiple: true,
       helpValue: '<host>',
     }),
-    federate: Flags.boolean({ description: 'Federate with the peers in $BOURDON_HOME/peers.yaml (fails closed if missing or invalid).', default: false }),
-    'peers-config': Flags.string({ description: 'Federate with the peers in this file only (fails closed).', helpValue: '<path>' }),
-    peer: Flags.string({ description: 'Federate with this peer URL (token from BOURDON_PEER_TOKEN). Repeatable.', multiple: true, helpValue: '<url>' }),
+    federate: Flags.boolean({
+      description: 'Federate with the peers in $BOURDON_HOME/peers.yaml (fails closed if missing or invalid).',
+      default: false,
+    }),
+    'peers-config': Flags.string({
+      description: 'Federate with the peers in this file only (fails closed).',
+      helpValue: '<path>',
+    }),
+    peer: Flags.string({
+      description: 'Federate with this peer URL (token from BOURDON_PEER_TOKEN). Repeatable.',
+      multiple: true,
+      helpValue: '<url>',
+    }),
     'no-peers': Flags.boolean({ description: 'Assert local-only: refuse any peer option.', default: false }),
     'allowed-origin': Flags.string({
-      description: 'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
+      description:
+        'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
       multiple: true,
       helpValue: '<origin>',
     }),
@@ -94,8 +113,12 @@ export default class Serve extends BaseCommand {
       await this.serveHttp(store, flags, peers, toolFilter, profile);
       return;
     }
-    if (flags.transport !== 'stdio') throw new UsageError(`transport ${flags.transport} is not available in this build`);
-    const [{ createL6Server }, { runStdio }] = await Promise.all([import('../mcp/server.js'), import('../mcp/stdio.js')]);
+    if (flags.transport !== 'stdio')
+      throw new UsageError(`transport ${flags.transport} is not available in this build`);
+    const [{ createL6Server }, { runStdio }] = await Promise.all([
+      import('../mcp/server.js'),
+      import('../mcp/stdio.js'),
+    ]);
     const handle = runStdio(() => createL6Server(store, { peers, toolFilter }));
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
@@ -149,7 +172,13 @@ export default class Serve extends BaseCommand {
   /** HTTP: refuses unsafe binds before listening, then runs until SIGINT/SIGTERM. */
   private async serveHttp(
     store: L6Store,
-    flags: { host: string; port: number; 'allow-unauthenticated': boolean; 'allowed-host'?: string[]; 'allowed-origin'?: string[] },
+    flags: {
+      host: string;
+      port: number;
+      'allow-unauthenticated': boolean;
+      'allowed-host'?: string[];
+      'allowed-origin'?: string[];
+    },
     peers: PeerFanout | null,
     toolFilter: ((name: string) => boolean) | undefined,
     profile: string,
@@ -162,16 +191,21 @@ export default class Serve extends BaseCommand {
     ]);
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
-    const handle = await runHttpServer(() => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter }), {
-      host: flags.host,
-      port: flags.port,
-      registry,
-      env: process.env,
-      allowUnauthenticated: flags['allow-unauthenticated'],
-      allowedHosts: flags['allowed-host'] ?? [],
-      allowedOrigins: flags['allowed-origin'] ?? [],
-    });
-    process.stderr.write(`bourdon: serving ${store.paths.root} over http: ${handle.describe()}; tools: ${profile}${describePeers(peers)}\n`);
+    const handle = await runHttpServer(
+      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter }),
+      {
+        host: flags.host,
+        port: flags.port,
+        registry,
+        env: process.env,
+        allowUnauthenticated: flags['allow-unauthenticated'],
+        allowedHosts: flags['allowed-host'] ?? [],
+        allowedOrigins: flags['allowed-origin'] ?? [],
+      },
+    );
+    process.stderr.write(
+      `bourdon: serving ${store.paths.root} over http: ${handle.describe()}; tools: ${profile}${describePeers(peers)}\n`,
+    );
     await waitForShutdown(
       async () => {
         await handle.close();

@@ -8,14 +8,21 @@ import type { EntityMatch, SessionRef } from '../core/queries.js';
 
 export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';
-  static override description = 'Entity matches for <project> and the sessions whose focus names it. Tool: get_cross_agent_summary.';
-  static override examples = ['<%= config.bin %> summary Bourdon', '<%= config.bin %> summary ILTT --access-level team --json'];
+  static override description =
+    'Entity matches for <project> and the sessions whose focus names it. Tool: get_cross_agent_summary.';
+  static override examples = [
+    '<%= config.bin %> summary Bourdon',
+    '<%= config.bin %> summary ILTT --access-level team --json',
+  ];
   static override args = { project: Args.string({ description: 'Project name.', required: true }) };
   static override flags = { ...accessFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
-    const payload = await getCrossAgentSummary(this.openContext(flags.library), { project: args.project, ...accessArgs(flags) });
+    const payload = await getCrossAgentSummary(this.openContext(flags.library), {
+      project: args.project,
+      ...accessArgs(flags),
+    });
     this.failOnPayloadError(payload);
     this.emit(payload, () => {
       const c = colors();

@@ -19,7 +19,11 @@ export default class Workstreams extends BaseCommand {
     status: Flags.string({ description: 'Only this status.', options: [...WORKSTREAM_STATUSES] }),
     limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
-    all: Flags.boolean({ description: 'Follow cursors and print every page as one.', default: false, exclusive: ['cursor'] }),
+    all: Flags.boolean({
+      description: 'Follow cursors and print every page as one.',
+      default: false,
+      exclusive: ['cursor'],
+    }),
     ...accessFlags,
   };
 
@@ -33,7 +37,12 @@ export default class Workstreams extends BaseCommand {
       limit: flags.limit,
       ...accessArgs(flags),
     };
-    const payload = await this.pages('workstreams', flags.all, (cursor) => listWorkstreams(ctx, { ...args, cursor }), flags.cursor);
+    const payload = await this.pages(
+      'workstreams',
+      flags.all,
+      (cursor) => listWorkstreams(ctx, { ...args, cursor }),
+      flags.cursor,
+    );
     const more = payload.has_more ? `\nMore: bourdon workstreams --cursor ${String(payload.next_cursor)}` : '';
     this.emit(payload, () => renderWorkstreams(payload.workstreams as Workstream[]) + more);
   }
@@ -42,7 +51,8 @@ export default class Workstreams extends BaseCommand {
 function renderWorkstreams(streams: Workstream[]): string {
   if (streams.length === 0) return 'No workstreams.';
   const c = colors();
-  const paint = (status: string) => (status === 'active' ? c.green(status) : status === 'archived' ? c.dim(status) : c.cyan(status));
+  const paint = (status: string) =>
+    status === 'active' ? c.green(status) : status === 'archived' ? c.dim(status) : c.cyan(status);
   const rows = streams.map((stream) => [
     stream.name,
     paint(stream.status),

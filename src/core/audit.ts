@@ -32,7 +32,13 @@ function field(text: string): string {
   return masked.length > AUDIT_FIELD_MAX ? masked.slice(0, AUDIT_FIELD_MAX - 3) + '...' : masked;
 }
 
-export function auditRecord(agent: string, op: string, namespace: string, allowed: boolean, detail?: string): AuditRecord {
+export function auditRecord(
+  agent: string,
+  op: string,
+  namespace: string,
+  allowed: boolean,
+  detail?: string,
+): AuditRecord {
   const record: AuditRecord = {
     ts: new Date().toISOString(),
     agent: field(agent),

@@ -17,7 +17,12 @@ export interface Caller {
   ceiling: AccessLevel;
 }
 
-export const OPERATOR: Caller = Object.freeze({ agent_id: 'operator', tier: 'trusted', grants: [], ceiling: 'private' }) as Caller;
+export const OPERATOR: Caller = Object.freeze({
+  agent_id: 'operator',
+  tier: 'trusted',
+  grants: [],
+  ceiling: 'private',
+}) as Caller;
 
 /** The identity used when an HTTP request reaches a handler without one: fail closed. */
 export const UNKNOWN_CALLER: Caller = Object.freeze({
@@ -48,8 +53,15 @@ export function boundedCaller(caller: Caller): Caller {
   const tier: Tier = caller.tier === 'trusted' ? 'trusted' : 'quarantined';
   const asked: AccessLevel = isAccessLevel(caller.ceiling) ? caller.ceiling : 'team';
   const ceiling = tier === 'trusted' ? asked : lowerLevel(asked, 'team');
-  const grants = Array.isArray(caller.grants) ? caller.grants.filter((grant): grant is string => typeof grant === 'string') : [];
-  return Object.freeze({ agent_id: String(caller.agent_id), tier, grants: Object.freeze([...grants]) as string[], ceiling });
+  const grants = Array.isArray(caller.grants)
+    ? caller.grants.filter((grant): grant is string => typeof grant === 'string')
+    : [];
+  return Object.freeze({
+    agent_id: String(caller.agent_id),
+    tier,
+    grants: Object.freeze([...grants]) as string[],
+    ceiling,
+  });
 }
 
 /** Whether a caller may read an agent's namespace: trusted callers read all; others their grants. */

@@ -8,7 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localDay } from './dates.js';
 
-export const DEMO_LIBRARY_SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'demo', 'library');
+export const DEMO_LIBRARY_SOURCE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'demo',
+  'library',
+);
 
 export function installDemoLibrary(target: string, now = new Date()): string {
   const agentsDir = path.join(target, 'agents');

@@ -106,7 +106,11 @@ function libraryExists(root: string, checks: CheckResult[]): boolean {
   try {
     stat = fs.statSync(root);
   } catch {
-    checks.push(check('library', 'library', 'fail', `${root} does not exist`, ['create it with `bourdon init` (or point --library / BOURDON_LIBRARY at yours)']));
+    checks.push(
+      check('library', 'library', 'fail', `${root} does not exist`, [
+        'create it with `bourdon init` (or point --library / BOURDON_LIBRARY at yours)',
+      ]),
+    );
     return false;
   }
   if (!stat.isDirectory()) {
@@ -115,7 +119,11 @@ function libraryExists(root: string, checks: CheckResult[]): boolean {
   }
   const agents = path.join(root, 'agents');
   if (!fs.existsSync(agents)) {
-    checks.push(check('library', 'library', 'warn', `${root} has no agents/ folder: no manifest can be read`, ['`bourdon init` creates it']));
+    checks.push(
+      check('library', 'library', 'warn', `${root} has no agents/ folder: no manifest can be read`, [
+        '`bourdon init` creates it',
+      ]),
+    );
     return true;
   }
   checks.push(check('library', 'library', 'ok', root));
@@ -139,12 +147,20 @@ function manifestChecks(store: L6Store): CheckResult[] {
       ),
     );
   } else {
-    out.push(check('manifests', 'manifests', 'ok', total ? `${plural(total, 'manifest')}, all readable` : 'no manifests yet'));
+    out.push(
+      check('manifests', 'manifests', 'ok', total ? `${plural(total, 'manifest')}, all readable` : 'no manifests yet'),
+    );
   }
 
   out.push(
     duplicates.length
-      ? check('duplicates', 'duplicate ids', 'fail', `${plural(duplicates.length, 'file')} declare an agent id another file already has; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped`, duplicates)
+      ? check(
+          'duplicates',
+          'duplicate ids',
+          'fail',
+          `${plural(duplicates.length, 'file')} declare an agent id another file already has; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped`,
+          duplicates,
+        )
       : check('duplicates', 'duplicate ids', 'ok', 'every agent id is declared once'),
   );
 
@@ -156,11 +172,34 @@ function manifestChecks(store: L6Store): CheckResult[] {
     for (const problem of problems.warn) warnings.push(`agents/${record.file}: ${problem}`);
   }
   if (failures.length) {
-    out.push(check('schema', 'schema', 'fail', `${plural(failures.length, 'violation')} that hide data from queries${warnings.length ? `, ${plural(warnings.length, 'other deviation')}` : ''}`, [...failures, ...warnings]));
+    out.push(
+      check(
+        'schema',
+        'schema',
+        'fail',
+        `${plural(failures.length, 'violation')} that hide data from queries${warnings.length ? `, ${plural(warnings.length, 'other deviation')}` : ''}`,
+        [...failures, ...warnings],
+      ),
+    );
   } else if (warnings.length) {
-    out.push(check('schema', 'schema', 'warn', `${plural(warnings.length, 'deviation')} from the L5 schema (the rows are still read)`, warnings));
+    out.push(
+      check(
+        'schema',
+        'schema',
+        'warn',
+        `${plural(warnings.length, 'deviation')} from the L5 schema (the rows are still read)`,
+        warnings,
+      ),
+    );
   } else {
-    out.push(check('schema', 'schema', 'ok', snapshot.agents.length ? 'every manifest follows the L5 schema' : 'nothing to check'));
+    out.push(
+      check(
+        'schema',
+        'schema',
+        'ok',
+        snapshot.agents.length ? 'every manifest follows the L5 schema' : 'nothing to check',
+      ),
+    );
   }
   return out;
 }
@@ -171,7 +210,10 @@ function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
   const broken = new Set(snapshot.broken.map((item) => item.file));
   let names: string[];
   try {
-    names = fs.readdirSync(store.paths.agents).filter((name) => name.endsWith(MANIFEST_SUFFIX)).sort();
+    names = fs
+      .readdirSync(store.paths.agents)
+      .filter((name) => name.endsWith(MANIFEST_SUFFIX))
+      .sort();
   } catch {
     return [];
   }
@@ -182,7 +224,9 @@ function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
     try {
       const record = parseManifest(fs.readFileSync(full, 'utf8'), file, full);
       const owner = snapshot.byId.get(record.id);
-      out.push(`agents/${file}: agent id ${JSON.stringify(record.id)} is already ${owner ? `in agents/${owner.file}` : 'taken'}`);
+      out.push(
+        `agents/${file}: agent id ${JSON.stringify(record.id)} is already ${owner ? `in agents/${owner.file}` : 'taken'}`,
+      );
     } catch {
       // changed since the snapshot; the next run sees it
     }
@@ -200,7 +244,8 @@ export function schemaProblems(doc: RawObject): { fail: string[]; warn: string[]
   const fail: string[] = [];
   const warn: string[] = [];
   if (doc.spec_version === undefined) warn.push('no spec_version (expected "0.1")');
-  else if (String(doc.spec_version) !== '0.1') warn.push(`spec_version ${JSON.stringify(doc.spec_version)} (this reader knows "0.1")`);
+  else if (String(doc.spec_version) !== '0.1')
+    warn.push(`spec_version ${JSON.stringify(doc.spec_version)} (this reader knows "0.1")`);
   if (!isObject(doc.agent)) {
     warn.push('no agent block (id taken from the file name, type unknown)');
   } else if (doc.agent.type === undefined || doc.agent.type === null) {
@@ -262,7 +307,13 @@ async function gateCheck(store: L6Store, timeoutMs: number): Promise<CheckResult
     const busy = /busy/.test(message);
     return [check('gate', 'write gate', busy ? 'warn' : 'fail', busy ? `busy: ${message}` : message, details)];
   }
-  if (recovered.length) return [check('gate', 'write gate', 'warn', 'a lock left by a dead writer was found and removed', [...details, ...recovered])];
+  if (recovered.length)
+    return [
+      check('gate', 'write gate', 'warn', 'a lock left by a dead writer was found and removed', [
+        ...details,
+        ...recovered,
+      ]),
+    ];
   return [check('gate', 'write gate', 'ok', `writers can take ${paths.lock}`, details)];
 }
 
@@ -275,19 +326,30 @@ function stagingCheck(store: L6Store, now: Date, staleDays: number): CheckResult
   const unreadable = staged.filter((item) => item.error);
   const stale = staged.filter((item) => !item.error && item.age_days > staleDays);
   const details = [
-    ...unreadable.map((item) => `staging/${item.caller}/${item.agent_id}${MANIFEST_SUFFIX}: ${item.error} — \`bourdon staging reject ${item.agent_id}\``),
+    ...unreadable.map(
+      (item) =>
+        `staging/${item.caller}/${item.agent_id}${MANIFEST_SUFFIX}: ${item.error} — \`bourdon staging reject ${item.agent_id}\``,
+    ),
     ...stale.map(
       (item) =>
         `staging/${item.caller}/${item.agent_id}${MANIFEST_SUFFIX}: staged by ${item.caller} ${Math.floor(item.age_days)} days ago — \`bourdon staging promote ${item.agent_id}\` or \`reject\``,
     ),
   ];
   if (unreadable.length || stale.length) {
-    const parts = [stale.length ? `${plural(stale.length, 'staged write')} older than ${staleDays} days` : '', unreadable.length ? `${plural(unreadable.length, 'unreadable staged file')}` : '']
+    const parts = [
+      stale.length ? `${plural(stale.length, 'staged write')} older than ${staleDays} days` : '',
+      unreadable.length ? `${plural(unreadable.length, 'unreadable staged file')}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     return check('staging', 'staging', 'fail', parts, details);
   }
-  return check('staging', 'staging', 'info', `${plural(staged.length, 'staged write')} awaiting review (\`bourdon staging list\`)`);
+  return check(
+    'staging',
+    'staging',
+    'info',
+    `${plural(staged.length, 'staged write')} awaiting review (\`bourdon staging list\`)`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,11 +360,21 @@ function configDirCheck(home: string): CheckResult {
   try {
     stat = fs.statSync(home);
   } catch {
-    return check('config', 'config dir', 'info', `${home} does not exist yet (\`bourdon init\` creates it; nothing needs it until members, peers or audit)`);
+    return check(
+      'config',
+      'config dir',
+      'info',
+      `${home} does not exist yet (\`bourdon init\` creates it; nothing needs it until members, peers or audit)`,
+    );
   }
   if (!stat.isDirectory()) return check('config', 'config dir', 'fail', `${home} is not a folder`);
   if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-    return check('config', 'config dir', 'warn', `${home} is readable by other users (mode ${(stat.mode & 0o777).toString(8)}); \`chmod 700 ${home}\``);
+    return check(
+      'config',
+      'config dir',
+      'warn',
+      `${home} is readable by other users (mode ${(stat.mode & 0o777).toString(8)}); \`chmod 700 ${home}\``,
+    );
   }
   return check('config', 'config dir', 'ok', home);
 }
@@ -313,8 +385,17 @@ function registryChecks(file: string, env: Env): CheckResult[] {
   const legacy = typeof env.BOURDON_PEER_TOKEN_SERVER === 'string' && env.BOURDON_PEER_TOKEN_SERVER.trim() !== '';
   if (problem) {
     return [
-      check('registry', 'registry', 'fail', `${file} is unreadable: ${problem}`, ['no member can authenticate until it is fixed or moved']),
-      check('auth', 'HTTP auth', legacy ? 'warn' : 'fail', legacy ? 'only the BOURDON_PEER_TOKEN_SERVER token authenticates (members cannot)' : 'no caller can authenticate over HTTP'),
+      check('registry', 'registry', 'fail', `${file} is unreadable: ${problem}`, [
+        'no member can authenticate until it is fixed or moved',
+      ]),
+      check(
+        'auth',
+        'HTTP auth',
+        legacy ? 'warn' : 'fail',
+        legacy
+          ? 'only the BOURDON_PEER_TOKEN_SERVER token authenticates (members cannot)'
+          : 'no caller can authenticate over HTTP',
+      ),
     ];
   }
   const members = registry.list();
@@ -323,11 +404,16 @@ function registryChecks(file: string, env: Env): CheckResult[] {
   const revoked = members.filter((member) => member.revoked);
   const idle = active.filter((member) => member.tier === 'quarantined' && member.grants.length === 0);
   if (!fs.existsSync(file)) {
-    out.push(check('registry', 'registry', 'info', `no members yet (${file}); \`bourdon agent add <id>\` registers one`));
+    out.push(
+      check('registry', 'registry', 'info', `no members yet (${file}); \`bourdon agent add <id>\` registers one`),
+    );
   } else {
     const trusted = active.filter((member) => member.tier === 'trusted').length;
     const summary = `${plural(active.length, 'active member')} (${trusted} trusted, ${active.length - trusted} quarantined)${revoked.length ? `, ${revoked.length} revoked` : ''}`;
-    const details = revoked.map((member) => `${member.agent_id}: revoked${member.revoked_at ? ` ${member.revoked_at}` : ''}; its token no longer authenticates`);
+    const details = revoked.map(
+      (member) =>
+        `${member.agent_id}: revoked${member.revoked_at ? ` ${member.revoked_at}` : ''}; its token no longer authenticates`,
+    );
     let mode = 0;
     try {
       mode = fs.statSync(file).mode & 0o777;
@@ -335,7 +421,15 @@ function registryChecks(file: string, env: Env): CheckResult[] {
       // gone meanwhile
     }
     if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-      out.push(check('registry', 'registry', 'warn', `${summary}; the file is readable by other users (mode ${mode.toString(8)}): \`chmod 600 ${file}\``, details));
+      out.push(
+        check(
+          'registry',
+          'registry',
+          'warn',
+          `${summary}; the file is readable by other users (mode ${mode.toString(8)}): \`chmod 600 ${file}\``,
+          details,
+        ),
+      );
     } else {
       out.push(check('registry', 'registry', 'ok', summary, details));
     }
@@ -347,18 +441,37 @@ function registryChecks(file: string, env: Env): CheckResult[] {
         'grants',
         'warn',
         `${plural(idle.length, 'quarantined member')} without grants can read nothing`,
-        idle.map((member) => `${member.agent_id}: \`bourdon grant ${member.agent_id} <agent>\`, or \`bourdon agent set-tier ${member.agent_id} trusted\``),
+        idle.map(
+          (member) =>
+            `${member.agent_id}: \`bourdon grant ${member.agent_id} <agent>\`, or \`bourdon agent set-tier ${member.agent_id} trusted\``,
+        ),
       ),
     );
   }
   if (active.length || legacy) {
-    const how = [active.length ? plural(active.length, 'member token') : '', legacy ? 'the BOURDON_PEER_TOKEN_SERVER token (operator)' : ''].filter(Boolean).join(' and ');
-    out.push(check('auth', 'HTTP auth', 'ok', `\`serve --transport http\` authenticates ${how}; a non-loopback bind (--host) may start`));
+    const how = [
+      active.length ? plural(active.length, 'member token') : '',
+      legacy ? 'the BOURDON_PEER_TOKEN_SERVER token (operator)' : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    out.push(
+      check(
+        'auth',
+        'HTTP auth',
+        'ok',
+        `\`serve --transport http\` authenticates ${how}; a non-loopback bind (--host) may start`,
+      ),
+    );
   } else {
     out.push(
-      check('auth', 'HTTP auth', 'info', 'not configured: stdio works; over HTTP every request gets 503 and a non-loopback bind refuses to start', [
-        '`bourdon agent add <id>` registers a member with a token',
-      ]),
+      check(
+        'auth',
+        'HTTP auth',
+        'info',
+        'not configured: stdio works; over HTTP every request gets 503 and a non-loopback bind refuses to start',
+        ['`bourdon agent add <id>` registers a member with a token'],
+      ),
     );
   }
   return out;
@@ -373,14 +486,22 @@ async function peersChecks(file: string, env: Env, probe: DoctorOptions['probePe
   try {
     peers = loadPeersFile(file);
   } catch (error) {
-    return [check('peers', 'peers', 'fail', describeError(error), ['`serve --federate` refuses to start until it is fixed'])];
+    return [
+      check('peers', 'peers', 'fail', describeError(error), ['`serve --federate` refuses to start until it is fixed']),
+    ];
   }
   if (peers.length === 0) return [check('peers', 'peers', 'info', `${file} lists no peers`)];
   const unset = peers.filter((peer) => !(env[peer.token_env] ?? '').trim());
   const out: CheckResult[] = [];
   out.push(
     unset.length
-      ? check('peers', 'peers', 'warn', `${plural(peers.length, 'peer')}; ${plural(unset.length, 'token variable')} not set in this shell`, unset.map((peer) => `${peer.name}: $${peer.token_env} is not set`))
+      ? check(
+          'peers',
+          'peers',
+          'warn',
+          `${plural(peers.length, 'peer')}; ${plural(unset.length, 'token variable')} not set in this shell`,
+          unset.map((peer) => `${peer.name}: $${peer.token_env} is not set`),
+        )
       : check('peers', 'peers', 'ok', `${plural(peers.length, 'peer')} in ${file}`),
   );
   if (!probe) {
@@ -390,11 +511,19 @@ async function peersChecks(file: string, env: Env, probe: DoctorOptions['probePe
   const results = await Promise.all(peers.map(async (peer) => ({ peer, result: await probe(peer) })));
   const down = results.filter(({ result }) => !result.reachable);
   const details = results.map(({ peer, result }) =>
-    result.reachable ? `${peer.name}: reachable in ${result.latency_ms ?? '?'} ms` : `${peer.name}: unreachable (${result.error ?? 'no answer'})`,
+    result.reachable
+      ? `${peer.name}: reachable in ${result.latency_ms ?? '?'} ms`
+      : `${peer.name}: unreachable (${result.error ?? 'no answer'})`,
   );
   out.push(
     down.length
-      ? check('reachability', 'reachability', 'fail', `${down.length} of ${plural(peers.length, 'peer')} unreachable`, details)
+      ? check(
+          'reachability',
+          'reachability',
+          'fail',
+          `${down.length} of ${plural(peers.length, 'peer')} unreachable`,
+          details,
+        )
       : check('reachability', 'reachability', 'ok', `every peer answered`, details),
   );
   return out;
@@ -409,9 +538,13 @@ function auditCheck(file: string): CheckResult {
     try {
       fs.accessSync(file, fs.constants.W_OK);
     } catch (error) {
-      return check('audit', 'audit log', 'fail', `${file} is not writable (${(error as NodeJS.ErrnoException).code ?? describeError(error)})`, [
-        'calls are still answered, but rollbacks are refused until it is',
-      ]);
+      return check(
+        'audit',
+        'audit log',
+        'fail',
+        `${file} is not writable (${(error as NodeJS.ErrnoException).code ?? describeError(error)})`,
+        ['calls are still answered, but rollbacks are refused until it is'],
+      );
     }
     return check('audit', 'audit log', 'ok', `${file} is writable`);
   }
@@ -422,9 +555,13 @@ function auditCheck(file: string): CheckResult {
     if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
   } catch (error) {
-    return check('audit', 'audit log', 'fail', `${file} cannot be created (${(error as NodeJS.ErrnoException).code ?? describeError(error)} on ${dir})`, [
-      'calls are still answered, but rollbacks are refused until it can',
-    ]);
+    return check(
+      'audit',
+      'audit log',
+      'fail',
+      `${file} cannot be created (${(error as NodeJS.ErrnoException).code ?? describeError(error)} on ${dir})`,
+      ['calls are still answered, but rollbacks are refused until it can'],
+    );
   }
   return check('audit', 'audit log', 'ok', `${file} will be created on the first call`);
 }
@@ -433,4 +570,3 @@ function auditCheck(file: string): CheckResult {
 export function verdictOf(report: DoctorReport, id: string): Verdict | undefined {
   return report.checks.find((result) => result.id === id)?.verdict;
 }
-

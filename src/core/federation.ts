@@ -11,7 +11,11 @@ import type { PeerAnswer } from './peers.js';
 export const PEER_PREFIX = 'peer:';
 
 export function shouldFanOut(ctx: OperationContext, args: { federation_hop?: number | null }): boolean {
-  return Boolean(ctx.peers && ctx.peers.names.length > 0) && !((args.federation_hop ?? 0) > 0) && ctx.caller.tier === 'trusted';
+  return (
+    Boolean(ctx.peers && ctx.peers.names.length > 0) &&
+    !((args.federation_hop ?? 0) > 0) &&
+    ctx.caller.tier === 'trusted'
+  );
 }
 
 /** Provenance tag for a peer's agent; rows a peer already tagged keep their tag. */
@@ -33,18 +37,31 @@ function strings(value: unknown): string[] {
 }
 
 export function answered(answers: readonly PeerAnswer[]): { peer: string; payload: Record<string, unknown> }[] {
-  return answers.filter((answer) => answer.ok && answer.payload).map((answer) => ({ peer: answer.peer, payload: answer.payload! }));
+  return answers
+    .filter((answer) => answer.ok && answer.payload)
+    .map((answer) => ({ peer: answer.peer, payload: answer.payload! }));
 }
 
 export function mergeAgentIds(local: readonly string[], answers: readonly PeerAnswer[]): string[] {
   const all = new Set(local);
-  for (const { peer, payload } of answered(answers)) for (const agent of strings(payload.agents)) all.add(tagAgent(peer, agent));
+  for (const { peer, payload } of answered(answers))
+    for (const agent of strings(payload.agents)) all.add(tagAgent(peer, agent));
   return [...all].sort();
 }
 
 /** Peer entity matches folded into the local ones by lower-cased name, agents tagged. */
-export function mergeEntityMatches(local: readonly EntityMatch[], answers: readonly PeerAnswer[], field = 'matches'): EntityMatch[] {
-  const merged = local.map((match) => ({ ...match, agents: [...match.agents], types: [...match.types], summaries: { ...match.summaries }, tags: [...match.tags] }));
+export function mergeEntityMatches(
+  local: readonly EntityMatch[],
+  answers: readonly PeerAnswer[],
+  field = 'matches',
+): EntityMatch[] {
+  const merged = local.map((match) => ({
+    ...match,
+    agents: [...match.agents],
+    types: [...match.types],
+    summaries: { ...match.summaries },
+    tags: [...match.tags],
+  }));
   const byKey = new Map<string, EntityMatch>();
   for (const match of merged) if (!byKey.has(match.name.toLowerCase())) byKey.set(match.name.toLowerCase(), match);
   for (const { peer, payload } of answered(answers)) {
@@ -131,8 +148,12 @@ export function peerReport(answers: readonly PeerAnswer[]): Record<string, unkno
 }
 
 /** Which peers did not answer, for payloads that report reachability. */
-export function unreachable(answers: readonly PeerAnswer[]): { peer: string; timed_out: boolean; error: string | null }[] {
-  return answers.filter((answer) => !answer.ok).map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));
+export function unreachable(
+  answers: readonly PeerAnswer[],
+): { peer: string; timed_out: boolean; error: string | null }[] {
+  return answers
+    .filter((answer) => !answer.ok)
+    .map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));
 }
 
 /**
@@ -144,13 +165,23 @@ export function mergeExports(local: Record<string, unknown>, answers: readonly P
   const agents = [...((local.agents as Record<string, unknown>[]) ?? [])];
   const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
   for (const answer of answers) {
-    sources.push({ name: answer.peer, kind: 'peer', reachable: answer.ok, error: answer.ok ? null : (answer.error ?? 'unreachable') });
+    sources.push({
+      name: answer.peer,
+      kind: 'peer',
+      reachable: answer.ok,
+      error: answer.ok ? null : (answer.error ?? 'unreachable'),
+    });
     if (!answer.ok || !answer.payload) continue;
     const rows = Array.isArray(answer.payload.agents) ? (answer.payload.agents as unknown[]) : [];
     for (const raw of rows) {
       if (!raw || typeof raw !== 'object' || typeof (raw as { id?: unknown }).id !== 'string') continue;
       const row = raw as Record<string, unknown>;
-      agents.push({ ...row, id: tagAgent(answer.peer, row.id as string), source: `${PEER_PREFIX}${answer.peer}`, source_kind: 'peer' });
+      agents.push({
+        ...row,
+        id: tagAgent(answer.peer, row.id as string),
+        source: `${PEER_PREFIX}${answer.peer}`,
+        source_kind: 'peer',
+      });
     }
   }
   return { ...local, agents, sources };

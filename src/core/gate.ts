@@ -260,7 +260,10 @@ function breakIfStale(lockDir: string, warn: (message: string) => void, label = 
  * instead of locking every admin command out until its lock goes stale. Waits up to
  * `timeoutMs`, then fails with one line. Returns the release function.
  */
-export function lockFileSync(target: string, options: { timeoutMs?: number; warn?: (message: string) => void } = {}): () => void {
+export function lockFileSync(
+  target: string,
+  options: { timeoutMs?: number; warn?: (message: string) => void } = {},
+): () => void {
   const lockDir = `${target}.lock`;
   const warn = options.warn ?? ((message: string) => process.stderr.write(`bourdon: warning: ${message}\n`));
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
@@ -277,7 +280,9 @@ export function lockFileSync(target: string, options: { timeoutMs?: number; warn
     if (breakIfStale(lockDir, warn, 'lock')) continue;
     if (Date.now() > deadline) {
       const holder = inspect(lockDir)?.owner;
-      throw new BourdonError(`${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`);
+      throw new BourdonError(
+        `${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`,
+      );
     }
     Atomics.wait(pause, 0, 0, Math.min(25, 2 + attempt) + Math.floor(Math.random() * 8));
   }
@@ -335,7 +340,11 @@ export async function withLibraryGate<T>(
   }
 }
 
-async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Promise<T>, options: GateOptions): Promise<T> {
+async function holdGate<T>(
+  paths: LibraryPaths,
+  fn: (gate: GateHandle) => T | Promise<T>,
+  options: GateOptions,
+): Promise<T> {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`bourdon: warning: ${message}\n`));
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS);
   let compromised: Error | null = null;
@@ -364,7 +373,8 @@ async function holdGate<T>(paths: LibraryPaths, fn: (gate: GateHandle) => T | Pr
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new BourdonError(`library not found: ${paths.root}`);
-      if (code !== 'ELOCKED') throw new BourdonError(`cannot take the library lock ${paths.lock}: ${describeError(error)}`);
+      if (code !== 'ELOCKED')
+        throw new BourdonError(`cannot take the library lock ${paths.lock}: ${describeError(error)}`);
       if (breakIfStale(paths.lock, warn)) continue;
       if (Date.now() > deadline) {
         throw new BourdonError(`the library is busy: ${holderDescription(paths)} holds ${paths.lock}; try again`);

@@ -514,7 +514,13 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
       next += 1;
     }
     record = makeRecord(next, request.data, request.op, request.actor, now, request.counts);
-    recordVersion(dir, record, request.data, { path: request.livePath, gate: request.gate, landed: () => (landed = true) }, writer);
+    recordVersion(
+      dir,
+      record,
+      request.data,
+      { path: request.livePath, gate: request.gate, landed: () => (landed = true) },
+      writer,
+    );
     records.push(record);
     prune(dir, records, request.keep, writer);
     return record;
@@ -534,7 +540,9 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     } catch {
       // the next writer does it
     }
-    throw new BourdonError(`cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`);
+    throw new BourdonError(
+      `cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`,
+    );
   }
 }
 

@@ -19,16 +19,18 @@ export function pyRepr(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
   if (typeof value === 'string') {
     const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value
-      .replace(/\\/g, '\\\\')
-      .replace(/\n/g, '\\n')
-      .replace(/\r/g, '\\r')
-      .replace(/\t/g, '\\t');
+    const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
     return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
   }
   if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
   if (typeof value === 'object') {
-    return '{' + Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ') + '}';
+    return (
+      '{' +
+      Object.entries(value as Record<string, unknown>)
+        .map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`)
+        .join(', ') +
+      '}'
+    );
   }
   return String(value);
 }

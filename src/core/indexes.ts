@@ -53,7 +53,11 @@ function newestFirst(a: Session, b: Session): number {
  * it reads (find_entity needs the name index, not the session order or recognition phrases).
  */
 class LazyAgentIndex implements AgentIndex {
-  private names?: { entitiesByKey: Map<string, Entity[]>; entitiesByName: Map<string, Entity[]>; positions: Map<Entity, number> };
+  private names?: {
+    entitiesByKey: Map<string, Entity[]>;
+    entitiesByName: Map<string, Entity[]>;
+    positions: Map<Entity, number>;
+  };
   private recency?: { sessionsByRecency: Session[]; sessionsByProject: Map<string, Session[]> };
   private recognition?: { phrases: Map<string, Phrase[]>; longestPhrase: number };
 
@@ -213,7 +217,11 @@ export function* sessionsByRecency(
 }
 
 /** Visible sessions focused on a project, newest first; equal days in agent-id order. */
-export function sessionsForProject(agents: readonly AgentRecord[], project: string, level: AccessLevel): DatedSession[] {
+export function sessionsForProject(
+  agents: readonly AgentRecord[],
+  project: string,
+  level: AccessLevel,
+): DatedSession[] {
   const key = foldKey(project);
   if (!key) return [];
   const out: DatedSession[] = [];

@@ -180,7 +180,9 @@ export class L6Store {
     try {
       stat = fs.statSync(this.paths.root);
     } catch {
-      throw new BourdonError(`library not found: ${this.paths.root} (set --library or BOURDON_LIBRARY, or run \`bourdon init\`)`);
+      throw new BourdonError(
+        `library not found: ${this.paths.root} (set --library or BOURDON_LIBRARY, or run \`bourdon init\`)`,
+      );
     }
     if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${this.paths.root}`);
   }
@@ -237,7 +239,10 @@ export class L6Store {
     const full = path.join(this.paths.agents, file);
     if (typeof entry.error === 'string') {
       this.warn(`skipping ${full}: ${entry.error.split('\n')[0]}`);
-      return { ok: false, broken: { id: file.slice(0, -MANIFEST_SUFFIX.length), file, path: full, error: entry.error } };
+      return {
+        ok: false,
+        broken: { id: file.slice(0, -MANIFEST_SUFFIX.length), file, path: full, error: entry.error },
+      };
     }
     try {
       return { ok: true, record: recordFromDoc(entry.doc, file, full) };
@@ -258,7 +263,9 @@ export class L6Store {
     try {
       fs.mkdirSync(path.dirname(this.cachePath), { recursive: true, mode: 0o700 });
       const temp = `${this.cachePath}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, agents: this.paths.agents, files }), { mode: 0o600 });
+      fs.writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, agents: this.paths.agents, files }), {
+        mode: 0o600,
+      });
       fs.renameSync(temp, this.cachePath);
     } catch {
       // read-only home, full disk: the cache is an optimisation only
@@ -311,7 +318,8 @@ export class L6Store {
       const stat = fs.lstatSync(full);
       if (stat.isSymbolicLink()) return broken('symbolic links are not read as manifests');
       if (!stat.isFile()) return broken('not a regular file');
-      if (stat.size > MAX_MANIFEST_BYTES) return broken(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+      if (stat.size > MAX_MANIFEST_BYTES)
+        return broken(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
       const text = fs.readFileSync(full, 'utf8');
       return { ok: true, record: parseManifest(text, file, full) };
     } catch (error) {

@@ -118,7 +118,13 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
           ctx,
           args,
           'list_notes',
-          peerAccessArgs(level, { since: plan.cutoff, agent: onPeer ? onPeer.agent : null, tag: args.tag ?? null, project: args.project ?? null, limit: MAX_PAGE_SIZE }),
+          peerAccessArgs(level, {
+            since: plan.cutoff,
+            agent: onPeer ? onPeer.agent : null,
+            tag: args.tag ?? null,
+            project: args.project ?? null,
+            limit: MAX_PAGE_SIZE,
+          }),
         )
       : null;
   if (onPeer && !answers) return { ...base, ...empty };
@@ -129,10 +135,15 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
     })();
   } else {
     const fromPeers = peerNotes(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
-    ordered = dedupeNotes([...[...local].map(({ agent, note }) => noteRef(agent, note)), ...fromPeers].sort(byNoteRefRecency));
+    ordered = dedupeNotes(
+      [...[...local].map(({ agent, note }) => noteRef(agent, note)), ...fromPeers].sort(byNoteRefRecency),
+    );
   }
   const page = takePage(plan, ordered);
-  return withReachability({ ...base, notes: page.items, next_cursor: page.next_cursor, has_more: page.has_more }, answers);
+  return withReachability(
+    { ...base, notes: page.items, next_cursor: page.next_cursor, has_more: page.has_more },
+    answers,
+  );
 }
 
 export type NoteRef = ReturnType<typeof noteRef>;
@@ -143,8 +154,10 @@ function peerNotes(answers: readonly PeerAnswer[]): NoteRef[] {
   for (const { peer, payload } of answered(answers)) {
     for (const raw of Array.isArray(payload.notes) ? (payload.notes as unknown[]) : []) {
       const row = raw as Record<string, unknown>;
-      if (!row || typeof row.date !== 'string' || typeof row.agent !== 'string' || typeof row.text !== 'string') continue;
-      const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+      if (!row || typeof row.date !== 'string' || typeof row.agent !== 'string' || typeof row.text !== 'string')
+        continue;
+      const list = (value: unknown) =>
+        Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
       out.push({
         agent: tagAgent(peer, row.agent),
         date: row.date,

@@ -60,7 +60,8 @@ export function checkTokenEnv(name: string): string {
 }
 
 export function checkPeerName(name: string): string {
-  if (!isValidAgentId(name)) throw new UsageError(`invalid peer name ${JSON.stringify(name)}: must match ^[a-z0-9][a-z0-9_-]*$`);
+  if (!isValidAgentId(name))
+    throw new UsageError(`invalid peer name ${JSON.stringify(name)}: must match ^[a-z0-9][a-z0-9_-]*$`);
   return name;
 }
 
@@ -68,7 +69,13 @@ export function checkPeerName(name: string): string {
 export function peerNameFromUrl(url: string): string {
   const parsed = new URL(url);
   const base = `${parsed.hostname.replace(/^\[|\]$/g, '')}${parsed.port ? `-${parsed.port}` : ''}`;
-  return base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64) || 'peer';
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .slice(0, 64) || 'peer'
+  );
 }
 
 export function parsePeersFile(text: string, source: string): PeerConfig[] {
@@ -112,7 +119,9 @@ export function loadPeersFile(file: string): PeerConfig[] {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new BourdonError(`peers file ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; refusing to start without the peers you asked for`);
+    throw new BourdonError(
+      `peers file ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; refusing to start without the peers you asked for`,
+    );
   }
   return parsePeersFile(text, file);
 }
@@ -152,11 +161,15 @@ export interface PeerSelection {
  * and refuses the others. Tokens are resolved later, per call, from each peer's variable.
  */
 export function selectPeers(selection: PeerSelection, defaultPeersFile: string): PeerConfig[] {
-  const chosen = [selection.federate ? '--federate' : null, selection.peersConfig ? '--peers-config' : null, selection.peer?.length ? '--peer' : null].filter(
-    (value): value is string => value !== null,
-  );
-  if (selection.noPeers && chosen.length) throw new UsageError(`--no-peers cannot be combined with ${chosen.join(', ')}`);
-  if (chosen.length > 1) throw new UsageError(`choose one of --federate, --peers-config, --peer (got ${chosen.join(', ')})`);
+  const chosen = [
+    selection.federate ? '--federate' : null,
+    selection.peersConfig ? '--peers-config' : null,
+    selection.peer?.length ? '--peer' : null,
+  ].filter((value): value is string => value !== null);
+  if (selection.noPeers && chosen.length)
+    throw new UsageError(`--no-peers cannot be combined with ${chosen.join(', ')}`);
+  if (chosen.length > 1)
+    throw new UsageError(`choose one of --federate, --peers-config, --peer (got ${chosen.join(', ')})`);
   if (selection.federate) return loadPeersFile(defaultPeersFile);
   if (selection.peersConfig) return loadPeersFile(selection.peersConfig);
   if (selection.peer?.length) {

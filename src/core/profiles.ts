@@ -43,7 +43,8 @@ export function isToolProfile(value: unknown): value is ToolProfile {
 }
 
 export function parseToolProfile(value: string): ToolProfile {
-  if (!isToolProfile(value)) throw new UsageError(`unknown tool profile ${JSON.stringify(value)} (use read, write or all)`);
+  if (!isToolProfile(value))
+    throw new UsageError(`unknown tool profile ${JSON.stringify(value)} (use read, write or all)`);
   return value;
 }
 

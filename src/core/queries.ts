@@ -38,16 +38,16 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   const groups = new Map<string, EntityMatch>();
   for (const agent of agents) {
     for (const entity of agentIndex(agent).entitiesByKey.get(key) ?? []) {
-    if (!canSee(level, entity.visibility)) continue;
-    let group = groups.get(entity.name);
-    if (!group) {
-      group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
-      groups.set(entity.name, group);
-    }
-    pushUnique(group.agents, agent.id);
-    if (entity.type) pushUnique(group.types, entity.type);
-    if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
-    for (const tag of entity.tags) pushUnique(group.tags, tag);
+      if (!canSee(level, entity.visibility)) continue;
+      let group = groups.get(entity.name);
+      if (!group) {
+        group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+        groups.set(entity.name, group);
+      }
+      pushUnique(group.agents, agent.id);
+      if (entity.type) pushUnique(group.types, entity.type);
+      if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
+      for (const tag of entity.tags) pushUnique(group.tags, tag);
     }
   }
   return [...groups.values()];

@@ -46,7 +46,13 @@ export function pageSize(limit: number | null | undefined): number {
 }
 
 /** Asks every peer, or nobody: `[]` when this call does not fan out. */
-export async function askPeers(ctx: OperationContext, args: { federation_hop?: number | null }, tool: string, peerArgs: Payload, budgetMs?: number): Promise<PeerAnswer[] | null> {
+export async function askPeers(
+  ctx: OperationContext,
+  args: { federation_hop?: number | null },
+  tool: string,
+  peerArgs: Payload,
+  budgetMs?: number,
+): Promise<PeerAnswer[] | null> {
   if (!shouldFanOut(ctx, args)) return null;
   return ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
 }
@@ -150,7 +156,11 @@ export function planPage(ctx: OperationContext, request: PageRequest): PagePlan 
     offset = state.offset;
     savedCutoff = state.cutoff;
   }
-  return { offset, cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn), size: pageSize(request.limit) };
+  return {
+    offset,
+    cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn),
+    size: pageSize(request.limit),
+  };
 }
 
 /** Takes one page from an ordered sequence, reading only offset + size + 1 items. */
@@ -190,14 +200,20 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   const onPeer = peerAgentFilter(args.agent);
   const local = onPeer ? [] : sessionsByRecency(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
   // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
-  const answers = onPeer || !args.agent
-    ? await askPeers(ctx, args, 'list_recent_work', peerAccessArgs(level, {
-        since: plan.cutoff,
-        agent: onPeer ? onPeer.agent : null,
-        limit: MAX_PAGE_SIZE,
-        summary,
-      }))
-    : null;
+  const answers =
+    onPeer || !args.agent
+      ? await askPeers(
+          ctx,
+          args,
+          'list_recent_work',
+          peerAccessArgs(level, {
+            since: plan.cutoff,
+            agent: onPeer ? onPeer.agent : null,
+            limit: MAX_PAGE_SIZE,
+            summary,
+          }),
+        )
+      : null;
   if (onPeer && !answers) return empty;
   let ordered: Iterable<SessionRef>;
   if (!answers) {
@@ -209,7 +225,10 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
     ordered = dedupeSessions([...[...local].map(toRef), ...fromPeers].sort(byRecencyRef));
   }
   const page = takePage(plan, ordered);
-  return withReachability({ ...base, sessions: page.items, next_cursor: page.next_cursor, has_more: page.has_more }, answers);
+  return withReachability(
+    { ...base, sessions: page.items, next_cursor: page.next_cursor, has_more: page.has_more },
+    answers,
+  );
 }
 
 export interface CrossAgentSummaryArgs extends AccessArgs {
@@ -232,14 +251,24 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
     recent_sessions: sessions.map(({ agent, session }) => sessionRef(agent, session)),
     entities,
   };
-  const answers = await askPeers(ctx, args, 'get_cross_agent_summary', peerAccessArgs(level, { project: args.project }));
+  const answers = await askPeers(
+    ctx,
+    args,
+    'get_cross_agent_summary',
+    peerAccessArgs(level, { project: args.project }),
+  );
   if (!answers) return localPayload;
   const merged = mergeEntityMatches(entities, answers, 'entities');
-  const mergedSessions = dedupeSessions([...localPayload.recent_sessions, ...peerSessions(answers, 'recent_sessions')].sort(byDateRef));
+  const mergedSessions = dedupeSessions(
+    [...localPayload.recent_sessions, ...peerSessions(answers, 'recent_sessions')].sort(byDateRef),
+  );
   const all = new Set<string>();
   for (const match of merged) for (const agent of match.agents) all.add(agent);
   for (const session of mergedSessions) all.add(session.agent);
-  return withReachability({ project: args.project, agents: [...all].sort(), recent_sessions: mergedSessions, entities: merged }, answers);
+  return withReachability(
+    { project: args.project, agents: [...all].sort(), recent_sessions: mergedSessions, entities: merged },
+    answers,
+  );
 }
 
 export interface RecognitionArgs extends AccessArgs {
@@ -252,7 +281,15 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
   const level = access(ctx, args, 'team');
   const base = { prompt: args.prompt, access_level: level.echoed, include_private: args.include_private ?? false };
   if (level.error) {
-    return { error: level.error, ...base, recognition: '', matched_entities: [], recognition_latency_us: 0, hydration_scheduled: false, prompt_context: '' };
+    return {
+      error: level.error,
+      ...base,
+      recognition: '',
+      matched_entities: [],
+      recognition_latency_us: 0,
+      hydration_scheduled: false,
+      prompt_context: '',
+    };
   }
   // Copies: the index's entities are shared by every call; peer merging must not touch them.
   const matched = recognise(agentsInScope(ctx), level.effective, args.prompt).map((entity) => ({
@@ -297,11 +334,20 @@ function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAns
       if (!row || typeof row.name !== 'string') continue;
       let target = byKey.get(row.name.toLowerCase());
       if (!target) {
-        target = { name: row.name, type: typeof row.type === 'string' ? row.type : null, source_agents: [], summary: null, tags: [], valid_to: null };
+        target = {
+          name: row.name,
+          type: typeof row.type === 'string' ? row.type : null,
+          source_agents: [],
+          summary: null,
+          tags: [],
+          valid_to: null,
+        };
         byKey.set(row.name.toLowerCase(), target);
         matched.push(target);
       }
-      const agents = Array.isArray(row.source_agents) ? row.source_agents.filter((a): a is string => typeof a === 'string') : [];
+      const agents = Array.isArray(row.source_agents)
+        ? row.source_agents.filter((a): a is string => typeof a === 'string')
+        : [];
       for (const agent of agents) {
         const tagged = tagAgent(peer, agent);
         if (!target.source_agents.includes(tagged)) target.source_agents.push(tagged);

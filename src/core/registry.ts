@@ -160,7 +160,9 @@ export class FederationRegistry {
 
   list(): MemberView[] {
     this.refresh();
-    return [...this.rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([agentId, row]) => view(agentId, row));
+    return [...this.rows.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([agentId, row]) => view(agentId, row));
   }
 
   get(agentId: string): MemberView | null {
@@ -179,7 +181,13 @@ export class FederationRegistry {
         );
       }
       const token = newToken();
-      rows.set(agentId, { tier, token_sha256: hashToken(token), created_at: stamp(now), revoked: false, grants: unique(grants) });
+      rows.set(agentId, {
+        tier,
+        token_sha256: hashToken(token),
+        created_at: stamp(now),
+        revoked: false,
+        grants: unique(grants),
+      });
       return { agent_id: agentId, tier, grants: unique(grants), token };
     });
   }
@@ -247,7 +255,9 @@ export class FederationRegistry {
         try {
           rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
         } catch (error) {
-          throw new BourdonError(`registry ${this.path} is unreadable (${maskSecrets(describeError(error))}); fix or move it first`);
+          throw new BourdonError(
+            `registry ${this.path} is unreadable (${maskSecrets(describeError(error))}); fix or move it first`,
+          );
         }
       }
       const result = change(rows);
@@ -276,7 +286,13 @@ function unique(values: string[]): string[] {
 }
 
 function view(agentId: string, row: MemberRow): MemberView {
-  const out: MemberView = { agent_id: agentId, tier: row.tier, grants: [...row.grants], created_at: row.created_at, revoked: row.revoked };
+  const out: MemberView = {
+    agent_id: agentId,
+    tier: row.tier,
+    grants: [...row.grants],
+    created_at: row.created_at,
+    revoked: row.revoked,
+  };
   if (row.rotated_at) out.rotated_at = row.rotated_at;
   if (row.revoked_at) out.revoked_at = row.revoked_at;
   return out;
@@ -317,14 +333,16 @@ export function parseRegistry(text: string): Map<string, MemberRow> {
   const doc = parseYaml(text);
   if (doc === null || doc === undefined) return new Map();
   if (!isObject(doc)) throw new Error('registry is not a YAML mapping');
-  if (doc.version !== undefined && doc.version !== 1) throw new Error(`unsupported registry version ${String(doc.version)}`);
+  if (doc.version !== undefined && doc.version !== 1)
+    throw new Error(`unsupported registry version ${String(doc.version)}`);
   const agents = doc.agents ?? {};
   if (!isObject(agents)) throw new Error('registry `agents` is not a mapping');
   const rows = new Map<string, MemberRow>();
   for (const [id, raw] of Object.entries(agents)) {
     if (!isValidAgentId(id) || !isObject(raw)) throw new Error(`invalid registry row ${JSON.stringify(id)}`);
     const hash = raw.token_sha256;
-    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`registry row ${id} has no valid token hash`);
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash))
+      throw new Error(`registry row ${id} has no valid token hash`);
     // A scalar grant reads as a one-item list (the engine splits it into characters); other
     // non-string entries are dropped. Grants only ever narrow what a quarantined member reads.
     const rawGrants = typeof raw.grants === 'string' ? [raw.grants] : Array.isArray(raw.grants) ? raw.grants : [];

@@ -7,7 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError } from './errors.js';
 import { libraryPaths } from './library.js';
-import { checkPeerName, checkTokenEnv, editPeersFile, normalisePeerUrl, readPeersForEdit, type PeerConfig } from './peers-config.js';
+import {
+  checkPeerName,
+  checkTokenEnv,
+  editPeersFile,
+  normalisePeerUrl,
+  readPeersForEdit,
+  type PeerConfig,
+} from './peers-config.js';
 import { FederationRegistry, type IssuedToken } from './registry.js';
 
 export type StepStatus = 'created' | 'exists' | 'added';
@@ -22,7 +29,8 @@ export interface SetupStep {
 /** Creates the library root and its agents/ folder. */
 export function ensureLibraryFolders(root: string): SetupStep {
   const paths = libraryPaths(root);
-  if (fs.existsSync(paths.root) && !fs.statSync(paths.root).isDirectory()) throw new BourdonError(`library is not a folder: ${paths.root}`);
+  if (fs.existsSync(paths.root) && !fs.statSync(paths.root).isDirectory())
+    throw new BourdonError(`library is not a folder: ${paths.root}`);
   const existed = fs.existsSync(paths.agents);
   try {
     fs.mkdirSync(paths.agents, { recursive: true });
@@ -49,7 +57,12 @@ export function ensureConfigDir(home: string): SetupStep {
   } catch (error) {
     throw new BourdonError(`cannot create config dir ${resolved}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  return { what: 'config', status: 'created', path: resolved, detail: 'config dir created (members, peers, audit log)' };
+  return {
+    what: 'config',
+    status: 'created',
+    path: resolved,
+    detail: 'config dir created (members, peers, audit log)',
+  };
 }
 
 export interface MemberRequest {
@@ -59,7 +72,10 @@ export interface MemberRequest {
 }
 
 /** Registers a member unless an active one with that id exists (its token is never re-shown). */
-export function ensureMember(registryPath: string, request: MemberRequest): { step: SetupStep; issued: IssuedToken | null } {
+export function ensureMember(
+  registryPath: string,
+  request: MemberRequest,
+): { step: SetupStep; issued: IssuedToken | null } {
   const registry = new FederationRegistry(registryPath, { warn: () => {} });
   const problem = registry.problem();
   if (problem) throw new BourdonError(`registry ${registryPath} is unreadable (${problem}); fix or move it first`);
@@ -76,8 +92,17 @@ export function ensureMember(registryPath: string, request: MemberRequest): { st
     };
   }
   const issued = registry.add(request.id, { tier: request.tier, grants: request.grants });
-  const reads = issued.tier === 'trusted' ? 'every namespace' : issued.grants.length ? issued.grants.join(', ') : 'nothing yet';
-  return { step: { what: 'member', status: 'added', path: registryPath, detail: `${issued.agent_id} (${issued.tier}; reads: ${reads})` }, issued };
+  const reads =
+    issued.tier === 'trusted' ? 'every namespace' : issued.grants.length ? issued.grants.join(', ') : 'nothing yet';
+  return {
+    step: {
+      what: 'member',
+      status: 'added',
+      path: registryPath,
+      detail: `${issued.agent_id} (${issued.tier}; reads: ${reads})`,
+    },
+    issued,
+  };
 }
 
 export interface PeerRequest {
@@ -88,24 +113,42 @@ export interface PeerRequest {
 
 /** Validates a peer request the way `peers add` does; throws a one-line usage error. */
 export function checkPeerRequest(request: PeerRequest): PeerConfig {
-  return { name: checkPeerName(request.name), url: normalisePeerUrl(request.url), token_env: checkTokenEnv(request.token_env) };
+  return {
+    name: checkPeerName(request.name),
+    url: normalisePeerUrl(request.url),
+    token_env: checkTokenEnv(request.token_env),
+  };
 }
 
 /** Adds a peer unless the same one is there; a different peer under that name is an error. */
 export function ensurePeer(peersPath: string, request: PeerRequest): { step: SetupStep; peer: PeerConfig } {
   const peer = checkPeerRequest(request);
-  const same = (other: PeerConfig) => other.name === peer.name && other.url === peer.url && other.token_env === peer.token_env;
+  const same = (other: PeerConfig) =>
+    other.name === peer.name && other.url === peer.url && other.token_env === peer.token_env;
   if (readPeersForEdit(peersPath).some(same)) {
-    return { step: { what: 'peer', status: 'exists', path: peersPath, detail: `${peer.name} → ${peer.url} is already configured` }, peer };
+    return {
+      step: {
+        what: 'peer',
+        status: 'exists',
+        path: peersPath,
+        detail: `${peer.name} → ${peer.url} is already configured`,
+      },
+      peer,
+    };
   }
   const status = editPeersFile(peersPath, (peers): StepStatus => {
     if (peers.some(same)) return 'exists';
     if (peers.some((other) => other.name === peer.name)) {
-      throw new BourdonError(`a different peer named ${JSON.stringify(peer.name)} is already configured; \`bourdon peers remove ${peer.name}\` first`);
+      throw new BourdonError(
+        `a different peer named ${JSON.stringify(peer.name)} is already configured; \`bourdon peers remove ${peer.name}\` first`,
+      );
     }
     peers.push(peer);
     return 'added';
   });
-  const detail = status === 'added' ? `${peer.name} → ${peer.url} (token from $${peer.token_env})` : `${peer.name} → ${peer.url} is already configured`;
+  const detail =
+    status === 'added'
+      ? `${peer.name} → ${peer.url} (token from $${peer.token_env})`
+      : `${peer.name} → ${peer.url} is already configured`;
   return { step: { what: 'peer', status, path: peersPath, detail }, peer };
 }

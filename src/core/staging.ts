@@ -85,21 +85,25 @@ function stamp(moment: Date): string {
 function validateStaged(args: CommitArgs): string | null {
   if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
   const mode = args.mode ?? 'merge';
-  if (!(COMMIT_MODES as readonly string[]).includes(mode)) return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
+  if (!(COMMIT_MODES as readonly string[]).includes(mode))
+    return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
   if (mode === 'replace') {
     return "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them";
   }
   for (const field of ['entities', 'sessions', 'notes'] as const) {
     const value = args[field];
-    if (value !== null && value !== undefined && !Array.isArray(value)) return `${field} must be a list, not ${pyRepr(value)}`;
+    if (value !== null && value !== undefined && !Array.isArray(value))
+      return `${field} must be a list, not ${pyRepr(value)}`;
   }
   const sizeProblem = inputSizeError(args);
   if (sizeProblem) return sizeProblem;
   for (const row of args.entities ?? []) {
-    if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim()) return "each entity needs a non-empty 'name'";
+    if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim())
+      return "each entity needs a non-empty 'name'";
   }
   for (const row of args.sessions ?? []) {
-    if (!isObject(row) || typeof row.date !== 'string' || !row.date.trim()) return "each session needs a non-empty ISO-8601 'date'";
+    if (!isObject(row) || typeof row.date !== 'string' || !row.date.trim())
+      return "each session needs a non-empty ISO-8601 'date'";
   }
   for (const row of args.notes ?? []) {
     const ok =
@@ -123,12 +127,15 @@ function stagedPath(store: L6Store, caller: string, agentId: string): string {
 function readStagedDoc(file: string): RawObject | null {
   const data = readLive(file);
   if (!data) return null;
-  if (data.length > MAX_MANIFEST_BYTES) throw new BourdonError(`staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  if (data.length > MAX_MANIFEST_BYTES)
+    throw new BourdonError(`staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
   let doc: unknown;
   try {
     doc = parseYaml(data.toString('utf8'));
   } catch (error) {
-    throw new BourdonError(`staged file ${file} is unreadable (${((error as Error).message || String(error)).split('\n')[0]})`);
+    throw new BourdonError(
+      `staged file ${file} is unreadable (${((error as Error).message || String(error)).split('\n')[0]})`,
+    );
   }
   if (doc === null || doc === undefined) return {};
   if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`);
@@ -147,7 +154,11 @@ function listOf(doc: RawObject, key: string): unknown[] {
 export async function stageCommit(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
   const caller = ctx.caller;
   if (args.agent_id !== caller.agent_id) {
-    return denialPayload(caller, 'commit_to_federation', `quarantined members may only write their own namespace (${pyRepr(caller.agent_id)})`);
+    return denialPayload(
+      caller,
+      'commit_to_federation',
+      `quarantined members may only write their own namespace (${pyRepr(caller.agent_id)})`,
+    );
   }
   const problem = validateStaged(args);
   if (problem) return commitError(args, problem);
@@ -159,7 +170,10 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       try {
         existing = readStagedDoc(dest) ?? {};
       } catch (error) {
-        return commitError(args, `${(error as Error).message}; an operator must reject it before more writes are staged`);
+        return commitError(
+          args,
+          `${(error as Error).message}; an operator must reject it before more writes are staged`,
+        );
       }
       const agent: RawObject = isObject(existing.agent) ? { ...existing.agent } : {};
       if (!('id' in agent)) agent.id = args.agent_id;
@@ -193,7 +207,10 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       try {
         writeDurable(dest, data, { writer: ctx.files });
       } catch (error) {
-        return commitError(args, `cannot write ${dest}: ${describeError(error)}; nothing was staged, the staged file is unchanged`);
+        return commitError(
+          args,
+          `cannot write ${dest}: ${describeError(error)}; nothing was staged, the staged file is unchanged`,
+        );
       }
       return { staged: true, agent_id: args.agent_id, path: dest, note: stagingNote(args.agent_id) };
     },

@@ -63,7 +63,8 @@ export interface VersionView extends VersionRecord {
 export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<Payload> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
   if (denied) return denied;
-  if (!isValidAgentId(args.agent_id)) return { error: invalidAgentIdMessage(args.agent_id), agent_id: args.agent_id, versions: [] };
+  if (!isValidAgentId(args.agent_id))
+    return { error: invalidAgentIdMessage(args.agent_id), agent_id: args.agent_id, versions: [] };
   const limit =
     args.limit === null || args.limit === undefined || !Number.isFinite(args.limit)
       ? DEFAULT_VERSION_LIMIT
@@ -110,7 +111,8 @@ function fieldChanges(before: RawObject, after: RawObject, skip: readonly string
   const out: FieldChange[] = [];
   for (const field of fields) {
     if (skip.includes(field)) continue;
-    if (!sameValue(before[field], after[field])) out.push({ field, before: shown(before[field]), after: shown(after[field]) });
+    if (!sameValue(before[field], after[field]))
+      out.push({ field, before: shown(before[field]), after: shown(after[field]) });
   }
   return out;
 }
@@ -131,7 +133,12 @@ function sideOf(data: Buffer | null): Side {
 }
 
 /** Visible rows of one list, keyed; a later duplicate key wins. */
-function rowsByKey(doc: RawObject | null, field: string, keyOf: (row: RawObject) => string | null, level: AccessLevel): Map<string, RawObject> {
+function rowsByKey(
+  doc: RawObject | null,
+  field: string,
+  keyOf: (row: RawObject) => string | null,
+  level: AccessLevel,
+): Map<string, RawObject> {
   const out = new Map<string, RawObject>();
   const rows = doc && Array.isArray(doc[field]) ? (doc[field] as unknown[]) : [];
   for (const row of rows) {
@@ -214,8 +221,14 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
     return fail(describeError(error));
   }
   const level = ctx.caller.ceiling;
-  const entities = diffRows(rowsByKey(older.doc, 'known_entities', entityKey, level), rowsByKey(newer.doc, 'known_entities', entityKey, level));
-  const sessions = diffRows(rowsByKey(older.doc, 'recent_sessions', sessionKey, level), rowsByKey(newer.doc, 'recent_sessions', sessionKey, level));
+  const entities = diffRows(
+    rowsByKey(older.doc, 'known_entities', entityKey, level),
+    rowsByKey(newer.doc, 'known_entities', entityKey, level),
+  );
+  const sessions = diffRows(
+    rowsByKey(older.doc, 'recent_sessions', sessionKey, level),
+    rowsByKey(newer.doc, 'recent_sessions', sessionKey, level),
+  );
   const notes = diffRows(rowsByKey(older.doc, 'notes', noteKey, level), rowsByKey(newer.doc, 'notes', noteKey, level));
   const agent_changes = agentChanges(older, newer);
   const counts = (diff: RowDiff) => `+${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`;
@@ -225,7 +238,10 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
     `sessions ${counts(sessions)},`,
     `notes ${counts(notes)}`,
   ];
-  if (agent_changes.length) summaryParts.push(`; ${plural(agent_changes.length, 'other change')} (${agent_changes.map((c) => c.field).join(', ')})`);
+  if (agent_changes.length)
+    summaryParts.push(
+      `; ${plural(agent_changes.length, 'other change')} (${agent_changes.map((c) => c.field).join(', ')})`,
+    );
   return {
     agent_id: args.agent_id,
     version: args.version,
@@ -312,7 +328,13 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
         throw error;
       }
       ctx.store.invalidate(file);
-      return { agent_id: args.agent_id, restored_version: args.version, version: record.version, sha256: record.sha256, reason };
+      return {
+        agent_id: args.agent_id,
+        restored_version: args.version,
+        version: record.version,
+        sha256: record.sha256,
+        reason,
+      };
     },
     { warn: ctx.warn },
   ).catch((error: unknown) => {

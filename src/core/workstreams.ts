@@ -17,7 +17,16 @@ import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
 import { answered, peerAgentFilter, tagAgent } from './federation.js';
 import type { PeerAnswer } from './peers.js';
-import { access, askPeers, MAX_PAGE_SIZE, pageSize, peerAccessArgs, withReachability, type AccessArgs, type Payload } from './reads.js';
+import {
+  access,
+  askPeers,
+  MAX_PAGE_SIZE,
+  pageSize,
+  peerAccessArgs,
+  withReachability,
+  type AccessArgs,
+  type Payload,
+} from './reads.js';
 import { redactText } from './redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
@@ -66,7 +75,11 @@ function byActivity(a: Activity, b: Activity): number {
   return 0;
 }
 
-function collectStreams(agents: readonly AgentRecord[], level: AccessLevel, agentFilter: string | null): Map<string, Stream> {
+function collectStreams(
+  agents: readonly AgentRecord[],
+  level: AccessLevel,
+  agentFilter: string | null,
+): Map<string, Stream> {
   const streams = new Map<string, Stream>();
   const add = (focus: readonly string[], activity: Omit<Activity, 'spelling'>) => {
     const seen = new Set<string>();
@@ -266,7 +279,10 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
       : null;
   if (onPeer && !answers) return { ...base, ...empty };
   const merged = answers
-    ? mergeWorkstreams(onPeer ? [] : all, onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers).sort(byLastActivity)
+    ? mergeWorkstreams(
+        onPeer ? [] : all,
+        onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers,
+      ).sort(byLastActivity)
     : all;
   const size = pageSize(args.limit);
   const workstreams = merged.slice(offset, offset + size);
@@ -285,15 +301,25 @@ const STATUS_RANK: Record<WorkstreamStatus, number> = { archived: 2, active: 1, 
  * added, the activity span widened; archived anywhere wins, then active anywhere.
  */
 function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAnswer[]): Workstream[] {
-  const merged = local.map((stream) => ({ ...stream, agents: [...stream.agents], recent_actions: [...stream.recent_actions] }));
+  const merged = local.map((stream) => ({
+    ...stream,
+    agents: [...stream.agents],
+    recent_actions: [...stream.recent_actions],
+  }));
   const byKey = new Map(merged.map((stream) => [stream.name.toLowerCase(), stream]));
   for (const { peer, payload } of answered(answers)) {
     for (const raw of Array.isArray(payload.workstreams) ? (payload.workstreams as unknown[]) : []) {
       const row = raw as Partial<Workstream>;
       if (!row || typeof row.name !== 'string' || typeof row.last_activity !== 'string') continue;
-      const status = (WORKSTREAM_STATUSES as readonly string[]).includes(row.status as string) ? (row.status as WorkstreamStatus) : 'idle';
-      const agents = (Array.isArray(row.agents) ? row.agents : []).filter((a): a is string => typeof a === 'string').map((a) => tagAgent(peer, a));
-      const actions = (Array.isArray(row.recent_actions) ? row.recent_actions : []).filter((a): a is string => typeof a === 'string').map((a) => redactText(a));
+      const status = (WORKSTREAM_STATUSES as readonly string[]).includes(row.status as string)
+        ? (row.status as WorkstreamStatus)
+        : 'idle';
+      const agents = (Array.isArray(row.agents) ? row.agents : [])
+        .filter((a): a is string => typeof a === 'string')
+        .map((a) => tagAgent(peer, a));
+      const actions = (Array.isArray(row.recent_actions) ? row.recent_actions : [])
+        .filter((a): a is string => typeof a === 'string')
+        .map((a) => redactText(a));
       const target = byKey.get(row.name.toLowerCase());
       if (!target) {
         const fresh: Workstream = {
@@ -313,10 +339,13 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
       target.agents = [...new Set([...target.agents, ...agents])].sort();
       target.session_count += Number(row.session_count) || 0;
       target.note_count += Number(row.note_count) || 0;
-      if (typeof row.first_activity === 'string' && row.first_activity < target.first_activity) target.first_activity = row.first_activity;
+      if (typeof row.first_activity === 'string' && row.first_activity < target.first_activity)
+        target.first_activity = row.first_activity;
       if (row.last_activity > target.last_activity) target.last_activity = row.last_activity;
       if (STATUS_RANK[status] > STATUS_RANK[target.status]) target.status = status;
-      for (const action of actions) if (target.recent_actions.length < RECENT_ACTIONS && !target.recent_actions.includes(action)) target.recent_actions.push(action);
+      for (const action of actions)
+        if (target.recent_actions.length < RECENT_ACTIONS && !target.recent_actions.includes(action))
+          target.recent_actions.push(action);
     }
   }
   return merged;

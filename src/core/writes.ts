@@ -83,7 +83,8 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 
 /** Checks the input's shape limits: nesting (MAX_INPUT_DEPTH), then size as JSON (MAX_INPUT_BYTES). */
 export function inputSizeError(args: unknown): string | null {
-  if (nestedDeeperThan(args, MAX_INPUT_DEPTH)) return `input is nested more than ${MAX_INPUT_DEPTH} levels deep; the limit is ${MAX_INPUT_DEPTH}`;
+  if (nestedDeeperThan(args, MAX_INPUT_DEPTH))
+    return `input is nested more than ${MAX_INPUT_DEPTH} levels deep; the limit is ${MAX_INPUT_DEPTH}`;
   let size: number;
   try {
     size = Buffer.byteLength(JSON.stringify(args) ?? '', 'utf8');
@@ -127,7 +128,8 @@ export function precheckCommit(args: CommitArgs): string | null {
   }
   for (const field of ['entities', 'sessions', 'notes'] as const) {
     const value = args[field];
-    if (value !== null && value !== undefined && !Array.isArray(value)) return `${field} must be a list, not ${pyRepr(value)}`;
+    if (value !== null && value !== undefined && !Array.isArray(value))
+      return `${field} must be a list, not ${pyRepr(value)}`;
   }
   return inputSizeError(args) ?? validateRows(args);
 }
@@ -154,7 +156,9 @@ function resolveType(args: CommitArgs, existing: RawObject | null, mode: string)
 
 function parseExisting(data: Buffer, file: string): RawObject {
   if (data.length > MAX_MANIFEST_BYTES) {
-    throw new CommitRefused(`cannot merge into ${file}: it is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+    throw new CommitRefused(
+      `cannot merge into ${file}: it is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
+    );
   }
   let doc: unknown;
   try {
@@ -164,7 +168,9 @@ function parseExisting(data: Buffer, file: string): RawObject {
     throw new CommitRefused(`cannot merge into ${file}: ${reason}; fix the file or commit with mode 'replace'`);
   }
   if (!isObject(doc)) {
-    throw new CommitRefused(`cannot merge into ${file}: it is not a YAML mapping; fix the file or commit with mode 'replace'`);
+    throw new CommitRefused(
+      `cannot merge into ${file}: it is not a YAML mapping; fix the file or commit with mode 'replace'`,
+    );
   }
   return doc;
 }
@@ -212,7 +218,13 @@ export function buildManifest(args: CommitArgs, existing: RawObject | null, now:
   const stamp = pythonIsoUtc(now);
   let manifest: RawObject;
   if (!base) {
-    manifest = { spec_version: '0.1', agent: { id: args.agent_id, type }, last_updated: stamp, recent_sessions: [], known_entities: [] };
+    manifest = {
+      spec_version: '0.1',
+      agent: { id: args.agent_id, type },
+      last_updated: stamp,
+      recent_sessions: [],
+      known_entities: [],
+    };
   } else {
     manifest = base;
     if (!isObject(manifest.agent)) manifest.agent = {};
@@ -269,7 +281,9 @@ export function serialiseManifest(manifest: RawObject): Buffer {
     back = undefined;
   }
   if (!sameValue(back, manifest)) {
-    throw new CommitRefused('the manifest would not read back as written (unsupported values in the input); nothing was written');
+    throw new CommitRefused(
+      'the manifest would not read back as written (unsupported values in the input); nothing was written',
+    );
   }
   return data;
 }

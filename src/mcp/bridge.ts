@@ -70,7 +70,10 @@ export class BridgeUnreachableError extends BourdonError {
 function scrub(message: string, token: string | undefined): string {
   let text = message;
   if (token) text = text.split(token).join('[token]');
-  return text.replace(/bdn_[0-9a-f]+/gi, '[token]').replace(/Bearer\s+\S+/gi, 'Bearer [token]').slice(0, 300);
+  return text
+    .replace(/bdn_[0-9a-f]+/gi, '[token]')
+    .replace(/Bearer\s+\S+/gi, 'Bearer [token]')
+    .slice(0, 300);
 }
 
 function seconds(ms: number): string {
@@ -95,7 +98,12 @@ function networkCode(error: unknown): string | null {
   for (let depth = 0; depth < 6 && current; depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && !SdkError.isInstance(current)) {
-      if ((current as { syscall?: unknown }).syscall !== undefined || code in NETWORK_WORDS || /CERT|SELF_SIGNED|TLS|SSL|^UND_ERR_/.test(code)) return code;
+      if (
+        (current as { syscall?: unknown }).syscall !== undefined ||
+        code in NETWORK_WORDS ||
+        /CERT|SELF_SIGNED|TLS|SSL|^UND_ERR_/.test(code)
+      )
+        return code;
     }
     const next = current as { cause?: unknown; data?: { cause?: unknown } };
     current = next.cause ?? next.data?.cause;
@@ -123,7 +131,10 @@ const NETWORK_WORDS: Record<string, string> = {
 };
 
 function isProtocolError(error: unknown): error is { code: number; message: string; data?: unknown } {
-  return ProtocolError.isInstance(error) || (error instanceof Error && error.name === 'ProtocolError' && typeof (error as { code?: unknown }).code === 'number');
+  return (
+    ProtocolError.isInstance(error) ||
+    (error instanceof Error && error.name === 'ProtocolError' && typeof (error as { code?: unknown }).code === 'number')
+  );
 }
 
 function isTimeout(error: unknown): boolean {
@@ -196,16 +207,25 @@ export class StdioBridge {
   createServer(): McpServer {
     const mcp = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { capabilities: { tools: {}, ...(this.capabilities.resources ? { resources: {} } : {}) }, instructions: this.instructions },
+      {
+        capabilities: { tools: {}, ...(this.capabilities.resources ? { resources: {} } : {}) },
+        instructions: this.instructions,
+      },
     );
     const low = mcp.server;
     low.setRequestHandler('tools/list', async (request, ctx) => {
       try {
         const listed = await this.attempt((client) =>
-          client.listTools(request.params?.cursor ? { cursor: request.params.cursor } : undefined, this.requestOptions(ctx)),
+          client.listTools(
+            request.params?.cursor ? { cursor: request.params.cursor } : undefined,
+            this.requestOptions(ctx),
+          ),
         );
         if (!request.params?.cursor) this.tools = listed.tools;
-        return { tools: this.offeredTools(listed.tools), ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}) };
+        return {
+          tools: this.offeredTools(listed.tools),
+          ...(listed.nextCursor ? { nextCursor: listed.nextCursor } : {}),
+        };
       } catch (error) {
         if (isProtocolError(error)) throw this.relay(error);
         this.reset();
@@ -214,22 +234,32 @@ export class StdioBridge {
         return { tools: this.offeredTools(this.tools) };
       }
     });
-    low.setRequestHandler('tools/call', async (request, ctx) => this.callTool(request.params.name, request.params.arguments, ctx));
+    low.setRequestHandler('tools/call', async (request, ctx) =>
+      this.callTool(request.params.name, request.params.arguments, ctx),
+    );
     if (this.capabilities.resources) {
       low.setRequestHandler('resources/list', async (request, ctx) =>
         this.forward(async (client) => {
-          const listed = await client.listResources(request.params?.cursor ? { cursor: request.params.cursor } : undefined, this.requestOptions(ctx));
+          const listed = await client.listResources(
+            request.params?.cursor ? { cursor: request.params.cursor } : undefined,
+            this.requestOptions(ctx),
+          );
           return passThrough(listed);
         }),
       );
       low.setRequestHandler('resources/templates/list', async (request, ctx) =>
         this.forward(async (client) => {
-          const listed = await client.listResourceTemplates(request.params?.cursor ? { cursor: request.params.cursor } : undefined, this.requestOptions(ctx));
+          const listed = await client.listResourceTemplates(
+            request.params?.cursor ? { cursor: request.params.cursor } : undefined,
+            this.requestOptions(ctx),
+          );
           return passThrough(listed);
         }),
       );
       low.setRequestHandler('resources/read', async (request, ctx) =>
-        this.forward(async (client) => passThrough(await client.readResource({ uri: request.params.uri }, this.requestOptions(ctx)))),
+        this.forward(async (client) =>
+          passThrough(await client.readResource({ uri: request.params.uri }, this.requestOptions(ctx))),
+        ),
       );
     }
     return mcp;
@@ -241,7 +271,11 @@ export class StdioBridge {
     if (pending) await pending.then((client) => client.close()).catch(() => {});
   }
 
-  private async callTool(name: string, args: Record<string, unknown> | undefined, ctx: ServerContext): Promise<CallToolResult> {
+  private async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
     const filter = this.options.toolFilter;
     if (filter && !filter(name)) {
       if (TOOL_NAMES.has(name) || this.tools.some((tool) => tool.name === name)) {
@@ -250,7 +284,9 @@ export class StdioBridge {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     try {
-      const result = await this.attempt((client) => client.callTool({ name, arguments: args ?? {} }, this.requestOptions(ctx)));
+      const result = await this.attempt((client) =>
+        client.callTool({ name, arguments: args ?? {} }, this.requestOptions(ctx)),
+      );
       return passThrough(result as CallToolResult);
     } catch (error) {
       if (isProtocolError(error)) throw this.relay(error);
@@ -311,7 +347,9 @@ export class StdioBridge {
   /** The upstream client, connecting when there is none (first use, or after a failure). */
   private connected(): Promise<Client> {
     if (!this.client) {
-      const headers: Record<string, string> = this.options.token ? { Authorization: `Bearer ${this.options.token}` } : {};
+      const headers: Record<string, string> = this.options.token
+        ? { Authorization: `Bearer ${this.options.token}` }
+        : {};
       const client = new Client(
         { name: 'bourdon-bridge', version: SERVER_VERSION },
         { versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.timeoutMs, maxRetries: 0 } } },
@@ -339,7 +377,10 @@ export class StdioBridge {
   private withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`${what} timed out`), { code: 'REQUEST_TIMEOUT' })), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`${what} timed out`), { code: 'REQUEST_TIMEOUT' })),
+        this.timeoutMs,
+      );
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
@@ -357,7 +398,8 @@ export class StdioBridge {
         ? `${where} refused the token in ${variable} (401): missing, invalid or revoked`
         : `${where} asks for a token (401) and ${variable} is not set`;
     } else if (status === 403) reason = `${where} refused the request (403)`;
-    else if (status === 503) reason = `${where} has no authentication configured yet (503): register a member there with \`bourdon agent add\``;
+    else if (status === 503)
+      reason = `${where} has no authentication configured yet (503): register a member there with \`bourdon agent add\``;
     else if (status === 404) reason = `no MCP endpoint at ${this.url} (404)`;
     else if (isTimeout(error)) reason = `no answer from ${where} within ${seconds(this.timeoutMs)}`;
     else if (status !== null) reason = `${where} answered HTTP ${status}`;

@@ -159,10 +159,15 @@ export function parseHostHeader(value: string): { name: string; port: number | n
  * --allowed-host values: `name` accepts that name with no port or the served port,
  * `name:port` exactly that. A Host without a port means port 80.
  */
-export function makeHostCheck(boundHost: string, port: number, allowedHosts: readonly string[]): (header: string | undefined) => boolean {
+export function makeHostCheck(
+  boundHost: string,
+  port: number,
+  allowedHosts: readonly string[],
+): (header: string | undefined) => boolean {
   const own = new Set(['localhost', '127.0.0.1', '::1']);
   if (isWildcard(boundHost)) {
-    for (const list of Object.values(os.networkInterfaces())) for (const info of list ?? []) own.add(info.address.toLowerCase());
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const info of list ?? []) own.add(info.address.toLowerCase());
   } else {
     own.add(stripBrackets(boundHost).toLowerCase());
   }
@@ -173,8 +178,10 @@ export function makeHostCheck(boundHost: string, port: number, allowedHosts: rea
     if (!parsed) return false;
     const effectivePort = parsed.port ?? 80;
     if (own.has(parsed.name) && effectivePort === port) return true;
-    return extra.some((entry) =>
-      entry.name === parsed.name && (entry.port === null ? parsed.port === null || parsed.port === port : entry.port === effectivePort),
+    return extra.some(
+      (entry) =>
+        entry.name === parsed.name &&
+        (entry.port === null ? parsed.port === null || parsed.port === port : entry.port === effectivePort),
     );
   };
 }
@@ -215,7 +222,10 @@ const UNCONFIGURED: Rejection = {
   },
 };
 
-export async function runHttpServer(factory: () => McpServer, options: HttpServerOptions = {}): Promise<HttpServerHandle> {
+export async function runHttpServer(
+  factory: () => McpServer,
+  options: HttpServerOptions = {},
+): Promise<HttpServerHandle> {
   const host = stripBrackets((options.host ?? DEFAULT_HTTP_HOST).trim());
   const requestedPort = options.port ?? DEFAULT_HTTP_PORT;
   const registry = options.registry ?? null;
@@ -226,7 +236,8 @@ export async function runHttpServer(factory: () => McpServer, options: HttpServe
   const isRemote = options.isRemote ?? ((req: http.IncomingMessage) => !isLoopbackAddress(req.socket.remoteAddress));
   const allowedOrigins = new Set((options.allowedOrigins ?? []).map(normaliseOrigin));
 
-  const rawLegacy = options.legacyToken === undefined ? envValue(options.env ?? process.env, LEGACY_TOKEN_ENV) : options.legacyToken;
+  const rawLegacy =
+    options.legacyToken === undefined ? envValue(options.env ?? process.env, LEGACY_TOKEN_ENV) : options.legacyToken;
   const legacyTrimmed = typeof rawLegacy === 'string' ? rawLegacy.trim() : '';
   // Only the digest is kept; comparing digests is constant-time whatever the lengths.
   const legacyDigest = legacyTrimmed === '' ? null : sha256(legacyTrimmed);
@@ -239,7 +250,8 @@ export async function runHttpServer(factory: () => McpServer, options: HttpServe
     }
   };
   const authConfigured = () => legacyDigest !== null || hasMembers();
-  const authMode = (): AuthMode => (allowUnauthenticated ? 'unauthenticated' : authConfigured() ? 'bearer' : 'unconfigured');
+  const authMode = (): AuthMode =>
+    allowUnauthenticated ? 'unauthenticated' : authConfigured() ? 'bearer' : 'unconfigured';
 
   if (!host) throw new BindRefusedError('refusing to start: empty --host');
   if (!isLoopbackHost(host)) {
@@ -323,18 +335,29 @@ export async function runHttpServer(factory: () => McpServer, options: HttpServe
 
     try {
       const pathname = new URL(req.url ?? '/', 'http://placeholder').pathname;
-      if (pathname !== MCP_PATH && pathname !== `${MCP_PATH}/`) return reject({ status: 404, body: jsonRpcError(-32000, `not found; the MCP endpoint is ${MCP_PATH}`) });
+      if (pathname !== MCP_PATH && pathname !== `${MCP_PATH}/`)
+        return reject({ status: 404, body: jsonRpcError(-32000, `not found; the MCP endpoint is ${MCP_PATH}`) });
       if (!hostCheck(req.headers.host)) {
-        return reject({ status: 421, body: jsonRpcError(-32000, 'misdirected request: Host not allowed (see --allowed-host)') });
+        return reject({
+          status: 421,
+          body: jsonRpcError(-32000, 'misdirected request: Host not allowed (see --allowed-host)'),
+        });
       }
       const origin = req.headers.origin;
       if (origin !== undefined && !allowedOrigins.has(normaliseOrigin(origin))) {
-        return reject({ status: 403, body: jsonRpcError(-32000, 'forbidden: Origin not allowed (see --allowed-origin)') });
+        return reject({
+          status: 403,
+          body: jsonRpcError(-32000, 'forbidden: Origin not allowed (see --allowed-origin)'),
+        });
       }
       const resolved = authenticate(req);
       if ('status' in resolved) return reject(resolved);
       if (req.method !== 'POST') {
-        return reject({ status: 405, body: jsonRpcError(-32000, 'method not allowed: use POST'), headers: { allow: 'POST' } });
+        return reject({
+          status: 405,
+          body: jsonRpcError(-32000, 'method not allowed: use POST'),
+          headers: { allow: 'POST' },
+        });
       }
       const tooLarge: Rejection = {
         status: 413,
@@ -356,13 +379,19 @@ export async function runHttpServer(factory: () => McpServer, options: HttpServe
         // Not JSON: the SDK answers it (-32700).
       }
       if (Array.isArray(parsed)) {
-        return reject({ status: 400, body: jsonRpcError(-32600, 'JSON-RPC batches are not supported; send one request per POST') });
+        return reject({
+          status: 400,
+          body: jsonRpcError(-32600, 'JSON-RPC batches are not supported; send one request per POST'),
+        });
       }
       if (parsed && typeof parsed === 'object' && 'id' in parsed) requestId = (parsed as { id: unknown }).id;
 
-      const caller = isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
+      const caller =
+        isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
       const request = toWebRequest(req, body, abort.signal);
-      const response = await runWithCaller(caller, () => handler.fetch(request, parsedOk ? { parsedBody: parsed } : {}));
+      const response = await runWithCaller(caller, () =>
+        handler.fetch(request, parsedOk ? { parsedBody: parsed } : {}),
+      );
       if (answered) {
         void response.body?.cancel().catch(() => {});
         return;
@@ -404,7 +433,8 @@ export async function runHttpServer(factory: () => McpServer, options: HttpServe
       server.off('listening', onListening);
       const where = `${host.includes(':') ? `[${host}]` : host}:${requestedPort}`;
       if (error.code === 'EADDRINUSE') reject(new BourdonError(`cannot listen on ${where}: the port is in use`));
-      else if (error.code === 'EADDRNOTAVAIL') reject(new BourdonError(`cannot listen on ${where}: no such address on this machine`));
+      else if (error.code === 'EADDRNOTAVAIL')
+        reject(new BourdonError(`cannot listen on ${where}: no such address on this machine`));
       else if (error.code === 'EACCES') reject(new BourdonError(`cannot listen on ${where}: permission denied`));
       else reject(new BourdonError(`cannot listen on ${where}: ${error.code ?? describeError(error)}`));
     };
@@ -454,7 +484,10 @@ function describeServing(host: string, port: number, mode: AuthMode, legacy: boo
   if (mode === 'unconfigured') {
     return `listening on ${where} (${eras}); auth: NOT CONFIGURED: every request gets 503 until a member is registered (\`bourdon agent add <id>\`) or BOURDON_PEER_TOKEN_SERVER is set`;
   }
-  const ways = [members ? 'registered member tokens (`bourdon agent list`)' : null, legacy ? 'the BOURDON_PEER_TOKEN_SERVER token (operator)' : null]
+  const ways = [
+    members ? 'registered member tokens (`bourdon agent list`)' : null,
+    legacy ? 'the BOURDON_PEER_TOKEN_SERVER token (operator)' : null,
+  ]
     .filter(Boolean)
     .join(' or ');
   const remote = isLoopbackHost(host) ? '' : '; callers from other machines never see private rows';
@@ -482,5 +515,10 @@ function toWebRequest(req: http.IncomingMessage, body: string, signal: AbortSign
     else headers.set(key, value);
   }
   headers.delete('authorization'); // the caller is already resolved; the token goes no further
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`, { method: 'POST', headers, body, signal });
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? MCP_PATH}`, {
+    method: 'POST',
+    headers,
+    body,
+    signal,
+  });
 }

@@ -21,7 +21,10 @@ interface Connection {
 
 /** Strips anything token-like from an error before it is reported. */
 function safeMessage(error: unknown): string {
-  return describeError(error).replace(/bdn_[0-9a-f]+/gi, '[token]').replace(/Bearer\s+\S+/gi, 'Bearer [token]').slice(0, 200);
+  return describeError(error)
+    .replace(/bdn_[0-9a-f]+/gi, '[token]')
+    .replace(/Bearer\s+\S+/gi, 'Bearer [token]')
+    .slice(0, 200);
 }
 
 export class McpPeerFanout implements PeerFanout {
@@ -74,7 +77,12 @@ export class McpPeerFanout implements PeerFanout {
     connection.client.close().catch(() => {});
   }
 
-  private async callOne(peer: PeerConfig, tool: string, args: Record<string, unknown>, budgetMs: number): Promise<PeerAnswer> {
+  private async callOne(
+    peer: PeerConfig,
+    tool: string,
+    args: Record<string, unknown>,
+    budgetMs: number,
+  ): Promise<PeerAnswer> {
     const started = process.hrtime.bigint();
     const elapsedUs = () => Number((process.hrtime.bigint() - started) / 1000n);
     const connection = this.connection(peer);
@@ -90,7 +98,8 @@ export class McpPeerFanout implements PeerFanout {
         throw new Error(`peer answered ${tool} with an error result`);
       }
       const payload = JSON.parse(content[0].text) as unknown;
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new Error(`peer answered ${tool} with a non-object`);
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+        throw new Error(`peer answered ${tool} with a non-object`);
       return payload as Record<string, unknown>;
     })();
     try {
@@ -98,12 +107,26 @@ export class McpPeerFanout implements PeerFanout {
       if (outcome === 'timeout') {
         work.catch(() => {});
         this.drop(peer, connection);
-        return { peer: peer.name, ok: false, timed_out: true, latency_us: elapsedUs(), payload: null, error: `no answer within ${budgetMs} ms` };
+        return {
+          peer: peer.name,
+          ok: false,
+          timed_out: true,
+          latency_us: elapsedUs(),
+          payload: null,
+          error: `no answer within ${budgetMs} ms`,
+        };
       }
       return { peer: peer.name, ok: true, timed_out: false, latency_us: elapsedUs(), payload: outcome };
     } catch (error) {
       this.drop(peer, connection);
-      return { peer: peer.name, ok: false, timed_out: false, latency_us: elapsedUs(), payload: null, error: safeMessage(error) };
+      return {
+        peer: peer.name,
+        ok: false,
+        timed_out: false,
+        latency_us: elapsedUs(),
+        payload: null,
+        error: safeMessage(error),
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -122,7 +145,11 @@ export interface PeerCheck {
 }
 
 /** One-off health check of a peer (`bourdon peers check`): connect, list agents, report. */
-export async function checkPeer(peer: PeerConfig, env: Env = process.env, budgetMs = PEER_BUDGET_MS): Promise<PeerCheck> {
+export async function checkPeer(
+  peer: PeerConfig,
+  env: Env = process.env,
+  budgetMs = PEER_BUDGET_MS,
+): Promise<PeerCheck> {
   const started = Date.now();
   const token = env[peer.token_env];
   const client = new Client({ name: 'bourdon-peer-check', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
@@ -134,7 +161,10 @@ export async function checkPeer(peer: PeerConfig, env: Env = process.env, budget
   try {
     const work = (async () => {
       await client.connect(transport);
-      const result = await client.callTool({ name: 'list_agents', arguments: { federation_hop: 1 } }, { timeout: budgetMs });
+      const result = await client.callTool(
+        { name: 'list_agents', arguments: { federation_hop: 1 } },
+        { timeout: budgetMs },
+      );
       const text = (result.content as { text?: string }[])[0]?.text ?? '{}';
       const agents = (JSON.parse(text) as { agents?: unknown }).agents;
       return Array.isArray(agents) ? agents.length : null;
@@ -155,7 +185,15 @@ export async function checkPeer(peer: PeerConfig, env: Env = process.env, budget
       error: token ? null : `${peer.token_env} is not set`,
     };
   } catch (error) {
-    return { ...base, reachable: false, latency_ms: null, protocol_era: null, protocol_version: null, agent_count: null, error: safeMessage(error) };
+    return {
+      ...base,
+      reachable: false,
+      latency_ms: null,
+      protocol_era: null,
+      protocol_version: null,
+      agent_count: null,
+      error: safeMessage(error),
+    };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});

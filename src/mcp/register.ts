@@ -33,7 +33,14 @@ const auditWarnedAt = new Map<string, number>();
 const AUDIT_WARN_INTERVAL_MS = 60_000;
 
 /** Writes an audit line; a failure is reported on stderr and never fails the call. */
-export function audit(env: CallEnvironment, caller: Caller, op: string, namespace: string, allowed: boolean, detail?: string): void {
+export function audit(
+  env: CallEnvironment,
+  caller: Caller,
+  op: string,
+  namespace: string,
+  allowed: boolean,
+  detail?: string,
+): void {
   if (!env.auditPath) return;
   try {
     appendAudit(env.auditPath, auditRecord(caller.agent_id, op, namespace, allowed, detail));
@@ -82,7 +89,10 @@ export function registerTool(server: McpServer, env: CallEnvironment, tool: Tool
   });
 }
 
-type ToolsCallHandler = (request: { params: { name: string; arguments?: unknown } }, ctx: unknown) => Promise<CallToolResult>;
+type ToolsCallHandler = (
+  request: { params: { name: string; arguments?: unknown } },
+  ctx: unknown,
+) => Promise<CallToolResult>;
 
 /** The namespace an unvalidated call names, for the audit line of a call that never ran. */
 function rawNamespace(args: unknown): string {

@@ -22,7 +22,16 @@ export const PYTHON_SERVER_FLAGS = [
 ] as const;
 
 /** Flags of `bourdon serve` that are not the Python server's; never prefix-expanded into. */
-const OWN_FLAGS = ['--host', '--allowed-host', '--allowed-origin', '--tools', '--url', '--token-env', '--json', '--help'];
+const OWN_FLAGS = [
+  '--host',
+  '--allowed-host',
+  '--allowed-origin',
+  '--tools',
+  '--url',
+  '--token-env',
+  '--json',
+  '--help',
+];
 
 export function translateServerArgs(argv: readonly string[]): string[] {
   const out: string[] = [];

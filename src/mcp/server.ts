@@ -43,7 +43,8 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
       warn,
       peers: options.peers ?? null,
       // Operations that audit on their own (rollback) write where this server's trail goes.
-      config: typeof options.auditPath === 'string' ? { ...configPaths(env), audit: options.auditPath } : configPaths(env),
+      config:
+        typeof options.auditPath === 'string' ? { ...configPaths(env), audit: options.auditPath } : configPaths(env),
     }),
   };
   const server = new McpServer(

@@ -13,8 +13,16 @@ const results = [];
 for (const argv of lists) {
   let stdout = '';
   let stderr = '';
-  process.stdout.write = (chunk, ...rest) => ((stdout += String(chunk)), typeof rest.at(-1) === 'function' && rest.at(-1)(), true);
-  process.stderr.write = (chunk, ...rest) => ((stderr += String(chunk)), typeof rest.at(-1) === 'function' && rest.at(-1)(), true);
+  process.stdout.write = (chunk, ...rest) => (
+    (stdout += String(chunk)),
+    typeof rest.at(-1) === 'function' && rest.at(-1)(),
+    true
+  );
+  process.stderr.write = (chunk, ...rest) => (
+    (stderr += String(chunk)),
+    typeof rest.at(-1) === 'function' && rest.at(-1)(),
+    true
+  );
   let code = 0;
   try {
     await run(argv, repoRoot);

@@ -28,7 +28,13 @@ function testHome(): string {
 
 /** A clean environment: no colour forcing, config dirs only where the test says. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', BOURDON_HOME: testHome(), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: '1',
+    BOURDON_HOME: testHome(),
+    ...extra,
+  };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   return env;
 }

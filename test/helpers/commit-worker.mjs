@@ -12,7 +12,13 @@ for (let i = 0; i < count; i++) {
     file,
     JSON.stringify({
       entities: [{ name: `w${worker}-c${i}`, type: 'concept', tags: [`worker-${worker}`] }],
-      sessions: [{ date: `2026-06-${String((i % 28) + 1).padStart(2, '0')}`, cwd: `/w${worker}/c${i}`, key_actions: [`commit ${i} of worker ${worker}`] }],
+      sessions: [
+        {
+          date: `2026-06-${String((i % 28) + 1).padStart(2, '0')}`,
+          cwd: `/w${worker}/c${i}`,
+          key_actions: [`commit ${i} of worker ${worker}`],
+        },
+      ],
     }),
   );
   try {

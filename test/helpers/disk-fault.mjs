@@ -30,7 +30,10 @@ const livePath = path.join(library, 'agents', 'disk.l5.yaml');
 fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
 const warnings = [];
 // A short history keeps the tmpfs from filling with archives, and adds pruning to every write.
-const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: (m) => warnings.push(m), env: { BOURDON_HISTORY_KEEP: '3' } });
+const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+  warn: (m) => warnings.push(m),
+  env: { BOURDON_HISTORY_KEEP: '3' },
+});
 
 function freeBytes() {
   const stat = fs.statfsSync(dir);
@@ -45,7 +48,7 @@ function fillLeaving(bytes) {
     const fd = fs.openSync(filler, 'w');
     try {
       const chunk = Buffer.alloc(64 * 1024, 0x46);
-      for (let done = 0; done < size; ) {
+      for (let done = 0; done < size;) {
         const n = Math.min(chunk.length, size - done);
         done += fs.writeSync(fd, chunk, 0, n);
       }
@@ -69,18 +72,35 @@ function historyCheck() {
   const state = readHistory(new L6Store(library).paths, 'disk');
   const versions = state.records.map((r) => r.version);
   const contiguous = versions.every((v, i) => i === 0 || v === versions[i - 1] + 1);
-  const archivesMatch = state.records.every((r) => sha256(fs.readFileSync(archiveFile(state.dir, r.version))) === r.sha256);
+  const archivesMatch = state.records.every(
+    (r) => sha256(fs.readFileSync(archiveFile(state.dir, r.version))) === r.sha256,
+  );
   const liveIsLatest = sha256(fs.readFileSync(livePath)) === state.records[state.records.length - 1]?.sha256;
   const stray = [];
   for (const sub of [path.join(library, 'agents'), state.dir, library]) {
-    for (const name of fs.readdirSync(sub)) if (/\.\d+(?:\.tmp)?$/.test(name) || name === 'pending.json' || name.startsWith('.bourdon.lock')) stray.push(name);
+    for (const name of fs.readdirSync(sub))
+      if (/\.\d+(?:\.tmp)?$/.test(name) || name === 'pending.json' || name.startsWith('.bourdon.lock'))
+        stray.push(name);
   }
-  return { damaged: state.damaged, contiguous, archivesMatch, liveIsLatest, stray, latest: versions[versions.length - 1] ?? null };
+  return {
+    damaged: state.damaged,
+    contiguous,
+    archivesMatch,
+    liveIsLatest,
+    stray,
+    latest: versions[versions.length - 1] ?? null,
+  };
 }
 
 function cli(args) {
   const result = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'run.js'), ...args], {
-    env: { PATH: process.env.PATH, HOME: dir, BOURDON_HOME: path.join(dir, 'home'), BOURDON_NO_CACHE: '1', NO_COLOR: '1' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      BOURDON_HOME: path.join(dir, 'home'),
+      BOURDON_NO_CACHE: '1',
+      NO_COLOR: '1',
+    },
     encoding: 'utf8',
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -153,7 +173,13 @@ for (let pages = 0; pages <= Math.ceil(registryBefore.length / page) + 4; pages+
     error = problem.message;
   }
   const now = fs.readFileSync(registryFile);
-  registryResults.push({ pages, error, unchanged: now.equals(registryBefore), size: now.length, stray: fs.readdirSync(path.dirname(registryFile)).filter((n) => n !== 'federation.yaml') });
+  registryResults.push({
+    pages,
+    error,
+    unchanged: now.equals(registryBefore),
+    size: now.length,
+    stray: fs.readdirSync(path.dirname(registryFile)).filter((n) => n !== 'federation.yaml'),
+  });
   fs.rmSync(filler, { force: true });
   if (!error) break;
 }
@@ -174,7 +200,13 @@ process.stdout.write(
     page,
     manifestPages,
     full,
-    readOnly: { error: roPayload.error ?? null, unchanged: roUnchanged, cli: roCli, cliUnchanged: roCliUnchanged, recovered: rwPayload.error ?? rwPayload.version },
+    readOnly: {
+      error: roPayload.error ?? null,
+      unchanged: roUnchanged,
+      cli: roCli,
+      cliUnchanged: roCliUnchanged,
+      recovered: rwPayload.error ?? rwPayload.version,
+    },
     fullCli: { human: fullCli, json: fullCliJson, unchanged: fullCliUnchanged, after: afterCli },
     registry: { attempts: registryResults, membersAfter: registryAfter },
     finalHistory: historyCheck(),

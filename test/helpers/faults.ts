@@ -29,7 +29,11 @@ function kernelEnospc(): NodeJS.ErrnoException {
   } finally {
     if (fd !== null) fs.closeSync(fd);
   }
-  return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+  return Object.assign(new Error('ENOSPC: no space left on device, write'), {
+    code: 'ENOSPC',
+    errno: -28,
+    syscall: 'write',
+  });
 }
 
 export class FaultyWriter implements DurableWriter {
@@ -53,7 +57,12 @@ export class FaultyWriter implements DurableWriter {
 
   private error(target: string): NodeJS.ErrnoException {
     if (this.fault === 'ENOSPC') return kernelEnospc();
-    return Object.assign(new Error(`EROFS: read-only file system, open '${target}'`), { code: 'EROFS', errno: -30, syscall: 'open', path: target });
+    return Object.assign(new Error(`EROFS: read-only file system, open '${target}'`), {
+      code: 'EROFS',
+      errno: -30,
+      syscall: 'open',
+      path: target,
+    });
   }
 
   replaceFile(target: string, data: Buffer | string, options: { fsync: boolean }): void {

@@ -61,7 +61,11 @@ export function resourceUri(template: string, variables: Record<string, unknown>
  * `<library>` for the library root, presence-only volatile keys, null-vs-non-null opaque
  * keys, the error text checked by `error_contains`, allowed extra keys dropped.
  */
-export function normalise(testCase: ConformanceCase, actual: unknown, libraryRoot: string): { actual: unknown; expected: unknown } {
+export function normalise(
+  testCase: ConformanceCase,
+  actual: unknown,
+  libraryRoot: string,
+): { actual: unknown; expected: unknown } {
   const replaced = JSON.parse(JSON.stringify(actual).split(libraryRoot).join('<library>')) as unknown;
   const expected = structuredClone(testCase.expected) as unknown;
   if (!replaced || typeof replaced !== 'object' || Array.isArray(replaced)) return { actual: replaced, expected };

@@ -40,7 +40,14 @@ export function rawRequest(
     const setHost = headers.host !== '';
     if (!setHost) delete headers.host;
     const req = http.request(
-      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, path: target.pathname, method: options.method ?? 'POST', headers, setHost },
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port,
+        path: target.pathname,
+        method: options.method ?? 'POST',
+        headers,
+        setHost,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,7 +99,11 @@ export function rpcMessage(body: string): Record<string, unknown> {
 }
 
 /** Calls a tool and parses its single TextContent as JSON. */
-export async function callJson(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function callJson(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   return JSON.parse(content[0].text) as Record<string, unknown>;

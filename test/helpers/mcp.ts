@@ -30,6 +30,7 @@ export async function callJson(client: Client, name: string, args: Record<string
 export async function readJsonResource(client: Client, uri: string): Promise<unknown> {
   const result = await client.readResource({ uri });
   const first = result.contents[0] as { text?: string; mimeType?: string };
-  if (first.mimeType !== 'application/json' || typeof first.text !== 'string') throw new Error(`unexpected resource ${uri}`);
+  if (first.mimeType !== 'application/json' || typeof first.text !== 'string')
+    throw new Error(`unexpected resource ${uri}`);
   return JSON.parse(first.text) as unknown;
 }

@@ -43,7 +43,14 @@ export function stripAnsi(text: string): string {
 
 export function runInPty(args: string[], steps: PtyStep[] = [], options: PtyOptions = {}): Promise<PtyResult> {
   return new Promise((resolve, reject) => {
-    const driverArgs = [DRIVER, ...(options.separateStderr ? ['--separate-stderr'] : []), '--', process.execPath, BIN, ...args];
+    const driverArgs = [
+      DRIVER,
+      ...(options.separateStderr ? ['--separate-stderr'] : []),
+      '--',
+      process.execPath,
+      BIN,
+      ...args,
+    ];
     const child = spawn('python3', driverArgs, {
       cwd: options.cwd ?? REPO_ROOT,
       env: { ...baseEnv(options.env), TERM: options.env?.TERM ?? 'xterm-256color' },
@@ -60,7 +67,10 @@ export function runInPty(args: string[], steps: PtyStep[] = [], options: PtyOpti
         const rest = visible.slice(cursor);
         const index = typeof step.expect === 'string' ? rest.indexOf(step.expect) : rest.search(step.expect);
         if (index < 0) return;
-        const length = typeof step.expect === 'string' ? step.expect.length : (rest.slice(index).match(step.expect)?.[0].length ?? 0);
+        const length =
+          typeof step.expect === 'string'
+            ? step.expect.length
+            : (rest.slice(index).match(step.expect)?.[0].length ?? 0);
         cursor += index + length;
         pending.shift();
         child.stdin.write(step.send);

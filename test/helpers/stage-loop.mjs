@@ -20,7 +20,11 @@ if (tag === '--promote') {
 } else {
   const ctx = createContext(store, { warn: () => {}, caller: callerFor(member, { tier: 'quarantined', grants: [] }) });
   for (let i = 0; ; i++) {
-    const payload = await stageCommit(ctx, { agent_id: member, agent_type: 'other', entities: [{ name: `${tag}-${i}` }] });
+    const payload = await stageCommit(ctx, {
+      agent_id: member,
+      agent_type: 'other',
+      entities: [{ name: `${tag}-${i}` }],
+    });
     if (!payload.staged) {
       process.stderr.write(`${JSON.stringify(payload)}\n`);
       process.exit(2);

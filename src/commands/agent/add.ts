@@ -15,7 +15,11 @@ export default class AgentAdd extends BaseCommand {
     id: Args.string({ description: 'Member id: also the only namespace it may write.', required: true }),
   };
   static override flags = {
-    tier: Flags.string({ description: 'quarantined (default) or trusted.', options: ['quarantined', 'trusted'], default: 'quarantined' }),
+    tier: Flags.string({
+      description: 'quarantined (default) or trusted.',
+      options: ['quarantined', 'trusted'],
+      default: 'quarantined',
+    }),
     grant: Flags.string({
       description: 'A namespace (agent id) the member may read; repeatable or comma-separated.',
       multiple: true,

@@ -6,7 +6,10 @@ export default class AgentRotate extends BaseCommand {
   static override summary = "Replace a member's token; the old one stops working at once.";
   static override description =
     'Issues a new bearer token for <id> and prints it once, to stdout. The old token stops authenticating on the next request, without restarting any server. Tier and grants stay as they are.';
-  static override examples = ['<%= config.bin %> agent rotate openclaw', '<%= config.bin %> agent rotate openclaw --json'];
+  static override examples = [
+    '<%= config.bin %> agent rotate openclaw',
+    '<%= config.bin %> agent rotate openclaw --json',
+  ];
   static override args = { id: Args.string({ description: 'Member id.', required: true }) };
 
   async run(): Promise<void> {

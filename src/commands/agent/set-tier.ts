@@ -6,7 +6,10 @@ export default class AgentSetTier extends BaseCommand {
   static override summary = "Change a member's tier: quarantined or trusted.";
   static override description =
     'Trusted members may call every tool and read every namespace (remote callers still never see private rows); quarantined members read only their grants and their writes go to staging. Takes effect on the next request, without restart.';
-  static override examples = ['<%= config.bin %> agent set-tier openclaw trusted', '<%= config.bin %> agent set-tier laptop quarantined'];
+  static override examples = [
+    '<%= config.bin %> agent set-tier openclaw trusted',
+    '<%= config.bin %> agent set-tier laptop quarantined',
+  ];
   static override args = {
     id: Args.string({ description: 'Member id.', required: true }),
     tier: Args.string({ description: 'quarantined or trusted.', required: true, options: ['quarantined', 'trusted'] }),

@@ -19,11 +19,17 @@ export default class NoteAdd extends BaseCommand {
   };
   static override flags = {
     tag: Flags.string({ description: 'A tag (repeatable).', multiple: true }),
-    project: Flags.string({ description: 'A project it is about (repeatable; becomes project_focus).', multiple: true }),
+    project: Flags.string({
+      description: 'A project it is about (repeatable; becomes project_focus).',
+      multiple: true,
+    }),
     visibility: Flags.string({ description: 'public (default), team or private.', options: [...ACCESS_LEVELS] }),
     title: Flags.string({ description: 'A short title.' }),
     date: Flags.string({ description: 'YYYY-MM-DD or an ISO datetime (default: now).' }),
-    'agent-type': Flags.string({ description: 'Agent type, needed when the agent has no manifest yet.', options: [...AGENT_TYPES] }),
+    'agent-type': Flags.string({
+      description: 'Agent type, needed when the agent has no manifest yet.',
+      options: [...AGENT_TYPES],
+    }),
   };
 
   async run(): Promise<void> {
@@ -41,6 +47,10 @@ export default class NoteAdd extends BaseCommand {
     });
     this.failOnPayloadError(payload);
     const c = colors();
-    this.emit(payload, () => `${c.green('noted')} on ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)} (${String(payload.total_notes)} notes)`);
+    this.emit(
+      payload,
+      () =>
+        `${c.green('noted')} on ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)} (${String(payload.total_notes)} notes)`,
+    );
   }
 }

@@ -2,7 +2,13 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { configPaths } from '../../core/config.js';
 import { BourdonError } from '../../core/errors.js';
-import { checkPeerName, checkTokenEnv, DEFAULT_TOKEN_ENV, editPeersFile, normalisePeerUrl } from '../../core/peers-config.js';
+import {
+  checkPeerName,
+  checkTokenEnv,
+  DEFAULT_TOKEN_ENV,
+  editPeersFile,
+  normalisePeerUrl,
+} from '../../core/peers-config.js';
 
 export default class PeersAdd extends BaseCommand {
   static override summary = 'Add a peer: another machine’s Bourdon server.';
@@ -17,12 +23,19 @@ export default class PeersAdd extends BaseCommand {
     url: Args.string({ description: 'The peer server’s MCP endpoint.', required: true }),
   };
   static override flags = {
-    'token-env': Flags.string({ description: 'BOURDON_PEER_* variable holding the bearer token.', default: DEFAULT_TOKEN_ENV }),
+    'token-env': Flags.string({
+      description: 'BOURDON_PEER_* variable holding the bearer token.',
+      default: DEFAULT_TOKEN_ENV,
+    }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(PeersAdd);
-    const peer = { name: checkPeerName(args.name), url: normalisePeerUrl(args.url), token_env: checkTokenEnv(flags['token-env']) };
+    const peer = {
+      name: checkPeerName(args.name),
+      url: normalisePeerUrl(args.url),
+      token_env: checkTokenEnv(flags['token-env']),
+    };
     const file = configPaths(process.env).peers;
     editPeersFile(file, (peers) => {
       if (peers.some((existing) => existing.name === peer.name)) {
@@ -30,6 +43,9 @@ export default class PeersAdd extends BaseCommand {
       }
       peers.push(peer);
     });
-    this.emit({ added: peer, path: file }, () => `added peer ${peer.name} → ${peer.url} (token from $${peer.token_env})`);
+    this.emit(
+      { added: peer, path: file },
+      () => `added peer ${peer.name} → ${peer.url} (token from $${peer.token_env})`,
+    );
   }
 }

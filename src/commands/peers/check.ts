@@ -17,7 +17,10 @@ export default class PeersCheck extends BaseCommand {
     const { flags } = await this.parse(PeersCheck);
     const peers = readPeersForEdit(configPaths(process.env).peers);
     const { checkPeer } = await import('../../mcp/peer-client.js');
-    const spinner = !this.jsonMode && process.stderr.isTTY && peers.length ? this.startProgress(`checking ${peers.length} peer(s)…`) : null;
+    const spinner =
+      !this.jsonMode && process.stderr.isTTY && peers.length
+        ? this.startProgress(`checking ${peers.length} peer(s)…`)
+        : null;
     const results = await Promise.all(peers.map((peer) => checkPeer(peer, process.env, flags.timeout)));
     spinner?.();
     const c = colors();

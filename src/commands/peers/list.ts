@@ -6,7 +6,7 @@ import { readPeersForEdit } from '../../core/peers-config.js';
 export default class PeersList extends BaseCommand {
   static override summary = 'List the configured peers.';
   static override description =
-    'Reads ~/.bourdon/peers.yaml (BOURDON_HOME): each peer\'s name, MCP endpoint and the variable its token is read from (never the token). A file that does not parse is an error here too, as it is for `serve --federate`. See `bourdon help peers`.';
+    "Reads ~/.bourdon/peers.yaml (BOURDON_HOME): each peer's name, MCP endpoint and the variable its token is read from (never the token). A file that does not parse is an error here too, as it is for `serve --federate`. See `bourdon help peers`.";
   static override examples = ['<%= config.bin %> peers list', '<%= config.bin %> peers list --json'];
 
   async run(): Promise<void> {
@@ -15,7 +15,10 @@ export default class PeersList extends BaseCommand {
     const peers = readPeersForEdit(file);
     this.emit({ path: file, peers }, () =>
       peers.length
-        ? table(['NAME', 'URL', 'TOKEN FROM'], peers.map((peer) => [peer.name, peer.url, `$${peer.token_env}`]))
+        ? table(
+            ['NAME', 'URL', 'TOKEN FROM'],
+            peers.map((peer) => [peer.name, peer.url, `$${peer.token_env}`]),
+          )
         : `No peers (${file}). Add one with \`bourdon peers add <name> <url>\`.`,
     );
   }

@@ -7,7 +7,9 @@ export default class StagingReject extends BaseCommand {
   static override description =
     'Deletes every staged write for <agent> (from any member). The live library is not touched.';
   static override examples = ['<%= config.bin %> staging reject openclaw'];
-  static override args = { agent: Args.string({ description: 'Agent id whose staged writes to delete.', required: true }) };
+  static override args = {
+    agent: Args.string({ description: 'Agent id whose staged writes to delete.', required: true }),
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(StagingReject);
