@@ -27,7 +27,7 @@ const connections = Number(flag('--connections', 10));
 const agents = quick ? 10 : 50;
 const QUERY = { name: 'Project sync 0', access_level: 'team' };
 
-const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'registry.js'));
+const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
 
 function log(line) {
   if (!asJson) process.stdout.write(`${line}\n`);

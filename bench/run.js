@@ -159,7 +159,7 @@ const summary = await repeat(() =>
   reads.getCrossAgentSummary(ctx, { project: 'Project sync 5', access_level: 'team' }),
 );
 record('get_cross_agent_summary', summary, 5, 'Python: 29 ms');
-const workstreamsModule = await optional('core/workstreams.js');
+const workstreamsModule = await optional('core/operations/workstreams.js');
 if (workstreamsModule?.listWorkstreams) {
   const ws = await repeat(
     () => workstreamsModule.listWorkstreams(ctx, { since: '2026-01-01', access_level: 'team' }),
@@ -167,7 +167,7 @@ if (workstreamsModule?.listWorkstreams) {
   );
   record('list_workstreams', ws, 5);
 }
-const writes = await optional('core/commit.js');
+const writes = await optional('core/writes/commit.js');
 if (writes?.commitToFederation) {
   const copy = path.join(DATA, 'commit-library');
   fs.rmSync(copy, { recursive: true, force: true });

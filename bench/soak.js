@@ -39,10 +39,10 @@ const asJson = argv.includes('--json');
 const WRITE_AGENTS = ['soak-a', 'soak-b'];
 
 const dist = (file) => import(pathToFileURL(path.join(ROOT, 'dist', 'core', file)).href);
-const { FederationRegistry } = await dist('registry.js');
-const { parseManifest } = await dist('library.js');
-const { readHistory, sha256, archiveFile } = await dist('history.js');
-const { libraryPaths } = await dist('library.js');
+const { FederationRegistry } = await dist('trust/registry.js');
+const { parseManifest } = await dist('store/library.js');
+const { readHistory, sha256, archiveFile } = await dist('writes/history.js');
+const { libraryPaths } = await dist('store/library.js');
 
 const log = (line) => {
   if (!asJson) process.stderr.write(`${line}\n`);

@@ -10,18 +10,24 @@ export {
   MAX_MANIFEST_BYTES,
   type AgentRecord,
   type LibrarySnapshot,
-} from './core/library.js';
+} from './core/store/library.js';
 export { createContext, agentsInScope, machineName, type OperationContext, type Env } from './core/context.js';
-export { runWithCaller, currentCaller, OPERATOR, UNKNOWN_CALLER, type Caller, type Tier } from './core/caller.js';
-export { FederationRegistry, hashToken, newToken, type MemberView, type IssuedToken } from './core/registry.js';
+export { runWithCaller, currentCaller, OPERATOR, UNKNOWN_CALLER, type Caller, type Tier } from './core/trust/caller.js';
+export { FederationRegistry, hashToken, newToken, type MemberView, type IssuedToken } from './core/trust/registry.js';
 export { BourdonError, UsageError, AccessDeniedError } from './core/errors.js';
-export { isValidAgentId, AGENT_ID_PATTERN } from './core/ids.js';
-export { redactText, REDACTED } from './core/redaction.js';
-export { parseCalendarDay } from './core/dates.js';
-export { configPaths, defaultLibraryRoot } from './core/config.js';
-export { appendAudit, readAudit, type AuditRecord } from './core/audit.js';
-export { loadPeersFile, parsePeersFile, normalisePeerUrl, selectPeers, type PeerConfig } from './core/peers-config.js';
-export type { PeerFanout, PeerAnswer } from './core/peers.js';
+export { isValidAgentId, AGENT_ID_PATTERN } from './core/store/ids.js';
+export { redactText, REDACTED } from './core/trust/redaction.js';
+export { parseCalendarDay } from './core/store/dates.js';
+export { configPaths, defaultLibraryRoot } from './core/store/config.js';
+export { appendAudit, readAudit, type AuditRecord } from './core/trust/audit.js';
+export {
+  loadPeersFile,
+  parsePeersFile,
+  normalisePeerUrl,
+  selectPeers,
+  type PeerConfig,
+} from './core/federation/peers-config.js';
+export type { PeerFanout, PeerAnswer } from './core/federation/peers.js';
 
 // The 15 operations, `(context, args) → payload`, exactly what the MCP tools answer.
 export {
@@ -34,13 +40,13 @@ export {
   getDeeperContext,
   listAgents,
   type Payload,
-} from './core/reads.js';
-export { exportAgents } from './core/export.js';
-export { commitToFederation } from './core/commit.js';
-export { listNotes } from './core/notes.js';
-export { listWorkstreams } from './core/workstreams.js';
-export { listMemoryVersions, explainMemoryChange, rollbackAgentMemory } from './core/versions.js';
-export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/staging.js';
+} from './core/operations/reads.js';
+export { exportAgents } from './core/operations/export.js';
+export { commitToFederation } from './core/writes/commit.js';
+export { listNotes } from './core/operations/notes.js';
+export { listWorkstreams } from './core/operations/workstreams.js';
+export { listMemoryVersions, explainMemoryChange, rollbackAgentMemory } from './core/writes/versions.js';
+export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/writes/staging.js';
 
 // Servers and clients.
 export { createL6Server, SERVER_NAME, SERVER_VERSION, type L6ServerOptions } from './mcp/server.js';

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FederationRegistry } from '../src/core/registry.js';
-import { parseYaml } from '../src/core/yaml.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/library.js';
-import { findEntity, listRecentWork } from '../src/core/reads.js';
-import { redactText, REDACTED } from '../src/core/redaction.js';
+import { L6Store } from '../src/core/store/library.js';
+import { findEntity, listRecentWork } from '../src/core/operations/reads.js';
+import { redactText, REDACTED } from '../src/core/trust/redaction.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const dirs: string[] = [];

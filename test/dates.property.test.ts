@@ -1,7 +1,7 @@
 /** Calendar filters (spec §6), as properties over every accepted and rejected form. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, defaultCutoff, parseCalendarDay, resolveCutoff } from '../src/core/dates.js';
+import { daysInMonth, defaultCutoff, parseCalendarDay, resolveCutoff } from '../src/core/store/dates.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FederationRegistry } from '../src/core/registry.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
 import { baseEnv, runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { ERA_MODES, callJson, httpClient } from './helpers/http.js';

@@ -9,9 +9,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAudit } from '../src/core/audit.js';
-import { L6Store } from '../src/core/library.js';
-import type { PeerConfig } from '../src/core/peers-config.js';
+import { readAudit } from '../src/core/trust/audit.js';
+import { L6Store } from '../src/core/store/library.js';
+import type { PeerConfig } from '../src/core/federation/peers-config.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createL6Server } from '../src/mcp/server.js';

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/commit.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { STALE_MS, withLibraryGate } from '../src/core/gate.js';
-import { readHistory } from '../src/core/history.js';
-import { L6Store, libraryPaths } from '../src/core/library.js';
+import { STALE_MS, withLibraryGate } from '../src/core/writes/gate.js';
+import { readHistory } from '../src/core/writes/history.js';
+import { L6Store, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 const cleanup: string[] = [];

@@ -14,10 +14,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OPERATOR, type Caller } from '../src/core/caller.js';
-import { commitToFederation } from '../src/core/commit.js';
+import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { exportAgents } from '../src/core/export.js';
+import { exportAgents } from '../src/core/operations/export.js';
 import {
   archiveFile,
   INDEX_FILE,
@@ -25,12 +25,12 @@ import {
   PENDING_FILE,
   readHistory,
   sha256,
-} from '../src/core/history.js';
-import { L6Store, parseManifest } from '../src/core/library.js';
-import { callerFor } from '../src/core/registry.js';
-import { promoteStaged, stageCommit } from '../src/core/staging.js';
-import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/versions.js';
-import { parseYaml } from '../src/core/yaml.js';
+} from '../src/core/writes/history.js';
+import { L6Store, parseManifest } from '../src/core/store/library.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
+import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { FaultyWriter, type Fault } from './helpers/faults.js';
 import { tempDir } from './helpers/fixtures.js';
 

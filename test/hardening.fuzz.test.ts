@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L6Store } from '../src/core/library.js';
+import { L6Store } from '../src/core/store/library.js';
 import { ALL_TOOLS } from '../src/mcp/tools/index.js';
 import { FIXTURE_LIBRARY, tempDir } from './helpers/fixtures.js';
 import { linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';

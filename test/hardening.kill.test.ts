@@ -12,14 +12,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OPERATOR } from '../src/core/caller.js';
-import { commitToFederation } from '../src/core/commit.js';
+import { OPERATOR } from '../src/core/trust/caller.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { archiveFile, readHistory, sha256 } from '../src/core/history.js';
-import { L6Store, parseManifest } from '../src/core/library.js';
-import { callerFor, FederationRegistry, parseRegistry } from '../src/core/registry.js';
-import { promoteStaged, stageCommit } from '../src/core/staging.js';
-import { parseYaml } from '../src/core/yaml.js';
+import { archiveFile, readHistory, sha256 } from '../src/core/writes/history.js';
+import { L6Store, parseManifest } from '../src/core/store/library.js';
+import { callerFor, FederationRegistry, parseRegistry } from '../src/core/trust/registry.js';
+import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 

@@ -10,12 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/commit.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/library.js';
-import { callerFor } from '../src/core/registry.js';
-import { stageCommit } from '../src/core/staging.js';
-import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH } from '../src/core/writes.js';
+import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { stageCommit } from '../src/core/writes/staging.js';
+import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH } from '../src/core/writes/writes.js';
 import { runHttpServer } from '../src/mcp/http.js';
 import { createL6Server } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';

@@ -6,9 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { exportAgents } from '../src/core/export.js';
-import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/library.js';
-import { findEntity, getCrossAgentSummary, listRecentWork, prepareRecognitionContext } from '../src/core/reads.js';
+import { exportAgents } from '../src/core/operations/export.js';
+import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
+import {
+  findEntity,
+  getCrossAgentSummary,
+  listRecentWork,
+  prepareRecognitionContext,
+} from '../src/core/operations/reads.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const GOOD =

@@ -8,9 +8,9 @@ import path from 'node:path';
 import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { UNKNOWN_CALLER } from '../src/core/caller.js';
-import { L6Store } from '../src/core/library.js';
-import { FederationRegistry } from '../src/core/registry.js';
+import { UNKNOWN_CALLER } from '../src/core/trust/caller.js';
+import { L6Store } from '../src/core/store/library.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
 import {
   BindRefusedError,
   bearerToken,

@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/library.js';
-import { listNotes } from '../src/core/notes.js';
-import { callerFor } from '../src/core/registry.js';
-import { listWorkstreams } from '../src/core/workstreams.js';
-import { stringifyYaml } from '../src/core/yaml.js';
+import { L6Store } from '../src/core/store/library.js';
+import { listNotes } from '../src/core/operations/notes.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { listWorkstreams } from '../src/core/operations/workstreams.js';
+import { stringifyYaml } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
 

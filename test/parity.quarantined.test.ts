@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAudit } from '../src/core/audit.js';
-import { runWithCaller, type Caller } from '../src/core/caller.js';
-import { FederationRegistry } from '../src/core/registry.js';
+import { readAudit } from '../src/core/trust/audit.js';
+import { runWithCaller, type Caller } from '../src/core/trust/caller.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
 import { TOOL_NAMES } from '../src/mcp/tools/index.js';
 import {
   copyFixtureLibrary,

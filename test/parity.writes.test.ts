@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callerFor } from '../src/core/registry.js';
-import { parseYaml } from '../src/core/yaml.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import {
   CONFORMANCE_DIR,
   copyFixtureLibrary,

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPeersFile, normalisePeerUrl, parsePeersFile, selectPeers } from '../src/core/peers-config.js';
+import { loadPeersFile, normalisePeerUrl, parsePeersFile, selectPeers } from '../src/core/federation/peers-config.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 

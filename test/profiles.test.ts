@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/profiles.js';
+import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/trust/profiles.js';
 import { translateServerArgs } from '../src/mcp/server-args.js';
 import { ALL_TOOLS, TOOL_NAMES } from '../src/mcp/tools/index.js';
 import { runCli } from './helpers/cli.js';
@@ -31,7 +31,7 @@ afterAll(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
-describe('profiles (src/core/profiles.ts)', () => {
+describe('profiles (src/core/trust/profiles.ts)', () => {
   it('name real tools, in the server order; write adds only commit_to_federation; all is every tool', () => {
     const order = ALL_TOOLS.map((tool) => tool.name);
     for (const name of WRITE_TOOLS) expect(TOOL_NAMES.has(name), name).toBe(true);

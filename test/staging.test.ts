@@ -7,15 +7,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPERATOR, type Caller } from '../src/core/caller.js';
-import { commitToFederation } from '../src/core/commit.js';
+import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { readHistory } from '../src/core/history.js';
-import { L6Store } from '../src/core/library.js';
-import { findEntity } from '../src/core/reads.js';
-import { callerFor } from '../src/core/registry.js';
-import { listStaged, promoteStaged, rejectStaged, stageCommit, stagingNote } from '../src/core/staging.js';
-import { parseYaml } from '../src/core/yaml.js';
+import { readHistory } from '../src/core/writes/history.js';
+import { L6Store } from '../src/core/store/library.js';
+import { findEntity } from '../src/core/operations/reads.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { listStaged, promoteStaged, rejectStaged, stageCommit, stagingNote } from '../src/core/writes/staging.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { copyFixtureLibrary } from './helpers/fixtures.js';
 
 const MEMBER = callerFor('openclaw', { tier: 'quarantined', grants: ['cursor'] });

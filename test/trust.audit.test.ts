@@ -14,7 +14,7 @@ import {
   queryAudit,
   readAudit,
   type AuditRecord,
-} from '../src/core/audit.js';
+} from '../src/core/trust/audit.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';

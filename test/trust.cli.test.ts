@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWithCaller } from '../src/core/caller.js';
-import { FederationRegistry, hashToken } from '../src/core/registry.js';
+import { runWithCaller } from '../src/core/trust/caller.js';
+import { FederationRegistry, hashToken } from '../src/core/trust/registry.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource } from './helpers/mcp.js';

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../src/core/registry.js';
+import { hashToken } from '../src/core/trust/registry.js';
 import { baseEnv, runCli } from './helpers/cli.js';
 import { BIN, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest } from './helpers/http.js';

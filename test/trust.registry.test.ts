@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/core/errors.js';
-import { FederationRegistry, hashToken, parseRegistry, serialiseRegistry } from '../src/core/registry.js';
-import { parseYaml } from '../src/core/yaml.js';
+import { FederationRegistry, hashToken, parseRegistry, serialiseRegistry } from '../src/core/trust/registry.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 let home: string;
@@ -365,7 +365,7 @@ describe('listing and errors', () => {
 
 describe('concurrent admins', () => {
   it('lose no member when four processes add at once', async () => {
-    const moduleUrl = pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'registry.js')).href;
+    const moduleUrl = pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'trust', 'registry.js')).href;
     const script = (prefix: string) => `
       const { FederationRegistry } = await import(${JSON.stringify(moduleUrl)});
       const reg = new FederationRegistry(${JSON.stringify(file)});

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAudit } from '../src/core/audit.js';
-import { runWithCaller } from '../src/core/caller.js';
-import { FederationRegistry } from '../src/core/registry.js';
+import { readAudit } from '../src/core/trust/audit.js';
+import { runWithCaller } from '../src/core/trust/caller.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';

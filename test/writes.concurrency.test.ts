@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/commit.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { readHistory, sha256, archiveFile, PENDING_FILE } from '../src/core/history.js';
-import { L6Store, parseManifest } from '../src/core/library.js';
+import { readHistory, sha256, archiveFile, PENDING_FILE } from '../src/core/writes/history.js';
+import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 

@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/commit.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { archiveFile, INDEX_FILE, readHistory } from '../src/core/history.js';
-import { L6Store } from '../src/core/library.js';
-import { callerFor } from '../src/core/registry.js';
-import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/versions.js';
+import { archiveFile, INDEX_FILE, readHistory } from '../src/core/writes/history.js';
+import { L6Store } from '../src/core/store/library.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';

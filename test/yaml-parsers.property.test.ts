@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import * as jsYaml from 'js-yaml';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseYaml, parseYamlCareful, parseYamlFast, stringifyYaml } from '../src/core/yaml.js';
+import { parseYaml, parseYamlCareful, parseYamlFast, stringifyYaml } from '../src/core/store/yaml.js';
 
 const tricky = fc.constantFrom(
   'yes',

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
-import { L6Store, stderrWarn } from '../core/library.js';
-import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/config.js';
+import { L6Store, stderrWarn } from '../core/store/library.js';
+import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { setupColors } from './output.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */

@@ -1,6 +1,6 @@
 /** Flags shared by the query commands, named after the tools' arguments. */
 import { Flags } from '@oclif/core';
-import { ACCESS_LEVELS } from '../core/access.js';
+import { ACCESS_LEVELS } from '../core/trust/access.js';
 
 export const accessFlags = {
   'access-level': Flags.string({

@@ -21,7 +21,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
-import { normalisePeerUrl } from '../core/peers-config.js';
+import { normalisePeerUrl } from '../core/federation/peers-config.js';
 import { colors } from './output.js';
 
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;

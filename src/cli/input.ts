@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
-import { isObject } from '../core/manifest.js';
-import type { CommitArgs } from '../core/writes.js';
-import { MAX_INPUT_BYTES } from '../core/writes.js';
-import { parseYaml } from '../core/yaml.js';
+import { isObject } from '../core/store/manifest.js';
+import type { CommitArgs } from '../core/writes/writes.js';
+import { MAX_INPUT_BYTES } from '../core/writes/writes.js';
+import { parseYaml } from '../core/store/yaml.js';
 
 const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];
 const MANIFEST_KEYS = [

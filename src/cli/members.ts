@@ -3,9 +3,9 @@
  * `revoke`): the registry they administer and how a member reads in one line. A token is
  * printed by `agent add` and `agent rotate` only, once, and nothing here ever prints a hash.
  */
-import { configPaths } from '../core/config.js';
+import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
-import { FederationRegistry, type IssuedToken, type MemberView } from '../core/registry.js';
+import { FederationRegistry, type IssuedToken, type MemberView } from '../core/trust/registry.js';
 import { list } from './output.js';
 
 /** The registry at BOURDON_FEDERATION_CONFIG, else $BOURDON_HOME/federation.yaml (~/.bourdon). */

@@ -1,5 +1,5 @@
 /** Human renderings shared by several commands. */
-import type { EntityMatch, SessionRef } from '../core/queries.js';
+import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
 import { colors, list, relativeDay, table } from './output.js';
 
 export function renderMatches(matches: readonly EntityMatch[], empty: string): string {

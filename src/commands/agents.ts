@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, table } from '../cli/output.js';
-import { configPaths } from '../core/config.js';
-import { exportAgents } from '../core/export.js';
-import type { ExportedAgent } from '../core/export.js';
-import { listAgents } from '../core/reads.js';
+import { configPaths } from '../core/store/config.js';
+import { exportAgents } from '../core/operations/export.js';
+import type { ExportedAgent } from '../core/operations/export.js';
+import { listAgents } from '../core/operations/reads.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
@@ -43,9 +43,9 @@ async function federatedExport(
   stopProgress: () => void,
 ): Promise<Record<string, unknown>> {
   const [{ loadPeersFile }, { McpPeerFanout }, { mergeExports }] = await Promise.all([
-    import('../core/peers-config.js'),
+    import('../core/federation/peers-config.js'),
     import('../mcp/peer-client.js'),
-    import('../core/federation.js'),
+    import('../core/federation/federation.js'),
   ]);
   const fanout = new McpPeerFanout(loadPeersFile(configPaths(process.env).peers), process.env);
   try {

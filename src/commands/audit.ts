@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, table } from '../cli/output.js';
-import { queryAudit, type AuditRecord } from '../core/audit.js';
-import { configPaths } from '../core/config.js';
+import { queryAudit, type AuditRecord } from '../core/trust/audit.js';
+import { configPaths } from '../core/store/config.js';
 
 /** Human output shows this many records unless --limit says otherwise; exports show all. */
 export const HUMAN_DEFAULT_LIMIT = 50;

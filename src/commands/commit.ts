@@ -2,11 +2,11 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand, stderrWarn } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
-import { commitToFederation } from '../core/commit.js';
-import { invalidAgentIdMessage, isValidAgentId } from '../core/ids.js';
-import { AGENT_TYPES } from '../core/manifest.js';
-import type { Payload } from '../core/reads.js';
-import { commitError, type CommitArgs } from '../core/writes.js';
+import { commitToFederation } from '../core/writes/commit.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
+import { AGENT_TYPES } from '../core/store/manifest.js';
+import type { Payload } from '../core/operations/reads.js';
+import { commitError, type CommitArgs } from '../core/writes/writes.js';
 
 export default class Commit extends BaseCommand {
   static override summary = "Write entities, sessions and notes to an agent's manifest.";

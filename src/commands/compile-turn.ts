@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { compileCodexTurn } from '../core/reads.js';
+import { compileCodexTurn } from '../core/operations/reads.js';
 
 export default class CompileTurn extends BaseCommand {
   static override summary = 'Codex turn brief (deferred).';

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { getDeeperContext } from '../core/reads.js';
+import { getDeeperContext } from '../core/operations/reads.js';
 
 export default class DeeperContext extends BaseCommand {
   static override summary = 'Longer context for a prompt from an L2 retriever.';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
-import { installDemoLibrary } from '../core/demo-library.js';
+import { installDemoLibrary } from '../core/admin/demo-library.js';
 
 interface Match {
   name: string;

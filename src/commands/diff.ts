@@ -2,8 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { parseVersion } from '../cli/input.js';
-import type { Payload } from '../core/reads.js';
-import { explainMemoryChange, type FieldChange } from '../core/versions.js';
+import type { Payload } from '../core/operations/reads.js';
+import { explainMemoryChange, type FieldChange } from '../core/writes/versions.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';

@@ -1,9 +1,15 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
-import { configPaths } from '../core/config.js';
-import { DEFAULT_STALE_DAYS, runDoctor, type CheckResult, type DoctorReport, type Verdict } from '../core/doctor.js';
-import type { PeerConfig } from '../core/peers-config.js';
+import { configPaths } from '../core/store/config.js';
+import {
+  DEFAULT_STALE_DAYS,
+  runDoctor,
+  type CheckResult,
+  type DoctorReport,
+  type Verdict,
+} from '../core/admin/doctor.js';
+import type { PeerConfig } from '../core/federation/peers-config.js';
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check that everything Bourdon depends on is healthy.';

@@ -2,8 +2,8 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches } from '../cli/render.js';
-import { findEntity } from '../core/reads.js';
-import type { EntityMatch } from '../core/queries.js';
+import { findEntity } from '../core/operations/reads.js';
+import type { EntityMatch } from '../core/operations/queries.js';
 
 export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';

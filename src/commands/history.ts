@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, table } from '../cli/output.js';
-import type { Payload } from '../core/reads.js';
-import { listMemoryVersions, type VersionView } from '../core/versions.js';
+import type { Payload } from '../core/operations/reads.js';
+import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 
 export default class History extends BaseCommand {
   static override summary = "The versions of an agent's manifest, newest first.";

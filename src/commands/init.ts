@@ -2,11 +2,16 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
 import { colors } from '../cli/output.js';
-import { configPaths } from '../core/config.js';
+import { configPaths } from '../core/store/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
-import { invalidAgentIdMessage, isValidAgentId } from '../core/ids.js';
-import { DEFAULT_TOKEN_ENV, checkTokenEnv, normalisePeerUrl, peerNameFromUrl } from '../core/peers-config.js';
-import type { IssuedToken } from '../core/registry.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
+import {
+  DEFAULT_TOKEN_ENV,
+  checkTokenEnv,
+  normalisePeerUrl,
+  peerNameFromUrl,
+} from '../core/federation/peers-config.js';
+import type { IssuedToken } from '../core/trust/registry.js';
 import {
   checkPeerRequest,
   ensureConfigDir,
@@ -16,7 +21,7 @@ import {
   type MemberRequest,
   type PeerRequest,
   type SetupStep,
-} from '../core/setup.js';
+} from '../core/admin/setup.js';
 
 interface Plan {
   library: string;

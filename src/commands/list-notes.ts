@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { colors, list, relativeDay, table } from '../cli/output.js';
-import { listNotes, type noteRef } from '../core/notes.js';
+import { listNotes, type noteRef } from '../core/operations/notes.js';
 
 type NoteRef = ReturnType<typeof noteRef>;
 

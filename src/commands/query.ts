@@ -2,8 +2,8 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches } from '../cli/render.js';
-import { queryAgentMemory } from '../core/reads.js';
-import type { EntityMatch } from '../core/queries.js';
+import { queryAgentMemory } from '../core/operations/reads.js';
+import type { EntityMatch } from '../core/operations/queries.js';
 
 export default class Query extends BaseCommand {
   static override summary = 'What one agent knows about a topic.';

@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderSessions } from '../cli/render.js';
-import { listRecentWork } from '../core/reads.js';
-import type { SessionRef } from '../core/queries.js';
+import { listRecentWork } from '../core/operations/reads.js';
+import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { prepareRecognitionContext } from '../core/reads.js';
+import { prepareRecognitionContext } from '../core/operations/reads.js';
 
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';

@@ -2,10 +2,10 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { parseVersion } from '../cli/input.js';
 import { colors } from '../cli/output.js';
-import { configPaths } from '../core/config.js';
+import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
-import type { Payload } from '../core/reads.js';
-import { listMemoryVersions, rollbackAgentMemory, type VersionView } from '../core/versions.js';
+import type { Payload } from '../core/operations/reads.js';
+import { listMemoryVersions, rollbackAgentMemory, type VersionView } from '../core/writes/versions.js';
 
 export default class Rollback extends BaseCommand {
   static override summary = "Restore an agent's manifest to an earlier version.";

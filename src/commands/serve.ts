@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { configPaths, envValue } from '../core/config.js';
+import { configPaths, envValue } from '../core/store/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
-import { L6Store, stderrWarn } from '../core/library.js';
+import { L6Store, stderrWarn } from '../core/store/library.js';
 import {
   DEFAULT_TOOL_PROFILE,
   TOOL_PROFILES,
   parseToolProfile,
   profileFilter,
   type ToolProfile,
-} from '../core/profiles.js';
+} from '../core/trust/profiles.js';
 import type { McpPeerFanout } from '../mcp/peer-client.js';
 
 type PeerFanout = McpPeerFanout;
@@ -135,7 +135,7 @@ export default class Serve extends BaseCommand {
    */
   private async serveBridge(rawUrl: string, tokenEnvFlag: string | undefined, profile: ToolProfile): Promise<void> {
     const [{ normalisePeerUrl, checkTokenEnv, DEFAULT_TOKEN_ENV }, { StdioBridge }, { runStdio }] = await Promise.all([
-      import('../core/peers-config.js'),
+      import('../core/federation/peers-config.js'),
       import('../mcp/bridge.js'),
       import('../mcp/stdio.js'),
     ]);
@@ -157,7 +157,7 @@ export default class Serve extends BaseCommand {
 
   /** The peer fan-out chosen by exactly one opt-in flag, or null (the default: zero peers). */
   private async peers(flags: { federate: boolean; 'peers-config'?: string; peer?: string[]; 'no-peers': boolean }) {
-    const { selectPeers } = await import('../core/peers-config.js');
+    const { selectPeers } = await import('../core/federation/peers-config.js');
     const configs = selectPeers(
       { federate: flags.federate, peersConfig: flags['peers-config'], peer: flags.peer, noPeers: flags['no-peers'] },
       configPaths(process.env).peers,
@@ -186,8 +186,8 @@ export default class Serve extends BaseCommand {
     const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
       import('../mcp/server.js'),
       import('../mcp/http.js'),
-      import('../core/registry.js'),
-      import('../core/caller.js'),
+      import('../core/trust/registry.js'),
+      import('../core/trust/caller.js'),
     ]);
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).

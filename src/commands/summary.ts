@@ -3,8 +3,8 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { getCrossAgentSummary } from '../core/reads.js';
-import type { EntityMatch, SessionRef } from '../core/queries.js';
+import { getCrossAgentSummary } from '../core/operations/reads.js';
+import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
 
 export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { colors, list, relativeDay, table } from '../cli/output.js';
-import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/workstreams.js';
+import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';

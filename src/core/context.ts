@@ -3,11 +3,11 @@
  * MCP tools and CLI commands build a context and adapt arguments, nothing more.
  */
 import os from 'node:os';
-import type { AccessLevel } from './access.js';
-import { mayRead, OPERATOR, type Caller } from './caller.js';
-import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './library.js';
-import type { DurableWriter } from './history.js';
-import type { PeerFanout } from './peers.js';
+import type { AccessLevel } from './trust/access.js';
+import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
+import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
+import type { DurableWriter } from './writes/history.js';
+import type { PeerFanout } from './federation/peers.js';
 
 export type Env = Record<string, string | undefined>;
 

@@ -19,8 +19,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
-import { OPERATOR, runWithCaller, type Caller } from '../core/caller.js';
-import { envValue } from '../core/config.js';
+import { OPERATOR, runWithCaller, type Caller } from '../core/trust/caller.js';
+import { envValue } from '../core/store/config.js';
 import type { Env } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 

@@ -8,8 +8,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Env } from '../core/context.js';
 import { describeError } from '../core/errors.js';
-import type { PeerConfig } from '../core/peers-config.js';
-import type { PeerAnswer, PeerFanout } from '../core/peers.js';
+import type { PeerConfig } from '../core/federation/peers-config.js';
+import type { PeerAnswer, PeerFanout } from '../core/federation/peers.js';
 
 export const PEER_BUDGET_MS = 5_000;
 export const RECOGNITION_BUDGET_MS = 200;

@@ -5,11 +5,11 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
-import { appendAudit, auditRecord } from '../core/audit.js';
-import { boundedCaller, currentCaller, type Caller } from '../core/caller.js';
+import { appendAudit, auditRecord } from '../core/trust/audit.js';
+import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
-import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/policy.js';
+import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/policy.js';
 import type { ToolDefinition } from './tools/common.js';
 
 export interface CallEnvironment {

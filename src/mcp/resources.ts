@@ -3,7 +3,7 @@
  * URI-encoded; they are decoded here and validated by the core before any use.
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import { agentMemoryResource, agentsResource, entityResource } from '../core/resources.js';
+import { agentMemoryResource, agentsResource, entityResource } from '../core/operations/resources.js';
 import { guarded, type CallEnvironment } from './register.js';
 
 const JSON_MIME = 'application/json';

@@ -3,11 +3,11 @@
  * manifests are shared), so HTTP builds one per request and stdio one per connection.
  */
 import { McpServer } from '@modelcontextprotocol/server';
-import { OPERATOR, type Caller } from '../core/caller.js';
-import { configPaths } from '../core/config.js';
+import { OPERATOR, type Caller } from '../core/trust/caller.js';
+import { configPaths } from '../core/store/config.js';
 import type { Env, OperationContext } from '../core/context.js';
-import { stderrWarn, type L6Store, type Warn } from '../core/library.js';
-import type { PeerFanout } from '../core/peers.js';
+import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
+import type { PeerFanout } from '../core/federation/peers.js';
 import { installToolsCallGuard, registerTool, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
 import { ALL_TOOLS, TOOL_NAMES } from './tools/index.js';

@@ -19,10 +19,10 @@ import { pathToFileURL } from 'node:url';
 
 const [repoRoot, dir] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
-const { L6Store, parseManifest } = await load('library.js');
+const { L6Store, parseManifest } = await load('store/library.js');
 const { createContext } = await load('context.js');
-const { commitToFederation } = await load('commit.js');
-const { readHistory, sha256, archiveFile } = await load('history.js');
+const { commitToFederation } = await load('writes/commit.js');
+const { readHistory, sha256, archiveFile } = await load('writes/history.js');
 
 const library = path.join(dir, 'library');
 const filler = path.join(dir, 'filler');
@@ -158,7 +158,7 @@ execFileSync('mount', mountArgs('rw'));
 const rwPayload = await commitToFederation(ctx, { agent_id: 'disk', entities: [{ name: 'read-write-again' }] });
 
 // The member registry on a full disk (its file spans several pages).
-const { FederationRegistry } = await load('registry.js');
+const { FederationRegistry } = await load('trust/registry.js');
 const registryFile = path.join(dir, 'home', 'federation.yaml');
 const members = new FederationRegistry(registryFile, { warn: () => {} });
 for (let i = 0; i < 40; i++) members.add(`member-${i}`, { grants: ['disk'] });

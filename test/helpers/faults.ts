@@ -10,7 +10,7 @@
  * - `EROFS`: nothing is written; the error is shaped like Node's.
  */
 import fs from 'node:fs';
-import { REAL_WRITER, type DurableWriter } from '../../src/core/history.js';
+import { REAL_WRITER, type DurableWriter } from '../../src/core/writes/history.js';
 
 export type Fault = 'ENOSPC' | 'EROFS';
 

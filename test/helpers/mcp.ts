@@ -1,6 +1,6 @@
 /** Real MCP clients for tests: in-memory linked to createL6Server, or over stdio to the binary. */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { L6Store } from '../../src/core/library.js';
+import { L6Store } from '../../src/core/store/library.js';
 import { createL6Server, type L6ServerOptions } from '../../src/mcp/server.js';
 
 export interface LinkedClient {

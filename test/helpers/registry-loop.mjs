@@ -4,7 +4,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [repoRoot, file, tag] = process.argv.slice(2);
-const { FederationRegistry } = await import(pathToFileURL(path.join(repoRoot, 'dist', 'core', 'registry.js')).href);
+const { FederationRegistry } = await import(
+  pathToFileURL(path.join(repoRoot, 'dist', 'core', 'trust', 'registry.js')).href
+);
 const registry = new FederationRegistry(file, { warn: () => {} });
 for (let i = 0; ; i++) {
   registry.add(`${tag}-${i}`, { tier: 'quarantined' });

@@ -7,10 +7,10 @@ import { pathToFileURL } from 'node:url';
 
 const [repoRoot, library, member, tag] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
-const { L6Store } = await load('library.js');
+const { L6Store } = await load('store/library.js');
 const { createContext } = await load('context.js');
-const { callerFor } = await load('registry.js');
-const { stageCommit, promoteStaged } = await load('staging.js');
+const { callerFor } = await load('trust/registry.js');
+const { stageCommit, promoteStaged } = await load('writes/staging.js');
 
 const store = new L6Store(library, { warn: () => {} });
 if (tag === '--promote') {

@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { colors, list, table } from '../../cli/output.js';
 import { assertReadable, openRegistry } from '../../cli/members.js';
-import type { MemberView } from '../../core/registry.js';
+import type { MemberView } from '../../core/trust/registry.js';
 
 export default class AgentList extends BaseCommand {
   static override summary = 'List members: id, tier, grants, status (never tokens or hashes).';

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { colors } from '../../cli/output.js';
-import { ACCESS_LEVELS } from '../../core/access.js';
-import { AGENT_TYPES } from '../../core/manifest.js';
-import { addNote } from '../../core/notes.js';
+import { ACCESS_LEVELS } from '../../core/trust/access.js';
+import { AGENT_TYPES } from '../../core/store/manifest.js';
+import { addNote } from '../../core/operations/notes.js';
 
 export default class NoteAdd extends BaseCommand {
   static override summary = "Add a note to an agent's manifest.";

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { configPaths } from '../../core/config.js';
+import { configPaths } from '../../core/store/config.js';
 import { BourdonError } from '../../core/errors.js';
 import {
   checkPeerName,
@@ -8,7 +8,7 @@ import {
   DEFAULT_TOKEN_ENV,
   editPeersFile,
   normalisePeerUrl,
-} from '../../core/peers-config.js';
+} from '../../core/federation/peers-config.js';
 
 export default class PeersAdd extends BaseCommand {
   static override summary = 'Add a peer: another machine’s Bourdon server.';

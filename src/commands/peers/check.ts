@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { colors, table } from '../../cli/output.js';
-import { configPaths } from '../../core/config.js';
-import { readPeersForEdit } from '../../core/peers-config.js';
+import { configPaths } from '../../core/store/config.js';
+import { readPeersForEdit } from '../../core/federation/peers-config.js';
 
 export default class PeersCheck extends BaseCommand {
   static override summary = 'Call every peer and report reachability, latency, protocol era and agent count.';

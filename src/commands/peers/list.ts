@@ -1,7 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { table } from '../../cli/output.js';
-import { configPaths } from '../../core/config.js';
-import { readPeersForEdit } from '../../core/peers-config.js';
+import { configPaths } from '../../core/store/config.js';
+import { readPeersForEdit } from '../../core/federation/peers-config.js';
 
 export default class PeersList extends BaseCommand {
   static override summary = 'List the configured peers.';

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { configPaths } from '../../core/config.js';
+import { configPaths } from '../../core/store/config.js';
 import { BourdonError } from '../../core/errors.js';
-import { editPeersFile } from '../../core/peers-config.js';
+import { editPeersFile } from '../../core/federation/peers-config.js';
 
 export default class PeersRemove extends BaseCommand {
   static override summary = 'Remove a peer.';

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { colors, table } from '../../cli/output.js';
-import { listStaged, type StagedWrite } from '../../core/staging.js';
+import { listStaged, type StagedWrite } from '../../core/writes/staging.js';
 
 export default class StagingList extends BaseCommand {
   static override summary = 'List quarantined writes awaiting review.';

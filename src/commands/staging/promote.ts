@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { promoteStaged, type PromoteResult } from '../../core/staging.js';
+import { promoteStaged, type PromoteResult } from '../../core/writes/staging.js';
 
 export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { rejectStaged } from '../../core/staging.js';
+import { rejectStaged } from '../../core/writes/staging.js';
 
 export default class StagingReject extends BaseCommand {
   static override summary = "Delete an agent's staged writes unread.";

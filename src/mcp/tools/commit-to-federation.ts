@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { commitToFederation } from '../../core/commit.js';
+import { commitToFederation } from '../../core/writes/commit.js';
 import { defineTool, optionalText } from './common.js';
 
 const rows = (what: string) => z.array(z.record(z.string(), z.unknown())).nullable().optional().describe(what);

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { OperationContext } from '../../core/context.js';
-import type { Payload } from '../../core/reads.js';
+import type { Payload } from '../../core/operations/reads.js';
 
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;

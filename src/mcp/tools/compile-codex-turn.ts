@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { compileCodexTurn } from '../../core/reads.js';
+import { compileCodexTurn } from '../../core/operations/reads.js';
 import { defineTool } from './common.js';
 
 export const compileCodexTurnTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { explainMemoryChange } from '../../core/versions.js';
+import { explainMemoryChange } from '../../core/writes/versions.js';
 import { defineTool, optionalInt } from './common.js';
 
 export const explainMemoryChangeTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { exportAgents } from '../../core/export.js';
+import { exportAgents } from '../../core/operations/export.js';
 import { defineTool } from './common.js';
 
 export const exportAgentsTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { findEntity } from '../../core/reads.js';
+import { findEntity } from '../../core/operations/reads.js';
 import { accessShape, defineTool, federationHop } from './common.js';
 
 export const findEntityTool = defineTool({

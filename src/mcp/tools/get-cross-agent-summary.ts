@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getCrossAgentSummary } from '../../core/reads.js';
+import { getCrossAgentSummary } from '../../core/operations/reads.js';
 import { accessShape, defineTool, federationHop } from './common.js';
 
 export const getCrossAgentSummaryTool = defineTool({

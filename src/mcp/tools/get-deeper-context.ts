@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getDeeperContext } from '../../core/reads.js';
+import { getDeeperContext } from '../../core/operations/reads.js';
 import { accessShape, defineTool } from './common.js';
 
 export const getDeeperContextTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { listAgents } from '../../core/reads.js';
+import { listAgents } from '../../core/operations/reads.js';
 import { defineTool, federationHop } from './common.js';
 
 export const listAgentsTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { listMemoryVersions } from '../../core/versions.js';
+import { listMemoryVersions } from '../../core/writes/versions.js';
 import { defineTool, optionalInt } from './common.js';
 
 export const listMemoryVersionsTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { listNotes } from '../../core/notes.js';
+import { listNotes } from '../../core/operations/notes.js';
 import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
 
 export const listNotesTool = defineTool({

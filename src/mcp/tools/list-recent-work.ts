@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { listRecentWork } from '../../core/reads.js';
+import { listRecentWork } from '../../core/operations/reads.js';
 import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
 
 export const listRecentWorkTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { listWorkstreams } from '../../core/workstreams.js';
+import { listWorkstreams } from '../../core/operations/workstreams.js';
 import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
 
 export const listWorkstreamsTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { prepareRecognitionContext } from '../../core/reads.js';
+import { prepareRecognitionContext } from '../../core/operations/reads.js';
 import { accessShape, defineTool, federationHop } from './common.js';
 
 export const prepareRecognitionContextTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { queryAgentMemory } from '../../core/reads.js';
+import { queryAgentMemory } from '../../core/operations/reads.js';
 import { accessShape, defineTool } from './common.js';
 
 export const queryAgentMemoryTool = defineTool({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { rollbackAgentMemory } from '../../core/versions.js';
+import { rollbackAgentMemory } from '../../core/writes/versions.js';
 import { defineTool, optionalText } from './common.js';
 
 export const rollbackAgentMemoryTool = defineTool({

@@ -8,15 +8,15 @@
  * workstream is listed (there is no default window: `idle` ones would never show). Paging
  * works as list_recent_work's: an offset and the cutoff travel in the cursor.
  */
-import { canSee, type AccessLevel } from './access.js';
-import { agentsInScope, type OperationContext } from './context.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { dayOf, defaultCutoff, localDay, parseCalendarDay } from './dates.js';
-import { pyRepr } from './ids.js';
-import type { AgentRecord } from './library.js';
-import { foldKey, type Entity, type Session } from './manifest.js';
-import { answered, peerAgentFilter, tagAgent } from './federation.js';
-import type { PeerAnswer } from './peers.js';
+import { canSee, type AccessLevel } from '../trust/access.js';
+import { agentsInScope, type OperationContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../store/cursor.js';
+import { dayOf, defaultCutoff, localDay, parseCalendarDay } from '../store/dates.js';
+import { pyRepr } from '../store/ids.js';
+import type { AgentRecord } from '../store/library.js';
+import { foldKey, type Entity, type Session } from '../store/manifest.js';
+import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
+import type { PeerAnswer } from '../federation/peers.js';
 import {
   access,
   askPeers,
@@ -27,7 +27,7 @@ import {
   type AccessArgs,
   type Payload,
 } from './reads.js';
-import { redactText } from './redaction.js';
+import { redactText } from '../trust/redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
 export type WorkstreamStatus = (typeof WORKSTREAM_STATUSES)[number];

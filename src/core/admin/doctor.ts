@@ -11,16 +11,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAccessLevel } from './access.js';
-import type { ConfigPaths, Env } from './context.js';
-import { dayOf } from './dates.js';
-import { describeError } from './errors.js';
-import { readOwner, withLibraryGate } from './gate.js';
-import { L6Store, MANIFEST_SUFFIX, parseManifest, type LibrarySnapshot } from './library.js';
-import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
-import { loadPeersFile, type PeerConfig } from './peers-config.js';
-import { FederationRegistry } from './registry.js';
-import { listStaged } from './staging.js';
+import { isAccessLevel } from '../trust/access.js';
+import type { ConfigPaths, Env } from '../context.js';
+import { dayOf } from '../store/dates.js';
+import { describeError } from '../errors.js';
+import { readOwner, withLibraryGate } from '../writes/gate.js';
+import { L6Store, MANIFEST_SUFFIX, parseManifest, type LibrarySnapshot } from '../store/library.js';
+import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
+import { loadPeersFile, type PeerConfig } from '../federation/peers-config.js';
+import { FederationRegistry } from '../trust/registry.js';
+import { listStaged } from '../writes/staging.js';
 
 export type Verdict = 'ok' | 'info' | 'warn' | 'fail';
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError } from './errors.js';
+import { BourdonError, describeError } from '../errors.js';
 import { isValidAgentId } from './ids.js';
 import {
   asText,

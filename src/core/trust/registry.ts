@@ -8,14 +8,14 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, writeFileDurably } from './atomic.js';
-import { lockFileSync } from './gate.js';
-import { sweepAtomicTemps } from './history.js';
+import { isTempOf, writeFileDurably } from '../writes/atomic.js';
+import { lockFileSync } from '../writes/gate.js';
+import { sweepAtomicTemps } from '../writes/history.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
-import { BourdonError, describeError, UsageError } from './errors.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
-import { isObject } from './manifest.js';
-import { parseYaml, stringifyYaml } from './yaml.js';
+import { BourdonError, describeError, UsageError } from '../errors.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { isObject } from '../store/manifest.js';
+import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export interface MemberRow {
   tier: Tier;

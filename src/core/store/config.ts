@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import type { ConfigPaths, Env } from './context.js';
+import type { ConfigPaths, Env } from '../context.js';
 
 /** An environment variable's value, or undefined when unset or empty. */
 export function envValue(env: Env, name: string): string | undefined {

@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError } from './errors.js';
+import { BourdonError, describeError } from '../errors.js';
 
 export interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */

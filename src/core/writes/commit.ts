@@ -3,8 +3,8 @@
  * commit is merged into the live store as a new version; any other caller's is staged for an
  * operator's review (the MCP guard has already refused namespaces other than the caller's own).
  */
-import type { OperationContext } from './context.js';
-import type { Payload } from './reads.js';
+import type { OperationContext } from '../context.js';
+import type { Payload } from '../operations/reads.js';
 import { stageCommit } from './staging.js';
 import { commitLive, type CommitArgs } from './writes.js';
 

@@ -12,14 +12,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTempOf } from './atomic.js';
-import { AccessDeniedError, BourdonError, describeError } from './errors.js';
-import type { OperationContext } from './context.js';
-import { parseCalendarDay } from './dates.js';
+import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
+import type { OperationContext } from '../context.js';
+import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate } from './gate.js';
 import { readLive, steadyNow, sweepAtomicTemps, writeDurable } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
-import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from './library.js';
-import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
+import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
   ENTITY_LIST_FIELDS,
   NOTE_LIST_FIELDS,
@@ -30,8 +30,8 @@ import {
   noteKey,
   sessionKey,
 } from './merge.js';
-import { denialPayload } from './policy.js';
-import type { Payload } from './reads.js';
+import { denialPayload } from '../trust/policy.js';
+import type { Payload } from '../operations/reads.js';
 import {
   COMMIT_MODES,
   commitError,
@@ -40,7 +40,7 @@ import {
   serialiseManifest,
   type CommitArgs,
 } from './writes.js';
-import { parseYaml } from './yaml.js';
+import { parseYaml } from '../store/yaml.js';
 
 export function stagingNote(agentId: string): string {
   return `quarantined write staged for review; an operator must run \`bourdon staging promote ${agentId}\` before it propagates to the federation`;

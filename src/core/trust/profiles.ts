@@ -12,7 +12,7 @@
  * out are absent from tools/list and refused by name as a tool result. Resources are reads
  * and are offered in every profile.
  */
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export const TOOL_PROFILES = ['read', 'write', 'all'] as const;
 export type ToolProfile = (typeof TOOL_PROFILES)[number];

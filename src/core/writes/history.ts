@@ -21,11 +21,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTempOf, replaceFileSync, writeAll } from './atomic.js';
-import { BourdonError, describeError } from './errors.js';
+import { BourdonError, describeError } from '../errors.js';
 import type { GateHandle } from './gate.js';
-import type { LibraryPaths } from './library.js';
-import { isObject } from './manifest.js';
-import { parseYaml } from './yaml.js';
+import type { LibraryPaths } from '../store/library.js';
+import { isObject } from '../store/manifest.js';
+import { parseYaml } from '../store/yaml.js';
 
 export const INDEX_FILE = 'index.jsonl';
 export const PENDING_FILE = 'pending.json';

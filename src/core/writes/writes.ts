@@ -5,14 +5,14 @@
  * new version (archive, temp + fsync + rename, index). Nothing is written when anything fails.
  */
 import path from 'node:path';
-import type { OperationContext } from './context.js';
-import { BourdonError } from './errors.js';
-import { parseCalendarDay } from './dates.js';
+import type { OperationContext } from '../context.js';
+import { BourdonError } from '../errors.js';
+import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
 import { historyKeep, latestStamp, readLive, steadyNow, writeVersion } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
-import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './library.js';
-import { AGENT_TYPES, isObject, type RawObject } from './manifest.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
+import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
   ENTITY_LIST_FIELDS,
   NOTE_LIST_FIELDS,
@@ -25,8 +25,8 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import type { Payload } from './reads.js';
-import { parseYaml, stringifyYaml } from './yaml.js';
+import type { Payload } from '../operations/reads.js';
+import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
 export const MAX_INPUT_BYTES = 4 * 1024 * 1024;

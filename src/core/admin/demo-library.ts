@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localDay } from './dates.js';
+import { localDay } from '../store/dates.js';
 
 export const DEMO_LIBRARY_SOURCE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

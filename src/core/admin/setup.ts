@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError } from './errors.js';
-import { libraryPaths } from './library.js';
+import { BourdonError } from '../errors.js';
+import { libraryPaths } from '../store/library.js';
 import {
   checkPeerName,
   checkTokenEnv,
@@ -14,8 +14,8 @@ import {
   normalisePeerUrl,
   readPeersForEdit,
   type PeerConfig,
-} from './peers-config.js';
-import { FederationRegistry, type IssuedToken } from './registry.js';
+} from '../federation/peers-config.js';
+import { FederationRegistry, type IssuedToken } from '../trust/registry.js';
 
 export type StepStatus = 'created' | 'exists' | 'added';
 

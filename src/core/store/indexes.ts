@@ -5,10 +5,10 @@
  * queries never scan every row and a reload never re-indexes the whole library. Indexes
  * cover every row whatever its visibility; queries filter by level as they walk them.
  */
-import { canSee, type AccessLevel } from './access.js';
+import { canSee, type AccessLevel } from '../trust/access.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
-import type { DatedSession } from './queries.js';
+import type { DatedSession } from '../operations/queries.js';
 
 export interface Phrase {
   /** Folded name of the entity the phrase belongs to (the merge key). */

@@ -4,8 +4,8 @@
  * provenance: a peer's agents appear as `peer:<peer>:<agent>`. Quarantined callers never fan
  * out: their grants name local namespaces only. A peer that fails contributes nothing.
  */
-import type { OperationContext } from './context.js';
-import type { EntityMatch, SessionRef } from './queries.js';
+import type { OperationContext } from '../context.js';
+import type { EntityMatch, SessionRef } from '../operations/queries.js';
 import type { PeerAnswer } from './peers.js';
 
 export const PEER_PREFIX = 'peer:';

@@ -2,10 +2,10 @@
  * Read queries over a set of manifests. Pure functions: the caller decides which agents are
  * in scope (grants) and at which level rows are visible; these only filter, match and order.
  */
-import { canSee, type AccessLevel } from './access.js';
-import { foldKey, type Session } from './manifest.js';
-import type { AgentRecord } from './library.js';
-import { agentIndex } from './indexes.js';
+import { canSee, type AccessLevel } from '../trust/access.js';
+import { foldKey, type Session } from '../store/manifest.js';
+import type { AgentRecord } from '../store/library.js';
+import { agentIndex } from '../store/indexes.js';
 
 export interface EntityMatch {
   name: string;

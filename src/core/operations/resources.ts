@@ -1,10 +1,10 @@
 /**
  * The three MCP resources (spec §5, "Resources"), read at public access.
  */
-import { canSee, rowVisibility } from './access.js';
-import { agentsInScope, type OperationContext } from './context.js';
-import { invalidAgentIdMessage, isValidAgentId } from './ids.js';
-import { isObject, type RawObject } from './manifest.js';
+import { canSee, rowVisibility } from '../trust/access.js';
+import { agentsInScope, type OperationContext } from '../context.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../store/ids.js';
+import { isObject, type RawObject } from '../store/manifest.js';
 import { findEntityMatches } from './queries.js';
 
 const LIST_FIELDS: Record<string, readonly string[]> = {

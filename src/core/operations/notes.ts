@@ -3,13 +3,13 @@
  * Listing is paged exactly like list_recent_work (default window 14 days, cutoff kept in the
  * cursor); note text and titles are redacted (§7).
  */
-import { canSee } from './access.js';
-import { commitToFederation } from './commit.js';
-import { agentsInScope, type OperationContext } from './context.js';
-import type { AgentRecord } from './library.js';
-import { foldKey, type Note } from './manifest.js';
-import { answered, peerAgentFilter, tagAgent } from './federation.js';
-import type { PeerAnswer } from './peers.js';
+import { canSee } from '../trust/access.js';
+import { commitToFederation } from '../writes/commit.js';
+import { agentsInScope, type OperationContext } from '../context.js';
+import type { AgentRecord } from '../store/library.js';
+import { foldKey, type Note } from '../store/manifest.js';
+import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
+import type { PeerAnswer } from '../federation/peers.js';
 import {
   access,
   askPeers,
@@ -21,7 +21,7 @@ import {
   type AccessArgs,
   type Payload,
 } from './reads.js';
-import { redactNullable, redactText } from './redaction.js';
+import { redactNullable, redactText } from '../trust/redaction.js';
 
 export interface ListNotesArgs extends AccessArgs {
   since?: string | null;

@@ -2,10 +2,10 @@
  * The `bourdon.agents/v1` export envelope: a redacted, private-free inventory of this
  * machine's agents, safe to hand to any caller or peer (divergence D3).
  */
-import { canSee } from './access.js';
-import { agentsInScope, machineName, type OperationContext } from './context.js';
-import type { AgentRecord, BrokenRecord } from './library.js';
-import { redactList, redactNullable, redactText } from './redaction.js';
+import { canSee } from '../trust/access.js';
+import { agentsInScope, machineName, type OperationContext } from '../context.js';
+import type { AgentRecord, BrokenRecord } from '../store/library.js';
+import { redactList, redactNullable, redactText } from '../trust/redaction.js';
 
 export const EXPORT_SCHEMA = 'bourdon.agents/v1';
 const RECENT_ACTIVITY_LIMIT = 10;

@@ -6,12 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileDurably } from './atomic.js';
-import { BourdonError, UsageError } from './errors.js';
-import { isValidAgentId } from './ids.js';
-import { isObject } from './manifest.js';
-import { lockSyncWithRetry } from './registry.js';
-import { parseYaml, stringifyYaml } from './yaml.js';
+import { writeFileDurably } from '../writes/atomic.js';
+import { BourdonError, UsageError } from '../errors.js';
+import { isValidAgentId } from '../store/ids.js';
+import { isObject } from '../store/manifest.js';
+import { lockSyncWithRetry } from '../trust/registry.js';
+import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 const TOKEN_ENV_PATTERN = /^BOURDON_PEER_[A-Z0-9_]+$/;

@@ -5,10 +5,10 @@
  * when the audit record cannot be written.
  */
 import path from 'node:path';
-import { canSee, rowVisibility, type AccessLevel } from './access.js';
-import { appendAudit, auditRecord } from './audit.js';
-import type { OperationContext } from './context.js';
-import { BourdonError, describeError } from './errors.js';
+import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { appendAudit, auditRecord } from '../trust/audit.js';
+import type { OperationContext } from '../context.js';
+import { BourdonError, describeError } from '../errors.js';
 import { withLibraryGate } from './gate.js';
 import {
   currentVersion,
@@ -20,14 +20,14 @@ import {
   type HistoryState,
   type VersionRecord,
 } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from './ids.js';
-import { MANIFEST_SUFFIX } from './library.js';
-import { isObject, type RawObject } from './manifest.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { MANIFEST_SUFFIX } from '../store/library.js';
+import { isObject, type RawObject } from '../store/manifest.js';
 import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
-import { denialPayload } from './policy.js';
-import type { Payload } from './reads.js';
-import { redactText } from './redaction.js';
-import { parseYaml } from './yaml.js';
+import { denialPayload } from '../trust/policy.js';
+import type { Payload } from '../operations/reads.js';
+import { redactText } from '../trust/redaction.js';
+import { parseYaml } from '../store/yaml.js';
 
 export const DEFAULT_VERSION_LIMIT = 20;
 export const MAX_VERSION_LIMIT = 1000;

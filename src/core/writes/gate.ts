@@ -26,8 +26,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { BourdonError, describeError } from './errors.js';
-import type { LibraryPaths } from './library.js';
+import { BourdonError, describeError } from '../errors.js';
+import type { LibraryPaths } from '../store/library.js';
 
 /** A lock whose holder cannot be checked is stale once its mtime is this old. */
 export const STALE_MS = 30_000;

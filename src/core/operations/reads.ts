@@ -2,12 +2,12 @@
  * The read operations (spec §5): one function per tool, `(context, args) → payload`.
  * Payload shapes, key order and defaults follow the Python engine's tools.
  */
-import { resolveAccess, type AccessLevel, type ResolvedAccess } from './access.js';
-import { agentsInScope, type OperationContext } from './context.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { localDay, resolveCutoff } from './dates.js';
-import { pyRepr } from './ids.js';
-import { sessionsByRecency, sessionsForProject } from './indexes.js';
+import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/access.js';
+import { agentsInScope, type OperationContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../store/cursor.js';
+import { localDay, resolveCutoff } from '../store/dates.js';
+import { pyRepr } from '../store/ids.js';
+import { sessionsByRecency, sessionsForProject } from '../store/indexes.js';
 import {
   answered,
   byDateRef,
@@ -21,8 +21,8 @@ import {
   shouldFanOut,
   tagAgent,
   unreachable,
-} from './federation.js';
-import type { PeerAnswer } from './peers.js';
+} from '../federation/federation.js';
+import type { PeerAnswer } from '../federation/peers.js';
 import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 

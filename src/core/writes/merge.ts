@@ -6,8 +6,8 @@
  * null; existing keys keep their position and new keys are appended. New rows are appended in
  * the caller's key order with their list fields coerced to lists.
  */
-import { pyRepr } from './ids.js';
-import { isObject, type RawObject } from './manifest.js';
+import { pyRepr } from '../store/ids.js';
+import { isObject, type RawObject } from '../store/manifest.js';
 
 export const ENTITY_LIST_FIELDS = ['tags', 'aliases'] as const;
 export const SESSION_LIST_FIELDS = ['project_focus', 'key_actions', 'files_touched'] as const;

@@ -4,10 +4,10 @@
  * alphanumeric tokens appear contiguously in the prompt's tokens, so "bourdonish" never
  * matches "Bourdon". Token indexes are per agent (see indexes.ts).
  */
-import { canSee, type AccessLevel } from './access.js';
-import { agentIndex, tokenize } from './indexes.js';
-import type { AgentRecord } from './library.js';
-import { redactText } from './redaction.js';
+import { canSee, type AccessLevel } from '../trust/access.js';
+import { agentIndex, tokenize } from '../store/indexes.js';
+import type { AgentRecord } from '../store/library.js';
+import { redactText } from '../trust/redaction.js';
 
 export { tokenize };
 
