@@ -136,7 +136,7 @@ describe('an audit log that cannot be written', () => {
 
 describe('concurrent writers', () => {
   it('never interleave within a line: four processes appending at once', async () => {
-    const moduleUrl = pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'audit.js')).href;
+    const moduleUrl = pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'trust', 'audit.js')).href;
     const perProcess = 400;
     const script = (agent: string) => `
       const { appendAudit, auditRecord } = await import(${JSON.stringify(moduleUrl)});

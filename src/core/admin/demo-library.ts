@@ -12,6 +12,7 @@ export const DEMO_LIBRARY_SOURCE = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
+  '..',
   'demo',
   'library',
 );
