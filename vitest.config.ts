@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    // Removes the temp dirs each test file made, whatever the file's own hooks did.
+    setupFiles: ['./test/helpers/cleanup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: forks keep spawned CLIs and servers isolated without oversubscribing.

@@ -10,7 +10,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { copyFixtureLibrary, readJson, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+
+const packageVersion = readJson<{ version: string }>(path.join(REPO_ROOT, 'package.json')).version;
 
 /** Parses TOML strictly with python3's standard tomllib; returns it as JSON. */
 function parseToml(text: string): unknown {
@@ -138,7 +140,7 @@ describe('bourdon mcp-config', () => {
     expect(entry.command).toBe('npx');
     expect(entry.args).toEqual([
       '-y',
-      'bourdon',
+      `bourdon@${packageVersion}`,
       'serve',
       '--url',
       'http://127.0.0.1:7500/mcp',
@@ -184,14 +186,16 @@ describe('bourdon mcp-config', () => {
     const snippets = JSON.parse(result.stdout).snippets as { host: string; command: string | null }[];
     const claude = snippets.find((snippet) => snippet.host === 'claude-code')!.command!;
     expect(claude).toContain(`'${spaced}'`);
-    expect(claude).toMatch(/^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon serve --library /);
+    expect(claude).toMatch(/^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon@\d+\.\d+\.\d+\S* serve --library /);
+    // Pinned to the installed version: an unpinned name would run whatever the registry serves.
+    expect(claude).toContain(`npx -y bourdon@${packageVersion} serve`);
     // The shell reads it back as the same words.
     const words = execFileSync('bash', ['-c', `set -- ${claude.replace(/^claude /, '')}; printf '%s\\n' "$@"`], {
       encoding: 'utf8',
     })
       .trimEnd()
       .split('\n');
-    expect(words.slice(-4)).toEqual(['bourdon', 'serve', '--library', spaced]);
+    expect(words.slice(-4)).toEqual([`bourdon@${packageVersion}`, 'serve', '--library', spaced]);
   });
 
   it('refuses what no host could use: plain http off loopback, credentials in the URL, a bad variable name', async () => {

@@ -5,23 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { baseEnv, runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { ERA_MODES, callJson, httpClient } from './helpers/http.js';
+import { installInspector, INSPECTOR_VERSION, type InspectorInstall } from './helpers/inspector.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
-const INSPECTOR = path.join(
-  REPO_ROOT,
-  'node_modules',
-  '@modelcontextprotocol',
-  'inspector',
-  'clients',
-  'launcher',
-  'build',
-  'index.js',
-);
 const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
 
 interface Running {
@@ -186,11 +177,18 @@ describe('unsafe binds refuse to start', () => {
   });
 });
 
-describe('the MCP Inspector CLI (2.12)', () => {
+describe(`the MCP Inspector CLI (${INSPECTOR_VERSION})`, () => {
+  let install: InspectorInstall;
+  beforeAll(async () => {
+    install = await installInspector();
+  }, 180_000);
+  beforeEach((context) => {
+    if ('unavailable' in install) context.skip(`MCP Inspector not run: ${install.unavailable}`);
+  });
   // Its catalog goes to the test's own folder, never ~/.mcp-inspector.
   const inspector = (args: string[]) =>
     runCli(['--cli', ...args], {
-      bin: INSPECTOR,
+      bin: 'bin' in install ? install.bin : '',
       env: { BOURDON_HOME: home, MCP_CATALOG_PATH: path.join(home, 'inspector-catalog.json') },
       timeoutMs: 30_000,
     });

@@ -18,6 +18,7 @@
  *
  * A token is never part of a snippet: HTTP snippets name the variable that holds it.
  */
+import { packageInfo } from '../core/version.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
@@ -94,7 +95,8 @@ export function checkEnvName(name: string): string {
 
 /** How a host runs `bourdon <args>` with this launcher. */
 function launch(launcher: Launcher, args: string[]): { command: string; args: string[] } {
-  if (launcher === 'npx') return { command: 'npx', args: ['-y', 'bourdon', ...args] };
+  // Pinned to this exact version: an unpinned name would run whatever the registry serves under it.
+  if (launcher === 'npx') return { command: 'npx', args: ['-y', `bourdon@${packageInfo().version}`, ...args] };
   if (launcher === 'bourdon') return { command: 'bourdon', args };
   return { command: process.execPath, args: [binPath(), ...args] };
 }

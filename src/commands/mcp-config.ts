@@ -22,7 +22,7 @@ export default class McpConfig extends BaseCommand {
 
 With --host, stdout carries the snippet alone (so it can be redirected or piped) and stderr says where it goes, plus a one-line command for hosts that have one (\`claude mcp add\`, \`codex mcp add\`, \`code --add-mcp\`). Without --host, every host is shown.
 
-stdio snippets start the server with absolute paths (this Node and this bourdon), since hosts start servers outside your shell; --command npx gives a portable \`npx -y bourdon serve\` instead. BOURDON_HOME, BOURDON_FEDERATION_CONFIG and BOURDON_AUDIT_PATH, when set, are passed on so the host-started server uses the same config as this shell.
+stdio snippets start the server with absolute paths (this Node and this bourdon), since hosts start servers outside your shell; --command npx gives a portable \`npx -y bourdon@<this version> serve\` instead, pinned so it can only run this release (it needs the package published to the npm registry). BOURDON_HOME, BOURDON_FEDERATION_CONFIG and BOURDON_AUDIT_PATH, when set, are passed on so the host-started server uses the same config as this shell.
 
 HTTP snippets never contain a token: they read it from the variable named by --token-env (default BOURDON_TOKEN), holding a member token from \`bourdon agent add\`.`;
   static override examples = [
@@ -66,7 +66,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
     }),
     command: Flags.string({
       description:
-        'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon) or bourdon (on PATH).',
+        'stdio: how the host starts bourdon: node (absolute paths), npx (npx -y bourdon@<this version>, needs the published package) or bourdon (on PATH).',
       options: [...LAUNCHERS],
       default: 'node',
     }),

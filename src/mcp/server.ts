@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { OPERATOR, type Caller } from '../core/trust/caller.js';
 import { configPaths } from '../core/store/config.js';
+import { packageInfo } from '../core/version.js';
 import type { Env, OperationContext } from '../core/context.js';
 import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
 import type { PeerFanout } from '../core/federation/peers.js';
@@ -13,7 +14,8 @@ import { registerResources } from './resources.js';
 import { ALL_TOOLS, TOOL_NAMES } from './tools/index.js';
 
 export const SERVER_NAME = 'bourdon-l6';
-export const SERVER_VERSION = '0.1.0';
+/** The installed package's version (package.json is the one place it is written). */
+export const SERVER_VERSION = packageInfo().version;
 
 export interface L6ServerOptions {
   env?: Env;

@@ -1,9 +1,6 @@
 /** Spawns the real `bourdon` binary, as a user or a shell hook would. */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { BIN, REPO_ROOT } from './fixtures.js';
+import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
 
 export interface CliResult {
   code: number | null;
@@ -22,7 +19,7 @@ export interface CliOptions {
 /** Config dir for spawned CLIs unless a test names its own: never the user's ~/.bourdon. */
 let sharedHome: string | null = null;
 function testHome(): string {
-  sharedHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-cli-home-'));
+  sharedHome ??= tempDir('bourdon-cli-home-');
   return sharedHome;
 }
 

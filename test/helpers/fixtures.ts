@@ -15,9 +15,20 @@ export const CONFORMANCE_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'conform
 export const FIXTURE_LIBRARY = path.join(CONFORMANCE_DIR, 'library');
 export const BIN = path.join(REPO_ROOT, 'bin', 'run.js');
 
-/** A fresh temp dir, removed by the returned cleanup. */
+/** Every temp dir a test file made through tempDir(); test/helpers/cleanup.ts removes them after the file. */
+const madeTempDirs = new Set<string>();
+
+/** A fresh temp dir, removed when the test file ends (or earlier by the test itself). */
 export function tempDir(prefix = 'bourdon-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeTempDirs.add(dir);
+  return dir;
+}
+
+/** Removes every temp dir made so far in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of madeTempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  madeTempDirs.clear();
 }
 
 /** A writable copy of the conformance library (writes change it, so every case gets its own). */
