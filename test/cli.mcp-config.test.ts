@@ -186,7 +186,9 @@ describe('bourdon mcp-config', () => {
     const snippets = JSON.parse(result.stdout).snippets as { host: string; command: string | null }[];
     const claude = snippets.find((snippet) => snippet.host === 'claude-code')!.command!;
     expect(claude).toContain(`'${spaced}'`);
-    expect(claude).toMatch(/^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon@\d+\.\d+\.\d+\S* serve --library /);
+    expect(claude).toMatch(
+      /^claude mcp add -e BOURDON_HOME=\S+ bourdon -- npx -y bourdon@\d+\.\d+\.\d+\S* serve --library /,
+    );
     // Pinned to the installed version: an unpinned name would run whatever the registry serves.
     expect(claude).toContain(`npx -y bourdon@${packageVersion} serve`);
     // The shell reads it back as the same words.
