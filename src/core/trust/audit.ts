@@ -23,10 +23,6 @@ export const AUDIT_FIELD_MAX = 200;
 const TOKEN_SHAPED = /bdn_[0-9a-f]{16,}/gi;
 /** `Bearer <credentials>` and `Authorization: <credentials>`, as a header would carry them. */
 const BEARER_SHAPED = /\b(bearer|authorization:)\s+[^\s"',;)]+/gi;
-/** A long run of token characters (RFC 6750 b64token, without `.` and `/` so paths stay readable). */
-const OPAQUE_RUN = /[A-Za-z0-9_~+=-]{32,}/g;
-const LETTER = /[A-Za-z]/;
-const DIGIT = /[0-9]/;
 
 /** The legacy operator token's variable (the HTTP transport reads the same one). */
 export const LEGACY_TOKEN_VARIABLE = 'BOURDON_PEER_TOKEN_SERVER';
@@ -43,8 +39,8 @@ export function maskSecret(secret: string): void {
 /**
  * Masks anything that could be a credential, so a token passed as an argument is never
  * logged: member tokens (`bdn_…`), the configured legacy token (registered, or in this
- * process's BOURDON_PEER_TOKEN_SERVER), `Bearer …` values, and long opaque runs of letters and
- * digits. Linear in the text.
+ * process's BOURDON_PEER_TOKEN_SERVER) and `Bearer …` / `Authorization: …` values. A bare
+ * opaque string is not guessed at: agent ids can be long too. Linear in the text.
  */
 export function maskTokens(text: string): string {
   let out = text;
@@ -54,8 +50,7 @@ export function maskTokens(text: string): string {
   }
   return out
     .replace(TOKEN_SHAPED, 'bdn_[masked]')
-    .replace(BEARER_SHAPED, (_match, scheme: string) => `${scheme} [masked]`)
-    .replace(OPAQUE_RUN, (run) => (LETTER.test(run) && DIGIT.test(run) ? '[masked]' : run));
+    .replace(BEARER_SHAPED, (_match, scheme: string) => `${scheme} [masked]`);
 }
 
 function field(text: string): string {
