@@ -25,8 +25,28 @@ export class AccessDeniedError extends BourdonError {
   }
 }
 
-/** A one-line description of any thrown value, never a stack trace. */
+/** Longest caller-supplied value a log line echoes. */
+export const MAX_LOGGED_VALUE_CHARS = 200;
+/** Longest error description: messages can quote caller input (a 1 MiB argument must not reach a log whole). */
+export const MAX_ERROR_CHARS = 500;
+
+function capped(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
+
+/** A caller-supplied value as a log line shows it: JSON-quoted, cut at 200 characters. */
+export function loggedValue(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return capped(text, MAX_LOGGED_VALUE_CHARS);
+}
+
+/** A one-line description of any thrown value, never a stack trace, at most 500 characters. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message.split('\n')[0] || error.name;
-  return String(error).split('\n')[0];
+  const line = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error).split('\n')[0];
+  return capped(line, MAX_ERROR_CHARS);
 }

@@ -23,6 +23,7 @@ import { OPERATOR, runWithCaller, type Caller } from '../core/trust/caller.js';
 import { envValue } from '../core/store/config.js';
 import type { Env } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
+import { maskSecret } from '../core/trust/audit.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -239,8 +240,10 @@ export async function runHttpServer(
   const rawLegacy =
     options.legacyToken === undefined ? envValue(options.env ?? process.env, LEGACY_TOKEN_ENV) : options.legacyToken;
   const legacyTrimmed = typeof rawLegacy === 'string' ? rawLegacy.trim() : '';
-  // Only the digest is kept; comparing digests is constant-time whatever the lengths.
+  // Comparing digests is constant-time whatever the lengths. The token itself is kept only
+  // by the audit masker, so a caller passing it as an argument never gets it logged.
   const legacyDigest = legacyTrimmed === '' ? null : sha256(legacyTrimmed);
+  if (legacyTrimmed !== '') maskSecret(legacyTrimmed);
 
   const hasMembers = (): boolean => {
     try {

@@ -13,6 +13,7 @@ import { agentsInScope, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../store/cursor.js';
 import { dayOf, defaultCutoff, localDay, parseCalendarDay } from '../store/dates.js';
 import { pyRepr } from '../store/ids.js';
+import { loggedValue } from '../errors.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
@@ -246,7 +247,7 @@ export async function listWorkstreams(ctx: OperationContext, args: ListWorkstrea
   if (args.since !== null && args.since !== undefined) {
     const day = parseCalendarDay(args.since);
     if (day) cutoff = day;
-    else ctx.warn(`ignoring invalid since ${JSON.stringify(args.since)}: expected YYYY-MM-DD or an ISO datetime`);
+    else ctx.warn(`ignoring invalid since ${loggedValue(args.since)}: expected YYYY-MM-DD or an ISO datetime`);
   }
   const now = ctx.now();
   const clock: Clock = { today: localDay(now), activeSince: defaultCutoff(now) };

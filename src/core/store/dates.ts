@@ -4,6 +4,8 @@
  * an accepted form is reported and treated as absent, so a typo widens nothing silently:
  * the caller falls back to the cursor's saved cutoff or the default window.
  */
+import { loggedValue } from '../errors.js';
+
 export const DEFAULT_WINDOW_DAYS = 14;
 
 const SINCE_FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -61,7 +63,7 @@ export function resolveCutoff(
   if (since !== null && since !== undefined) {
     const day = parseCalendarDay(since);
     if (day) return day;
-    warn(`ignoring invalid since ${JSON.stringify(since)}: expected YYYY-MM-DD or an ISO datetime`);
+    warn(`ignoring invalid since ${loggedValue(since)}: expected YYYY-MM-DD or an ISO datetime`);
   }
   return savedCutoff ?? defaultCutoff(now);
 }

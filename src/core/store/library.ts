@@ -21,7 +21,7 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
-import { parseYaml } from './yaml.js';
+import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
 /** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
@@ -83,12 +83,13 @@ interface CachedFile {
 
 /** On-disk form of the parsed-library cache: per file, its stat key and parsed document. */
 interface PersistedCache {
-  format: 1;
+  format: typeof CACHE_FORMAT;
   agents: string;
   files: Record<string, { key: string; doc?: unknown; error?: string }>;
 }
 
-const CACHE_FORMAT = 1;
+/** 2: parse errors are kept as short, line-free reasons (format 1 kept the parser's code frame). */
+const CACHE_FORMAT = 2;
 
 /** Where warnings go (stderr by default); one type for the whole core. */
 export type { Warn } from './dates.js';
@@ -104,7 +105,7 @@ export function parseManifest(text: string, file: string, filePath: string): Age
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new ManifestError((error as Error).message || String(error));
+    throw new ManifestError(yamlErrorReason(error));
   }
   return recordFromDoc(doc, file, filePath);
 }

@@ -42,6 +42,43 @@ export function parseYaml(text: string): unknown {
   return ANCHOR_OR_ALIAS.test(text) ? parseYamlCareful(text) : parseYamlFast(text);
 }
 
+/** Longest reason kept from a parser's message. */
+const MAX_REASON_CHARS = 120;
+
+/**
+ * A parse error as one short line that carries no text of the document: the parser's reason
+ * and where it stopped (`bad indentation of a mapping entry at line 10, column 1`). Both
+ * parsers put a code frame (the lines around the error, private rows included) in their
+ * messages, and some reasons quote the document (`unidentified alias "x"`, tags, tokens):
+ * the reason is cut before the first quote, tag, bracket or colon, so callers of any tier can
+ * be shown it. Only the local log may say more.
+ */
+export function yamlErrorReason(error: unknown): string {
+  const failure = (typeof error === 'object' && error !== null ? error : {}) as {
+    reason?: unknown;
+    mark?: { line?: unknown; column?: unknown } | null;
+    linePos?: { line?: unknown; col?: unknown }[] | null;
+    message?: unknown;
+  };
+  const raw =
+    typeof failure.reason === 'string'
+      ? failure.reason // js-yaml: the reason without position or frame
+      : typeof failure.message === 'string'
+        ? failure.message.split('\n')[0].replace(/\s+at line \d+, column \d+:?\s*$/, '')
+        : '';
+  const reason =
+    raw
+      .split(/["'`!<>:&*|{[]/)[0]
+      .trim()
+      .slice(0, MAX_REASON_CHARS)
+      .trim() || 'not valid YAML';
+  const position = (line: unknown, column: unknown) =>
+    typeof line === 'number' && typeof column === 'number' ? ` at line ${line}, column ${column}` : '';
+  if (failure.mark) return reason + position(Number(failure.mark.line) + 1, Number(failure.mark.column) + 1);
+  const start = Array.isArray(failure.linePos) ? failure.linePos[0] : undefined;
+  return reason + (start ? position(start.line, start.col) : '');
+}
+
 /**
  * Plain scalars the YAML 1.1 writer leaves bare but a reader would not take as the same string:
  * `0o17` is a number under our 1.2 core reader, and PyYAML's safe loader rejects a bare `=`.

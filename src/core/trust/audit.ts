@@ -21,10 +21,36 @@ export interface AuditRecord {
 export const AUDIT_FIELD_MAX = 200;
 
 const TOKEN_SHAPED = /bdn_[0-9a-f]{16,}/gi;
+/** `Bearer <credentials>` and `Authorization: <credentials>`, as a header would carry them. */
+const BEARER_SHAPED = /\b(bearer|authorization:)\s+[^\s"',;)]+/gi;
 
-/** Masks anything shaped like a member token, so a token passed as an argument is never logged. */
+/** The legacy operator token's variable (the HTTP transport reads the same one). */
+export const LEGACY_TOKEN_VARIABLE = 'BOURDON_PEER_TOKEN_SERVER';
+
+/** Secrets this process was configured with (the legacy token), masked wherever they appear. */
+const configuredSecrets = new Set<string>();
+
+/** Masks `secret` in every later audit record and denial detail (the HTTP transport's legacy token). */
+export function maskSecret(secret: string): void {
+  const trimmed = secret.trim();
+  if (trimmed !== '') configuredSecrets.add(trimmed);
+}
+
+/**
+ * Masks anything that could be a credential, so a token passed as an argument is never
+ * logged: member tokens (`bdn_…`), the configured legacy token (registered, or in this
+ * process's BOURDON_PEER_TOKEN_SERVER) and `Bearer …` / `Authorization: …` values. A bare
+ * opaque string is not guessed at: agent ids can be long too. Linear in the text.
+ */
 export function maskTokens(text: string): string {
-  return text.replace(TOKEN_SHAPED, 'bdn_[masked]');
+  let out = text;
+  const fromEnv = process.env[LEGACY_TOKEN_VARIABLE]?.trim();
+  for (const secret of fromEnv ? [...configuredSecrets, fromEnv] : configuredSecrets) {
+    if (out.includes(secret)) out = out.split(secret).join('[masked]');
+  }
+  return out
+    .replace(TOKEN_SHAPED, 'bdn_[masked]')
+    .replace(BEARER_SHAPED, (_match, scheme: string) => `${scheme} [masked]`);
 }
 
 function field(text: string): string {

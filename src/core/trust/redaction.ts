@@ -6,7 +6,8 @@
 export const REDACTED = '[redacted credential-like text]';
 export const DEFAULT_CAP = 180;
 
-const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+/** The engine's patterns (spec §7). */
+const ENGINE_PATTERNS: readonly RegExp[] = [
   /\bapi[_-]?key\b/i,
   /\bapi[_-]?token\b/i,
   /\baccess[_-]?token\b/i,
@@ -15,6 +16,29 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /\bsk_live_\w+/i,
   /\bhf_\w{10,}/i,
 ];
+
+/**
+ * This project's additions (spec §7): `\b` never matches after `_`, so `DB_PASSWORD=…` slipped
+ * through the engine's patterns. Every pattern is linear on any input: each either checks a
+ * fixed-length shape at a position, or may only start where a run of token characters starts
+ * (the lookbehind), so the runs it scans never overlap.
+ */
+const ADDED_PATTERNS: readonly RegExp[] = [
+  // Environment-style assignments: OPENAI_API_KEY=…, DB_PASSWORD: …, AWS_SECRET_ACCESS_KEY=…
+  /(?<![A-Za-z0-9_])[A-Za-z0-9_]*_(?:key|token|secret|password|passwd|pwd)[ \t]*[=:]/i,
+  // Well-known token shapes, checked on a fixed-length prefix.
+  // sk-… (OpenAI, sk-proj-…, Anthropic sk-ant-…): 20 token characters, a digit among the first 40.
+  /(?<![A-Za-z0-9])sk-(?=[A-Za-z0-9_-]{0,40}[0-9])[A-Za-z0-9_-]{20}/,
+  /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20}/,
+  /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20}/,
+  /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10}/,
+  /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}/,
+  /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20}/,
+  // JWTs: a base64url header, a dot, a base64url payload that is JSON too.
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ/,
+];
+
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_PATTERNS, ...ADDED_PATTERNS];
 
 export function looksLikeCredential(text: string): boolean {
   return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(text));

@@ -12,5 +12,5 @@ export type { CommitArgs };
 
 export async function commitToFederation(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
   if (ctx.caller.tier !== 'trusted') return stageCommit(ctx, args);
-  return commitLive(ctx, args, { op: 'commit', actor: ctx.caller.agent_id });
+  return commitLive(ctx, args, { op: 'commit', actor: ctx.caller.agent_id, ceiling: ctx.caller.ceiling });
 }

@@ -40,7 +40,7 @@ import {
   serialiseManifest,
   type CommitArgs,
 } from './writes.js';
-import { parseYaml } from '../store/yaml.js';
+import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 
 export function stagingNote(agentId: string): string {
   return `quarantined write staged for review; an operator must run \`bourdon staging promote ${agentId}\` before it propagates to the federation`;
@@ -133,9 +133,7 @@ function readStagedDoc(file: string): RawObject | null {
   try {
     doc = parseYaml(data.toString('utf8'));
   } catch (error) {
-    throw new BourdonError(
-      `staged file ${file} is unreadable (${((error as Error).message || String(error)).split('\n')[0]})`,
-    );
+    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`);
   }
   if (doc === null || doc === undefined) return {};
   if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`);
@@ -325,7 +323,9 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
           notes: listOf(doc, 'notes'),
           mode: 'merge',
         };
-        const result = commitLocked(ctx, args, { op: 'promote', actor: item.caller }, gate);
+        // Staged rows come from quarantined members, who never read above team: promoting them
+        // must not merge into (or relabel) a private row either.
+        const result = commitLocked(ctx, args, { op: 'promote', actor: item.caller, ceiling: 'team' }, gate);
         if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));

@@ -60,6 +60,45 @@ export interface VersionView extends VersionRecord {
   current: boolean;
 }
 
+/** What a caller capped below private sees of a version: counts of its rows, no whole-file facts. */
+export interface CappedVersionView extends Omit<VersionRecord, 'sha256' | 'bytes'> {
+  sha256: null;
+  bytes: null;
+  current: boolean;
+}
+
+type RowCounts = Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
+
+/** Visible counts per archive hash and ceiling: archived bytes never change, so entries never go stale. */
+const visibleCountCache = new Map<string, RowCounts>();
+const MAX_CACHED_COUNTS = 4096;
+
+/** Rows of one archived version a caller capped at `ceiling` may see; null counts when unreadable. */
+function visibleCounts(state: HistoryState, record: VersionRecord, ceiling: AccessLevel): RowCounts {
+  const key = `${record.sha256}:${ceiling}`;
+  const cached = visibleCountCache.get(key);
+  if (cached) return cached;
+  let doc: RawObject | null = null;
+  try {
+    doc = sideOf(readArchive(state, record.version)).doc;
+  } catch {
+    doc = null; // a damaged archive: counts unknown
+  }
+  const count = (field: string) => {
+    const rows = doc?.[field];
+    if (!Array.isArray(rows)) return doc ? 0 : null;
+    return rows.filter((row) => isObject(row) && canSee(ceiling, rowVisibility(row.visibility))).length;
+  };
+  const counts: RowCounts = {
+    entities: count('known_entities'),
+    sessions: count('recent_sessions'),
+    notes: count('notes'),
+  };
+  if (visibleCountCache.size >= MAX_CACHED_COUNTS) visibleCountCache.clear();
+  visibleCountCache.set(key, counts);
+  return counts;
+}
+
 export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<Payload> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
   if (denied) return denied;
@@ -71,10 +110,21 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
       : Math.min(MAX_VERSION_LIMIT, Math.max(1, Math.trunc(args.limit)));
   const state = readHistory(ctx.store.paths, args.agent_id);
   const current = currentVersion(state, liveBytes(ctx, args.agent_id));
-  const versions: VersionView[] = [...state.records]
-    .reverse()
-    .slice(0, limit)
-    .map((record) => ({ ...record, current: record.version === current }));
+  const newest = [...state.records].reverse().slice(0, limit);
+  const ceiling = ctx.caller.ceiling;
+  if (ceiling !== 'private') {
+    // A whole-file hash or size, or a count of every row, would tell a capped caller that
+    // private rows exist or changed: it gets counts of what it may see, and no hash or size.
+    const capped: CappedVersionView[] = newest.map((record) => ({
+      ...record,
+      sha256: null,
+      bytes: null,
+      ...visibleCounts(state, record, ceiling),
+      current: record.version === current,
+    }));
+    return { agent_id: args.agent_id, versions: capped };
+  }
+  const versions: VersionView[] = newest.map((record) => ({ ...record, current: record.version === current }));
   return { agent_id: args.agent_id, versions };
 }
 
@@ -281,6 +331,13 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
   const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, reason });
   if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
+  // Restoring whole bytes would change private rows too, which a capped caller may neither
+  // change nor detect: refused for every agent alike, whatever its rows (docs/trust.md).
+  if (ctx.caller.ceiling !== 'private') {
+    return fail(
+      `rollback restores private rows too; it needs a caller that may read them (the operator, or a member on this machine)`,
+    );
+  }
   const known = (state: HistoryState) => state.records.some((record) => record.version === args.version);
   if (!known(readHistory(ctx.store.paths, args.agent_id))) return fail(unknownVersion(args.version, args.agent_id));
 

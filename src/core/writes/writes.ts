@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { OperationContext } from '../context.js';
+import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { BourdonError } from '../errors.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
@@ -26,7 +27,7 @@ import {
   sortSessions,
 } from './merge.js';
 import type { Payload } from '../operations/reads.js';
-import { parseYaml, stringifyYaml } from '../store/yaml.js';
+import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
 export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
@@ -48,6 +49,11 @@ export interface CommitArgs {
 export interface WriteOrigin {
   op: string;
   actor: string | null;
+  /**
+   * The most the writer may read (default private). A writer capped below private neither
+   * changes nor detects rows above its ceiling (docs/trust.md, "Writes from capped callers").
+   */
+  ceiling?: AccessLevel;
 }
 
 /** Thrown inside the gate for a refused commit; becomes the `{error, agent_id, mode}` payload. */
@@ -164,7 +170,7 @@ function parseExisting(data: Buffer, file: string): RawObject {
   try {
     doc = parseYaml(data.toString('utf8'));
   } catch (error) {
-    const reason = ((error as Error).message || String(error)).split('\n')[0];
+    const reason = yamlErrorReason(error);
     throw new CommitRefused(`cannot merge into ${file}: ${reason}; fix the file or commit with mode 'replace'`);
   }
   if (!isObject(doc)) {
@@ -211,7 +217,45 @@ export interface BuiltManifest {
 }
 
 /** Builds the manifest a commit writes (the engine's commit_l5, plus notes). */
-export function buildManifest(args: CommitArgs, existing: RawObject | null, now: Date, file: string): BuiltManifest {
+/** Whether a row is one a writer capped at `ceiling` may see (and so merge into or count). */
+function visibleAt(ceiling: AccessLevel, row: unknown): boolean {
+  return isObject(row) && canSee(ceiling, rowVisibility(row.visibility));
+}
+
+/**
+ * mergeRows over the rows the writer may see only: a hidden row is never matched, so it is
+ * neither changed nor counted as updated, and an incoming row with its key lands as a row of
+ * its own. Rows the writer adds are appended to the full list.
+ */
+function mergeVisibleRows(
+  rows: unknown[],
+  incoming: readonly RawObject[],
+  listFields: readonly string[],
+  existingKey: (row: RawObject) => string | null,
+  ceiling: AccessLevel,
+  incomingKey = existingKey,
+): { added: number; updated: number } {
+  if (ceiling === 'private') return mergeRows(rows, incoming, listFields, existingKey, incomingKey);
+  const visible = rows.filter((row) => visibleAt(ceiling, row));
+  const before = visible.length;
+  const counts = mergeRows(visible, incoming, listFields, existingKey, incomingKey);
+  for (let index = before; index < visible.length; index += 1) rows.push(visible[index]);
+  return counts;
+}
+
+/** The rows of `existing` a writer capped at `ceiling` may not see: a capped replace keeps them. */
+function hiddenRows(existing: RawObject | null, key: string, ceiling: AccessLevel): unknown[] {
+  const rows = existing?.[key];
+  return Array.isArray(rows) ? rows.filter((row) => isObject(row) && !visibleAt(ceiling, row)) : [];
+}
+
+export function buildManifest(
+  args: CommitArgs,
+  existing: RawObject | null,
+  now: Date,
+  file: string,
+  ceiling: AccessLevel = 'private',
+): BuiltManifest {
   const mode = args.mode ?? 'merge';
   const base = mode === 'merge' ? existing : null;
   const type = resolveType(args, base, mode);
@@ -243,14 +287,28 @@ export function buildManifest(args: CommitArgs, existing: RawObject | null, now:
   const entities = rowList(manifest, 'known_entities', file);
   const sessions = rowList(manifest, 'recent_sessions', file);
   const incomingNotes = (args.notes ?? []) as RawObject[];
-  const e = mergeRows(entities, (args.entities ?? []) as RawObject[], ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
-  const s = mergeRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey);
+  // A capped writer's replace replaces what it can see: the rows it cannot see are kept.
+  const keptEntities = mode === 'replace' ? hiddenRows(existing, 'known_entities', ceiling) : [];
+  const keptSessions = mode === 'replace' ? hiddenRows(existing, 'recent_sessions', ceiling) : [];
+  const keptNotes = mode === 'replace' ? hiddenRows(existing, 'notes', ceiling) : [];
+  for (const row of keptEntities) entities.push(row);
+  for (const row of keptSessions) sessions.push(row);
+  const e = mergeVisibleRows(
+    entities,
+    (args.entities ?? []) as RawObject[],
+    ENTITY_LIST_FIELDS,
+    entityKey,
+    ceiling,
+    incomingEntityKey,
+  );
+  const s = mergeVisibleRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey, ceiling);
   sortSessions(sessions);
   let notesAdded = 0;
-  if (incomingNotes.length > 0 || 'notes' in manifest) {
+  if (incomingNotes.length > 0 || keptNotes.length > 0 || 'notes' in manifest) {
     if (!('notes' in manifest)) manifest.notes = [];
     const notes = rowList(manifest, 'notes', file);
-    notesAdded = mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey).added;
+    for (const row of keptNotes) notes.push(row);
+    notesAdded = mergeVisibleRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey, ceiling).added;
   }
   return {
     manifest,
@@ -288,9 +346,11 @@ export function serialiseManifest(manifest: RawObject): Buffer {
   return data;
 }
 
-function rowCount(manifest: RawObject, key: string): number {
+/** Rows of one list; with a ceiling, only those a caller capped there may see. */
+function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'private'): number {
   const value = manifest[key];
-  return Array.isArray(value) ? value.length : 0;
+  if (!Array.isArray(value)) return 0;
+  return ceiling === 'private' ? value.length : value.filter((row) => visibleAt(ceiling, row)).length;
 }
 
 /** A live commit; the caller holds the library gate. Returns the write summary or an error payload. */
@@ -302,10 +362,12 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
   const livePath = path.join(paths.agents, file);
   try {
     const mode = args.mode ?? 'merge';
-    const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
+    const ceiling = origin.ceiling ?? 'private';
+    // A capped writer's replace needs the live rows too: the ones it cannot see are kept.
+    const existing = mode === 'merge' || ceiling !== 'private' ? loadExisting(ctx, args.agent_id, livePath) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
     const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id), existing?.last_updated]);
-    const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath);
+    const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling);
     const data = serialiseManifest(manifest);
     const record = writeVersion({
       paths,
@@ -331,9 +393,10 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
       path: livePath,
       mode,
       ...payloadCounts,
-      total_entities: rowCount(manifest, 'known_entities'),
-      total_sessions: rowCount(manifest, 'recent_sessions'),
-      total_notes: rowCount(manifest, 'notes'),
+      // Totals of what the writer may see: a capped writer learns nothing of hidden rows.
+      total_entities: rowCount(manifest, 'known_entities', ceiling),
+      total_sessions: rowCount(manifest, 'recent_sessions', ceiling),
+      total_notes: rowCount(manifest, 'notes', ceiling),
       last_updated: manifest.last_updated,
       version: record.version,
     };
