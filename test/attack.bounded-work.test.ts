@@ -139,8 +139,16 @@ async function fakePeer(): Promise<FakePeer> {
       while (open && peer.hugeBytesWritten < 60 * 1024 * 1024) {
         const more = res.write(block);
         peer.hugeBytesWritten += block.length;
-        if (!more)
-          await new Promise((resolve) => (open ? res.once('drain', resolve).once('close', resolve) : resolve(null)));
+        if (!more && open)
+          await new Promise<void>((resolve) => {
+            const settle = () => {
+              res.off('drain', settle);
+              res.off('close', settle);
+              resolve();
+            };
+            res.on('drain', settle);
+            res.on('close', settle);
+          });
       }
       if (open) res.end('"}]}}');
       return;
