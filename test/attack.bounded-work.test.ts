@@ -289,7 +289,8 @@ describe('issue 14: a hostile member or peer cannot freeze the server', () => {
     peer.mode = 'worst-allowed';
     const worst = await duringAttack(bob, () => callJson(alice, 'find_entity', { name: 'bourdon' }));
     expect(worst.slowestMs).toBeLessThan(LATENCY_BOUND_MS);
-    expect((worst.result.matches as { agents: string[] }[])[0].agents).toHaveLength(1 + 60 * 1_000);
+    // 20,000 list items per answer in all: the first matches whole, the rest cut.
+    expect((worst.result.matches as { agents: string[] }[])[0].agents).toHaveLength(1 + 10 * 1_000);
   }, 120_000);
 
   it('a 60 MB peer answer is cut off at 2 MiB while it arrives, within the 5 s budget', async () => {

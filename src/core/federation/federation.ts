@@ -37,6 +37,8 @@ export function tagAgent(peer: string, agent: string): string {
 export const MAX_PEER_ROWS = 1_000;
 /** Items kept from one list (or keys from one map, e.g. `summaries`) inside one peer row. */
 export const MAX_PEER_LIST_ITEMS = 1_000;
+/** Items kept from all the rows' lists and maps of one peer answer together (as a commit's cap). */
+export const MAX_PEER_ITEMS = 20_000;
 /** A peer's dated row may be this far ahead of our clock (time zones, skew); later ones are dropped. */
 export const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
@@ -53,15 +55,22 @@ export function latestPeerDay(now: Date): string {
   return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
 }
 
-function boundRow(row: unknown): unknown {
+/** A row with its lists and maps cut to what `budget.items` still allows (and MAX_PEER_LIST_ITEMS). */
+function boundRow(row: unknown, budget: { items: number }): unknown {
   if (!row || typeof row !== 'object' || Array.isArray(row)) return row;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
-    if (Array.isArray(value)) out[key] = value.slice(0, MAX_PEER_LIST_ITEMS);
-    else if (value && typeof value === 'object') {
-      const entries = Object.entries(value as Record<string, unknown>);
-      out[key] =
-        entries.length > MAX_PEER_LIST_ITEMS ? Object.fromEntries(entries.slice(0, MAX_PEER_LIST_ITEMS)) : value;
+    if (Array.isArray(value)) {
+      const kept = value.slice(0, Math.min(MAX_PEER_LIST_ITEMS, budget.items));
+      budget.items -= kept.length;
+      out[key] = kept;
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).slice(
+        0,
+        Math.min(MAX_PEER_LIST_ITEMS, budget.items),
+      );
+      budget.items -= entries.length;
+      out[key] = Object.fromEntries(entries);
     } else out[key] = value;
   }
   return out;
@@ -69,13 +78,15 @@ function boundRow(row: unknown): unknown {
 
 /**
  * A peer's payload as the merges may take it: each top-level list cut to MAX_PEER_ROWS, each
- * list or map inside a row cut to MAX_PEER_LIST_ITEMS, and dated rows later than tomorrow
+ * list or map inside a row cut to MAX_PEER_LIST_ITEMS (and all of them together to
+ * MAX_PEER_ITEMS), and dated rows later than tomorrow
  * (`latestPeerDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
  * every real one, forever. A day is compared as text, as the merges sort, so no string that
  * sorts after tomorrow (`"9999"`, `"z"`) gets through either. Linear in the payload.
  */
 export function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
   const latest = latestPeerDay(now);
+  const budget = { items: MAX_PEER_ITEMS };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
     if (!Array.isArray(value)) {
@@ -90,7 +101,7 @@ export function boundPeerPayload(payload: Record<string, unknown>, now: Date): R
         const date = (raw as Record<string, unknown>)[dateField];
         if (typeof date === 'string' && date.slice(0, 10) > latest) continue;
       }
-      rows.push(boundRow(raw));
+      rows.push(boundRow(raw, budget));
     }
     out[key] = rows;
   }

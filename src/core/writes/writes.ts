@@ -96,15 +96,23 @@ export function inputSizeError(args: unknown): string | null {
 
 /**
  * Rows one commit may carry, per list (entities, sessions, notes). Real manifests hold tens to
- * a few hundred rows; a whole-manifest `replace` from a publisher stays well under this.
+ * a few hundred rows; a whole-manifest `replace` of the benchmark's largest agent (1,000
+ * entities, 500 sessions, 50 notes) fits.
  */
-export const MAX_COMMIT_ROWS = 5_000;
+export const MAX_COMMIT_ROWS = 2_000;
 
 /**
  * Items one list field of one row may carry in a commit (tags, aliases, project_focus,
  * key_actions, files_touched). A session touching more files than this is summarised, not listed.
  */
 export const MAX_LIST_ITEMS = 1_000;
+
+/**
+ * List items one commit may carry in all (every list field of every row). The write path
+ * re-serialises the manifest as YAML on the event loop, at roughly 10 µs per value on the
+ * development VM, so this, with the row cap, bounds what one call can hold the server for.
+ */
+export const MAX_COMMIT_ITEMS = 20_000;
 
 const LIST_FIELDS_OF = {
   entities: ENTITY_LIST_FIELDS,
@@ -120,6 +128,7 @@ export function commitCapError(
   rows: Pick<CommitArgs, 'entities' | 'sessions' | 'notes'>,
   scope = 'per commit',
 ): string | null {
+  let items = 0;
   for (const field of ['entities', 'sessions', 'notes'] as const) {
     const list = rows[field];
     if (!Array.isArray(list)) continue;
@@ -129,11 +138,15 @@ export function commitCapError(
       if (!isObject(row)) continue;
       for (const name of LIST_FIELDS_OF[field]) {
         const value = row[name];
-        if (Array.isArray(value) && value.length > MAX_LIST_ITEMS)
+        if (!Array.isArray(value)) continue;
+        if (value.length > MAX_LIST_ITEMS)
           return `${field}[${index}].${name} has ${value.length} items; the limit is ${MAX_LIST_ITEMS} ${scope}`;
+        items += value.length;
       }
     }
   }
+  if (items > MAX_COMMIT_ITEMS)
+    return `the rows carry ${items} list items in all; the limit is ${MAX_COMMIT_ITEMS} ${scope}`;
   return null;
 }
 
