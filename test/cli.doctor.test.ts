@@ -230,6 +230,28 @@ describe('bourdon doctor', () => {
     expect(offline.byId('reachability').verdict).toBe('info');
   });
 
+  it('peers: a plaintext token in peers.yaml fails the check (named, never echoed) and serve --federate refuses it', async () => {
+    const { library, env, home } = healthy();
+    const secret = 'bdn_feedfacefeedfacefeedfacefeedface';
+    try {
+      fs.writeFileSync(
+        path.join(home, 'peers.yaml'),
+        `peers:\n  - name: laptop\n    url: https://laptop.example:7500\n    token: ${secret}\n`,
+      );
+      const { result, byId } = await doctor(library, env, ['--offline']);
+      expect(result.code).toBe(1);
+      expect(byId('peers').verdict).toBe('fail');
+      expect(byId('peers').summary).toMatch(/a `token:` key is not allowed: the file holds variable names only/);
+      expect(result.stdout + result.stderr).not.toContain(secret);
+      const serve = await runCli(['serve', '--library', library, '--federate'], { env });
+      expect(serve.code).toBe(1);
+      expect(serve.stderr).toMatch(/`token:` key is not allowed/);
+      expect(serve.stderr).not.toContain(secret);
+    } finally {
+      fs.rmSync(path.dirname(library), { recursive: true, force: true });
+    }
+  });
+
   it('an audit log that cannot be written fails (rollbacks would be refused)', async () => {
     const { library, env, home } = healthy();
     const blocker = path.join(home, 'not-a-dir');

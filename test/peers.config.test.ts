@@ -46,6 +46,25 @@ describe('peers files', () => {
     expect(() => parsePeersFile('peers: [\n', 'x')).toThrow(/not valid YAML/);
   });
 
+  it('refuses a token written into the file, without echoing it, and the server operator token as a peer token', () => {
+    const secret = 'bdn_0123456789abcdef0123456789abcdef';
+    for (const key of ['token', 'Token', 'bearer', 'password', 'api_key']) {
+      const text = `peers:\n  - {name: laptop, url: "https://l.example", ${key}: ${secret}}\n`;
+      let message = '';
+      try {
+        parsePeersFile(text, 'peers.yaml');
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`a \`${key}:\` key is not allowed: the file holds variable names only`);
+      expect(message).not.toContain(secret);
+      expect(message).not.toContain('\n');
+    }
+    expect(() =>
+      parsePeersFile('peers:\n  - {name: l, url: "https://l.example", token_env: BOURDON_PEER_TOKEN_SERVER}\n', 'x'),
+    ).toThrow(/this server's own operator token and is never sent to a peer/);
+  });
+
   it('fails closed on a missing file', () => {
     expect(() => loadPeersFile(path.join(tempDir(), 'missing.yaml'))).toThrow(/does not exist/);
   });
@@ -86,6 +105,22 @@ describe('bourdon peers', () => {
     const removed = await runCli(['peers', 'remove', 'laptop'], { env });
     expect(removed.code).toBe(0);
     expect(JSON.parse((await runCli(['peers', 'list', '--json'], { env })).stdout).peers).toEqual([]);
+  });
+
+  it('add refuses --token-env BOURDON_PEER_TOKEN_SERVER (the server operator token) and writes nothing', async () => {
+    const home = tempDir('bourdon-peers-home-');
+    try {
+      const result = await runCli(
+        ['peers', 'add', 'laptop', 'https://laptop.example:7500', '--token-env', 'BOURDON_PEER_TOKEN_SERVER'],
+        { env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN_SERVER: 'operator-secret-token-value-0123456789' } },
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')[0]).toMatch(/own operator token and is never sent to a peer/);
+      expect(result.stderr).not.toContain('operator-secret-token-value');
+      expect(fs.existsSync(path.join(home, 'peers.yaml'))).toBe(false);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('check reports an unreachable peer and exits 1', async () => {

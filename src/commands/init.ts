@@ -7,7 +7,7 @@ import { BourdonError, UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import {
   DEFAULT_TOKEN_ENV,
-  checkTokenEnv,
+  checkPeerTokenEnv,
   normalisePeerUrl,
   peerNameFromUrl,
 } from '../core/federation/peers-config.js';
@@ -273,7 +273,7 @@ function urlProblem(text: string): true | string {
 
 function tokenEnvProblem(text: string): true | string {
   try {
-    checkTokenEnv(text.trim());
+    checkPeerTokenEnv(text.trim());
     return true;
   } catch (error) {
     return (error as Error).message;

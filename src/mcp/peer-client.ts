@@ -14,6 +14,54 @@ import type { PeerAnswer, PeerFanout } from '../core/federation/peers.js';
 export const PEER_BUDGET_MS = 5_000;
 export const RECOGNITION_BUDGET_MS = 200;
 
+/**
+ * Largest answer read from a peer, counted as it arrives (after any decompression): 2 MiB,
+ * twice the request body this server accepts. Our own answers to a peer stay far below it
+ * (at most 100 sessions, notes or workstreams, or one name's matches); a 60 MB answer is cut
+ * off at 2 MiB, not buffered whole and parsed.
+ */
+export const MAX_PEER_RESPONSE_BYTES = 2 * 1024 * 1024;
+
+/** Thrown (and reported as the peer's error) when a peer's answer passes the cap. */
+export class PeerAnswerTooLarge extends Error {
+  constructor(limit: number) {
+    super(`peer answer over ${limit} bytes; ignored`);
+  }
+}
+
+/**
+ * A fetch whose response body fails as soon as more than `limit` bytes have arrived: a
+ * declared Content-Length over the limit fails at once, and a body without one is counted
+ * chunk by chunk, so the event loop is free between chunks and the budget timer can fire.
+ * Cancelling the body closes the connection: nothing past the limit is kept.
+ */
+export function cappedFetch(limit: number, base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const declared = Number(response.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > limit) {
+      await response.body?.cancel().catch(() => {});
+      throw new PeerAnswerTooLarge(limit);
+    }
+    if (!response.body) return response;
+    let seen = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          seen += chunk.byteLength;
+          if (seen > limit) controller.error(new PeerAnswerTooLarge(limit));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
 interface Connection {
   client: Client;
   ready: Promise<void>;
@@ -35,6 +83,7 @@ export class McpPeerFanout implements PeerFanout {
     private readonly peers: readonly PeerConfig[],
     private readonly env: Env = process.env,
     private readonly budgetMs = PEER_BUDGET_MS,
+    private readonly maxResponseBytes = MAX_PEER_RESPONSE_BYTES,
   ) {
     this.names = peers.map((peer) => peer.name);
   }
@@ -64,7 +113,10 @@ export class McpPeerFanout implements PeerFanout {
       const token = this.env[peer.token_env];
       const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
       const client = new Client({ name: 'bourdon-peer', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
-      const transport = new StreamableHTTPClientTransport(new URL(peer.url), { requestInit: { headers } });
+      const transport = new StreamableHTTPClientTransport(new URL(peer.url), {
+        requestInit: { headers },
+        fetch: cappedFetch(this.maxResponseBytes),
+      });
       connection = { client, ready: client.connect(transport) };
       connection.ready.catch(() => {}); // observed through callOne
       this.connections.set(peer.name, connection);
@@ -155,6 +207,7 @@ export async function checkPeer(
   const client = new Client({ name: 'bourdon-peer-check', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
   const transport = new StreamableHTTPClientTransport(new URL(peer.url), {
     requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+    fetch: cappedFetch(MAX_PEER_RESPONSE_BYTES),
   });
   let timer: NodeJS.Timeout | undefined;
   const base = { name: peer.name, url: peer.url };

@@ -4,7 +4,7 @@ import { configPaths } from '../../core/store/config.js';
 import { BourdonError } from '../../core/errors.js';
 import {
   checkPeerName,
-  checkTokenEnv,
+  checkPeerTokenEnv,
   DEFAULT_TOKEN_ENV,
   editPeersFile,
   normalisePeerUrl,
@@ -34,7 +34,7 @@ export default class PeersAdd extends BaseCommand {
     const peer = {
       name: checkPeerName(args.name),
       url: normalisePeerUrl(args.url),
-      token_env: checkTokenEnv(flags['token-env']),
+      token_env: checkPeerTokenEnv(flags['token-env']),
     };
     const file = configPaths(process.env).peers;
     editPeersFile(file, (peers) => {

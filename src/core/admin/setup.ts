@@ -9,7 +9,7 @@ import { BourdonError } from '../errors.js';
 import { libraryPaths } from '../store/library.js';
 import {
   checkPeerName,
-  checkTokenEnv,
+  checkPeerTokenEnv,
   editPeersFile,
   normalisePeerUrl,
   readPeersForEdit,
@@ -116,7 +116,7 @@ export function checkPeerRequest(request: PeerRequest): PeerConfig {
   return {
     name: checkPeerName(request.name),
     url: normalisePeerUrl(request.url),
-    token_env: checkTokenEnv(request.token_env),
+    token_env: checkPeerTokenEnv(request.token_env),
   };
 }
 

@@ -3,8 +3,13 @@
  * peer (which answers from its local store only: depth 1), and the answers are merged with
  * provenance: a peer's agents appear as `peer:<peer>:<agent>`. Quarantined callers never fan
  * out: their grants name local namespaces only. A peer that fails contributes nothing.
+ *
+ * A peer is another machine, not a trusted one: its answer is bounded (rows, list items)
+ * before anything merges it, every merge is linear, every row it sends carries the tag this
+ * machine configured for it, and rows it dates in the future are dropped.
  */
 import type { OperationContext } from '../context.js';
+import { localDay } from '../store/dates.js';
 import type { EntityMatch, SessionRef } from '../operations/queries.js';
 import type { PeerAnswer } from './peers.js';
 
@@ -18,9 +23,96 @@ export function shouldFanOut(ctx: OperationContext, args: { federation_hop?: num
   );
 }
 
-/** Provenance tag for a peer's agent; rows a peer already tagged keep their tag. */
+/**
+ * Provenance tag for a peer's agent: always the peer name this machine configured, first. A
+ * peer answering at depth 1 has no peer rows of its own to report, so an agent it calls
+ * `peer:laptop:codex` is only its claim: it stays visible after our tag
+ * (`peer:<peer>:peer:laptop:codex`), never in place of it.
+ */
 export function tagAgent(peer: string, agent: string): string {
-  return agent.startsWith(PEER_PREFIX) ? agent : `${PEER_PREFIX}${peer}:${agent}`;
+  return `${PEER_PREFIX}${peer}:${agent}`;
+}
+
+/** Rows kept from one list in one peer answer (the newest first, as the peer sent them). */
+export const MAX_PEER_ROWS = 1_000;
+/** Items kept from one list (or keys from one map, e.g. `summaries`) inside one peer row. */
+export const MAX_PEER_LIST_ITEMS = 1_000;
+/** Items kept from all the rows' lists and maps of one peer answer together (as a commit's cap). */
+export const MAX_PEER_ITEMS = 20_000;
+/** A peer's dated row may be this far ahead of our clock (time zones, skew); later ones are dropped. */
+export const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+
+/** The field that dates each kind of row a peer sends, for the future-date rule. */
+const DATED_ROWS: Record<string, string> = {
+  sessions: 'date',
+  recent_sessions: 'date',
+  notes: 'date',
+  workstreams: 'last_activity',
+};
+
+/** The last calendar day a peer's row may carry: tomorrow, by this machine's clock. */
+export function latestPeerDay(now: Date): string {
+  return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
+}
+
+/** A row with its lists and maps cut to what `budget.items` still allows (and MAX_PEER_LIST_ITEMS). */
+function boundRow(row: unknown, budget: { items: number }): unknown {
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return row;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
+    if (Array.isArray(value)) {
+      const kept = value.slice(0, Math.min(MAX_PEER_LIST_ITEMS, budget.items));
+      budget.items -= kept.length;
+      out[key] = kept;
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>).slice(
+        0,
+        Math.min(MAX_PEER_LIST_ITEMS, budget.items),
+      );
+      budget.items -= entries.length;
+      out[key] = Object.fromEntries(entries);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A peer's payload as the merges may take it: each top-level list cut to MAX_PEER_ROWS, each
+ * list or map inside a row cut to MAX_PEER_LIST_ITEMS (and all of them together to
+ * MAX_PEER_ITEMS), and dated rows later than tomorrow
+ * (`latestPeerDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
+ * every real one, forever. A day is compared as text, as the merges sort, so no string that
+ * sorts after tomorrow (`"9999"`, `"z"`) gets through either. Linear in the payload.
+ */
+export function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
+  const latest = latestPeerDay(now);
+  const budget = { items: MAX_PEER_ITEMS };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(payload)) {
+    if (!Array.isArray(value)) {
+      out[key] = value;
+      continue;
+    }
+    const dateField = DATED_ROWS[key];
+    const rows: unknown[] = [];
+    for (const raw of value) {
+      if (rows.length >= MAX_PEER_ROWS) break;
+      if (dateField && raw && typeof raw === 'object') {
+        const date = (raw as Record<string, unknown>)[dateField];
+        if (typeof date === 'string' && date.slice(0, 10) > latest) continue;
+      }
+      rows.push(boundRow(raw, budget));
+    }
+    out[key] = rows;
+  }
+  return out;
+}
+
+/** Every answer's payload bounded (see `boundPeerPayload`). */
+export function boundAnswers(answers: readonly PeerAnswer[], now: Date): PeerAnswer[] {
+  return answers.map((answer) =>
+    answer.payload ? { ...answer, payload: boundPeerPayload(answer.payload, now) } : answer,
+  );
 }
 
 /** An agent filter that names a peer's agent: `peer:<peer>:<agent>` → its parts. */
@@ -62,8 +154,18 @@ export function mergeEntityMatches(
     summaries: { ...match.summaries },
     tags: [...match.tags],
   }));
-  const byKey = new Map<string, EntityMatch>();
-  for (const match of merged) if (!byKey.has(match.name.toLowerCase())) byKey.set(match.name.toLowerCase(), match);
+  // Each merged match's lists with a Set beside them: one lookup per item, never a scan.
+  const byKey = new Map<string, { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }>();
+  for (const match of merged) {
+    const key = match.name.toLowerCase();
+    if (!byKey.has(key))
+      byKey.set(key, { match, agents: new Set(match.agents), types: new Set(match.types), tags: new Set(match.tags) });
+  }
+  const addTo = (list: string[], seen: Set<string>, value: string) => {
+    if (seen.has(value)) return;
+    seen.add(value);
+    list.push(value);
+  };
   for (const { peer, payload } of answered(answers)) {
     const matches = Array.isArray(payload[field]) ? (payload[field] as unknown[]) : [];
     for (const raw of matches) {
@@ -71,19 +173,17 @@ export function mergeEntityMatches(
       const match = raw as EntityMatch;
       let target = byKey.get(match.name.toLowerCase());
       if (!target) {
-        target = { name: match.name, agents: [], types: [], summaries: {}, tags: [] };
+        const fresh: EntityMatch = { name: match.name, agents: [], types: [], summaries: {}, tags: [] };
+        target = { match: fresh, agents: new Set(), types: new Set(), tags: new Set() };
         byKey.set(match.name.toLowerCase(), target);
-        merged.push(target);
+        merged.push(fresh);
       }
-      for (const agent of strings(match.agents)) {
-        const tagged = tagAgent(peer, agent);
-        if (!target.agents.includes(tagged)) target.agents.push(tagged);
-      }
-      for (const type of strings(match.types)) if (!target.types.includes(type)) target.types.push(type);
-      for (const tag of strings(match.tags)) if (!target.tags.includes(tag)) target.tags.push(tag);
+      for (const agent of strings(match.agents)) addTo(target.match.agents, target.agents, tagAgent(peer, agent));
+      for (const type of strings(match.types)) addTo(target.match.types, target.types, type);
+      for (const tag of strings(match.tags)) addTo(target.match.tags, target.tags, tag);
       const summaries = match.summaries && typeof match.summaries === 'object' ? match.summaries : {};
       for (const [agent, summary] of Object.entries(summaries)) {
-        if (typeof summary === 'string') target.summaries[tagAgent(peer, agent)] ??= summary;
+        if (typeof summary === 'string') target.match.summaries[tagAgent(peer, agent)] ??= summary;
       }
     }
   }
@@ -161,10 +261,14 @@ export function unreachable(
  * agents are re-tagged here. A peer's own `machine`, `source` and `source_kind` claims are
  * never trusted: provenance is the peer name this machine configured.
  */
-export function mergeExports(local: Record<string, unknown>, answers: readonly PeerAnswer[]): Record<string, unknown> {
+export function mergeExports(
+  local: Record<string, unknown>,
+  answers: readonly PeerAnswer[],
+  now: Date = new Date(),
+): Record<string, unknown> {
   const agents = [...((local.agents as Record<string, unknown>[]) ?? [])];
   const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
-  for (const answer of answers) {
+  for (const answer of boundAnswers(answers, now)) {
     sources.push({
       name: answer.peer,
       kind: 'peer',

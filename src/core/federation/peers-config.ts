@@ -15,6 +15,13 @@ import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 const TOKEN_ENV_PATTERN = /^BOURDON_PEER_[A-Z0-9_]+$/;
+/** This server's own operator token (spec §10): never sent to another machine. */
+export const SERVER_TOKEN_ENV = 'BOURDON_PEER_TOKEN_SERVER';
+/**
+ * Keys of a peer entry that would hold a secret in the file itself. The file names variables
+ * only (`token_env`); a token written into it is refused, never used, and never echoed.
+ */
+const SECRET_KEYS = /^(?:token|bearer|secret|password|api[_-]?key|auth(?:orization)?)$/i;
 
 export interface PeerConfig {
   name: string;
@@ -59,6 +66,17 @@ export function checkTokenEnv(name: string): string {
   return name;
 }
 
+/** A peer's token variable: a BOURDON_PEER_* name, and never this server's own operator token. */
+export function checkPeerTokenEnv(name: string): string {
+  checkTokenEnv(name);
+  if (name === SERVER_TOKEN_ENV) {
+    throw new UsageError(
+      `invalid token_env ${SERVER_TOKEN_ENV}: that is this server's own operator token and is never sent to a peer; use the token the peer issued (\`bourdon agent add\` there), in a variable of its own such as BOURDON_PEER_LAPTOP`,
+    );
+  }
+  return name;
+}
+
 export function checkPeerName(name: string): string {
   if (!isValidAgentId(name))
     throw new UsageError(`invalid peer name ${JSON.stringify(name)}: must match ^[a-z0-9][a-z0-9_-]*$`);
@@ -96,11 +114,17 @@ export function parsePeersFile(text: string, source: string): PeerConfig[] {
     if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.url !== 'string') {
       throw new BourdonError(`${where}: needs a name and a url`);
     }
+    const secretKey = Object.keys(raw).find((key) => SECRET_KEYS.test(key));
+    if (secretKey !== undefined) {
+      throw new BourdonError(
+        `${where}: a \`${secretKey}:\` key is not allowed: the file holds variable names only; remove it, put the token in a BOURDON_PEER_* variable named by \`token_env:\`, and rotate it (it was stored in plain text)`,
+      );
+    }
     try {
       const peer = {
         name: checkPeerName(raw.name),
         url: normalisePeerUrl(raw.url),
-        token_env: checkTokenEnv(typeof raw.token_env === 'string' ? raw.token_env : DEFAULT_TOKEN_ENV),
+        token_env: checkPeerTokenEnv(typeof raw.token_env === 'string' ? raw.token_env : DEFAULT_TOKEN_ENV),
       };
       if (names.has(peer.name)) throw new BourdonError(`duplicate peer name ${JSON.stringify(peer.name)}`);
       names.add(peer.name);

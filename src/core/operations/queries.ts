@@ -24,8 +24,11 @@ export interface SessionRef {
   files_touched?: string[];
 }
 
-function pushUnique<T>(list: T[], value: T): void {
-  if (!list.includes(value)) list.push(value);
+/** Appends `value` unless `seen` has it: one lookup, so a list of thousands stays linear to build. */
+function pushUnique<T>(list: T[], seen: Set<T>, value: T): void {
+  if (seen.has(value)) return;
+  seen.add(value);
+  list.push(value);
 }
 
 /**
@@ -35,22 +38,24 @@ function pushUnique<T>(list: T[], value: T): void {
 export function findEntityMatches(agents: readonly AgentRecord[], name: string, level: AccessLevel): EntityMatch[] {
   const key = foldKey(name);
   if (!key) return [];
-  const groups = new Map<string, EntityMatch>();
+  const groups = new Map<string, { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }>();
   for (const agent of agents) {
     for (const entity of agentIndex(agent).entitiesByKey.get(key) ?? []) {
       if (!canSee(level, entity.visibility)) continue;
       let group = groups.get(entity.name);
       if (!group) {
-        group = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+        const match: EntityMatch = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+        group = { match, agents: new Set(), types: new Set(), tags: new Set() };
         groups.set(entity.name, group);
       }
-      pushUnique(group.agents, agent.id);
-      if (entity.type) pushUnique(group.types, entity.type);
-      if (entity.summary && !(agent.id in group.summaries)) group.summaries[agent.id] = entity.summary;
-      for (const tag of entity.tags) pushUnique(group.tags, tag);
+      const { match } = group;
+      pushUnique(match.agents, group.agents, agent.id);
+      if (entity.type) pushUnique(match.types, group.types, entity.type);
+      if (entity.summary && !(agent.id in match.summaries)) match.summaries[agent.id] = entity.summary;
+      for (const tag of entity.tags) pushUnique(match.tags, group.tags, tag);
     }
   }
-  return [...groups.values()];
+  return [...groups.values()].map((group) => group.match);
 }
 
 export function sessionRef(agent: string, session: Session, summary = false): SessionRef {

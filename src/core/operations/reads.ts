@@ -10,6 +10,7 @@ import { pyRepr } from '../store/ids.js';
 import { sessionsByRecency, sessionsForProject } from '../store/indexes.js';
 import {
   answered,
+  boundAnswers,
   byDateRef,
   byRecencyRef,
   dedupeSessions,
@@ -54,7 +55,9 @@ export async function askPeers(
   budgetMs?: number,
 ): Promise<PeerAnswer[] | null> {
   if (!shouldFanOut(ctx, args)) return null;
-  return ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
+  const answers = await ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
+  // Bounded once here, before any merge sees a peer's rows.
+  return boundAnswers(answers, ctx.now());
 }
 
 /** Adds the list of peers that did not answer, when some did not. */
@@ -327,6 +330,13 @@ export const RECOGNITION_BUDGET_MS = 200;
 /** Peers' matched entities folded in by lower-cased name; their agents tagged. */
 function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAnswer[]): void {
   const byKey = new Map(matched.map((entity) => [entity.name.toLowerCase(), entity]));
+  // The source agents already listed for each merged entity: one lookup per peer agent.
+  const listed = new Map<MergedEntity, Set<string>>();
+  const seenIn = (entity: MergedEntity): Set<string> => {
+    let seen = listed.get(entity);
+    if (!seen) listed.set(entity, (seen = new Set(entity.source_agents)));
+    return seen;
+  };
   for (const { peer, payload } of answered(answers)) {
     const rows = Array.isArray(payload.matched_entities) ? (payload.matched_entities as unknown[]) : [];
     for (const raw of rows) {
@@ -348,9 +358,12 @@ function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAns
       const agents = Array.isArray(row.source_agents)
         ? row.source_agents.filter((a): a is string => typeof a === 'string')
         : [];
+      const seen = seenIn(target);
       for (const agent of agents) {
         const tagged = tagAgent(peer, agent);
-        if (!target.source_agents.includes(tagged)) target.source_agents.push(tagged);
+        if (seen.has(tagged)) continue;
+        seen.add(tagged);
+        target.source_agents.push(tagged);
       }
     }
   }

@@ -55,6 +55,9 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
   for (const key of matchedKeys) {
     let target: MergedEntity | null = null;
     let order: [number, number] = [0, 0];
+    // Sets beside the lists: a manifest may hold an entity with tens of thousands of tags.
+    const sources = new Set<string>();
+    const tags = new Set<string>();
     agents.forEach((agent, agentPosition) => {
       for (const entity of agentIndex(agent).entitiesByName.get(key) ?? []) {
         if (!canSee(level, entity.visibility)) continue;
@@ -62,10 +65,17 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
           target = { name: entity.name, type: entity.type, source_agents: [], summary: null, tags: [], valid_to: null };
           order = [agentPosition, agentIndex(agent).positions.get(entity) ?? 0];
         }
-        if (!target.source_agents.includes(agent.id)) target.source_agents.push(agent.id);
+        if (!sources.has(agent.id)) {
+          sources.add(agent.id);
+          target.source_agents.push(agent.id);
+        }
         if (target.summary === null && entity.summary) target.summary = entity.summary;
         if (target.valid_to === null && entity.valid_to) target.valid_to = entity.valid_to;
-        for (const tag of entity.tags) if (!target.tags.includes(tag)) target.tags.push(tag);
+        for (const tag of entity.tags) {
+          if (tags.has(tag)) continue;
+          tags.add(tag);
+          target.tags.push(tag);
+        }
       }
     });
     if (target) merged.push({ order, entity: target });

@@ -308,6 +308,8 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
     recent_actions: [...stream.recent_actions],
   }));
   const byKey = new Map(merged.map((stream) => [stream.name.toLowerCase(), stream]));
+  // Agents gathered in a Set per workstream and sorted once at the end, not once per peer row.
+  const agentsOf = new Map<Workstream, Set<string>>(merged.map((stream) => [stream, new Set(stream.agents)]));
   for (const { peer, payload } of answered(answers)) {
     for (const raw of Array.isArray(payload.workstreams) ? (payload.workstreams as unknown[]) : []) {
       const row = raw as Partial<Workstream>;
@@ -320,12 +322,13 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
         .map((a) => tagAgent(peer, a));
       const actions = (Array.isArray(row.recent_actions) ? row.recent_actions : [])
         .filter((a): a is string => typeof a === 'string')
+        .slice(0, RECENT_ACTIONS * 4)
         .map((a) => redactText(a));
       const target = byKey.get(row.name.toLowerCase());
       if (!target) {
         const fresh: Workstream = {
           name: row.name,
-          agents: [...new Set(agents)].sort(),
+          agents: [],
           session_count: Number(row.session_count) || 0,
           note_count: Number(row.note_count) || 0,
           first_activity: typeof row.first_activity === 'string' ? row.first_activity : row.last_activity,
@@ -335,9 +338,11 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
         };
         merged.push(fresh);
         byKey.set(row.name.toLowerCase(), fresh);
+        agentsOf.set(fresh, new Set(agents));
         continue;
       }
-      target.agents = [...new Set([...target.agents, ...agents])].sort();
+      const seen = agentsOf.get(target)!;
+      for (const agent of agents) seen.add(agent);
       target.session_count += Number(row.session_count) || 0;
       target.note_count += Number(row.note_count) || 0;
       if (typeof row.first_activity === 'string' && row.first_activity < target.first_activity)
@@ -349,5 +354,6 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
           target.recent_actions.push(action);
     }
   }
+  for (const [stream, agents] of agentsOf) stream.agents = [...agents].sort();
   return merged;
 }

@@ -34,6 +34,7 @@ import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../operations/reads.js';
 import {
   COMMIT_MODES,
+  commitCapError,
   commitError,
   commitLocked,
   inputSizeError,
@@ -95,7 +96,7 @@ function validateStaged(args: CommitArgs): string | null {
     if (value !== null && value !== undefined && !Array.isArray(value))
       return `${field} must be a list, not ${pyRepr(value)}`;
   }
-  const sizeProblem = inputSizeError(args);
+  const sizeProblem = inputSizeError(args) ?? commitCapError(args);
   if (sizeProblem) return sizeProblem;
   for (const row of args.entities ?? []) {
     if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim())
@@ -195,6 +196,13 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
         mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey);
         manifest.notes = notes;
       }
+      // The staged file is promoted as one commit: it keeps within a commit's caps, which also
+      // bounds the work every later staged write for it can cost.
+      const capProblem = commitCapError(
+        { entities, sessions, notes: manifest.notes as unknown[] | undefined },
+        'in a staged file; an operator must promote or reject it before more is staged',
+      );
+      if (capProblem) return commitError(args, capProblem);
       let data: Buffer;
       try {
         data = serialiseManifest(manifest);

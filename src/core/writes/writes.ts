@@ -100,6 +100,62 @@ export function inputSizeError(args: unknown): string | null {
   return size > MAX_INPUT_BYTES ? `input is ${size} bytes; the limit is ${MAX_INPUT_BYTES} (4 MiB)` : null;
 }
 
+/**
+ * Rows one commit may carry, per list (entities, sessions, notes). Real manifests hold tens to
+ * a few hundred rows; a whole-manifest `replace` of the benchmark's largest agent (1,000
+ * entities, 500 sessions, 50 notes) fits.
+ */
+export const MAX_COMMIT_ROWS = 2_000;
+
+/**
+ * Items one list field of one row may carry in a commit (tags, aliases, project_focus,
+ * key_actions, files_touched). A session touching more files than this is summarised, not listed.
+ */
+export const MAX_LIST_ITEMS = 1_000;
+
+/**
+ * List items one commit may carry in all (every list field of every row). The write path
+ * re-serialises the manifest as YAML on the event loop, at roughly 10 µs per value on the
+ * development VM, so this, with the row cap, bounds what one call can hold the server for.
+ */
+export const MAX_COMMIT_ITEMS = 20_000;
+
+const LIST_FIELDS_OF = {
+  entities: ENTITY_LIST_FIELDS,
+  sessions: SESSION_LIST_FIELDS,
+  notes: NOTE_LIST_FIELDS,
+} as const;
+
+/**
+ * The caps (MAX_COMMIT_ROWS, MAX_LIST_ITEMS) over a commit's rows — or a staged file's, which
+ * must stay promotable as one commit: a one-line reason naming no caller text, or null.
+ */
+export function commitCapError(
+  rows: Pick<CommitArgs, 'entities' | 'sessions' | 'notes'>,
+  scope = 'per commit',
+): string | null {
+  let items = 0;
+  for (const field of ['entities', 'sessions', 'notes'] as const) {
+    const list = rows[field];
+    if (!Array.isArray(list)) continue;
+    if (list.length > MAX_COMMIT_ROWS)
+      return `${field} has ${list.length} rows; the limit is ${MAX_COMMIT_ROWS} ${scope}`;
+    for (const [index, row] of list.entries()) {
+      if (!isObject(row)) continue;
+      for (const name of LIST_FIELDS_OF[field]) {
+        const value = row[name];
+        if (!Array.isArray(value)) continue;
+        if (value.length > MAX_LIST_ITEMS)
+          return `${field}[${index}].${name} has ${value.length} items; the limit is ${MAX_LIST_ITEMS} ${scope}`;
+        items += value.length;
+      }
+    }
+  }
+  if (items > MAX_COMMIT_ITEMS)
+    return `the rows carry ${items} list items in all; the limit is ${MAX_COMMIT_ITEMS} ${scope}`;
+  return null;
+}
+
 function blank(value: unknown): boolean {
   return typeof value !== 'string' || value.trim() === '';
 }
@@ -137,7 +193,7 @@ export function precheckCommit(args: CommitArgs): string | null {
     if (value !== null && value !== undefined && !Array.isArray(value))
       return `${field} must be a list, not ${pyRepr(value)}`;
   }
-  return inputSizeError(args) ?? validateRows(args);
+  return inputSizeError(args) ?? commitCapError(args) ?? validateRows(args);
 }
 
 function enumError(value: unknown): string {
