@@ -66,7 +66,7 @@ export class Exchange {
     }
     this.answered = true;
     this.streamingSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    this.res.writeHead(response.status, Object.fromEntries(response.headers));
+    this.res.writeHead(response.status, endToEndHeaders(response.headers));
     if (!response.body) {
       this.res.end();
       return;
@@ -83,7 +83,8 @@ export class Exchange {
 
   /** After an unexpected failure: a 500 if nothing was sent yet, else the end of what was. */
   fail(): void {
-    if (!this.res.headersSent) this.refuse({ status: 500, body: jsonRpcError(-32603, 'internal error', this.requestId) });
+    if (!this.res.headersSent)
+      this.refuse({ status: 500, body: jsonRpcError(-32603, 'internal error', this.requestId) });
     else if (!this.res.writableEnded) this.res.end();
   }
 
@@ -93,7 +94,11 @@ export class Exchange {
 
   private expire(timeoutMs: number): void {
     if (this.res.writableEnded) return;
-    const payload = jsonRpcError(-32603, `request timed out after ${Math.round(timeoutMs / 100) / 10} s`, this.requestId);
+    const payload = jsonRpcError(
+      -32603,
+      `request timed out after ${Math.round(timeoutMs / 100) / 10} s`,
+      this.requestId,
+    );
     if (!this.res.headersSent) {
       this.refuse({ status: 200, body: payload });
     } else {
@@ -106,6 +111,17 @@ export class Exchange {
     void this.reader?.cancel().catch(() => {});
   }
 }
+
+/**
+ * The response's headers without the hop-by-hop ones: Node runs the connection (the SDK's SSE
+ * answer says `connection: keep-alive`, which would override a client's `Connection: close`).
+ */
+function endToEndHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 export type ReadOutcome = { tooLarge: true } | { tooLarge: false; request: Request; text: string };
 
