@@ -44,7 +44,10 @@ import {
   originGuard,
   parseBody,
   targetGuard,
+  rateLimited,
   tooLarge,
+  UNAUTHORIZED,
+  UNCONFIGURED,
   type Guard,
   type Rejection,
 } from './http/guards.js';
@@ -106,25 +109,6 @@ export interface HttpServerHandle {
   /** One line for stderr: where it listens and how callers authenticate. */
   describe(): string;
   close(): Promise<void>;
-}
-
-const UNAUTHORIZED: Rejection = {
-  status: 401,
-  body: { error: 'missing, invalid or revoked Bearer token' },
-  headers: { 'www-authenticate': 'Bearer realm="bourdon"' },
-};
-const UNCONFIGURED: Rejection = {
-  status: 503,
-  body: {
-    error: `Server has no auth configured (no registered members via \`bourdon agent add\` and no ${LEGACY_TOKEN_ENV}) and was launched without --allow-unauthenticated.`,
-  },
-};
-function rateLimited(retryAfterSeconds: number): Rejection {
-  return {
-    status: 429,
-    body: { error: 'too many failed authentication attempts from this address; retry later' },
-    headers: { 'retry-after': String(retryAfterSeconds) },
-  };
 }
 
 export async function runHttpServer(

@@ -67,6 +67,27 @@ export function originGuard(allowedOrigins: readonly string[]): Guard {
   };
 }
 
+/** Auth refusals carry `{"error": "…"}`, as the Python server's do. */
+export const UNAUTHORIZED: Rejection = {
+  status: 401,
+  body: { error: 'missing, invalid or revoked Bearer token' },
+  headers: { 'www-authenticate': 'Bearer realm="bourdon"' },
+};
+export const UNCONFIGURED: Rejection = {
+  status: 503,
+  body: {
+    error:
+      'Server has no auth configured (no registered members via `bourdon agent add` and no BOURDON_PEER_TOKEN_SERVER) and was launched without --allow-unauthenticated.',
+  },
+};
+export function rateLimited(retryAfterSeconds: number): Rejection {
+  return {
+    status: 429,
+    body: { error: 'too many failed authentication attempts from this address; retry later' },
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  };
+}
+
 export const methodGuard: Guard = (req) =>
   req.method === 'POST' ? null : refusal(405, 'method not allowed: use POST', { allow: 'POST' });
 
