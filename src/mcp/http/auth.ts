@@ -107,6 +107,11 @@ export class FailedAuthLimiter {
     this.refillPerMs = limit.refillPerMinute / 60_000;
   }
 
+  /** How many addresses are remembered now. */
+  get tracked(): number {
+    return this.buckets.size;
+  }
+
   /** Seconds until this address may try again; 0 when it may now. */
   retryAfter(key: string): number {
     const tokens = this.tokens(key);
