@@ -35,7 +35,8 @@ import {
 } from './helpers/http.js';
 import { linkedClient } from './helpers/mcp.js';
 
-const LEGACY_TOKEN = 'legacy-shared-secret-0123456789';
+// 32 characters or more: a non-loopback bind refuses a shorter legacy token.
+const LEGACY_TOKEN = 'legacy-shared-secret-0123456789abcdef';
 /** A private row of the conformance library (claude-code's "Home Finances"). */
 const PRIVATE_ENTITY = 'Home Finances';
 /** A team row. */

@@ -3,14 +3,19 @@
  * the caller's identity, the tier check, the audit line, and the JSON-in-TextContent result
  * shape a Python peer reads (`json.loads(content[0].text)`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type McpServer,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
 import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/policy.js';
-import type { ToolDefinition } from './tools/common.js';
+import type { ToolArguments, ToolDefinition } from './tools/common.js';
 
 export interface CallEnvironment {
   /** Who calls when no identity was set for this request (operator on stdio, unknown on HTTP). */
@@ -54,9 +59,6 @@ export function audit(
   }
 }
 
-/** Set by the tools/call wrapper, so it knows whether the tool's handler reached the guard. */
-const guardMarks = new AsyncLocalStorage<{ guarded: boolean }>();
-
 /**
  * Runs an operation as the current caller: decide, audit, then run. Returns the payload, or
  * the denial payload when the caller may not make this call.
@@ -69,77 +71,86 @@ export async function guarded<T>(
   run: (ctx: OperationContext) => Promise<T>,
 ): Promise<T | Record<string, unknown>> {
   const caller = boundedCaller(currentCaller(env.fallbackCaller));
-  const mark = guardMarks.getStore();
-  if (mark) mark.guarded = true;
   const decision = authorize(caller, op, namespace);
   audit(env, caller, op, namespace, decision.allowed, decision.detail);
   if (!decision.allowed) return { ...denialPayload(caller, op, decision.detail ?? 'denied'), ...denialExtras };
   return run(env.contextFor(caller));
 }
 
-export function registerTool(server: McpServer, env: CallEnvironment, tool: ToolDefinition): void {
-  server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema }, async (args) => {
-    try {
-      const namespace = tool.namespace ? tool.namespace(args) : '*';
-      return jsonResult(await guarded(env, tool.name, namespace, tool.denialExtras, (ctx) => tool.run(ctx, args)));
-    } catch (error) {
-      env.warn(`${tool.name} failed: ${describeError(error)}`);
-      return jsonResult({ error: describeError(error) }, true);
-    }
-  });
+/** Runs a tool on validated arguments: the guard, then the operation; a failure is an error result. */
+async function runTool(env: CallEnvironment, tool: ToolDefinition, args: ToolArguments): Promise<CallToolResult> {
+  try {
+    const namespace = tool.namespace ? tool.namespace(args) : '*';
+    return jsonResult(await guarded(env, tool.name, namespace, tool.denialExtras, (ctx) => tool.run(ctx, args)));
+  } catch (error) {
+    env.warn(`${tool.name} failed: ${describeError(error)}`);
+    return jsonResult({ error: describeError(error) }, true);
+  }
 }
-
-type ToolsCallHandler = (
-  request: { params: { name: string; arguments?: unknown } },
-  ctx: unknown,
-) => Promise<CallToolResult>;
 
 /** The namespace an unvalidated call names, for the audit line of a call that never ran. */
 function rawNamespace(args: unknown): string {
   if (!args || typeof args !== 'object') return '*';
-  const record = args as Record<string, unknown>;
-  for (const key of ['agent_id', 'agent']) {
-    if (typeof record[key] === 'string') return record[key] as string;
+  for (const [key, value] of Object.entries(args)) {
+    if ((key === 'agent_id' || key === 'agent') && typeof value === 'string') return value;
   }
   return '*';
 }
 
+/** The SDK's wording for arguments its validator refuses (`Input validation error: …`), kept as clients see it. */
+function validationErrorResult(toolName: string, issues: readonly StandardSchemaV1.Issue[]): CallToolResult {
+  const described = issues.map((issue) => {
+    if (!issue.path?.length) return issue.message;
+    const where = issue.path.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+    return `${where}: ${issue.message}`;
+  });
+  const text = `Input validation error: Invalid arguments for tool ${toolName}: ${described.join(', ')}`;
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
 /**
- * Wraps the SDK's tools/call handler, after every registerTool:
+ * Registers the offered tools and answers tools/call for them, through the SDK's public API
+ * only: `registerTool` lists each tool (name, description, input schema), and our own
+ * `tools/call` handler — the SDK's documented low-level hook, `server.server.setRequestHandler`
+ * — replaces the one `registerTool` installs, because the order of checks is ours:
  * - unknown tool names fail as the MCP tools specification has it (-32602 "Unknown tool: X"),
  *   and a Bourdon tool this connection does not offer is refused as a result, not hidden
  *   behind a protocol error, so the caller learns why;
  * - a tool the caller's tier may not call is refused (and audited) before its arguments are
  *   even validated, so a quarantined caller learns nothing from the validator either;
- * - a call whose arguments fail validation never reaches the guard, so it is audited here as
- *   a refusal ("invalid arguments"): every call leaves an audit line.
+ * - arguments are validated with the tool's schema (its Standard Schema face, as the SDK
+ *   does) and a refusal is audited ("invalid arguments"): every call leaves an audit line.
  */
-export function installToolsCallGuard(
+export function registerTools(
   server: McpServer,
+  env: CallEnvironment,
+  offered: readonly ToolDefinition[],
   knownTools: ReadonlySet<string>,
-  offered: ReadonlySet<string>,
-  env?: CallEnvironment,
 ): void {
-  const low = server.server as unknown as {
-    _getRequestHandler(method: string): ToolsCallHandler | undefined;
-    setRequestHandler(method: string, handler: ToolsCallHandler): void;
-  };
-  const inner = low._getRequestHandler('tools/call');
-  if (!inner) return; // no tool offered at all: the SDK answers "method not found"
-  low.setRequestHandler('tools/call', async (request, ctx) => {
+  const byName = new Map(offered.map((tool) => [tool.name, tool]));
+  for (const tool of offered) {
+    // Listed by the SDK; called through the handler below (the callback serves only if the SDK ever dispatches itself).
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema }, (args) =>
+      runTool(env, tool, args),
+    );
+  }
+  if (byName.size === 0) return; // no tool offered at all: the SDK answers "method not found"
+  server.server.setRequestHandler('tools/call', async (request) => {
     const name = request.params.name;
-    if (!offered.has(name)) {
+    const tool = byName.get(name);
+    if (!tool) {
       if (knownTools.has(name)) return jsonResult({ error: 'tool not offered on this connection', tool: name });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
-    if (!env) return inner(request, ctx);
     const caller = boundedCaller(currentCaller(env.fallbackCaller));
     if (caller.tier !== 'trusted' && !QUARANTINE_ALLOWED.has(name)) {
       return jsonResult(await guarded(env, name, '*', undefined, async () => ({})));
     }
-    const mark = { guarded: false };
-    const result = await guardMarks.run(mark, () => inner(request, ctx));
-    if (!mark.guarded) audit(env, caller, name, rawNamespace(request.params.arguments), false, 'invalid arguments');
-    return result;
+    const validated = await tool.schema['~standard'].validate(request.params.arguments ?? {});
+    if (validated.issues) {
+      audit(env, caller, name, rawNamespace(request.params.arguments), false, 'invalid arguments');
+      return validationErrorResult(name, validated.issues);
+    }
+    return server.server.projectCallToolResult(await runTool(env, tool, validated.value), undefined);
   });
 }

@@ -9,7 +9,7 @@ import { packageInfo } from '../core/version.js';
 import type { Env, OperationContext } from '../core/context.js';
 import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
 import type { PeerFanout } from '../core/federation/peers.js';
-import { installToolsCallGuard, registerTool, type CallEnvironment } from './register.js';
+import { registerTools, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
 import { ALL_TOOLS, TOOL_NAMES } from './tools/index.js';
 
@@ -56,13 +56,9 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
         'Bourdon federates the memory of AI coding agents. Call prepare_recognition_context at the start of a turn; use find_entity, list_recent_work and get_cross_agent_summary for cross-agent questions.',
     },
   );
-  const offered = new Set<string>();
-  for (const tool of ALL_TOOLS) {
-    if (options.toolFilter && !options.toolFilter(tool.name)) continue;
-    registerTool(server, callEnv, tool);
-    offered.add(tool.name);
-  }
+  const filter = options.toolFilter;
+  const offered = filter ? ALL_TOOLS.filter((tool) => filter(tool.name)) : ALL_TOOLS;
+  registerTools(server, callEnv, offered, TOOL_NAMES);
   registerResources(server, callEnv);
-  installToolsCallGuard(server, TOOL_NAMES, offered, callEnv);
   return server;
 }

@@ -7,15 +7,23 @@ import * as z from 'zod';
 import type { OperationContext } from '../../core/context.js';
 import type { Payload } from '../../core/operations/reads.js';
 
+/** A tool's arguments once its schema has validated them. */
+export type ToolArguments = z.infer<z.ZodObject>;
+
+/**
+ * `namespace` and `run` are methods, not function-valued properties, so that a tool defined on
+ * its own schema is still a `ToolDefinition` in the list of all tools (methods compare their
+ * parameters bivariantly): no cast is needed to hold 15 differently-typed tools in one array.
+ */
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   description: string;
   schema: S;
   /** The agent namespace a call touches ('*' for all), for tier checks and the audit line. */
-  namespace?: (args: z.infer<S>) => string;
+  namespace?(args: z.infer<S>): string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
   denialExtras?: Payload;
-  run: (ctx: OperationContext, args: z.infer<S>) => Promise<Payload>;
+  run(ctx: OperationContext, args: z.infer<S>): Promise<Payload>;
 }
 
 export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {

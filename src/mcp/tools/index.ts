@@ -32,6 +32,6 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listMemoryVersionsTool,
   explainMemoryChangeTool,
   rollbackAgentMemoryTool,
-] as unknown as readonly ToolDefinition[];
+];
 
 export const TOOL_NAMES: ReadonlySet<string> = new Set(ALL_TOOLS.map((tool) => tool.name));

@@ -1,0 +1,157 @@
+/**
+ * One HTTP exchange between Node and the SDK's web-standard handler: the body read into a
+ * `Request` (the SDK's `toWebRequest` and `readRequestBody`), and the `Response` written back
+ * within the request's time budget.
+ *
+ * The writing side is ours, not the SDK's `toNodeHandler`: that one has no deadline. Ours
+ * answers a request that outlives its budget with a JSON-RPC error carrying the request's id —
+ * as the JSON answer, or as the last event of a handshake-era SSE stream already under way —
+ * aborts the handler, and closes the connection.
+ */
+import type http from 'node:http';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { readRequestBody } from '@modelcontextprotocol/server';
+import { jsonRpcError, type Rejection } from './guards.js';
+
+export class Exchange {
+  /** Fires when the request is answered by the deadline or the client goes away. */
+  readonly abort = new AbortController();
+  private answered = false;
+  private requestId: unknown = null;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  private streamingSse = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly res: http.ServerResponse,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.expire(timeoutMs), timeoutMs);
+    this.timer.unref();
+    res.on('close', () => {
+      clearTimeout(this.timer);
+      this.abort.abort();
+    });
+  }
+
+  /** Whether an answer went out (or the deadline passed): nothing more may be written. */
+  get done(): boolean {
+    return this.answered || this.res.writableEnded;
+  }
+
+  /** The JSON-RPC id a late answer carries. */
+  setRequestId(id: unknown): void {
+    this.requestId = id;
+  }
+
+  /** Answers with a refusal, once; the connection is closed after it. */
+  refuse(rejection: Rejection): void {
+    if (this.answered || this.res.headersSent) return;
+    this.answered = true;
+    const body = JSON.stringify(rejection.body);
+    this.res.writeHead(rejection.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...rejection.headers,
+      connection: 'close',
+    });
+    this.res.end(body);
+  }
+
+  /** Writes the handler's response, streaming its body with backpressure. */
+  async send(response: Response): Promise<void> {
+    if (this.answered) {
+      void response.body?.cancel().catch(() => {});
+      return;
+    }
+    this.answered = true;
+    this.streamingSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    this.res.writeHead(response.status, endToEndHeaders(response.headers));
+    if (!response.body) {
+      this.res.end();
+      return;
+    }
+    this.reader = response.body.getReader();
+    for (;;) {
+      const { done, value } = await this.reader.read();
+      if (done || this.res.writableEnded) break;
+      if (!this.res.write(value))
+        await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
+    }
+    if (!this.res.writableEnded) this.res.end();
+  }
+
+  /** After an unexpected failure: a 500 if nothing was sent yet, else the end of what was. */
+  fail(): void {
+    if (!this.res.headersSent)
+      this.refuse({ status: 500, body: jsonRpcError(-32603, 'internal error', this.requestId) });
+    else if (!this.res.writableEnded) this.res.end();
+  }
+
+  finish(): void {
+    clearTimeout(this.timer);
+  }
+
+  private expire(timeoutMs: number): void {
+    if (this.res.writableEnded) return;
+    const payload = jsonRpcError(
+      -32603,
+      `request timed out after ${Math.round(timeoutMs / 100) / 10} s`,
+      this.requestId,
+    );
+    if (!this.res.headersSent) {
+      this.refuse({ status: 200, body: payload });
+    } else {
+      // Already streaming (the handshake era answers over SSE): end with the error as the last event.
+      if (this.streamingSse) this.res.write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`);
+      this.res.end();
+    }
+    this.answered = true;
+    this.abort.abort();
+    void this.reader?.cancel().catch(() => {});
+  }
+}
+
+/**
+ * The response's headers without the hop-by-hop ones: Node runs the connection (the SDK's SSE
+ * answer says `connection: keep-alive`, which would override a client's `Connection: close`).
+ */
+function endToEndHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+export type ReadOutcome = { tooLarge: true } | { tooLarge: false; request: Request; text: string };
+
+/**
+ * Reads the body (at most `maxBodyBytes`) into a web `Request` with the SDK's adapter, and its
+ * text with the SDK's reader. The request's body is consumed: hand on `forwardRequest`.
+ */
+export async function readRequest(
+  req: http.IncomingMessage,
+  signal: AbortSignal,
+  maxBodyBytes: number,
+): Promise<ReadOutcome> {
+  let request: Request;
+  try {
+    request = await toWebRequest(req, undefined, { signal, maxRequestBodySize: maxBodyBytes });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'RequestBodyTooLargeError') return { tooLarge: true };
+    throw error;
+  }
+  const read = await readRequestBody(request, maxBodyBytes);
+  return read.tooLarge ? { tooLarge: true } : { tooLarge: false, request, text: read.text };
+}
+
+/**
+ * The request the SDK handler gets: the same URL, method, headers and signal, the body as we
+ * checked it, and no Authorization header (the caller is already resolved; the token goes no
+ * further).
+ */
+export function forwardRequest(read: Request, text: string): Request {
+  const headers = new Headers(read.headers);
+  headers.delete('authorization');
+  return new Request(read, { headers, body: text });
+}

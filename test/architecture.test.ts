@@ -1,0 +1,85 @@
+/**
+ * The import rules of docs/architecture.md, checked on the sources: the domain (src/core) knows
+ * nothing of its adapters, and each part of it imports only the parts below it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers/fixtures.js';
+
+const SRC = path.join(REPO_ROOT, 'src');
+const CORE = path.join(SRC, 'core');
+
+/** Which parts of src/core each part may import (its own part always). The root files are `root`. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  root: ['store', 'trust', 'writes', 'federation'],
+  store: ['root', 'trust'],
+  trust: ['root', 'store', 'writes'],
+  writes: ['root', 'store', 'trust', 'operations'],
+  operations: ['root', 'store', 'trust', 'writes', 'federation'],
+  federation: ['root', 'store', 'trust', 'writes', 'operations'],
+  admin: ['root', 'store', 'trust', 'writes', 'operations', 'federation'],
+};
+
+/** Packages that belong to the adapters (CLI, MCP, terminal, browser): never imported by the domain. */
+const ADAPTER_PACKAGES = /^(@oclif\/|@modelcontextprotocol\/|chalk$|@inquirer\/|playwright)/;
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)) found.push(match[1]);
+  for (const match of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push(match[1]);
+  return found;
+}
+
+function partOf(file: string): string {
+  const relative = path.relative(CORE, file).split(path.sep);
+  return relative.length === 1 ? 'root' : relative[0];
+}
+
+const coreFiles = sourceFiles(CORE);
+
+describe('architecture: import rules (docs/architecture.md)', () => {
+  it('finds the parts the rules name', () => {
+    const parts = new Set(coreFiles.map(partOf));
+    expect([...parts].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
+  });
+
+  it('src/core imports no adapter: no CLI, MCP, terminal or browser code or package', () => {
+    const violations: string[] = [];
+    for (const file of coreFiles) {
+      for (const spec of importsOf(file)) {
+        const name = path.relative(REPO_ROOT, file);
+        if (spec.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), spec);
+          if (!target.startsWith(CORE + path.sep)) violations.push(`${name} imports ${spec}`);
+        } else if (ADAPTER_PACKAGES.test(spec)) violations.push(`${name} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('each part of src/core imports only the parts it may', () => {
+    const violations: string[] = [];
+    for (const file of coreFiles) {
+      const from = partOf(file);
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(file), spec);
+        if (!target.startsWith(CORE + path.sep)) continue;
+        const to = partOf(target);
+        if (to !== from && !MAY_IMPORT[from].includes(to))
+          violations.push(`${path.relative(REPO_ROOT, file)} (${from}) imports ${spec} (${to})`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});

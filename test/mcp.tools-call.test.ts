@@ -1,0 +1,57 @@
+/**
+ * The tools/call dispatch (src/mcp/register.ts), driven by a real client: the exact results
+ * for unknown tools, invalid arguments and refusals, so a change of how the dispatch is wired
+ * cannot change a byte of them.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { runWithCaller } from '../src/core/trust/caller.js';
+import { copyFixtureLibrary } from './helpers/fixtures.js';
+import { linkedClient, type LinkedClient } from './helpers/mcp.js';
+
+let library: string;
+let linked: LinkedClient;
+
+beforeAll(async () => {
+  library = copyFixtureLibrary();
+  linked = await linkedClient(library);
+});
+afterAll(async () => {
+  await linked.close();
+  fs.rmSync(library, { recursive: true, force: true });
+});
+
+describe('tools/call', () => {
+  it('invalid arguments: the validator’s message, as an error result, naming every bad field', async () => {
+    const result = await linked.client.callTool({ name: 'find_entity', arguments: { name: 42 } });
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Input validation error: Invalid arguments for tool find_entity: name: Invalid input: expected string, received number',
+        },
+      ],
+      isError: true,
+    });
+    const several = await linked.client.callTool({
+      name: 'list_recent_work',
+      arguments: { since: 5, limit: 'ten', agent: ['x'] },
+    });
+    expect((several.content as { text: string }[])[0].text).toBe(
+      'Input validation error: Invalid arguments for tool list_recent_work: since: Invalid input: expected string, received number, agent: Invalid input: expected string, received array, limit: Invalid input: expected number, received string',
+    );
+  });
+
+  it('a name that is no tool is a protocol error; the caller’s tier is checked before the arguments', async () => {
+    const error = await linked.client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(-32602);
+    expect((error as ProtocolError).message).toContain('Unknown tool: no_such_tool');
+    const quarantined = { agent_id: 'q', tier: 'quarantined' as const, grants: [], ceiling: 'team' as const };
+    const refused = await runWithCaller(quarantined, () =>
+      linked.client.callTool({ name: 'get_cross_agent_summary', arguments: { project: 42 } }),
+    );
+    expect(JSON.parse((refused.content as { text: string }[])[0].text)).toMatchObject({ error: 'access denied' });
+  });
+});
