@@ -34,12 +34,16 @@ import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../operations/reads.js';
 import {
   COMMIT_MODES,
+  buildManifest,
   commitError,
   commitLocked,
   inputSizeError,
+  loadExisting,
+  precheckCommit,
   serialiseManifest,
   type CommitArgs,
 } from './writes.js';
+import { diffManifests, type ManifestDiff } from './versions.js';
 import { parseYaml } from '../store/yaml.js';
 
 export function stagingNote(agentId: string): string {
@@ -297,6 +301,63 @@ function checkAgentId(agentId: string): void {
   if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
 }
 
+/** The commit a staged file becomes when it is promoted: its rows, merged. */
+function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
+  const agent = isObject(doc.agent) ? doc.agent : {};
+  return {
+    agent_id: agentId,
+    agent_type: (agent.type as string | undefined) ?? null,
+    instance: (agent.instance as string | undefined) ?? null,
+    role_narrative: (agent.role_narrative as string | undefined) ?? null,
+    entities: listOf(doc, 'known_entities'),
+    sessions: listOf(doc, 'recent_sessions'),
+    notes: listOf(doc, 'notes'),
+    mode: 'merge',
+  };
+}
+
+export interface PromotionPreview {
+  agent_id: string;
+  staged: StagedWrite[];
+  /** What promoting every staged write now would change in the live manifest (redacted). */
+  diff: ManifestDiff | null;
+  /** Why the promotion would be refused, or null. */
+  error: string | null;
+}
+
+/**
+ * What `promoteStaged` would do now, without writing: the staged rows merged into the live
+ * manifest by the same merge a promotion runs, diffed against the live manifest as
+ * explain_memory_change diffs versions. Trusted callers only; never locks.
+ */
+export function previewPromotion(ctx: OperationContext, agentId: string): PromotionPreview {
+  if (ctx.caller.tier !== 'trusted') throw new AccessDeniedError('only trusted callers may review staged writes');
+  checkAgentId(agentId);
+  const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
+  const livePath = path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
+  const fail = (error: string): PromotionPreview => ({ agent_id: agentId, staged, diff: null, error });
+  if (staged.length === 0) return fail(`no staged writes for agent ${pyRepr(agentId)}`);
+  let live: RawObject | null;
+  try {
+    live = loadExisting(ctx, agentId, livePath);
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  let merged: RawObject | null = live === null ? null : structuredClone(live);
+  for (const item of staged) {
+    try {
+      const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
+      const problem = precheckCommit(args);
+      if (problem) return fail(`cannot promote ${item.path}: ${problem}`);
+      merged = buildManifest(args, merged, ctx.now(), livePath).manifest;
+    } catch (error) {
+      return fail(`cannot promote ${item.path}: ${describeError(error)}`);
+    }
+  }
+  const diff = diffManifests({ doc: live, unreadable: false }, { doc: merged, unreadable: false }, ctx.caller.ceiling);
+  return { agent_id: agentId, staged, diff, error: null };
+}
+
 /**
  * Merges every staged write for `agentId` (from any caller) into the live store through the
  * normal commit path, each as a new version (op `promote`, actor the member who staged it),
@@ -313,18 +374,7 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
       if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
       const promoted: PromotedWrite[] = [];
       for (const item of staged) {
-        const doc = readStagedDoc(item.path) ?? {};
-        const agent = isObject(doc.agent) ? doc.agent : {};
-        const args: CommitArgs = {
-          agent_id: agentId,
-          agent_type: (agent.type as string | undefined) ?? null,
-          instance: (agent.instance as string | undefined) ?? null,
-          role_narrative: (agent.role_narrative as string | undefined) ?? null,
-          entities: listOf(doc, 'known_entities'),
-          sessions: listOf(doc, 'recent_sessions'),
-          notes: listOf(doc, 'notes'),
-          mode: 'merge',
-        };
+        const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
         const result = commitLocked(ctx, args, { op: 'promote', actor: item.caller }, gate);
         if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
         fs.unlinkSync(item.path);
