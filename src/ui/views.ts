@@ -195,17 +195,18 @@ function chart(byDay: Map<string, DayActivity>, agents: string[]): SafeHtml {
       most = Math.max(most, n);
     }
   }
-  const cell = 12;
+  const cell = 18;
   const labelWidth = 130;
   const width = labelWidth + all.length * cell;
   const height = agents.length * cell + 30;
-  const tick = Math.max(1, Math.ceil(all.length / 8));
+  // Day labels (MM-DD, about 30px wide) on every other column at most, eight at most.
+  const tick = Math.max(2, Math.ceil(all.length / 8));
   return html`<figure class="chart">
     <svg role="img" aria-labelledby="chart-title" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
       <title id="chart-title">Sessions and notes per agent per day, ${all[0]} to ${all[all.length - 1]}</title>
       ${agents.map(
         (agent, row) =>
-          html`<text class="label" x="${labelWidth - 6}" y="${row * cell + cell - 2}" text-anchor="end"
+          html`<text class="label" x="${labelWidth - 6}" y="${row * cell + cell - 5}" text-anchor="end"
               >${agent.length > 18 ? `${agent.slice(0, 17)}…` : agent}</text
             >
             ${all.map((day, col) => {
