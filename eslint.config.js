@@ -43,4 +43,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The page's one script runs in the browser (bourdon ui).
+    files: ['assets/ui/**/*.js'],
+    languageOptions: { globals: { document: 'readonly', HTMLSelectElement: 'readonly' } },
+  },
 );

@@ -144,6 +144,10 @@ export interface AuditFilter {
   agent?: string;
   /** Only refusals. */
   denials?: boolean;
+  /** Only calls of this tool or operation. */
+  op?: string;
+  /** Only this decision. */
+  decision?: 'allow' | 'deny';
   /** Only the newest N (after the other filters), still oldest first. */
   limit?: number;
 }
@@ -176,6 +180,8 @@ export async function queryAudit(auditPath: string, filter: AuditFilter = {}): P
     if (!record) continue;
     if (filter.agent !== undefined && record.agent !== filter.agent) continue;
     if (filter.denials && record.decision !== 'deny') continue;
+    if (filter.op !== undefined && record.op !== filter.op) continue;
+    if (filter.decision !== undefined && record.decision !== filter.decision) continue;
     matched++;
     if (limit === 0) continue;
     kept.push(record);

@@ -34,14 +34,24 @@ import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../operations/reads.js';
 import {
   COMMIT_MODES,
+  buildManifest,
   commitCapError,
   commitError,
   commitLocked,
   inputSizeError,
+  loadExisting,
+  precheckCommit,
   serialiseManifest,
   type CommitArgs,
 } from './writes.js';
+import { diffManifests, type ManifestDiff } from './versions.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+
+/**
+ * Staged rows come from quarantined members, who never read above team: promoting them (and
+ * previewing a promotion) must not merge into, or relabel, a private row either.
+ */
+const STAGED_ROWS_CEILING = 'team';
 
 export function stagingNote(agentId: string): string {
   return `quarantined write staged for review; an operator must run \`bourdon staging promote ${agentId}\` before it propagates to the federation`;
@@ -303,6 +313,63 @@ function checkAgentId(agentId: string): void {
   if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
 }
 
+/** The commit a staged file becomes when it is promoted: its rows, merged. */
+function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
+  const agent = isObject(doc.agent) ? doc.agent : {};
+  return {
+    agent_id: agentId,
+    agent_type: (agent.type as string | undefined) ?? null,
+    instance: (agent.instance as string | undefined) ?? null,
+    role_narrative: (agent.role_narrative as string | undefined) ?? null,
+    entities: listOf(doc, 'known_entities'),
+    sessions: listOf(doc, 'recent_sessions'),
+    notes: listOf(doc, 'notes'),
+    mode: 'merge',
+  };
+}
+
+export interface PromotionPreview {
+  agent_id: string;
+  staged: StagedWrite[];
+  /** What promoting every staged write now would change in the live manifest (redacted). */
+  diff: ManifestDiff | null;
+  /** Why the promotion would be refused, or null. */
+  error: string | null;
+}
+
+/**
+ * What `promoteStaged` would do now, without writing: the staged rows merged into the live
+ * manifest by the same merge a promotion runs, diffed against the live manifest as
+ * explain_memory_change diffs versions. Trusted callers only; never locks.
+ */
+export function previewPromotion(ctx: OperationContext, agentId: string): PromotionPreview {
+  if (ctx.caller.tier !== 'trusted') throw new AccessDeniedError('only trusted callers may review staged writes');
+  checkAgentId(agentId);
+  const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
+  const livePath = path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
+  const fail = (error: string): PromotionPreview => ({ agent_id: agentId, staged, diff: null, error });
+  if (staged.length === 0) return fail(`no staged writes for agent ${pyRepr(agentId)}`);
+  let live: RawObject | null;
+  try {
+    live = loadExisting(ctx, agentId, livePath);
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  let merged: RawObject | null = live === null ? null : structuredClone(live);
+  for (const item of staged) {
+    try {
+      const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
+      const problem = precheckCommit(args);
+      if (problem) return fail(`cannot promote ${item.path}: ${problem}`);
+      merged = buildManifest(args, merged, ctx.now(), livePath, STAGED_ROWS_CEILING).manifest;
+    } catch (error) {
+      return fail(`cannot promote ${item.path}: ${describeError(error)}`);
+    }
+  }
+  const diff = diffManifests({ doc: live, unreadable: false }, { doc: merged, unreadable: false }, ctx.caller.ceiling);
+  return { agent_id: agentId, staged, diff, error: null };
+}
+
 /**
  * Merges every staged write for `agentId` (from any caller) into the live store through the
  * normal commit path, each as a new version (op `promote`, actor the member who staged it),
@@ -319,21 +386,13 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
       if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
       const promoted: PromotedWrite[] = [];
       for (const item of staged) {
-        const doc = readStagedDoc(item.path) ?? {};
-        const agent = isObject(doc.agent) ? doc.agent : {};
-        const args: CommitArgs = {
-          agent_id: agentId,
-          agent_type: (agent.type as string | undefined) ?? null,
-          instance: (agent.instance as string | undefined) ?? null,
-          role_narrative: (agent.role_narrative as string | undefined) ?? null,
-          entities: listOf(doc, 'known_entities'),
-          sessions: listOf(doc, 'recent_sessions'),
-          notes: listOf(doc, 'notes'),
-          mode: 'merge',
-        };
-        // Staged rows come from quarantined members, who never read above team: promoting them
-        // must not merge into (or relabel) a private row either.
-        const result = commitLocked(ctx, args, { op: 'promote', actor: item.caller, ceiling: 'team' }, gate);
+        const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
+        const result = commitLocked(
+          ctx,
+          args,
+          { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },
+          gate,
+        );
         if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));

@@ -167,12 +167,13 @@ function fieldChanges(before: RawObject, after: RawObject, skip: readonly string
   return out;
 }
 
-interface Side {
+/** One side of a diff: the parsed manifest, or none (absent), or unreadable bytes. */
+export interface Side {
   doc: RawObject | null;
   unreadable: boolean;
 }
 
-function sideOf(data: Buffer | null): Side {
+export function sideOf(data: Buffer | null): Side {
   if (data === null) return { doc: null, unreadable: false };
   try {
     const doc = parseYaml(data.toString('utf8'));
@@ -270,7 +271,35 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
   } catch (error) {
     return fail(describeError(error));
   }
-  const level = ctx.caller.ceiling;
+  const diff = diffManifests(older, newer, ctx.caller.ceiling);
+  const summaryParts = [
+    `version ${args.version} against ${base === null ? 'nothing (first version)' : `version ${base}`}:`,
+    `entities ${diff.counts.entities},`,
+    `sessions ${diff.counts.sessions},`,
+    `notes ${diff.counts.notes}`,
+  ];
+  if (diff.agent_changes.length)
+    summaryParts.push(
+      `; ${plural(diff.agent_changes.length, 'other change')} (${diff.agent_changes.map((c) => c.field).join(', ')})`,
+    );
+  return {
+    agent_id: args.agent_id,
+    version: args.version,
+    against: base,
+    agent_changes: diff.agent_changes,
+    entities: diff.entities,
+    sessions: diff.sessions,
+    notes: diff.notes,
+    summary: summaryParts.join(' ').replace(' ;', ';'),
+  };
+}
+
+/**
+ * What changed from one manifest to another, as explain_memory_change shows it: rows the
+ * level may see, keyed as merges key them, every value redacted. Also used to preview what
+ * promoting a staged write would change.
+ */
+export function diffManifests(older: Side, newer: Side, level: AccessLevel) {
   const entities = diffRows(
     rowsByKey(older.doc, 'known_entities', entityKey, level),
     rowsByKey(newer.doc, 'known_entities', entityKey, level),
@@ -280,23 +309,9 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
     rowsByKey(newer.doc, 'recent_sessions', sessionKey, level),
   );
   const notes = diffRows(rowsByKey(older.doc, 'notes', noteKey, level), rowsByKey(newer.doc, 'notes', noteKey, level));
-  const agent_changes = agentChanges(older, newer);
   const counts = (diff: RowDiff) => `+${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`;
-  const summaryParts = [
-    `version ${args.version} against ${base === null ? 'nothing (first version)' : `version ${base}`}:`,
-    `entities ${counts(entities)},`,
-    `sessions ${counts(sessions)},`,
-    `notes ${counts(notes)}`,
-  ];
-  if (agent_changes.length)
-    summaryParts.push(
-      `; ${plural(agent_changes.length, 'other change')} (${agent_changes.map((c) => c.field).join(', ')})`,
-    );
   return {
-    agent_id: args.agent_id,
-    version: args.version,
-    against: base,
-    agent_changes,
+    agent_changes: agentChanges(older, newer),
     entities: {
       added: entities.added.map(entityName),
       removed: entities.removed.map(entityName),
@@ -312,9 +327,11 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
       removed: notes.removed.map(noteId),
       changed: notes.changed.map((change) => ({ ...noteId(change.after), fields: change.fields })),
     },
-    summary: summaryParts.join(' ').replace(' ;', ';'),
+    counts: { entities: counts(entities), sessions: counts(sessions), notes: counts(notes) },
   };
 }
+
+export type ManifestDiff = ReturnType<typeof diffManifests>;
 
 // ---------------------------------------------------------------------------------------
 // rollback_agent_memory

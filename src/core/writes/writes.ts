@@ -238,7 +238,7 @@ function parseExisting(data: Buffer, file: string): RawObject {
 }
 
 /** The manifest a merge starts from: the live file, re-read under the gate. */
-function loadExisting(ctx: OperationContext, agentId: string, livePath: string): RawObject | null {
+export function loadExisting(ctx: OperationContext, agentId: string, livePath: string): RawObject | null {
   const live = readLive(livePath);
   if (live) return parseExisting(live, livePath);
   // The engine also merges into a manifest that declares this id under another file name.

@@ -1,0 +1,398 @@
+/**
+ * The HTTP server behind `bourdon ui`: 127.0.0.1 only, one operator, plain HTML.
+ *
+ * How it defends itself (docs/ui.md):
+ * - The URL it prints carries a one-time token. The first request with it gets a session
+ *   cookie (HttpOnly, SameSite=Strict) and a redirect to the same page without the token
+ *   (Jupyter's pattern); the token then stops working. Every other request needs the cookie.
+ * - Host must be this server's own 127.0.0.1 or localhost address (DNS rebinding), and an
+ *   Origin header, when sent, must be this server's origin. Writes must send one.
+ * - Every write is a POST carrying the session's CSRF token, compared in constant time.
+ * - A strict Content-Security-Policy: scripts, styles and images only from this server, no
+ *   inline script, no framing, forms only to this server. Nothing is fetched from elsewhere.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OperationContext } from '../core/context.js';
+import { BourdonError, describeError } from '../core/errors.js';
+import { isValidAgentId } from '../core/store/ids.js';
+import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
+import { rollbackAgentMemory } from '../core/writes/versions.js';
+import { renderPromoted } from '../commands/staging/promote.js';
+import { html, query, type SafeHtml } from './html.js';
+import {
+  activityView,
+  agentsView,
+  auditView,
+  historyView,
+  rollbackConfirmView,
+  stagingConfirmView,
+  stagingView,
+  workstreamsView,
+  type View,
+  type ViewRequest,
+} from './views.js';
+
+export const UI_HOST = '127.0.0.1';
+/** Largest form a write may send: three short fields. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the page's own form posts.
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+const ASSETS: Record<string, string> = {
+  '/assets/style.css': 'text/css; charset=utf-8',
+  '/assets/app.js': 'text/javascript; charset=utf-8',
+};
+
+/** The folder the package ships the page's CSS and JS in (assets/ui at the package root). */
+export function assetsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'assets', 'ui');
+    if (fs.existsSync(path.join(candidate, 'style.css'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new BourdonError('the page assets (assets/ui) are missing from this installation');
+}
+
+export interface UiServerOptions {
+  ctx: OperationContext;
+  auditPath: string;
+  port: number;
+}
+
+export interface RunningUi {
+  /** The URL to open, with the one-time token. */
+  url: string;
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  id: string;
+  csrf: string;
+  flash: { kind: 'ok' | 'error'; text: string } | null;
+}
+
+const NAV: [string, string][] = [
+  ['/', 'Agents'],
+  ['/activity', 'Activity'],
+  ['/workstreams', 'Workstreams'],
+  ['/staging', 'Staging'],
+  ['/history', 'History'],
+  ['/audit', 'Audit'],
+];
+
+function section(pathname: string): string {
+  const match = NAV.find(([href]) => href !== '/' && (pathname === href || pathname.startsWith(`${href}/`)));
+  return match ? match[0] : '/';
+}
+
+function layout(view: View, pathname: string, flash: Session['flash']): string {
+  const active = section(pathname);
+  return `<!doctype html>\n${
+    html`<html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${view.title} · bourdon ui</title>
+        <link rel="stylesheet" href="/assets/style.css" />
+        <script src="/assets/app.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <p class="brand">bourdon ui</p>
+          <nav aria-label="Views">
+            <ul>
+              ${NAV.map(
+                ([href, label]) =>
+                  html`<li><a href="${href}" ${href === active ? html` aria-current="page"` : ''}>${label}</a></li>`,
+              )}
+            </ul>
+          </nav>
+        </header>
+        <p class="local-note">
+          Served only to this machine (127.0.0.1), so it shows private rows; nothing here leaves this computer.
+        </p>
+        <main id="main" tabindex="-1">
+          ${flash ? html`<p class="flash ${flash.kind}" role="status">${flash.text}</p>` : ''}${view.body}
+        </main>
+      </body>
+    </html>`.value
+  }\n`;
+}
+
+function message(title: string, text: SafeHtml | string): string {
+  return `<!doctype html>\n${
+    html`<html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · bourdon ui</title>
+        <link rel="stylesheet" href="/assets/style.css" />
+      </head>
+      <body>
+        <main id="main">
+          <h1>${title}</h1>
+          <p>${text}</p>
+        </main>
+      </body>
+    </html>`.value
+  }\n`;
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
+  return new Promise((resolve) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') {
+      req.resume();
+      resolve(null);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        if (!done) resolve(null);
+        done = true;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+      done = true;
+    });
+    req.on('error', () => {
+      if (!done) resolve(null);
+      done = true;
+    });
+  });
+}
+
+export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
+  const assets = assetsDir();
+  const token = crypto.randomBytes(32).toString('hex');
+  let tokenUsed = false;
+  let session: Session | null = null;
+  let port = options.port;
+  const cookieName = () => `bourdon_ui_${port}`;
+
+  const send = (
+    res: http.ServerResponse,
+    status: number,
+    body: string,
+    headers: Record<string, string> = {},
+    type = 'text/html; charset=utf-8',
+  ) => {
+    res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...headers });
+    res.end(body);
+  };
+  const refuse = (res: http.ServerResponse, status: number, text: string) =>
+    send(res, status, message('Refused', text), status === 405 ? { Allow: 'GET, POST' } : {});
+  const redirect = (res: http.ServerResponse, location: string, headers: Record<string, string> = {}) =>
+    send(res, 303, '', { Location: location, ...headers });
+
+  const allowedHosts = () => new Set([`${UI_HOST}:${port}`, `localhost:${port}`]);
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const host = req.headers.host ?? '';
+    if (!allowedHosts().has(host)) return refuse(res, 403, 'This page answers only at its own 127.0.0.1 address.');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${host}`)
+      return refuse(res, 403, 'Requests from other sites are refused.');
+    const url = new URL(req.url ?? '/', `http://${host}`);
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return refuse(res, 405, 'Method not allowed.');
+
+    if (method !== 'POST' && ASSETS[url.pathname]) {
+      const file = path.join(assets, path.basename(url.pathname));
+      return send(res, 200, fs.readFileSync(file, 'utf8'), {}, ASSETS[url.pathname]);
+    }
+
+    // The one-time token: exchanged once for the session cookie, then useless.
+    const offered = url.searchParams.get('token');
+    if (offered !== null && method !== 'POST') {
+      if (tokenUsed || !sameSecret(offered, token))
+        return refuse(
+          res,
+          403,
+          tokenUsed
+            ? 'This link was already used. Restart `bourdon ui` for a new one.'
+            : 'Wrong token. Open the link `bourdon ui` printed.',
+        );
+      tokenUsed = true;
+      session = {
+        id: crypto.randomBytes(32).toString('hex'),
+        csrf: crypto.randomBytes(32).toString('hex'),
+        flash: null,
+      };
+      url.searchParams.delete('token');
+      return redirect(res, `${url.pathname}${url.search}`, {
+        'Set-Cookie': `${cookieName()}=${session.id}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+    }
+    const current = session;
+    if (!current || !sameSecret(cookieValue(req.headers.cookie, cookieName()), current.id))
+      return refuse(res, 401, 'Not signed in. Open the link `bourdon ui` printed in your terminal.');
+
+    if (method === 'POST') {
+      // A write: this server's own origin, then the session's CSRF token.
+      if (origin === undefined) return refuse(res, 403, 'A write must come from this page.');
+      const form = await readForm(req);
+      if (!form || !sameSecret(form.get('csrf') ?? undefined, current.csrf))
+        return refuse(res, 403, 'Missing or wrong form token; nothing was changed. Reload the page and try again.');
+      const { location, flash } = await write(url.pathname, form);
+      current.flash = flash;
+      return redirect(res, location);
+    }
+
+    const render = ROUTES[url.pathname];
+    if (!render)
+      return send(res, 404, layout({ title: 'Not found', body: html`<h1>Not found</h1>` }, url.pathname, null));
+    const viewRequest: ViewRequest = {
+      ctx: options.ctx,
+      params: url.searchParams,
+      now: options.ctx.now(),
+      csrf: current.csrf,
+      auditPath: options.auditPath,
+    };
+    const view = await render(viewRequest);
+    const flash = current.flash;
+    current.flash = null;
+    send(res, 200, method === 'HEAD' ? '' : layout(view, url.pathname, flash));
+  }
+
+  /** The writes, each through the same core operation as its CLI command, as the operator. */
+  async function write(
+    pathname: string,
+    form: URLSearchParams,
+  ): Promise<{ location: string; flash: NonNullable<Session['flash']> }> {
+    const agent = form.get('agent') ?? '';
+    const fail = (location: string, text: string) => ({ location, flash: { kind: 'error' as const, text } });
+    if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
+    try {
+      if (pathname === '/staging/promote') {
+        const result = await promoteStaged(options.ctx, agent);
+        return { location: '/staging', flash: { kind: 'ok', text: renderPromoted(result) } };
+      }
+      if (pathname === '/staging/reject') {
+        const result = await rejectStaged(options.ctx.store, agent);
+        return {
+          location: '/staging',
+          flash: { kind: 'ok', text: `rejected ${result.rejected} staged write(s) for ${result.agent_id}` },
+        };
+      }
+      if (pathname === '/history/rollback') {
+        const version = Number(form.get('version'));
+        const back = `/history${query({ agent })}`;
+        if (!Number.isInteger(version) || version < 1) return fail(back, 'the version must be a positive whole number');
+        const reason = (form.get('reason') ?? '').trim();
+        const payload = await rollbackAgentMemory(options.ctx, { agent_id: agent, version, reason: reason || null });
+        if (typeof payload.error === 'string') return fail(back, payload.error);
+        return {
+          location: `/history${query({ agent, version: String(payload.version) })}`,
+          flash: {
+            kind: 'ok',
+            text: `restored ${agent} to version ${version}, recorded as version ${String(payload.version)}`,
+          },
+        };
+      }
+    } catch (error) {
+      const back = pathname.startsWith('/history') ? `/history${query({ agent })}` : '/staging';
+      return fail(back, describeError(error));
+    }
+    return fail('/', 'unknown action');
+  }
+
+  const ROUTES: Record<string, (req: ViewRequest) => Promise<View>> = {
+    '/': agentsView,
+    '/agents': agentsView,
+    '/activity': activityView,
+    '/workstreams': workstreamsView,
+    '/staging': stagingView,
+    '/staging/confirm': stagingConfirmView,
+    '/history': historyView,
+    '/history/confirm': rollbackConfirmView,
+    '/audit': auditView,
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.ctx.warn(`ui: ${describeError(error)}`);
+      if (!res.headersSent) send(res, 500, message('Error', describeError(error)));
+      else res.end();
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new BourdonError(
+          error.code === 'EADDRINUSE'
+            ? `port ${options.port} on ${UI_HOST} is in use; pick another with --port`
+            : `cannot listen on ${UI_HOST}:${options.port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(options.port, UI_HOST, () => {
+      const address = server.address();
+      port = typeof address === 'object' && address ? address.port : options.port;
+      const origin = `http://${UI_HOST}:${port}`;
+      resolve({
+        url: `${origin}/?token=${token}`,
+        origin,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,443 @@
+/**
+ * `bourdon ui` end to end: the real command on a temp copy of the fixture library, driven by
+ * headless Chromium (Debian's chromium via playwright-core) and by raw HTTP requests for the
+ * attacks a browser would never send.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { runCli } from './helpers/cli.js';
+import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  chromiumMissing,
+  profileDir,
+  rawRequest,
+  removeAll,
+  startUi,
+  type RunningUi,
+} from './helpers/ui.js';
+
+const STAGED = `spec_version: '0.1'
+agent:
+  id: codex
+  type: code-assistant
+last_updated: '2026-06-04T10:00:00Z'
+known_entities:
+- name: Staged Feature
+  type: project
+  summary: Proposed by the laptop member.
+recent_sessions:
+- date: '2026-06-04'
+  cwd: /home/u/bourdon
+  project_focus:
+  - Bourdon
+  key_actions:
+  - Drafted the staged change
+`;
+
+const COMMIT_ROWS = JSON.stringify({
+  entities: [{ name: 'Release Train', type: 'project', summary: 'Weekly releases.' }],
+  sessions: [{ date: '2026-06-05', cwd: '/home/u/bourdon', project_focus: ['Bourdon'], key_actions: ['Cut 0.2'] }],
+});
+
+const AUDIT_LINES = [
+  { ts: '2026-06-05T10:00:00.000Z', agent: 'laptop', op: 'find_entity', namespace: '*', decision: 'allow' },
+  {
+    ts: '2026-06-05T10:01:00.000Z',
+    agent: 'openclaw',
+    op: 'commit_to_federation',
+    namespace: 'codex',
+    decision: 'deny',
+    detail: 'not granted\u001b[31m',
+  },
+];
+
+interface Setup {
+  library: string;
+  home: string;
+}
+
+/** A library with history for codex (one CLI commit) and a staged write for codex, and an audit log. */
+async function prepare(): Promise<Setup> {
+  const library = copyFixtureLibrary();
+  const home = tempDir('bourdon-ui-home-');
+  const env = { BOURDON_HOME: home };
+  const commit = await runCli(['commit', 'codex', '--file', '-', '--library', library, '--json'], {
+    env,
+    input: COMMIT_ROWS,
+  });
+  expect(commit.code, commit.stderr).toBe(0);
+  fs.mkdirSync(path.join(library, 'staging', 'laptop'), { recursive: true });
+  fs.writeFileSync(path.join(library, 'staging', 'laptop', 'codex.l5.yaml'), STAGED);
+  fs.writeFileSync(path.join(home, 'audit.jsonl'), AUDIT_LINES.map((line) => JSON.stringify(line) + '\n').join(''));
+  return { library, home };
+}
+
+function historyRecords(library: string, agent: string): Record<string, unknown>[] {
+  return fs
+    .readFileSync(path.join(library, 'history', agent, 'index.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** What must match between a write made from the page and the same write made by the CLI. */
+function comparable(records: Record<string, unknown>[]): Record<string, unknown>[] {
+  return records.map(({ version, op, actor, entities, sessions, notes }) => ({
+    version,
+    op,
+    actor,
+    entities,
+    sessions,
+    notes,
+  }));
+}
+
+function liveWithoutStamp(library: string, agent: string): string {
+  return fs
+    .readFileSync(path.join(library, 'agents', `${agent}.l5.yaml`), 'utf8')
+    .replace(/^last_updated: .*$/m, 'last_updated: <stamp>');
+}
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (sub: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = path.join(sub, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else out[rel] = fs.readFileSync(path.join(dir, rel), 'utf8');
+    }
+  };
+  walk('');
+  return out;
+}
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  let setup: Setup;
+  let ui: RunningUi;
+  let profile: string;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    setup = await prepare();
+    ui = await startUi(setup.library, { BOURDON_HOME: setup.home });
+    profile = profileDir();
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await context.newPage();
+    await page.goto(ui.url);
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (ui) expect(await ui.stop()).toBe(0);
+    removeAll(profile, setup.library, setup.home);
+  });
+
+  it('exchanges the one-time token for a cookie and drops it from the address bar', async () => {
+    expect(page.url()).toBe(`${ui.origin}/`);
+    const cookies = await context.cookies(ui.origin);
+    const session = cookies.find((cookie) => cookie.name === `bourdon_ui_${ui.port}`);
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    await expect(page.locator('.local-note').textContent()).resolves.toContain('private rows');
+  });
+
+  it('agents: every fixture agent, with the unreadable manifest and stale agents flagged', async () => {
+    await page.goto(`${ui.origin}/`);
+    const rows = page.locator('#agents tbody tr');
+    expect(await rows.count()).toBe(6);
+    await expect(page.locator('tr[data-agent="broken"] .badge').textContent()).resolves.toBe('unreadable');
+    await expect(page.locator('tr[data-agent="codex"] .badge').textContent()).resolves.toBe('stale');
+    await expect(page.locator('tr[data-agent="codex"]').textContent()).resolves.toContain('Lead author of core code.');
+    // The staged write is counted against its agent.
+    await expect(page.locator('tr[data-agent="codex"] td.num').nth(1).textContent()).resolves.toMatch(/^\s*1\s*$/);
+  });
+
+  it('activity: sessions and notes by day, the chart, and the agent, project and level filters', async () => {
+    await page.goto(`${ui.origin}/activity?since=2026-01-01`);
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).toContain('Implemented pagination');
+    expect(text).toContain('Tax prep'); // a private session: the page is local
+    expect(text).toContain('2026-06-03');
+    expect(await page.locator('.chart svg rect').count()).toBeGreaterThan(0);
+    expect(await page.locator('.chart svg rect.c0').count()).toBeGreaterThan(0);
+    // The select submits itself (app.js): level public hides team and private rows.
+    await Promise.all([page.waitForURL(/level=public/), page.selectOption('select[name="level"]', 'public')]);
+    const publicText = (await page.locator('main').textContent()) ?? '';
+    expect(publicText).not.toContain('Implemented pagination');
+    expect(publicText).not.toContain('Tax prep');
+    expect(publicText).toContain('Reviewed federation PR');
+    await page.goto(`${ui.origin}/activity?since=2026-01-01&agent=cursor`);
+    const cursorText = (await page.locator('.timeline').textContent()) ?? '';
+    expect(cursorText).toContain('Bisected');
+    expect(cursorText).not.toContain('Reviewed federation PR');
+    await page.goto(`${ui.origin}/activity?since=2026-01-01&project=ilTT`);
+    const iltt = (await page.locator('.timeline').textContent()) ?? '';
+    expect(iltt).toContain('password reset flow');
+    expect(iltt).not.toContain('Bisected');
+  });
+
+  it('workstreams: the projects with their agents and status', async () => {
+    await page.goto(`${ui.origin}/workstreams?since=2026-01-01`);
+    const text = (await page.locator('#workstreams').textContent()) ?? '';
+    expect(text).toContain('Bourdon');
+    expect(text).toContain('ILTT');
+    expect(text).toContain('codex');
+  });
+
+  it('audit: records filtered by caller, tool and decision, control characters escaped', async () => {
+    await page.goto(`${ui.origin}/audit`);
+    expect(await page.locator('#audit tbody tr').count()).toBe(2);
+    await page.goto(`${ui.origin}/audit?decision=deny`);
+    const denied = (await page.locator('#audit tbody').textContent()) ?? '';
+    expect(denied).toContain('openclaw');
+    expect(denied).toContain('not granted\\u001b[31m');
+    expect(denied).not.toContain('laptop');
+    await page.goto(`${ui.origin}/audit?caller=laptop&tool=find_entity`);
+    expect(await page.locator('#audit tbody tr').count()).toBe(1);
+    await page.goto(`${ui.origin}/audit?tool=rollback_agent_memory`);
+    await expect(page.locator('main').textContent()).resolves.toContain('no records match');
+  });
+
+  it('staging: the staged write as a diff against the live manifest; promote asks, then writes as the CLI does', async () => {
+    const twin = await prepare();
+    try {
+      await page.goto(`${ui.origin}/staging`);
+      const card = page.locator('#staged-codex');
+      await expect(card.locator('li.add').allTextContents()).resolves.toEqual(
+        expect.arrayContaining([expect.stringContaining('Staged Feature'), expect.stringContaining('2026-06-04')]),
+      );
+      await card.getByRole('link', { name: 'Promote…' }).click();
+      await page.waitForURL(/\/staging\/confirm/);
+      // Nothing happens until the confirmation.
+      expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(true);
+      await page.getByRole('button', { name: 'Yes, promote' }).click();
+      await page.waitForURL(`${ui.origin}/staging`);
+      await expect(page.locator('.flash').textContent()).resolves.toContain('promoted codex: +1 entities');
+      await expect(page.locator('main').textContent()).resolves.toContain('Nothing staged.');
+
+      const cli = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+        env: { BOURDON_HOME: twin.home },
+      });
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop'))).toBe(false);
+      expect(liveWithoutStamp(setup.library, 'codex')).toBe(liveWithoutStamp(twin.library, 'codex'));
+      expect(comparable(historyRecords(setup.library, 'codex'))).toEqual(
+        comparable(historyRecords(twin.library, 'codex')),
+      );
+      expect(historyRecords(setup.library, 'codex').at(-1)).toMatchObject({ op: 'promote', actor: 'laptop' });
+    } finally {
+      removeAll(twin.library, twin.home);
+    }
+  }, 90_000);
+
+  it('history: versions, what one changed, and a rollback with a reason that matches the CLI', async () => {
+    const twin = await prepare();
+    try {
+      const cliPromote = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+        env: { BOURDON_HOME: twin.home },
+      });
+      expect(cliPromote.code, cliPromote.stderr).toBe(0);
+      await page.goto(`${ui.origin}/history?agent=codex`);
+      const versions = page.locator('#versions tbody tr');
+      const count = await versions.count();
+      expect(count).toBe(historyRecords(setup.library, 'codex').length);
+      await page.goto(`${ui.origin}/history?agent=codex&version=2`);
+      const change = (await page.locator('#change').textContent()) ?? '';
+      expect(change).toContain('version 2 against version 1');
+      expect(change).toContain('Release Train');
+
+      await page.locator('tr[data-version="1"]').getByRole('link', { name: 'Roll back to this…' }).click();
+      await page.waitForURL(/\/history\/confirm/);
+      await page.fill('input[name="reason"]', 'undo the import');
+      const before = fs.readFileSync(path.join(setup.library, 'agents', 'codex.l5.yaml'), 'utf8');
+      expect(before).toContain('Staged Feature');
+      await page.getByRole('button', { name: 'Yes, roll back' }).click();
+      await page.waitForURL(/\/history\?agent=codex/);
+      await expect(page.locator('.flash').textContent()).resolves.toContain('restored codex to version 1');
+
+      const cli = await runCli(
+        ['rollback', 'codex', '1', '--yes', '--reason', 'undo the import', '--library', twin.library],
+        { env: { BOURDON_HOME: twin.home } },
+      );
+      expect(cli.code, cli.stderr).toBe(0);
+      // A rollback restores bytes: the two libraries now hold the same file.
+      expect(fs.readFileSync(path.join(setup.library, 'agents', 'codex.l5.yaml'), 'utf8')).toBe(
+        fs.readFileSync(path.join(twin.library, 'agents', 'codex.l5.yaml'), 'utf8'),
+      );
+      expect(comparable(historyRecords(setup.library, 'codex'))).toEqual(
+        comparable(historyRecords(twin.library, 'codex')),
+      );
+      expect(historyRecords(setup.library, 'codex').at(-1)).toMatchObject({ op: 'rollback', actor: 'operator' });
+      const audit = fs.readFileSync(path.join(setup.home, 'audit.jsonl'), 'utf8').trim().split('\n');
+      expect(JSON.parse(audit.at(-1)!)).toMatchObject({
+        agent: 'operator',
+        op: 'rollback_agent_memory',
+        namespace: 'codex',
+        decision: 'allow',
+        detail: 'restore version 1 (undo the import)',
+      });
+      await page.goto(`${ui.origin}/audit?tool=rollback_agent_memory`);
+      await expect(page.locator('#audit tbody').textContent()).resolves.toContain('undo the import');
+    } finally {
+      removeAll(twin.library, twin.home);
+    }
+  }, 90_000);
+
+  it('is usable from the keyboard and in a narrow window', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${ui.origin}/`);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate('document.activeElement && document.activeElement.textContent')).resolves.toBe(
+      'Skip to content',
+    );
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate('document.activeElement && document.activeElement.textContent')).resolves.toBe(
+      'Activity',
+    );
+    await Promise.all([page.waitForURL(`${ui.origin}/activity`), page.keyboard.press('Enter')]);
+    // No sideways scrolling of the page itself in a 360px window.
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(Number(overflow)).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('loads nothing from elsewhere and runs no inline script (CSP holds)', async () => {
+    const violations: string[] = [];
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+    });
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    for (const view of [
+      '/',
+      '/activity?since=2026-01-01',
+      '/workstreams',
+      '/staging',
+      '/history?agent=codex',
+      '/audit',
+    ])
+      await page.goto(`${ui.origin}${view}`);
+    expect(violations).toEqual([]);
+    expect(requests.every((url) => url.startsWith(`${ui.origin}/`))).toBe(true);
+  });
+});
+
+describe('bourdon ui refuses what it should', () => {
+  let setup: Setup;
+  let ui: RunningUi;
+  let cookie = '';
+  let csrf = '';
+
+  beforeAll(async () => {
+    setup = await prepare();
+    ui = await startUi(setup.library, { BOURDON_HOME: setup.home });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (ui) expect(await ui.stop()).toBe(0);
+    removeAll(setup.library, setup.home);
+  });
+
+  const promoteForm = () => `csrf=${csrf}&agent=codex`;
+  const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+
+  it('a wrong token gets no cookie; the right one works once', async () => {
+    const wrong = await rawRequest(ui.port, { path: `/?token=${'0'.repeat(64)}` });
+    expect(wrong.status).toBe(403);
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const noCookie = await rawRequest(ui.port, { path: '/' });
+    expect(noCookie.status).toBe(401);
+    expect(noCookie.body).not.toContain('codex');
+
+    const token = new URL(ui.url).search;
+    const first = await rawRequest(ui.port, { path: `/${token}` });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    cookie = String(first.headers['set-cookie']).split(';')[0];
+    const again = await rawRequest(ui.port, { path: `/${token}` });
+    expect(again.status).toBe(403);
+    expect(again.headers['set-cookie']).toBeUndefined();
+
+    const staging = await rawRequest(ui.port, {
+      path: '/staging/confirm?action=promote&agent=codex',
+      headers: { Cookie: cookie },
+    });
+    expect(staging.status).toBe(200);
+    expect(staging.headers['content-security-policy']).toContain("script-src 'self'");
+    csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1];
+    expect(ui.stderr()).not.toContain(token.slice(7));
+  });
+
+  it('refuses a foreign Host, a foreign Origin, a missing Origin and a missing or wrong CSRF token; nothing changes', async () => {
+    const before = snapshot(setup.library);
+    const origin = ui.origin;
+    const attempts = [
+      { headers: { Cookie: cookie, Origin: origin, ...form, Host: `evil.example:${ui.port}` }, body: promoteForm() },
+      { headers: { Cookie: cookie, Origin: 'http://evil.example', ...form }, body: promoteForm() },
+      { headers: { Cookie: cookie, Origin: `http://127.0.0.1:${ui.port + 1}`, ...form }, body: promoteForm() },
+      { headers: { Cookie: cookie, ...form }, body: promoteForm() },
+      { headers: { Cookie: cookie, Origin: origin, ...form }, body: 'agent=codex' },
+      { headers: { Cookie: cookie, Origin: origin, ...form }, body: `csrf=${'a'.repeat(64)}&agent=codex` },
+      { headers: { Origin: origin, ...form }, body: promoteForm() },
+      { headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'text/plain' }, body: promoteForm() },
+    ];
+    for (const attempt of attempts) {
+      const response = await rawRequest(ui.port, { method: 'POST', path: '/staging/promote', ...attempt });
+      expect([401, 403]).toContain(response.status);
+    }
+    const rollback = await rawRequest(ui.port, {
+      method: 'POST',
+      path: '/history/rollback',
+      headers: { Cookie: cookie, Origin: 'http://evil.example', ...form },
+      body: `csrf=${csrf}&agent=codex&version=1`,
+    });
+    expect(rollback.status).toBe(403);
+    expect(snapshot(setup.library)).toEqual(before);
+    // A page read from a rebinding DNS name is refused too.
+    const rebound = await rawRequest(ui.port, {
+      path: '/',
+      headers: { Cookie: cookie, Host: `attacker.example:${ui.port}` },
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).not.toContain('codex');
+  });
+
+  it('the same request with the right origin and token goes through', async () => {
+    const response = await rawRequest(ui.port, {
+      method: 'POST',
+      path: '/staging/promote',
+      headers: { Cookie: cookie, Origin: ui.origin, ...form },
+      body: promoteForm(),
+    });
+    expect(response.status).toBe(303);
+    expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(false);
+  });
+
+  it("listens on 127.0.0.1 only: this machine's other addresses refuse the connection", async () => {
+    expect(ui.origin).toBe(`http://127.0.0.1:${ui.port}`);
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')
+      .map((entry) => entry!.address);
+    for (const address of others) {
+      const outcome = await new Promise<string>((resolve) => {
+        const socket = net.connect({ host: address, port: ui.port });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      });
+      expect(outcome, address).not.toBe('connected');
+    }
+  });
+});

@@ -1,0 +1,114 @@
+/** Starts the real `bourdon ui` and a headless Chromium pointed at it (Debian's chromium). */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+
+import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
+import { baseEnv } from './cli.js';
+
+export const CHROMIUM = process.env.BOURDON_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-proxy-server',
+];
+
+export interface RunningUi {
+  /** The printed link, with its one-time token. */
+  url: string;
+  origin: string;
+  port: number;
+  child: ChildProcess;
+  stderr: () => string;
+  /** Ctrl-C: sends SIGINT and waits for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startUi(library: string, env: Record<string, string> = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [BIN, 'ui', '--library', library, '--port', '0'], {
+    cwd: REPO_ROOT,
+    env: baseEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bourdon ui did not print its link: ${stdout} ${stderr}`));
+    }, 20_000);
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`bourdon ui exited early: ${stderr}`));
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const match = /(http:\/\/127\.0\.0\.1:(\d+))\/\?token=[0-9a-f]+/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[0],
+        origin: match[1],
+        port: Number(match[2]),
+        child,
+        stderr: () => stderr,
+        stop: () => {
+          if (child.exitCode === null) child.kill('SIGINT');
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One HTTP request with exactly the headers given (Host and Origin included). */
+export function rawRequest(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { Host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body ?? '');
+  });
+}
+
+/** A fresh browser profile dir (removed by the caller). */
+export function profileDir(): string {
+  return tempDir('bourdon-chromium-');
+}
+
+export function chromiumMissing(): string | null {
+  return fs.existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing (apt-get install chromium)`;
+}
+
+export function removeAll(...dirs: string[]): void {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+}
