@@ -90,6 +90,9 @@ describe('parsed-library cache', () => {
     expectFresh('widget');
     fs.rmSync(path.join(agentsDir, 'alpha.l5.yaml'));
     expect(expectFresh('widget')[0]!.agents).toEqual(['beta']);
+    write('gamma', manifest([{ name: 'Gadget', summary: 'g' }])); // a parse prunes the deleted entry
+    expectFresh('widget');
+    expect(fs.readdirSync(cacheDir)).toHaveLength(2);
   });
 
   it('is invalidated by an add', () => {

@@ -152,6 +152,8 @@ export class L6Store {
    * document and lookup indexes, used only while the file is unchanged (parsed-cache.ts).
    */
   private readonly disk: ParsedCache | null;
+  /** Set when this process parsed a manifest: the cache may hold entries of removed files. */
+  private parsedAny = false;
 
   constructor(root: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
     this.paths = libraryPaths(root);
@@ -190,6 +192,10 @@ export class L6Store {
         changed = true;
       }
     }
+    if (this.parsedAny) {
+      this.disk?.prune(files.map(([file]) => file));
+      this.parsedAny = false;
+    }
     if (!changed && this.current) return this.current;
     const outcomes = [...this.cache.keys()].sort().map((file) => this.cache.get(file)!.outcome);
     this.generation += 1;
@@ -208,7 +214,8 @@ export class L6Store {
     if (!this.disk) return null;
     const key = foldKey(name);
     const outcomes: Outcome[] = [];
-    for (const [file, stamp] of this.listManifestFiles()) {
+    const files = this.listManifestFiles();
+    for (const [file, stamp] of files) {
       const meta = this.disk.meta(file, stamp);
       const full = path.join(this.paths.agents, file);
       if (meta?.error != null) {
@@ -238,6 +245,10 @@ export class L6Store {
       // missing) and write its entry afresh.
       const fromDoc = meta ? this.fromDisk(file, stamp, true) : null;
       outcomes.push(fromDoc ?? this.load(file, stamp));
+    }
+    if (this.parsedAny) {
+      this.disk.prune(files.map(([file]) => file));
+      this.parsedAny = false;
     }
     return this.assemble(outcomes, 0);
   }
@@ -322,7 +333,10 @@ export class L6Store {
       if (stat.size > MAX_MANIFEST_BYTES)
         return broken(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
       const bytes = fs.readFileSync(full);
-      if (this.disk) sha = contentHash(bytes);
+      if (this.disk) {
+        sha = contentHash(bytes);
+        this.parsedAny = true;
+      }
       const record = parseManifest(bytes.toString('utf8'), file, full);
       this.disk?.write(file, stamp, sha, { id: record.id, doc: record.doc, entities: record.entities });
       return { ok: true, record };

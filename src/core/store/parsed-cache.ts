@@ -162,6 +162,18 @@ export class ParsedCache {
     }
   }
 
+  /** Removes the entries of manifests no longer in the library (deleted or renamed). */
+  prune(files: readonly string[]): void {
+    const keep = new Set(files.map((file) => path.basename(this.entryDir(file))));
+    try {
+      for (const name of fs.readdirSync(this.dir)) {
+        if (!keep.has(name)) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
+      }
+    } catch {
+      // best effort, like every cache write
+    }
+  }
+
   private writeFile(dir: string, name: string, data: unknown): void {
     const target = path.join(dir, name);
     const temp = `${target}.${process.pid}.tmp`;
