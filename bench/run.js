@@ -3,6 +3,7 @@
 // reports medians over repeated runs and checks each against its budget. Flags:
 //   --quick   a 10-agent library and fewer repetitions (a smoke run, not for the README)
 //   --json    print the results as JSON
+//   --no-mcp  stop after the CLI measures and the goals (skips the MCP round trips)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -302,6 +303,17 @@ goal(
   `${memory.settled.toFixed(0)} MB`,
 );
 
+function printGoals() {
+  process.stdout.write(`\nGoals (issue 18), ratios from this run:\n`);
+  for (const g of goals)
+    process.stdout.write(
+      `${g.name.padEnd(66)} ${(g.name.includes('MB') ? `${g.ratio}` : `${g.ratio}×`).padStart(8)}  ${g.target.padEnd(9)} ${g.pass ? 'met' : 'NOT MET'}  (${g.detail})\n`,
+    );
+  process.stdout.write('\n');
+}
+if (!asJson) printGoals();
+if (process.argv.includes('--no-mcp')) finish();
+
 // MCP over stdio: one tools/call round trip through a spawned `bourdon serve`.
 const { Client } = await import('@modelcontextprotocol/client');
 const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
@@ -347,16 +359,16 @@ if (http?.runHttpServer) {
   await server.close();
 }
 
-const failed = results.filter((r) => r.pass === false);
-if (asJson)
-  process.stdout.write(
-    JSON.stringify({ agents: AGENTS, bytes, node: process.version, results, goals }, null, 2) + '\n',
-  );
-else {
-  process.stdout.write(`\n${results.filter((r) => r.pass).length} within budget, ${failed.length} over budget\n`);
-  process.stdout.write(`\nGoals (issue 18), ratios from this run:\n`);
-  for (const g of goals)
+finish();
+function finish() {
+  const failed = results.filter((r) => r.pass === false);
+  if (asJson)
     process.stdout.write(
-      `${g.name.padEnd(66)} ${(g.name.includes('MB') ? `${g.ratio}` : `${g.ratio}×`).padStart(8)}  ${g.target.padEnd(9)} ${g.pass ? 'met' : 'NOT MET'}  (${g.detail})\n`,
+      JSON.stringify({ agents: AGENTS, bytes, node: process.version, results, goals }, null, 2) + '\n',
     );
+  else {
+    process.stdout.write(`\n${results.filter((r) => r.pass).length} within budget, ${failed.length} over budget\n`);
+    printGoals();
+  }
+  process.exit(0);
 }
