@@ -295,11 +295,12 @@ goal(
 // Without any cache at all (BOURDON_NO_CACHE=1): every manifest parsed.
 const findNoCache = spawnTimes(findArgs, quick ? 2 : 3, { BOURDON_NO_CACHE: '1' });
 record('bourdon find --json (10 agents, no cache)', findNoCache, null);
+// The RSS goal is about the 50-agent library: a --quick run (10 agents) gives no verdict.
 goal(
-  'server RSS after GC, 50 agents (MB)',
+  `server RSS after GC, ${AGENTS} agents (MB)`,
   memory.settled,
   '≤ 120 MB',
-  memory.settled <= 120,
+  AGENTS === 50 ? memory.settled <= 120 : null,
   `${memory.settled.toFixed(0)} MB`,
 );
 
@@ -307,7 +308,7 @@ function printGoals() {
   process.stdout.write(`\nGoals (issue 18), ratios from this run:\n`);
   for (const g of goals)
     process.stdout.write(
-      `${g.name.padEnd(66)} ${(g.name.includes('MB') ? `${g.ratio}` : `${g.ratio}×`).padStart(8)}  ${g.target.padEnd(9)} ${g.pass ? 'met' : 'NOT MET'}  (${g.detail})\n`,
+      `${g.name.padEnd(66)} ${(g.name.includes('MB') ? `${g.ratio}` : `${g.ratio}×`).padStart(8)}  ${g.target.padEnd(9)} ${g.pass === null ? 'no verdict (--quick)' : g.pass ? 'met' : 'NOT MET'}  (${g.detail})\n`,
     );
   process.stdout.write('\n');
 }
