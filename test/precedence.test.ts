@@ -187,7 +187,7 @@ describe('an environment variable set to the empty string counts as unset', () =
     ).toBe('public');
     expect(machineName({ BOURDON_LOCAL_NAME: '' })).toBe(os.hostname());
     expect(parsedLibraryCachePath('/lib', { BOURDON_NO_CACHE: '', BOURDON_HOME: '/h' })).toMatch(
-      /^\/h\/cache\/library-[0-9a-f]{16}\.json$/,
+      /^\/h\/cache\/library-[0-9a-f]{16}$/,
     );
     expect(parsedLibraryCachePath('/lib', { BOURDON_NO_CACHE: '1', BOURDON_HOME: '/h' })).toBeNull();
     expect(historyKeep({ BOURDON_HISTORY_KEEP: '' })).toBe(historyKeep({}));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
 import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
-import { L6Store, stderrWarn } from '../core/store/library.js';
+import { EntityLookupStore, L6Store, stderrWarn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { setupColors } from './output.js';
 
@@ -48,10 +48,19 @@ export abstract class BaseCommand extends Command {
     return flag && flag.length > 0 ? flag : defaultLibraryRoot(process.env);
   }
 
-  /** Opens the library for reading; a missing library is a clear error (exit 1). */
-  protected openContext(libraryFlag: string | undefined, overrides: Partial<OperationContext> = {}): OperationContext {
+  /**
+   * Opens the library for reading; a missing library is a clear error (exit 1). A command that
+   * only looks one entity up passes its name, and reads just the parsed cache's small indexes.
+   */
+  protected openContext(
+    libraryFlag: string | undefined,
+    overrides: Partial<OperationContext> = {},
+    entityLookup?: string,
+  ): OperationContext {
     const root = this.libraryRoot(libraryFlag);
-    const store = new L6Store(root, { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) });
+    const options = { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) };
+    const store =
+      entityLookup === undefined ? new L6Store(root, options) : new EntityLookupStore(root, entityLookup, options);
     store.assertExists();
     this.preloadLargeLibrary(store);
     return createContext(store, overrides);

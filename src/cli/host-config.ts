@@ -20,8 +20,8 @@
  */
 import { packageInfo } from '../core/version.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/errors.js';
+import { packageRoot } from '../core/package-root.js';
 import { normalisePeerUrl } from '../core/federation/peers-config.js';
 import { colors } from './output.js';
 
@@ -79,7 +79,7 @@ export interface HostSnippet {
 
 /** The compiled CLI entry, for hosts that start the server with an absolute path. */
 export function binPath(): string {
-  return fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+  return path.join(packageRoot(), 'bin', 'run.js');
 }
 
 export function checkServerName(name: string): string {

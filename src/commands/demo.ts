@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { installDemoLibrary } from '../core/admin/demo-library.js';
+import { packageRoot } from '../core/package-root.js';
 
 interface Match {
   name: string;
@@ -35,7 +35,7 @@ export default class Demo extends BaseCommand {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-home-'));
     const { Client } = await import('@modelcontextprotocol/client');
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-    const runJs = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+    const runJs = path.join(packageRoot(), 'bin', 'run.js');
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [runJs, 'serve', '--library', root],

@@ -18,7 +18,10 @@ export default class Find extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
-    const payload = await findEntity(this.openContext(flags.library), { name: args.name, ...accessArgs(flags) });
+    const payload = await findEntity(this.openContext(flags.library, {}, args.name), {
+      name: args.name,
+      ...accessArgs(flags),
+    });
     this.failOnPayloadError(payload);
     this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `No agent knows about "${args.name}".`));
   }

@@ -21,7 +21,7 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const payload = await queryAgentMemory(this.openContext(flags.library), {
+    const payload = await queryAgentMemory(this.openContext(flags.library, {}, args.topic), {
       agent: args.agent,
       topic: args.topic,
       ...accessArgs(flags),

@@ -15,7 +15,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
@@ -35,6 +34,7 @@ import {
   type View,
   type ViewRequest,
 } from './views.js';
+import { packageRoot } from '../core/package-root.js';
 
 export const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
@@ -68,12 +68,8 @@ const ASSETS: Record<string, string> = {
 
 /** The folder the package ships the page's CSS and JS in (assets/ui at the package root). */
 export function assetsDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = path.join(dir, 'assets', 'ui');
-    if (fs.existsSync(path.join(candidate, 'style.css'))) return candidate;
-    dir = path.dirname(dir);
-  }
+  const dir = path.join(packageRoot(), 'assets', 'ui');
+  if (fs.existsSync(path.join(dir, 'style.css'))) return dir;
   throw new BourdonError('the page assets (assets/ui) are missing from this installation');
 }
 

@@ -5,23 +5,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { localDay } from '../store/dates.js';
+import { packageRoot } from '../package-root.js';
 
-export const DEMO_LIBRARY_SOURCE = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  '..',
-  'demo',
-  'library',
-);
+/** The demo library as shipped (demo/library in the package). */
+export function demoLibrarySource(): string {
+  return path.join(packageRoot(), 'demo', 'library');
+}
 
 export function installDemoLibrary(target: string, now = new Date()): string {
   const agentsDir = path.join(target, 'agents');
   fs.mkdirSync(agentsDir, { recursive: true });
-  for (const file of fs.readdirSync(path.join(DEMO_LIBRARY_SOURCE, 'agents'))) {
-    const text = fs.readFileSync(path.join(DEMO_LIBRARY_SOURCE, 'agents', file), 'utf8');
+  for (const file of fs.readdirSync(path.join(demoLibrarySource(), 'agents'))) {
+    const text = fs.readFileSync(path.join(demoLibrarySource(), 'agents', file), 'utf8');
     const dated = text.replace(/__DAY-(\d+)__/g, (_, days: string) =>
       localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - Number(days))),
     );

@@ -28,11 +28,11 @@ export function configPaths(env: Env): ConfigPaths {
 }
 
 /**
- * Where the CLI keeps its parsed-library cache for a library root, or null when disabled
- * (BOURDON_NO_CACHE=1). It lives in the config dir, owner-only: it holds private rows too.
+ * The folder where the CLI keeps its parsed-library cache for a library root, or null when
+ * disabled (BOURDON_NO_CACHE=1). It lives in the config dir, owner-only: it holds private rows too.
  */
 export function parsedLibraryCachePath(root: string, env: Env = process.env): string | null {
   if (envValue(env, 'BOURDON_NO_CACHE')) return null;
   const digest = crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16);
-  return path.join(configPaths(env).home, 'cache', `library-${digest}.json`);
+  return path.join(configPaths(env).home, 'cache', `library-${digest}`);
 }

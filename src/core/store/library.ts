@@ -10,6 +10,7 @@ import { BourdonError, describeError } from '../errors.js';
 import { isValidAgentId } from './ids.js';
 import {
   asText,
+  foldKey,
   isObject,
   normaliseEntity,
   normaliseNote,
@@ -21,6 +22,7 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
+import { contentHash, ParsedCache, type FileStamp } from './parsed-cache.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -78,18 +80,10 @@ export function libraryPaths(root: string): LibraryPaths {
 
 interface CachedFile {
   key: string;
-  outcome: { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRecord };
+  outcome: Outcome;
 }
 
-/** On-disk form of the parsed-library cache: per file, its stat key and parsed document. */
-interface PersistedCache {
-  format: typeof CACHE_FORMAT;
-  agents: string;
-  files: Record<string, { key: string; doc?: unknown; error?: string }>;
-}
-
-/** 2: parse errors are kept as short, line-free reasons (format 1 kept the parser's code frame). */
-const CACHE_FORMAT = 2;
+type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRecord };
 
 /** Where warnings go (stderr by default); one type for the whole core. */
 export type { Warn } from './dates.js';
@@ -146,14 +140,6 @@ export function recordFromDoc(doc: unknown, file: string, filePath: string): Age
 
 export class ManifestError extends Error {}
 
-/** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
-function jsonSafe(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
-  if (Array.isArray(value)) return value.every(jsonSafe);
-  if (isObject(value)) return Object.values(value).every(jsonSafe);
-  return true;
-}
-
 export class L6Store {
   readonly paths: LibraryPaths;
   private readonly warn: Warn;
@@ -162,17 +148,17 @@ export class L6Store {
   private generation = 0;
 
   /**
-   * A parsed-library cache file for short-lived processes (the CLI): documents of files whose
-   * stat is unchanged are read from it instead of re-parsing YAML. Entries are checked file by
-   * file against size, mtime, ctime and inode, so the cache never serves stale data.
+   * The parsed-library cache for short-lived processes (the CLI): per manifest, its parsed
+   * document and lookup indexes, used only while the file is unchanged (parsed-cache.ts).
    */
-  private readonly cachePath: string | null;
-  private persisted: PersistedCache['files'] | null = null;
+  private readonly disk: ParsedCache | null;
+  /** Set when this process parsed a manifest: the cache may hold entries of removed files. */
+  private parsedAny = false;
 
   constructor(root: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
     this.paths = libraryPaths(root);
     this.warn = options.warn ?? stderrWarn;
-    this.cachePath = options.cachePath ?? null;
+    this.disk = options.cachePath ? new ParsedCache(options.cachePath, this.paths.agents) : null;
   }
 
   /** Fails with a clear one-line error when the library root is missing or not a folder. */
@@ -192,85 +178,102 @@ export class L6Store {
   snapshot(): LibrarySnapshot {
     const files = this.listManifestFiles();
     let changed = this.current === null || files.length !== this.cache.size;
-    let parsed = false;
-    if (this.current === null) this.persisted = this.readPersisted();
     const seen = new Set<string>();
-    for (const [file, key] of files) {
+    for (const [file, stamp] of files) {
       seen.add(file);
       const cached = this.cache.get(file);
-      if (cached && cached.key === key) continue;
+      if (cached && cached.key === stamp.key) continue;
       changed = true;
-      const fromDisk = this.fromPersisted(file, key);
-      if (fromDisk) {
-        this.cache.set(file, { key, outcome: fromDisk });
-        continue;
-      }
-      parsed = true;
-      this.cache.set(file, { key, outcome: this.load(file) });
+      this.cache.set(file, { key: stamp.key, outcome: this.fromDisk(file, stamp) ?? this.load(file, stamp) });
     }
-    if (this.cachePath && (parsed || (this.persisted && Object.keys(this.persisted).length !== files.length))) {
-      this.writePersisted();
-    }
-    this.persisted = null;
     for (const file of [...this.cache.keys()]) {
       if (!seen.has(file)) {
         this.cache.delete(file);
         changed = true;
       }
     }
+    if (this.parsedAny) {
+      this.disk?.prune(files.map(([file]) => file));
+      this.parsedAny = false;
+    }
     if (!changed && this.current) return this.current;
-    this.current = this.assemble();
+    const outcomes = [...this.cache.keys()].sort().map((file) => this.cache.get(file)!.outcome);
+    this.generation += 1;
+    this.current = this.assemble(outcomes, this.generation);
     return this.current;
   }
 
-  private readPersisted(): PersistedCache['files'] | null {
-    if (!this.cachePath) return null;
-    try {
-      const data = JSON.parse(fs.readFileSync(this.cachePath, 'utf8')) as PersistedCache;
-      if (data.format !== CACHE_FORMAT || data.agents !== this.paths.agents || !isObject(data.files)) return null;
-      return data.files;
-    } catch {
-      return null; // absent or unreadable: parse from the YAML as usual
+  /**
+   * The library as one lookup of `name` sees it, for a one-shot process: of each agent, only
+   * the entities whose name or an alias folds to `name`'s key, read from the parsed cache's
+   * small per-agent indexes instead of whole documents; sessions, notes and the rest are left
+   * empty. Only entity lookups (find_entity, query_agent_memory) may read this snapshot.
+   * Null without a parsed cache.
+   */
+  entityLookupSnapshot(name: string): LibrarySnapshot | null {
+    if (!this.disk) return null;
+    const key = foldKey(name);
+    const outcomes: Outcome[] = [];
+    const files = this.listManifestFiles();
+    for (const [file, stamp] of files) {
+      const meta = this.disk.meta(file, stamp);
+      const full = path.join(this.paths.agents, file);
+      if (meta?.error != null) {
+        outcomes.push(this.brokenOutcome(file, meta.error));
+        continue;
+      }
+      const entities = meta && meta.id !== null ? this.disk.entities(meta, key) : null;
+      if (meta && meta.id !== null && entities) {
+        outcomes.push({
+          ok: true,
+          record: {
+            id: meta.id,
+            file,
+            path: full,
+            doc: {},
+            agent: { type: null, instance: null, role_narrative: null },
+            last_updated: null,
+            capabilities: [],
+            entities,
+            sessions: [],
+            notes: [],
+          },
+        });
+        continue;
+      }
+      // No usable entry: read the manifest (from the cached document when only the index is
+      // missing) and write its entry afresh.
+      const fromDoc = meta ? this.fromDisk(file, stamp, true) : null;
+      outcomes.push(fromDoc ?? this.load(file, stamp));
     }
+    if (this.parsedAny) {
+      this.disk.prune(files.map(([file]) => file));
+      this.parsedAny = false;
+    }
+    return this.assemble(outcomes, 0);
   }
 
-  private fromPersisted(file: string, key: string): CachedFile['outcome'] | null {
-    const entry = this.persisted?.[file];
-    if (!entry || entry.key !== key) return null;
+  private brokenOutcome(file: string, error: string): Outcome {
     const full = path.join(this.paths.agents, file);
-    if (typeof entry.error === 'string') {
-      this.warn(`skipping ${full}: ${entry.error.split('\n')[0]}`);
-      return {
-        ok: false,
-        broken: { id: file.slice(0, -MANIFEST_SUFFIX.length), file, path: full, error: entry.error },
-      };
-    }
+    this.warn(`skipping ${full}: ${error.split('\n')[0]}`);
+    return { ok: false, broken: { id: file.slice(0, -MANIFEST_SUFFIX.length), file, path: full, error } };
+  }
+
+  /** A manifest's outcome from the parsed cache, or null on a miss. */
+  private fromDisk(file: string, stamp: FileStamp, rewrite = false): Outcome | null {
+    const meta = this.disk?.meta(file, stamp);
+    if (!this.disk || !meta) return null;
+    if (meta.error !== null) return this.brokenOutcome(file, meta.error);
+    const doc = this.disk.doc(meta);
+    if (doc === undefined) return null;
+    let record: AgentRecord;
     try {
-      return { ok: true, record: recordFromDoc(entry.doc, file, full) };
+      record = recordFromDoc(doc, file, path.join(this.paths.agents, file));
     } catch {
       return null;
     }
-  }
-
-  /** Best effort: a cache that cannot be written only costs the next process a parse. */
-  private writePersisted(): void {
-    if (!this.cachePath) return;
-    const files: PersistedCache['files'] = {};
-    for (const [file, cached] of this.cache) {
-      if (!cached.outcome.ok) files[file] = { key: cached.key, error: cached.outcome.broken.error };
-      else if (jsonSafe(cached.outcome.record.doc)) files[file] = { key: cached.key, doc: cached.outcome.record.doc };
-      // else: a document JSON cannot carry exactly (.inf, .nan) is simply parsed again next time
-    }
-    try {
-      fs.mkdirSync(path.dirname(this.cachePath), { recursive: true, mode: 0o700 });
-      const temp = `${this.cachePath}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify({ format: CACHE_FORMAT, agents: this.paths.agents, files }), {
-        mode: 0o600,
-      });
-      fs.renameSync(temp, this.cachePath);
-    } catch {
-      // read-only home, full disk: the cache is an optimisation only
-    }
+    if (rewrite) this.disk.write(file, stamp, meta.sha, { id: record.id, doc, entities: record.entities });
+    return { ok: true, record };
   }
 
   /**
@@ -282,7 +285,7 @@ export class L6Store {
     else this.cache.delete(file);
   }
 
-  private listManifestFiles(): [string, string][] {
+  private listManifestFiles(): [string, FileStamp][] {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(this.paths.agents, { withFileTypes: true });
@@ -290,7 +293,7 @@ export class L6Store {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new BourdonError(`cannot read ${this.paths.agents}: ${describeError(error)}`);
     }
-    const out: [string, string][] = [];
+    const out: [string, FileStamp][] = [];
     for (const entry of entries) {
       if (!entry.name.endsWith(MANIFEST_SUFFIX)) continue;
       const full = path.join(this.paths.agents, entry.name);
@@ -302,18 +305,26 @@ export class L6Store {
       }
       // Links are not followed: a link could point anywhere on the machine.
       const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-      out.push([entry.name, `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`]);
+      out.push([
+        entry.name,
+        {
+          key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
+          changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
+          kind,
+        },
+      ]);
     }
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return out;
   }
 
-  private load(file: string): CachedFile['outcome'] {
+  /** Parses a manifest from disk (and records it in the parsed cache, when there is one). */
+  private load(file: string, stamp: FileStamp): Outcome {
     const full = path.join(this.paths.agents, file);
-    const stem = file.slice(0, -MANIFEST_SUFFIX.length);
-    const broken = (error: string): CachedFile['outcome'] => {
-      this.warn(`skipping ${full}: ${error.split('\n')[0]}`);
-      return { ok: false, broken: { id: stem, file, path: full, error } };
+    let sha: string | null = null;
+    const broken = (error: string): Outcome => {
+      this.disk?.write(file, stamp, sha, { error });
+      return this.brokenOutcome(file, error);
     };
     try {
       const stat = fs.lstatSync(full);
@@ -321,19 +332,23 @@ export class L6Store {
       if (!stat.isFile()) return broken('not a regular file');
       if (stat.size > MAX_MANIFEST_BYTES)
         return broken(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
-      const text = fs.readFileSync(full, 'utf8');
-      return { ok: true, record: parseManifest(text, file, full) };
+      const bytes = fs.readFileSync(full);
+      if (this.disk) {
+        sha = contentHash(bytes);
+        this.parsedAny = true;
+      }
+      const record = parseManifest(bytes.toString('utf8'), file, full);
+      this.disk?.write(file, stamp, sha, { id: record.id, doc: record.doc, entities: record.entities });
+      return { ok: true, record };
     } catch (error) {
       return broken(error instanceof ManifestError ? error.message : describeError(error));
     }
   }
 
-  private assemble(): LibrarySnapshot {
+  private assemble(records: readonly Outcome[], generation: number): LibrarySnapshot {
     const byId = new Map<string, AgentRecord>();
     const broken: BrokenRecord[] = [];
-    const files = [...this.cache.keys()].sort();
     // A file named after its id wins a duplicate; otherwise the first file by name does.
-    const records = files.map((file) => this.cache.get(file)!.outcome);
     const preferred = (record: AgentRecord) => record.file === record.id + MANIFEST_SUFFIX;
     for (const outcome of records) {
       if (!outcome.ok) {
@@ -351,7 +366,27 @@ export class L6Store {
       this.warn(`skipping ${drop.path}: duplicate agent id ${JSON.stringify(drop.id)} (also in ${keep.file})`);
     }
     const agents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    this.generation += 1;
-    return { generation: this.generation, agents, broken, byId };
+    return { generation, agents, broken, byId };
+  }
+}
+
+/**
+ * A store for one entity lookup in a one-shot process (`bourdon find`, `bourdon query`): its
+ * snapshot is the lookup's partial one when a parsed cache is available, else the full one.
+ */
+export class EntityLookupStore extends L6Store {
+  private lookup: LibrarySnapshot | null = null;
+
+  constructor(
+    root: string,
+    private readonly name: string,
+    options: { warn?: Warn; cachePath?: string | null } = {},
+  ) {
+    super(root, options);
+  }
+
+  override snapshot(): LibrarySnapshot {
+    this.lookup ??= this.entityLookupSnapshot(this.name) ?? super.snapshot();
+    return this.lookup;
   }
 }

@@ -1,0 +1,192 @@
+/**
+ * The CLI's parsed-library cache: one entry per manifest, so one changed manifest costs one
+ * parse, and small per-agent lookup indexes (folded entity name or alias → that agent's
+ * entities) that `bourdon find` answers from without reading whole documents.
+ *
+ * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
+ * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
+ * parsed document) and `entities-<n>.json` buckets. Every part carries the meta's token, and
+ * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
+ * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
+ * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
+ * a second edit), the entry also holds the content's SHA-256 and is checked against the bytes
+ * on disk. Anything missing, corrupt or different is a miss: the manifest is parsed again.
+ *
+ * It lives in the owner-only config dir: it holds what the manifests hold, private rows too.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { foldKey, isObject, type Entity } from './manifest.js';
+
+/** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
+export const CACHE_FORMAT = 3;
+/** Lookup buckets per agent: a `find` reads one small file per agent. */
+const BUCKETS = 16;
+/** Edits this close to the entry's writing are verified by content, not by stat alone. */
+export const RACY_WINDOW_MS = 2000;
+
+/** A manifest's stat as the cache compares it. */
+export interface FileStamp {
+  /** kind:size:mtime:ctime:inode. */
+  key: string;
+  /** The later of mtime and ctime, in ms. */
+  changedMs: number;
+  kind: 'file' | 'link' | 'other';
+}
+
+export interface CacheMeta {
+  format: number;
+  agents: string;
+  file: string;
+  stamp: string;
+  /** SHA-256 of the content, recorded only when the stamp alone could miss an edit. */
+  sha: string | null;
+  token: string;
+  id: string | null;
+  error: string | null;
+  /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
+  doc: boolean;
+}
+
+export function contentHash(text: string | Buffer): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+export function bucketOf(key: string): number {
+  return crypto.createHash('sha256').update(key).digest()[0]! % BUCKETS;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // absent, unreadable or corrupt: a miss
+  }
+}
+
+export class ParsedCache {
+  constructor(
+    readonly dir: string,
+    private readonly agentsDir: string,
+  ) {}
+
+  private entryDir(file: string): string {
+    return path.join(this.dir, contentHash(file).slice(0, 32));
+  }
+
+  /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
+  meta(file: string, stamp: FileStamp): CacheMeta | null {
+    const data = readJson(path.join(this.entryDir(file), 'meta.json'));
+    if (!isObject(data)) return null;
+    const meta = data as unknown as CacheMeta;
+    if (meta.format !== CACHE_FORMAT || meta.agents !== this.agentsDir || meta.file !== file) return null;
+    if (meta.stamp !== stamp.key || typeof meta.token !== 'string') return null;
+    if (typeof meta.id !== 'string' && typeof meta.error !== 'string') return null;
+    if (meta.sha !== null) {
+      if (typeof meta.sha !== 'string' || stamp.kind !== 'file') return null;
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(path.join(this.agentsDir, file));
+      } catch {
+        return null;
+      }
+      if (contentHash(bytes) !== meta.sha) return null;
+    }
+    return meta;
+  }
+
+  /** The parsed document of a valid entry, or undefined. */
+  doc(meta: CacheMeta): unknown {
+    if (!meta.doc) return undefined;
+    const data = readJson(path.join(this.entryDir(meta.file), 'doc.json'));
+    if (!isObject(data) || data.token !== meta.token || !('doc' in data)) return undefined;
+    return data.doc;
+  }
+
+  /** The agent's entities answering to a folded key, from its lookup bucket; null on a miss. */
+  entities(meta: CacheMeta, key: string): Entity[] | null {
+    const data = readJson(path.join(this.entryDir(meta.file), `entities-${bucketOf(key)}.json`));
+    if (!isObject(data) || data.token !== meta.token || !isObject(data.keys)) return null;
+    const rows = Object.hasOwn(data.keys, key) ? data.keys[key] : [];
+    return Array.isArray(rows) ? (rows as Entity[]) : null;
+  }
+
+  /**
+   * Writes one manifest's entry: document, lookup buckets, then meta. Best effort: a cache
+   * that cannot be written only costs the next process a parse.
+   */
+  write(
+    file: string,
+    stamp: FileStamp,
+    sha: string | null,
+    outcome: { id: string; doc: unknown; entities: readonly Entity[] } | { error: string },
+  ): void {
+    const writtenAt = Date.now();
+    const token = crypto.randomBytes(8).toString('hex');
+    const racy = stamp.changedMs >= writtenAt - RACY_WINDOW_MS;
+    if (racy && sha === null) return; // cannot vouch for this content later
+    const meta: CacheMeta = {
+      format: CACHE_FORMAT,
+      agents: this.agentsDir,
+      file,
+      stamp: stamp.key,
+      sha: racy ? sha : null,
+      token,
+      id: 'id' in outcome ? outcome.id : null,
+      error: 'error' in outcome ? outcome.error : null,
+      doc: false,
+    };
+    const dir = this.entryDir(file);
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if ('id' in outcome) {
+        if (jsonSafe(outcome.doc)) {
+          this.writeFile(dir, 'doc.json', { token, doc: outcome.doc });
+          meta.doc = true;
+        }
+        // Null-prototype maps: a name like "__proto__" is a key like any other.
+        const buckets = Array.from({ length: BUCKETS }, () => Object.create(null) as Record<string, Entity[]>);
+        for (const entity of outcome.entities) {
+          const keys = new Set([foldKey(entity.name), ...entity.aliases.map(foldKey)]);
+          for (const key of keys) {
+            if (!key) continue;
+            const bucket = buckets[bucketOf(key)]!;
+            (Object.hasOwn(bucket, key) ? bucket[key]! : (bucket[key] = [])).push(entity);
+          }
+        }
+        buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
+      }
+      this.writeFile(dir, 'meta.json', meta);
+    } catch {
+      // read-only home, full disk: the cache is an optimisation only
+    }
+  }
+
+  /** Removes the entries of manifests no longer in the library (deleted or renamed). */
+  prune(files: readonly string[]): void {
+    const keep = new Set(files.map((file) => path.basename(this.entryDir(file))));
+    try {
+      for (const name of fs.readdirSync(this.dir)) {
+        if (!keep.has(name)) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
+      }
+    } catch {
+      // best effort, like every cache write
+    }
+  }
+
+  private writeFile(dir: string, name: string, data: unknown): void {
+    const target = path.join(dir, name);
+    const temp = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, JSON.stringify(data), { mode: 0o600 });
+    fs.renameSync(temp, target);
+  }
+}
+
+/** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
+function jsonSafe(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (Array.isArray(value)) return value.every(jsonSafe);
+  if (isObject(value)) return Object.values(value).every(jsonSafe);
+  return true;
+}

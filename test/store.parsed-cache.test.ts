@@ -1,0 +1,186 @@
+/**
+ * The CLI's parsed-library cache (per-manifest entries and entity lookup indexes) never serves
+ * what is no longer on disk: every kind of change to the library, and every kind of damage to
+ * the cache, gives the answer a process without a cache gives.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EntityLookupStore, L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
+import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
+import { findEntityMatches } from '../src/core/operations/queries.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const silent = () => {};
+
+function manifest(entities: { name: string; summary: string; aliases?: string[] }[]): string {
+  const rows = entities
+    .map(
+      (e) =>
+        `- name: ${e.name}\n  type: project\n  summary: ${e.summary}\n` +
+        (e.aliases ? `  aliases:\n${e.aliases.map((a) => `  - ${a}`).join('\n')}\n` : ''),
+    )
+    .join('');
+  return `spec_version: '0.1'\nknown_entities:\n${rows}recent_sessions:\n- date: '2026-06-01'\n  cwd: /work\n`;
+}
+
+let root: string;
+let home: string;
+let agentsDir: string;
+let cacheDir: string;
+
+beforeEach(() => {
+  root = tempDir('bourdon-cache-lib-');
+  home = tempDir('bourdon-cache-home-');
+  agentsDir = path.join(root, 'agents');
+  cacheDir = path.join(home, 'cache', 'library-test');
+  fs.mkdirSync(agentsDir);
+  write('alpha', manifest([{ name: 'Widget', summary: 'alpha knows widgets', aliases: ['wdg'] }]));
+  write(
+    'beta',
+    manifest([
+      { name: 'Widget', summary: 'beta knows widgets' },
+      { name: 'Gadget', summary: 'g' },
+    ]),
+  );
+});
+afterEach(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+});
+
+function write(id: string, text: string): void {
+  fs.writeFileSync(path.join(agentsDir, `${id}.l5.yaml`), text);
+}
+
+/** What a process with the cache answers, next to what one without it answers. */
+function lookups(name: string) {
+  const cached = new EntityLookupStore(root, name, { warn: silent, cachePath: cacheDir }).snapshot();
+  const full = new L6Store(root, { warn: silent, cachePath: cacheDir }).snapshot();
+  const truth = new L6Store(root, { warn: silent }).snapshot();
+  const matches = (snapshot: LibrarySnapshot) => findEntityMatches(snapshot.agents, name, 'private');
+  return { lookup: matches(cached), full: matches(full), truth: matches(truth), ids: full.agents.map((a) => a.id) };
+}
+
+function expectFresh(name: string) {
+  const { lookup, full, truth, ids } = lookups(name);
+  expect(lookup).toEqual(truth);
+  expect(full).toEqual(truth);
+  expect(ids).toEqual(new L6Store(root, { warn: silent }).snapshot().agents.map((a) => a.id));
+  return truth;
+}
+
+describe('parsed-library cache', () => {
+  it('answers from the cache once warm, and the lookup matches the uncached answer', () => {
+    const first = expectFresh('widget');
+    expect(first[0]!.agents).toEqual(['alpha', 'beta']);
+    expect(fs.readdirSync(cacheDir)).toHaveLength(2);
+    expect(expectFresh('WDG')[0]!.summaries).toEqual({ alpha: 'alpha knows widgets' });
+  });
+
+  it('is invalidated by an edit', () => {
+    expectFresh('widget');
+    write('alpha', manifest([{ name: 'Widget', summary: 'alpha changed its mind about widgets entirely' }]));
+    expect(expectFresh('widget')[0]!.summaries.alpha).toBe('alpha changed its mind about widgets entirely');
+    expect(expectFresh('wdg')).toEqual([]);
+  });
+
+  it('is invalidated by a delete', () => {
+    expectFresh('widget');
+    fs.rmSync(path.join(agentsDir, 'alpha.l5.yaml'));
+    expect(expectFresh('widget')[0]!.agents).toEqual(['beta']);
+    write('gamma', manifest([{ name: 'Gadget', summary: 'g' }])); // a parse prunes the deleted entry
+    expectFresh('widget');
+    expect(fs.readdirSync(cacheDir)).toHaveLength(2);
+  });
+
+  it('is invalidated by an add', () => {
+    expectFresh('widget');
+    write('gamma', manifest([{ name: 'Widget', summary: 'gamma too' }]));
+    expect(expectFresh('widget')[0]!.agents).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('is invalidated by a rename', () => {
+    expectFresh('widget');
+    fs.renameSync(path.join(agentsDir, 'alpha.l5.yaml'), path.join(agentsDir, 'delta.l5.yaml'));
+    expect(expectFresh('widget')[0]!.agents).toEqual(['beta', 'delta']);
+  });
+
+  it('is invalidated by a same-size edit within the same second (mtime put back)', () => {
+    expectFresh('widget');
+    const file = path.join(agentsDir, 'alpha.l5.yaml');
+    const before = fs.statSync(file);
+    const text = fs.readFileSync(file, 'utf8');
+    const edited = text.replace('alpha knows widgets', 'ALPHA KNOWS WIDGETS');
+    expect(edited.length).toBe(text.length);
+    fs.writeFileSync(file, edited);
+    fs.utimesSync(file, before.atime, before.mtime);
+    expect(fs.statSync(file).size).toBe(before.size);
+    expect(expectFresh('widget')[0]!.summaries.alpha).toBe('ALPHA KNOWS WIDGETS');
+  });
+
+  it('checks an entry by content when its stamp could hide an edit (same stamp, new bytes)', () => {
+    const file = 'alpha.l5.yaml';
+    const text = fs.readFileSync(path.join(agentsDir, file));
+    const cache = new ParsedCache(cacheDir, agentsDir);
+    // A stamp taken now: within the racy window, so the entry records the content's hash.
+    const stamp = { key: 'file:1:2:3:4', changedMs: Date.now(), kind: 'file' as const };
+    cache.write(file, stamp, contentHash(text), { id: 'alpha', doc: { known_entities: [] }, entities: [] });
+    expect(cache.meta(file, stamp)).not.toBeNull();
+    fs.writeFileSync(path.join(agentsDir, file), text.toString('utf8').replace('alpha', 'omega'));
+    expect(cache.meta(file, stamp)).toBeNull();
+  });
+
+  it('rebuilds corrupt, torn or mismatched cache files instead of trusting them', () => {
+    expectFresh('widget');
+    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
+    // Garbage meta in one entry; a bucket and a document from another write in the other.
+    fs.writeFileSync(path.join(entries[0]!, 'meta.json'), '{"format": 2, "agen');
+    for (const name of fs.readdirSync(entries[1]!).filter((n) => n !== 'meta.json')) {
+      const data = JSON.parse(fs.readFileSync(path.join(entries[1]!, name), 'utf8'));
+      data.token = 'someone-else';
+      if (name === 'doc.json') data.doc = { known_entities: [{ name: 'Widget', summary: 'forged' }] };
+      else data.keys = { widget: [{ name: 'Widget', summary: 'forged', aliases: [], tags: [], visibility: 'public' }] };
+      fs.writeFileSync(path.join(entries[1]!, name), JSON.stringify(data));
+    }
+    const answer = expectFresh('widget');
+    expect(JSON.stringify(answer)).not.toContain('forged');
+    // Rebuilt: the damaged meta is valid JSON again.
+    expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
+  });
+
+  it('keeps broken manifests broken, with their warning, when answered from the cache', () => {
+    write('broken', 'known_entities: [\n  - {');
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    new EntityLookupStore(root, 'widget', { warn, cachePath: cacheDir }).snapshot();
+    const again = new EntityLookupStore(root, 'widget', { warn, cachePath: cacheDir }).snapshot();
+    expect(again.broken.map((b) => b.id)).toEqual(['broken']);
+    expect(warnings.filter((w) => w.includes('broken.l5.yaml'))).toHaveLength(2);
+  });
+
+  it('is owner-only on disk', () => {
+    expectFresh('widget');
+    const entry = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!);
+    expect(fs.statSync(entry).mode & 0o777).toBe(0o700);
+    for (const name of fs.readdirSync(entry)) expect(fs.statSync(path.join(entry, name)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('bourdon find with the parsed cache', () => {
+  it('answers as an uncached run does, before and after a manifest changes', async () => {
+    const env = { BOURDON_HOME: home };
+    const args = ['find', 'Widget', '--json', '--library', root];
+    const uncached = async () => (await runCli(args, { env: { ...env, BOURDON_NO_CACHE: '1' } })).stdout;
+    const cold = await runCli(args, { env });
+    expect(cold.code).toBe(0);
+    expect(cold.stdout).toBe(await uncached());
+    const warm = await runCli(args, { env });
+    expect(warm.stdout).toBe(cold.stdout);
+    write('beta', manifest([{ name: 'Widget', summary: 'beta rewrote this' }]));
+    const after = await runCli(args, { env });
+    expect(JSON.parse(after.stdout).matches[0].summaries.beta).toBe('beta rewrote this');
+    expect(after.stdout).toBe(await uncached());
+  });
+});
