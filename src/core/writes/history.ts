@@ -20,7 +20,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, replaceFileSync, writeAll } from './atomic.js';
+import {
+  fsyncDir,
+  isTempOf,
+  REAL_FILES,
+  removeQuietly,
+  sweepAtomicTemps,
+  writeDurable,
+  type LibraryFiles,
+} from './atomic.js';
+import { steadyNow } from './clock.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { GateHandle } from './gate.js';
 import type { LibraryPaths } from '../store/library.js';
@@ -274,59 +283,6 @@ export function currentVersion(state: HistoryState, live: Buffer | null): number
   return sha256(live) === latest.sha256 ? latest.version : null;
 }
 
-function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // some platforms cannot fsync a directory; the rename is still atomic
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
-}
-
-/**
- * The two file operations every write of the library goes through. Injectable (through
- * `OperationContext.files`) so that tests can make them fail honestly — a full disk, a
- * read-only file system — at any step; the default is the real thing.
- */
-export interface DurableWriter {
-  /** Replaces `target` with `data`: a temp file in the same folder, fsync (unless told not to), rename. */
-  replaceFile(target: string, data: Buffer | string, options: { fsync: boolean }): void;
-  /** Appends `data` to `file` (created when missing) in one write(2) on an O_APPEND descriptor, then fsyncs. */
-  appendFile(file: string, data: string): void;
-}
-
-export const REAL_WRITER: DurableWriter = {
-  replaceFile(target, data, options) {
-    replaceFileSync(target, data, { fsync: options.fsync });
-  },
-  appendFile(file, data) {
-    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
-    try {
-      writeAll(fd, Buffer.from(data, 'utf8'));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
-};
-
-/**
- * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
- * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.
- */
-export function writeDurable(
-  target: string,
-  data: Buffer | string,
-  options: { syncDir?: boolean; fsync?: boolean; writer?: DurableWriter } = {},
-): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  (options.writer ?? REAL_WRITER).replaceFile(target, data, { fsync: options.fsync ?? true });
-  if (options.syncDir ?? true) fsyncDir(path.dirname(target));
-}
-
 /** Whether a file ends without a newline (a line torn by a crash). */
 function endsTorn(file: string): boolean {
   let fd: number;
@@ -346,7 +302,7 @@ function endsTorn(file: string): boolean {
   }
 }
 
-function appendIndex(dir: string, record: VersionRecord, writer: DurableWriter): void {
+function appendIndex(dir: string, record: VersionRecord, writer: LibraryFiles): void {
   const file = path.join(dir, INDEX_FILE);
   // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
   // (Writers hold the gate, so nobody appends between this check and the write.)
@@ -354,20 +310,12 @@ function appendIndex(dir: string, record: VersionRecord, writer: DurableWriter):
   writer.appendFile(file, prefix + JSON.stringify(record) + '\n');
 }
 
-function rewriteIndex(dir: string, records: readonly VersionRecord[], writer: DurableWriter): void {
+function rewriteIndex(dir: string, records: readonly VersionRecord[], writer: LibraryFiles): void {
   writeDurable(path.join(dir, INDEX_FILE), records.map((record) => JSON.stringify(record) + '\n').join(''), { writer });
 }
 
-function removeQuietly(file: string): void {
-  try {
-    fs.unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
 /** Completes or discards a write a crashed writer left in flight. Under the gate only. */
-function recoverPending(dir: string, livePath: string, writer: DurableWriter): void {
+function recoverPending(dir: string, livePath: string, writer: LibraryFiles): void {
   const pending = readPending(dir);
   if (!pending) {
     removeQuietly(path.join(dir, PENDING_FILE)); // unreadable leftovers, if any
@@ -393,23 +341,6 @@ function recoverPending(dir: string, livePath: string, writer: DurableWriter): v
 }
 
 /**
- * Removes temporary files (`<name>.<digits>.tmp`, and write-file-atomic's `<name>.<digits>` from
- * earlier versions) that a writer killed mid-write left behind in `dir`, for the names `belongs`
- * accepts. Only safe under the lock that guards those files, where no other writer is active.
- */
-export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (/\.\d+(?:\.tmp)?$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
-  }
-}
-
-/**
  * Records one version: pending → archive → (live) → index → pending removed. The pending
  * record only has to survive the process (a crash of the machine is covered by the archive and
  * live fsyncs and the rebuild of records from archives), so it is not fsynced. `landed` is
@@ -420,7 +351,7 @@ function recordVersion(
   record: VersionRecord,
   data: Buffer,
   live: { path: string; gate: GateHandle; landed: () => void } | null,
-  writer: DurableWriter,
+  writer: LibraryFiles,
 ): void {
   writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false, writer });
   writeDurable(archiveFile(dir, record.version), data, { syncDir: false, writer });
@@ -432,29 +363,6 @@ function recordVersion(
   appendIndex(dir, record, writer);
   fsyncDir(dir);
   removeQuietly(path.join(dir, PENDING_FILE));
-}
-
-/** How far ahead of the clock an agent's newest stamp may be and still hold its time back. */
-export const MAX_CLOCK_STEP_BACK_MS = 24 * 3600 * 1000;
-
-/**
- * The time a write is stamped with (its version's `ts`, the manifest's `last_updated`): the
- * clock, unless one of the agent's earlier stamps is at or ahead of it — the clock went back
- * (an NTP step, a VM resumed, a hand-set clock) — by at most a day; then 1 ms after that
- * stamp, so an agent's times never run backwards. A stamp more than a day ahead of the clock
- * is taken to be the wrong one, and the clock wins: one bad clock cannot pin every later
- * stamp in the future. Version numbers never depend on time.
- */
-export function steadyNow(now: Date, earlier: readonly unknown[]): Date {
-  const clock = now.getTime();
-  let result = clock;
-  for (const stamp of earlier) {
-    if (typeof stamp !== 'string') continue;
-    const time = Date.parse(stamp);
-    if (!Number.isFinite(time) || time < result || time - clock > MAX_CLOCK_STEP_BACK_MS) continue;
-    result = time + 1;
-  }
-  return result === clock ? now : new Date(result);
 }
 
 /** The newest recorded stamp of an agent's history, or null. Pure read. */
@@ -475,7 +383,7 @@ export interface WriteVersionRequest {
   gate: GateHandle;
   counts?: Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
   /** The file operations to use; the real ones by default. */
-  writer?: DurableWriter;
+  writer?: LibraryFiles;
   /** Told when the write happened but its bookkeeping could not be finished. */
   warn?: (message: string) => void;
 }
@@ -491,7 +399,7 @@ export interface WriteVersionRequest {
  * `warn`, and the next writer completes it from the pending record.
  */
 export function writeVersion(request: WriteVersionRequest): VersionRecord {
-  const writer = request.writer ?? REAL_WRITER;
+  const writer = request.writer ?? REAL_FILES;
   const dir = historyDir(request.paths, request.agentId);
   let landed = false;
   let record: VersionRecord | null = null;
@@ -547,7 +455,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
 }
 
 /** Keeps the newest `keep` versions; the current one (the newest) is never pruned. */
-function prune(dir: string, records: VersionRecord[], keep: number, writer: DurableWriter): void {
+function prune(dir: string, records: VersionRecord[], keep: number, writer: LibraryFiles): void {
   const excess = records.length - Math.max(1, keep);
   if (excess <= 0) return;
   const removed = records.splice(0, excess);
