@@ -305,7 +305,7 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     const mode = args.mode ?? 'merge';
     const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
-    const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id), existing?.last_updated]);
+    const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id, ctx.files), existing?.last_updated]);
     const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath);
     const data = serialiseManifest(manifest);
     const record = writeVersion({
