@@ -4,12 +4,13 @@
  * the library stays busy, and concurrent writers in one process lose nothing.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { STALE_MS, withLibraryGate } from '../src/core/writes/gate.js';
+import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/writes/gate.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { L6Store, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
@@ -138,5 +139,93 @@ describe('the library write gate', () => {
       expect(payload.error).toMatch(/refusing to write through the symbolic link/);
     }
     expect(fs.readFileSync(outside, 'utf8')).toBe('untouched\n');
+  });
+
+  it('recovers at once a lock whose pid now belongs to another process (started at another time)', async () => {
+    const root = library();
+    const lock = libraryPaths(root).lock;
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      fs.mkdirSync(lock);
+      // The dead holder's record: the sleeper's pid, but a start time the sleeper does not have.
+      const token = 'ab'.repeat(12);
+      fs.writeFileSync(
+        path.join(lock, `owner-${token}.json`),
+        JSON.stringify({ pid: sleeper.pid, host: os.hostname(), boot: null, start: '1', token, acquired: '' }),
+      );
+      const warnings: string[] = [];
+      const started = Date.now();
+      const result = await withLibraryGate(libraryPaths(root), () => 'ran', {
+        timeoutMs: 2_000,
+        warn: (m) => warnings.push(m),
+      });
+      expect(result).toBe('ran');
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(warnings.join('\n')).toContain(`left by pid ${sleeper.pid}`);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
+  });
+
+  it('two waiters breaking the same dead lock never remove the lock a third took meanwhile', async () => {
+    const root = library();
+    const paths = libraryPaths(root);
+    const token = 'cd'.repeat(12);
+    fs.mkdirSync(paths.lock);
+    fs.writeFileSync(
+      path.join(paths.lock, `owner-${token}.json`),
+      JSON.stringify({ pid: 2 ** 22 + 17, host: os.hostname(), boot: null, token, acquired: '' }),
+    );
+    // Both waiters looked and judged it dead; the second one is slow to act.
+    const first = inspect(paths.lock);
+    const second = inspect(paths.lock);
+    if (!first || first === 'unknown' || !second || second === 'unknown') throw new Error('no lock to inspect');
+    expect(breakLock(paths.lock, first, () => {})).toBe(true);
+    await withLibraryGate(
+      paths,
+      (gate) => {
+        // The slow waiter acts on what it saw before this holder took the lock.
+        expect(breakLock(paths.lock, second, () => {})).toBe(true);
+        expect(() => gate.assertHeld()).not.toThrow();
+        expect(fs.readdirSync(paths.lock)).toHaveLength(1);
+      },
+      { timeoutMs: 2_000, warn: () => {} },
+    );
+    expect(fs.existsSync(paths.lock)).toBe(false);
+  });
+
+  it('a holder whose lock was broken notices, and its release leaves the new lock alone', async () => {
+    const root = library();
+    const paths = libraryPaths(root);
+    const foreign = path.join(paths.lock, `owner-${'ef'.repeat(12)}.json`);
+    await expect(
+      withLibraryGate(
+        paths,
+        (gate) => {
+          fs.rmSync(paths.lock, { recursive: true });
+          fs.mkdirSync(paths.lock);
+          fs.writeFileSync(
+            foreign,
+            JSON.stringify({ pid: 1, host: 'another-host', boot: null, token: 'ef', acquired: '' }),
+          );
+          gate.assertHeld();
+        },
+        { warn: () => {} },
+      ),
+    ).rejects.toThrow(/^lost the library lock .*; nothing was written$/);
+    expect(fs.existsSync(foreign)).toBe(true);
+  });
+
+  it('a holder that exits while holding the gate releases it', async () => {
+    const root = library();
+    const script = [
+      `const { withLibraryGate } = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/core/writes/gate.js'))});`,
+      `const { libraryPaths } = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/core/store/library.js'))});`,
+      `await withLibraryGate(libraryPaths(${JSON.stringify(root)}), () => process.exit(0));`,
+    ].join('\n');
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(fs.existsSync(libraryPaths(root).lock)).toBe(false);
   });
 });

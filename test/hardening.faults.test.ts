@@ -18,14 +18,8 @@ import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/operations/export.js';
-import {
-  archiveFile,
-  INDEX_FILE,
-  MAX_CLOCK_STEP_BACK_MS,
-  PENDING_FILE,
-  readHistory,
-  sha256,
-} from '../src/core/writes/history.js';
+import { MAX_CLOCK_STEP_BACK_MS } from '../src/core/writes/clock.js';
+import { archiveFile, INDEX_FILE, PENDING_FILE, readHistory, sha256 } from '../src/core/writes/history.js';
 import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import type { AccessLevel } from './trust/access.js';
 import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
 import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
-import type { DurableWriter } from './writes/history.js';
+import type { LibraryFiles } from './writes/atomic.js';
 import type { PeerFanout } from './federation/peers.js';
 
 export type Env = Record<string, string | undefined>;
@@ -22,7 +22,7 @@ export interface OperationContext {
   /** Paths of the config files (registry, audit, peers), resolved from flags and env. */
   config?: ConfigPaths;
   /** The file operations writes go through; the real ones when absent (tests inject faults). */
-  files?: DurableWriter;
+  files?: LibraryFiles;
 }
 
 export interface ConfigPaths {

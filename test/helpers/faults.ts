@@ -8,11 +8,22 @@
  *   half of the bytes in a temp file next to the target (for a replace — harsher than the real
  *   writer, which removes its temp file), or half of the line appended (for an index append).
  * - `EROFS`: nothing is written; the error is shaped like Node's.
+ *
+ * Reads (`readFile`, `readDir`) are not counted in `calls`; `failReads` makes every read of a
+ * path it accepts fail with the given code (EIO, EMFILE, EACCES), as a failing disk, a process
+ * out of descriptors or a changed permission does.
  */
 import fs from 'node:fs';
-import { REAL_WRITER, type DurableWriter } from '../../src/core/writes/history.js';
+import { REAL_FILES, type LibraryFiles } from '../../src/core/writes/atomic.js';
 
 export type Fault = 'ENOSPC' | 'EROFS';
+export type ReadFault = 'EIO' | 'EMFILE' | 'EACCES';
+
+const READ_MESSAGES: Record<ReadFault, string> = {
+  EIO: 'i/o error',
+  EMFILE: 'too many open files',
+  EACCES: 'permission denied',
+};
 
 export interface WriterCall {
   kind: 'replace' | 'append';
@@ -36,12 +47,14 @@ function kernelEnospc(): NodeJS.ErrnoException {
   });
 }
 
-export class FaultyWriter implements DurableWriter {
+export class FaultyWriter implements LibraryFiles {
   readonly calls: WriterCall[] = [];
   /** Index (in `calls`) of the operation that fails; null: none fails. */
   failAt: number | null;
   fault: Fault;
   failed: WriterCall | null = null;
+  /** Reads that fail: of the paths `match` accepts, with `code`. */
+  failReads: { match: (file: string) => boolean; code: ReadFault } | null = null;
 
   constructor(failAt: number | null = null, fault: Fault = 'ENOSPC') {
     this.failAt = failAt;
@@ -66,7 +79,7 @@ export class FaultyWriter implements DurableWriter {
   }
 
   replaceFile(target: string, data: Buffer | string, options: { fsync: boolean }): void {
-    if (!this.shouldFail({ kind: 'replace', target })) return REAL_WRITER.replaceFile(target, data, options);
+    if (!this.shouldFail({ kind: 'replace', target })) return REAL_FILES.replaceFile(target, data, options);
     if (this.fault === 'ENOSPC') {
       const bytes = Buffer.from(data);
       fs.writeFileSync(`${target}.${1000 + this.calls.length}.tmp`, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -75,8 +88,30 @@ export class FaultyWriter implements DurableWriter {
   }
 
   appendFile(file: string, data: string): void {
-    if (!this.shouldFail({ kind: 'append', target: file })) return REAL_WRITER.appendFile(file, data);
+    if (!this.shouldFail({ kind: 'append', target: file })) return REAL_FILES.appendFile(file, data);
     if (this.fault === 'ENOSPC') fs.appendFileSync(file, data.slice(0, Math.floor(data.length / 2)));
     throw this.error(file);
+  }
+
+  private readError(file: string, syscall: string): NodeJS.ErrnoException | null {
+    if (!this.failReads?.match(file)) return null;
+    const code = this.failReads.code;
+    return Object.assign(new Error(`${code}: ${READ_MESSAGES[code]}, ${syscall} '${file}'`), {
+      code,
+      syscall,
+      path: file,
+    });
+  }
+
+  readFile(file: string): Buffer {
+    const error = this.readError(file, 'open');
+    if (error) throw error;
+    return REAL_FILES.readFile(file);
+  }
+
+  readDir(dir: string): string[] {
+    const error = this.readError(dir, 'scandir');
+    if (error) throw error;
+    return REAL_FILES.readDir(dir);
   }
 }

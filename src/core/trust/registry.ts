@@ -8,9 +8,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, writeFileDurably } from '../writes/atomic.js';
+import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../writes/atomic.js';
 import { lockFileSync } from '../writes/gate.js';
-import { sweepAtomicTemps } from '../writes/history.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';

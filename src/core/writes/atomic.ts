@@ -1,7 +1,9 @@
 /**
  * Durable small-file writes shared by the manifests, history, staging, the registry and the
  * peers file: a temp file in the same folder, every byte written, fsync, rename over the
- * target. A crash leaves the old file or the new one, never a torn one.
+ * target. A crash leaves the old file or the new one, never a torn one. Also the seam the
+ * library's write path does its file operations through (`LibraryFiles`), the sweep of temp
+ * files left by a killed writer, and the folder fsync.
  *
  * This replaces `write-file-atomic`'s sync writer, which ignores a short write(2): on a disk
  * that fills up mid-write it renamed a truncated temp file over the target (measured on a
@@ -119,5 +121,99 @@ export function writeFileDurably(target: string, data: string, mode = 0o644): vo
     replaceFileSync(target, data, { fsync: true, mode });
   } catch (error) {
     throw new BourdonError(`cannot write ${target}: ${describeError(error)}; the file is unchanged`);
+  }
+}
+
+/** fsync of a folder, so a rename in it survives a crash of the machine. */
+export function fsyncDir(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // some platforms cannot fsync a directory; the rename is still atomic
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/**
+ * The file operations the library's write path (manifests, history, staging) goes through.
+ * Injectable (through `OperationContext.files`) so that tests can make them fail honestly — a
+ * full disk, a read-only file system, an unreadable index — at any step; the default is the
+ * real thing.
+ */
+export interface LibraryFiles {
+  /**
+   * Replaces `target` with `data`: a temp file in the same folder, fsync (unless told not to),
+   * rename. `mode`: the new file's exact mode (default: an existing file's, else 0o666 less the umask).
+   */
+  replaceFile(target: string, data: Buffer | string, options: { fsync: boolean; mode?: number }): void;
+  /** Appends `data` to `file` (created when missing) in one write(2) on an O_APPEND descriptor, then fsyncs. */
+  appendFile(file: string, data: string): void;
+  /** A whole file's bytes (history reads: the index, the pending record, archives). */
+  readFile(file: string): Buffer;
+  /** The names in a folder (history reads: the archived versions). */
+  readDir(dir: string): string[];
+}
+
+export const REAL_FILES: LibraryFiles = {
+  replaceFile(target, data, options) {
+    replaceFileSync(target, data, { fsync: options.fsync, mode: options.mode });
+  },
+  appendFile(file, data) {
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
+    try {
+      writeAll(fd, Buffer.from(data, 'utf8'));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  readFile(file) {
+    return fs.readFileSync(file);
+  },
+  readDir(dir) {
+    return fs.readdirSync(dir);
+  },
+};
+
+/**
+ * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
+ * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.
+ */
+export function writeDurable(
+  target: string,
+  data: Buffer | string,
+  options: { syncDir?: boolean; fsync?: boolean; mode?: number; writer?: LibraryFiles } = {},
+): void {
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  (options.writer ?? REAL_FILES).replaceFile(target, data, { fsync: options.fsync ?? true, mode: options.mode });
+  if (options.syncDir ?? true) fsyncDir(path.dirname(target));
+}
+
+/** Removes a file that may already be gone. */
+export function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Removes temporary files (`<name>.<digits>.tmp`, and write-file-atomic's `<name>.<digits>` from
+ * earlier versions) that a writer killed mid-write left behind in `dir`, for the names `belongs`
+ * accepts. Only safe under the lock that guards those files, where no other writer is active.
+ */
+export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/\.\d+(?:\.tmp)?$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
   }
 }

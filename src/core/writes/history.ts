@@ -20,7 +20,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, replaceFileSync, writeAll } from './atomic.js';
+import {
+  fsyncDir,
+  isTempOf,
+  REAL_FILES,
+  removeQuietly,
+  sweepAtomicTemps,
+  writeDurable,
+  type LibraryFiles,
+} from './atomic.js';
+import { steadyNow } from './clock.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { GateHandle } from './gate.js';
 import type { LibraryPaths } from '../store/library.js';
@@ -76,6 +85,66 @@ export function historyDir(paths: LibraryPaths, agentId: string): string {
 
 export function archiveFile(dir: string, version: number): string {
   return path.join(dir, `v${String(version).padStart(6, '0')}.l5.yaml`);
+}
+
+/** A history file or folder that exists but cannot be read: the operation fails, nothing changes. */
+export class HistoryUnreadable extends BourdonError {}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/** Only ENOENT means "absent"; any other error (EIO, EMFILE, EACCES) stops the operation. */
+function unreadable(agentId: string, error: unknown): HistoryUnreadable {
+  return new HistoryUnreadable(
+    `cannot read the history of agent '${agentId}' (${describeError(error)}); nothing was changed`,
+  );
+}
+
+/** Refuses a history folder that is a symbolic link (it would put archives outside the library). */
+function refuseLink(dir: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  if (stat.isSymbolicLink()) throw new BourdonError(`refusing to write through the symbolic link ${dir}`);
+  if (!stat.isDirectory()) throw new BourdonError(`${dir} is not a folder`);
+}
+
+/**
+ * Creates (or checks) `history/` and `history/<id>/`: never symbolic links, and `history/` is
+ * 0700 (archives hold private rows), tightened when an earlier version left it open.
+ */
+function prepareHistoryDir(paths: LibraryPaths, agentId: string): string {
+  const dir = historyDir(paths, agentId);
+  refuseLink(paths.history);
+  try {
+    fs.mkdirSync(paths.history, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  refuseLink(paths.history);
+  if ((fs.statSync(paths.history).mode & 0o077) !== 0) fs.chmodSync(paths.history, 0o700);
+  refuseLink(dir);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  refuseLink(dir);
+  return dir;
+}
+
+/** The mode of the live file (archives of its bytes get the same); undefined when there is none. */
+function liveMode(livePath: string): number | undefined {
+  try {
+    return fs.lstatSync(livePath).mode & 0o777;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Row counts of a manifest's bytes; null counts when the bytes are not a manifest. */
@@ -138,12 +207,19 @@ function normaliseRecord(value: VersionRecord): VersionRecord {
   };
 }
 
-function readPending(dir: string): VersionRecord | null {
+function readPending(dir: string, agentId: string, files: LibraryFiles): VersionRecord | null {
+  let text: string;
   try {
-    const parsed = JSON.parse(fs.readFileSync(path.join(dir, PENDING_FILE), 'utf8')) as unknown;
+    text = files.readFile(path.join(dir, PENDING_FILE)).toString('utf8');
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw unreadable(agentId, error);
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
     return isVersionRecord(parsed) ? normaliseRecord(parsed) : null;
   } catch {
-    return null;
+    return null; // garbage left by a crash: treated as no pending write
   }
 }
 
@@ -152,14 +228,15 @@ interface IndexRead {
   bad: number;
 }
 
-function readIndex(dir: string): IndexRead {
+function readIndex(dir: string, agentId: string, files: LibraryFiles): IndexRead {
   const records = new Map<number, VersionRecord>();
   let bad = 0;
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, INDEX_FILE), 'utf8');
-  } catch {
-    return { records, bad };
+    text = files.readFile(path.join(dir, INDEX_FILE)).toString('utf8');
+  } catch (error) {
+    if (isMissing(error)) return { records, bad };
+    throw unreadable(agentId, error);
   }
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
@@ -180,13 +257,14 @@ function readIndex(dir: string): IndexRead {
   return { records, bad };
 }
 
-function listArchives(dir: string): Map<number, string> {
+function listArchives(dir: string, agentId: string, files: LibraryFiles): Map<number, string> {
   const out = new Map<number, string>();
   let names: string[];
   try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return out;
+    names = files.readDir(dir);
+  } catch (error) {
+    if (isMissing(error)) return out;
+    throw unreadable(agentId, error);
   }
   for (const name of names) {
     const match = ARCHIVE_PATTERN.exec(name);
@@ -196,13 +274,14 @@ function listArchives(dir: string): Map<number, string> {
 }
 
 /** A record rebuilt from an archived file whose index line is missing or unreadable. */
-function recoveredRecord(version: number, file: string): VersionRecord | null {
+function recoveredRecord(version: number, file: string, agentId: string, files: LibraryFiles): VersionRecord | null {
   try {
-    const data = fs.readFileSync(file);
+    const data = files.readFile(file);
     const stat = fs.statSync(file);
     return makeRecord(version, data, 'recovered', null, new Date(stat.mtimeMs));
-  } catch {
-    return null;
+  } catch (error) {
+    if (isMissing(error)) return null; // pruned meanwhile
+    throw unreadable(agentId, error);
   }
 }
 
@@ -210,11 +289,13 @@ function recoveredRecord(version: number, file: string): VersionRecord | null {
  * The versions of one agent, reconciled from the index and the archived files. Pure read:
  * never locks, never writes. An archive that belongs to a write in flight is left out.
  */
-export function readHistory(paths: LibraryPaths, agentId: string): HistoryState {
+export function readHistory(paths: LibraryPaths, agentId: string, files: LibraryFiles = REAL_FILES): HistoryState {
   const dir = historyDir(paths, agentId);
-  const archives = listArchives(dir);
-  const pending = readPending(dir);
-  const index = readIndex(dir);
+  refuseLink(paths.history);
+  refuseLink(dir);
+  const archives = listArchives(dir, agentId, files);
+  const pending = readPending(dir, agentId, files);
+  const index = readIndex(dir, agentId, files);
   let damaged = index.bad > 0;
   let highest = 0;
   for (const version of archives.keys()) highest = Math.max(highest, version);
@@ -228,7 +309,7 @@ export function readHistory(paths: LibraryPaths, agentId: string): HistoryState 
       continue;
     }
     if (pending && pending.version === version) continue; // in flight
-    const recovered = recoveredRecord(version, archives.get(version)!);
+    const recovered = recoveredRecord(version, archives.get(version)!, agentId, files);
     if (recovered) {
       records.push(recovered);
       damaged = true;
@@ -239,14 +320,15 @@ export function readHistory(paths: LibraryPaths, agentId: string): HistoryState 
 }
 
 /** The archived bytes of a version, checked against its recorded hash; null when absent. */
-export function readArchive(state: HistoryState, version: number): Buffer | null {
+export function readArchive(state: HistoryState, version: number, files: LibraryFiles = REAL_FILES): Buffer | null {
   const record = state.records.find((candidate) => candidate.version === version);
   if (!record) return null;
   let data: Buffer;
   try {
-    data = fs.readFileSync(archiveFile(state.dir, version));
-  } catch {
-    return null;
+    data = files.readFile(archiveFile(state.dir, version));
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw new BourdonError(`cannot read archived version ${version} (${describeError(error)})`);
   }
   if (sha256(data) !== record.sha256) {
     throw new BourdonError(`archived version ${version} is damaged (its hash does not match the index)`);
@@ -274,66 +356,14 @@ export function currentVersion(state: HistoryState, live: Buffer | null): number
   return sha256(live) === latest.sha256 ? latest.version : null;
 }
 
-function fsyncDir(dir: string): void {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // some platforms cannot fsync a directory; the rename is still atomic
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
-}
-
-/**
- * The two file operations every write of the library goes through. Injectable (through
- * `OperationContext.files`) so that tests can make them fail honestly — a full disk, a
- * read-only file system — at any step; the default is the real thing.
- */
-export interface DurableWriter {
-  /** Replaces `target` with `data`: a temp file in the same folder, fsync (unless told not to), rename. */
-  replaceFile(target: string, data: Buffer | string, options: { fsync: boolean }): void;
-  /** Appends `data` to `file` (created when missing) in one write(2) on an O_APPEND descriptor, then fsyncs. */
-  appendFile(file: string, data: string): void;
-}
-
-export const REAL_WRITER: DurableWriter = {
-  replaceFile(target, data, options) {
-    replaceFileSync(target, data, { fsync: options.fsync });
-  },
-  appendFile(file, data) {
-    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
-    try {
-      writeAll(fd, Buffer.from(data, 'utf8'));
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  },
-};
-
-/**
- * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
- * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.
- */
-export function writeDurable(
-  target: string,
-  data: Buffer | string,
-  options: { syncDir?: boolean; fsync?: boolean; writer?: DurableWriter } = {},
-): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  (options.writer ?? REAL_WRITER).replaceFile(target, data, { fsync: options.fsync ?? true });
-  if (options.syncDir ?? true) fsyncDir(path.dirname(target));
-}
-
 /** Whether a file ends without a newline (a line torn by a crash). */
 function endsTorn(file: string): boolean {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
-  } catch {
-    return false;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
   }
   try {
     const size = fs.fstatSync(fd).size;
@@ -346,7 +376,7 @@ function endsTorn(file: string): boolean {
   }
 }
 
-function appendIndex(dir: string, record: VersionRecord, writer: DurableWriter): void {
+function appendIndex(dir: string, record: VersionRecord, writer: LibraryFiles): void {
   const file = path.join(dir, INDEX_FILE);
   // A line torn by a crash has no newline: start on a fresh line so this record stays whole.
   // (Writers hold the gate, so nobody appends between this check and the write.)
@@ -354,59 +384,35 @@ function appendIndex(dir: string, record: VersionRecord, writer: DurableWriter):
   writer.appendFile(file, prefix + JSON.stringify(record) + '\n');
 }
 
-function rewriteIndex(dir: string, records: readonly VersionRecord[], writer: DurableWriter): void {
+function rewriteIndex(dir: string, records: readonly VersionRecord[], writer: LibraryFiles): void {
   writeDurable(path.join(dir, INDEX_FILE), records.map((record) => JSON.stringify(record) + '\n').join(''), { writer });
 }
 
-function removeQuietly(file: string): void {
-  try {
-    fs.unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
 /** Completes or discards a write a crashed writer left in flight. Under the gate only. */
-function recoverPending(dir: string, livePath: string, writer: DurableWriter): void {
-  const pending = readPending(dir);
+function recoverPending(dir: string, agentId: string, livePath: string, writer: LibraryFiles): void {
+  const pending = readPending(dir, agentId, writer);
   if (!pending) {
-    removeQuietly(path.join(dir, PENDING_FILE)); // unreadable leftovers, if any
+    removeQuietly(path.join(dir, PENDING_FILE)); // garbage leftovers, if any
     return;
   }
-  const indexed = readIndex(dir).records.get(pending.version);
+  const indexed = readIndex(dir, agentId, writer).records.get(pending.version);
   if (!indexed) {
     const live = readLive(livePath);
     let archived: Buffer | null;
     try {
-      archived = fs.readFileSync(archiveFile(dir, pending.version));
-    } catch {
+      archived = writer.readFile(archiveFile(dir, pending.version));
+    } catch (error) {
+      if (!isMissing(error)) throw unreadable(agentId, error);
       archived = null;
     }
     const landed = live !== null && sha256(live) === pending.sha256;
     if (landed && archived !== null && sha256(archived) === pending.sha256) appendIndex(dir, pending, writer);
     else if (landed) {
-      writeDurable(archiveFile(dir, pending.version), live, { writer });
+      writeDurable(archiveFile(dir, pending.version), live, { writer, mode: liveMode(livePath) });
       appendIndex(dir, pending, writer);
     } else removeQuietly(archiveFile(dir, pending.version));
   }
   removeQuietly(path.join(dir, PENDING_FILE));
-}
-
-/**
- * Removes temporary files (`<name>.<digits>.tmp`, and write-file-atomic's `<name>.<digits>` from
- * earlier versions) that a writer killed mid-write left behind in `dir`, for the names `belongs`
- * accepts. Only safe under the lock that guards those files, where no other writer is active.
- */
-export function sweepAtomicTemps(dir: string, belongs: (name: string) => boolean): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (/\.\d+(?:\.tmp)?$/.test(name) && belongs(name)) removeQuietly(path.join(dir, name));
-  }
 }
 
 /**
@@ -420,10 +426,11 @@ function recordVersion(
   record: VersionRecord,
   data: Buffer,
   live: { path: string; gate: GateHandle; landed: () => void } | null,
-  writer: DurableWriter,
+  writer: LibraryFiles,
+  mode: number | undefined,
 ): void {
   writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false, writer });
-  writeDurable(archiveFile(dir, record.version), data, { syncDir: false, writer });
+  writeDurable(archiveFile(dir, record.version), data, { syncDir: false, writer, mode });
   if (live) {
     live.gate.assertHeld();
     writeDurable(live.path, data, { writer });
@@ -434,32 +441,9 @@ function recordVersion(
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
-/** How far ahead of the clock an agent's newest stamp may be and still hold its time back. */
-export const MAX_CLOCK_STEP_BACK_MS = 24 * 3600 * 1000;
-
-/**
- * The time a write is stamped with (its version's `ts`, the manifest's `last_updated`): the
- * clock, unless one of the agent's earlier stamps is at or ahead of it — the clock went back
- * (an NTP step, a VM resumed, a hand-set clock) — by at most a day; then 1 ms after that
- * stamp, so an agent's times never run backwards. A stamp more than a day ahead of the clock
- * is taken to be the wrong one, and the clock wins: one bad clock cannot pin every later
- * stamp in the future. Version numbers never depend on time.
- */
-export function steadyNow(now: Date, earlier: readonly unknown[]): Date {
-  const clock = now.getTime();
-  let result = clock;
-  for (const stamp of earlier) {
-    if (typeof stamp !== 'string') continue;
-    const time = Date.parse(stamp);
-    if (!Number.isFinite(time) || time < result || time - clock > MAX_CLOCK_STEP_BACK_MS) continue;
-    result = time + 1;
-  }
-  return result === clock ? now : new Date(result);
-}
-
 /** The newest recorded stamp of an agent's history, or null. Pure read. */
-export function latestStamp(paths: LibraryPaths, agentId: string): string | null {
-  const records = readHistory(paths, agentId).records;
+export function latestStamp(paths: LibraryPaths, agentId: string, files: LibraryFiles = REAL_FILES): string | null {
+  const records = readHistory(paths, agentId, files).records;
   return records.length ? records[records.length - 1].ts : null;
 }
 
@@ -475,7 +459,7 @@ export interface WriteVersionRequest {
   gate: GateHandle;
   counts?: Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
   /** The file operations to use; the real ones by default. */
-  writer?: DurableWriter;
+  writer?: LibraryFiles;
   /** Told when the write happened but its bookkeeping could not be finished. */
   warn?: (message: string) => void;
 }
@@ -491,16 +475,18 @@ export interface WriteVersionRequest {
  * `warn`, and the next writer completes it from the pending record.
  */
 export function writeVersion(request: WriteVersionRequest): VersionRecord {
-  const writer = request.writer ?? REAL_WRITER;
+  const writer = request.writer ?? REAL_FILES;
   const dir = historyDir(request.paths, request.agentId);
   let landed = false;
   let record: VersionRecord | null = null;
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    prepareHistoryDir(request.paths, request.agentId);
+    // Archives are as private as the live file: they take its mode (a new file: the default).
+    const mode = liveMode(request.livePath);
     sweepAtomicTemps(path.dirname(request.livePath), (name) => isTempOf(name, path.basename(request.livePath), true));
     sweepAtomicTemps(dir, (name) => /^(?:v\d+\.l5\.yaml|index\.jsonl|pending\.json)\.\d+(?:\.tmp)?$/.test(name));
-    recoverPending(dir, request.livePath, writer);
-    const state = readHistory(request.paths, request.agentId);
+    recoverPending(dir, request.agentId, request.livePath, writer);
+    const state = readHistory(request.paths, request.agentId, writer);
     if (state.damaged) rewriteIndex(dir, state.records, writer);
     const records = [...state.records];
     let next = state.nextVersion;
@@ -509,7 +495,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     const now = steadyNow(request.now, [latest?.ts]);
     if (live && (!latest || sha256(live) !== latest.sha256)) {
       const external = makeRecord(next, live, 'external', null, now);
-      recordVersion(dir, external, live, null, writer);
+      recordVersion(dir, external, live, null, writer, mode);
       records.push(external);
       next += 1;
     }
@@ -520,6 +506,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
       request.data,
       { path: request.livePath, gate: request.gate, landed: () => (landed = true) },
       writer,
+      mode,
     );
     records.push(record);
     prune(dir, records, request.keep, writer);
@@ -536,7 +523,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     // means another writer may be at work, so nothing is cleaned up then.
     if (error instanceof BourdonError) throw error;
     try {
-      recoverPending(dir, request.livePath, writer); // drops this attempt's pending record and archive
+      recoverPending(dir, request.agentId, request.livePath, writer); // drops this attempt's pending record and archive
     } catch {
       // the next writer does it
     }
@@ -547,7 +534,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
 }
 
 /** Keeps the newest `keep` versions; the current one (the newest) is never pruned. */
-function prune(dir: string, records: VersionRecord[], keep: number, writer: DurableWriter): void {
+function prune(dir: string, records: VersionRecord[], keep: number, writer: LibraryFiles): void {
   const excess = records.length - Math.max(1, keep);
   if (excess <= 0) return;
   const removed = records.splice(0, excess);

@@ -108,7 +108,13 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
     args.limit === null || args.limit === undefined || !Number.isFinite(args.limit)
       ? DEFAULT_VERSION_LIMIT
       : Math.min(MAX_VERSION_LIMIT, Math.max(1, Math.trunc(args.limit)));
-  const state = readHistory(ctx.store.paths, args.agent_id);
+  let state: HistoryState;
+  try {
+    state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
+  } catch (error) {
+    if (error instanceof BourdonError) return { error: error.message, agent_id: args.agent_id, versions: [] };
+    throw error;
+  }
   const current = currentVersion(state, liveBytes(ctx, args.agent_id));
   const newest = [...state.records].reverse().slice(0, limit);
   const ceiling = ctx.caller.ceiling;
@@ -258,7 +264,13 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
   const against = args.against ?? null;
   const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, against });
   if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
-  const state = readHistory(ctx.store.paths, args.agent_id);
+  let state: HistoryState;
+  try {
+    state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
+  } catch (error) {
+    if (error instanceof BourdonError) return fail(error.message);
+    throw error;
+  }
   const has = (version: unknown) => state.records.some((record) => record.version === version);
   if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id));
   if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id));
@@ -266,8 +278,8 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
   let newer: Side;
   let older: Side;
   try {
-    newer = sideOf(readArchive(state, args.version));
-    older = sideOf(base === null ? null : readArchive(state, base));
+    newer = sideOf(readArchive(state, args.version, ctx.files));
+    older = sideOf(base === null ? null : readArchive(state, base, ctx.files));
   } catch (error) {
     return fail(describeError(error));
   }
@@ -356,7 +368,13 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
     );
   }
   const known = (state: HistoryState) => state.records.some((record) => record.version === args.version);
-  if (!known(readHistory(ctx.store.paths, args.agent_id))) return fail(unknownVersion(args.version, args.agent_id));
+  try {
+    if (!known(readHistory(ctx.store.paths, args.agent_id, ctx.files)))
+      return fail(unknownVersion(args.version, args.agent_id));
+  } catch (error) {
+    if (error instanceof BourdonError) return fail(error.message);
+    throw error;
+  }
 
   // Audited before it happens; no audit record, no rollback.
   const auditPath = ctx.config?.audit;
@@ -373,10 +391,10 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
   return withLibraryGate(
     ctx.store.paths,
     (gate) => {
-      const state = readHistory(ctx.store.paths, args.agent_id);
       let data: Buffer | null;
       try {
-        data = readArchive(state, args.version);
+        const state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
+        data = readArchive(state, args.version, ctx.files);
       } catch (error) {
         if (error instanceof BourdonError) return fail(error.message);
         throw error;

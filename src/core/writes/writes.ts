@@ -10,7 +10,8 @@ import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { BourdonError } from '../errors.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
-import { historyKeep, latestStamp, readLive, steadyNow, writeVersion } from './history.js';
+import { steadyNow } from './clock.js';
+import { historyKeep, latestStamp, readLive, writeVersion } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
@@ -422,7 +423,7 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     // A capped writer's replace needs the live rows too: the ones it cannot see are kept.
     const existing = mode === 'merge' || ceiling !== 'private' ? loadExisting(ctx, args.agent_id, livePath) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
-    const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id), existing?.last_updated]);
+    const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id, ctx.files), existing?.last_updated]);
     const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling);
     const data = serialiseManifest(manifest);
     const record = writeVersion({
