@@ -10,7 +10,7 @@ import { BourdonError } from '../errors.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
 import { historyKeep, latestStamp, readLive, steadyNow, writeVersion } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
@@ -121,7 +121,7 @@ export function validateRows(args: CommitArgs): string | null {
 
 /** Checks that need no disk: id, mode, size, rows. Returns the error message or null. */
 export function precheckCommit(args: CommitArgs): string | null {
-  if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
+  if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
   const mode = args.mode ?? 'merge';
   if (!(COMMIT_MODES as readonly string[]).includes(mode)) {
     return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
