@@ -81,6 +81,32 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
     expect(fs.existsSync(`${library}/agents/Agent-B.l5.yaml`)).toBe(false);
   });
 
+  it('a write lands in the file that is served: into twin.l5.yaml after twin-2, never behind a later duplicate', async () => {
+    const written = (await callJson(linked.client, 'commit_to_federation', {
+      agent_id: 'twin',
+      sessions: [{ date: '2026-07-20', cwd: '/twin/third' }],
+    })) as { error?: string };
+    expect(written.error).toBeUndefined();
+    const memory = (await linked.client.readResource({ uri: 'agent-library://agents/twin/memory' })).contents[0];
+    const twin = JSON.parse((memory as { text: string }).text) as {
+      agent: { instance: string };
+      recent_sessions: unknown[];
+    };
+    expect(twin.agent.instance).toBe('second-file'); // merged from the served file, twin-2
+    expect(twin.recent_sessions).toEqual([{ date: '2026-07-20', cwd: '/twin/third' }]);
+
+    fs.writeFileSync(
+      `${library}/agents/zz-numbers.l5.yaml`,
+      'agent: {id: numbers, type: tutor}\nknown_entities: [{name: Shadow}]\n',
+    );
+    const hidden = (await callJson(linked.client, 'commit_to_federation', {
+      agent_id: 'numbers',
+      sessions: [{ date: '2026-07-20', cwd: '/n' }],
+    })) as { error: string };
+    expect(hidden.error).toContain('is served from agents/zz-numbers.l5.yaml');
+    expect(fs.readFileSync(`${library}/agents/numbers.l5.yaml`, 'utf8')).not.toContain('/n');
+  });
+
   it('refuses ids that could read as a path on every read surface, without touching the disk', async () => {
     for (const id of ['../agent-b', 'a/b', ' Agent-B']) {
       const memory = (await linked.client.readResource({

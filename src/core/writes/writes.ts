@@ -301,6 +301,14 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
   const livePath = path.join(paths.agents, file);
   try {
+    // Of two files declaring one id the last by name is served: a write to an id-named file that
+    // sorts before the served one would never be read back. Refused, not hidden.
+    const served = ctx.store.snapshot().byId.get(args.agent_id);
+    if (served && served.file > file) {
+      throw new CommitRefused(
+        `agent id ${pyRepr(args.agent_id)} is served from agents/${served.file} (the last file by name that declares it); a write to agents/${file} would be hidden behind it: remove or rename the duplicate first`,
+      );
+    }
     const mode = args.mode ?? 'merge';
     const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
