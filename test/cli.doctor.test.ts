@@ -154,7 +154,8 @@ describe('bourdon doctor', () => {
     expect(result.code).toBe(1);
     expect(byId('duplicates').verdict).toBe('fail');
     expect(byId('duplicates').details).toEqual([
-      'agents/zz-copy.l5.yaml: agent id "codex" is already in agents/codex.l5.yaml',
+      // the last file in sorted load order keeps the id, as in the engine
+      'agents/codex.l5.yaml: agent id "codex" is already in agents/zz-copy.l5.yaml',
     ]);
     fs.rmSync(path.join(library, 'agents', 'zz-copy.l5.yaml'));
 
@@ -169,7 +170,7 @@ describe('bourdon doctor', () => {
     expect(schema.details).toEqual(
       expect.arrayContaining([
         'agents/notes-bot.l5.yaml: known_entities[0] has no name (ignored)',
-        'agents/notes-bot.l5.yaml: recent_sessions[0] has no valid date (YYYY-MM-DD) and is not listed',
+        'agents/notes-bot.l5.yaml: recent_sessions[0] has no valid date (YYYY-MM-DD): undated, it is left out wherever a date window applies',
         expect.stringContaining('agent.type "robot" is not one of'),
         expect.stringContaining('known_entities[1].visibility "secret" is unknown'),
       ]),

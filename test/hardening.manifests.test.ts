@@ -31,7 +31,8 @@ const HOSTILE: Record<string, string | Buffer> = {
     "agent: {id: wrong, type: [1, 2]}\nknown_entities: {name: not-a-list}\nrecent_sessions: 'yesterday'\nnotes: 42\ncapabilities: yes\nlast_updated: [1]\n",
   'wrong-rows.l5.yaml':
     "agent: {id: rows, type: other}\nknown_entities: [1, 'text', null, {name: ''}, {name: [a]}, {name: Real Row, visibility: [public]}]\nrecent_sessions: [{date: null}, {date: 20260601, key_actions: {a: 1}}, {cwd: /x}]\nnotes: [{text: no date}, {date: '2026-06-01'}]\n",
-  'mismatch.l5.yaml': 'agent: {id: good, type: other}\nknown_entities: [{name: Impostor}]\n',
+  // Sorts before good.l5.yaml, so good.l5.yaml (loaded last) keeps the id.
+  'a-mismatch.l5.yaml': 'agent: {id: good, type: other}\nknown_entities: [{name: Impostor}]\n',
   'evil-id.l5.yaml': "agent: {id: '../../../etc/passwd', type: other}\n",
   'Bad Name.l5.yaml': 'known_entities: [{name: Nameless}]\n',
   'empty.l5.yaml': '',
@@ -77,9 +78,9 @@ describe('hostile manifests', () => {
       String(MAX_MANIFEST_BYTES),
     );
     expect(warnings.length).toBeGreaterThanOrEqual(brokenFiles.length);
-    // the impostor file claims an id its own file name does not: the file named after the id wins
+    // the impostor file claims an id another file has: the last file in sorted load order wins (as in the engine)
     expect(
-      warnings.some((message) => message.includes('mismatch.l5.yaml') && message.includes('duplicate agent id')),
+      warnings.some((message) => message.includes('a-mismatch.l5.yaml') && message.includes('duplicate agent id')),
     ).toBe(true);
   });
 

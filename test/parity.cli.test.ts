@@ -1,14 +1,15 @@
 /**
  * The CLI and the MCP tools call the same operations: `bourdon <command> --json` prints the
- * exact tool payload. Runs the reads.json cases that have a matching command through the
- * real binary.
+ * exact tool payload. Runs the reads.json and edge.json cases that have a matching command
+ * through the real binary, each over the library its file names.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { copyFixtureLibrary, normalise, oracle, type ConformanceCase } from './helpers/fixtures.js';
+import { caseFile, copyFixtureLibrary, normalise, type ConformanceCase } from './helpers/fixtures.js';
 
-const { cases } = oracle<{ cases: ConformanceCase[] }>('reads.json');
+const reads = caseFile('reads.json');
+const edge = caseFile('edge.json');
 const ENV = { BOURDON_LOCAL_NAME: 'fixture-machine' };
 
 function accessFlags(args: Record<string, unknown>): string[] {
@@ -43,9 +44,10 @@ function commandFor(testCase: ConformanceCase): string[] | null {
       const out = ['recent'];
       if (typeof a.since === 'string') out.push(`--since=${a.since}`);
       if (typeof a.agent === 'string') out.push('--agent', a.agent);
-      if (typeof a.limit === 'number') out.push(`--limit=${a.limit}`);
-      if (typeof a.cursor === 'string') out.push('--cursor', a.cursor);
-      if (a.summary === true) out.push('--summary');
+      // Lax inputs (edge.j: limit "1", summary "true") are what a shell passes anyway.
+      if (typeof a.limit === 'number' || typeof a.limit === 'string') out.push(`--limit=${a.limit}`);
+      if (typeof a.cursor === 'string') out.push(`--cursor=${a.cursor}`);
+      if (a.summary === true || a.summary === 'true') out.push('--summary');
       return [...out, ...accessFlags(a)];
     }
     default:
@@ -53,12 +55,37 @@ function commandFor(testCase: ConformanceCase): string[] | null {
   }
 }
 
-const runnable = cases.filter((testCase) => testCase.kind === 'tool' && commandFor(testCase) !== null);
+const runnableOf = (cases: ConformanceCase[]) =>
+  cases.filter((testCase) => testCase.kind === 'tool' && commandFor(testCase) !== null);
+const runnable = runnableOf(reads.cases);
+
+/** Runs one case through the binary: exit 0, or 1 when the payload is an error (still printed under --json). */
+async function expectCliPayload(testCase: ConformanceCase, library: string): Promise<void> {
+  const result = await runCli([...commandFor(testCase)!, '--json', '--library', library], { env: ENV });
+  const level = testCase.arguments.access_level;
+  if (typeof level === 'string' && !['public', 'team', 'private'].includes(level)) {
+    // edge.h: the CLI refuses an unsupported level while parsing its flags (a usage error, exit 2),
+    // before any row is read: the same fail-closed answer, in the CLI's own form.
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout).error).toContain(`--access-level=${level}`);
+    return;
+  }
+  const wantsError = typeof (testCase.expected as { error?: unknown }).error === 'string';
+  expect(result.code, result.stderr).toBe(wantsError ? 1 : 0);
+  const { actual, expected } = normalise(testCase, JSON.parse(result.stdout), library);
+  for (const payload of [actual, expected] as { agents?: { parse_error: unknown }[] }[]) {
+    for (const agent of Array.isArray(payload?.agents) ? payload.agents : []) {
+      if (typeof agent === 'object' && agent && typeof agent.parse_error === 'string')
+        agent.parse_error = '<parser message>';
+    }
+  }
+  expect(actual).toEqual(expected);
+}
 
 describe('bourdon <command> --json prints the tool payload', () => {
   let library: string;
   beforeAll(() => {
-    library = copyFixtureLibrary();
+    library = copyFixtureLibrary(reads.library);
   });
   afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 
@@ -79,16 +106,7 @@ describe('bourdon <command> --json prints the tool payload', () => {
   });
 
   it.concurrent.each(runnable.map((testCase) => [testCase.id, testCase] as const))('%s', async (_id, testCase) => {
-    const result = await runCli([...commandFor(testCase)!, '--json', '--library', library], { env: ENV });
-    expect(result.code, result.stderr).toBe(0);
-    const { actual, expected } = normalise(testCase, JSON.parse(result.stdout), library);
-    for (const payload of [actual, expected] as { agents?: { parse_error: unknown }[] }[]) {
-      for (const agent of Array.isArray(payload?.agents) ? payload.agents : []) {
-        if (typeof agent === 'object' && agent && typeof agent.parse_error === 'string')
-          agent.parse_error = '<parser message>';
-      }
-    }
-    expect(actual).toEqual(expected);
+    await expectCliPayload(testCase, library);
   });
 
   it('a bad cursor is a one-line error, exit 1, with the payload under --json', async () => {
@@ -103,5 +121,32 @@ describe('bourdon <command> --json prints the tool payload', () => {
         .split('\n')
         .filter((line) => !line.includes('warning:')),
     ).toEqual(["bourdon: invalid cursor: 'not-a-cursor'"]);
+  });
+});
+
+describe('edge.json: bourdon <command> --json over library-edge', () => {
+  const edgeRunnable = runnableOf(edge.cases);
+  let library: string;
+  beforeAll(() => {
+    library = copyFixtureLibrary(edge.library);
+  });
+  afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
+
+  it('runs the edge cases of every read tool with a command', () => {
+    expect(edgeRunnable.length).toBeGreaterThan(25);
+    expect(new Set(edgeRunnable.map((testCase) => testCase.name))).toEqual(
+      new Set([
+        'find_entity',
+        'get_cross_agent_summary',
+        'list_agents',
+        'list_recent_work',
+        'prepare_recognition_context',
+        'query_agent_memory',
+      ]),
+    );
+  });
+
+  it.concurrent.each(edgeRunnable.map((testCase) => [testCase.id, testCase] as const))('%s', async (_id, testCase) => {
+    await expectCliPayload(testCase, library);
   });
 });

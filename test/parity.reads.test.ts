@@ -1,13 +1,17 @@
 /**
  * Parity with the Python engine: every read case recorded in
- * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance)/reads.json, through a real MCP client.
+ * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance), reads.json over `library/` and
+ * edge.json over the library it names (`library-edge/`), through a real MCP client.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFixtureLibrary, normalise, oracle, resourceUri, type ConformanceCase } from './helpers/fixtures.js';
+import { caseFile, copyFixtureLibrary, normalise, resourceUri } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
-const { cases } = oracle<{ cases: ConformanceCase[] }>('reads.json');
+const FILES = [
+  { file: 'reads.json', minimumCases: 40 },
+  { file: 'edge.json', minimumCases: 30 },
+];
 const ENV = { BOURDON_LOCAL_NAME: 'fixture-machine' };
 
 /**
@@ -22,12 +26,13 @@ function parserNeutral(payload: unknown): unknown {
   return payload;
 }
 
-describe('reads.json through a real MCP client', () => {
+describe.each(FILES)('$file through a real MCP client', ({ file, minimumCases }) => {
+  const { library: fixtureLibrary, cases } = caseFile(file);
   let library: string;
   let linked: LinkedClient;
 
   beforeAll(async () => {
-    library = copyFixtureLibrary();
+    library = copyFixtureLibrary(fixtureLibrary);
     linked = await linkedClient(library, { env: ENV });
   });
   afterAll(async () => {
@@ -36,7 +41,7 @@ describe('reads.json through a real MCP client', () => {
   });
 
   it('has cases to run', () => {
-    expect(cases.length).toBeGreaterThan(40);
+    expect(cases.length).toBeGreaterThan(minimumCases);
   });
 
   for (const testCase of cases) {

@@ -3,7 +3,7 @@ import { BaseCommand, stderrWarn } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
 import { commitToFederation } from '../core/writes/commit.js';
-import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
+import { invalidWriteAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import type { Payload } from '../core/operations/reads.js';
 import { commitError, type CommitArgs } from '../core/writes/writes.js';
@@ -37,7 +37,7 @@ export default class Commit extends BaseCommand {
     // An id that could name a path outside the library is refused before any input is read.
     if (!isValidAgentId(args.agent_id)) {
       this.failOnPayloadError(
-        commitError({ agent_id: args.agent_id, mode: flags.mode }, invalidAgentIdMessage(args.agent_id)),
+        commitError({ agent_id: args.agent_id, mode: flags.mode }, invalidWriteAgentIdMessage(args.agent_id)),
       );
     }
     let input: Omit<CommitArgs, 'agent_id'> = {};

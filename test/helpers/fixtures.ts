@@ -31,10 +31,17 @@ export function removeTempDirs(): void {
   madeTempDirs.clear();
 }
 
-/** A writable copy of the conformance library (writes change it, so every case gets its own). */
-export function copyFixtureLibrary(): string {
+/**
+ * A writable copy of a conformance library (writes change it, so every case gets its own): `library/` by
+ * default, or the one an oracle file names in its top-level `"library"` key (a path relative to the
+ * conformance folder, e.g. `library-edge`).
+ */
+export function copyFixtureLibrary(library = 'library'): string {
+  const source = path.resolve(CONFORMANCE_DIR, library);
+  if (path.relative(CONFORMANCE_DIR, source).startsWith('..'))
+    throw new Error(`fixture library outside the fixtures: ${library}`);
   const root = tempDir('bourdon-lib-');
-  fs.cpSync(FIXTURE_LIBRARY, root, { recursive: true });
+  fs.cpSync(source, root, { recursive: true });
   // The shared folder may be read-only in CI; the copy must be writable.
   for (const file of fs.readdirSync(path.join(root, 'agents'))) fs.chmodSync(path.join(root, 'agents', file), 0o644);
   fs.chmodSync(path.join(root, 'agents'), 0o755);
@@ -56,10 +63,27 @@ export interface ConformanceCase {
   error_contains?: string;
   extra_keys_allowed?: string[];
   expected: unknown;
+  /** Deliberate differences from the engine (D<n>); `expected` is this project's payload, `python_oracle` the engine's. */
+  divergence?: string[];
+  python_oracle?: unknown;
+  note?: string;
 }
 
 export function oracle<T = unknown>(file: string): T {
   return readJson<T>(path.join(CONFORMANCE_DIR, 'oracle-payloads', file));
+}
+
+/** A list of independent read cases and the library they run over (`library/` unless the file names one). */
+export interface CaseFile {
+  library: string;
+  cases: ConformanceCase[];
+}
+
+export function caseFile(file: string): CaseFile {
+  const parsed = oracle<{ library?: string; cases: ConformanceCase[] }>(file);
+  // The earlier files say "shared" (the recorder's name for the shared `library/`); newer ones name a folder.
+  const library = parsed.library === undefined || parsed.library === 'shared' ? 'library' : parsed.library;
+  return { library, cases: parsed.cases };
 }
 
 /** Fills a resource template like agent-library://agents/{agent_id}/memory. */

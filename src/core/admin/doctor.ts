@@ -11,13 +11,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAccessLevel } from '../trust/access.js';
+import { isAccessLevel, rowVisibility } from '../trust/access.js';
 import type { ConfigPaths, Env } from '../context.js';
 import { dayOf } from '../store/dates.js';
 import { describeError } from '../errors.js';
 import { readOwner, withLibraryGate } from '../writes/gate.js';
 import { L6Store, MANIFEST_SUFFIX, parseManifest, type LibrarySnapshot } from '../store/library.js';
-import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
+import { AGENT_TYPES, asText, isObject, type RawObject } from '../store/manifest.js';
 import { loadPeersFile, type PeerConfig } from '../federation/peers-config.js';
 import { FederationRegistry } from '../trust/registry.js';
 import { listStaged } from '../writes/staging.js';
@@ -158,7 +158,7 @@ function manifestChecks(store: L6Store): CheckResult[] {
           'duplicates',
           'duplicate ids',
           'fail',
-          `${plural(duplicates.length, 'file')} declare an agent id another file already has; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped`,
+          `${plural(duplicates.length, 'file')} declare an agent id a later file (by name) also declares; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped: the last file by name wins`,
           duplicates,
         )
       : check('duplicates', 'duplicate ids', 'ok', 'every agent id is declared once'),
@@ -204,7 +204,7 @@ function manifestChecks(store: L6Store): CheckResult[] {
   return out;
 }
 
-/** Files that parsed but lost their id to another file (the store keeps one per id). */
+/** Files that parsed but lost their id to a later file by name (the store keeps the last one per id). */
 function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
   const kept = new Set(snapshot.agents.map((agent) => agent.file));
   const broken = new Set(snapshot.broken.map((item) => item.file));
@@ -271,7 +271,12 @@ export function schemaProblems(doc: RawObject): { fail: string[]; warn: string[]
   rows('recent_sessions').forEach((row, index) => {
     const where = `recent_sessions[${index}]`;
     if (!isObject(row)) return fail.push(`${where} is not a mapping (ignored)`);
-    if (dayOf(row.date) === null) fail.push(`${where} has no valid date (YYYY-MM-DD) and is not listed`);
+    const date = asText(row.date);
+    if (!date?.trim()) {
+      fail.push(`${where} has no date and is not listed`);
+    } else if (dayOf(date) === null) {
+      fail.push(`${where} has no valid date (YYYY-MM-DD): undated, it is left out wherever a date window applies`);
+    }
     visibilityProblem(row, where, warn);
   });
   rows('notes').forEach((row, index) => {
@@ -286,7 +291,12 @@ export function schemaProblems(doc: RawObject): { fail: string[]; warn: string[]
 
 function visibilityProblem(row: RawObject, where: string, warn: string[]): void {
   const value = row.visibility;
-  if (value !== undefined && value !== null && !isAccessLevel(value)) {
+  if (value === undefined || value === null || isAccessLevel(value)) return;
+  const level = rowVisibility(value);
+  // `TEAM` and ' team ' are read as team (labels are trimmed, case-insensitive): worth tidying, not a problem.
+  if (typeof value === 'string' && value.trim().toLowerCase() === level) {
+    warn.push(`${where}.visibility ${JSON.stringify(value)} is read as ${level}; write it as '${level}'`);
+  } else {
     warn.push(`${where}.visibility ${JSON.stringify(value)} is unknown: read as private`);
   }
 }

@@ -5,6 +5,7 @@
 import { canSee } from '../trust/access.js';
 import { agentsInScope, machineName, type OperationContext } from '../context.js';
 import type { AgentRecord, BrokenRecord } from '../store/library.js';
+import { newestFirst } from '../store/indexes.js';
 import { redactList, redactNullable, redactText } from '../trust/redaction.js';
 
 export const EXPORT_SCHEMA = 'bourdon.agents/v1';
@@ -29,7 +30,7 @@ function exportAgent(agent: AgentRecord, source: string): ExportedAgent {
   const sessions = agent.sessions
     .filter((session) => canSee('team', session.visibility))
     .map((session, order) => ({ session, order }))
-    .sort((a, b) => (a.session.date === b.session.date ? a.order - b.order : a.session.date < b.session.date ? 1 : -1))
+    .sort((a, b) => newestFirst(a.session, b.session) || a.order - b.order)
     .map(({ session }) => session);
   return {
     id: agent.id,

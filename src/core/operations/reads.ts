@@ -153,7 +153,8 @@ export interface PagePlan {
 export function planPage(ctx: OperationContext, request: PageRequest): PagePlan | { error: string } {
   let offset = 0;
   let savedCutoff: string | null = null;
-  if (request.cursor !== null && request.cursor !== undefined) {
+  // An empty cursor is no cursor (D11): the first page of the window the other arguments ask for.
+  if (request.cursor !== null && request.cursor !== undefined && request.cursor !== '') {
     const state = decodeCursor(request.cursor);
     if (!state) return { error: `invalid cursor: ${pyRepr(request.cursor)}` };
     offset = state.offset;
@@ -241,25 +242,22 @@ export interface CrossAgentSummaryArgs extends AccessArgs {
 
 export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAgentSummaryArgs): Promise<Payload> {
   const level = access(ctx, args, 'public');
-  if (level.error) return { error: level.error, project: args.project, agents: [], recent_sessions: [], entities: [] };
+  // The engine strips the project and echoes it stripped.
+  const project = args.project.trim();
+  if (level.error) return { error: level.error, project, agents: [], recent_sessions: [], entities: [] };
   const agents = agentsInScope(ctx);
-  const entities: EntityMatch[] = findEntityMatches(agents, args.project, level.effective);
-  const sessions = sessionsForProject(agents, args.project, level.effective);
+  const entities: EntityMatch[] = findEntityMatches(agents, project, level.effective);
+  const sessions = sessionsForProject(agents, project, level.effective);
   const involved = new Set<string>();
   for (const match of entities) for (const agent of match.agents) involved.add(agent);
   for (const { agent } of sessions) involved.add(agent);
   const localPayload = {
-    project: args.project,
+    project,
     agents: [...involved].sort(),
     recent_sessions: sessions.map(({ agent, session }) => sessionRef(agent, session)),
     entities,
   };
-  const answers = await askPeers(
-    ctx,
-    args,
-    'get_cross_agent_summary',
-    peerAccessArgs(level, { project: args.project }),
-  );
+  const answers = await askPeers(ctx, args, 'get_cross_agent_summary', peerAccessArgs(level, { project }));
   if (!answers) return localPayload;
   const merged = mergeEntityMatches(entities, answers, 'entities');
   const mergedSessions = dedupeSessions(
@@ -269,7 +267,7 @@ export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAge
   for (const match of merged) for (const agent of match.agents) all.add(agent);
   for (const session of mergedSessions) all.add(session.agent);
   return withReachability(
-    { project: args.project, agents: [...all].sort(), recent_sessions: mergedSessions, entities: merged },
+    { project, agents: [...all].sort(), recent_sessions: mergedSessions, entities: merged },
     answers,
   );
 }

@@ -3,7 +3,7 @@
  */
 import { canSee, rowVisibility } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
-import { invalidAgentIdMessage, isValidAgentId } from '../store/ids.js';
+import { invalidAgentIdMessage, isServedAgentId } from '../store/ids.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { findEntityMatches } from './queries.js';
 
@@ -27,7 +27,10 @@ export function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'priv
   const out: RawObject = {};
   for (const [key, value] of Object.entries(doc)) {
     const listFields = LIST_FIELDS[key];
-    if (listFields && Array.isArray(value)) {
+    if (listFields) {
+      // A row field that is not a list holds no row a query reads: it is not served either
+      // (a lone mapping there could carry a private label).
+      if (!Array.isArray(value)) continue;
       out[key] = value
         .filter((row) => isObject(row) && canSee(level, rowVisibility(row.visibility)))
         .map((row) => normaliseRow(row as RawObject, listFields));
@@ -42,11 +45,17 @@ export async function agentsResource(ctx: OperationContext): Promise<unknown> {
   return agentsInScope(ctx).map((agent) => agent.id);
 }
 
+/** Row lists the resource always carries, `[]` when the file has none, as the engine answers. */
+const ALWAYS_LISTED = ['known_entities', 'recent_sessions'] as const;
+
 export async function agentMemoryResource(ctx: OperationContext, agentId: string): Promise<unknown> {
-  if (!isValidAgentId(agentId)) return { error: invalidAgentIdMessage(agentId) };
+  // Any id a manifest may declare is served (`Agent-B`); the id is only looked up, never a path.
+  if (!isServedAgentId(agentId)) return { error: invalidAgentIdMessage(agentId) };
   const agent = agentsInScope(ctx).find((record) => record.id === agentId);
   if (!agent) return { error: `agent not found: ${agentId}` };
-  return manifestAtLevel(agent.doc, 'public');
+  const manifest = manifestAtLevel(agent.doc, 'public');
+  for (const key of ALWAYS_LISTED) if (!Array.isArray(manifest[key])) manifest[key] = [];
+  return manifest;
 }
 
 export async function entityResource(ctx: OperationContext, name: string): Promise<unknown> {

@@ -68,9 +68,19 @@ export function resolveCutoff(
   return savedCutoff ?? defaultCutoff(now);
 }
 
-/** The day part of a stored date or datetime ("2026-06-01T10:00:00Z" → "2026-06-01"), or null. */
+/**
+ * The calendar day a stored date or datetime names as written ("2026-06-01T10:00:00Z" →
+ * "2026-06-01"; an offset never moves it), or null when it names no real day ("2026-13-01",
+ * "2026-09-31", "soon").
+ */
 export function dayOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;
-  const day = value.slice(0, 10);
-  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?=$|[Tt ])/.exec(value);
+  if (!match) return null;
+  const [day, y, m, d] = match;
+  const year = Number(y);
+  const month = Number(m);
+  const date = Number(d);
+  if (year < 1 || month < 1 || month > 12 || date < 1 || date > daysInMonth(year, month)) return null;
+  return day;
 }

@@ -11,6 +11,38 @@ export function invalidAgentIdMessage(value: unknown, field = 'agent_id'): strin
   return `invalid ${field} ${pyRepr(value)}: must match ^[a-z0-9][a-z0-9_-]*$`;
 }
 
+/**
+ * The write-side refusal: the engine's words, plus why a read of the same id may succeed (a
+ * manifest may declare any `agent.id` and is served as such; only strict ids are ever written).
+ */
+export function invalidWriteAgentIdMessage(value: unknown): string {
+  const served = isServedAgentId(value)
+    ? '; a manifest that declares this id is read, but writes need a strict id'
+    : '';
+  return `${invalidAgentIdMessage(value)}${served}`;
+}
+
+/** Longest `agent.id` a manifest may declare and still be served (reads only). */
+export const SERVED_AGENT_ID_MAX_LENGTH = 128;
+
+/**
+ * An `agent.id` a manifest may declare and be served under on every read surface, as the
+ * engine serves it (`Agent-B`), though it fails the strict pattern. Such ids are only map keys:
+ * they never name a file (writes, history and staging take strict ids only). Still, anything
+ * that could read as a path or hide in a log line (a slash, a backslash, `..`, control
+ * characters, surrounding spaces) is refused: fail closed.
+ */
+export function isServedAgentId(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= SERVED_AGENT_ID_MAX_LENGTH &&
+    value === value.trim() &&
+    !value.includes('..') &&
+    !/[/\\\p{Cc}\p{Cf}]/u.test(value)
+  );
+}
+
 /** Python's repr() of a JSON-like value, used where payload texts must match the engine's. */
 export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return 'None';

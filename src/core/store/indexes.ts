@@ -44,7 +44,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-function newestFirst(a: Session, b: Session): number {
+/** Newest first by the date as written; undated rows (no real day) last, in file order. */
+export function newestFirst(a: Session, b: Session): number {
+  if (a.day === null || b.day === null) return a.day === b.day ? 0 : a.day === null ? 1 : -1;
   return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
 }
 
@@ -174,7 +176,8 @@ export function* sessionsByRecency(
   function advance(cursor: Cursor): boolean {
     while (cursor.at < cursor.list.length) {
       const session = cursor.list[cursor.at];
-      if (session.date.slice(0, 10) < cutoff) return false;
+      // Undated rows sort last and never fall inside a window: the list ends here either way.
+      if (session.day === null || session.day < cutoff) return false;
       if (canSee(level, session.visibility)) return true;
       cursor.at += 1;
     }

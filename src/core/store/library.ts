@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
-import { isValidAgentId } from './ids.js';
+import { isServedAgentId, isValidAgentId } from './ids.js';
 import {
   asText,
   foldKey,
@@ -114,10 +114,14 @@ export function recordFromDoc(doc: unknown, file: string, filePath: string): Age
   if (declared === undefined || declared === null || declared === '') {
     id = stem;
     if (!isValidAgentId(id)) throw new ManifestError(`file name ${JSON.stringify(file)} is not a valid agent id`);
-  } else if (isValidAgentId(declared)) {
+  } else if (isServedAgentId(declared)) {
+    // Served as declared even when it fails the strict pattern (`Agent-B`), as the engine
+    // serves it; it is a key only, never a path. Writes to it are refused (strict ids only).
     id = declared;
   } else {
-    throw new ManifestError(`invalid agent.id ${JSON.stringify(declared)}: must match ^[a-z0-9][a-z0-9_-]*$`);
+    throw new ManifestError(
+      `invalid agent.id ${JSON.stringify(declared)}: must be text without slashes, '..', control characters or surrounding spaces`,
+    );
   }
   const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
   return {
@@ -348,9 +352,12 @@ export class L6Store {
   private assemble(records: readonly Outcome[], generation: number): LibrarySnapshot {
     const byId = new Map<string, AgentRecord>();
     const broken: BrokenRecord[] = [];
-    // A file named after its id wins a duplicate; otherwise the first file by name does.
-    const preferred = (record: AgentRecord) => record.file === record.id + MANIFEST_SUFFIX;
-    for (const outcome of records) {
+    // Two files declaring one id: the last file in sorted load order wins, as in the engine
+    // (even when its last_updated is older); the other is skipped with a warning, and doctor
+    // reports it.
+    const fileOf = (outcome: Outcome) => (outcome.ok ? outcome.record.file : outcome.broken.file);
+    const inLoadOrder = [...records].sort((a, b) => (fileOf(a) < fileOf(b) ? -1 : fileOf(a) > fileOf(b) ? 1 : 0));
+    for (const outcome of inLoadOrder) {
       if (!outcome.ok) {
         broken.push(outcome.broken);
         continue;
@@ -361,7 +368,7 @@ export class L6Store {
         byId.set(record.id, record);
         continue;
       }
-      const [keep, drop] = preferred(record) && !preferred(existing) ? [record, existing] : [existing, record];
+      const [keep, drop] = [record, existing];
       byId.set(keep.id, keep);
       this.warn(`skipping ${drop.path}: duplicate agent id ${JSON.stringify(drop.id)} (also in ${keep.file})`);
     }

@@ -31,7 +31,13 @@ export interface Entity {
 }
 
 export interface Session {
+  /** As written (a day, a datetime, or text that is neither). */
   date: string;
+  /**
+   * The real calendar day `date` names, or null when it names none (`2026-13-01`, `soon`): such
+   * a row is undated, dropped wherever a date window applies and never the newest.
+   */
+  day: string | null;
   cwd: string | null;
   project_focus: string[];
   key_actions: string[];
@@ -73,6 +79,12 @@ export function asList(value: unknown): string[] {
   return out;
 }
 
+/** Entity tags: only the items that are text, as the engine keeps them (`[1, true, 't']` → `['t']`). */
+export function textItems(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+}
+
 export function asText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -81,14 +93,16 @@ export function asText(value: unknown): string | null {
 
 export function normaliseEntity(raw: unknown): Entity | null {
   if (!isObject(raw)) return null;
-  const name = asText(raw.name);
-  if (!name || !name.trim()) return null;
+  // Names are answered stripped (so ' Orbit ' merges with another agent's 'Orbit'), and a
+  // name YAML read as a number is answered as its text (D7).
+  const name = asText(raw.name)?.trim();
+  if (!name) return null;
   return {
     name,
     type: asText(raw.type),
     aliases: asList(raw.aliases),
     summary: asText(raw.summary),
-    tags: asList(raw.tags),
+    tags: textItems(raw.tags),
     valid_to: asText(raw.valid_to),
     visibility: rowVisibility(raw.visibility),
   };
@@ -97,11 +111,12 @@ export function normaliseEntity(raw: unknown): Entity | null {
 export function normaliseSession(raw: unknown): Session | null {
   if (!isObject(raw)) return null;
   const date = asText(raw.date);
-  // A session is dated by a calendar day (YYYY-MM-DD, optionally with a time): anything else
-  // cannot be ordered or filtered, so it is not listed (the row stays in the file as written).
-  if (!date || dayOf(date) === null) return null;
+  // A session without a date is not a session. One whose date names no real day is kept but
+  // undated (see Session.day); a time part counts as the calendar day written before it.
+  if (!date || !date.trim()) return null;
   return {
     date,
+    day: dayOf(date),
     cwd: asText(raw.cwd),
     project_focus: asList(raw.project_focus),
     key_actions: asList(raw.key_actions),

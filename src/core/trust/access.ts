@@ -13,12 +13,15 @@ export function isAccessLevel(value: unknown): value is AccessLevel {
 }
 
 /**
- * A row's visibility. Absent means public (the L5 default). A value we do not know is
- * treated as private: an unknown label never widens who can read the row.
+ * A row's visibility. Absent means public (the L5 default). Labels are trimmed and read
+ * case-insensitively (`TEAM`, `' team '` → team). A value we do not know (`internal`, a
+ * number, an empty string) is treated as private: an unknown label never widens who can read
+ * the row (D8: the engine reads unknown labels as public).
  */
 export function rowVisibility(value: unknown): AccessLevel {
   if (value === undefined || value === null) return 'public';
-  return isAccessLevel(value) ? value : 'private';
+  const label = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  return isAccessLevel(label) ? label : 'private';
 }
 
 export function canSee(level: AccessLevel, visibility: AccessLevel): boolean {
@@ -55,11 +58,12 @@ export function resolveAccess(
   ceiling: AccessLevel,
 ): ResolvedAccess {
   const echoed = request.access_level ?? envDefaultLevel(env) ?? toolDefault;
-  if (request.include_private === true) return { echoed, effective: lowerLevel('private', ceiling) };
   // Levels are read case-insensitively and trimmed, as the engine does; the echo stays as given.
+  // An unsupported level is an error even with include_private: the request fails closed.
   const level = echoed.trim().toLowerCase();
   if (!isAccessLevel(level)) {
     return { echoed, effective: 'public', error: `unsupported access_level: ${echoed} (use public, team or private)` };
   }
+  if (request.include_private === true) return { echoed, effective: lowerLevel('private', ceiling) };
   return { echoed, effective: lowerLevel(level, ceiling) };
 }

@@ -18,7 +18,7 @@ import type { OperationContext } from '../context.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate } from './gate.js';
 import { readLive } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { invalidAgentIdMessage, invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
@@ -95,7 +95,7 @@ function stamp(moment: Date): string {
 
 /** The engine's staging checks (its messages), plus the ones that keep promotion possible. */
 function validateStaged(args: CommitArgs): string | null {
-  if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
+  if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
   const mode = args.mode ?? 'merge';
   if (!(COMMIT_MODES as readonly string[]).includes(mode))
     return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;

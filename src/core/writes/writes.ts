@@ -12,7 +12,7 @@ import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
 import { steadyNow } from './clock.js';
 import { historyKeep, latestStamp, readLive, writeVersion } from './history.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
@@ -184,7 +184,7 @@ export function validateRows(args: CommitArgs): string | null {
 
 /** Checks that need no disk: id, mode, size, rows. Returns the error message or null. */
 export function precheckCommit(args: CommitArgs): string | null {
-  if (!isValidAgentId(args.agent_id)) return invalidAgentIdMessage(args.agent_id);
+  if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
   const mode = args.mode ?? 'merge';
   if (!(COMMIT_MODES as readonly string[]).includes(mode)) {
     return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
@@ -418,6 +418,14 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
   const livePath = path.join(paths.agents, file);
   try {
+    // Of two files declaring one id the last by name is served: a write to an id-named file that
+    // sorts before the served one would never be read back. Refused, not hidden.
+    const served = ctx.store.snapshot().byId.get(args.agent_id);
+    if (served && served.file > file) {
+      throw new CommitRefused(
+        `agent id ${pyRepr(args.agent_id)} is served from agents/${served.file} (the last file by name that declares it); a write to agents/${file} would be hidden behind it: remove or rename the duplicate first`,
+      );
+    }
     const mode = args.mode ?? 'merge';
     const ceiling = origin.ceiling ?? 'private';
     // A capped writer's replace needs the live rows too: the ones it cannot see are kept.

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { commitToFederation } from '../../core/writes/commit.js';
 import { defineTool, optionalText } from './common.js';
 
-const rows = (what: string) => z.array(z.record(z.string(), z.unknown())).nullable().optional().describe(what);
+const rows = (what: string) => z.array(z.record(z.string(), z.unknown())).nullable().default(null).describe(what);
 
 export const commitToFederationTool = defineTool({
   name: 'commit_to_federation',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { explainMemoryChange } from '../../core/writes/versions.js';
-import { defineTool, optionalInt } from './common.js';
+import { defineTool, optionalInteger, requiredInteger } from './common.js';
 
 export const explainMemoryChangeTool = defineTool({
   name: 'explain_memory_change',
@@ -8,8 +8,8 @@ export const explainMemoryChangeTool = defineTool({
     "What changed in an agent's manifest between two versions (default: the version before): entities, sessions and notes added, removed or changed, field by field, redacted. Never returns the raw file.",
   schema: z.object({
     agent_id: z.string(),
-    version: z.number().int(),
-    against: optionalInt.describe('The version to compare with (default: the one before `version`).'),
+    version: requiredInteger(),
+    against: optionalInteger('The version to compare with (default: the one before `version`).'),
   }),
   namespace: (args) => args.agent_id,
   run: explainMemoryChange,

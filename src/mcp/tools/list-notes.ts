@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { listNotes } from '../../core/operations/notes.js';
-import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
+import {
+  accessShape,
+  agentFilterNamespace,
+  defineTool,
+  federationHop,
+  optionalInteger,
+  optionalText,
+} from './common.js';
 
 export const listNotesTool = defineTool({
   name: 'list_notes',
@@ -12,7 +19,7 @@ export const listNotesTool = defineTool({
     tag: optionalText.describe('Only notes with this tag (case-insensitive).'),
     project: optionalText.describe('Only notes whose project_focus names this project (case-insensitive).'),
     ...accessShape('public'),
-    limit: optionalInt.describe('Page size, 1 to 100 (default 20).'),
+    limit: optionalInteger('Page size, 1 to 100 (default 20).'),
     cursor: optionalText,
     federation_hop: federationHop,
   }),

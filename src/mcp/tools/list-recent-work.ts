@@ -1,6 +1,14 @@
 import * as z from 'zod';
 import { listRecentWork } from '../../core/operations/reads.js';
-import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
+import {
+  accessShape,
+  laxFlag,
+  agentFilterNamespace,
+  defineTool,
+  federationHop,
+  optionalInteger,
+  optionalText,
+} from './common.js';
 
 export const listRecentWorkTool = defineTool({
   name: 'list_recent_work',
@@ -10,9 +18,9 @@ export const listRecentWorkTool = defineTool({
     since: optionalText.describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
     agent: optionalText,
     ...accessShape('public'),
-    limit: optionalInt.describe('Page size, 1 to 100 (default 20).'),
+    limit: optionalInteger('Page size, 1 to 100 (default 20).'),
     cursor: optionalText,
-    summary: z.boolean().optional().default(false).describe('Drop key_actions and files_touched.'),
+    summary: laxFlag(false, 'Drop key_actions and files_touched.'),
     federation_hop: federationHop,
   }),
   namespace: agentFilterNamespace,

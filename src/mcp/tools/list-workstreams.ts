@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { listWorkstreams } from '../../core/operations/workstreams.js';
-import { accessShape, agentFilterNamespace, defineTool, federationHop, optionalInt, optionalText } from './common.js';
+import {
+  accessShape,
+  agentFilterNamespace,
+  defineTool,
+  federationHop,
+  optionalInteger,
+  optionalText,
+} from './common.js';
 
 export const listWorkstreamsTool = defineTool({
   name: 'list_workstreams',
@@ -11,7 +18,7 @@ export const listWorkstreamsTool = defineTool({
     agent: optionalText,
     status: optionalText.describe('active, idle or archived.'),
     ...accessShape('public'),
-    limit: optionalInt.describe('Page size, 1 to 100 (default 20).'),
+    limit: optionalInteger('Page size, 1 to 100 (default 20).'),
     cursor: optionalText,
     federation_hop: federationHop,
   }),

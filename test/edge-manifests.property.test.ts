@@ -1,0 +1,165 @@
+/**
+ * Manifests as Python-written libraries really contain them (issue 15): odd agent ids, visibility
+ * labels in any case and spacing, impossible and unquoted dates, padded and numeric entity
+ * names, tags of any type. Property: at every level, the store serves every row a model of the
+ * rules says it may serve (never drops one) and nothing above the caller's level.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createContext } from '../src/core/context.js';
+import { findEntity, listRecentWork } from '../src/core/operations/reads.js';
+import { agentMemoryResource } from '../src/core/operations/resources.js';
+import { L6Store } from '../src/core/store/library.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const LEVELS = ['public', 'team', 'private'] as const;
+type Level = (typeof LEVELS)[number];
+const RANK: Record<Level, number> = { public: 0, team: 1, private: 2 };
+
+/** A label as written (undefined: no key) and the level the rules read it as. */
+const LABELS: [unknown, Level][] = [
+  [undefined, 'public'],
+  ['public', 'public'],
+  ['TEAM', 'team'],
+  [' team ', 'team'],
+  ['Private', 'private'],
+  ['internal', 'private'],
+  ['', 'private'],
+  [7, 'private'],
+];
+const IDS = ['plain', 'Agent-B', 'with space', 'dotted.id', 'UPPER', 'x_1'];
+const CUTOFF = '2026-07-01';
+
+interface SessionSpec {
+  /** The date as it appears in the YAML text (quoted or bare). */
+  yaml: string;
+  /** The calendar day the rules read, or null when undated. */
+  day: string | null;
+  label: number;
+}
+
+const sessionDate: fc.Arbitrary<Omit<SessionSpec, 'label'>> = fc.oneof(
+  fc.integer({ min: 1, max: 28 }).map((d) => {
+    const day = `2026-06-${String(d).padStart(2, '0')}`;
+    return { yaml: `'${day}'`, day };
+  }),
+  fc.integer({ min: 1, max: 30 }).map((d) => {
+    const day = `2026-09-${String(d).padStart(2, '0')}`;
+    return { yaml: day, day }; // unquoted: YAML reads it as text here, not as a date object
+  }),
+  fc
+    .integer({ min: 0, max: 23 })
+    .map((h) => ({ yaml: `2026-08-21T${String(h).padStart(2, '0')}:30:00Z`, day: '2026-08-21' })),
+  fc.constant({ yaml: "'2026-07-01 23:59-05:00'", day: '2026-07-01' }),
+  fc.constantFrom("'2026-13-01'", "'2026-09-31'", "'2026-02-30'", 'soon').map((yaml) => ({ yaml, day: null })),
+);
+
+const manifestSpec = fc.record({
+  entities: fc.array(
+    fc.record({
+      numeric: fc.boolean(),
+      pad: fc.constantFrom('', ' ', '\t', '  '),
+      label: fc.nat({ max: LABELS.length - 1 }),
+      tags: fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), fc.boolean(), fc.constant(null)), {
+        maxLength: 4,
+      }),
+    }),
+    { maxLength: 4 },
+  ),
+  sessions: fc.array(
+    fc
+      .record({ date: sessionDate, label: fc.nat({ max: LABELS.length - 1 }) })
+      .map(({ date, label }): SessionSpec => ({ ...date, label })),
+    { maxLength: 5 },
+  ),
+});
+
+const librarySpec = fc
+  .uniqueArray(fc.nat({ max: IDS.length - 1 }), { minLength: 1, maxLength: 4 })
+  .chain((ids) => fc.tuple(fc.constant(ids), fc.array(manifestSpec, { minLength: ids.length, maxLength: ids.length })));
+
+function labelLine(label: number): string {
+  const written = LABELS[label][0];
+  return written === undefined ? '' : `, visibility: ${JSON.stringify(written)}`;
+}
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('the store over manifests with odd ids, labels, dates, names and tags', () => {
+  it('serves every row the rules allow at a level, and none above it', async () => {
+    await fc.assert(
+      fc.asyncProperty(librarySpec, async ([idIndexes, manifests]) => {
+        const root = tempDir('bourdon-edge-prop-');
+        roots.push(root);
+        fs.mkdirSync(path.join(root, 'agents'));
+        const entityRows: { agent: string; name: string; level: Level; tags: string[] }[] = [];
+        const sessionRows: { agent: string; cwd: string; day: string | null; level: Level }[] = [];
+        idIndexes.forEach((idIndex, m) => {
+          const id = IDS[idIndex];
+          const spec = manifests[m];
+          const lines = ["spec_version: '0.1'", `agent: {id: ${JSON.stringify(id)}, type: other}`, 'known_entities:'];
+          spec.entities.forEach((entity, e) => {
+            const name = entity.numeric ? String(1000 * (m + 1) + e) : `Thing ${m} ${e}`;
+            const written = entity.numeric ? name : JSON.stringify(`${entity.pad}${name}${entity.pad}`);
+            lines.push(`  - {name: ${written}, tags: ${JSON.stringify(entity.tags)}${labelLine(entity.label)}}`);
+            const tags = entity.tags.filter((tag): tag is string => typeof tag === 'string');
+            entityRows.push({ agent: id, name, level: LABELS[entity.label][1], tags: [...new Set(tags)] });
+          });
+          lines.push('recent_sessions:');
+          spec.sessions.forEach((session, s) => {
+            const cwd = `/m${m}/s${s}`;
+            lines.push(`  - {date: ${session.yaml}, cwd: ${cwd}${labelLine(session.label)}}`);
+            sessionRows.push({ agent: id, cwd, day: session.day, level: LABELS[session.label][1] });
+          });
+          fs.writeFileSync(path.join(root, 'agents', `file-${m}.l5.yaml`), lines.join('\n') + '\n');
+        });
+        const ctx = createContext(new L6Store(root, { warn: () => {} }), { warn: () => {}, env: {} });
+
+        for (const level of LEVELS) {
+          for (const row of entityRows) {
+            const { matches } = (await findEntity(ctx, { name: row.name, access_level: level })) as {
+              matches: { name: string; agents: string[]; tags: string[] }[];
+            };
+            if (RANK[row.level] <= RANK[level]) {
+              expect(matches).toEqual([
+                expect.objectContaining({ name: row.name, agents: [row.agent], tags: row.tags }),
+              ]);
+            } else {
+              expect(matches).toEqual([]);
+            }
+          }
+          const listed = (await listRecentWork(ctx, { since: CUTOFF, access_level: level, limit: 100 })) as {
+            sessions: { agent: string; cwd: string }[];
+          };
+          const want = sessionRows
+            .filter((row) => row.day !== null && row.day >= CUTOFF && RANK[row.level] <= RANK[level])
+            .map((row) => `${row.agent} ${row.cwd}`)
+            .sort();
+          expect(listed.sessions.map((row) => `${row.agent} ${row.cwd}`).sort()).toEqual(want);
+        }
+
+        // The memory resource (public) carries only public rows, and every one of them.
+        for (const idIndex of idIndexes) {
+          const id = IDS[idIndex];
+          const memory = (await agentMemoryResource(ctx, id)) as {
+            known_entities: unknown[];
+            recent_sessions: { cwd: string }[];
+          };
+          const publicSessions = sessionRows.filter((row) => row.agent === id && row.level === 'public');
+          expect(memory.recent_sessions.map((row) => row.cwd).sort()).toEqual(
+            publicSessions.map((row) => row.cwd).sort(),
+          );
+          const publicEntities = entityRows.filter((row) => row.agent === id && row.level === 'public');
+          expect(memory.known_entities).toHaveLength(publicEntities.length);
+        }
+        fs.rmSync(root, { recursive: true, force: true });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
