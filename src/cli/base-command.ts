@@ -10,6 +10,7 @@ import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, stderrWarn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { printableOutput, setupColors, setupWidth } from './output.js';
+import { editDistance } from './suggest.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -56,6 +57,24 @@ export abstract class BaseCommand extends Command {
     store.assertExists();
     this.preloadLargeLibrary(store);
     return createContext(store, overrides);
+  }
+
+  /**
+   * An agent id that names no manifest in the library is an error (exit 1) naming the closest
+   * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
+   */
+  protected assertAgentExists(ctx: OperationContext, agentId: string): void {
+    if (agentId.startsWith('peer:')) return;
+    const ids = [...ctx.store.snapshot().byId.keys()];
+    if (ids.includes(agentId)) return;
+    const close = ids
+      .map((id) => ({ id, distance: editDistance(agentId, id) }))
+      .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
+      .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
+      .slice(0, 3)
+      .map((entry) => entry.id);
+    const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
+    throw new BourdonError(`no agent "${agentId}" in this library${hint}`);
   }
 
   /**

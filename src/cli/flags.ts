@@ -38,7 +38,7 @@ export function limitFlag(max: number, fallback: number) {
   return Flags.integer({ description: `Page size, 1 to ${max} (default ${fallback}).`, min: 1, max, helpValue: '<n>' });
 }
 
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, Nd (days ago) or Nw (weeks ago)';
+export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
 
 /**
  * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass

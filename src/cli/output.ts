@@ -250,6 +250,11 @@ export function commandHint(label: string, words: readonly string[]): string {
   return lines.join('\n');
 }
 
+/** "1 note", "3 notes". */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
+}
+
 export function list(items: readonly string[]): string {
   return items.length ? items.join(', ') : '-';
 }

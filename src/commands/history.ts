@@ -21,12 +21,15 @@ export default class History extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const payload: Payload = await listMemoryVersions(this.openContext(flags.library), {
+    const ctx = this.openContext(flags.library);
+    const payload: Payload = await listMemoryVersions(ctx, {
       agent_id: args.agent_id,
       limit: flags.limit,
     });
     this.failOnPayloadError(payload);
     const versions = payload.versions as VersionView[];
+    // No versions and no manifest: a typo, not an agent without history.
+    if (versions.length === 0) this.assertAgentExists(ctx, args.agent_id);
     const oldest = versions.length ? versions[versions.length - 1].version : 0;
     const limit = flags.limit ?? 20;
     const more =

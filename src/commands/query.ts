@@ -21,7 +21,9 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const payload = await queryAgentMemory(this.openContext(flags.library), {
+    const ctx = this.openContext(flags.library);
+    this.assertAgentExists(ctx, args.agent);
+    const payload = await queryAgentMemory(ctx, {
       agent: args.agent,
       topic: args.topic,
       ...accessArgs(flags),

@@ -158,7 +158,7 @@ function manifestChecks(store: L6Store): CheckResult[] {
           'duplicates',
           'duplicate ids',
           'fail',
-          `${plural(duplicates.length, 'file')} declare an agent id another file already has; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped`,
+          `${plural(duplicates.length, 'file')} ${duplicates.length === 1 ? 'declares' : 'declare'} an agent id another file already has; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped`,
           duplicates,
         )
       : check('duplicates', 'duplicate ids', 'ok', 'every agent id is declared once'),

@@ -16,6 +16,7 @@ import {
   readArchive,
   readHistory,
   readLive,
+  sha256,
   writeVersion,
   type HistoryState,
   type VersionRecord,
@@ -308,6 +309,17 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
         throw error;
       }
       if (!data) return fail(unknownVersion(args.version, args.agent_id));
+      // Restoring the content the file already holds writes nothing and records no version.
+      const live = readLive(livePath);
+      const inPlace = live && live.equals(data) ? currentVersion(state, live) : null;
+      if (inPlace !== null)
+        return {
+          agent_id: args.agent_id,
+          restored_version: args.version,
+          version: inPlace,
+          sha256: sha256(data),
+          reason,
+        };
       let record: VersionRecord;
       try {
         record = writeVersion({

@@ -9,7 +9,7 @@ import type { OperationContext } from '../context.js';
 import { BourdonError } from '../errors.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
-import { historyKeep, latestStamp, readLive, steadyNow, writeVersion } from './history.js';
+import { currentVersion, historyKeep, latestStamp, readHistory, readLive, steadyNow, writeVersion } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
@@ -303,9 +303,31 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
   try {
     const mode = args.mode ?? 'merge';
     const existing = mode === 'merge' ? loadExisting(ctx, args.agent_id, livePath) : null;
+    // The merge works in place: keep the rows as they were to tell a write that changes nothing.
+    const before = existing ? structuredClone(existing) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
     const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id), existing?.last_updated]);
     const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath);
+    const totals = {
+      total_entities: rowCount(manifest, 'known_entities'),
+      total_sessions: rowCount(manifest, 'recent_sessions'),
+      total_notes: rowCount(manifest, 'notes'),
+    };
+    // Identical rows (only the stamp would move): no write and no new version. The payload keeps
+    // the engine's counts (the conformance fixtures fix them) and names the version in place.
+    const unchanged = before ? unchangedVersion(paths, args.agent_id, livePath, before, manifest) : null;
+    if (unchanged !== null) {
+      const { last_updated } = before!;
+      return {
+        agent_id: args.agent_id,
+        path: livePath,
+        mode,
+        ...payloadCounts,
+        ...totals,
+        last_updated,
+        version: unchanged,
+      };
+    }
     const data = serialiseManifest(manifest);
     const record = writeVersion({
       paths,
@@ -341,6 +363,21 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
     throw error;
   }
+}
+
+/**
+ * The version the live file holds when the merged manifest equals it but for `last_updated`,
+ * else null (something changed, or the live file is not a recorded version).
+ */
+function unchangedVersion(
+  paths: OperationContext['store']['paths'],
+  agentId: string,
+  livePath: string,
+  before: RawObject,
+  after: RawObject,
+): number | null {
+  if (!sameValue({ ...before, last_updated: null }, { ...after, last_updated: null })) return null;
+  return currentVersion(readHistory(paths, agentId), readLive(livePath));
 }
 
 /** A live commit: validated first, then merged and written under the library gate. */
