@@ -318,3 +318,66 @@ describe('typos, version and completion', () => {
     expect(ids).toEqual(expect.arrayContaining(['recent', 'agent add', 'version', 'completion']));
   });
 });
+
+describe('unknown agents, unchanged writes, wording', () => {
+  it.each([[['query', 'nosuch-agent', 'sync']], [['history', 'nosuch-agent']]])(
+    '%j says the agent does not exist (exit 1)',
+    async (args) => {
+      const result = await cli(args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('no agent "nosuch-agent" in this library');
+    },
+  );
+
+  it('a near miss lists the close ids', async () => {
+    const result = await cli(['query', 'agent-03', 'sync']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/did you mean agent-003/);
+  });
+
+  it('note add on a new agent names the --agent-type flag, not the tool argument', async () => {
+    const result = await cli(['note', 'add', 'nosuchagent', 'hello']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('give --agent-type');
+    expect(result.stderr).not.toContain('agent_type');
+  });
+
+  it('re-committing identical rows says unchanged and records no version; the JSON keeps the counts', async () => {
+    const input = JSON.stringify({ notes: [{ date: '2026-02-02', text: 'identical twice' }] });
+    const first = await runCli(['commit', 'agent-007', '-f', '-', '--library', library], { env: env(), input });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/\+1 note$/m);
+    const versions = async () =>
+      (JSON.parse((await cli(['history', 'agent-007', '--json'])).stdout) as { versions: unknown[] }).versions.length;
+    const before = await versions();
+    const again = await runCli(['commit', 'agent-007', '-f', '-', '--library', library], { env: env(), input });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^unchanged agent-007/);
+    const json = await runCli(['commit', 'agent-007', '-f', '-', '--json', '--library', library], {
+      env: env(),
+      input,
+    });
+    const payload = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(payload).toMatchObject({ notes_added: 0, entities_added: 0, sessions_added: 0 });
+    expect(payload).not.toHaveProperty('unchanged');
+    expect(await versions()).toBe(before);
+  });
+
+  it('a rollback to the content the file holds says unchanged and records no version', async () => {
+    const listing = JSON.parse((await cli(['history', 'agent-007', '--json'])).stdout) as {
+      versions: { version: number; current: boolean }[];
+    };
+    const current = listing.versions.find((v) => v.current)!.version;
+    const result = await cli(['rollback', 'agent-007', String(current), '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('unchanged');
+    const after = JSON.parse((await cli(['history', 'agent-007', '--json'])).stdout) as { versions: unknown[] };
+    expect(after.versions.length).toBe(listing.versions.length);
+  });
+
+  it('demo refuses --library rather than ignoring it', async () => {
+    const result = await runCli(['demo', '--library', library], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('takes no --library');
+  });
+});
