@@ -381,3 +381,19 @@ describe('unknown agents, unchanged writes, wording', () => {
     expect(result.stderr).toContain('takes no --library');
   });
 });
+
+describe('Ctrl-C at the rollback prompt', () => {
+  it('says rollback cancelled, exits 130 and records no version', async () => {
+    const before = JSON.parse((await cli(['history', 'hostile', '--json'])).stdout) as { versions: unknown[] };
+    const result = await runInPty(
+      ['rollback', 'hostile', '1', '--library', library],
+      [{ expect: 'Restore hostile to version 1', send: '\u0003' }],
+      { env: env({ NO_COLOR: '1' }) },
+    );
+    expect(result.code).toBe(130);
+    expect(stripAnsi(result.output)).toContain('rollback cancelled; nothing was changed');
+    expect(stripAnsi(result.output)).not.toContain('User force closed');
+    const after = JSON.parse((await cli(['history', 'hostile', '--json'])).stdout) as { versions: unknown[] };
+    expect(after.versions.length).toBe(before.versions.length);
+  }, 30_000);
+});

@@ -55,7 +55,7 @@ function renderAudit(records: AuditRecord[], matched: number, defaultLimit: bool
     record.decision === 'deny' ? styled('deny', c.red) : String(record.decision),
     String(record.detail ?? ''),
   ]);
-  const out = table(['WHEN', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows, { flex: [3, 5] });
+  const out = table(['TIME', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows, { flex: [3, 5] });
   if (records.length < matched) {
     const hint = defaultLimit ? ' (--limit N for more, --export for all)' : '';
     return `${out}\n${c.dim(`newest ${records.length} of ${matched} records${hint}`)}`;
