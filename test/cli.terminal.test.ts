@@ -32,7 +32,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function cli(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
-  return runCli([...args, '--library', library], { env: env(extra) });
+  return runCli([...args, '--library', library], { env: env(extra), timeoutMs: 60_000 });
 }
 
 beforeAll(async () => {
@@ -52,6 +52,7 @@ beforeAll(async () => {
   const committed = await runCli(['commit', 'hostile', '--agent-type', 'other', '--role', HOSTILE, '-f', '-'], {
     env: { ...env(), BOURDON_LIBRARY: library },
     input,
+    timeoutMs: 60_000,
   });
   expect(committed.code, committed.stderr).toBe(0);
   // Long audit records and a member and a peer, so every list command has rows to fit.
@@ -77,7 +78,7 @@ beforeAll(async () => {
   expect(
     (await runCli(['peers', 'add', 'far', `http://127.0.0.1:7501/${'long-path/'.repeat(12)}mcp`], { env: env() })).code,
   ).toBe(0);
-}, 60_000);
+}, 180_000);
 
 /** Every command that prints a table, with arguments that make it list several rows. */
 const LIST_COMMANDS: string[][] = [
