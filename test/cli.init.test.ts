@@ -115,7 +115,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
       ],
       { env: { BOURDON_HOME: home, NO_COLOR: '1' } },
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(130); // 128 + SIGINT, as rollback's prompt
     expect(stripAnsi(result.output)).toContain('init cancelled; nothing was changed');
     expect(fs.existsSync(library)).toBe(false);
     expect(fs.existsSync(home)).toBe(false);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { caseFile, copyFixtureLibrary, normalise, type ConformanceCase } from './helpers/fixtures.js';
+import { parseCalendarDay } from '../src/core/store/dates.js';
 
 const reads = caseFile('reads.json');
 const edge = caseFile('edge.json');
@@ -30,6 +31,8 @@ function commandFor(testCase: ConformanceCase): string[] | null {
     case 'find_entity':
       return ['find', String(a.name), ...accessFlags(a)];
     case 'query_agent_memory':
+      // An agent with no manifest is an error on the command line (docs/cli.md), not "no matches".
+      if (testCase.id === 'query_agent_memory.unknown_agent') return null;
       return ['query', String(a.agent), String(a.topic), ...accessFlags(a)];
     case 'get_cross_agent_summary':
       return ['summary', String(a.project), ...accessFlags(a)];
@@ -41,6 +44,10 @@ function commandFor(testCase: ConformanceCase): string[] | null {
       // The CLI validates --limit as an integer flag and a bad cursor is a failure (exit 1);
       // those cases are covered below and by the MCP parity test.
       if (a.cursor === 'not-a-cursor') return null;
+      // Out-of-range limits and unreadable days are usage errors on the command line (exit 2,
+      // docs/cli.md; test/cli.terminal.test.ts); over MCP the engine's clamp and fallback stay.
+      if (typeof a.limit === 'number' && (a.limit < 1 || a.limit > 100)) return null;
+      if (typeof a.since === 'string' && !parseCalendarDay(a.since.trim())) return null;
       const out = ['recent'];
       if (typeof a.since === 'string') out.push(`--since=${a.since}`);
       if (typeof a.agent === 'string') out.push('--agent', a.agent);

@@ -9,7 +9,8 @@ import { BourdonError, describeError } from '../core/errors.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { EntityLookupStore, L6Store, stderrWarn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
-import { setupColors } from './output.js';
+import { printableOutput, setupColors, setupWidth } from './output.js';
+import { editDistance } from './suggest.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -40,6 +41,7 @@ export abstract class BaseCommand extends Command {
   public override async init(): Promise<void> {
     this.jsonMode = this.argv.includes('--json');
     await super.init();
+    setupWidth(this.argv.includes('--wide'));
     if (!this.jsonMode) await setupColors();
   }
 
@@ -64,6 +66,24 @@ export abstract class BaseCommand extends Command {
     store.assertExists();
     this.preloadLargeLibrary(store);
     return createContext(store, overrides);
+  }
+
+  /**
+   * An agent id that names no manifest in the library is an error (exit 1) naming the closest
+   * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
+   */
+  protected assertAgentExists(ctx: OperationContext, agentId: string): void {
+    if (agentId.startsWith('peer:')) return;
+    const ids = [...ctx.store.snapshot().byId.keys()];
+    if (ids.includes(agentId)) return;
+    const close = ids
+      .map((id) => ({ id, distance: editDistance(agentId, id) }))
+      .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
+      .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
+      .slice(0, 3)
+      .map((entry) => entry.id);
+    const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
+    throw new BourdonError(`no agent "${agentId}" in this library${hint}`);
   }
 
   /**
@@ -93,7 +113,8 @@ export abstract class BaseCommand extends Command {
       process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
       return;
     }
-    const text = human();
+    // Every human output passes here: control characters in data are shown escaped.
+    const text = printableOutput(human());
     if (text) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
 
@@ -155,10 +176,13 @@ export abstract class BaseCommand extends Command {
     // oclif's own exit() signal: let it through untouched.
     if (err instanceof Errors.ExitError) throw err;
     let code = 1;
-    const message = describeError(err);
+    let message = describeError(err);
     if (err instanceof BourdonError) code = err.exitCode;
-    else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
-    else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
+    else if ((err instanceof Errors.CLIError && 'parse' in err) || /^Parsing --/.test(err.message)) {
+      // A flag's own parser failing (any error class) is a usage error too.
+      code = 2;
+      message = parseErrorLine(err);
+    } else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
     else process.stderr.write(`bourdon: ${message}\n`);
@@ -169,3 +193,22 @@ export abstract class BaseCommand extends Command {
 }
 
 export { stderrWarn };
+
+/** oclif parse errors span lines ("Parsing --limit \n\tExpected an integer…"): one line, all of it. */
+export function parseErrorLine(err: Error & { args?: unknown }): string {
+  const lines = err.message
+    // eslint-disable-next-line no-control-regex -- oclif colours part of its messages
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trim().replace(/\s{2,}/g, ' '))
+    .filter((line) => line && !/^See more help with/.test(line));
+  if (/^Missing \d+ required arg/.test(lines[0] ?? '') && Array.isArray(err.args)) {
+    const args = err.args as { name?: string; description?: string }[];
+    const named = args.map(
+      (arg) => `<${arg.name ?? '?'}>${arg.description ? ` (${arg.description.replace(/\.$/, '')})` : ''}`,
+    );
+    return `missing required argument${args.length === 1 ? '' : 's'}: ${named.join(', ')}`;
+  }
+  const [first = err.message, ...rest] = lines;
+  return rest.length ? `${first.replace(/:$/, '')}: ${rest.join('; ')}` : first;
+}

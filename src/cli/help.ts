@@ -37,7 +37,10 @@ export const GROUPS: Group[] = [
     ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'],
   },
   { title: 'Peers', ids: ['peers:add', 'peers:list', 'peers:remove', 'peers:check'] },
-  { title: 'Serve and set up', ids: ['init', 'serve', 'ui', 'mcp-config', 'doctor', 'demo', 'help'] },
+  {
+    title: 'Serve and set up',
+    ids: ['init', 'serve', 'ui', 'mcp-config', 'doctor', 'demo', 'help', 'completion', 'version'],
+  },
 ];
 
 /** The longer guide shown by `bourdon help <topic>`. */

@@ -56,23 +56,149 @@ export function colors(): Colors {
   return active;
 }
 
-/** Visible width of a string, ignoring ANSI colour codes. */
-function width(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+/**
+ * Control characters in data (ESC, CR, BEL, …) shown escaped as `\u001b`, so no row a caller
+ * committed can move the cursor, clear the screen or fake a line in the reader's terminal.
+ */
+export function printable(value: unknown): string {
+  return String(value).replace(
+    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
-/** Aligned columns; the last column is never padded. */
-export function table(headers: string[], rows: string[][]): string {
+/**
+ * The last line of defence for whole human outputs: every control character escaped except
+ * newlines and, when colour is on, the colour codes this module itself emits.
+ */
+export function printableOutput(text: string): string {
+  const keepColour = active !== plain;
+  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
+  return text.replace(/\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (match) =>
+    match.length > 1 && keepColour ? match : printable(match),
+  );
+}
+
+/** A table cell with a style applied after it is escaped, truncated and padded. */
+export interface StyledCell {
+  text: string;
+  style: (text: string) => string;
+}
+export type Cell = string | StyledCell;
+
+export function styled(text: string, style: (text: string) => string): StyledCell {
+  return { text, style };
+}
+
+/** Output width for tables: null means unlimited (`--wide`, or a pipe without COLUMNS). */
+let outputWidth: number | null = null;
+
+/**
+ * Tables fit COLUMNS when it is set, else the terminal's width (80 when a terminal does not
+ * say), else — piped, where width is unknown — nothing is cut. `--wide` never cuts.
+ */
+export function setupWidth(wide: boolean): void {
+  if (wide) {
+    outputWidth = null;
+    return;
+  }
+  const fromEnv = Number(process.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) outputWidth = fromEnv;
+  else if (process.stdout.isTTY) outputWidth = process.stdout.columns || 80;
+  else outputWidth = null;
+}
+
+export function tableWidth(): number | null {
+  return outputWidth;
+}
+
+/** A flexible column is never cut below this many characters (or its header). */
+const MIN_FLEX_WIDTH = 8;
+
+function chars(text: string): string[] {
+  return Array.from(text);
+}
+
+/** Cuts text to `max` characters, the last one an ellipsis when anything was cut. */
+export function truncate(text: string, max: number): string {
+  const all = chars(text);
+  if (all.length <= max) return text;
+  if (max <= 0) return '';
+  return all.slice(0, max - 1).join('') + '…';
+}
+
+export interface TableOptions {
+  /**
+   * Columns of free text that may be cut with `…` to fit the width (never ids or dates);
+   * the widest is cut first.
+   */
+  flex?: number[];
+  /** Override the output width (tests; null = unlimited). */
+  width?: number | null;
+}
+
+/**
+ * Aligned columns; the last column is never padded. Cell text is escaped (control characters
+ * shown as `\u001b`), then the free-text columns are cut to fit the output width.
+ */
+export function table(headers: string[], rows: Cell[][], options: TableOptions = {}): string {
   const c = colors();
-  const all = [headers, ...rows];
-  const widths = headers.map((_, col) => Math.max(...all.map((row) => width(row[col] ?? ''))));
-  const line = (row: string[]) =>
-    row
-      .map((cell, col) => (col === row.length - 1 ? cell : cell + ' '.repeat(widths[col] - width(cell))))
+  const limit = options.width === undefined ? outputWidth : options.width;
+  const body = rows.map((row) =>
+    row.map((cell) =>
+      typeof cell === 'string' ? { text: printable(cell), style: same } : { ...cell, text: printable(cell.text) },
+    ),
+  );
+  const widths = headers.map((header, col) =>
+    Math.max(chars(header).length, ...body.map((row) => chars(row[col]?.text ?? '').length)),
+  );
+  const lastUsed = headers.length - 1;
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed;
+  if (limit !== null) {
+    const flex = (options.flex ?? []).filter((col) => col >= 0 && col < headers.length);
+    const floor = (col: number) => Math.max(Math.min(MIN_FLEX_WIDTH, widths[col]), chars(headers[col]).length);
+    let excess = total() - limit;
+    while (excess > 0) {
+      const shrinkable = flex.filter((col) => widths[col] > floor(col));
+      if (shrinkable.length === 0) break;
+      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+      const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
+      const cut = Math.max(1, Math.min(excess, widths[widest] - next));
+      widths[widest] -= cut;
+      excess -= cut;
+    }
+  }
+  const line = (cells: StyledCell[]) => {
+    const text = cells
+      .map((cell, col) => {
+        const shown = truncate(cell.text, widths[col]);
+        const pad = col === cells.length - 1 ? '' : ' '.repeat(widths[col] - chars(shown).length);
+        return { shown, pad, style: cell.style };
+      })
+      .map(({ shown, pad, style }) => (shown ? style(shown) : shown) + pad)
       .join('  ')
       .trimEnd();
-  return [c.bold(line(headers)), ...rows.map(line)].join('\n');
+    return text;
+  };
+  const header = line(headers.map((text) => ({ text, style: same })));
+  const out = [c.bold(header), ...body.map(line)];
+  // Fixed columns alone wider than the terminal: cut whole lines rather than let them wrap.
+  if (limit !== null && total() > limit) return out.map((text) => cutVisible(text, limit)).join('\n');
+  return out.join('\n');
+}
+
+/** Cuts a line (which may carry colour codes) to `max` visible characters. */
+function cutVisible(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const visible = text.replace(/\u001b\[[0-9;]*m/g, '');
+  if (chars(visible).length <= max) return text;
+  return truncate(visible, max);
+}
+
+/** Lines of free text cut to the output width (for listings that are not tables). */
+export function fitLine(text: string): string {
+  return outputWidth === null ? text : cutVisible(text, outputWidth);
 }
 
 /** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */
@@ -90,6 +216,43 @@ export function relativeDay(value: string | null | undefined, now = new Date()):
   if (days < 60) return `${days} days ago`;
   if (days < 730) return `${Math.round(days / 30)} months ago`;
   return `${Math.round(days / 365)} years ago`;
+}
+
+/**
+ * A moment as tables show it: "just now", "5 min ago", "3 h ago" within a day, then as
+ * relativeDay does. The exact ISO stamp stays in --json.
+ */
+export function relativeTime(value: string | null | undefined, now = new Date()): string {
+  if (!value) return '-';
+  const moment = Date.parse(value);
+  if (Number.isNaN(moment)) return value;
+  const minutes = Math.round((now.getTime() - moment) / 60_000);
+  if (minutes >= 0 && minutes < 1) return 'just now';
+  if (minutes >= 0 && minutes < 60) return `${minutes} min ago`;
+  if (minutes >= 0 && minutes < 24 * 60) return `${Math.round(minutes / 60)} h ago`;
+  return relativeDay(new Date(moment).toISOString(), now);
+}
+
+/**
+ * A command to copy, after a label ("More: bourdon recent … --cursor …"): within the output
+ * width it is continued over lines with ` \\`, so it still pastes into a shell as one command.
+ */
+export function commandHint(label: string, words: readonly string[]): string {
+  const lines: string[] = [];
+  let current = label + words[0];
+  for (const word of words.slice(1)) {
+    if (outputWidth !== null && chars(current).length + 1 + chars(word).length + 2 > outputWidth) {
+      lines.push(current + ' \\');
+      current = '  ' + word;
+    } else current += ' ' + word;
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
+/** "1 note", "3 notes". */
+export function plural(count: number, word: string, many = `${word}s`): string {
+  return `${count} ${count === 1 ? word : many}`;
 }
 
 export function list(items: readonly string[]): string {

@@ -1,15 +1,17 @@
 /** Human renderings shared by several commands. */
 import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
-import { colors, list, relativeDay, table } from './output.js';
+import { colors, list, printable, relativeDay, table } from './output.js';
 
 export function renderMatches(matches: readonly EntityMatch[], empty: string): string {
   if (matches.length === 0) return empty;
   const c = colors();
   const blocks = matches.map((match) => {
-    const head = `${c.bold(match.name)}${match.types.length ? c.dim(` (${match.types.join(', ')})`) : ''} — known by ${match.agents.join(', ')}`;
+    const types = match.types.length ? c.dim(` (${printable(match.types.join(', '))})`) : '';
+    const head = `${c.bold(printable(match.name))}${types} — known by ${printable(match.agents.join(', '))}`;
     const lines = [head];
-    for (const [agent, summary] of Object.entries(match.summaries)) lines.push(`  ${c.cyan(agent)}: ${summary}`);
-    if (match.tags.length) lines.push(`  ${c.dim('tags:')} ${match.tags.join(', ')}`);
+    for (const [agent, summary] of Object.entries(match.summaries))
+      lines.push(`  ${c.cyan(printable(agent))}: ${printable(summary)}`);
+    if (match.tags.length) lines.push(`  ${c.dim('tags:')} ${printable(match.tags.join(', '))}`);
     return lines.join('\n');
   });
   return blocks.join('\n\n');
@@ -24,5 +26,5 @@ export function renderSessions(sessions: readonly SessionRef[], empty: string): 
     list(session.project_focus),
     session.key_actions ? list(session.key_actions) : '',
   ]);
-  return table(['DATE', 'WHEN', 'AGENT', 'FOCUS', 'ACTIONS'], rows);
+  return table(['DATE', 'WHEN', 'AGENT', 'FOCUS', 'ACTIONS'], rows, { flex: [3, 4] });
 }

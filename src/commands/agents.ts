@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, relativeDay, table } from '../cli/output.js';
+import { colors, relativeDay, styled, table } from '../cli/output.js';
+import { wideFlag } from '../cli/flags.js';
 import { configPaths } from '../core/store/config.js';
 import { exportAgents } from '../core/operations/export.js';
 import type { ExportedAgent } from '../core/operations/export.js';
@@ -18,6 +19,7 @@ export default class Agents extends BaseCommand {
       default: false,
       dependsOn: ['export'],
     }),
+    ...wideFlag,
   };
 
   private federate(local: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -61,7 +63,7 @@ function renderAgents(agents: ExportedAgent[]): string {
   if (agents.length === 0) return 'No agents in this library yet.';
   const rows = agents.map((agent) =>
     agent.parse_error
-      ? [c.red(agent.id), c.red('unreadable'), '-', '-', c.red(agent.parse_error.split(/[\n:]/)[0])]
+      ? [styled(agent.id, c.red), styled('unreadable', c.red), '-', '-', styled(firstLine(agent.parse_error), c.red)]
       : [
           agent.id,
           agent.type ?? '-',
@@ -70,5 +72,10 @@ function renderAgents(agents: ExportedAgent[]): string {
           agent.role_narrative ?? '',
         ],
   );
-  return table(['AGENT', 'TYPE', 'SESSIONS', 'LAST SESSION', 'ROLE'], rows);
+  return table(['AGENT', 'TYPE', 'SESSIONS', 'LAST SESSION', 'ROLE'], rows, { flex: [4] });
+}
+
+/** A parse error's first line, whole ("bad indentation … (1:9)"), without the YAML code frame. */
+function firstLine(reason: string): string {
+  return reason.split('\n')[0].trim();
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, table } from '../cli/output.js';
+import { colors, printable, relativeTime, styled, table } from '../cli/output.js';
+import { wideFlag } from '../cli/flags.js';
 import { queryAudit, type AuditRecord } from '../core/trust/audit.js';
 import { configPaths } from '../core/store/config.js';
 
@@ -22,6 +23,7 @@ export default class Audit extends BaseCommand {
     denials: Flags.boolean({ description: 'Only denied calls.', default: false }),
     limit: Flags.integer({ description: 'Only the newest N records.', min: 0, helpValue: '<n>' }),
     export: Flags.boolean({ description: 'Print JSON lines (with --json: one JSON array).', default: false }),
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
@@ -46,14 +48,14 @@ function renderAudit(records: AuditRecord[], matched: number, defaultLimit: bool
   if (matched === 0) return 'No audit records match.';
   const c = colors();
   const rows = records.map((record) => [
-    printable(record.ts),
-    printable(record.agent),
-    printable(record.op),
-    printable(record.namespace),
-    record.decision === 'deny' ? c.red('deny') : printable(record.decision),
-    printable(record.detail ?? ''),
+    relativeTime(record.ts),
+    String(record.agent),
+    String(record.op),
+    String(record.namespace),
+    record.decision === 'deny' ? styled('deny', c.red) : String(record.decision),
+    String(record.detail ?? ''),
   ]);
-  const out = table(['TIME', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows);
+  const out = table(['TIME', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows, { flex: [3, 5] });
   if (records.length < matched) {
     const hint = defaultLimit ? ' (--limit N for more, --export for all)' : '';
     return `${out}\n${c.dim(`newest ${records.length} of ${matched} records${hint}`)}`;
@@ -61,14 +63,5 @@ function renderAudit(records: AuditRecord[], matched: number, defaultLimit: bool
   return out;
 }
 
-/**
- * Namespaces and details echo what callers sent: control characters are shown escaped, so no
- * record can move the cursor or recolour the terminal of the person reading the trail.
- */
-export function printable(value: unknown): string {
-  return String(value).replace(
-    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
+/** Kept for importers: control characters shown escaped (now shared by every table). */
+export { printable };

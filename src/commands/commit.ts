@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, stderrWarn } from '../cli/base-command.js';
-import { colors } from '../cli/output.js';
+import { colors, plural } from '../cli/output.js';
+import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
 import { commitToFederation } from '../core/writes/commit.js';
 import { invalidWriteAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
@@ -25,6 +26,7 @@ export default class Commit extends BaseCommand {
     'agent-type': Flags.string({
       description: 'Agent type (required for a new manifest and with --mode replace).',
       options: [...AGENT_TYPES],
+      helpValue: '<type>',
     }),
     mode: Flags.string({ description: 'merge (default) or replace.', options: ['merge', 'replace'] }),
     instance: Flags.string({ description: 'agent.instance (machine or deployment).' }),
@@ -50,21 +52,33 @@ export default class Commit extends BaseCommand {
     if (flags.mode) commit.mode = flags.mode;
     if (flags.instance !== undefined) commit.instance = flags.instance;
     if (flags.role !== undefined) commit.role_narrative = flags.role;
+    const heldBefore = await currentVersionOf(ctx, args.agent_id);
     const payload = await commitToFederation(ctx, commit);
     this.failOnPayloadError(payload);
-    this.emit(payload, () => renderCommit(payload));
+    // A write that changes nothing records no version: the payload names the version in place.
+    const unchanged = heldBefore !== null && payload.version === heldBefore;
+    this.emit(payload, () => renderCommit(payload, unchanged));
   }
 }
 
-function renderCommit(payload: Payload): string {
+/** The version the agent's live file holds now (null when none is recorded). */
+export async function currentVersionOf(ctx: Parameters<typeof listMemoryVersions>[0], agentId: string) {
+  const listing = await listMemoryVersions(ctx, { agent_id: agentId, limit: 1 });
+  return (listing.versions as VersionView[] | undefined)?.find((v) => v.current)?.version ?? null;
+}
+
+function renderCommit(payload: Payload, unchanged: boolean): string {
   const c = colors();
   const n = (key: string) => Number(payload[key] ?? 0);
+  const totals = c.dim(
+    `${String(payload.path)} holds ${plural(n('total_entities'), 'entity', 'entities')}, ${plural(n('total_sessions'), 'session')}, ${plural(n('total_notes'), 'note')}`,
+  );
+  if (unchanged)
+    return `${c.cyan('unchanged')} ${String(payload.agent_id)}: the rows are already there; still ${c.bold(`version ${String(payload.version)}`)}, nothing written\n${totals}`;
   return (
-    `${c.green('committed')} ${payload.agent_id} ${c.bold(`version ${String(payload.version)}`)}: ` +
-    `+${n('entities_added')} entities (~${n('entities_updated')} updated), ` +
-    `+${n('sessions_added')} sessions (~${n('sessions_updated')} updated), +${n('notes_added')} notes\n` +
-    c.dim(
-      `${String(payload.path)} now holds ${n('total_entities')} entities, ${n('total_sessions')} sessions, ${n('total_notes')} notes`,
-    )
+    `${c.green('committed')} ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)}: ` +
+    `+${plural(n('entities_added'), 'entity', 'entities')} (${n('entities_updated')} updated), ` +
+    `+${plural(n('sessions_added'), 'session')} (${n('sessions_updated')} updated), +${plural(n('notes_added'), 'note')}\n` +
+    totals
   );
 }

@@ -3,7 +3,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { compileCodexTurn } from '../core/operations/reads.js';
 
 export default class CompileTurn extends BaseCommand {
-  static override summary = 'Codex turn brief (deferred).';
+  static override summary = "Deferred: prints the engine's 'deferred' answer for a Codex turn brief.";
   static override description =
     'The brief Codex would get for a turn (the repository, the workstream, what other agents did). The turn compiler is environment-bound (live cwd, git remote) and ships later; until then this prints the deferred payload, so scripts can already call it. Tool: compile_codex_turn.';
   static override examples = [

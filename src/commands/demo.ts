@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors } from '../cli/output.js';
+import { colors, fitLine } from '../cli/output.js';
+import { UsageError } from '../core/errors.js';
 import { installDemoLibrary } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/package-root.js';
 
@@ -30,6 +31,9 @@ export default class Demo extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
+    // The demo always runs on its own fresh copy; accepting --library would suggest otherwise.
+    if (flags.library !== undefined)
+      throw new UsageError('demo runs on its own copy of the sample library and takes no --library (try --keep)');
     const c = colors();
     const root = installDemoLibrary(fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-')));
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-home-'));
@@ -105,7 +109,7 @@ export default class Demo extends BaseCommand {
       );
       say();
       say(`Next: ${c.bold('bourdon serve')} wires your own library into an MCP host; see README.md.`);
-      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.join('\n'));
+      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.map(fitLine).join('\n'));
     } finally {
       await client.close().catch(() => {});
       fs.rmSync(home, { recursive: true, force: true });

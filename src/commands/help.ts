@@ -1,4 +1,5 @@
-import { Args, Command, loadHelpClass } from '@oclif/core';
+import { Args, Command, Flags, loadHelpClass } from '@oclif/core';
+import { GROUPS } from '../cli/help.js';
 
 export default class HelpCommand extends Command {
   static override summary = "Commands by task, a topic's guide, or one command's help.";
@@ -12,10 +13,29 @@ export default class HelpCommand extends Command {
   static override args = {
     subject: Args.string({ description: 'A topic or command (words separated by spaces).', required: false }),
   };
+  static override flags = {
+    json: Flags.boolean({
+      description: 'List every command as JSON: {commands: [{id, summary, group}]}.',
+      default: false,
+    }),
+  };
   static override strict = false;
 
   async run(): Promise<void> {
-    const { argv } = await this.parse(HelpCommand);
+    const { argv, flags } = await this.parse(HelpCommand);
+    if (flags.json) {
+      const group = (id: string) => GROUPS.find((g) => g.ids.includes(id))?.title ?? 'Other';
+      const commands = this.config.commands
+        .filter((command) => !command.hidden)
+        .map((command) => ({
+          id: command.id.replaceAll(':', ' '),
+          summary: command.summary ?? '',
+          group: group(command.id),
+        }))
+        .sort((a, b) => a.id.localeCompare(b.id));
+      process.stdout.write(JSON.stringify({ commands }, null, 2) + '\n');
+      return;
+    }
     const Help = await loadHelpClass(this.config);
     const help = new Help(this.config, this.config.pjson.oclif?.helpOptions ?? this.config.pjson.helpOptions);
     try {

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, table } from '../cli/output.js';
+import { colors, commandHint, styled, table } from '../cli/output.js';
+import { shellWord, wideFlag } from '../cli/flags.js';
 import type { Payload } from '../core/operations/reads.js';
 import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 
@@ -14,17 +15,28 @@ export default class History extends BaseCommand {
   ];
   static override args = { agent_id: Args.string({ description: 'Agent id.', required: true }) };
   static override flags = {
-    limit: Flags.integer({ description: 'How many versions (default 20, at most 1000).' }),
+    limit: Flags.integer({ description: 'How many versions, 1 to 1000 (default 20).', min: 1, max: 1000 }),
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const payload: Payload = await listMemoryVersions(this.openContext(flags.library), {
+    const ctx = this.openContext(flags.library);
+    const payload: Payload = await listMemoryVersions(ctx, {
       agent_id: args.agent_id,
       limit: flags.limit,
     });
     this.failOnPayloadError(payload);
-    this.emit(payload, () => renderHistory(args.agent_id, payload.versions as VersionView[]));
+    const versions = payload.versions as VersionView[];
+    // No versions and no manifest: a typo, not an agent without history.
+    if (versions.length === 0) this.assertAgentExists(ctx, args.agent_id);
+    const oldest = versions.length ? versions[versions.length - 1].version : 0;
+    const limit = flags.limit ?? 20;
+    const more =
+      versions.length === limit && oldest > 1
+        ? '\n' + commandHint('Older: ', nextHistoryCommand(args.agent_id, Math.min(1000, limit * 2), flags.library))
+        : '';
+    this.emit(payload, () => renderHistory(args.agent_id, versions) + more);
   }
 }
 
@@ -37,14 +49,21 @@ function renderHistory(agentId: string, versions: VersionView[]): string {
   const c = colors();
   const rows = versions.map((v) => [
     `${v.current ? '*' : ' '}${v.version}`,
-    v.ts.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
+    v.ts.replace('T', ' ').slice(0, 16),
     v.op,
     v.actor ?? '-',
     count(v.entities),
     count(v.sessions),
     count(v.notes),
     String(v.bytes),
-    c.dim(v.sha256.slice(0, 12)),
+    styled(v.sha256.slice(0, 12), c.dim),
   ]);
-  return table([' VERSION', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENTITIES', 'SESSIONS', 'NOTES', 'BYTES', 'SHA256'], rows);
+  // Short count headers (ENT, SES) so the nine columns fit 80 characters; --json has the names.
+  return table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, { flex: [3, 8] });
+}
+
+function nextHistoryCommand(agentId: string, limit: number, library: string | undefined): string[] {
+  const words = ['bourdon', 'history', shellWord(agentId), '--limit', String(limit)];
+  if (library) words.push('--library', shellWord(library));
+  return words;
 }

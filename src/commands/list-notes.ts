@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
-import { colors, list, relativeDay, table } from '../cli/output.js';
+import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { commandHint, list, relativeDay, table } from '../cli/output.js';
 import { listNotes, type noteRef } from '../core/operations/notes.js';
 
 type NoteRef = ReturnType<typeof noteRef>;
@@ -16,11 +16,11 @@ export default class ListNotes extends BaseCommand {
     '<%= config.bin %> list-notes --since 2026-01-01 --all --json | jq -r ".notes[].text"',
   ];
   static override flags = {
-    since: Flags.string({ description: 'First day to include (YYYY-MM-DD or ISO datetime).' }),
+    since: sinceFlag('First day to include:'),
     agent: Flags.string({ description: 'Only this agent.' }),
     tag: Flags.string({ description: 'Only notes with this tag.' }),
     project: Flags.string({ description: 'Only notes about this project.' }),
-    limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
+    limit: limitFlag(100, 20),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
     all: Flags.boolean({
       description: 'Follow cursors and print every page as one.',
@@ -28,6 +28,7 @@ export default class ListNotes extends BaseCommand {
       exclusive: ['cursor'],
     }),
     ...accessFlags,
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
@@ -42,20 +43,29 @@ export default class ListNotes extends BaseCommand {
       ...accessArgs(flags),
     };
     const payload = await this.pages('notes', flags.all, (cursor) => listNotes(ctx, { ...args, cursor }), flags.cursor);
-    const more = payload.has_more ? `\nMore: bourdon list-notes --cursor ${String(payload.next_cursor)}` : '';
+    const more = payload.has_more
+      ? '\n' +
+        commandHint(
+          'More: ',
+          nextPageCommand(
+            'list-notes',
+            { ...shaping(flags), tag: flags.tag, project: flags.project },
+            String(payload.next_cursor),
+          ),
+        )
+      : '';
     this.emit(payload, () => renderNotes(payload.notes as NoteRef[]) + more);
   }
 }
 
 function renderNotes(notes: NoteRef[]): string {
   if (notes.length === 0) return 'No notes in this window.';
-  const c = colors();
   const rows = notes.map((note) => [
     note.date.slice(0, 10),
     relativeDay(note.date),
     note.agent,
-    note.title ? `${c.bold(note.title)}: ${note.text}` : note.text,
+    note.title ? `${note.title}: ${note.text}` : note.text,
     list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]),
   ]);
-  return table(['DATE', 'WHEN', 'AGENT', 'NOTE', 'TAGS'], rows);
+  return table(['DATE', 'WHEN', 'AGENT', 'NOTE', 'TAGS'], rows, { flex: [3, 4] });
 }

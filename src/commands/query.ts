@@ -21,7 +21,11 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    const payload = await queryAgentMemory(this.openContext(flags.library, {}, args.topic), {
+    // Every agent is in the lookup snapshot (with only the entities the topic names), so the
+    // existence check costs no extra read.
+    const ctx = this.openContext(flags.library, {}, args.topic);
+    this.assertAgentExists(ctx, args.agent);
+    const payload = await queryAgentMemory(ctx, {
       agent: args.agent,
       topic: args.topic,
       ...accessArgs(flags),

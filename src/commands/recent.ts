@@ -1,23 +1,25 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { renderSessions } from '../cli/render.js';
+import { commandHint } from '../cli/output.js';
 import { listRecentWork } from '../core/operations/reads.js';
 import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';
   static override description =
-    'Sessions since a day (default: the last 14 days), newest first. --since takes YYYY-MM-DD or an ISO datetime and filters by its calendar day as written. Tool: list_recent_work.';
+    'Sessions since a day (default: the last 14 days), newest first. --since filters by the calendar day it names (a datetime by its day as written); an unreadable --since is a usage error. The table fits the terminal (--wide shows everything); the "More:" line repeats the query with its cursor. Tool: list_recent_work.';
   static override examples = [
     '<%= config.bin %> recent',
     '<%= config.bin %> recent --since 2026-06-01 --agent codex',
+    '<%= config.bin %> recent --since 7d --access-level team',
     '<%= config.bin %> recent --since 2026-01-01 --all --json | jq ".sessions | length"',
   ];
   static override flags = {
-    since: Flags.string({ description: 'First day to include (YYYY-MM-DD or ISO datetime).' }),
+    since: sinceFlag('First day to include:'),
     agent: Flags.string({ description: 'Only this agent.' }),
-    limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
+    limit: limitFlag(100, 20),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
     summary: Flags.boolean({ description: 'Leave out key actions and files.', default: false }),
     all: Flags.boolean({
@@ -26,6 +28,7 @@ export default class Recent extends BaseCommand {
       exclusive: ['cursor'],
     }),
     ...accessFlags,
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
@@ -44,7 +47,13 @@ export default class Recent extends BaseCommand {
       (cursor) => listRecentWork(ctx, { ...args, cursor }),
       flags.cursor,
     );
-    const more = payload.has_more ? `\nMore: bourdon recent --cursor ${payload.next_cursor as string}` : '';
+    const more = payload.has_more
+      ? '\n' +
+        commandHint(
+          'More: ',
+          nextPageCommand('recent', { ...shaping(flags), summary: flags.summary }, String(payload.next_cursor)),
+        )
+      : '';
     this.emit(payload, () => renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.') + more);
   }
 }

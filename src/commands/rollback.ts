@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { parseVersion } from '../cli/input.js';
-import { colors } from '../cli/output.js';
+import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import type { Payload } from '../core/operations/reads.js';
@@ -40,6 +40,15 @@ export default class Rollback extends BaseCommand {
     });
     this.failOnPayloadError(payload);
     const c = colors();
+    const heldBefore = (listing.versions as VersionView[]).find((v) => v.current)?.version;
+    if (payload.version === heldBefore) {
+      this.emit(
+        payload,
+        () =>
+          `${c.cyan('unchanged')} ${args.agent_id} already holds the content of version ${version} (version ${String(payload.version)}); nothing written`,
+      );
+      return;
+    }
     this.emit(
       payload,
       () =>
@@ -53,14 +62,24 @@ export default class Rollback extends BaseCommand {
     }
     const { confirm } = await import('@inquirer/prompts');
     const when = target.ts.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
-    const rows = `${target.entities ?? '?'} entities, ${target.sessions ?? '?'} sessions, ${target.notes ?? '?'} notes`;
-    const ok = await confirm(
-      {
-        message: `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`,
-        default: false,
-      },
-      { output: process.stderr },
-    );
+    const count = (value: number | null, word: string, many?: string) =>
+      value === null ? `? ${many ?? `${word}s`}` : plural(value, word, many);
+    const rows = `${count(target.entities, 'entity', 'entities')}, ${count(target.sessions, 'session')}, ${count(target.notes, 'note')}`;
+    let ok: boolean;
+    try {
+      ok = await confirm(
+        {
+          message: `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`,
+          default: false,
+        },
+        { output: process.stderr },
+      );
+    } catch (error) {
+      // Ctrl-C at the prompt: the conventional 130 (128 + SIGINT), and nothing changed.
+      if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError')
+        throw new BourdonError('rollback cancelled; nothing was changed', 130);
+      throw error;
+    }
     if (!ok) throw new BourdonError('rollback cancelled; nothing was changed');
   }
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
-import { colors, list, relativeDay, table } from '../cli/output.js';
+import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
@@ -14,10 +14,10 @@ export default class Workstreams extends BaseCommand {
     '<%= config.bin %> workstreams --since 2026-06-01 --json | jq -r ".workstreams[] | [.name, .status] | @tsv"',
   ];
   static override flags = {
-    since: Flags.string({ description: 'Only workstreams active on or after this day.' }),
+    since: sinceFlag('Only workstreams active on or after this day:'),
     agent: Flags.string({ description: 'Only activity of this agent.' }),
     status: Flags.string({ description: 'Only this status.', options: [...WORKSTREAM_STATUSES] }),
-    limit: Flags.integer({ description: 'Page size, 1 to 100 (default 20).' }),
+    limit: limitFlag(100, 20),
     cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
     all: Flags.boolean({
       description: 'Follow cursors and print every page as one.',
@@ -25,6 +25,7 @@ export default class Workstreams extends BaseCommand {
       exclusive: ['cursor'],
     }),
     ...accessFlags,
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
@@ -43,7 +44,13 @@ export default class Workstreams extends BaseCommand {
       (cursor) => listWorkstreams(ctx, { ...args, cursor }),
       flags.cursor,
     );
-    const more = payload.has_more ? `\nMore: bourdon workstreams --cursor ${String(payload.next_cursor)}` : '';
+    const more = payload.has_more
+      ? '\n' +
+        commandHint(
+          'More: ',
+          nextPageCommand('workstreams', { ...shaping(flags), status: flags.status }, String(payload.next_cursor)),
+        )
+      : '';
     this.emit(payload, () => renderWorkstreams(payload.workstreams as Workstream[]) + more);
   }
 }
@@ -52,7 +59,7 @@ function renderWorkstreams(streams: Workstream[]): string {
   if (streams.length === 0) return 'No workstreams.';
   const c = colors();
   const paint = (status: string) =>
-    status === 'active' ? c.green(status) : status === 'archived' ? c.dim(status) : c.cyan(status);
+    styled(status, status === 'active' ? c.green : status === 'archived' ? c.dim : c.cyan);
   const rows = streams.map((stream) => [
     stream.name,
     paint(stream.status),
@@ -62,5 +69,5 @@ function renderWorkstreams(streams: Workstream[]): string {
     String(stream.note_count),
     list(stream.recent_actions),
   ]);
-  return table(['WORKSTREAM', 'STATUS', 'LAST', 'AGENTS', 'SESSIONS', 'NOTES', 'RECENT'], rows);
+  return table(['WORKSTREAM', 'STATUS', 'LAST', 'AGENTS', 'SESSIONS', 'NOTES', 'RECENT'], rows, { flex: [3, 6] });
 }

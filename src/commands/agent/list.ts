@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js';
-import { colors, list, table } from '../../cli/output.js';
+import { colors, list, relativeDay, styled, table } from '../../cli/output.js';
+import { wideFlag } from '../../cli/flags.js';
 import { assertReadable, openRegistry } from '../../cli/members.js';
 import type { MemberView } from '../../core/trust/registry.js';
 
@@ -8,6 +9,8 @@ export default class AgentList extends BaseCommand {
   static override description =
     'Lists every member in the registry ($BOURDON_FEDERATION_CONFIG, else ~/.bourdon/federation.yaml), revoked ones included. Tokens are never shown again after `agent add`/`agent rotate`, and hashes never at all.';
   static override examples = ['<%= config.bin %> agent list', '<%= config.bin %> agent list --json'];
+
+  static override flags = { ...wideFlag };
 
   async run(): Promise<void> {
     await this.parse(AgentList);
@@ -22,11 +25,11 @@ function renderMembers(members: MemberView[]): string {
   if (members.length === 0) return 'No members yet. Add one with `bourdon agent add <id>`.';
   const c = colors();
   const rows = members.map((member) => [
-    member.revoked ? c.dim(member.agent_id) : member.agent_id,
+    member.revoked ? styled(member.agent_id, c.dim) : member.agent_id,
     member.tier,
     member.tier === 'trusted' ? 'all' : list(member.grants),
-    member.created_at || '-',
-    member.revoked ? c.red('revoked') : c.green('active'),
+    relativeDay(member.created_at || null),
+    member.revoked ? styled('revoked', c.red) : styled('active', c.green),
   ]);
-  return table(['AGENT', 'TIER', 'READS', 'CREATED', 'STATUS'], rows);
+  return table(['AGENT', 'TIER', 'READS', 'CREATED', 'STATUS'], rows, { flex: [2] });
 }

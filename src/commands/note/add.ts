@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { colors } from '../../cli/output.js';
+import { colors, plural } from '../../cli/output.js';
 import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { AGENT_TYPES } from '../../core/store/manifest.js';
 import { addNote } from '../../core/operations/notes.js';
@@ -29,6 +29,7 @@ export default class NoteAdd extends BaseCommand {
     'agent-type': Flags.string({
       description: 'Agent type, needed when the agent has no manifest yet.',
       options: [...AGENT_TYPES],
+      helpValue: '<type>',
     }),
   };
 
@@ -45,12 +46,15 @@ export default class NoteAdd extends BaseCommand {
       visibility: flags.visibility ?? null,
       agent_type: flags['agent-type'] ?? null,
     });
+    // The tool names its argument; on the command line it is a flag.
+    if (typeof payload.error === 'string' && payload.error.startsWith('agent_type is required'))
+      payload.error = `${args.agent_id} has no manifest yet: give --agent-type (${AGENT_TYPES.join(', ')}) to create it`;
     this.failOnPayloadError(payload);
     const c = colors();
     this.emit(
       payload,
       () =>
-        `${c.green('noted')} on ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)} (${String(payload.total_notes)} notes)`,
+        `${c.green('noted')} on ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)} (${plural(Number(payload.total_notes), 'note')})`,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { colors, table } from '../../cli/output.js';
+import { colors, styled, table } from '../../cli/output.js';
+import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
 
@@ -11,6 +12,7 @@ export default class PeersCheck extends BaseCommand {
   static override examples = ['<%= config.bin %> peers check', '<%= config.bin %> peers check --json'];
   static override flags = {
     timeout: Flags.integer({ description: 'Budget per peer, in milliseconds.', default: 5000 }),
+    ...wideFlag,
   };
 
   async run(): Promise<void> {
@@ -30,12 +32,13 @@ export default class PeersCheck extends BaseCommand {
             ['PEER', 'STATUS', 'LATENCY', 'PROTOCOL', 'AGENTS', 'NOTE'],
             results.map((r) => [
               r.name,
-              r.reachable ? c.green('reachable') : c.red('unreachable'),
+              r.reachable ? styled('reachable', c.green) : styled('unreachable', c.red),
               r.latency_ms === null ? '-' : `${r.latency_ms} ms`,
               r.protocol_version ? `${r.protocol_era} ${r.protocol_version}` : '-',
               r.agent_count === null ? '-' : String(r.agent_count),
               r.error ?? '',
             ]),
+            { flex: [5] },
           )
         : 'No peers configured.',
     );

@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { table } from '../../cli/output.js';
+import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
 
@@ -8,6 +9,8 @@ export default class PeersList extends BaseCommand {
   static override description =
     "Reads ~/.bourdon/peers.yaml (BOURDON_HOME): each peer's name, MCP endpoint and the variable its token is read from (never the token). A file that does not parse is an error here too, as it is for `serve --federate`. See `bourdon help peers`.";
   static override examples = ['<%= config.bin %> peers list', '<%= config.bin %> peers list --json'];
+
+  static override flags = { ...wideFlag };
 
   async run(): Promise<void> {
     await this.parse(PeersList);
@@ -18,6 +21,7 @@ export default class PeersList extends BaseCommand {
         ? table(
             ['NAME', 'URL', 'TOKEN FROM'],
             peers.map((peer) => [peer.name, peer.url, `$${peer.token_env}`]),
+            { flex: [1] },
           )
         : `No peers (${file}). Add one with \`bourdon peers add <name> <url>\`.`,
     );

@@ -1,5 +1,6 @@
 import { BaseCommand } from '../../cli/base-command.js';
-import { colors, table } from '../../cli/output.js';
+import { colors, styled, table } from '../../cli/output.js';
+import { wideFlag } from '../../cli/flags.js';
 import { listStaged, type StagedWrite } from '../../core/writes/staging.js';
 
 export default class StagingList extends BaseCommand {
@@ -7,6 +8,8 @@ export default class StagingList extends BaseCommand {
   static override description =
     'Every staged write under <library>/staging/<member>/<agent>.l5.yaml: who staged it, for which agent, how many rows, and how long ago. Staged rows are invisible to every query until `bourdon staging promote <agent>`; `bourdon staging reject <agent>` deletes them.';
   static override examples = ['<%= config.bin %> staging list', '<%= config.bin %> staging list --json'];
+
+  static override flags = { ...wideFlag };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(StagingList);
@@ -32,8 +35,8 @@ function renderStaged(staged: StagedWrite[]): string {
     item.error ? '-' : String(item.sessions),
     item.error ? '-' : String(item.notes),
     ago(item.age_days),
-    item.error ? c.red(`unreadable: ${item.error}`) : '',
+    item.error ? styled(`unreadable: ${item.error}`, c.red) : '',
   ]);
-  const out = table(['AGENT', 'STAGED BY', 'ENTITIES', 'SESSIONS', 'NOTES', 'WHEN', ''], rows);
+  const out = table(['AGENT', 'STAGED BY', 'ENTITIES', 'SESSIONS', 'NOTES', 'WHEN', ''], rows, { flex: [6] });
   return `${out}\n${c.dim('promote: bourdon staging promote <agent>   reject: bourdon staging reject <agent>')}`;
 }

@@ -158,7 +158,7 @@ function manifestChecks(store: L6Store): CheckResult[] {
           'duplicates',
           'duplicate ids',
           'fail',
-          `${plural(duplicates.length, 'file')} declare an agent id a later file (by name) also declares; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped: the last file by name wins`,
+          `${plural(duplicates.length, 'file')} ${duplicates.length === 1 ? 'declares' : 'declare'} an agent id a later file (by name) also declares; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped: the last file by name wins`,
           duplicates,
         )
       : check('duplicates', 'duplicate ids', 'ok', 'every agent id is declared once'),

@@ -16,6 +16,7 @@ import {
   readArchive,
   readHistory,
   readLive,
+  sha256,
   writeVersion,
   type HistoryState,
   type VersionRecord,
@@ -392,14 +393,26 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackA
     ctx.store.paths,
     (gate) => {
       let data: Buffer | null;
+      let state: HistoryState;
       try {
-        const state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
+        state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
         data = readArchive(state, args.version, ctx.files);
       } catch (error) {
         if (error instanceof BourdonError) return fail(error.message);
         throw error;
       }
       if (!data) return fail(unknownVersion(args.version, args.agent_id));
+      // Restoring the content the file already holds writes nothing and records no version.
+      const live = readLive(livePath);
+      const inPlace = live && live.equals(data) ? currentVersion(state, live) : null;
+      if (inPlace !== null)
+        return {
+          agent_id: args.agent_id,
+          restored_version: args.version,
+          version: inPlace,
+          sha256: sha256(data),
+          reason,
+        };
       let record: VersionRecord;
       try {
         record = writeVersion({

@@ -11,7 +11,7 @@ import { BourdonError } from '../errors.js';
 import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate, type GateHandle } from './gate.js';
 import { steadyNow } from './clock.js';
-import { historyKeep, latestStamp, readLive, writeVersion } from './history.js';
+import { currentVersion, historyKeep, latestStamp, readHistory, readLive, writeVersion } from './history.js';
 import { invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
@@ -430,9 +430,32 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     const ceiling = origin.ceiling ?? 'private';
     // A capped writer's replace needs the live rows too: the ones it cannot see are kept.
     const existing = mode === 'merge' || ceiling !== 'private' ? loadExisting(ctx, args.agent_id, livePath) : null;
+    // The merge works in place: keep the rows as they were to tell a write that changes nothing.
+    const before = existing ? structuredClone(existing) : null;
     // Stamped no earlier than the agent's last write, should the clock have gone back.
     const now = steadyNow(ctx.now(), [latestStamp(paths, args.agent_id, ctx.files), existing?.last_updated]);
     const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling);
+    // Totals of what the writer may see: a capped writer learns nothing of hidden rows.
+    const totals = {
+      total_entities: rowCount(manifest, 'known_entities', ceiling),
+      total_sessions: rowCount(manifest, 'recent_sessions', ceiling),
+      total_notes: rowCount(manifest, 'notes', ceiling),
+    };
+    // Identical rows (only the stamp would move): no write and no new version. The payload keeps
+    // the engine's counts (the conformance fixtures fix them) and names the version in place.
+    const unchanged = before ? unchangedVersion(ctx, args.agent_id, livePath, before, manifest) : null;
+    if (unchanged !== null) {
+      const { last_updated } = before!;
+      return {
+        agent_id: args.agent_id,
+        path: livePath,
+        mode,
+        ...payloadCounts,
+        ...totals,
+        last_updated,
+        version: unchanged,
+      };
+    }
     const data = serialiseManifest(manifest);
     const record = writeVersion({
       paths,
@@ -458,10 +481,7 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
       path: livePath,
       mode,
       ...payloadCounts,
-      // Totals of what the writer may see: a capped writer learns nothing of hidden rows.
-      total_entities: rowCount(manifest, 'known_entities', ceiling),
-      total_sessions: rowCount(manifest, 'recent_sessions', ceiling),
-      total_notes: rowCount(manifest, 'notes', ceiling),
+      ...totals,
       last_updated: manifest.last_updated,
       version: record.version,
     };
@@ -469,6 +489,21 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
     throw error;
   }
+}
+
+/**
+ * The version the live file holds when the merged manifest equals it but for `last_updated`,
+ * else null (something changed, or the live file is not a recorded version).
+ */
+function unchangedVersion(
+  ctx: OperationContext,
+  agentId: string,
+  livePath: string,
+  before: RawObject,
+  after: RawObject,
+): number | null {
+  if (!sameValue({ ...before, last_updated: null }, { ...after, last_updated: null })) return null;
+  return currentVersion(readHistory(ctx.store.paths, agentId, ctx.files), readLive(livePath));
 }
 
 /** A live commit: validated first, then merged and written under the library gate. */

@@ -1,0 +1,32 @@
+/**
+ * oclif `command_not_found` hook: a mistyped command suggests the closest one and exits 2 (a
+ * usage error), and extra words after a real command are named as unexpected arguments
+ * instead of "command recent:a:b not found".
+ */
+import type { Hook } from '@oclif/core';
+import { closestCommand } from '../cli/suggest.js';
+
+const hook: Hook.CommandNotFound = async function (options) {
+  const visible = options.config.commands.filter((command) => !command.hidden).map((command) => command.id);
+  const words = options.id.split(':');
+  const spaced = (id: string) => id.replaceAll(':', ' ');
+  let message: string;
+  const commandPrefix = [...Array(words.length).keys()]
+    .map((index) => words.slice(0, words.length - index).join(':'))
+    .find((prefix) => prefix !== options.id && visible.includes(prefix));
+  if (commandPrefix) {
+    const extra = words.slice(commandPrefix.split(':').length);
+    message = `unexpected argument${extra.length === 1 ? '' : 's'} for \`bourdon ${spaced(commandPrefix)}\`: ${extra.join(' ')}\nSee \`bourdon ${spaced(commandPrefix)} --help\`.`;
+  } else {
+    const suggestion = closestCommand(options.id, visible);
+    const hint = suggestion
+      ? `\nDid you mean \`bourdon ${[spaced(suggestion.id), ...suggestion.rest].join(' ')}\`?`
+      : '';
+    message = `unknown command "${spaced(options.id)}"${hint}\nSee \`bourdon help\` for every command.`;
+  }
+  process.stderr.write(`bourdon: ${message}\n`);
+  process.exitCode = 2;
+  return 'not-found';
+};
+
+export default hook;
