@@ -96,7 +96,7 @@ describe('member commands', () => {
       [['agent', 'rotate', 'nobody'], 1, "bourdon: unknown agent 'nobody'"],
       [['revoke', 'nobody'], 1, "bourdon: unknown agent 'nobody'"],
       [['agent', 'set-tier', 'openclaw', 'root'], 2, 'bourdon: Expected root to be one of'],
-      [['agent', 'add'], 2, 'bourdon: Missing 1 required arg'],
+      [['agent', 'add'], 2, 'bourdon: missing required argument: <'],
     ];
     // Independent and read-only on success: run them side by side.
     const results = await Promise.all(cases.map(([args]) => cli(args)));

@@ -192,7 +192,7 @@ describe('a quarantined write, from staging to live', () => {
       [['staging', 'promote', 'openclaw'], 1, "bourdon: no staged writes for agent 'openclaw'"],
       [['staging', 'reject', 'openclaw'], 1, "bourdon: no staged writes for agent 'openclaw'"],
       [['staging', 'promote', '../agents/codex'], 1, "bourdon: invalid agent_id '../agents/codex'"],
-      [['staging', 'reject'], 2, 'bourdon: Missing 1 required arg'],
+      [['staging', 'reject'], 2, 'bourdon: missing required argument: <'],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args, { env: env() })));
     for (const [index, [args, code, message]] of cases.entries()) {

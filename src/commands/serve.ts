@@ -13,6 +13,7 @@ import {
   type ToolProfile,
 } from '../core/trust/profiles.js';
 import type { McpPeerFanout } from '../mcp/peer-client.js';
+import { listenForShutdown } from '../cli/shutdown.js';
 
 type PeerFanout = McpPeerFanout;
 
@@ -115,6 +116,7 @@ export default class Serve extends BaseCommand {
     }
     if (flags.transport !== 'stdio')
       throw new UsageError(`transport ${flags.transport} is not available in this build`);
+    const shutdown = listenForShutdown();
     const [{ createL6Server }, { runStdio }] = await Promise.all([
       import('../mcp/server.js'),
       import('../mcp/stdio.js'),
@@ -123,7 +125,7 @@ export default class Serve extends BaseCommand {
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
     );
-    await waitForShutdown(async () => {
+    await shutdown.closeWhenRequested(async () => {
       await handle.close();
       await peers?.close();
     });
@@ -143,13 +145,14 @@ export default class Serve extends BaseCommand {
     const tokenEnv = checkTokenEnv(tokenEnvFlag && tokenEnvFlag.length > 0 ? tokenEnvFlag : DEFAULT_TOKEN_ENV);
     const token = envValue(process.env, tokenEnv);
     const bridge = new StdioBridge({ url, token, tokenEnv, toolFilter: profileFilter(profile), warn: stderrWarn });
+    const shutdown = listenForShutdown();
     const upstream = await bridge.start(); // throws a one-line reason when the server cannot be reached
     const handle = runStdio(() => bridge.createServer());
     const server = [upstream.serverName, upstream.serverVersion].filter(Boolean).join(' ') || 'server';
     process.stderr.write(
       `bourdon: bridging stdio to ${url} (${server}, MCP ${upstream.protocolVersion ?? '?'}; tools: ${profile}, ${upstream.tools} offered; token: ${token ? `from ${tokenEnv}` : `none, ${tokenEnv} is not set`})\n`,
     );
-    await waitForShutdown(async () => {
+    await shutdown.closeWhenRequested(async () => {
       await handle.close();
       await bridge.close();
     });
@@ -183,6 +186,7 @@ export default class Serve extends BaseCommand {
     toolFilter: ((name: string) => boolean) | undefined,
     profile: string,
   ): Promise<void> {
+    const shutdown = listenForShutdown({ stdin: false });
     const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
       import('../mcp/server.js'),
       import('../mcp/http.js'),
@@ -206,13 +210,10 @@ export default class Serve extends BaseCommand {
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over http: ${handle.describe()}; tools: ${profile}${describePeers(peers)}\n`,
     );
-    await waitForShutdown(
-      async () => {
-        await handle.close();
-        await peers?.close();
-      },
-      { stdin: false },
-    );
+    await shutdown.closeWhenRequested(async () => {
+      await handle.close();
+      await peers?.close();
+    });
   }
 }
 
@@ -271,24 +272,4 @@ function fsReason(code: string | undefined): string {
     ENAMETOOLONG: 'path too long',
   };
   return code ? `${words[code] ?? 'error'} (${code})` : 'error';
-}
-
-/**
- * Resolves when a termination signal arrives (or, for stdio, stdin closes), after closing the
- * server. An HTTP server does not watch stdin: it may run with stdin closed or detached.
- */
-export function waitForShutdown(close: () => Promise<void>, options: { stdin?: boolean } = {}): Promise<void> {
-  return new Promise((resolve) => {
-    let done = false;
-    const stop = () => {
-      if (done) return;
-      done = true;
-      void close().finally(() => resolve());
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    if (options.stdin === false) return;
-    process.stdin.once('end', stop);
-    process.stdin.once('close', stop);
-  });
 }

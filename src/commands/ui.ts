@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { configPaths } from '../core/store/config.js';
+import { listenForShutdown } from '../cli/shutdown.js';
 
 export default class Ui extends BaseCommand {
   static override summary = 'A local page to see the library and review what agents wrote.';
@@ -21,6 +22,7 @@ export default class Ui extends BaseCommand {
     const { flags } = await this.parse(Ui);
     const config = configPaths(process.env);
     const ctx = this.openContext(flags.library, { config });
+    const shutdown = listenForShutdown({ stdin: false });
     const { startUiServer } = await import('../ui/server.js');
     const ui = await startUiServer({ ctx, auditPath: config.audit, port: flags.port });
     if (this.jsonMode)
@@ -31,15 +33,7 @@ export default class Ui extends BaseCommand {
       process.stdout.write('Ctrl-C stops it.\n');
     }
     if (flags.open) openBrowser(ui.url, (message) => process.stderr.write(`bourdon: ${message}\n`));
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        void ui.close().then(resolve);
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await shutdown.closeWhenRequested(() => ui.close());
     if (!this.jsonMode) process.stderr.write('bourdon ui: stopped\n');
   }
 }
