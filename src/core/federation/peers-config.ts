@@ -10,7 +10,7 @@ import { writeFileDurably } from '../writes/atomic.js';
 import { BourdonError, UsageError } from '../errors.js';
 import { isValidAgentId } from '../store/ids.js';
 import { isObject } from '../store/manifest.js';
-import { lockSyncWithRetry } from '../trust/registry.js';
+import { lockConfigFile } from '../trust/registry.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
@@ -162,7 +162,7 @@ export function writePeersFile(file: string, peers: readonly PeerConfig[]): void
 /** Read-modify-write of the peers file under a lock. */
 export function editPeersFile<T>(file: string, change: (peers: PeerConfig[]) => T): T {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const release = lockSyncWithRetry(file);
+  const release = lockConfigFile(file);
   try {
     const peers = readPeersForEdit(file);
     const result = change(peers);

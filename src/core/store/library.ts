@@ -173,9 +173,10 @@ export class L6Store {
     } catch {
       throw new BourdonError(
         `library not found: ${this.paths.root} (set --library or BOURDON_LIBRARY, or run \`bourdon init\`)`,
+        'not_found',
       );
     }
-    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${this.paths.root}`);
+    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${this.paths.root}`, 'invalid_input');
   }
 
   /** The library as it is on disk now. Cheap when nothing changed. */

@@ -237,7 +237,7 @@ export class FederationRegistry {
     checkId(agentId);
     return this.mutate((rows) => {
       const row = rows.get(agentId);
-      if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
+      if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
       if (!row.revoked || !row.revoked_at) row.revoked_at = stamp(now);
       row.revoked = true;
       return view(agentId, row);
@@ -247,7 +247,7 @@ export class FederationRegistry {
   /** Read-modify-write under a lock, re-reading under it so concurrent admins lose nothing. */
   private mutate<T>(change: (rows: Map<string, MemberRow>) => T): T {
     fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    const release = lockSyncWithRetry(this.path);
+    const release = lockConfigFile(this.path);
     try {
       let rows = new Map<string, MemberRow>();
       if (fs.existsSync(this.path)) {
@@ -274,7 +274,7 @@ export class FederationRegistry {
  * a writer that was killed while holding it is recovered at once (see lockFileSync). Temp files
  * such a writer left next to the file are removed while the lock is held.
  */
-export function lockSyncWithRetry(target: string, timeoutMs = 10_000): () => void {
+export function lockConfigFile(target: string, timeoutMs = 10_000): () => void {
   const release = lockFileSync(target, { timeoutMs, warn: () => {} });
   sweepAtomicTemps(path.dirname(target), (name) => isTempOf(name, path.basename(target)));
   return release;
@@ -323,8 +323,8 @@ function pyTruthy(value: unknown): boolean {
 
 function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
   const row = rows.get(agentId);
-  if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
-  if (row.revoked) throw new BourdonError(`agent ${pyRepr(agentId)} is revoked; re-add it instead`);
+  if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
+  if (row.revoked) throw new BourdonError(`agent ${pyRepr(agentId)} is revoked; re-add it instead`, 'conflict');
   return row;
 }
 

@@ -333,6 +333,7 @@ export function lockFileSync(
       const holder = readOwner(lockDir);
       throw new BourdonError(
         `${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`,
+        'busy',
       );
     }
     Atomics.wait(pause, 0, 0, Math.min(25, 2 + attempt) + Math.floor(Math.random() * 8));
@@ -365,7 +366,7 @@ function sweepTemporaryDirs(folder: string, lockName: string): void {
 function busy(paths: LibraryPaths): BourdonError {
   const owner = readOwner(paths.lock);
   const holder = owner ? `pid ${owner.pid} on ${owner.host}` : 'another process';
-  return new BourdonError(`the library is busy: ${holder} holds ${paths.lock}; try again`);
+  return new BourdonError(`the library is busy: ${holder} holds ${paths.lock}; try again`, 'busy');
 }
 
 function sleep(ms: number): Promise<void> {
@@ -415,7 +416,7 @@ async function holdGate<T>(
       if (attempt === 0 || !fs.existsSync(lockDir)) made = createLock(lockDir, owner);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new BourdonError(`library not found: ${paths.root}`);
+        throw new BourdonError(`library not found: ${paths.root}`, 'not_found');
       throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`);
     }
     if (made) break;
@@ -443,7 +444,7 @@ async function holdGate<T>(
     assertHeld() {
       if (lost || !stillHeld(lockDir, owner.token)) {
         lost = true;
-        throw new BourdonError(`lost the library lock ${lockDir} to another process; nothing was written`);
+        throw new BourdonError(`lost the library lock ${lockDir} to another process; nothing was written`, 'conflict');
       }
     },
   };

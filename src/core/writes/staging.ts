@@ -32,7 +32,7 @@ import {
   sessionKey,
 } from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import {
   COMMIT_MODES,
   buildManifest,
@@ -140,15 +140,18 @@ function readStagedDoc(file: string): RawObject | null {
   const data = readLive(file);
   if (!data) return null;
   if (data.length > MAX_MANIFEST_BYTES)
-    throw new BourdonError(`staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+    throw new BourdonError(
+      `staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
+      'invalid_input',
+    );
   let doc: unknown;
   try {
     doc = parseYaml(data.toString('utf8'));
   } catch (error) {
-    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`);
+    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`, 'invalid_input');
   }
   if (doc === null || doc === undefined) return {};
-  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`);
+  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
   return doc;
 }
 
@@ -311,7 +314,7 @@ function pruneEmptyDir(dir: string): void {
 }
 
 function checkAgentId(agentId: string): void {
-  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
+  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId), 'invalid_input');
 }
 
 /** The commit a staged file becomes when it is promoted: its rows, merged. */
@@ -384,7 +387,7 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
     ctx.store.paths,
     (gate) => {
       const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
-      if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+      if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
       const promoted: PromotedWrite[] = [];
       for (const item of staged) {
         const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
@@ -410,7 +413,7 @@ export async function rejectStaged(store: L6Store, agentId: string): Promise<Rej
   checkAgentId(agentId);
   return withLibraryGate(store.paths, () => {
     const staged = listStaged(store).filter((item) => item.agent_id === agentId);
-    if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+    if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
     for (const item of staged) {
       fs.unlinkSync(item.path);
       pruneEmptyDir(path.dirname(item.path));

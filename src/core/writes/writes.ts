@@ -27,7 +27,7 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
