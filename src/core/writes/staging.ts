@@ -15,10 +15,9 @@ import { isTempOf, sweepAtomicTemps, writeDurable } from './atomic.js';
 import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
-import { parseCalendarDay } from '../store/dates.js';
 import { withLibraryGate } from './gate.js';
 import { readLive } from './history.js';
-import { invalidAgentIdMessage, invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
@@ -34,16 +33,17 @@ import {
 import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../payload.js';
 import {
-  COMMIT_MODES,
   buildManifest,
   commitCapError,
   commitError,
   commitLocked,
-  inputSizeError,
+  enumError,
   loadExisting,
   precheckCommit,
   serialiseManifest,
   type CommitArgs,
+  type CommitRules,
+  type RowProblem,
 } from './writes.js';
 import { diffManifests, type ManifestDiff } from './versions.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
@@ -93,41 +93,27 @@ function stamp(moment: Date): string {
   return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** The engine's staging checks (its messages), plus the ones that keep promotion possible. */
+/** Staging's wording of row problems: one line per kind, whatever the reason. */
+function stagedRowMessage(problem: RowProblem): string {
+  if (problem.kind === 'entity') return "each entity needs a non-empty 'name'";
+  if (problem.kind === 'session') return "each session needs a non-empty ISO-8601 'date'";
+  return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
+}
+
+const STAGING_RULES: CommitRules = {
+  rowMessage: stagedRowMessage,
+  modeRefusal: (mode) =>
+    mode === 'replace'
+      ? "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them"
+      : null,
+};
+
+/** The live write's checks with staging's rules, then the agent type (the live write checks it later). */
 function validateStaged(args: CommitArgs): string | null {
-  if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
-  const mode = args.mode ?? 'merge';
-  if (!(COMMIT_MODES as readonly string[]).includes(mode))
-    return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
-  if (mode === 'replace') {
-    return "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them";
-  }
-  for (const field of ['entities', 'sessions', 'notes'] as const) {
-    const value = args[field];
-    if (value !== null && value !== undefined && !Array.isArray(value))
-      return `${field} must be a list, not ${pyRepr(value)}`;
-  }
-  const sizeProblem = inputSizeError(args) ?? commitCapError(args);
-  if (sizeProblem) return sizeProblem;
-  for (const row of args.entities ?? []) {
-    if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim())
-      return "each entity needs a non-empty 'name'";
-  }
-  for (const row of args.sessions ?? []) {
-    if (!isObject(row) || typeof row.date !== 'string' || !row.date.trim())
-      return "each session needs a non-empty ISO-8601 'date'";
-  }
-  for (const row of args.notes ?? []) {
-    const ok =
-      isObject(row) &&
-      typeof row.text === 'string' &&
-      row.text.trim() !== '' &&
-      typeof row.date === 'string' &&
-      parseCalendarDay(row.date.trim()) !== null;
-    if (!ok) return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
-  }
+  const problem = precheckCommit(args, STAGING_RULES);
+  if (problem) return problem;
   if (args.agent_type && !(AGENT_TYPES as readonly string[]).includes(args.agent_type)) {
-    return `agent_type ${pyRepr(args.agent_type)} is not in the L5 schema enum: ${pyRepr([...AGENT_TYPES])}`;
+    return enumError(args.agent_type);
   }
   return null;
 }
