@@ -85,13 +85,8 @@ interface CachedFile {
 
 type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRecord };
 
-/** Where warnings go (stderr by default); one type for the whole core. */
-export type { Warn } from './dates.js';
-import type { Warn } from './dates.js';
-
-export const stderrWarn: Warn = (message) => {
-  process.stderr.write(`bourdon: warning: ${message}\n`);
-};
+export { stderrWarn, type Warn } from './warn.js';
+import { stderrWarn, type Warn } from './warn.js';
 
 /** Builds a record from manifest text; throws a one-line reason when it is not a manifest. */
 export function parseManifest(text: string, file: string, filePath: string): AgentRecord {

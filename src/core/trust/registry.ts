@@ -13,7 +13,9 @@ import { lockFileSync } from '../writes/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { utcSeconds } from '../store/dates.js';
 import { isObject } from '../store/manifest.js';
+import { stderrWarn } from '../store/warn.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export interface MemberRow {
@@ -52,10 +54,6 @@ export function newToken(): string {
 
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Both sides are 64 hex characters (the parser refuses any other stored hash). */
@@ -98,7 +96,7 @@ export class FederationRegistry {
 
   constructor(filePath: string, options: { warn?: (message: string) => void } = {}) {
     this.path = filePath;
-    this.warn = options.warn ?? ((message) => process.stderr.write(`bourdon: warning: ${message}\n`));
+    this.warn = options.warn ?? stderrWarn;
   }
 
   /** Re-reads the file when its stat changed. A corrupt file leaves no members (fail closed). */
@@ -183,7 +181,7 @@ export class FederationRegistry {
       rows.set(agentId, {
         tier,
         token_sha256: hashToken(token),
-        created_at: stamp(now),
+        created_at: utcSeconds(now),
         revoked: false,
         grants: unique(grants),
       });
@@ -197,7 +195,7 @@ export class FederationRegistry {
       const row = activeRow(rows, agentId);
       const token = newToken();
       row.token_sha256 = hashToken(token);
-      row.rotated_at = stamp(now);
+      row.rotated_at = utcSeconds(now);
       return { agent_id: agentId, tier: row.tier, grants: [...row.grants], token };
     });
   }
@@ -238,7 +236,7 @@ export class FederationRegistry {
     return this.mutate((rows) => {
       const row = rows.get(agentId);
       if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
-      if (!row.revoked || !row.revoked_at) row.revoked_at = stamp(now);
+      if (!row.revoked || !row.revoked_at) row.revoked_at = utcSeconds(now);
       row.revoked = true;
       return view(agentId, row);
     });

@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
+import { stderrWarn } from '../store/warn.js';
 
 /** A lock whose holder cannot be checked is stale once its mtime is this old. */
 export const STALE_MS = 30_000;
@@ -64,8 +65,6 @@ export interface GateOptions {
   timeoutMs?: number;
   warn?: (message: string) => void;
 }
-
-const defaultWarn = (message: string) => process.stderr.write(`bourdon: warning: ${message}\n`);
 
 let bootIdCache: string | null | undefined;
 
@@ -309,7 +308,7 @@ export function lockFileSync(
   options: { timeoutMs?: number; warn?: (message: string) => void } = {},
 ): () => void {
   const lockDir = `${target}.lock`;
-  const warn = options.warn ?? defaultWarn;
+  const warn = options.warn ?? stderrWarn;
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; ; attempt++) {
@@ -405,7 +404,7 @@ async function holdGate<T>(
   fn: (gate: GateHandle) => T | Promise<T>,
   options: GateOptions,
 ): Promise<T> {
-  const warn = options.warn ?? defaultWarn;
+  const warn = options.warn ?? stderrWarn;
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS);
   const lockDir = paths.lock;
   const owner = newOwner();

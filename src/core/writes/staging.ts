@@ -15,6 +15,7 @@ import { isTempOf, sweepAtomicTemps, writeDurable } from './atomic.js';
 import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
+import { utcSeconds } from '../store/dates.js';
 import { withLibraryGate } from './gate.js';
 import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
@@ -87,10 +88,6 @@ export interface RejectResult {
   agent_id: string;
   rejected: number;
   paths: string[];
-}
-
-function stamp(moment: Date): string {
-  return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Staging's wording of row problems: one line per kind, whatever the reason. */
@@ -186,7 +183,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       const manifest: RawObject = {
         spec_version: existing.spec_version || '0.1',
         agent,
-        last_updated: stamp(steadyNow(ctx.now(), [existing.last_updated])),
+        last_updated: utcSeconds(steadyNow(ctx.now(), [existing.last_updated])),
         known_entities: entities,
         recent_sessions: sessions,
       };
@@ -279,7 +276,7 @@ export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[
         caller,
         agent_id: agentId,
         path: full,
-        staged_at: stamp(stat.mtime),
+        staged_at: utcSeconds(stat.mtime),
         age_days: Math.round(((now.getTime() - stat.mtimeMs) / 86_400_000) * 10) / 10,
         entities: listOf(doc, 'known_entities').length,
         sessions: listOf(doc, 'recent_sessions').length,
