@@ -177,7 +177,8 @@ export abstract class BaseCommand extends Command {
     let message = describeError(err);
     if (err instanceof BourdonError) code = err.exitCode;
     else if ((err instanceof Errors.CLIError && 'parse' in err) || /^Parsing --/.test(err.message)) {
-      // A flag's own parser failing (any error class) is a usage error too.
+      // A flag's own parser failing (any error class) is a usage error too. oclif marks that case
+      // only by prefixing the message ("Parsing --flag", parser/parse.js): read here, nowhere else.
       code = 2;
       message = parseErrorLine(err);
     } else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;

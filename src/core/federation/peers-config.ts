@@ -36,25 +36,28 @@ export function isLoopbackHostname(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** Validates and normalises a peer URL; throws a one-line reason. */
-export function normalisePeerUrl(raw: string): string {
+/**
+ * Validates and normalises a peer URL; throws a one-line reason naming the URL as `what`
+ * (`peer url`, or `--http url` where the same rules check another flag).
+ */
+export function normalisePeerUrl(raw: string, what = 'peer url'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: not a URL`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: not a URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: use https (http only on loopback)`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: use https (http only on loopback)`);
   }
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: http is allowed only on loopback; use https`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: http is allowed only on loopback; use https`);
   }
   if (url.username || url.password) {
-    throw new UsageError('invalid peer url: credentials in the URL are not allowed; use --token-env');
+    throw new UsageError(`invalid ${what}: credentials in the URL are not allowed; use --token-env`);
   }
-  if (url.search || raw.includes('?')) throw new UsageError('invalid peer url: a query string is not allowed');
-  if (url.hash || raw.includes('#')) throw new UsageError('invalid peer url: a fragment is not allowed');
+  if (url.search || raw.includes('?')) throw new UsageError(`invalid ${what}: a query string is not allowed`);
+  if (url.hash || raw.includes('#')) throw new UsageError(`invalid ${what}: a fragment is not allowed`);
   if (!url.pathname.endsWith('/mcp')) url.pathname = url.pathname.replace(/\/+$/, '') + '/mcp';
   return url.toString();
 }
