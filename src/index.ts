@@ -39,8 +39,8 @@ export {
   compileCodexTurn,
   getDeeperContext,
   listAgents,
-  type Payload,
 } from './core/operations/reads.js';
+export type { Payload } from './core/payload.js';
 export { exportAgents } from './core/operations/export.js';
 export { commitToFederation } from './core/writes/commit.js';
 export { listNotes } from './core/operations/notes.js';

@@ -4,8 +4,9 @@
  * trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
  */
 import fs from 'node:fs';
-import { Command, Errors, Flags, type Interfaces } from '@oclif/core';
-import { BourdonError, describeError } from '../core/errors.js';
+import { Command, Errors, Flags } from '@oclif/core';
+import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
+import { isDenial, type Payload } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { EntityLookupStore, L6Store, stderrWarn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
@@ -23,10 +24,6 @@ export function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
-  (typeof BaseCommand)['baseFlags'] & T['flags']
->;
-
 export abstract class BaseCommand extends Command {
   static override baseFlags = {
     json: Flags.boolean({ description: 'Print the exact JSON payload instead of human output.', default: false }),
@@ -39,9 +36,10 @@ export abstract class BaseCommand extends Command {
   protected jsonMode = false;
 
   public override async init(): Promise<void> {
-    this.jsonMode = this.argv.includes('--json');
+    // Read before parsing so that a parse error is reported in the mode asked for.
+    this.jsonMode = flagGiven(this.argv, '--json');
     await super.init();
-    setupWidth(this.argv.includes('--wide'));
+    setupWidth(flagGiven(this.argv, '--wide'));
     if (!this.jsonMode) await setupColors();
   }
 
@@ -83,7 +81,7 @@ export abstract class BaseCommand extends Command {
       .slice(0, 3)
       .map((entry) => entry.id);
     const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
-    throw new BourdonError(`no agent "${agentId}" in this library${hint}`);
+    throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
   }
 
   /**
@@ -164,9 +162,9 @@ export abstract class BaseCommand extends Command {
   }
 
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
-  protected failOnPayloadError(payload: Record<string, unknown>): void {
+  protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
-    const code = payload.error === 'access denied' ? 3 : 1;
+    const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
     if (this.jsonMode) process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
     else process.stderr.write(`bourdon: ${payload.error}\n`);
     this.exit(code);
@@ -179,7 +177,8 @@ export abstract class BaseCommand extends Command {
     let message = describeError(err);
     if (err instanceof BourdonError) code = err.exitCode;
     else if ((err instanceof Errors.CLIError && 'parse' in err) || /^Parsing --/.test(err.message)) {
-      // A flag's own parser failing (any error class) is a usage error too.
+      // A flag's own parser failing (any error class) is a usage error too. oclif marks that case
+      // only by prefixing the message ("Parsing --flag", parser/parse.js): read here, nowhere else.
       code = 2;
       message = parseErrorLine(err);
     } else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
@@ -193,6 +192,12 @@ export abstract class BaseCommand extends Command {
 }
 
 export { stderrWarn };
+
+/** Whether a flag is on the command line before any `--` (after it every word is an argument). */
+export function flagGiven(argv: readonly string[], flag: string): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes(flag);
+}
 
 /** oclif parse errors span lines ("Parsing --limit \n\tExpected an integer…"): one line, all of it. */
 export function parseErrorLine(err: Error & { args?: unknown }): string {

@@ -132,12 +132,7 @@ export function httpTarget(
   launcher: Launcher = 'node',
   tools?: string,
 ): HttpTarget {
-  let url: string;
-  try {
-    url = normalisePeerUrl(rawUrl);
-  } catch (error) {
-    throw new UsageError((error as Error).message.replace('invalid peer url', 'invalid --http url'));
-  }
+  const url = normalisePeerUrl(rawUrl, '--http url');
   return {
     transport: 'http',
     url,

@@ -23,7 +23,10 @@ const MANIFEST_KEYS = [
 ];
 
 function tooLarge(): BourdonError {
-  return new BourdonError(`input is larger than ${MAX_INPUT_BYTES} bytes (4 MiB); nothing was written`);
+  return new BourdonError(
+    `input is larger than ${MAX_INPUT_BYTES} bytes (4 MiB); nothing was written`,
+    'invalid_input',
+  );
 }
 
 /** Reads a stream, refusing more than the cap without buffering the excess. */
@@ -66,16 +69,23 @@ export function commitArgsFromText(
   label: string,
   warn: (message: string) => void,
 ): Omit<CommitArgs, 'agent_id'> {
-  if (!text.trim()) throw new BourdonError(`${label} is empty: expected YAML or JSON with entities, sessions or notes`);
+  if (!text.trim())
+    throw new BourdonError(
+      `${label} is empty: expected YAML or JSON with entities, sessions or notes`,
+      'invalid_input',
+    );
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new BourdonError(`cannot parse ${label} as YAML or JSON: ${describeError(error)}`);
+    throw new BourdonError(`cannot parse ${label} as YAML or JSON: ${describeError(error)}`, 'invalid_input');
   }
   if (!isObject(doc)) {
     const kind = Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`;
-    throw new BourdonError(`${label} must be a mapping with entities, sessions or notes (got ${kind})`);
+    throw new BourdonError(
+      `${label} must be a mapping with entities, sessions or notes (got ${kind})`,
+      'invalid_input',
+    );
   }
   const ignored = Object.keys(doc).filter((key) => !TOOL_KEYS.includes(key) && !MANIFEST_KEYS.includes(key));
   const dropped = ['capabilities', 'visibility_policy'].filter((key) => key in doc);
@@ -94,7 +104,7 @@ export function commitArgsFromText(
   for (const key of ['agent_type', 'instance', 'role_narrative'] as const) {
     const value = args[key];
     if (value !== undefined && value !== null && typeof value !== 'string') {
-      throw new BourdonError(`${key} in ${label} must be text, not ${JSON.stringify(value)}`);
+      throw new BourdonError(`${key} in ${label} must be text, not ${JSON.stringify(value)}`, 'invalid_input');
     }
   }
   return args;

@@ -6,7 +6,7 @@ import { commitArgsFromText, readInput } from '../cli/input.js';
 import { commitToFederation } from '../core/writes/commit.js';
 import { invalidWriteAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
-import type { Payload } from '../core/operations/reads.js';
+import type { Payload } from '../core/payload.js';
 import { commitError, type CommitArgs } from '../core/writes/writes.js';
 
 export default class Commit extends BaseCommand {

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { parseVersion } from '../cli/input.js';
-import type { Payload } from '../core/operations/reads.js';
+import type { Payload } from '../core/payload.js';
 import { explainMemoryChange, type FieldChange } from '../core/writes/versions.js';
 
 export default class Diff extends BaseCommand {

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, commandHint, styled, table } from '../cli/output.js';
 import { shellWord, wideFlag } from '../cli/flags.js';
-import type { Payload } from '../core/operations/reads.js';
+import type { Payload } from '../core/payload.js';
 import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 
 export default class History extends BaseCommand {

@@ -243,7 +243,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
       return { library: root.trim(), member, peer, hosts: host === 'none' ? [] : [host as Host] };
     } catch (error) {
       if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') {
-        throw new BourdonError('init cancelled; nothing was changed', 130);
+        throw new BourdonError('init cancelled; nothing was changed', 'cancelled');
       }
       throw error;
     }

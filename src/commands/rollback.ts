@@ -4,7 +4,7 @@ import { parseVersion } from '../cli/input.js';
 import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
-import type { Payload } from '../core/operations/reads.js';
+import type { Payload } from '../core/payload.js';
 import { listMemoryVersions, rollbackAgentMemory, type VersionView } from '../core/writes/versions.js';
 
 export default class Rollback extends BaseCommand {
@@ -77,7 +77,7 @@ export default class Rollback extends BaseCommand {
     } catch (error) {
       // Ctrl-C at the prompt: the conventional 130 (128 + SIGINT), and nothing changed.
       if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError')
-        throw new BourdonError('rollback cancelled; nothing was changed', 130);
+        throw new BourdonError('rollback cancelled; nothing was changed', 'cancelled');
       throw error;
     }
     if (!ok) throw new BourdonError('rollback cancelled; nothing was changed');

@@ -19,7 +19,7 @@
  * Handlers are installed on the low-level server (`mcp.server.setRequestHandler`) because the
  * schemas arrive as JSON Schema, not zod.
  */
-import { Client, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   McpServer,
   ProtocolError,
@@ -61,7 +61,7 @@ export interface UpstreamInfo {
 /** The server could not be reached or refused the bridge; the message is one line. */
 export class BridgeUnreachableError extends BourdonError {
   constructor(message: string) {
-    super(message, 1);
+    super(message, 'unavailable');
     this.name = 'BridgeUnreachableError';
   }
 }
@@ -80,7 +80,11 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-/** The HTTP status an SDK error carries, if any. */
+/**
+ * The HTTP status an SDK error carries, if any. SdkHttpError has it in `data.status`; the SDK's
+ * transport throws a plain Error for a refused POST ("Error POSTing to endpoint (HTTP 404): …")
+ * with the status only in its text, so that one case is read from the message, here only.
+ */
 function httpStatus(error: unknown): number | null {
   const data = (error as { data?: { status?: unknown } } | null)?.data;
   if (data && typeof data.status === 'number') return data.status;
@@ -137,8 +141,19 @@ function isProtocolError(error: unknown): error is { code: number; message: stri
   );
 }
 
+/**
+ * A request that ran out of time: the SDK's RequestTimeout (also used by our own deadline) or a
+ * fetch aborted by a timeout signal (TimeoutError), anywhere down the cause chain.
+ */
 function isTimeout(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'REQUEST_TIMEOUT' || /timed? ?out/i.test(describeError(error));
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const { code, name } = current as { code?: unknown; name?: unknown };
+    if (code === SdkErrorCode.RequestTimeout || name === 'TimeoutError') return true;
+    const next = current as { cause?: unknown; data?: { cause?: unknown } };
+    current = next.cause ?? next.data?.cause;
+  }
+  return false;
 }
 
 /** Keys of a forwarded result that describe the server's own transport, not the payload. */
@@ -377,10 +392,7 @@ export class StdioBridge {
   private withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(Object.assign(new Error(`${what} timed out`), { code: 'REQUEST_TIMEOUT' })),
-        this.timeoutMs,
-      );
+      timer = setTimeout(() => reject(new SdkError(SdkErrorCode.RequestTimeout, `${what} timed out`)), this.timeoutMs);
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }

@@ -73,7 +73,7 @@ export async function guarded<T>(
   const caller = boundedCaller(currentCaller(env.fallbackCaller));
   const decision = authorize(caller, op, namespace);
   audit(env, caller, op, namespace, decision.allowed, decision.detail);
-  if (!decision.allowed) return { ...denialPayload(caller, op, decision.detail ?? 'denied'), ...denialExtras };
+  if (!decision.allowed) return Object.assign(denialPayload(caller, op, decision.detail ?? 'denied'), denialExtras);
   return run(env.contextFor(caller));
 }
 

@@ -7,7 +7,8 @@
 import type { OperationContext } from '../core/context.js';
 import { exportAgents, type ExportedAgent } from '../core/operations/export.js';
 import { listNotes, type NoteRef } from '../core/operations/notes.js';
-import { listAgents, listRecentWork, MAX_PAGE_SIZE, type Payload } from '../core/operations/reads.js';
+import { listAgents, listRecentWork, MAX_PAGE_SIZE } from '../core/operations/reads.js';
+import type { Payload } from '../core/payload.js';
 import type { SessionRef } from '../core/operations/queries.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 import { foldKey } from '../core/store/manifest.js';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { isAccessLevel, rowVisibility } from '../trust/access.js';
 import type { ConfigPaths, Env } from '../context.js';
 import { dayOf } from '../store/dates.js';
-import { describeError } from '../errors.js';
+import { BourdonError, describeError } from '../errors.js';
 import { readOwner, withLibraryGate } from '../writes/gate.js';
 import { L6Store, MANIFEST_SUFFIX, parseManifest, type LibrarySnapshot } from '../store/library.js';
 import { AGENT_TYPES, asText, isObject, type RawObject } from '../store/manifest.js';
@@ -314,7 +314,7 @@ async function gateCheck(store: L6Store, timeoutMs: number): Promise<CheckResult
     await withLibraryGate(paths, () => undefined, { timeoutMs, warn: (message) => recovered.push(message) });
   } catch (error) {
     const message = describeError(error);
-    const busy = /busy/.test(message);
+    const busy = error instanceof BourdonError && error.code === 'busy';
     return [check('gate', 'write gate', busy ? 'warn' : 'fail', busy ? `busy: ${message}` : message, details)];
   }
   if (recovered.length)
@@ -574,9 +574,4 @@ function auditCheck(file: string): CheckResult {
     );
   }
   return check('audit', 'audit log', 'ok', `${file} will be created on the first call`);
-}
-
-/** A one-word verdict for a check id, for tests and scripts. */
-export function verdictOf(report: DoctorReport, id: string): Verdict | undefined {
-  return report.checks.find((result) => result.id === id)?.verdict;
 }

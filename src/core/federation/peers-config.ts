@@ -10,7 +10,7 @@ import { writeFileDurably } from '../writes/atomic.js';
 import { BourdonError, UsageError } from '../errors.js';
 import { isValidAgentId } from '../store/ids.js';
 import { isObject } from '../store/manifest.js';
-import { lockSyncWithRetry } from '../trust/registry.js';
+import { lockConfigFile } from '../trust/registry.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
@@ -36,25 +36,28 @@ export function isLoopbackHostname(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** Validates and normalises a peer URL; throws a one-line reason. */
-export function normalisePeerUrl(raw: string): string {
+/**
+ * Validates and normalises a peer URL; throws a one-line reason naming the URL as `what`
+ * (`peer url`, or `--http url` where the same rules check another flag).
+ */
+export function normalisePeerUrl(raw: string, what = 'peer url'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: not a URL`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: not a URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: use https (http only on loopback)`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: use https (http only on loopback)`);
   }
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname)) {
-    throw new UsageError(`invalid peer url ${JSON.stringify(raw)}: http is allowed only on loopback; use https`);
+    throw new UsageError(`invalid ${what} ${JSON.stringify(raw)}: http is allowed only on loopback; use https`);
   }
   if (url.username || url.password) {
-    throw new UsageError('invalid peer url: credentials in the URL are not allowed; use --token-env');
+    throw new UsageError(`invalid ${what}: credentials in the URL are not allowed; use --token-env`);
   }
-  if (url.search || raw.includes('?')) throw new UsageError('invalid peer url: a query string is not allowed');
-  if (url.hash || raw.includes('#')) throw new UsageError('invalid peer url: a fragment is not allowed');
+  if (url.search || raw.includes('?')) throw new UsageError(`invalid ${what}: a query string is not allowed`);
+  if (url.hash || raw.includes('#')) throw new UsageError(`invalid ${what}: a fragment is not allowed`);
   if (!url.pathname.endsWith('/mcp')) url.pathname = url.pathname.replace(/\/+$/, '') + '/mcp';
   return url.toString();
 }
@@ -162,7 +165,7 @@ export function writePeersFile(file: string, peers: readonly PeerConfig[]): void
 /** Read-modify-write of the peers file under a lock. */
 export function editPeersFile<T>(file: string, change: (peers: PeerConfig[]) => T): T {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const release = lockSyncWithRetry(file);
+  const release = lockConfigFile(file);
   try {
     const peers = readPeersForEdit(file);
     const result = change(peers);

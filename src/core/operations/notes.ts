@@ -19,8 +19,8 @@ import {
   takePage,
   withReachability,
   type AccessArgs,
-  type Payload,
 } from './reads.js';
+import type { Payload } from '../payload.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
 
 export interface ListNotesArgs extends AccessArgs {

@@ -71,8 +71,3 @@ export function sessionRef(agent: string, session: Session, summary = false): Se
   }
   return ref;
 }
-
-export interface DatedSession {
-  agent: string;
-  session: Session;
-}

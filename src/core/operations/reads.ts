@@ -7,7 +7,7 @@ import { agentsInScope, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../store/cursor.js';
 import { localDay, resolveCutoff } from '../store/dates.js';
 import { pyRepr } from '../store/ids.js';
-import { sessionsByRecency, sessionsForProject } from '../store/indexes.js';
+import { sessionsByRecency, sessionsForProject, type DatedSession } from '../store/indexes.js';
 import {
   answered,
   boundAnswers,
@@ -24,10 +24,9 @@ import {
   unreachable,
 } from '../federation/federation.js';
 import type { PeerAnswer } from '../federation/peers.js';
-import { findEntityMatches, sessionRef, type DatedSession, type EntityMatch, type SessionRef } from './queries.js';
+import type { Payload } from '../payload.js';
+import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
-
-export type Payload = Record<string, unknown>;
 
 export interface AccessArgs {
   access_level?: string | null;

@@ -26,8 +26,8 @@ import {
   peerAccessArgs,
   withReachability,
   type AccessArgs,
-  type Payload,
 } from './reads.js';
+import type { Payload } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;

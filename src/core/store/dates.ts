@@ -5,6 +5,7 @@
  * the caller falls back to the cursor's saved cutoff or the default window.
  */
 import { loggedValue } from '../errors.js';
+import type { Warn } from './warn.js';
 
 export const DEFAULT_WINDOW_DAYS = 14;
 
@@ -48,8 +49,6 @@ export function defaultCutoff(now: Date): string {
   return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - DEFAULT_WINDOW_DAYS));
 }
 
-export type Warn = (message: string) => void;
-
 /**
  * Resolves the cutoff day for a listing: a valid `since` wins; otherwise the cutoff saved in
  * the cursor; otherwise the default window. An invalid `since` is warned about, never thrown.
@@ -83,4 +82,9 @@ export function dayOf(value: unknown): string | null {
   const date = Number(d);
   if (year < 1 || month < 1 || month > 12 || date < 1 || date > daysInMonth(year, month)) return null;
   return day;
+}
+
+/** An instant as UTC to the second (`2026-01-02T03:04:05Z`), as registry rows and staged files record it. */
+export function utcSeconds(moment: Date): string {
+  return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -8,7 +8,12 @@
 import { canSee, type AccessLevel } from '../trust/access.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
-import type { DatedSession } from '../operations/queries.js';
+
+/** A session with the agent whose manifest holds it. */
+export interface DatedSession {
+  agent: string;
+  session: Session;
+}
 
 export interface Phrase {
   /** Folded name of the entity the phrase belongs to (the merge key). */

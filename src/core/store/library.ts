@@ -85,13 +85,8 @@ interface CachedFile {
 
 type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRecord };
 
-/** Where warnings go (stderr by default); one type for the whole core. */
-export type { Warn } from './dates.js';
-import type { Warn } from './dates.js';
-
-export const stderrWarn: Warn = (message) => {
-  process.stderr.write(`bourdon: warning: ${message}\n`);
-};
+export { stderrWarn, type Warn } from './warn.js';
+import { stderrWarn, type Warn } from './warn.js';
 
 /** Builds a record from manifest text; throws a one-line reason when it is not a manifest. */
 export function parseManifest(text: string, file: string, filePath: string): AgentRecord {
@@ -173,9 +168,10 @@ export class L6Store {
     } catch {
       throw new BourdonError(
         `library not found: ${this.paths.root} (set --library or BOURDON_LIBRARY, or run \`bourdon init\`)`,
+        'not_found',
       );
     }
-    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${this.paths.root}`);
+    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${this.paths.root}`, 'invalid_input');
   }
 
   /** The library as it is on disk now. Cheap when nothing changed. */

@@ -17,6 +17,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import * as z from 'zod';
 import { foldKey, isObject, type Entity } from './manifest.js';
 
 /** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
@@ -35,19 +36,23 @@ export interface FileStamp {
   kind: 'file' | 'link' | 'other';
 }
 
-export interface CacheMeta {
-  format: number;
-  agents: string;
-  file: string;
-  stamp: string;
+/** The entry's meta.json as written; anything else on disk (corrupt, older or foreign) is a miss. */
+const CacheMetaSchema = z.object({
+  format: z.number(),
+  agents: z.string(),
+  file: z.string(),
+  /** kind:size:mtime:ctime:inode of the manifest when the entry was written. */
+  stamp: z.string(),
   /** SHA-256 of the content, recorded only when the stamp alone could miss an edit. */
-  sha: string | null;
-  token: string;
-  id: string | null;
-  error: string | null;
+  sha: z.string().nullable(),
+  token: z.string(),
+  id: z.string().nullable(),
+  error: z.string().nullable(),
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
-  doc: boolean;
-}
+  doc: z.boolean(),
+});
+
+export type CacheMeta = z.infer<typeof CacheMetaSchema>;
 
 export function contentHash(text: string | Buffer): string {
   return crypto.createHash('sha256').update(text).digest('hex');
@@ -77,14 +82,14 @@ export class ParsedCache {
 
   /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
   meta(file: string, stamp: FileStamp): CacheMeta | null {
-    const data = readJson(path.join(this.entryDir(file), 'meta.json'));
-    if (!isObject(data)) return null;
-    const meta = data as unknown as CacheMeta;
+    const parsed = CacheMetaSchema.safeParse(readJson(path.join(this.entryDir(file), 'meta.json')));
+    if (!parsed.success) return null;
+    const meta = parsed.data;
     if (meta.format !== CACHE_FORMAT || meta.agents !== this.agentsDir || meta.file !== file) return null;
-    if (meta.stamp !== stamp.key || typeof meta.token !== 'string') return null;
-    if (typeof meta.id !== 'string' && typeof meta.error !== 'string') return null;
+    if (meta.stamp !== stamp.key) return null;
+    if (meta.id === null && meta.error === null) return null;
     if (meta.sha !== null) {
-      if (typeof meta.sha !== 'string' || stamp.kind !== 'file') return null;
+      if (stamp.kind !== 'file') return null;
       let bytes: Buffer;
       try {
         bytes = fs.readFileSync(path.join(this.agentsDir, file));

@@ -3,6 +3,7 @@
  * call a fixed set of read tools plus commit, each limited to their granted namespaces, and
  * may write only under their own id (to staging). Denials are payloads, not exceptions.
  */
+import { markDenied, type DenialPayload, type Payload } from '../payload.js';
 import { maskTokens } from './audit.js';
 import type { Caller } from './caller.js';
 
@@ -47,7 +48,15 @@ export function authorize(caller: Caller, op: string, namespace: string): Decisi
 }
 
 /** The denial payload every tool and resource answers with. */
-export function denialPayload(caller: Caller, op: string, detail: string): Record<string, unknown> {
+export function denialPayload(caller: Caller, op: string, detail: string): DenialPayload {
   // The detail can quote an argument: a token pasted into one is masked, never echoed.
-  return { error: 'access denied', op, agent: caller.agent_id, tier: caller.tier, detail: maskTokens(detail) };
+  const payload: Payload = {
+    error: 'access denied',
+    op,
+    agent: caller.agent_id,
+    tier: caller.tier,
+    detail: maskTokens(detail),
+  };
+  markDenied(payload);
+  return payload;
 }

@@ -13,7 +13,9 @@ import { lockFileSync } from '../writes/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { utcSeconds } from '../store/dates.js';
 import { isObject } from '../store/manifest.js';
+import { stderrWarn } from '../store/warn.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
 export interface MemberRow {
@@ -52,10 +54,6 @@ export function newToken(): string {
 
 export function hashToken(token: string): string {
   return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-function stamp(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Both sides are 64 hex characters (the parser refuses any other stored hash). */
@@ -98,7 +96,7 @@ export class FederationRegistry {
 
   constructor(filePath: string, options: { warn?: (message: string) => void } = {}) {
     this.path = filePath;
-    this.warn = options.warn ?? ((message) => process.stderr.write(`bourdon: warning: ${message}\n`));
+    this.warn = options.warn ?? stderrWarn;
   }
 
   /** Re-reads the file when its stat changed. A corrupt file leaves no members (fail closed). */
@@ -183,7 +181,7 @@ export class FederationRegistry {
       rows.set(agentId, {
         tier,
         token_sha256: hashToken(token),
-        created_at: stamp(now),
+        created_at: utcSeconds(now),
         revoked: false,
         grants: unique(grants),
       });
@@ -197,7 +195,7 @@ export class FederationRegistry {
       const row = activeRow(rows, agentId);
       const token = newToken();
       row.token_sha256 = hashToken(token);
-      row.rotated_at = stamp(now);
+      row.rotated_at = utcSeconds(now);
       return { agent_id: agentId, tier: row.tier, grants: [...row.grants], token };
     });
   }
@@ -237,8 +235,8 @@ export class FederationRegistry {
     checkId(agentId);
     return this.mutate((rows) => {
       const row = rows.get(agentId);
-      if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
-      if (!row.revoked || !row.revoked_at) row.revoked_at = stamp(now);
+      if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
+      if (!row.revoked || !row.revoked_at) row.revoked_at = utcSeconds(now);
       row.revoked = true;
       return view(agentId, row);
     });
@@ -247,7 +245,7 @@ export class FederationRegistry {
   /** Read-modify-write under a lock, re-reading under it so concurrent admins lose nothing. */
   private mutate<T>(change: (rows: Map<string, MemberRow>) => T): T {
     fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    const release = lockSyncWithRetry(this.path);
+    const release = lockConfigFile(this.path);
     try {
       let rows = new Map<string, MemberRow>();
       if (fs.existsSync(this.path)) {
@@ -274,7 +272,7 @@ export class FederationRegistry {
  * a writer that was killed while holding it is recovered at once (see lockFileSync). Temp files
  * such a writer left next to the file are removed while the lock is held.
  */
-export function lockSyncWithRetry(target: string, timeoutMs = 10_000): () => void {
+export function lockConfigFile(target: string, timeoutMs = 10_000): () => void {
   const release = lockFileSync(target, { timeoutMs, warn: () => {} });
   sweepAtomicTemps(path.dirname(target), (name) => isTempOf(name, path.basename(target)));
   return release;
@@ -323,8 +321,8 @@ function pyTruthy(value: unknown): boolean {
 
 function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
   const row = rows.get(agentId);
-  if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`);
-  if (row.revoked) throw new BourdonError(`agent ${pyRepr(agentId)} is revoked; re-add it instead`);
+  if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
+  if (row.revoked) throw new BourdonError(`agent ${pyRepr(agentId)} is revoked; re-add it instead`, 'conflict');
   return row;
 }
 

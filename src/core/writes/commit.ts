@@ -4,7 +4,7 @@
  * operator's review (the MCP guard has already refused namespaces other than the caller's own).
  */
 import type { OperationContext } from '../context.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import { stageCommit } from './staging.js';
 import { commitLive, type CommitArgs } from './writes.js';
 

@@ -30,6 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
+import { stderrWarn } from '../store/warn.js';
 
 /** A lock whose holder cannot be checked is stale once its mtime is this old. */
 export const STALE_MS = 30_000;
@@ -64,8 +65,6 @@ export interface GateOptions {
   timeoutMs?: number;
   warn?: (message: string) => void;
 }
-
-const defaultWarn = (message: string) => process.stderr.write(`bourdon: warning: ${message}\n`);
 
 let bootIdCache: string | null | undefined;
 
@@ -309,7 +308,7 @@ export function lockFileSync(
   options: { timeoutMs?: number; warn?: (message: string) => void } = {},
 ): () => void {
   const lockDir = `${target}.lock`;
-  const warn = options.warn ?? defaultWarn;
+  const warn = options.warn ?? stderrWarn;
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let attempt = 0; ; attempt++) {
@@ -333,6 +332,7 @@ export function lockFileSync(
       const holder = readOwner(lockDir);
       throw new BourdonError(
         `${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`,
+        'busy',
       );
     }
     Atomics.wait(pause, 0, 0, Math.min(25, 2 + attempt) + Math.floor(Math.random() * 8));
@@ -365,7 +365,7 @@ function sweepTemporaryDirs(folder: string, lockName: string): void {
 function busy(paths: LibraryPaths): BourdonError {
   const owner = readOwner(paths.lock);
   const holder = owner ? `pid ${owner.pid} on ${owner.host}` : 'another process';
-  return new BourdonError(`the library is busy: ${holder} holds ${paths.lock}; try again`);
+  return new BourdonError(`the library is busy: ${holder} holds ${paths.lock}; try again`, 'busy');
 }
 
 function sleep(ms: number): Promise<void> {
@@ -404,7 +404,7 @@ async function holdGate<T>(
   fn: (gate: GateHandle) => T | Promise<T>,
   options: GateOptions,
 ): Promise<T> {
-  const warn = options.warn ?? defaultWarn;
+  const warn = options.warn ?? stderrWarn;
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS);
   const lockDir = paths.lock;
   const owner = newOwner();
@@ -415,7 +415,7 @@ async function holdGate<T>(
       if (attempt === 0 || !fs.existsSync(lockDir)) made = createLock(lockDir, owner);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new BourdonError(`library not found: ${paths.root}`);
+        throw new BourdonError(`library not found: ${paths.root}`, 'not_found');
       throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`);
     }
     if (made) break;
@@ -443,7 +443,7 @@ async function holdGate<T>(
     assertHeld() {
       if (lost || !stillHeld(lockDir, owner.token)) {
         lost = true;
-        throw new BourdonError(`lost the library lock ${lockDir} to another process; nothing was written`);
+        throw new BourdonError(`lost the library lock ${lockDir} to another process; nothing was written`, 'conflict');
       }
     },
   };

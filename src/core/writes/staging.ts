@@ -15,10 +15,10 @@ import { isTempOf, sweepAtomicTemps, writeDurable } from './atomic.js';
 import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
-import { parseCalendarDay } from '../store/dates.js';
+import { utcSeconds } from '../store/dates.js';
 import { withLibraryGate } from './gate.js';
 import { readLive } from './history.js';
-import { invalidAgentIdMessage, invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
 import {
@@ -32,18 +32,19 @@ import {
   sessionKey,
 } from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import {
-  COMMIT_MODES,
   buildManifest,
   commitCapError,
   commitError,
   commitLocked,
-  inputSizeError,
+  enumError,
   loadExisting,
   precheckCommit,
   serialiseManifest,
   type CommitArgs,
+  type CommitRules,
+  type RowProblem,
 } from './writes.js';
 import { diffManifests, type ManifestDiff } from './versions.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
@@ -89,45 +90,27 @@ export interface RejectResult {
   paths: string[];
 }
 
-function stamp(moment: Date): string {
-  return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** Staging's wording of row problems: one line per kind, whatever the reason. */
+function stagedRowMessage(problem: RowProblem): string {
+  if (problem.kind === 'entity') return "each entity needs a non-empty 'name'";
+  if (problem.kind === 'session') return "each session needs a non-empty ISO-8601 'date'";
+  return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
 }
 
-/** The engine's staging checks (its messages), plus the ones that keep promotion possible. */
+const STAGING_RULES: CommitRules = {
+  rowMessage: stagedRowMessage,
+  modeRefusal: (mode) =>
+    mode === 'replace'
+      ? "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them"
+      : null,
+};
+
+/** The live write's checks with staging's rules, then the agent type (the live write checks it later). */
 function validateStaged(args: CommitArgs): string | null {
-  if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
-  const mode = args.mode ?? 'merge';
-  if (!(COMMIT_MODES as readonly string[]).includes(mode))
-    return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
-  if (mode === 'replace') {
-    return "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them";
-  }
-  for (const field of ['entities', 'sessions', 'notes'] as const) {
-    const value = args[field];
-    if (value !== null && value !== undefined && !Array.isArray(value))
-      return `${field} must be a list, not ${pyRepr(value)}`;
-  }
-  const sizeProblem = inputSizeError(args) ?? commitCapError(args);
-  if (sizeProblem) return sizeProblem;
-  for (const row of args.entities ?? []) {
-    if (!isObject(row) || typeof row.name !== 'string' || !row.name.trim())
-      return "each entity needs a non-empty 'name'";
-  }
-  for (const row of args.sessions ?? []) {
-    if (!isObject(row) || typeof row.date !== 'string' || !row.date.trim())
-      return "each session needs a non-empty ISO-8601 'date'";
-  }
-  for (const row of args.notes ?? []) {
-    const ok =
-      isObject(row) &&
-      typeof row.text === 'string' &&
-      row.text.trim() !== '' &&
-      typeof row.date === 'string' &&
-      parseCalendarDay(row.date.trim()) !== null;
-    if (!ok) return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
-  }
+  const problem = precheckCommit(args, STAGING_RULES);
+  if (problem) return problem;
   if (args.agent_type && !(AGENT_TYPES as readonly string[]).includes(args.agent_type)) {
-    return `agent_type ${pyRepr(args.agent_type)} is not in the L5 schema enum: ${pyRepr([...AGENT_TYPES])}`;
+    return enumError(args.agent_type);
   }
   return null;
 }
@@ -140,15 +123,18 @@ function readStagedDoc(file: string): RawObject | null {
   const data = readLive(file);
   if (!data) return null;
   if (data.length > MAX_MANIFEST_BYTES)
-    throw new BourdonError(`staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+    throw new BourdonError(
+      `staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
+      'invalid_input',
+    );
   let doc: unknown;
   try {
     doc = parseYaml(data.toString('utf8'));
   } catch (error) {
-    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`);
+    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`, 'invalid_input');
   }
   if (doc === null || doc === undefined) return {};
-  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`);
+  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
   return doc;
 }
 
@@ -197,7 +183,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       const manifest: RawObject = {
         spec_version: existing.spec_version || '0.1',
         agent,
-        last_updated: stamp(steadyNow(ctx.now(), [existing.last_updated])),
+        last_updated: utcSeconds(steadyNow(ctx.now(), [existing.last_updated])),
         known_entities: entities,
         recent_sessions: sessions,
       };
@@ -290,7 +276,7 @@ export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[
         caller,
         agent_id: agentId,
         path: full,
-        staged_at: stamp(stat.mtime),
+        staged_at: utcSeconds(stat.mtime),
         age_days: Math.round(((now.getTime() - stat.mtimeMs) / 86_400_000) * 10) / 10,
         entities: listOf(doc, 'known_entities').length,
         sessions: listOf(doc, 'recent_sessions').length,
@@ -311,7 +297,7 @@ function pruneEmptyDir(dir: string): void {
 }
 
 function checkAgentId(agentId: string): void {
-  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId));
+  if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId), 'invalid_input');
 }
 
 /** The commit a staged file becomes when it is promoted: its rows, merged. */
@@ -384,7 +370,7 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
     ctx.store.paths,
     (gate) => {
       const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
-      if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+      if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
       const promoted: PromotedWrite[] = [];
       for (const item of staged) {
         const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
@@ -410,7 +396,7 @@ export async function rejectStaged(store: L6Store, agentId: string): Promise<Rej
   checkAgentId(agentId);
   return withLibraryGate(store.paths, () => {
     const staged = listStaged(store).filter((item) => item.agent_id === agentId);
-    if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`);
+    if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
     for (const item of staged) {
       fs.unlinkSync(item.path);
       pruneEmptyDir(path.dirname(item.path));

@@ -26,7 +26,7 @@ import { MANIFEST_SUFFIX } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 import { parseYaml } from '../store/yaml.js';
 

@@ -27,7 +27,7 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import type { Payload } from '../operations/reads.js';
+import type { Payload } from '../payload.js';
 import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
@@ -161,43 +161,75 @@ function blank(value: unknown): boolean {
   return typeof value !== 'string' || value.trim() === '';
 }
 
-/** The engine's checks, in its order, for the rows of a trusted commit. */
-export function validateRows(args: CommitArgs): string | null {
+/** The first row a commit cannot take, and why; callers word it (see ENGINE_ROW_MESSAGES). */
+export type RowProblem =
+  | { kind: 'entity'; reason: 'not_object' | 'no_name'; row: unknown }
+  | { kind: 'session'; reason: 'not_object' | 'no_date'; row: unknown }
+  | { kind: 'note'; reason: 'not_object' | 'no_date' | 'bad_date' | 'no_text'; row: unknown };
+
+/** The row checks, in the engine's order: entities, sessions, then notes; first problem wins. */
+export function rowProblem(args: CommitArgs): RowProblem | null {
   for (const row of args.entities ?? []) {
-    if (!isObject(row)) return `entity is not a dict: ${pyRepr(row)}`;
-    if (blank(row.name)) return `entity missing non-empty 'name': ${pyRepr(row)}`;
+    if (!isObject(row)) return { kind: 'entity', reason: 'not_object', row };
+    if (blank(row.name)) return { kind: 'entity', reason: 'no_name', row };
   }
   for (const row of args.sessions ?? []) {
-    if (!isObject(row)) return `session is not a dict: ${pyRepr(row)}`;
-    if (blank(row.date)) return `session missing non-empty 'date': ${pyRepr(row)}`;
+    if (!isObject(row)) return { kind: 'session', reason: 'not_object', row };
+    if (blank(row.date)) return { kind: 'session', reason: 'no_date', row };
   }
   for (const row of args.notes ?? []) {
-    if (!isObject(row)) return `note is not a dict: ${pyRepr(row)}`;
-    if (blank(row.date)) return `note missing non-empty 'date': ${pyRepr(row)}`;
-    if (!parseCalendarDay((row.date as string).trim())) {
-      return `note 'date' must be YYYY-MM-DD or an ISO datetime: ${pyRepr(row.date)}`;
-    }
-    if (blank(row.text)) return `note missing non-empty 'text': ${pyRepr(row)}`;
+    if (!isObject(row)) return { kind: 'note', reason: 'not_object', row };
+    if (blank(row.date)) return { kind: 'note', reason: 'no_date', row };
+    if (!parseCalendarDay((row.date as string).trim())) return { kind: 'note', reason: 'bad_date', row };
+    if (blank(row.text)) return { kind: 'note', reason: 'no_text', row };
   }
   return null;
 }
 
-/** Checks that need no disk: id, mode, size, rows. Returns the error message or null. */
-export function precheckCommit(args: CommitArgs): string | null {
+/** The engine's wording of a row problem (the trusted commit's messages, fixed by the fixtures). */
+export function engineRowMessage(problem: RowProblem): string {
+  const { row } = problem;
+  if (problem.reason === 'not_object') return `${problem.kind} is not a dict: ${pyRepr(row)}`;
+  if (problem.kind === 'entity') return `entity missing non-empty 'name': ${pyRepr(row)}`;
+  if (problem.kind === 'session') return `session missing non-empty 'date': ${pyRepr(row)}`;
+  if (problem.reason === 'bad_date')
+    return `note 'date' must be YYYY-MM-DD or an ISO datetime: ${pyRepr(isObject(row) ? row.date : row)}`;
+  return `note missing non-empty '${problem.reason === 'no_text' ? 'text' : 'date'}': ${pyRepr(row)}`;
+}
+
+/** How a caller of precheckCommit words row problems and which modes it refuses beyond the valid ones. */
+export interface CommitRules {
+  rowMessage: (problem: RowProblem) => string;
+  /** A message when this caller may not use a valid mode, else null. */
+  modeRefusal?: (mode: string) => string | null;
+}
+
+const ENGINE_RULES: CommitRules = { rowMessage: engineRowMessage };
+
+/**
+ * Checks that need no disk: id, mode, size, rows, in that order. Returns the error message or
+ * null. The live write and staging both call it; staging adds its own mode rule and wording.
+ */
+export function precheckCommit(args: CommitArgs, rules: CommitRules = ENGINE_RULES): string | null {
   if (!isValidAgentId(args.agent_id)) return invalidWriteAgentIdMessage(args.agent_id);
   const mode = args.mode ?? 'merge';
   if (!(COMMIT_MODES as readonly string[]).includes(mode)) {
     return `invalid mode ${pyRepr(mode)}: must be 'merge' or 'replace'`;
   }
+  const refused = rules.modeRefusal?.(mode);
+  if (refused) return refused;
   for (const field of ['entities', 'sessions', 'notes'] as const) {
     const value = args[field];
     if (value !== null && value !== undefined && !Array.isArray(value))
       return `${field} must be a list, not ${pyRepr(value)}`;
   }
-  return inputSizeError(args) ?? commitCapError(args) ?? validateRows(args);
+  const sizeProblem = inputSizeError(args) ?? commitCapError(args);
+  if (sizeProblem) return sizeProblem;
+  const problem = rowProblem(args);
+  return problem ? rules.rowMessage(problem) : null;
 }
 
-function enumError(value: unknown): string {
+export function enumError(value: unknown): string {
   return `agent_type ${pyRepr(value)} is not in the L5 schema enum: ${pyRepr([...AGENT_TYPES])}`;
 }
 

@@ -13,7 +13,7 @@ export const LEGACY_TOKEN_ENV = 'BOURDON_PEER_TOKEN_SERVER';
 /** The server refused to start on an unsafe bind (spec §10). The message is one line. */
 export class BindRefusedError extends BourdonError {
   constructor(message: string) {
-    super(message, 1);
+    super(message, 'invalid_input');
     this.name = 'BindRefusedError';
   }
 }
@@ -66,10 +66,12 @@ export function listen(server: http.Server, host: string, port: number): Promise
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
       const where = `${urlHost(host)}:${port}`;
-      if (error.code === 'EADDRINUSE') reject(new BourdonError(`cannot listen on ${where}: the port is in use`));
+      if (error.code === 'EADDRINUSE')
+        reject(new BourdonError(`cannot listen on ${where}: the port is in use`, 'unavailable'));
       else if (error.code === 'EADDRNOTAVAIL')
-        reject(new BourdonError(`cannot listen on ${where}: no such address on this machine`));
-      else if (error.code === 'EACCES') reject(new BourdonError(`cannot listen on ${where}: permission denied`));
+        reject(new BourdonError(`cannot listen on ${where}: no such address on this machine`, 'unavailable'));
+      else if (error.code === 'EACCES')
+        reject(new BourdonError(`cannot listen on ${where}: permission denied`, 'unavailable'));
       else reject(new BourdonError(`cannot listen on ${where}: ${error.code ?? describeError(error)}`));
     };
     const onListening = () => {

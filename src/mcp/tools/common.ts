@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import type { OperationContext } from '../../core/context.js';
-import type { Payload } from '../../core/operations/reads.js';
+import type { Payload } from '../../core/payload.js';
 
 /** A tool's arguments once its schema has validated them. */
 export type ToolArguments = z.infer<z.ZodObject>;
