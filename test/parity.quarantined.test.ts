@@ -1,7 +1,7 @@
 /**
- * Parity for a quarantined member: every case of
- * test/fixtures/conformance/oracle-payloads (a copy of ../shared/conformance)/quarantined.json, in order, on one fresh library copy,
- * through a real MCP client, and then the audit records those calls wrote.
+ * Parity for a quarantined member: every case of oracle-payloads/quarantined.json (in
+ * test/fixtures/conformance, a copy of ../shared/conformance), in order, on one fresh library
+ * copy, through a real MCP client, and then the audit records those calls wrote.
  *
  * The caller is set the way the HTTP transport sets it: a member registered in a real
  * registry file, its token resolved by FederationRegistry.authenticate, the identity carried
