@@ -14,7 +14,6 @@
 // Each attack runs --rounds times (default 5); the table gives the worst round's slowest call.
 // Run `npm run build` first. Flags: --rounds <n>  --json
 /* global Headers, Request -- Node 20 has both (the Fetch API) */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,7 +21,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { flagReader, ROOT } from './lib.js';
+import { flagReader, ROOT, startHttpServer } from './lib.js';
 
 const args = process.argv.slice(2);
 const flag = flagReader(args);
@@ -120,34 +119,11 @@ const tokens = {
 const peersFile = path.join(home, 'peers.yaml');
 fs.writeFileSync(peersFile, `peers:\n  - {name: evil, url: "${peerUrl}", token_env: BOURDON_PEER_EVIL}\n`);
 
-const child = spawn(
-  process.execPath,
-  [
-    path.join(ROOT, 'bin', 'run.js'),
-    'serve',
-    '--transport',
-    'http',
-    '--port',
-    '0',
-    '--library',
-    library,
-    '--peers-config',
-    peersFile,
-  ],
-  {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, BOURDON_HOME: home, BOURDON_PEER_EVIL: 'unused' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  },
+const { child, url } = await startHttpServer(
+  library,
+  { PATH: process.env.PATH, HOME: process.env.HOME, BOURDON_HOME: home, BOURDON_PEER_EVIL: 'unused' },
+  ['--peers-config', peersFile],
 );
-const url = await new Promise((resolve, reject) => {
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-    const found = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-    if (found) resolve(found);
-  });
-  child.on('exit', (code) => reject(new Error(`server exited (${code}): ${stderr}`)));
-});
 
 async function connect(token) {
   const client = new Client({ name: 'attack-bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });

@@ -14,10 +14,11 @@ export function flagReader(argv = process.argv.slice(2)) {
 }
 
 /**
- * Starts `bourdon serve --transport http` on 127.0.0.1 (a free port) and resolves once its
- * startup line names the URL: `{ child, url, startup, stderr() }`.
+ * Starts `bourdon serve --transport http` on 127.0.0.1 (a free port), with any further serve
+ * flags (e.g. `--peers-config`), and resolves once its startup line names the URL:
+ * `{ child, url, startup, stderr() }`.
  */
-export function startHttpServer(library, env) {
+export function startHttpServer(library, env, extraArgs = []) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -32,6 +33,7 @@ export function startHttpServer(library, env) {
         '0',
         '--library',
         library,
+        ...extraArgs,
       ],
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
