@@ -475,19 +475,9 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
     };
     // Identical rows (only the stamp would move): no write and no new version. The payload keeps
     // the engine's counts (the conformance fixtures fix them) and names the version in place.
+    const summary = { agent_id: args.agent_id, path: livePath, mode, ...payloadCounts, ...totals };
     const unchanged = before ? unchangedVersion(ctx, args.agent_id, livePath, before, manifest) : null;
-    if (unchanged !== null) {
-      const { last_updated } = before!;
-      return {
-        agent_id: args.agent_id,
-        path: livePath,
-        mode,
-        ...payloadCounts,
-        ...totals,
-        last_updated,
-        version: unchanged,
-      };
-    }
+    if (unchanged !== null) return { ...summary, last_updated: before!.last_updated, version: unchanged };
     const data = serialiseManifest(manifest);
     const record = writeVersion({
       paths,
@@ -508,15 +498,7 @@ export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: Wr
       },
     });
     ctx.store.invalidate(file);
-    return {
-      agent_id: args.agent_id,
-      path: livePath,
-      mode,
-      ...payloadCounts,
-      ...totals,
-      last_updated: manifest.last_updated,
-      version: record.version,
-    };
+    return { ...summary, last_updated: manifest.last_updated, version: record.version };
   } catch (error) {
     if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
     throw error;
