@@ -55,7 +55,7 @@ describe('the packed tarball, installed without dev dependencies', () => {
   it('ships the build, the binaries, the manifest and the demo library, and no sources or tests', () => {
     for (const file of ['bin/run.js', 'bin/l6-server.js', 'oclif.manifest.json', 'dist/index.js', 'package.json'])
       expect(packed).toContain(file);
-    expect(packed.some((file) => file.startsWith('demo/library/agents/'))).toBe(true);
+    expect(packed.some((file) => file.startsWith('demo/templates/') && file.endsWith('.l5.yaml.in'))).toBe(true);
     expect(packed.filter((file) => /^(src|test|bench)\//.test(file))).toEqual([]);
   });
 
