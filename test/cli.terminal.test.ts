@@ -31,8 +31,12 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { BOURDON_HOME: home, BOURDON_AUDIT_PATH: auditPath, ...extra };
 }
 
+const NO_LIBRARY = new Set(['agent', 'peers', 'audit', 'grant', 'ungrant', 'revoke', 'demo']);
+
 function cli(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
-  return runCli([...args, '--library', library], { env: env(extra), timeoutMs: 60_000 });
+  // Member, peer and audit commands take no --library (their data lives in BOURDON_HOME).
+  const argv = NO_LIBRARY.has(args[0]!) ? args : [...args, '--library', library];
+  return runCli(argv, { env: env(extra), timeoutMs: 60_000 });
 }
 
 beforeAll(async () => {
@@ -73,7 +77,11 @@ beforeAll(async () => {
       .join('\n') + '\n',
   );
   expect(
-    (await cli(['agent', 'add', 'reader', '--grant', `agent-000,agent-001,agent-002,agent-003,agent-004`])).code,
+    (
+      await runCli(['agent', 'add', 'reader', '--grant', `agent-000,agent-001,agent-002,agent-003,agent-004`], {
+        env: env(),
+      })
+    ).code,
   ).toBe(0);
   expect(
     (await runCli(['peers', 'add', 'far', `http://127.0.0.1:7501/${'long-path/'.repeat(12)}mcp`], { env: env() })).code,
@@ -321,14 +329,17 @@ describe('typos, version and completion', () => {
 });
 
 describe('unknown agents, unchanged writes, wording', () => {
-  it.each([[['query', 'nosuch-agent', 'sync']], [['history', 'nosuch-agent']]])(
-    '%j says the agent does not exist (exit 1)',
-    async (args) => {
-      const result = await cli(args);
-      expect(result.code).toBe(1);
-      expect(result.stderr).toContain('no agent "nosuch-agent" in this library');
-    },
-  );
+  it.each([
+    [['query', 'nosuch-agent', 'sync']],
+    [['history', 'nosuch-agent']],
+    [['recent', '--agent', 'nosuch-agent']],
+    [['list-notes', '--agent', 'nosuch-agent']],
+    [['workstreams', '--agent', 'nosuch-agent']],
+  ])('%j says the agent does not exist (exit 1)', async (args) => {
+    const result = await cli(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no agent "nosuch-agent" in this library');
+  });
 
   it('a near miss lists the close ids', async () => {
     const result = await cli(['query', 'agent-03', 'sync']);
@@ -336,11 +347,15 @@ describe('unknown agents, unchanged writes, wording', () => {
     expect(result.stderr).toMatch(/did you mean agent-003/);
   });
 
-  it('note add on a new agent names the --agent-type flag, not the tool argument', async () => {
-    const result = await cli(['note', 'add', 'nosuchagent', 'hello']);
+  it.each([
+    [['note', 'add', 'nosuchagent', 'hello'], ''],
+    [['commit', 'nosuchagent', '-f', '-'], '{"notes":[{"date":"2026-01-01","text":"hello"}]}'],
+  ])('%j on a new agent names the --agent-type flag, not the tool argument', async (args, input) => {
+    const result = await runCli([...args, '--library', library], { env: env(), input });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('give --agent-type');
+    expect(result.stderr).toContain('nosuchagent has no manifest yet: give --agent-type (code-assistant, ');
     expect(result.stderr).not.toContain('agent_type');
+    expect(fs.existsSync(path.join(library, 'agents', 'nosuchagent.l5.yaml'))).toBe(false);
   });
 
   it('re-committing identical rows says unchanged and records no version; the JSON keeps the counts', async () => {
@@ -376,10 +391,68 @@ describe('unknown agents, unchanged writes, wording', () => {
     expect(after.versions.length).toBe(listing.versions.length);
   });
 
-  it('demo refuses --library rather than ignoring it', async () => {
-    const result = await runCli(['demo', '--library', library], { env: env() });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('takes no --library');
+  it.each([[['demo']], [['agent', 'list']], [['peers', 'list']], [['audit']], [['grant', 'reader', 'agent-005']]])(
+    '%j takes no library: --library is refused rather than ignored (exit 2)',
+    async (args) => {
+      const result = await runCli([...args, '--library', library], { env: env() });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Nonexistent flag: --library');
+      const help = await runCli([...args.slice(0, args[0] === 'grant' ? 1 : args.length), '--help'], { env: env() });
+      expect(help.stdout).not.toContain('--library');
+    },
+  );
+});
+
+describe('an empty answer names the level that has rows', () => {
+  beforeAll(async () => {
+    const input = JSON.stringify({
+      entities: [{ name: 'Quartermaster Plan', summary: 'team only', visibility: 'team' }],
+      notes: [{ date: '2026-03-03', text: 'kept private', tags: ['vault'], visibility: 'private' }],
+    });
+    const committed = await runCli(['commit', 'level-bot', '--agent-type', 'other', '-f', '-', '--library', library], {
+      env: env(),
+      input,
+    });
+    expect(committed.code, committed.stderr).toBe(0);
+  });
+
+  it.each([
+    [['find', 'quartermaster plan'], 'No agent knows about', '1 match at team: --access-level team'],
+    [['query', 'level-bot', 'Quartermaster Plan'], 'knows nothing', '1 match at team: --access-level team'],
+    [['summary', 'Quartermaster Plan'], 'Nothing on', '1 agent at team: --access-level team'],
+    [
+      ['list-notes', '--agent', 'level-bot', '--since', '2026-01-01', '--tag', 'vault'],
+      'No notes',
+      '1 note at private: --access-level private',
+    ],
+  ])('%j', async (args, empty, hint) => {
+    const result = await cli(args);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(empty);
+    expect(result.stdout).toContain(hint);
+    // The hint is the CLI's: --json stays the tool's payload, and the level it names answers.
+    const json = await cli([...args, '--json']);
+    expect(json.stdout).not.toContain('--access-level');
+    const level = /--access-level (\w+)/.exec(hint)![1]!;
+    const there = await cli([...args, '--access-level', level]);
+    expect(there.stdout).not.toContain(empty);
+  });
+
+  it('no hint when no level has rows, nor when the caller already reads at private', async () => {
+    expect((await cli(['find', 'no such thing anywhere'])).stdout.trim()).toBe(
+      'No agent knows about "no such thing anywhere".',
+    );
+    const all = await cli(['find', 'no such thing anywhere', '--include-private']);
+    expect(all.stdout).not.toContain('--access-level');
+  });
+});
+
+describe('the demo manifests in the repository are templates, not a library', () => {
+  it('--library pointed at them warns that the folder holds no manifests', async () => {
+    const result = await runCli(['agents', '--library', path.join(REPO_ROOT, 'demo', 'templates')], { env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('has no agents/ folder, so it holds no manifests yet');
+    expect(fs.existsSync(path.join(REPO_ROOT, 'demo', 'library'))).toBe(false);
   });
 });
 

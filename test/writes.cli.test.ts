@@ -143,7 +143,7 @@ describe('bad input to the write commands', () => {
       'a new agent without a type',
       ['commit', 'fresh', '--file', '-'],
       '{"entities":[{"name":"A"}]}',
-      /agent_type is required for a new manifest/,
+      /fresh has no manifest yet: give --agent-type \(code-assistant, /,
     ],
     [
       'a missing input file',
@@ -295,9 +295,7 @@ describe('bourdon commit and note add', () => {
       input: '{"entities":[{"name":"Only"}]}',
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(
-      "agent_type is required for a new manifest (agent_id='notes-bot', mode='replace')",
-    );
+    expect(refused.stderr).toContain('--mode replace writes a new manifest: give --agent-type (');
     const replaced = await runCli(
       [
         'commit',

@@ -4,13 +4,17 @@
  * trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { Command, Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
 import { isDenial, type Payload } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
-import { EntityLookupStore, L6Store, stderrWarn } from '../core/store/library.js';
+import { AGENT_TYPES } from '../core/store/manifest.js';
+import { isValidAgentId } from '../core/store/ids.js';
+import { EntityLookupStore, L6Store, MANIFEST_SUFFIX, stderrWarn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
-import { printableOutput, setupColors, setupWidth } from './output.js';
+import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
+import { plural, printableOutput, setupColors, setupWidth } from './output.js';
 import { editDistance } from './suggest.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
@@ -24,14 +28,28 @@ export function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
+const JSON_FLAG = {
+  json: Flags.boolean({ description: 'Print the exact JSON payload instead of human output.', default: false }),
+};
+
+/**
+ * The base flags of a command that works on no library (members, peers and the audit trail
+ * live in $BOURDON_HOME; the demo makes its own copy): there a --library is refused as an
+ * unknown flag (exit 2) instead of being accepted and ignored. (A module constant, not a static:
+ * oclif copies every static of a command into its manifest.)
+ */
+export const NO_LIBRARY_FLAGS = JSON_FLAG;
+
+const LIBRARY_FLAG = {
+  library: Flags.string({
+    description: 'Agent library root (default: $BOURDON_LIBRARY, else ~/agent-library).',
+    helpValue: '<dir>',
+  }),
+};
+
 export abstract class BaseCommand extends Command {
-  static override baseFlags = {
-    json: Flags.boolean({ description: 'Print the exact JSON payload instead of human output.', default: false }),
-    library: Flags.string({
-      description: 'Agent library root (default: $BOURDON_LIBRARY, else ~/agent-library).',
-      helpValue: '<dir>',
-    }),
-  };
+  // Typed with --library optional so that a command may leave it out (NO_LIBRARY_FLAGS).
+  static override baseFlags: typeof JSON_FLAG & Partial<typeof LIBRARY_FLAG> = { ...JSON_FLAG, ...LIBRARY_FLAG };
 
   protected jsonMode = false;
 
@@ -62,8 +80,31 @@ export abstract class BaseCommand extends Command {
     const store =
       entityLookup === undefined ? new L6Store(root, options) : new EntityLookupStore(root, entityLookup, options);
     store.assertExists();
+    // A folder without agents/ answers every question with nothing; say so rather than look empty.
+    if (!fs.existsSync(store.paths.agents))
+      stderrWarn(`${root} has no agents/ folder, so it holds no manifests yet (\`bourdon init\` sets up a library)`);
     this.preloadLargeLibrary(store);
     return createContext(store, overrides);
+  }
+
+  /**
+   * A write that would create a manifest needs its agent type. The tool answers
+   * "agent_type is required …", naming its argument; on the command line the flag is named
+   * instead, before anything is written. An invalid id is left to the operation, which refuses it
+   * before any path is built from it.
+   */
+  protected assertAgentTypeForNew(
+    ctx: OperationContext,
+    agentId: string,
+    agentType: string | null | undefined,
+    mode = 'merge',
+  ): void {
+    if (agentType || !isValidAgentId(agentId)) return;
+    const types = `give --agent-type (${AGENT_TYPES.join(', ')})`;
+    // replace writes the manifest afresh, so it takes no type from the file it replaces.
+    if (mode === 'replace') throw new BourdonError(`--mode replace writes a new manifest: ${types}`, 'invalid_input');
+    if (fs.existsSync(path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`))) return;
+    throw new BourdonError(`${agentId} has no manifest yet: ${types} to create it`, 'invalid_input');
   }
 
   /**
@@ -162,6 +203,32 @@ export abstract class BaseCommand extends Command {
   }
 
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
+  /**
+   * For an empty human answer: the first level above the one asked for at which the same
+   * question has rows, as a line to print ("2 matches at team: --access-level team"). The CLI
+   * reads as the operator, who may read every level locally, so the hint names only rows this
+   * reader could see with the flag. '' when there are none, and always under --json (the
+   * payload stays the tool's).
+   */
+  protected async higherLevelHint(
+    flags: { 'access-level'?: string; 'include-private'?: boolean },
+    toolDefault: AccessLevel,
+    noun: readonly [one: string, many: string],
+    count: (level: AccessLevel) => Promise<{ rows: number; more?: boolean }>,
+  ): Promise<string> {
+    if (this.jsonMode || flags['include-private']) return '';
+    const asked = (flags['access-level'] ?? envDefaultLevel(process.env) ?? toolDefault).trim().toLowerCase();
+    const start = ACCESS_LEVELS.findIndex((level) => level === asked);
+    if (start < 0) return '';
+    for (const level of ACCESS_LEVELS.slice(start + 1)) {
+      const { rows, more } = await count(level);
+      if (rows === 0) continue;
+      const counted = more ? `${rows}+ ${noun[1]}` : plural(rows, noun[0], noun[1]);
+      return `${counted} at ${level}: --access-level ${level}`;
+    }
+    return '';
+  }
+
   protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');

@@ -28,3 +28,11 @@ export function renderSessions(sessions: readonly SessionRef[], empty: string): 
   ]);
   return table(['DATE', 'WHEN', 'AGENT', 'FOCUS', 'ACTIONS'], rows, { flex: [3, 4] });
 }
+
+/** The noun of an entity-match count: "1 match", "2 matches". */
+export const MATCH_NOUN = ['match', 'matches'] as const;
+
+/** An empty answer followed, when there is one, by the hint at a higher level (dimmed). */
+export function withHint(text: string, hint: string): string {
+  return hint ? `${text}\n${colors().dim(hint)}` : text;
+}

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { colors, printable, relativeTime, styled, table } from '../cli/output.js';
 import { wideFlag } from '../cli/flags.js';
 import { queryAudit, type AuditRecord } from '../core/trust/audit.js';
@@ -9,6 +9,7 @@ import { configPaths } from '../core/store/config.js';
 export const HUMAN_DEFAULT_LIMIT = 50;
 
 export default class Audit extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Show the audit trail: who called what, allowed or denied.';
   static override description =
     'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call or resource read, allow and deny alike, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';

@@ -52,6 +52,7 @@ export default class Commit extends BaseCommand {
     if (flags.mode) commit.mode = flags.mode;
     if (flags.instance !== undefined) commit.instance = flags.instance;
     if (flags.role !== undefined) commit.role_narrative = flags.role;
+    this.assertAgentTypeForNew(ctx, args.agent_id, commit.agent_type, commit.mode ?? undefined);
     const heldBefore = await currentVersionOf(ctx, args.agent_id);
     const payload = await commitToFederation(ctx, commit);
     this.failOnPayloadError(payload);

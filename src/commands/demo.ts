@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { colors, fitLine } from '../cli/output.js';
-import { UsageError } from '../core/errors.js';
 import { installDemoLibrary } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/package-root.js';
 
@@ -21,6 +20,7 @@ interface SessionRow {
 }
 
 export default class Demo extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'See federation work on a built-in sample library.';
   static override description =
     'Copies a small invented library (four agents working on one app) to a temp folder, starts `bourdon serve` on it, connects a real MCP client over stdio and asks the questions an agent asks at the start of a turn. Nothing outside the temp folder is touched.';
@@ -31,9 +31,6 @@ export default class Demo extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
-    // The demo always runs on its own fresh copy; accepting --library would suggest otherwise.
-    if (flags.library !== undefined)
-      throw new UsageError('demo runs on its own copy of the sample library and takes no --library (try --keep)');
     const c = colors();
     const root = installDemoLibrary(fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-')));
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-home-'));

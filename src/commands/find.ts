@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { renderMatches } from '../cli/render.js';
+import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
 import { findEntity } from '../core/operations/reads.js';
 import type { EntityMatch } from '../core/operations/queries.js';
 
@@ -18,11 +18,16 @@ export default class Find extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
-    const payload = await findEntity(this.openContext(flags.library, {}, args.name), {
-      name: args.name,
-      ...accessArgs(flags),
-    });
+    const ctx = this.openContext(flags.library, {}, args.name);
+    const payload = await findEntity(ctx, { name: args.name, ...accessArgs(flags) });
     this.failOnPayloadError(payload);
-    this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `No agent knows about "${args.name}".`));
+    const matches = payload.matches as EntityMatch[];
+    const hint = matches.length
+      ? ''
+      : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
+          const higher = await findEntity(ctx, { name: args.name, access_level: level });
+          return { rows: (higher.matches as EntityMatch[]).length };
+        });
+    this.emit(payload, () => withHint(renderMatches(matches, `No agent knows about "${args.name}".`), hint));
   }
 }

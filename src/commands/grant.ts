@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { memberLine, openRegistry } from '../cli/members.js';
 
 export default class Grant extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Let a member read a namespace.';
   static override description =
     'Adds <namespace> (an agent id) to the namespaces <id> may read. Grants matter to quarantined members; trusted members read everything. Takes effect on the next request.';

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { commandHint, list, relativeDay, table } from '../cli/output.js';
+import { withHint } from '../cli/render.js';
 import { listNotes, type noteRef } from '../core/operations/notes.js';
 
 type NoteRef = ReturnType<typeof noteRef>;
@@ -34,6 +35,7 @@ export default class ListNotes extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(ListNotes);
     const ctx = this.openContext(flags.library);
+    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
     const args = {
       since: flags.since,
       agent: flags.agent,
@@ -54,7 +56,14 @@ export default class ListNotes extends BaseCommand {
           ),
         )
       : '';
-    this.emit(payload, () => renderNotes(payload.notes as NoteRef[]) + more);
+    const hint =
+      (payload.notes as unknown[]).length || flags.cursor
+        ? ''
+        : await this.higherLevelHint(flags, 'public', ['note', 'notes'], async (level) => {
+            const higher = await listNotes(ctx, { ...args, access_level: level });
+            return { rows: (higher.notes as unknown[]).length, more: higher.has_more === true };
+          });
+    this.emit(payload, () => withHint(renderNotes(payload.notes as NoteRef[]), hint) + more);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { renderMatches } from '../cli/render.js';
+import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
 import { queryAgentMemory } from '../core/operations/reads.js';
 import type { EntityMatch } from '../core/operations/queries.js';
 
@@ -31,8 +31,15 @@ export default class Query extends BaseCommand {
       ...accessArgs(flags),
     });
     this.failOnPayloadError(payload);
+    const matches = payload.matches as EntityMatch[];
+    const hint = matches.length
+      ? ''
+      : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
+          const higher = await queryAgentMemory(ctx, { agent: args.agent, topic: args.topic, access_level: level });
+          return { rows: (higher.matches as EntityMatch[]).length };
+        });
     this.emit(payload, () =>
-      renderMatches(payload.matches as EntityMatch[], `${args.agent} knows nothing about "${args.topic}".`),
+      withHint(renderMatches(matches, `${args.agent} knows nothing about "${args.topic}".`), hint),
     );
   }
 }

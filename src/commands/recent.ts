@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
-import { renderSessions } from '../cli/render.js';
+import { renderSessions, withHint } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
 import { listRecentWork } from '../core/operations/reads.js';
 import type { SessionRef } from '../core/operations/queries.js';
@@ -34,6 +34,7 @@ export default class Recent extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Recent);
     const ctx = this.openContext(flags.library);
+    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
     const args = {
       since: flags.since,
       agent: flags.agent,
@@ -54,6 +55,16 @@ export default class Recent extends BaseCommand {
           nextPageCommand('recent', { ...shaping(flags), summary: flags.summary }, String(payload.next_cursor)),
         )
       : '';
-    this.emit(payload, () => renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.') + more);
+    const hint =
+      (payload.sessions as unknown[]).length || flags.cursor
+        ? ''
+        : await this.higherLevelHint(flags, 'public', ['session', 'sessions'], async (level) => {
+            const higher = await listRecentWork(ctx, { ...args, access_level: level });
+            return { rows: (higher.sessions as unknown[]).length, more: higher.has_more === true };
+          });
+    this.emit(
+      payload,
+      () => withHint(renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.'), hint) + more,
+    );
   }
 }

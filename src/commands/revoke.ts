@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { openRegistry } from '../cli/members.js';
 
 export default class Revoke extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Revoke a member: its token stops working on the next request.';
   static override description =
     'Marks <id> revoked. Running servers see it on the next request (no restart). The row stays in the registry for the record; `agent add <id>` issues a fresh token later if wanted.';

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { renderMatches, renderSessions } from '../cli/render.js';
+import { renderMatches, renderSessions, withHint } from '../cli/render.js';
 import { colors } from '../cli/output.js';
 import { getCrossAgentSummary } from '../core/operations/reads.js';
 import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
@@ -19,15 +19,19 @@ export default class Summary extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
-    const payload = await getCrossAgentSummary(this.openContext(flags.library), {
-      project: args.project,
-      ...accessArgs(flags),
-    });
+    const ctx = this.openContext(flags.library);
+    const payload = await getCrossAgentSummary(ctx, { project: args.project, ...accessArgs(flags) });
     this.failOnPayloadError(payload);
+    const agents = payload.agents as string[];
+    const hint = agents.length
+      ? ''
+      : await this.higherLevelHint(flags, 'public', ['agent', 'agents'], async (level) => {
+          const higher = await getCrossAgentSummary(ctx, { project: args.project, access_level: level });
+          return { rows: (higher.agents as string[]).length };
+        });
     this.emit(payload, () => {
       const c = colors();
-      const agents = payload.agents as string[];
-      if (agents.length === 0) return `Nothing on "${args.project}".`;
+      if (agents.length === 0) return withHint(`Nothing on "${args.project}".`, hint);
       return [
         `${c.bold(args.project)}: ${agents.join(', ')}`,
         '',

@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { memberLine, openRegistry } from '../cli/members.js';
 
 export default class Ungrant extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Stop a member reading a namespace.';
   static override description =
     'Removes <namespace> from the namespaces <id> may read. Takes effect on the next request, without restart. Removing a grant the member does not have is not an error.';

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
+import { withHint } from '../cli/render.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
@@ -31,6 +32,7 @@ export default class Workstreams extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Workstreams);
     const ctx = this.openContext(flags.library);
+    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
     const args = {
       since: flags.since,
       agent: flags.agent,
@@ -51,7 +53,14 @@ export default class Workstreams extends BaseCommand {
           nextPageCommand('workstreams', { ...shaping(flags), status: flags.status }, String(payload.next_cursor)),
         )
       : '';
-    this.emit(payload, () => renderWorkstreams(payload.workstreams as Workstream[]) + more);
+    const hint =
+      (payload.workstreams as unknown[]).length || flags.cursor
+        ? ''
+        : await this.higherLevelHint(flags, 'public', ['workstream', 'workstreams'], async (level) => {
+            const higher = await listWorkstreams(ctx, { ...args, access_level: level });
+            return { rows: (higher.workstreams as unknown[]).length, more: higher.has_more === true };
+          });
+    this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams as Workstream[]), hint) + more);
   }
 }
 

@@ -1,8 +1,9 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { openRegistry, tokenNotice } from '../../cli/members.js';
 
 export default class AgentAdd extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Register a member and print its bearer token, once.';
   static override description =
     'Registers <id> as a member who may call the server over HTTP with a bearer token. Members are quarantined by default: they read only the namespaces granted to them (--grant), can call only the read tools plus commit_to_federation, and their writes wait in staging. The token is printed once, to stdout, and never again; only its SHA-256 is stored. A revoked id may be added again.';

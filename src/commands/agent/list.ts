@@ -1,10 +1,11 @@
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { colors, list, relativeDay, styled, table } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
 import { assertReadable, openRegistry } from '../../cli/members.js';
 import type { MemberView } from '../../core/trust/registry.js';
 
 export default class AgentList extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'List members: id, tier, grants, status (never tokens or hashes).';
   static override description =
     'Lists every member in the registry ($BOURDON_FEDERATION_CONFIG, else ~/.bourdon/federation.yaml), revoked ones included. Tokens are never shown again after `agent add`/`agent rotate`, and hashes never at all.';

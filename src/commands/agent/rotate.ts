@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { openRegistry, tokenNotice } from '../../cli/members.js';
 
 export default class AgentRotate extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = "Replace a member's token; the old one stops working at once.";
   static override description =
     'Issues a new bearer token for <id> and prints it once, to stdout. The old token stops authenticating on the next request, without restarting any server. Tier and grants stay as they are.';

@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { memberLine, openRegistry } from '../../cli/members.js';
 
 export default class AgentSetTier extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = "Change a member's tier: quarantined or trusted.";
   static override description =
     'Trusted members may call every tool and read every namespace (remote callers still never see private rows); quarantined members read only their grants and their writes go to staging. Takes effect on the next request, without restart.';

@@ -36,6 +36,7 @@ export default class NoteAdd extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(NoteAdd);
     const ctx = this.openContext(flags.library);
+    this.assertAgentTypeForNew(ctx, args.agent_id, flags['agent-type']);
     const payload = await addNote(ctx, {
       agent_id: args.agent_id,
       text: args.text,
@@ -46,9 +47,6 @@ export default class NoteAdd extends BaseCommand {
       visibility: flags.visibility ?? null,
       agent_type: flags['agent-type'] ?? null,
     });
-    // The tool names its argument; on the command line it is a flag.
-    if (typeof payload.error === 'string' && payload.error.startsWith('agent_type is required'))
-      payload.error = `${args.agent_id} has no manifest yet: give --agent-type (${AGENT_TYPES.join(', ')}) to create it`;
     this.failOnPayloadError(payload);
     const c = colors();
     this.emit(

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { configPaths } from '../../core/store/config.js';
 import { BourdonError } from '../../core/errors.js';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../core/federation/peers-config.js';
 
 export default class PeersAdd extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Add a peer: another machine’s Bourdon server.';
   static override description =
     'Writes the peer to ~/.bourdon/peers.yaml (read by `bourdon serve --federate`). The URL must be https unless the host is loopback, and may not carry credentials, a query or a fragment; `/mcp` is appended when missing. The bearer token is never stored: it is read at call time from the variable named by --token-env.';

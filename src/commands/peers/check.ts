@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { colors, styled, table } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
 
 export default class PeersCheck extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Call every peer and report reachability, latency, protocol era and agent count.';
   static override description =
     'Connects to each peer in ~/.bourdon/peers.yaml with its token (from its BOURDON_PEER_* variable), negotiates the protocol era as a server would, and calls list_agents. Shows a progress line on a terminal. Exits 1 when any peer is unreachable. `bourdon doctor` runs the same check among others.';

@@ -1,10 +1,11 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../cli/base-command.js';
+import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { configPaths } from '../../core/store/config.js';
 import { BourdonError } from '../../core/errors.js';
 import { editPeersFile } from '../../core/federation/peers-config.js';
 
 export default class PeersRemove extends BaseCommand {
+  static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Remove a peer.';
   static override description =
     'Deletes the peer from ~/.bourdon/peers.yaml. Servers started with --federate read the file at start: restart them to stop asking it. Its token variable is left as it is.';
