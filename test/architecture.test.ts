@@ -53,6 +53,16 @@ describe('architecture: import rules (docs/architecture.md)', () => {
     expect([...parts].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
   });
 
+  it('each part opens with a README saying what it owns and what it may import', () => {
+    for (const part of Object.keys(MAY_IMPORT).filter((name) => name !== 'root')) {
+      const readme = path.join(CORE, part, 'README.md');
+      expect(fs.existsSync(readme), `${part}/README.md`).toBe(true);
+      const text = fs.readFileSync(readme, 'utf8');
+      expect(text, part).toMatch(new RegExp(`^# ${part} — `));
+      expect(text, part).toContain('May import');
+    }
+  });
+
   it('src/core imports no adapter: no CLI, MCP, terminal or browser code or package', () => {
     const violations: string[] = [];
     for (const file of coreFiles) {
