@@ -17,13 +17,8 @@ import { localDay } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
-import {
-  explainMemoryChange,
-  listMemoryVersions,
-  type FieldChange,
-  type ManifestDiff,
-  type VersionView,
-} from '../core/writes/versions.js';
+import type { FieldChange, ManifestDiff } from '../core/writes/manifest-diff.js';
+import { explainMemoryChange, listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 import { html, joined, query, when, type SafeHtml } from './html.js';
 
 export interface ViewRequest {

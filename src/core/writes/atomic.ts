@@ -178,6 +178,36 @@ export const REAL_FILES: LibraryFiles = {
   },
 };
 
+/** Whether a file ends without a newline (a line torn by a crash). */
+function endsTorn(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Appends `line` and a newline to `file` in one write. A line torn by a crash has no newline:
+ * this one then starts on a fresh line, so it stays whole. Only under the lock that guards the
+ * file (nobody may append between the check and the write).
+ */
+export function appendWholeLine(file: string, line: string, writer: LibraryFiles = REAL_FILES): void {
+  const prefix = endsTorn(file) ? '\n' : '';
+  writer.appendFile(file, prefix + line + '\n');
+}
+
 /**
  * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.
  * `syncDir: false` leaves the folder's fsync to the caller, who does it once for several files.

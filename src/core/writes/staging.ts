@@ -46,7 +46,7 @@ import {
   type CommitRules,
   type RowProblem,
 } from './writes.js';
-import { diffManifests, type ManifestDiff } from './versions.js';
+import { diffManifests, type ManifestDiff } from './manifest-diff.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 
 /**
