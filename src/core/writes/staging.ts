@@ -34,18 +34,14 @@ import {
 import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../payload.js';
 import {
-  buildManifest,
   commitCapError,
-  commitError,
-  commitLocked,
   enumError,
-  loadExisting,
   precheckCommit,
-  serialiseManifest,
   type CommitArgs,
   type CommitRules,
   type RowProblem,
-} from './writes.js';
+} from './commit-input.js';
+import { buildManifest, commitError, commitLocked, loadExisting, serialiseManifest } from './writes.js';
 import { diffManifests, type ManifestDiff } from './manifest-diff.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 
