@@ -173,15 +173,17 @@ export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     // oclif's own exit() signal: let it through untouched.
     if (err instanceof Errors.ExitError) throw err;
-    let code = 1;
-    let message = describeError(err);
+    // oclif's own parse errors are CLIParseErrors (they have `parse`); a flag's own parser failing,
+    // whatever it threw, gets `oclif.exit` = exitCodes.failedFlagParsing (2, package.json).
+    let code: number;
     if (err instanceof BourdonError) code = err.exitCode;
-    else if ((err instanceof Errors.CLIError && 'parse' in err) || /^Parsing --/.test(err.message)) {
-      // A flag's own parser failing (any error class) is a usage error too. oclif marks that case
-      // only by prefixing the message ("Parsing --flag", parser/parse.js): read here, nowhere else.
-      code = 2;
-      message = parseErrorLine(err);
-    } else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
+    else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
+    else code = err.oclif?.exit ?? 1;
+    // Whether the parser threw or wrapped it: a CLIError ending in usage, or any other error oclif
+    // marked (ours carry no `oclif` of their own).
+    const fromParser = err instanceof Errors.CLIError ? code === 2 : err.oclif !== undefined;
+    // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
+    const message = fromParser ? parseErrorLine(err) : describeError(err);
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
     else process.stderr.write(`bourdon: ${message}\n`);
@@ -207,7 +209,11 @@ export function parseErrorLine(err: Error & { args?: unknown }): string {
     .split('\n')
     .map((line) => line.trim().replace(/\s{2,}/g, ' '))
     .filter((line) => line && !/^See more help with/.test(line));
-  if (/^Missing \d+ required arg/.test(lines[0] ?? '') && Array.isArray(err.args)) {
+  // A missing argument: oclif's RequiredArgsError (not exported) is the parse error whose `args`
+  // lists argument definitions (an unexpected argument's lists the words given).
+  const missing =
+    Array.isArray(err.args) && err.args.length > 0 && err.args.every((arg) => typeof arg === 'object' && arg !== null);
+  if (missing) {
     const args = err.args as { name?: string; description?: string }[];
     const named = args.map(
       (arg) => `<${arg.name ?? '?'}>${arg.description ? ` (${arg.description.replace(/\.$/, '')})` : ''}`,

@@ -1,5 +1,6 @@
 /** Flags shared by the query commands, named after the tools' arguments. */
 import { Flags } from '@oclif/core';
+import { UsageError } from '../core/errors.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { localDay, parseCalendarDay } from '../core/store/dates.js';
 
@@ -55,7 +56,7 @@ export function cliSince(input: string, now: Date = new Date()): string {
   if (lower === 'yesterday') return daysAgo(1);
   const relative = /^(\d{1,4})([dw])$/.exec(lower);
   if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
-  throw new Error(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
+  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 
 export function sinceFlag(description: string) {
