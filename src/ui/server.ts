@@ -21,6 +21,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
 import { rollbackAgentMemory } from '../core/writes/versions.js';
 import { renderPromoted } from '../commands/staging/promote.js';
+import { readCapped } from '../cli/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
 import {
   activityView,
@@ -177,35 +178,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
-  return new Promise((resolve) => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') {
-      req.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_FORM_BYTES) {
-        if (!done) resolve(null);
-        done = true;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      done = true;
-    });
-    req.on('error', () => {
-      if (!done) resolve(null);
-      done = true;
-    });
-  });
+async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    req.resume();
+    return null;
+  }
+  const body = await readCapped(req, MAX_FORM_BYTES).catch(() => null);
+  return body && new URLSearchParams(body.toString('utf8'));
 }
 
 export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
