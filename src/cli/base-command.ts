@@ -20,7 +20,7 @@ const LARGE_LIBRARY_FILES = 500;
  * Spinners and progress lines: only when a person watches (stdout and stderr both terminals,
  * not TERM=dumb) and never under --json.
  */
-export function progressWanted(jsonMode: boolean): boolean {
+function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
@@ -196,13 +196,13 @@ export abstract class BaseCommand extends Command {
 export { stderrWarn };
 
 /** Whether a flag is on the command line before any `--` (after it every word is an argument). */
-export function flagGiven(argv: readonly string[], flag: string): boolean {
+function flagGiven(argv: readonly string[], flag: string): boolean {
   const end = argv.indexOf('--');
   return (end < 0 ? argv : argv.slice(0, end)).includes(flag);
 }
 
 /** oclif parse errors span lines ("Parsing --limit \n\tExpected an integer…"): one line, all of it. */
-export function parseErrorLine(err: Error & { args?: unknown }): string {
+function parseErrorLine(err: Error & { args?: unknown }): string {
   const lines = err.message
     // eslint-disable-next-line no-control-regex -- oclif colours part of its messages
     .replace(/\u001b\[[0-9;]*m/g, '')

@@ -39,7 +39,7 @@ export function limitFlag(max: number, fallback: number) {
   return Flags.integer({ description: `Page size, 1 to ${max} (default ${fallback}).`, min: 1, max, helpValue: '<n>' });
 }
 
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
+const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
 
 /**
  * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
@@ -47,7 +47,7 @@ export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (d
  * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
  * error: on the command line a typo must not silently widen the query to the default window.
  */
-export function cliSince(input: string, now: Date = new Date()): string {
+function cliSince(input: string, now: Date = new Date()): string {
   const text = input.trim();
   if (parseCalendarDay(text)) return text;
   const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));

@@ -39,9 +39,9 @@ import { jsonResult } from './register.js';
 import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { TOOL_NAMES } from './tools/index.js';
 
-export const BRIDGE_TIMEOUT_MS = 30_000;
+const BRIDGE_TIMEOUT_MS = 30_000;
 
-export interface BridgeOptions {
+interface BridgeOptions {
   /** The server's MCP endpoint, already validated (normalisePeerUrl). */
   url: string;
   /** Bearer token, or undefined to send none. Never logged. */
@@ -56,7 +56,7 @@ export interface BridgeOptions {
 }
 
 /** What the server said about itself when the bridge connected. */
-export interface UpstreamInfo {
+interface UpstreamInfo {
   url: string;
   serverName: string | null;
   serverVersion: string | null;
@@ -65,7 +65,7 @@ export interface UpstreamInfo {
 }
 
 /** The server could not be reached or refused the bridge; the message is one line. */
-export class BridgeUnreachableError extends BourdonError {
+class BridgeUnreachableError extends BourdonError {
   constructor(message: string) {
     super(message, 'unavailable');
     this.name = 'BridgeUnreachableError';

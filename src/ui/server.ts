@@ -37,11 +37,11 @@ import {
 } from './views.js';
 import { packageRoot } from '../core/package-root.js';
 
-export const UI_HOST = '127.0.0.1';
+const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
 const MAX_FORM_BYTES = 16 * 1024;
 
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -68,13 +68,13 @@ const ASSETS: Record<string, string> = {
 };
 
 /** The folder the package ships the page's CSS and JS in (assets/ui at the package root). */
-export function assetsDir(): string {
+function assetsDir(): string {
   const dir = path.join(packageRoot(), 'assets', 'ui');
   if (fs.existsSync(path.join(dir, 'style.css'))) return dir;
   throw new BourdonError('the page assets (assets/ui) are missing from this installation');
 }
 
-export interface UiServerOptions {
+interface UiServerOptions {
   ctx: OperationContext;
   auditPath: string;
   port: number;

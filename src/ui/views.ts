@@ -35,12 +35,12 @@ export interface View {
 }
 
 /** An agent with no session in this many days is stale (workstreams go idle after the same). */
-export const STALE_DAYS = 14;
+const STALE_DAYS = 14;
 /** Most rows one timeline shows (sessions, and notes): pages of 100, at most this many. */
-export const TIMELINE_MAX_ROWS = 1000;
+const TIMELINE_MAX_ROWS = 1000;
 /** Columns of the activity chart: the most recent days of the window. */
-export const CHART_MAX_DAYS = 60;
-export const AUDIT_DEFAULT_LIMIT = 100;
+const CHART_MAX_DAYS = 60;
+const AUDIT_DEFAULT_LIMIT = 100;
 
 function param(req: ViewRequest, name: string): string | undefined {
   const value = req.params.get(name);

@@ -9,7 +9,7 @@ import { localDay } from '../store/dates.js';
 import { packageRoot } from '../package-root.js';
 
 /** The demo library as shipped (demo/library in the package). */
-export function demoLibrarySource(): string {
+function demoLibrarySource(): string {
   return path.join(packageRoot(), 'demo', 'library');
 }
 

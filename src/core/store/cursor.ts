@@ -3,7 +3,7 @@
  * day they were issued for, so a follow-up call without `since` keeps the same window.
  * The Python engine's cursors (base64 of {"offset": N}) are accepted too, for peers.
  */
-export interface CursorState {
+interface CursorState {
   offset: number;
   cutoff: string | null;
 }

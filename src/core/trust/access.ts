@@ -32,7 +32,7 @@ export function lowerLevel(a: AccessLevel, b: AccessLevel): AccessLevel {
   return RANK[a] <= RANK[b] ? a : b;
 }
 
-export interface AccessRequest {
+interface AccessRequest {
   access_level?: string | null;
   include_private?: boolean | null;
 }
@@ -46,7 +46,7 @@ export interface ResolvedAccess {
 }
 
 /** The environment default, where an empty BOURDON_DEFAULT_ACCESS_LEVEL counts as unset. */
-export function envDefaultLevel(env: Record<string, string | undefined>): string | undefined {
+function envDefaultLevel(env: Record<string, string | undefined>): string | undefined {
   const value = env.BOURDON_DEFAULT_ACCESS_LEVEL;
   return value === undefined || value === '' ? undefined : value;
 }

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
 
-export interface ReplaceOptions {
+interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */
   fsync?: boolean;
   /** The file's mode (exact, not masked by the umask); default: an existing file's own mode, else 0o666 less the umask. */
@@ -39,7 +39,7 @@ export function isTempOf(name: string, base: string, legacy = false): boolean {
 }
 
 /** Writes all of `data` to `fd`, continuing after short writes (a disk filling up returns one first). */
-export function writeAll(fd: number, data: Buffer): void {
+function writeAll(fd: number, data: Buffer): void {
   let offset = 0;
   while (offset < data.length) {
     const written = fs.writeSync(fd, data, offset, data.length - offset);
@@ -54,7 +54,7 @@ export function writeAll(fd: number, data: Buffer): void {
  * manifest writers refuse links before they get here. On any error the temp file is removed
  * and the target is unchanged.
  */
-export function replaceFileSync(target: string, data: Buffer | string, options: ReplaceOptions = {}): void {
+function replaceFileSync(target: string, data: Buffer | string, options: ReplaceOptions = {}): void {
   let file = target;
   try {
     file = fs.realpathSync(target);

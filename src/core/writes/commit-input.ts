@@ -33,7 +33,7 @@ export interface CommitArgs {
 export const MAX_INPUT_DEPTH = 64;
 
 /** Whether `value` nests deeper than `limit` levels; stops looking there, so it never recurses far. */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
+function nestedDeeperThan(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (limit <= 0) return true;
   for (const child of Array.isArray(value) ? value : Object.values(value)) {
@@ -43,7 +43,7 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /** Checks the input's shape limits: nesting (MAX_INPUT_DEPTH), then size as JSON (MAX_INPUT_BYTES). */
-export function inputSizeError(args: unknown): string | null {
+function inputSizeError(args: unknown): string | null {
   if (nestedDeeperThan(args, MAX_INPUT_DEPTH))
     return `input is nested more than ${MAX_INPUT_DEPTH} levels deep; the limit is ${MAX_INPUT_DEPTH}`;
   let size: number;
@@ -60,7 +60,7 @@ export function inputSizeError(args: unknown): string | null {
  * a few hundred rows; a whole-manifest `replace` of the benchmark's largest agent (1,000
  * entities, 500 sessions, 50 notes) fits.
  */
-export const MAX_COMMIT_ROWS = 2_000;
+const MAX_COMMIT_ROWS = 2_000;
 
 /**
  * Items one list field of one row may carry in a commit (tags, aliases, project_focus,
@@ -73,7 +73,7 @@ export const MAX_LIST_ITEMS = 1_000;
  * re-serialises the manifest as YAML on the event loop, at roughly 10 µs per value on the
  * development VM, so this, with the row cap, bounds what one call can hold the server for.
  */
-export const MAX_COMMIT_ITEMS = 20_000;
+const MAX_COMMIT_ITEMS = 20_000;
 
 const LIST_FIELDS_OF = {
   entities: ENTITY_LIST_FIELDS,
@@ -122,7 +122,7 @@ export type RowProblem =
   | { kind: 'note'; reason: 'not_object' | 'no_date' | 'bad_date' | 'no_text'; row: unknown };
 
 /** The row checks, in the engine's order: entities, sessions, then notes; first problem wins. */
-export function rowProblem(args: CommitArgs): RowProblem | null {
+function rowProblem(args: CommitArgs): RowProblem | null {
   for (const row of args.entities ?? []) {
     if (!isObject(row)) return { kind: 'entity', reason: 'not_object', row };
     if (blank(row.name)) return { kind: 'entity', reason: 'no_name', row };
@@ -141,7 +141,7 @@ export function rowProblem(args: CommitArgs): RowProblem | null {
 }
 
 /** The engine's wording of a row problem (the trusted commit's messages, fixed by the fixtures). */
-export function engineRowMessage(problem: RowProblem): string {
+function engineRowMessage(problem: RowProblem): string {
   const { row } = problem;
   if (problem.reason === 'not_object') return `${problem.kind} is not a dict: ${pyRepr(row)}`;
   if (problem.kind === 'entity') return `entity missing non-empty 'name': ${pyRepr(row)}`;

@@ -131,7 +131,7 @@ function recordVersion(
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
-export interface WriteVersionRequest {
+interface WriteVersionRequest {
   paths: LibraryPaths;
   agentId: string;
   livePath: string;

@@ -57,7 +57,7 @@ export function archiveFile(dir: string, version: number): string {
 }
 
 /** A history file or folder that exists but cannot be read: the operation fails, nothing changes. */
-export class HistoryUnreadable extends BourdonError {}
+class HistoryUnreadable extends BourdonError {}
 
 export function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
@@ -98,7 +98,7 @@ export function readPending(dir: string, agentId: string, files: LibraryFiles): 
   }
 }
 
-export interface IndexRead {
+interface IndexRead {
   records: Map<number, VersionRecord>;
   bad: number;
 }

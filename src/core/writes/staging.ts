@@ -68,7 +68,7 @@ export interface StagedWrite {
   error: string | null;
 }
 
-export interface PromotedWrite {
+interface PromotedWrite {
   caller: string;
   path: string;
   /** The commit summary of the promotion (with its `version`). */
@@ -80,7 +80,7 @@ export interface PromoteResult {
   promoted: PromotedWrite[];
 }
 
-export interface RejectResult {
+interface RejectResult {
   agent_id: string;
   rejected: number;
   paths: string[];
@@ -311,7 +311,7 @@ function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
   };
 }
 
-export interface PromotionPreview {
+interface PromotionPreview {
   agent_id: string;
   staged: StagedWrite[];
   /** What promoting every staged write now would change in the live manifest (redacted). */

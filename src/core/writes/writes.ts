@@ -46,10 +46,10 @@ export interface WriteOrigin {
 }
 
 /** Thrown inside the gate for a refused commit; becomes the `{error, agent_id, mode}` payload. */
-export class CommitRefused extends Error {}
+class CommitRefused extends Error {}
 
 /** `datetime.now(timezone.utc).isoformat()`: microseconds (omitted when zero) and +00:00. */
-export function pythonIsoUtc(moment: Date): string {
+function pythonIsoUtc(moment: Date): string {
   const base = moment.toISOString().slice(0, 19);
   const ms = moment.getUTCMilliseconds();
   return ms === 0 ? `${base}+00:00` : `${base}.${String(ms).padStart(3, '0')}000+00:00`;
@@ -120,7 +120,7 @@ function rowList(manifest: RawObject, key: string, file: string): unknown[] {
   throw new CommitRefused(`cannot merge into ${file}: ${key} is not a list`);
 }
 
-export interface BuiltManifest {
+interface BuiltManifest {
   manifest: RawObject;
   payloadCounts: {
     entities_added: number;
