@@ -1,8 +1,8 @@
 /**
- * Writes to the live store (spec §5.10, §8, §9). A commit is validated (commit-input.ts), then, under the
- * library gate, the manifest is re-read from disk, merged or replaced exactly as the Python
- * engine does, serialised (YAML 1.1-safe), checked to read back as written, and written as a
- * new version (archive, temp + fsync + rename, index). Nothing is written when anything fails.
+ * Writes to the live store (spec §5.10, §8, §9). A commit is validated (commit-input.ts),
+ * then, under the library gate, the manifest is re-read from disk, merged or replaced exactly
+ * as the Python engine does, serialised (YAML 1.1-safe), checked to read back as written, and
+ * written as a new version (history-writer.ts). Nothing is written when anything fails.
  */
 import path from 'node:path';
 import type { OperationContext } from '../context.js';
