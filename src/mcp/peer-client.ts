@@ -12,7 +12,6 @@ import type { PeerConfig } from '../core/federation/peers-config.js';
 import type { PeerAnswer, PeerFanout } from '../core/federation/peers.js';
 
 const PEER_BUDGET_MS = 5_000;
-export const RECOGNITION_BUDGET_MS = 200;
 
 /**
  * Largest answer read from a peer, counted as it arrives (after any decompression): 2 MiB,

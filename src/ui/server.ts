@@ -80,7 +80,7 @@ interface UiServerOptions {
   port: number;
 }
 
-export interface RunningUi {
+interface RunningUi {
   /** The URL to open, with the one-time token. */
   url: string;
   origin: string;

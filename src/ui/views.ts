@@ -427,7 +427,7 @@ function diffOf(payload: Payload): DiffBody {
   };
 }
 
-export function renderDiff(diff: DiffBody): SafeHtml {
+function renderDiff(diff: DiffBody): SafeHtml {
   // Values are already redacted strings (or null) by the diff.
   type Row = { date: unknown; cwd?: unknown; title?: unknown; text?: unknown };
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));

@@ -25,7 +25,7 @@ const CACHE_FORMAT = 3;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
-export const RACY_WINDOW_MS = 2000;
+const RACY_WINDOW_MS = 2000;
 
 /** A manifest's stat as the cache compares it. */
 export interface FileStamp {

@@ -66,7 +66,7 @@ const MAX_COMMIT_ROWS = 2_000;
  * Items one list field of one row may carry in a commit (tags, aliases, project_focus,
  * key_actions, files_touched). A session touching more files than this is summarised, not listed.
  */
-export const MAX_LIST_ITEMS = 1_000;
+const MAX_LIST_ITEMS = 1_000;
 
 /**
  * List items one commit may carry in all (every list field of every row). The write path

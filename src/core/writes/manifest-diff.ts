@@ -19,7 +19,7 @@ export interface FieldChange {
 }
 
 /** A value as a diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
-export function shown(value: unknown): unknown {
+function shown(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return redactText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return value;
