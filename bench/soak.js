@@ -41,7 +41,8 @@ const WRITE_AGENTS = ['soak-a', 'soak-b'];
 const dist = (file) => import(pathToFileURL(path.join(ROOT, 'dist', 'core', file)).href);
 const { FederationRegistry } = await dist('trust/registry.js');
 const { parseManifest } = await dist('store/library.js');
-const { readHistory, sha256, archiveFile } = await dist('writes/history.js');
+const { readHistory, archiveFile } = await dist('writes/history.js');
+const { sha256 } = await dist('writes/version-record.js');
 const { libraryPaths } = await dist('store/library.js');
 
 const log = (line) => {

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../src/core/store/dates.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../src/core/writes/merge.js';
-import { precheckCommit } from '../src/core/writes/writes.js';
+import { precheckCommit } from '../src/core/writes/commit-input.js';
 import { baseEnv } from './helpers/cli.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callJson, httpClient } from './helpers/http.js';

@@ -255,12 +255,15 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
     expect(fs.readdirSync(bridgeHome)).toEqual([]);
     const refused = await runCli(['serve', '--url', server.url, '--library', library], { env: { [TOKEN_ENV]: token } });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('drop --library');
+    expect(refused.stderr).toContain(`--library=${library} cannot also be provided when using --url`);
     const peers = await runCli(['serve', '--url', server.url, '--transport=http', '--federate'], {
       env: { [TOKEN_ENV]: token },
     });
     expect(peers.code).toBe(2);
-    expect(peers.stderr).toContain('drop --transport, --federate');
+    expect(peers.stderr).toContain('--transport=http cannot also be provided when using --url');
+    const tokenAlone = await runCli(['serve', '--token-env', TOKEN_ENV]);
+    expect(tokenAlone.code).toBe(2);
+    expect(tokenAlone.stderr).toContain('must be provided when using --token-env: --url');
   });
 
   it("its own --tools applies on top of the server's: --tools read hides and refuses writes before they reach the server", async () => {

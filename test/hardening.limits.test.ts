@@ -15,7 +15,7 @@ import { createContext } from '../src/core/context.js';
 import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
-import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH } from '../src/core/writes/writes.js';
+import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH } from '../src/core/writes/commit-input.js';
 import { runHttpServer } from '../src/mcp/http.js';
 import { createL6Server } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';

@@ -24,7 +24,7 @@ const LARGE_LIBRARY_FILES = 500;
  * Spinners and progress lines: only when a person watches (stdout and stderr both terminals,
  * not TERM=dumb) and never under --json.
  */
-export function progressWanted(jsonMode: boolean): boolean {
+function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
@@ -240,15 +240,17 @@ export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     // oclif's own exit() signal: let it through untouched.
     if (err instanceof Errors.ExitError) throw err;
-    let code = 1;
-    let message = describeError(err);
+    // oclif's own parse errors are CLIParseErrors (they have `parse`); a flag's own parser failing,
+    // whatever it threw, gets `oclif.exit` = exitCodes.failedFlagParsing (2, package.json).
+    let code: number;
     if (err instanceof BourdonError) code = err.exitCode;
-    else if ((err instanceof Errors.CLIError && 'parse' in err) || /^Parsing --/.test(err.message)) {
-      // A flag's own parser failing (any error class) is a usage error too. oclif marks that case
-      // only by prefixing the message ("Parsing --flag", parser/parse.js): read here, nowhere else.
-      code = 2;
-      message = parseErrorLine(err);
-    } else if (err instanceof Errors.CLIError) code = err.oclif?.exit ?? 1;
+    else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
+    else code = err.oclif?.exit ?? 1;
+    // Whether the parser threw or wrapped it: a CLIError ending in usage, or any other error oclif
+    // marked (ours carry no `oclif` of their own).
+    const fromParser = err instanceof Errors.CLIError ? code === 2 : err.oclif !== undefined;
+    // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
+    const message = fromParser ? parseErrorLine(err) : describeError(err);
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
     else process.stderr.write(`bourdon: ${message}\n`);
@@ -261,20 +263,24 @@ export abstract class BaseCommand extends Command {
 export { stderrWarn };
 
 /** Whether a flag is on the command line before any `--` (after it every word is an argument). */
-export function flagGiven(argv: readonly string[], flag: string): boolean {
+function flagGiven(argv: readonly string[], flag: string): boolean {
   const end = argv.indexOf('--');
   return (end < 0 ? argv : argv.slice(0, end)).includes(flag);
 }
 
 /** oclif parse errors span lines ("Parsing --limit \n\tExpected an integer…"): one line, all of it. */
-export function parseErrorLine(err: Error & { args?: unknown }): string {
+function parseErrorLine(err: Error & { args?: unknown }): string {
   const lines = err.message
     // eslint-disable-next-line no-control-regex -- oclif colours part of its messages
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
     .map((line) => line.trim().replace(/\s{2,}/g, ' '))
     .filter((line) => line && !/^See more help with/.test(line));
-  if (/^Missing \d+ required arg/.test(lines[0] ?? '') && Array.isArray(err.args)) {
+  // A missing argument: oclif's RequiredArgsError (not exported) is the parse error whose `args`
+  // lists argument definitions (an unexpected argument's lists the words given).
+  const missing =
+    Array.isArray(err.args) && err.args.length > 0 && err.args.every((arg) => typeof arg === 'object' && arg !== null);
+  if (missing) {
     const args = err.args as { name?: string; description?: string }[];
     const named = args.map(
       (arg) => `<${arg.name ?? '?'}>${arg.description ? ` (${arg.description.replace(/\.$/, '')})` : ''}`,

@@ -1,5 +1,6 @@
 /** Flags shared by the query commands, named after the tools' arguments. */
 import { Flags } from '@oclif/core';
+import { UsageError } from '../core/errors.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { localDay, parseCalendarDay } from '../core/store/dates.js';
 
@@ -38,7 +39,7 @@ export function limitFlag(max: number, fallback: number) {
   return Flags.integer({ description: `Page size, 1 to ${max} (default ${fallback}).`, min: 1, max, helpValue: '<n>' });
 }
 
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
+const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
 
 /**
  * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
@@ -46,7 +47,7 @@ export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (d
  * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
  * error: on the command line a typo must not silently widen the query to the default window.
  */
-export function cliSince(input: string, now: Date = new Date()): string {
+function cliSince(input: string, now: Date = new Date()): string {
   const text = input.trim();
   if (parseCalendarDay(text)) return text;
   const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
@@ -55,7 +56,7 @@ export function cliSince(input: string, now: Date = new Date()): string {
   if (lower === 'yesterday') return daysAgo(1);
   const relative = /^(\d{1,4})([dw])$/.exec(lower);
   if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
-  throw new Error(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
+  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 
 export function sinceFlag(description: string) {

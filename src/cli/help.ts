@@ -44,7 +44,7 @@ export const GROUPS: Group[] = [
 ];
 
 /** The longer guide shown by `bourdon help <topic>`. */
-export const TOPIC_GUIDES: Record<string, { summary: string; guide: string; examples: string[] }> = {
+const TOPIC_GUIDES: Record<string, { summary: string; guide: string; examples: string[] }> = {
   agent: {
     summary: 'Members: who may call the server over HTTP, with which tier and grants.',
     guide: `Over stdio the caller is always the operator. Over HTTP every request carries a bearer token, and the token says who calls: a member registered here.

@@ -28,7 +28,7 @@ import { colors } from './output.js';
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
 export type Host = (typeof HOSTS)[number];
 
-export const HOST_TITLES: Record<Host, string> = {
+const HOST_TITLES: Record<Host, string> = {
   'claude-code': 'Claude Code',
   'claude-desktop': 'Claude Desktop',
   cursor: 'Cursor',
@@ -46,14 +46,14 @@ export const DEFAULT_TOKEN_ENV = 'BOURDON_TOKEN';
 /** Variables a host-started server should see as the CLI does: where its config lives. */
 const PASSED_ENV = ['BOURDON_HOME', 'BOURDON_FEDERATION_CONFIG', 'BOURDON_AUDIT_PATH'] as const;
 
-export interface StdioTarget {
+interface StdioTarget {
   transport: 'stdio';
   command: string;
   args: string[];
   env: Record<string, string>;
 }
 
-export interface HttpTarget {
+interface HttpTarget {
   transport: 'http';
   url: string;
   tokenEnv: string;
@@ -78,17 +78,17 @@ export interface HostSnippet {
 }
 
 /** The compiled CLI entry, for hosts that start the server with an absolute path. */
-export function binPath(): string {
+function binPath(): string {
   return path.join(packageRoot(), 'bin', 'run.js');
 }
 
-export function checkServerName(name: string): string {
+function checkServerName(name: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
     throw new UsageError(`invalid server name ${JSON.stringify(name)}: use letters, digits, - and _`);
   return name;
 }
 
-export function checkEnvName(name: string): string {
+function checkEnvName(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`invalid variable name ${JSON.stringify(name)}`);
   return name;
 }
@@ -123,7 +123,7 @@ export function stdioTarget(
 }
 
 /** The variable the bridge reads its token from in a host's env block (peer-token namespace). */
-export const BRIDGE_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
+const BRIDGE_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 
 /** The HTTP target: the URL checked as peers are (https unless loopback; /mcp appended). */
 export function httpTarget(
@@ -142,7 +142,7 @@ export function httpTarget(
 }
 
 /** POSIX shell quoting, for the one-line commands. */
-export function shellQuote(word: string): string {
+function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
@@ -157,7 +157,7 @@ function tomlKey(key: string): string {
 }
 
 /** A TOML basic string. */
-export function tomlString(value: string): string {
+function tomlString(value: string): string {
   // eslint-disable-next-line no-control-regex
   const escaped = value.replace(/[\\"\u0000-\u001f\u007f]/g, (ch) => {
     if (ch === '\\') return '\\\\';

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
 import { isObject } from '../core/store/manifest.js';
-import type { CommitArgs } from '../core/writes/writes.js';
-import { MAX_INPUT_BYTES } from '../core/writes/writes.js';
+import { MAX_INPUT_BYTES, type CommitArgs } from '../core/writes/commit-input.js';
+import { readCapped } from './read-capped.js';
 import { parseYaml } from '../core/store/yaml.js';
 
 const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];
@@ -30,23 +30,15 @@ function tooLarge(): BourdonError {
 }
 
 /** Reads a stream, refusing more than the cap without buffering the excess. */
-async function readCapped(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    total += buffer.length;
-    if (total > MAX_INPUT_BYTES) {
-      if ('destroy' in stream && typeof stream.destroy === 'function') (stream as fs.ReadStream).destroy();
-      throw tooLarge();
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+async function readInputStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const data = await readCapped(stream, MAX_INPUT_BYTES);
+  if (data) return data;
+  if ('destroy' in stream && typeof stream.destroy === 'function') (stream as fs.ReadStream).destroy();
+  throw tooLarge();
 }
 
 export async function readInput(file: string): Promise<{ text: string; label: string }> {
-  if (file === '-') return { text: (await readCapped(process.stdin)).toString('utf8'), label: 'stdin' };
+  if (file === '-') return { text: (await readInputStream(process.stdin)).toString('utf8'), label: 'stdin' };
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -56,7 +48,7 @@ export async function readInput(file: string): Promise<{ text: string; label: st
   if (stat.isDirectory()) throw new BourdonError(`cannot read ${file}: it is a folder`);
   if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge();
   try {
-    return { text: (await readCapped(fs.createReadStream(file))).toString('utf8'), label: file };
+    return { text: (await readInputStream(fs.createReadStream(file))).toString('utf8'), label: file };
   } catch (error) {
     if (error instanceof BourdonError) throw error;
     throw new BourdonError(`cannot read ${file}: ${describeError(error)}`);

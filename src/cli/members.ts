@@ -20,7 +20,7 @@ export function assertReadable(registry: FederationRegistry): void {
   if (problem) throw new BourdonError(`registry ${registry.path} is unreadable (${problem}); fix or move it first`);
 }
 
-export function reads(member: Pick<MemberView, 'tier' | 'grants'>): string {
+function reads(member: Pick<MemberView, 'tier' | 'grants'>): string {
   return member.tier === 'trusted' ? 'every namespace' : list(member.grants);
 }
 

@@ -2,7 +2,7 @@
  * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
  */
 /** The few styles human output uses; plain strings when colour is off. */
-export interface Colors {
+interface Colors {
   bold(text: string): string;
   dim(text: string): string;
   red(text: string): string;
@@ -27,7 +27,7 @@ const plain: Colors = {
 let active: Colors = plain;
 
 /** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */
-export function colorWanted(): boolean {
+function colorWanted(): boolean {
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
   return !noColor && Boolean(process.stdout.isTTY);
 }
@@ -81,11 +81,11 @@ export function printableOutput(text: string): string {
 }
 
 /** A table cell with a style applied after it is escaped, truncated and padded. */
-export interface StyledCell {
+interface StyledCell {
   text: string;
   style: (text: string) => string;
 }
-export type Cell = string | StyledCell;
+type Cell = string | StyledCell;
 
 export function styled(text: string, style: (text: string) => string): StyledCell {
   return { text, style };
@@ -109,10 +109,6 @@ export function setupWidth(wide: boolean): void {
   else outputWidth = null;
 }
 
-export function tableWidth(): number | null {
-  return outputWidth;
-}
-
 /** A flexible column is never cut below this many characters (or its header). */
 const MIN_FLEX_WIDTH = 8;
 
@@ -121,14 +117,14 @@ function chars(text: string): string[] {
 }
 
 /** Cuts text to `max` characters, the last one an ellipsis when anything was cut. */
-export function truncate(text: string, max: number): string {
+function truncate(text: string, max: number): string {
   const all = chars(text);
   if (all.length <= max) return text;
   if (max <= 0) return '';
   return all.slice(0, max - 1).join('') + '…';
 }
 
-export interface TableOptions {
+interface TableOptions {
   /**
    * Columns of free text that may be cut with `…` to fit the width (never ids or dates);
    * the widest is cut first.

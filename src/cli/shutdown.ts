@@ -4,7 +4,7 @@
  * stops the server as soon as its startup line appears must find them in place, or the signal's
  * default action kills the process mid-start.
  */
-export interface Shutdown {
+interface Shutdown {
   /** Resolves once a stop was asked for (possibly before the server was even up). */
   readonly requested: Promise<void>;
   /** Waits for the request, then runs `close` once. */

@@ -18,7 +18,7 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-export interface Suggestion {
+interface Suggestion {
   /** The command id (words joined by ':'). */
   id: string;
   /** The words typed after the mistyped command, kept as they were. */

@@ -40,11 +40,26 @@ export default class Serve extends BaseCommand {
       description:
         'Bridge: serve MCP on stdio and forward every request to the running Bourdon HTTP server at this endpoint (https, or http on loopback), which keeps the library. No library is opened here.',
       helpValue: '<url>',
+      // The server it forwards to has its own library, peers and transport.
+      exclusive: [
+        'library',
+        'transport',
+        'host',
+        'port',
+        'allow-unauthenticated',
+        'allowed-host',
+        'allowed-origin',
+        'federate',
+        'peers-config',
+        'peer',
+        'no-peers',
+      ],
     }),
     'token-env': Flags.string({
       description:
         'Bridge: the BOURDON_PEER_* variable holding the bearer token for --url (default BOURDON_PEER_TOKEN).',
       helpValue: '<VAR>',
+      dependsOn: ['url'],
     }),
     transport: Flags.string({ description: 'stdio or http.', options: ['stdio', 'http'], default: 'stdio' }),
     host: Flags.string({
@@ -85,21 +100,12 @@ export default class Serve extends BaseCommand {
   };
 
   async run(): Promise<void> {
-    const { flags, metadata } = await this.parse(Serve);
-    const given = (name: string) =>
-      (flags as Record<string, unknown>)[name] !== undefined && !metadata.flags[name]?.setFromDefault;
+    const { flags } = await this.parse(Serve);
     const profile = parseToolProfile(flags.tools);
     if (flags.url !== undefined) {
-      const conflicting = BRIDGE_CONFLICTS.filter(given);
-      if (conflicting.length) {
-        throw new UsageError(
-          `--url forwards to a running server, which has its own library, peers and transport; drop ${conflicting.map((name) => `--${name}`).join(', ')}`,
-        );
-      }
       await this.serveBridge(flags.url, flags['token-env'], profile);
       return;
     }
-    if (given('token-env')) throw new UsageError('--token-env is only for --url (the bridge)');
     const toolFilter = profileFilter(profile);
     const root = this.libraryRoot(flags.library);
     const created = ensureLibrary(root);
@@ -220,21 +226,6 @@ export default class Serve extends BaseCommand {
 function describePeers(peers: PeerFanout | null): string {
   return peers ? `; peers: ${peers.names.join(', ')}` : '; no peers';
 }
-
-/** Flags that make no sense with --url: the server it forwards to has its own. */
-const BRIDGE_CONFLICTS = [
-  'library',
-  'transport',
-  'host',
-  'port',
-  'allow-unauthenticated',
-  'allowed-host',
-  'allowed-origin',
-  'federate',
-  'peers-config',
-  'peer',
-  'no-peers',
-];
 
 /**
  * Creates a missing library (and says so on stderr); refuses one that cannot be created or

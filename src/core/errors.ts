@@ -60,9 +60,9 @@ export class AccessDeniedError extends BourdonError {
 }
 
 /** Longest caller-supplied value a log line echoes. */
-export const MAX_LOGGED_VALUE_CHARS = 200;
+const MAX_LOGGED_VALUE_CHARS = 200;
 /** Longest error description: messages can quote caller input (a 1 MiB argument must not reach a log whole). */
-export const MAX_ERROR_CHARS = 500;
+const MAX_ERROR_CHARS = 500;
 
 function capped(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;

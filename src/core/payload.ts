@@ -9,7 +9,7 @@ export type Payload = Record<string, unknown>;
  * symbol key, which JSON never prints, so the payload on the wire is unchanged. A spread copy
  * drops it: add fields with Object.assign onto the denial itself.
  */
-export const DENIED: unique symbol = Symbol('bourdon.denied');
+const DENIED: unique symbol = Symbol('bourdon.denied');
 
 /** The payload of a call the caller may not make (see trust/policy.ts `denialPayload`). */
 export type DenialPayload = Payload & { readonly [DENIED]: true };

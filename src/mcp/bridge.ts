@@ -19,7 +19,13 @@
  * Handlers are installed on the low-level server (`mcp.server.setRequestHandler`) because the
  * schemas arrive as JSON Schema, not zod.
  */
-import { Client, SdkError, SdkErrorCode, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import {
   McpServer,
   ProtocolError,
@@ -33,9 +39,9 @@ import { jsonResult } from './register.js';
 import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { TOOL_NAMES } from './tools/index.js';
 
-export const BRIDGE_TIMEOUT_MS = 30_000;
+const BRIDGE_TIMEOUT_MS = 30_000;
 
-export interface BridgeOptions {
+interface BridgeOptions {
   /** The server's MCP endpoint, already validated (normalisePeerUrl). */
   url: string;
   /** Bearer token, or undefined to send none. Never logged. */
@@ -50,7 +56,7 @@ export interface BridgeOptions {
 }
 
 /** What the server said about itself when the bridge connected. */
-export interface UpstreamInfo {
+interface UpstreamInfo {
   url: string;
   serverName: string | null;
   serverVersion: string | null;
@@ -59,7 +65,7 @@ export interface UpstreamInfo {
 }
 
 /** The server could not be reached or refused the bridge; the message is one line. */
-export class BridgeUnreachableError extends BourdonError {
+class BridgeUnreachableError extends BourdonError {
   constructor(message: string) {
     super(message, 'unavailable');
     this.name = 'BridgeUnreachableError';
@@ -81,16 +87,22 @@ function seconds(ms: number): string {
 }
 
 /**
- * The HTTP status an SDK error carries, if any. SdkHttpError has it in `data.status`; the SDK's
- * transport throws a plain Error for a refused POST ("Error POSTing to endpoint (HTTP 404): …")
- * with the status only in its text, so that one case is read from the message, here only.
+ * The HTTP status behind a failed request: the SDK's transport reports a refused POST or GET as
+ * an SdkHttpError carrying it in `data.status`, possibly as the cause of another error.
  */
 function httpStatus(error: unknown): number | null {
-  const data = (error as { data?: { status?: unknown } } | null)?.data;
-  if (data && typeof data.status === 'number') return data.status;
-  const match = /\bHTTP (\d{3})\b|\((\d{3})\)|status (\d{3})/i.exec(describeError(error));
-  const code = match ? Number(match[1] ?? match[2] ?? match[3]) : NaN;
-  return Number.isFinite(code) ? code : null;
+  for (const current of causeChain(error)) if (SdkHttpError.isInstance(current)) return current.data.status;
+  return null;
+}
+
+/** An error and the errors behind it (the SDK nests them in `cause` or `data.cause`), at most six deep. */
+function* causeChain(error: unknown): Generator<unknown> {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    yield current;
+    const next = current as { cause?: unknown; data?: { cause?: unknown } };
+    current = next.cause ?? next.data?.cause;
+  }
 }
 
 /**
@@ -98,8 +110,7 @@ function httpStatus(error: unknown): number | null {
  * found down the error's cause chain; the SDK's own codes (ERA_NEGOTIATION_FAILED…) are not.
  */
 function networkCode(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current; depth++) {
+  for (const current of causeChain(error)) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && !SdkError.isInstance(current)) {
       if (
@@ -109,8 +120,6 @@ function networkCode(error: unknown): string | null {
       )
         return code;
     }
-    const next = current as { cause?: unknown; data?: { cause?: unknown } };
-    current = next.cause ?? next.data?.cause;
   }
   return null;
 }
@@ -146,12 +155,9 @@ function isProtocolError(error: unknown): error is { code: number; message: stri
  * fetch aborted by a timeout signal (TimeoutError), anywhere down the cause chain.
  */
 function isTimeout(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current; depth++) {
+  for (const current of causeChain(error)) {
     const { code, name } = current as { code?: unknown; name?: unknown };
     if (code === SdkErrorCode.RequestTimeout || name === 'TimeoutError') return true;
-    const next = current as { cause?: unknown; data?: { cause?: unknown } };
-    current = next.cause ?? next.data?.cause;
   }
   return false;
 }

@@ -57,11 +57,11 @@ export { bearerToken, type FailedAuthLimit, type MemberAuthenticator } from './h
 export { BindRefusedError, LEGACY_TOKEN_ENV, type AuthMode } from './http/bind.js';
 export { MCP_PATH } from './http/guards.js';
 
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
-export const DEFAULT_HTTP_PORT = 7500;
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 45_000;
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_HTTP_HOST = '127.0.0.1';
+const DEFAULT_HTTP_PORT = 7500;
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 45_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 
 export interface HttpServerOptions {
   /** Interface to bind; default 127.0.0.1. `localhost`, IPv4 and IPv6 literals (with or without brackets). */

@@ -11,8 +11,7 @@ import { describeError } from '../core/errors.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
 import type { PeerAnswer, PeerFanout } from '../core/federation/peers.js';
 
-export const PEER_BUDGET_MS = 5_000;
-export const RECOGNITION_BUDGET_MS = 200;
+const PEER_BUDGET_MS = 5_000;
 
 /**
  * Largest answer read from a peer, counted as it arrives (after any decompression): 2 MiB,
@@ -20,10 +19,10 @@ export const RECOGNITION_BUDGET_MS = 200;
  * (at most 100 sessions, notes or workstreams, or one name's matches); a 60 MB answer is cut
  * off at 2 MiB, not buffered whole and parsed.
  */
-export const MAX_PEER_RESPONSE_BYTES = 2 * 1024 * 1024;
+const MAX_PEER_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 /** Thrown (and reported as the peer's error) when a peer's answer passes the cap. */
-export class PeerAnswerTooLarge extends Error {
+class PeerAnswerTooLarge extends Error {
   constructor(limit: number) {
     super(`peer answer over ${limit} bytes; ignored`);
   }
@@ -35,7 +34,7 @@ export class PeerAnswerTooLarge extends Error {
  * chunk by chunk, so the event loop is free between chunks and the budget timer can fire.
  * Cancelling the body closes the connection: nothing past the limit is kept.
  */
-export function cappedFetch(limit: number, base: typeof fetch = fetch): typeof fetch {
+function cappedFetch(limit: number, base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     const declared = Number(response.headers.get('content-length'));
@@ -185,7 +184,7 @@ export class McpPeerFanout implements PeerFanout {
   }
 }
 
-export interface PeerCheck {
+interface PeerCheck {
   name: string;
   url: string;
   reachable: boolean;

@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
-export interface StdioHandle {
+interface StdioHandle {
   close(): Promise<void>;
 }
 

@@ -17,7 +17,7 @@ export class SafeHtml {
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Text as HTML: control and bidi characters escaped visibly, then the five HTML specials. */
-export function escapeText(value: unknown): string {
+function escapeText(value: unknown): string {
   return String(value)
     .replace(
       // eslint-disable-next-line no-control-regex -- control characters are what it escapes

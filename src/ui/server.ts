@@ -21,6 +21,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
 import { rollbackAgentMemory } from '../core/writes/versions.js';
 import { renderPromoted } from '../commands/staging/promote.js';
+import { readCapped } from '../cli/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
 import {
   activityView,
@@ -36,11 +37,11 @@ import {
 } from './views.js';
 import { packageRoot } from '../core/package-root.js';
 
-export const UI_HOST = '127.0.0.1';
+const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
 const MAX_FORM_BYTES = 16 * 1024;
 
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -67,19 +68,19 @@ const ASSETS: Record<string, string> = {
 };
 
 /** The folder the package ships the page's CSS and JS in (assets/ui at the package root). */
-export function assetsDir(): string {
+function assetsDir(): string {
   const dir = path.join(packageRoot(), 'assets', 'ui');
   if (fs.existsSync(path.join(dir, 'style.css'))) return dir;
   throw new BourdonError('the page assets (assets/ui) are missing from this installation');
 }
 
-export interface UiServerOptions {
+interface UiServerOptions {
   ctx: OperationContext;
   auditPath: string;
   port: number;
 }
 
-export interface RunningUi {
+interface RunningUi {
   /** The URL to open, with the one-time token. */
   url: string;
   origin: string;
@@ -177,35 +178,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
-  return new Promise((resolve) => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') {
-      req.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_FORM_BYTES) {
-        if (!done) resolve(null);
-        done = true;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-      done = true;
-    });
-    req.on('error', () => {
-      if (!done) resolve(null);
-      done = true;
-    });
-  });
+async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    req.resume();
+    return null;
+  }
+  const body = await readCapped(req, MAX_FORM_BYTES).catch(() => null);
+  return body && new URLSearchParams(body.toString('utf8'));
 }
 
 export function startUiServer(options: UiServerOptions): Promise<RunningUi> {

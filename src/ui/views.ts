@@ -17,13 +17,8 @@ import { localDay } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
-import {
-  explainMemoryChange,
-  listMemoryVersions,
-  type FieldChange,
-  type ManifestDiff,
-  type VersionView,
-} from '../core/writes/versions.js';
+import type { FieldChange, ManifestDiff } from '../core/writes/manifest-diff.js';
+import { explainMemoryChange, listMemoryVersions, type VersionView } from '../core/writes/versions.js';
 import { html, joined, query, when, type SafeHtml } from './html.js';
 
 export interface ViewRequest {
@@ -40,12 +35,12 @@ export interface View {
 }
 
 /** An agent with no session in this many days is stale (workstreams go idle after the same). */
-export const STALE_DAYS = 14;
+const STALE_DAYS = 14;
 /** Most rows one timeline shows (sessions, and notes): pages of 100, at most this many. */
-export const TIMELINE_MAX_ROWS = 1000;
+const TIMELINE_MAX_ROWS = 1000;
 /** Columns of the activity chart: the most recent days of the window. */
-export const CHART_MAX_DAYS = 60;
-export const AUDIT_DEFAULT_LIMIT = 100;
+const CHART_MAX_DAYS = 60;
+const AUDIT_DEFAULT_LIMIT = 100;
 
 function param(req: ViewRequest, name: string): string | undefined {
   const value = req.params.get(name);
@@ -432,7 +427,7 @@ function diffOf(payload: Payload): DiffBody {
   };
 }
 
-export function renderDiff(diff: DiffBody): SafeHtml {
+function renderDiff(diff: DiffBody): SafeHtml {
   // Values are already redacted strings (or null) by the diff.
   type Row = { date: unknown; cwd?: unknown; title?: unknown; text?: unknown };
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));

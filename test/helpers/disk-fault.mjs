@@ -22,7 +22,8 @@ const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', 
 const { L6Store, parseManifest } = await load('store/library.js');
 const { createContext } = await load('context.js');
 const { commitToFederation } = await load('writes/commit.js');
-const { readHistory, sha256, archiveFile } = await load('writes/history.js');
+const { readHistory, archiveFile } = await load('writes/history.js');
+const { sha256 } = await load('writes/version-record.js');
 
 const library = path.join(dir, 'library');
 const filler = path.join(dir, 'filler');

@@ -40,13 +40,13 @@ export interface DoctorReport {
   checks: CheckResult[];
 }
 
-export interface PeerProbe {
+interface PeerProbe {
   reachable: boolean;
   latency_ms: number | null;
   error: string | null;
 }
 
-export interface DoctorOptions {
+interface DoctorOptions {
   libraryRoot: string;
   config: ConfigPaths;
   env: Env;
@@ -240,7 +240,7 @@ const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\
  * Schema problems of one manifest (spec §2, L5 spec_version "0.1"). `fail`: rows or fields the
  * queries cannot read (they are silently left out). `warn`: deviations the reader tolerates.
  */
-export function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
+function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
   const fail: string[] = [];
   const warn: string[] = [];
   if (doc.spec_version === undefined) warn.push('no spec_version (expected "0.1")');

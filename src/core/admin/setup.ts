@@ -17,7 +17,7 @@ import {
 } from '../federation/peers-config.js';
 import { FederationRegistry, type IssuedToken } from '../trust/registry.js';
 
-export type StepStatus = 'created' | 'exists' | 'added';
+type StepStatus = 'created' | 'exists' | 'added';
 
 export interface SetupStep {
   what: 'library' | 'config' | 'member' | 'peer';

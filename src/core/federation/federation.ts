@@ -13,7 +13,7 @@ import { localDay } from '../store/dates.js';
 import type { EntityMatch, SessionRef } from '../operations/queries.js';
 import type { PeerAnswer } from './peers.js';
 
-export const PEER_PREFIX = 'peer:';
+const PEER_PREFIX = 'peer:';
 
 export function shouldFanOut(ctx: OperationContext, args: { federation_hop?: number | null }): boolean {
   return (
@@ -34,13 +34,13 @@ export function tagAgent(peer: string, agent: string): string {
 }
 
 /** Rows kept from one list in one peer answer (the newest first, as the peer sent them). */
-export const MAX_PEER_ROWS = 1_000;
+const MAX_PEER_ROWS = 1_000;
 /** Items kept from one list (or keys from one map, e.g. `summaries`) inside one peer row. */
-export const MAX_PEER_LIST_ITEMS = 1_000;
+const MAX_PEER_LIST_ITEMS = 1_000;
 /** Items kept from all the rows' lists and maps of one peer answer together (as a commit's cap). */
-export const MAX_PEER_ITEMS = 20_000;
+const MAX_PEER_ITEMS = 20_000;
 /** A peer's dated row may be this far ahead of our clock (time zones, skew); later ones are dropped. */
-export const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /** The field that dates each kind of row a peer sends, for the future-date rule. */
 const DATED_ROWS: Record<string, string> = {
@@ -51,7 +51,7 @@ const DATED_ROWS: Record<string, string> = {
 };
 
 /** The last calendar day a peer's row may carry: tomorrow, by this machine's clock. */
-export function latestPeerDay(now: Date): string {
+function latestPeerDay(now: Date): string {
   return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
 }
 
@@ -84,7 +84,7 @@ function boundRow(row: unknown, budget: { items: number }): unknown {
  * every real one, forever. A day is compared as text, as the merges sort, so no string that
  * sorts after tomorrow (`"9999"`, `"z"`) gets through either. Linear in the payload.
  */
-export function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
+function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
   const latest = latestPeerDay(now);
   const budget = { items: MAX_PEER_ITEMS };
   const out: Record<string, unknown> = {};

@@ -16,7 +16,7 @@ import { parseYaml, stringifyYaml } from '../store/yaml.js';
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 const TOKEN_ENV_PATTERN = /^BOURDON_PEER_[A-Z0-9_]+$/;
 /** This server's own operator token (spec §10): never sent to another machine. */
-export const SERVER_TOKEN_ENV = 'BOURDON_PEER_TOKEN_SERVER';
+const SERVER_TOKEN_ENV = 'BOURDON_PEER_TOKEN_SERVER';
 /**
  * Keys of a peer entry that would hold a secret in the file itself. The file names variables
  * only (`token_env`); a token written into it is refused, never used, and never echoed.
@@ -30,7 +30,7 @@ export interface PeerConfig {
   token_env: string;
 }
 
-export function isLoopbackHostname(hostname: string): boolean {
+function isLoopbackHostname(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host === '::1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
@@ -158,7 +158,7 @@ export function readPeersForEdit(file: string): PeerConfig[] {
   return fs.existsSync(file) ? loadPeersFile(file) : [];
 }
 
-export function writePeersFile(file: string, peers: readonly PeerConfig[]): void {
+function writePeersFile(file: string, peers: readonly PeerConfig[]): void {
   writeFileDurably(file, stringifyYaml({ peers: peers.map((peer) => ({ ...peer })) }), 0o600);
 }
 
@@ -176,7 +176,7 @@ export function editPeersFile<T>(file: string, change: (peers: PeerConfig[]) => 
   }
 }
 
-export interface PeerSelection {
+interface PeerSelection {
   federate?: boolean;
   peersConfig?: string;
   peer?: string[];

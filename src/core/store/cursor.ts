@@ -3,7 +3,9 @@
  * day they were issued for, so a follow-up call without `since` keeps the same window.
  * The Python engine's cursors (base64 of {"offset": N}) are accepted too, for peers.
  */
-export interface CursorState {
+import * as z from 'zod';
+
+interface CursorState {
   offset: number;
   cutoff: string | null;
 }
@@ -14,6 +16,15 @@ export function encodeCursor(state: CursorState): string {
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 }
 
+/** What a cursor decodes to: an offset, and the cutoff day ours carry. */
+const CursorBody = z.object({
+  offset: z.number().int().min(0),
+  since: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
+
 /** Decodes a cursor, or returns null when it is not one of ours or the engine's. */
 export function decodeCursor(cursor: string): CursorState | null {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(cursor)) return null;
@@ -23,9 +34,6 @@ export function decodeCursor(cursor: string): CursorState | null {
   } catch {
     return null;
   }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-  const { offset, since } = parsed as Record<string, unknown>;
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) return null;
-  if (since !== undefined && (typeof since !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(since))) return null;
-  return { offset, cutoff: typeof since === 'string' ? since : null };
+  const body = CursorBody.safeParse(parsed);
+  return body.success ? { offset: body.data.offset, cutoff: body.data.since ?? null } : null;
 }

@@ -7,11 +7,11 @@
 import { loggedValue } from '../errors.js';
 import type { Warn } from './warn.js';
 
-export const DEFAULT_WINDOW_DAYS = 14;
+const DEFAULT_WINDOW_DAYS = 14;
 
 const SINCE_FORM = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 

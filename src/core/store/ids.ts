@@ -1,6 +1,6 @@
 /** Agent ids name files, so every id that comes from outside is checked before it touches a path. */
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
-export const AGENT_ID_MAX_LENGTH = 64;
+const AGENT_ID_MAX_LENGTH = 64;
 
 export function isValidAgentId(value: unknown): value is string {
   return typeof value === 'string' && value.length <= AGENT_ID_MAX_LENGTH && AGENT_ID_PATTERN.test(value);
@@ -23,7 +23,7 @@ export function invalidWriteAgentIdMessage(value: unknown): string {
 }
 
 /** Longest `agent.id` a manifest may declare and still be served (reads only). */
-export const SERVED_AGENT_ID_MAX_LENGTH = 128;
+const SERVED_AGENT_ID_MAX_LENGTH = 128;
 
 /**
  * An `agent.id` a manifest may declare and be served under on every read surface, as the

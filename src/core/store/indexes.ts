@@ -15,14 +15,14 @@ export interface DatedSession {
   session: Session;
 }
 
-export interface Phrase {
+interface Phrase {
   /** Folded name of the entity the phrase belongs to (the merge key). */
   key: string;
   tokens: string[];
   entity: Entity;
 }
 
-export interface AgentIndex {
+interface AgentIndex {
   /** Folded name or alias → the agent's entities answering to it, in file order. */
   entitiesByKey: Map<string, Entity[]>;
   /** Folded name → the agent's entities of that name, in file order (recognition merge key). */

@@ -100,7 +100,7 @@ export function parseManifest(text: string, file: string, filePath: string): Age
 }
 
 /** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
-export function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
+function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
   const stem = file.slice(0, -MANIFEST_SUFFIX.length);
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
@@ -137,7 +137,7 @@ export function recordFromDoc(doc: unknown, file: string, filePath: string): Age
   };
 }
 
-export class ManifestError extends Error {}
+class ManifestError extends Error {}
 
 export class L6Store {
   readonly paths: LibraryPaths;

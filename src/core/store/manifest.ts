@@ -68,7 +68,7 @@ export function isObject(value: unknown): value is RawObject {
 }
 
 /** A list field: a scalar reads as a one-item list (D1), null as empty, non-text items are dropped. */
-export function asList(value: unknown): string[] {
+function asList(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   const items = Array.isArray(value) ? value : [value];
   const out: string[] = [];
@@ -80,7 +80,7 @@ export function asList(value: unknown): string[] {
 }
 
 /** Entity tags: only the items that are text, as the engine keeps them (`[1, true, 't']` → `['t']`). */
-export function textItems(value: unknown): string[] {
+function textItems(value: unknown): string[] {
   if (value === undefined || value === null) return [];
   return (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
 }

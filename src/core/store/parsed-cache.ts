@@ -21,11 +21,11 @@ import * as z from 'zod';
 import { foldKey, isObject, type Entity } from './manifest.js';
 
 /** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
-export const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 3;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
-export const RACY_WINDOW_MS = 2000;
+const RACY_WINDOW_MS = 2000;
 
 /** A manifest's stat as the cache compares it. */
 export interface FileStamp {
@@ -52,13 +52,13 @@ const CacheMetaSchema = z.object({
   doc: z.boolean(),
 });
 
-export type CacheMeta = z.infer<typeof CacheMetaSchema>;
+type CacheMeta = z.infer<typeof CacheMetaSchema>;
 
 export function contentHash(text: string | Buffer): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-export function bucketOf(key: string): number {
+function bucketOf(key: string): number {
   return crypto.createHash('sha256').update(key).digest()[0]! % BUCKETS;
 }
 

@@ -32,7 +32,7 @@ export function lowerLevel(a: AccessLevel, b: AccessLevel): AccessLevel {
   return RANK[a] <= RANK[b] ? a : b;
 }
 
-export interface AccessRequest {
+interface AccessRequest {
   access_level?: string | null;
   include_private?: boolean | null;
 }

@@ -18,14 +18,14 @@ export interface AuditRecord {
 }
 
 /** Longest namespace or detail kept in a record: arguments come from callers, lines stay small. */
-export const AUDIT_FIELD_MAX = 200;
+const AUDIT_FIELD_MAX = 200;
 
 const TOKEN_SHAPED = /bdn_[0-9a-f]{16,}/gi;
 /** `Bearer <credentials>` and `Authorization: <credentials>`, as a header would carry them. */
 const BEARER_SHAPED = /\b(bearer|authorization:)\s+[^\s"',;)]+/gi;
 
 /** The legacy operator token's variable (the HTTP transport reads the same one). */
-export const LEGACY_TOKEN_VARIABLE = 'BOURDON_PEER_TOKEN_SERVER';
+const LEGACY_TOKEN_VARIABLE = 'BOURDON_PEER_TOKEN_SERVER';
 
 /** Secrets this process was configured with (the legacy token), masked wherever they appear. */
 const configuredSecrets = new Set<string>();
@@ -139,7 +139,7 @@ export function readAudit(auditPath: string): AuditRecord[] {
   return out;
 }
 
-export interface AuditFilter {
+interface AuditFilter {
   /** Only this caller's records. */
   agent?: string;
   /** Only refusals. */
@@ -152,7 +152,7 @@ export interface AuditFilter {
   limit?: number;
 }
 
-export interface AuditQueryResult {
+interface AuditQueryResult {
   records: AuditRecord[];
   /** How many records matched the filters before the limit applied. */
   matched: number;

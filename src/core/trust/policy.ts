@@ -21,7 +21,7 @@ export const QUARANTINE_ALLOWED = new Set([
   'resource:entity',
 ]);
 
-export interface Decision {
+interface Decision {
   allowed: boolean;
   namespace: string;
   detail?: string;

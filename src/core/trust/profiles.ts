@@ -38,7 +38,7 @@ export const READ_TOOLS: readonly string[] = [
 /** The read tools plus the one write a working agent needs: committing its own memory. */
 export const WRITE_TOOLS: readonly string[] = [...READ_TOOLS, 'commit_to_federation'];
 
-export function isToolProfile(value: unknown): value is ToolProfile {
+function isToolProfile(value: unknown): value is ToolProfile {
   return typeof value === 'string' && (TOOL_PROFILES as readonly string[]).includes(value);
 }
 

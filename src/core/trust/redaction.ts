@@ -4,7 +4,7 @@
  * else is tidied (whitespace, links) and capped.
  */
 export const REDACTED = '[redacted credential-like text]';
-export const DEFAULT_CAP = 180;
+const DEFAULT_CAP = 180;
 
 /** The engine's patterns (spec §7). */
 const ENGINE_PATTERNS: readonly RegExp[] = [

@@ -18,7 +18,7 @@ import { isObject } from '../store/manifest.js';
 import { stderrWarn } from '../store/warn.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
 
-export interface MemberRow {
+interface MemberRow {
   tier: Tier;
   token_sha256: string;
   created_at: string;
@@ -46,7 +46,7 @@ export interface IssuedToken {
   token: string;
 }
 
-export const TOKEN_PREFIX = 'bdn_';
+const TOKEN_PREFIX = 'bdn_';
 
 export function newToken(): string {
   return TOKEN_PREFIX + crypto.randomBytes(24).toString('hex');
@@ -67,7 +67,7 @@ function constantTimeEqualHex(a: string, b: string): boolean {
  * Error texts about the registry file can quote it (a YAML parser shows the offending line):
  * anything shaped like a hash or a token is masked before it reaches a log or a terminal.
  */
-export function maskSecrets(text: string): string {
+function maskSecrets(text: string): string {
   return text.replace(/bdn_[0-9a-f]{16,}/gi, 'bdn_[masked]').replace(/[0-9a-f]{32,}/gi, '[masked]');
 }
 

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
 
-export interface ReplaceOptions {
+interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */
   fsync?: boolean;
   /** The file's mode (exact, not masked by the umask); default: an existing file's own mode, else 0o666 less the umask. */
@@ -39,7 +39,7 @@ export function isTempOf(name: string, base: string, legacy = false): boolean {
 }
 
 /** Writes all of `data` to `fd`, continuing after short writes (a disk filling up returns one first). */
-export function writeAll(fd: number, data: Buffer): void {
+function writeAll(fd: number, data: Buffer): void {
   let offset = 0;
   while (offset < data.length) {
     const written = fs.writeSync(fd, data, offset, data.length - offset);
@@ -54,7 +54,7 @@ export function writeAll(fd: number, data: Buffer): void {
  * manifest writers refuse links before they get here. On any error the temp file is removed
  * and the target is unchanged.
  */
-export function replaceFileSync(target: string, data: Buffer | string, options: ReplaceOptions = {}): void {
+function replaceFileSync(target: string, data: Buffer | string, options: ReplaceOptions = {}): void {
   let file = target;
   try {
     file = fs.realpathSync(target);
@@ -177,6 +177,36 @@ export const REAL_FILES: LibraryFiles = {
     return fs.readdirSync(dir);
   },
 };
+
+/** Whether a file ends without a newline (a line torn by a crash). */
+function endsTorn(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Appends `line` and a newline to `file` in one write. A line torn by a crash has no newline:
+ * this one then starts on a fresh line, so it stays whole. Only under the lock that guards the
+ * file (nobody may append between the check and the write).
+ */
+export function appendWholeLine(file: string, line: string, writer: LibraryFiles = REAL_FILES): void {
+  const prefix = endsTorn(file) ? '\n' : '';
+  writer.appendFile(file, prefix + line + '\n');
+}
 
 /**
  * temp file + fsync + rename (+ fsync of the folder): a crash leaves old or new, never torn.

@@ -37,7 +37,7 @@ export const STALE_MS = 30_000;
 /** A live holder of the library gate refreshes the lock's mtime this often. */
 const REFRESH_MS = 1_000;
 /** How long a writer waits for the gate before giving up. */
-export const DEFAULT_GATE_TIMEOUT_MS = 60_000;
+const DEFAULT_GATE_TIMEOUT_MS = 60_000;
 
 /** The owner record's file: a unique name per holder, so removing it can never hit another holder's. */
 const OWNER_PATTERN = /^owner-([0-9a-f]{16,64})\.json$/;
@@ -46,7 +46,7 @@ const LEGACY_OWNER_FILE = 'owner.json';
 /** After a lock's name: a temporary lock directory being built, `.<pid>.<hex>.tmp` (`.break…`: older builds). */
 const TEMP_PATTERN = /^(?:\.break)?\.(\d+)\.[0-9a-f]+\.tmp$/;
 
-export interface LockOwner {
+interface LockOwner {
   pid: number;
   host: string;
   boot: string | null;
@@ -61,7 +61,7 @@ export interface GateHandle {
   assertHeld(): void;
 }
 
-export interface GateOptions {
+interface GateOptions {
   timeoutMs?: number;
   warn?: (message: string) => void;
 }
@@ -120,7 +120,7 @@ function parseOwner(text: string): LockOwner | null {
 }
 
 /** What a lock directory holds: its entries and the owner record among them, if any. */
-export interface LockState {
+interface LockState {
   entries: string[];
   owner: LockOwner | null;
   mtimeMs: number;

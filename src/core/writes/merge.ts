@@ -13,7 +13,7 @@ export const ENTITY_LIST_FIELDS = ['tags', 'aliases'] as const;
 export const SESSION_LIST_FIELDS = ['project_focus', 'key_actions', 'files_touched'] as const;
 export const NOTE_LIST_FIELDS = ['tags', 'project_focus'] as const;
 
-export interface MergeCounts {
+interface MergeCounts {
   added: number;
   updated: number;
 }
@@ -38,7 +38,7 @@ function strOrEmpty(value: unknown): string {
   return pyTruthy(value) ? pyStr(value) : '';
 }
 
-export function coerceList(value: unknown): unknown[] {
+function coerceList(value: unknown): unknown[] {
   if (value === null || value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
@@ -64,7 +64,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
  * hold the event loop for half a minute). Object keys are sorted, as `sameValue` ignores
  * their order; `-0` stays apart from `0`, as `Object.is` keeps it.
  */
-export function valueKey(value: unknown): string {
+function valueKey(value: unknown): string {
   if (typeof value === 'string') return `s${value}`;
   return `j${JSON.stringify(canonical(value))}`;
 }

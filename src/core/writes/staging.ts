@@ -34,19 +34,15 @@ import {
 import { denialPayload } from '../trust/policy.js';
 import type { Payload } from '../payload.js';
 import {
-  buildManifest,
   commitCapError,
-  commitError,
-  commitLocked,
   enumError,
-  loadExisting,
   precheckCommit,
-  serialiseManifest,
   type CommitArgs,
   type CommitRules,
   type RowProblem,
-} from './writes.js';
-import { diffManifests, type ManifestDiff } from './versions.js';
+} from './commit-input.js';
+import { buildManifest, commitError, commitLocked, loadExisting, serialiseManifest } from './writes.js';
+import { diffManifests, type ManifestDiff } from './manifest-diff.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 
 /**
@@ -72,7 +68,7 @@ export interface StagedWrite {
   error: string | null;
 }
 
-export interface PromotedWrite {
+interface PromotedWrite {
   caller: string;
   path: string;
   /** The commit summary of the promotion (with its `version`). */
@@ -84,7 +80,7 @@ export interface PromoteResult {
   promoted: PromotedWrite[];
 }
 
-export interface RejectResult {
+interface RejectResult {
   agent_id: string;
   rejected: number;
   paths: string[];
@@ -315,7 +311,7 @@ function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
   };
 }
 
-export interface PromotionPreview {
+interface PromotionPreview {
   agent_id: string;
   staged: StagedWrite[];
   /** What promoting every staged write now would change in the live manifest (redacted). */

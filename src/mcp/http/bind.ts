@@ -20,7 +20,7 @@ export class BindRefusedError extends BourdonError {
 
 export type AuthMode = 'bearer' | 'unauthenticated' | 'unconfigured';
 
-export interface BindFacts {
+interface BindFacts {
   host: string;
   allowUnauthenticated: boolean;
   authConfigured: boolean;

@@ -123,7 +123,7 @@ function endToEndHeaders(headers: Headers): Record<string, string> {
 }
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
-export type ReadOutcome = { tooLarge: true } | { tooLarge: false; request: Request; text: string };
+type ReadOutcome = { tooLarge: true } | { tooLarge: false; request: Request; text: string };
 
 /**
  * Reads the body (at most `maxBodyBytes`) into a web `Request` with the SDK's adapter, and its

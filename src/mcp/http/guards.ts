@@ -50,7 +50,7 @@ export function hostGuard(check: (header: string | undefined) => boolean): Guard
     check(req.headers.host) ? null : refusal(421, 'misdirected request: Host not allowed (see --allowed-host)');
 }
 
-export function normaliseOrigin(value: string): string {
+function normaliseOrigin(value: string): string {
   return value.trim().toLowerCase().replace(/\/+$/, '');
 }
 
@@ -124,7 +124,7 @@ export function firstRefusal(req: http.IncomingMessage, guards: readonly Guard[]
   return null;
 }
 
-export interface ParsedBody {
+interface ParsedBody {
   /** The text handed on: without leading byte-order marks. */
   text: string;
   /** The JSON value, when the text is JSON (else the SDK answers the parse error). */

@@ -1,0 +1,163 @@
+/**
+ * What changed from one manifest to another (explain_memory_change's answer, and the preview of
+ * promoting a staged write): the rows a level may see, keyed as merges key them, every value
+ * redacted (spec §7), long lists cut. Pure; no file access.
+ */
+import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { isObject, type RawObject } from '../store/manifest.js';
+import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
+import { redactText } from '../trust/redaction.js';
+import { parseYaml } from '../store/yaml.js';
+
+/** Longest list shown for one field in a diff; the rest is counted. */
+const MAX_LIST_ITEMS = 20;
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A value as a diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
+function shown(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_LIST_ITEMS).map(shown);
+    if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);
+    return items;
+  }
+  return redactText(JSON.stringify(value));
+}
+
+function fieldChanges(before: RawObject, after: RawObject, skip: readonly string[] = []): FieldChange[] {
+  const fields = [...Object.keys(before), ...Object.keys(after).filter((key) => !(key in before))];
+  const out: FieldChange[] = [];
+  for (const field of fields) {
+    if (skip.includes(field)) continue;
+    if (!sameValue(before[field], after[field]))
+      out.push({ field, before: shown(before[field]), after: shown(after[field]) });
+  }
+  return out;
+}
+
+/** One side of a diff: the parsed manifest, or none (absent), or unreadable bytes. */
+export interface Side {
+  doc: RawObject | null;
+  unreadable: boolean;
+}
+
+export function sideOf(data: Buffer | null): Side {
+  if (data === null) return { doc: null, unreadable: false };
+  try {
+    const doc = parseYaml(data.toString('utf8'));
+    return isObject(doc) ? { doc, unreadable: false } : { doc: null, unreadable: true };
+  } catch {
+    return { doc: null, unreadable: true };
+  }
+}
+
+/** Visible rows of one list, keyed; a later duplicate key wins. */
+function rowsByKey(
+  doc: RawObject | null,
+  field: string,
+  keyOf: (row: RawObject) => string | null,
+  level: AccessLevel,
+): Map<string, RawObject> {
+  const out = new Map<string, RawObject>();
+  const rows = doc && Array.isArray(doc[field]) ? (doc[field] as unknown[]) : [];
+  for (const row of rows) {
+    if (!isObject(row) || !canSee(level, rowVisibility(row.visibility))) continue;
+    const key = keyOf(row);
+    if (key !== null) out.set(key, row);
+  }
+  return out;
+}
+
+interface RowDiff {
+  added: RawObject[];
+  removed: RawObject[];
+  changed: { before: RawObject; after: RawObject; fields: FieldChange[] }[];
+}
+
+function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>): RowDiff {
+  const out: RowDiff = { added: [], removed: [], changed: [] };
+  for (const [key, row] of after) {
+    const old = before.get(key);
+    if (!old) out.added.push(row);
+    else {
+      const fields = fieldChanges(old, row);
+      if (fields.length) out.changed.push({ before: old, after: row, fields });
+    }
+  }
+  for (const [key, row] of before) if (!after.has(key)) out.removed.push(row);
+  return out;
+}
+
+const entityName = (row: RawObject) => shown(pyStr(row.name));
+const sessionId = (row: RawObject) => ({
+  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+  cwd: shown(pyTruthy(row.cwd) ? pyStr(row.cwd) : null),
+});
+const noteId = (row: RawObject) => ({
+  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+  title: shown(row.title),
+  text: shown(pyTruthy(row.text) ? pyStr(row.text) : null),
+});
+
+const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];
+
+function agentChanges(before: Side, after: Side): FieldChange[] {
+  const out: FieldChange[] = [];
+  if (before.unreadable || after.unreadable) {
+    const state = (side: Side) => (side.unreadable ? 'not a readable manifest' : side.doc ? 'manifest' : 'absent');
+    out.push({ field: 'manifest', before: state(before), after: state(after) });
+  }
+  const b = before.doc ?? {};
+  const a = after.doc ?? {};
+  const agentBefore = isObject(b.agent) ? b.agent : {};
+  const agentAfter = isObject(a.agent) ? a.agent : {};
+  for (const change of fieldChanges(agentBefore, agentAfter)) out.push({ ...change, field: `agent.${change.field}` });
+  for (const change of fieldChanges(b, a, [...ROW_FIELDS, 'agent'])) out.push(change);
+  return out;
+}
+
+/**
+ * What changed from one manifest to another, as explain_memory_change shows it: rows the
+ * level may see, keyed as merges key them, every value redacted. Also used to preview what
+ * promoting a staged write would change.
+ */
+export function diffManifests(older: Side, newer: Side, level: AccessLevel) {
+  const entities = diffRows(
+    rowsByKey(older.doc, 'known_entities', entityKey, level),
+    rowsByKey(newer.doc, 'known_entities', entityKey, level),
+  );
+  const sessions = diffRows(
+    rowsByKey(older.doc, 'recent_sessions', sessionKey, level),
+    rowsByKey(newer.doc, 'recent_sessions', sessionKey, level),
+  );
+  const notes = diffRows(rowsByKey(older.doc, 'notes', noteKey, level), rowsByKey(newer.doc, 'notes', noteKey, level));
+  const counts = (diff: RowDiff) => `+${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`;
+  return {
+    agent_changes: agentChanges(older, newer),
+    entities: {
+      added: entities.added.map(entityName),
+      removed: entities.removed.map(entityName),
+      changed: entities.changed.map((change) => ({ name: entityName(change.after), fields: change.fields })),
+    },
+    sessions: {
+      added: sessions.added.map(sessionId),
+      removed: sessions.removed.map(sessionId),
+      changed: sessions.changed.map((change) => ({ ...sessionId(change.after), fields: change.fields })),
+    },
+    notes: {
+      added: notes.added.map(noteId),
+      removed: notes.removed.map(noteId),
+      changed: notes.changed.map((change) => ({ ...noteId(change.after), fields: change.fields })),
+    },
+    counts: { entities: counts(entities), sessions: counts(sessions), notes: counts(notes) },
+  };
+}
+
+export type ManifestDiff = ReturnType<typeof diffManifests>;

@@ -1,0 +1,73 @@
+/**
+ * One version of an agent's manifest as the history records it (a line of
+ * `history/<id>/index.jsonl`, or the pending record of a write in flight): its number, time,
+ * operation, actor, the hash and size of its bytes, and its row counts. Pure; no file access.
+ */
+import crypto from 'node:crypto';
+import * as z from 'zod';
+import { isObject } from '../store/manifest.js';
+import { parseYaml } from '../store/yaml.js';
+
+/** A row count: a whole number, or null when the bytes were not a manifest (anything else reads as null). */
+const RowCount = z.number().int().nullable().catch(null);
+
+/**
+ * A record as read back from the index or the pending file. The output has exactly these keys in
+ * this order (unknown keys are dropped), so a record rewritten from what was read is canonical.
+ */
+const VersionRecordSchema = z.object({
+  version: z.number().int().min(1),
+  ts: z.string(),
+  op: z.string(),
+  actor: z.string().nullable(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int(),
+  entities: RowCount,
+  sessions: RowCount,
+  notes: RowCount,
+});
+
+export type VersionRecord = z.infer<typeof VersionRecordSchema>;
+
+export type RowCounts = Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
+
+/** A record parsed from JSON, or null when the value is not one. */
+export function parseVersionRecord(value: unknown): VersionRecord | null {
+  const parsed = VersionRecordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+export function sha256(data: Buffer): string {
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/** Row counts of a manifest's bytes; null counts when the bytes are not a manifest. */
+function countRows(data: Buffer): RowCounts {
+  try {
+    const doc = parseYaml(data.toString('utf8'));
+    if (!isObject(doc)) return { entities: null, sessions: null, notes: null };
+    const count = (key: string) => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).length : 0);
+    return { entities: count('known_entities'), sessions: count('recent_sessions'), notes: count('notes') };
+  } catch {
+    return { entities: null, sessions: null, notes: null };
+  }
+}
+
+export function makeRecord(
+  version: number,
+  data: Buffer,
+  op: string,
+  actor: string | null,
+  now: Date,
+  counts?: RowCounts,
+): VersionRecord {
+  return {
+    version,
+    ts: now.toISOString(),
+    op,
+    actor,
+    sha256: sha256(data),
+    bytes: data.length,
+    ...(counts ?? countRows(data)),
+  };
+}
