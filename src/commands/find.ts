@@ -2,13 +2,13 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches } from '../cli/render.js';
-import { findEntity } from '../core/operations/reads.js';
-import type { EntityMatch } from '../core/operations/queries.js';
+import { invoke } from '../cli/invoke.js';
+import { findEntityOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';
-  static override description =
-    'Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: find_entity.';
+  static override description = `Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: ${findEntityOperation.name}.`;
   static override examples = [
     '<%= config.bin %> find Bourdon',
     '<%= config.bin %> find "l6 store" --access-level team --json',
@@ -18,11 +18,11 @@ export default class Find extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
-    const payload = await findEntity(this.openContext(flags.library, {}, args.name), {
+    const payload = await invoke(findEntityOperation, this.openContext(flags.library, {}, args.name), {
       name: args.name,
       ...accessArgs(flags),
     });
-    this.failOnPayloadError(payload);
-    this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `No agent knows about "${args.name}".`));
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    this.emit(payload, () => renderMatches(payload.matches, `No agent knows about "${args.name}".`));
   }
 }

@@ -3,13 +3,13 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { renderSessions } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
-import { listRecentWork } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import { listRecentWorkOperation } from '../core/operations/read-operations.js';
 import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';
-  static override description =
-    'Sessions since a day (default: the last 14 days), newest first. --since filters by the calendar day it names (a datetime by its day as written); an unreadable --since is a usage error. The table fits the terminal (--wide shows everything); the "More:" line repeats the query with its cursor. Tool: list_recent_work.';
+  static override description = `Sessions since a day (default: the last 14 days), newest first. --since filters by the calendar day it names (a datetime by its day as written); an unreadable --since is a usage error. The table fits the terminal (--wide shows everything); the "More:" line repeats the query with its cursor. Tool: ${listRecentWorkOperation.name}.`;
   static override examples = [
     '<%= config.bin %> recent',
     '<%= config.bin %> recent --since 2026-06-01 --agent codex',
@@ -44,7 +44,7 @@ export default class Recent extends BaseCommand {
     const payload = await this.pages(
       'sessions',
       flags.all,
-      (cursor) => listRecentWork(ctx, { ...args, cursor }),
+      (cursor) => invoke(listRecentWorkOperation, ctx, { ...args, cursor }),
       flags.cursor,
     );
     const more = payload.has_more

@@ -3,13 +3,13 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { getCrossAgentSummary } from '../core/operations/reads.js';
-import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
+import { invoke } from '../cli/invoke.js';
+import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';
-  static override description =
-    'Entity matches for <project> and the sessions whose focus names it. Tool: get_cross_agent_summary.';
+  static override description = `Entity matches for <project> and the sessions whose focus names it. Tool: ${getCrossAgentSummaryOperation.name}.`;
   static override examples = [
     '<%= config.bin %> summary Bourdon',
     '<%= config.bin %> summary ILTT --access-level team --json',
@@ -19,21 +19,21 @@ export default class Summary extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
-    const payload = await getCrossAgentSummary(this.openContext(flags.library), {
+    const payload = await invoke(getCrossAgentSummaryOperation, this.openContext(flags.library), {
       project: args.project,
       ...accessArgs(flags),
     });
-    this.failOnPayloadError(payload);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     this.emit(payload, () => {
       const c = colors();
-      const agents = payload.agents as string[];
+      const agents = payload.agents;
       if (agents.length === 0) return `Nothing on "${args.project}".`;
       return [
         `${c.bold(args.project)}: ${agents.join(', ')}`,
         '',
-        renderMatches(payload.entities as EntityMatch[], 'No entity by that name.'),
+        renderMatches(payload.entities, 'No entity by that name.'),
         '',
-        renderSessions(payload.recent_sessions as SessionRef[], 'No sessions focused on it.'),
+        renderSessions(payload.recent_sessions, 'No sessions focused on it.'),
       ].join('\n');
     });
   }

@@ -2,12 +2,13 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
-import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { invoke } from '../cli/invoke.js';
+import { listWorkstreamsOperation } from '../core/operations/read-operations.js';
+import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';
-  static override description =
-    'Every project named in sessions and notes, with its agents, counts, first and last activity and status: active (activity in the last 14 days), idle, or archived (its entity has a past valid_to or an archived/canceled tag). Sorted by last activity. Tool: list_workstreams.';
+  static override description = `Every project named in sessions and notes, with its agents, counts, first and last activity and status: active (activity in the last 14 days), idle, or archived (its entity has a past valid_to or an archived/canceled tag). Sorted by last activity. Tool: ${listWorkstreamsOperation.name}.`;
   static override examples = [
     '<%= config.bin %> workstreams',
     '<%= config.bin %> workstreams --status idle',
@@ -41,7 +42,7 @@ export default class Workstreams extends BaseCommand {
     const payload = await this.pages(
       'workstreams',
       flags.all,
-      (cursor) => listWorkstreams(ctx, { ...args, cursor }),
+      (cursor) => invoke(listWorkstreamsOperation, ctx, { ...args, cursor }),
       flags.cursor,
     );
     const more = payload.has_more

@@ -8,7 +8,7 @@ import type { OperationContext } from '../core/context.js';
 import { exportAgents, type ExportedAgent } from '../core/operations/export.js';
 import { listNotes, type NoteRef } from '../core/operations/notes.js';
 import { listAgents, listRecentWork, MAX_PAGE_SIZE } from '../core/operations/reads.js';
-import type { Payload } from '../core/payload.js';
+import { failed, type Payload } from '../core/payload.js';
 import type { SessionRef } from '../core/operations/queries.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 import { foldKey } from '../core/store/manifest.js';
@@ -20,6 +20,7 @@ import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/s
 import {
   explainMemoryChange,
   listMemoryVersions,
+  type CappedVersionView,
   type FieldChange,
   type ManifestDiff,
   type VersionView,
@@ -422,16 +423,6 @@ function fieldList(fields: FieldChange[]): SafeHtml {
 
 type DiffBody = Pick<ManifestDiff, 'agent_changes' | 'entities' | 'sessions' | 'notes'>;
 
-/** The diff part of an explain_memory_change payload. */
-function diffOf(payload: Payload): DiffBody {
-  return {
-    agent_changes: payload.agent_changes as DiffBody['agent_changes'],
-    entities: payload.entities as DiffBody['entities'],
-    sessions: payload.sessions as DiffBody['sessions'],
-    notes: payload.notes as DiffBody['notes'],
-  };
-}
-
 export function renderDiff(diff: DiffBody): SafeHtml {
   // Values are already redacted strings (or null) by the diff.
   type Row = { date: unknown; cwd?: unknown; title?: unknown; text?: unknown };
@@ -603,13 +594,13 @@ export async function historyView(req: ViewRequest): Promise<View> {
         <p>Choose an agent to see the versions of its manifest.</p>`,
     };
   const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
-  if (typeof listing.error === 'string')
+  if (failed(listing))
     return {
       title: 'History',
       body: html`<h1>History</h1>
         ${picker}${errorBox(listing.error)}`,
     };
-  const versions = listing.versions as VersionView[];
+  const versions: readonly (VersionView | CappedVersionView)[] = listing.versions;
   const asked = Number(param(req, 'version'));
   const selected = versions.find((v) => v.version === asked) ?? versions[0];
   const explained = selected
@@ -655,7 +646,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
                         <td class="num">${count(v.entities)}</td>
                         <td class="num">${count(v.sessions)}</td>
                         <td class="num">${count(v.notes)}</td>
-                        <td><code>${v.sha256.slice(0, 12)}</code></td>
+                        <td><code>${(v.sha256 ?? '-').slice(0, 12)}</code></td>
                         <td class="actions">
                           <a href="/history${query({ agent, version: v.version })}#change">What changed</a>${
                             v.current
@@ -676,10 +667,10 @@ export async function historyView(req: ViewRequest): Promise<View> {
                 ? html`<section id="change" class="card">
                     <h2>What version ${selected.version} changed</h2>
                     ${
-                      typeof explained.error === 'string'
+                      failed(explained)
                         ? errorBox(explained.error)
-                        : html`<p class="summary">${explained.summary as string}</p>
-                            ${renderDiff(diffOf(explained))}`
+                        : html`<p class="summary">${explained.summary}</p>
+                            ${renderDiff(explained)}`
                     }
                   </section>`
                 : ''
@@ -693,14 +684,15 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
   const version = Number(param(req, 'version'));
   if (!isValidAgentId(agent)) return { title: 'Rollback', body: errorBox(`not a valid agent id: ${agent}`) };
   const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
-  const target = ((listing.versions ?? []) as VersionView[]).find((v) => v.version === version);
+  const versions: readonly (VersionView | CappedVersionView)[] = failed(listing) ? [] : listing.versions;
+  const target = versions.find((v) => v.version === version);
   if (!target)
     return {
       title: 'Rollback',
       body: html`<h1>Roll back ${agent}</h1>
         ${errorBox(`unknown version ${param(req, 'version') ?? ''} for agent ${agent}`)}`,
     };
-  const current = (listing.versions as VersionView[]).find((v) => v.current);
+  const current = versions.find((v) => v.current);
   const against = current && current.version !== target.version ? current.version : null;
   const preview =
     against === null ? null : await explainMemoryChange(req.ctx, { agent_id: agent, version: target.version, against });
@@ -710,11 +702,11 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
       ${target.entities ?? '?'} entities, ${target.sessions ?? '?'} sessions, ${target.notes ?? '?'} notes.
     </p>
     ${
-      preview && typeof preview.error !== 'string'
+      preview && !failed(preview)
         ? html`<h2 class="sub">
               The manifest would go from version ${against} (now) to version ${target.version}'s content
             </h2>
-            ${renderDiff(diffOf(preview))}`
+            ${renderDiff(preview)}`
         : ''
     }
     <form method="post" action="/history/rollback" class="confirm">

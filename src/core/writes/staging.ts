@@ -32,12 +32,14 @@ import {
   sessionKey,
 } from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../payload.js';
+import { failed, type DenialPayload, type OneOf } from '../payload.js';
 import {
   buildManifest,
   commitCapError,
   commitError,
   commitLocked,
+  type CommitFailure,
+  type CommitSummary,
   enumError,
   loadExisting,
   precheckCommit,
@@ -76,7 +78,7 @@ export interface PromotedWrite {
   caller: string;
   path: string;
   /** The commit summary of the promotion (with its `version`). */
-  result: Payload;
+  result: CommitSummary;
 }
 
 export interface PromoteResult {
@@ -147,7 +149,13 @@ function listOf(doc: RawObject, key: string): unknown[] {
  * A quarantined caller's commit: merged into its staged file for this agent id, never into the
  * live store. Only the caller's own namespace; answers `{staged, agent_id, path, note}`.
  */
-export async function stageCommit(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
+/** What a staged write answers. */
+export type StagedCommit = { staged: true; agent_id: string; path: string; note: string };
+
+export async function stageCommit(
+  ctx: OperationContext,
+  args: CommitArgs,
+): Promise<OneOf<StagedCommit | CommitFailure | DenialPayload>> {
   const caller = ctx.caller;
   if (args.agent_id !== caller.agent_id) {
     return denialPayload(
@@ -161,7 +169,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
   const dest = stagedPath(ctx.store, caller.agent_id, args.agent_id);
   return withLibraryGate(
     ctx.store.paths,
-    () => {
+    (): StagedCommit | CommitFailure => {
       let existing: RawObject;
       try {
         existing = readStagedDoc(dest) ?? {};
@@ -380,7 +388,7 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
           { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },
           gate,
         );
-        if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
+        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));
         promoted.push({ caller: item.caller, path: item.path, result });

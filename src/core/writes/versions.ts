@@ -26,7 +26,7 @@ import { MANIFEST_SUFFIX } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../payload.js';
+import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 import { parseYaml } from '../store/yaml.js';
 
@@ -35,7 +35,7 @@ export const MAX_VERSION_LIMIT = 1000;
 /** Longest list shown for one field in a diff; the rest is counted. */
 const MAX_LIST_ITEMS = 20;
 
-function trustedOnly(ctx: OperationContext, op: string): Payload | null {
+function trustedOnly(ctx: OperationContext, op: string): DenialPayload | null {
   if (ctx.caller.tier === 'trusted') return null;
   return denialPayload(ctx.caller, op, `tier '${ctx.caller.tier}' may not call this tool`);
 }
@@ -100,7 +100,10 @@ function visibleCounts(state: HistoryState, record: VersionRecord, ceiling: Acce
   return counts;
 }
 
-export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<Payload> {
+export type ListVersionsAnswer = { agent_id: string; versions: VersionView[] | CappedVersionView[] };
+export type ListVersionsOutput = OneOf<ListVersionsAnswer | Failed<{ agent_id: string; versions: [] }> | DenialPayload>;
+
+export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<ListVersionsOutput> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
   if (denied) return denied;
   if (!isValidAgentId(args.agent_id))
@@ -227,15 +230,24 @@ function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>)
   return out;
 }
 
-const entityName = (row: RawObject) => shown(pyStr(row.name));
-const sessionId = (row: RawObject) => ({
-  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
-  cwd: shown(pyTruthy(row.cwd) ? pyStr(row.cwd) : null),
+/** `shown` of a text or null: redacted text, or null. */
+const shownText = (value: string | null): string | null => (value === null ? null : redactText(value));
+/** The text of a field as Python's truthiness and str() read it, or null. */
+const textOrNull = (value: unknown): string | null => (pyTruthy(value) ? pyStr(value) : null);
+
+/** How a diff names a session and a note (an entity is named by its name). */
+export type SessionId = { date: string | null; cwd: string | null };
+export type NoteId = { date: string | null; title: unknown; text: string | null };
+
+const entityName = (row: RawObject): string => redactText(pyStr(row.name));
+const sessionId = (row: RawObject): SessionId => ({
+  date: shownText(textOrNull(row.date)),
+  cwd: shownText(textOrNull(row.cwd)),
 });
-const noteId = (row: RawObject) => ({
-  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+const noteId = (row: RawObject): NoteId => ({
+  date: shownText(textOrNull(row.date)),
   title: shown(row.title),
-  text: shown(pyTruthy(row.text) ? pyStr(row.text) : null),
+  text: shownText(textOrNull(row.text)),
 });
 
 const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];
@@ -259,7 +271,21 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<Payload> {
+export type ExplainAnswer = {
+  agent_id: string;
+  version: number;
+  against: number | null;
+  agent_changes: FieldChange[];
+  entities: ManifestDiff['entities'];
+  sessions: ManifestDiff['sessions'];
+  notes: ManifestDiff['notes'];
+  summary: string;
+};
+export type ExplainOutput = OneOf<
+  ExplainAnswer | Failed<{ agent_id: string; version: number; against: number | null }> | DenialPayload
+>;
+
+export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<ExplainOutput> {
   const denied = trustedOnly(ctx, 'explain_memory_change');
   if (denied) return denied;
   const against = args.against ?? null;
@@ -355,7 +381,18 @@ export interface RollbackArgs {
   reason?: string | null;
 }
 
-export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<Payload> {
+export type RollbackAnswer = {
+  agent_id: string;
+  restored_version: number;
+  version: number;
+  sha256: string;
+  reason: string | null;
+};
+export type RollbackOutput = OneOf<
+  RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
+>;
+
+export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<RollbackOutput> {
   const denied = trustedOnly(ctx, 'rollback_agent_memory');
   if (denied) return denied;
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);

@@ -27,7 +27,6 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import type { Payload } from '../payload.js';
 import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
@@ -67,7 +66,24 @@ export function pythonIsoUtc(moment: Date): string {
   return ms === 0 ? `${base}+00:00` : `${base}.${String(ms).padStart(3, '0')}000+00:00`;
 }
 
-export function commitError(args: CommitArgs, message: string): Payload {
+/** A refused commit, as the engine answers it. */
+export type CommitFailure = { error: string; agent_id: string; mode: string };
+
+/** What a live commit answers: its counts, the totals the writer may see, and the version it holds. */
+export type CommitSummary = {
+  agent_id: string;
+  path: string;
+  mode: string;
+} & CommitCounts & {
+    total_entities: number;
+    total_sessions: number;
+    total_notes: number;
+    /** The manifest's `last_updated` as written (a string unless the file says otherwise). */
+    last_updated: unknown;
+    version: number;
+  };
+
+export function commitError(args: CommitArgs, message: string): CommitFailure {
   return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
 }
 
@@ -294,15 +310,18 @@ function rowList(manifest: RawObject, key: string, file: string): unknown[] {
   throw new CommitRefused(`cannot merge into ${file}: ${key} is not a list`);
 }
 
+/** The rows a commit added and updated, as its summary counts them. */
+export type CommitCounts = {
+  entities_added: number;
+  entities_updated: number;
+  sessions_added: number;
+  sessions_updated: number;
+  notes_added: number;
+};
+
 export interface BuiltManifest {
   manifest: RawObject;
-  payloadCounts: {
-    entities_added: number;
-    entities_updated: number;
-    sessions_added: number;
-    sessions_updated: number;
-    notes_added: number;
-  };
+  payloadCounts: CommitCounts;
 }
 
 /** Builds the manifest a commit writes (the engine's commit_l5, plus notes). */
@@ -443,7 +462,12 @@ function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'priv
 }
 
 /** A live commit; the caller holds the library gate. Returns the write summary or an error payload. */
-export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin, gate: GateHandle): Payload {
+export function commitLocked(
+  ctx: OperationContext,
+  args: CommitArgs,
+  origin: WriteOrigin,
+  gate: GateHandle,
+): CommitSummary | CommitFailure {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
   const paths = ctx.store.paths;
@@ -521,7 +545,11 @@ function unchangedVersion(
 }
 
 /** A live commit: validated first, then merged and written under the library gate. */
-export async function commitLive(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin): Promise<Payload> {
+export async function commitLive(
+  ctx: OperationContext,
+  args: CommitArgs,
+  origin: WriteOrigin,
+): Promise<CommitSummary | CommitFailure> {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
   try {
