@@ -19,3 +19,16 @@ export async function invoke<S extends z.ZodObject, O>(
   if ('issues' in parsed) throw new UsageError(`invalid input for ${operation.name}: ${describeIssues(parsed.issues)}`);
   return operation.run(ctx, parsed.value);
 }
+
+/**
+ * The description the operation's schema gives an input, for the flag or argument that sets
+ * it: the tool and the command then describe a shared input in the same words.
+ */
+export function inputDescription<S extends z.ZodObject>(
+  operation: Operation<S, unknown>,
+  key: keyof S['shape'] & string,
+): string {
+  const description = operation.input.shape[key]?.description;
+  if (!description) throw new Error(`${operation.name} does not describe its input ${key}`);
+  return description;
+}

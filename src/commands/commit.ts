@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand, stderrWarn } from '../cli/base-command.js';
 import { colors, plural } from '../cli/output.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
-import { invoke } from '../cli/invoke.js';
+import { inputDescription, invoke } from '../cli/invoke.js';
 import { invalidWriteAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { AGENT_TYPES, isObject } from '../core/store/manifest.js';
 import { failed } from '../core/payload.js';
@@ -19,7 +19,7 @@ export default class Commit extends BaseCommand {
     '<%= config.bin %> commit codex --mode replace --agent-type code-assistant --file codex.l5.yaml',
   ];
   static override args = {
-    agent_id: Args.string({ description: 'Agent id (^[a-z0-9][a-z0-9_-]*$).', required: true }),
+    agent_id: Args.string({ description: inputDescription(commitToFederationOperation, 'agent_id'), required: true }),
   };
   static override flags = {
     file: Flags.string({ char: 'f', description: 'YAML or JSON input; - reads stdin.', helpValue: '<path|->' }),

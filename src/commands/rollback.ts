@@ -5,7 +5,7 @@ import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
-import { invoke } from '../cli/invoke.js';
+import { inputDescription, invoke } from '../cli/invoke.js';
 import { listMemoryVersionsOperation, rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 
@@ -21,7 +21,7 @@ export default class Rollback extends BaseCommand {
     version: Args.string({ description: 'Version to restore (see `bourdon history`).', required: true }),
   };
   static override flags = {
-    reason: Flags.string({ description: 'Why (kept in the audit log).' }),
+    reason: Flags.string({ description: inputDescription(rollbackAgentMemoryOperation, 'reason') }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', default: false }),
   };
 

@@ -21,16 +21,6 @@ import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
-import {
-  ENTITY_LIST_FIELDS,
-  NOTE_LIST_FIELDS,
-  SESSION_LIST_FIELDS,
-  entityKey,
-  incomingEntityKey,
-  mergeRows,
-  noteKey,
-  sessionKey,
-} from './merge.js';
 import { denialPayload } from '../trust/policy.js';
 import { failed, type DenialPayload, type OneOf } from '../payload.js';
 import {
@@ -42,6 +32,7 @@ import {
   type CommitSummary,
   enumError,
   loadExisting,
+  mergeCommitRows,
   precheckCommit,
   serialiseManifest,
   type CommitArgs,
@@ -186,8 +177,10 @@ export async function stageCommit(
       if (args.role_narrative) agent.role_narrative = args.role_narrative;
       const entities = listOf(existing, 'known_entities');
       const sessions = listOf(existing, 'recent_sessions');
-      mergeRows(entities, (args.entities ?? []) as RawObject[], ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
-      mergeRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey);
+      const hasNotes = (args.notes ?? []).length > 0 || Array.isArray(existing.notes);
+      const notes = hasNotes ? listOf(existing, 'notes') : null;
+      // The live write's merge (rows staged by members are merged as a commit merges them).
+      mergeCommitRows({ entities, sessions, notes }, args);
       const manifest: RawObject = {
         spec_version: existing.spec_version || '0.1',
         agent,
@@ -195,12 +188,7 @@ export async function stageCommit(
         known_entities: entities,
         recent_sessions: sessions,
       };
-      const incomingNotes = (args.notes ?? []) as RawObject[];
-      if (incomingNotes.length > 0 || Array.isArray(existing.notes)) {
-        const notes = listOf(existing, 'notes');
-        mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey);
-        manifest.notes = notes;
-      }
+      if (notes) manifest.notes = notes;
       // The staged file is promoted as one commit: it keeps within a commit's caps, which also
       // bounds the work every later staged write for it can cost.
       const capProblem = commitCapError(

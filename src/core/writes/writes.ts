@@ -401,32 +401,46 @@ export function buildManifest(
   const keptNotes = mode === 'replace' ? hiddenRows(existing, 'notes', ceiling) : [];
   for (const row of keptEntities) entities.push(row);
   for (const row of keptSessions) sessions.push(row);
+  let notes: unknown[] | null = null;
+  if (incomingNotes.length > 0 || keptNotes.length > 0 || 'notes' in manifest) {
+    if (!('notes' in manifest)) manifest.notes = [];
+    notes = rowList(manifest, 'notes', file);
+    for (const row of keptNotes) notes.push(row);
+  }
+  const payloadCounts = mergeCommitRows({ entities, sessions, notes }, args, ceiling);
+  sortSessions(sessions);
+  return { manifest, payloadCounts };
+}
+
+/**
+ * Merges a commit's rows into the lists they land in, in place: entities by lower-cased name,
+ * sessions by (date, cwd), notes by (date, text), list fields unioned; notes only when there is
+ * a notes list. The live write (buildManifest) and staging (stageCommit) both merge with it.
+ */
+export function mergeCommitRows(
+  into: { entities: unknown[]; sessions: unknown[]; notes: unknown[] | null },
+  rows: Pick<CommitArgs, 'entities' | 'sessions' | 'notes'>,
+  ceiling: AccessLevel = 'private',
+): CommitCounts {
+  const incoming = (list: unknown[] | null | undefined) => (list ?? []) as RawObject[];
   const e = mergeVisibleRows(
-    entities,
-    (args.entities ?? []) as RawObject[],
+    into.entities,
+    incoming(rows.entities),
     ENTITY_LIST_FIELDS,
     entityKey,
     ceiling,
     incomingEntityKey,
   );
-  const s = mergeVisibleRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey, ceiling);
-  sortSessions(sessions);
-  let notesAdded = 0;
-  if (incomingNotes.length > 0 || keptNotes.length > 0 || 'notes' in manifest) {
-    if (!('notes' in manifest)) manifest.notes = [];
-    const notes = rowList(manifest, 'notes', file);
-    for (const row of keptNotes) notes.push(row);
-    notesAdded = mergeVisibleRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey, ceiling).added;
-  }
+  const s = mergeVisibleRows(into.sessions, incoming(rows.sessions), SESSION_LIST_FIELDS, sessionKey, ceiling);
+  const notesAdded = into.notes
+    ? mergeVisibleRows(into.notes, incoming(rows.notes), NOTE_LIST_FIELDS, noteKey, ceiling).added
+    : 0;
   return {
-    manifest,
-    payloadCounts: {
-      entities_added: e.added,
-      entities_updated: e.updated,
-      sessions_added: s.added,
-      sessions_updated: s.updated,
-      notes_added: notesAdded,
-    },
+    entities_added: e.added,
+    entities_updated: e.updated,
+    sessions_added: s.added,
+    sessions_updated: s.updated,
+    notes_added: notesAdded,
   };
 }
 
