@@ -19,9 +19,7 @@ import {
   takePage,
   withReachability,
   type AccessArgs,
-  type AccessEcho,
-  type PageEnvelope,
-  type Reachability,
+  type PagedListing,
 } from './reads.js';
 import type { Failed, OneOf } from '../payload.js';
 import type { CommitOutput } from '../writes/commit.js';
@@ -90,13 +88,7 @@ export function noteRef(agent: string, note: Note): NoteRef {
   };
 }
 
-export type ListNotesAnswer = {
-  since: string | null;
-  agent: string | null;
-  tag: string | null;
-  project: string | null;
-} & AccessEcho & { limit: number | null; cursor: string | null; notes: NoteRef[] } & PageEnvelope &
-  Reachability;
+export type ListNotesAnswer = PagedListing & { tag: string | null; project: string | null; notes: NoteRef[] };
 export type ListNotesOutput = OneOf<ListNotesAnswer | Failed<ListNotesAnswer>>;
 
 export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Promise<ListNotesOutput> {

@@ -108,6 +108,9 @@ export const federationHop = z.preprocess(
 /** An optional text argument; `default: null` in tools/list, as the engine declares it. */
 export const optionalText = z.string().nullable().default(null);
 
+/** The namespace of tools about one agent's manifest: the agent they name. */
+export const agentIdNamespace = (input: { agent_id: string }) => input.agent_id;
+
 /** The namespace of tools that take an optional `agent` filter. */
 export const agentFilterNamespace = (args: { agent?: string | null }) => args.agent ?? '*';
 

@@ -42,8 +42,20 @@ export type AccessEcho = { access_level: string; include_private: boolean };
 /** Peers that did not answer, listed when some did not (federated answers only). */
 export type Reachability = { peers_unreachable?: UnreachablePeer[] };
 
-/** A page of a paged listing and where the next one starts. */
-export type PageEnvelope = { next_cursor: string | null; has_more: boolean };
+/**
+ * What every paged listing (recent work, notes, workstreams) answers besides its rows: the
+ * window and page it was asked for, echoed, the access echo, where the next page starts, and
+ * the peers that did not answer.
+ */
+export type PagedListing = {
+  since: string | null;
+  agent: string | null;
+  limit: number | null;
+  cursor: string | null;
+  next_cursor: string | null;
+  has_more: boolean;
+} & AccessEcho &
+  Reachability;
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -209,16 +221,7 @@ export function takePage<T>(plan: PagePlan, ordered: Iterable<T>): Page<T> {
   return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff: plan.cutoff }) : null };
 }
 
-export type ListRecentWorkAnswer = {
-  since: string | null;
-  agent: string | null;
-  limit: number | null;
-  cursor: string | null;
-  summary: boolean;
-  sessions: SessionRef[];
-} & AccessEcho &
-  PageEnvelope &
-  Reachability;
+export type ListRecentWorkAnswer = PagedListing & { summary: boolean; sessions: SessionRef[] };
 export type ListRecentWorkOutput = OneOf<ListRecentWorkAnswer | Failed<ListRecentWorkAnswer>>;
 
 export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<ListRecentWorkOutput> {

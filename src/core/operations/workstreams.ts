@@ -26,9 +26,7 @@ import {
   peerAccessArgs,
   withReachability,
   type AccessArgs,
-  type AccessEcho,
-  type PageEnvelope,
-  type Reachability,
+  type PagedListing,
 } from './reads.js';
 import type { Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
@@ -222,12 +220,7 @@ function byLastActivity(a: StreamBase, b: StreamBase): number {
   return an === bn ? 0 : an < bn ? -1 : 1;
 }
 
-export type ListWorkstreamsAnswer = {
-  since: string | null;
-  agent: string | null;
-  status: string | null;
-} & AccessEcho & { limit: number | null; cursor: string | null; workstreams: Workstream[] } & PageEnvelope &
-  Reachability;
+export type ListWorkstreamsAnswer = PagedListing & { status: string | null; workstreams: Workstream[] };
 export type ListWorkstreamsOutput = OneOf<ListWorkstreamsAnswer | Failed<ListWorkstreamsAnswer>>;
 
 export async function listWorkstreams(

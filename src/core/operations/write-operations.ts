@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { commitToFederation } from '../writes/commit.js';
 import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../writes/versions.js';
-import { defineOperation, optionalInteger, optionalText, requiredInteger } from './operation.js';
+import { agentIdNamespace, defineOperation, optionalInteger, optionalText, requiredInteger } from './operation.js';
 
 const rows = (what: string) => z.array(z.record(z.string(), z.unknown())).nullable().default(null).describe(what);
 
@@ -30,7 +30,7 @@ export const commitToFederationOperation = defineOperation({
     ),
     mode: z.string().optional().default('merge').describe("'merge' or 'replace'."),
   }),
-  namespace: (input) => input.agent_id,
+  namespace: agentIdNamespace,
   run: (ctx, input) => commitToFederation(ctx, input),
 });
 
@@ -42,7 +42,7 @@ export const listMemoryVersionsOperation = defineOperation({
     agent_id: z.string(),
     limit: optionalInteger('How many versions, newest first (default 20, at most 1000).'),
   }),
-  namespace: (input) => input.agent_id,
+  namespace: agentIdNamespace,
   run: listMemoryVersions,
 });
 
@@ -55,7 +55,7 @@ export const explainMemoryChangeOperation = defineOperation({
     version: requiredInteger(),
     against: optionalInteger('The version to compare with (default: the one before `version`).'),
   }),
-  namespace: (input) => input.agent_id,
+  namespace: agentIdNamespace,
   run: explainMemoryChange,
 });
 
@@ -68,6 +68,6 @@ export const rollbackAgentMemoryOperation = defineOperation({
     version: requiredInteger(),
     reason: optionalText.describe('Why: kept in the audit log.'),
   }),
-  namespace: (input) => input.agent_id,
+  namespace: agentIdNamespace,
   run: rollbackAgentMemory,
 });
