@@ -39,13 +39,28 @@ export {
   compileCodexTurn,
   getDeeperContext,
   listAgents,
+  type QueryAgentMemoryOutput,
+  type ListRecentWorkOutput,
+  type FindEntityOutput,
+  type CrossAgentSummaryOutput,
+  type RecognitionOutput,
+  type CompileTurnOutput,
+  type DeeperContextOutput,
+  type ListAgentsOutput,
 } from './core/operations/reads.js';
 export type { Payload } from './core/payload.js';
-export { exportAgents } from './core/operations/export.js';
-export { commitToFederation } from './core/writes/commit.js';
-export { listNotes } from './core/operations/notes.js';
-export { listWorkstreams } from './core/operations/workstreams.js';
-export { listMemoryVersions, explainMemoryChange, rollbackAgentMemory } from './core/writes/versions.js';
+export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
+export { commitToFederation, type CommitOutput } from './core/writes/commit.js';
+export { listNotes, type ListNotesOutput } from './core/operations/notes.js';
+export { listWorkstreams, type ListWorkstreamsOutput } from './core/operations/workstreams.js';
+export {
+  listMemoryVersions,
+  explainMemoryChange,
+  rollbackAgentMemory,
+  type ListVersionsOutput,
+  type ExplainOutput,
+  type RollbackOutput,
+} from './core/writes/versions.js';
 export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/writes/staging.js';
 
 // Servers and clients.
