@@ -69,7 +69,7 @@ function options(values: readonly string[], selected: string | undefined, blank?
 }
 
 async function agentIds(ctx: OperationContext): Promise<string[]> {
-  return [...((await listAgents(ctx)).agents as string[])].sort();
+  return [...(await listAgents(ctx)).agents].sort();
 }
 
 /** Follows cursors until the rows run out or `max` are read; bounded like every page. */
@@ -105,7 +105,7 @@ function health(agent: ExportedAgent, now: Date): { label: string; kind: 'bad' |
 
 export async function agentsView(req: ViewRequest): Promise<View> {
   const envelope = await exportAgents(req.ctx);
-  const agents = envelope.agents as ExportedAgent[];
+  const agents = envelope.agents;
   const staged = new Map<string, number>();
   for (const item of listStaged(req.ctx.store, req.now))
     staged.set(item.agent_id, (staged.get(item.agent_id) ?? 0) + 1);
@@ -114,7 +114,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
   const stale = rows.filter((row) => row.health.label === 'stale').length;
   const body = html` <h1>Agents</h1>
     <p class="summary">
-      ${agents.length} agent${agents.length === 1 ? '' : 's'} in ${envelope.generated_from as string}:
+      ${agents.length} agent${agents.length === 1 ? '' : 's'} in ${envelope.generated_from}:
       <span class="${unreadable ? 'bad' : ''}">${unreadable} unreadable</span>,
       <span class="${stale ? 'warn' : ''}">${stale} stale</span> (no session in ${STALE_DAYS}
       days)${
