@@ -29,7 +29,7 @@ export {
 } from './core/federation/peers-config.js';
 export type { PeerFanout, PeerAnswer } from './core/federation/peers.js';
 
-// The 15 operations, `(context, args) → payload`, exactly what the MCP tools answer.
+// The 15 operations, `(context, args) → output`, exactly what the MCP tools answer.
 export {
   queryAgentMemory,
   listRecentWork,
@@ -39,13 +39,28 @@ export {
   compileCodexTurn,
   getDeeperContext,
   listAgents,
+  type QueryAgentMemoryOutput,
+  type ListRecentWorkOutput,
+  type FindEntityOutput,
+  type CrossAgentSummaryOutput,
+  type RecognitionOutput,
+  type CompileTurnOutput,
+  type DeeperContextOutput,
+  type ListAgentsOutput,
 } from './core/operations/reads.js';
 export type { Payload } from './core/payload.js';
-export { exportAgents } from './core/operations/export.js';
-export { commitToFederation } from './core/writes/commit.js';
-export { listNotes } from './core/operations/notes.js';
-export { listWorkstreams } from './core/operations/workstreams.js';
-export { listMemoryVersions, explainMemoryChange, rollbackAgentMemory } from './core/writes/versions.js';
+export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
+export { commitToFederation, type CommitOutput } from './core/writes/commit.js';
+export { listNotes, type ListNotesOutput } from './core/operations/notes.js';
+export { listWorkstreams, type ListWorkstreamsOutput } from './core/operations/workstreams.js';
+export {
+  listMemoryVersions,
+  explainMemoryChange,
+  rollbackAgentMemory,
+  type ListVersionsOutput,
+  type ExplainOutput,
+  type RollbackOutput,
+} from './core/writes/versions.js';
 export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/writes/staging.js';
 
 // Servers and clients.
@@ -53,4 +68,8 @@ export { createL6Server, SERVER_NAME, SERVER_VERSION, type L6ServerOptions } fro
 export { runStdio } from './mcp/stdio.js';
 export { runHttpServer, BindRefusedError, type HttpServerOptions, type HttpServerHandle } from './mcp/http.js';
 export { McpPeerFanout, checkPeer } from './mcp/peer-client.js';
-export { ALL_TOOLS } from './mcp/tools/index.js';
+
+// The declarations the MCP tools and CLI commands derive from (ALL_TOOLS: the earlier name).
+export { OPERATIONS, OPERATIONS as ALL_TOOLS, OPERATION_NAMES } from './core/operations/catalog.js';
+export { defineOperation, type Operation, type OperationInput } from './core/operations/operation.js';
+export { failed, type Failure, type Failed } from './core/payload.js';

@@ -47,6 +47,57 @@ function partOf(file: string): string {
 
 const coreFiles = sourceFiles(CORE);
 
+/** The names every import statement of a file binds, with whether the statement is type-only. */
+function importedNames(file: string): { name: string; typeOnly: boolean }[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: { name: string; typeOnly: boolean }[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s+(type\s+)?\{([^}]*)\}\s*from\s+'[^']+'/g)) {
+    for (const part of match[2].split(',')) {
+      const words = part.trim().split(/\s+/);
+      if (!words[0]) continue;
+      const typeOnly = Boolean(match[1]) || words[0] === 'type';
+      found.push({ name: typeOnly && words[0] === 'type' ? words[1] : words[0], typeOnly });
+    }
+  }
+  return found;
+}
+
+describe('architecture: operations are called through their declarations', () => {
+  it('MCP registration and CLI commands import no operation handler: they call the declarations', async () => {
+    const { OPERATIONS } = await import('../src/core/operations/catalog.js');
+    // The handlers the declarations run, by the names their modules export them under.
+    const handlers = new Set([
+      'queryAgentMemory',
+      'listRecentWork',
+      'findEntity',
+      'getCrossAgentSummary',
+      'prepareRecognitionContext',
+      'compileCodexTurn',
+      'getDeeperContext',
+      'listAgents',
+      'exportAgents',
+      'commitToFederation',
+      'listNotes',
+      'listWorkstreams',
+      'listMemoryVersions',
+      'explainMemoryChange',
+      'rollbackAgentMemory',
+    ]);
+    expect(handlers.size).toBe(OPERATIONS.length);
+    const adapterFiles = [
+      ...sourceFiles(path.join(SRC, 'commands')),
+      ...sourceFiles(path.join(SRC, 'cli')),
+      ...sourceFiles(path.join(SRC, 'mcp')),
+    ];
+    const violations = adapterFiles.flatMap((file) =>
+      importedNames(file)
+        .filter(({ name, typeOnly }) => !typeOnly && handlers.has(name))
+        .map(({ name }) => `${path.relative(REPO_ROOT, file)} imports ${name}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
+
 describe('architecture: import rules (docs/architecture.md)', () => {
   it('finds the parts the rules name', () => {
     const parts = new Set(coreFiles.map(partOf));

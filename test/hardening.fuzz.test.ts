@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { L6Store } from '../src/core/store/library.js';
-import { ALL_TOOLS } from '../src/mcp/tools/index.js';
+import { OPERATIONS as ALL_TOOLS } from '../src/core/operations/catalog.js';
 import { FIXTURE_LIBRARY, tempDir } from './helpers/fixtures.js';
 import { linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
@@ -134,7 +134,7 @@ describe('fuzzing every tool through a real MCP client', () => {
       fc.array(hostileValue, { maxLength: 3 }),
     );
     const perTool = ALL_TOOLS.map((tool) => {
-      const shape = tool.schema.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
+      const shape = tool.input.shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
       const fields = Object.fromEntries(
         Object.entries(shape).map(([key, field]) => [
           key,
@@ -143,7 +143,7 @@ describe('fuzzing every tool through a real MCP client', () => {
       );
       return fc
         .record(fields, { requiredKeys: [] })
-        .filter((args) => tool.schema.safeParse(args).success)
+        .filter((args) => tool.input.safeParse(args).success)
         .map((args) => [tool.name, args] as const);
     });
     await fc.assert(

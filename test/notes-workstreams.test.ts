@@ -195,7 +195,7 @@ describe('list_workstreams with a fixed clock', () => {
       ['Sunset', 'archived'],
       ['Legacy', 'idle'],
     ]);
-    const bourdon = (payload.workstreams as Record<string, unknown>[])[1];
+    const bourdon = payload.workstreams[1];
     expect(bourdon).toEqual({
       name: 'Bourdon',
       agents: ['alpha', 'beta'],
@@ -206,7 +206,7 @@ describe('list_workstreams with a fixed clock', () => {
       status: 'active',
       recent_actions: ['k3', '[redacted credential-like text]', 'k1'],
     });
-    const legacy = (payload.workstreams as Record<string, unknown>[])[5];
+    const legacy = payload.workstreams[5];
     expect(legacy).toMatchObject({
       session_count: 1,
       note_count: 2,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../src/core/trust/audit.js';
 import { runWithCaller, type Caller } from '../src/core/trust/caller.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { TOOL_NAMES } from '../src/mcp/tools/index.js';
+import { OPERATION_NAMES as TOOL_NAMES } from '../src/core/operations/catalog.js';
 import {
   copyFixtureLibrary,
   normalise,

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/trust/profiles.js';
 import { translateServerArgs } from '../src/mcp/server-args.js';
-import { ALL_TOOLS, TOOL_NAMES } from '../src/mcp/tools/index.js';
+import { OPERATIONS as ALL_TOOLS, OPERATION_NAMES as TOOL_NAMES } from '../src/core/operations/catalog.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';

@@ -18,8 +18,8 @@ import { readAudit } from '../src/core/trust/audit.js';
 import { runWithCaller, UNKNOWN_CALLER, type Caller } from '../src/core/trust/caller.js';
 import { QUARANTINE_ALLOWED } from '../src/core/trust/policy.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { ALL_TOOLS } from '../src/mcp/tools/index.js';
-import type { ToolDefinition } from '../src/mcp/tools/common.js';
+import { OPERATIONS as ALL_TOOLS } from '../src/core/operations/catalog.js';
+import type { Operation } from '../src/core/operations/operation.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
 
@@ -122,13 +122,12 @@ const AIMED: Record<string, unknown> = {
   reason: 'probe',
 };
 
-function shapeOf(tool: ToolDefinition): Record<string, { safeParse(value: unknown): { success: boolean } }> {
-  return (tool.schema as unknown as { shape: Record<string, { safeParse(value: unknown): { success: boolean } }> })
-    .shape;
+function shapeOf(tool: Operation): Record<string, { safeParse(value: unknown): { success: boolean } }> {
+  return tool.input.shape;
 }
 
 /** Variants of arguments for a tool: everything aimed; then narrower mixes. */
-function argumentVariants(tool: ToolDefinition): Record<string, unknown>[] {
+function argumentVariants(tool: Operation): Record<string, unknown>[] {
   const shape = shapeOf(tool);
   const keys = Object.keys(shape);
   const required = keys.filter((key) => !shape[key].safeParse(undefined).success);

@@ -3,17 +3,19 @@ import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, styled, table } from '../cli/output.js';
 import { wideFlag } from '../cli/flags.js';
 import { configPaths } from '../core/store/config.js';
-import { exportAgents } from '../core/operations/export.js';
-import type { ExportedAgent } from '../core/operations/export.js';
-import { listAgents } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import type { ExportAgentsOutput, ExportedAgent } from '../core/operations/export.js';
+import { exportAgentsOperation, listAgentsOperation } from '../core/operations/read-operations.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
-  static override description =
-    'Lists every agent whose manifest is in the library. With --export, prints the redacted bourdon.agents/v1 envelope (tool export_agents): private sessions are never included.';
+  static override description = `Lists every agent whose manifest is in the library. With --export, prints the redacted bourdon.agents/v1 envelope (tool ${exportAgentsOperation.name}): private sessions are never included.`;
   static override examples = ['<%= config.bin %> agents', '<%= config.bin %> agents --export --json > agents.json'];
   static override flags = {
-    export: Flags.boolean({ description: 'Print the export envelope (tool export_agents).', default: false }),
+    export: Flags.boolean({
+      description: `Print the export envelope (tool ${exportAgentsOperation.name}).`,
+      default: false,
+    }),
     federated: Flags.boolean({
       description: 'With --export: also ask every peer in peers.yaml and merge their agents, re-tagged by peer name.',
       default: false,
@@ -22,7 +24,7 @@ export default class Agents extends BaseCommand {
     ...wideFlag,
   };
 
-  private federate(local: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private federate(local: ExportAgentsOutput): Promise<Record<string, unknown>> {
     return federatedExport(local, this.startProgress('asking peers…'));
   }
 
@@ -30,20 +32,22 @@ export default class Agents extends BaseCommand {
     const { flags } = await this.parse(Agents);
     const ctx = this.openContext(flags.library);
     if (this.jsonMode && !flags.export) {
-      this.emit(await listAgents(ctx), () => '');
+      this.emit(await invoke(listAgentsOperation, ctx, {}), () => '');
       return;
     }
     // The human listing uses the export view: it carries type, sessions and freshness.
-    let envelope = await exportAgents(ctx);
-    if (flags.federated) envelope = await this.federate(envelope);
-    this.emit(envelope, () => renderAgents(envelope.agents as ExportedAgent[]));
+    const envelope = await invoke(exportAgentsOperation, ctx, {});
+    if (!flags.federated) {
+      this.emit(envelope, () => renderAgents(envelope.agents));
+      return;
+    }
+    const federated = await this.federate(envelope);
+    // Peers' rows are listed as they sent them (bounded and re-tagged, not re-validated).
+    this.emit(federated, () => renderAgents(federated.agents as ExportedAgent[]));
   }
 }
 
-async function federatedExport(
-  local: Record<string, unknown>,
-  stopProgress: () => void,
-): Promise<Record<string, unknown>> {
+async function federatedExport(local: ExportAgentsOutput, stopProgress: () => void): Promise<Record<string, unknown>> {
   const [{ loadPeersFile }, { McpPeerFanout }, { mergeExports }] = await Promise.all([
     import('../core/federation/peers-config.js'),
     import('../mcp/peer-client.js'),
@@ -58,7 +62,7 @@ async function federatedExport(
   }
 }
 
-function renderAgents(agents: ExportedAgent[]): string {
+function renderAgents(agents: readonly ExportedAgent[]): string {
   const c = colors();
   if (agents.length === 0) return 'No agents in this library yet.';
   const rows = agents.map((agent) =>

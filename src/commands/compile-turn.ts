@@ -1,11 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { compileCodexTurn } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import { compileCodexTurnOperation } from '../core/operations/read-operations.js';
 
 export default class CompileTurn extends BaseCommand {
   static override summary = "Deferred: prints the engine's 'deferred' answer for a Codex turn brief.";
-  static override description =
-    'The brief Codex would get for a turn (the repository, the workstream, what other agents did). The turn compiler is environment-bound (live cwd, git remote) and ships later; until then this prints the deferred payload, so scripts can already call it. Tool: compile_codex_turn.';
+  static override description = `The brief Codex would get for a turn (the repository, the workstream, what other agents did). The turn compiler is environment-bound (live cwd, git remote) and ships later; until then this prints the deferred payload, so scripts can already call it. Tool: ${compileCodexTurnOperation.name}.`;
   static override examples = [
     '<%= config.bin %> compile-turn "fix the flaky sync test" --cwd ~/src/app',
     '<%= config.bin %> compile-turn "ship 2.4" --json',
@@ -19,12 +19,12 @@ export default class CompileTurn extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(CompileTurn);
-    const payload = await compileCodexTurn(this.openContext(flags.library), {
+    const payload = await invoke(compileCodexTurnOperation, this.openContext(flags.library), {
       prompt: args.prompt,
       cwd: flags.cwd,
       max_items: flags['max-items'],
       max_chars: flags['max-chars'],
     });
-    this.emit(payload, () => `deferred: ${payload.reason as string}`);
+    this.emit(payload, () => `deferred: ${payload.reason}`);
   }
 }

@@ -1,12 +1,12 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { getDeeperContext } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import { getDeeperContextOperation } from '../core/operations/read-operations.js';
 
 export default class DeeperContext extends BaseCommand {
   static override summary = 'Longer context for a prompt from an L2 retriever.';
-  static override description =
-    'Longer passages for a prompt, from an L2 retriever (embeddings over notes and transcripts) when one is wired in. No retriever ships with this package, so the context is empty and the command says so. Default access: team. Tool: get_deeper_context.';
+  static override description = `Longer passages for a prompt, from an L2 retriever (embeddings over notes and transcripts) when one is wired in. No retriever ships with this package, so the context is empty and the command says so. Default access: team. Tool: ${getDeeperContextOperation.name}.`;
   static override examples = [
     '<%= config.bin %> deeper-context "why did we drop the websocket sync?"',
     '<%= config.bin %> deeper-context "release 2.4 risks" --json',
@@ -16,10 +16,10 @@ export default class DeeperContext extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeeperContext);
-    const payload = await getDeeperContext(this.openContext(flags.library), {
+    const payload = await invoke(getDeeperContextOperation, this.openContext(flags.library), {
       prompt: args.prompt,
       ...accessArgs(flags),
     });
-    this.emit(payload, () => (payload.context as string) || 'No deeper context (no L2 retriever configured).');
+    this.emit(payload, () => payload.context || 'No deeper context (no L2 retriever configured).');
   }
 }

@@ -2,13 +2,14 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
 import { parseVersion } from '../cli/input.js';
-import type { Payload } from '../core/payload.js';
-import { explainMemoryChange, type FieldChange } from '../core/writes/versions.js';
+import { failed } from '../core/payload.js';
+import { invoke } from '../cli/invoke.js';
+import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
+import type { ExplainAnswer, FieldChange, NoteId, SessionId } from '../core/writes/versions.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';
-  static override description =
-    'Entities, sessions and notes added, removed or changed between <version> and --against (default: the version before it), field by field. Every value is redacted; the raw file is never printed. Tool: explain_memory_change.';
+  static override description = `Entities, sessions and notes added, removed or changed between <version> and --against (default: the version before it), field by field. Every value is redacted; the raw file is never printed. Tool: ${explainMemoryChangeOperation.name}.`;
   static override examples = ['<%= config.bin %> diff codex 4', '<%= config.bin %> diff codex 4 --against 1 --json'];
   static override args = {
     agent_id: Args.string({ description: 'Agent id.', required: true }),
@@ -21,12 +22,12 @@ export default class Diff extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);
     const version = parseVersion(args.version);
-    const payload = await explainMemoryChange(this.openContext(flags.library), {
+    const payload = await invoke(explainMemoryChangeOperation, this.openContext(flags.library), {
       agent_id: args.agent_id,
       version,
       against: flags.against ?? null,
     });
-    this.failOnPayloadError(payload);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     this.emit(payload, () => renderDiff(payload));
   }
 }
@@ -41,28 +42,12 @@ function fields(list: FieldChange[], indent: string): string[] {
   return list.map((change) => `${indent}${change.field}: ${value(change.before)} → ${value(change.after)}`);
 }
 
-function renderDiff(payload: Payload): string {
+function renderDiff(payload: ExplainAnswer): string {
   const c = colors();
-  const out: string[] = [c.bold(String(payload.summary))];
-  for (const change of payload.agent_changes as FieldChange[])
+  const out: string[] = [c.bold(payload.summary)];
+  for (const change of payload.agent_changes)
     out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
-  const entities = payload.entities as {
-    added: string[];
-    removed: string[];
-    changed: { name: string; fields: FieldChange[] }[];
-  };
-  type SessionId = { date: string | null; cwd: string | null; fields?: FieldChange[] };
-  const sessions = payload.sessions as {
-    added: SessionId[];
-    removed: SessionId[];
-    changed: (SessionId & { fields: FieldChange[] })[];
-  };
-  type NoteId = { date: string | null; title: string | null; text: string | null; fields?: FieldChange[] };
-  const notes = payload.notes as {
-    added: NoteId[];
-    removed: NoteId[];
-    changed: (NoteId & { fields: FieldChange[] })[];
-  };
+  const { entities, sessions, notes } = payload;
   const session = (s: SessionId) => `${s.date ?? '-'}${s.cwd ? ` ${s.cwd}` : ''}`;
   const note = (n: NoteId) => `${n.date ?? '-'} ${n.title ? `${n.title}: ` : ''}${n.text ?? ''}`;
   const section = (title: string, lines: string[]) => {

@@ -2,13 +2,13 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
-import { findEntity } from '../core/operations/reads.js';
-import type { EntityMatch } from '../core/operations/queries.js';
+import { invoke } from '../cli/invoke.js';
+import { findEntityOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';
-  static override description =
-    'Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: find_entity.';
+  static override description = `Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: ${findEntityOperation.name}.`;
   static override examples = [
     '<%= config.bin %> find Bourdon',
     '<%= config.bin %> find "l6 store" --access-level team --json',
@@ -19,15 +19,14 @@ export default class Find extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
     const ctx = this.openContext(flags.library, {}, args.name);
-    const payload = await findEntity(ctx, { name: args.name, ...accessArgs(flags) });
-    this.failOnPayloadError(payload);
-    const matches = payload.matches as EntityMatch[];
-    const hint = matches.length
+    const payload = await invoke(findEntityOperation, ctx, { name: args.name, ...accessArgs(flags) });
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    const hint = payload.matches.length
       ? ''
       : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
-          const higher = await findEntity(ctx, { name: args.name, access_level: level });
-          return { rows: (higher.matches as EntityMatch[]).length };
+          const higher = await invoke(findEntityOperation, ctx, { name: args.name, access_level: level });
+          return { rows: failed(higher) ? 0 : higher.matches.length };
         });
-    this.emit(payload, () => withHint(renderMatches(matches, `No agent knows about "${args.name}".`), hint));
+    this.emit(payload, () => withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint));
   }
 }

@@ -2,13 +2,14 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, commandHint, styled, table } from '../cli/output.js';
 import { shellWord, wideFlag } from '../cli/flags.js';
-import type { Payload } from '../core/payload.js';
-import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
+import { failed } from '../core/payload.js';
+import { invoke } from '../cli/invoke.js';
+import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
+import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 
 export default class History extends BaseCommand {
   static override summary = "The versions of an agent's manifest, newest first.";
-  static override description =
-    'Every write this project made to agents/<agent_id>.l5.yaml (commit, promote, rollback), plus edits other tools made in between (op external), with time, actor, row counts and hash; * marks the version the file holds now. Tool: list_memory_versions. See `bourdon diff` and `bourdon rollback`.';
+  static override description = `Every write this project made to agents/<agent_id>.l5.yaml (commit, promote, rollback), plus edits other tools made in between (op external), with time, actor, row counts and hash; * marks the version the file holds now. Tool: ${listMemoryVersionsOperation.name}. See \`bourdon diff\` and \`bourdon rollback\`.`;
   static override examples = [
     '<%= config.bin %> history codex',
     '<%= config.bin %> history codex --limit 100 --json | jq ".versions[] | {version, op, entities}"',
@@ -22,12 +23,12 @@ export default class History extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
     const ctx = this.openContext(flags.library);
-    const payload: Payload = await listMemoryVersions(ctx, {
+    const payload = await invoke(listMemoryVersionsOperation, ctx, {
       agent_id: args.agent_id,
       limit: flags.limit,
     });
-    this.failOnPayloadError(payload);
-    const versions = payload.versions as VersionView[];
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    const versions: readonly (VersionView | CappedVersionView)[] = payload.versions;
     // No versions and no manifest: a typo, not an agent without history.
     if (versions.length === 0) this.assertAgentExists(ctx, args.agent_id);
     const oldest = versions.length ? versions[versions.length - 1].version : 0;
@@ -44,7 +45,7 @@ function count(value: number | null): string {
   return value === null ? '?' : String(value);
 }
 
-function renderHistory(agentId: string, versions: VersionView[]): string {
+function renderHistory(agentId: string, versions: readonly (VersionView | CappedVersionView)[]): string {
   if (versions.length === 0) return `No recorded versions for ${agentId} yet (the first write records them).`;
   const c = colors();
   const rows = versions.map((v) => [
@@ -56,7 +57,7 @@ function renderHistory(agentId: string, versions: VersionView[]): string {
     count(v.sessions),
     count(v.notes),
     String(v.bytes),
-    styled(v.sha256.slice(0, 12), c.dim),
+    styled((v.sha256 ?? '-').slice(0, 12), c.dim),
   ]);
   // Short count headers (ENT, SES) so the nine columns fit 80 characters; --json has the names.
   return table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, { flex: [3, 8] });

@@ -3,14 +3,14 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { commandHint, list, relativeDay, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import { listNotes, type noteRef } from '../core/operations/notes.js';
-
-type NoteRef = ReturnType<typeof noteRef>;
+import { invoke } from '../cli/invoke.js';
+import type { NoteRef } from '../core/operations/notes.js';
+import { listNotesOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class ListNotes extends BaseCommand {
   static override summary = 'Notes agents left, newest first.';
-  static override description =
-    'Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like `bourdon recent`. Tool: list_notes.';
+  static override description = `Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like \`bourdon recent\`. Tool: ${listNotesOperation.name}.`;
   static override examples = [
     '<%= config.bin %> list-notes',
     '<%= config.bin %> list-notes --since 2026-06-01 --tag release --project Bourdon',
@@ -44,7 +44,12 @@ export default class ListNotes extends BaseCommand {
       limit: flags.limit,
       ...accessArgs(flags),
     };
-    const payload = await this.pages('notes', flags.all, (cursor) => listNotes(ctx, { ...args, cursor }), flags.cursor);
+    const payload = await this.pages(
+      'notes',
+      flags.all,
+      (cursor) => invoke(listNotesOperation, ctx, { ...args, cursor }),
+      flags.cursor,
+    );
     const more = payload.has_more
       ? '\n' +
         commandHint(
@@ -60,8 +65,8 @@ export default class ListNotes extends BaseCommand {
       (payload.notes as unknown[]).length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['note', 'notes'], async (level) => {
-            const higher = await listNotes(ctx, { ...args, access_level: level });
-            return { rows: (higher.notes as unknown[]).length, more: higher.has_more === true };
+            const higher = await invoke(listNotesOperation, ctx, { ...args, access_level: level });
+            return failed(higher) ? { rows: 0 } : { rows: higher.notes.length, more: higher.has_more };
           });
     this.emit(payload, () => withHint(renderNotes(payload.notes as NoteRef[]), hint) + more);
   }

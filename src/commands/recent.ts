@@ -3,13 +3,14 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { renderSessions, withHint } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
-import { listRecentWork } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import { listRecentWorkOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';
-  static override description =
-    'Sessions since a day (default: the last 14 days), newest first. --since filters by the calendar day it names (a datetime by its day as written); an unreadable --since is a usage error. The table fits the terminal (--wide shows everything); the "More:" line repeats the query with its cursor. Tool: list_recent_work.';
+  static override description = `Sessions since a day (default: the last 14 days), newest first. --since filters by the calendar day it names (a datetime by its day as written); an unreadable --since is a usage error. The table fits the terminal (--wide shows everything); the "More:" line repeats the query with its cursor. Tool: ${listRecentWorkOperation.name}.`;
   static override examples = [
     '<%= config.bin %> recent',
     '<%= config.bin %> recent --since 2026-06-01 --agent codex',
@@ -45,7 +46,7 @@ export default class Recent extends BaseCommand {
     const payload = await this.pages(
       'sessions',
       flags.all,
-      (cursor) => listRecentWork(ctx, { ...args, cursor }),
+      (cursor) => invoke(listRecentWorkOperation, ctx, { ...args, cursor }),
       flags.cursor,
     );
     const more = payload.has_more
@@ -59,8 +60,8 @@ export default class Recent extends BaseCommand {
       (payload.sessions as unknown[]).length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['session', 'sessions'], async (level) => {
-            const higher = await listRecentWork(ctx, { ...args, access_level: level });
-            return { rows: (higher.sessions as unknown[]).length, more: higher.has_more === true };
+            const higher = await invoke(listRecentWorkOperation, ctx, { ...args, access_level: level });
+            return failed(higher) ? { rows: 0 } : { rows: higher.sessions.length, more: higher.has_more };
           });
     this.emit(
       payload,

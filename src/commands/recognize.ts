@@ -1,23 +1,24 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
-import { prepareRecognitionContext } from '../core/operations/reads.js';
+import { invoke } from '../cli/invoke.js';
+import { prepareRecognitionContextOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
-  static override description =
-    'The recognition an agent gets at the start of a turn: a one-line recognition and the context block. Default access: team. Tool: prepare_recognition_context.';
+  static override description = `The recognition an agent gets at the start of a turn: a one-line recognition and the context block. Default access: team. Tool: ${prepareRecognitionContextOperation.name}.`;
   static override examples = ['<%= config.bin %> recognize "can we keep working on Bourdon?"'];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = { ...accessFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Recognize);
-    const payload = await prepareRecognitionContext(this.openContext(flags.library), {
+    const payload = await invoke(prepareRecognitionContextOperation, this.openContext(flags.library), {
       prompt: args.prompt,
       ...accessArgs(flags),
     });
-    this.failOnPayloadError(payload);
-    this.emit(payload, () => (payload.prompt_context as string) || 'Nothing recognised.');
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    this.emit(payload, () => payload.prompt_context || 'Nothing recognised.');
   }
 }

@@ -4,13 +4,14 @@ import { parseVersion } from '../cli/input.js';
 import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
-import type { Payload } from '../core/payload.js';
-import { listMemoryVersions, rollbackAgentMemory, type VersionView } from '../core/writes/versions.js';
+import { failed } from '../core/payload.js';
+import { inputDescription, invoke } from '../cli/invoke.js';
+import { listMemoryVersionsOperation, rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
+import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 
 export default class Rollback extends BaseCommand {
   static override summary = "Restore an agent's manifest to an earlier version.";
-  static override description =
-    'Writes the archived bytes of <version> back to agents/<agent_id>.l5.yaml, byte for byte, as a new version (op rollback): nothing is lost, and the rollback itself can be rolled back. It is written to the audit log before it happens, and refused when that record cannot be written. Asks for confirmation on a terminal; elsewhere it needs --yes. Tool: rollback_agent_memory.';
+  static override description = `Writes the archived bytes of <version> back to agents/<agent_id>.l5.yaml, byte for byte, as a new version (op rollback): nothing is lost, and the rollback itself can be rolled back. It is written to the audit log before it happens, and refused when that record cannot be written. Asks for confirmation on a terminal; elsewhere it needs --yes. Tool: ${rollbackAgentMemoryOperation.name}.`;
   static override examples = [
     '<%= config.bin %> rollback codex 3 --reason "bad import"',
     '<%= config.bin %> rollback codex 3 --yes --json',
@@ -20,7 +21,7 @@ export default class Rollback extends BaseCommand {
     version: Args.string({ description: 'Version to restore (see `bourdon history`).', required: true }),
   };
   static override flags = {
-    reason: Flags.string({ description: 'Why (kept in the audit log).' }),
+    reason: Flags.string({ description: inputDescription(rollbackAgentMemoryOperation, 'reason') }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.', default: false }),
   };
 
@@ -28,35 +29,36 @@ export default class Rollback extends BaseCommand {
     const { args, flags } = await this.parse(Rollback);
     const version = parseVersion(args.version);
     const ctx = this.openContext(flags.library, { config: configPaths(process.env) });
-    const listing = await listMemoryVersions(ctx, { agent_id: args.agent_id, limit: 1000 });
-    this.failOnPayloadError(listing);
-    const target = (listing.versions as VersionView[]).find((v) => v.version === version);
+    const listing = await invoke(listMemoryVersionsOperation, ctx, { agent_id: args.agent_id, limit: 1000 });
+    if (failed(listing)) return this.failOnPayloadError(listing);
+    const versions: readonly (VersionView | CappedVersionView)[] = listing.versions;
+    const target = versions.find((v) => v.version === version);
     if (target && !flags.yes) await this.confirm(args.agent_id, target);
     // An unknown version falls through to the operation, which answers the error payload.
-    const payload: Payload = await rollbackAgentMemory(ctx, {
+    const payload = await invoke(rollbackAgentMemoryOperation, ctx, {
       agent_id: args.agent_id,
       version,
       reason: flags.reason ?? null,
     });
-    this.failOnPayloadError(payload);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     const c = colors();
-    const heldBefore = (listing.versions as VersionView[]).find((v) => v.current)?.version;
+    const heldBefore = versions.find((v) => v.current)?.version;
     if (payload.version === heldBefore) {
       this.emit(
         payload,
         () =>
-          `${c.cyan('unchanged')} ${args.agent_id} already holds the content of version ${version} (version ${String(payload.version)}); nothing written`,
+          `${c.cyan('unchanged')} ${args.agent_id} already holds the content of version ${version} (version ${payload.version}); nothing written`,
       );
       return;
     }
     this.emit(
       payload,
       () =>
-        `${c.green('restored')} ${args.agent_id} to version ${version}, recorded as ${c.bold(`version ${String(payload.version)}`)} ${c.dim(`(sha256 ${String(payload.sha256).slice(0, 12)})`)}`,
+        `${c.green('restored')} ${args.agent_id} to version ${version}, recorded as ${c.bold(`version ${payload.version}`)} ${c.dim(`(sha256 ${payload.sha256.slice(0, 12)})`)}`,
     );
   }
 
-  private async confirm(agentId: string, target: VersionView): Promise<void> {
+  private async confirm(agentId: string, target: VersionView | CappedVersionView): Promise<void> {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
       throw new BourdonError('refusing to roll back without --yes when not on a terminal; nothing was changed');
     }

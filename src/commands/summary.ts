@@ -3,13 +3,13 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions, withHint } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { getCrossAgentSummary } from '../core/operations/reads.js';
-import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
+import { invoke } from '../cli/invoke.js';
+import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
 
 export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';
-  static override description =
-    'Entity matches for <project> and the sessions whose focus names it. Tool: get_cross_agent_summary.';
+  static override description = `Entity matches for <project> and the sessions whose focus names it. Tool: ${getCrossAgentSummaryOperation.name}.`;
   static override examples = [
     '<%= config.bin %> summary Bourdon',
     '<%= config.bin %> summary ILTT --access-level team --json',
@@ -20,14 +20,17 @@ export default class Summary extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
     const ctx = this.openContext(flags.library);
-    const payload = await getCrossAgentSummary(ctx, { project: args.project, ...accessArgs(flags) });
-    this.failOnPayloadError(payload);
-    const agents = payload.agents as string[];
+    const payload = await invoke(getCrossAgentSummaryOperation, ctx, { project: args.project, ...accessArgs(flags) });
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    const agents = payload.agents;
     const hint = agents.length
       ? ''
       : await this.higherLevelHint(flags, 'public', ['agent', 'agents'], async (level) => {
-          const higher = await getCrossAgentSummary(ctx, { project: args.project, access_level: level });
-          return { rows: (higher.agents as string[]).length };
+          const higher = await invoke(getCrossAgentSummaryOperation, ctx, {
+            project: args.project,
+            access_level: level,
+          });
+          return { rows: failed(higher) ? 0 : higher.agents.length };
         });
     this.emit(payload, () => {
       const c = colors();
@@ -35,9 +38,9 @@ export default class Summary extends BaseCommand {
       return [
         `${c.bold(args.project)}: ${agents.join(', ')}`,
         '',
-        renderMatches(payload.entities as EntityMatch[], 'No entity by that name.'),
+        renderMatches(payload.entities, 'No entity by that name.'),
         '',
-        renderSessions(payload.recent_sessions as SessionRef[], 'No sessions focused on it.'),
+        renderSessions(payload.recent_sessions, 'No sessions focused on it.'),
       ].join('\n');
     });
   }

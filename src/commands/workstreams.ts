@@ -3,12 +3,14 @@ import { BaseCommand } from '../cli/base-command.js';
 import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { invoke } from '../cli/invoke.js';
+import { listWorkstreamsOperation } from '../core/operations/read-operations.js';
+import { failed } from '../core/payload.js';
+import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';
-  static override description =
-    'Every project named in sessions and notes, with its agents, counts, first and last activity and status: active (activity in the last 14 days), idle, or archived (its entity has a past valid_to or an archived/canceled tag). Sorted by last activity. Tool: list_workstreams.';
+  static override description = `Every project named in sessions and notes, with its agents, counts, first and last activity and status: active (activity in the last 14 days), idle, or archived (its entity has a past valid_to or an archived/canceled tag). Sorted by last activity. Tool: ${listWorkstreamsOperation.name}.`;
   static override examples = [
     '<%= config.bin %> workstreams',
     '<%= config.bin %> workstreams --status idle',
@@ -43,7 +45,7 @@ export default class Workstreams extends BaseCommand {
     const payload = await this.pages(
       'workstreams',
       flags.all,
-      (cursor) => listWorkstreams(ctx, { ...args, cursor }),
+      (cursor) => invoke(listWorkstreamsOperation, ctx, { ...args, cursor }),
       flags.cursor,
     );
     const more = payload.has_more
@@ -57,8 +59,8 @@ export default class Workstreams extends BaseCommand {
       (payload.workstreams as unknown[]).length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['workstream', 'workstreams'], async (level) => {
-            const higher = await listWorkstreams(ctx, { ...args, access_level: level });
-            return { rows: (higher.workstreams as unknown[]).length, more: higher.has_more === true };
+            const higher = await invoke(listWorkstreamsOperation, ctx, { ...args, access_level: level });
+            return failed(higher) ? { rows: 0 } : { rows: higher.workstreams.length, more: higher.has_more };
           });
     this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams as Workstream[]), hint) + more);
   }

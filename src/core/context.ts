@@ -1,6 +1,7 @@
 /**
- * What every core operation runs with. Operations are `(context, args) → payload`; the
- * MCP tools and CLI commands build a context and adapt arguments, nothing more.
+ * What every core operation runs with. Operations are `(context, input) → output`, declared
+ * once in operations/ (operation.ts); the MCP tools and CLI commands build a context and
+ * call the declaration, nothing more.
  */
 import os from 'node:os';
 import type { AccessLevel } from './trust/access.js';

@@ -1,8 +1,34 @@
 /**
  * What every operation answers: a JSON object, exactly as the MCP tool result or `--json`
- * prints it. Failures the engine expects inside the payload carry an `error` string.
+ * prints it. Each operation names its output type (e.g. `FindEntityOutput`); `Payload` is what
+ * any of them is when the adapter does not care which.
  */
 export type Payload = Record<string, unknown>;
+
+/**
+ * A failure the engine answers as data: its envelope with an `error` string (the conformance
+ * fixtures fix these shapes, so they are outputs, not exceptions). An operation's output is
+ * the union of its answer and its failures; `failed` tells them apart and narrows to either.
+ */
+export type Failure = { error: string };
+
+/** The answer's own envelope carrying an error (the engine echoes the arguments, lists empty). */
+export type Failed<T> = T & Failure;
+
+type KeysOfUnion<T> = T extends unknown ? keyof T : never;
+
+/**
+ * A union whose members each list the others' keys as absent (`?: undefined`), so a reader may
+ * ask any member for any key (`output.version` is `number | undefined`) and a field such as
+ * `error` or `staged` tells the members apart.
+ */
+export type OneOf<T, All = T> = T extends unknown
+  ? T & { [K in Exclude<KeysOfUnion<All>, keyof T>]?: undefined }
+  : never;
+
+export function failed<O extends object>(output: O): output is Extract<O, Failure> {
+  return 'error' in output && typeof output.error === 'string';
+}
 
 /**
  * Marks a denial payload so adapters can tell one by its shape, not its text: a non-enumerable
@@ -12,7 +38,14 @@ export type Payload = Record<string, unknown>;
 const DENIED: unique symbol = Symbol('bourdon.denied');
 
 /** The payload of a call the caller may not make (see trust/policy.ts `denialPayload`). */
-export type DenialPayload = Payload & { readonly [DENIED]: true };
+export type DenialPayload = {
+  error: string;
+  op: string;
+  agent: string;
+  tier: string;
+  detail: string;
+  readonly [DENIED]: true;
+};
 
 export function isDenial(payload: Payload): payload is DenialPayload {
   return (payload as Partial<DenialPayload>)[DENIED] === true;

@@ -37,7 +37,7 @@ import {
 import { BourdonError, describeError } from '../core/errors.js';
 import { jsonResult } from './register.js';
 import { SERVER_NAME, SERVER_VERSION } from './server.js';
-import { TOOL_NAMES } from './tools/index.js';
+import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 
 const BRIDGE_TIMEOUT_MS = 30_000;
 

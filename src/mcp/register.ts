@@ -1,21 +1,23 @@
 /**
  * Registration with the cross-cutting concerns applied once, for every tool and resource:
  * the caller's identity, the tier check, the audit line, and the JSON-in-TextContent result
- * shape a Python peer reads (`json.loads(content[0].text)`).
+ * shape a Python peer reads (`json.loads(content[0].text)`). Each tool is an operation
+ * declared in core (src/core/operations/catalog.ts): its name, description, input schema and
+ * handler come from the declaration.
  */
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type CallToolResult,
-  type McpServer,
-  type StandardSchemaV1,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
 import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/policy.js';
-import type { ToolArguments, ToolDefinition } from './tools/common.js';
+import {
+  describeIssues,
+  parseInput,
+  type InputIssue,
+  type Operation,
+  type OperationInput,
+} from '../core/operations/operation.js';
 
 export interface CallEnvironment {
   /** Who calls when no identity was set for this request (operator on stdio, unknown on HTTP). */
@@ -77,13 +79,19 @@ export async function guarded<T>(
   return run(env.contextFor(caller));
 }
 
-/** Runs a tool on validated arguments: the guard, then the operation; a failure is an error result. */
-async function runTool(env: CallEnvironment, tool: ToolDefinition, args: ToolArguments): Promise<CallToolResult> {
+/** Runs an operation on validated input: the guard, then the handler; a thrown failure is an error result. */
+async function runTool(
+  env: CallEnvironment,
+  operation: Operation,
+  input: OperationInput<Operation['input']>,
+): Promise<CallToolResult> {
   try {
-    const namespace = tool.namespace ? tool.namespace(args) : '*';
-    return jsonResult(await guarded(env, tool.name, namespace, tool.denialExtras, (ctx) => tool.run(ctx, args)));
+    const namespace = operation.namespace ? operation.namespace(input) : '*';
+    return jsonResult(
+      await guarded(env, operation.name, namespace, operation.denialExtras, (ctx) => operation.run(ctx, input)),
+    );
   } catch (error) {
-    env.warn(`${tool.name} failed: ${describeError(error)}`);
+    env.warn(`${operation.name} failed: ${describeError(error)}`);
     return jsonResult({ error: describeError(error) }, true);
   }
 }
@@ -98,19 +106,14 @@ function rawNamespace(args: unknown): string {
 }
 
 /** The SDK's wording for arguments its validator refuses (`Input validation error: …`), kept as clients see it. */
-function validationErrorResult(toolName: string, issues: readonly StandardSchemaV1.Issue[]): CallToolResult {
-  const described = issues.map((issue) => {
-    if (!issue.path?.length) return issue.message;
-    const where = issue.path.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
-    return `${where}: ${issue.message}`;
-  });
-  const text = `Input validation error: Invalid arguments for tool ${toolName}: ${described.join(', ')}`;
+function validationErrorResult(toolName: string, issues: readonly InputIssue[]): CallToolResult {
+  const text = `Input validation error: Invalid arguments for tool ${toolName}: ${describeIssues(issues)}`;
   return { content: [{ type: 'text', text }], isError: true };
 }
 
 /**
- * Registers the offered tools and answers tools/call for them, through the SDK's public API
- * only: `registerTool` lists each tool (name, description, input schema), and our own
+ * Registers the offered operations as tools and answers tools/call for them, through the SDK's
+ * public API only: `registerTool` lists each tool (name, description, input schema), and our own
  * `tools/call` handler — the SDK's documented low-level hook, `server.server.setRequestHandler`
  * — replaces the one `registerTool` installs, because the order of checks is ours:
  * - unknown tool names fail as the MCP tools specification has it (-32602 "Unknown tool: X"),
@@ -124,21 +127,21 @@ function validationErrorResult(toolName: string, issues: readonly StandardSchema
 export function registerTools(
   server: McpServer,
   env: CallEnvironment,
-  offered: readonly ToolDefinition[],
+  offered: readonly Operation[],
   knownTools: ReadonlySet<string>,
 ): void {
-  const byName = new Map(offered.map((tool) => [tool.name, tool]));
-  for (const tool of offered) {
+  const byName = new Map(offered.map((operation) => [operation.name, operation]));
+  for (const operation of offered) {
     // Listed by the SDK; called through the handler below (the callback serves only if the SDK ever dispatches itself).
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.schema }, (args) =>
-      runTool(env, tool, args),
+    server.registerTool(operation.name, { description: operation.description, inputSchema: operation.input }, (input) =>
+      runTool(env, operation, input),
     );
   }
   if (byName.size === 0) return; // no tool offered at all: the SDK answers "method not found"
   server.server.setRequestHandler('tools/call', async (request) => {
     const name = request.params.name;
-    const tool = byName.get(name);
-    if (!tool) {
+    const operation = byName.get(name);
+    if (!operation) {
       if (knownTools.has(name)) return jsonResult({ error: 'tool not offered on this connection', tool: name });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
@@ -146,11 +149,11 @@ export function registerTools(
     if (caller.tier !== 'trusted' && !QUARANTINE_ALLOWED.has(name)) {
       return jsonResult(await guarded(env, name, '*', undefined, async () => ({})));
     }
-    const validated = await tool.schema['~standard'].validate(request.params.arguments ?? {});
-    if (validated.issues) {
+    const validated = await parseInput(operation, request.params.arguments ?? {});
+    if ('issues' in validated) {
       audit(env, caller, name, rawNamespace(request.params.arguments), false, 'invalid arguments');
       return validationErrorResult(name, validated.issues);
     }
-    return server.server.projectCallToolResult(await runTool(env, tool, validated.value), undefined);
+    return server.server.projectCallToolResult(await runTool(env, operation, validated.value), undefined);
   });
 }

@@ -11,7 +11,7 @@ import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
 import type { PeerFanout } from '../core/federation/peers.js';
 import { registerTools, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
-import { ALL_TOOLS, TOOL_NAMES } from './tools/index.js';
+import { OPERATIONS, OPERATION_NAMES } from '../core/operations/catalog.js';
 
 export const SERVER_NAME = 'bourdon-l6';
 /** The installed package's version (package.json is the one place it is written). */
@@ -57,8 +57,8 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
     },
   );
   const filter = options.toolFilter;
-  const offered = filter ? ALL_TOOLS.filter((tool) => filter(tool.name)) : ALL_TOOLS;
-  registerTools(server, callEnv, offered, TOOL_NAMES);
+  const offered = filter ? OPERATIONS.filter((operation) => filter(operation.name)) : OPERATIONS;
+  registerTools(server, callEnv, offered, OPERATION_NAMES);
   registerResources(server, callEnv);
   return server;
 }

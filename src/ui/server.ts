@@ -20,6 +20,7 @@ import { BourdonError, describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
 import { rollbackAgentMemory } from '../core/writes/versions.js';
+import { failed } from '../core/payload.js';
 import { renderPromoted } from '../commands/staging/promote.js';
 import { readCapped } from '../cli/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
@@ -307,7 +308,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
         if (!Number.isInteger(version) || version < 1) return fail(back, 'the version must be a positive whole number');
         const reason = (form.get('reason') ?? '').trim();
         const payload = await rollbackAgentMemory(options.ctx, { agent_id: agent, version, reason: reason || null });
-        if (typeof payload.error === 'string') return fail(back, payload.error);
+        if (failed(payload)) return fail(back, payload.error);
         return {
           location: `/history${query({ agent, version: String(payload.version) })}`,
           flash: {

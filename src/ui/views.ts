@@ -8,7 +8,7 @@ import type { OperationContext } from '../core/context.js';
 import { exportAgents, type ExportedAgent } from '../core/operations/export.js';
 import { listNotes, type NoteRef } from '../core/operations/notes.js';
 import { listAgents, listRecentWork, MAX_PAGE_SIZE } from '../core/operations/reads.js';
-import type { Payload } from '../core/payload.js';
+import { failed, type Payload } from '../core/payload.js';
 import type { SessionRef } from '../core/operations/queries.js';
 import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 import { foldKey } from '../core/store/manifest.js';
@@ -18,7 +18,12 @@ import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
 import type { FieldChange, ManifestDiff } from '../core/writes/manifest-diff.js';
-import { explainMemoryChange, listMemoryVersions, type VersionView } from '../core/writes/versions.js';
+import {
+  explainMemoryChange,
+  listMemoryVersions,
+  type CappedVersionView,
+  type VersionView,
+} from '../core/writes/versions.js';
 import { html, joined, query, when, type SafeHtml } from './html.js';
 
 export interface ViewRequest {
@@ -63,7 +68,7 @@ function options(values: readonly string[], selected: string | undefined, blank?
 }
 
 async function agentIds(ctx: OperationContext): Promise<string[]> {
-  return [...((await listAgents(ctx)).agents as string[])].sort();
+  return [...(await listAgents(ctx)).agents].sort();
 }
 
 /** Follows cursors until the rows run out or `max` are read; bounded like every page. */
@@ -99,7 +104,7 @@ function health(agent: ExportedAgent, now: Date): { label: string; kind: 'bad' |
 
 export async function agentsView(req: ViewRequest): Promise<View> {
   const envelope = await exportAgents(req.ctx);
-  const agents = envelope.agents as ExportedAgent[];
+  const agents = envelope.agents;
   const staged = new Map<string, number>();
   for (const item of listStaged(req.ctx.store, req.now))
     staged.set(item.agent_id, (staged.get(item.agent_id) ?? 0) + 1);
@@ -108,7 +113,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
   const stale = rows.filter((row) => row.health.label === 'stale').length;
   const body = html` <h1>Agents</h1>
     <p class="summary">
-      ${agents.length} agent${agents.length === 1 ? '' : 's'} in ${envelope.generated_from as string}:
+      ${agents.length} agent${agents.length === 1 ? '' : 's'} in ${envelope.generated_from}:
       <span class="${unreadable ? 'bad' : ''}">${unreadable} unreadable</span>,
       <span class="${stale ? 'warn' : ''}">${stale} stale</span> (no session in ${STALE_DAYS}
       days)${
@@ -417,17 +422,7 @@ function fieldList(fields: FieldChange[]): SafeHtml {
 
 type DiffBody = Pick<ManifestDiff, 'agent_changes' | 'entities' | 'sessions' | 'notes'>;
 
-/** The diff part of an explain_memory_change payload. */
-function diffOf(payload: Payload): DiffBody {
-  return {
-    agent_changes: payload.agent_changes as DiffBody['agent_changes'],
-    entities: payload.entities as DiffBody['entities'],
-    sessions: payload.sessions as DiffBody['sessions'],
-    notes: payload.notes as DiffBody['notes'],
-  };
-}
-
-function renderDiff(diff: DiffBody): SafeHtml {
+export function renderDiff(diff: DiffBody): SafeHtml {
   // Values are already redacted strings (or null) by the diff.
   type Row = { date: unknown; cwd?: unknown; title?: unknown; text?: unknown };
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
@@ -598,13 +593,13 @@ export async function historyView(req: ViewRequest): Promise<View> {
         <p>Choose an agent to see the versions of its manifest.</p>`,
     };
   const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
-  if (typeof listing.error === 'string')
+  if (failed(listing))
     return {
       title: 'History',
       body: html`<h1>History</h1>
         ${picker}${errorBox(listing.error)}`,
     };
-  const versions = listing.versions as VersionView[];
+  const versions: readonly (VersionView | CappedVersionView)[] = listing.versions;
   const asked = Number(param(req, 'version'));
   const selected = versions.find((v) => v.version === asked) ?? versions[0];
   const explained = selected
@@ -650,7 +645,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
                         <td class="num">${count(v.entities)}</td>
                         <td class="num">${count(v.sessions)}</td>
                         <td class="num">${count(v.notes)}</td>
-                        <td><code>${v.sha256.slice(0, 12)}</code></td>
+                        <td><code>${(v.sha256 ?? '-').slice(0, 12)}</code></td>
                         <td class="actions">
                           <a href="/history${query({ agent, version: v.version })}#change">What changed</a>${
                             v.current
@@ -671,10 +666,10 @@ export async function historyView(req: ViewRequest): Promise<View> {
                 ? html`<section id="change" class="card">
                     <h2>What version ${selected.version} changed</h2>
                     ${
-                      typeof explained.error === 'string'
+                      failed(explained)
                         ? errorBox(explained.error)
-                        : html`<p class="summary">${explained.summary as string}</p>
-                            ${renderDiff(diffOf(explained))}`
+                        : html`<p class="summary">${explained.summary}</p>
+                            ${renderDiff(explained)}`
                     }
                   </section>`
                 : ''
@@ -688,14 +683,15 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
   const version = Number(param(req, 'version'));
   if (!isValidAgentId(agent)) return { title: 'Rollback', body: errorBox(`not a valid agent id: ${agent}`) };
   const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
-  const target = ((listing.versions ?? []) as VersionView[]).find((v) => v.version === version);
+  const versions: readonly (VersionView | CappedVersionView)[] = failed(listing) ? [] : listing.versions;
+  const target = versions.find((v) => v.version === version);
   if (!target)
     return {
       title: 'Rollback',
       body: html`<h1>Roll back ${agent}</h1>
         ${errorBox(`unknown version ${param(req, 'version') ?? ''} for agent ${agent}`)}`,
     };
-  const current = (listing.versions as VersionView[]).find((v) => v.current);
+  const current = versions.find((v) => v.current);
   const against = current && current.version !== target.version ? current.version : null;
   const preview =
     against === null ? null : await explainMemoryChange(req.ctx, { agent_id: agent, version: target.version, against });
@@ -705,11 +701,11 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
       ${target.entities ?? '?'} entities, ${target.sessions ?? '?'} sessions, ${target.notes ?? '?'} notes.
     </p>
     ${
-      preview && typeof preview.error !== 'string'
+      preview && !failed(preview)
         ? html`<h2 class="sub">
               The manifest would go from version ${against} (now) to version ${target.version}'s content
             </h2>
-            ${renderDiff(diffOf(preview))}`
+            ${renderDiff(preview)}`
         : ''
     }
     <form method="post" action="/history/rollback" class="confirm">

@@ -4,6 +4,7 @@ import { colors, plural } from '../../cli/output.js';
 import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { AGENT_TYPES } from '../../core/store/manifest.js';
 import { addNote } from '../../core/operations/notes.js';
+import { failed } from '../../core/payload.js';
 
 export default class NoteAdd extends BaseCommand {
   static override summary = "Add a note to an agent's manifest.";
@@ -47,12 +48,14 @@ export default class NoteAdd extends BaseCommand {
       visibility: flags.visibility ?? null,
       agent_type: flags['agent-type'] ?? null,
     });
-    this.failOnPayloadError(payload);
+    if (failed(payload)) return this.failOnPayloadError(payload);
+    // The operator's note is written live; a member's would be staged (library use only).
+    if (payload.staged) return this.emit(payload, () => payload.note);
     const c = colors();
     this.emit(
       payload,
       () =>
-        `${c.green('noted')} on ${String(payload.agent_id)} ${c.bold(`version ${String(payload.version)}`)} (${plural(Number(payload.total_notes), 'note')})`,
+        `${c.green('noted')} on ${payload.agent_id} ${c.bold(`version ${payload.version}`)} (${plural(payload.total_notes, 'note')})`,
     );
   }
 }

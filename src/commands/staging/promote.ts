@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { promoteStaged, type PromoteResult } from '../../core/writes/staging.js';
+import type { CommitCounts } from '../../core/writes/writes.js';
 
 export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";
@@ -21,11 +22,8 @@ export default class StagingPromote extends BaseCommand {
   }
 }
 
-function count(result: PromoteResult, key: string): number {
-  return result.promoted.reduce(
-    (sum, item) => sum + (typeof item.result[key] === 'number' ? (item.result[key] as number) : 0),
-    0,
-  );
+function count(result: PromoteResult, key: keyof CommitCounts): number {
+  return result.promoted.reduce((sum, item) => sum + item.result[key], 0);
 }
 
 /** The engine's line, plus the version the promotion became. */

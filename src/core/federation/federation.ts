@@ -235,8 +235,16 @@ export function byDateRef(a: SessionRef, b: SessionRef): number {
   return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
 }
 
+/** How the peers of a fanned-out recognition answered. */
+export type PeerReport = {
+  peer_latencies_us: Record<string, number | null>;
+  peers_queried: number;
+  peers_responded: number;
+  peers_timed_out: number;
+};
+
 /** The per-peer report recognition carries when peers exist. */
-export function peerReport(answers: readonly PeerAnswer[]): Record<string, unknown> {
+export function peerReport(answers: readonly PeerAnswer[]): PeerReport {
   const latencies: Record<string, number | null> = {};
   for (const answer of answers) latencies[answer.peer] = answer.ok ? answer.latency_us : null;
   return {
@@ -247,10 +255,11 @@ export function peerReport(answers: readonly PeerAnswer[]): Record<string, unkno
   };
 }
 
+/** A peer that did not answer, as payloads that report reachability list it. */
+export type UnreachablePeer = { peer: string; timed_out: boolean; error: string | null };
+
 /** Which peers did not answer, for payloads that report reachability. */
-export function unreachable(
-  answers: readonly PeerAnswer[],
-): { peer: string; timed_out: boolean; error: string | null }[] {
+export function unreachable(answers: readonly PeerAnswer[]): UnreachablePeer[] {
   return answers
     .filter((answer) => !answer.ok)
     .map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));

@@ -76,7 +76,10 @@ function timeOf(value: string | null): number {
   return Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
 }
 
-export async function exportAgents(ctx: OperationContext): Promise<Record<string, unknown>> {
+/** The `bourdon.agents/v1` envelope. */
+export type ExportAgentsOutput = { schema: string; machine: string; generated_from: string; agents: ExportedAgent[] };
+
+export async function exportAgents(ctx: OperationContext): Promise<ExportAgentsOutput> {
   const machine = machineName(ctx.env);
   const agents = agentsInScope(ctx).map((agent) => exportAgent(agent, machine));
   // Broken manifests are visible to whoever may read their namespace.

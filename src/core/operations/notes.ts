@@ -19,8 +19,10 @@ import {
   takePage,
   withReachability,
   type AccessArgs,
+  type PagedListing,
 } from './reads.js';
-import type { Payload } from '../payload.js';
+import type { Failed, OneOf } from '../payload.js';
+import type { CommitOutput } from '../writes/commit.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
 
 export interface ListNotesArgs extends AccessArgs {
@@ -66,7 +68,16 @@ function filterKey(value: string | null | undefined): string | null {
   return key === '' ? null : key;
 }
 
-export function noteRef(agent: string, note: Note) {
+export interface NoteRef {
+  agent: string;
+  date: string;
+  title: string | null;
+  text: string;
+  tags: string[];
+  project_focus: string[];
+}
+
+export function noteRef(agent: string, note: Note): NoteRef {
   return {
     agent,
     date: note.date,
@@ -77,7 +88,10 @@ export function noteRef(agent: string, note: Note) {
   };
 }
 
-export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Promise<Payload> {
+export type ListNotesAnswer = PagedListing & { tag: string | null; project: string | null; notes: NoteRef[] };
+export type ListNotesOutput = OneOf<ListNotesAnswer | Failed<ListNotesAnswer>>;
+
+export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Promise<ListNotesOutput> {
   const level = access(ctx, args, 'public');
   const base = {
     since: args.since ?? null,
@@ -146,8 +160,6 @@ export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Pro
   );
 }
 
-export type NoteRef = ReturnType<typeof noteRef>;
-
 /** Peer notes, tagged with provenance; already redacted by the peer and redacted again here. */
 function peerNotes(answers: readonly PeerAnswer[]): NoteRef[] {
   const out: NoteRef[] = [];
@@ -213,7 +225,7 @@ export function localIsoMinute(moment: Date): string {
 }
 
 /** Commits one note to an agent's manifest (dated now unless a date is given). */
-export async function addNote(ctx: OperationContext, args: AddNoteArgs): Promise<Payload> {
+export async function addNote(ctx: OperationContext, args: AddNoteArgs): Promise<CommitOutput> {
   const note: Record<string, unknown> = { date: args.date ?? localIsoMinute(ctx.now()) };
   if (args.title) note.title = args.title;
   note.text = args.text;

@@ -1,6 +1,7 @@
 /**
- * The read operations (spec §5): one function per tool, `(context, args) → payload`.
- * Payload shapes, key order and defaults follow the Python engine's tools.
+ * The read operations (spec §5): one function per tool, `(context, args) → output`, each output
+ * a named type. Payload shapes, key order and defaults follow the Python engine's tools; their
+ * declarations (schemas, descriptions) are in read-operations.ts.
  */
 import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
@@ -22,9 +23,11 @@ import {
   shouldFanOut,
   tagAgent,
   unreachable,
+  type PeerReport,
+  type UnreachablePeer,
 } from '../federation/federation.js';
 import type { PeerAnswer } from '../federation/peers.js';
-import type { Payload } from '../payload.js';
+import type { Failed, OneOf, Payload } from '../payload.js';
 import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 
@@ -32,6 +35,27 @@ export interface AccessArgs {
   access_level?: string | null;
   include_private?: boolean | null;
 }
+
+/** The access arguments a read answer echoes: the level as asked (or defaulted), and include_private. */
+export type AccessEcho = { access_level: string; include_private: boolean };
+
+/** Peers that did not answer, listed when some did not (federated answers only). */
+export type Reachability = { peers_unreachable?: UnreachablePeer[] };
+
+/**
+ * What every paged listing (recent work, notes, workstreams) answers besides its rows: the
+ * window and page it was asked for, echoed, the access echo, where the next page starts, and
+ * the peers that did not answer.
+ */
+export type PagedListing = {
+  since: string | null;
+  agent: string | null;
+  limit: number | null;
+  cursor: string | null;
+  next_cursor: string | null;
+  has_more: boolean;
+} & AccessEcho &
+  Reachability;
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -60,13 +84,18 @@ export async function askPeers(
 }
 
 /** Adds the list of peers that did not answer, when some did not. */
-export function withReachability(payload: Payload, answers: PeerAnswer[] | null): Payload {
+export function withReachability<T extends object>(payload: T, answers: PeerAnswer[] | null): T & Reachability {
   if (!answers) return payload;
   const missing = unreachable(answers);
   return missing.length ? { ...payload, peers_unreachable: missing } : payload;
 }
 
-export async function listAgents(ctx: OperationContext, args: { federation_hop?: number } = {}): Promise<Payload> {
+export type ListAgentsOutput = { agents: string[] } & Reachability;
+
+export async function listAgents(
+  ctx: OperationContext,
+  args: { federation_hop?: number } = {},
+): Promise<ListAgentsOutput> {
   const local = agentsInScope(ctx).map((agent) => agent.id);
   const answers = await askPeers(ctx, args, 'list_agents', {});
   if (!answers) return { agents: local };
@@ -78,7 +107,10 @@ export interface FindEntityArgs extends AccessArgs {
   federation_hop?: number;
 }
 
-export async function findEntity(ctx: OperationContext, args: FindEntityArgs): Promise<Payload> {
+export type FindEntityAnswer = { name: string } & AccessEcho & { matches: EntityMatch[] } & Reachability;
+export type FindEntityOutput = OneOf<FindEntityAnswer | Failed<FindEntityAnswer>>;
+
+export async function findEntity(ctx: OperationContext, args: FindEntityArgs): Promise<FindEntityOutput> {
   const level = access(ctx, args, 'public');
   const base = { name: args.name, access_level: level.echoed, include_private: args.include_private ?? false };
   if (level.error) return { error: level.error, ...base, matches: [] };
@@ -102,7 +134,13 @@ export interface QueryAgentMemoryArgs extends AccessArgs {
   topic: string;
 }
 
-export async function queryAgentMemory(ctx: OperationContext, args: QueryAgentMemoryArgs): Promise<Payload> {
+export type QueryAgentMemoryAnswer = { agent: string; topic: string } & AccessEcho & { matches: EntityMatch[] };
+export type QueryAgentMemoryOutput = OneOf<QueryAgentMemoryAnswer | Failed<QueryAgentMemoryAnswer>>;
+
+export async function queryAgentMemory(
+  ctx: OperationContext,
+  args: QueryAgentMemoryArgs,
+): Promise<QueryAgentMemoryOutput> {
   const level = access(ctx, args, 'public');
   const base = {
     agent: args.agent,
@@ -183,7 +221,10 @@ export function takePage<T>(plan: PagePlan, ordered: Iterable<T>): Page<T> {
   return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff: plan.cutoff }) : null };
 }
 
-export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<Payload> {
+export type ListRecentWorkAnswer = PagedListing & { summary: boolean; sessions: SessionRef[] };
+export type ListRecentWorkOutput = OneOf<ListRecentWorkAnswer | Failed<ListRecentWorkAnswer>>;
+
+export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<ListRecentWorkOutput> {
   const level = access(ctx, args, 'public');
   const summary = args.summary ?? false;
   const base = {
@@ -239,7 +280,18 @@ export interface CrossAgentSummaryArgs extends AccessArgs {
   federation_hop?: number;
 }
 
-export async function getCrossAgentSummary(ctx: OperationContext, args: CrossAgentSummaryArgs): Promise<Payload> {
+export type CrossAgentSummaryAnswer = {
+  project: string;
+  agents: string[];
+  recent_sessions: SessionRef[];
+  entities: EntityMatch[];
+} & Reachability;
+export type CrossAgentSummaryOutput = OneOf<CrossAgentSummaryAnswer | Failed<CrossAgentSummaryAnswer>>;
+
+export async function getCrossAgentSummary(
+  ctx: OperationContext,
+  args: CrossAgentSummaryArgs,
+): Promise<CrossAgentSummaryOutput> {
   const level = access(ctx, args, 'public');
   // The engine strips the project and echoes it stripped.
   const project = args.project.trim();
@@ -276,7 +328,22 @@ export interface RecognitionArgs extends AccessArgs {
   federation_hop?: number;
 }
 
-export async function prepareRecognitionContext(ctx: OperationContext, args: RecognitionArgs): Promise<Payload> {
+/** A recognised entity as the answer lists it. */
+export type RecognisedEntity = { name: string; type: string | null; source_agents: string[] };
+
+export type RecognitionAnswer = { prompt: string } & AccessEcho & {
+    recognition: string;
+    matched_entities: RecognisedEntity[];
+    recognition_latency_us: number;
+    hydration_scheduled: boolean;
+    prompt_context: string;
+  } & Partial<PeerReport>;
+export type RecognitionOutput = OneOf<RecognitionAnswer | Failed<RecognitionAnswer>>;
+
+export async function prepareRecognitionContext(
+  ctx: OperationContext,
+  args: RecognitionArgs,
+): Promise<RecognitionOutput> {
   const started = process.hrtime.bigint();
   const level = access(ctx, args, 'team');
   const base = { prompt: args.prompt, access_level: level.echoed, include_private: args.include_private ?? false };
@@ -306,7 +373,7 @@ export async function prepareRecognitionContext(ctx: OperationContext, args: Rec
   if (answers) mergePeerRecognition(matched, answers);
   const recognition = recognitionLine(matched, localDay(ctx.now()));
   const latency = Number((process.hrtime.bigint() - started) / 1000n);
-  const payload: Payload = {
+  const payload: RecognitionAnswer = {
     ...base,
     recognition,
     matched_entities: matched.map((entity) => ({
@@ -371,7 +438,9 @@ export interface DeeperContextArgs extends AccessArgs {
 }
 
 /** No L2 retriever ships with this package: the context is empty, never an error. */
-export async function getDeeperContext(ctx: OperationContext, args: DeeperContextArgs): Promise<Payload> {
+export type DeeperContextOutput = { prompt: string } & AccessEcho & { context: string; context_chars: number };
+
+export async function getDeeperContext(ctx: OperationContext, args: DeeperContextArgs): Promise<DeeperContextOutput> {
   const level = access(ctx, args, 'team');
   return {
     prompt: args.prompt,
@@ -390,7 +459,9 @@ export interface CompileTurnArgs {
   max_chars?: number;
 }
 
-export async function compileCodexTurn(_ctx: OperationContext, _args: CompileTurnArgs): Promise<Payload> {
+export type CompileTurnOutput = { _status: 'deferred'; schema_version: string; reason: string };
+
+export async function compileCodexTurn(_ctx: OperationContext, _args: CompileTurnArgs): Promise<CompileTurnOutput> {
   return {
     _status: 'deferred',
     schema_version: 'codex-turn-brief/v1',

@@ -26,8 +26,9 @@ import {
   peerAccessArgs,
   withReachability,
   type AccessArgs,
+  type PagedListing,
 } from './reads.js';
-import type { Payload } from '../payload.js';
+import type { Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
@@ -219,7 +220,13 @@ function byLastActivity(a: StreamBase, b: StreamBase): number {
   return an === bn ? 0 : an < bn ? -1 : 1;
 }
 
-export async function listWorkstreams(ctx: OperationContext, args: ListWorkstreamsArgs): Promise<Payload> {
+export type ListWorkstreamsAnswer = PagedListing & { status: string | null; workstreams: Workstream[] };
+export type ListWorkstreamsOutput = OneOf<ListWorkstreamsAnswer | Failed<ListWorkstreamsAnswer>>;
+
+export async function listWorkstreams(
+  ctx: OperationContext,
+  args: ListWorkstreamsArgs,
+): Promise<ListWorkstreamsOutput> {
   const level = access(ctx, args, 'public');
   const base = {
     since: args.since ?? null,

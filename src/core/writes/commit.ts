@@ -4,13 +4,16 @@
  * operator's review (the MCP guard has already refused namespaces other than the caller's own).
  */
 import type { OperationContext } from '../context.js';
-import type { Payload } from '../payload.js';
-import { stageCommit } from './staging.js';
-import { commitLive, type CommitArgs } from './writes.js';
+import type { DenialPayload, OneOf } from '../payload.js';
+import { stageCommit, type StagedCommit } from './staging.js';
+import { commitLive, type CommitArgs, type CommitFailure, type CommitSummary } from './writes.js';
 
 export type { CommitArgs };
 
-export async function commitToFederation(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
+/** A live write's summary, a staged write's receipt, a refusal, or a denial (another's namespace). */
+export type CommitOutput = OneOf<CommitSummary | StagedCommit | CommitFailure | DenialPayload>;
+
+export async function commitToFederation(ctx: OperationContext, args: CommitArgs): Promise<CommitOutput> {
   if (ctx.caller.tier !== 'trusted') return stageCommit(ctx, args);
   return commitLive(ctx, args, { op: 'commit', actor: ctx.caller.agent_id, ceiling: ctx.caller.ceiling });
 }

@@ -95,15 +95,24 @@ function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>)
   return out;
 }
 
-const entityName = (row: RawObject) => shown(pyStr(row.name));
-const sessionId = (row: RawObject) => ({
-  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
-  cwd: shown(pyTruthy(row.cwd) ? pyStr(row.cwd) : null),
+/** `shown` of a text or null: redacted text, or null. */
+const shownText = (value: string | null): string | null => (value === null ? null : redactText(value));
+/** The text of a field as Python's truthiness and str() read it, or null. */
+const textOrNull = (value: unknown): string | null => (pyTruthy(value) ? pyStr(value) : null);
+
+/** How a diff names a session and a note (an entity is named by its name). */
+export type SessionId = { date: string | null; cwd: string | null };
+export type NoteId = { date: string | null; title: unknown; text: string | null };
+
+const entityName = (row: RawObject): string => redactText(pyStr(row.name));
+const sessionId = (row: RawObject): SessionId => ({
+  date: shownText(textOrNull(row.date)),
+  cwd: shownText(textOrNull(row.cwd)),
 });
-const noteId = (row: RawObject) => ({
-  date: shown(pyTruthy(row.date) ? pyStr(row.date) : null),
+const noteId = (row: RawObject): NoteId => ({
+  date: shownText(textOrNull(row.date)),
   title: shown(row.title),
-  text: shown(pyTruthy(row.text) ? pyStr(row.text) : null),
+  text: shownText(textOrNull(row.text)),
 });
 
 const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];

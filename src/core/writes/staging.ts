@@ -21,18 +21,8 @@ import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
-import {
-  ENTITY_LIST_FIELDS,
-  NOTE_LIST_FIELDS,
-  SESSION_LIST_FIELDS,
-  entityKey,
-  incomingEntityKey,
-  mergeRows,
-  noteKey,
-  sessionKey,
-} from './merge.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../payload.js';
+import { failed, type DenialPayload, type OneOf } from '../payload.js';
 import {
   commitCapError,
   enumError,
@@ -41,7 +31,16 @@ import {
   type CommitRules,
   type RowProblem,
 } from './commit-input.js';
-import { buildManifest, commitError, commitLocked, loadExisting, serialiseManifest } from './writes.js';
+import {
+  buildManifest,
+  commitError,
+  commitLocked,
+  loadExisting,
+  mergeCommitRows,
+  serialiseManifest,
+  type CommitFailure,
+  type CommitSummary,
+} from './writes.js';
 import { diffManifests, type ManifestDiff } from './manifest-diff.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 
@@ -72,7 +71,7 @@ interface PromotedWrite {
   caller: string;
   path: string;
   /** The commit summary of the promotion (with its `version`). */
-  result: Payload;
+  result: CommitSummary;
 }
 
 export interface PromoteResult {
@@ -143,7 +142,13 @@ function listOf(doc: RawObject, key: string): unknown[] {
  * A quarantined caller's commit: merged into its staged file for this agent id, never into the
  * live store. Only the caller's own namespace; answers `{staged, agent_id, path, note}`.
  */
-export async function stageCommit(ctx: OperationContext, args: CommitArgs): Promise<Payload> {
+/** What a staged write answers. */
+export type StagedCommit = { staged: true; agent_id: string; path: string; note: string };
+
+export async function stageCommit(
+  ctx: OperationContext,
+  args: CommitArgs,
+): Promise<OneOf<StagedCommit | CommitFailure | DenialPayload>> {
   const caller = ctx.caller;
   if (args.agent_id !== caller.agent_id) {
     return denialPayload(
@@ -157,7 +162,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
   const dest = stagedPath(ctx.store, caller.agent_id, args.agent_id);
   return withLibraryGate(
     ctx.store.paths,
-    () => {
+    (): StagedCommit | CommitFailure => {
       let existing: RawObject;
       try {
         existing = readStagedDoc(dest) ?? {};
@@ -174,8 +179,10 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
       if (args.role_narrative) agent.role_narrative = args.role_narrative;
       const entities = listOf(existing, 'known_entities');
       const sessions = listOf(existing, 'recent_sessions');
-      mergeRows(entities, (args.entities ?? []) as RawObject[], ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
-      mergeRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey);
+      const hasNotes = (args.notes ?? []).length > 0 || Array.isArray(existing.notes);
+      const notes = hasNotes ? listOf(existing, 'notes') : null;
+      // The live write's merge (rows staged by members are merged as a commit merges them).
+      mergeCommitRows({ entities, sessions, notes }, args);
       const manifest: RawObject = {
         spec_version: existing.spec_version || '0.1',
         agent,
@@ -183,12 +190,7 @@ export async function stageCommit(ctx: OperationContext, args: CommitArgs): Prom
         known_entities: entities,
         recent_sessions: sessions,
       };
-      const incomingNotes = (args.notes ?? []) as RawObject[];
-      if (incomingNotes.length > 0 || Array.isArray(existing.notes)) {
-        const notes = listOf(existing, 'notes');
-        mergeRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey);
-        manifest.notes = notes;
-      }
+      if (notes) manifest.notes = notes;
       // The staged file is promoted as one commit: it keeps within a commit's caps, which also
       // bounds the work every later staged write for it can cost.
       const capProblem = commitCapError(
@@ -376,7 +378,7 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
           { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },
           gate,
         );
-        if (typeof result.error === 'string') throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
+        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));
         promoted.push({ caller: item.caller, path: item.path, result });

@@ -16,18 +16,18 @@ import { sha256, type RowCounts, type VersionRecord } from './version-record.js'
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
-import { diffManifests, sideOf, type Side } from './manifest-diff.js';
+import { diffManifests, sideOf, type FieldChange, type ManifestDiff, type Side } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
-import type { Payload } from '../payload.js';
+import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 
 /** The diff's row shape, for the commands that render explain_memory_change's answer. */
-export type { FieldChange } from './manifest-diff.js';
+export type { FieldChange, NoteId, SessionId } from './manifest-diff.js';
 
 export const DEFAULT_VERSION_LIMIT = 20;
 export const MAX_VERSION_LIMIT = 1000;
 
-function trustedOnly(ctx: OperationContext, op: string): Payload | null {
+function trustedOnly(ctx: OperationContext, op: string): DenialPayload | null {
   if (ctx.caller.tier === 'trusted') return null;
   return denialPayload(ctx.caller, op, `tier '${ctx.caller.tier}' may not call this tool`);
 }
@@ -90,7 +90,10 @@ function visibleCounts(state: HistoryState, record: VersionRecord, ceiling: Acce
   return counts;
 }
 
-export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<Payload> {
+export type ListVersionsAnswer = { agent_id: string; versions: VersionView[] | CappedVersionView[] };
+export type ListVersionsOutput = OneOf<ListVersionsAnswer | Failed<{ agent_id: string; versions: [] }> | DenialPayload>;
+
+export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<ListVersionsOutput> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
   if (denied) return denied;
   if (!isValidAgentId(args.agent_id))
@@ -138,7 +141,21 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<Payload> {
+export type ExplainAnswer = {
+  agent_id: string;
+  version: number;
+  against: number | null;
+  agent_changes: FieldChange[];
+  entities: ManifestDiff['entities'];
+  sessions: ManifestDiff['sessions'];
+  notes: ManifestDiff['notes'];
+  summary: string;
+};
+export type ExplainOutput = OneOf<
+  ExplainAnswer | Failed<{ agent_id: string; version: number; against: number | null }> | DenialPayload
+>;
+
+export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<ExplainOutput> {
   const denied = trustedOnly(ctx, 'explain_memory_change');
   if (denied) return denied;
   const against = args.against ?? null;
@@ -195,7 +212,18 @@ export interface RollbackArgs {
   reason?: string | null;
 }
 
-export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<Payload> {
+export type RollbackAnswer = {
+  agent_id: string;
+  restored_version: number;
+  version: number;
+  sha256: string;
+  reason: string | null;
+};
+export type RollbackOutput = OneOf<
+  RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
+>;
+
+export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<RollbackOutput> {
   const denied = trustedOnly(ctx, 'rollback_agent_memory');
   if (denied) return denied;
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);

@@ -28,7 +28,6 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import type { Payload } from '../payload.js';
 import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
 
 /** The commit's input shape, for the adapters that build one. */
@@ -55,7 +54,24 @@ function pythonIsoUtc(moment: Date): string {
   return ms === 0 ? `${base}+00:00` : `${base}.${String(ms).padStart(3, '0')}000+00:00`;
 }
 
-export function commitError(args: CommitArgs, message: string): Payload {
+/** A refused commit, as the engine answers it. */
+export type CommitFailure = { error: string; agent_id: string; mode: string };
+
+/** What a live commit answers: its counts, the totals the writer may see, and the version it holds. */
+export type CommitSummary = {
+  agent_id: string;
+  path: string;
+  mode: string;
+} & CommitCounts & {
+    total_entities: number;
+    total_sessions: number;
+    total_notes: number;
+    /** The manifest's `last_updated` as written (a string unless the file says otherwise). */
+    last_updated: unknown;
+    version: number;
+  };
+
+export function commitError(args: CommitArgs, message: string): CommitFailure {
   return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
 }
 
@@ -120,15 +136,18 @@ function rowList(manifest: RawObject, key: string, file: string): unknown[] {
   throw new CommitRefused(`cannot merge into ${file}: ${key} is not a list`);
 }
 
-interface BuiltManifest {
+/** The rows a commit added and updated, as its summary counts them. */
+export type CommitCounts = {
+  entities_added: number;
+  entities_updated: number;
+  sessions_added: number;
+  sessions_updated: number;
+  notes_added: number;
+};
+
+export interface BuiltManifest {
   manifest: RawObject;
-  payloadCounts: {
-    entities_added: number;
-    entities_updated: number;
-    sessions_added: number;
-    sessions_updated: number;
-    notes_added: number;
-  };
+  payloadCounts: CommitCounts;
 }
 
 /** Builds the manifest a commit writes (the engine's commit_l5, plus notes). */
@@ -208,32 +227,46 @@ export function buildManifest(
   const keptNotes = mode === 'replace' ? hiddenRows(existing, 'notes', ceiling) : [];
   for (const row of keptEntities) entities.push(row);
   for (const row of keptSessions) sessions.push(row);
+  let notes: unknown[] | null = null;
+  if (incomingNotes.length > 0 || keptNotes.length > 0 || 'notes' in manifest) {
+    if (!('notes' in manifest)) manifest.notes = [];
+    notes = rowList(manifest, 'notes', file);
+    for (const row of keptNotes) notes.push(row);
+  }
+  const payloadCounts = mergeCommitRows({ entities, sessions, notes }, args, ceiling);
+  sortSessions(sessions);
+  return { manifest, payloadCounts };
+}
+
+/**
+ * Merges a commit's rows into the lists they land in, in place: entities by lower-cased name,
+ * sessions by (date, cwd), notes by (date, text), list fields unioned; notes only when there is
+ * a notes list. The live write (buildManifest) and staging (stageCommit) both merge with it.
+ */
+export function mergeCommitRows(
+  into: { entities: unknown[]; sessions: unknown[]; notes: unknown[] | null },
+  rows: Pick<CommitArgs, 'entities' | 'sessions' | 'notes'>,
+  ceiling: AccessLevel = 'private',
+): CommitCounts {
+  const incoming = (list: unknown[] | null | undefined) => (list ?? []) as RawObject[];
   const e = mergeVisibleRows(
-    entities,
-    (args.entities ?? []) as RawObject[],
+    into.entities,
+    incoming(rows.entities),
     ENTITY_LIST_FIELDS,
     entityKey,
     ceiling,
     incomingEntityKey,
   );
-  const s = mergeVisibleRows(sessions, (args.sessions ?? []) as RawObject[], SESSION_LIST_FIELDS, sessionKey, ceiling);
-  sortSessions(sessions);
-  let notesAdded = 0;
-  if (incomingNotes.length > 0 || keptNotes.length > 0 || 'notes' in manifest) {
-    if (!('notes' in manifest)) manifest.notes = [];
-    const notes = rowList(manifest, 'notes', file);
-    for (const row of keptNotes) notes.push(row);
-    notesAdded = mergeVisibleRows(notes, incomingNotes, NOTE_LIST_FIELDS, noteKey, ceiling).added;
-  }
+  const s = mergeVisibleRows(into.sessions, incoming(rows.sessions), SESSION_LIST_FIELDS, sessionKey, ceiling);
+  const notesAdded = into.notes
+    ? mergeVisibleRows(into.notes, incoming(rows.notes), NOTE_LIST_FIELDS, noteKey, ceiling).added
+    : 0;
   return {
-    manifest,
-    payloadCounts: {
-      entities_added: e.added,
-      entities_updated: e.updated,
-      sessions_added: s.added,
-      sessions_updated: s.updated,
-      notes_added: notesAdded,
-    },
+    entities_added: e.added,
+    entities_updated: e.updated,
+    sessions_added: s.added,
+    sessions_updated: s.updated,
+    notes_added: notesAdded,
   };
 }
 
@@ -269,7 +302,12 @@ function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'priv
 }
 
 /** A live commit; the caller holds the library gate. Returns the write summary or an error payload. */
-export function commitLocked(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin, gate: GateHandle): Payload {
+export function commitLocked(
+  ctx: OperationContext,
+  args: CommitArgs,
+  origin: WriteOrigin,
+  gate: GateHandle,
+): CommitSummary | CommitFailure {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
   const paths = ctx.store.paths;
@@ -347,7 +385,11 @@ function unchangedVersion(
 }
 
 /** A live commit: validated first, then merged and written under the library gate. */
-export async function commitLive(ctx: OperationContext, args: CommitArgs, origin: WriteOrigin): Promise<Payload> {
+export async function commitLive(
+  ctx: OperationContext,
+  args: CommitArgs,
+  origin: WriteOrigin,
+): Promise<CommitSummary | CommitFailure> {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
   try {

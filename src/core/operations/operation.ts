@@ -1,33 +1,38 @@
 /**
- * What a tool is: a name, a zod schema with the Python server's argument names and
- * defaults, and the core operation it adapts. Tier checks and audit are not here: they
- * wrap every tool once, at registration (../register.ts).
+ * What an operation is, declared once: its name, its description, a zod input schema with the
+ * Python engine's argument names, defaults and lax coercions, the namespace a call touches, and
+ * the handler `(context, input) → output`. The MCP tool (src/mcp/register.ts) and the CLI
+ * command (src/cli/invoke.ts) both derive from the declaration; tier checks and audit are not
+ * here: the MCP registration wraps every operation in them once.
  */
 import * as z from 'zod';
-import type { OperationContext } from '../../core/context.js';
-import type { Payload } from '../../core/payload.js';
-
-/** A tool's arguments once its schema has validated them. */
-export type ToolArguments = z.infer<z.ZodObject>;
+import type { OperationContext } from '../context.js';
+import type { Payload } from '../payload.js';
 
 /**
- * `namespace` and `run` are methods, not function-valued properties, so that a tool defined on
- * its own schema is still a `ToolDefinition` in the list of all tools (methods compare their
- * parameters bivariantly): no cast is needed to hold 15 differently-typed tools in one array.
+ * `namespace` and `run` are methods, not function-valued properties, so that an operation
+ * declared on its own schema and output is still an `Operation` in the list of all of them
+ * (methods compare their parameters bivariantly): no cast holds 15 differently-typed
+ * operations in one array.
  */
-export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
-  name: string;
-  description: string;
-  schema: S;
+export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
+  /** The MCP tool name (the engine's), also named in the CLI command's help. */
+  readonly name: string;
+  readonly description: string;
+  /** The arguments, as tools/list shows them and as both adapters validate them. */
+  readonly input: S;
   /** The agent namespace a call touches ('*' for all), for tier checks and the audit line. */
-  namespace?(args: z.infer<S>): string;
+  namespace?(input: z.infer<S>): string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
-  denialExtras?: Payload;
-  run(ctx: OperationContext, args: z.infer<S>): Promise<Payload>;
+  readonly denialExtras?: Payload;
+  run(ctx: OperationContext, input: z.infer<S>): Promise<O>;
 }
 
-export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition<S> {
-  return tool;
+/** An operation's input once its schema has validated it. */
+export type OperationInput<S extends z.ZodObject> = z.infer<S>;
+
+export function defineOperation<S extends z.ZodObject, O>(operation: Operation<S, O>): Operation<S, O> {
+  return operation;
 }
 
 /*
@@ -103,5 +108,37 @@ export const federationHop = z.preprocess(
 /** An optional text argument; `default: null` in tools/list, as the engine declares it. */
 export const optionalText = z.string().nullable().default(null);
 
+/** The namespace of tools about one agent's manifest: the agent they name. */
+export const agentIdNamespace = (input: { agent_id: string }) => input.agent_id;
+
 /** The namespace of tools that take an optional `agent` filter. */
 export const agentFilterNamespace = (args: { agent?: string | null }) => args.agent ?? '*';
+
+/** One problem a schema found in an input, as Standard Schema validators report it. */
+export interface InputIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+/** Input problems on one line, each as `path: message` (the wording the MCP SDK's validator uses). */
+export function describeIssues(issues: readonly InputIssue[]): string {
+  return issues
+    .map((issue) => {
+      if (!issue.path?.length) return issue.message;
+      const where = issue.path.map((part) => String(typeof part === 'object' ? part.key : part)).join('.');
+      return `${where}: ${issue.message}`;
+    })
+    .join(', ');
+}
+
+/**
+ * Validates an input with the operation's schema (its Standard Schema face, as the MCP SDK
+ * validates tool arguments): the parsed input, or the issues found.
+ */
+export async function parseInput<S extends z.ZodObject>(
+  operation: Operation<S, unknown>,
+  input: unknown,
+): Promise<{ value: z.infer<S> } | { issues: readonly InputIssue[] }> {
+  const result = await operation.input['~standard'].validate(input);
+  return result.issues ? { issues: result.issues } : { value: result.value };
+}
