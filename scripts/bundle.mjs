@@ -7,6 +7,10 @@
 // them as `COMMANDS` for oclif's explicit strategy (package.json `oclif.commands`). Adding a
 // command is adding its file under src/commands: nothing to register by hand.
 //
+// A second entry, fast.js (src/cli/fast-path.ts), answers the plain `--json` read commands
+// without oclif (bin/run.js tries it first); it shares its chunks with cli.js, and must not
+// import @oclif/core, which this script checks.
+//
 // Imports that commands make lazily (`await import(...)`: the MCP SDK, prompts, the YAML
 // writer) stay lazy: esbuild splits them into chunks loaded only when a command needs them.
 import fs from 'node:fs';
@@ -59,8 +63,8 @@ fs.writeFileSync(entryFile, entry);
 fs.writeFileSync(helpFile, helpEntry);
 fs.rmSync(OUT, { recursive: true, force: true });
 try {
-  await build({
-    entryPoints: { cli: entryFile, help: helpFile },
+  const result = await build({
+    entryPoints: { cli: entryFile, help: helpFile, fast: path.join(DIST, 'cli', 'fast-path.js') },
     outdir: OUT,
     bundle: true,
     splitting: true,
@@ -78,7 +82,24 @@ try {
     legalComments: 'none',
     // Less source to compile at every start; BOURDON_DEBUG stack traces point into dist/ anyway.
     minify: true,
+    metafile: true,
   });
+  // The fast path exists to skip oclif's module graph: fail the build if it reaches it.
+  const fastOutput = Object.entries(result.metafile.outputs).find(([, output]) =>
+    output.entryPoint?.endsWith('fast-path.js'),
+  );
+  const reachable = new Set();
+  const visit = (file) => {
+    if (reachable.has(file)) return;
+    reachable.add(file);
+    for (const imported of result.metafile.outputs[file]?.imports ?? [])
+      if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(fastOutput[0]);
+  const oclifIn = [...reachable].filter((file) =>
+    Object.keys(result.metafile.outputs[file]?.inputs ?? {}).some((input) => input.includes('node_modules/@oclif/')),
+  );
+  if (oclifIn.length) throw new Error(`the fast path's bundle loads @oclif/core (through ${oclifIn.join(', ')})`);
 } finally {
   fs.rmSync(entryFile, { force: true });
   fs.rmSync(helpFile, { force: true });

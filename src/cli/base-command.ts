@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import { Command, Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
 import { isDenial, type Payload } from '../core/payload.js';
-import { createContext, type OperationContext } from '../core/context.js';
-import { EntityLookupStore, L6Store, stderrWarn } from '../core/store/library.js';
-import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
+import type { OperationContext } from '../core/context.js';
+import { stderrWarn, type L6Store } from '../core/store/library.js';
 import { printableOutput, setupColors, setupWidth } from './output.js';
-import { editDistance } from './suggest.js';
+import { assertAgentExists, jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -45,7 +44,7 @@ export abstract class BaseCommand extends Command {
 
   /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
   protected libraryRoot(flag: string | undefined): string {
-    return flag && flag.length > 0 ? flag : defaultLibraryRoot(process.env);
+    return libraryRoot(flag);
   }
 
   /**
@@ -57,13 +56,14 @@ export abstract class BaseCommand extends Command {
     overrides: Partial<OperationContext> = {},
     entityLookup?: string,
   ): OperationContext {
-    const root = this.libraryRoot(libraryFlag);
-    const options = { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) };
-    const store =
-      entityLookup === undefined ? new L6Store(root, options) : new EntityLookupStore(root, entityLookup, options);
-    store.assertExists();
-    this.preloadLargeLibrary(store);
-    return createContext(store, overrides);
+    const ctx = openLibrary(libraryFlag, stderrWarn, entityLookup, overrides);
+    this.preloadLargeLibrary(ctx.store);
+    return ctx;
+  }
+
+  /** openContext as the shared read-command payloads (read-commands.ts) take it. */
+  protected get open(): OpenLibrary {
+    return (libraryFlag, entityLookup) => this.openContext(libraryFlag, {}, entityLookup);
   }
 
   /**
@@ -71,17 +71,7 @@ export abstract class BaseCommand extends Command {
    * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
    */
   protected assertAgentExists(ctx: OperationContext, agentId: string): void {
-    if (agentId.startsWith('peer:')) return;
-    const ids = [...ctx.store.snapshot().byId.keys()];
-    if (ids.includes(agentId)) return;
-    const close = ids
-      .map((id) => ({ id, distance: editDistance(agentId, id) }))
-      .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
-      .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
-      .slice(0, 3)
-      .map((entry) => entry.id);
-    const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
-    throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
+    assertAgentExists(ctx, agentId);
   }
 
   /**
@@ -108,7 +98,7 @@ export abstract class BaseCommand extends Command {
   /** Prints a payload: JSON under --json, else the command's human rendering. */
   protected emit(payload: unknown, human: () => string): void {
     if (this.jsonMode) {
-      process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+      process.stdout.write(jsonText(payload));
       return;
     }
     // Every human output passes here: control characters in data are shown escaped.
@@ -139,33 +129,11 @@ export abstract class BaseCommand extends Command {
     };
   }
 
-  /**
-   * Runs a paged operation: one page, or with `all` every page merged into one payload (the
-   * rows of `field` concatenated, cursors cleared), failing on the first page that errs.
-   */
-  protected async pages(
-    field: string,
-    all: boolean,
-    fetch: (cursor: string | undefined) => Promise<Record<string, unknown>>,
-    cursor?: string,
-  ): Promise<Record<string, unknown>> {
-    let payload = await fetch(cursor);
-    this.failOnPayloadError(payload);
-    if (!all) return payload;
-    const rows = [...(payload[field] as unknown[])];
-    while (payload.has_more && typeof payload.next_cursor === 'string') {
-      payload = await fetch(payload.next_cursor);
-      this.failOnPayloadError(payload);
-      rows.push(...(payload[field] as unknown[]));
-    }
-    return { ...payload, cursor: null, [field]: rows, next_cursor: null, has_more: false };
-  }
-
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
-    if (this.jsonMode) process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+    if (this.jsonMode) process.stdout.write(jsonText(payload));
     else process.stderr.write(`bourdon: ${payload.error}\n`);
     this.exit(code);
   }

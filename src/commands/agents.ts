@@ -3,9 +3,8 @@ import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, styled, table } from '../cli/output.js';
 import { wideFlag } from '../cli/flags.js';
 import { configPaths } from '../core/store/config.js';
-import { exportAgents } from '../core/operations/export.js';
 import type { ExportedAgent } from '../core/operations/export.js';
-import { listAgents } from '../core/operations/reads.js';
+import { agentsPayload } from '../cli/read-commands.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
@@ -28,13 +27,12 @@ export default class Agents extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Agents);
-    const ctx = this.openContext(flags.library);
     if (this.jsonMode && !flags.export) {
-      this.emit(await listAgents(ctx), () => '');
+      this.emit(await agentsPayload(this.open, flags), () => '');
       return;
     }
     // The human listing uses the export view: it carries type, sessions and freshness.
-    let envelope = await exportAgents(ctx);
+    let envelope = await agentsPayload(this.open, { ...flags, export: true });
     if (flags.federated) envelope = await this.federate(envelope);
     this.emit(envelope, () => renderAgents(envelope.agents as ExportedAgent[]));
   }

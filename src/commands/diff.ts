@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
-import { parseVersion } from '../cli/input.js';
 import type { Payload } from '../core/payload.js';
-import { explainMemoryChange, type FieldChange } from '../core/writes/versions.js';
+import type { FieldChange } from '../core/writes/versions.js';
+import { diffPayload } from '../cli/read-commands.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';
@@ -20,12 +20,7 @@ export default class Diff extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);
-    const version = parseVersion(args.version);
-    const payload = await explainMemoryChange(this.openContext(flags.library), {
-      agent_id: args.agent_id,
-      version,
-      against: flags.against ?? null,
-    });
+    const payload = await diffPayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     this.emit(payload, () => renderDiff(payload));
   }

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { renderMatches } from '../cli/render.js';
-import { findEntity } from '../core/operations/reads.js';
+import { findPayload } from '../cli/read-commands.js';
 import type { EntityMatch } from '../core/operations/queries.js';
 
 export default class Find extends BaseCommand {
@@ -18,10 +18,7 @@ export default class Find extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
-    const payload = await findEntity(this.openContext(flags.library, {}, args.name), {
-      name: args.name,
-      ...accessArgs(flags),
-    });
+    const payload = await findPayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     this.emit(payload, () => renderMatches(payload.matches as EntityMatch[], `No agent knows about "${args.name}".`));
   }

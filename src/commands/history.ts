@@ -3,7 +3,8 @@ import { BaseCommand } from '../cli/base-command.js';
 import { colors, commandHint, styled, table } from '../cli/output.js';
 import { shellWord, wideFlag } from '../cli/flags.js';
 import type { Payload } from '../core/payload.js';
-import { listMemoryVersions, type VersionView } from '../core/writes/versions.js';
+import type { VersionView } from '../core/writes/versions.js';
+import { historyPayload } from '../cli/read-commands.js';
 
 export default class History extends BaseCommand {
   static override summary = "The versions of an agent's manifest, newest first.";
@@ -21,15 +22,9 @@ export default class History extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const ctx = this.openContext(flags.library);
-    const payload: Payload = await listMemoryVersions(ctx, {
-      agent_id: args.agent_id,
-      limit: flags.limit,
-    });
+    const payload: Payload = await historyPayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     const versions = payload.versions as VersionView[];
-    // No versions and no manifest: a typo, not an agent without history.
-    if (versions.length === 0) this.assertAgentExists(ctx, args.agent_id);
     const oldest = versions.length ? versions[versions.length - 1].version : 0;
     const limit = flags.limit ?? 20;
     const more =

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { commandHint, list, relativeDay, table } from '../cli/output.js';
-import { listNotes, type noteRef } from '../core/operations/notes.js';
+import type { noteRef } from '../core/operations/notes.js';
+import { listNotesPayload } from '../cli/read-commands.js';
 
 type NoteRef = ReturnType<typeof noteRef>;
 
@@ -33,16 +34,8 @@ export default class ListNotes extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ListNotes);
-    const ctx = this.openContext(flags.library);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      tag: flags.tag,
-      project: flags.project,
-      limit: flags.limit,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages('notes', flags.all, (cursor) => listNotes(ctx, { ...args, cursor }), flags.cursor);
+    const payload = await listNotesPayload(this.open, flags);
+    this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { renderMatches } from '../cli/render.js';
-import { queryAgentMemory } from '../core/operations/reads.js';
+import { queryPayload } from '../cli/read-commands.js';
 import type { EntityMatch } from '../core/operations/queries.js';
 
 export default class Query extends BaseCommand {
@@ -21,15 +21,7 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    // Every agent is in the lookup snapshot (with only the entities the topic names), so the
-    // existence check costs no extra read.
-    const ctx = this.openContext(flags.library, {}, args.topic);
-    this.assertAgentExists(ctx, args.agent);
-    const payload = await queryAgentMemory(ctx, {
-      agent: args.agent,
-      topic: args.topic,
-      ...accessArgs(flags),
-    });
+    const payload = await queryPayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     this.emit(payload, () =>
       renderMatches(payload.matches as EntityMatch[], `${args.agent} knows nothing about "${args.topic}".`),

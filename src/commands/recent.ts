@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { renderSessions } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
-import { listRecentWork } from '../core/operations/reads.js';
+import { recentPayload } from '../cli/read-commands.js';
 import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
@@ -33,20 +33,8 @@ export default class Recent extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Recent);
-    const ctx = this.openContext(flags.library);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      limit: flags.limit,
-      summary: flags.summary,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages(
-      'sessions',
-      flags.all,
-      (cursor) => listRecentWork(ctx, { ...args, cursor }),
-      flags.cursor,
-    );
+    const payload = await recentPayload(this.open, flags);
+    this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(

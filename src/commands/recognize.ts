@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
-import { prepareRecognitionContext } from '../core/operations/reads.js';
+import { accessFlags } from '../cli/flags.js';
+import { recognizePayload } from '../cli/read-commands.js';
 
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
@@ -13,10 +13,7 @@ export default class Recognize extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Recognize);
-    const payload = await prepareRecognitionContext(this.openContext(flags.library), {
-      prompt: args.prompt,
-      ...accessArgs(flags),
-    });
+    const payload = await recognizePayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     this.emit(payload, () => (payload.prompt_context as string) || 'Nothing recognised.');
   }

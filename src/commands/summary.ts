@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { getCrossAgentSummary } from '../core/operations/reads.js';
+import { summaryPayload } from '../cli/read-commands.js';
 import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
 
 export default class Summary extends BaseCommand {
@@ -19,10 +19,7 @@ export default class Summary extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
-    const payload = await getCrossAgentSummary(this.openContext(flags.library), {
-      project: args.project,
-      ...accessArgs(flags),
-    });
+    const payload = await summaryPayload(this.open, args, flags);
     this.failOnPayloadError(payload);
     this.emit(payload, () => {
       const c = colors();

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
-import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { workstreamsPayload } from '../cli/read-commands.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';
@@ -30,20 +31,8 @@ export default class Workstreams extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Workstreams);
-    const ctx = this.openContext(flags.library);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      status: flags.status,
-      limit: flags.limit,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages(
-      'workstreams',
-      flags.all,
-      (cursor) => listWorkstreams(ctx, { ...args, cursor }),
-      flags.cursor,
-    );
+    const payload = await workstreamsPayload(this.open, flags);
+    this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(

@@ -17,7 +17,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod';
 import { foldKey, isObject, type Entity } from './manifest.js';
 
 /** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
@@ -37,22 +36,36 @@ export interface FileStamp {
 }
 
 /** The entry's meta.json as written; anything else on disk (corrupt, older or foreign) is a miss. */
-const CacheMetaSchema = z.object({
-  format: z.number(),
-  agents: z.string(),
-  file: z.string(),
+export interface CacheMeta {
+  format: number;
+  agents: string;
+  file: string;
   /** kind:size:mtime:ctime:inode of the manifest when the entry was written. */
-  stamp: z.string(),
+  stamp: string;
   /** SHA-256 of the content, recorded only when the stamp alone could miss an edit. */
-  sha: z.string().nullable(),
-  token: z.string(),
-  id: z.string().nullable(),
-  error: z.string().nullable(),
+  sha: string | null;
+  token: string;
+  id: string | null;
+  error: string | null;
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
-  doc: z.boolean(),
-});
+  doc: boolean;
+}
 
-export type CacheMeta = z.infer<typeof CacheMetaSchema>;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * meta.json's content as a CacheMeta, or null. Checked by hand rather than with zod: every
+ * CLI query reads this module, and loading zod costs more than the lookup (issue 18).
+ */
+function asCacheMeta(data: unknown): CacheMeta | null {
+  if (!isObject(data)) return null;
+  const { format, agents, file, stamp, sha, token, id, error, doc } = data;
+  if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
+    return null;
+  if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
+  return { format, agents, file, stamp, sha, token, id, error, doc };
+}
 
 export function contentHash(text: string | Buffer): string {
   return crypto.createHash('sha256').update(text).digest('hex');
@@ -82,9 +95,8 @@ export class ParsedCache {
 
   /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
   meta(file: string, stamp: FileStamp): CacheMeta | null {
-    const parsed = CacheMetaSchema.safeParse(readJson(path.join(this.entryDir(file), 'meta.json')));
-    if (!parsed.success) return null;
-    const meta = parsed.data;
+    const meta = asCacheMeta(readJson(path.join(this.entryDir(file), 'meta.json')));
+    if (!meta) return null;
     if (meta.format !== CACHE_FORMAT || meta.agents !== this.agentsDir || meta.file !== file) return null;
     if (meta.stamp !== stamp.key) return null;
     if (meta.id === null && meta.error === null) return null;
