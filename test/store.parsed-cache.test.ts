@@ -150,6 +150,32 @@ describe('parsed-library cache', () => {
     expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
   });
 
+  it('treats a meta.json of the wrong shape (valid JSON, a field missing or of another type) as a miss', () => {
+    const file = 'alpha.l5.yaml';
+    const cache = new ParsedCache(cacheDir, agentsDir);
+    const stamp = { key: 'file:1:2:3:4', changedMs: 0, kind: 'file' as const };
+    cache.write(file, stamp, null, { id: 'alpha', doc: { known_entities: [] }, entities: [] });
+    const metaFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'meta.json');
+    const good = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+    expect(cache.meta(file, stamp)).toMatchObject({ id: 'alpha', file });
+    for (const [field, value] of [
+      ['format', '3'],
+      ['stamp', 1],
+      ['token', null],
+      ['id', 7],
+      ['error', false],
+      ['doc', 'yes'],
+      ['sha', undefined],
+    ] as const) {
+      const bad: Record<string, unknown> = { ...good, [field]: value };
+      if (value === undefined) delete bad[field];
+      fs.writeFileSync(metaFile, JSON.stringify(bad));
+      expect(cache.meta(file, stamp), `${field}: ${JSON.stringify(value)}`).toBeNull();
+    }
+    fs.writeFileSync(metaFile, JSON.stringify([good]));
+    expect(cache.meta(file, stamp)).toBeNull();
+  });
+
   it('keeps broken manifests broken, with their warning, when answered from the cache', () => {
     write('broken', 'known_entities: [\n  - {');
     const warnings: string[] = [];
