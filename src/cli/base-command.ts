@@ -8,7 +8,7 @@ import { Command, Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
 import { isDenial, type Payload } from '../core/payload.js';
 import type { OperationContext } from '../core/context.js';
-import { stderrWarn, type L6Store } from '../core/store/library.js';
+import { stderrWarn, type L6Store, type LibraryView } from '../core/store/library.js';
 import { printableOutput, setupColors, setupWidth } from './output.js';
 import { assertAgentExists, jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
 
@@ -49,21 +49,22 @@ export abstract class BaseCommand extends Command {
 
   /**
    * Opens the library for reading; a missing library is a clear error (exit 1). A command that
-   * only looks one entity up passes its name, and reads just the parsed cache's small indexes.
+   * reads only part of each agent names it (a LibraryView), and reads just the parsed cache's
+   * small per-agent parts.
    */
   protected openContext(
     libraryFlag: string | undefined,
     overrides: Partial<OperationContext> = {},
-    entityLookup?: string,
+    view?: LibraryView,
   ): OperationContext {
-    const ctx = openLibrary(libraryFlag, stderrWarn, entityLookup, overrides);
+    const ctx = openLibrary(libraryFlag, stderrWarn, view, overrides);
     this.preloadLargeLibrary(ctx.store);
     return ctx;
   }
 
   /** openContext as the shared read-command payloads (read-commands.ts) take it. */
   protected get open(): OpenLibrary {
-    return (libraryFlag, entityLookup) => this.openContext(libraryFlag, {}, entityLookup);
+    return (libraryFlag, view) => this.openContext(libraryFlag, {}, view);
   }
 
   /**

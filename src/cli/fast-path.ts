@@ -99,11 +99,7 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
   const warn = (message: string) => void warnings.push(message);
   let payload: Payload;
   try {
-    payload = await call.command.payload(
-      (library, entityLookup) => openLibrary(library, warn, entityLookup),
-      call.args,
-      call.flags,
-    );
+    payload = await call.command.payload((library, view) => openLibrary(library, warn, view), call.args, call.flags);
   } catch {
     return false;
   }

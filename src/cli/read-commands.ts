@@ -11,7 +11,7 @@
 import { BourdonError } from '../core/errors.js';
 import type { Payload } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
-import { EntityLookupStore, L6Store, type Warn } from '../core/store/library.js';
+import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { localDay, parseCalendarDay } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
@@ -32,10 +32,11 @@ import { parseVersion } from './input.js';
 import { editDistance } from './suggest.js';
 
 /**
- * Opens the library a command reads, from its --library flag. A command that only looks one
- * entity up passes its name (the store then reads just the parsed cache's small indexes).
+ * Opens the library a command reads, from its --library flag. A command that reads only part
+ * of each agent names it (a LibraryView): the store then reads just the parsed cache's small
+ * per-agent parts instead of whole documents.
  */
-export type OpenLibrary = (libraryFlag: string | undefined, entityLookup?: string) => OperationContext;
+export type OpenLibrary = (libraryFlag: string | undefined, view?: LibraryView) => OperationContext;
 
 /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
 export function libraryRoot(flag: string | undefined): string {
@@ -46,13 +47,12 @@ export function libraryRoot(flag: string | undefined): string {
 export function openLibrary(
   libraryFlag: string | undefined,
   warn: Warn,
-  entityLookup?: string,
+  view?: LibraryView,
   overrides: Partial<OperationContext> = {},
 ): OperationContext {
   const root = libraryRoot(libraryFlag);
   const options = { warn, cachePath: parsedLibraryCachePath(root) };
-  const store =
-    entityLookup === undefined ? new L6Store(root, options) : new EntityLookupStore(root, entityLookup, options);
+  const store = view === undefined ? new L6Store(root, options) : new PartialLibraryStore(root, view, options);
   store.assertExists();
   return createContext(store, { warn, ...overrides });
 }
@@ -151,12 +151,12 @@ interface PageFlags extends AccessFlags {
 
 /** `agents --json`: the agent list, or with --export the redacted export envelope (local part). */
 export async function agentsPayload(open: OpenLibrary, flags: LibraryFlags & { export?: boolean }): Promise<Payload> {
-  const ctx = open(flags.library);
-  return flags.export ? exportAgents(ctx) : listAgents(ctx);
+  // The list is ids only: which agents there are, not what they hold.
+  return flags.export ? exportAgents(open(flags.library)) : listAgents(open(flags.library, 'ids'));
 }
 
 export async function findPayload(open: OpenLibrary, args: { name: string }, flags: AccessFlags): Promise<Payload> {
-  return findEntity(open(flags.library, args.name), { name: args.name, ...accessArgs(flags) });
+  return findEntity(open(flags.library, { entity: args.name }), { name: args.name, ...accessArgs(flags) });
 }
 
 export async function queryPayload(
@@ -166,13 +166,13 @@ export async function queryPayload(
 ): Promise<Payload> {
   // Every agent is in the lookup snapshot (with only the entities the topic names), so the
   // existence check costs no extra read.
-  const ctx = open(flags.library, args.topic);
+  const ctx = open(flags.library, { entity: args.topic });
   assertAgentExists(ctx, args.agent);
   return queryAgentMemory(ctx, { agent: args.agent, topic: args.topic, ...accessArgs(flags) });
 }
 
 export async function recentPayload(open: OpenLibrary, flags: PageFlags & { summary?: boolean }): Promise<Payload> {
-  const ctx = open(flags.library);
+  const ctx = open(flags.library, 'sessions');
   const input = {
     since: flags.since,
     agent: flags.agent,

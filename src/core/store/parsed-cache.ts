@@ -1,11 +1,12 @@
 /**
  * The CLI's parsed-library cache: one entry per manifest, so one changed manifest costs one
- * parse, and small per-agent lookup indexes (folded entity name or alias → that agent's
- * entities) that `bourdon find` answers from without reading whole documents.
+ * parse, and small per-agent parts that one-shot commands answer from without reading whole
+ * documents: lookup indexes (folded entity name or alias → that agent's entities) for
+ * `bourdon find` and `query`, and the agent's normalised sessions for `bourdon recent`.
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document) and `entities-<n>.json` buckets. Every part carries the meta's token, and
+ * parsed document), `entities-<n>.json` buckets and `sessions.json`. Every part carries the meta's token, and
  * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
  * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
  * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
@@ -17,7 +18,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { foldKey, isObject, type Entity } from './manifest.js';
+import { foldKey, isObject, type Entity, type Session } from './manifest.js';
 
 /** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
 export const CACHE_FORMAT = 3;
@@ -137,7 +138,8 @@ export class ParsedCache {
     file: string,
     stamp: FileStamp,
     sha: string | null,
-    outcome: { id: string; doc: unknown; entities: readonly Entity[] } | { error: string },
+    outcome:
+      { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[] } | { error: string },
   ): void {
     const writtenAt = Date.now();
     const token = crypto.randomBytes(8).toString('hex');
@@ -173,11 +175,20 @@ export class ParsedCache {
           }
         }
         buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
+        // Normalised sessions (text only, so always JSON-safe): what `bourdon recent` reads.
+        this.writeFile(dir, 'sessions.json', { token, sessions: outcome.sessions });
       }
       this.writeFile(dir, 'meta.json', meta);
     } catch {
       // read-only home, full disk: the cache is an optimisation only
     }
+  }
+
+  /** The agent's normalised sessions, as written with the entry; null on a miss. */
+  sessions(meta: CacheMeta): Session[] | null {
+    const data = readJson(path.join(this.entryDir(meta.file), 'sessions.json'));
+    if (!isObject(data) || data.token !== meta.token || !Array.isArray(data.sessions)) return null;
+    return data.sessions as Session[];
   }
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */
