@@ -15,13 +15,16 @@
  *
  * It lives in the owner-only config dir: it holds what the manifests hold, private rows too.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { crypto, nameHash, sha256Hex } from './hashing.js';
 import { foldKey, isObject, type Entity, type Session } from './manifest.js';
 
-/** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
-export const CACHE_FORMAT = 3;
+/**
+ * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
+ * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
+ */
+export const CACHE_FORMAT = 4;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -69,11 +72,11 @@ function asCacheMeta(data: unknown): CacheMeta | null {
 }
 
 export function contentHash(text: string | Buffer): string {
-  return crypto.createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }
 
 export function bucketOf(key: string): number {
-  return crypto.createHash('sha256').update(key).digest()[0]! % BUCKETS;
+  return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
 }
 
 function readJson(file: string): unknown {
@@ -91,7 +94,7 @@ export class ParsedCache {
   ) {}
 
   private entryDir(file: string): string {
-    return path.join(this.dir, contentHash(file).slice(0, 32));
+    return path.join(this.dir, nameHash(file));
   }
 
   /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
@@ -142,7 +145,7 @@ export class ParsedCache {
       { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[] } | { error: string },
   ): void {
     const writtenAt = Date.now();
-    const token = crypto.randomBytes(8).toString('hex');
+    const token = crypto().randomBytes(8).toString('hex');
     const racy = stamp.changedMs >= writtenAt - RACY_WINDOW_MS;
     if (racy && sha === null) return; // cannot vouch for this content later
     const meta: CacheMeta = {

@@ -17,7 +17,6 @@
  * version with no readable record comes back as op `recovered`). Readers never lock; they
  * ignore the archive of a write still in flight.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -33,6 +32,7 @@ import { steadyNow } from './clock.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { GateHandle } from './gate.js';
 import type { LibraryPaths } from '../store/library.js';
+import { sha256Hex } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
 import { parseYaml } from '../store/yaml.js';
 
@@ -76,7 +76,7 @@ export function historyKeep(env: Record<string, string | undefined>, warn?: (mes
 }
 
 export function sha256(data: Buffer): string {
-  return crypto.createHash('sha256').update(data).digest('hex');
+  return sha256Hex(data);
 }
 
 export function historyDir(paths: LibraryPaths, agentId: string): string {
