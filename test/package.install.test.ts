@@ -85,7 +85,7 @@ describe('the packed tarball, installed without dev dependencies', () => {
       'library',
     );
     const home = path.join(outside, 'home');
-    const args = ['find', 'bourdon', '--json', '--library', library];
+    const args = ['find', 'sync engine', '--json', '--library', library];
     const fast = await runCli(args, { bin: installed('bourdon'), cwd: outside, env: { BOURDON_HOME: home } });
     const slow = await runCli(args, {
       bin: installed('bourdon'),
