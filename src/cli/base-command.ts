@@ -10,7 +10,7 @@ import { isDenial, type Payload } from '../core/payload.js';
 import type { OperationContext } from '../core/context.js';
 import { stderrWarn, type L6Store, type LibraryView } from '../core/store/library.js';
 import { printableOutput, setupColors, setupWidth } from './output.js';
-import { assertAgentExists, jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
+import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -65,14 +65,6 @@ export abstract class BaseCommand extends Command {
   /** openContext as the shared read-command payloads (read-commands.ts) take it. */
   protected get open(): OpenLibrary {
     return (libraryFlag, view) => this.openContext(libraryFlag, {}, view);
-  }
-
-  /**
-   * An agent id that names no manifest in the library is an error (exit 1) naming the closest
-   * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
-   */
-  protected assertAgentExists(ctx: OperationContext, agentId: string): void {
-    assertAgentExists(ctx, agentId);
   }
 
   /**
