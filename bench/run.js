@@ -272,6 +272,14 @@ goal(
   findRatio <= 1.5,
   `${fmt(median(findWarm))} vs ${fmt(median(versionForFind))}`,
 );
+// The same find with the fast path forced off (through oclif), for reference.
+const findOclif = spawnTimes(findArgs, quick ? 3 : 7, { BOURDON_NO_FAST_PATH: '1' });
+record('bourdon find --json (10 agents, BOURDON_NO_FAST_PATH=1)', findOclif, null);
+// The other one-shot views of the parsed cache: the sessions (recent) and the ids (agents).
+const recentWarm = spawnTimes([BIN, 'recent', '--json', '--since', '2026-01-01', '--library', LIBRARY_10], spawnRuns);
+record('bourdon recent --json --since 2026-01-01 (10 agents)', recentWarm, null);
+const agentsTen = spawnTimes([BIN, 'agents', '--json', '--library', LIBRARY_10], spawnRuns);
+record('bourdon agents --json (10 agents)', agentsTen, null);
 // A cold first run after a manifest changed: one manifest rewritten (new mtime) before each run.
 const ENGINE_LOAD_FIND_MS = 5900;
 const changed = path.join(LIBRARY_10, 'agents', fs.readdirSync(path.join(LIBRARY_10, 'agents')).sort()[0]);

@@ -7,6 +7,10 @@
 // them as `COMMANDS` for oclif's explicit strategy (package.json `oclif.commands`). Adding a
 // command is adding its file under src/commands: nothing to register by hand.
 //
+// A second bundle, fast.js (src/cli/fast-path.ts), answers the plain `--json` read commands
+// without oclif (bin/run.js tries it first); it must not import @oclif/core, which this
+// script checks.
+//
 // Imports that commands make lazily (`await import(...)`: the MCP SDK, prompts, the YAML
 // writer) stay lazy: esbuild splits them into chunks loaded only when a command needs them.
 import fs from 'node:fs';
@@ -58,27 +62,42 @@ const helpFile = path.join(DIST, '.bundle-help.js');
 fs.writeFileSync(entryFile, entry);
 fs.writeFileSync(helpFile, helpEntry);
 fs.rmSync(OUT, { recursive: true, force: true });
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // oclif reaches for TypeScript only to transpile commands in development, which is off.
+  external: ['typescript'],
+  // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __bourdonCreateRequire } from 'node:module'; const require = __bourdonCreateRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+  legalComments: 'none',
+  // Less source to compile at every start; BOURDON_DEBUG stack traces point into dist/ anyway.
+  minify: true,
+};
 try {
   await build({
+    ...common,
     entryPoints: { cli: entryFile, help: helpFile },
     outdir: OUT,
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
     chunkNames: 'chunks/[name]-[hash]',
-    // oclif reaches for TypeScript only to transpile commands in development, which is off.
-    external: ['typescript'],
-    // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-    banner: {
-      js: "import { createRequire as __bourdonCreateRequire } from 'node:module'; const require = __bourdonCreateRequire(import.meta.url);",
-    },
-    logLevel: 'warning',
-    legalComments: 'none',
-    // Less source to compile at every start; BOURDON_DEBUG stack traces point into dist/ anyway.
-    minify: true,
   });
+  // The fast path is one file of its own (some 55 KB): one module to resolve and compile is
+  // measurably quicker to start than the same code spread over the chunks it would share with
+  // cli.js (bench/README.md). It exists to skip oclif's module graph: the build fails if it
+  // reaches it.
+  const fast = await build({
+    ...common,
+    entryPoints: { fast: path.join(DIST, 'cli', 'fast-path.js') },
+    outdir: OUT,
+    metafile: true,
+  });
+  const oclifInputs = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/@oclif/'));
+  if (oclifInputs.length) throw new Error(`the fast path's bundle holds @oclif modules: ${oclifInputs.join(', ')}`);
 } finally {
   fs.rmSync(entryFile, { force: true });
   fs.rmSync(helpFile, { force: true });

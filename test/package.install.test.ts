@@ -73,6 +73,30 @@ describe('the packed tarball, installed without dev dependencies', () => {
     expect(fs.existsSync(payload.library)).toBe(false); // the demo cleans up after itself
   });
 
+  it('a --json read answers from the installed package with and without the fast path, alike', async () => {
+    // The installed demo library, read with a cold cache: the fast path parses the YAML
+    // (js-yaml, loaded on demand from the installed dependencies).
+    const library = path.join(
+      path.dirname(path.dirname(installed('bourdon'))),
+      'lib',
+      'node_modules',
+      'bourdon',
+      'demo',
+      'library',
+    );
+    const home = path.join(outside, 'home');
+    const args = ['find', 'sync engine', '--json', '--library', library];
+    const fast = await runCli(args, { bin: installed('bourdon'), cwd: outside, env: { BOURDON_HOME: home } });
+    const slow = await runCli(args, {
+      bin: installed('bourdon'),
+      cwd: outside,
+      env: { BOURDON_HOME: path.join(outside, 'home-2'), BOURDON_NO_FAST_PATH: '1' },
+    });
+    expect(fast.code, fast.stderr).toBe(0);
+    expect((JSON.parse(fast.stdout) as { matches: unknown[] }).matches.length).toBeGreaterThan(0);
+    expect(fast).toEqual(slow);
+  });
+
   it('bourdon-l6-server --help prints its usage', async () => {
     const result = await runCli(['--help'], { bin: installed('bourdon-l6-server'), cwd: outside });
     expect(result.code, result.stderr).toBe(0);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EntityLookupStore, L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
+import { EntityLookupStore, L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
 import { findEntityMatches } from '../src/core/operations/queries.js';
 import { runCli } from './helpers/cli.js';
@@ -63,11 +63,21 @@ function lookups(name: string) {
   return { lookup: matches(cached), full: matches(full), truth: matches(truth), ids: full.agents.map((a) => a.id) };
 }
 
+/** Each agent's id and sessions, as a view of the library sees them. */
+function sessionsOf(snapshot: LibrarySnapshot) {
+  return snapshot.agents.map((agent) => ({ id: agent.id, sessions: agent.sessions }));
+}
+
 function expectFresh(name: string) {
   const { lookup, full, truth, ids } = lookups(name);
   expect(lookup).toEqual(truth);
   expect(full).toEqual(truth);
-  expect(ids).toEqual(new L6Store(root, { warn: silent }).snapshot().agents.map((a) => a.id));
+  const uncached = new L6Store(root, { warn: silent }).snapshot();
+  expect(ids).toEqual(uncached.agents.map((a) => a.id));
+  // The other partial views (bourdon recent, bourdon agents --json) see the same library.
+  const options = { warn: silent, cachePath: cacheDir };
+  expect(sessionsOf(new PartialLibraryStore(root, 'sessions', options).snapshot())).toEqual(sessionsOf(uncached));
+  expect(new PartialLibraryStore(root, 'ids', options).snapshot().agents.map((a) => a.id)).toEqual(ids);
   return truth;
 }
 
@@ -120,13 +130,46 @@ describe('parsed-library cache', () => {
     expect(expectFresh('widget')[0]!.summaries.alpha).toBe('ALPHA KNOWS WIDGETS');
   });
 
+  it('is invalidated for the sessions view by a same-size session edit within the same second', () => {
+    expectFresh('widget');
+    const file = path.join(agentsDir, 'beta.l5.yaml');
+    const before = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('cwd: /work', 'cwd: /play'));
+    fs.utimesSync(file, before.atime, before.mtime);
+    expect(fs.statSync(file).size).toBe(before.size);
+    const view = new PartialLibraryStore(root, 'sessions', { warn: silent, cachePath: cacheDir }).snapshot();
+    expect(view.byId.get('beta')!.sessions.map((s) => s.cwd)).toEqual(['/play']);
+    expectFresh('widget');
+  });
+
+  it('reads only the sessions part for the sessions view once warm, and rebuilds it when missing', () => {
+    expectFresh('widget');
+    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
+    for (const entry of entries) fs.rmSync(path.join(entry, 'doc.json'));
+    // Without the documents, the warm view still answers, from sessions.json alone.
+    const options = { warn: silent, cachePath: cacheDir };
+    const warm = new PartialLibraryStore(root, 'sessions', options).snapshot();
+    expect(warm.agents.map((a) => a.sessions.length)).toEqual([1, 1]);
+    for (const entry of entries) expect(fs.existsSync(path.join(entry, 'doc.json'))).toBe(false);
+    // A missing or foreign sessions.json is a miss: the manifest is read again.
+    fs.rmSync(path.join(entries[0]!, 'sessions.json'));
+    fs.writeFileSync(path.join(entries[1]!, 'sessions.json'), JSON.stringify({ token: 'x', sessions: [] }));
+    expectFresh('widget');
+    for (const entry of entries) expect(fs.existsSync(path.join(entry, 'sessions.json'))).toBe(true);
+  });
+
   it('checks an entry by content when its stamp could hide an edit (same stamp, new bytes)', () => {
     const file = 'alpha.l5.yaml';
     const text = fs.readFileSync(path.join(agentsDir, file));
     const cache = new ParsedCache(cacheDir, agentsDir);
     // A stamp taken now: within the racy window, so the entry records the content's hash.
     const stamp = { key: 'file:1:2:3:4', changedMs: Date.now(), kind: 'file' as const };
-    cache.write(file, stamp, contentHash(text), { id: 'alpha', doc: { known_entities: [] }, entities: [] });
+    cache.write(file, stamp, contentHash(text), {
+      id: 'alpha',
+      doc: { known_entities: [] },
+      entities: [],
+      sessions: [],
+    });
     expect(cache.meta(file, stamp)).not.toBeNull();
     fs.writeFileSync(path.join(agentsDir, file), text.toString('utf8').replace('alpha', 'omega'));
     expect(cache.meta(file, stamp)).toBeNull();
@@ -148,6 +191,32 @@ describe('parsed-library cache', () => {
     expect(JSON.stringify(answer)).not.toContain('forged');
     // Rebuilt: the damaged meta is valid JSON again.
     expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
+  });
+
+  it('treats a meta.json of the wrong shape (valid JSON, a field missing or of another type) as a miss', () => {
+    const file = 'alpha.l5.yaml';
+    const cache = new ParsedCache(cacheDir, agentsDir);
+    const stamp = { key: 'file:1:2:3:4', changedMs: 0, kind: 'file' as const };
+    cache.write(file, stamp, null, { id: 'alpha', doc: { known_entities: [] }, entities: [], sessions: [] });
+    const metaFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'meta.json');
+    const good = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
+    expect(cache.meta(file, stamp)).toMatchObject({ id: 'alpha', file });
+    for (const [field, value] of [
+      ['format', '3'],
+      ['stamp', 1],
+      ['token', null],
+      ['id', 7],
+      ['error', false],
+      ['doc', 'yes'],
+      ['sha', undefined],
+    ] as const) {
+      const bad: Record<string, unknown> = { ...good, [field]: value };
+      if (value === undefined) delete bad[field];
+      fs.writeFileSync(metaFile, JSON.stringify(bad));
+      expect(cache.meta(file, stamp), `${field}: ${JSON.stringify(value)}`).toBeNull();
+    }
+    fs.writeFileSync(metaFile, JSON.stringify([good]));
+    expect(cache.meta(file, stamp)).toBeNull();
   });
 
   it('keeps broken manifests broken, with their warning, when answered from the cache', () => {

@@ -8,14 +8,13 @@ import path from 'node:path';
 import { Command, Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
 import { isDenial, type Payload } from '../core/payload.js';
-import { createContext, type OperationContext } from '../core/context.js';
+import type { OperationContext } from '../core/context.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { EntityLookupStore, L6Store, MANIFEST_SUFFIX, stderrWarn } from '../core/store/library.js';
-import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
+import { MANIFEST_SUFFIX, stderrWarn, type L6Store, type LibraryView } from '../core/store/library.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
 import { plural, printableOutput, setupColors, setupWidth } from './output.js';
-import { editDistance } from './suggest.js';
+import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -63,28 +62,27 @@ export abstract class BaseCommand extends Command {
 
   /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
   protected libraryRoot(flag: string | undefined): string {
-    return flag && flag.length > 0 ? flag : defaultLibraryRoot(process.env);
+    return libraryRoot(flag);
   }
 
   /**
    * Opens the library for reading; a missing library is a clear error (exit 1). A command that
-   * only looks one entity up passes its name, and reads just the parsed cache's small indexes.
+   * reads only part of each agent names it (a LibraryView), and reads just the parsed cache's
+   * small per-agent parts.
    */
   protected openContext(
     libraryFlag: string | undefined,
     overrides: Partial<OperationContext> = {},
-    entityLookup?: string,
+    view?: LibraryView,
   ): OperationContext {
-    const root = this.libraryRoot(libraryFlag);
-    const options = { warn: stderrWarn, cachePath: parsedLibraryCachePath(root) };
-    const store =
-      entityLookup === undefined ? new L6Store(root, options) : new EntityLookupStore(root, entityLookup, options);
-    store.assertExists();
-    // A folder without agents/ answers every question with nothing; say so rather than look empty.
-    if (!fs.existsSync(store.paths.agents))
-      stderrWarn(`${root} has no agents/ folder, so it holds no manifests yet (\`bourdon init\` sets up a library)`);
-    this.preloadLargeLibrary(store);
-    return createContext(store, overrides);
+    const ctx = openLibrary(libraryFlag, stderrWarn, view, overrides);
+    this.preloadLargeLibrary(ctx.store);
+    return ctx;
+  }
+
+  /** openContext as the shared read-command payloads (read-commands.ts) take it. */
+  protected get open(): OpenLibrary {
+    return (libraryFlag, view) => this.openContext(libraryFlag, {}, view);
   }
 
   /**
@@ -105,24 +103,6 @@ export abstract class BaseCommand extends Command {
     if (mode === 'replace') throw new BourdonError(`--mode replace writes a new manifest: ${types}`, 'invalid_input');
     if (fs.existsSync(path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`))) return;
     throw new BourdonError(`${agentId} has no manifest yet: ${types} to create it`, 'invalid_input');
-  }
-
-  /**
-   * An agent id that names no manifest in the library is an error (exit 1) naming the closest
-   * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
-   */
-  protected assertAgentExists(ctx: OperationContext, agentId: string): void {
-    if (agentId.startsWith('peer:')) return;
-    const ids = [...ctx.store.snapshot().byId.keys()];
-    if (ids.includes(agentId)) return;
-    const close = ids
-      .map((id) => ({ id, distance: editDistance(agentId, id) }))
-      .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
-      .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
-      .slice(0, 3)
-      .map((entry) => entry.id);
-    const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
-    throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
   }
 
   /**
@@ -149,7 +129,7 @@ export abstract class BaseCommand extends Command {
   /** Prints a payload: JSON under --json, else the command's human rendering. */
   protected emit(payload: unknown, human: () => string): void {
     if (this.jsonMode) {
-      process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+      process.stdout.write(jsonText(payload));
       return;
     }
     // Every human output passes here: control characters in data are shown escaped.
@@ -178,28 +158,6 @@ export abstract class BaseCommand extends Command {
       // Blank the line with spaces rather than an erase sequence: no escape codes ever.
       process.stderr.write(`\r${' '.repeat(message.length + 2)}\r`);
     };
-  }
-
-  /**
-   * Runs a paged operation: one page, or with `all` every page merged into one payload (the
-   * rows of `field` concatenated, cursors cleared), failing on the first page that errs.
-   */
-  protected async pages(
-    field: string,
-    all: boolean,
-    fetch: (cursor: string | undefined) => Promise<Record<string, unknown>>,
-    cursor?: string,
-  ): Promise<Record<string, unknown>> {
-    let payload = await fetch(cursor);
-    this.failOnPayloadError(payload);
-    if (!all) return payload;
-    const rows = [...(payload[field] as unknown[])];
-    while (payload.has_more && typeof payload.next_cursor === 'string') {
-      payload = await fetch(payload.next_cursor);
-      this.failOnPayloadError(payload);
-      rows.push(...(payload[field] as unknown[]));
-    }
-    return { ...payload, cursor: null, [field]: rows, next_cursor: null, has_more: false };
   }
 
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
@@ -232,7 +190,7 @@ export abstract class BaseCommand extends Command {
   protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
-    if (this.jsonMode) process.stdout.write(JSON.stringify(payload, null, 2) + '\n');
+    if (this.jsonMode) process.stdout.write(jsonText(payload));
     else process.stderr.write(`bourdon: ${payload.error}\n`);
     this.exit(code);
   }

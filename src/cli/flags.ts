@@ -1,8 +1,7 @@
 /** Flags shared by the query commands, named after the tools' arguments. */
 import { Flags } from '@oclif/core';
-import { UsageError } from '../core/errors.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
-import { localDay, parseCalendarDay } from '../core/store/dates.js';
+import { cliSince, SINCE_FORMS } from './read-commands.js';
 
 export const accessFlags = {
   'access-level': Flags.string({
@@ -16,16 +15,6 @@ export const accessFlags = {
   }),
 };
 
-export function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {
-  access_level?: string;
-  include_private?: boolean;
-} {
-  const out: { access_level?: string; include_private?: boolean } = {};
-  if (flags['access-level']) out.access_level = flags['access-level'];
-  if (flags['include-private']) out.include_private = true;
-  return out;
-}
-
 /** `--wide`: tables show every column in full instead of fitting the terminal. */
 export const wideFlag = {
   wide: Flags.boolean({
@@ -37,26 +26,6 @@ export const wideFlag = {
 /** A page size flag: out-of-range values are usage errors (exit 2), not silently clamped. */
 export function limitFlag(max: number, fallback: number) {
   return Flags.integer({ description: `Page size, 1 to ${max} (default ${fallback}).`, min: 1, max, helpValue: '<n>' });
-}
-
-const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
-
-/**
- * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
- * through unchanged, so --json echoes them as the MCP tool would; `today`, `yesterday`, `7d`
- * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
- * error: on the command line a typo must not silently widen the query to the default window.
- */
-function cliSince(input: string, now: Date = new Date()): string {
-  const text = input.trim();
-  if (parseCalendarDay(text)) return text;
-  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
-  const lower = text.toLowerCase();
-  if (lower === 'today') return daysAgo(0);
-  if (lower === 'yesterday') return daysAgo(1);
-  const relative = /^(\d{1,4})([dw])$/.exec(lower);
-  if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
-  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 
 export function sinceFlag(description: string) {

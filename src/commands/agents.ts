@@ -3,9 +3,9 @@ import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, styled, table } from '../cli/output.js';
 import { wideFlag } from '../cli/flags.js';
 import { configPaths } from '../core/store/config.js';
-import { invoke } from '../cli/invoke.js';
 import type { ExportAgentsOutput, ExportedAgent } from '../core/operations/export.js';
-import { exportAgentsOperation, listAgentsOperation } from '../core/operations/read-operations.js';
+import { agentsPayload, exportPayload } from '../cli/read-commands.js';
+import { exportAgentsOperation } from '../core/operations/read-operations.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
@@ -30,13 +30,12 @@ export default class Agents extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Agents);
-    const ctx = this.openContext(flags.library);
     if (this.jsonMode && !flags.export) {
-      this.emit(await invoke(listAgentsOperation, ctx, {}), () => '');
+      this.emit(await agentsPayload(this.open, flags), () => '');
       return;
     }
     // The human listing uses the export view: it carries type, sessions and freshness.
-    const envelope = await invoke(exportAgentsOperation, ctx, {});
+    const envelope = await exportPayload(this.open, flags);
     if (!flags.federated) {
       this.emit(envelope, () => renderAgents(envelope.agents));
       return;

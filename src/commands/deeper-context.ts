@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
-import { invoke } from '../cli/invoke.js';
+import { accessFlags } from '../cli/flags.js';
+import { deeperContextPayload } from '../cli/read-commands.js';
 import { getDeeperContextOperation } from '../core/operations/read-operations.js';
 
 export default class DeeperContext extends BaseCommand {
@@ -16,10 +16,7 @@ export default class DeeperContext extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeeperContext);
-    const payload = await invoke(getDeeperContextOperation, this.openContext(flags.library), {
-      prompt: args.prompt,
-      ...accessArgs(flags),
-    });
+    const payload = await deeperContextPayload(this.open, args, flags);
     this.emit(payload, () => payload.context || 'No deeper context (no L2 retriever configured).');
   }
 }

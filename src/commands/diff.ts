@@ -1,11 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors } from '../cli/output.js';
-import { parseVersion } from '../cli/input.js';
 import { failed } from '../core/payload.js';
-import { invoke } from '../cli/invoke.js';
 import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
 import type { ExplainAnswer, FieldChange, NoteId, SessionId } from '../core/writes/versions.js';
+import { diffPayload } from '../cli/read-commands.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';
@@ -21,12 +20,7 @@ export default class Diff extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);
-    const version = parseVersion(args.version);
-    const payload = await invoke(explainMemoryChangeOperation, this.openContext(flags.library), {
-      agent_id: args.agent_id,
-      version,
-      against: flags.against ?? null,
-    });
+    const payload = await diffPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     this.emit(payload, () => renderDiff(payload));
   }

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
-import { invoke } from '../cli/invoke.js';
+import { findPayload } from '../cli/read-commands.js';
 import { findEntityOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -18,13 +18,12 @@ export default class Find extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);
-    const ctx = this.openContext(flags.library, {}, args.name);
-    const payload = await invoke(findEntityOperation, ctx, { name: args.name, ...accessArgs(flags) });
+    const payload = await findPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const hint = payload.matches.length
       ? ''
       : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
-          const higher = await invoke(findEntityOperation, ctx, { name: args.name, access_level: level });
+          const higher = await findPayload(this.open, args, { ...flags, 'access-level': level });
           return { rows: failed(higher) ? 0 : higher.matches.length };
         });
     this.emit(payload, () => withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint));

@@ -3,9 +3,9 @@ import { BaseCommand } from '../cli/base-command.js';
 import { colors, commandHint, styled, table } from '../cli/output.js';
 import { shellWord, wideFlag } from '../cli/flags.js';
 import { failed } from '../core/payload.js';
-import { invoke } from '../cli/invoke.js';
 import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
+import { historyPayload } from '../cli/read-commands.js';
 
 export default class History extends BaseCommand {
   static override summary = "The versions of an agent's manifest, newest first.";
@@ -22,15 +22,10 @@ export default class History extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);
-    const ctx = this.openContext(flags.library);
-    const payload = await invoke(listMemoryVersionsOperation, ctx, {
-      agent_id: args.agent_id,
-      limit: flags.limit,
-    });
+    // No versions and no manifest is a typo, not an agent without history: historyPayload says so.
+    const payload = await historyPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const versions: readonly (VersionView | CappedVersionView)[] = payload.versions;
-    // No versions and no manifest: a typo, not an agent without history.
-    if (versions.length === 0) this.assertAgentExists(ctx, args.agent_id);
     const oldest = versions.length ? versions[versions.length - 1].version : 0;
     const limit = flags.limit ?? 20;
     const more =

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { commandHint, list, relativeDay, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import { invoke } from '../cli/invoke.js';
 import type { NoteRef } from '../core/operations/notes.js';
+import { listNotesPayload } from '../cli/read-commands.js';
 import { listNotesOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -34,22 +34,8 @@ export default class ListNotes extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ListNotes);
-    const ctx = this.openContext(flags.library);
-    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      tag: flags.tag,
-      project: flags.project,
-      limit: flags.limit,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages(
-      'notes',
-      flags.all,
-      (cursor) => invoke(listNotesOperation, ctx, { ...args, cursor }),
-      flags.cursor,
-    );
+    const payload = await listNotesPayload(this.open, flags);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(
@@ -62,13 +48,13 @@ export default class ListNotes extends BaseCommand {
         )
       : '';
     const hint =
-      (payload.notes as unknown[]).length || flags.cursor
+      payload.notes.length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['note', 'notes'], async (level) => {
-            const higher = await invoke(listNotesOperation, ctx, { ...args, access_level: level });
+            const higher = await listNotesPayload(this.open, { ...flags, 'access-level': level, all: false });
             return failed(higher) ? { rows: 0 } : { rows: higher.notes.length, more: higher.has_more };
           });
-    this.emit(payload, () => withHint(renderNotes(payload.notes as NoteRef[]), hint) + more);
+    this.emit(payload, () => withHint(renderNotes(payload.notes), hint) + more);
   }
 }
 

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
-import { invoke } from '../cli/invoke.js';
+import { queryPayload } from '../cli/read-commands.js';
 import { queryAgentMemoryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -21,21 +21,13 @@ export default class Query extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);
-    // Every agent is in the lookup snapshot (with only the entities the topic names), so the
-    // existence check costs no extra read.
-    const ctx = this.openContext(flags.library, {}, args.topic);
-    this.assertAgentExists(ctx, args.agent);
-    const payload = await invoke(queryAgentMemoryOperation, ctx, {
-      agent: args.agent,
-      topic: args.topic,
-      ...accessArgs(flags),
-    });
+    // An unknown agent is an error (queryPayload checks), not an empty answer.
+    const payload = await queryPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const hint = payload.matches.length
       ? ''
       : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
-          const input = { agent: args.agent, topic: args.topic, access_level: level };
-          const higher = await invoke(queryAgentMemoryOperation, ctx, input);
+          const higher = await queryPayload(this.open, args, { ...flags, 'access-level': level });
           return { rows: failed(higher) ? 0 : higher.matches.length };
         });
     this.emit(payload, () =>

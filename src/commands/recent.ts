@@ -1,12 +1,11 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { renderSessions, withHint } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
-import { invoke } from '../cli/invoke.js';
+import { recentPayload } from '../cli/read-commands.js';
 import { listRecentWorkOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
-import type { SessionRef } from '../core/operations/queries.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';
@@ -34,21 +33,8 @@ export default class Recent extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Recent);
-    const ctx = this.openContext(flags.library);
-    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      limit: flags.limit,
-      summary: flags.summary,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages(
-      'sessions',
-      flags.all,
-      (cursor) => invoke(listRecentWorkOperation, ctx, { ...args, cursor }),
-      flags.cursor,
-    );
+    const payload = await recentPayload(this.open, flags);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(
@@ -57,15 +43,12 @@ export default class Recent extends BaseCommand {
         )
       : '';
     const hint =
-      (payload.sessions as unknown[]).length || flags.cursor
+      payload.sessions.length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['session', 'sessions'], async (level) => {
-            const higher = await invoke(listRecentWorkOperation, ctx, { ...args, access_level: level });
+            const higher = await recentPayload(this.open, { ...flags, 'access-level': level, all: false });
             return failed(higher) ? { rows: 0 } : { rows: higher.sessions.length, more: higher.has_more };
           });
-    this.emit(
-      payload,
-      () => withHint(renderSessions(payload.sessions as SessionRef[], 'No sessions in this window.'), hint) + more,
-    );
+    this.emit(payload, () => withHint(renderSessions(payload.sessions, 'No sessions in this window.'), hint) + more);
   }
 }

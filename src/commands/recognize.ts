@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
-import { invoke } from '../cli/invoke.js';
+import { accessFlags } from '../cli/flags.js';
+import { recognizePayload } from '../cli/read-commands.js';
 import { prepareRecognitionContextOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -14,10 +14,7 @@ export default class Recognize extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Recognize);
-    const payload = await invoke(prepareRecognitionContextOperation, this.openContext(flags.library), {
-      prompt: args.prompt,
-      ...accessArgs(flags),
-    });
+    const payload = await recognizePayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     this.emit(payload, () => payload.prompt_context || 'Nothing recognised.');
   }

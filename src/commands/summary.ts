@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags } from '../cli/flags.js';
+import { accessFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions, withHint } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { invoke } from '../cli/invoke.js';
+import { summaryPayload } from '../cli/read-commands.js';
 import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -19,17 +19,13 @@ export default class Summary extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);
-    const ctx = this.openContext(flags.library);
-    const payload = await invoke(getCrossAgentSummaryOperation, ctx, { project: args.project, ...accessArgs(flags) });
+    const payload = await summaryPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const agents = payload.agents;
     const hint = agents.length
       ? ''
       : await this.higherLevelHint(flags, 'public', ['agent', 'agents'], async (level) => {
-          const higher = await invoke(getCrossAgentSummaryOperation, ctx, {
-            project: args.project,
-            access_level: level,
-          });
+          const higher = await summaryPayload(this.open, args, { ...flags, 'access-level': level });
           return { rows: failed(higher) ? 0 : higher.agents.length };
         });
     this.emit(payload, () => {

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessArgs, accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
 import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import { invoke } from '../cli/invoke.js';
+import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { workstreamsPayload } from '../cli/read-commands.js';
 import { listWorkstreamsOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
-import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';
@@ -33,21 +33,8 @@ export default class Workstreams extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Workstreams);
-    const ctx = this.openContext(flags.library);
-    if (flags.agent) this.assertAgentExists(ctx, flags.agent);
-    const args = {
-      since: flags.since,
-      agent: flags.agent,
-      status: flags.status,
-      limit: flags.limit,
-      ...accessArgs(flags),
-    };
-    const payload = await this.pages(
-      'workstreams',
-      flags.all,
-      (cursor) => invoke(listWorkstreamsOperation, ctx, { ...args, cursor }),
-      flags.cursor,
-    );
+    const payload = await workstreamsPayload(this.open, flags);
+    if (failed(payload)) return this.failOnPayloadError(payload);
     const more = payload.has_more
       ? '\n' +
         commandHint(
@@ -56,13 +43,13 @@ export default class Workstreams extends BaseCommand {
         )
       : '';
     const hint =
-      (payload.workstreams as unknown[]).length || flags.cursor
+      payload.workstreams.length || flags.cursor
         ? ''
         : await this.higherLevelHint(flags, 'public', ['workstream', 'workstreams'], async (level) => {
-            const higher = await invoke(listWorkstreamsOperation, ctx, { ...args, access_level: level });
+            const higher = await workstreamsPayload(this.open, { ...flags, 'access-level': level, all: false });
             return failed(higher) ? { rows: 0 } : { rows: higher.workstreams.length, more: higher.has_more };
           });
-    this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams as Workstream[]), hint) + more);
+    this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams), hint) + more);
   }
 }
 

@@ -2,10 +2,10 @@
  * Where things live (spec §2) and how flags and environment variables combine: a flag wins
  * over its variable, and a variable set to the empty string counts as unset.
  */
-import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigPaths, Env } from '../context.js';
+import { nameHash } from './hashing.js';
 
 /** An environment variable's value, or undefined when unset or empty. */
 export function envValue(env: Env, name: string): string | undefined {
@@ -33,6 +33,6 @@ export function configPaths(env: Env): ConfigPaths {
  */
 export function parsedLibraryCachePath(root: string, env: Env = process.env): string | null {
   if (envValue(env, 'BOURDON_NO_CACHE')) return null;
-  const digest = crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 16);
+  const digest = nameHash(path.resolve(root));
   return path.join(configPaths(env).home, 'cache', `library-${digest}`);
 }

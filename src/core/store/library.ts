@@ -22,7 +22,7 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
-import { contentHash, ParsedCache, type FileStamp } from './parsed-cache.js';
+import { contentHash, ParsedCache, type CacheMeta, type FileStamp } from './parsed-cache.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -204,26 +204,36 @@ export class L6Store {
   }
 
   /**
-   * The library as one lookup of `name` sees it, for a one-shot process: of each agent, only
-   * the entities whose name or an alias folds to `name`'s key, read from the parsed cache's
-   * small per-agent indexes instead of whole documents; sessions, notes and the rest are left
-   * empty. Only entity lookups (find_entity, query_agent_memory) may read this snapshot.
-   * Null without a parsed cache.
+   * The library as one read of a one-shot process sees it (see LibraryView), from the parsed
+   * cache's small per-agent parts instead of whole documents; what the view does not name is
+   * left empty, so only the operations the view is made for may read this snapshot. Agents
+   * whose part is missing are read whole (and their entry written afresh). Null without a
+   * parsed cache.
    */
-  entityLookupSnapshot(name: string): LibrarySnapshot | null {
+  partialSnapshot(view: LibraryView): LibrarySnapshot | null {
     if (!this.disk) return null;
-    const key = foldKey(name);
+    const disk = this.disk;
+    const key = typeof view === 'object' ? foldKey(view.entity) : '';
+    const rowsOf = (meta: CacheMeta): Partial<Pick<AgentRecord, 'entities' | 'sessions'>> | null => {
+      if (view === 'ids') return {};
+      if (view === 'sessions') {
+        const sessions = disk.sessions(meta);
+        return sessions && { sessions };
+      }
+      const entities = disk.entities(meta, key);
+      return entities && { entities };
+    };
     const outcomes: Outcome[] = [];
     const files = this.listManifestFiles();
     for (const [file, stamp] of files) {
-      const meta = this.disk.meta(file, stamp);
+      const meta = disk.meta(file, stamp);
       const full = path.join(this.paths.agents, file);
       if (meta?.error != null) {
         outcomes.push(this.brokenOutcome(file, meta.error));
         continue;
       }
-      const entities = meta && meta.id !== null ? this.disk.entities(meta, key) : null;
-      if (meta && meta.id !== null && entities) {
+      const rows = meta && meta.id !== null ? rowsOf(meta) : null;
+      if (meta && meta.id !== null && rows) {
         outcomes.push({
           ok: true,
           record: {
@@ -234,23 +244,29 @@ export class L6Store {
             agent: { type: null, instance: null, role_narrative: null },
             last_updated: null,
             capabilities: [],
-            entities,
+            entities: [],
             sessions: [],
             notes: [],
+            ...rows,
           },
         });
         continue;
       }
-      // No usable entry: read the manifest (from the cached document when only the index is
+      // No usable entry: read the manifest (from the cached document when only a part is
       // missing) and write its entry afresh.
       const fromDoc = meta ? this.fromDisk(file, stamp, true) : null;
       outcomes.push(fromDoc ?? this.load(file, stamp));
     }
     if (this.parsedAny) {
-      this.disk.prune(files.map(([file]) => file));
+      disk.prune(files.map(([file]) => file));
       this.parsedAny = false;
     }
     return this.assemble(outcomes, 0);
+  }
+
+  /** partialSnapshot for one entity lookup (find_entity, query_agent_memory). */
+  entityLookupSnapshot(name: string): LibrarySnapshot | null {
+    return this.partialSnapshot({ entity: name });
   }
 
   private brokenOutcome(file: string, error: string): Outcome {
@@ -272,7 +288,13 @@ export class L6Store {
     } catch {
       return null;
     }
-    if (rewrite) this.disk.write(file, stamp, meta.sha, { id: record.id, doc, entities: record.entities });
+    if (rewrite)
+      this.disk.write(file, stamp, meta.sha, {
+        id: record.id,
+        doc,
+        entities: record.entities,
+        sessions: record.sessions,
+      });
     return { ok: true, record };
   }
 
@@ -338,7 +360,12 @@ export class L6Store {
         this.parsedAny = true;
       }
       const record = parseManifest(bytes.toString('utf8'), file, full);
-      this.disk?.write(file, stamp, sha, { id: record.id, doc: record.doc, entities: record.entities });
+      this.disk?.write(file, stamp, sha, {
+        id: record.id,
+        doc: record.doc,
+        entities: record.entities,
+        sessions: record.sessions,
+      });
       return { ok: true, record };
     } catch (error) {
       return broken(error instanceof ManifestError ? error.message : describeError(error));
@@ -374,22 +401,35 @@ export class L6Store {
 }
 
 /**
- * A store for one entity lookup in a one-shot process (`bourdon find`, `bourdon query`): its
- * snapshot is the lookup's partial one when a parsed cache is available, else the full one.
+ * What a one-shot command reads of each agent: the entities one name finds (`find`, `query`),
+ * the sessions (`recent`), or only which agents there are (`agents --json`).
  */
-export class EntityLookupStore extends L6Store {
-  private lookup: LibrarySnapshot | null = null;
+export type LibraryView = { entity: string } | 'sessions' | 'ids';
+
+/**
+ * A store for one read in a one-shot process: its snapshot is the view's partial one when a
+ * parsed cache is available, else the full one.
+ */
+export class PartialLibraryStore extends L6Store {
+  private partial: LibrarySnapshot | null = null;
 
   constructor(
     root: string,
-    private readonly name: string,
+    private readonly view: LibraryView,
     options: { warn?: Warn; cachePath?: string | null } = {},
   ) {
     super(root, options);
   }
 
   override snapshot(): LibrarySnapshot {
-    this.lookup ??= this.entityLookupSnapshot(this.name) ?? super.snapshot();
-    return this.lookup;
+    this.partial ??= this.partialSnapshot(this.view) ?? super.snapshot();
+    return this.partial;
+  }
+}
+
+/** A store for one entity lookup in a one-shot process (`bourdon find`, `bourdon query`). */
+export class EntityLookupStore extends PartialLibraryStore {
+  constructor(root: string, name: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
+    super(root, { entity: name }, options);
   }
 }

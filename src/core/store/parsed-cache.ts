@@ -1,11 +1,12 @@
 /**
  * The CLI's parsed-library cache: one entry per manifest, so one changed manifest costs one
- * parse, and small per-agent lookup indexes (folded entity name or alias → that agent's
- * entities) that `bourdon find` answers from without reading whole documents.
+ * parse, and small per-agent parts that one-shot commands answer from without reading whole
+ * documents: lookup indexes (folded entity name or alias → that agent's entities) for
+ * `bourdon find` and `query`, and the agent's normalised sessions for `bourdon recent`.
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document) and `entities-<n>.json` buckets. Every part carries the meta's token, and
+ * parsed document), `entities-<n>.json` buckets and `sessions.json`. Every part carries the meta's token, and
  * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
  * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
  * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
@@ -14,14 +15,16 @@
  *
  * It lives in the owner-only config dir: it holds what the manifests hold, private rows too.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import * as z from 'zod';
-import { foldKey, isObject, type Entity } from './manifest.js';
+import { crypto, nameHash, sha256Hex } from './hashing.js';
+import { foldKey, isObject, type Entity, type Session } from './manifest.js';
 
-/** 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame). */
-const CACHE_FORMAT = 3;
+/**
+ * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
+ * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
+ */
+export const CACHE_FORMAT = 4;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -37,29 +40,43 @@ export interface FileStamp {
 }
 
 /** The entry's meta.json as written; anything else on disk (corrupt, older or foreign) is a miss. */
-const CacheMetaSchema = z.object({
-  format: z.number(),
-  agents: z.string(),
-  file: z.string(),
+export interface CacheMeta {
+  format: number;
+  agents: string;
+  file: string;
   /** kind:size:mtime:ctime:inode of the manifest when the entry was written. */
-  stamp: z.string(),
+  stamp: string;
   /** SHA-256 of the content, recorded only when the stamp alone could miss an edit. */
-  sha: z.string().nullable(),
-  token: z.string(),
-  id: z.string().nullable(),
-  error: z.string().nullable(),
+  sha: string | null;
+  token: string;
+  id: string | null;
+  error: string | null;
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
-  doc: z.boolean(),
-});
-
-type CacheMeta = z.infer<typeof CacheMetaSchema>;
-
-export function contentHash(text: string | Buffer): string {
-  return crypto.createHash('sha256').update(text).digest('hex');
+  doc: boolean;
 }
 
-function bucketOf(key: string): number {
-  return crypto.createHash('sha256').update(key).digest()[0]! % BUCKETS;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+
+/**
+ * meta.json's content as a CacheMeta, or null. Checked by hand rather than with zod: every
+ * CLI query reads this module, and loading zod costs more than the lookup (issue 18).
+ */
+function asCacheMeta(data: unknown): CacheMeta | null {
+  if (!isObject(data)) return null;
+  const { format, agents, file, stamp, sha, token, id, error, doc } = data;
+  if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
+    return null;
+  if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
+  return { format, agents, file, stamp, sha, token, id, error, doc };
+}
+
+export function contentHash(text: string | Buffer): string {
+  return sha256Hex(text);
+}
+
+export function bucketOf(key: string): number {
+  return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
 }
 
 function readJson(file: string): unknown {
@@ -77,14 +94,13 @@ export class ParsedCache {
   ) {}
 
   private entryDir(file: string): string {
-    return path.join(this.dir, contentHash(file).slice(0, 32));
+    return path.join(this.dir, nameHash(file));
   }
 
   /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
   meta(file: string, stamp: FileStamp): CacheMeta | null {
-    const parsed = CacheMetaSchema.safeParse(readJson(path.join(this.entryDir(file), 'meta.json')));
-    if (!parsed.success) return null;
-    const meta = parsed.data;
+    const meta = asCacheMeta(readJson(path.join(this.entryDir(file), 'meta.json')));
+    if (!meta) return null;
     if (meta.format !== CACHE_FORMAT || meta.agents !== this.agentsDir || meta.file !== file) return null;
     if (meta.stamp !== stamp.key) return null;
     if (meta.id === null && meta.error === null) return null;
@@ -125,10 +141,11 @@ export class ParsedCache {
     file: string,
     stamp: FileStamp,
     sha: string | null,
-    outcome: { id: string; doc: unknown; entities: readonly Entity[] } | { error: string },
+    outcome:
+      { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[] } | { error: string },
   ): void {
     const writtenAt = Date.now();
-    const token = crypto.randomBytes(8).toString('hex');
+    const token = crypto().randomBytes(8).toString('hex');
     const racy = stamp.changedMs >= writtenAt - RACY_WINDOW_MS;
     if (racy && sha === null) return; // cannot vouch for this content later
     const meta: CacheMeta = {
@@ -161,11 +178,20 @@ export class ParsedCache {
           }
         }
         buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
+        // Normalised sessions (text only, so always JSON-safe): what `bourdon recent` reads.
+        this.writeFile(dir, 'sessions.json', { token, sessions: outcome.sessions });
       }
       this.writeFile(dir, 'meta.json', meta);
     } catch {
       // read-only home, full disk: the cache is an optimisation only
     }
+  }
+
+  /** The agent's normalised sessions, as written with the entry; null on a miss. */
+  sessions(meta: CacheMeta): Session[] | null {
+    const data = readJson(path.join(this.entryDir(meta.file), 'sessions.json'));
+    if (!isObject(data) || data.token !== meta.token || !Array.isArray(data.sessions)) return null;
+    return data.sessions as Session[];
   }
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */

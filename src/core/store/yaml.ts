@@ -12,16 +12,22 @@
  * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
  */
 import { createRequire } from 'node:module';
-import * as jsYaml from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 
 // The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
-// path or something is written, so read-only CLI runs start faster.
+// path or something is written, so read-only CLI runs start faster. js-yaml too (half of the
+// CLI fast path's code): a query answered from the parsed cache parses no YAML at all.
 const require = createRequire(import.meta.url);
 let yamlModule: typeof YamlPackage | null = null;
 function yamlPackage(): typeof YamlPackage {
   yamlModule ??= require('yaml') as typeof YamlPackage;
   return yamlModule;
+}
+let jsYamlModule: typeof JsYaml | null = null;
+function jsYamlPackage(): typeof JsYaml {
+  jsYamlModule ??= require('js-yaml') as typeof JsYaml;
+  return jsYamlModule;
 }
 
 /** Alias expansion cap for the careful path. */
@@ -35,6 +41,7 @@ export function parseYamlCareful(text: string): unknown {
 }
 
 export function parseYamlFast(text: string): unknown {
+  const jsYaml = jsYamlPackage();
   return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, json: false });
 }
 

@@ -10,10 +10,10 @@
  * 64 KiB tmpfs: a 100 KiB write left a 60 KiB file and no error). Here a short write is
  * continued, so a full disk surfaces as ENOSPC and the target is left untouched.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
+import { crypto } from '../store/hashing.js';
 
 interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */
@@ -24,7 +24,7 @@ interface ReplaceOptions {
 
 /** `<name>.<digits>.tmp`: the temp-file shape the writers' sweeps recognise and remove after a crash. */
 function tempName(target: string): string {
-  return `${target}.${crypto.randomBytes(4).readUInt32BE(0)}.tmp`;
+  return `${target}.${crypto().randomBytes(4).readUInt32BE(0)}.tmp`;
 }
 
 /**

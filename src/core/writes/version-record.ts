@@ -3,8 +3,8 @@
  * `history/<id>/index.jsonl`, or the pending record of a write in flight): its number, time,
  * operation, actor, the hash and size of its bytes, and its row counts. Pure; no file access.
  */
-import crypto from 'node:crypto';
 import * as z from 'zod';
+import { sha256Hex } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
 import { parseYaml } from '../store/yaml.js';
 
@@ -38,7 +38,7 @@ export function parseVersionRecord(value: unknown): VersionRecord | null {
 }
 
 export function sha256(data: Buffer): string {
-  return crypto.createHash('sha256').update(data).digest('hex');
+  return sha256Hex(data);
 }
 
 /** Row counts of a manifest's bytes; null counts when the bytes are not a manifest. */

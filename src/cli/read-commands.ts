@@ -1,0 +1,392 @@
+/**
+ * The read commands' payloads, once: how each command's arguments and flags become its
+ * operation's input, and which operation answers. The oclif commands (src/commands) and the
+ * fast path (fast-path.ts, which answers `--json` reads without loading oclif) both call
+ * these, so the two cannot drift. No oclif import here: the fast path's bundle must not pull it.
+ *
+ * READ_COMMANDS also records each command's flags as plain data for the fast path's argv
+ * parser; test/fast-path.test.ts checks them against oclif.manifest.json (generated from the
+ * oclif commands) and runs every command both ways.
+ */
+import fs from 'node:fs';
+import { BourdonError, UsageError } from '../core/errors.js';
+import { failed } from '../core/payload.js';
+import { createContext, type OperationContext } from '../core/context.js';
+import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
+import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
+import { localDay, parseCalendarDay } from '../core/store/dates.js';
+import { ACCESS_LEVELS } from '../core/trust/access.js';
+import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
+import {
+  exportAgentsOperation,
+  findEntityOperation,
+  getCrossAgentSummaryOperation,
+  getDeeperContextOperation,
+  listAgentsOperation,
+  listNotesOperation,
+  listRecentWorkOperation,
+  listWorkstreamsOperation,
+  prepareRecognitionContextOperation,
+  queryAgentMemoryOperation,
+} from '../core/operations/read-operations.js';
+import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
+import { invoke } from './invoke.js';
+import { parseVersion } from './input.js';
+import { editDistance } from './suggest.js';
+
+/**
+ * Opens the library a command reads, from its --library flag. A command that reads only part
+ * of each agent names it (a LibraryView): the store then reads just the parsed cache's small
+ * per-agent parts instead of whole documents.
+ */
+export type OpenLibrary = (libraryFlag: string | undefined, view?: LibraryView) => OperationContext;
+
+/** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
+export function libraryRoot(flag: string | undefined): string {
+  return flag && flag.length > 0 ? flag : defaultLibraryRoot(process.env);
+}
+
+/** Opens the library for reading; a missing library is a clear error (exit 1). */
+export function openLibrary(
+  libraryFlag: string | undefined,
+  warn: Warn,
+  view?: LibraryView,
+  overrides: Partial<OperationContext> = {},
+): OperationContext {
+  const root = libraryRoot(libraryFlag);
+  const options = { warn, cachePath: parsedLibraryCachePath(root) };
+  const store = view === undefined ? new L6Store(root, options) : new PartialLibraryStore(root, view, options);
+  store.assertExists();
+  // A folder without agents/ answers every question with nothing; say so rather than look empty.
+  if (!fs.existsSync(store.paths.agents))
+    warn(`${root} has no agents/ folder, so it holds no manifests yet (\`bourdon init\` sets up a library)`);
+  return createContext(store, { warn, ...overrides });
+}
+
+/**
+ * An agent id that names no manifest in the library is an error (exit 1) naming the closest
+ * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
+ */
+export function assertAgentExists(ctx: OperationContext, agentId: string): void {
+  if (agentId.startsWith('peer:')) return;
+  const ids = [...ctx.store.snapshot().byId.keys()];
+  if (ids.includes(agentId)) return;
+  const close = ids
+    .map((id) => ({ id, distance: editDistance(agentId, id) }))
+    .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
+    .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
+    .slice(0, 3)
+    .map((entry) => entry.id);
+  const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
+  throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
+}
+
+/** A payload as `--json` prints it. */
+export function jsonText(payload: unknown): string {
+  return JSON.stringify(payload, null, 2) + '\n';
+}
+
+export function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {
+  access_level?: string;
+  include_private?: boolean;
+} {
+  const out: { access_level?: string; include_private?: boolean } = {};
+  if (flags['access-level']) out.access_level = flags['access-level'];
+  if (flags['include-private']) out.include_private = true;
+  return out;
+}
+
+export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
+
+/**
+ * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
+ * through unchanged, so --json echoes them as the MCP tool would; `today`, `yesterday`, `7d`
+ * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
+ * error: on the command line a typo must not silently widen the query to the default window.
+ */
+export function cliSince(input: string, now: Date = new Date()): string {
+  const text = input.trim();
+  if (parseCalendarDay(text)) return text;
+  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
+  const lower = text.toLowerCase();
+  if (lower === 'today') return daysAgo(0);
+  if (lower === 'yesterday') return daysAgo(1);
+  const relative = /^(\d{1,4})([dw])$/.exec(lower);
+  if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
+  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
+}
+
+/**
+ * Runs a paged operation: one page, or with `all` every page merged into one payload (the
+ * rows of `field` concatenated, cursors cleared). The first page that errs is the answer.
+ */
+export async function pages<O extends PageEnvelope>(
+  field: string,
+  all: boolean,
+  fetch: (cursor: string | undefined) => Promise<O>,
+  cursor?: string,
+): Promise<O> {
+  let payload = await fetch(cursor);
+  if (failed(payload) || !all) return payload;
+  const rowsOf = (page: O): unknown[] => {
+    const rows: unknown = Reflect.get(page, field);
+    return Array.isArray(rows) ? rows : [];
+  };
+  const rows = [...rowsOf(payload)];
+  while (payload.has_more && typeof payload.next_cursor === 'string') {
+    payload = await fetch(payload.next_cursor);
+    if (failed(payload)) return payload;
+    rows.push(...rowsOf(payload));
+  }
+  return Object.assign({}, payload, { cursor: null, [field]: rows, next_cursor: null, has_more: false });
+}
+
+/** What a paged listing answers besides its rows. */
+interface PageEnvelope {
+  has_more?: boolean;
+  next_cursor?: string | null;
+  error?: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// The payload of each read command, from its parsed arguments and flags.
+
+interface LibraryFlags {
+  library?: string;
+}
+interface AccessFlags extends LibraryFlags {
+  'access-level'?: string;
+  'include-private'?: boolean;
+}
+interface PageFlags extends AccessFlags {
+  since?: string;
+  agent?: string;
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+}
+
+/** `agents --json`: the agent list, or with --export the redacted export envelope (local part). */
+export async function agentsPayload(open: OpenLibrary, flags: LibraryFlags & { export?: boolean }) {
+  // The list is ids only: which agents there are, not what they hold.
+  return flags.export ? exportPayload(open, flags) : invoke(listAgentsOperation, open(flags.library, 'ids'), {});
+}
+
+/** The redacted export envelope (local part), which the human `agents` listing also shows. */
+export async function exportPayload(open: OpenLibrary, flags: LibraryFlags) {
+  return invoke(exportAgentsOperation, open(flags.library), {});
+}
+
+export async function findPayload(open: OpenLibrary, args: { name: string }, flags: AccessFlags) {
+  return invoke(findEntityOperation, open(flags.library, { entity: args.name }), {
+    name: args.name,
+    ...accessArgs(flags),
+  });
+}
+
+export async function queryPayload(open: OpenLibrary, args: { agent: string; topic: string }, flags: AccessFlags) {
+  // Every agent is in the lookup snapshot (with only the entities the topic names), so the
+  // existence check costs no extra read.
+  const ctx = open(flags.library, { entity: args.topic });
+  assertAgentExists(ctx, args.agent);
+  return invoke(queryAgentMemoryOperation, ctx, { agent: args.agent, topic: args.topic, ...accessArgs(flags) });
+}
+
+export async function recentPayload(open: OpenLibrary, flags: PageFlags & { summary?: boolean }) {
+  const ctx = open(flags.library, 'sessions');
+  if (flags.agent) assertAgentExists(ctx, flags.agent);
+  const input = {
+    since: flags.since,
+    agent: flags.agent,
+    limit: flags.limit,
+    summary: flags.summary,
+    ...accessArgs(flags),
+  };
+  return pages(
+    'sessions',
+    Boolean(flags.all),
+    (cursor) => invoke(listRecentWorkOperation, ctx, { ...input, cursor }),
+    flags.cursor,
+  );
+}
+
+export async function summaryPayload(open: OpenLibrary, args: { project: string }, flags: AccessFlags) {
+  return invoke(getCrossAgentSummaryOperation, open(flags.library), { project: args.project, ...accessArgs(flags) });
+}
+
+export async function listNotesPayload(open: OpenLibrary, flags: PageFlags & { tag?: string; project?: string }) {
+  const ctx = open(flags.library);
+  if (flags.agent) assertAgentExists(ctx, flags.agent);
+  const input = {
+    since: flags.since,
+    agent: flags.agent,
+    tag: flags.tag,
+    project: flags.project,
+    limit: flags.limit,
+    ...accessArgs(flags),
+  };
+  return pages(
+    'notes',
+    Boolean(flags.all),
+    (cursor) => invoke(listNotesOperation, ctx, { ...input, cursor }),
+    flags.cursor,
+  );
+}
+
+export async function workstreamsPayload(open: OpenLibrary, flags: PageFlags & { status?: string }) {
+  const ctx = open(flags.library);
+  if (flags.agent) assertAgentExists(ctx, flags.agent);
+  const input = {
+    since: flags.since,
+    agent: flags.agent,
+    status: flags.status,
+    limit: flags.limit,
+    ...accessArgs(flags),
+  };
+  return pages(
+    'workstreams',
+    Boolean(flags.all),
+    (cursor) => invoke(listWorkstreamsOperation, ctx, { ...input, cursor }),
+    flags.cursor,
+  );
+}
+
+export async function recognizePayload(open: OpenLibrary, args: { prompt: string }, flags: AccessFlags) {
+  return invoke(prepareRecognitionContextOperation, open(flags.library), { prompt: args.prompt, ...accessArgs(flags) });
+}
+
+export async function deeperContextPayload(open: OpenLibrary, args: { prompt: string }, flags: AccessFlags) {
+  return invoke(getDeeperContextOperation, open(flags.library), { prompt: args.prompt, ...accessArgs(flags) });
+}
+
+/**
+ * `history`: the versions, newest first. No versions and no manifest is a typo, not an agent
+ * without history: an error naming the closest ids.
+ */
+export async function historyPayload(
+  open: OpenLibrary,
+  args: { agent_id: string },
+  flags: LibraryFlags & { limit?: number },
+) {
+  const ctx = open(flags.library);
+  const payload = await invoke(listMemoryVersionsOperation, ctx, { agent_id: args.agent_id, limit: flags.limit });
+  if (!failed(payload) && payload.versions.length === 0) assertAgentExists(ctx, args.agent_id);
+  return payload;
+}
+
+export async function diffPayload(
+  open: OpenLibrary,
+  args: { agent_id: string; version: string },
+  flags: LibraryFlags & { against?: number },
+) {
+  const version = parseVersion(args.version);
+  return invoke(explainMemoryChangeOperation, open(flags.library), {
+    agent_id: args.agent_id,
+    version,
+    against: flags.against ?? null,
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The read commands as plain data, for the fast path's argv parser.
+
+/** A flag as the fast path checks it; anything it cannot check sends the call to oclif. */
+export type FlagSpec =
+  | { type: 'boolean' }
+  | { type: 'string'; options?: readonly string[] }
+  | { type: 'integer'; min?: number; max?: number }
+  | { type: 'since' };
+
+export interface ReadCommand {
+  /** Positional arguments, in order; every one is required. */
+  args: readonly string[];
+  /** Flags besides --json and --library (every command's). */
+  flags: Readonly<Record<string, FlagSpec>>;
+  /** Flags that may not be given together. */
+  exclusive?: readonly (readonly [string, string])[];
+  /** Flags the fast path leaves to oclif (they reach the network or need oclif's checks). */
+  slow?: readonly string[];
+  payload(open: OpenLibrary, args: Record<string, string>, flags: Record<string, unknown>): Promise<object>;
+}
+
+const ACCESS: Record<string, FlagSpec> = {
+  'access-level': { type: 'string', options: ACCESS_LEVELS },
+  'include-private': { type: 'boolean' },
+};
+const WIDE: Record<string, FlagSpec> = { wide: { type: 'boolean' } };
+const PAGE: Record<string, FlagSpec> = {
+  since: { type: 'since' },
+  agent: { type: 'string' },
+  limit: { type: 'integer', min: 1, max: 100 },
+  cursor: { type: 'string' },
+  all: { type: 'boolean' },
+};
+const ALL_OR_CURSOR = [['all', 'cursor']] as const;
+
+export const READ_COMMANDS: Readonly<Record<string, ReadCommand>> = {
+  agents: {
+    args: [],
+    flags: { export: { type: 'boolean' }, federated: { type: 'boolean' }, ...WIDE },
+    slow: ['federated'],
+    payload: (open, _args, flags) => agentsPayload(open, flags as LibraryFlags & { export?: boolean }),
+  },
+  find: {
+    args: ['name'],
+    flags: ACCESS,
+    payload: (open, args, flags) => findPayload(open, { name: args.name }, flags as AccessFlags),
+  },
+  query: {
+    args: ['agent', 'topic'],
+    flags: ACCESS,
+    payload: (open, args, flags) => queryPayload(open, { agent: args.agent, topic: args.topic }, flags as AccessFlags),
+  },
+  recent: {
+    args: [],
+    flags: { ...PAGE, summary: { type: 'boolean' }, ...ACCESS, ...WIDE },
+    exclusive: ALL_OR_CURSOR,
+    payload: (open, _args, flags) => recentPayload(open, flags as PageFlags & { summary?: boolean }),
+  },
+  summary: {
+    args: ['project'],
+    flags: ACCESS,
+    payload: (open, args, flags) => summaryPayload(open, { project: args.project }, flags as AccessFlags),
+  },
+  'list-notes': {
+    args: [],
+    flags: { ...PAGE, tag: { type: 'string' }, project: { type: 'string' }, ...ACCESS, ...WIDE },
+    exclusive: ALL_OR_CURSOR,
+    payload: (open, _args, flags) => listNotesPayload(open, flags as PageFlags & { tag?: string; project?: string }),
+  },
+  workstreams: {
+    args: [],
+    flags: { ...PAGE, status: { type: 'string', options: WORKSTREAM_STATUSES }, ...ACCESS, ...WIDE },
+    exclusive: ALL_OR_CURSOR,
+    payload: (open, _args, flags) => workstreamsPayload(open, flags as PageFlags & { status?: string }),
+  },
+  recognize: {
+    args: ['prompt'],
+    flags: ACCESS,
+    payload: (open, args, flags) => recognizePayload(open, { prompt: args.prompt }, flags as AccessFlags),
+  },
+  'deeper-context': {
+    args: ['prompt'],
+    flags: ACCESS,
+    payload: (open, args, flags) => deeperContextPayload(open, { prompt: args.prompt }, flags as AccessFlags),
+  },
+  history: {
+    args: ['agent_id'],
+    flags: { limit: { type: 'integer', min: 1, max: 1000 }, ...WIDE },
+    payload: (open, args, flags) =>
+      historyPayload(open, { agent_id: args.agent_id }, flags as LibraryFlags & { limit?: number }),
+  },
+  diff: {
+    args: ['agent_id', 'version'],
+    flags: { against: { type: 'integer' } },
+    payload: (open, args, flags) =>
+      diffPayload(
+        open,
+        { agent_id: args.agent_id, version: args.version },
+        flags as LibraryFlags & { against?: number },
+      ),
+  },
+};
