@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { readJson, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
@@ -74,16 +74,12 @@ describe('the packed tarball, installed without dev dependencies', () => {
   });
 
   it('a --json read answers from the installed package with and without the fast path, alike', async () => {
-    // The installed demo library, read with a cold cache: the fast path parses the YAML
-    // (js-yaml, loaded on demand from the installed dependencies).
-    const library = path.join(
-      path.dirname(path.dirname(installed('bourdon'))),
-      'lib',
-      'node_modules',
-      'bourdon',
-      'demo',
-      'library',
-    );
+    // A copy of the installed package's demo library (`demo --keep`), read with a cold cache:
+    // the fast path parses the YAML (js-yaml, loaded on demand from the installed dependencies).
+    const kept = await runCli(['demo', '--keep', '--json'], { bin: installed('bourdon'), cwd: outside });
+    expect(kept.code, kept.stderr).toBe(0);
+    const library = (JSON.parse(kept.stdout) as { library: string }).library;
+    onTestFinished(() => fs.rmSync(library, { recursive: true, force: true }));
     const home = path.join(outside, 'home');
     const args = ['find', 'sync engine', '--json', '--library', library];
     const fast = await runCli(args, { bin: installed('bourdon'), cwd: outside, env: { BOURDON_HOME: home } });

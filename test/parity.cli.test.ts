@@ -44,6 +44,8 @@ function commandFor(testCase: ConformanceCase): string[] | null {
       // The CLI validates --limit as an integer flag and a bad cursor is a failure (exit 1);
       // those cases are covered below and by the MCP parity test.
       if (a.cursor === 'not-a-cursor') return null;
+      // An --agent naming no manifest is an error on the command line too (docs/cli.md).
+      if (testCase.id === 'list_recent_work.unknown_agent') return null;
       // Out-of-range limits and unreadable days are usage errors on the command line (exit 2,
       // docs/cli.md; test/cli.terminal.test.ts); over MCP the engine's clamp and fallback stay.
       if (typeof a.limit === 'number' && (a.limit < 1 || a.limit > 100)) return null;
