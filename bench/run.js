@@ -320,8 +320,9 @@ function printGoals() {
     );
   process.stdout.write('\n');
 }
-if (!asJson) printGoals();
+// Printed here and again at the end of a full run, so they are not lost above the MCP figures.
 if (process.argv.includes('--no-mcp')) finish();
+if (!asJson) printGoals();
 
 // MCP over stdio: one tools/call round trip through a spawned `bourdon serve`.
 const { Client } = await import('@modelcontextprotocol/client');
