@@ -52,6 +52,20 @@ export abstract class BaseCommand extends Command {
 
   protected jsonMode = false;
 
+  /**
+   * Warnings on stderr, each message once per command: a command may open the library more
+   * than once (the empty-answer hint asks again at a higher level), and one unreadable manifest
+   * or a folder without agents/ is worth one line, not one per read.
+   */
+  private readonly warnOnce = (() => {
+    const said = new Set<string>();
+    return (message: string) => {
+      if (said.has(message)) return;
+      said.add(message);
+      stderrWarn(message);
+    };
+  })();
+
   public override async init(): Promise<void> {
     // Read before parsing so that a parse error is reported in the mode asked for.
     this.jsonMode = flagGiven(this.argv, '--json');
@@ -75,7 +89,7 @@ export abstract class BaseCommand extends Command {
     overrides: Partial<OperationContext> = {},
     view?: LibraryView,
   ): OperationContext {
-    const ctx = openLibrary(libraryFlag, stderrWarn, view, overrides);
+    const ctx = openLibrary(libraryFlag, this.warnOnce, view, overrides);
     this.preloadLargeLibrary(ctx.store);
     return ctx;
   }
