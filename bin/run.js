@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // The `bourdon` CLI. `--version` is answered here, without loading oclif (what oclif would
 // print: name/version platform-arch node-version). A plain `--json` read command (agents,
-// find, query, recent, …) is answered by the fast path (dist/bundle/fast.js, no oclif), which
+// find, query, recent, …) is answered by the fast path (dist/bundle/fast-path.js, no oclif), which
 // hands anything unusual back untouched (docs/cli.md; BOURDON_NO_FAST_PATH=1 turns it off).
 // Everything else runs from the bundled build (dist/bundle/cli.js), which holds oclif and
 // every command.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 const argv = process.argv.slice(2);
 if (argv[0] === '--version') {
@@ -15,8 +19,28 @@ if (argv[0] === '--version') {
   process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${arch} node-${process.version}\n`);
 } else {
   const fast = argv.includes('--json') && !process.env.BOURDON_NO_FAST_PATH;
-  if (!(fast && (await (await import('../dist/bundle/fast.js')).runFastPath(argv)))) {
+  if (!(fast && (await runFastPath(argv)))) {
     const { run } = await import('../dist/bundle/cli.js');
     await run(argv, import.meta.url);
   }
+}
+
+/**
+ * Runs the fast path: dist/bundle/fast-path.js is a function expression (a CommonJS body,
+ * scripts/bundle.mjs), compiled here with the V8 code cache the build made for it, which Node 20
+ * cannot use for an ES module. A missing or rejected cache (another Node version) only costs
+ * the compile it would have saved.
+ */
+async function runFastPath(argv) {
+  const file = fileURLToPath(new URL('../dist/bundle/fast-path.js', import.meta.url));
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(`${file}.cache`);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
+  const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, path.dirname(file));
+  return loaded.exports.runFastPath(argv);
 }

@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import type { Command } from '@oclif/core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { READ_COMMANDS, type FlagSpec } from '../src/cli/read-commands.js';
@@ -298,5 +299,16 @@ describe('fast path: parsing', () => {
     visit(path.join(REPO_ROOT, 'src', 'cli', 'fast-path.ts'));
     expect(seen.size).toBeGreaterThan(10);
     expect([...packages].filter((name) => name.startsWith('@oclif/'))).toEqual([]);
+  });
+
+  it('the build ships a V8 code cache for the fast path that the Node which built it accepts', () => {
+    // bin/run.js compiles dist/bundle/fast-path.js unchanged with this cache: a rejected one
+    // (a wrapper or build change that no longer matches) would silently cost the compile again.
+    const file = path.join(REPO_ROOT, 'dist', 'bundle', 'fast-path.js');
+    const script = new vm.Script(fs.readFileSync(file, 'utf8'), {
+      filename: file,
+      cachedData: fs.readFileSync(`${file}.cache`),
+    });
+    expect(script.cachedDataRejected).toBe(false);
   });
 });
