@@ -175,6 +175,34 @@ describe('parsed-library cache', () => {
     expect(cache.meta(file, stamp)).toBeNull();
   });
 
+  it('settles a content-checked entry once its change is old: the hash is dropped, later edits still show', () => {
+    const file = 'alpha.l5.yaml';
+    const text = fs.readFileSync(path.join(agentsDir, file));
+    const cache = new ParsedCache(cacheDir, agentsDir);
+    const entry = { id: 'alpha', doc: { known_entities: [] }, entities: [], sessions: [] };
+    const metaFile = () => path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'meta.json');
+    const recorded = () => (JSON.parse(fs.readFileSync(metaFile(), 'utf8')) as { sha: string | null }).sha;
+    // Changed just now: the entry records the hash, and a check this soon keeps it.
+    const fresh = { key: 'file:1:2:3:4', changedMs: Date.now(), kind: 'file' as const };
+    cache.write(file, fresh, contentHash(text), entry);
+    expect(cache.meta(file, fresh)).not.toBeNull();
+    expect(recorded()).toBe(contentHash(text));
+    // The same stamp seen once the change is older than the window: verified, then settled.
+    const old = { ...fresh, changedMs: Date.now() - 10_000 };
+    expect(cache.meta(file, old)?.sha).toBeNull();
+    expect(recorded()).toBeNull();
+    // A real edit moves the stamp (ctime at least), so the settled entry is not used for it.
+    expectFresh('widget');
+    const manifestPath = path.join(agentsDir, file);
+    const before = fs.statSync(manifestPath);
+    fs.writeFileSync(
+      manifestPath,
+      fs.readFileSync(manifestPath, 'utf8').replace('alpha knows widgets', 'ALPHA KNOWS WIDGETS'),
+    );
+    fs.utimesSync(manifestPath, before.atime, before.mtime);
+    expect(expectFresh('widget')[0]!.summaries.alpha).toBe('ALPHA KNOWS WIDGETS');
+  });
+
   it('rebuilds corrupt, torn or mismatched cache files instead of trusting them', () => {
     expectFresh('widget');
     const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));

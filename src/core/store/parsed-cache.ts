@@ -11,7 +11,7 @@
  * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
  * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
  * a second edit), the entry also holds the content's SHA-256 and is checked against the bytes
- * on disk. Anything missing, corrupt or different is a miss: the manifest is parsed again.
+ * on disk, until a check made once the change is RACY_WINDOW_MS old settles it. Anything missing, corrupt or different is a miss: the manifest is parsed again.
  *
  * It lives in the owner-only config dir: it holds what the manifests hold, private rows too.
  */
@@ -113,8 +113,23 @@ export class ParsedCache {
         return null;
       }
       if (contentHash(bytes) !== meta.sha) return null;
+      // Verified, and the last change is now well in the past: a later edit can no longer share
+      // this stamp (writing moves ctime, which no one can set back), so the entry is settled
+      // and stops costing a read and a hash of the whole manifest on every later query.
+      if (stamp.changedMs < Date.now() - RACY_WINDOW_MS) return this.settle(meta);
     }
     return meta;
+  }
+
+  /** The entry without its content hash, written back in place (best effort). */
+  private settle(meta: CacheMeta): CacheMeta {
+    const settled = { ...meta, sha: null };
+    try {
+      this.writeFile(this.entryDir(meta.file), 'meta.json', settled);
+    } catch {
+      // read-only home: the entry stays verified by content, which is only slower
+    }
+    return settled;
   }
 
   /** The parsed document of a valid entry, or undefined. */
