@@ -11,6 +11,8 @@ import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../src/core/trust/audit.js';
 import { L6Store } from '../src/core/store/library.js';
+import { localDay } from '../src/core/store/dates.js';
+import { mergeExports } from '../src/core/federation/federation.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
@@ -422,5 +424,39 @@ describe('federation across machines', () => {
     } finally {
       await wrong.close();
     }
+  });
+});
+
+describe('a federated export takes no future dates from a peer', () => {
+  it('clears dates after tomorrow and drops activity dated after it; real dates and the rest stay', () => {
+    const now = new Date();
+    const today = localDay(now);
+    const answer = {
+      peer: 'laptop',
+      ok: true,
+      latency_us: 1,
+      timed_out: false,
+      payload: {
+        agents: [
+          {
+            id: 'codex',
+            last_updated: '2099-01-01T00:00:00+00:00',
+            freshest_session_date: '2099-01-01',
+            recent_activity: [
+              { date: '2099-01-01', project_focus: ['Pinned'], key_actions: [], visibility: 'public' },
+              { date: today, project_focus: ['Real'], key_actions: [], visibility: 'public' },
+            ],
+            role_narrative: 'kept',
+          },
+          { id: 'cursor', last_updated: `${today}T08:00:00+00:00`, freshest_session_date: today, recent_activity: [] },
+        ],
+      },
+    };
+    const merged = mergeExports({ machine: 'here', agents: [] }, [answer], now);
+    const [codex, cursor] = merged.agents as Record<string, unknown>[];
+    expect(codex).toMatchObject({ id: 'peer:laptop:codex', last_updated: null, freshest_session_date: null });
+    expect(codex!.role_narrative).toBe('kept');
+    expect((codex!.recent_activity as { date: string }[]).map((item) => item.date)).toEqual([today]);
+    expect(cursor).toMatchObject({ last_updated: `${today}T08:00:00+00:00`, freshest_session_date: today });
   });
 });

@@ -277,6 +277,11 @@ export function mergeExports(
 ): Record<string, unknown> {
   const agents = [...((local.agents as Record<string, unknown>[]) ?? [])];
   const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
+  // The future-date rule of boundPeerPayload, for the dates inside an exported agent: a peer
+  // cannot make its agent look the freshest ("in 73 years") by dating it 2099.
+  const latest = latestPeerDay(now);
+  const afterTomorrow = (value: unknown) => typeof value === 'string' && value.slice(0, 10) > latest;
+  const notAfterTomorrow = (value: unknown) => (afterTomorrow(value) ? null : value);
   for (const answer of boundAnswers(answers, now)) {
     sources.push({
       name: answer.peer,
@@ -289,8 +294,16 @@ export function mergeExports(
     for (const raw of rows) {
       if (!raw || typeof raw !== 'object' || typeof (raw as { id?: unknown }).id !== 'string') continue;
       const row = raw as Record<string, unknown>;
+      const dated: Record<string, unknown> = {};
+      for (const key of ['last_updated', 'freshest_session_date'])
+        if (key in row) dated[key] = notAfterTomorrow(row[key]);
+      if (Array.isArray(row.recent_activity))
+        dated.recent_activity = row.recent_activity.filter(
+          (item) => !(item && typeof item === 'object' && afterTomorrow((item as { date?: unknown }).date)),
+        );
       agents.push({
         ...row,
+        ...dated,
         id: tagAgent(answer.peer, row.id as string),
         source: `${PEER_PREFIX}${answer.peer}`,
         source_kind: 'peer',
