@@ -57,6 +57,15 @@ function levelParam(req: ViewRequest): string {
   return level && (ACCESS_LEVELS as readonly string[]).includes(level) ? level : 'private';
 }
 
+/** A table's header row: one column heading per name. */
+function tableHead(...columns: string[]): SafeHtml {
+  return html`<thead>
+    <tr>
+      ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+    </tr>
+  </thead>`;
+}
+
 function errorBox(message: string): SafeHtml {
   return html`<p class="error" role="alert">${message}</p>`;
 }
@@ -130,17 +139,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
               <caption class="visually-hidden">
                 Agents and their health
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Health</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Sessions</th>
-                  <th scope="col">Last session</th>
-                  <th scope="col">Staged</th>
-                  <th scope="col">Role</th>
-                </tr>
-              </thead>
+              ${tableHead('Agent', 'Health', 'Type', 'Sessions', 'Last session', 'Staged', 'Role')}
               <tbody>
                 ${rows.map(
                   ({ agent, health: h }) =>
@@ -368,17 +367,7 @@ export async function workstreamsView(req: ViewRequest): Promise<View> {
         ? html`<p>No workstreams.</p>`
         : html`<div class="scroll">
             <table id="workstreams">
-              <thead>
-                <tr>
-                  <th scope="col">Workstream</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last</th>
-                  <th scope="col">Agents</th>
-                  <th scope="col">Sessions</th>
-                  <th scope="col">Notes</th>
-                  <th scope="col">Recent</th>
-                </tr>
-              </thead>
+              ${tableHead('Workstream', 'Status', 'Last', 'Agents', 'Sessions', 'Notes', 'Recent')}
               <tbody>
                 ${result.rows.map(
                   (w) =>
@@ -484,15 +473,7 @@ export function renderDiff(diff: DiffBody): SafeHtml {
 function stagedTable(items: StagedWrite[], now: Date): SafeHtml {
   return html`<div class="scroll">
     <table class="staged">
-      <thead>
-        <tr>
-          <th scope="col">Staged by</th>
-          <th scope="col">Entities</th>
-          <th scope="col">Sessions</th>
-          <th scope="col">Notes</th>
-          <th scope="col">When</th>
-        </tr>
-      </thead>
+      ${tableHead('Staged by', 'Entities', 'Sessions', 'Notes', 'When')}
       <tbody>
         ${items.map(
           (item) =>
@@ -616,19 +597,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
                 <caption class="visually-hidden">
                   Versions of ${agent}, newest first
                 </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">When</th>
-                    <th scope="col">Op</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Entities</th>
-                    <th scope="col">Sessions</th>
-                    <th scope="col">Notes</th>
-                    <th scope="col">SHA-256</th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
+                ${tableHead('Version', 'When', 'Op', 'Actor', 'Entities', 'Sessions', 'Notes', 'SHA-256', 'Actions')}
                 <tbody>
                   ${versions.map(
                     (v) =>
@@ -768,16 +737,7 @@ export async function auditView(req: ViewRequest): Promise<View> {
       records.length
         ? html`<div class="scroll">
             <table id="audit">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Caller</th>
-                  <th scope="col">Tool</th>
-                  <th scope="col">Namespace</th>
-                  <th scope="col">Decision</th>
-                  <th scope="col">Detail</th>
-                </tr>
-              </thead>
+              ${tableHead('Time', 'Caller', 'Tool', 'Namespace', 'Decision', 'Detail')}
               <tbody>
                 ${newestFirst.map(
                   (r) =>
