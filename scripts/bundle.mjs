@@ -110,6 +110,14 @@ try {
   });
   const oclifInputs = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/@oclif/'));
   if (oclifInputs.length) throw new Error(`the fast path's bundle holds @oclif modules: ${oclifInputs.join(', ')}`);
+  // node:crypto costs a query about 5 ms to load: modules on the fast path load it on first use
+  // (src/core/store/hashing.ts), never at their top level.
+  const eagerCrypto = Object.entries(fast.metafile.inputs)
+    .filter(([, input]) =>
+      input.imports.some((used) => used.path === 'node:crypto' && used.kind === 'import-statement'),
+    )
+    .map(([name]) => name);
+  if (eagerCrypto.length) throw new Error(`the fast path imports node:crypto at the top of: ${eagerCrypto.join(', ')}`);
   const body = fast.outputFiles.find((file) => file.path === FAST_FILE).text;
   const source = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
   fs.writeFileSync(FAST_FILE, source);

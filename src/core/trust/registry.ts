@@ -5,7 +5,6 @@
  * row in constant time. The file is re-read whenever its stat changes, so revocations and
  * tier changes apply on the next request; a corrupt registry authenticates no one.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../writes/atomic.js';
@@ -14,6 +13,7 @@ import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { utcSeconds } from '../store/dates.js';
+import { crypto } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
 import { stderrWarn } from '../store/warn.js';
 import { parseYaml, stringifyYaml } from '../store/yaml.js';
@@ -49,18 +49,18 @@ export interface IssuedToken {
 const TOKEN_PREFIX = 'bdn_';
 
 export function newToken(): string {
-  return TOKEN_PREFIX + crypto.randomBytes(24).toString('hex');
+  return TOKEN_PREFIX + crypto().randomBytes(24).toString('hex');
 }
 
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+  return crypto().createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** Both sides are 64 hex characters (the parser refuses any other stored hash). */
 function constantTimeEqualHex(a: string, b: string): boolean {
   const left = Buffer.from(a.padEnd(64, '0').slice(0, 64), 'utf8');
   const right = Buffer.from(b.padEnd(64, '0').slice(0, 64), 'utf8');
-  return crypto.timingSafeEqual(left, right) && a.length === b.length;
+  return crypto().timingSafeEqual(left, right) && a.length === b.length;
 }
 
 /**

@@ -24,11 +24,11 @@
  * Within one process, holders of the gate queue on a promise chain, so a server handling
  * several writes at once does not spin against itself.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
+import { crypto } from '../store/hashing.js';
 import type { LibraryPaths } from '../store/library.js';
 import { stderrWarn } from '../store/warn.js';
 
@@ -102,7 +102,7 @@ function newOwner(): LockOwner {
     host: os.hostname(),
     boot: bootId(),
     start: ownStartTime(),
-    token: crypto.randomBytes(12).toString('hex'),
+    token: crypto().randomBytes(12).toString('hex'),
     acquired: new Date().toISOString(),
   };
 }
@@ -191,7 +191,7 @@ function isStale(state: LockState): boolean {
  * rename it into place. Returns false while another lock is there.
  */
 function createLock(lockDir: string, owner: LockOwner): boolean {
-  const temp = `${lockDir}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${lockDir}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`;
   fs.mkdirSync(temp);
   try {
     fs.writeFileSync(path.join(temp, ownerFileName(owner.token)), JSON.stringify(owner));
