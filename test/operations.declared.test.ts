@@ -6,11 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { invoke } from '../src/cli/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { UsageError } from '../src/core/errors.js';
 import { OPERATION_NAMES } from '../src/core/operations/catalog.js';
-import { parseInput } from '../src/core/operations/operation.js';
+import { defineOperation, parseInput } from '../src/core/operations/operation.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { failed } from '../src/core/payload.js';
 import { L6Store } from '../src/core/store/library.js';
@@ -29,6 +30,24 @@ describe('operations declared once, called by both adapters', () => {
     expect(viaCli).toMatchObject({ limit: 2, summary: true });
     expect(viaCli.sessions).toHaveLength(2);
     expect(viaCli).toEqual(viaTool);
+  });
+
+  it('a schema declared as a function is built on first use and only once, and validates as given', async () => {
+    let built = 0;
+    const echo = defineOperation({
+      name: 'echo',
+      description: 'echo',
+      input: () => {
+        built += 1;
+        return z.object({ text: z.string() });
+      },
+      run: async (_ctx, input) => input,
+    });
+    expect(built).toBe(0);
+    expect(await parseInput(echo, { text: 'hi' })).toEqual({ value: { text: 'hi' } });
+    expect(await parseInput(echo, { text: 1 })).toHaveProperty('issues');
+    expect(echo.input).toBe(echo.input);
+    expect(built).toBe(1);
   });
 
   it("a value the tool's schema refuses is a usage error naming the input, before the operation runs", async () => {

@@ -31,8 +31,27 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
 /** An operation's input once its schema has validated it. */
 export type OperationInput<S extends z.ZodObject> = z.infer<S>;
 
-export function defineOperation<S extends z.ZodObject, O>(operation: Operation<S, O>): Operation<S, O> {
-  return operation;
+/**
+ * An operation as declared: like `Operation`, but its input schema may be given as a function
+ * that builds it. Building the fifteen zod schemas is most of what loading the declarations
+ * costs, and a one-shot CLI call validates with one of them (issue 18, bench/README.md).
+ */
+export type OperationDeclaration<S extends z.ZodObject, O> = Omit<Operation<S, O>, 'input'> & {
+  readonly input: S | (() => S);
+};
+
+/** An operation from its declaration; a schema given as a function is built on first use, once. */
+export function defineOperation<S extends z.ZodObject, O>(declaration: OperationDeclaration<S, O>): Operation<S, O> {
+  const { input } = declaration;
+  if (typeof input !== 'function') return { ...declaration, input };
+  let schema: S | null = null;
+  return {
+    ...declaration,
+    get input() {
+      schema ??= input();
+      return schema;
+    },
+  };
 }
 
 /*
