@@ -5,29 +5,31 @@
 // hands anything unusual back untouched (docs/cli.md; BOURDON_NO_FAST_PATH=1 turns it off).
 // Everything else runs from the bundled build (dist/bundle/cli.js), which holds oclif and
 // every command.
-import { createRequire } from 'node:module';
-
-// Built-ins through require, not import: an ES import of a built-in builds a facade of all its
-// exports, and node:fs's includes fs.promises, which loads readline and streams (about 4 ms of
-// every call, bench/README.md).
-const require = createRequire(import.meta.url);
+//
+// This file is CommonJS (bin/package.json): a CommonJS entry starts without Node's ES module
+// loader, which is about 15 ms of every call (bench/README.md); the bundle is still an ES module.
+'use strict';
 const fs = require('node:fs');
+const { createRequire } = require('node:module');
 const os = require('node:os');
 const path = require('node:path');
-const { fileURLToPath } = require('node:url');
+const { pathToFileURL } = require('node:url');
 const vm = require('node:vm');
 
-const argv = process.argv.slice(2);
-if (argv[0] === '--version') {
-  const pjson = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  const arch = os.arch() === 'ia32' ? 'x86' : os.arch();
-  process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${arch} node-${process.version}\n`);
-} else {
-  const fast = argv.includes('--json') && !process.env.BOURDON_NO_FAST_PATH;
-  if (!(fast && (await runFastPath(argv)))) {
-    const { run } = await import('../dist/bundle/cli.js');
-    await run(argv, import.meta.url);
+/** The package root, where oclif finds package.json and its manifest. */
+const ROOT = path.join(__dirname, '..');
+
+async function main(argv) {
+  if (argv[0] === '--version') {
+    const pjson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const arch = os.arch() === 'ia32' ? 'x86' : os.arch();
+    process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${arch} node-${process.version}\n`);
+    return;
   }
+  const fast = argv.includes('--json') && !process.env.BOURDON_NO_FAST_PATH;
+  if (fast && (await runFastPath(argv))) return;
+  const { run } = await import(pathToFileURL(path.join(ROOT, 'dist', 'bundle', 'cli.js')).href);
+  await run(argv, pathToFileURL(ROOT).href);
 }
 
 /**
@@ -37,7 +39,7 @@ if (argv[0] === '--version') {
  * the compile it would have saved.
  */
 async function runFastPath(argv) {
-  const file = fileURLToPath(new URL('../dist/bundle/fast-path.js', import.meta.url));
+  const file = path.join(ROOT, 'dist', 'bundle', 'fast-path.js');
   let cachedData;
   try {
     cachedData = fs.readFileSync(`${file}.cache`);
@@ -49,3 +51,9 @@ async function runFastPath(argv) {
   script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, path.dirname(file));
   return loaded.exports.runFastPath(argv);
 }
+
+main(process.argv.slice(2)).catch((error) => {
+  // Commands report their own errors; this is a failure to load the CLI itself.
+  process.stderr.write(`bourdon: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
