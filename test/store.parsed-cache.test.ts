@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EntityLookupStore, L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
+import { newestFirst } from '../src/core/store/indexes.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
 import { findEntityMatches } from '../src/core/operations/queries.js';
 import { runCli } from './helpers/cli.js';
@@ -63,10 +64,13 @@ function lookups(name: string) {
   return { lookup: matches(cached), full: matches(full), truth: matches(truth), ids: full.agents.map((a) => a.id) };
 }
 
-/** Each agent's id and sessions, as a view of the library sees them. */
+/** Each agent's id and sessions newest first, as a view of the library sees them. */
 function sessionsOf(snapshot: LibrarySnapshot) {
-  return snapshot.agents.map((agent) => ({ id: agent.id, sessions: agent.sessions }));
+  return snapshot.agents.map((agent) => ({ id: agent.id, sessions: [...agent.sessions].sort(newestFirst) }));
 }
+
+/** The view `bourdon recent` reads: sessions back to a day (null: all of them). */
+const sessionsView = (sessionsSince: string | null = null) => ({ sessionsSince });
 
 function expectFresh(name: string) {
   const { lookup, full, truth, ids } = lookups(name);
@@ -76,7 +80,7 @@ function expectFresh(name: string) {
   expect(ids).toEqual(uncached.agents.map((a) => a.id));
   // The other partial views (bourdon recent, bourdon agents --json) see the same library.
   const options = { warn: silent, cachePath: cacheDir };
-  expect(sessionsOf(new PartialLibraryStore(root, 'sessions', options).snapshot())).toEqual(sessionsOf(uncached));
+  expect(sessionsOf(new PartialLibraryStore(root, sessionsView(), options).snapshot())).toEqual(sessionsOf(uncached));
   expect(new PartialLibraryStore(root, 'ids', options).snapshot().agents.map((a) => a.id)).toEqual(ids);
   return truth;
 }
@@ -137,7 +141,7 @@ describe('parsed-library cache', () => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('cwd: /work', 'cwd: /play'));
     fs.utimesSync(file, before.atime, before.mtime);
     expect(fs.statSync(file).size).toBe(before.size);
-    const view = new PartialLibraryStore(root, 'sessions', { warn: silent, cachePath: cacheDir }).snapshot();
+    const view = new PartialLibraryStore(root, sessionsView(), { warn: silent, cachePath: cacheDir }).snapshot();
     expect(view.byId.get('beta')!.sessions.map((s) => s.cwd)).toEqual(['/play']);
     expectFresh('widget');
   });
@@ -146,16 +150,62 @@ describe('parsed-library cache', () => {
     expectFresh('widget');
     const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
     for (const entry of entries) fs.rmSync(path.join(entry, 'doc.json'));
-    // Without the documents, the warm view still answers, from sessions.json alone.
+    // Without the documents, the warm view still answers, from the sessions parts alone.
     const options = { warn: silent, cachePath: cacheDir };
-    const warm = new PartialLibraryStore(root, 'sessions', options).snapshot();
+    const warm = new PartialLibraryStore(root, sessionsView(), options).snapshot();
     expect(warm.agents.map((a) => a.sessions.length)).toEqual([1, 1]);
     for (const entry of entries) expect(fs.existsSync(path.join(entry, 'doc.json'))).toBe(false);
-    // A missing or foreign sessions.json is a miss: the manifest is read again.
-    fs.rmSync(path.join(entries[0]!, 'sessions.json'));
-    fs.writeFileSync(path.join(entries[1]!, 'sessions.json'), JSON.stringify({ token: 'x', sessions: [] }));
+    // A missing or foreign sessions part is a miss: the manifest is read again.
+    fs.rmSync(path.join(entries[0]!, 'sessions-2026-06.json'));
+    fs.writeFileSync(path.join(entries[1]!, 'sessions-2026-06.json'), JSON.stringify({ token: 'x', sessions: [] }));
     expectFresh('widget');
-    for (const entry of entries) expect(fs.existsSync(path.join(entry, 'sessions.json'))).toBe(true);
+    for (const entry of entries) expect(fs.existsSync(path.join(entry, 'sessions-2026-06.json'))).toBe(true);
+  });
+
+  it('reads the sessions of the months a window reaches, and only those', () => {
+    const dates = ['2026-11-20', '2026-09-02T08:00:00Z', 'soon', '2026-11-03', '2026-10-31', '2026-11-20'];
+    write(
+      'alpha',
+      `spec_version: '0.1'\nrecent_sessions:\n${dates.map((d, i) => `- date: '${d}'\n  cwd: /w${i}\n`).join('')}`,
+    );
+    const options = { warn: silent, cachePath: cacheDir };
+    new PartialLibraryStore(root, sessionsView(), options).snapshot(); // parses, writes the entry
+    const all = new PartialLibraryStore(root, sessionsView(), options).snapshot().byId.get('alpha')!.sessions;
+    // From the cache: newest first, equal dates in file order, the undated row last.
+    expect(all.map((s) => s.cwd)).toEqual(['/w0', '/w5', '/w3', '/w4', '/w1', '/w2']);
+    const entry = path.join(
+      cacheDir,
+      fs.readdirSync(cacheDir).find((dir) => fs.existsSync(path.join(cacheDir, dir, 'sessions-2026-09.json')))!,
+    );
+    expect(
+      fs
+        .readdirSync(entry)
+        .filter((name) => name.startsWith('sessions-'))
+        .sort(),
+    ).toEqual(['sessions-2026-09.json', 'sessions-2026-10.json', 'sessions-2026-11.json', 'sessions-undated.json']);
+    // With the months before the window gone, a window from November still answers from the
+    // cache (the manifest is not read again, so nothing is rewritten)…
+    fs.rmSync(path.join(entry, 'sessions-2026-09.json'));
+    fs.rmSync(path.join(entry, 'sessions-2026-10.json'));
+    fs.rmSync(path.join(entry, 'sessions-undated.json'));
+    const november = new PartialLibraryStore(root, sessionsView('2026-11-05'), options).snapshot();
+    expect(november.byId.get('alpha')!.sessions.map((s) => s.cwd)).toEqual(['/w0', '/w5', '/w3']);
+    expect(fs.existsSync(path.join(entry, 'sessions-2026-10.json'))).toBe(false);
+    // …and a window that reaches a missing month is a miss: the manifest is read again.
+    const october = new PartialLibraryStore(root, sessionsView('2026-10-31'), options).snapshot();
+    expect([...october.byId.get('alpha')!.sessions].sort(newestFirst).map((s) => s.cwd)).toEqual([
+      '/w0',
+      '/w5',
+      '/w3',
+      '/w4',
+      '/w1',
+      '/w2',
+    ]);
+    expect(fs.existsSync(path.join(entry, 'sessions-2026-10.json'))).toBe(true);
+    // A month whose sessions are all gone loses its part when the entry is written again.
+    write('alpha', `spec_version: '0.1'\nrecent_sessions:\n- date: '2026-11-20'\n  cwd: /w0\n`);
+    new PartialLibraryStore(root, sessionsView(), options).snapshot();
+    expect(fs.readdirSync(entry).filter((name) => name.startsWith('sessions-'))).toEqual(['sessions-2026-11.json']);
   });
 
   it('checks an entry by content when its stamp could hide an edit (same stamp, new bytes)', () => {

@@ -14,7 +14,8 @@ import { failed } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
-import { localDay, parseCalendarDay } from '../core/store/dates.js';
+import { decodeCursor } from '../core/store/cursor.js';
+import { localDay, parseCalendarDay, resolveCutoff } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
 import {
@@ -192,8 +193,19 @@ export async function queryPayload(open: OpenLibrary, args: { agent: string; top
   return invoke(queryAgentMemoryOperation, ctx, { agent: args.agent, topic: args.topic, ...accessArgs(flags) });
 }
 
+/**
+ * The first day `recent` can show, so the library is read only from that month on: the window
+ * as the operation resolves it (the same rule a moment earlier, so never a later day), or null
+ * (every session) when the cursor cannot be read and the operation will say so.
+ */
+function recentWindowStart(flags: PageFlags): string | null {
+  const saved = flags.cursor ? decodeCursor(flags.cursor) : null;
+  if (flags.cursor && !saved) return null;
+  return resolveCutoff(flags.since ?? null, saved?.cutoff ?? null, new Date(), () => {});
+}
+
 export async function recentPayload(open: OpenLibrary, flags: PageFlags & { summary?: boolean }) {
-  const ctx = open(flags.library, 'sessions');
+  const ctx = open(flags.library, { sessionsSince: recentWindowStart(flags) });
   if (flags.agent) assertAgentExists(ctx, flags.agent);
   const input = {
     since: flags.since,

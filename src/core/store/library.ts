@@ -213,11 +213,11 @@ export class L6Store {
   partialSnapshot(view: LibraryView): LibrarySnapshot | null {
     if (!this.disk) return null;
     const disk = this.disk;
-    const key = typeof view === 'object' ? foldKey(view.entity) : '';
+    const key = typeof view === 'object' && 'entity' in view ? foldKey(view.entity) : '';
     const rowsOf = (meta: CacheMeta): Partial<Pick<AgentRecord, 'entities' | 'sessions'>> | null => {
       if (view === 'ids') return {};
-      if (view === 'sessions') {
-        const sessions = disk.sessions(meta);
+      if ('sessionsSince' in view) {
+        const sessions = disk.sessions(meta, view.sessionsSince);
         return sessions && { sessions };
       }
       const entities = disk.entities(meta, key);
@@ -402,9 +402,11 @@ export class L6Store {
 
 /**
  * What a one-shot command reads of each agent: the entities one name finds (`find`, `query`),
- * the sessions (`recent`), or only which agents there are (`agents --json`).
+ * the sessions newest first back to a day (`recent`: its window's first day, or null for all
+ * of them; older sessions may be left out, undated ones are unless null), or only which agents
+ * there are (`agents --json`).
  */
-export type LibraryView = { entity: string } | 'sessions' | 'ids';
+export type LibraryView = { entity: string } | { sessionsSince: string | null } | 'ids';
 
 /**
  * A store for one read in a one-shot process: its snapshot is the view's partial one when a

@@ -6,7 +6,9 @@
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document), `entities-<n>.json` buckets and `sessions.json`. Every part carries the meta's token, and
+ * parsed document), `entities-<n>.json` buckets, and the sessions newest first in one part per
+ * month (`sessions-2026-11.json`, …, then `sessions-undated.json`), so `bourdon recent` reads
+ * only the months its window reaches. Every part carries the meta's token, and
  * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
  * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
  * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
@@ -18,13 +20,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { crypto, nameHash, sha256Hex } from './hashing.js';
+import { newestFirst } from './indexes.js';
 import { foldKey, isObject, type Entity, type Session } from './manifest.js';
 
 /**
  * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
  * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
+ * 5: sessions in one part per month, newest first (meta.months).
  */
-export const CACHE_FORMAT = 4;
+export const CACHE_FORMAT = 5;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -53,9 +57,14 @@ export interface CacheMeta {
   error: string | null;
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
   doc: boolean;
+  /** The months that have a sessions part, newest first (`2026-11`); `undated` last when any row has no day. */
+  months: string[];
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
+/** A sessions part's name: a month, or `undated` for rows whose date names no day. */
+const SESSION_PART = /^(?:\d{4}-\d{2}|undated)$/;
+const UNDATED = 'undated';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 
 /**
@@ -64,11 +73,13 @@ const isTextOrNull = (value: unknown): value is string | null => value === null 
  */
 function asCacheMeta(data: unknown): CacheMeta | null {
   if (!isObject(data)) return null;
-  const { format, agents, file, stamp, sha, token, id, error, doc } = data;
+  const { format, agents, file, stamp, sha, token, id, error, doc, months } = data;
   if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
     return null;
   if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
-  return { format, agents, file, stamp, sha, token, id, error, doc };
+  if (!Array.isArray(months) || !months.every((month) => typeof month === 'string' && SESSION_PART.test(month)))
+    return null;
+  return { format, agents, file, stamp, sha, token, id, error, doc, months };
 }
 
 export function contentHash(text: string | Buffer): string {
@@ -173,6 +184,7 @@ export class ParsedCache {
       id: 'id' in outcome ? outcome.id : null,
       error: 'error' in outcome ? outcome.error : null,
       doc: false,
+      months: [],
     };
     const dir = this.entryDir(file);
     try {
@@ -193,20 +205,44 @@ export class ParsedCache {
           }
         }
         buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
-        // Normalised sessions (text only, so always JSON-safe): what `bourdon recent` reads.
-        this.writeFile(dir, 'sessions.json', { token, sessions: outcome.sessions });
+        // Normalised sessions (text only, so always JSON-safe), newest first, one part per month:
+        // what `bourdon recent` reads, as far back as its window goes.
+        for (const [month, sessions] of sessionsByMonth(outcome.sessions)) {
+          this.writeFile(dir, `sessions-${month}.json`, { token, sessions });
+          meta.months.push(month);
+        }
       }
       this.writeFile(dir, 'meta.json', meta);
+      // Parts this entry no longer has (a month whose sessions are gone, an older format's
+      // files) carry another token and would never be read: remove them rather than keep them.
+      const current = new Set([
+        'meta.json',
+        ...(meta.doc ? ['doc.json'] : []),
+        ...meta.months.map((month) => `sessions-${month}.json`),
+      ]);
+      for (const name of fs.readdirSync(dir)) {
+        if (!current.has(name) && !/^entities-\d+\.json$/.test(name) && !name.endsWith('.tmp'))
+          fs.rmSync(path.join(dir, name), { force: true });
+      }
     } catch {
       // read-only home, full disk: the cache is an optimisation only
     }
   }
 
-  /** The agent's normalised sessions, as written with the entry; null on a miss. */
-  sessions(meta: CacheMeta): Session[] | null {
-    const data = readJson(path.join(this.entryDir(meta.file), 'sessions.json'));
-    if (!isObject(data) || data.token !== meta.token || !Array.isArray(data.sessions)) return null;
-    return data.sessions as Session[];
+  /**
+   * The agent's normalised sessions newest first, as written with the entry: those of the months
+   * from `since`'s on (undated rows only when there is no `since`, as no window holds them);
+   * null on a miss.
+   */
+  sessions(meta: CacheMeta, since: string | null): Session[] | null {
+    const out: Session[] = [];
+    for (const month of meta.months) {
+      if (since !== null && (month === UNDATED || month < since.slice(0, 7))) break;
+      const data = readJson(path.join(this.entryDir(meta.file), `sessions-${month}.json`));
+      if (!isObject(data) || data.token !== meta.token || !Array.isArray(data.sessions)) return null;
+      out.push(...(data.sessions as Session[]));
+    }
+    return out;
   }
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */
@@ -227,6 +263,22 @@ export class ParsedCache {
     fs.writeFileSync(temp, JSON.stringify(data), { mode: 0o600 });
     fs.renameSync(temp, target);
   }
+}
+
+/**
+ * Sessions newest first (the order every recency view uses, file order among equals) in runs
+ * of one month each, newest month first; rows that name no day form the last run. A month is
+ * the first seven characters of the date, which a row with a day starts with.
+ */
+function sessionsByMonth(sessions: readonly Session[]): [string, Session[]][] {
+  const runs: [string, Session[]][] = [];
+  for (const session of [...sessions].sort(newestFirst)) {
+    const month = session.day === null ? UNDATED : session.date.slice(0, 7);
+    const last = runs.at(-1);
+    if (last && last[0] === month) last[1].push(session);
+    else runs.push([month, [session]]);
+  }
+  return runs;
 }
 
 /** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
