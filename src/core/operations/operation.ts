@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import type { OperationContext } from '../context.js';
+import { lazy } from '../lazy.js';
 import type { Payload } from '../payload.js';
 
 /**
@@ -44,12 +45,11 @@ export type OperationDeclaration<S extends z.ZodObject, O> = Omit<Operation<S, O
 export function defineOperation<S extends z.ZodObject, O>(declaration: OperationDeclaration<S, O>): Operation<S, O> {
   const { input } = declaration;
   if (typeof input !== 'function') return { ...declaration, input };
-  let schema: S | null = null;
+  const schema = lazy(input);
   return {
     ...declaration,
     get input() {
-      schema ??= input();
-      return schema;
+      return schema();
     },
   };
 }
@@ -114,18 +114,20 @@ export function accessShape(toolDefault: 'public' | 'team') {
 }
 
 /** A hop below 0 is read as 0 (the engine's reading), not refused. */
-export const federationHop = z.preprocess(
-  laxInteger,
-  z
-    .number()
-    .int()
-    .default(0)
-    .transform((hop) => Math.max(0, hop))
-    .describe('Set by peers: a value above 0 answers from the local store only.'),
+export const federationHop = lazy(() =>
+  z.preprocess(
+    laxInteger,
+    z
+      .number()
+      .int()
+      .default(0)
+      .transform((hop) => Math.max(0, hop))
+      .describe('Set by peers: a value above 0 answers from the local store only.'),
+  ),
 );
 
 /** An optional text argument; `default: null` in tools/list, as the engine declares it. */
-export const optionalText = z.string().nullable().default(null);
+export const optionalText = lazy(() => z.string().nullable().default(null));
 
 /** The namespace of tools about one agent's manifest: the agent they name. */
 export const agentIdNamespace = (input: { agent_id: string }) => input.agent_id;

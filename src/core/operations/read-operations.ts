@@ -42,13 +42,13 @@ export const listRecentWorkOperation = defineOperation({
     'What happened recently: sessions since a day (default: the last 14 days), newest first, paged with cursors.',
   input: () =>
     z.object({
-      since: optionalText.describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
-      agent: optionalText,
+      since: optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
+      agent: optionalText(),
       ...accessShape('public'),
       limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText,
+      cursor: optionalText(),
       summary: laxFlag(false, 'Drop key_actions and files_touched.'),
-      federation_hop: federationHop,
+      federation_hop: federationHop(),
     }),
   namespace: agentFilterNamespace,
   denialExtras: { sessions: [], next_cursor: null, has_more: false },
@@ -58,14 +58,14 @@ export const listRecentWorkOperation = defineOperation({
 export const findEntityOperation = defineOperation({
   name: 'find_entity',
   description: 'Who knows about X: entities whose name or alias matches, case-insensitively, across every agent.',
-  input: () => z.object({ name: z.string(), ...accessShape('public'), federation_hop: federationHop }),
+  input: () => z.object({ name: z.string(), ...accessShape('public'), federation_hop: federationHop() }),
   run: findEntity,
 });
 
 export const getCrossAgentSummaryOperation = defineOperation({
   name: 'get_cross_agent_summary',
   description: 'Everything every agent has on a project: its entity matches and the sessions that focused on it.',
-  input: () => z.object({ project: z.string(), ...accessShape('public'), federation_hop: federationHop }),
+  input: () => z.object({ project: z.string(), ...accessShape('public'), federation_hop: federationHop() }),
   run: getCrossAgentSummary,
 });
 
@@ -73,7 +73,7 @@ export const prepareRecognitionContextOperation = defineOperation({
   name: 'prepare_recognition_context',
   description:
     'Call at the start of a turn: which known entities the prompt mentions, a one-line recognition and a short context block.',
-  input: () => z.object({ prompt: z.string(), ...accessShape('team'), federation_hop: federationHop }),
+  input: () => z.object({ prompt: z.string(), ...accessShape('team'), federation_hop: federationHop() }),
   run: prepareRecognitionContext,
 });
 
@@ -83,7 +83,7 @@ export const compileCodexTurnOperation = defineOperation({
   input: () =>
     z.object({
       prompt: z.string(),
-      cwd: optionalText,
+      cwd: optionalText(),
       access_level: z.string().optional().default('team'),
       max_items: integerWithDefault(6),
       max_chars: integerWithDefault(1800),
@@ -101,7 +101,7 @@ export const getDeeperContextOperation = defineOperation({
 export const listAgentsOperation = defineOperation({
   name: 'list_agents',
   description: 'The ids of every agent in the library (and on peers), sorted.',
-  input: () => z.object({ federation_hop: federationHop }),
+  input: () => z.object({ federation_hop: federationHop() }),
   run: listAgents,
 });
 
@@ -119,14 +119,14 @@ export const listNotesOperation = defineOperation({
     'Notes agents left, newest first: since a day (default: the last 14 days), filtered by agent, tag or project, paged with cursors. Note texts are redacted.',
   input: () =>
     z.object({
-      since: optionalText.describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
-      agent: optionalText,
-      tag: optionalText.describe('Only notes with this tag (case-insensitive).'),
-      project: optionalText.describe('Only notes whose project_focus names this project (case-insensitive).'),
+      since: optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
+      agent: optionalText(),
+      tag: optionalText().describe('Only notes with this tag (case-insensitive).'),
+      project: optionalText().describe('Only notes whose project_focus names this project (case-insensitive).'),
       ...accessShape('public'),
       limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText,
-      federation_hop: federationHop,
+      cursor: optionalText(),
+      federation_hop: federationHop(),
     }),
   namespace: agentFilterNamespace,
   denialExtras: { notes: [], next_cursor: null, has_more: false },
@@ -139,13 +139,13 @@ export const listWorkstreamsOperation = defineOperation({
     'What is in flight: every project named in sessions and notes, across agents, with its agents, counts, first and last activity, status (active within 14 days, idle, or archived) and newest actions. Sorted by last activity, paged with cursors.',
   input: () =>
     z.object({
-      since: optionalText.describe('Only workstreams active on or after this day (YYYY-MM-DD or an ISO datetime).'),
-      agent: optionalText,
-      status: optionalText.describe('active, idle or archived.'),
+      since: optionalText().describe('Only workstreams active on or after this day (YYYY-MM-DD or an ISO datetime).'),
+      agent: optionalText(),
+      status: optionalText().describe('active, idle or archived.'),
       ...accessShape('public'),
       limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText,
-      federation_hop: federationHop,
+      cursor: optionalText(),
+      federation_hop: federationHop(),
     }),
   namespace: agentFilterNamespace,
   denialExtras: { workstreams: [], next_cursor: null, has_more: false },

@@ -17,11 +17,11 @@ export const commitToFederationOperation = defineOperation({
   input: () =>
     z.object({
       agent_id: z.string().describe('The agent id: ^[a-z0-9][a-z0-9_-]*$, at most 64 characters.'),
-      agent_type: optionalText.describe(
+      agent_type: optionalText().describe(
         'L5 agent type (code-assistant, note-capture, local-swarm, customer-support, research-assistant, creative-collaborator, project-manager, tutor, other).',
       ),
-      instance: optionalText,
-      role_narrative: optionalText,
+      instance: optionalText(),
+      role_narrative: optionalText(),
       entities: rows(
         'Entity rows: name (required), type, aliases, summary, last_touched, valid_from, valid_to, tags, visibility.',
       ),
@@ -70,7 +70,7 @@ export const rollbackAgentMemoryOperation = defineOperation({
     z.object({
       agent_id: z.string(),
       version: requiredInteger(),
-      reason: optionalText.describe('Why: kept in the audit log.'),
+      reason: optionalText().describe('Why: kept in the audit log.'),
     }),
   namespace: agentIdNamespace,
   run: rollbackAgentMemory,

@@ -4,6 +4,7 @@
  * The Python engine's cursors (base64 of {"offset": N}) are accepted too, for peers.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy.js';
 
 interface CursorState {
   offset: number;
@@ -17,13 +18,15 @@ export function encodeCursor(state: CursorState): string {
 }
 
 /** What a cursor decodes to: an offset, and the cutoff day ours carry. */
-const CursorBody = z.object({
-  offset: z.number().int().min(0),
-  since: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
-});
+const cursorBody = lazy(() =>
+  z.object({
+    offset: z.number().int().min(0),
+    since: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+  }),
+);
 
 /** Decodes a cursor, or returns null when it is not one of ours or the engine's. */
 export function decodeCursor(cursor: string): CursorState | null {
@@ -34,6 +37,6 @@ export function decodeCursor(cursor: string): CursorState | null {
   } catch {
     return null;
   }
-  const body = CursorBody.safeParse(parsed);
+  const body = cursorBody().safeParse(parsed);
   return body.success ? { offset: body.data.offset, cutoff: body.data.since ?? null } : null;
 }

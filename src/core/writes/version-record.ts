@@ -4,36 +4,39 @@
  * operation, actor, the hash and size of its bytes, and its row counts. Pure; no file access.
  */
 import * as z from 'zod';
+import { lazy } from '../lazy.js';
 import { sha256Hex } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
 import { parseYaml } from '../store/yaml.js';
 
 /** A row count: a whole number, or null when the bytes were not a manifest (anything else reads as null). */
-const RowCount = z.number().int().nullable().catch(null);
+const rowCount = () => z.number().int().nullable().catch(null);
 
 /**
  * A record as read back from the index or the pending file. The output has exactly these keys in
  * this order (unknown keys are dropped), so a record rewritten from what was read is canonical.
  */
-const VersionRecordSchema = z.object({
-  version: z.number().int().min(1),
-  ts: z.string(),
-  op: z.string(),
-  actor: z.string().nullable(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  bytes: z.number().int(),
-  entities: RowCount,
-  sessions: RowCount,
-  notes: RowCount,
-});
+const versionRecordSchema = lazy(() =>
+  z.object({
+    version: z.number().int().min(1),
+    ts: z.string(),
+    op: z.string(),
+    actor: z.string().nullable(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    bytes: z.number().int(),
+    entities: rowCount(),
+    sessions: rowCount(),
+    notes: rowCount(),
+  }),
+);
 
-export type VersionRecord = z.infer<typeof VersionRecordSchema>;
+export type VersionRecord = z.infer<ReturnType<typeof versionRecordSchema>>;
 
 export type RowCounts = Pick<VersionRecord, 'entities' | 'sessions' | 'notes'>;
 
 /** A record parsed from JSON, or null when the value is not one. */
 export function parseVersionRecord(value: unknown): VersionRecord | null {
-  const parsed = VersionRecordSchema.safeParse(value);
+  const parsed = versionRecordSchema().safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 
