@@ -367,11 +367,7 @@ class SubsetReader {
         if (b === COLON) {
           const following = bytes[p + 1];
           if (following === SPACE || following === LF || following === undefined) break;
-        } else if (b === HASH) {
-          if (bytes[p - 1] === SPACE) return undefined;
-        } else if (b === OPEN_BRACKET || b === CLOSE_BRACKET || b === OPEN_BRACE || b === CLOSE_BRACE || b === COMMA) {
-          return undefined;
-        }
+        } else if (b === HASH && bytes[p - 1] === SPACE) return undefined;
         p++;
         if (b !== SPACE) end = p;
       }
