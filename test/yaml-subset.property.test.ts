@@ -117,7 +117,18 @@ const anyText = fc
   // eslint-disable-next-line no-control-regex -- strips what YAML cannot carry
   .map((s) => s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ud800-\udfff\ufffe\uffff]/g, ''));
 
-const manifestText = fc.oneof(tricky, lineText, words);
+/** Text over several lines, as a summary may be (our writer uses a literal block for it). */
+const paragraphs = fc
+  .tuple(
+    fc.array(
+      words.filter((line) => line.trim() !== '' && !line.startsWith(' ')),
+      { minLength: 2, maxLength: 4 },
+    ),
+    fc.constantFrom('\n', '\n\n', ''),
+    fc.nat({ max: 2 }),
+  )
+  .map(([lines, separator, trailing]) => lines.join(separator || '\n') + '\n'.repeat(trailing));
+const manifestText = fc.oneof(tricky, lineText, words, paragraphs);
 const keyText = fc
   .oneof(fc.constantFrom('name', 'type', 'summary', 'tags', 'visibility', 'date'), tricky, lineText)
   .filter((key) => key !== '__proto__');
@@ -284,6 +295,8 @@ describe('the manifest YAML reader', () => {
       "k:\n  plain value on its own line\nl:\n  'quoted one'\n",
       "'quoted key': 1\n\"double key\": 2\n'true': 3\nurl: http://x.org/a#b\n",
       'flow: [a,\n  b, "c\n  d"]\n',
+      'l: |-\n  line one\n\n  line two\nm: |+\n  kept\n\n',
+      '- |\n  first\n   more indented\n  # not a comment\n- a: | # comment\n    x\n  b: 1\n',
     ];
     for (const text of documents) expect(readAndCompare(text), text).toBe('read');
   });
@@ -292,7 +305,7 @@ describe('the manifest YAML reader', () => {
     const documents: [string, unknown][] = [
       ['a: &x 1\nb: *x\n', { a: 1, b: 1 }],
       ['a: !!str 1\n', { a: '1' }],
-      ['a: |\n  literal\n', { a: 'literal\n' }],
+      ['a: |2\n   indented\n', { a: ' indented\n' }],
       ['a: >\n  folded\n', { a: 'folded\n' }],
       ['a: 1\r\nb: 2\r\n', { a: 1, b: 2 }],
       ['a:\n\t- x\n', undefined],

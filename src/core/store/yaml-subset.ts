@@ -27,6 +27,7 @@ const SPACE = 0x20;
 const DOUBLE_QUOTE = 0x22;
 const HASH = 0x23;
 const SINGLE_QUOTE = 0x27;
+const PLUS = 0x2b;
 const COMMA = 0x2c;
 const DASH = 0x2d;
 const DOT = 0x2e;
@@ -35,6 +36,7 @@ const OPEN_BRACKET = 0x5b;
 const BACKSLASH = 0x5c;
 const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
+const PIPE = 0x7c;
 const CLOSE_BRACE = 0x7d;
 
 /** Raised inside the reader when the text leaves the subset; caught at its entry point. */
@@ -415,6 +417,7 @@ class SubsetReader {
     if (c === SINGLE_QUOTE) return this.readSingleQuoted(parentIndent);
     if (c === DOUBLE_QUOTE) return this.readDoubleQuoted(parentIndent);
     if (c === OPEN_BRACKET) return this.readFlowSequence(parentIndent, depth);
+    if (c === PIPE) return this.readLiteralBlock(parentIndent);
     if (c === OPEN_BRACE) {
       this.pos++;
       while (this.bytes[this.pos] === SPACE) this.pos++;
@@ -423,6 +426,58 @@ class SubsetReader {
       return {};
     }
     return this.readPlain(parentIndent);
+  }
+
+  /**
+   * A literal block scalar (`|`, `|-`, `|+`: what the `yaml` package writes for text with line
+   * breaks) whose lines are indented past `parentIndent`. Leaves `pos` at the end of its last
+   * line. Not ours: an indentation indicator, an empty block, a first line preceded by lines
+   * of spaces, a line of spaces longer than the indent (js-yaml's rules there are subtle).
+   */
+  private readLiteralBlock(parentIndent: number): string {
+    const bytes = this.bytes;
+    const length = bytes.length;
+    let p = this.pos + 1;
+    const chomping = bytes[p] === DASH || bytes[p] === PLUS ? bytes[p++] : 0;
+    const afterIndicators = p;
+    while (bytes[p] === SPACE) p++;
+    if (bytes[p] === HASH && p > afterIndicators) {
+      const end = bytes.indexOf(LF, p);
+      p = end === -1 ? length : end;
+    }
+    if (bytes[p] !== LF) outside();
+    p++;
+    let text = '';
+    let contentIndent = -1;
+    let breaks = 0; // empty lines since the last line of content (or the header)
+    let lastLineEnd = -1;
+    while (p < length) {
+      const lineStart = p;
+      while (bytes[p] === SPACE) p++;
+      const column = p - lineStart;
+      const first = bytes[p];
+      if (first === LF || first === undefined) {
+        if (column > (contentIndent === -1 ? 0 : contentIndent)) outside();
+        if (first === LF) breaks++;
+        p++;
+        continue;
+      }
+      if (contentIndent === -1) {
+        if (column <= parentIndent) outside();
+        contentIndent = column;
+      } else if (column < contentIndent) break;
+      let lineEnd = bytes.indexOf(LF, p);
+      if (lineEnd === -1) lineEnd = length;
+      text +=
+        '\n'.repeat(lastLineEnd === -1 ? breaks : breaks + 1) + bytes.utf8Slice(lineStart + contentIndent, lineEnd);
+      breaks = 0;
+      lastLineEnd = lineEnd;
+      p = lineEnd + 1;
+    }
+    if (lastLineEnd === -1) outside();
+    this.pos = lastLineEnd;
+    if (chomping === PLUS) return text + '\n'.repeat(breaks + 1);
+    return chomping === DASH ? text : text + '\n';
   }
 
   /**
