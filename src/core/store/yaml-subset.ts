@@ -289,11 +289,12 @@ class SubsetReader {
       } else {
         items.push(this.readCompactNode(indent, depth + 1));
       }
-      if (this.lineIndent < indent) return items;
-      if (this.lineIndent > indent || !this.atSequenceEntry()) {
-        if (this.lineIndent === indent) return items; // the next key of a mapping around an indentless sequence
-        outside();
-      }
+      if (this.lineIndent === indent && this.atSequenceEntry()) continue;
+      // A shallower line ends the sequence, and so does a line at its indent that is not an
+      // entry (the next key of the mapping around an indentless sequence); a deeper one is not
+      // ours.
+      if (this.lineIndent > indent) outside();
+      return items;
     }
   }
 
