@@ -88,8 +88,11 @@ type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRe
 export { stderrWarn, type Warn } from './warn.js';
 import { stderrWarn, type Warn } from './warn.js';
 
-/** Builds a record from manifest text; throws a one-line reason when it is not a manifest. */
-export function parseManifest(text: string, file: string, filePath: string): AgentRecord {
+/**
+ * Builds a record from manifest text or bytes (UTF-8); throws a one-line reason when it is not
+ * a manifest.
+ */
+export function parseManifest(text: string | Buffer, file: string, filePath: string): AgentRecord {
   let doc: unknown;
   try {
     doc = parseYaml(text);
@@ -359,7 +362,7 @@ export class L6Store {
         sha = contentHash(bytes);
         this.parsedAny = true;
       }
-      const record = parseManifest(bytes.toString('utf8'), file, full);
+      const record = parseManifest(bytes, file, full);
       this.disk?.write(file, stamp, sha, {
         id: record.id,
         doc: record.doc,
