@@ -67,22 +67,39 @@ export function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A list field: a scalar reads as a one-item list (D1), null as empty, non-text items are dropped. */
+/**
+ * A list field: a scalar reads as a one-item list (D1), null as empty, non-text items are dropped.
+ * Lists are returned at their exact length (see exactLength).
+ */
 function asList(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  const items = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value)) return typeof value === 'string' ? [value] : isScalar(value) ? [String(value)] : [];
+  if (value.every(isString)) return exactLength(value);
   const out: string[] = [];
-  for (const item of items) {
+  for (const item of value) {
     if (typeof item === 'string') out.push(item);
-    else if (typeof item === 'number' || typeof item === 'boolean') out.push(String(item));
+    else if (isScalar(item)) out.push(String(item));
   }
-  return out;
+  return exactLength(out);
 }
 
 /** Entity tags: only the items that are text, as the engine keeps them (`[1, true, 't']` → `['t']`). */
 function textItems(value: unknown): string[] {
   if (value === undefined || value === null) return [];
-  return (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+  if (!Array.isArray(value)) return typeof value === 'string' ? [value] : [];
+  return exactLength(value.every(isString) ? value : value.filter(isString));
+}
+
+const isString = (item: unknown): item is string => typeof item === 'string';
+const isScalar = (item: unknown): item is number | boolean => typeof item === 'number' || typeof item === 'boolean';
+
+/**
+ * A copy of a list with no spare room. An array built by push (the YAML parser's, a filter's)
+ * keeps room for 16 more items: with a server holding some 150,000 short lists, that spare room
+ * was a fifth of its heap. `slice` allocates the exact length; an empty list allocates nothing.
+ */
+function exactLength(items: readonly string[]): string[] {
+  return items.length ? items.slice() : [];
 }
 
 export function asText(value: unknown): string | null {
