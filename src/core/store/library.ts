@@ -11,6 +11,7 @@ import { isServedAgentId, isValidAgentId } from './ids.js';
 import {
   asText,
   foldKey,
+  interner,
   isObject,
   normaliseEntity,
   normaliseNote,
@@ -115,6 +116,7 @@ function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecor
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
   const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
+  const intern = interner();
   return {
     id: agentIdOf(doc, file),
     file,
@@ -126,9 +128,9 @@ function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecor
     },
     last_updated: asText(doc.last_updated),
     capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
-    entities: present(rawRows(doc, 'known_entities').map(normaliseEntity)),
-    sessions: present(rawRows(doc, 'recent_sessions').map(normaliseSession)),
-    notes: present(rawRows(doc, 'notes').map(normaliseNote)),
+    entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
+    sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
+    notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
   };
 }
 
