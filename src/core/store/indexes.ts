@@ -18,7 +18,6 @@ export interface DatedSession {
 interface Phrase {
   /** Folded name of the entity the phrase belongs to (the merge key). */
   key: string;
-  tokens: string[];
   entity: Entity;
 }
 
@@ -111,7 +110,9 @@ class LazyAgentIndex implements AgentIndex {
           const joined = tokens.join(' ');
           if (!tokens.length || seen.has(joined)) continue;
           seen.add(joined);
-          push(phrases, joined, { key, tokens, entity });
+          // The phrase keeps no token list (one per name and alias adds up on a server), and a
+          // name already written as its tokens shares one string for both.
+          push(phrases, joined === key ? key : joined, { key, entity });
           longestPhrase = Math.max(longestPhrase, tokens.length);
         }
       }
