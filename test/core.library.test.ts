@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { findEntity, listRecentWork } from '../src/core/operations/reads.js';
+import { findEntity, listRecentWork, prepareRecognitionContext } from '../src/core/operations/reads.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { BourdonError } from '../src/core/errors.js';
 import { redactText, REDACTED } from '../src/core/trust/redaction.js';
@@ -91,6 +91,20 @@ describe('manifest loading', () => {
     expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(1);
     fs.rmSync(file);
     expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(0);
+  });
+
+  it("recognises an entity named like another entity's alias as itself, not merged with that other entity", async () => {
+    const root = library({
+      'a.l5.yaml':
+        "agent: {id: a, type: other}\nknown_entities:\n  - {name: Satellite, aliases: [orbit], summary: 'the satellite'}\n  - {name: Orbit, summary: 'the orbit'}\n",
+    });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const payload = await prepareRecognitionContext(ctx, { prompt: 'what about orbit?' });
+    expect(payload.prompt_context).toContain('- Satellite via a: the satellite\n- Orbit via a: the orbit\n');
+    expect((await findEntity(ctx, { name: 'orbit' })).matches.map((match) => match.name)).toEqual([
+      'Satellite',
+      'Orbit',
+    ]);
   });
 
   it('treats an unknown visibility label as private: it never widens access', async () => {
