@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { findEntity, listRecentWork } from '../src/core/operations/reads.js';
+import { findEntity, listRecentWork, prepareRecognitionContext } from '../src/core/operations/reads.js';
+import { agentMemoryResource } from '../src/core/operations/resources.js';
+import { BourdonError } from '../src/core/errors.js';
 import { redactText, REDACTED } from '../src/core/trust/redaction.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -91,6 +93,20 @@ describe('manifest loading', () => {
     expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(0);
   });
 
+  it("recognises an entity named like another entity's alias as itself, not merged with that other entity", async () => {
+    const root = library({
+      'a.l5.yaml':
+        "agent: {id: a, type: other}\nknown_entities:\n  - {name: Satellite, aliases: [orbit], summary: 'the satellite'}\n  - {name: Orbit, summary: 'the orbit'}\n",
+    });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const payload = await prepareRecognitionContext(ctx, { prompt: 'what about orbit?' });
+    expect(payload.prompt_context).toContain('- Satellite via a: the satellite\n- Orbit via a: the orbit\n');
+    expect((await findEntity(ctx, { name: 'orbit' })).matches.map((match) => match.name)).toEqual([
+      'Satellite',
+      'Orbit',
+    ]);
+  });
+
   it('treats an unknown visibility label as private: it never widens access', async () => {
     const root = library({
       'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n',
@@ -98,6 +114,80 @@ describe('manifest loading', () => {
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
     expect((await findEntity(ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
     expect((await findEntity(ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);
+  });
+});
+
+describe('raw documents (manifest resource, doctor)', () => {
+  const manifest = (id: string, entity: string) =>
+    `spec_version: '0.1'\nagent: {id: ${id}, type: other}\nextra: {kept: as written}\nknown_entities:\n  - {name: ${entity}, tags: solo}\n  - {name: Hidden, visibility: private}\n`;
+
+  it('the manifest resource serves the file with its fields as written, and an edit on the next read', async () => {
+    const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    expect(await agentMemoryResource(ctx, 'a')).toEqual({
+      spec_version: '0.1',
+      agent: { id: 'a', type: 'other' },
+      extra: { kept: 'as written' },
+      known_entities: [{ name: 'Old', tags: ['solo'] }],
+      recent_sessions: [],
+    });
+    fs.writeFileSync(path.join(root, 'agents', 'a.l5.yaml'), manifest('a', 'Newer'));
+    expect(await agentMemoryResource(ctx, 'a')).toMatchObject({ known_entities: [{ name: 'Newer', tags: ['solo'] }] });
+  });
+
+  it('reads the file as it is now when it changed after the snapshot', () => {
+    const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
+    const store = new L6Store(root, { warn: () => {} });
+    const record = store.snapshot().byId.get('a')!;
+    fs.writeFileSync(path.join(root, 'agents', 'a.l5.yaml'), manifest('a', 'Newer'));
+    expect(store.document(record).known_entities).toEqual([
+      { name: 'Newer', tags: 'solo' },
+      { name: 'Hidden', visibility: 'private' },
+    ]);
+  });
+
+  it.each([
+    ['is no longer YAML', 'agent: [\n', /^cannot read agents\/a\.l5\.yaml again: .+ at line \d+, column \d+$/],
+    ['declares another id', manifest('b', 'Old'), 'cannot read agents/a.l5.yaml again: it now declares agent id "b"'],
+    ['is removed', null, 'cannot read agents/a.l5.yaml again: the file was removed'],
+  ])('a file that %s after the snapshot is a one-line error, and the file is left as it is', (_, text, message) => {
+    const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
+    const store = new L6Store(root, { warn: () => {} });
+    const record = store.snapshot().byId.get('a')!;
+    const file = path.join(root, 'agents', 'a.l5.yaml');
+    if (text === null) fs.rmSync(file);
+    else fs.writeFileSync(file, text);
+    let thrown: unknown;
+    try {
+      store.document(record);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(BourdonError);
+    expect((thrown as BourdonError).code).toBe('unavailable');
+    expect((thrown as BourdonError).message).toMatch(message);
+    expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null).toBe(text);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('an unreadable file is a one-line error naming no path', () => {
+    const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
+    const store = new L6Store(root, { warn: () => {} });
+    const record = store.snapshot().byId.get('a')!;
+    const file = path.join(root, 'agents', 'a.l5.yaml');
+    fs.chmodSync(file, 0o000);
+    try {
+      expect(() => store.document(record)).toThrow(/^cannot read agents\/a\.l5\.yaml again: permission denied$/);
+    } finally {
+      fs.chmodSync(file, 0o644);
+    }
+  });
+
+  it('the manifest resource answers a file that became unreadable as an error, not stale rows', async () => {
+    const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
+    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    expect(await agentMemoryResource(ctx, 'a')).toMatchObject({ known_entities: [{ name: 'Old' }] });
+    fs.writeFileSync(path.join(root, 'agents', 'a.l5.yaml'), 'agent: [\n');
+    expect(await agentMemoryResource(ctx, 'a')).toEqual({ error: 'agent not found: a' });
   });
 });
 

@@ -56,7 +56,9 @@ describe('commit input nesting', () => {
       entities: [{ name: 'x', extra: nested(40) }],
     });
     expect(kept.version).toBe(1);
-    expect(ctx.store.snapshot().byId.get('a')!.doc.known_entities).toEqual([{ name: 'x', extra: nested(40) }]);
+    expect(ctx.store.document(ctx.store.snapshot().byId.get('a')!).known_entities).toEqual([
+      { name: 'x', extra: nested(40) },
+    ]);
     for (const levels of [MAX_INPUT_DEPTH, 1_000, 100_000]) {
       const payload = await commitToFederation(ctx, {
         agent_id: 'a',

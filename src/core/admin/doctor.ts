@@ -83,7 +83,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   const libraryOk = libraryExists(root, checks);
   if (libraryOk) {
-    const store = new L6Store(root, { warn: () => {} });
+    const store = new L6Store(root, { warn: () => {}, keepDocuments: true });
     await guarded('manifests', 'manifests', () => manifestChecks(store));
     await guarded('gate', 'write gate', () => gateCheck(store, options.gateTimeoutMs ?? 1_500));
     await guarded('staging', 'staging', () => [stagingCheck(store, now, options.staleDays ?? DEFAULT_STALE_DAYS)]);
@@ -167,7 +167,7 @@ function manifestChecks(store: L6Store): CheckResult[] {
   const failures: string[] = [];
   const warnings: string[] = [];
   for (const record of snapshot.agents) {
-    const problems = schemaProblems(record.doc);
+    const problems = schemaProblems(store.document(record));
     for (const problem of problems.fail) failures.push(`agents/${record.file}: ${problem}`);
     for (const problem of problems.warn) warnings.push(`agents/${record.file}: ${problem}`);
   }

@@ -1,6 +1,7 @@
 /**
  * The three MCP resources (spec §5, "Resources"), read at public access.
  */
+import { describeError } from '../errors.js';
 import { canSee, rowVisibility } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import { invalidAgentIdMessage, isServedAgentId } from '../store/ids.js';
@@ -53,7 +54,13 @@ export async function agentMemoryResource(ctx: OperationContext, agentId: string
   if (!isServedAgentId(agentId)) return { error: invalidAgentIdMessage(agentId) };
   const agent = agentsInScope(ctx).find((record) => record.id === agentId);
   if (!agent) return { error: `agent not found: ${agentId}` };
-  const manifest = manifestAtLevel(agent.doc, 'public');
+  let doc: RawObject;
+  try {
+    doc = ctx.store.document(agent);
+  } catch (error) {
+    return { error: describeError(error) };
+  }
+  const manifest = manifestAtLevel(doc, 'public');
   for (const key of ALWAYS_LISTED) if (!Array.isArray(manifest[key])) manifest[key] = [];
   return manifest;
 }

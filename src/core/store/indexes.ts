@@ -18,15 +18,14 @@ export interface DatedSession {
 interface Phrase {
   /** Folded name of the entity the phrase belongs to (the merge key). */
   key: string;
-  tokens: string[];
   entity: Entity;
 }
 
 interface AgentIndex {
   /** Folded name or alias → the agent's entities answering to it, in file order. */
-  entitiesByKey: Map<string, Entity[]>;
+  entitiesByKey: ReadonlyMap<string, readonly Entity[]>;
   /** Folded name → the agent's entities of that name, in file order (recognition merge key). */
-  entitiesByName: Map<string, Entity[]>;
+  entitiesByName: ReadonlyMap<string, readonly Entity[]>;
   /** Sessions newest first; equal days keep file order. */
   sessionsByRecency: Session[];
   /** Folded project focus → sessions, newest first. */
@@ -61,8 +60,8 @@ export function newestFirst(a: Session, b: Session): number {
  */
 class LazyAgentIndex implements AgentIndex {
   private names?: {
-    entitiesByKey: Map<string, Entity[]>;
-    entitiesByName: Map<string, Entity[]>;
+    entitiesByKey: ReadonlyMap<string, readonly Entity[]>;
+    entitiesByName: ReadonlyMap<string, readonly Entity[]>;
     positions: Map<Entity, number>;
   };
   private recency?: { sessionsByRecency: Session[]; sessionsByProject: Map<string, Session[]> };
@@ -81,6 +80,12 @@ class LazyAgentIndex implements AgentIndex {
         push(entitiesByName, nameKey, entity);
         const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
         for (const key of keys) if (key) push(entitiesByKey, key, entity);
+      }
+      // A name that is no other entity's alias has the same list in both maps (both keep file
+      // order, and the name's list is part of the key's): one array serves both.
+      for (const [key, named] of entitiesByName) {
+        const answering = entitiesByKey.get(key);
+        if (answering && answering.length === named.length) entitiesByName.set(key, answering);
       }
       this.names = { entitiesByKey, entitiesByName, positions };
     }
@@ -111,7 +116,9 @@ class LazyAgentIndex implements AgentIndex {
           const joined = tokens.join(' ');
           if (!tokens.length || seen.has(joined)) continue;
           seen.add(joined);
-          push(phrases, joined, { key, tokens, entity });
+          // The phrase keeps no token list (one per name and alias adds up on a server), and a
+          // name already written as its tokens shares one string for both.
+          push(phrases, joined === key ? key : joined, { key, entity });
           longestPhrase = Math.max(longestPhrase, tokens.length);
         }
       }

@@ -11,6 +11,7 @@ import { isServedAgentId, isValidAgentId } from './ids.js';
 import {
   asText,
   foldKey,
+  interner,
   isObject,
   normaliseEntity,
   normaliseNote,
@@ -33,7 +34,6 @@ export interface AgentRecord {
   id: string;
   file: string;
   path: string;
-  doc: RawObject;
   agent: AgentInfo;
   last_updated: string | null;
   capabilities: unknown[];
@@ -93,18 +93,52 @@ import { stderrWarn, type Warn } from './warn.js';
  * a manifest.
  */
 export function parseManifest(text: string | Buffer, file: string, filePath: string): AgentRecord {
-  let doc: unknown;
+  return recordFromDoc(parseDocument(text), file, filePath);
+}
+
+function parseDocument(text: string | Buffer): unknown {
   try {
-    doc = parseYaml(text);
+    return parseYaml(text);
   } catch (error) {
     throw new ManifestError(yamlErrorReason(error));
   }
-  return recordFromDoc(doc, file, filePath);
+}
+
+/** A manifest file's bytes; refuses links, other kinds of file and oversized files unread. */
+function readManifestFile(full: string): Buffer {
+  const stat = fs.lstatSync(full);
+  if (stat.isSymbolicLink()) throw new ManifestError('symbolic links are not read as manifests');
+  if (!stat.isFile()) throw new ManifestError('not a regular file');
+  if (stat.size > MAX_MANIFEST_BYTES)
+    throw new ManifestError(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  return fs.readFileSync(full);
 }
 
 /** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
 function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+  const agentBlock = isObject(doc.agent) ? doc.agent : {};
+  const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
+  const intern = interner();
+  return {
+    id: agentIdOf(doc, file),
+    file,
+    path: filePath,
+    agent: {
+      type: asText(agentBlock.type),
+      instance: asText(agentBlock.instance),
+      role_narrative: asText(agentBlock.role_narrative),
+    },
+    last_updated: asText(doc.last_updated),
+    capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
+    entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
+    sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
+    notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
+  };
+}
+
+/** The agent id a manifest declares, else its file name's stem; throws a one-line reason when invalid. */
+function agentIdOf(doc: RawObject, file: string): string {
   const stem = file.slice(0, -MANIFEST_SUFFIX.length);
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
   const declared = agentBlock.id;
@@ -121,26 +155,21 @@ function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecor
       `invalid agent.id ${JSON.stringify(declared)}: must be text without slashes, '..', control characters or surrounding spaces`,
     );
   }
-  const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
-  return {
-    id,
-    file,
-    path: filePath,
-    doc,
-    agent: {
-      type: asText(agentBlock.type),
-      instance: asText(agentBlock.instance),
-      role_narrative: asText(agentBlock.role_narrative),
-    },
-    last_updated: asText(doc.last_updated),
-    capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
-    entities: present(rawRows(doc, 'known_entities').map(normaliseEntity)),
-    sessions: present(rawRows(doc, 'recent_sessions').map(normaliseSession)),
-    notes: present(rawRows(doc, 'notes').map(normaliseNote)),
-  };
+  return id;
 }
 
 class ManifestError extends Error {}
+
+export interface StoreOptions {
+  warn?: Warn;
+  /** The CLI's parsed-library cache (parsed-cache.ts); none when absent. */
+  cachePath?: string | null;
+  /**
+   * Keep each record's raw document in memory, for a short-lived reader of every document
+   * (doctor), which would otherwise parse each manifest twice. A server does not.
+   */
+  keepDocuments?: boolean;
+}
 
 export class L6Store {
   readonly paths: LibraryPaths;
@@ -156,11 +185,14 @@ export class L6Store {
   private readonly disk: ParsedCache | null;
   /** Set when this process parsed a manifest: the cache may hold entries of removed files. */
   private parsedAny = false;
+  /** Raw documents of the loaded records, only when asked for (see StoreOptions.keepDocuments). */
+  private readonly documents: WeakMap<AgentRecord, RawObject> | null;
 
-  constructor(root: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
+  constructor(root: string, options: StoreOptions = {}) {
     this.paths = libraryPaths(root);
     this.warn = options.warn ?? stderrWarn;
     this.disk = options.cachePath ? new ParsedCache(options.cachePath, this.paths.agents) : null;
+    this.documents = options.keepDocuments ? new WeakMap() : null;
   }
 
   /** Fails with a clear one-line error when the library root is missing or not a folder. */
@@ -243,7 +275,6 @@ export class L6Store {
             id: meta.id,
             file,
             path: full,
-            doc: {},
             agent: { type: null, instance: null, role_narrative: null },
             last_updated: null,
             capabilities: [],
@@ -265,6 +296,37 @@ export class L6Store {
       this.parsedAny = false;
     }
     return this.assemble(outcomes, 0);
+  }
+
+  /**
+   * A loaded agent's raw document, for the few readers that need more than the normalised rows
+   * (the manifest resource, doctor). Snapshots do not hold raw documents, which would double a
+   * server's memory: unless the store keeps them, the file is read and parsed again, with the
+   * checks a load makes. That is the file as it is now, newer than the record if it changed
+   * since. Throws a one-line error when the file can no longer be read as this agent's manifest.
+   */
+  document(record: AgentRecord): RawObject {
+    const kept = this.documents?.get(record);
+    if (kept) return kept;
+    try {
+      const doc = parseDocument(readManifestFile(record.path));
+      if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+      const id = agentIdOf(doc, record.file);
+      if (id !== record.id) throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
+      return doc;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The reason names no path: the manifest resource answers it to remote callers.
+      const reason =
+        error instanceof ManifestError
+          ? error.message
+          : code === 'ENOENT'
+            ? 'the file was removed'
+            : code === 'EACCES' || code === 'EPERM'
+              ? 'permission denied'
+              : 'it cannot be read';
+      throw new BourdonError(`cannot read agents/${record.file} again: ${reason}`, 'unavailable');
+    }
   }
 
   /** partialSnapshot for one entity lookup (find_entity, query_agent_memory). */
@@ -291,6 +353,7 @@ export class L6Store {
     } catch {
       return null;
     }
+    if (isObject(doc)) this.documents?.set(record, doc);
     if (rewrite)
       this.disk.write(file, stamp, meta.sha, {
         id: record.id,
@@ -352,20 +415,18 @@ export class L6Store {
       return this.brokenOutcome(file, error);
     };
     try {
-      const stat = fs.lstatSync(full);
-      if (stat.isSymbolicLink()) return broken('symbolic links are not read as manifests');
-      if (!stat.isFile()) return broken('not a regular file');
-      if (stat.size > MAX_MANIFEST_BYTES)
-        return broken(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
-      const bytes = fs.readFileSync(full);
+      const bytes = readManifestFile(full);
       if (this.disk) {
         sha = contentHash(bytes);
         this.parsedAny = true;
       }
-      const record = parseManifest(bytes, file, full);
+      const doc = parseDocument(bytes);
+      const record = recordFromDoc(doc, file, full);
+      // recordFromDoc has checked that the document is a mapping.
+      this.documents?.set(record, doc as RawObject);
       this.disk?.write(file, stamp, sha, {
         id: record.id,
-        doc: record.doc,
+        doc,
         entities: record.entities,
         sessions: record.sessions,
       });
@@ -421,7 +482,7 @@ export class PartialLibraryStore extends L6Store {
   constructor(
     root: string,
     private readonly view: LibraryView,
-    options: { warn?: Warn; cachePath?: string | null } = {},
+    options: StoreOptions = {},
   ) {
     super(root, options);
   }
@@ -434,7 +495,7 @@ export class PartialLibraryStore extends L6Store {
 
 /** A store for one entity lookup in a one-shot process (`bourdon find`, `bourdon query`). */
 export class EntityLookupStore extends PartialLibraryStore {
-  constructor(root: string, name: string, options: { warn?: Warn; cachePath?: string | null } = {}) {
+  constructor(root: string, name: string, options: StoreOptions = {}) {
     super(root, { entity: name }, options);
   }
 }

@@ -21,7 +21,8 @@ export function isAccessLevel(value: unknown): value is AccessLevel {
 export function rowVisibility(value: unknown): AccessLevel {
   if (value === undefined || value === null) return 'public';
   const label = typeof value === 'string' ? value.trim().toLowerCase() : value;
-  return isAccessLevel(label) ? label : 'private';
+  // The constant rather than the row's own copy of it: a server holds one per row.
+  return ACCESS_LEVELS.find((level) => level === label) ?? 'private';
 }
 
 export function canSee(level: AccessLevel, visibility: AccessLevel): boolean {
