@@ -6,9 +6,10 @@
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document), `entities-<n>.json` buckets, and the sessions newest first in one part per
- * month (`sessions-2026-11.json`, …, then `sessions-undated.json`), so `bourdon recent` reads
- * only the months its window reaches. Every part carries the meta's token, and
+ * parsed document), `entities-<n>.json` buckets, and the sessions newest first in parts named
+ * by their newest month (`sessions-2026-11.json`: one part for each of the three newest months,
+ * one for every older month, then `sessions-undated.json`), so `bourdon recent` reads only the
+ * parts its window reaches. Every part carries the meta's token, and
  * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
  * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
  * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
@@ -26,7 +27,7 @@ import { foldKey, isObject, type Entity, type Session } from './manifest.js';
 /**
  * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
  * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
- * 5: sessions in one part per month, newest first (meta.months).
+ * 5: sessions in parts by month, newest first (meta.months).
  */
 export const CACHE_FORMAT = 5;
 /** Lookup buckets per agent: a `find` reads one small file per agent. */
@@ -57,12 +58,12 @@ export interface CacheMeta {
   error: string | null;
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
   doc: boolean;
-  /** The months that have a sessions part, newest first (`2026-11`); `undated` last when any row has no day. */
+  /** Each sessions part's newest month, newest first (`2026-11`); `undated` last when any row has no day. */
   months: string[];
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
-/** A sessions part's name: a month, or `undated` for rows whose date names no day. */
+/** A sessions part's name: its newest month, or `undated` for rows whose date names no day. */
 const SESSION_PART = /^(?:\d{4}-\d{2}|undated)$/;
 const UNDATED = 'undated';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
@@ -136,7 +137,7 @@ export class ParsedCache {
   private settle(meta: CacheMeta): CacheMeta {
     const settled = { ...meta, sha: null };
     try {
-      this.writeFile(this.entryDir(meta.file), 'meta.json', settled);
+      this.replaceFile(this.entryDir(meta.file), 'meta.json', settled);
     } catch {
       // read-only home: the entry stays verified by content, which is only slower
     }
@@ -205,14 +206,14 @@ export class ParsedCache {
           }
         }
         buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
-        // Normalised sessions (text only, so always JSON-safe), newest first, one part per month:
+        // Normalised sessions (text only, so always JSON-safe), newest first, in parts by month:
         // what `bourdon recent` reads, as far back as its window goes.
-        for (const [month, sessions] of sessionsByMonth(outcome.sessions)) {
+        for (const [month, sessions] of sessionParts(outcome.sessions)) {
           this.writeFile(dir, `sessions-${month}.json`, { token, sessions });
           meta.months.push(month);
         }
       }
-      this.writeFile(dir, 'meta.json', meta);
+      this.replaceFile(dir, 'meta.json', meta);
       // Parts this entry no longer has (a month whose sessions are gone, an older format's
       // files) carry another token and would never be read: remove them rather than keep them.
       const current = new Set([
@@ -257,7 +258,17 @@ export class ParsedCache {
     }
   }
 
+  /**
+   * Writes a part in place. A reader that meets it half-written gets JSON that does not parse,
+   * and one that meets another write's part gets another token: a miss either way, so the
+   * parts need no temp file and rename (a rename is most of a part's cost on a journalled disk).
+   */
   private writeFile(dir: string, name: string, data: unknown): void {
+    fs.writeFileSync(path.join(dir, name), JSON.stringify(data), { mode: 0o600 });
+  }
+
+  /** Replaces meta.json whole (temp file, then rename): it is what makes the parts current. */
+  private replaceFile(dir: string, name: string, data: unknown): void {
     const target = path.join(dir, name);
     const temp = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(temp, JSON.stringify(data), { mode: 0o600 });
@@ -265,20 +276,31 @@ export class ParsedCache {
   }
 }
 
+/** The newest months that get a sessions part each; older months share one part. */
+const MONTHS_APART = 3;
+
 /**
- * Sessions newest first (the order every recency view uses, file order among equals) in runs
- * of one month each, newest month first; rows that name no day form the last run. A month is
- * the first seven characters of the date, which a row with a day starts with.
+ * Sessions newest first (the order every recency view uses, file order among equals) in parts:
+ * one for each of the MONTHS_APART newest months, one for every older month, each named by its
+ * newest month, and last the rows that name no day. A month is the first seven characters of
+ * the date, which a row with a day starts with. Few files (every part is a write when the
+ * manifest changes) and a window of the usual weeks reads the newest parts only.
  */
-function sessionsByMonth(sessions: readonly Session[]): [string, Session[]][] {
-  const runs: [string, Session[]][] = [];
+function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
+  const parts: [string, Session[]][] = [];
+  let monthsSeen = 0;
+  let lastMonth: string | null = null;
   for (const session of [...sessions].sort(newestFirst)) {
     const month = session.day === null ? UNDATED : session.date.slice(0, 7);
-    const last = runs.at(-1);
-    if (last && last[0] === month) last[1].push(session);
-    else runs.push([month, [session]]);
+    if (month !== lastMonth) {
+      monthsSeen += 1;
+      lastMonth = month;
+      const older = month !== UNDATED && monthsSeen > MONTHS_APART + 1;
+      if (!older) parts.push([month, []]);
+    }
+    parts.at(-1)![1].push(session);
   }
-  return runs;
+  return parts;
 }
 
 /** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
