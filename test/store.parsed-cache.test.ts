@@ -258,12 +258,24 @@ describe('parsed-library cache', () => {
     const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
     // Garbage meta in one entry; a bucket and a document from another write in the other.
     fs.writeFileSync(path.join(entries[0]!, 'meta.json'), '{"format": 2, "agen');
-    for (const name of fs.readdirSync(entries[1]!).filter((n) => n !== 'meta.json')) {
-      const data = JSON.parse(fs.readFileSync(path.join(entries[1]!, name), 'utf8'));
+    const forge = (text: string, name: string) => {
+      const data = JSON.parse(text);
       data.token = 'someone-else';
       if (name === 'doc.json') data.doc = { known_entities: [{ name: 'Widget', summary: 'forged' }] };
-      else data.keys = { widget: [{ name: 'Widget', summary: 'forged', aliases: [], tags: [], visibility: 'public' }] };
-      fs.writeFileSync(path.join(entries[1]!, name), JSON.stringify(data));
+      else if (name === 'entities.jsonl')
+        data.keys = { widget: [{ name: 'Widget', summary: 'forged', aliases: [], tags: [], visibility: 'public' }] };
+      else data.sessions = [];
+      return JSON.stringify(data);
+    };
+    for (const name of fs.readdirSync(entries[1]!).filter((n) => n !== 'meta.json')) {
+      const text = fs.readFileSync(path.join(entries[1]!, name), 'utf8');
+      const forged = name.endsWith('.jsonl')
+        ? text
+            .split('\n')
+            .map((line) => (line ? forge(line, name) : line))
+            .join('\n')
+        : forge(text, name);
+      fs.writeFileSync(path.join(entries[1]!, name), forged);
     }
     const answer = expectFresh('widget');
     expect(JSON.stringify(answer)).not.toContain('forged');
@@ -287,6 +299,9 @@ describe('parsed-library cache', () => {
       ['error', false],
       ['doc', 'yes'],
       ['sha', undefined],
+      ['entityOffsets', [0, 1]],
+      ['entityOffsets', Array.from({ length: 17 }, (_, i) => 17 - i)],
+      ['months', ['soon']],
     ] as const) {
       const bad: Record<string, unknown> = { ...good, [field]: value };
       if (value === undefined) delete bad[field];

@@ -6,7 +6,8 @@
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document), `entities-<n>.json` buckets, and the sessions newest first in parts named
+ * parsed document), `entities.jsonl` (the lookup buckets, one JSON line each, which a lookup reads
+ * alone by the byte offsets in meta.json), and the sessions newest first in parts named
  * by their newest month (`sessions-2026-11.json`: one part for each of the three newest months,
  * one for every older month, then `sessions-undated.json`), so `bourdon recent` reads only the
  * parts its window reaches. Every part carries the meta's token, and
@@ -28,9 +29,10 @@ import { foldKey, isObject, type Entity, type Session } from './manifest.js';
  * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
  * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
  * 5: sessions in parts by month, newest first (meta.months).
+ * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
  */
-export const CACHE_FORMAT = 5;
-/** Lookup buckets per agent: a `find` reads one small file per agent. */
+export const CACHE_FORMAT = 6;
+/** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
 const RACY_WINDOW_MS = 2000;
@@ -60,6 +62,8 @@ export interface CacheMeta {
   doc: boolean;
   /** Each sessions part's newest month, newest first (`2026-11`); `undated` last when any row has no day. */
   months: string[];
+  /** Where each lookup bucket's line starts in entities.jsonl, and where the last ends (BUCKETS + 1 offsets). */
+  entityOffsets: number[];
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string';
@@ -67,6 +71,14 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 const SESSION_PART = /^(?:\d{4}-\d{2}|undated)$/;
 const UNDATED = 'undated';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
+/** `length` byte offsets, each a whole number no smaller than the one before. */
+function isOffsetTable(value: unknown, length: number): value is number[] {
+  return (
+    Array.isArray(value) &&
+    value.length === length &&
+    value.every((offset, i) => Number.isSafeInteger(offset) && offset >= (i === 0 ? 0 : (value[i - 1] as number)))
+  );
+}
 
 /**
  * meta.json's content as a CacheMeta, or null. Checked by hand rather than with zod: every
@@ -74,13 +86,14 @@ const isTextOrNull = (value: unknown): value is string | null => value === null 
  */
 function asCacheMeta(data: unknown): CacheMeta | null {
   if (!isObject(data)) return null;
-  const { format, agents, file, stamp, sha, token, id, error, doc, months } = data;
+  const { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets } = data;
   if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
     return null;
   if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
   if (!Array.isArray(months) || !months.every((month) => typeof month === 'string' && SESSION_PART.test(month)))
     return null;
-  return { format, agents, file, stamp, sha, token, id, error, doc, months };
+  if (!isOffsetTable(entityOffsets, id === null ? 0 : BUCKETS + 1)) return null;
+  return { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets };
 }
 
 export function contentHash(text: string | Buffer): string {
@@ -89,6 +102,22 @@ export function contentHash(text: string | Buffer): string {
 
 export function bucketOf(key: string): number {
   return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
+}
+
+/** The JSON in bytes [start, end) of a file; undefined when absent, short or corrupt (a miss). */
+function readJsonRange(file: string, start: number, end: number): unknown {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, 'r');
+    if (fs.fstatSync(fd).size < end) return undefined; // not the file meta.json describes
+    const bytes = Buffer.alloc(end - start);
+    if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) return undefined;
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
 }
 
 function readJson(file: string): unknown {
@@ -154,7 +183,12 @@ export class ParsedCache {
 
   /** The agent's entities answering to a folded key, from its lookup bucket; null on a miss. */
   entities(meta: CacheMeta, key: string): Entity[] | null {
-    const data = readJson(path.join(this.entryDir(meta.file), `entities-${bucketOf(key)}.json`));
+    const bucket = bucketOf(key);
+    const data = readJsonRange(
+      path.join(this.entryDir(meta.file), 'entities.jsonl'),
+      meta.entityOffsets[bucket]!,
+      meta.entityOffsets[bucket + 1]!,
+    );
     if (!isObject(data) || data.token !== meta.token || !isObject(data.keys)) return null;
     const rows = Object.hasOwn(data.keys, key) ? data.keys[key] : [];
     return Array.isArray(rows) ? (rows as Entity[]) : null;
@@ -186,6 +220,7 @@ export class ParsedCache {
       error: 'error' in outcome ? outcome.error : null,
       doc: false,
       months: [],
+      entityOffsets: [],
     };
     const dir = this.entryDir(file);
     try {
@@ -205,7 +240,11 @@ export class ParsedCache {
             (Object.hasOwn(bucket, key) ? bucket[key]! : (bucket[key] = [])).push(entity);
           }
         }
-        buckets.forEach((keys, n) => this.writeFile(dir, `entities-${n}.json`, { token, keys }));
+        // One line per bucket; meta.json records where each starts, so a lookup reads its own.
+        const lines = buckets.map((keys) => Buffer.from(JSON.stringify({ token, keys }) + '\n'));
+        let offset = 0;
+        meta.entityOffsets = [0, ...lines.map((line) => (offset += line.length))];
+        fs.writeFileSync(path.join(dir, 'entities.jsonl'), Buffer.concat(lines), { mode: 0o600 });
         // Normalised sessions (text only, so always JSON-safe), newest first, in parts by month:
         // what `bourdon recent` reads, as far back as its window goes.
         for (const [month, sessions] of sessionParts(outcome.sessions)) {
@@ -219,11 +258,11 @@ export class ParsedCache {
       const current = new Set([
         'meta.json',
         ...(meta.doc ? ['doc.json'] : []),
+        ...(meta.entityOffsets.length ? ['entities.jsonl'] : []),
         ...meta.months.map((month) => `sessions-${month}.json`),
       ]);
       for (const name of fs.readdirSync(dir)) {
-        if (!current.has(name) && !/^entities-\d+\.json$/.test(name) && !name.endsWith('.tmp'))
-          fs.rmSync(path.join(dir, name), { force: true });
+        if (!current.has(name) && !name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
       }
     } catch {
       // read-only home, full disk: the cache is an optimisation only
