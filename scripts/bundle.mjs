@@ -141,33 +141,47 @@ try {
  * Node built-ins in the CommonJS fast path, as one small ES module each over `require()`.
  * Left to esbuild, every module's `import fs from 'node:fs'` becomes its own interop wrapper that
  * copies each export of the built-in onto a fresh object as a getter: some thousand property
- * definitions at every start, about 3 ms (bench/README.md). Only plain values are re-exported
- * by name; a named import of an accessor (such as `fs.promises`, which loads more modules when
- * read) fails the build instead of being read eagerly here.
+ * definitions at every start, about 3 ms (bench/README.md). A shim exports the built-in as its
+ * default and, by name, only what the compiled modules import by name (read here from their
+ * import statements): reading every export would load the modules behind Node's lazy ones
+ * (`fs.Dir`, `fs.promises`). A named import this misses fails the build.
  */
 function builtinsAsModules() {
+  const named = namedBuiltinImports(DIST);
   return {
     name: 'builtins-as-modules',
     setup(bundle) {
-      const requireBuiltin = createRequire(import.meta.url);
       // The shim's own require() is the real built-in.
       bundle.onResolve({ filter: /^node:/ }, (args) =>
         args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' },
       );
       bundle.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-        const exported = requireBuiltin(args.path);
-        const names = Object.keys(exported).filter(
-          (name) =>
-            /^[A-Za-z_$][\w$]*$/.test(name) &&
-            name !== 'default' &&
-            'value' in Object.getOwnPropertyDescriptor(exported, name),
-        );
         const lines = [`const builtin = require(${JSON.stringify(args.path)});`, 'export default builtin;'];
-        for (const name of names) lines.push(`export const ${name} = builtin.${name};`);
+        for (const name of named.get(args.path) ?? []) lines.push(`export const ${name} = builtin.${name};`);
         return { contents: lines.join('\n'), loader: 'js' };
       });
     },
   };
+}
+
+/** Built-in → the names the compiled modules under `dir` import from it by name. */
+function namedBuiltinImports(dir) {
+  const named = new Map();
+  const statement = /import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"](node:[\w/]+)['"]/g;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const folder = entry.parentPath ?? entry.path;
+    if (!entry.isFile() || !entry.name.endsWith('.js') || folder.startsWith(OUT)) continue;
+    const text = fs.readFileSync(path.join(folder, entry.name), 'utf8');
+    for (const [, list, builtin] of text.matchAll(statement)) {
+      const names = named.get(builtin) ?? new Set();
+      for (const item of list.split(',')) {
+        const name = item.trim().split(/\s+as\s+/)[0];
+        if (name) names.add(name);
+      }
+      named.set(builtin, names);
+    }
+  }
+  return named;
 }
 
 /**

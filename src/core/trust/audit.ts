@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 
 export interface AuditRecord {
   ts: string;
@@ -174,6 +173,8 @@ export async function queryAudit(auditPath: string, filter: AuditFilter = {}): P
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], matched: 0 };
     throw error;
   }
+  // Loaded here, not at the top: every CLI call loads this module, few read the audit trail.
+  const readline = await import('node:readline');
   const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of lines) {
     const record = parseAuditLine(line);
