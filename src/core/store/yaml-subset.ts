@@ -602,17 +602,25 @@ class SubsetReader {
         p += 2;
         segmentStart = keptEnd = p;
       } else if (b === LF) {
-        if (parentIndent < 0) outside();
-        text += bytes.toString('utf8', segmentStart, keptEnd);
-        this.pos = p;
-        const breaks = this.quotedLineBreak(parentIndent);
-        text += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+        text += this.foldQuotedLine(segmentStart, keptEnd, p, parentIndent);
         p = segmentStart = keptEnd = this.pos;
       } else {
         p++;
         if (b !== SPACE) keptEnd = p;
       }
     }
+  }
+
+  /**
+   * At a line break inside a quoted scalar (`at`): the line's text up to its last kept byte and
+   * the break folded as js-yaml folds it; `pos` is left at the next line's content.
+   */
+  private foldQuotedLine(segmentStart: number, keptEnd: number, at: number, parentIndent: number): string {
+    if (parentIndent < 0) outside();
+    const line = this.bytes.toString('utf8', segmentStart, keptEnd);
+    this.pos = at;
+    const breaks = this.quotedLineBreak(parentIndent);
+    return line + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
   }
 
   /** A double-quoted scalar at `pos`, with js-yaml's escapes. */
@@ -658,11 +666,7 @@ class SubsetReader {
         }
         segmentStart = keptEnd = p;
       } else if (b === LF) {
-        if (parentIndent < 0) outside();
-        text += bytes.toString('utf8', segmentStart, keptEnd);
-        this.pos = p;
-        const breaks = this.quotedLineBreak(parentIndent);
-        text += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+        text += this.foldQuotedLine(segmentStart, keptEnd, p, parentIndent);
         p = segmentStart = keptEnd = this.pos;
       } else {
         p++;
