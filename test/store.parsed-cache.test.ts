@@ -283,6 +283,17 @@ describe('parsed-library cache', () => {
     expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
   });
 
+  it('treats a truncated or regrown lookup file as a miss, not as a bucket', () => {
+    expectFresh('widget');
+    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir, 'entities.jsonl'));
+    const [first, second] = entries as [string, string];
+    fs.truncateSync(first, Math.floor(fs.statSync(first).size / 2));
+    // Longer, with the same token: every line now starts elsewhere than meta.json says.
+    fs.writeFileSync(second, 'x'.repeat(7) + fs.readFileSync(second, 'utf8'));
+    expect(expectFresh('widget')[0]!.agents).toEqual(['alpha', 'beta']);
+    expect(expectFresh('wdg')[0]!.agents).toEqual(['alpha']);
+  });
+
   it('treats a meta.json of the wrong shape (valid JSON, a field missing or of another type) as a miss', () => {
     const file = 'alpha.l5.yaml';
     const cache = new ParsedCache(cacheDir, agentsDir);
