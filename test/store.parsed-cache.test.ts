@@ -283,6 +283,15 @@ describe('parsed-library cache', () => {
     expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
   });
 
+  it('reads a month of more sessions than a call takes arguments (150,000 in one part)', () => {
+    const rows = "- date: '2026-11-02'\n".repeat(150_000);
+    write('alpha', `spec_version: '0.1'\nrecent_sessions:\n${rows}`);
+    const options = { warn: silent, cachePath: cacheDir };
+    new PartialLibraryStore(root, sessionsView('2026-11-01'), options).snapshot(); // writes the entry
+    const view = new PartialLibraryStore(root, sessionsView('2026-11-01'), options).snapshot();
+    expect(view.byId.get('alpha')!.sessions).toHaveLength(150_000);
+  });
+
   it('treats a truncated or regrown lookup file as a miss, not as a bucket', () => {
     expectFresh('widget');
     const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir, 'entities.jsonl'));

@@ -275,14 +275,15 @@ export class ParsedCache {
    * null on a miss.
    */
   sessions(meta: CacheMeta, since: string | null): Session[] | null {
-    const out: Session[] = [];
+    const parts: Session[][] = [];
     for (const month of meta.months) {
       if (since !== null && (month === UNDATED || month < since.slice(0, 7))) break;
       const data = readJson(path.join(this.entryDir(meta.file), `sessions-${month}.json`));
       if (!isObject(data) || data.token !== meta.token || !Array.isArray(data.sessions)) return null;
-      out.push(...(data.sessions as Session[]));
+      parts.push(data.sessions as Session[]);
     }
-    return out;
+    // concat, not push(...part): a part can hold more rows than a call may take arguments.
+    return ([] as Session[]).concat(...parts);
   }
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */
