@@ -346,6 +346,25 @@ describe('bourdon serve --url that cannot serve', () => {
     expect(badEnv.code).toBe(2);
     expect(badEnv.stderr).toContain('must be a BOURDON_PEER_* variable name');
   });
+
+  it("sends this server's operator token (BOURDON_PEER_TOKEN_SERVER) only to a server on this machine", async () => {
+    const secret = 'bdn_operator0123456789abcdef';
+    const remote = await runCli(
+      ['serve', '--url', 'https://desk.example:7500/mcp', '--token-env', 'BOURDON_PEER_TOKEN_SERVER'],
+      { env: { BOURDON_PEER_TOKEN_SERVER: secret, BOURDON_HOME: bridgeHome } },
+    );
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('--token-env BOURDON_PEER_TOKEN_SERVER is refused for desk.example:7500');
+    expect(remote.stderr).not.toContain(secret);
+    // On loopback it is the operator reaching their own server: the bridge goes on to connect.
+    const port = await deadPort();
+    const local = await runCli(
+      ['serve', '--url', `http://127.0.0.1:${port}`, '--token-env', 'BOURDON_PEER_TOKEN_SERVER'],
+      { env: { BOURDON_PEER_TOKEN_SERVER: secret, BOURDON_HOME: bridgeHome } },
+    );
+    expect(local.code).toBe(1);
+    expect(local.stderr).toContain('cannot reach the Bourdon server');
+  });
 });
 
 /** Connects a host client to a bridge's server in-process. */

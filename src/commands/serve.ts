@@ -142,13 +142,17 @@ export default class Serve extends BaseCommand {
    * forwards every request to it until stdin closes or a signal arrives. No library is opened.
    */
   private async serveBridge(rawUrl: string, tokenEnvFlag: string | undefined, profile: ToolProfile): Promise<void> {
-    const [{ normalisePeerUrl, checkTokenEnv, DEFAULT_TOKEN_ENV }, { StdioBridge }, { runStdio }] = await Promise.all([
-      import('../core/federation/peers-config.js'),
-      import('../mcp/bridge.js'),
-      import('../mcp/stdio.js'),
-    ]);
+    const [{ normalisePeerUrl, checkBridgeTokenEnv, DEFAULT_TOKEN_ENV }, { StdioBridge }, { runStdio }] =
+      await Promise.all([
+        import('../core/federation/peers-config.js'),
+        import('../mcp/bridge.js'),
+        import('../mcp/stdio.js'),
+      ]);
     const url = normalisePeerUrl(rawUrl);
-    const tokenEnv = checkTokenEnv(tokenEnvFlag && tokenEnvFlag.length > 0 ? tokenEnvFlag : DEFAULT_TOKEN_ENV);
+    const tokenEnv = checkBridgeTokenEnv(
+      tokenEnvFlag && tokenEnvFlag.length > 0 ? tokenEnvFlag : DEFAULT_TOKEN_ENV,
+      url,
+    );
     const token = envValue(process.env, tokenEnv);
     const bridge = new StdioBridge({ url, token, tokenEnv, toolFilter: profileFilter(profile), warn: stderrWarn });
     const shutdown = listenForShutdown();

@@ -80,6 +80,21 @@ export function checkPeerTokenEnv(name: string): string {
   return name;
 }
 
+/**
+ * The stdio bridge's token variable: a BOURDON_PEER_* name; this server's own operator token
+ * only for a server on this machine (the operator bridging to their own HTTP server). It never
+ * goes to another machine, as it never goes to a peer.
+ */
+export function checkBridgeTokenEnv(name: string, url: string): string {
+  checkTokenEnv(name);
+  if (name === SERVER_TOKEN_ENV && !isLoopbackHostname(new URL(url).hostname)) {
+    throw new UsageError(
+      `--token-env ${SERVER_TOKEN_ENV} is refused for ${new URL(url).host}: that is this server's own operator token and is sent only to a server on this machine; use the token that server issued (\`bourdon agent add\` there), in a variable of its own such as BOURDON_PEER_DESK`,
+    );
+  }
+  return name;
+}
+
 export function checkPeerName(name: string): string {
   if (!isValidAgentId(name))
     throw new UsageError(`invalid peer name ${JSON.stringify(name)}: must match ^[a-z0-9][a-z0-9_-]*$`);
