@@ -175,7 +175,7 @@ class SubsetReader {
 
   read(): unknown {
     this.skipBlankLines(true);
-    if (this.lineIndent === 0 && this.isDocumentMarker(DASH)) {
+    if (this.lineIndent === 0 && this.isMarkerAt(this.pos, DASH)) {
       this.pos += 3;
       this.finishLine();
     }
@@ -195,10 +195,9 @@ class SubsetReader {
     return this.lineIndent === -1 && this.pos >= this.bytes.length;
   }
 
-  /** `---` or `...` at the start of a line, followed by a space, a line break or the end. */
-  private isDocumentMarker(c: number): boolean {
+  /** `---` or `...` (`c` three times) at `p`, followed by a space, a line break or the end. */
+  private isMarkerAt(p: number, c: number): boolean {
     const bytes = this.bytes;
-    const p = this.pos;
     if (bytes[p] !== c || bytes[p + 1] !== c || bytes[p + 2] !== c) return false;
     const following = bytes[p + 3];
     return following === undefined || following === SPACE || following === LF;
@@ -236,9 +235,8 @@ class SubsetReader {
         this.pos = p;
         this.lineStart = lineStart;
         this.lineIndent = p - lineStart;
-        if (this.lineIndent === 0 && !atDocumentStart && (this.isDocumentMarker(DASH) || this.isDocumentMarker(DOT)))
-          outside();
-        if (this.lineIndent === 0 && atDocumentStart && this.isDocumentMarker(DOT)) outside();
+        if (this.lineIndent === 0 && !atDocumentStart && this.atDocumentBoundary(p)) outside();
+        if (this.lineIndent === 0 && atDocumentStart && this.isMarkerAt(p, DOT)) outside();
         return;
       }
     }
@@ -503,7 +501,7 @@ class SubsetReader {
       }
       const first = bytes[p];
       if (first === undefined || indent <= parentIndent || first === HASH) break;
-      if (indent === 0 && (this.isMarkerAt(p, DASH) || this.isMarkerAt(p, DOT))) outside();
+      if (indent === 0 && this.atDocumentBoundary(p)) outside();
       text = (text ?? bytes.toString('utf8', start, end)) + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1));
       this.lineStart = lineStart;
       this.pos = p;
@@ -529,12 +527,9 @@ class SubsetReader {
     );
   }
 
-  private isMarkerAt(p: number, c: number): boolean {
-    const saved = this.pos;
-    this.pos = p;
-    const marker = this.isDocumentMarker(c);
-    this.pos = saved;
-    return marker;
+  /** A line at column 0 starting `---` or `...`: the document ends there (js-yaml's business). */
+  private atDocumentBoundary(p: number): boolean {
+    return this.isMarkerAt(p, DASH) || this.isMarkerAt(p, DOT);
   }
 
   /**
@@ -578,7 +573,7 @@ class SubsetReader {
       indent = p - this.lineStart;
     }
     if (p >= bytes.length || indent <= parentIndent) outside();
-    if (indent === 0 && (this.isMarkerAt(p, DASH) || this.isMarkerAt(p, DOT))) outside();
+    if (indent === 0 && this.atDocumentBoundary(p)) outside();
     this.pos = p;
     return breaks;
   }
