@@ -6,15 +6,12 @@
  */
 import { createRequire } from 'node:module';
 import type * as Crypto from 'node:crypto';
+import { lazy } from '../lazy.js';
 
 const require = createRequire(import.meta.url);
-let cryptoModule: typeof Crypto | null = null;
 
 /** `node:crypto`, loaded on first use. */
-export function crypto(): typeof Crypto {
-  cryptoModule ??= require('node:crypto') as typeof Crypto;
-  return cryptoModule;
-}
+export const crypto = lazy(() => require('node:crypto') as typeof Crypto);
 
 /** SHA-256 of text or bytes, as hex. */
 export function sha256Hex(data: string | Buffer): string {

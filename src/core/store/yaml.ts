@@ -17,22 +17,15 @@
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
+import { lazy } from '../lazy.js';
 import { readYamlSubset } from './yaml-subset.js';
 
 // The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
 // path or something is written, so read-only CLI runs start faster. js-yaml too (half of the
 // CLI fast path's code): a query answered from the parsed cache parses no YAML at all.
 const require = createRequire(import.meta.url);
-let yamlModule: typeof YamlPackage | null = null;
-function yamlPackage(): typeof YamlPackage {
-  yamlModule ??= require('yaml') as typeof YamlPackage;
-  return yamlModule;
-}
-let jsYamlModule: typeof JsYaml | null = null;
-function jsYamlPackage(): typeof JsYaml {
-  jsYamlModule ??= require('js-yaml') as typeof JsYaml;
-  return jsYamlModule;
-}
+const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
+const jsYamlPackage = lazy(() => require('js-yaml') as typeof JsYaml);
 
 /** Alias expansion cap for the careful path. */
 const MAX_ALIAS_COUNT = 100;
