@@ -197,16 +197,13 @@ async function warmUp(runFastPath) {
   process.env.BOURDON_HOME = home;
   process.stdout.write = () => true;
   try {
-    for (const argv of [
+    const reads = [
       ['find', 'Release 2.4', '--access-level', 'team'],
       ['query', 'claude-code', 'Release 2.4'],
       ['recent'],
       ['agents'],
-      ['find', 'Release 2.4', '--access-level', 'team'],
-      ['query', 'claude-code', 'Release 2.4'],
-      ['recent'],
-      ['agents'],
-    ]) {
+    ];
+    for (const argv of [...reads, ...reads]) {
       if (!(await runFastPath([...argv, '--json', '--library', library])))
         throw new Error(`the fast path did not answer ${argv.join(' ')} on the demo library`);
     }

@@ -87,9 +87,10 @@ export function checkPeerTokenEnv(name: string): string {
  */
 export function checkBridgeTokenEnv(name: string, url: string): string {
   checkTokenEnv(name);
-  if (name === SERVER_TOKEN_ENV && !isLoopbackHostname(new URL(url).hostname)) {
+  const target = new URL(url);
+  if (name === SERVER_TOKEN_ENV && !isLoopbackHostname(target.hostname)) {
     throw new UsageError(
-      `--token-env ${SERVER_TOKEN_ENV} is refused for ${new URL(url).host}: that is this server's own operator token and is sent only to a server on this machine; use the token that server issued (\`bourdon agent add\` there), in a variable of its own such as BOURDON_PEER_DESK`,
+      `--token-env ${SERVER_TOKEN_ENV} is refused for ${target.host}: that is this server's own operator token and is sent only to a server on this machine; use the token that server issued (\`bourdon agent add\` there), in a variable of its own such as BOURDON_PEER_DESK`,
     );
   }
   return name;

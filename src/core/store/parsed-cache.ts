@@ -6,16 +6,17 @@
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document), `entities.jsonl` (the lookup buckets, one JSON line each, which a lookup reads
- * alone by the byte offsets in meta.json), and the sessions newest first in parts named
- * by their newest month (`sessions-2026-11.json`: one part for each of the three newest months,
+ * parsed document), `entities.jsonl` (the lookup buckets, one JSON line each, which a lookup
+ * reads alone by the byte offsets in meta.json), and the sessions newest first in parts named by
+ * their newest month (`sessions-2026-11.json`: one part for each of the three newest months,
  * one for every older month, then `sessions-undated.json`), so `bourdon recent` reads only the
- * parts its window reaches. Every part carries the meta's token, and
- * meta.json is written last, so a torn or half-rewritten entry never matches. An entry is used
- * only while the manifest's stat (kind, size, mtime, ctime, inode) is unchanged; when the
- * manifest changed within RACY_WINDOW_MS of the entry being written (a clock tick could hide
- * a second edit), the entry also holds the content's SHA-256 and is checked against the bytes
- * on disk, until a check made once the change is RACY_WINDOW_MS old settles it. Anything missing, corrupt or different is a miss: the manifest is parsed again.
+ * parts its window reaches. Every part carries the meta's token, and meta.json is written last,
+ * so a torn or half-rewritten entry never matches. An entry is used only while the manifest's
+ * stat (kind, size, mtime, ctime, inode) is unchanged; when the manifest changed within
+ * RACY_WINDOW_MS of the entry being written (a clock tick could hide a second edit), the entry
+ * also holds the content's SHA-256 and is checked against the bytes on disk, until a check made
+ * once the change is RACY_WINDOW_MS old settles it. Anything missing, corrupt or different is a
+ * miss: the manifest is parsed again.
  *
  * It lives in the owner-only config dir: it holds what the manifests hold, private rows too.
  */
@@ -90,8 +91,7 @@ function asCacheMeta(data: unknown): CacheMeta | null {
   if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
     return null;
   if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
-  if (!Array.isArray(months) || !months.every((month) => typeof month === 'string' && SESSION_PART.test(month)))
-    return null;
+  if (!Array.isArray(months) || !months.every((month) => isText(month) && SESSION_PART.test(month))) return null;
   if (!isOffsetTable(entityOffsets, id === null ? 0 : BUCKETS + 1)) return null;
   return { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets };
 }
