@@ -1,0 +1,57 @@
+/**
+ * What every participant (an exporter of one agent's native memory) provides, and what it is
+ * given. A participant only reads its agent's files and returns a manifest; filtering at an
+ * access level, redaction and writing into the library are the export runner's job, once for all.
+ */
+
+/** Where and when an export runs: everything a participant may read from its surroundings. */
+export interface ExportEnvironment {
+  /** The user's home directory (HOME). */
+  readonly home: string;
+  /** The environment variables a participant may consult (CLAUDE_BRAIN, CODEX_HOME, …). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The working directory (some sources fall back to it). */
+  readonly cwd: string;
+  /** The clock: SOURCE_DATE_EPOCH when set, else the real time. */
+  readonly now: Date;
+  /** This machine's name: BOURDON_LOCAL_NAME when set, else the OS hostname. */
+  readonly hostname: string;
+  /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
+  readonly since?: string;
+  /** The platform whose default paths apply (process.platform). */
+  readonly platform: NodeJS.Platform;
+}
+
+/** One native source a participant looks for, as doctor and `--json` report it. */
+export interface SourceStatus {
+  /** The engine's capability name for it (`auto_memory`, `state_db`, …). */
+  readonly name: string;
+  readonly path: string;
+  readonly found: boolean;
+  /** Last modified, ISO 8601, when found. */
+  readonly modified?: string;
+  /** Why a found source could not be read (one line), when it could not. */
+  readonly problem?: string;
+}
+
+/** A manifest as plain data, in the engine's key order, before any access filter. */
+export type ManifestData = Record<string, unknown>;
+
+export interface ParticipantExport {
+  /** undefined when the participant found nothing to export (no manifest is written). */
+  readonly manifest: ManifestData | undefined;
+  readonly sources: readonly SourceStatus[];
+  /** One-line reasons for sources skipped or partly read; the export still succeeds. */
+  readonly warnings: readonly string[];
+}
+
+export interface Participant {
+  /** The agent id it publishes as (`claude-code`). */
+  readonly agentId: string;
+  /** The CLI topic (`bourdon <topic> export`); undefined when only `export-all` runs it. */
+  readonly topic: string | undefined;
+  /** The sources it would read, found or not, without reading them. */
+  sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
+  /** Reads the native files and builds the manifest. Never writes anything. */
+  export(environment: ExportEnvironment): Promise<ParticipantExport>;
+}
