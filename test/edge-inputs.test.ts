@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseYamlCareful, parseYamlFast } from '../src/core/store/yaml.js';
+import { parseYaml } from '../src/core/store/yaml.js';
 import { caseFile, copyFixtureLibrary } from './helpers/fixtures.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';
 
@@ -117,18 +117,19 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
   });
 });
 
-describe('unquoted YAML dates and datetimes are the text written, on both parser paths', () => {
-  const text =
-    'last_updated: 2026-09-05T08:00:00Z\nrecent_sessions:\n- date: 2026-08-25\n- date: 2026-09-03 07:45:00\n';
-  for (const [name, parse] of [
-    ['js-yaml fast path', parseYamlFast],
-    ['yaml careful path', parseYamlCareful],
-  ] as const) {
-    it(name, () => {
-      expect(parse(text)).toEqual({
-        last_updated: '2026-09-05T08:00:00Z',
-        recent_sessions: [{ date: '2026-08-25' }, { date: '2026-09-03 07:45:00' }],
-      });
+describe('unquoted YAML dates and datetimes are the text written', () => {
+  it('with and without aliases in the document', () => {
+    const text =
+      'last_updated: 2026-09-05T08:00:00Z\nrecent_sessions:\n- date: 2026-08-25\n- date: 2026-09-03 07:45:00\n';
+    const expected = {
+      last_updated: '2026-09-05T08:00:00Z',
+      recent_sessions: [{ date: '2026-08-25' }, { date: '2026-09-03 07:45:00' }],
+    };
+    expect(parseYaml(text)).toEqual(expected);
+    expect(parseYaml(`${text}copy: &c 2026-08-25\nagain: *c\n`)).toEqual({
+      ...expected,
+      copy: '2026-08-25',
+      again: '2026-08-25',
     });
-  }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Manifests as Python-written libraries really contain them (issue 15): odd agent ids, visibility
  * labels in any case and spacing, impossible and unquoted dates, padded and numeric entity
- * names, tags of any type. Property: at every level, the store serves every row a model of the
+ * names, tags of any type, labels shared through YAML merge keys (`<<: *anchor`, as PyYAML-using
+ * tools write them; an explicit key wins over a merged one). Property: at every level, the store serves every row a model of the
  * rules says it may serve (never drops one) and nothing above the caller's level.
  */
 import fs from 'node:fs';
@@ -32,15 +33,21 @@ const LABELS: [unknown, Level][] = [
 const IDS = ['plain', 'Agent-B', 'with space', 'dotted.id', 'UPPER', 'x_1'];
 const CUTOFF = '2026-07-01';
 
+/** How a row's label is written: inline, through a merge key, or inline over a merged other label. */
+const LABEL_WAYS = ['inline', 'merged', 'override'] as const;
+const labelWay = fc.record({ way: fc.constantFrom(...LABEL_WAYS), other: fc.nat({ max: LABELS.length - 1 }) });
+type LabelWay = { way: (typeof LABEL_WAYS)[number]; other: number };
+
 interface SessionSpec {
   /** The date as it appears in the YAML text (quoted or bare). */
   yaml: string;
   /** The calendar day the rules read, or null when undated. */
   day: string | null;
   label: number;
+  written: LabelWay;
 }
 
-const sessionDate: fc.Arbitrary<Omit<SessionSpec, 'label'>> = fc.oneof(
+const sessionDate: fc.Arbitrary<Omit<SessionSpec, 'label' | 'written'>> = fc.oneof(
   fc.integer({ min: 1, max: 28 }).map((d) => {
     const day = `2026-06-${String(d).padStart(2, '0')}`;
     return { yaml: `'${day}'`, day };
@@ -62,6 +69,7 @@ const manifestSpec = fc.record({
       numeric: fc.boolean(),
       pad: fc.constantFrom('', ' ', '\t', '  '),
       label: fc.nat({ max: LABELS.length - 1 }),
+      written: labelWay,
       tags: fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,6}$/), fc.integer(), fc.boolean(), fc.constant(null)), {
         maxLength: 4,
       }),
@@ -70,8 +78,8 @@ const manifestSpec = fc.record({
   ),
   sessions: fc.array(
     fc
-      .record({ date: sessionDate, label: fc.nat({ max: LABELS.length - 1 }) })
-      .map(({ date, label }): SessionSpec => ({ ...date, label })),
+      .record({ date: sessionDate, label: fc.nat({ max: LABELS.length - 1 }), written: labelWay })
+      .map(({ date, label, written }): SessionSpec => ({ ...date, label, written })),
     { maxLength: 5 },
   ),
 });
@@ -80,9 +88,22 @@ const librarySpec = fc
   .uniqueArray(fc.nat({ max: IDS.length - 1 }), { minLength: 1, maxLength: 4 })
   .chain((ids) => fc.tuple(fc.constant(ids), fc.array(manifestSpec, { minLength: ids.length, maxLength: ids.length })));
 
-function labelLine(label: number): string {
-  const written = LABELS[label][0];
-  return written === undefined ? '' : `, visibility: ${JSON.stringify(written)}`;
+/** Anchors for every label that has a value, one line each, for rows to merge (`<<: *l3`). */
+const LABEL_ANCHORS = LABELS.flatMap(([written], i) =>
+  written === undefined ? [] : [`l${i}: &l${i} {visibility: ${JSON.stringify(written)}}`],
+);
+
+/** The label's part of a flow mapping, and the level the rules read from it. */
+function labelLine(label: number, { way, other }: LabelWay): { text: string; level: Level } {
+  const inline = LABELS[label][0] === undefined ? '' : `, visibility: ${JSON.stringify(LABELS[label][0])}`;
+  const merge = (index: number) => (LABELS[index][0] === undefined ? '' : `, <<: *l${index}`);
+  if (way === 'inline') return { text: inline, level: LABELS[label][1] };
+  if (way === 'merged') return { text: merge(label), level: LABELS[label][1] };
+  // An explicit key wins over a merged one; without one, the merged label is the row's.
+  return {
+    text: `${merge(other)}${inline}`,
+    level: LABELS[label][0] === undefined ? LABELS[other][1] : LABELS[label][1],
+  };
 }
 
 const roots: string[] = [];
@@ -102,19 +123,26 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
         idIndexes.forEach((idIndex, m) => {
           const id = IDS[idIndex];
           const spec = manifests[m];
-          const lines = ["spec_version: '0.1'", `agent: {id: ${JSON.stringify(id)}, type: other}`, 'known_entities:'];
+          const lines = [
+            "spec_version: '0.1'",
+            `agent: {id: ${JSON.stringify(id)}, type: other}`,
+            ...LABEL_ANCHORS,
+            'known_entities:',
+          ];
           spec.entities.forEach((entity, e) => {
             const name = entity.numeric ? String(1000 * (m + 1) + e) : `Thing ${m} ${e}`;
             const written = entity.numeric ? name : JSON.stringify(`${entity.pad}${name}${entity.pad}`);
-            lines.push(`  - {name: ${written}, tags: ${JSON.stringify(entity.tags)}${labelLine(entity.label)}}`);
+            const label = labelLine(entity.label, entity.written);
+            lines.push(`  - {name: ${written}, tags: ${JSON.stringify(entity.tags)}${label.text}}`);
             const tags = entity.tags.filter((tag): tag is string => typeof tag === 'string');
-            entityRows.push({ agent: id, name, level: LABELS[entity.label][1], tags: [...new Set(tags)] });
+            entityRows.push({ agent: id, name, level: label.level, tags: [...new Set(tags)] });
           });
           lines.push('recent_sessions:');
           spec.sessions.forEach((session, s) => {
             const cwd = `/m${m}/s${s}`;
-            lines.push(`  - {date: ${session.yaml}, cwd: ${cwd}${labelLine(session.label)}}`);
-            sessionRows.push({ agent: id, cwd, day: session.day, level: LABELS[session.label][1] });
+            const label = labelLine(session.label, session.written);
+            lines.push(`  - {date: ${session.yaml}, cwd: ${cwd}${label.text}}`);
+            sessionRows.push({ agent: id, cwd, day: session.day, level: label.level });
           });
           fs.writeFileSync(path.join(root, 'agents', `file-${m}.l5.yaml`), lines.join('\n') + '\n');
         });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EntityLookupStore, L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
 import { newestFirst } from '../src/core/store/indexes.js';
+import { parsedLibraryCachePath } from '../src/core/store/config.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
 import { findEntityMatches } from '../src/core/operations/queries.js';
 import { runCli } from './helpers/cli.js';
@@ -364,5 +365,31 @@ describe('bourdon find with the parsed cache', () => {
     const after = await runCli(args, { env });
     expect(JSON.parse(after.stdout).matches[0].summaries.beta).toBe('beta rewrote this');
     expect(after.stdout).toBe(await uncached());
+  });
+
+  it('holds a committed manifest as written, so the next read after a commit parses nothing', async () => {
+    const env = { BOURDON_HOME: home };
+    const input = JSON.stringify({ known_entities: [{ name: 'Sprocket', summary: 'committed just now' }] });
+    const commit = await runCli(['commit', 'beta', '--agent-type', 'other', '-f', '-', '--library', root], {
+      env,
+      input,
+    });
+    expect(commit.code, commit.stderr).toBe(0);
+    // The entry the commit wrote describes the file on disk now, content hash included.
+    const file = 'beta.l5.yaml';
+    const stat = fs.lstatSync(path.join(agentsDir, file));
+    const stamp = {
+      key: `file:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
+      changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
+      kind: 'file' as const,
+    };
+    const cache = new ParsedCache(parsedLibraryCachePath(root, env)!, agentsDir);
+    const meta = cache.meta(file, stamp);
+    expect(meta?.id).toBe('beta');
+    expect(meta?.sha).toBe(contentHash(fs.readFileSync(path.join(agentsDir, file))));
+    expect(cache.entities(meta!, 'sprocket')?.map((e) => e.summary)).toEqual(['committed just now']);
+    const args = ['find', 'Sprocket', '--json', '--library', root];
+    const answer = await runCli(args, { env });
+    expect(answer.stdout).toBe((await runCli(args, { env: { ...env, BOURDON_NO_CACHE: '1' } })).stdout);
   });
 });

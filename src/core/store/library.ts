@@ -115,6 +115,16 @@ function readManifestFile(full: string): Buffer {
 }
 
 /** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
+/** A manifest's stat as the caches compare it. Links are not followed: one could point anywhere. */
+function fileStamp(stat: fs.Stats): FileStamp {
+  const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
+  return {
+    key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
+    changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
+    kind,
+  };
+}
+
 function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
@@ -373,6 +383,38 @@ export class L6Store {
     else this.cache.delete(file);
   }
 
+  /**
+   * A writer replaced `file` with `data`, whose parsed document it holds (it proved the bytes
+   * read back as that document). The new record takes the old one's place without a parse, here
+   * and in the parsed cache at `cachePath`, so neither this process nor the next one-shot read
+   * parses the manifest again. Only when the file on disk is exactly `data`: anything else (an
+   * edit by another tool in between, an unreadable file) is left to the next load.
+   */
+  written(file: string, data: Buffer, doc: unknown, cachePath: string | null): void {
+    this.invalidate(file);
+    const full = path.join(this.paths.agents, file);
+    let record: AgentRecord;
+    let stamp: FileStamp;
+    try {
+      stamp = fileStamp(fs.lstatSync(full));
+      if (stamp.kind !== 'file' || !readManifestFile(full).equals(data)) return;
+      record = recordFromDoc(doc, file, full);
+    } catch {
+      return;
+    }
+    if (isObject(doc)) this.documents?.set(record, doc);
+    this.cache.set(file, { key: stamp.key, outcome: { ok: true, record } });
+    this.current = null; // the next snapshot is assembled with the new record
+    const disk = this.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
+    // The stamp is seconds old at most, so the entry carries the content hash and is checked by it.
+    disk?.write(file, stamp, contentHash(data), {
+      id: record.id,
+      doc,
+      entities: record.entities,
+      sessions: record.sessions,
+    });
+  }
+
   private listManifestFiles(): [string, FileStamp][] {
     let entries: fs.Dirent[];
     try {
@@ -391,16 +433,7 @@ export class L6Store {
       } catch {
         continue; // removed between listing and stat
       }
-      // Links are not followed: a link could point anywhere on the machine.
-      const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-      out.push([
-        entry.name,
-        {
-          key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
-          changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
-          kind,
-        },
-      ]);
+      out.push([entry.name, fileStamp(stat)]);
     }
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return out;

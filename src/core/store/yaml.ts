@@ -1,15 +1,14 @@
 /**
- * The one place manifests are parsed and serialised, so the parser can be chosen by
- * measurement without touching the domain (bench/README.md has the figures).
+ * The one place manifests are parsed and serialised.
  *
- * Reading: YAML 1.2 core schema only (no custom tags; dates stay strings). A document in the
- * subset manifests are written in (`yaml-subset.ts`: what we, PyYAML and most hands write) is
- * read by our own reader, which answers exactly what js-yaml would and is several times faster
- * in a one-shot process, where js-yaml runs cold. Anything else goes through js-yaml, about 8×
- * faster than the `yaml` package here, or, when it uses anchors or aliases, through `yaml`,
- * whose alias-expansion cap turns a "billion laughs" file into an error instead of a memory
- * bomb. All three give the same data for the same core-schema text (property tests check it),
- * and every parse error comes from js-yaml or `yaml`.
+ * Reading: one parser, js-yaml, configured for the reading the engine does with PyYAML's
+ * `safe_load` where the two can agree: merge keys (`<<: *anchor`, explicit keys win, a list of
+ * anchors merges in order, first wins) and anchors/aliases, on the YAML 1.2 core schema for
+ * scalars (dates and `yes`/`no` stay the text written: D7, D10, D13 in docs/conformance.md).
+ * Aliases are references in what js-yaml builds, so a "billion laughs" document costs nothing
+ * to parse but everything to walk: a document that uses aliases is measured once (each shared
+ * node counted once per use, memoised, so the check is linear in the document) and refused past
+ * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused.
  *
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
  * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
@@ -18,36 +17,76 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
-import { readYamlSubset } from './yaml-subset.js';
 
-// The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
-// path or something is written, so read-only CLI runs start faster. js-yaml too (half of the
-// CLI fast path's code): a query answered from the parsed cache parses no YAML at all.
+// The `yaml` package costs ~60 ms to import: it is loaded only when something is written. js-yaml
+// too: a query answered from the parsed cache parses no YAML at all.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
 const jsYamlPackage = lazy(() => require('js-yaml') as typeof JsYaml);
 
-/** Alias expansion cap for the careful path. */
-const MAX_ALIAS_COUNT = 100;
+/** Aliases one document may use (a manifest sharing fields through an anchor uses one a row). */
+const MAX_ALIASES = 10_000;
+/** Merge-key work one document may cause (keys copied), js-yaml's own bound raised to our rows. */
+const MAX_MERGE_KEYS = 200_000;
+/** Nodes a document may expand to through its aliases. */
+export const MAX_EXPANDED_NODES = 2_000_000;
 
-/** An anchor (&a) or alias (*a) in node position; a false positive only costs speed. */
-const ANCHOR_OR_ALIAS = /(?:^|[\s,[{:?-])[&*][^\s,[\]{}]/m;
+/** An alias (*a) in node position; a false positive only costs the expansion check. */
+const ALIAS = /(?:^|[\s,[{:?-])\*[^\s,[\]{}]/m;
 
-export function parseYamlCareful(text: string): unknown {
-  return yamlPackage().parse(text, { schema: 'core', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true });
-}
-
-export function parseYamlFast(text: string): unknown {
+/**
+ * PyYAML's safe schema (YAML 1.1: `yes`/`off` are booleans, `0o17` is text, `012` octal, merge
+ * keys) but for timestamps, which stay the text written (D10, D13: the engine's date objects
+ * ignore `since` and break its memory resource).
+ */
+const manifestSchema = lazy(() => {
   const jsYaml = jsYamlPackage();
-  return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, json: false });
+  const { boolYaml11Tag: bool, floatYaml11Tag: float, NOT_RESOLVED } = jsYaml;
+  return new jsYaml.Schema([
+    ...jsYaml.FAILSAFE_SCHEMA.tags,
+    jsYaml.nullYaml11Tag,
+    // PyYAML reads `y` and `n` as text, and `._1` too (its float needs a digit after the point).
+    { ...bool, resolve: (source, ...rest) => (source.length === 1 ? NOT_RESOLVED : bool.resolve(source, ...rest)) },
+    jsYaml.intYaml11Tag,
+    {
+      ...float,
+      resolve: (source, ...rest) => (/^[-+]?\._/.test(source) ? NOT_RESOLVED : float.resolve(source, ...rest)),
+    },
+    jsYaml.mergeTag,
+  ]);
+});
+
+/** Throws when the tree, with every alias expanded, has more than `MAX_EXPANDED_NODES` nodes. */
+function checkExpansion(root: unknown): void {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(child);
+      if (total > MAX_EXPANDED_NODES) throw new Error(`aliases expand to more than ${MAX_EXPANDED_NODES} nodes`);
+    }
+    sizes.set(node, total);
+    return total;
+  };
+  size(root);
 }
 
 /** A document from its text, or from a file's bytes (read as UTF-8, as `toString` would). */
 export function parseYaml(source: string | Buffer): unknown {
-  const subset = readYamlSubset(source);
-  if (subset !== undefined) return subset;
   const text = typeof source === 'string' ? source : source.toString('utf8');
-  return ANCHOR_OR_ALIAS.test(text) ? parseYamlCareful(text) : parseYamlFast(text);
+  const documents = jsYamlPackage().loadAll(text, {
+    schema: manifestSchema(),
+    maxAliases: MAX_ALIASES,
+    maxTotalMergeKeys: MAX_MERGE_KEYS,
+  });
+  // As PyYAML's safe_load: an empty stream is null, more than one document an error.
+  if (documents.length > 1) throw new Error('expected a single document in the stream');
+  const doc = documents.length === 0 ? null : documents[0];
+  if (ALIAS.test(text)) checkExpansion(doc);
+  return doc;
 }
 
 /** Longest reason kept from a parser's message. */
@@ -87,18 +126,42 @@ export function yamlErrorReason(error: unknown): string {
   return reason + (start ? position(start.line, start.col) : '');
 }
 
-/**
- * Plain scalars the YAML 1.1 writer leaves bare but a reader would not take as the same string:
- * `0o17` is a number under our 1.2 core reader, and PyYAML's safe loader rejects a bare `=`.
- */
-const NEEDS_QUOTES = /^(?:0o[0-7]+|=)$/;
+/** PyYAML's safe loader rejects a bare `=` (its `value` tag), which the writer leaves plain. */
+const NEEDS_QUOTES = /^=$/;
+/** PyYAML's scanner refuses a tab inside a plain scalar (`tab\there: x`): such text is escaped. */
+const NEEDS_ESCAPES = /\t/;
+
+/** A number written in exponent form without a point (`1e-7`): YAML 1.1 reads that as text. */
+const EXPONENT_WITHOUT_POINT = /^([-+]?\d+)(e[-+]\d+)$/;
+
+type YamlTags = YamlPackage.Tags;
+type YamlTag = YamlTags[number];
+
+function isNumberTag(tag: YamlTag): tag is YamlPackage.ScalarTag {
+  return typeof tag === 'object' && !('collection' in tag && tag.collection) && /:(?:int|float)$/.test(tag.tag);
+}
+
+/** The writer's number tags, each made to write `1.0e-7` where it would write `1e-7`. */
+function numbersYaml11CanRead(tags: YamlTags): YamlTags {
+  return tags.map((tag) => {
+    if (!isNumberTag(tag) || !tag.stringify) return tag;
+    const { stringify } = tag;
+    return {
+      ...tag,
+      stringify: (...args: Parameters<typeof stringify>) =>
+        stringify(...args).replace(EXPONENT_WITHOUT_POINT, '$1.0$2'),
+    };
+  });
+}
 
 export function stringifyYaml(value: unknown): string {
   const YAML = yamlPackage();
-  const doc = new YAML.Document(value, { version: '1.1' });
+  const doc = new YAML.Document(value, { version: '1.1', customTags: numbersYaml11CanRead });
   YAML.visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
+      if (typeof node.value !== 'string') return;
+      if (NEEDS_ESCAPES.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      else if (NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
     },
   });
   return doc.toString({ singleQuote: true, lineWidth: 0 });

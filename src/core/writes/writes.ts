@@ -12,6 +12,7 @@ import { withLibraryGate, type GateHandle } from './gate.js';
 import { steadyNow } from './clock.js';
 import { currentVersion, historyKeep, latestStamp, readHistory, readLive } from './history.js';
 import { writeVersion } from './history-writer.js';
+import { parsedLibraryCachePath } from '../store/config.js';
 import { pyRepr } from '../store/ids.js';
 import { enumError, precheckCommit, type CommitArgs } from './commit-input.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../store/library.js';
@@ -361,7 +362,8 @@ export function commitLocked(
         notes: rowCount(manifest, 'notes'),
       },
     });
-    ctx.store.invalidate(file);
+    // serialiseManifest proved `data` reads back as `manifest`: the store takes it as parsed.
+    ctx.store.written(file, data, manifest, parsedLibraryCachePath(paths.root, ctx.env));
     return { ...summary, last_updated: manifest.last_updated, version: record.version };
   } catch (error) {
     if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
