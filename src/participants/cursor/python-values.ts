@@ -1,0 +1,125 @@
+/**
+ * The few Python value semantics the Cursor records are read with in the engine: truthiness,
+ * `str()` of a JSON value, code-point ordering, and the calendar date of an ISO string
+ * (`datetime.fromisoformat`, Python 3.11 grammar) or an epoch number. Matching them keeps the
+ * port's output equal to the engine's on the odd values real databases hold.
+ */
+
+/** Python's truthiness of a JSON value: null, false, 0, '', [] and {} are false. */
+export function pyTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+function pyRepr(value: unknown): string {
+  if (typeof value === 'string') {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const escaped = value
+      .replaceAll('\\', '\\\\')
+      .replaceAll('\n', '\\n')
+      .replaceAll('\r', '\\r')
+      .replaceAll('\t', '\\t');
+    return quote + (quote === "'" ? escaped.replaceAll("'", "\\'") : escaped) + quote;
+  }
+  return pyStr(value);
+}
+
+/** Python's `str()` of a JSON value (`None`, `True`, `[1, 'a']`, `{'k': 'v'}`). */
+export function pyStr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`);
+    return `{${pairs.join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Python's default string ordering (by code point; JavaScript's compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const difference = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function calendarDate(year: number, month: number, day: number): string | undefined {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return undefined;
+  const days = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  return day > days ? undefined : `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+}
+
+/** The date of ISO week `week`, weekday `day` (1 = Monday), as Python's `fromisoformat` checks it. */
+function weekDate(year: number, week: number, day: number): string | undefined {
+  if (year < 1 || day < 1 || day > 7 || week < 1 || week > 53) return undefined;
+  const jan1 = new Date(Date.UTC(year, 0, 1));
+  jan1.setUTCFullYear(year);
+  const jan1Weekday = (jan1.getUTCDay() + 6) % 7; // Monday = 0
+  if (week === 53 && !(jan1Weekday === 3 || (jan1Weekday === 2 && isLeap(year)))) return undefined;
+  // Week 1 is the week holding January 4th.
+  const mondayOfWeek1 = 4 - ((jan1Weekday + 3) % 7) - 1;
+  const result = new Date(jan1.getTime() + (mondayOfWeek1 + (week - 1) * 7 + (day - 1)) * 86_400_000);
+  const y = result.getUTCFullYear();
+  if (y < 1 || y > 9999) return undefined;
+  return `${pad(y, 4)}-${pad(result.getUTCMonth() + 1, 2)}-${pad(result.getUTCDate(), 2)}`;
+}
+
+const DATE_FORMS: readonly [RegExp, (m: RegExpExecArray) => string | undefined][] = [
+  [/^(\d{4})-(\d{2})-(\d{2})/, (m) => calendarDate(+m[1], +m[2], +m[3])],
+  [/^(\d{4})-W(\d{2})(?:-(\d))?/, (m) => weekDate(+m[1], +m[2], m[3] === undefined ? 1 : +m[3])],
+  [/^(\d{4})W(\d{2})(\d)?/, (m) => weekDate(+m[1], +m[2], m[3] === undefined ? 1 : +m[3])],
+  [/^(\d{4})(\d{2})(\d{2})/, (m) => calendarDate(+m[1], +m[2], +m[3])],
+];
+
+const TIME = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?)?$/;
+const OFFSET = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:\.\d+)?)?)?$/;
+
+function validTime(text: string): boolean {
+  const sign = /[+-]/.exec(text);
+  const clock = sign ? text.slice(0, sign.index) : text;
+  const m = TIME.exec(clock);
+  if (!m) return false;
+  // The same separator style throughout (`10:30:00` or `103000`), as Python requires.
+  if (/:/.test(clock) && clock.length > 2 && clock[2] !== ':') return false;
+  if (+m[1] > 23 || (m[2] !== undefined && +m[2] > 59) || (m[3] !== undefined && +m[3] > 59)) return false;
+  if (!sign) return true;
+  const offset = OFFSET.exec(text.slice(sign.index + 1));
+  return offset !== null && +offset[1] < 24 && (offset[2] === undefined || +offset[2] < 60);
+}
+
+/** The calendar date written in an ISO string (after the engine's `Z` → `+00:00`), or undefined. */
+export function isoCalendarDate(value: string): string | undefined {
+  const text = value.replaceAll('Z', '+00:00');
+  for (const [pattern, toDate] of DATE_FORMS) {
+    const m = pattern.exec(text);
+    if (!m) continue;
+    const rest = [...text.slice(m[0].length)];
+    // Nothing more, or any one separator character followed by a time.
+    if (rest.length === 0) return toDate(m);
+    if (rest.length < 3 || !validTime(rest.slice(1).join(''))) return undefined;
+    return toDate(m);
+  }
+  return undefined;
+}
+
+/** Python's `datetime.fromtimestamp(n, timezone.utc).date()` for seconds, or milliseconds above 1e10. */
+export function epochCalendarDate(value: number): string | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  const seconds = value > 10_000_000_000 ? value / 1000 : value;
+  // datetime's range: years 1 to 9999.
+  if (seconds < -62_135_596_800 || seconds >= 253_402_300_800) return undefined;
+  const date = new Date(seconds * 1000);
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
+}
