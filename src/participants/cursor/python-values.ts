@@ -83,20 +83,54 @@ const DATE_FORMS: readonly [RegExp, (m: RegExpExecArray) => string | undefined][
   [/^(\d{4})(\d{2})(\d{2})/, (m) => calendarDate(+m[1], +m[2], +m[3])],
 ];
 
-const TIME = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?)?$/;
-const OFFSET = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:\.\d+)?)?)?$/;
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 
+/**
+ * CPython's `parse_hh_mm_ss_ff` over `text`: `HH[:?MM[:?SS]]` with the first separator setting
+ * the style, then a fraction after `.`/`,` (or, in the compact style, directly). Returns the
+ * components, or undefined when malformed; `trailing` is true when characters were left over.
+ */
+function scanClock(text: string): { values: number[]; trailing: boolean } | undefined {
+  const values = [0, 0, 0];
+  let at = 0;
+  let separated = true;
+  let fraction = false;
+  for (let i = 0; i < 3; i++) {
+    if (!isDigit(text[at]) || !isDigit(text[at + 1])) return undefined;
+    values[i] = Number(text.slice(at, at + 2));
+    at += 2;
+    const c = text[at];
+    at += 1;
+    if (i === 0) separated = c === ':';
+    if (at >= text.length) return { values, trailing: at === text.length && c !== undefined };
+    if (separated && c === ':') continue;
+    if (c === '.' || c === ',') {
+      fraction = true;
+      break;
+    }
+    if (separated) return undefined;
+    at -= 1;
+  }
+  if (!fraction && at >= text.length) return { values, trailing: false };
+  const digits = Math.min(6, text.length - at);
+  for (let i = at; i < at + digits; i++) if (!isDigit(text[i])) return undefined;
+  at += digits;
+  while (isDigit(text[at])) at++;
+  return { values, trailing: at < text.length };
+}
+
+/** A time (with an optional `+HH:MM`-style offset) as CPython's `parse_isoformat_time` accepts it. */
 function validTime(text: string): boolean {
   const sign = /[+-]/.exec(text);
-  const clock = sign ? text.slice(0, sign.index) : text;
-  const m = TIME.exec(clock);
-  if (!m) return false;
-  // The same separator style throughout (`10:30:00` or `103000`), as Python requires.
-  if (/:/.test(clock) && clock.length > 2 && clock[2] !== ':') return false;
-  if (+m[1] > 23 || (m[2] !== undefined && +m[2] > 59) || (m[3] !== undefined && +m[3] > 59)) return false;
+  const clock = scanClock(sign ? text.slice(0, sign.index) : text);
+  if (!clock || (!sign && clock.trailing)) return false;
+  const [hour, minute, second] = clock.values;
+  if (hour > 23 || minute > 59 || second > 59) return false;
   if (!sign) return true;
-  const offset = OFFSET.exec(text.slice(sign.index + 1));
-  return offset !== null && +offset[1] < 24 && (offset[2] === undefined || +offset[2] < 60);
+  const offset = scanClock(text.slice(sign.index + 1));
+  if (!offset || offset.trailing) return false;
+  // A timezone's offset must be under a day.
+  return offset.values[0] * 3600 + offset.values[1] * 60 + offset.values[2] < 86_400;
 }
 
 /** The calendar date written in an ISO string (after the engine's `Z` → `+00:00`), or undefined. */
