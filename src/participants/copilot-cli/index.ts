@@ -12,6 +12,8 @@ import { boundText, scrubNativeText } from '../scrub.js';
 import { openReadOnly, type ReadOnlyDatabase, type Row } from '../sqlite.js';
 import {
   AGENT_KEYS,
+  ENTITY_KEYS,
+  type Entity,
   MANIFEST_KEYS,
   POLICY_KEYS,
   SESSION_KEYS,
@@ -20,7 +22,6 @@ import {
   isoSeconds,
   shaped,
 } from '../cursor/manifest-shape.js';
-import { ENTITY_KEYS, type Entity } from '../cursor/records.js';
 
 const AGENT_ID = 'copilot-cli';
 const ROLE_NARRATIVE =

@@ -7,9 +7,11 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { openReadOnly } from '../sqlite.js';
+import { openReadOnly, type ReadOnlyDatabase } from '../sqlite.js';
 import {
   AGENT_KEYS,
+  ENTITY_KEYS,
+  type Entity,
   MANIFEST_KEYS,
   POLICY_KEYS,
   SESSION_KEYS,
@@ -19,7 +21,7 @@ import {
   shaped,
   utcDate,
 } from './manifest-shape.js';
-import { ENTITY_KEYS, type CursorSession, type Entity, inferEntities, rowToSession, sortSessions } from './records.js';
+import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
 import { compareCodePoints } from './python-values.js';
 
@@ -96,7 +98,7 @@ function rowValue(value: unknown): unknown {
 
 /** Sessions from one database; a database that cannot be read adds a warning instead. */
 async function readDatabase(file: string, today: string, warnings: string[]): Promise<CursorSession[]> {
-  let db;
+  let db: ReadOnlyDatabase;
   try {
     db = await openReadOnly(file);
   } catch (error) {

@@ -19,6 +19,20 @@ export const MANIFEST_KEYS = [
 export const AGENT_KEYS = ['id', 'type', 'instance', 'spec_version_compat', 'role_narrative'] as const;
 export const SESSION_KEYS = ['date', 'cwd', 'project_focus', 'key_actions', 'files_touched', 'visibility'] as const;
 export const POLICY_KEYS = ['default', 'private_tags', 'team_tags'] as const;
+export const ENTITY_KEYS = [
+  'name',
+  'type',
+  'aliases',
+  'summary',
+  'last_touched',
+  'tags',
+  'visibility',
+  'valid_from',
+  'valid_to',
+] as const;
+
+/** An entity as plain data, before it is shaped for output. */
+export type Entity = Record<string, unknown>;
 
 /** `source` with only `keys`, in that order, leaving out undefined, null and empty-list values. */
 export function shaped(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

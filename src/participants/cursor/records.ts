@@ -4,6 +4,7 @@
  * already-decoded JSON values; reading the databases is the participant's job.
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
+import { type Entity } from './manifest-shape.js';
 import { compareCodePoints, epochCalendarDate, isoCalendarDate, pyStr, pyTruthy } from './python-values.js';
 
 export interface CursorSession {
@@ -13,21 +14,6 @@ export interface CursorSession {
   readonly action: string;
   readonly files: readonly string[];
 }
-
-export type Entity = Record<string, unknown>;
-
-/** Key order of an entity in the manifest. */
-export const ENTITY_KEYS = [
-  'name',
-  'type',
-  'aliases',
-  'summary',
-  'last_touched',
-  'tags',
-  'visibility',
-  'valid_from',
-  'valid_to',
-] as const;
 
 const ACTION_LIMIT = 256;
 const TOPIC_MIN_SESSIONS = 3;
