@@ -31,9 +31,10 @@ export function shortIndexEntities(text: string): Entity[] {
   }
   const entities: Entity[] = [];
   for (const entry of byKey.values()) {
-    const name = pyStrip(pyStr('topic_name' in entry ? entry.topic_name : entry.topic_key));
+    // `topic_name or topic_key`, `triggers or aliases`: Python's `or`, so an empty value falls through.
+    const name = pyStrip(pyStr(pyTruthy(entry.topic_name) ? entry.topic_name : entry.topic_key));
     if (!name) continue;
-    const aliases = stringList('triggers' in entry ? entry.triggers : entry.aliases);
+    const aliases = stringList(pyTruthy(entry.triggers) ? entry.triggers : entry.aliases);
     const summary = pyTruthy(entry.summary) ? pyStrip(pyStr(entry.summary)) : '';
     const lastTouched = pyTruthy(entry.last_updated) ? pyStr(entry.last_updated) : '';
     const access = pyTruthy(entry.access_level) ? pyStrip(pyStr(entry.access_level)).toLowerCase() : 'team';
