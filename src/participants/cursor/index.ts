@@ -113,7 +113,7 @@ async function readDatabase(file: string, today: string, warnings: string[]): Pr
       if (session) sessions.push(session);
     }
   } catch (error) {
-    warnings.push(`cursor: skipped ${file}: ${(error as Error).message.split('\n')[0]} (unknown schema?)`);
+    warnings.push(`cursor: skipped ${file}: its ItemTable cannot be read: ${(error as Error).message.split('\n')[0]}`);
     return [];
   } finally {
     db.close();
