@@ -76,13 +76,6 @@ function weekDate(year: number, week: number, day: number): string | undefined {
   return `${pad(y, 4)}-${pad(result.getUTCMonth() + 1, 2)}-${pad(result.getUTCDate(), 2)}`;
 }
 
-const DATE_FORMS: readonly [RegExp, (m: RegExpExecArray) => string | undefined][] = [
-  [/^(\d{4})-(\d{2})-(\d{2})/, (m) => calendarDate(+m[1], +m[2], +m[3])],
-  [/^(\d{4})-W(\d{2})(?:-(\d))?/, (m) => weekDate(+m[1], +m[2], m[3] === undefined ? 1 : +m[3])],
-  [/^(\d{4})W(\d{2})(\d)?/, (m) => weekDate(+m[1], +m[2], m[3] === undefined ? 1 : +m[3])],
-  [/^(\d{4})(\d{2})(\d{2})/, (m) => calendarDate(+m[1], +m[2], +m[3])],
-];
-
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 
 /**
@@ -133,19 +126,50 @@ function validTime(text: string): boolean {
   return offset.values[0] * 3600 + offset.values[1] * 60 + offset.values[2] < 86_400;
 }
 
+/**
+ * Where CPython's `fromisoformat` expects the date/time separator (`_find_isoformat_datetime_separator`):
+ * the date's form is told by characters 4 and 5, and week dates by how many digits follow.
+ */
+function separatorAt(text: string): number {
+  if (text.length === 7) return 7;
+  if (text[4] === '-') {
+    if (text[5] !== 'W') return 10;
+    if (text.length < 8) return -1;
+    if (text.length > 8 && text[8] === '-') {
+      if (text.length === 9) return -1;
+      return text.length > 10 && isDigit(text[10]) ? 8 : 10;
+    }
+    return 8;
+  }
+  if (text[4] === 'W') {
+    let end = 7;
+    while (end < text.length && isDigit(text[end])) end++;
+    if (end < 9) return end;
+    return end % 2 === 0 ? 7 : 8;
+  }
+  return 8;
+}
+
+const CALENDAR_DATE = /^(\d{4})(-?)(\d{2})\2(\d{2})$/;
+const WEEK_DATE = /^(\d{4})(-?)W(\d{2})(?:\2(\d))?$/;
+
+function parseDatePart(text: string): string | undefined {
+  const calendar = CALENDAR_DATE.exec(text);
+  if (calendar) return calendarDate(+calendar[1], +calendar[3], +calendar[4]);
+  const week = WEEK_DATE.exec(text);
+  if (week) return weekDate(+week[1], +week[3], week[4] === undefined ? 1 : +week[4]);
+  return undefined;
+}
+
 /** The calendar date written in an ISO string (after the engine's `Z` → `+00:00`), or undefined. */
 export function isoCalendarDate(value: string): string | undefined {
-  const text = value.replaceAll('Z', '+00:00');
-  for (const [pattern, toDate] of DATE_FORMS) {
-    const m = pattern.exec(text);
-    if (!m) continue;
-    const rest = [...text.slice(m[0].length)];
-    // Nothing more, or any one separator character followed by a time.
-    if (rest.length === 0) return toDate(m);
-    if (rest.length < 3 || !validTime(rest.slice(1).join(''))) return undefined;
-    return toDate(m);
-  }
-  return undefined;
+  // Positions count code points; a non-ASCII one can only stand as the date/time separator.
+  const text = Array.from(value.replaceAll('Z', '+00:00'), (c) => (c.length > 1 || c > '\x7f' ? '\x80' : c)).join('');
+  const separator = separatorAt(text);
+  if (separator < 0 || separator > text.length) return undefined;
+  const date = parseDatePart(text.slice(0, separator));
+  if (!date || text.length === separator) return date;
+  return validTime(text.slice(separator + 1)) ? date : undefined;
 }
 
 /** Python's `datetime.fromtimestamp(n, timezone.utc).date()` for seconds, or milliseconds above 1e10. */
