@@ -1,12 +1,14 @@
 /**
- * Read-only access to an agent's SQLite database. The file's bytes are read once and the
- * database is opened in memory (sql.js, SQLite compiled to WebAssembly), so the running agent's
- * file is never opened by SQLite, never locked and never written, and no native build is needed
- * on install. docs/participants.md has the measurement behind the choice.
+ * Read-only access to an agent's SQLite database. The file's bytes (and its write-ahead log, when
+ * the agent runs in WAL mode) are read once and the database is opened in memory with sql.js
+ * (SQLite compiled to WebAssembly), so the running agent's file is never opened by SQLite, never
+ * locked and never written, and no native build is needed on install. docs/participants-sqlite.md
+ * has the measurement behind the choice.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
+import { foldWriteAheadLog } from './sqlite-wal.js';
 
 const require = createRequire(import.meta.url);
 let engine: Promise<SqlJsStatic> | undefined;
@@ -17,8 +19,13 @@ function sqlJs(): Promise<SqlJsStatic> {
   return engine;
 }
 
-/** Largest database read into memory; a larger one is reported and skipped. */
-export const MAX_DATABASE_BYTES = 512 * 1024 * 1024;
+/** Largest database (with its log) read into memory; a larger one is reported and skipped. */
+export const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
+/** Reads of a database caught mid-write are retried this many times, this far apart. */
+const SNAPSHOT_ATTEMPTS = 4;
+const SNAPSHOT_RETRY_MS = 50;
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
 
 export type Row = Record<string, SqlValue>;
 
@@ -32,32 +39,112 @@ export interface ReadOnlyDatabase {
   close(): void;
 }
 
-/** Opens a copy of the database at `path`; throws with a one-line reason when it is not one. */
+async function readIfPresent(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Identity of a file's current content as far as stat tells it ('' when absent). */
+async function fingerprint(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    return '';
+  }
+}
+
+/** True when a rollback journal holds pages of a transaction still being written (a hot journal). */
+async function hotJournal(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(`${path}-journal`, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    return bytesRead === 8 && head.equals(JOURNAL_MAGIC);
+  } finally {
+    await handle.close();
+  }
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The database's committed content: the main file with its write-ahead log folded in. A read
+ * that races a writer (the log changed while we read, or a rollback journal is hot) is retried;
+ * a database still mid-write after that is refused rather than read torn.
+ */
+async function snapshot(path: string): Promise<Buffer> {
+  for (let attempt = 1; ; attempt++) {
+    const walBefore = await fingerprint(`${path}-wal`);
+    const wal = await readIfPresent(`${path}-wal`);
+    const main = await readFile(path);
+    const settled = (await fingerprint(`${path}-wal`)) === walBefore && !(await hotJournal(path));
+    if (settled) return wal ? foldWriteAheadLog(main, wal) : main;
+    if (attempt >= SNAPSHOT_ATTEMPTS) throw new Error('it is being written (a transaction is in progress); try again');
+    await pause(SNAPSHOT_RETRY_MS * attempt);
+  }
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0].trim() || 'unreadable';
+}
+
+/** Opens a copy of the database at `path`; throws with a one-line reason when it cannot. */
 export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
-  const info = await stat(path);
-  if (info.size > MAX_DATABASE_BYTES) throw new Error(`${path}: larger than ${MAX_DATABASE_BYTES} bytes`);
-  const bytes = await readFile(path);
+  let bytes: Buffer;
+  try {
+    const info = await stat(path);
+    const walSize = (await stat(`${path}-wal`).catch(() => undefined))?.size ?? 0;
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
+    bytes = await snapshot(path);
+  } catch (error) {
+    throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
+  }
+  // SQLite treats an empty file as an empty database; anything else must carry its header.
+  if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
+    throw new Error(`${path}: not a SQLite database`);
+  }
   const SQL = await sqlJs();
-  const db: Database = new SQL.Database(bytes);
-  const all = (sql: string, params: SqlValue[] = []): Row[] => {
-    const statement = db.prepare(sql, params);
-    const rows: Row[] = [];
-    try {
-      while (statement.step()) rows.push(statement.getAsObject());
-    } finally {
-      statement.free();
-    }
-    return rows;
-  };
-  // A file that is not SQLite (or is torn) fails here, on its first read, not at some later query.
-  const tableNames = new Set(all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)));
-  return {
-    tables: () => tableNames,
-    columns: (table) =>
-      tableNames.has(table)
-        ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
-        : [],
-    all,
-    close: () => db.close(),
-  };
+  let db: Database | undefined;
+  try {
+    db = new SQL.Database(bytes);
+    const opened = db;
+    const all = (sql: string, params: SqlValue[] = []): Row[] => {
+      const statement = opened.prepare(sql, params);
+      const rows: Row[] = [];
+      try {
+        while (statement.step()) rows.push(statement.getAsObject());
+      } finally {
+        statement.free();
+      }
+      return rows;
+    };
+    // A torn or foreign file fails here, on its first read, not at some later query.
+    const tableNames = new Set(
+      all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
+    );
+    return {
+      tables: () => tableNames,
+      columns: (table) =>
+        tableNames.has(table)
+          ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
+          : [],
+      all,
+      close: () => opened.close(),
+    };
+  } catch (error) {
+    db?.close();
+    throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
+  }
 }

@@ -1,0 +1,240 @@
+/**
+ * The GitHub Copilot CLI participant: sessions (with their checkpoints, turns, refs and files)
+ * and repositories from `session-store.db`, plus the dynamic context items the CLI learns per
+ * repository. The database is read through a copy (sqlite.ts), WAL included, never in place.
+ * A missing table contributes nothing; a table the queries cannot read is reported.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SqlValue } from 'sql.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { boundText, scrubNativeText } from '../scrub.js';
+import { openReadOnly, type ReadOnlyDatabase, type Row } from '../sqlite.js';
+import {
+  AGENT_KEYS,
+  ENTITY_KEYS,
+  type Entity,
+  MANIFEST_KEYS,
+  POLICY_KEYS,
+  SESSION_KEYS,
+  SPEC_VERSION,
+  federationFilter,
+  isoSeconds,
+  shaped,
+} from '../cursor/manifest-shape.js';
+
+const AGENT_ID = 'copilot-cli';
+const ROLE_NARRATIVE =
+  'GitHub Copilot in the terminal: multi-turn sessions that edit files, run shell commands and ' +
+  'commit, with checkpoints along the way. Bourdon reads its local session store (SQLite) for ' +
+  'recent sessions, the repositories they touched and the context it learned per repository.';
+const POLICY = {
+  default: 'team',
+  private_tags: ['personal', 'financial', 'credential', 'health', 'family', 'legal'],
+  team_tags: ['copilot-cli', 'copilot', 'terminal', 'workspace'],
+};
+const CAPABILITIES = [
+  'terminal-agent',
+  'file-edit',
+  'shell-execution',
+  'git-operations',
+  'multi-turn-sessions',
+  'checkpoints',
+  'dynamic-context',
+];
+const SESSION_ROWS = 200;
+const SESSIONS_EXPORTED = 100;
+const KEY_ACTIONS = 6;
+const KEY_ACTION_LIMIT = 280;
+const SUMMARY_LIMIT = 260;
+
+function databasePath({ env, home, cwd }: ExportEnvironment): string {
+  const dir = env.COPILOT_CLI_HOME ? path.resolve(cwd, env.COPILOT_CLI_HOME) : path.join(home, '.copilot');
+  return path.join(dir, 'session-store.db');
+}
+
+/** Python's `str()` of a column value (text, number, NULL). */
+function text(value: SqlValue | undefined): string {
+  if (value === null || value === undefined) return 'None';
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  return String(value);
+}
+
+/** A column value that counts as present (Python truthiness: not NULL, not '', not 0). */
+function present(value: SqlValue | undefined): value is string | number | Uint8Array {
+  return value !== null && value !== undefined && value !== '' && value !== 0;
+}
+
+/** Queries that never throw: a missing table gives no rows; any other failure is warned once. */
+function querier(db: ReadOnlyDatabase, file: string, warnings: string[]) {
+  const tables = new Set([...db.tables()].map((name) => name.toLowerCase()));
+  const warned = new Set<string>();
+  return (table: string, sql: string, params: SqlValue[] = []): Row[] => {
+    if (!tables.has(table)) return [];
+    try {
+      return db.all(sql, params);
+    } catch (error) {
+      if (!warned.has(table)) {
+        warned.add(table);
+        warnings.push(`copilot-cli: ${file}: table ${table} unreadable: ${(error as Error).message.split('\n')[0]}`);
+      }
+      return [];
+    }
+  };
+}
+
+function sessionOf(query: ReturnType<typeof querier>, raw: Row): Record<string, unknown> {
+  const id = raw.id ?? null;
+  const files = query('session_files', 'SELECT file_path FROM session_files WHERE session_id = ? LIMIT 20', [id])
+    .map((row) => row.file_path)
+    .filter(present)
+    .map(text);
+  const refs = query('session_refs', 'SELECT ref_type, ref_value FROM session_refs WHERE session_id = ?', [id]);
+  const checkpoints = query(
+    'checkpoints',
+    'SELECT checkpoint_number, title, overview FROM checkpoints WHERE session_id = ? ORDER BY checkpoint_number',
+    [id],
+  );
+  const counted = query('turns', 'SELECT COUNT(*) AS cnt FROM turns WHERE session_id = ?', [id]);
+  const turns = Number(counted[0]?.cnt ?? 0);
+
+  const actions: string[] = [];
+  if (present(raw.summary)) actions.push(boundText(scrubNativeText(text(raw.summary)), KEY_ACTION_LIMIT));
+  for (const checkpoint of checkpoints.slice(0, 3)) {
+    if (present(checkpoint.title)) {
+      actions.push(boundText(`checkpoint: ${scrubNativeText(text(checkpoint.title))}`, KEY_ACTION_LIMIT));
+    }
+  }
+  if (turns) actions.push(`turns: ${turns}`);
+  for (const ref of refs.slice(0, 3)) {
+    actions.push(boundText(`${text(ref.ref_type)}: ${text(ref.ref_value)}`, KEY_ACTION_LIMIT));
+  }
+  const created = present(raw.created_at) ? text(raw.created_at) : '';
+  return shaped(
+    {
+      date: [...created].slice(0, 10).join(''),
+      cwd: present(raw.cwd) ? text(raw.cwd) : undefined,
+      project_focus: present(raw.repository) ? [text(raw.repository)] : [],
+      key_actions: actions.slice(0, KEY_ACTIONS),
+      files_touched: files.slice(0, 20),
+      visibility: 'team',
+    },
+    SESSION_KEYS,
+  );
+}
+
+/** Repositories in session order, then dynamic context items by use, skipping names already taken. */
+function entitiesOf(rows: readonly Row[], contextItems: readonly Row[]): Entity[] {
+  const entities = new Map<string, Entity>();
+  for (const raw of rows) {
+    if (!present(raw.repository) || entities.has(text(raw.repository))) continue;
+    const name = text(raw.repository);
+    const created = present(raw.created_at) ? [...text(raw.created_at)].slice(0, 10).join('') : '';
+    entities.set(name, {
+      name,
+      type: 'project',
+      summary: 'Repository worked on via Copilot CLI.',
+      last_touched: created || undefined,
+      tags: ['copilot-cli', 'project'],
+      visibility: 'team',
+    });
+  }
+  for (const item of contextItems) {
+    if (!present(item.name) || entities.has(text(item.name))) continue;
+    const name = text(item.name);
+    const source = present(item.description) ? item.description : present(item.content) ? item.content : '';
+    entities.set(name, {
+      name,
+      type: 'dynamic-context',
+      summary: source === '' ? undefined : boundText(scrubNativeText(text(source)), SUMMARY_LIMIT) || undefined,
+      tags: ['copilot-cli', 'dynamic-context', present(item.src) ? text(item.src) : 'unknown'],
+      visibility: 'team',
+    });
+  }
+  return [...entities.values()];
+}
+
+function manifestOf(environment: ExportEnvironment, body: Record<string, unknown>): Record<string, unknown> {
+  return shaped(
+    {
+      spec_version: SPEC_VERSION,
+      agent: shaped(
+        {
+          id: AGENT_ID,
+          type: 'code-assistant',
+          instance: environment.hostname || 'unknown',
+          spec_version_compat: `>=${SPEC_VERSION}`,
+          role_narrative: ROLE_NARRATIVE,
+        },
+        AGENT_KEYS,
+      ),
+      last_updated: isoSeconds(environment.now),
+      ...body,
+      visibility_policy: shaped(POLICY, POLICY_KEYS),
+    },
+    MANIFEST_KEYS,
+  );
+}
+
+async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
+  const file = databasePath(environment);
+  const info = await stat(file).catch(() => undefined);
+  return [
+    info?.isFile()
+      ? { name: 'session_store', path: file, found: true, modified: info.mtime.toISOString() }
+      : { name: 'session_store', path: file, found: false },
+  ];
+}
+
+async function exportCopilotCli(environment: ExportEnvironment): Promise<ParticipantExport> {
+  const file = databasePath(environment);
+  const warnings: string[] = [];
+  const found = (await stat(file).catch(() => undefined))?.isFile() ?? false;
+  // No store: the engine still writes a manifest, with nothing in it.
+  if (!found) return { manifest: manifestOf(environment, {}), sources: await sources(environment), warnings };
+
+  let rows: Row[] = [];
+  let contextItems: Row[] = [];
+  let sessions: Record<string, unknown>[] = [];
+  let db: ReadOnlyDatabase | undefined;
+  try {
+    db = await openReadOnly(file);
+  } catch (error) {
+    warnings.push(`copilot-cli: skipped ${(error as Error).message}`);
+  }
+  if (db) {
+    try {
+      const query = querier(db, file, warnings);
+      const since = environment.since ? [`${environment.since}T00:00:00+00:00`] : [];
+      rows = query(
+        'sessions',
+        'SELECT id, cwd, repository, branch, summary, created_at, updated_at FROM sessions' +
+          (since.length ? ' WHERE created_at >= ?' : '') +
+          ` ORDER BY created_at DESC LIMIT ${SESSION_ROWS}`,
+        since,
+      );
+      contextItems = query(
+        'dynamic_context_items',
+        'SELECT repository, branch, src, name, description, content, read_count, count ' +
+          'FROM dynamic_context_items ORDER BY count DESC LIMIT 50',
+      );
+      sessions = rows.slice(0, SESSIONS_EXPORTED).map((raw) => sessionOf(query, raw));
+    } finally {
+      db.close();
+    }
+  }
+  const entities = federationFilter(entitiesOf(rows, contextItems), POLICY.private_tags);
+  const manifest = manifestOf(environment, {
+    capabilities: CAPABILITIES,
+    recent_sessions: sessions,
+    known_entities: entities.map((entity) => shaped(entity, ENTITY_KEYS)),
+  });
+  return { manifest, sources: await sources(environment), warnings };
+}
+
+export const copilotCliParticipant: Participant = {
+  agentId: AGENT_ID,
+  topic: 'copilot-cli',
+  sources,
+  export: exportCopilotCli,
+};
