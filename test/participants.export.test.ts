@@ -271,3 +271,20 @@ describe('export-all', () => {
     expect(human.stdout).toMatch(/^unchanged mcp-memory/m);
   });
 });
+
+describe('doctor', () => {
+  it("reports each participant's sources: found with their last change, or not on this machine", async () => {
+    fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
+    const result = await bourdon(['doctor', '--json', '--offline']);
+    const report = JSON.parse(result.stdout) as { checks: { id: string; verdict: string; details: string[] }[] };
+    const check = (id: string) => report.checks.find((item) => item.id === id)!;
+    expect(check('participant:claude-code').verdict).toBe('ok');
+    expect(check('participant:claude-code').details).toContainEqual(
+      expect.stringMatching(/^found\s+auto_memory: .*-work-kite\/memory \(modified \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/),
+    );
+    expect(check('participant:claude-code').details).toContainEqual(
+      expect.stringMatching(/^missing\s+knowledge_graph: /),
+    );
+    expect(check('participant:mcp-memory').verdict).toBe('info');
+  });
+});
