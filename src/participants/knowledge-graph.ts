@@ -5,7 +5,7 @@
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
 import type { SourceReader } from './files.js';
-import { cut } from './markdown.js';
+import { slice } from './markdown.js';
 import { isPersonType, type EntityRow } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
@@ -41,7 +41,7 @@ export function graphEntity(line: string): EntityRow | null {
   }
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
   const fields = record as Record<string, unknown>;
-  if (fields.type !== 'entity' || typeof fields.name !== 'string' || !fields.name.trim()) return null;
+  if (fields.type !== 'entity' || typeof fields.name !== 'string') return null;
   const name = fields.name;
   const type = entityType(fields.entityType);
   const observations = Array.isArray(fields.observations) ? fields.observations : [];
@@ -53,7 +53,8 @@ export function graphEntity(line: string): EntityRow | null {
   const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
   const entity: EntityRow = { name };
   if (type) entity.type = type;
-  const summary = cut(parts.join(' | '), SUMMARY_CHARS);
+  // Cut, not stripped: the engine strips note summaries but not graph ones.
+  const summary = slice(parts.join(' | '), SUMMARY_CHARS);
   if (summary) entity.summary = summary;
   if (type && type !== name.toLowerCase()) entity.tags = [type];
   if (secret || (type && isPersonType(type))) entity.visibility = 'private';

@@ -47,23 +47,35 @@ export function parseNote(text: string): Note {
   return { meta: parsed as Record<string, unknown>, body: text.slice(end + 5) };
 }
 
+/** Python's whitespace (str.isspace), which differs from JavaScript's trim: U+001C–U+001F and U+0085 are, U+FEFF is not. */
+const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+/** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
+// eslint-disable-next-line no-control-regex -- Python counts these as line breaks
+const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+/** Python's str.strip(). */
+export function pyStrip(text: string): string {
+  return text.replace(PY_STRIP, '');
+}
+
 /** The text of the first `# ` heading line, or null. */
 export function firstH1(body: string): string | null {
   const match = /^#[ \t]+(\S.*)$/m.exec(body);
-  return match ? match[1].trim() : null;
+  return match ? pyStrip(match[1]) : null;
 }
 
 /** A title cut at the first run of `-`, `—`, `–` or `:` followed by a space ("Orchard -- x" → "Orchard"). */
 export function cutTitle(title: string): string {
   const match = /[-—–:]+\s/.exec(title);
-  return (match ? title.slice(0, match.index) : title).trim();
+  return pyStrip(match ? title.slice(0, match.index) : title);
 }
 
 /** The first run of non-blank lines not starting with `#`, each stripped, joined by a space. */
 export function firstParagraph(body: string): string {
   const lines: string[] = [];
-  for (const raw of body.split('\n')) {
-    const line = raw.trim();
+  for (const raw of body.split(PY_LINE_BREAK)) {
+    const line = pyStrip(raw);
     if (!line || line.startsWith('#')) {
       if (lines.length) break;
       continue;
@@ -73,10 +85,24 @@ export function firstParagraph(body: string): string {
   return lines.join(' ');
 }
 
-/** The first `limit` characters (code points, as Python slices), stripped. */
-export function cut(text: string, limit: number): string {
+/** The first `limit` characters (code points, as Python slices). */
+export function slice(text: string, limit: number): string {
+  if (text.length <= limit) return text;
   const points = [...text];
-  return (points.length > limit ? points.slice(0, limit).join('') : text).trim();
+  return points.length > limit ? points.slice(0, limit).join('') : text;
+}
+
+/** The first `limit` characters, stripped. */
+export function cut(text: string, limit: number): string {
+  return pyStrip(slice(text, limit));
+}
+
+/** Python truthiness of a YAML value (None, False, 0, '', [] and {} are false). */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && !(value instanceof Date)) return Object.keys(value).length > 0;
+  return true;
 }
 
 /** Python's str() of a YAML value, as the engine turns frontmatter values into text. */

@@ -3,6 +3,7 @@
  * several sources, and the person types that make an entity private.
  */
 import { byCodePoint } from './files.js';
+import { pyStrip } from './markdown.js';
 
 export interface EntityRow {
   name: string;
@@ -52,7 +53,7 @@ export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityR
   const byKey = new Map<string, EntityRow>();
   for (const list of lists) {
     for (const row of list) {
-      const key = row.name.trim().toLowerCase();
+      const key = pyStrip(row.name).toLowerCase();
       const seen = byKey.get(key);
       if (!seen) {
         byKey.set(key, { ...row, tags: row.tags ? [...row.tags] : undefined });

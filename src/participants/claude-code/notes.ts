@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { SourceReader } from '../files.js';
-import { cut, cutTitle, firstH1, firstParagraph, parseNote, pyStr, tagList } from '../markdown.js';
+import { cut, cutTitle, firstH1, firstParagraph, parseNote, pyStr, pyTruthy, tagList } from '../markdown.js';
 import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
 
 const SUMMARY_CHARS = 500;
@@ -22,8 +22,7 @@ const LOG_NAME = /^(\d{4}-\d{2}-\d{2})(?:-.*)?\.md$/s;
 function metaText(meta: Record<string, unknown> | null, key: string): string | undefined {
   if (!meta || !(key in meta)) return undefined;
   const value = meta[key];
-  if (value === null || value === undefined || value === '' || value === false) return undefined;
-  return pyStr(value);
+  return pyTruthy(value) ? pyStr(value) : undefined;
 }
 
 /** One auto-memory note as an entity (name, type, summary, tags; private for person types). */
