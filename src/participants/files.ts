@@ -182,7 +182,7 @@ export class SourceReader {
 
 function realOrNull(target: string): string | null {
   try {
-    return fs.realpathSync(target);
+    return fs.realpathSync.native(target);
   } catch {
     return null;
   }
