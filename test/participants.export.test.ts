@@ -245,6 +245,20 @@ describe('mcp-memory', () => {
 });
 
 describe('export-all', () => {
+  it('on a machine without any agent: every participant skipped, exit 0, nothing created', async () => {
+    const empty = path.join(root, 'empty-home');
+    fs.mkdirSync(empty);
+    const result = await runCli(['export-all'], {
+      cwd: empty,
+      env: { HOME: empty, BOURDON_HOME: bourdonHome, BOURDON_LIBRARY: library },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line).toMatch(/^skipped\s+[a-z-]+: no source found/);
+    expect(fs.existsSync(library)).toBe(false);
+  });
+
   it('exports what exists, skips what does not, and reports a failure without stopping', async () => {
     write('claude-memory/memory.jsonl', '');
     fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
