@@ -98,6 +98,44 @@ describe('architecture: operations are called through their declarations', () =>
   });
 });
 
+const PARTICIPANTS = path.join(SRC, 'participants');
+
+describe('architecture: participants (src/participants)', () => {
+  it('opens with a README saying what it owns and what it may import', () => {
+    const text = fs.readFileSync(path.join(PARTICIPANTS, 'README.md'), 'utf8');
+    expect(text).toMatch(/^# participants — /);
+    expect(text).toContain('May import');
+  });
+
+  it('imports only src/core and itself: no command, CLI, MCP, UI or sync code, no adapter package', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(PARTICIPANTS)) {
+      for (const spec of importsOf(file)) {
+        const name = path.relative(REPO_ROOT, file);
+        if (spec.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), spec);
+          const inside = [CORE, PARTICIPANTS].some((dir) => target.startsWith(dir + path.sep));
+          if (!inside) violations.push(`${name} imports ${spec}`);
+        } else if (ADAPTER_PACKAGES.test(spec)) violations.push(`${name} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('is imported by no part of src/core and not by the MCP server', () => {
+    const violations: string[] = [];
+    for (const file of [...coreFiles, ...sourceFiles(path.join(SRC, 'mcp'))]) {
+      for (const spec of importsOf(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(file), spec);
+        if (target.startsWith(PARTICIPANTS + path.sep))
+          violations.push(`${path.relative(REPO_ROOT, file)} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
+
 describe('architecture: import rules (docs/architecture.md)', () => {
   it('finds the parts the rules name', () => {
     const parts = new Set(coreFiles.map(partOf));

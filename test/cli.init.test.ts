@@ -45,6 +45,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: '❯ claude-desktop', send: DOWN },
         { expect: '❯ cursor', send: DOWN },
         { expect: '❯ codex', send: ENTER },
+        { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
@@ -87,6 +88,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         : []),
       { expect: 'Add a peer', send: ENTER },
       { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
+      { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
     ];
     const first = await runInPty(['init'], steps(true), { env });
     const firstScreen = stripAnsi(first.output);

@@ -146,6 +146,7 @@ describe('help that teaches', () => {
       'VERSION',
       'USAGE',
       'ASK THE LIBRARY',
+      'FILL THE LIBRARY',
       'WRITE AND RECOVER',
       'MEMBERS AND TRUST',
       'PEERS',
@@ -154,6 +155,7 @@ describe('help that teaches', () => {
     ]);
     const section = (title: string) => result.stdout.split(`${title}\n`)[1].split('\n\n')[0];
     expect(section('ASK THE LIBRARY')).toMatch(/^\s+find\s+Who knows about X\.$/m);
+    expect(section('FILL THE LIBRARY')).toMatch(/^\s+export-all\s+/m);
     expect(section('MEMBERS AND TRUST')).toMatch(/^\s+agent add\s+/m);
     expect(section('PEERS')).toMatch(/^\s+peers check\s+/m);
     expect(section('SERVE AND SET UP')).toMatch(/^\s+doctor\s+/m);

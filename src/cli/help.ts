@@ -29,6 +29,17 @@ export const GROUPS: Group[] = [
     ],
   },
   {
+    title: 'Fill the library',
+    ids: [
+      'export-all',
+      'claude-code:export',
+      'codex:export',
+      'cursor:export',
+      'copilot-cli:export',
+      'mcp-memory:export',
+    ],
+  },
+  {
     title: 'Write and recover',
     ids: ['commit', 'note:add', 'history', 'diff', 'rollback', 'staging:list', 'staging:promote', 'staging:reject'],
   },

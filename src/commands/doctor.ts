@@ -10,6 +10,7 @@ import {
   type Verdict,
 } from '../core/admin/doctor.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
+import { participantChecks, withChecks } from '../cli/participant-checks.js';
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check that everything Bourdon depends on is healthy.';
@@ -28,6 +29,7 @@ export default class Doctor extends BaseCommand {
   peers         peers.yaml is valid and each token variable is set
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
+  <agent> sources  each participant's native files: found, readable, last modified (info when absent)
 
 Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Nothing is changed, except that the write gate is taken and released.`;
   static override examples = [
@@ -71,6 +73,7 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
         staleDays: flags['stale-days'] ?? DEFAULT_STALE_DAYS,
         probePeer: flags.offline ? undefined : await peerProbe(flags['peer-timeout']),
       });
+      report = withChecks(report, await participantChecks());
     } finally {
       stop();
     }

@@ -1,7 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
 import { colors } from '../cli/output.js';
+import {
+  checkClaudeSettings,
+  claudeSettingsPath,
+  hookCommand,
+  installClaudeHook,
+  removeClaudeHook,
+  type HookResult,
+} from '../cli/claude-hook.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
@@ -28,6 +38,8 @@ interface Plan {
   member: MemberRequest | null;
   peer: PeerRequest | null;
   hosts: Host[];
+  /** Install the Claude Code SessionEnd hook that runs `bourdon claude-code export`. */
+  claudeHook: boolean;
 }
 
 interface InitFlags {
@@ -40,6 +52,7 @@ interface InitFlags {
   'peer-name'?: string;
   'peer-token-env': string;
   host?: string[];
+  'claude-hook': boolean;
 }
 
 export default class Init extends BaseCommand {
@@ -47,6 +60,8 @@ export default class Init extends BaseCommand {
   static override description = `An interactive wizard on a terminal: it asks where the library goes, whether to register a first member (a caller over HTTP, with a token shown once) and a first peer (another machine's Bourdon server), and which MCP host to print the config for. It then creates the library (with agents/) and the config dir (~/.bourdon, or BOURDON_HOME, mode 700), registers and adds what you asked for, and prints the host snippet.
 
 With --yes it asks nothing and does what the flags say, for scripts. Outside a terminal --yes is required.
+
+It also offers (--claude-hook with --yes) to add a SessionEnd hook to Claude Code's ~/.claude/settings.json that runs \`bourdon claude-code export\` after every Claude Code session, so the library stays fresh; everything else in that file is kept. \`bourdon init --remove-claude-hook\` takes it out again.
 
 Running it again is safe: what exists is reported and left alone; an existing member's token is never shown again.`;
   static override examples = [
@@ -94,13 +109,33 @@ Running it again is safe: what exists is reported and left alone; an existing me
       options: [...HOSTS],
       multiple: true,
     }),
+    'claude-hook': Flags.boolean({
+      description: "Add the SessionEnd hook to Claude Code's settings that runs `bourdon claude-code export`.",
+      default: false,
+    }),
+    'remove-claude-hook': Flags.boolean({
+      description: "Only remove that hook from Claude Code's settings (everything else stays), then stop.",
+      default: false,
+      exclusive: ['claude-hook'],
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Init);
+    if (flags['remove-claude-hook']) {
+      const result = removeClaudeHook(claudeSettingsPath());
+      this.emit({ claude_hook: result }, () =>
+        result.status === 'removed'
+          ? `${colors().green('removed')} the SessionEnd hook from ${result.path}`
+          : `no Bourdon hook in ${result.path}; nothing changed`,
+      );
+      return;
+    }
     const plan = flags.yes
       ? planFromFlags(this.libraryRoot(flags.library), flags)
       : await this.ask(this.libraryRoot(flags.library), flags);
+    // A settings file the hook cannot go into stops init before anything is created.
+    if (plan.claudeHook) checkClaudeSettings(claudeSettingsPath());
     const config = configPaths(process.env);
     const steps: SetupStep[] = [ensureLibraryFolders(plan.library), ensureConfigDir(config.home)];
     let issued: IssuedToken | null = null;
@@ -117,6 +152,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
     }
     const target = stdioTarget(plan.library);
     const snippets = plan.hosts.map((host) => hostSnippet(host, target));
+    const hook = plan.claudeHook ? installClaudeHook(claudeSettingsPath(), hookCommand(plan.library)) : null;
     const payload = {
       library: steps[0].path,
       config_dir: steps[1].path,
@@ -126,8 +162,9 @@ Running it again is safe: what exists is reported and left alone; an existing me
         : null,
       peer,
       snippets,
+      claude_hook: hook,
     };
-    this.emit(payload, () => renderInit(steps, issued, snippets, plan));
+    this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook));
   }
 
   /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */
@@ -240,7 +277,14 @@ Running it again is safe: what exists is reported and left alone; an existing me
         },
         context,
       );
-      return { library: root.trim(), member, peer, hosts: host === 'none' ? [] : [host as Host] };
+      const claudeHook = await confirm(
+        {
+          message: `Refresh the library after every Claude Code session (a SessionEnd hook in ${claudeSettingsPath()})?`,
+          default: flags['claude-hook'] || fs.existsSync(path.dirname(claudeSettingsPath())),
+        },
+        context,
+      );
+      return { library: root.trim(), member, peer, hosts: host === 'none' ? [] : [host as Host], claudeHook };
     } catch (error) {
       if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') {
         throw new BourdonError('init cancelled; nothing was changed', 'cancelled');
@@ -302,7 +346,7 @@ function planFromFlags(library: string, flags: InitFlags): Plan {
   } else if (flags['peer-name'] !== undefined) {
     throw new UsageError('--peer-name needs --peer-url');
   }
-  return { library, member, peer, hosts: [...new Set((flags.host ?? []) as Host[])] };
+  return { library, member, peer, hosts: [...new Set((flags.host ?? []) as Host[])], claudeHook: flags['claude-hook'] };
 }
 
 const WHAT: Record<SetupStep['what'], string> = {
@@ -312,7 +356,13 @@ const WHAT: Record<SetupStep['what'], string> = {
   peer: 'peer',
 };
 
-function renderInit(steps: SetupStep[], issued: IssuedToken | null, snippets: HostSnippet[], plan: Plan): string {
+function renderInit(
+  steps: SetupStep[],
+  issued: IssuedToken | null,
+  snippets: HostSnippet[],
+  plan: Plan,
+  hook: HookResult | null,
+): string {
   const c = colors();
   const status = (step: SetupStep) =>
     step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7));
@@ -320,6 +370,10 @@ function renderInit(steps: SetupStep[], issued: IssuedToken | null, snippets: Ho
   for (const step of steps) {
     const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
     lines.push(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`);
+  }
+  if (hook) {
+    const state = hook.status === 'exists' ? c.dim('exists '.padEnd(7)) : c.green('added'.padEnd(7));
+    lines.push(`  ${state}  ${'hook'.padEnd(10)}  Claude Code SessionEnd → claude-code export (${hook.path})`);
   }
   if (issued) {
     lines.push(
@@ -331,6 +385,7 @@ function renderInit(steps: SetupStep[], issued: IssuedToken | null, snippets: Ho
   for (const snippet of snippets) lines.push('', renderSnippet(snippet));
   lines.push('', c.bold('Next'));
   const next: [string, string][] = [
+    ['bourdon export-all', "fill the library from the agents' own memory on this machine"],
     ['bourdon doctor', 'check the library, members, staging, peers and audit log'],
     ['bourdon demo', 'see federation work on a built-in sample library'],
     ['bourdon mcp-config --host <host>', 'the config for Claude Code, Claude Desktop, Cursor, Codex or VS Code'],

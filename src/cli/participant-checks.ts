@@ -1,0 +1,77 @@
+/**
+ * `bourdon doctor`'s report of each participant's native sources: found or not, readable, last
+ * modified. Lives beside the commands (core never imports participants): the doctor command
+ * appends these checks to core's report.
+ */
+import fs from 'node:fs';
+import type { CheckResult, DoctorReport } from '../core/admin/doctor.js';
+import { describeError } from '../core/errors.js';
+import { PARTICIPANTS } from '../participants/registry.js';
+import { exportEnvironment } from '../participants/runner.js';
+import type { SourceStatus } from '../participants/participant.js';
+
+function unreadable(source: SourceStatus): string | undefined {
+  if (source.problem) return source.problem;
+  try {
+    fs.accessSync(source.path, fs.constants.R_OK);
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
+}
+
+function sourceLine(source: SourceStatus, problem: string | undefined): string {
+  if (!source.found) return `missing  ${source.name}: ${source.path}`;
+  const when = source.modified ? ` (modified ${source.modified.slice(0, 16).replace('T', ' ')} UTC)` : '';
+  return problem
+    ? `unreadable ${source.name}: ${source.path}: ${problem}`
+    : `found    ${source.name}: ${source.path}${when}`;
+}
+
+/** One check per registered participant. */
+export async function participantChecks(env: NodeJS.ProcessEnv = process.env): Promise<CheckResult[]> {
+  const environment = exportEnvironment({ ...env, SOURCE_DATE_EPOCH: undefined });
+  const checks: CheckResult[] = [];
+  for (const participant of PARTICIPANTS) {
+    const id = `participant:${participant.agentId}`;
+    const title = `${participant.agentId} sources`;
+    let sources: readonly SourceStatus[];
+    try {
+      sources = await participant.sources(environment);
+    } catch (error) {
+      checks.push({ id, title, verdict: 'warn', summary: `could not look: ${describeError(error)}`, details: [] });
+      continue;
+    }
+    const found = sources.filter((source) => source.found);
+    const problems = new Map(found.map((source) => [source, unreadable(source)]));
+    const bad = found.filter((source) => problems.get(source) !== undefined);
+    const details = sources.map((source) => sourceLine(source, problems.get(source)));
+    const command = participant.topic ? `bourdon ${participant.topic} export` : 'bourdon export-all';
+    if (found.length === 0)
+      checks.push({ id, title, verdict: 'info', summary: 'not on this machine (no source found)', details });
+    else if (bad.length)
+      checks.push({
+        id,
+        title,
+        verdict: 'warn',
+        summary: `${bad.length} of ${found.length} found sources cannot be read`,
+        details,
+      });
+    else
+      checks.push({
+        id,
+        title,
+        verdict: 'ok',
+        summary: `${found.length} source${found.length === 1 ? '' : 's'} found; \`${command}\` publishes them`,
+        details,
+      });
+  }
+  return checks;
+}
+
+/** Adds checks to a report, keeping its counts and verdict right. */
+export function withChecks(report: DoctorReport, checks: readonly CheckResult[]): DoctorReport {
+  const counts = { ...report.counts };
+  for (const check of checks) counts[check.verdict] += 1;
+  return { ...report, ok: counts.fail === 0, counts, checks: [...report.checks, ...checks] };
+}

@@ -1,0 +1,108 @@
+/**
+ * The claude-code participant: Claude Code's auto-memory, the knowledge graph at
+ * `~/claude-memory/memory.jsonl` and the brain folder, published as agent `claude-code`
+ * (conformance/participants/README.md, "claude_code"). One deliberate difference from the
+ * engine: every project memory folder that has a MEMORY.md is read, not only the first
+ * (docs/conformance.md).
+ */
+import path from 'node:path';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { modifiedAt, SourceReader } from '../files.js';
+import { readGraph } from '../knowledge-graph.js';
+import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';
+import { exportStamp } from '../stamp.js';
+import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
+
+export const CLAUDE_CODE_ID = 'claude-code';
+
+const ROLE_NARRATIVE =
+  "Anthropic's agentic coding assistant in the terminal. Publishes what it keeps between sessions: " +
+  'its per-project auto-memory notes, its knowledge graph, and the brain folder of project overviews and session logs.';
+
+const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
+const TEAM_TAGS = ['internal-roadmap'];
+
+interface Located {
+  brain: string | undefined;
+  memoryDirs: string[];
+  graph: string | undefined;
+  statuses: SourceStatus[];
+}
+
+function status(name: string, target: string, found: boolean): SourceStatus {
+  return found ? { name, path: target, found, modified: modifiedAt(target) } : { name, path: target, found };
+}
+
+/** The brain folder: $CLAUDE_BRAIN if it is a folder, else ~/claude-brain/, else ./claude-brain/. */
+function brainCandidates(environment: ExportEnvironment): string[] {
+  const candidates: string[] = [];
+  const named = environment.env.CLAUDE_BRAIN;
+  if (named) candidates.push(path.resolve(environment.cwd, named));
+  candidates.push(path.join(environment.home, 'claude-brain'), path.join(environment.cwd, 'claude-brain'));
+  return candidates;
+}
+
+function locate(environment: ExportEnvironment, reader: SourceReader): Located {
+  const named = environment.env.CLAUDE_BRAIN;
+  // A brain folder the user named may live anywhere: it is theirs to point at.
+  if (named) reader.allow(path.resolve(environment.cwd, named));
+  // So may the working directory's claude-brain/, the engine's last fallback.
+  reader.allow(path.join(environment.cwd, 'claude-brain'));
+  const candidates = brainCandidates(environment);
+  const brain = candidates.find((candidate) => reader.isDir(candidate));
+  const statuses: SourceStatus[] = [status('claude_brain', brain ?? candidates[0], brain !== undefined)];
+
+  const projects = path.join(environment.home, '.claude', 'projects');
+  const memoryDirs = reader
+    .list(projects)
+    .map((project) => path.join(projects, project, 'memory'))
+    .filter((dir) => reader.isFile(path.join(dir, 'MEMORY.md')));
+  if (memoryDirs.length === 0) statuses.push(status('auto_memory', projects, false));
+  for (const dir of memoryDirs) statuses.push(status('auto_memory', dir, true));
+
+  const graphFile = path.join(environment.home, 'claude-memory', 'memory.jsonl');
+  const graph = reader.isFile(graphFile) ? graphFile : undefined;
+  statuses.push(status('knowledge_graph', graphFile, graph !== undefined));
+  return { brain, memoryDirs, graph, statuses };
+}
+
+export const claudeCodeParticipant: Participant = {
+  agentId: CLAUDE_CODE_ID,
+  topic: 'claude-code',
+
+  async sources(environment) {
+    return locate(environment, new SourceReader([environment.home])).statuses;
+  },
+
+  async export(environment): Promise<ParticipantExport> {
+    const reader = new SourceReader([environment.home]);
+    const found = locate(environment, reader);
+    const capabilities = [
+      ...new Set(found.statuses.filter((source) => source.found).map((source) => source.name)),
+    ].sort();
+    if (capabilities.length === 0) return { manifest: undefined, sources: found.statuses, warnings: reader.warnings };
+
+    const memory = found.memoryDirs.flatMap((dir) => readMemoryFolder(reader, dir));
+    const graph = found.graph ? readGraph(reader, found.graph) : [];
+    const projects = found.brain ? readBrainProjects(reader, found.brain) : [];
+    const sessions = found.brain ? readBrainLog(reader, found.brain, environment.since) : [];
+    const entities = mergeEntities([memory, graph, projects]);
+
+    const manifest: Record<string, unknown> = {
+      spec_version: '0.1',
+      agent: {
+        id: CLAUDE_CODE_ID,
+        type: 'code-assistant',
+        instance: environment.hostname,
+        spec_version_compat: '>=0.1',
+        role_narrative: ROLE_NARRATIVE,
+      },
+      last_updated: exportStamp(environment.now),
+      capabilities,
+      recent_sessions: sessions.map(orderedSession),
+      known_entities: entities.map(orderedEntity),
+      visibility_policy: { default: 'public', private_tags: PRIVATE_TAGS, team_tags: TEAM_TAGS },
+    };
+    return { manifest, sources: found.statuses, warnings: reader.warnings };
+  },
+};

@@ -1,0 +1,72 @@
+/**
+ * The MCP memory server's knowledge graph (JSONL: `{"type":"entity","name","entityType",
+ * "observations"}` and `{"type":"relation",…}` lines) read as entities, with the engine's privacy
+ * rules: person types and any observation that looks like a credential make an entity private.
+ * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
+ */
+import type { SourceReader } from './files.js';
+import { slice } from './markdown.js';
+import { isPersonType, type EntityRow } from './rows.js';
+
+/** What replaces an observation that looks like a credential, in the engine's words. */
+export const GRAPH_REDACTED = '[redacted -- contains credential-like content]';
+const SUMMARY_CHARS = 500;
+/** How many observations the summary is made of (non-strings count toward it). */
+const SUMMARY_OBSERVATIONS = 2;
+
+/** The engine's credential patterns for graph observations (README, "Knowledge graph"). */
+const GRAPH_CREDENTIAL =
+  /\b(?:api[_-]?key|api[_-]?token|service[_-]?role|access[_-]?token|stripe[\s_-]*(?:key|secret|token)|keystore|private[_-]?key|ssh[_-]?key|password|bearer\s+token|(?:sk|pk)_(?:live|test)_\w+|appl_\w+|hf_\w{10,})\b|\.env\b/i;
+
+export function graphLooksLikeCredential(text: string): boolean {
+  return GRAPH_CREDENTIAL.test(text);
+}
+
+/** The type after its last `/` (`entity/person` → `person`); undefined when absent or empty. */
+function entityType(value: unknown): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const text = typeof value === 'string' ? value : String(value);
+  const last = text.slice(text.lastIndexOf('/') + 1);
+  return last || undefined;
+}
+
+/** One graph line as an entity, or null when it is not an entity line with a name. */
+export function graphEntity(line: string): EntityRow | null {
+  if (!line.trim()) return null;
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
+  const fields = record as Record<string, unknown>;
+  if (fields.type !== 'entity' || typeof fields.name !== 'string') return null;
+  const name = fields.name;
+  const type = entityType(fields.entityType);
+  const observations = Array.isArray(fields.observations) ? fields.observations : [];
+  const parts: string[] = [];
+  for (const observation of observations.slice(0, SUMMARY_OBSERVATIONS)) {
+    if (typeof observation !== 'string') continue;
+    parts.push(graphLooksLikeCredential(observation) ? GRAPH_REDACTED : observation);
+  }
+  const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
+  const entity: EntityRow = { name };
+  if (type) entity.type = type;
+  // Cut, not stripped: the engine strips note summaries but not graph ones.
+  const summary = slice(parts.join(' | '), SUMMARY_CHARS);
+  if (summary) entity.summary = summary;
+  if (type && type !== name.toLowerCase()) entity.tags = [type];
+  if (secret || (type && isPersonType(type))) entity.visibility = 'private';
+  return entity;
+}
+
+/** Every entity of a graph file, in file order. */
+export function readGraph(reader: SourceReader, file: string): EntityRow[] {
+  const entities: EntityRow[] = [];
+  for (const line of reader.jsonlLines(file)) {
+    const entity = graphEntity(line);
+    if (entity) entities.push(entity);
+  }
+  return entities;
+}

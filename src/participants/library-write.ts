@@ -1,0 +1,199 @@
+/**
+ * An export into the library, through the library's write path: under the write gate, audited,
+ * written as a new version of `agents/<agent-id>.l5.yaml` (history-writer.ts), so
+ * `bourdon rollback` undoes it.
+ *
+ * How an export combines with live commits to the same agent (docs/participants.md): the
+ * export rebuilds the rows it owns from the native store; every row of the live manifest that
+ * is not exactly a row of the participant's previous export was added or changed by another
+ * writer (commit_to_federation, `bourdon commit`), and is applied again on top of the fresh
+ * export with the commit's merge rules (entities by lower-cased name, sessions by (date, cwd),
+ * list fields unioned). Notes are kept as they are. A commit is therefore never lost; a row the
+ * native store no longer has disappears only when it is exactly what the previous export wrote.
+ * What the previous export wrote (its own rows, before other writers' were applied) is kept
+ * beside the library, in `.exports/<agent-id>.l5.yaml`, written under the same gate.
+ */
+import path from 'node:path';
+import type { OperationContext } from '../core/context.js';
+import { BourdonError, describeError } from '../core/errors.js';
+import { MANIFEST_SUFFIX } from '../core/store/library.js';
+import { isObject, type RawObject } from '../core/store/manifest.js';
+import { parseYaml } from '../core/store/yaml.js';
+import { appendAudit, auditRecord } from '../core/trust/audit.js';
+import { withLibraryGate } from '../core/writes/gate.js';
+import { writeDurable } from '../core/writes/atomic.js';
+import { currentVersion, historyKeep, readHistory, readLive } from '../core/writes/history.js';
+import { writeVersion } from '../core/writes/history-writer.js';
+import {
+  ENTITY_LIST_FIELDS,
+  SESSION_LIST_FIELDS,
+  entityKey,
+  incomingEntityKey,
+  mergeRows,
+  sameValue,
+  sessionKey,
+  sortSessions,
+} from '../core/writes/merge.js';
+import { serialiseManifest } from '../core/writes/writes.js';
+import type { ManifestData } from './participant.js';
+
+/** The history op of an export; the actor names the participant. */
+export const EXPORT_OP = 'export';
+
+export interface LibraryExportResult {
+  path: string;
+  /** The version the live file holds after the export. */
+  version: number | null;
+  /** false when the manifest was already what the export would write (no new version). */
+  written: boolean;
+  /** Rows another writer had added or changed, applied again on top of the export. */
+  kept: { entities: number; sessions: number; notes: number };
+}
+
+function rows(doc: RawObject | null, key: string): RawObject[] {
+  const value = doc?.[key];
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+function parsed(data: Buffer | null): RawObject | null {
+  if (!data) return null;
+  try {
+    const doc = parseYaml(data);
+    return isObject(doc) ? doc : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the rows of an agent's last export are kept (the participant's own, before any merge). */
+export function exportRecordPath(libraryRoot: string, agentId: string): string {
+  return path.join(libraryRoot, EXPORTS_DIR, `${agentId}${MANIFEST_SUFFIX}`);
+}
+
+const EXPORTS_DIR = '.exports';
+
+/** The rows the participant's previous export wrote, or null when none is known (all live rows are kept). */
+function previousExport(ctx: OperationContext, agentId: string): RawObject | null {
+  try {
+    return parsed(readLive(exportRecordPath(ctx.store.paths.root, agentId)));
+  } catch {
+    return null;
+  }
+}
+
+/** The live rows that are not exactly rows of the previous export: another writer's. */
+function othersRows(live: RawObject | null, previous: RawObject | null, key: string): RawObject[] {
+  const exported = rows(previous, key);
+  return rows(live, key).filter((row) => !exported.some((mine) => sameValue(mine, row)));
+}
+
+/** The manifest to write: the export, with other writers' rows applied again on top. */
+export function combineWithLive(
+  exported: ManifestData,
+  live: RawObject | null,
+  previous: RawObject | null,
+): { manifest: RawObject; kept: LibraryExportResult['kept'] } {
+  const manifest = structuredClone(exported) as RawObject;
+  const entities = rows(manifest, 'known_entities');
+  const sessions = rows(manifest, 'recent_sessions');
+  const keptEntities = othersRows(live, previous, 'known_entities');
+  const keptSessions = othersRows(live, previous, 'recent_sessions');
+  mergeRows(entities, structuredClone(keptEntities), ENTITY_LIST_FIELDS, entityKey, incomingEntityKey);
+  mergeRows(sessions, structuredClone(keptSessions), SESSION_LIST_FIELDS, sessionKey);
+  sortSessions(sessions);
+  manifest.known_entities = entities;
+  manifest.recent_sessions = sessions;
+  const notes = rows(live, 'notes');
+  if (notes.length) manifest.notes = structuredClone(notes);
+  return { manifest, kept: { entities: keptEntities.length, sessions: keptSessions.length, notes: notes.length } };
+}
+
+export interface LibraryExportRequest {
+  agentId: string;
+  /** Who the history and audit name as the writer (`participant:claude-code`). */
+  actor: string;
+  manifest: ManifestData;
+  auditPath: string;
+  /** One line for the audit record (counts). */
+  detail: string;
+}
+
+/** Writes an export as a new version of the agent's manifest, under the gate, audited first. */
+export async function writeExportToLibrary(
+  ctx: OperationContext,
+  request: LibraryExportRequest,
+): Promise<LibraryExportResult> {
+  const paths = ctx.store.paths;
+  const file = `${request.agentId}${MANIFEST_SUFFIX}`;
+  const livePath = path.join(paths.agents, file);
+  const served = ctx.store.snapshot().byId.get(request.agentId);
+  if (served && served.file > file) {
+    throw new BourdonError(
+      `agent id ${request.agentId} is served from agents/${served.file}; an export to agents/${file} would be hidden behind it: remove or rename the duplicate first`,
+      'conflict',
+    );
+  }
+  return withLibraryGate(
+    paths,
+    (gate) => {
+      const liveBytes = readLive(livePath);
+      const live = parsed(liveBytes);
+      if (liveBytes && !live)
+        ctx.warn(`${livePath} could not be read as a manifest; the export replaces it (its bytes stay in history)`);
+      const previous = previousExport(ctx, request.agentId);
+      const { manifest, kept } = combineWithLive(request.manifest, live, previous);
+      const state = readHistory(paths, request.agentId, ctx.files);
+      const held = currentVersion(state, liveBytes);
+      let data: Buffer;
+      let own: Buffer;
+      try {
+        data = serialiseManifest(manifest);
+        own = serialiseManifest(structuredClone(request.manifest) as RawObject);
+      } catch (error) {
+        throw new BourdonError(`${describeError(error)}`);
+      }
+      const recordPath = exportRecordPath(paths.root, request.agentId);
+      const keepRecord = () => {
+        const before = readLive(recordPath);
+        if (!before || !before.equals(own)) writeDurable(recordPath, own, { writer: ctx.files, mode: 0o600 });
+      };
+      // Nothing new since the last write (only the stamp would move): no version, no audit line.
+      if (live && held !== null && sameValue({ ...live, last_updated: null }, { ...manifest, last_updated: null })) {
+        keepRecord();
+        return { path: livePath, version: held, written: false, kept };
+      }
+      try {
+        appendAudit(request.auditPath, auditRecord(request.actor, EXPORT_OP, request.agentId, true, request.detail));
+      } catch (error) {
+        throw new BourdonError(`export refused: the audit record could not be written (${describeError(error)})`);
+      }
+      const record = writeVersion({
+        paths,
+        agentId: request.agentId,
+        livePath,
+        data,
+        op: EXPORT_OP,
+        actor: request.actor,
+        now: ctx.now(),
+        keep: historyKeep(ctx.env, ctx.warn),
+        gate,
+        writer: ctx.files,
+        warn: ctx.warn,
+        counts: {
+          entities: rows(manifest, 'known_entities').length,
+          sessions: rows(manifest, 'recent_sessions').length,
+          notes: rows(manifest, 'notes').length,
+        },
+      });
+      ctx.store.invalidate(file);
+      try {
+        keepRecord();
+      } catch (error) {
+        // The version is written; without the record the next export keeps every live row.
+        ctx.warn(`the export's own rows could not be recorded in ${recordPath} (${describeError(error)})`);
+      }
+      return { path: livePath, version: record.version, written: true, kept };
+    },
+    { warn: ctx.warn },
+  );
+}

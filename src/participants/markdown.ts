@@ -1,0 +1,154 @@
+/**
+ * The Markdown conventions the engine's participants read notes with: YAML frontmatter, the
+ * first H1, the first paragraph, and Python's str() of frontmatter values
+ * (conformance/participants/README.md, "Frontmatter").
+ */
+import { createRequire } from 'node:module';
+import type * as YamlPackage from 'yaml';
+import { lazy } from '../core/lazy.js';
+
+const require = createRequire(import.meta.url);
+const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
+
+/** Frontmatter larger than this is not parsed (the note is read as having none). */
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
+export interface Note {
+  /** The frontmatter mapping; null when there is none or it is malformed. */
+  readonly meta: Record<string, unknown> | null;
+  /** The text after the frontmatter; the whole text when there is no usable frontmatter. */
+  readonly body: string;
+}
+
+/**
+ * Splits frontmatter from body: a text that starts with `---\n` and has a later `\n---\n`.
+ * The part between is YAML (1.1, as PyYAML reads it); malformed YAML or a non-mapping means
+ * no frontmatter, and the whole text is the body.
+ */
+export function parseNote(text: string): Note {
+  if (!text.startsWith('---\n')) return { meta: null, body: text };
+  const end = text.indexOf('\n---\n', 3);
+  if (end < 0) return { meta: null, body: text };
+  const source = text.slice(4, end);
+  if (source.length > MAX_FRONTMATTER_CHARS) return { meta: null, body: text };
+  let parsed: unknown;
+  try {
+    parsed = yamlPackage().parse(source, {
+      version: '1.1',
+      uniqueKeys: false,
+      maxAliasCount: 100,
+      prettyErrors: false,
+    });
+  } catch {
+    return { meta: null, body: text };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof Map)
+    return { meta: null, body: text };
+  return { meta: parsed as Record<string, unknown>, body: text.slice(end + 5) };
+}
+
+/** Python's whitespace (str.isspace), which differs from JavaScript's trim: U+001C–U+001F and U+0085 are, U+FEFF is not. */
+const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+/** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
+// eslint-disable-next-line no-control-regex -- Python counts these as line breaks
+const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+/** Python's str.strip(). */
+export function pyStrip(text: string): string {
+  return text.replace(PY_STRIP, '');
+}
+
+/** The text of the first `# ` heading line, or null. */
+export function firstH1(body: string): string | null {
+  const match = /^#[ \t]+(\S.*)$/m.exec(body);
+  return match ? pyStrip(match[1]) : null;
+}
+
+/** A title cut at the first run of `-`, `—`, `–` or `:` followed by a space ("Orchard -- x" → "Orchard"). */
+export function cutTitle(title: string): string {
+  const match = /[-—–:]+\s/.exec(title);
+  return pyStrip(match ? title.slice(0, match.index) : title);
+}
+
+/** The first run of non-blank lines not starting with `#`, each stripped, joined by a space. */
+export function firstParagraph(body: string): string {
+  const lines: string[] = [];
+  for (const raw of body.split(PY_LINE_BREAK)) {
+    const line = pyStrip(raw);
+    if (!line || line.startsWith('#')) {
+      if (lines.length) break;
+      continue;
+    }
+    lines.push(line);
+  }
+  return lines.join(' ');
+}
+
+/** The first `limit` characters (code points, as Python slices). */
+export function slice(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const points = [...text];
+  return points.length > limit ? points.slice(0, limit).join('') : text;
+}
+
+/** The first `limit` characters, stripped. */
+export function cut(text: string, limit: number): string {
+  return pyStrip(slice(text, limit));
+}
+
+/** Python truthiness of a YAML value (None, False, 0, '', [] and {} are false). */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && !(value instanceof Date)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** Python's str() of a YAML value, as the engine turns frontmatter values into text. */
+export function pyStr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return pyNumber(value);
+  if (typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return pyDate(value);
+  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return '{' + entries.map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ') + '}';
+  }
+  return String(value);
+}
+
+function pyRepr(value: unknown): string {
+  if (typeof value === 'string') {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (value instanceof Date) return `'${pyDate(value)}'`;
+  return pyStr(value);
+}
+
+function pyNumber(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
+  const text = String(value);
+  return /[.e]/.test(text) ? text.replace(/e\+?/, 'e+').replace('e+-', 'e-') : `${text}.0`;
+}
+
+/** A YAML timestamp as Python prints a date (midnight UTC) or a datetime. */
+function pyDate(value: Date): string {
+  if (Number.isNaN(value.getTime())) return 'None';
+  const iso = value.toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
+  return iso.slice(0, 19).replace('T', ' ');
+}
+
+/** Tags as the engine reads them: a YAML list, each item as str(); anything else means none. */
+export function tagList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(pyStr) : [];
+}

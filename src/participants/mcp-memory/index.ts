@@ -1,0 +1,63 @@
+/**
+ * The mcp-memory participant: the official MCP memory server's knowledge graph
+ * (`@modelcontextprotocol/server-memory`, JSONL entity and relation lines) published as agent
+ * `mcp-memory`, with the claude-code participant's graph rules (knowledge-graph.ts): person types
+ * and credential-like observations make an entity private, so it is never exported. Relations
+ * have no place in an L5 manifest and are not exported. Beyond the engine, which reads only
+ * `~/claude-memory/memory.jsonl` inside claude-code; docs/participants.md.
+ */
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { modifiedAt, SourceReader } from '../files.js';
+import { readGraph } from '../knowledge-graph.js';
+import { mergeEntities, orderedEntity } from '../rows.js';
+import { exportStamp } from '../stamp.js';
+import { memoryFileCandidates } from './locate.js';
+
+export const MCP_MEMORY_ID = 'mcp-memory';
+
+const ROLE_NARRATIVE =
+  "The MCP memory server's knowledge graph: entities and their observations that MCP hosts " +
+  '(Claude Desktop, Claude Code, Cursor, …) stored through its tools, shared with the other agents.';
+
+const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
+
+function locate(environment: ExportEnvironment, reader: SourceReader): SourceStatus[] {
+  return memoryFileCandidates(environment, reader).map((candidate) => {
+    const found = reader.isFile(candidate.path);
+    return found
+      ? { name: 'knowledge_graph', path: candidate.path, found, modified: modifiedAt(candidate.path) }
+      : { name: 'knowledge_graph', path: candidate.path, found };
+  });
+}
+
+export const mcpMemoryParticipant: Participant = {
+  agentId: MCP_MEMORY_ID,
+  topic: 'mcp-memory',
+
+  async sources(environment) {
+    return locate(environment, new SourceReader([environment.home]));
+  },
+
+  async export(environment): Promise<ParticipantExport> {
+    const reader = new SourceReader([environment.home]);
+    const sources = locate(environment, reader);
+    const files = sources.filter((source) => source.found).map((source) => source.path);
+    if (files.length === 0) return { manifest: undefined, sources, warnings: reader.warnings };
+    const entities = mergeEntities(files.map((file) => readGraph(reader, file)));
+    const manifest: Record<string, unknown> = {
+      spec_version: '0.1',
+      agent: {
+        id: MCP_MEMORY_ID,
+        type: 'note-capture',
+        instance: environment.hostname,
+        spec_version_compat: '>=0.1',
+        role_narrative: ROLE_NARRATIVE,
+      },
+      last_updated: exportStamp(environment.now),
+      capabilities: ['knowledge_graph'],
+      known_entities: entities.map(orderedEntity),
+      visibility_policy: { default: 'public', private_tags: PRIVATE_TAGS },
+    };
+    return { manifest, sources, warnings: reader.warnings };
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * The rows participants build (entities, sessions), the engine's merge of entity lists from
+ * several sources, and the person types that make an entity private.
+ */
+import { byCodePoint } from './files.js';
+import { pyStrip } from './markdown.js';
+
+export interface EntityRow {
+  name: string;
+  type?: string;
+  aliases?: string[];
+  summary?: string;
+  last_touched?: string;
+  tags?: string[];
+  visibility?: string;
+  valid_from?: string;
+  valid_to?: string;
+}
+
+export interface SessionRow {
+  date: string;
+  cwd?: string;
+  project_focus?: string | string[];
+  key_actions?: string[];
+  files_touched?: string[];
+  visibility?: string;
+}
+
+/** Types that name a person: such an entity is private (README, "Auto-memory"). */
+const PERSON_TYPES = new Set(['person', 'user', 'individual', 'contact', 'family-member', 'family_member']);
+
+/** Whether a type names a person (case-insensitive, after its last `/`). */
+export function isPersonType(type: string): boolean {
+  return PERSON_TYPES.has(type.slice(type.lastIndexOf('/') + 1).toLowerCase());
+}
+
+const RESTRICTIVENESS: Record<string, number> = { public: 0, team: 1, private: 2 };
+
+/** The more restrictive of two visibilities (a missing one counts as public). */
+function stricter(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return (RESTRICTIVENESS[b] ?? 0) > (RESTRICTIVENESS[a] ?? 0) ? b : a;
+}
+
+/**
+ * Merges entity lists in the order given, keyed by name stripped and lower-cased: the first
+ * seen keeps its name; later ones fill a missing type, replace the summary only when strictly
+ * longer, union tags (first-seen order) and keep the more restrictive visibility. Sorted by
+ * lower-cased name.
+ */
+export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityRow[] {
+  const byKey = new Map<string, EntityRow>();
+  for (const list of lists) {
+    for (const row of list) {
+      const key = pyStrip(row.name).toLowerCase();
+      const seen = byKey.get(key);
+      if (!seen) {
+        byKey.set(key, { ...row, tags: row.tags ? [...row.tags] : undefined });
+        continue;
+      }
+      if (!seen.type && row.type) seen.type = row.type;
+      if (row.summary && [...row.summary].length > [...(seen.summary ?? '')].length) seen.summary = row.summary;
+      for (const tag of row.tags ?? []) {
+        seen.tags ??= [];
+        if (!seen.tags.includes(tag)) seen.tags.push(tag);
+      }
+      seen.visibility = stricter(seen.visibility, row.visibility);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => byCodePoint(a.name.toLowerCase(), b.name.toLowerCase()));
+}
+
+/** Entity keys in the engine's order, empty values left out. */
+export function orderedEntity(row: EntityRow): Record<string, unknown> {
+  return ordered(row, [
+    'name',
+    'type',
+    'aliases',
+    'summary',
+    'last_touched',
+    'tags',
+    'visibility',
+    'valid_from',
+    'valid_to',
+  ]);
+}
+
+/** Session keys in the engine's order, empty values left out. */
+export function orderedSession(row: SessionRow): Record<string, unknown> {
+  return ordered(row, ['date', 'cwd', 'project_focus', 'key_actions', 'files_touched', 'visibility']);
+}
+
+function ordered(row: object, keys: readonly string[]): Record<string, unknown> {
+  const fields = row as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = fields[key];
+    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+    out[key] = value;
+  }
+  return out;
+}

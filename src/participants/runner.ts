@@ -1,0 +1,149 @@
+/**
+ * The export runner: everything an export does around a participant, the same for all of them.
+ * It builds the ExportEnvironment (clock, machine name, `--since`), runs the participant, finishes
+ * its manifest (filters and redaction, finish.ts), serialises it with the project's YAML writer
+ * and writes it: to `--out FILE` atomically, or into the library through its write path
+ * (library-write.ts). `--dry-run` writes nothing; `--print` gives the YAML back to print.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { OperationContext } from '../core/context.js';
+import { BourdonError, UsageError } from '../core/errors.js';
+import { parseCalendarDay } from '../core/store/dates.js';
+import type { AccessLevel } from '../core/trust/access.js';
+import { writeFileDurably } from '../core/writes/atomic.js';
+import { serialiseManifest } from '../core/writes/writes.js';
+import type { RawObject } from '../core/store/manifest.js';
+import { finishManifest, type FinishCounts } from './finish.js';
+import { writeExportToLibrary, type LibraryExportResult } from './library-write.js';
+import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The clock of an export: SOURCE_DATE_EPOCH (whole seconds since 1970, the reproducible-builds
+ * convention) when it is set, else now. A malformed value is refused rather than ignored.
+ */
+export function exportClock(env: Env, now: () => Date = () => new Date()): Date {
+  const raw = env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === '') return now();
+  if (!/^\d{1,12}$/.test(raw.trim())) {
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return new Date(Number(raw.trim()) * 1000);
+}
+
+/** `--since` as a calendar day; a value that names none is a usage error. */
+export function sinceDay(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const day = parseCalendarDay(value.trim());
+  if (!day)
+    throw new UsageError(`--since ${JSON.stringify(value)} is not a date: expected YYYY-MM-DD or an ISO datetime`);
+  return day;
+}
+
+/** The environment a participant reads from: this process's, with the export's clock and name. */
+export function exportEnvironment(env: Env, options: { since?: string; cwd?: string } = {}): ExportEnvironment {
+  const named = env.BOURDON_LOCAL_NAME?.trim();
+  return {
+    home: env.HOME && env.HOME.trim() ? env.HOME : os.homedir(),
+    env,
+    cwd: options.cwd ?? process.cwd(),
+    now: exportClock(env),
+    hostname: named ? named : os.hostname(),
+    since: sinceDay(options.since),
+    platform: process.platform,
+  };
+}
+
+export interface ExportOptions {
+  accessLevel: AccessLevel;
+  /** Write here instead of the library. */
+  out?: string;
+  /** Write nothing. */
+  dryRun: boolean;
+  /** The library to write into (when not --out and not --dry-run); opened by the caller. */
+  library?: () => OperationContext;
+  /** The audit log that names the export (library writes only). */
+  auditPath?: string;
+}
+
+export interface ExportReport {
+  participant: string;
+  agent_id: string;
+  /** exported, dry-run, or nothing (no source found: nothing is written). */
+  outcome: 'exported' | 'dry-run' | 'nothing';
+  sources: readonly SourceStatus[];
+  warnings: readonly string[];
+  counts: FinishCounts | null;
+  /** The file written, or null. */
+  path: string | null;
+  /** The library version written or held (library writes only). */
+  version: number | null;
+  /** false when the library already held exactly this (no new version). */
+  written: boolean;
+  /** Rows other writers had added or changed, applied again on top (library writes only). */
+  kept: LibraryExportResult['kept'] | null;
+  /** The YAML that was (or would be) written; null when there is none. */
+  yaml: string | null;
+}
+
+/** Runs one participant and writes what it exported, as `options` say. */
+export async function runExport(
+  participant: Participant,
+  environment: ExportEnvironment,
+  options: ExportOptions,
+): Promise<ExportReport> {
+  const result = await participant.export(environment);
+  const report: ExportReport = {
+    participant: participant.topic ?? participant.agentId,
+    agent_id: participant.agentId,
+    outcome: 'nothing',
+    sources: result.sources,
+    warnings: result.warnings,
+    counts: null,
+    path: null,
+    version: null,
+    written: false,
+    kept: null,
+    yaml: null,
+  };
+  if (!result.manifest) return report;
+  const { manifest, counts } = finishManifest(result.manifest, options.accessLevel);
+  let data: Buffer;
+  try {
+    data = serialiseManifest(manifest as RawObject);
+  } catch (error) {
+    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`);
+  }
+  report.counts = counts;
+  report.yaml = data.toString('utf8');
+  if (options.dryRun) {
+    report.outcome = 'dry-run';
+    return report;
+  }
+  report.outcome = 'exported';
+  if (options.out !== undefined) {
+    const target = path.resolve(environment.cwd, options.out);
+    writeFileDurably(target, report.yaml);
+    report.path = target;
+    report.written = true;
+    return report;
+  }
+  if (!options.library || !options.auditPath) throw new BourdonError('no library to export into');
+  const ctx = options.library();
+  const written = await writeExportToLibrary(ctx, {
+    agentId: participant.agentId,
+    actor: `participant:${participant.agentId}`,
+    manifest,
+    auditPath: options.auditPath,
+    detail: `${counts.entities} entities, ${counts.sessions} sessions at ${options.accessLevel}`,
+  });
+  report.path = written.path;
+  report.version = written.version;
+  report.written = written.written;
+  report.kept = written.kept;
+  return report;
+}
