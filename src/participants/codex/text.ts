@@ -1,0 +1,215 @@
+/**
+ * Text primitives the codex rules are written in. The engine's rules are Python string and `re`
+ * operations, whose meaning differs from JavaScript's in places that change output: whitespace is
+ * Unicode (`str.isspace`), `\b` is a Unicode word boundary, lengths count code points, `title()`
+ * and `islower()` follow Python. These helpers reproduce those meanings once, for every module.
+ */
+
+/** Python's whitespace (`str.isspace`, and `\s` in a `str` pattern), as a character-class body. */
+const WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const WHITESPACE_CHAR = new RegExp(`^[${WHITESPACE}]$`, 'u');
+const WHITESPACE_RUN = new RegExp(`[${WHITESPACE}]+`, 'gu');
+/** `\s` and `\S` for patterns built from Python source. */
+export const S = `[${WHITESPACE}]`;
+export const NON_SPACE = `[^${WHITESPACE}]`;
+
+function isSpace(char: string): boolean {
+  return WHITESPACE_CHAR.test(char);
+}
+
+/** `str.lstrip()`: a loop, not a regex, so a long run of blanks costs linear time. */
+export function lstrip(text: string): string {
+  let start = 0;
+  while (start < text.length && isSpace(text[start])) start++;
+  return start === 0 ? text : text.slice(start);
+}
+
+/** `str.rstrip()`. */
+export function rstrip(text: string): string {
+  let end = text.length;
+  while (end > 0 && isSpace(text[end - 1])) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** `str.strip()`. */
+export function strip(text: string): string {
+  return lstrip(rstrip(text));
+}
+
+/** `str.strip(chars)` for a set of plain characters. */
+export function stripChars(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start])) start++;
+  while (end > start && chars.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+/** The engine's `_normalize_text`: trimmed, every whitespace run one space. */
+export function normalizeText(text: string): string {
+  return strip(text).replace(WHITESPACE_RUN, ' ');
+}
+
+// Python's line boundaries include the file, group and record separators (\x1c-\x1e).
+const LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
+
+/** `str.splitlines()`: every line boundary Python knows, no trailing empty line. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(LINE_BREAK);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A Python word character in a `str` pattern: a letter, a number or `_`. */
+const WORD = '[\\p{L}\\p{N}_]';
+/** Python's `\b` (Unicode word boundary); JavaScript's `\b` knows ASCII words only. */
+const BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
+
+/**
+ * A RegExp from a Python pattern: `\b` gets Python's Unicode meaning, `\d` Unicode digits, `\s`
+ * Python's whitespace. Always a `u` regex; `i` when the engine's pattern was IGNORECASE.
+ */
+export function pyRegex(source: string, flags = ''): RegExp {
+  const translated = source.replaceAll('\\b', BOUNDARY).replaceAll('\\d', '\\p{Nd}').replaceAll('\\s', S);
+  return new RegExp(translated, `${flags}u`);
+}
+
+/** A literal for use inside a pattern (`re.escape`), valid in `u` mode. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+/** Length in code points, as Python's `len`. */
+export function codePointLength(text: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - surrogatePairs;
+}
+
+/** The first `count` code points, as Python's `text[:count]`. */
+export function codePointPrefix(text: string, count: number): string {
+  if (count <= 0) return '';
+  if (text.length <= count) return text;
+  let taken = 0;
+  let i = 0;
+  while (i < text.length && taken < count) {
+    const unit = text.charCodeAt(i);
+    i += unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    taken++;
+  }
+  return text.slice(0, i);
+}
+
+/** Orders strings by code point, as Python compares `str` (JavaScript compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (an astral code point) sorts after every BMP unit from U+E000 up.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+function isCased(char: string): boolean {
+  return char.toLowerCase() !== char.toUpperCase();
+}
+
+/** `str.islower()`: at least one cased character and no upper-case one. */
+export function isLower(text: string): boolean {
+  let cased = false;
+  for (const char of text) {
+    if (!isCased(char)) continue;
+    if (char !== char.toLowerCase()) return false;
+    cased = true;
+  }
+  return cased;
+}
+
+/** `str.isupper()` for one character. */
+export function isUpperChar(char: string): boolean {
+  return isCased(char) && char === char.toUpperCase() && char !== char.toLowerCase();
+}
+
+/** `str.title()`: a cased character after an uncased one is upper-cased, the rest lower-cased. */
+export function pyTitle(text: string): string {
+  let previousCased = false;
+  let out = '';
+  for (const char of text) {
+    const cased = isCased(char);
+    out += cased ? (previousCased ? char.toLowerCase() : char.toUpperCase()) : char;
+    previousCased = cased;
+  }
+  return out;
+}
+
+/** `str(value)` for the JSON and SQLite values the engine stringifies. */
+export function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Python truthiness for the `x or y` chains the engine writes. */
+export function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof Uint8Array) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+const PY_FLOAT = /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+
+/** `float(value)`, or undefined where Python raises. */
+export function pyFloat(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value instanceof Uint8Array) text = Buffer.from(value).toString('latin1');
+  else return undefined;
+  text = strip(text);
+  if (PY_FLOAT.test(text)) return Number(text.replaceAll('_', ''));
+  const lower = text.toLowerCase().replace(/^[+-]/, '');
+  if (lower === 'inf' || lower === 'infinity') return text.startsWith('-') ? -Infinity : Infinity;
+  if (lower === 'nan') return NaN;
+  return undefined;
+}
+
+/** Keeps the first item of each key, in order (the engine's `_dedupe_preserve`). */
+export function dedupe(items: readonly string[], key: (item: string) => string = (item) => item): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const marker = key(item);
+    if (seen.has(marker)) continue;
+    seen.add(marker);
+    out.push(item);
+  }
+  return out;
+}
+
+export const lowerKey = (item: string): string => item.toLowerCase();
