@@ -51,6 +51,7 @@ export function normalizeText(text: string): string {
 }
 
 // Python's line boundaries include the file, group and record separators (\x1c-\x1e).
+// eslint-disable-next-line no-control-regex -- the separators are line boundaries in Python
 const LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
 
 /** `str.splitlines()`: every line boundary Python knows, no trailing empty line. */
