@@ -4,7 +4,9 @@
  * JSONL, binary junk, a database that is not SQLite, huge and deeply nested lines never make
  * `export()` throw or hang.
  */
+import fc from 'fast-check';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
@@ -115,3 +117,387 @@ describe.skipIf(!root)('codex participant: the engine-recorded cases', () => {
     expect(typeof (actual.agent as Record<string, unknown>).role_narrative).toBe('string');
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Behaviour a user relies on beyond the recorded cases, and hostile inputs.
+
+const NOW = new Date('2026-05-01T12:00:00Z');
+
+function environment(home: string, extra: Partial<ExportEnvironment> = {}): ExportEnvironment {
+  return { home, env: { HOME: home }, cwd: home, now: NOW, hostname: 'test-host', platform: 'linux', ...extra };
+}
+
+function freshHome(): string {
+  const home = path.join(tempDir('bourdon-codex-'), 'home');
+  fs.mkdirSync(home, { recursive: true });
+  return home;
+}
+
+function write(file: string, content: string | Uint8Array): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+const meta = (id: string, cwd: string, timestamp = '2026-04-20T10:00:00Z'): string =>
+  JSON.stringify({ timestamp, type: 'session_meta', payload: { id, timestamp, cwd } });
+const userText = (text: string): string =>
+  JSON.stringify({
+    type: 'response_item',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  });
+const patch = (files: string[]): string =>
+  JSON.stringify({
+    type: 'response_item',
+    payload: {
+      type: 'function_call',
+      name: 'apply_patch',
+      arguments: files.map((file) => `*** Update File: ${file}`).join('\n'),
+    },
+  });
+
+/** A Codex home with an index and one rollout per entry. */
+function indexedHome(entries: { id: string; name: string; cwd: string; lines?: string[] }[]): string {
+  const home = freshHome();
+  const codex = path.join(home, '.codex');
+  write(
+    path.join(codex, 'session_index.jsonl'),
+    entries
+      .map((entry) => JSON.stringify({ id: entry.id, thread_name: entry.name, updated_at: '2026-04-20T10:00:00Z' }))
+      .join('\n'),
+  );
+  for (const entry of entries) {
+    write(
+      path.join(codex, 'sessions', '2026', '04', '20', `rollout-2026-04-20T10-00-00-${entry.id}.jsonl`),
+      [meta(entry.id, entry.cwd), ...(entry.lines ?? [])].join('\n'),
+    );
+  }
+  return home;
+}
+
+function sessionsOf(manifest: ManifestData | undefined): Record<string, unknown>[] {
+  return (manifest?.recent_sessions as Record<string, unknown>[] | undefined) ?? [];
+}
+function entityNames(manifest: ManifestData | undefined): string[] {
+  return ((manifest?.known_entities as Record<string, unknown>[] | undefined) ?? []).map((e) => String(e.name));
+}
+
+describe('codex participant: sources and failures', () => {
+  it('finds nothing in a home without Codex: no manifest, one warning line', async () => {
+    const result = await codexParticipant.export(environment(freshHome()));
+    expect(result.manifest).toBeUndefined();
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).not.toContain('\n');
+    expect(result.sources.every((source) => !source.found)).toBe(true);
+  });
+
+  it('reads $CODEX_HOME when it is a directory, and reports its sources', async () => {
+    const home = freshHome();
+    const elsewhere = path.join(home, 'custom-codex');
+    write(path.join(elsewhere, 'memories', 'MEMORY.md'), '# Task Group: lighthouse keeping\n');
+    const result = await codexParticipant.export(environment(home, { env: { HOME: home, CODEX_HOME: elsewhere } }));
+    expect(result.manifest?.capabilities).toEqual(['codex_home', 'memories_dir', 'memory_md']);
+    expect(entityNames(result.manifest)).toContain('lighthouse keeping');
+    const sources = await codexParticipant.sources(environment(home, { env: { HOME: home, CODEX_HOME: elsewhere } }));
+    expect(sources.find((source) => source.name === 'memory_md')).toMatchObject({ found: true });
+  });
+
+  it('a state database that is not SQLite: one warning, the index still exported', async () => {
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    write(path.join(home, '.codex', 'state_5.sqlite'), 'this is not a database at all, just text');
+    const result = await codexParticipant.export(environment(home));
+    expect(result.warnings.some((warning) => warning.includes('state_5.sqlite'))).toBe(true);
+    expect(result.warnings.every((warning) => !warning.includes('\n'))).toBe(true);
+    expect(sessionsOf(result.manifest).map((session) => session.key_actions)).toEqual([['Tune the harbour lights']]);
+    expect(result.sources.find((source) => source.name === 'state_db')?.problem).toBeTruthy();
+  });
+
+  it('never writes into the Codex home', async () => {
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    write(path.join(home, '.codex', 'state_5.sqlite'), 'junk');
+    const before = listTree(path.join(home, '.codex'));
+    await codexParticipant.export(environment(home));
+    expect(listTree(path.join(home, '.codex'))).toEqual(before);
+  });
+
+  it('does not follow symlinks out of the home', async () => {
+    const outside = tempDir('bourdon-outside-');
+    write(path.join(outside, 'MEMORY.md'), '# Task Group: secret from outside\n');
+    write(path.join(outside, 'rollout-2026-04-20T10-00-00-s-2.jsonl'), meta('s-2', '/outside/vault'));
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    fs.mkdirSync(path.join(home, '.codex', 'memories'));
+    fs.symlinkSync(path.join(outside, 'MEMORY.md'), path.join(home, '.codex', 'memories', 'MEMORY.md'));
+    fs.symlinkSync(outside, path.join(home, '.codex', 'sessions', 'linked'));
+    fs.appendFileSync(
+      path.join(home, '.codex', 'session_index.jsonl'),
+      `\n${JSON.stringify({ id: 's-2', thread_name: 'Outside thread', updated_at: '2026-04-21T10:00:00Z' })}`,
+    );
+    const result = await codexParticipant.export(environment(home));
+    expect(entityNames(result.manifest)).not.toContain('secret from outside');
+    const cwds = sessionsOf(result.manifest).map((session) => session.cwd);
+    expect(cwds).not.toContain('/outside/vault');
+  });
+
+  it('keeps the files apply_patch touched, only for rollouts up to 1,000,000 bytes', async () => {
+    const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'x'.repeat(1_000_000) } });
+    const home = indexedHome([
+      { id: 's-1', name: 'Small rollout work', cwd: '/work/harbour', lines: [patch(['src/a.ts', 'SRC/A.ts', 'b.ts'])] },
+      { id: 's-2', name: 'Large rollout work', cwd: '/work/harbour', lines: [patch(['src/c.ts']), filler] },
+    ]);
+    const sessions = sessionsOf((await codexParticipant.export(environment(home))).manifest);
+    const byAction = Object.fromEntries(sessions.map((s) => [String((s.key_actions as string[])[0]), s.files_touched]));
+    expect(byAction['Small rollout work']).toEqual(['src/a.ts', 'b.ts']);
+    expect(byAction['Large rollout work']).toBeUndefined();
+  });
+
+  it('skips a line over the cap; it still counts as a record before session_meta', async () => {
+    const huge = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'y'.repeat(6 * 1024 * 1024) } });
+    const home = indexedHome([{ id: 's-1', name: 'Huge line session', cwd: '/unused' }]);
+    const rollout = path.join(home, '.codex', 'sessions', '2026', '04', '20', 'rollout-2026-04-20T10-00-00-s-1.jsonl');
+    write(rollout, [huge, 'not json', meta('s-1', '/work/harbour'), userText('talk about Continuo')].join('\n'));
+    const result = await codexParticipant.export(environment(home));
+    expect(sessionsOf(result.manifest)).toEqual([
+      expect.objectContaining({ cwd: '/work/harbour', key_actions: ['Huge line session'] }),
+    ]);
+  });
+
+  it('applies --since to sessions and their thread topics only', async () => {
+    const home = freshHome();
+    const codex = path.join(home, '.codex');
+    write(
+      path.join(codex, 'session_index.jsonl'),
+      [
+        JSON.stringify({ id: 'old', thread_name: 'Old harbour work', updated_at: '2026-03-01T10:00:00Z' }),
+        JSON.stringify({ id: 'new', thread_name: 'New harbour work', updated_at: '2026-04-25T10:00:00Z' }),
+      ].join('\n'),
+    );
+    // Distilled memory present, so the fallback memory (which would name every thread) is not built.
+    write(path.join(codex, 'memories', 'MEMORY.md'), '# Task Group: harbour upkeep\n');
+    const result = await codexParticipant.export(environment(home, { since: '2026-04-01' }));
+    expect(sessionsOf(result.manifest).map((s) => s.date)).toEqual(['2026-04-25']);
+    expect(entityNames(result.manifest)).toContain('New harbour work');
+    expect(entityNames(result.manifest)).not.toContain('Old harbour work');
+  });
+
+  it('replaces a credential-looking thread name and masks links', async () => {
+    const home = indexedHome([
+      { id: 's-1', name: 'rotate the password for prod', cwd: '/work/harbour' },
+      { id: 's-2', name: 'read https://example.com/x?token=1 first', cwd: '/work/harbour' },
+    ]);
+    const actions = sessionsOf((await codexParticipant.export(environment(home))).manifest).map((s) => s.key_actions);
+    expect(actions).toContainEqual(['[redacted credential-like text]']);
+    expect(actions).toContainEqual(['read [link] first']);
+  });
+});
+
+function listTree(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const info = fs.lstatSync(full);
+    out.push(`${path.relative(dir, full)} ${info.size} ${info.mtimeMs}`);
+  }
+  return out.sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: whatever the files hold, export() resolves with plain data and valid dates.
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function assertWellFormed(manifest: ManifestData | undefined): void {
+  expect(manifest).toBeDefined();
+  expect(() => JSON.stringify(manifest)).not.toThrow();
+  for (const session of sessionsOf(manifest)) {
+    expect(session.date).toMatch(DAY);
+    for (const action of session.key_actions as unknown[]) expect(typeof action).toBe('string');
+  }
+  for (const entity of (manifest?.known_entities as Record<string, unknown>[] | undefined) ?? []) {
+    expect(typeof entity.name).toBe('string');
+    expect(String(entity.name).trim()).not.toBe('');
+  }
+}
+
+const timestampArb = fc.oneof(
+  fc
+    .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  fc.constantFrom(
+    '2026-04-30T23:59:59+02:00',
+    '2026-13-45T00:00:00Z',
+    '20260430T101010',
+    'abcd-ef-ghij',
+    '',
+    '2026-04-30',
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+);
+const looseValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), timestampArb);
+const rolloutRecord = fc.record(
+  {
+    timestamp: timestampArb,
+    type: fc.oneof(
+      fc.constantFrom('session_meta', 'response_item', 'event_msg', 'user_input'),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
+    payload: fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record(
+        {
+          id: fc.oneof(fc.constantFrom('s-1', 's-2', ''), looseValue),
+          cwd: fc.oneof(
+            fc.constantFrom('/work/harbour', 'C:\\Users\\x\\lantern', '/home/x/.codex/memories'),
+            looseValue,
+          ),
+          timestamp: timestampArb,
+          type: fc.constantFrom('message', 'function_call', 'user_message'),
+          role: fc.constantFrom('user', 'assistant'),
+          name: fc.constantFrom('apply_patch', 'shell'),
+          arguments: fc.oneof(fc.constantFrom('*** Update File: a.ts\n*** Move to: b.ts'), looseValue),
+          content: fc.oneof(
+            fc.constant([{ type: 'input_text', text: 'Bourdon recognition-first runtime layer' }]),
+            looseValue,
+          ),
+          text: looseValue,
+          message: looseValue,
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+const rolloutLine = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  rolloutRecord.map((record) => JSON.stringify(record)),
+  fc.constantFrom('['.repeat(50_000), '{"a":'.repeat(20_000), '\u0000\u0001', '{"type": NaN}'),
+);
+const indexLine = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc
+    .record(
+      {
+        id: fc.oneof(fc.constantFrom('s-1', 's-2', '*', ''), looseValue),
+        thread_name: fc.oneof(fc.string({ maxLength: 60 }), looseValue),
+        updated_at: timestampArb,
+      },
+      { requiredKeys: [] },
+    )
+    .map((record) => JSON.stringify(record)),
+);
+const memoryLine = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom(
+    '# Task Group: harbour lights',
+    '## Task 1: Fix the lantern',
+    'task_group: quarry-import',
+    'keywords: Harbour, `Lantern`, , ``',
+    '## User Preferences',
+    '### Preference signals',
+    '- The user prefers backend-first delivery [Task 2]',
+    '- stop when asked',
+    '## Keywords',
+    '- Harbour, Quarry',
+    '## Reusable Knowledge',
+    'description: Recovered concept: Continuo',
+    '## Thread `s-1`',
+    'Key steps:',
+    '<!-- BEGIN BOURDON FALLBACK MEMORY -->',
+    '<!-- END BOURDON FALLBACK MEMORY -->',
+  ),
+);
+
+describe('codex participant: hostile inputs (property tests)', () => {
+  it('garbage and odd JSON in the index, rollouts and memories never throw', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(indexLine, { maxLength: 8 }),
+        fc.array(fc.array(rolloutLine, { maxLength: 6 }), { maxLength: 3 }),
+        fc.array(memoryLine, { maxLength: 15 }),
+        fc.option(fc.constantFrom('2026-04-01', '2030-01-01'), { nil: undefined }),
+        async (index, rollouts, memory, since) => {
+          const home = freshHome();
+          const codex = path.join(home, '.codex');
+          write(path.join(codex, 'session_index.jsonl'), index.join('\n'));
+          rollouts.forEach((lines, i) =>
+            write(
+              path.join(codex, 'sessions', '2026', '04', `rollout-2026-04-2${i}T00-00-00-s-${i + 1}.jsonl`),
+              lines.join('\n'),
+            ),
+          );
+          write(path.join(codex, 'memories', 'raw_memories.md'), memory.join('\n'));
+          write(path.join(home, 'codex-brain', 'notes.md'), memory.slice().reverse().join('\r\n'));
+          const result = await codexParticipant.export(environment(home, { since }));
+          assertWellFormed(result.manifest);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('binary junk in every file never throws', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 3000 }),
+        async (a, b, c) => {
+          const home = freshHome();
+          const codex = path.join(home, '.codex');
+          write(path.join(codex, 'state_5.sqlite'), a);
+          write(path.join(codex, 'session_index.jsonl'), b);
+          write(path.join(codex, 'sessions', 'rollout-x-s-1.jsonl'), c);
+          write(path.join(codex, 'memories', 'MEMORY.md'), a);
+          write(path.join(codex, 'memories', 'raw_memories.md'), b);
+          write(path.join(codex, 'memories', 'rollout_summaries', 'x.md'), c);
+          const result = await codexParticipant.export(environment(home));
+          assertWellFormed(result.manifest);
+          expect(result.warnings.every((warning) => !warning.includes('\n'))).toBe(true);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('any values in the state database threads never throw', async () => {
+    const require = createRequire(import.meta.url);
+    const SQL = await (require('sql.js') as () => Promise<{ Database: new () => SqlDatabase }>)();
+    const sqlValue = fc.oneof(
+      fc.constant(null),
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.string({ maxLength: 40 }),
+      fc.uint8Array({ maxLength: 12 }),
+      fc.constantFrom(
+        '2026-04-30T10:00:00Z',
+        '1777291200000',
+        '-5',
+        '1e400',
+        'nan',
+        '.codex/sessions/x.jsonl',
+        '/etc/passwd',
+      ),
+    );
+    const row = fc.tuple(sqlValue, sqlValue, sqlValue, sqlValue, sqlValue, sqlValue, sqlValue);
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { maxLength: 8 }), async (rows) => {
+        const home = freshHome();
+        const db = new SQL.Database();
+        db.run('CREATE TABLE threads (id, title, first_user_message, cwd, rollout_path, updated_at_ms, created_at)');
+        for (const values of rows) db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', values);
+        write(path.join(home, '.codex', 'state_5.sqlite'), db.export());
+        db.close();
+        write(path.join(home, '.codex', 'sessions', 'x.jsonl'), meta('s-9', '/work/harbour', '2030-01-01T00:00:00Z'));
+        const result = await codexParticipant.export(environment(home));
+        assertWellFormed(result.manifest);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+interface SqlDatabase {
+  run(sql: string, params?: unknown[]): void;
+  export(): Uint8Array;
+  close(): void;
+}
