@@ -4,45 +4,65 @@
  * cheap lower-case keyword check runs before each exact (Unicode word-boundary) pattern, so a
  * 100 MB session folder costs one pass per keyword rather than one regex per pattern per file.
  */
-import { dedupe, lowerKey, normalizeText, pyRegex } from './text.js';
+import { PyPattern, dedupe, lowerKey, normalizeText } from './text.js';
 
 interface ConceptPattern {
   readonly label: string;
-  /** A lower-case literal every match contains. */
-  readonly keyword: string;
-  readonly pattern: RegExp;
+  /** A literal every match contains (global, case-insensitive): where to try the exact pattern. */
+  readonly keyword: RegExp;
+  /** How many characters a match can start before its keyword. */
+  readonly leads: readonly number[];
+  /** The engine's pattern, tried only at those positions. */
+  readonly exact: PyPattern;
+}
+
+function concept(label: string, keyword: string, leads: readonly number[], pattern: string): ConceptPattern {
+  // Non-Unicode ignore-case is a faster scan, and no keyword holds `k` or `s` (the letters whose
+  // Unicode case folding includes non-ASCII characters).
+  return { label, keyword: new RegExp(keyword, 'gi'), leads, exact: new PyPattern(pattern, 'i') };
 }
 
 const COMPOUND = 'Bourdon recognition first runtime layer';
 
-const PATTERNS: readonly ConceptPattern[] = [
-  { label: COMPOUND, keyword: 'bourdon', pattern: pyRegex('\\bbourdon recognition[- ]first runtime layer\\b', 'i') },
-  { label: 'Bourdon', keyword: 'bourdon', pattern: pyRegex('\\bbourdon\\b', 'i') },
-  { label: 'Continuo', keyword: 'continuo', pattern: pyRegex('\\bcontinuo\\b', 'i') },
-  { label: 'runtime recognition', keyword: 'recognition', pattern: pyRegex('\\brun[- ]?time[- ]recognition\\b', 'i') },
-  {
-    label: 'recognition first runtime layer',
-    keyword: 'recognition',
-    pattern: pyRegex('\\brecognition[- ]first runtime layer\\b', 'i'),
-  },
-  {
-    label: 'recognition timing layer',
-    keyword: 'recognition',
-    pattern: pyRegex('\\brecognition timing layer\\b', 'i'),
-  },
-  { label: 'natural AI communication', keyword: 'natural', pattern: pyRegex('\\bnatural ai communication\\b', 'i') },
-  { label: 'native Codex memory', keyword: 'memor', pattern: pyRegex('\\bnative codex memor(?:y|ies)\\b', 'i') },
-];
+const PATTERNS = [
+  concept(COMPOUND, 'bourdon recognition', [0], '\\bbourdon recognition[- ]first runtime layer\\b'),
+  concept('Bourdon', 'bourdon', [0], '\\bbourdon\\b'),
+  concept('Continuo', 'continuo', [0], '\\bcontinuo\\b'),
+  // `run time ` / `run-time ` / `runtime ` before the keyword: 8 or 9 characters.
+  concept('runtime recognition', 'recognition', [8, 9], '\\brun[- ]?time[- ]recognition\\b'),
+  concept('recognition first runtime layer', 'recognition', [0], '\\brecognition[- ]first runtime layer\\b'),
+  concept('recognition timing layer', 'recognition timing layer', [0], '\\brecognition timing layer\\b'),
+  concept('natural AI communication', 'natural ai communication', [0], '\\bnatural ai communication\\b'),
+  concept('native Codex memory', 'native codex memor', [0], '\\bnative codex memor(?:y|ies)\\b'),
+] as const;
+
+/**
+ * Does the engine's pattern match somewhere in `text`? Every match holds the keyword at a known
+ * offset, so the exact pattern is tried there only: one fast literal scan per pattern instead of
+ * a Unicode-boundary regex over the whole (2 MB) text.
+ */
+function matches(text: string, entry: ConceptPattern): boolean {
+  const { keyword, exact } = entry;
+  keyword.lastIndex = 0;
+  for (let found = keyword.exec(text); found !== null; found = keyword.exec(text)) {
+    for (const lead of entry.leads) {
+      if (found.index < lead) continue;
+      if (exact.testAt(text, found.index - lead)) return true;
+    }
+  }
+  return false;
+}
 
 /** The concepts named in some texts (the engine's `_extract_fallback_concepts`). */
 export function conceptsIn(texts: readonly string[]): string[] {
   const combined = texts.join('\n');
-  const lower = combined.toLowerCase();
-  const hit = (entry: ConceptPattern): boolean => lower.includes(entry.keyword) && entry.pattern.test(combined);
+  const hits = PATTERNS.map((entry) => matches(combined, entry));
   const concepts: string[] = [];
   // "Bourdon" anywhere plus "recognition-first runtime layer" anywhere name the compound concept.
-  if (hit(PATTERNS[1]) && hit(PATTERNS[4])) concepts.push(COMPOUND);
-  for (const entry of PATTERNS) if (hit(entry)) concepts.push(entry.label);
+  if (hits[1] && hits[4]) concepts.push(COMPOUND);
+  PATTERNS.forEach((entry, i) => {
+    if (hits[i]) concepts.push(entry.label);
+  });
   return dedupe(concepts, lowerKey);
 }
 

@@ -10,7 +10,7 @@ import { preferenceFields } from './preferences.js';
 import {
   ProjectPicker,
   bestDisplayName,
-  isCodexMemoryCwd,
+  codexMemoryCwdTest,
   projectCandidates,
   projectKeyFromCwd,
   wordMatcher,
@@ -114,9 +114,8 @@ function maxDate(dates: readonly string[]): string | undefined {
 }
 
 /** The key action of a session: its thread name, or what Codex did to its own memory files. */
-function sessionAction(record: SessionRecord, input: DeriveInput): string {
-  if (!isCodexMemoryCwd(record.cwd, input.codexHome, input.platform))
-    return scrub(record.threadName || '(untitled)', LIMITS.keyAction);
+function sessionAction(record: SessionRecord, inMemories: boolean): string {
+  if (!inMemories) return scrub(record.threadName || '(untitled)', LIMITS.keyAction);
   const files = record.filesTouched;
   const shown = files
     .slice(0, 5)
@@ -127,8 +126,8 @@ function sessionAction(record: SessionRecord, input: DeriveInput): string {
   return scrub(`Updated Codex memory artifacts: ${shown.join(', ')}${suffix}`, LIMITS.keyAction);
 }
 
-function topicName(record: SessionRecord, input: DeriveInput): string {
-  if (isCodexMemoryCwd(record.cwd, input.codexHome, input.platform)) return 'Codex memory artifacts';
+function topicName(record: SessionRecord, inMemories: boolean): string {
+  if (inMemories) return 'Codex memory artifacts';
   return scrub(record.threadName || '(untitled)', LIMITS.topicName);
 }
 
@@ -168,7 +167,7 @@ export function derive(input: DeriveInput): { sessions: Session[]; entities: Ent
     const label = bestDisplayName(key, phrases);
     labels.set(key, label);
     const mentions = wordMatcher(key);
-    const described = summaryTexts.find((text) => mentions.test(text));
+    const described = summaryTexts.find((text) => text.toLowerCase().includes(key) && mentions.test(text));
     entities.put({
       name: label,
       type: 'project',
@@ -183,22 +182,24 @@ export function derive(input: DeriveInput): { sessions: Session[]; entities: Ent
     .filter((entity) => entity.type === 'project')
     .map((entity) => entity.name);
   const picker = new ProjectPicker(labels, preferredProjects, home);
+  const isMemoryCwd = codexMemoryCwdTest(input.codexHome, input.platform);
 
   const sessions: Session[] = [];
   for (const record of records) {
     if (!isCalendarDate(record.date)) continue;
     if (input.since !== undefined && compareCodePoints(record.date, input.since) < 0) continue;
     const project = picker.pick(record.cwd, record.threadName, memory.threads.get(record.id));
+    const inMemories = isMemoryCwd(record.cwd);
     const session: Session = {
       date: record.date,
       project_focus: project ? [project] : [],
-      key_actions: [sessionAction(record, input)],
+      key_actions: [sessionAction(record, inMemories)],
       files_touched: [...record.filesTouched],
       visibility: 'team',
     };
     if (record.cwd !== undefined) session.cwd = record.cwd;
     sessions.push(session);
-    const name = topicName(record, input);
+    const name = topicName(record, inMemories);
     entities.put({
       name,
       type: 'topic',

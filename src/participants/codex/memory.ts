@@ -11,7 +11,17 @@ import { compareParts, readText, safeDirectory, safeFile, walkFiles, type CodexL
 import { friendlyLabel, looksLikeMemoriesPath, projectKeyFromCwd } from './projects.js';
 import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
-import { compareCodePoints, lstrip, normalizeText, pyRegex, rstrip, splitLines, strip, stripChars } from './text.js';
+import {
+  PyPattern,
+  compareCodePoints,
+  lstrip,
+  normalizeText,
+  pyRegex,
+  rstrip,
+  splitLines,
+  strip,
+  stripChars,
+} from './text.js';
 
 export const SECTION_KEYS = ['task_groups', 'task_titles', 'preferences', 'keywords', 'descriptions'] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];
@@ -87,7 +97,7 @@ function splitCsv(value: string): string[] {
 
 const afterColon = (line: string): string => line.slice(line.indexOf(':') + 1);
 
-const TASK_HEADING = pyRegex('^#{1,3}\\s*Task\\b');
+const TASK_HEADING = new PyPattern('^#{1,3}\\s*Task\\b');
 const HEADING_MARKS = pyRegex('^#{1,3}\\s*');
 const PREFERENCE_HEADINGS = new Set([
   '## user preferences',

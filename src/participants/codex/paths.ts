@@ -183,10 +183,12 @@ export function compareParts(a: readonly string[], b: readonly string[]): number
 export async function readHead(file: string, maxBytes: number): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(maxBytes);
+    // Sized by the file (plus one byte, to see growth), never by the bound alone.
+    const size = (await handle.stat()).size;
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes, size + 1));
     let filled = 0;
-    while (filled < maxBytes) {
-      const { bytesRead } = await handle.read(buffer, filled, maxBytes - filled, filled);
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }

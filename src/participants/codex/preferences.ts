@@ -5,7 +5,7 @@
  */
 import { GENERIC_WORDS } from './projects.js';
 import { LIMITS, scrub } from './scrubber.js';
-import { normalizeText, pyRegex, strip, stripChars } from './text.js';
+import { PyPattern, normalizeText, pyRegex, strip, stripChars } from './text.js';
 
 const TASK_SUFFIX = pyRegex('\\s*\\[Task\\s+\\d+\\]\\s*$', 'i');
 
@@ -14,7 +14,7 @@ export function cleanPreferenceText(text: string): string {
   return stripChars(normalizeText(text).replace(TASK_SUFFIX, ''), ' .');
 }
 
-const WAIT_OR_STOP = pyRegex('\\b(wait|stop)\\b');
+const WAIT_OR_STOP = new PyPattern('\\b(wait|stop)\\b');
 const LEADING_PHRASES = [
   pyRegex('^for\\s+'),
   pyRegex('^future\\s+'),

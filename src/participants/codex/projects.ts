@@ -6,7 +6,17 @@
 import path from 'node:path';
 import { normalizeLocalPath } from './paths.js';
 import type { Sections } from './memory.js';
-import { codePointLength, escapeRegex, isLower, isUpperChar, pyRegex, pyTitle, strip, stripChars } from './text.js';
+import {
+  PyPattern,
+  codePointLength,
+  escapeRegex,
+  isLower,
+  isUpperChar,
+  pyRegex,
+  pyTitle,
+  strip,
+  stripChars,
+} from './text.js';
 
 /** Words that name no project (the engine's list; also the stop words of preference names). */
 export const GENERIC_WORDS: ReadonlySet<string> = new Set(
@@ -57,17 +67,20 @@ export function friendlyLabel(identifier: string): string {
   return isLower(label) ? pyTitle(label) : label;
 }
 
-/** A word-bounded, case-insensitive matcher for a literal. */
-export function wordMatcher(literal: string, global = false): RegExp {
-  return pyRegex(`\\b${escapeRegex(literal)}\\b`, global ? 'gi' : 'i');
+/** A word-bounded, case-insensitive matcher for a literal (`\\b<literal>\\b`, IGNORECASE). */
+export function wordMatcher(literal: string): PyPattern {
+  return new PyPattern(`\\b${escapeRegex(literal)}\\b`, 'i');
 }
 
 /** The spelling of a key the phrases use most (ties: capitalised, then longer), else its friendly label. */
 export function bestDisplayName(identifier: string, phrases: readonly string[]): string {
-  const pattern = wordMatcher(identifier, true);
+  const pattern = wordMatcher(identifier);
+  const lower = identifier.toLowerCase();
   const counts = new Map<string, number>();
   for (const phrase of phrases) {
-    for (const match of phrase.matchAll(pattern)) counts.set(match[0], (counts.get(match[0]) ?? 0) + 1);
+    // Every match is the identifier in some case: a cheap check first.
+    if (!phrase.toLowerCase().includes(lower)) continue;
+    for (const match of pattern.matchAll(phrase)) counts.set(match[0], (counts.get(match[0]) ?? 0) + 1);
   }
   if (counts.size === 0) return friendlyLabel(identifier);
   const ranked = [...counts.entries()].sort(
@@ -116,8 +129,10 @@ export function projectCandidates(memory: Sections, home: string): string[] {
 
 interface ProjectMatcher {
   readonly label: string;
-  readonly byKey: RegExp;
-  readonly byLabel: RegExp;
+  readonly key: string;
+  readonly lowerLabel: string;
+  readonly byKey: PyPattern;
+  readonly byLabel: PyPattern;
 }
 
 /** Chooses the project a session is about: its cwd's, else one its thread context or name mentions, else the only one. */
@@ -131,6 +146,8 @@ export class ProjectPicker {
   ) {
     this.matchers = [...labels].map(([key, label]) => ({
       label,
+      key: key.toLowerCase(),
+      lowerLabel: label.toLowerCase(),
       byKey: wordMatcher(key),
       byLabel: wordMatcher(label),
     }));
@@ -138,8 +155,10 @@ export class ProjectPicker {
 
   private mentioned(phrases: readonly string[]): string | undefined {
     for (const phrase of phrases) {
+      const lower = phrase.toLowerCase();
       for (const matcher of this.matchers) {
-        if (matcher.byKey.test(phrase) || matcher.byLabel.test(phrase)) return matcher.label;
+        if (lower.includes(matcher.key) && matcher.byKey.test(phrase)) return matcher.label;
+        if (lower.includes(matcher.lowerLabel) && matcher.byLabel.test(phrase)) return matcher.label;
       }
     }
     return undefined;
@@ -188,14 +207,19 @@ function pathCompareText(value: string, platform: NodeJS.Platform): string {
   return stripTrailingSlashes(text.replaceAll('\\', '/')).toLowerCase();
 }
 
-/** A session whose cwd is the Codex home's `memories` folder: Codex consolidating its own memory. */
-export function isCodexMemoryCwd(
-  cwd: string | undefined,
+/**
+ * A test for sessions whose cwd is the Codex home's `memories` folder (Codex consolidating its
+ * own memory).
+ */
+export function codexMemoryCwdTest(
   codexHome: string | undefined,
   platform: NodeJS.Platform,
-): boolean {
-  if (!cwd || codexHome === undefined) return false;
-  const cwdText = pathCompareText(cwd, platform);
+): (cwd: string | undefined) => boolean {
+  if (codexHome === undefined) return () => false;
   const memories = pathCompareText(path.join(codexHome, 'memories'), platform);
-  return cwdText === memories || cwdText.startsWith(`${memories}/`);
+  return (cwd) => {
+    if (!cwd) return false;
+    const cwdText = pathCompareText(cwd, platform);
+    return cwdText === memories || cwdText.startsWith(`${memories}/`);
+  };
 }

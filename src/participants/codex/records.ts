@@ -44,6 +44,33 @@ const DATE_COLUMNS = ['updated_at_ms', 'updated_at', 'created_at_ms', 'created_a
 
 const textOf = (value: unknown): string => (truthy(value) ? pyStr(value) : '');
 
+/** Rollouts read at once: enough to keep the disk busy, few enough to bound memory (4 MB each at most). */
+const PARALLEL_READS = 8;
+
+/** `fn` over every item, `limit` at a time, results in item order. */
+async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** What the records take from a rollout: its concepts and the files its patches touched. */
+async function conceptsAndFiles(rollout: Rollout | undefined): Promise<{ concepts: string[]; files: string[] }> {
+  if (!rollout) return { concepts: [], files: [] };
+  try {
+    return { concepts: conceptsIn([await rollout.conceptText()]), files: await rollout.filesTouched() };
+  } finally {
+    rollout.release();
+  }
+}
+
 async function rolloutAt(file: string, where: CodexLocations): Promise<Rollout | undefined> {
   const info = await safeFile(file, where.roots);
   return info ? new Rollout(file, info.size) : undefined;
@@ -83,36 +110,32 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     warnings.push(`${file}: not readable as a Codex state database (${reason}); sessions come from the session index`);
     return [];
   }
-  const records: SessionRecord[] = [];
-  for (const row of rows) {
+  const rolloutOf = async (row: Row): Promise<Rollout | undefined> => {
+    const value = row.rollout_path;
+    if (typeof value !== 'string' || !strip(value)) return undefined;
+    return rolloutAt(path.resolve(where.cwd, normalizeLocalPath(value, where.platform)), where);
+  };
+  const built = await mapConcurrent(rows, PARALLEL_READS, async (row): Promise<SessionRecord | undefined> => {
     const id = textOf(row.id);
-    if (!id) continue;
+    if (!id) return undefined;
     const title = normalizeText(textOf(row.title));
     const firstMessage = normalizeText(textOf(row.first_user_message));
     const threadName = title || firstMessage || '(untitled)';
     const date = firstDate(row, DATE_COLUMNS);
-    if (!date) continue;
-    const rolloutPath = row.rollout_path;
-    const rollout =
-      typeof rolloutPath === 'string' && strip(rolloutPath)
-        ? await rolloutAt(path.resolve(where.cwd, normalizeLocalPath(rolloutPath, where.platform)), where)
-        : undefined;
-    const concepts = dedupe(
-      [...conceptsIn([threadName, firstMessage]), ...(rollout ? conceptsIn([await rollout.conceptText()]) : [])],
-      lowerKey,
-    );
+    if (!date) return undefined;
+    const fromRollout = await conceptsAndFiles(await rolloutOf(row));
     const updatedKey = DATE_COLUMNS.find((column) => truthy(row[column]));
-    records.push({
+    return {
       id,
       threadName,
       updatedAt: updatedKey ? pyStr(row[updatedKey]) : '',
       date,
       cwd: typeof row.cwd === 'string' ? row.cwd : undefined,
-      concepts,
-      filesTouched: rollout ? await rollout.filesTouched() : [],
-    });
-  }
-  return records;
+      concepts: dedupe([...conceptsIn([threadName, firstMessage]), ...fromRollout.concepts], lowerKey),
+      filesTouched: fromRollout.files,
+    };
+  });
+  return built.filter((record): record is SessionRecord => record !== undefined);
 }
 
 /** Rollouts under `sessions/` that the database does not name and that are not older than its newest thread. */
@@ -123,28 +146,31 @@ async function unindexedRecords(
 ): Promise<SessionRecord[]> {
   if (where.codexHome === undefined) return [];
   const files = await walkFiles(path.join(where.codexHome, 'sessions'), where.roots, (name) => name.endsWith('.jsonl'));
-  const records: SessionRecord[] = [];
-  for (const file of files) {
+  const built = await mapConcurrent(files, PARALLEL_READS, async (file): Promise<SessionRecord | undefined> => {
     const rollout = new Rollout(file.path, file.size);
-    const meta = await rollout.sessionMeta();
-    if (!meta) continue;
-    const id = meta.id;
-    if (typeof id !== 'string' || !id || excluded.has(id)) continue;
-    const timestamp = textOf(meta.timestamp);
-    const date = isoDateOf(timestamp);
-    if (!date || (afterDate && compareCodePoints(date, afterDate) < 0)) continue;
-    const concepts = conceptsIn([await rollout.conceptText()]);
-    records.push({
-      id,
-      threadName: threadNameFromConcepts(concepts, date),
-      updatedAt: timestamp,
-      date,
-      cwd: typeof meta.cwd === 'string' ? meta.cwd : undefined,
-      concepts,
-      filesTouched: [],
-    });
-  }
-  return records;
+    try {
+      const meta = await rollout.sessionMeta();
+      if (!meta) return undefined;
+      const id = meta.id;
+      if (typeof id !== 'string' || !id || excluded.has(id)) return undefined;
+      const timestamp = textOf(meta.timestamp);
+      const date = isoDateOf(timestamp);
+      if (!date || (afterDate && compareCodePoints(date, afterDate) < 0)) return undefined;
+      const concepts = conceptsIn([await rollout.conceptText()]);
+      return {
+        id,
+        threadName: threadNameFromConcepts(concepts, date),
+        updatedAt: timestamp,
+        date,
+        cwd: typeof meta.cwd === 'string' ? meta.cwd : undefined,
+        concepts,
+        filesTouched: [],
+      };
+    } finally {
+      rollout.release();
+    }
+  });
+  return built.filter((record): record is SessionRecord => record !== undefined);
 }
 
 /** Session id → its rollout, for names `rollout-*-<id>.jsonl` under `sessions/` then `archived_sessions/`. */
@@ -188,33 +214,34 @@ async function indexRecords(where: CodexLocations): Promise<SessionRecord[]> {
   if (!info) return [];
   const entries = await indexEntries(file, info.size);
   const rollouts = entries.length > 0 ? await rolloutsById(where) : new Map<string, Rollout>();
-  const records: SessionRecord[] = [];
-  for (const entry of entries) {
+  const built = await mapConcurrent(entries, PARALLEL_READS, async (entry): Promise<SessionRecord | undefined> => {
     const id = entry.id as string;
     const rollout = rollouts.get(id);
-    const meta: JsonObject = (rollout ? await rollout.sessionMeta() : undefined) ?? {};
-    const userTexts = rollout ? await rollout.userTexts() : [];
-    const concepts = dedupe(
-      [
-        ...conceptsIn([textOf(entry.thread_name), ...userTexts]),
-        ...(rollout ? conceptsIn([await rollout.conceptText()]) : []),
-      ],
-      lowerKey,
-    );
+    let meta: JsonObject = {};
+    let userTexts: string[] = [];
+    let fromRollout = { concepts: [] as string[], files: [] as string[] };
+    if (rollout) {
+      try {
+        meta = (await rollout.sessionMeta()) ?? {};
+        userTexts = await rollout.userTexts();
+      } finally {
+        fromRollout = await conceptsAndFiles(rollout);
+      }
+    }
     const updatedAt = textOf(truthy(entry.updated_at) ? entry.updated_at : meta.timestamp);
     const date = isoDateOf(updatedAt);
-    if (!date) continue;
-    records.push({
+    if (!date) return undefined;
+    return {
       id,
       threadName: normalizeText(truthy(entry.thread_name) ? pyStr(entry.thread_name) : '(untitled)'),
       updatedAt,
       date,
       cwd: typeof meta.cwd === 'string' ? meta.cwd : undefined,
-      concepts,
-      filesTouched: rollout ? await rollout.filesTouched() : [],
-    });
-  }
-  return records;
+      concepts: dedupe([...conceptsIn([textOf(entry.thread_name), ...userTexts]), ...fromRollout.concepts], lowerKey),
+      filesTouched: fromRollout.files,
+    };
+  });
+  return built.filter((record): record is SessionRecord => record !== undefined);
 }
 
 function compareRecords(a: SessionRecord, b: SessionRecord): number {

@@ -109,8 +109,12 @@ function* splitCarriageReturns(line: Line): Generator<Line> {
 }
 
 function* memoryLines(text: string): Generator<Line> {
-  for (const part of text.split(/\r\n|\r|\n/)) yield { text: part, chars: part.length + 1, objectLike: false };
+  const parts = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
+  for (const part of parts) yield { text: part, chars: part.length + 1, objectLike: false };
 }
+
+/** A line that can hold an `apply_patch` call (its name, plainly or with JSON escapes). */
+const mayNamePatch = (line: string): boolean => line.includes('apply_patch') || line.includes('\\u');
 
 /** One rollout file, read at most once whole (small files) or streamed (large ones). */
 export class Rollout {
@@ -149,8 +153,20 @@ export class Rollout {
     }
   }
 
-  /** Parsed records, with the characters read so far, optionally stopping after `maxChars`. */
-  private async *records(maxChars?: number): AsyncGenerator<JsonObject | 'skipped-object'> {
+  /** Drops the text kept for the analyses (a home holds thousands of rollouts). */
+  release(): void {
+    this.whole = undefined;
+    this.loaded = false;
+  }
+
+  /**
+   * Parsed records, with the characters read so far, optionally stopping after `maxChars`;
+   * `worthParsing` skips lines that cannot hold what the caller looks for.
+   */
+  private async *records(
+    maxChars?: number,
+    worthParsing?: (line: string) => boolean,
+  ): AsyncGenerator<JsonObject | 'skipped-object'> {
     let chars = 0;
     for await (const line of this.lines()) {
       chars += line.chars;
@@ -159,6 +175,7 @@ export class Rollout {
         if (line.objectLike) yield 'skipped-object';
         continue;
       }
+      if (worthParsing && !worthParsing(line.text)) continue;
       const record = parseRecord(line.text);
       if (record) yield record;
     }
@@ -233,7 +250,7 @@ export class Rollout {
   async filesTouched(): Promise<string[]> {
     if (this.size > PATCH_SCAN_MAX_BYTES) return [];
     const files: string[] = [];
-    for await (const record of this.records()) {
+    for await (const record of this.records(undefined, mayNamePatch)) {
       if (record === 'skipped-object' || record.type !== 'response_item') continue;
       const payload = record.payload;
       if (!isObject(payload) || payload.type !== 'function_call' || payload.name !== 'apply_patch') continue;

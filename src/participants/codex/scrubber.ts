@@ -4,18 +4,18 @@
  * credential, has its links masked, and is cut to a bound. The export runner's redaction runs
  * over the whole manifest afterwards; this is the engine's own pass, kept for parity.
  */
-import { NON_SPACE, codePointLength, codePointPrefix, normalizeText, pyRegex, rstrip } from './text.js';
+import { NON_SPACE, PyPattern, codePointLength, codePointPrefix, normalizeText, rstrip } from './text.js';
 
 export const REDACTED_TEXT = '[redacted credential-like text]';
 
 const SENSITIVE = [
-  pyRegex('\\bapi[_-]?key\\b', 'i'),
-  pyRegex('\\bapi[_-]?token\\b', 'i'),
-  pyRegex('\\baccess[_-]?token\\b', 'i'),
-  pyRegex('\\bbearer\\s+token\\b', 'i'),
-  pyRegex('\\bpassword\\b', 'i'),
-  pyRegex('\\bsk_live_[A-Za-z0-9_]+\\b'),
-  pyRegex('\\bhf_[A-Za-z0-9_]{10,}\\b', 'i'),
+  new PyPattern('\\bapi[_-]?key\\b', 'i'),
+  new PyPattern('\\bapi[_-]?token\\b', 'i'),
+  new PyPattern('\\baccess[_-]?token\\b', 'i'),
+  new PyPattern('\\bbearer\\s+token\\b', 'i'),
+  new PyPattern('\\bpassword\\b', 'i'),
+  new PyPattern('\\bsk_live_[A-Za-z0-9_]+\\b'),
+  new PyPattern('\\bhf_[A-Za-z0-9_]{10,}\\b', 'i'),
 ];
 const LINK = new RegExp(`https?://${NON_SPACE}+`, 'gu');
 

@@ -62,17 +62,92 @@ export function splitLines(text: string): string[] {
 }
 
 /** A Python word character in a `str` pattern: a letter, a number or `_`. */
-const WORD = '[\\p{L}\\p{N}_]';
-/** Python's `\b` (Unicode word boundary); JavaScript's `\b` knows ASCII words only. */
-const BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && WORD_CHAR.test(char);
+}
+
+/** The code point starting at `index`, or undefined at the end. */
+function charAt(text: string, index: number): string | undefined {
+  const point = text.codePointAt(index);
+  return point === undefined ? undefined : String.fromCodePoint(point);
+}
+
+/** The code point ending just before `index`, or undefined at the start. */
+function charBefore(text: string, index: number): string | undefined {
+  if (index <= 0) return undefined;
+  const unit = text.charCodeAt(index - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
+  }
+  return text[index - 1];
+}
+
+/** Python's `\b` at `index`: a word character on exactly one side. */
+function isBoundary(text: string, index: number): boolean {
+  return isWordChar(charBefore(text, index)) !== isWordChar(charAt(text, index));
+}
 
 /**
- * A RegExp from a Python pattern: `\b` gets Python's Unicode meaning, `\d` Unicode digits, `\s`
- * Python's whitespace. Always a `u` regex; `i` when the engine's pattern was IGNORECASE.
+ * A RegExp from a Python pattern (no `\b`): `\d` gets Unicode digits, `\s` Python's whitespace.
+ * Always a `u` regex; `i` when the engine's pattern was IGNORECASE.
  */
 export function pyRegex(source: string, flags = ''): RegExp {
-  const translated = source.replaceAll('\\b', BOUNDARY).replaceAll('\\d', '\\p{Nd}').replaceAll('\\s', S);
+  const translated = source.replaceAll('\\d', '\\p{Nd}').replaceAll('\\s', S);
   return new RegExp(translated, `${flags}u`);
+}
+
+/**
+ * A Python pattern that may start and/or end with `\b`, Python's Unicode word boundary. The
+ * boundaries are checked in code around each candidate match: a lookaround over Unicode letter
+ * classes costs milliseconds to compile per pattern, and these patterns are built per project.
+ */
+export class PyPattern {
+  private readonly scan: RegExp;
+  private readonly sticky: RegExp;
+  private readonly boundaryStart: boolean;
+  private readonly boundaryEnd: boolean;
+
+  constructor(source: string, flags = '') {
+    this.boundaryStart = source.startsWith('\\b');
+    this.boundaryEnd = source.endsWith('\\b') && !source.endsWith('\\\\b');
+    const body = source.slice(this.boundaryStart ? 2 : 0, this.boundaryEnd ? -2 : undefined);
+    this.scan = pyRegex(body, `${flags}g`);
+    this.sticky = pyRegex(body, `${flags}y`);
+  }
+
+  private accepts(text: string, match: RegExpExecArray): boolean {
+    if (this.boundaryStart && !isBoundary(text, match.index)) return false;
+    return !this.boundaryEnd || isBoundary(text, match.index + match[0].length);
+  }
+
+  /** Matches left to right, not overlapping, as `re.finditer`. */
+  *matchAll(text: string): Generator<RegExpExecArray> {
+    this.scan.lastIndex = 0;
+    for (let match = this.scan.exec(text); match !== null; match = this.scan.exec(text)) {
+      if (this.accepts(text, match)) {
+        if (match[0].length === 0) this.scan.lastIndex++;
+        yield match;
+      } else {
+        this.scan.lastIndex = match.index + 1;
+      }
+    }
+  }
+
+  /** `re.search(...) is not None`. */
+  test(text: string): boolean {
+    for (const _match of this.matchAll(text)) return true;
+    return false;
+  }
+
+  /** Does a match start exactly at `index`? */
+  testAt(text: string, index: number): boolean {
+    this.sticky.lastIndex = index;
+    const match = this.sticky.exec(text);
+    return match !== null && this.accepts(text, match);
+  }
 }
 
 /** A literal for use inside a pattern (`re.escape`), valid in `u` mode. */
