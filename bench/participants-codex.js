@@ -151,16 +151,22 @@ async function measure(label, home, env = {}) {
   };
   const first = await codexParticipant.export(environment);
   const samples = [];
+  const cpu = [];
   for (let i = 0; i < RUNS; i++) {
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     await codexParticipant.export(environment);
+    const used = process.cpuUsage(cpuStart);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    cpu.push((used.user + used.system) / 1000);
   }
   samples.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   return {
     label,
     median_ms: Math.round(samples[Math.floor(samples.length / 2)]),
     max_ms: Math.round(samples[samples.length - 1]),
+    cpu_median_ms: Math.round(cpu[Math.floor(cpu.length / 2)]),
     sessions: first.manifest?.recent_sessions?.length ?? 0,
     entities: first.manifest?.known_entities?.length ?? 0,
     warnings: first.warnings.length,
@@ -179,12 +185,13 @@ if (asJson) {
   process.stdout.write(`${JSON.stringify({ rollouts: ROLLOUTS, megabytes, results }, null, 2)}\n`);
 } else {
   process.stdout.write(
-    `codex home: ${ROLLOUTS} rollouts, ${megabytes} MB; node ${process.version}, ${os.cpus().length} cores\n`,
+    `codex home: ${ROLLOUTS} rollouts, ${megabytes} MB; node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}\n`,
   );
   for (const r of results) {
     const verdict = r.median_ms <= r.budget_ms ? 'pass' : 'FAIL';
     process.stdout.write(
       `${r.label.padEnd(30)} median ${String(r.median_ms).padStart(6)} ms  max ${String(r.max_ms).padStart(6)} ms  ` +
+        `CPU ${String(r.cpu_median_ms).padStart(6)} ms  ` +
         `≤ ${r.budget_ms} ms ${verdict}  (${r.sessions} sessions, ${r.entities} entities, ${r.warnings} warnings)\n`,
     );
   }

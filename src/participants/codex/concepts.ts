@@ -1,62 +1,66 @@
 /**
  * Fallback concepts: a fixed set of phrases the engine recognises in thread names, user prompts
- * and raw rollout text (Bourdon, Continuo, runtime recognition, …), each with fixed aliases. A
- * cheap lower-case keyword check runs before each exact (Unicode word-boundary) pattern, so a
- * 100 MB session folder costs one pass per keyword rather than one regex per pattern per file.
+ * and raw rollout text (Bourdon, Continuo, runtime recognition, …), each with fixed aliases.
  */
 import { PyPattern, dedupe, lowerKey, normalizeText } from './text.js';
 
+/**
+ * Literals every concept match contains. Non-Unicode ignore-case is the faster scan, and no
+ * keyword holds `k` or `s` (the letters whose Unicode case folding reaches non-ASCII characters).
+ */
+const KEYWORDS = ['bourdon', 'continuo', 'recognition', 'natural ai communication', 'native codex memor'].map(
+  (keyword) => new RegExp(keyword, 'gi'),
+);
+
 interface ConceptPattern {
   readonly label: string;
-  /** A literal every match contains (global, case-insensitive): where to try the exact pattern. */
-  readonly keyword: RegExp;
+  /** Index into KEYWORDS: where to try the exact pattern. */
+  readonly keyword: number;
   /** How many characters a match can start before its keyword. */
   readonly leads: readonly number[];
   /** The engine's pattern, tried only at those positions. */
   readonly exact: PyPattern;
 }
 
-function concept(label: string, keyword: string, leads: readonly number[], pattern: string): ConceptPattern {
-  // Non-Unicode ignore-case is a faster scan, and no keyword holds `k` or `s` (the letters whose
-  // Unicode case folding includes non-ASCII characters).
-  return { label, keyword: new RegExp(keyword, 'gi'), leads, exact: new PyPattern(pattern, 'i') };
+function concept(label: string, keyword: number, leads: readonly number[], pattern: string): ConceptPattern {
+  return { label, keyword, leads, exact: new PyPattern(pattern, 'i') };
 }
 
 const COMPOUND = 'Bourdon recognition first runtime layer';
 
 const PATTERNS = [
-  concept(COMPOUND, 'bourdon recognition', [0], '\\bbourdon recognition[- ]first runtime layer\\b'),
-  concept('Bourdon', 'bourdon', [0], '\\bbourdon\\b'),
-  concept('Continuo', 'continuo', [0], '\\bcontinuo\\b'),
+  concept(COMPOUND, 0, [0], '\\bbourdon recognition[- ]first runtime layer\\b'),
+  concept('Bourdon', 0, [0], '\\bbourdon\\b'),
+  concept('Continuo', 1, [0], '\\bcontinuo\\b'),
   // `run time ` / `run-time ` / `runtime ` before the keyword: 8 or 9 characters.
-  concept('runtime recognition', 'recognition', [8, 9], '\\brun[- ]?time[- ]recognition\\b'),
-  concept('recognition first runtime layer', 'recognition', [0], '\\brecognition[- ]first runtime layer\\b'),
-  concept('recognition timing layer', 'recognition timing layer', [0], '\\brecognition timing layer\\b'),
-  concept('natural AI communication', 'natural ai communication', [0], '\\bnatural ai communication\\b'),
-  concept('native Codex memory', 'native codex memor', [0], '\\bnative codex memor(?:y|ies)\\b'),
+  concept('runtime recognition', 2, [8, 9], '\\brun[- ]?time[- ]recognition\\b'),
+  concept('recognition first runtime layer', 2, [0], '\\brecognition[- ]first runtime layer\\b'),
+  concept('recognition timing layer', 2, [0], '\\brecognition timing layer\\b'),
+  concept('natural AI communication', 3, [0], '\\bnatural ai communication\\b'),
+  concept('native Codex memory', 4, [0], '\\bnative codex memor(?:y|ies)\\b'),
 ] as const;
 
-/**
- * Does the engine's pattern match somewhere in `text`? Every match holds the keyword at a known
- * offset, so the exact pattern is tried there only: one fast literal scan per pattern instead of
- * a Unicode-boundary regex over the whole (2 MB) text.
- */
-function matches(text: string, entry: ConceptPattern): boolean {
-  const { keyword, exact } = entry;
+/** Where a keyword occurs in the text. */
+function occurrences(text: string, keyword: RegExp): number[] {
+  const found: number[] = [];
   keyword.lastIndex = 0;
-  for (let found = keyword.exec(text); found !== null; found = keyword.exec(text)) {
-    for (const lead of entry.leads) {
-      if (found.index < lead) continue;
-      if (exact.testAt(text, found.index - lead)) return true;
-    }
-  }
-  return false;
+  for (let match = keyword.exec(text); match !== null; match = keyword.exec(text)) found.push(match.index);
+  return found;
 }
 
-/** The concepts named in some texts (the engine's `_extract_fallback_concepts`). */
+/**
+ * The concepts named in some texts (the engine's `_extract_fallback_concepts`). Every match of a
+ * concept's pattern holds its keyword at a known offset, so the exact (Unicode word-boundary)
+ * pattern is tried only there: five literal scans of a 2 MB rollout head, not eight regexes.
+ */
 export function conceptsIn(texts: readonly string[]): string[] {
   const combined = texts.join('\n');
-  const hits = PATTERNS.map((entry) => matches(combined, entry));
+  const positions = KEYWORDS.map((keyword) => occurrences(combined, keyword));
+  const hits = PATTERNS.map((entry) =>
+    positions[entry.keyword].some((at) =>
+      entry.leads.some((lead) => at >= lead && entry.exact.testAt(combined, at - lead)),
+    ),
+  );
   const concepts: string[] = [];
   // "Bourdon" anywhere plus "recognition-first runtime layer" anywhere name the compound concept.
   if (hits[1] && hits[4]) concepts.push(COMPOUND);

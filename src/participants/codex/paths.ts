@@ -126,6 +126,7 @@ export interface WalkedFile {
   readonly path: string;
   /** Path parts below the walk root (the engine sorts `Path` objects by their parts). */
   readonly parts: readonly string[];
+  /** Bytes; -1 when the walk was asked not to stat. */
   readonly size: number;
 }
 
@@ -138,6 +139,7 @@ export async function walkFiles(
   root: string,
   roots: readonly string[],
   accept: (name: string) => boolean,
+  options: { sizes: boolean } = { sizes: true },
 ): Promise<WalkedFile[]> {
   const found: WalkedFile[] = [];
   const visit = async (dir: string, prefix: readonly string[]): Promise<void> => {
@@ -156,6 +158,10 @@ export async function walkFiles(
         await visit(full, parts);
       } else if (accept(entry.name)) {
         if (entry.isFile()) {
+          if (!options.sizes) {
+            found.push({ path: full, parts, size: -1 });
+            continue;
+          }
           const info = await statOrUndefined(full);
           if (info) found.push({ path: full, parts, size: info.size });
         } else if (entry.isSymbolicLink()) {

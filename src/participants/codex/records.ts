@@ -73,7 +73,7 @@ async function conceptsAndFiles(rollout: Rollout | undefined): Promise<{ concept
 
 async function rolloutAt(file: string, where: CodexLocations): Promise<Rollout | undefined> {
   const info = await safeFile(file, where.roots);
-  return info ? new Rollout(file, info.size) : undefined;
+  return info ? new Rollout(file) : undefined;
 }
 
 function readThreads(db: ReadOnlyDatabase): Row[] | string {
@@ -147,7 +147,7 @@ async function unindexedRecords(
   if (where.codexHome === undefined) return [];
   const files = await walkFiles(path.join(where.codexHome, 'sessions'), where.roots, (name) => name.endsWith('.jsonl'));
   const built = await mapConcurrent(files, PARALLEL_READS, async (file): Promise<SessionRecord | undefined> => {
-    const rollout = new Rollout(file.path, file.size);
+    const rollout = new Rollout(file.path);
     try {
       const meta = await rollout.sessionMeta();
       if (!meta) return undefined;
@@ -182,11 +182,12 @@ async function rolloutsById(where: CodexLocations): Promise<Map<string, Rollout>
       path.join(where.codexHome, folder),
       where.roots,
       (name) => name.startsWith('rollout-') && name.endsWith('.jsonl'),
+      { sizes: false },
     );
     for (const file of files) {
       const name = file.parts[file.parts.length - 1];
       const core = name.slice('rollout-'.length, -'.jsonl'.length);
-      const rollout = new Rollout(file.path, file.size);
+      const rollout = new Rollout(file.path);
       // `rollout-*-<id>`: any dash may be the one before the id.
       for (let dash = core.indexOf('-'); dash !== -1; dash = core.indexOf('-', dash + 1)) {
         const id = core.slice(dash + 1);
@@ -197,9 +198,9 @@ async function rolloutsById(where: CodexLocations): Promise<Map<string, Rollout>
   return byId;
 }
 
-async function indexEntries(file: string, size: number): Promise<JsonObject[]> {
+async function indexEntries(file: string): Promise<JsonObject[]> {
   const entries: JsonObject[] = [];
-  for await (const record of new Rollout(file, size).objects()) {
+  for await (const record of new Rollout(file).objects()) {
     if (typeof record.id === 'string') entries.push(record);
   }
   // Newest first by the `updated_at` text; a non-text value sorts as empty (the engine would fail).
@@ -210,9 +211,8 @@ async function indexEntries(file: string, size: number): Promise<JsonObject[]> {
 async function indexRecords(where: CodexLocations): Promise<SessionRecord[]> {
   if (where.codexHome === undefined) return [];
   const file = path.join(where.codexHome, 'session_index.jsonl');
-  const info = await safeFile(file, where.roots);
-  if (!info) return [];
-  const entries = await indexEntries(file, info.size);
+  if (!(await safeFile(file, where.roots))) return [];
+  const entries = await indexEntries(file);
   const rollouts = entries.length > 0 ? await rolloutsById(where) : new Map<string, Rollout>();
   const built = await mapConcurrent(entries, PARALLEL_READS, async (entry): Promise<SessionRecord | undefined> => {
     const id = entry.id as string;

@@ -120,21 +120,23 @@ const mayNamePatch = (line: string): boolean => line.includes('apply_patch') || 
 export class Rollout {
   private whole: string | undefined;
   private loaded = false;
+  /** Bytes, once known (a file too large to read whole counts as larger than every bound). */
+  private size = Number.POSITIVE_INFINITY;
 
-  constructor(
-    readonly path: string,
-    readonly size: number,
-  ) {}
+  constructor(readonly path: string) {}
 
   private async text(): Promise<string | undefined> {
     if (!this.loaded) {
       this.loaded = true;
-      if (this.size <= WHOLE_READ_BYTES) {
-        try {
-          this.whole = (await readHead(this.path, WHOLE_READ_BYTES)).toString('utf8');
-        } catch {
-          this.whole = '';
+      try {
+        const head = await readHead(this.path, WHOLE_READ_BYTES + 1);
+        if (head.length <= WHOLE_READ_BYTES) {
+          this.whole = head.toString('utf8');
+          this.size = head.length;
         }
+      } catch {
+        this.whole = '';
+        this.size = 0;
       }
     }
     return this.whole;
@@ -248,6 +250,7 @@ export class Rollout {
 
   /** Files named by `apply_patch` calls; only for rollouts up to 1,000,000 bytes, as the engine. */
   async filesTouched(): Promise<string[]> {
+    await this.text();
     if (this.size > PATCH_SCAN_MAX_BYTES) return [];
     const files: string[] = [];
     for await (const record of this.records(undefined, mayNamePatch)) {
