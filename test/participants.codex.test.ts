@@ -89,7 +89,7 @@ function sortUnordered(manifest: ManifestData, unordered: readonly string[]): Ma
 }
 
 function copyHome(source: string, when: Date): string {
-  const home = path.join(tempDir('bourdon-codex-'), 'home');
+  const home = path.join(tempDir('cx-home-'), 'home');
   fs.cpSync(source, home, { recursive: true });
   setMtimes(home, when);
   return home;
@@ -128,7 +128,7 @@ function environment(home: string, extra: Partial<ExportEnvironment> = {}): Expo
 }
 
 function freshHome(): string {
-  const home = path.join(tempDir('bourdon-codex-'), 'home');
+  const home = path.join(tempDir('cx-home-'), 'home');
   fs.mkdirSync(home, { recursive: true });
   return home;
 }
@@ -220,7 +220,7 @@ describe('codex participant: sources and failures', () => {
   });
 
   it('does not follow symlinks out of the home', async () => {
-    const outside = tempDir('bourdon-outside-');
+    const outside = tempDir('cx-outside-');
     write(path.join(outside, 'MEMORY.md'), '# Task Group: secret from outside\n');
     write(path.join(outside, 'rollout-2026-04-20T10-00-00-s-2.jsonl'), meta('s-2', '/outside/vault'));
     const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
@@ -286,6 +286,115 @@ describe('codex participant: sources and failures', () => {
     const actions = sessionsOf((await codexParticipant.export(environment(home))).manifest).map((s) => s.key_actions);
     expect(actions).toContainEqual(['[redacted credential-like text]']);
     expect(actions).toContainEqual(['read [link] first']);
+  });
+});
+
+describe('codex participant: engine rules beyond the recorded cases', () => {
+  it('memory consolidation sessions, the overlay, repeated project names and canonical preferences', async () => {
+    const home = indexedHome([
+      { id: 's-1', name: 'Consolidate memories', cwd: '', lines: [patch(['MEMORY.md', 'raw_memories.md'])] },
+      { id: 's-2', name: 'Paint the beacon', cwd: '/work/beacon' },
+    ]);
+    // The first session ran inside the Codex home's memories folder.
+    const rollout = path.join(home, '.codex', 'sessions', '2026', '04', '20', 'rollout-2026-04-20T10-00-00-s-1.jsonl');
+    write(
+      rollout,
+      [meta('s-1', path.join(home, '.codex', 'memories')), patch(['MEMORY.md', 'raw_memories.md'])].join('\n'),
+    );
+    write(
+      path.join(home, '.codex', 'memories', 'MEMORY.md'),
+      [
+        '# Task Group: Lighthouse restoration',
+        'keywords: Lighthouse, `Beacon`',
+        '## User Preferences',
+        '- The user wants git commit and push at every checkpoint on the mac',
+        '- Prefer short answers; no fluff',
+      ].join('\n'),
+    );
+    write(path.join(home, 'codex-brain', 'notes', 'plan.md'), '# Task Group: Beacon maintenance\n');
+    write(path.join(home, 'codex-brain', 'empty.md'), '');
+    write(path.join(home, 'codex-brain', 'data.json'), '# Task Group: not read\n');
+
+    const manifest = (await codexParticipant.export(environment(home))).manifest;
+    expect(manifest?.capabilities).toEqual([
+      'codex_brain',
+      'codex_home',
+      'memories_dir',
+      'memory_md',
+      'session_index',
+      'sessions_dir',
+    ]);
+    const sessions = sessionsOf(manifest);
+    expect(sessions.find((s) => s.cwd === '/work/beacon')).toMatchObject({
+      project_focus: ['Beacon'],
+      key_actions: ['Paint the beacon'],
+    });
+    expect(sessions.find((s) => s.cwd !== '/work/beacon')).toMatchObject({
+      // "memories" is a project key the engine keeps for the session, though junk as an entity.
+      project_focus: ['memories'],
+      key_actions: ['Updated Codex memory artifacts: MEMORY.md, raw_memories.md'],
+      files_touched: ['MEMORY.md', 'raw_memories.md'],
+    });
+    const entities = (manifest?.known_entities as Record<string, unknown>[])
+      // The temp path (in the rollout's raw text) may name a concept; that rule has its own case.
+      .filter((entity) => !(entity.tags as string[]).includes('codex-fallback-concept'))
+      .map(({ visibility, ...rest }) => {
+        expect(visibility).toBe('team');
+        return rest;
+      });
+    expect(entities).toEqual([
+      {
+        name: 'cross-machine handoff workflow',
+        type: 'preference',
+        summary: 'User preference: The user wants git commit and push at every checkpoint on the mac',
+        tags: ['codex-preference', 'workflow'],
+      },
+      {
+        name: 'short answers preference',
+        type: 'preference',
+        summary: 'User preference: Prefer short answers; no fluff',
+        tags: ['codex-preference'],
+      },
+      {
+        name: 'Beacon',
+        type: 'project',
+        summary: 'Beacon maintenance',
+        last_touched: '2026-04-20',
+        tags: ['codex-project', 'codex-memory'],
+      },
+      {
+        name: 'Lighthouse',
+        type: 'project',
+        summary: 'Lighthouse restoration',
+        tags: ['codex-project', 'codex-memory'],
+      },
+      {
+        name: 'Beacon maintenance',
+        type: 'topic',
+        summary: 'Codex memory topic: Beacon maintenance',
+        tags: ['codex-memory'],
+      },
+      {
+        name: 'Codex memory artifacts',
+        type: 'topic',
+        summary: 'Codex thread: Codex memory artifacts',
+        last_touched: '2026-04-20',
+        tags: ['codex-thread'],
+      },
+      {
+        name: 'Lighthouse restoration',
+        type: 'topic',
+        summary: 'Codex memory topic: Lighthouse restoration',
+        tags: ['codex-memory'],
+      },
+      {
+        name: 'Paint the beacon',
+        type: 'topic',
+        summary: 'Codex thread: Paint the beacon',
+        last_touched: '2026-04-20',
+        tags: ['codex-thread'],
+      },
+    ]);
   });
 });
 

@@ -138,7 +138,11 @@ export class PyPattern {
 
   /** `re.search(...) is not None`. */
   test(text: string): boolean {
-    for (const _match of this.matchAll(text)) return true;
+    this.scan.lastIndex = 0;
+    for (let match = this.scan.exec(text); match !== null; match = this.scan.exec(text)) {
+      if (this.accepts(text, match)) return true;
+      this.scan.lastIndex = match.index + 1;
+    }
     return false;
   }
 
