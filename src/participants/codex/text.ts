@@ -50,7 +50,6 @@ export function normalizeText(text: string): string {
   return strip(text).replace(WHITESPACE_RUN, ' ');
 }
 
-// Python's line boundaries include the file, group and record separators (\x1c-\x1e).
 // eslint-disable-next-line no-control-regex -- the separators are line boundaries in Python
 const LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
 
@@ -206,34 +205,76 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function isCased(char: string): boolean {
-  return char.toLowerCase() !== char.toUpperCase();
-}
+// Python's case properties: `Uppercase`/`Lowercase` (which include letter-like symbols such as
+// circled and mathematical letters, that have no case mapping) and titlecase letters.
+const UPPER_OR_TITLE = /^[\p{Uppercase}\p{Lt}]$/u;
+const LOWER = /^\p{Lowercase}$/u;
+const CASED = /^[\p{Uppercase}\p{Lowercase}\p{Lt}]$/u;
 
-/** `str.islower()`: at least one cased character and no upper-case one. */
+/** `str.islower()`: at least one lower-case character and no upper- or title-case one. */
 export function isLower(text: string): boolean {
   let cased = false;
   for (const char of text) {
-    if (!isCased(char)) continue;
-    if (char !== char.toLowerCase()) return false;
-    cased = true;
+    if (UPPER_OR_TITLE.test(char)) return false;
+    if (!cased && LOWER.test(char)) cased = true;
   }
   return cased;
 }
 
 /** `str.isupper()` for one character. */
 export function isUpperChar(char: string): boolean {
-  return isCased(char) && char === char.toUpperCase() && char !== char.toLowerCase();
+  return UPPER_OR_TITLE.test(char) && !/^\p{Lt}$/u.test(char);
 }
 
-/** `str.title()`: a cased character after an uncased one is upper-cased, the rest lower-cased. */
+/** Title-case mappings that differ from the upper-case one (ligatures, digraphs, `ß`). */
+const TITLE_CASE: Readonly<Record<string, string>> = {
+  ß: 'Ss',
+  ﬀ: 'Ff',
+  ﬁ: 'Fi',
+  ﬂ: 'Fl',
+  ﬃ: 'Ffi',
+  ﬄ: 'Ffl',
+  ﬅ: 'St',
+  ﬆ: 'St',
+  Ǆ: 'ǅ',
+  ǅ: 'ǅ',
+  ǆ: 'ǅ',
+  Ǉ: 'ǈ',
+  ǈ: 'ǈ',
+  ǉ: 'ǈ',
+  Ǌ: 'ǋ',
+  ǋ: 'ǋ',
+  ǌ: 'ǋ',
+  Ǳ: 'ǲ',
+  ǲ: 'ǲ',
+  ǳ: 'ǲ',
+  և: 'Եւ',
+  ﬓ: 'Մն',
+  ﬔ: 'Մե',
+  ﬕ: 'Մի',
+  ﬖ: 'Վն',
+  ﬗ: 'Մխ',
+};
+
+function titleChar(char: string): string {
+  const mapped = TITLE_CASE[char];
+  if (mapped !== undefined) return mapped;
+  const point = char.codePointAt(0) ?? 0;
+  // Greek with ypogegrammeni: the title case is the single prosgegrammeni letter.
+  if (point >= 0x1f80 && point <= 0x1faf) return String.fromCodePoint(point | 0x08);
+  if (point === 0x1fb3 || point === 0x1fc3 || point === 0x1ff3) return String.fromCodePoint(point + 9);
+  // Georgian Mkhedruli letters are their own title case (their upper case is Mtavruli).
+  if ((point >= 0x10d0 && point <= 0x10fa) || (point >= 0x10fd && point <= 0x10ff)) return char;
+  return char.toUpperCase();
+}
+
+/** `str.title()`: a character after a cased one is lower-cased, any other title-cased. */
 export function pyTitle(text: string): string {
   let previousCased = false;
   let out = '';
   for (const char of text) {
-    const cased = isCased(char);
-    out += cased ? (previousCased ? char.toLowerCase() : char.toUpperCase()) : char;
-    previousCased = cased;
+    out += previousCased ? char.toLowerCase() : titleChar(char);
+    previousCased = CASED.test(char);
   }
   return out;
 }
