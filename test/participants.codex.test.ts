@@ -190,6 +190,15 @@ describe('codex participant: sources and failures', () => {
     expect(result.sources.every((source) => !source.found)).toBe(true);
   });
 
+  it('exports the ~/codex-brain overlay alone when there is no Codex home', async () => {
+    const home = freshHome();
+    write(path.join(home, 'codex-brain', 'quarry.md'), '# Task Group: quarry imports\ndescription: nightly dumps\n');
+    const result = await codexParticipant.export(environment(home));
+    expect(result.manifest?.capabilities).toEqual(['codex_brain']);
+    expect(result.manifest?.recent_sessions).toBeUndefined();
+    expect(entityNames(result.manifest)).toEqual(['quarry imports']);
+  });
+
   it('reads $CODEX_HOME when it is a directory, and reports its sources', async () => {
     const home = freshHome();
     const elsewhere = path.join(home, 'custom-codex');
