@@ -119,7 +119,7 @@ export async function safeDirectory(dir: string, roots: readonly string[]): Prom
   return (await safeStat(dir, roots))?.isDirectory() ?? false;
 }
 
-/** Most files a directory walk returns (a runaway tree is cut, with a warning from the caller). */
+/** Most files a directory walk returns (a runaway tree is cut there). */
 export const MAX_WALK_FILES = 200_000;
 
 export interface WalkedFile {
