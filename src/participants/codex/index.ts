@@ -1,0 +1,82 @@
+/**
+ * The Codex participant: publishes OpenAI Codex CLI's native memory (its state database, session
+ * index, rollouts, distilled memories and the `~/codex-brain` overlay) as the `codex` agent's
+ * manifest, at parity with the Python engine's codex adapter. docs/participants-codex.md has the
+ * sources, rules and the differences from the engine.
+ */
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { derive } from './entities.js';
+import { AGENT_ID, assembleManifest } from './manifest.js';
+import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';
+import { discoverSources, locate } from './paths.js';
+import { collectSessionRecords, type SessionRecord } from './records.js';
+import { compareCodePoints } from './text.js';
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+/** Runs one phase; an unexpected failure becomes a warning and the phase's empty result. */
+async function guarded<T>(what: string, warnings: string[], fallback: T, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    warnings.push(`codex: ${what} skipped (${reason(error)})`);
+    return fallback;
+  }
+}
+
+function withStateProblem(sources: SourceStatus[], warnings: readonly string[]): SourceStatus[] {
+  const state = sources.find((source) => source.name === 'state_db');
+  const problem = state?.found ? warnings.find((warning) => warning.startsWith(`${state.path}:`)) : undefined;
+  if (!state || !problem) return sources;
+  return sources.map((source) =>
+    source === state ? { ...source, problem: problem.slice(state.path.length + 2) } : source,
+  );
+}
+
+async function exportCodex(environment: ExportEnvironment): Promise<ParticipantExport> {
+  const warnings: string[] = [];
+  const where = await locate(environment);
+  const sources = await discoverSources(where);
+  const found = sources.filter((source) => source.found);
+  if (found.length === 0) {
+    warnings.push(
+      `codex: no Codex memory found (looked for ${sources[0].path} and ${sources[8].path}); nothing exported`,
+    );
+    return { manifest: undefined, sources, warnings };
+  }
+  const records = await guarded<SessionRecord[]>('sessions', warnings, [], () =>
+    collectSessionRecords(where, warnings),
+  );
+  const memory = await guarded<MemoryData>('memories', warnings, emptyMemory(), () => collectMemory(where, warnings));
+  if (memoryItemCount(memory) === 0) {
+    // Nothing distilled yet: the engine recovers the same shape from the session records.
+    const fallback = fallbackMemory(records, where.home);
+    memory.main.extend(fallback.main);
+    for (const [id, sections] of fallback.threads) memory.threads.set(id, sections);
+  }
+  const { sessions, entities } = derive({
+    records,
+    memory,
+    home: where.home,
+    codexHome: where.codexHome,
+    platform: where.platform,
+    since: environment.since,
+  });
+  const manifest = assembleManifest({
+    hostname: environment.hostname,
+    now: environment.now,
+    capabilities: found.map((source) => source.name).sort(compareCodePoints),
+    sessions,
+    entities,
+  });
+  return { manifest, sources: withStateProblem(sources, warnings), warnings };
+}
+
+export const codexParticipant: Participant = {
+  agentId: AGENT_ID,
+  topic: 'codex',
+  async sources(environment) {
+    return discoverSources(await locate(environment));
+  },
+  export: exportCodex,
+};

@@ -1,0 +1,267 @@
+/**
+ * Where Codex keeps its memory, and safe access to it: the Codex home (`$CODEX_HOME`, else
+ * `~/.codex`), the `~/codex-brain` overlay, the sources the engine reports as capabilities, and
+ * reads that are bounded and never follow a symlink out of the allowed roots (the home, the
+ * Codex home, the overlay). Nothing here writes.
+ */
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExportEnvironment, SourceStatus } from '../participant.js';
+import { compareCodePoints, strip } from './text.js';
+
+export interface CodexLocations {
+  readonly home: string;
+  readonly cwd: string;
+  /** The platform whose path spellings apply. */
+  readonly platform: NodeJS.Platform;
+  /** The Codex home, when it is a directory. */
+  readonly codexHome: string | undefined;
+  /** `~/codex-brain`, when it is a directory. */
+  readonly codexBrain: string | undefined;
+  /** Real paths a read may resolve into. */
+  readonly roots: readonly string[];
+}
+
+/** The engine's `_normalize_local_path` on a POSIX runtime: `C:\x\y` → `/mnt/c/x/y`. */
+export function normalizeLocalPath(value: string, platform: NodeJS.Platform): string {
+  const raw = strip(value);
+  if (platform === 'win32') {
+    const wsl = /^\/mnt\/([A-Za-z])(?:\/(.*))?$/.exec(raw);
+    if (!wsl) return raw;
+    const rest = (wsl[2] ?? '').replaceAll('/', '\\');
+    return `${wsl[1].toUpperCase()}:\\${rest}`;
+  }
+  const drive = /^([A-Za-z]):[\\/](.*)$/s.exec(raw);
+  return drive ? `/mnt/${drive[1].toLowerCase()}/${drive[2].replaceAll('\\', '/')}` : raw;
+}
+
+async function statOrUndefined(file: string): Promise<Stats | undefined> {
+  try {
+    return await stat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return (await statOrUndefined(dir))?.isDirectory() ?? false;
+}
+
+async function realOrSelf(file: string): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+export async function locate(environment: ExportEnvironment): Promise<CodexLocations> {
+  const home = path.resolve(environment.home);
+  const cwd = path.resolve(environment.cwd);
+  let codexHome: string | undefined;
+  const fromEnv = environment.env.CODEX_HOME;
+  if (fromEnv) {
+    const candidate = path.resolve(cwd, normalizeLocalPath(fromEnv, environment.platform));
+    if (await isDirectory(candidate)) codexHome = candidate;
+  }
+  if (codexHome === undefined) {
+    const candidate = path.join(home, '.codex');
+    if (await isDirectory(candidate)) codexHome = candidate;
+  }
+  const brain = path.join(home, 'codex-brain');
+  const codexBrain = (await isDirectory(brain)) ? brain : undefined;
+  const roots = await Promise.all(
+    [home, codexHome, codexBrain].filter((dir): dir is string => dir !== undefined).map(realOrSelf),
+  );
+  return { home, cwd, platform: environment.platform, codexHome, codexBrain, roots };
+}
+
+/** Is `real` (a resolved path) inside one of the roots? */
+function insideRoots(real: string, roots: readonly string[]): boolean {
+  return roots.some((root) => {
+    const relative = path.relative(root, real);
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  });
+}
+
+/**
+ * The stats of a file or directory we may read, following a symlink only when it resolves inside
+ * the roots; undefined when absent or pointing out.
+ */
+export async function safeStat(file: string, roots: readonly string[]): Promise<Stats | undefined> {
+  let info: Stats;
+  try {
+    info = await lstat(file);
+  } catch {
+    return undefined;
+  }
+  if (!info.isSymbolicLink()) {
+    // The path itself may pass through a symlinked parent; check where it really is.
+    if (!insideRoots(await realOrSelf(file), roots)) return undefined;
+    return info;
+  }
+  try {
+    const real = await realpath(file);
+    if (!insideRoots(real, roots)) return undefined;
+    return await stat(real);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function safeFile(file: string, roots: readonly string[]): Promise<Stats | undefined> {
+  const info = await safeStat(file, roots);
+  return info?.isFile() ? info : undefined;
+}
+
+export async function safeDirectory(dir: string, roots: readonly string[]): Promise<boolean> {
+  return (await safeStat(dir, roots))?.isDirectory() ?? false;
+}
+
+/** Most files a directory walk returns (a runaway tree is cut there). */
+export const MAX_WALK_FILES = 200_000;
+
+export interface WalkedFile {
+  readonly path: string;
+  /** Path parts below the walk root (the engine sorts `Path` objects by their parts). */
+  readonly parts: readonly string[];
+  /** Bytes; -1 when the walk was asked not to stat. */
+  readonly size: number;
+}
+
+/**
+ * Every regular file below `root` whose name passes `accept`, depth first in name order. Symlinked
+ * directories are not entered (as `Path.rglob` does not); a symlinked file is kept only when it
+ * resolves inside the roots.
+ */
+export async function walkFiles(
+  root: string,
+  roots: readonly string[],
+  accept: (name: string) => boolean,
+  options: { sizes: boolean } = { sizes: true },
+): Promise<WalkedFile[]> {
+  const found: WalkedFile[] = [];
+  const visit = async (dir: string, prefix: readonly string[]): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (found.length >= MAX_WALK_FILES) return;
+      const full = path.join(dir, entry.name);
+      const parts = [...prefix, entry.name];
+      if (entry.isDirectory()) {
+        await visit(full, parts);
+      } else if (accept(entry.name)) {
+        if (entry.isFile()) {
+          if (!options.sizes) {
+            found.push({ path: full, parts, size: -1 });
+            continue;
+          }
+          const info = await statOrUndefined(full);
+          if (info) found.push({ path: full, parts, size: info.size });
+        } else if (entry.isSymbolicLink()) {
+          const info = await safeFile(full, roots);
+          if (info) found.push({ path: full, parts, size: info.size });
+        }
+      }
+    }
+  };
+  if (await safeDirectory(root, roots)) await visit(root, []);
+  return found;
+}
+
+/** Orders walked files as Python sorts `Path` objects: part by part. */
+export function compareParts(a: readonly string[], b: readonly string[]): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const order = compareCodePoints(a[i], b[i]);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
+}
+
+/** The first `maxBytes` of a file. */
+export async function readHead(file: string, maxBytes: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    // Sized by the file (plus one byte, to see growth), never by the bound alone.
+    const size = (await handle.stat()).size;
+    const buffer = Buffer.allocUnsafe(Math.min(maxBytes, size + 1));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Largest memory file read whole; a larger one is read up to this size (and reported). */
+export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** A text file as UTF-8 (invalid bytes replaced), up to MAX_TEXT_FILE_BYTES. */
+export async function readText(file: string): Promise<{ text: string; truncated: boolean }> {
+  const head = await readHead(file, MAX_TEXT_FILE_BYTES + 1);
+  const truncated = head.length > MAX_TEXT_FILE_BYTES;
+  return { text: head.subarray(0, MAX_TEXT_FILE_BYTES).toString('utf8'), truncated };
+}
+
+/** The source names the engine reports, in its order (capabilities are the found ones, sorted). */
+export const SOURCE_NAMES = [
+  'codex_home',
+  'state_db',
+  'session_index',
+  'sessions_dir',
+  'memories_dir',
+  'memory_md',
+  'raw_memories',
+  'rollout_summaries_dir',
+  'codex_brain',
+] as const;
+
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+function isoModified(info: Stats | undefined): string | undefined {
+  return info ? new Date(info.mtimeMs).toISOString() : undefined;
+}
+
+/** Every source, found or not, with its path and last modification. */
+export async function discoverSources(where: CodexLocations): Promise<SourceStatus[]> {
+  const base = where.codexHome ?? path.join(where.home, '.codex');
+  const memories = path.join(base, 'memories');
+  const paths: Record<SourceName, string> = {
+    codex_home: base,
+    state_db: path.join(base, 'state_5.sqlite'),
+    session_index: path.join(base, 'session_index.jsonl'),
+    sessions_dir: path.join(base, 'sessions'),
+    memories_dir: memories,
+    memory_md: path.join(memories, 'MEMORY.md'),
+    raw_memories: path.join(memories, 'raw_memories.md'),
+    rollout_summaries_dir: path.join(memories, 'rollout_summaries'),
+    codex_brain: where.codexBrain ?? path.join(where.home, 'codex-brain'),
+  };
+  const wantsDirectory = new Set<SourceName>([
+    'codex_home',
+    'sessions_dir',
+    'memories_dir',
+    'rollout_summaries_dir',
+    'codex_brain',
+  ]);
+  const statuses: SourceStatus[] = [];
+  for (const name of SOURCE_NAMES) {
+    const file = paths[name];
+    const homeMissing = where.codexHome === undefined && name !== 'codex_brain';
+    const info = homeMissing ? undefined : await safeStat(file, where.roots);
+    const found = info !== undefined && (wantsDirectory.has(name) ? info.isDirectory() : info.isFile());
+    statuses.push(found ? { name, path: file, found, modified: isoModified(info) } : { name, path: file, found });
+  }
+  return statuses;
+}

@@ -1,0 +1,336 @@
+/**
+ * Text primitives the codex rules are written in. The engine's rules are Python string and `re`
+ * operations, whose meaning differs from JavaScript's in places that change output: whitespace is
+ * Unicode (`str.isspace`), `\b` is a Unicode word boundary, lengths count code points, `title()`
+ * and `islower()` follow Python. These helpers reproduce those meanings once, for every module.
+ */
+
+/** Python's whitespace (`str.isspace`, and `\s` in a `str` pattern), as a character-class body. */
+const WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const WHITESPACE_CHAR = new RegExp(`^[${WHITESPACE}]$`, 'u');
+const WHITESPACE_RUN = new RegExp(`[${WHITESPACE}]+`, 'gu');
+/** `\s` and `\S` for patterns built from Python source. */
+export const S = `[${WHITESPACE}]`;
+export const NON_SPACE = `[^${WHITESPACE}]`;
+
+function isSpace(char: string): boolean {
+  return WHITESPACE_CHAR.test(char);
+}
+
+/** `str.lstrip()`: a loop, not a regex, so a long run of blanks costs linear time. */
+export function lstrip(text: string): string {
+  let start = 0;
+  while (start < text.length && isSpace(text[start])) start++;
+  return start === 0 ? text : text.slice(start);
+}
+
+/** `str.rstrip()`. */
+export function rstrip(text: string): string {
+  let end = text.length;
+  while (end > 0 && isSpace(text[end - 1])) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** `str.strip()`. */
+export function strip(text: string): string {
+  return lstrip(rstrip(text));
+}
+
+/** `str.strip(chars)` for a set of plain characters. */
+export function stripChars(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start])) start++;
+  while (end > start && chars.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+/** The engine's `_normalize_text`: trimmed, every whitespace run one space. */
+export function normalizeText(text: string): string {
+  return strip(text).replace(WHITESPACE_RUN, ' ');
+}
+
+// eslint-disable-next-line no-control-regex -- the separators are line boundaries in Python
+const LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
+
+/** `str.splitlines()`: every line boundary Python knows, no trailing empty line. */
+export function splitLines(text: string): string[] {
+  const lines = text.split(LINE_BREAK);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** A Python word character in a `str` pattern: a letter, a number or `_`. */
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && WORD_CHAR.test(char);
+}
+
+/** The code point starting at `index`, or undefined at the end. */
+function charAt(text: string, index: number): string | undefined {
+  const point = text.codePointAt(index);
+  return point === undefined ? undefined : String.fromCodePoint(point);
+}
+
+/** The code point ending just before `index`, or undefined at the start. */
+function charBefore(text: string, index: number): string | undefined {
+  if (index <= 0) return undefined;
+  const unit = text.charCodeAt(index - 1);
+  if (unit >= 0xdc00 && unit <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.slice(index - 2, index);
+  }
+  return text[index - 1];
+}
+
+/** Python's `\b` at `index`: a word character on exactly one side. */
+function isBoundary(text: string, index: number): boolean {
+  return isWordChar(charBefore(text, index)) !== isWordChar(charAt(text, index));
+}
+
+/**
+ * A RegExp from a Python pattern (no `\b`): `\d` gets Unicode digits, `\s` Python's whitespace.
+ * Always a `u` regex; `i` when the engine's pattern was IGNORECASE.
+ */
+export function pyRegex(source: string, flags = ''): RegExp {
+  const translated = source.replaceAll('\\d', '\\p{Nd}').replaceAll('\\s', S);
+  return new RegExp(translated, `${flags}u`);
+}
+
+/**
+ * A Python pattern that may start and/or end with `\b`, Python's Unicode word boundary. The
+ * boundaries are checked in code around each candidate match: a lookaround over Unicode letter
+ * classes costs milliseconds to compile per pattern, and these patterns are built per project.
+ */
+export class PyPattern {
+  private readonly scan: RegExp;
+  private readonly sticky: RegExp;
+  private readonly boundaryStart: boolean;
+  private readonly boundaryEnd: boolean;
+
+  constructor(source: string, flags = '') {
+    this.boundaryStart = source.startsWith('\\b');
+    this.boundaryEnd = source.endsWith('\\b') && !source.endsWith('\\\\b');
+    const body = source.slice(this.boundaryStart ? 2 : 0, this.boundaryEnd ? -2 : undefined);
+    this.scan = pyRegex(body, `${flags}g`);
+    this.sticky = pyRegex(body, `${flags}y`);
+  }
+
+  private accepts(text: string, match: RegExpExecArray): boolean {
+    if (this.boundaryStart && !isBoundary(text, match.index)) return false;
+    return !this.boundaryEnd || isBoundary(text, match.index + match[0].length);
+  }
+
+  /** Matches left to right, not overlapping, as `re.finditer`. */
+  *matchAll(text: string): Generator<RegExpExecArray> {
+    this.scan.lastIndex = 0;
+    for (let match = this.scan.exec(text); match !== null; match = this.scan.exec(text)) {
+      if (this.accepts(text, match)) {
+        if (match[0].length === 0) this.scan.lastIndex++;
+        yield match;
+      } else {
+        this.scan.lastIndex = match.index + 1;
+      }
+    }
+  }
+
+  /** `re.search(...) is not None`. */
+  test(text: string): boolean {
+    this.scan.lastIndex = 0;
+    for (let match = this.scan.exec(text); match !== null; match = this.scan.exec(text)) {
+      if (this.accepts(text, match)) return true;
+      this.scan.lastIndex = match.index + 1;
+    }
+    return false;
+  }
+
+  /** Does a match start exactly at `index`? */
+  testAt(text: string, index: number): boolean {
+    this.sticky.lastIndex = index;
+    const match = this.sticky.exec(text);
+    return match !== null && this.accepts(text, match);
+  }
+}
+
+/** A literal for use inside a pattern (`re.escape`), valid in `u` mode. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+/** Length in code points, as Python's `len`. */
+export function codePointLength(text: string): number {
+  let surrogatePairs = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        surrogatePairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - surrogatePairs;
+}
+
+/** The first `count` code points, as Python's `text[:count]`. */
+export function codePointPrefix(text: string, count: number): string {
+  if (count <= 0) return '';
+  if (text.length <= count) return text;
+  let taken = 0;
+  let i = 0;
+  while (i < text.length && taken < count) {
+    const unit = text.charCodeAt(i);
+    i += unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    taken++;
+  }
+  return text.slice(0, i);
+}
+
+/** Orders strings by code point, as Python compares `str` (JavaScript compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (an astral code point) sorts after every BMP unit from U+E000 up.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+// Python's case properties: `Uppercase`/`Lowercase` (which include letter-like symbols such as
+// circled and mathematical letters, that have no case mapping) and titlecase letters.
+const UPPER_OR_TITLE = /^[\p{Uppercase}\p{Lt}]$/u;
+const LOWER = /^\p{Lowercase}$/u;
+const CASED = /^[\p{Uppercase}\p{Lowercase}\p{Lt}]$/u;
+
+/** `str.islower()`: at least one lower-case character and no upper- or title-case one. */
+export function isLower(text: string): boolean {
+  let cased = false;
+  for (const char of text) {
+    if (UPPER_OR_TITLE.test(char)) return false;
+    if (!cased && LOWER.test(char)) cased = true;
+  }
+  return cased;
+}
+
+/** `str.isupper()` for one character. */
+export function isUpperChar(char: string): boolean {
+  return UPPER_OR_TITLE.test(char) && !/^\p{Lt}$/u.test(char);
+}
+
+/** Title-case mappings that differ from the upper-case one (ligatures, digraphs, `ß`). */
+const TITLE_CASE: Readonly<Record<string, string>> = {
+  ß: 'Ss',
+  ﬀ: 'Ff',
+  ﬁ: 'Fi',
+  ﬂ: 'Fl',
+  ﬃ: 'Ffi',
+  ﬄ: 'Ffl',
+  ﬅ: 'St',
+  ﬆ: 'St',
+  Ǆ: 'ǅ',
+  ǅ: 'ǅ',
+  ǆ: 'ǅ',
+  Ǉ: 'ǈ',
+  ǈ: 'ǈ',
+  ǉ: 'ǈ',
+  Ǌ: 'ǋ',
+  ǋ: 'ǋ',
+  ǌ: 'ǋ',
+  Ǳ: 'ǲ',
+  ǲ: 'ǲ',
+  ǳ: 'ǲ',
+  և: 'Եւ',
+  ﬓ: 'Մն',
+  ﬔ: 'Մե',
+  ﬕ: 'Մի',
+  ﬖ: 'Վն',
+  ﬗ: 'Մխ',
+};
+
+function titleChar(char: string): string {
+  const mapped = TITLE_CASE[char];
+  if (mapped !== undefined) return mapped;
+  const point = char.codePointAt(0) ?? 0;
+  // Greek with ypogegrammeni: the title case is the single prosgegrammeni letter.
+  if (point >= 0x1f80 && point <= 0x1faf) return String.fromCodePoint(point | 0x08);
+  if (point === 0x1fb3 || point === 0x1fc3 || point === 0x1ff3) return String.fromCodePoint(point + 9);
+  // Georgian Mkhedruli letters are their own title case (their upper case is Mtavruli).
+  if ((point >= 0x10d0 && point <= 0x10fa) || (point >= 0x10fd && point <= 0x10ff)) return char;
+  return char.toUpperCase();
+}
+
+/** `str.title()`: a character after a cased one is lower-cased, any other title-cased. */
+export function pyTitle(text: string): string {
+  let previousCased = false;
+  let out = '';
+  for (const char of text) {
+    out += previousCased ? char.toLowerCase() : titleChar(char);
+    previousCased = CASED.test(char);
+  }
+  return out;
+}
+
+/** `str(value)` for the JSON and SQLite values the engine stringifies. */
+export function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Python truthiness for the `x or y` chains the engine writes. */
+export function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof Uint8Array) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+const PY_FLOAT = /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+
+/** `float(value)`, or undefined where Python raises. */
+export function pyFloat(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value instanceof Uint8Array) text = Buffer.from(value).toString('latin1');
+  else return undefined;
+  text = strip(text);
+  if (PY_FLOAT.test(text)) return Number(text.replaceAll('_', ''));
+  const lower = text.toLowerCase().replace(/^[+-]/, '');
+  if (lower === 'inf' || lower === 'infinity') return text.startsWith('-') ? -Infinity : Infinity;
+  if (lower === 'nan') return NaN;
+  return undefined;
+}
+
+/** Keeps the first item of each key, in order (the engine's `_dedupe_preserve`). */
+export function dedupe(items: readonly string[], key: (item: string) => string = (item) => item): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const marker = key(item);
+    if (seen.has(marker)) continue;
+    seen.add(marker);
+    out.push(item);
+  }
+  return out;
+}
+
+export const lowerKey = (item: string): string => item.toLowerCase();

@@ -1,0 +1,664 @@
+/**
+ * The codex participant against the engine's recorded cases (conformance/participants/codex), run
+ * in-process over a copy of each case's home, and over hostile inputs (property tests): garbage
+ * JSONL, binary junk, a database that is not SQLite, huge and deeply nested lines never make
+ * `export()` throw or hang.
+ */
+import fc from 'fast-check';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import * as jsYaml from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import type { ExportEnvironment, ManifestData } from '../src/participants/participant.js';
+import { codexParticipant } from '../src/participants/codex/index.js';
+import { applyWal } from '../src/participants/codex/wal.js';
+import { execFileSync } from 'node:child_process';
+import { CONFORMANCE_DIR, SHARED_DIR, tempDir } from './helpers/fixtures.js';
+
+interface CaseSpec {
+  now: string;
+  hostname: string;
+  mtime: string;
+  env: Record<string, string>;
+  args: string[];
+  expect_manifest: boolean;
+  unordered: string[];
+}
+
+function casesRoot(): string | undefined {
+  for (const root of [
+    path.join(CONFORMANCE_DIR, 'participants', 'codex'),
+    path.join(SHARED_DIR, 'conformance', 'participants', 'codex'),
+  ]) {
+    if (fs.existsSync(root)) return root;
+  }
+  return undefined;
+}
+
+function setMtimes(dir: string, when: Date): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) setMtimes(full, when);
+    fs.utimesSync(full, when, when);
+  }
+  fs.utimesSync(dir, when, when);
+}
+
+function substitute(text: string, home: string): string {
+  return text.replaceAll('${HOME}', home);
+}
+
+function environmentFor(spec: CaseSpec, home: string): ExportEnvironment {
+  const env = Object.fromEntries(Object.entries(spec.env).map(([key, value]) => [key, substitute(value, home)]));
+  const sinceAt = spec.args.indexOf('--since');
+  return {
+    home,
+    env,
+    cwd: home,
+    now: new Date(spec.now),
+    hostname: spec.hostname,
+    since: sinceAt === -1 ? undefined : spec.args[sinceAt + 1],
+    platform: 'linux',
+  };
+}
+
+/** The runner's access filter at `team`: private rows dropped, the two lists always present. */
+function filterAtTeam(manifest: ManifestData): ManifestData {
+  const out: ManifestData = { ...manifest };
+  for (const key of ['recent_sessions', 'known_entities']) {
+    const rows = (manifest[key] as Record<string, unknown>[] | undefined) ?? [];
+    delete out[key];
+    out[key] = rows.filter((row) => row.visibility !== 'private');
+  }
+  return out;
+}
+
+function withoutNarrative(manifest: ManifestData): ManifestData {
+  const agent = { ...(manifest.agent as Record<string, unknown>) };
+  delete agent.role_narrative;
+  return { ...manifest, agent };
+}
+
+/** Lists named in `unordered` are compared as multisets. */
+function sortUnordered(manifest: ManifestData, unordered: readonly string[]): ManifestData {
+  const out = { ...manifest };
+  for (const key of unordered) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+  return out;
+}
+
+function copyHome(source: string, when: Date): string {
+  const home = path.join(tempDir('cx-home-'), 'home');
+  fs.cpSync(source, home, { recursive: true });
+  setMtimes(home, when);
+  return home;
+}
+
+const root = casesRoot();
+const caseNames = root ? fs.readdirSync(root).filter((name) => fs.existsSync(path.join(root, name, 'case.json'))) : [];
+
+describe.skipIf(!root)('codex participant: the engine-recorded cases', () => {
+  it.each(caseNames)('%s', async (name) => {
+    const dir = path.join(root as string, name);
+    const spec = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseSpec;
+    const home = copyHome(path.join(dir, 'home'), new Date(spec.mtime));
+    const result = await codexParticipant.export(environmentFor(spec, home));
+    if (!spec.expect_manifest) {
+      expect(result.manifest).toBeUndefined();
+      return;
+    }
+    expect(result.manifest).toBeDefined();
+    const expected = jsYaml.load(substitute(fs.readFileSync(path.join(dir, 'expected.l5.yaml'), 'utf8'), home));
+    const actual = filterAtTeam(result.manifest as ManifestData);
+    expect(sortUnordered(withoutNarrative(actual), spec.unordered)).toEqual(
+      sortUnordered(withoutNarrative(expected as ManifestData), spec.unordered),
+    );
+    expect(typeof (actual.agent as Record<string, unknown>).role_narrative).toBe('string');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Behaviour a user relies on beyond the recorded cases, and hostile inputs.
+
+const NOW = new Date('2026-05-01T12:00:00Z');
+
+function environment(home: string, extra: Partial<ExportEnvironment> = {}): ExportEnvironment {
+  return { home, env: { HOME: home }, cwd: home, now: NOW, hostname: 'test-host', platform: 'linux', ...extra };
+}
+
+function freshHome(): string {
+  const home = path.join(tempDir('cx-home-'), 'home');
+  fs.mkdirSync(home, { recursive: true });
+  return home;
+}
+
+function write(file: string, content: string | Uint8Array): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+const meta = (id: string, cwd: string, timestamp = '2026-04-20T10:00:00Z'): string =>
+  JSON.stringify({ timestamp, type: 'session_meta', payload: { id, timestamp, cwd } });
+const userText = (text: string): string =>
+  JSON.stringify({
+    type: 'response_item',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  });
+const patch = (files: string[]): string =>
+  JSON.stringify({
+    type: 'response_item',
+    payload: {
+      type: 'function_call',
+      name: 'apply_patch',
+      arguments: files.map((file) => `*** Update File: ${file}`).join('\n'),
+    },
+  });
+
+/** A Codex home with an index and one rollout per entry. */
+function indexedHome(entries: { id: string; name: string; cwd: string; lines?: string[] }[]): string {
+  const home = freshHome();
+  const codex = path.join(home, '.codex');
+  write(
+    path.join(codex, 'session_index.jsonl'),
+    entries
+      .map((entry) => JSON.stringify({ id: entry.id, thread_name: entry.name, updated_at: '2026-04-20T10:00:00Z' }))
+      .join('\n'),
+  );
+  for (const entry of entries) {
+    write(
+      path.join(codex, 'sessions', '2026', '04', '20', `rollout-2026-04-20T10-00-00-${entry.id}.jsonl`),
+      [meta(entry.id, entry.cwd), ...(entry.lines ?? [])].join('\n'),
+    );
+  }
+  return home;
+}
+
+function sessionsOf(manifest: ManifestData | undefined): Record<string, unknown>[] {
+  return (manifest?.recent_sessions as Record<string, unknown>[] | undefined) ?? [];
+}
+function entityNames(manifest: ManifestData | undefined): string[] {
+  return ((manifest?.known_entities as Record<string, unknown>[] | undefined) ?? []).map((e) => String(e.name));
+}
+
+describe('codex participant: sources and failures', () => {
+  it('finds nothing in a home without Codex: no manifest, one warning line', async () => {
+    const result = await codexParticipant.export(environment(freshHome()));
+    expect(result.manifest).toBeUndefined();
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).not.toContain('\n');
+    expect(result.sources.every((source) => !source.found)).toBe(true);
+  });
+
+  it('exports the ~/codex-brain overlay alone when there is no Codex home', async () => {
+    const home = freshHome();
+    write(path.join(home, 'codex-brain', 'quarry.md'), '# Task Group: quarry imports\ndescription: nightly dumps\n');
+    const result = await codexParticipant.export(environment(home));
+    expect(result.manifest?.capabilities).toEqual(['codex_brain']);
+    expect(result.manifest?.recent_sessions).toBeUndefined();
+    expect(entityNames(result.manifest)).toEqual(['quarry imports']);
+  });
+
+  it('reads $CODEX_HOME when it is a directory, and reports its sources', async () => {
+    const home = freshHome();
+    const elsewhere = path.join(home, 'custom-codex');
+    write(path.join(elsewhere, 'memories', 'MEMORY.md'), '# Task Group: lighthouse keeping\n');
+    const result = await codexParticipant.export(environment(home, { env: { HOME: home, CODEX_HOME: elsewhere } }));
+    expect(result.manifest?.capabilities).toEqual(['codex_home', 'memories_dir', 'memory_md']);
+    expect(entityNames(result.manifest)).toContain('lighthouse keeping');
+    const sources = await codexParticipant.sources(environment(home, { env: { HOME: home, CODEX_HOME: elsewhere } }));
+    expect(sources.find((source) => source.name === 'memory_md')).toMatchObject({ found: true });
+  });
+
+  it('a state database that is not SQLite: one warning, the index still exported', async () => {
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    write(path.join(home, '.codex', 'state_5.sqlite'), 'this is not a database at all, just text');
+    const result = await codexParticipant.export(environment(home));
+    expect(result.warnings.some((warning) => warning.includes('state_5.sqlite'))).toBe(true);
+    expect(result.warnings.every((warning) => !warning.includes('\n'))).toBe(true);
+    expect(sessionsOf(result.manifest).map((session) => session.key_actions)).toEqual([['Tune the harbour lights']]);
+    expect(result.sources.find((source) => source.name === 'state_db')?.problem).toBeTruthy();
+  });
+
+  it('never writes into the Codex home', async () => {
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    write(path.join(home, '.codex', 'state_5.sqlite'), 'junk');
+    const before = listTree(path.join(home, '.codex'));
+    await codexParticipant.export(environment(home));
+    expect(listTree(path.join(home, '.codex'))).toEqual(before);
+  });
+
+  it('does not follow symlinks out of the home', async () => {
+    const outside = tempDir('cx-outside-');
+    write(path.join(outside, 'MEMORY.md'), '# Task Group: secret from outside\n');
+    write(path.join(outside, 'rollout-2026-04-20T10-00-00-s-2.jsonl'), meta('s-2', '/outside/vault'));
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    fs.mkdirSync(path.join(home, '.codex', 'memories'));
+    fs.symlinkSync(path.join(outside, 'MEMORY.md'), path.join(home, '.codex', 'memories', 'MEMORY.md'));
+    fs.symlinkSync(outside, path.join(home, '.codex', 'sessions', 'linked'));
+    fs.appendFileSync(
+      path.join(home, '.codex', 'session_index.jsonl'),
+      `\n${JSON.stringify({ id: 's-2', thread_name: 'Outside thread', updated_at: '2026-04-21T10:00:00Z' })}`,
+    );
+    const result = await codexParticipant.export(environment(home));
+    expect(entityNames(result.manifest)).not.toContain('secret from outside');
+    const cwds = sessionsOf(result.manifest).map((session) => session.cwd);
+    expect(cwds).not.toContain('/outside/vault');
+  });
+
+  it('keeps the files apply_patch touched, only for rollouts up to 1,000,000 bytes', async () => {
+    const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'x'.repeat(1_000_000) } });
+    const home = indexedHome([
+      { id: 's-1', name: 'Small rollout work', cwd: '/work/harbour', lines: [patch(['src/a.ts', 'SRC/A.ts', 'b.ts'])] },
+      { id: 's-2', name: 'Large rollout work', cwd: '/work/harbour', lines: [patch(['src/c.ts']), filler] },
+    ]);
+    const sessions = sessionsOf((await codexParticipant.export(environment(home))).manifest);
+    const byAction = Object.fromEntries(sessions.map((s) => [String((s.key_actions as string[])[0]), s.files_touched]));
+    expect(byAction['Small rollout work']).toEqual(['src/a.ts', 'b.ts']);
+    expect(byAction['Large rollout work']).toBeUndefined();
+  });
+
+  it('skips a line over the cap; it still counts as a record before session_meta', async () => {
+    const huge = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'y'.repeat(6 * 1024 * 1024) } });
+    const home = indexedHome([{ id: 's-1', name: 'Huge line session', cwd: '/unused' }]);
+    const rollout = path.join(home, '.codex', 'sessions', '2026', '04', '20', 'rollout-2026-04-20T10-00-00-s-1.jsonl');
+    write(rollout, [huge, 'not json', meta('s-1', '/work/harbour'), userText('talk about Continuo')].join('\n'));
+    const result = await codexParticipant.export(environment(home));
+    expect(sessionsOf(result.manifest)).toEqual([
+      expect.objectContaining({ cwd: '/work/harbour', key_actions: ['Huge line session'] }),
+    ]);
+  });
+
+  it('applies --since to sessions and their thread topics only', async () => {
+    const home = freshHome();
+    const codex = path.join(home, '.codex');
+    write(
+      path.join(codex, 'session_index.jsonl'),
+      [
+        JSON.stringify({ id: 'old', thread_name: 'Old harbour work', updated_at: '2026-03-01T10:00:00Z' }),
+        JSON.stringify({ id: 'new', thread_name: 'New harbour work', updated_at: '2026-04-25T10:00:00Z' }),
+      ].join('\n'),
+    );
+    // Distilled memory present, so the fallback memory (which would name every thread) is not built.
+    write(path.join(codex, 'memories', 'MEMORY.md'), '# Task Group: harbour upkeep\n');
+    const result = await codexParticipant.export(environment(home, { since: '2026-04-01' }));
+    expect(sessionsOf(result.manifest).map((s) => s.date)).toEqual(['2026-04-25']);
+    expect(entityNames(result.manifest)).toContain('New harbour work');
+    expect(entityNames(result.manifest)).not.toContain('Old harbour work');
+  });
+
+  it('replaces a credential-looking thread name and masks links', async () => {
+    const home = indexedHome([
+      { id: 's-1', name: 'rotate the password for prod', cwd: '/work/harbour' },
+      { id: 's-2', name: 'read https://example.com/x?token=1 first', cwd: '/work/harbour' },
+    ]);
+    const actions = sessionsOf((await codexParticipant.export(environment(home))).manifest).map((s) => s.key_actions);
+    expect(actions).toContainEqual(['[redacted credential-like text]']);
+    expect(actions).toContainEqual(['read [link] first']);
+  });
+});
+
+describe('codex participant: engine rules beyond the recorded cases', () => {
+  it('memory consolidation sessions, the overlay, repeated project names and canonical preferences', async () => {
+    const home = indexedHome([
+      { id: 's-1', name: 'Consolidate memories', cwd: '', lines: [patch(['MEMORY.md', 'raw_memories.md'])] },
+      { id: 's-2', name: 'Paint the beacon', cwd: '/work/beacon' },
+    ]);
+    // The first session ran inside the Codex home's memories folder.
+    const rollout = path.join(home, '.codex', 'sessions', '2026', '04', '20', 'rollout-2026-04-20T10-00-00-s-1.jsonl');
+    write(
+      rollout,
+      [meta('s-1', path.join(home, '.codex', 'memories')), patch(['MEMORY.md', 'raw_memories.md'])].join('\n'),
+    );
+    write(
+      path.join(home, '.codex', 'memories', 'MEMORY.md'),
+      [
+        '# Task Group: Lighthouse restoration',
+        'keywords: Lighthouse, `Beacon`',
+        '## User Preferences',
+        '- The user wants git commit and push at every checkpoint on the mac',
+        '- Prefer short answers; no fluff',
+      ].join('\n'),
+    );
+    write(path.join(home, 'codex-brain', 'notes', 'plan.md'), '# Task Group: Beacon maintenance\n');
+    write(path.join(home, 'codex-brain', 'empty.md'), '');
+    write(path.join(home, 'codex-brain', 'data.json'), '# Task Group: not read\n');
+
+    const manifest = (await codexParticipant.export(environment(home))).manifest;
+    expect(manifest?.capabilities).toEqual([
+      'codex_brain',
+      'codex_home',
+      'memories_dir',
+      'memory_md',
+      'session_index',
+      'sessions_dir',
+    ]);
+    const sessions = sessionsOf(manifest);
+    expect(sessions.find((s) => s.cwd === '/work/beacon')).toMatchObject({
+      project_focus: ['Beacon'],
+      key_actions: ['Paint the beacon'],
+    });
+    expect(sessions.find((s) => s.cwd !== '/work/beacon')).toMatchObject({
+      // "memories" is a project key the engine keeps for the session, though junk as an entity.
+      project_focus: ['memories'],
+      key_actions: ['Updated Codex memory artifacts: MEMORY.md, raw_memories.md'],
+      files_touched: ['MEMORY.md', 'raw_memories.md'],
+    });
+    const entities = (manifest?.known_entities as Record<string, unknown>[])
+      // The temp path (in the rollout's raw text) may name a concept; that rule has its own case.
+      .filter((entity) => !(entity.tags as string[]).includes('codex-fallback-concept'))
+      .map(({ visibility, ...rest }) => {
+        expect(visibility).toBe('team');
+        return rest;
+      });
+    expect(entities).toEqual([
+      {
+        name: 'cross-machine handoff workflow',
+        type: 'preference',
+        summary: 'User preference: The user wants git commit and push at every checkpoint on the mac',
+        tags: ['codex-preference', 'workflow'],
+      },
+      {
+        name: 'short answers preference',
+        type: 'preference',
+        summary: 'User preference: Prefer short answers; no fluff',
+        tags: ['codex-preference'],
+      },
+      {
+        name: 'Beacon',
+        type: 'project',
+        summary: 'Beacon maintenance',
+        last_touched: '2026-04-20',
+        tags: ['codex-project', 'codex-memory'],
+      },
+      {
+        name: 'Lighthouse',
+        type: 'project',
+        summary: 'Lighthouse restoration',
+        tags: ['codex-project', 'codex-memory'],
+      },
+      {
+        name: 'Beacon maintenance',
+        type: 'topic',
+        summary: 'Codex memory topic: Beacon maintenance',
+        tags: ['codex-memory'],
+      },
+      {
+        name: 'Codex memory artifacts',
+        type: 'topic',
+        summary: 'Codex thread: Codex memory artifacts',
+        last_touched: '2026-04-20',
+        tags: ['codex-thread'],
+      },
+      {
+        name: 'Lighthouse restoration',
+        type: 'topic',
+        summary: 'Codex memory topic: Lighthouse restoration',
+        tags: ['codex-memory'],
+      },
+      {
+        name: 'Paint the beacon',
+        type: 'topic',
+        summary: 'Codex thread: Paint the beacon',
+        last_touched: '2026-04-20',
+        tags: ['codex-thread'],
+      },
+    ]);
+  });
+});
+
+describe('codex participant: the write-ahead log', () => {
+  it('applyWal shows committed transactions still in the log, not uncommitted ones', async () => {
+    const dir = tempDir('cx-wal-');
+    // A WAL-mode database copied while its writer is open and nothing is checkpointed.
+    const script = [
+      'import sqlite3, shutil, sys, os',
+      'd = sys.argv[1]; db = os.path.join(d, "live.sqlite")',
+      'c = sqlite3.connect(db, isolation_level=None)',
+      'c.execute("pragma journal_mode=wal"); c.execute("pragma wal_autocheckpoint=0")',
+      'c.execute("create table threads(id text primary key, title text)")',
+      'c.execute("begin")',
+      'for i in range(300): c.execute("insert into threads values(?, ?)", ("t%d" % i, "title %d" % i))',
+      'c.execute("commit")',
+      "c.execute(\"update threads set title = 'changed' where id = 't5'\")",
+      'c.execute("begin"); c.execute("insert into threads values(\'uncommitted\', \'x\')")',
+      'shutil.copy(db, os.path.join(d, "copy.sqlite")); shutil.copy(db + "-wal", os.path.join(d, "copy.sqlite-wal"))',
+    ].join('\n');
+    execFileSync('python3', ['-c', script, dir]);
+    const require = createRequire(import.meta.url);
+    const SQL = await (require('sql.js') as () => Promise<{ Database: new (data?: Uint8Array) => SqlReader }>)();
+    const main = fs.readFileSync(path.join(dir, 'copy.sqlite'));
+    const wal = fs.readFileSync(path.join(dir, 'copy.sqlite-wal'));
+    const without = new SQL.Database(main);
+    expect(without.exec("SELECT name FROM sqlite_master WHERE type = 'table'")).toEqual([]);
+    without.close();
+    const merged = new SQL.Database(applyWal(main, wal));
+    expect(merged.exec('SELECT count(*) FROM threads')[0].values).toEqual([[300]]);
+    expect(merged.exec("SELECT title FROM threads WHERE id = 't5'")[0].values).toEqual([['changed']]);
+    expect(merged.exec("SELECT count(*) FROM threads WHERE id = 'uncommitted'")[0].values).toEqual([[0]]);
+    merged.close();
+    // A torn or foreign log leaves the database as it was.
+    expect(applyWal(main, wal.subarray(0, 40))).toBe(main);
+    expect(applyWal(main, Buffer.from('not a log at all, not a log at all, not a log'))).toBe(main);
+  });
+});
+
+interface SqlReader {
+  exec(sql: string): { values: unknown[][] }[];
+  close(): void;
+}
+
+function listTree(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const info = fs.lstatSync(full);
+    out.push(`${path.relative(dir, full)} ${info.size} ${info.mtimeMs}`);
+  }
+  return out.sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests: whatever the files hold, export() resolves with plain data and valid dates.
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function assertWellFormed(manifest: ManifestData | undefined): void {
+  expect(manifest).toBeDefined();
+  expect(() => JSON.stringify(manifest)).not.toThrow();
+  for (const session of sessionsOf(manifest)) {
+    expect(session.date).toMatch(DAY);
+    for (const action of session.key_actions as unknown[]) expect(typeof action).toBe('string');
+  }
+  for (const entity of (manifest?.known_entities as Record<string, unknown>[] | undefined) ?? []) {
+    expect(typeof entity.name).toBe('string');
+    expect(String(entity.name).trim()).not.toBe('');
+  }
+}
+
+const timestampArb = fc.oneof(
+  fc
+    .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  fc.constantFrom(
+    '2026-04-30T23:59:59+02:00',
+    '2026-13-45T00:00:00Z',
+    '20260430T101010',
+    'abcd-ef-ghij',
+    '',
+    '2026-04-30',
+  ),
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+);
+const looseValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), timestampArb);
+const rolloutRecord = fc.record(
+  {
+    timestamp: timestampArb,
+    type: fc.oneof(
+      fc.constantFrom('session_meta', 'response_item', 'event_msg', 'user_input'),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
+    payload: fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record(
+        {
+          id: fc.oneof(fc.constantFrom('s-1', 's-2', ''), looseValue),
+          cwd: fc.oneof(
+            fc.constantFrom('/work/harbour', 'C:\\Users\\x\\lantern', '/home/x/.codex/memories'),
+            looseValue,
+          ),
+          timestamp: timestampArb,
+          type: fc.constantFrom('message', 'function_call', 'user_message'),
+          role: fc.constantFrom('user', 'assistant'),
+          name: fc.constantFrom('apply_patch', 'shell'),
+          arguments: fc.oneof(fc.constantFrom('*** Update File: a.ts\n*** Move to: b.ts'), looseValue),
+          content: fc.oneof(
+            fc.constant([{ type: 'input_text', text: 'Bourdon recognition-first runtime layer' }]),
+            looseValue,
+          ),
+          text: looseValue,
+          message: looseValue,
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+const rolloutLine = fc.oneof(
+  fc.string({ maxLength: 120 }),
+  rolloutRecord.map((record) => JSON.stringify(record)),
+  fc.constantFrom('['.repeat(50_000), '{"a":'.repeat(20_000), '\u0000\u0001', '{"type": NaN}'),
+);
+const indexLine = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc
+    .record(
+      {
+        id: fc.oneof(fc.constantFrom('s-1', 's-2', '*', ''), looseValue),
+        thread_name: fc.oneof(fc.string({ maxLength: 60 }), looseValue),
+        updated_at: timestampArb,
+      },
+      { requiredKeys: [] },
+    )
+    .map((record) => JSON.stringify(record)),
+);
+const memoryLine = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom(
+    '# Task Group: harbour lights',
+    '## Task 1: Fix the lantern',
+    'task_group: quarry-import',
+    'keywords: Harbour, `Lantern`, , ``',
+    '## User Preferences',
+    '### Preference signals',
+    '- The user prefers backend-first delivery [Task 2]',
+    '- stop when asked',
+    '## Keywords',
+    '- Harbour, Quarry',
+    '## Reusable Knowledge',
+    'description: Recovered concept: Continuo',
+    '## Thread `s-1`',
+    'Key steps:',
+    '<!-- BEGIN BOURDON FALLBACK MEMORY -->',
+    '<!-- END BOURDON FALLBACK MEMORY -->',
+  ),
+);
+
+describe('codex participant: hostile inputs (property tests)', () => {
+  it('garbage and odd JSON in the index, rollouts and memories never throw', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(indexLine, { maxLength: 8 }),
+        fc.array(fc.array(rolloutLine, { maxLength: 6 }), { maxLength: 3 }),
+        fc.array(memoryLine, { maxLength: 15 }),
+        fc.option(fc.constantFrom('2026-04-01', '2030-01-01'), { nil: undefined }),
+        async (index, rollouts, memory, since) => {
+          const home = freshHome();
+          const codex = path.join(home, '.codex');
+          write(path.join(codex, 'session_index.jsonl'), index.join('\n'));
+          rollouts.forEach((lines, i) =>
+            write(
+              path.join(codex, 'sessions', '2026', '04', `rollout-2026-04-2${i}T00-00-00-s-${i + 1}.jsonl`),
+              lines.join('\n'),
+            ),
+          );
+          write(path.join(codex, 'memories', 'raw_memories.md'), memory.join('\n'));
+          write(path.join(home, 'codex-brain', 'notes.md'), memory.slice().reverse().join('\r\n'));
+          const result = await codexParticipant.export(environment(home, { since }));
+          assertWellFormed(result.manifest);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('binary junk in every file never throws', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.uint8Array({ maxLength: 3000 }),
+        async (a, b, c) => {
+          const home = freshHome();
+          const codex = path.join(home, '.codex');
+          write(path.join(codex, 'state_5.sqlite'), a);
+          write(path.join(codex, 'session_index.jsonl'), b);
+          write(path.join(codex, 'sessions', 'rollout-x-s-1.jsonl'), c);
+          write(path.join(codex, 'memories', 'MEMORY.md'), a);
+          write(path.join(codex, 'memories', 'raw_memories.md'), b);
+          write(path.join(codex, 'memories', 'rollout_summaries', 'x.md'), c);
+          const result = await codexParticipant.export(environment(home));
+          assertWellFormed(result.manifest);
+          expect(result.warnings.every((warning) => !warning.includes('\n'))).toBe(true);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
+  it('any values in the state database threads never throw', async () => {
+    const require = createRequire(import.meta.url);
+    const SQL = await (require('sql.js') as () => Promise<{ Database: new () => SqlDatabase }>)();
+    const sqlValue = fc.oneof(
+      fc.constant(null),
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.string({ maxLength: 40 }),
+      fc.uint8Array({ maxLength: 12 }),
+      fc.constantFrom(
+        '2026-04-30T10:00:00Z',
+        '1777291200000',
+        '-5',
+        '1e400',
+        'nan',
+        '.codex/sessions/x.jsonl',
+        '/etc/passwd',
+      ),
+    );
+    const row = fc.tuple(sqlValue, sqlValue, sqlValue, sqlValue, sqlValue, sqlValue, sqlValue);
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { maxLength: 8 }), async (rows) => {
+        const home = freshHome();
+        const db = new SQL.Database();
+        db.run('CREATE TABLE threads (id, title, first_user_message, cwd, rollout_path, updated_at_ms, created_at)');
+        for (const values of rows) db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?, ?, ?)', values);
+        write(path.join(home, '.codex', 'state_5.sqlite'), db.export());
+        db.close();
+        write(path.join(home, '.codex', 'sessions', 'x.jsonl'), meta('s-9', '/work/harbour', '2030-01-01T00:00:00Z'));
+        const result = await codexParticipant.export(environment(home));
+        assertWellFormed(result.manifest);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+interface SqlDatabase {
+  run(sql: string, params?: unknown[]): void;
+  export(): Uint8Array;
+  close(): void;
+}
