@@ -12,8 +12,6 @@ import * as jsYaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { ExportEnvironment, ManifestData } from '../src/participants/participant.js';
 import { codexParticipant } from '../src/participants/codex/index.js';
-import { applyWal } from '../src/participants/codex/wal.js';
-import { execFileSync } from 'node:child_process';
 import { CONFORMANCE_DIR, SHARED_DIR, tempDir } from './helpers/fixtures.js';
 
 interface CaseSpec {
@@ -408,47 +406,6 @@ describe('codex participant: engine rules beyond the recorded cases', () => {
     ]);
   });
 });
-
-describe('codex participant: the write-ahead log', () => {
-  it('applyWal shows committed transactions still in the log, not uncommitted ones', async () => {
-    const dir = tempDir('cx-wal-');
-    // A WAL-mode database copied while its writer is open and nothing is checkpointed.
-    const script = [
-      'import sqlite3, shutil, sys, os',
-      'd = sys.argv[1]; db = os.path.join(d, "live.sqlite")',
-      'c = sqlite3.connect(db, isolation_level=None)',
-      'c.execute("pragma journal_mode=wal"); c.execute("pragma wal_autocheckpoint=0")',
-      'c.execute("create table threads(id text primary key, title text)")',
-      'c.execute("begin")',
-      'for i in range(300): c.execute("insert into threads values(?, ?)", ("t%d" % i, "title %d" % i))',
-      'c.execute("commit")',
-      "c.execute(\"update threads set title = 'changed' where id = 't5'\")",
-      'c.execute("begin"); c.execute("insert into threads values(\'uncommitted\', \'x\')")',
-      'shutil.copy(db, os.path.join(d, "copy.sqlite")); shutil.copy(db + "-wal", os.path.join(d, "copy.sqlite-wal"))',
-    ].join('\n');
-    execFileSync('python3', ['-c', script, dir]);
-    const require = createRequire(import.meta.url);
-    const SQL = await (require('sql.js') as () => Promise<{ Database: new (data?: Uint8Array) => SqlReader }>)();
-    const main = fs.readFileSync(path.join(dir, 'copy.sqlite'));
-    const wal = fs.readFileSync(path.join(dir, 'copy.sqlite-wal'));
-    const without = new SQL.Database(main);
-    expect(without.exec("SELECT name FROM sqlite_master WHERE type = 'table'")).toEqual([]);
-    without.close();
-    const merged = new SQL.Database(applyWal(main, wal));
-    expect(merged.exec('SELECT count(*) FROM threads')[0].values).toEqual([[300]]);
-    expect(merged.exec("SELECT title FROM threads WHERE id = 't5'")[0].values).toEqual([['changed']]);
-    expect(merged.exec("SELECT count(*) FROM threads WHERE id = 'uncommitted'")[0].values).toEqual([[0]]);
-    merged.close();
-    // A torn or foreign log leaves the database as it was.
-    expect(applyWal(main, wal.subarray(0, 40))).toBe(main);
-    expect(applyWal(main, Buffer.from('not a log at all, not a log at all, not a log'))).toBe(main);
-  });
-});
-
-interface SqlReader {
-  exec(sql: string): { values: unknown[][] }[];
-  close(): void;
-}
 
 function listTree(dir: string): string[] {
   const out: string[] = [];

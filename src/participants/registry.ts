@@ -3,16 +3,17 @@
  * them, and their lookup by agent id or CLI topic.
  */
 import { claudeCodeParticipant } from './claude-code/index.js';
+import { codexParticipant } from './codex/index.js';
+import { copilotCliParticipant } from './copilot-cli/index.js';
+import { cursorParticipant } from './cursor/index.js';
 import { mcpMemoryParticipant } from './mcp-memory/index.js';
 import type { Participant } from './participant.js';
 
 export const PARTICIPANTS: readonly Participant[] = [
   claudeCodeParticipant,
-  // ── codex, cursor, copilot-cli: registered here, in this order, when they land ──
-  // codexParticipant,
-  // cursorParticipant,
-  // copilotCliParticipant,
-  // ──────────────────────────────────────────────────────────────────────────────
+  codexParticipant,
+  cursorParticipant,
+  copilotCliParticipant,
   mcpMemoryParticipant,
 ];
 

@@ -1,23 +1,12 @@
 /**
  * The codex scrubber: every synthesised text field (key actions, topic and preference names,
- * preference summaries) is whitespace-collapsed, replaced whole when it looks like it carries a
- * credential, has its links masked, and is cut to a bound. The export runner's redaction runs
- * over the whole manifest afterwards; this is the engine's own pass, kept for parity.
+ * preference summaries) goes through the engine's native-memory scrubber (`../scrub.ts`, shared
+ * with cursor and copilot-cli) with the bound the engine puts on that kind of text. The export
+ * runner's redaction runs over the whole manifest afterwards; this is the engine's own pass.
  */
-import { NON_SPACE, PyPattern, codePointLength, codePointPrefix, normalizeText, rstrip } from './text.js';
+import { looksLikeCredential, scrubNativeText } from '../scrub.js';
 
-export const REDACTED_TEXT = '[redacted credential-like text]';
-
-const SENSITIVE = [
-  new PyPattern('\\bapi[_-]?key\\b', 'i'),
-  new PyPattern('\\bapi[_-]?token\\b', 'i'),
-  new PyPattern('\\baccess[_-]?token\\b', 'i'),
-  new PyPattern('\\bbearer\\s+token\\b', 'i'),
-  new PyPattern('\\bpassword\\b', 'i'),
-  new PyPattern('\\bsk_live_[A-Za-z0-9_]+\\b'),
-  new PyPattern('\\bhf_[A-Za-z0-9_]{10,}\\b', 'i'),
-];
-const LINK = new RegExp(`https?://${NON_SPACE}+`, 'gu');
+export { REDACTED_TEXT } from '../scrub.js';
 
 /** Bounds the engine puts on each kind of text. */
 export const LIMITS = {
@@ -30,15 +19,9 @@ export const LIMITS = {
 } as const;
 
 /** True when the text names something credential-like (the whole field is then replaced). */
-export function looksSensitive(text: string): boolean {
-  return SENSITIVE.some((pattern) => pattern.test(text));
-}
+export const looksSensitive = looksLikeCredential;
 
 /** The engine's `_safe_native_memory_text`: normalised, credential check, links, cut with `...`. */
 export function scrub(value: string, limit: number = LIMITS.default): string {
-  let text = normalizeText(value);
-  if (looksSensitive(text)) return REDACTED_TEXT;
-  text = text.replace(LINK, '[link]');
-  if (text.length <= limit || codePointLength(text) <= limit) return text;
-  return `${rstrip(codePointPrefix(text, limit - 3))}...`;
+  return scrubNativeText(value, limit);
 }
