@@ -28,6 +28,7 @@ export default class Doctor extends BaseCommand {
   peers         peers.yaml is valid and each token variable is set
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
+  sync remote   git present, the remote reachable and writable (when \`bourdon sync init\` set one)
 
 Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Nothing is changed, except that the write gate is taken and released.`;
   static override examples = [
@@ -71,6 +72,12 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
         staleDays: flags['stale-days'] ?? DEFAULT_STALE_DAYS,
         probePeer: flags.offline ? undefined : await peerProbe(flags['peer-timeout']),
       });
+      const { syncDoctorChecks } = await import('../sync/setup.js');
+      for (const result of await syncDoctorChecks({ library: root, env: process.env, offline: flags.offline })) {
+        report.checks.push(result);
+        report.counts[result.verdict]++;
+      }
+      report.ok = report.counts.fail === 0;
     } finally {
       stop();
     }
