@@ -39,6 +39,12 @@ async function defaultBranch(remote: string): Promise<string> {
   const symref = await runGit(['ls-remote', '--symref', '--', remote, 'HEAD'], { timeoutMs: 60_000 });
   const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout.toString('utf8'));
   if (match) return match[1];
+  // An empty repository advertises no HEAD; a local one can still be asked what it names.
+  if (isLocalPath(remote)) {
+    const local = await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: remote.replace(/^file:\/\//i, '') });
+    const name = local.stdout.toString('utf8').trim();
+    if (local.code === 0 && name) return name;
+  }
   const configured = await runGit(['config', '--get', 'init.defaultBranch']);
   const name = configured.stdout.toString('utf8').trim();
   return configured.code === 0 && name ? name : 'master';
