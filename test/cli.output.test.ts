@@ -149,6 +149,7 @@ describe('help that teaches', () => {
       'WRITE AND RECOVER',
       'MEMBERS AND TRUST',
       'PEERS',
+      'SHARE THROUGH GIT',
       'SERVE AND SET UP',
       'GUIDES',
     ]);
@@ -156,6 +157,7 @@ describe('help that teaches', () => {
     expect(section('ASK THE LIBRARY')).toMatch(/^\s+find\s+Who knows about X\.$/m);
     expect(section('MEMBERS AND TRUST')).toMatch(/^\s+agent add\s+/m);
     expect(section('PEERS')).toMatch(/^\s+peers check\s+/m);
+    expect(section('SHARE THROUGH GIT')).toMatch(/^\s+sync push\s+/m);
     expect(section('SERVE AND SET UP')).toMatch(/^\s+doctor\s+/m);
     expect(section('GUIDES')).toMatch(/^\s+help staging\s+/m);
     // `bourdon --help` is the same page.
@@ -163,7 +165,7 @@ describe('help that teaches', () => {
   });
 
   it('topics open with a guide and examples, then their commands', async () => {
-    for (const topic of ['agent', 'staging', 'peers']) {
+    for (const topic of ['agent', 'staging', 'peers', 'sync']) {
       const result = await runCli(['help', topic]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('GUIDE\n');
