@@ -187,9 +187,9 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
     await ensureWork(paths, config);
     const state = readState(paths);
     if (options.acceptRewrite) state.known_head = null;
-    const env = await commitEnv(paths, machine);
+    const [env, firstHead] = await Promise.all([commitEnv(paths, machine), fetchRemote(paths, config)]);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const head = await fetchRemote(paths, config);
+      const head = attempt === 1 ? firstHead : await fetchRemote(paths, config);
       if (await historyRewritten(paths, state, head)) throw rewriteError(state, head);
       await resetWork(paths, config, head);
       const changes = writeFolder(paths, machine, options.level, publication, now());

@@ -5,6 +5,7 @@
  * afresh.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { BourdonError } from '../core/errors.js';
 import { git, runGit, gitReason } from './git.js';
 import type { RemoteConfig, SyncPaths, SyncState } from './workspace.js';
@@ -15,11 +16,9 @@ export function trackingRef(config: RemoteConfig): string {
 }
 
 async function isUsable(paths: SyncPaths, config: RemoteConfig): Promise<boolean> {
-  if (!fs.existsSync(paths.work)) return false;
-  const top = await runGit(['rev-parse', '--show-toplevel'], { cwd: paths.work });
-  if (top.code !== 0 || fs.realpathSync(top.stdout.toString('utf8').trim()) !== fs.realpathSync(paths.work))
-    return false;
-  const url = await runGit(['config', '--get', 'remote.origin.url'], { cwd: paths.work });
+  if (!fs.existsSync(path.join(paths.work, '.git', 'HEAD'))) return false;
+  // Asked of this repository exactly (--git-dir): never of a repository around the config dir.
+  const url = await runGit(['--git-dir', path.join(paths.work, '.git'), 'config', '--get', 'remote.origin.url']);
   return url.code === 0 && url.stdout.toString('utf8').trim() === config.remote;
 }
 
@@ -82,8 +81,10 @@ export function rewriteError(state: SyncState, head: string | null): BourdonErro
 
 /** Commit identity: the user's own when git has one, else one naming this machine. */
 export async function commitEnv(paths: SyncPaths, machine: string): Promise<NodeJS.ProcessEnv> {
-  const email = await runGit(['config', '--get', 'user.email'], { cwd: paths.work });
-  const name = await runGit(['config', '--get', 'user.name'], { cwd: paths.work });
+  const [email, name] = await Promise.all([
+    runGit(['config', '--get', 'user.email'], { cwd: paths.work }),
+    runGit(['config', '--get', 'user.name'], { cwd: paths.work }),
+  ]);
   const env: NodeJS.ProcessEnv = {};
   if (name.code !== 0 && !process.env.GIT_AUTHOR_NAME) {
     env.GIT_AUTHOR_NAME = `bourdon (${machine})`;
