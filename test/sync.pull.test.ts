@@ -89,16 +89,16 @@ describe('sync pull', () => {
     });
   });
 
-  it('never serves a pulled row above the level its machine published it at', async () => {
-    // ci published at team: its public-labelled entity is served at team, not at public.
+  it('serves pulled rows at the levels they were published with, never above their publication', async () => {
+    // ci published at team: its public entity is served at public, its team note only at team.
     const atPublic = await desk.json<{ matches: { agents: string[] }[] }>([
       'find',
       'Orbit',
       '--access-level',
       'public',
     ]);
-    expect(atPublic.matches[0].agents.sort()).toEqual(['codex', 'sync:laptop:codex']);
-    const notes = await desk.json<{ notes: { agent_id?: string; agent?: string; text: string }[] }>([
+    expect(atPublic.matches[0].agents.sort()).toEqual(['codex', 'sync:ci:codex', 'sync:laptop:codex']);
+    const notes = await desk.json<{ notes: { text: string }[] }>([
       'list-notes',
       '--since',
       '2026-01-01',
@@ -117,7 +117,9 @@ describe('sync pull', () => {
       remote,
       {
         'machines/evil/publication.json': JSON.stringify({ machine: 'evil', access_level: 'public' }),
-        'machines/evil/agents/good.l5.yaml': simpleManifest('good', 'Goodness'),
+        'machines/evil/agents/good.l5.yaml':
+          simpleManifest('good', 'Goodness') +
+          'notes:\n  - date: "2026-11-30"\n    text: SNEAKY_TEAM_NOTE\n    visibility: team\n  - date: "2026-11-30"\n    text: SNEAKY_PRIVATE_NOTE\n    visibility: private\n',
         'machines/evil/agents/broken.l5.yaml': 'agent: [unclosed\n',
         'machines/evil/agents/big.l5.yaml': big,
         'machines/evil/agents/impostor.l5.yaml': simpleManifest('someone-else', 'Impostor'),
@@ -150,6 +152,17 @@ describe('sync pull', () => {
     expect(snapshotTree(path.join(desk.library, 'agents'))).toEqual(before);
     const agents = await desk.json<AgentsPayload>(['agents']);
     expect(agentIds(agents)).toEqual(['codex', 'sync:ci:codex', 'sync:evil:good', 'sync:laptop:codex']);
+    // evil published at public: its rows labelled team or private are not served, at any level.
+    const evilNotes = await desk.json<{ notes: { text: string }[] }>([
+      'list-notes',
+      '--since',
+      '2026-01-01',
+      '--access-level',
+      'private',
+      '--agent',
+      'sync:evil:good',
+    ]);
+    expect(evilNotes.notes).toEqual([]);
     expect(fs.existsSync(path.join(desk.library, 'pulled', 'liar'))).toBe(false);
     expect(fs.existsSync(path.join(desk.library, 'pulled', 'desk'))).toBe(false);
   });

@@ -15,7 +15,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, parseManifest } from '../core/store/library.js';
 import { isObject } from '../core/store/manifest.js';
 import { PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
-import { canSee, isAccessLevel, type AccessLevel } from '../core/trust/access.js';
+import { isAccessLevel, lowerLevel, type AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/writes/atomic.js';
 import { classifyPath, MACHINES_DIR, parsePublication, type PublicationRecord } from './layout.js';
 import {
@@ -139,11 +139,6 @@ function groupTree(entries: readonly TreeEntry[], own: string, refused: Refusal[
   return machines;
 }
 
-/** The stricter of two levels. */
-function stricter(a: AccessLevel, b: AccessLevel): AccessLevel {
-  return canSee(a, b) ? a : b;
-}
-
 export async function pullLibrary(options: PullOptions): Promise<PullResult> {
   const paths = syncPaths(options.library, options.env);
   const config = requireRemoteConfig(paths);
@@ -221,9 +216,9 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       realFolder(dir);
       realFolder(path.join(dir, 'agents'));
       const base = { machine, published_at: publication.published_at, commit: head!, pulled_at: now().toISOString() };
-      // The stricter level first: while files change, no row is served below either level.
+      // The lower level first: while files change, no row is served above either publication's level.
       if (mark && mark.access_level !== publication.access_level)
-        writeMark(dir, { ...mark, access_level: stricter(mark.access_level, publication.access_level) });
+        writeMark(dir, { ...mark, access_level: lowerLevel(mark.access_level, publication.access_level) });
       for (const [agent, bytes] of toWrite) {
         writeFileDurably(path.join(dir, 'agents', `${agent}${MANIFEST_SUFFIX}`), bytes.toString('utf8'), 0o644);
         (mark?.files[agent] ? report.updated : report.added).push(agent);

@@ -3,9 +3,9 @@
  * `bourdon sync pull` writes them under `<library>/pulled/<machine>/` — `agents/<id>.l5.yaml`
  * as published, and `publication.json`, the mark naming the machine and the level it
  * published at. The store serves each as the agent `sync:<machine>:<id>` (the machine's
- * provenance, as a peer's agents are `peer:<peer>:<agent>`), with every row raised to at least
- * the published level: a row is never served above the level its machine published it at,
- * whatever its own label says. A folder without a valid mark is not served (fail closed).
+ * provenance, as a peer's agents are `peer:<peer>:<agent>`), capped at the published level:
+ * rows keep their own labels, and a row labelled above the level its machine published at is
+ * not served. A folder without a valid mark is not served (fail closed).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,21 +49,22 @@ export function readPulledMark(machineDir: string, machine: string): PulledMark 
   }
 }
 
-/** The higher of two levels: a row raised to the level its machine published at. */
-function atLeast(visibility: AccessLevel, level: AccessLevel): AccessLevel {
-  return canSee(visibility, level) ? visibility : level;
-}
-
 interface RowsWithVisibility {
   entities: { visibility: AccessLevel }[];
   sessions: { visibility: AccessLevel }[];
   notes: { visibility: AccessLevel }[];
 }
 
-/** Raises every normalised row of a pulled record to its published level. */
+/**
+ * Caps a pulled record at its published level: rows keep the labels they were published with,
+ * and a row labelled above the level its machine published at (which an honest push never
+ * writes) is not served at all.
+ */
 export function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
-  for (const list of [record.entities, record.sessions, record.notes])
-    for (const row of list) row.visibility = atLeast(row.visibility, level);
+  const allowed = (row: { visibility: AccessLevel }) => canSee(level, row.visibility);
+  record.entities = record.entities.filter(allowed);
+  record.sessions = record.sessions.filter(allowed);
+  record.notes = record.notes.filter(allowed);
 }
 
 /** The same cap on a raw document (the manifest resource filters raw rows by their labels). */
@@ -75,10 +76,8 @@ export function capDocument(
   const out: RawObject = { ...doc };
   for (const field of ['known_entities', 'recent_sessions', 'notes']) {
     const rows = doc[field];
-    if (!Array.isArray(rows)) continue;
-    out[field] = rows.map((row) =>
-      isObject(row) ? { ...row, visibility: atLeast(visibilityOf(row.visibility), level) } : row,
-    );
+    if (Array.isArray(rows))
+      out[field] = rows.filter((row) => !isObject(row) || canSee(level, visibilityOf(row.visibility)));
   }
   return out;
 }
