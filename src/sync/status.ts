@@ -34,7 +34,7 @@ export interface SyncStatus {
   head: string | null;
   history_rewritten: boolean;
   ahead: AgentChange[];
-  /** Commits on the remote since this machine last pulled. */
+  /** Commits on the remote since this machine last pulled that changed other machines' publications. */
   behind_commits: number;
   last_pulled_at: string | null;
   last_pushed_at: string | null;
@@ -115,7 +115,9 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
     let behind = 0;
     if (head && !rewritten) {
       const range = state.last_pulled ? `${state.last_pulled}..${head}` : head;
-      behind = Number((await git(['rev-list', '--count', range], { cwd: paths.work })).trim()) || 0;
+      // Only other machines' publications count: this machine's own pushes are not news to it.
+      const others = ['--', MACHINES_DIR, `:(exclude)${MACHINES_DIR}/${own}`];
+      behind = Number((await git(['rev-list', '--count', range, ...others], { cwd: paths.work })).trim()) || 0;
     }
     return {
       remote: maskUrl(config.remote),
