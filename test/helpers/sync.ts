@@ -31,7 +31,7 @@ export function makeMachine(name: string): Machine {
   const home = tempDir(`bourdon-sync-home-${name}-`);
   const library = tempDir(`bourdon-sync-lib-${name}-`);
   fs.mkdirSync(path.join(library, 'agents'));
-  const env = { BOURDON_HOME: home, BOURDON_LOCAL_NAME: name, BOURDON_NO_CACHE: '1' };
+  const env = { BOURDON_HOME: home, BOURDON_LOCAL_NAME: name };
   const machine: Machine = {
     name,
     home,
