@@ -96,7 +96,11 @@ export interface PulledFile {
  * Every pulled manifest file, with its machine's level. Folders and files that are not what a
  * pull writes (bad names, links, no mark, too large) are skipped with a warning.
  */
-export function listPulledFiles(root: string, warn: Warn): PulledFile[] {
+export function listPulledFiles(
+  root: string,
+  warn: Warn,
+  marks: Map<string, { key: string; mark: PulledMark | null }> = new Map(),
+): PulledFile[] {
   const base = path.join(root, PULLED_DIR);
   let machines: fs.Dirent[];
   try {
@@ -108,16 +112,22 @@ export function listPulledFiles(root: string, warn: Warn): PulledFile[] {
   for (const entry of machines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (!entry.isDirectory() || !isValidAgentId(entry.name)) continue;
     const machineDir = path.join(base, entry.name);
-    const mark = readPulledMark(machineDir, entry.name);
+    // The mark is read again only when its stat changed (a server lists this on every request).
+    let markKey: string | null;
+    try {
+      const stat = fs.lstatSync(path.join(machineDir, PULLED_MARK));
+      markKey = stat.isFile() ? `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}` : null;
+    } catch {
+      markKey = null;
+    }
+    let known = markKey === null ? undefined : marks.get(machineDir);
+    if (markKey !== null && known?.key !== markKey) {
+      known = { key: markKey, mark: readPulledMark(machineDir, entry.name) };
+      marks.set(machineDir, known);
+    }
+    const mark = known?.mark ?? null;
     if (!mark) {
       warn(`skipping ${machineDir}: no valid ${PULLED_MARK} (run \`bourdon sync pull\` again)`);
-      continue;
-    }
-    let markKey: string;
-    try {
-      const stat = fs.statSync(path.join(machineDir, PULLED_MARK));
-      markKey = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-    } catch {
       continue;
     }
     let files: string[];
@@ -161,6 +171,7 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
   /** Each warning once per store: a server refreshes on every request. */
   private readonly warned = new Set<string>();
   private readonly warn: Warn;
+  private readonly marks = new Map<string, { key: string; mark: PulledMark | null }>();
 
   constructor(
     private readonly root: string,
@@ -176,7 +187,7 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
 
   /** Re-reads what changed; true when the set of records changed. */
   refresh(): boolean {
-    const files = listPulledFiles(this.root, this.warn);
+    const files = listPulledFiles(this.root, this.warn, this.marks);
     let changed = files.length !== this.cache.size;
     const seen = new Set<string>();
     for (const pulled of files) {
