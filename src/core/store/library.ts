@@ -25,7 +25,6 @@ import {
 } from './manifest.js';
 import { contentHash, ParsedCache, type CacheMeta, type FileStamp } from './parsed-cache.js';
 import { capDocument, PulledManifests, type PulledOrigin } from './pulled.js';
-import { rowVisibility } from '../trust/access.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -324,7 +323,7 @@ export class L6Store {
       const origin = record.origin;
       if (id !== (origin ? origin.agent : record.id))
         throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
-      return origin ? capDocument(doc, origin.access_level, rowVisibility) : doc;
+      return origin ? capDocument(doc, origin.access_level) : doc;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // The reason names no path: the manifest resource answers it to remote callers.

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { canSee, isAccessLevel, type AccessLevel } from '../trust/access.js';
+import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { isValidAgentId } from './ids.js';
 import { isObject, type RawObject } from './manifest.js';
 import type { Warn } from './warn.js';
@@ -68,16 +68,12 @@ export function capRecordRows(record: RowsWithVisibility, level: AccessLevel): v
 }
 
 /** The same cap on a raw document (the manifest resource filters raw rows by their labels). */
-export function capDocument(
-  doc: RawObject,
-  level: AccessLevel,
-  visibilityOf: (raw: unknown) => AccessLevel,
-): RawObject {
+export function capDocument(doc: RawObject, level: AccessLevel): RawObject {
   const out: RawObject = { ...doc };
   for (const field of ['known_entities', 'recent_sessions', 'notes']) {
     const rows = doc[field];
     if (Array.isArray(rows))
-      out[field] = rows.filter((row) => !isObject(row) || canSee(level, visibilityOf(row.visibility)));
+      out[field] = rows.filter((row) => !isObject(row) || canSee(level, rowVisibility(row.visibility)));
   }
   return out;
 }
