@@ -217,4 +217,21 @@ describe('sync pull', () => {
     const find = await desk.json<{ matches: { agents: string[] }[] }>(['find', 'Forged']);
     expect(find.matches[0].agents).toEqual(['sync:laptop:codex']);
   });
+
+  it('a push never writes through a link the remote put where its folder belongs', async () => {
+    const otherRemote = bareRemote();
+    const victim = tempDir('bourdon-sync-victim-');
+    fs.writeFileSync(path.join(victim, 'codex.l5.yaml'), 'VICTIM FILE\n');
+    fs.writeFileSync(path.join(victim, 'keep.txt'), 'keep\n');
+    const before = snapshotTree(victim);
+    const mallory = makeMachine('mallory');
+    mallory.writeManifest('codex', simpleManifest('codex', 'Mine'));
+    expect((await mallory.run(['sync', 'init', otherRemote])).code).toBe(0);
+    commitToRemote(otherRemote, { 'machines/mallory/agents': { link: victim }, 'README.md': 'hi' }, 'a link');
+    const push = await mallory.run(['sync', 'push']);
+    expect(push.code, push.stderr).toBe(0);
+    expect(snapshotTree(victim)).toEqual(before);
+    expect(gitSync(['ls-tree', '-r', 'main', 'machines/mallory/agents/'], otherRemote)).toMatch(/^100644 blob /);
+    expect(gitSync(['show', 'main:machines/mallory/agents/codex.l5.yaml'], otherRemote)).toContain('Mine');
+  });
 });

@@ -80,8 +80,8 @@ export function preparePublication(
 ): { publication: Publication; cache: RenderCache } {
   const reuse = (id: string, blob: string): Buffer | null => {
     try {
-      const bytes = fs.readFileSync(path.join(paths.work, manifestPath(machine, id)));
-      return blobId(bytes) === blob ? bytes : null;
+      const bytes = readRegular(path.join(paths.work, manifestPath(machine, id)));
+      return bytes && blobId(bytes) === blob ? bytes : null;
     } catch {
       return null;
     }
@@ -97,7 +97,7 @@ export function changesAgainst(dir: string, agents: readonly PublishedAgent[]): 
     published.add(agent.id);
     let existing: Buffer | null;
     try {
-      existing = fs.readFileSync(path.join(dir, `${agent.id}.l5.yaml`));
+      existing = readRegular(path.join(dir, `${agent.id}.l5.yaml`));
     } catch {
       existing = null;
     }
@@ -132,6 +132,19 @@ export function commitMessage(machine: string, level: AccessLevel, total: number
   return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
 }
 
+/** A new file in place of whatever was there (a link is removed, not written through). */
+function writeFresh(file: string, data: Buffer | string): void {
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, data, { flag: 'wx', mode: 0o644 });
+}
+
+/** A regular file's bytes; null when absent, empty when something else (a link) is there. */
+function readRegular(file: string): Buffer | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  return stat.isFile() ? fs.readFileSync(file) : Buffer.alloc(0);
+}
+
 /** Writes the publication into the working tree (this machine's folder only); answers the changes. */
 function writeFolder(
   paths: SyncPaths,
@@ -142,12 +155,19 @@ function writeFolder(
 ): AgentChange[] {
   const folder = path.join(paths.work, machineFolder(machine));
   const agentsDir = path.join(folder, 'agents');
+  // The working tree holds whatever the remote holds: a link or a file where this machine's
+  // folders belong is removed (never followed), so nothing is read or written outside it.
+  for (const dir of [path.dirname(folder), folder, agentsDir]) {
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (stat && !stat.isDirectory()) fs.rmSync(dir, { force: true });
+  }
   const changes = changesAgainst(agentsDir, publication.agents);
   let previousLevel: unknown;
   try {
-    previousLevel = (
-      JSON.parse(fs.readFileSync(path.join(paths.work, publicationPath(machine)), 'utf8')) as { access_level?: unknown }
-    ).access_level;
+    const previous = readRegular(path.join(paths.work, publicationPath(machine)));
+    previousLevel = previous
+      ? (JSON.parse(previous.toString('utf8')) as { access_level?: unknown }).access_level
+      : null;
   } catch {
     previousLevel = null;
   }
@@ -159,7 +179,7 @@ function writeFolder(
   }
   for (const agent of publication.agents) {
     const file = path.join(paths.work, manifestPath(machine, agent.id));
-    if (changes.some((change) => change.agent === agent.id)) fs.writeFileSync(file, agent.bytes);
+    if (changes.some((change) => change.agent === agent.id)) writeFresh(file, agent.bytes);
   }
   const record: PublicationRecord = {
     format: PUBLICATION_FORMAT,
@@ -168,7 +188,7 @@ function writeFolder(
     published_at: now.toISOString(),
     agents: publication.agents.map((agent) => agent.id),
   };
-  fs.writeFileSync(path.join(paths.work, publicationPath(machine)), JSON.stringify(record, null, 2) + '\n');
+  writeFresh(path.join(paths.work, publicationPath(machine)), JSON.stringify(record, null, 2) + '\n');
   // A level change alone is a change too: the folder is republished at the new level.
   return changes.length ? changes : [{ agent: '*', change: 'changed' }];
 }
