@@ -68,7 +68,8 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
       head = known.code === 0 ? known.stdout.toString('utf8').trim() : null;
     } else head = await fetchRemote(paths, config);
     const rewritten = await historyRewritten(paths, state, head);
-    const entries = head && !rewritten ? await listTree(paths, head, MACHINES_DIR) : [];
+    // Listed even when rewritten: status reports what the remote says now, and flags it.
+    const entries = head ? await listTree(paths, head, MACHINES_DIR) : [];
     const publications = entries.filter((entry) => classifyPath(entry.path).kind === 'publication');
     const blobs = await readBlobs(
       paths,
