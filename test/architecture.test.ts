@@ -182,3 +182,37 @@ describe('architecture: import rules (docs/architecture.md)', () => {
     expect(violations).toEqual([]);
   });
 });
+
+describe('architecture: sync (src/sync)', () => {
+  const SYNC = path.join(SRC, 'sync');
+
+  it('has a README saying what it owns and what it may import', () => {
+    const text = fs.readFileSync(path.join(SYNC, 'README.md'), 'utf8');
+    expect(text).toMatch(/^# sync — /);
+    expect(text).toContain('May import');
+  });
+
+  it('imports only src/core and no adapter: no command, CLI, MCP, UI or participant code or package', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(SYNC)) {
+      for (const spec of importsOf(file)) {
+        const name = path.relative(REPO_ROOT, file);
+        if (spec.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), spec);
+          if (!target.startsWith(SYNC + path.sep) && !target.startsWith(CORE + path.sep))
+            violations.push(`${name} imports ${spec}`);
+        } else if (ADAPTER_PACKAGES.test(spec)) violations.push(`${name} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing in src/core imports sync', () => {
+    const violations = coreFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(SYNC + path.sep))
+        .map((spec) => `${path.relative(REPO_ROOT, file)} imports ${spec}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});

@@ -150,6 +150,7 @@ describe('help that teaches', () => {
       'WRITE AND RECOVER',
       'MEMBERS AND TRUST',
       'PEERS',
+      'SHARE THROUGH GIT',
       'SERVE AND SET UP',
       'GUIDES',
     ]);
@@ -158,6 +159,7 @@ describe('help that teaches', () => {
     expect(section('FILL THE LIBRARY')).toMatch(/^\s+export-all\s+/m);
     expect(section('MEMBERS AND TRUST')).toMatch(/^\s+agent add\s+/m);
     expect(section('PEERS')).toMatch(/^\s+peers check\s+/m);
+    expect(section('SHARE THROUGH GIT')).toMatch(/^\s+sync push\s+/m);
     expect(section('SERVE AND SET UP')).toMatch(/^\s+doctor\s+/m);
     expect(section('GUIDES')).toMatch(/^\s+help staging\s+/m);
     // `bourdon --help` is the same page.
@@ -165,7 +167,7 @@ describe('help that teaches', () => {
   });
 
   it('topics open with a guide and examples, then their commands', async () => {
-    for (const topic of ['agent', 'staging', 'peers']) {
+    for (const topic of ['agent', 'staging', 'peers', 'sync']) {
       const result = await runCli(['help', topic]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('GUIDE\n');

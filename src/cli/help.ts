@@ -1,6 +1,6 @@
 /**
  * `bourdon help` (and `bourdon --help`): the root lists commands by task rather than by name,
- * and the topics `agent`, `staging`, `peers` and `note` open with a short guide. Command help
+ * and the topics `agent`, `staging`, `peers`, `sync` and `note` open with a short guide. Command help
  * is oclif's own (summary, usage, flags, description, examples). Registered as the oclif
  * `helpClass`; it reads only the command manifest, so it stays as fast as the default help.
  */
@@ -48,6 +48,7 @@ export const GROUPS: Group[] = [
     ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'],
   },
   { title: 'Peers', ids: ['peers:add', 'peers:list', 'peers:remove', 'peers:check'] },
+  { title: 'Share through git', ids: ['sync:init', 'sync:push', 'sync:pull', 'sync:status'] },
   {
     title: 'Serve and set up',
     ids: ['init', 'serve', 'ui', 'mcp-config', 'doctor', 'demo', 'help', 'completion', 'version'],
@@ -94,6 +95,17 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
       'export BOURDON_PEER_DESK=bdn_…   # the token the desk issued',
       'bourdon peers check               # reachable? latency, protocol, agent count',
       'bourdon serve --transport http --federate',
+    ],
+  },
+  sync: {
+    summary: 'Share the library with your team through a git remote.',
+    guide: `\`sync init <remote>\` records a git remote (a bare repository path, ssh, or https with your credential helper). \`sync push\` publishes this machine's manifests into machines/<machine>/ on the remote, filtered to --access-level (public by default) and redacted; \`sync pull\` brings the other machines' into <library>/pulled/, served as sync:<machine>:<agent> and never above the level they were published at. Your own manifests are never changed by a pull. Peers are live and need both machines online; sync is asynchronous. More: docs/sync.md.`,
+    examples: [
+      'bourdon sync init git@github.com:acme/team-library.git',
+      'bourdon sync push                     # public rows only',
+      'bourdon sync push --access-level team',
+      'bourdon sync pull && bourdon agents   # sync:<machine>:<agent> rows',
+      'bourdon sync status',
     ],
   },
   note: {

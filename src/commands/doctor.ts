@@ -30,6 +30,7 @@ export default class Doctor extends BaseCommand {
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
   <agent> sources  each participant's native files: found, readable, last modified (info when absent)
+  sync remote   git present, the remote reachable and writable (when \`bourdon sync init\` set one)
 
 Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Nothing is changed, except that the write gate is taken and released.`;
   static override examples = [
@@ -73,7 +74,9 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
         staleDays: flags['stale-days'] ?? DEFAULT_STALE_DAYS,
         probePeer: flags.offline ? undefined : await peerProbe(flags['peer-timeout']),
       });
-      report = withChecks(report, await participantChecks());
+      const { syncDoctorChecks } = await import('../sync/setup.js');
+      const syncChecks = await syncDoctorChecks({ library: root, env: process.env, offline: flags.offline });
+      report = withChecks(report, [...(await participantChecks()), ...syncChecks]);
     } finally {
       stop();
     }

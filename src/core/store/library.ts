@@ -24,6 +24,7 @@ import {
   type Session,
 } from './manifest.js';
 import { contentHash, ParsedCache, type CacheMeta, type FileStamp } from './parsed-cache.js';
+import { capDocument, PulledManifests, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -40,6 +41,8 @@ export interface AgentRecord {
   entities: Entity[];
   sessions: Session[];
   notes: Note[];
+  /** Set on a manifest another machine published (pulled through sync: store/pulled.ts). */
+  origin?: PulledOrigin;
 }
 
 export interface BrokenRecord {
@@ -197,12 +200,15 @@ export class L6Store {
   private parsedAny = false;
   /** Raw documents of the loaded records, only when asked for (see StoreOptions.keepDocuments). */
   private readonly documents: WeakMap<AgentRecord, RawObject> | null;
+  /** Other machines' manifests, pulled through sync, served beside the local ones. */
+  private readonly pulled: PulledManifests<AgentRecord>;
 
   constructor(root: string, options: StoreOptions = {}) {
     this.paths = libraryPaths(root);
     this.warn = options.warn ?? stderrWarn;
     this.disk = options.cachePath ? new ParsedCache(options.cachePath, this.paths.agents) : null;
     this.documents = options.keepDocuments ? new WeakMap() : null;
+    this.pulled = new PulledManifests(this.paths.root, parseManifest, this.warn);
   }
 
   /** Fails with a clear one-line error when the library root is missing or not a folder. */
@@ -241,6 +247,7 @@ export class L6Store {
       this.disk?.prune(files.map(([file]) => file));
       this.parsedAny = false;
     }
+    if (this.pulled.refresh()) changed = true;
     if (!changed && this.current) return this.current;
     const outcomes = [...this.cache.keys()].sort().map((file) => this.cache.get(file)!.outcome);
     this.generation += 1;
@@ -305,6 +312,7 @@ export class L6Store {
       disk.prune(files.map(([file]) => file));
       this.parsedAny = false;
     }
+    this.pulled.refresh();
     return this.assemble(outcomes, 0);
   }
 
@@ -322,8 +330,10 @@ export class L6Store {
       const doc = parseDocument(readManifestFile(record.path));
       if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
       const id = agentIdOf(doc, record.file);
-      if (id !== record.id) throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
-      return doc;
+      const origin = record.origin;
+      if (id !== (origin ? origin.agent : record.id))
+        throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
+      return origin ? capDocument(doc, origin.access_level) : doc;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // The reason names no path: the manifest resource answers it to remote callers.
@@ -491,6 +501,12 @@ export class L6Store {
       const [keep, drop] = [record, existing];
       byId.set(keep.id, keep);
       this.warn(`skipping ${drop.path}: duplicate agent id ${JSON.stringify(drop.id)} (also in ${keep.file})`);
+    }
+    // Pulled agents after the local ones: a local manifest is never shadowed by a pulled one.
+    for (const record of this.pulled.records()) {
+      if (byId.has(record.id))
+        this.warn(`skipping ${record.path}: a local manifest declares ${JSON.stringify(record.id)}`);
+      else byId.set(record.id, record);
     }
     const agents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { generation, agents, broken, byId };

@@ -1,0 +1,55 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand, stderrWarn } from '../../cli/base-command.js';
+import { plural } from '../../cli/output.js';
+
+export default class SyncPull extends BaseCommand {
+  static override summary = "Bring every other machine's published manifests into this library.";
+  static override description =
+    "They land in <library>/pulled/<machine>/ and are served as sync:<machine>:<agent>, never above the level their machine published them at; this machine's own manifests are never changed. Each remote file is checked on its own: one that does not parse, is too large, sits outside its machine's agents/ folder or names another agent is refused with its reason, and the rest applies. A remote whose history was rewritten (force-pushed) is refused as a whole. Exits 1 when anything was refused. See docs/sync.md.";
+  static override examples = ['<%= config.bin %> sync pull', '<%= config.bin %> sync pull --json'];
+  static override flags = {
+    'accept-rewrite': Flags.boolean({
+      description: "Go on although the remote's history was rewritten since this machine last saw it.",
+      default: false,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(SyncPull);
+    const { pullLibrary } = await import('../../sync/pull.js');
+    let stop = this.startProgress('fetching…');
+    let result;
+    try {
+      result = await pullLibrary({
+        library: this.libraryRoot(flags.library),
+        env: process.env,
+        acceptRewrite: flags['accept-rewrite'],
+        warn: stderrWarn,
+        progress: (done, total) => {
+          if (total < 50 || done % 10 !== 0) return;
+          stop();
+          stop = this.startProgress(`checking manifests ${done}/${total}…`);
+        },
+      });
+    } finally {
+      stop();
+    }
+    for (const refusal of result.refused) stderrWarn(`refused ${JSON.stringify(refusal.path)}: ${refusal.reason}`);
+    this.emit(result, () => {
+      if (!result.commit) return 'the remote has nothing published yet';
+      const lines = result.machines.map((machine) => {
+        const changed = [
+          machine.added.length ? `${machine.added.length} added` : '',
+          machine.updated.length ? `${machine.updated.length} updated` : '',
+          machine.removed.length ? `${machine.removed.length} removed` : '',
+        ].filter(Boolean);
+        return `${machine.machine}: ${plural(machine.agents, 'agent')} at ${machine.access_level}, published ${machine.published_at ?? '?'}${changed.length ? ` (${changed.join(', ')})` : ' (up to date)'}`;
+      });
+      for (const gone of result.gone) lines.push(`${gone}: no longer publishes; its pulled copy was removed`);
+      if (!lines.length) lines.push('no other machine publishes on this remote yet');
+      if (result.refused.length) lines.push(`${plural(result.refused.length, 'file')} refused (see above)`);
+      return lines.join('\n');
+    });
+    if (result.refused.length) this.exit(1);
+  }
+}

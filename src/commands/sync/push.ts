@@ -1,0 +1,55 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand, stderrWarn } from '../../cli/base-command.js';
+import { plural } from '../../cli/output.js';
+import type { AccessLevel } from '../../core/trust/access.js';
+
+export default class SyncPush extends BaseCommand {
+  static override summary = "Publish this machine's manifests to the sync remote, filtered to a level.";
+  static override description =
+    'One commit in machines/<this machine>/ on the remote, naming the machine and what changed. Only rows at or below --access-level are published (public by default; private never leaves the machine), every text redacted as the read surfaces redact it, and only the manifest fields of the L5 format. A manifest that does not parse is skipped with a warning, never copied; history, staging, the audit log, members, peers and config are never published. When another machine pushed first, the push fetches and tries again. See docs/sync.md.';
+  static override examples = ['<%= config.bin %> sync push', '<%= config.bin %> sync push --access-level team --json'];
+  static override flags = {
+    'access-level': Flags.string({
+      description: 'Highest row visibility published.',
+      options: ['public', 'team'],
+      default: 'public',
+    }),
+    'accept-rewrite': Flags.boolean({
+      description: "Go on although the remote's history was rewritten since this machine last saw it.",
+      default: false,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(SyncPush);
+    const { pushLibrary } = await import('../../sync/push.js');
+    const stop = this.startProgress('publishing…');
+    let result;
+    try {
+      result = await pushLibrary({
+        library: this.libraryRoot(flags.library),
+        env: process.env,
+        level: flags['access-level'] as AccessLevel,
+        acceptRewrite: flags['accept-rewrite'],
+        warn: stderrWarn,
+      });
+    } finally {
+      stop();
+    }
+    this.emit(result, () => {
+      if (!result.pushed)
+        return `nothing to publish: the remote has ${result.machine}'s ${plural(result.agents, 'agent')} at ${result.access_level} as they are`;
+      const lines = [
+        `published ${plural(result.agents, 'agent')} of ${result.machine} at ${result.access_level} (commit ${result.commit?.slice(0, 12)})`,
+        ...result.changes.map((change) =>
+          change.change === 'removed'
+            ? `  removed  ${change.agent}`
+            : `  ${change.change.padEnd(8)} ${change.agent}: ${change.entities} entities, ${change.sessions} sessions, ${change.notes} notes`,
+        ),
+      ];
+      if (result.skipped.length)
+        lines.push(`${plural(result.skipped.length, 'manifest')} not published (see the warnings above)`);
+      return lines.join('\n');
+    });
+  }
+}

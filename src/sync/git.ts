@@ -1,0 +1,105 @@
+/**
+ * The user's own `git`, run as a child process: spawned with execFile (never a shell), with no
+ * terminal prompt (GIT_TERMINAL_PROMPT=0: a credential git cannot find fails instead of
+ * hanging), messages in a fixed locale, and every message that leaves here stripped of any
+ * credentials a URL might carry.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { BourdonError } from '../core/errors.js';
+
+export interface GitResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export interface GitOptions {
+  cwd?: string;
+  /** Bytes written to git's standard input. */
+  input?: string | Buffer;
+  /** Extra environment (commit identity). */
+  env?: NodeJS.ProcessEnv;
+  /** Largest output kept (default 64 MiB). */
+  maxBuffer?: number;
+  timeoutMs?: number;
+}
+
+/** `scheme://user:secret@host` → `scheme://***@host`: no credential reaches a message or a payload. */
+export function maskUrl(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+}
+
+/** The environment git runs in: the user's, so their credential helpers, ssh config and proxies apply. */
+function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANG: 'C', ...extra };
+}
+
+/** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
+export function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      args as string[],
+      {
+        cwd: options.cwd,
+        env: gitEnv(options.env),
+        encoding: 'buffer',
+        maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,
+        timeout: options.timeoutMs ?? 120_000,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        if (error && code === null) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+            reject(
+              new BourdonError('git is not installed or not on PATH: `bourdon sync` uses your own git', 'unavailable'),
+            );
+            return;
+          }
+          if (error.killed) {
+            reject(new BourdonError(`git ${args[0]} was stopped (timed out or killed)`, 'unavailable'));
+            return;
+          }
+          reject(new BourdonError(`git ${args[0]} failed: ${maskUrl(error.message)}`, 'failed'));
+          return;
+        }
+        resolve({ code: code ?? 1, stdout: stdout as Buffer, stderr: maskUrl((stderr as Buffer).toString('utf8')) });
+      },
+    );
+    if (options.input !== undefined) child.stdin?.end(options.input);
+    else child.stdin?.end();
+  });
+}
+
+/** The last meaningful line git printed, for a one-line error. */
+export function gitReason(result: GitResult): string {
+  const lines = result.stderr
+    .split('\n')
+    .map((line) => line.replace(/^(fatal|error|remote): /, '').trim())
+    .filter((line) => line && !line.startsWith('hint:'));
+  return lines.length ? lines[lines.length - 1] : `git exited with ${result.code}`;
+}
+
+/** Runs git and answers its standard output as text; a non-zero exit is a one-line BourdonError. */
+export async function git(args: readonly string[], options: GitOptions = {}, what = `git ${args[0]}`): Promise<string> {
+  const result = await runGit(args, options);
+  if (result.code !== 0) throw new BourdonError(`${what} failed: ${gitReason(result)}`, 'unavailable');
+  return result.stdout.toString('utf8');
+}
+
+/** The git version line, or null when git cannot be run. */
+export async function gitVersion(): Promise<string | null> {
+  try {
+    const result = await runGit(['--version'], { timeoutMs: 10_000 });
+    return result.code === 0 ? result.stdout.toString('utf8').trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** git's object id for a blob of these bytes (SHA-1 of `blob <size>\0<bytes>`), computed without git. */
+export function blobId(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}

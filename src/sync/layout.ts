@@ -1,0 +1,80 @@
+/**
+ * The published tree on the remote, one folder per publishing machine:
+ *
+ *     machines/<machine>/publication.json      who published, at which level, when, which agents
+ *     machines/<machine>/agents/<id>.l5.yaml   its manifests, filtered and redacted
+ *
+ * `machines/<machine>` is a library the Python engine reads as it is (it reads `agents/`).
+ * Everything a pull reads from the remote goes through `classifyPath` first.
+ */
+import { isValidAgentId } from '../core/store/ids.js';
+import { MANIFEST_SUFFIX } from '../core/store/library.js';
+import { isObject } from '../core/store/manifest.js';
+import { isAccessLevel, type AccessLevel } from '../core/trust/access.js';
+
+export const MACHINES_DIR = 'machines';
+export const PUBLICATION_FILE = 'publication.json';
+export const PUBLICATION_FORMAT = 'bourdon-sync/1';
+
+export interface PublicationRecord {
+  format: typeof PUBLICATION_FORMAT;
+  machine: string;
+  access_level: AccessLevel;
+  published_at: string;
+  agents: string[];
+}
+
+export function machineFolder(machine: string): string {
+  return `${MACHINES_DIR}/${machine}`;
+}
+
+export function manifestPath(machine: string, agent: string): string {
+  return `${machineFolder(machine)}/agents/${agent}${MANIFEST_SUFFIX}`;
+}
+
+export function publicationPath(machine: string): string {
+  return `${machineFolder(machine)}/${PUBLICATION_FILE}`;
+}
+
+export type TreePath =
+  | { kind: 'manifest'; machine: string; agent: string }
+  | { kind: 'publication'; machine: string }
+  | { kind: 'refused'; machine: string | null; reason: string };
+
+/** What a path in the remote tree is, or why a pull refuses it. Only called on paths under machines/. */
+export function classifyPath(treePath: string): TreePath {
+  const parts = treePath.split('/');
+  const machine = parts[1] ?? '';
+  if (parts[0] !== MACHINES_DIR || !isValidAgentId(machine))
+    return { kind: 'refused', machine: null, reason: 'not inside a machine folder with a valid name' };
+  if (parts.length === 3 && parts[2] === PUBLICATION_FILE) return { kind: 'publication', machine };
+  if (parts.length === 4 && parts[2] === 'agents' && parts[3].endsWith(MANIFEST_SUFFIX)) {
+    const agent = parts[3].slice(0, -MANIFEST_SUFFIX.length);
+    if (isValidAgentId(agent)) return { kind: 'manifest', machine, agent };
+    return { kind: 'refused', machine, reason: 'the file name is not a valid agent id' };
+  }
+  return { kind: 'refused', machine, reason: `outside ${machineFolder(machine)}/agents/` };
+}
+
+/** A publication record read from the remote, checked against the folder it sits in. */
+export function parsePublication(bytes: Buffer, folderMachine: string): PublicationRecord {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new Error(`${PUBLICATION_FILE} is not JSON`);
+  }
+  if (!isObject(parsed)) throw new Error(`${PUBLICATION_FILE} is not an object`);
+  if (parsed.machine !== folderMachine)
+    throw new Error(`${PUBLICATION_FILE} names machine ${JSON.stringify(parsed.machine)}, not ${folderMachine}`);
+  if (!isAccessLevel(parsed.access_level) || parsed.access_level === 'private')
+    throw new Error(`${PUBLICATION_FILE} has no valid access_level (public or team)`);
+  const agents = Array.isArray(parsed.agents) ? parsed.agents.filter((id): id is string => isValidAgentId(id)) : [];
+  return {
+    format: PUBLICATION_FORMAT,
+    machine: folderMachine,
+    access_level: parsed.access_level,
+    published_at: typeof parsed.published_at === 'string' ? parsed.published_at.slice(0, 40) : '',
+    agents,
+  };
+}

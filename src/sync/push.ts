@@ -1,0 +1,265 @@
+/**
+ * `bourdon sync push`: this machine's manifests, filtered to a level and redacted
+ * (publish.ts), as one commit in its own folder of the remote. The library is only read. A
+ * push that loses the race to another machine's fetches again, rebuilds its commit on top of
+ * the new head (the machines' folders are disjoint, so nothing of theirs is touched) and tries
+ * again. git's push is atomic per branch: a push killed at any point leaves the remote at the
+ * commit before or the one after.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Env } from '../core/context.js';
+import { BourdonError } from '../core/errors.js';
+import { libraryPaths } from '../core/store/library.js';
+import type { AccessLevel } from '../core/trust/access.js';
+import { blobId, git, gitReason, runGit } from './git.js';
+import { machineFolder, manifestPath, PUBLICATION_FORMAT, publicationPath, type PublicationRecord } from './layout.js';
+import { buildPublication, type Publication, type PublishedAgent, type RenderCache } from './publish.js';
+import { commitEnv, ensureWork, fetchRemote, historyRewritten, resetWork, rewriteError } from './work.js';
+import {
+  readState,
+  requireRemoteConfig,
+  syncMachineName,
+  syncPaths,
+  withSyncLock,
+  writeState,
+  type SyncPaths,
+} from './workspace.js';
+
+const MAX_ATTEMPTS = 8;
+
+export interface PushOptions {
+  library: string;
+  env: Env;
+  level: AccessLevel;
+  acceptRewrite?: boolean;
+  warn?: (message: string) => void;
+  now?: () => Date;
+}
+
+export interface AgentChange {
+  agent: string;
+  change: 'added' | 'changed' | 'removed';
+  entities?: number;
+  sessions?: number;
+  notes?: number;
+}
+
+export interface PushResult {
+  machine: string;
+  access_level: AccessLevel;
+  /** False when the remote already had exactly this publication. */
+  pushed: boolean;
+  commit: string | null;
+  agents: number;
+  changes: AgentChange[];
+  skipped: { file: string; reason: string }[];
+  attempts: number;
+}
+
+function renderCacheFile(paths: SyncPaths): string {
+  return path.join(paths.dir, 'rendered.json');
+}
+
+function readRenderCache(paths: SyncPaths): RenderCache | null {
+  try {
+    return JSON.parse(fs.readFileSync(renderCacheFile(paths), 'utf8')) as RenderCache;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What this machine would publish now. A manifest unchanged since the last push is not parsed
+ * again: its earlier rendering is taken from the working tree, when it still holds those bytes.
+ */
+export function preparePublication(
+  paths: SyncPaths,
+  machine: string,
+  level: AccessLevel,
+): { publication: Publication; cache: RenderCache } {
+  const reuse = (id: string, blob: string): Buffer | null => {
+    try {
+      const bytes = readRegular(path.join(paths.work, manifestPath(machine, id)));
+      return bytes && blobId(bytes) === blob ? bytes : null;
+    } catch {
+      return null;
+    }
+  };
+  return buildPublication(libraryPaths(paths.library).agents, level, readRenderCache(paths), reuse);
+}
+
+/** The changes a publication makes to this machine's folder as the working tree has it. */
+export function changesAgainst(dir: string, agents: readonly PublishedAgent[]): AgentChange[] {
+  const changes: AgentChange[] = [];
+  const published = new Set<string>();
+  for (const agent of agents) {
+    published.add(agent.id);
+    let existing: Buffer | null;
+    try {
+      existing = readRegular(path.join(dir, `${agent.id}.l5.yaml`));
+    } catch {
+      existing = null;
+    }
+    if (existing && existing.equals(agent.bytes)) continue;
+    changes.push({ agent: agent.id, change: existing ? 'changed' : 'added', ...agent.counts });
+  }
+  let present: string[];
+  try {
+    present = fs.readdirSync(dir).filter((name) => name.endsWith('.l5.yaml'));
+  } catch {
+    present = [];
+  }
+  for (const name of present) {
+    const id = name.slice(0, -'.l5.yaml'.length);
+    if (!published.has(id)) changes.push({ agent: id, change: 'removed' });
+  }
+  return changes.sort((a, b) => (a.agent < b.agent ? -1 : a.agent > b.agent ? 1 : 0));
+}
+
+/** The commit message: the machine and what changed, readable in `git log`. */
+export function commitMessage(machine: string, level: AccessLevel, total: number, changes: AgentChange[]): string {
+  const count = (kind: AgentChange['change']) => changes.filter((change) => change.change === kind).length;
+  const parts = (['added', 'changed', 'removed'] as const)
+    .filter((kind) => count(kind) > 0)
+    .map((kind) => `${count(kind)} ${kind}`);
+  const subject = `${machine}: publish ${total} agent${total === 1 ? '' : 's'} at ${level}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+  const lines = changes.map((change) =>
+    change.change === 'removed'
+      ? `removed  ${change.agent}`
+      : `${change.change.padEnd(8)} ${change.agent}: ${change.entities} entities, ${change.sessions} sessions, ${change.notes} notes`,
+  );
+  return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
+}
+
+/** A new file in place of whatever was there (a link is removed, not written through). */
+function writeFresh(file: string, data: Buffer | string): void {
+  fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, data, { flag: 'wx', mode: 0o644 });
+}
+
+/** A regular file's bytes; null when absent, empty when something else (a link) is there. */
+function readRegular(file: string): Buffer | null {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  return stat.isFile() ? fs.readFileSync(file) : Buffer.alloc(0);
+}
+
+/** Writes the publication into the working tree (this machine's folder only); answers the changes. */
+function writeFolder(
+  paths: SyncPaths,
+  machine: string,
+  level: AccessLevel,
+  publication: Publication,
+  now: Date,
+): AgentChange[] {
+  const folder = path.join(paths.work, machineFolder(machine));
+  const agentsDir = path.join(folder, 'agents');
+  // The working tree holds whatever the remote holds: a link or a file where this machine's
+  // folders belong is removed (never followed), so nothing is read or written outside it.
+  for (const dir of [path.dirname(folder), folder, agentsDir]) {
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (stat && !stat.isDirectory()) fs.rmSync(dir, { force: true });
+  }
+  const changes = changesAgainst(agentsDir, publication.agents);
+  let previousLevel: unknown;
+  try {
+    const previous = readRegular(path.join(paths.work, publicationPath(machine)));
+    previousLevel = previous
+      ? (JSON.parse(previous.toString('utf8')) as { access_level?: unknown }).access_level
+      : null;
+  } catch {
+    previousLevel = null;
+  }
+  if (changes.length === 0 && previousLevel === level) return [];
+  fs.mkdirSync(agentsDir, { recursive: true });
+  for (const change of changes) {
+    const file = path.join(paths.work, manifestPath(machine, change.agent));
+    if (change.change === 'removed') fs.rmSync(file, { force: true });
+  }
+  for (const agent of publication.agents) {
+    const file = path.join(paths.work, manifestPath(machine, agent.id));
+    if (changes.some((change) => change.agent === agent.id)) writeFresh(file, agent.bytes);
+  }
+  const record: PublicationRecord = {
+    format: PUBLICATION_FORMAT,
+    machine,
+    access_level: level,
+    published_at: now.toISOString(),
+    agents: publication.agents.map((agent) => agent.id),
+  };
+  writeFresh(path.join(paths.work, publicationPath(machine)), JSON.stringify(record, null, 2) + '\n');
+  // A level change alone is a change too: the folder is republished at the new level.
+  return changes.length ? changes : [{ agent: '*', change: 'changed' }];
+}
+
+export async function pushLibrary(options: PushOptions): Promise<PushResult> {
+  if (options.level === 'private')
+    throw new BourdonError('private rows never leave this machine: push at public or team', 'usage');
+  const paths = syncPaths(options.library, options.env);
+  const config = requireRemoteConfig(paths);
+  const machine = syncMachineName(options.env);
+  const warn = options.warn ?? (() => {});
+  const now = options.now ?? (() => new Date());
+  return withSyncLock(paths, async () => {
+    const { publication, cache } = preparePublication(paths, machine, options.level);
+    for (const skipped of publication.skipped) warn(`not published: agents/${skipped.file}: ${skipped.reason}`);
+    await ensureWork(paths, config);
+    const state = readState(paths);
+    if (options.acceptRewrite) state.known_head = null;
+    const [env, firstHead] = await Promise.all([commitEnv(paths, machine), fetchRemote(paths, config)]);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const head = attempt === 1 ? firstHead : await fetchRemote(paths, config);
+      if (await historyRewritten(paths, state, head)) throw rewriteError(state, head);
+      await resetWork(paths, config, head);
+      const changes = writeFolder(paths, machine, options.level, publication, now());
+      const result: PushResult = {
+        machine,
+        access_level: options.level,
+        pushed: false,
+        commit: head,
+        agents: publication.agents.length,
+        changes: changes.filter((change) => change.agent !== '*'),
+        skipped: publication.skipped,
+        attempts: attempt,
+      };
+      if (changes.length === 0) {
+        writeState(paths, { ...state, known_head: head });
+        saveRenderCache(paths, cache);
+        return result;
+      }
+      await git(['add', '-A', '--', machineFolder(machine)], { cwd: paths.work });
+      await git(['commit', '-q', '--no-verify', '-F', '-'], {
+        cwd: paths.work,
+        env,
+        input: commitMessage(machine, options.level, publication.agents.length, result.changes),
+      });
+      const commit = (await git(['rev-parse', 'HEAD'], { cwd: paths.work })).trim();
+      const pushed = await runGit(['push', '--porcelain', '--quiet', 'origin', `HEAD:refs/heads/${config.branch}`], {
+        cwd: paths.work,
+      });
+      if (pushed.code === 0) {
+        const at = now().toISOString();
+        writeState(paths, { ...state, known_head: commit, last_pushed: commit, last_pushed_at: at });
+        saveRenderCache(paths, cache);
+        return { ...result, pushed: true, commit };
+      }
+      // Rejected (another machine pushed first) is reported by the porcelain as a `!` line; anything else is a failure.
+      const rejected = pushed.stdout
+        .toString('utf8')
+        .split('\n')
+        .some((line) => line.startsWith('!'));
+      if (!rejected) throw new BourdonError(`cannot push to the remote: ${gitReason(pushed)}`, 'unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(Math.random() * 150 * attempt)));
+    }
+    throw new BourdonError(`the remote kept moving: gave up after ${MAX_ATTEMPTS} attempts; try again`, 'busy');
+  });
+}
+
+function saveRenderCache(paths: SyncPaths, cache: RenderCache): void {
+  try {
+    fs.writeFileSync(renderCacheFile(paths), JSON.stringify(cache));
+  } catch {
+    // a cache only
+  }
+}

@@ -1,0 +1,100 @@
+/** Machines for the sync tests: each its own config dir, library and machine name, one bare remote. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli, type CliResult } from './cli.js';
+import { tempDir } from './fixtures.js';
+
+export interface Machine {
+  name: string;
+  home: string;
+  library: string;
+  env: Record<string, string>;
+  run(args: string[], extraEnv?: Record<string, string>): Promise<CliResult>;
+  json<T = Record<string, unknown>>(args: string[]): Promise<T>;
+  writeManifest(id: string, yaml: string): void;
+}
+
+export function gitSync(args: string[], cwd?: string): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+}
+
+/** A bare repository for a remote; its HEAD names `main`, so a plain clone checks main out. */
+export function bareRemote(): string {
+  const dir = path.join(tempDir('bourdon-sync-remote-'), 'team.git');
+  gitSync(['init', '-q', '--bare', dir]);
+  gitSync(['symbolic-ref', 'HEAD', 'refs/heads/main'], dir);
+  return dir;
+}
+
+export function makeMachine(name: string): Machine {
+  const home = tempDir(`bourdon-sync-home-${name}-`);
+  const library = tempDir(`bourdon-sync-lib-${name}-`);
+  fs.mkdirSync(path.join(library, 'agents'));
+  const env = { BOURDON_HOME: home, BOURDON_LOCAL_NAME: name };
+  const machine: Machine = {
+    name,
+    home,
+    library,
+    env,
+    run: (args, extraEnv = {}) =>
+      runCli([...args, '--library', library], { env: { ...env, ...extraEnv }, timeoutMs: 60_000 }),
+    json: async <T>(args: string[]) => {
+      const result = await machine.run([...args, '--json']);
+      if (result.code !== 0)
+        throw new Error(`${args.join(' ')} exited ${result.code}: ${result.stdout}${result.stderr}`);
+      return JSON.parse(result.stdout) as T;
+    },
+    writeManifest: (id, yaml) => fs.writeFileSync(path.join(library, 'agents', `${id}.l5.yaml`), yaml),
+  };
+  return machine;
+}
+
+/** A small manifest with one public entity and one session. */
+export function simpleManifest(id: string, entity: string, summary = `${entity} summary`): string {
+  return `spec_version: "0.1"
+agent:
+  id: ${id}
+  type: code-assistant
+last_updated: "2026-11-30T10:00:00Z"
+known_entities:
+  - name: ${entity}
+    type: project
+    summary: ${summary}
+recent_sessions:
+  - date: "2026-11-30"
+    cwd: /work/${id}
+    project_focus: [${entity}]
+    key_actions: [worked on ${entity}]
+`;
+}
+
+/** Every file under a folder with its bytes, to compare a library before and after. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = fs.readFileSync(full).toString('base64');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Every object in a repository, decompressed (commits, trees, blobs; reachable or not), as one text. */
+export function allObjects(repo: string): string {
+  return execFileSync('git', ['cat-file', '--batch-all-objects', '--batch'], {
+    cwd: repo,
+    maxBuffer: 512 * 1024 * 1024,
+  }).toString('utf8');
+}
+
+export function remoteHead(repo: string): string | null {
+  try {
+    return gitSync(['rev-parse', '--verify', '--quiet', 'refs/heads/main'], repo).trim();
+  } catch {
+    return null;
+  }
+}
