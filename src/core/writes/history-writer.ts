@@ -35,6 +35,7 @@ import {
   unreadable,
 } from './history.js';
 import type { LibraryPaths } from '../store/library.js';
+import { CHANGE_STAMP_FILE } from '../store/freshness.js';
 import { makeRecord, sha256, type RowCounts, type VersionRecord } from './version-record.js';
 
 /**
@@ -131,6 +132,26 @@ function recordVersion(
   removeQuietly(path.join(dir, PENDING_FILE));
 }
 
+let stampCounter = 0;
+
+/**
+ * Replaces the library's change stamp, so every long-lived reader (any process) sees this write
+ * at its next request without statting every manifest (store/freshness.ts). Not fsynced: it is
+ * a hint, needed only while the readers run. Best effort: should it fail, readers still learn
+ * of the write from the `agents/` folder's stat, OS events or their fallback sweep.
+ */
+function bumpChangeStamp(paths: LibraryPaths): void {
+  try {
+    sweepAtomicTemps(paths.root, (name) => isTempOf(name, CHANGE_STAMP_FILE));
+    stampCounter += 1;
+    REAL_FILES.replaceFile(paths.stamp, `${process.pid} ${process.hrtime.bigint()} ${stampCounter}\n`, {
+      fsync: false,
+    });
+  } catch {
+    // see above
+  }
+}
+
 interface WriteVersionRequest {
   paths: LibraryPaths;
   agentId: string;
@@ -214,6 +235,8 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     throw new BourdonError(
       `cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`,
     );
+  } finally {
+    if (landed) bumpChangeStamp(request.paths);
   }
 }
 
