@@ -36,6 +36,14 @@ function libraryIndex(agents: readonly AgentRecord[]): LibraryIndex {
   return index;
 }
 
+/**
+ * Lets the previous snapshot's records go once this index has derived what it is likely to
+ * need (the name map and one session order); a part asked for later is built whole.
+ */
+function releaseBase(index: LibraryIndex): void {
+  if (index.holders && index.sessions.size > 0) index.base = null;
+}
+
 /** The agents only in `base` and only in `next`, or null when too much changed to derive. */
 function changes(base: LibraryIndex | null, next: readonly AgentRecord[]) {
   if (!base) return null;
@@ -87,6 +95,7 @@ function holderMap(index: LibraryIndex): Map<string, AgentRecord[]> {
     for (const list of holders.values()) if (list.length > 1) list.sort(byId);
   }
   index.holders = holders;
+  releaseBase(index);
   return holders;
 }
 
@@ -155,6 +164,7 @@ export function librarySessions(agents: readonly AgentRecord[], level: AccessLev
     rows = diff.added.length ? mergeRecency(kept, gather(diff.added, level)) : [...kept];
   } else rows = gather(agents, level);
   index.sessions.set(level, rows);
+  releaseBase(index);
   return rows;
 }
 
