@@ -163,6 +163,10 @@ describe('a watched store sees edits by other processes', () => {
       { op: 'commit', actor: null },
     );
     expect(names(store)).toEqual(['Alpha', 'Zeta']);
+    // The writer hands its manifest to the store instead of a re-parse: the same record a reader
+    // of the file gets.
+    const fresh = new L6Store(root, { warn: () => {} }).snapshot().byId.get('a');
+    expect(store.snapshot().byId.get('a')).toEqual(fresh);
   });
 
   it('a store without freshness options still sweeps at every snapshot', () => {

@@ -13,6 +13,7 @@ import { changeStampPath, LibraryFreshness, type FreshnessOptions } from './fres
 import { foldKey, isObject, type RawObject } from './manifest.js';
 import {
   agentIdOf,
+  fileStamp,
   ManifestError,
   MANIFEST_SUFFIX,
   parseDocument,
@@ -304,6 +305,29 @@ export class L6Store {
     this.freshness?.markDirty();
   }
 
+  /**
+   * Takes a manifest this process just wrote (its document and bytes) as parsed, instead of
+   * parsing the file again at the next snapshot: a server's writer calls this after a commit,
+   * so readers do not pay a 315 KB parse for it. Only when the file still holds exactly `data`
+   * (checked between two stats) and no parsed cache is in use; otherwise it invalidates.
+   */
+  adopt(file: string, doc: RawObject, data: Buffer): void {
+    this.invalidate(file);
+    if (this.disk) return;
+    const full = path.join(this.paths.agents, file);
+    try {
+      const before = fileStamp(full);
+      if (before?.kind !== 'file' || !fs.readFileSync(full).equals(data)) return;
+      const record = recordFromDoc(doc, file, full);
+      if (fileStamp(full)?.key !== before.key) return;
+      this.documents?.set(record, doc);
+      this.cache.set(file, { key: before.key, outcome: { ok: true, record } });
+      this.current = null; // the next snapshot is assembled with it
+    } catch {
+      // not adopted: the next snapshot parses the file
+    }
+  }
+
   private listManifestFiles(): [string, FileStamp][] {
     let entries: fs.Dirent[];
     try {
@@ -315,23 +339,8 @@ export class L6Store {
     const out: [string, FileStamp][] = [];
     for (const entry of entries) {
       if (!entry.name.endsWith(MANIFEST_SUFFIX)) continue;
-      const full = path.join(this.paths.agents, entry.name);
-      let stat: fs.Stats;
-      try {
-        stat = fs.lstatSync(full);
-      } catch {
-        continue; // removed between listing and stat
-      }
-      // Links are not followed: a link could point anywhere on the machine.
-      const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-      out.push([
-        entry.name,
-        {
-          key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
-          changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
-          kind,
-        },
-      ]);
+      const stamp = fileStamp(path.join(this.paths.agents, entry.name));
+      if (stamp) out.push([entry.name, stamp]); // else removed between listing and stat
     }
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return out;

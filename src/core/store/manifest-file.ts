@@ -19,6 +19,7 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
+import type { FileStamp } from './parsed-cache.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -116,3 +117,20 @@ export function agentIdOf(doc: RawObject, file: string): string {
 }
 
 export class ManifestError extends Error {}
+
+/** A manifest file's stamp: what a snapshot compares to tell it changed; null when it is gone. */
+export function fileStamp(full: string): FileStamp | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(full);
+  } catch {
+    return null;
+  }
+  // Links are not followed: a link could point anywhere on the machine.
+  const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
+  return {
+    key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
+    changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
+    kind,
+  };
+}

@@ -344,7 +344,8 @@ export async function commitLocked(
         notes: rowCount(manifest, 'notes'),
       },
     });
-    ctx.store.invalidate(file);
+    // Readers take the written manifest as parsed: it reads back as this data (serialise.ts).
+    ctx.store.adopt(file, manifest, data);
     return { ...summary, last_updated: manifest.last_updated, version: record.version };
   } catch (error) {
     if (error instanceof CommitRefused || error instanceof SerialiseRefused || error instanceof BourdonError)
