@@ -41,7 +41,7 @@ const WRITE_AGENTS = ['soak-a', 'soak-b'];
 const dist = (file) => import(pathToFileURL(path.join(ROOT, 'dist', 'core', file)).href);
 const { FederationRegistry } = await dist('trust/registry.js');
 const { parseManifest } = await dist('store/library.js');
-const { readHistory, archiveFile } = await dist('writes/history.js');
+const { readHistory, readArchivedBytes } = await dist('writes/history.js');
 const { sha256 } = await dist('writes/version-record.js');
 const { libraryPaths } = await dist('store/library.js');
 
@@ -319,7 +319,7 @@ function verify() {
     if (!versions.every((v, i) => i === 0 || v === versions[i - 1] + 1))
       problems.push(`${agent}: history not contiguous`);
     for (const r of state.records)
-      if (sha256(fs.readFileSync(archiveFile(state.dir, r.version))) !== r.sha256)
+      if (sha256(readArchivedBytes(state.dir, r.version)) !== r.sha256)
         problems.push(`${agent}: archive ${r.version} damaged`);
     if (sha256(fs.readFileSync(file)) !== state.records.at(-1)?.sha256)
       problems.push(`${agent}: live file is not the newest version`);

@@ -85,7 +85,13 @@ const common = {
 try {
   await build({
     ...common,
-    entryPoints: { cli: entryFile, help: helpFile },
+    // The worker thread a server serialises manifests on (src/core/writes/serialise.ts finds it
+    // beside the chunk that starts it).
+    entryPoints: {
+      cli: entryFile,
+      help: helpFile,
+      'serialise-worker': path.join(DIST, 'core', 'writes', 'serialise-worker.js'),
+    },
     outdir: OUT,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',

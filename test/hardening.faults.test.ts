@@ -19,7 +19,7 @@ import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/operations/export.js';
 import { MAX_CLOCK_STEP_BACK_MS } from '../src/core/writes/clock.js';
-import { archiveFile, INDEX_FILE, PENDING_FILE, readHistory } from '../src/core/writes/history.js';
+import { archiveFile, INDEX_FILE, PENDING_FILE, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
 import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
@@ -91,8 +91,7 @@ function expectConsistent(library: string, agent = 'a'): number[] {
   expect(state.damaged).toBe(false);
   const versions = state.records.map((record) => record.version);
   expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
-  for (const record of state.records)
-    expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+  for (const record of state.records) expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
   expect(sha256(live(library, agent))).toBe(state.records[state.records.length - 1].sha256);
   expect(leftovers(library)).toEqual([]);
   return versions;
@@ -114,7 +113,7 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     await commitToFederation(context(library, { files: writer }), { agent_id: 'a', entities: [{ name: 'three' }] });
     expect(writer.calls.map((call) => [call.kind, path.basename(call.target)])).toEqual([
       ['replace', PENDING_FILE],
-      ['replace', 'v000003.l5.yaml'],
+      ['replace', 'v000003.l5.yaml.gz'],
       ['replace', 'a.l5.yaml'],
       ['append', INDEX_FILE],
     ]);
@@ -184,7 +183,7 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     expect(next.version).toBe(4);
     const state = readHistory(new L6Store(library).paths, 'a');
     expect(state.records.map((r) => r.op)).toEqual(['commit', 'commit', 'external', 'commit']);
-    expect(fs.readFileSync(archiveFile(state.dir, 3)).equals(edited)).toBe(true);
+    expect(readArchivedBytes(state.dir, 3).equals(edited)).toBe(true);
     expectConsistent(library);
   });
 

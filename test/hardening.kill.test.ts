@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { archiveFile, readHistory } from '../src/core/writes/history.js';
+import { readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
 import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { callerFor, FederationRegistry, parseRegistry } from '../src/core/trust/registry.js';
@@ -161,7 +161,7 @@ describe('staged writes, their writer killed mid-write', () => {
     const state = readHistory(store.paths, 'm');
     expect(state.damaged).toBe(false);
     for (const record of state.records)
-      expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+      expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
     expect(sha256(fs.readFileSync(livePath))).toBe(state.records[state.records.length - 1].sha256);
     expect(state.records.every((record) => ['commit', 'promote'].includes(record.op))).toBe(true);
     expect(tempFiles(path.join(library, 'agents'))).toEqual([]);

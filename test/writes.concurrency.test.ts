@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { readHistory, archiveFile, PENDING_FILE } from '../src/core/writes/history.js';
+import { readHistory, readArchivedBytes, PENDING_FILE } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
 import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
@@ -86,7 +86,7 @@ describe('8 processes × 25 commits through the CLI, at the same time', () => {
     expect(state.records.every((r) => r.op === 'commit' && r.actor === 'operator')).toBe(true);
     const live = fs.readFileSync(path.join(library, 'agents', 'swarm.l5.yaml'));
     expect(sha256(live)).toBe(state.records[state.records.length - 1].sha256);
-    const first = fs.readFileSync(archiveFile(state.dir, 1));
+    const first = readArchivedBytes(state.dir, 1);
     expect(sha256(first)).toBe(state.records[0].sha256);
   });
 });
@@ -177,7 +177,7 @@ describe('a writer killed mid-write, repeatedly', () => {
     expect(state.damaged).toBe(false);
     expect(state.records.map((r) => r.version)).toEqual(Array.from({ length: state.records.length }, (_, i) => i + 1));
     for (const record of state.records)
-      expect(sha256(fs.readFileSync(archiveFile(state.dir, record.version)))).toBe(record.sha256);
+      expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
     expect(fs.existsSync(path.join(state.dir, PENDING_FILE))).toBe(false);
     const live = fs.readFileSync(path.join(library, 'agents', 'victim.l5.yaml'));
     expect(sha256(live)).toBe(state.records[state.records.length - 1].sha256);

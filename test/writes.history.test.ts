@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { archiveFile, INDEX_FILE, readHistory } from '../src/core/writes/history.js';
+import { INDEX_FILE, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
@@ -287,9 +287,9 @@ describe('history and diff on the CLI', () => {
       reason: 'bad import',
     });
     const state = readHistory(new L6Store(library).paths, 'codex');
-    expect(
-      fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(fs.readFileSync(archiveFile(state.dir, 1))),
-    ).toBe(true);
+    expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(readArchivedBytes(state.dir, 1))).toBe(
+      true,
+    );
     const audit = fs
       .readFileSync(path.join(env.BOURDON_HOME, 'audit.jsonl'), 'utf8')
       .trim()
@@ -321,7 +321,7 @@ describe('history bookkeeping', () => {
       [2, 'external', null],
       [3, 'commit', 'operator'],
     ]);
-    expect(fs.readFileSync(archiveFile(state.dir, 2)).equals(edited)).toBe(true);
+    expect(readArchivedBytes(state.dir, 2).equals(edited)).toBe(true);
   });
 
   it('archives a manifest that existed before the first write', async () => {
@@ -332,7 +332,7 @@ describe('history bookkeeping', () => {
     await commitToFederation(ctx, { agent_id: 'bare', entities: [{ name: 'X' }] });
     const state = readHistory(ctx.store.paths, 'bare');
     expect(state.records.map((r) => r.op)).toEqual(['external', 'commit']);
-    expect(fs.readFileSync(archiveFile(state.dir, 1), 'utf8')).toBe(original);
+    expect(readArchivedBytes(state.dir, 1).toString('utf8')).toBe(original);
     await rollbackAgentMemory(ctx, { agent_id: 'bare', version: 1 });
     expect(fs.readFileSync(path.join(library, 'agents', 'bare.l5.yaml'), 'utf8')).toBe(original);
   });
@@ -368,7 +368,7 @@ describe('history bookkeeping', () => {
       await commitToFederation(ctx, { agent_id: 'k', agent_type: 'other', entities: [{ name: `e${i}` }] });
     const state = readHistory(ctx.store.paths, 'k');
     expect(state.records.map((r) => r.version)).toEqual([4, 5, 6]);
-    expect(fs.readdirSync(state.dir).filter((name) => name.endsWith('.l5.yaml'))).toHaveLength(3);
+    expect(fs.readdirSync(state.dir).filter((name) => /^v\d+\.l5\.yaml(\.gz)?$/.test(name))).toHaveLength(3);
     expect(await rollbackAgentMemory(ctx, { agent_id: 'k', version: 2 })).toMatchObject({
       error: "unknown version 2 for agent 'k'",
     });

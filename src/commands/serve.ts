@@ -109,7 +109,15 @@ export default class Serve extends BaseCommand {
     const toolFilter = profileFilter(profile);
     const root = this.libraryRoot(flags.library);
     const created = ensureLibrary(root);
-    const store = new L6Store(root, { warn: stderrWarn });
+    // A server learns of changes from the change stamp, the folder and OS events (freshness.ts),
+    // not from a stat of every manifest per request.
+    const store = new L6Store(root, { warn: stderrWarn, freshness: { watch: true } });
+    // Commits serialise manifests on a worker thread: reads go on meanwhile (serialise.ts).
+    // BOURDON_SERIALISE_ON_LOOP=1 keeps the old way, for comparison (bench/overlap.js).
+    if (process.env.BOURDON_SERIALISE_ON_LOOP !== '1') {
+      const { serialiseOffThread } = await import('../core/writes/serialise.js');
+      serialiseOffThread();
+    }
     // Surfaces unreadable manifests on stderr at start, not at the first call.
     const snapshot = store.snapshot();
     if (!created && snapshot.agents.length === 0 && snapshot.broken.length === 0) {

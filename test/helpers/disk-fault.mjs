@@ -22,7 +22,7 @@ const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', 
 const { L6Store, parseManifest } = await load('store/library.js');
 const { createContext } = await load('context.js');
 const { commitToFederation } = await load('writes/commit.js');
-const { readHistory, archiveFile } = await load('writes/history.js');
+const { readHistory, readArchivedBytes } = await load('writes/history.js');
 const { sha256 } = await load('writes/version-record.js');
 
 const library = path.join(dir, 'library');
@@ -73,9 +73,7 @@ function historyCheck() {
   const state = readHistory(new L6Store(library).paths, 'disk');
   const versions = state.records.map((r) => r.version);
   const contiguous = versions.every((v, i) => i === 0 || v === versions[i - 1] + 1);
-  const archivesMatch = state.records.every(
-    (r) => sha256(fs.readFileSync(archiveFile(state.dir, r.version))) === r.sha256,
-  );
+  const archivesMatch = state.records.every((r) => sha256(readArchivedBytes(state.dir, r.version)) === r.sha256);
   const liveIsLatest = sha256(fs.readFileSync(livePath)) === state.records[state.records.length - 1]?.sha256;
   const stray = [];
   for (const sub of [path.join(library, 'agents'), state.dir, library]) {

@@ -6,6 +6,7 @@ import { canSee, type AccessLevel } from '../trust/access.js';
 import { foldKey, type Session } from '../store/manifest.js';
 import type { AgentRecord } from '../store/library.js';
 import { agentIndex } from '../store/indexes.js';
+import { entityHolders } from '../store/library-indexes.js';
 
 export interface EntityMatch {
   name: string;
@@ -39,7 +40,7 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   const key = foldKey(name);
   if (!key) return [];
   const groups = new Map<string, { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }>();
-  for (const agent of agents) {
+  for (const agent of entityHolders(agents, key)) {
     for (const entity of agentIndex(agent).entitiesByKey.get(key) ?? []) {
       if (!canSee(level, entity.visibility)) continue;
       let group = groups.get(entity.name);

@@ -5,10 +5,9 @@
  */
 import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
-import { decodeCursor, encodeCursor } from '../store/cursor.js';
-import { localDay, resolveCutoff } from '../store/dates.js';
-import { pyRepr } from '../store/ids.js';
-import { sessionsByRecency, sessionsForProject, type DatedSession } from '../store/indexes.js';
+import { localDay } from '../store/dates.js';
+import { sessionsForProject, type DatedSession } from '../store/indexes.js';
+import { agentSessions, librarySessions } from '../store/library-indexes.js';
 import {
   answered,
   boundAnswers,
@@ -28,6 +27,7 @@ import {
 } from '../federation/federation.js';
 import type { PeerAnswer } from '../federation/peers.js';
 import type { Failed, OneOf, Payload } from '../payload.js';
+import { MAX_PAGE_SIZE, planPage, takePage, takeSessionPage } from './paging.js';
 import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 
@@ -57,16 +57,19 @@ export type PagedListing = {
 } & AccessEcho &
   Reachability;
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  pageSize,
+  planPage,
+  takePage,
+  type Page,
+  type PagePlan,
+  type PageRequest,
+} from './paging.js';
 
 export function access(ctx: OperationContext, args: AccessArgs, toolDefault: AccessLevel): ResolvedAccess {
   return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);
-}
-
-export function pageSize(limit: number | null | undefined): number {
-  if (limit === null || limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
-  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(limit)));
 }
 
 /** Asks every peer, or nobody: `[]` when this call does not fan out. */
@@ -164,63 +167,6 @@ export interface ListRecentWorkArgs extends AccessArgs {
   federation_hop?: number;
 }
 
-export interface PageRequest {
-  since?: string | null;
-  limit?: number | null;
-  cursor?: string | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-  has_more: boolean;
-}
-
-/**
- * Pages an ordered sequence: offset from the cursor, cutoff remembered in the next cursor.
- * Only offset + limit + 1 items are ever taken, so a first page costs a first page.
- */
-export interface PagePlan {
-  offset: number;
-  cutoff: string;
-  size: number;
-}
-
-/** Reads the cursor and window of a paged call, or the error an unreadable cursor is. */
-export function planPage(ctx: OperationContext, request: PageRequest): PagePlan | { error: string } {
-  let offset = 0;
-  let savedCutoff: string | null = null;
-  // An empty cursor is no cursor (D11): the first page of the window the other arguments ask for.
-  if (request.cursor !== null && request.cursor !== undefined && request.cursor !== '') {
-    const state = decodeCursor(request.cursor);
-    if (!state) return { error: `invalid cursor: ${pyRepr(request.cursor)}` };
-    offset = state.offset;
-    savedCutoff = state.cutoff;
-  }
-  return {
-    offset,
-    cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn),
-    size: pageSize(request.limit),
-  };
-}
-
-/** Takes one page from an ordered sequence, reading only offset + size + 1 items. */
-export function takePage<T>(plan: PagePlan, ordered: Iterable<T>): Page<T> {
-  const items: T[] = [];
-  let seen = 0;
-  let has_more = false;
-  for (const item of ordered) {
-    if (seen >= plan.offset + plan.size) {
-      has_more = true;
-      break;
-    }
-    if (seen >= plan.offset) items.push(item);
-    seen += 1;
-  }
-  const end = plan.offset + items.length;
-  return { items, has_more, next_cursor: has_more ? encodeCursor({ offset: end, cutoff: plan.cutoff }) : null };
-}
-
 export type ListRecentWorkAnswer = PagedListing & { summary: boolean; sessions: SessionRef[] };
 export type ListRecentWorkOutput = OneOf<ListRecentWorkAnswer | Failed<ListRecentWorkAnswer>>;
 
@@ -242,7 +188,7 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   if ('error' in plan) return { error: plan.error, ...empty };
   const toRef = ({ agent, session }: DatedSession) => sessionRef(agent, session, summary);
   const onPeer = peerAgentFilter(args.agent);
-  const local = onPeer ? [] : sessionsByRecency(agentsInScope(ctx), level.effective, plan.cutoff, args.agent ?? null);
+  const local = onPeer ? [] : localSessions(ctx, level.effective, args.agent ?? null);
   // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
   const answers =
     onPeer || !args.agent
@@ -259,20 +205,40 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
         )
       : null;
   if (onPeer && !answers) return empty;
-  let ordered: Iterable<SessionRef>;
   if (!answers) {
-    ordered = (function* () {
-      for (const dated of local) yield toRef(dated);
-    })();
-  } else {
-    const fromPeers = peerSessions(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
-    ordered = dedupeSessions([...[...local].map(toRef), ...fromPeers].sort(byRecencyRef));
+    // This server alone: the page is found by the cursor's row, not by walking to an offset.
+    const page = takeSessionPage(plan, local);
+    const sessions = page.items.map(toRef);
+    return { ...base, sessions, next_cursor: page.next_cursor, has_more: page.has_more };
   }
+  const fromPeers = peerSessions(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
+  const inWindow = local.slice(0, windowEnd(local, plan.cutoff)).map(toRef);
+  const ordered = dedupeSessions([...inWindow, ...fromPeers].sort(byRecencyRef));
   const page = takePage(plan, ordered);
   return withReachability(
     { ...base, sessions: page.items, next_cursor: page.next_cursor, has_more: page.has_more },
     answers,
   );
+}
+
+/** The visible dated sessions in scope, newest first: the library's, or one local agent's. */
+function localSessions(ctx: OperationContext, level: AccessLevel, agentFilter: string | null): readonly DatedSession[] {
+  const agents = agentsInScope(ctx);
+  if (agentFilter === null) return librarySessions(agents, level);
+  const agent = agents.find((candidate) => candidate.id === agentFilter);
+  return agent ? agentSessions(agent, level) : [];
+}
+
+/** How many leading rows fall on or after the cutoff day (rows are newest first). */
+function windowEnd(rows: readonly DatedSession[], cutoff: string): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (rows[mid].session.day! >= cutoff) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 export interface CrossAgentSummaryArgs extends AccessArgs {

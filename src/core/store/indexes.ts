@@ -4,6 +4,8 @@
  * indexes at query time (a map lookup per agent, or a k-way merge of sorted lists), so warm
  * queries never scan every row and a reload never re-indexes the whole library. Indexes
  * cover every row whatever its visibility; queries filter by level as they walk them.
+ * Library-wide indexes built from these (which agents answer to a name, every session in
+ * list_recent_work order) are in library-indexes.ts.
  */
 import { canSee, type AccessLevel } from '../trust/access.js';
 import type { AgentRecord } from './library.js';
@@ -159,76 +161,6 @@ export function agentIndex(agent: AgentRecord): AgentIndex {
     cache.set(agent, index);
   }
   return index;
-}
-
-/**
- * Visible sessions of these agents, newest first, equal days by agent id descending (the
- * list_recent_work order), stopping at the cutoff day: a lazy k-way merge of the per-agent
- * lists, so a first page reads a page, not the library.
- */
-export function* sessionsByRecency(
-  agents: readonly AgentRecord[],
-  level: AccessLevel,
-  cutoff: string,
-  agentFilter: string | null,
-): Generator<DatedSession> {
-  interface Cursor {
-    agent: string;
-    list: Session[];
-    at: number;
-  }
-  const heads: Cursor[] = [];
-  for (const agent of agents) {
-    if (agentFilter !== null && agent.id !== agentFilter) continue;
-    const list = agentIndex(agent).sessionsByRecency;
-    const cursor = { agent: agent.id, list, at: 0 };
-    if (advance(cursor)) heads.push(cursor);
-  }
-  // Skips rows this level may not see; false when the list has nothing left in the window.
-  function advance(cursor: Cursor): boolean {
-    while (cursor.at < cursor.list.length) {
-      const session = cursor.list[cursor.at];
-      // Undated rows sort last and never fall inside a window: the list ends here either way.
-      if (session.day === null || session.day < cutoff) return false;
-      if (canSee(level, session.visibility)) return true;
-      cursor.at += 1;
-    }
-    return false;
-  }
-  // Greater = comes first: a later date, then a greater agent id.
-  const before = (a: Cursor, b: Cursor) => {
-    const da = a.list[a.at].date;
-    const db = b.list[b.at].date;
-    return da !== db ? da > db : a.agent > b.agent;
-  };
-  // A binary heap of list heads, best first.
-  const swap = (i: number, j: number) => ([heads[i], heads[j]] = [heads[j], heads[i]]);
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let best = i;
-      if (l < heads.length && before(heads[l], heads[best])) best = l;
-      if (r < heads.length && before(heads[r], heads[best])) best = r;
-      if (best === i) return;
-      swap(i, best);
-      i = best;
-    }
-  };
-  for (let i = Math.floor(heads.length / 2) - 1; i >= 0; i--) down(i);
-  while (heads.length) {
-    const top = heads[0];
-    yield { agent: top.agent, session: top.list[top.at] };
-    top.at += 1;
-    if (advance(top)) down(0);
-    else {
-      const last = heads.pop()!;
-      if (heads.length) {
-        heads[0] = last;
-        down(0);
-      }
-    }
-  }
 }
 
 /** Visible sessions focused on a project, newest first; equal days in agent-id order. */

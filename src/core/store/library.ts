@@ -1,57 +1,38 @@
 /**
- * The agent library on disk (spec §2) and its in-memory snapshot. Readers never lock: each
- * request asks for a snapshot, which costs a directory listing and one stat per manifest;
- * only files whose stat changed are parsed again, so edits by other processes show up on
- * the next request without a restart, and an unchanged library costs no parsing at all.
+ * The agent library on disk (spec §2) and its in-memory snapshot. Readers never lock. A
+ * snapshot is cheap when nothing changed: a long-lived store (the server) asks freshness.ts
+ * whether anything may have changed (the library's change stamp, the `agents/` folder's stat,
+ * OS events), O(1) per request; other stores sweep every manifest's stat on every snapshot.
+ * A sweep parses only files whose stat changed, so edits by other processes show up without a
+ * restart, and an unchanged library costs no parsing at all.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError } from '../errors.js';
-import { isServedAgentId, isValidAgentId } from './ids.js';
+import { changeStampPath, LibraryFreshness, type FreshnessOptions } from './freshness.js';
+import { foldKey, isObject, type RawObject } from './manifest.js';
 import {
-  asText,
-  foldKey,
-  interner,
-  isObject,
-  normaliseEntity,
-  normaliseNote,
-  normaliseSession,
-  rawRows,
-  type AgentInfo,
-  type Entity,
-  type Note,
-  type RawObject,
-  type Session,
-} from './manifest.js';
+  agentIdOf,
+  fileStamp,
+  ManifestError,
+  MANIFEST_SUFFIX,
+  parseDocument,
+  parseManifest,
+  readManifestFile,
+  recordFromDoc,
+  type AgentRecord,
+  type BrokenRecord,
+} from './manifest-file.js';
 import { contentHash, ParsedCache, type CacheMeta, type FileStamp } from './parsed-cache.js';
-import { capDocument, PulledManifests, type PulledOrigin } from './pulled.js';
-import { parseYaml, yamlErrorReason } from './yaml.js';
+import { capDocument, PulledManifests } from './pulled.js';
 
-export const MANIFEST_SUFFIX = '.l5.yaml';
-/** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
-export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
-
-export interface AgentRecord {
-  id: string;
-  file: string;
-  path: string;
-  agent: AgentInfo;
-  last_updated: string | null;
-  capabilities: unknown[];
-  entities: Entity[];
-  sessions: Session[];
-  notes: Note[];
-  /** Set on a manifest another machine published (pulled through sync: store/pulled.ts). */
-  origin?: PulledOrigin;
-}
-
-export interface BrokenRecord {
-  /** The file name's stem: broken manifests are still named in exports. */
-  id: string;
-  file: string;
-  path: string;
-  error: string;
-}
+export {
+  MANIFEST_SUFFIX,
+  MAX_MANIFEST_BYTES,
+  parseManifest,
+  type AgentRecord,
+  type BrokenRecord,
+} from './manifest-file.js';
 
 export interface LibrarySnapshot {
   /** Increases whenever any manifest changed; derived indexes are cached per snapshot. */
@@ -68,6 +49,8 @@ export interface LibraryPaths {
   staging: string;
   history: string;
   lock: string;
+  /** The change stamp writers replace after every write (freshness.ts). */
+  stamp: string;
 }
 
 export function libraryPaths(root: string): LibraryPaths {
@@ -78,6 +61,7 @@ export function libraryPaths(root: string): LibraryPaths {
     staging: path.join(resolved, 'staging'),
     history: path.join(resolved, 'history'),
     lock: path.join(resolved, '.bourdon.lock'),
+    stamp: changeStampPath(resolved),
   };
 }
 
@@ -91,88 +75,6 @@ type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: BrokenRe
 export { stderrWarn, type Warn } from './warn.js';
 import { stderrWarn, type Warn } from './warn.js';
 
-/**
- * Builds a record from manifest text or bytes (UTF-8); throws a one-line reason when it is not
- * a manifest.
- */
-export function parseManifest(text: string | Buffer, file: string, filePath: string): AgentRecord {
-  return recordFromDoc(parseDocument(text), file, filePath);
-}
-
-function parseDocument(text: string | Buffer): unknown {
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw new ManifestError(yamlErrorReason(error));
-  }
-}
-
-/** A manifest file's bytes; refuses links, other kinds of file and oversized files unread. */
-function readManifestFile(full: string): Buffer {
-  const stat = fs.lstatSync(full);
-  if (stat.isSymbolicLink()) throw new ManifestError('symbolic links are not read as manifests');
-  if (!stat.isFile()) throw new ManifestError('not a regular file');
-  if (stat.size > MAX_MANIFEST_BYTES)
-    throw new ManifestError(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
-  return fs.readFileSync(full);
-}
-
-/** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
-/** A manifest's stat as the caches compare it. Links are not followed: one could point anywhere. */
-function fileStamp(stat: fs.Stats): FileStamp {
-  const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
-  return {
-    key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
-    changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
-    kind,
-  };
-}
-
-function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
-  if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
-  const agentBlock = isObject(doc.agent) ? doc.agent : {};
-  const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
-  const intern = interner();
-  return {
-    id: agentIdOf(doc, file),
-    file,
-    path: filePath,
-    agent: {
-      type: asText(agentBlock.type),
-      instance: asText(agentBlock.instance),
-      role_narrative: asText(agentBlock.role_narrative),
-    },
-    last_updated: asText(doc.last_updated),
-    capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
-    entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
-    sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
-    notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
-  };
-}
-
-/** The agent id a manifest declares, else its file name's stem; throws a one-line reason when invalid. */
-function agentIdOf(doc: RawObject, file: string): string {
-  const stem = file.slice(0, -MANIFEST_SUFFIX.length);
-  const agentBlock = isObject(doc.agent) ? doc.agent : {};
-  const declared = agentBlock.id;
-  let id: string;
-  if (declared === undefined || declared === null || declared === '') {
-    id = stem;
-    if (!isValidAgentId(id)) throw new ManifestError(`file name ${JSON.stringify(file)} is not a valid agent id`);
-  } else if (isServedAgentId(declared)) {
-    // Served as declared even when it fails the strict pattern (`Agent-B`), as the engine
-    // serves it; it is a key only, never a path. Writes to it are refused (strict ids only).
-    id = declared;
-  } else {
-    throw new ManifestError(
-      `invalid agent.id ${JSON.stringify(declared)}: must be text without slashes, '..', control characters or surrounding spaces`,
-    );
-  }
-  return id;
-}
-
-class ManifestError extends Error {}
-
 export interface StoreOptions {
   warn?: Warn;
   /** The CLI's parsed-library cache (parsed-cache.ts); none when absent. */
@@ -182,6 +84,11 @@ export interface StoreOptions {
    * (doctor), which would otherwise parse each manifest twice. A server does not.
    */
   keepDocuments?: boolean;
+  /**
+   * Learn of changes from the change stamp, the folder's stat and OS events instead of a stat
+   * of every manifest per snapshot (a server; freshness.ts). Absent: every snapshot sweeps.
+   */
+  freshness?: FreshnessOptions;
 }
 
 export class L6Store {
@@ -202,6 +109,8 @@ export class L6Store {
   private readonly documents: WeakMap<AgentRecord, RawObject> | null;
   /** Other machines' manifests, pulled through sync, served beside the local ones. */
   private readonly pulled: PulledManifests<AgentRecord>;
+  /** The change signals, for a long-lived store; null: every snapshot sweeps. */
+  readonly freshness: LibraryFreshness | null;
 
   constructor(root: string, options: StoreOptions = {}) {
     this.paths = libraryPaths(root);
@@ -209,6 +118,14 @@ export class L6Store {
     this.disk = options.cachePath ? new ParsedCache(options.cachePath, this.paths.agents) : null;
     this.documents = options.keepDocuments ? new WeakMap() : null;
     this.pulled = new PulledManifests(this.paths.root, parseManifest, this.warn);
+    this.freshness = options.freshness
+      ? new LibraryFreshness(this.paths.agents, this.paths.stamp, options.freshness)
+      : null;
+  }
+
+  /** Stops watching the library (a server shutting down; tests). */
+  close(): void {
+    this.freshness?.close();
   }
 
   /** Fails with a clear one-line error when the library root is missing or not a folder. */
@@ -227,6 +144,9 @@ export class L6Store {
 
   /** The library as it is on disk now. Cheap when nothing changed. */
   snapshot(): LibrarySnapshot {
+    if (this.current && this.freshness && !this.freshness.mayHaveChanged()) return this.current;
+    // Taken before the listing: a change made while this sweep runs is seen by the next one.
+    this.freshness?.swept();
     const files = this.listManifestFiles();
     let changed = this.current === null || files.length !== this.cache.size;
     const seen = new Set<string>();
@@ -391,28 +311,31 @@ export class L6Store {
   invalidate(file?: string): void {
     if (file === undefined) this.cache.clear();
     else this.cache.delete(file);
+    this.freshness?.markDirty();
   }
 
   /**
    * A writer replaced `file` with `data`, whose parsed document it holds (it proved the bytes
    * read back as that document). The new record takes the old one's place without a parse, here
-   * and in the parsed cache at `cachePath`, so neither this process nor the next one-shot read
-   * parses the manifest again. Only when the file on disk is exactly `data`: anything else (an
-   * edit by another tool in between, an unreadable file) is left to the next load.
+   * and in the parsed cache at `cachePath` (the CLI's, when one is in use or given), so neither
+   * this process nor the next one-shot read parses the manifest again. Only when the file on disk
+   * is exactly `data`, checked between two stats: anything else (an edit by another tool in
+   * between, an unreadable file) is left to the next load.
    */
-  written(file: string, data: Buffer, doc: unknown, cachePath: string | null): void {
+  written(file: string, data: Buffer, doc: RawObject, cachePath: string | null): void {
     this.invalidate(file);
     const full = path.join(this.paths.agents, file);
     let record: AgentRecord;
-    let stamp: FileStamp;
+    let stamp: FileStamp | null;
     try {
-      stamp = fileStamp(fs.lstatSync(full));
-      if (stamp.kind !== 'file' || !readManifestFile(full).equals(data)) return;
+      stamp = fileStamp(full);
+      if (stamp?.kind !== 'file' || !readManifestFile(full).equals(data)) return;
       record = recordFromDoc(doc, file, full);
+      if (fileStamp(full)?.key !== stamp.key) return;
     } catch {
-      return;
+      return; // the next snapshot parses the file
     }
-    if (isObject(doc)) this.documents?.set(record, doc);
+    this.documents?.set(record, doc);
     this.cache.set(file, { key: stamp.key, outcome: { ok: true, record } });
     this.current = null; // the next snapshot is assembled with the new record
     const disk = this.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
@@ -436,14 +359,8 @@ export class L6Store {
     const out: [string, FileStamp][] = [];
     for (const entry of entries) {
       if (!entry.name.endsWith(MANIFEST_SUFFIX)) continue;
-      const full = path.join(this.paths.agents, entry.name);
-      let stat: fs.Stats;
-      try {
-        stat = fs.lstatSync(full);
-      } catch {
-        continue; // removed between listing and stat
-      }
-      out.push([entry.name, fileStamp(stat)]);
+      const stamp = fileStamp(path.join(this.paths.agents, entry.name));
+      if (stamp) out.push([entry.name, stamp]); // else removed between listing and stat
     }
     out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return out;

@@ -21,9 +21,11 @@ import {
 import { steadyNow } from './clock.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { GateHandle } from './gate.js';
+import { ArchiveDamaged, baseName, decodeArchive, packedName, writeArchive, type ArchiveListing } from './archive.js';
 import {
   archiveFile,
   historyDir,
+  listArchives,
   INDEX_FILE,
   isMissing,
   PENDING_FILE,
@@ -35,6 +37,7 @@ import {
   unreadable,
 } from './history.js';
 import type { LibraryPaths } from '../store/library.js';
+import { CHANGE_STAMP_FILE } from '../store/freshness.js';
 import { makeRecord, sha256, type RowCounts, type VersionRecord } from './version-record.js';
 
 /**
@@ -90,17 +93,22 @@ function recoverPending(dir: string, agentId: string, livePath: string, writer: 
     const live = readLive(livePath);
     let archived: Buffer | null;
     try {
-      archived = writer.readFile(archiveFile(dir, pending.version));
+      archived = decodeArchive(archiveFile(dir, pending.version), writer);
     } catch (error) {
-      if (!isMissing(error)) throw unreadable(agentId, error);
+      if (!isMissing(error) && !(error instanceof ArchiveDamaged)) throw unreadable(agentId, error);
       archived = null;
     }
     const landed = live !== null && sha256(live) === pending.sha256;
     if (landed && archived !== null && sha256(archived) === pending.sha256) appendIndex(dir, pending, writer);
     else if (landed) {
-      writeDurable(archiveFile(dir, pending.version), live, { writer, mode: liveMode(livePath) });
+      const listing = listArchives(dir, agentId, writer);
+      writeArchive(dir, pending.version, live, { writer, mode: liveMode(livePath), listing });
+      fsyncDir(dir);
       appendIndex(dir, pending, writer);
-    } else removeQuietly(archiveFile(dir, pending.version));
+    } else {
+      removeQuietly(path.join(dir, packedName(pending.version)));
+      removeQuietly(archiveFile(dir, pending.version));
+    }
   }
   removeQuietly(path.join(dir, PENDING_FILE));
 }
@@ -118,9 +126,10 @@ function recordVersion(
   live: { path: string; gate: GateHandle; landed: () => void } | null,
   writer: LibraryFiles,
   mode: number | undefined,
+  listing: ArchiveListing,
 ): void {
   writeDurable(path.join(dir, PENDING_FILE), JSON.stringify(record), { fsync: false, syncDir: false, writer });
-  writeDurable(archiveFile(dir, record.version), data, { syncDir: false, writer, mode });
+  writeArchive(dir, record.version, data, { writer, mode, listing });
   if (live) {
     live.gate.assertHeld();
     writeDurable(live.path, data, { writer });
@@ -129,6 +138,26 @@ function recordVersion(
   appendIndex(dir, record, writer);
   fsyncDir(dir);
   removeQuietly(path.join(dir, PENDING_FILE));
+}
+
+let stampCounter = 0;
+
+/**
+ * Replaces the library's change stamp, so every long-lived reader (any process) sees this write
+ * at its next request without statting every manifest (store/freshness.ts). Not fsynced: it is
+ * a hint, needed only while the readers run. Best effort: should it fail, readers still learn
+ * of the write from the `agents/` folder's stat, OS events or their fallback sweep.
+ */
+function bumpChangeStamp(paths: LibraryPaths): void {
+  try {
+    sweepAtomicTemps(paths.root, (name) => isTempOf(name, CHANGE_STAMP_FILE));
+    stampCounter += 1;
+    REAL_FILES.replaceFile(paths.stamp, `${process.pid} ${process.hrtime.bigint()} ${stampCounter}\n`, {
+      fsync: false,
+    });
+  } catch {
+    // see above
+  }
 }
 
 interface WriteVersionRequest {
@@ -168,18 +197,21 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     // Archives are as private as the live file: they take its mode (a new file: the default).
     const mode = liveMode(request.livePath);
     sweepAtomicTemps(path.dirname(request.livePath), (name) => isTempOf(name, path.basename(request.livePath), true));
-    sweepAtomicTemps(dir, (name) => /^(?:v\d+\.l5\.yaml|index\.jsonl|pending\.json)\.\d+(?:\.tmp)?$/.test(name));
+    sweepAtomicTemps(dir, (name) =>
+      /^(?:v\d+\.l5\.yaml(?:\.gz)?|base-\d+\.l5\.yaml\.gz|index\.jsonl|pending\.json)\.\d+(?:\.tmp)?$/.test(name),
+    );
     recoverPending(dir, request.agentId, request.livePath, writer);
     const state = readHistory(request.paths, request.agentId, writer);
     if (state.damaged) rewriteIndex(dir, state.records, writer);
     const records = [...state.records];
     let next = state.nextVersion;
     const live = readLive(request.livePath);
+    const listing = listArchives(dir, request.agentId, writer);
     const latest = records[records.length - 1];
     const now = steadyNow(request.now, [latest?.ts]);
     if (live && (!latest || sha256(live) !== latest.sha256)) {
       const external = makeRecord(next, live, 'external', null, now);
-      recordVersion(dir, external, live, null, writer, mode);
+      recordVersion(dir, external, live, null, writer, mode, listing);
       records.push(external);
       next += 1;
     }
@@ -191,9 +223,10 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
       { path: request.livePath, gate: request.gate, landed: () => (landed = true) },
       writer,
       mode,
+      listing,
     );
     records.push(record);
-    prune(dir, records, request.keep, writer);
+    prune(dir, records, request.keep, writer, listing);
     return record;
   } catch (error) {
     if (landed && record) {
@@ -214,15 +247,34 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     throw new BourdonError(
       `cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`,
     );
+  } finally {
+    if (landed) bumpChangeStamp(request.paths);
   }
 }
 
-/** Keeps the newest `keep` versions; the current one (the newest) is never pruned. */
-function prune(dir: string, records: VersionRecord[], keep: number, writer: LibraryFiles): void {
+/**
+ * Keeps the newest `keep` versions; the current one (the newest) is never pruned. A base goes
+ * once no kept version can be a delta against it: every kept version is at or past a newer base.
+ */
+function prune(
+  dir: string,
+  records: VersionRecord[],
+  keep: number,
+  writer: LibraryFiles,
+  listing: ArchiveListing,
+): void {
   const excess = records.length - Math.max(1, keep);
   if (excess <= 0) return;
   const removed = records.splice(0, excess);
   // Archives first: a reader in between sees index lines without bytes, which it skips.
-  for (const record of removed) removeQuietly(archiveFile(dir, record.version));
+  for (const record of removed) {
+    removeQuietly(path.join(dir, packedName(record.version)));
+    removeQuietly(archiveFile(dir, record.version));
+  }
   rewriteIndex(dir, records, writer);
+  const oldestKept = records[0].version;
+  const bases = [...listing.bases.keys()].sort((a, b) => a - b);
+  for (let i = 0; i + 1 < bases.length && bases[i + 1] <= oldestKept; i++) {
+    removeQuietly(path.join(dir, baseName(bases[i])));
+  }
 }

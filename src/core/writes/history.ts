@@ -2,8 +2,10 @@
  * Version history (spec §8): every write this project makes to `agents/<id>.l5.yaml` is
  * archived under `history/<id>/` and recorded in an index, so no write ever loses data.
  *
- *   history/<id>/v000001.l5.yaml   the exact bytes of version 1 (…v000002, …)
- *   history/<id>/index.jsonl       one record per version (version-record.ts)
+ *   history/<id>/v000001.l5.yaml.gz   version 1, packed (archive.ts: gzip of the whole file or of
+ *                                     a delta against a base-NNNNNN.l5.yaml.gz beside it)
+ *   history/<id>/v000001.l5.yaml      version 1 as earlier releases kept it (still read)
+ *   history/<id>/index.jsonl          one record per version (version-record.ts)
  *   history/<id>/pending.json      the record of a write in flight (crash recovery)
  *
  * This file is the layout and the reading side: the versions of an agent, reconciled from the
@@ -20,11 +22,11 @@ import { REAL_FILES, type LibraryFiles } from './atomic.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { makeRecord, parseVersionRecord, sha256, type VersionRecord } from './version-record.js';
+import { ArchiveDamaged, decodeArchive, listArchiveNames, packedName, type ArchiveListing } from './archive.js';
 
 export const INDEX_FILE = 'index.jsonl';
 export const PENDING_FILE = 'pending.json';
 const DEFAULT_HISTORY_KEEP = 100;
-const ARCHIVE_PATTERN = /^v(\d+)\.l5\.yaml$/;
 
 export interface HistoryState {
   dir: string;
@@ -52,8 +54,16 @@ export function historyDir(paths: LibraryPaths, agentId: string): string {
   return path.join(paths.history, agentId);
 }
 
+/** The file holding a version's archive: the packed one, else one an earlier release wrote whole. */
 export function archiveFile(dir: string, version: number): string {
-  return path.join(dir, `v${String(version).padStart(6, '0')}.l5.yaml`);
+  const packed = path.join(dir, packedName(version));
+  const plain = path.join(dir, `v${String(version).padStart(6, '0')}.l5.yaml`);
+  return fs.existsSync(plain) && !fs.existsSync(packed) ? plain : packed;
+}
+
+/** The bytes a version's archive keeps, whichever way it is stored (tests and tools). */
+export function readArchivedBytes(dir: string, version: number, files: LibraryFiles = REAL_FILES): Buffer {
+  return decodeArchive(archiveFile(dir, version), files);
 }
 
 /** A history file or folder that exists but cannot be read: the operation fails, nothing changes. */
@@ -131,30 +141,27 @@ export function readIndex(dir: string, agentId: string, files: LibraryFiles): In
   return { records, bad };
 }
 
-function listArchives(dir: string, agentId: string, files: LibraryFiles): Map<number, string> {
-  const out = new Map<number, string>();
+/** The archive and base files of an agent's history folder. */
+export function listArchives(dir: string, agentId: string, files: LibraryFiles): ArchiveListing {
   let names: string[];
   try {
     names = files.readDir(dir);
   } catch (error) {
-    if (isMissing(error)) return out;
+    if (isMissing(error)) return { versions: new Map(), bases: new Map() };
     throw unreadable(agentId, error);
   }
-  for (const name of names) {
-    const match = ARCHIVE_PATTERN.exec(name);
-    if (match) out.set(Number(match[1]), path.join(dir, name));
-  }
-  return out;
+  return listArchiveNames(dir, names);
 }
 
 /** A record rebuilt from an archived file whose index line is missing or unreadable. */
 function recoveredRecord(version: number, file: string, agentId: string, files: LibraryFiles): VersionRecord | null {
   try {
-    const data = files.readFile(file);
+    const data = decodeArchive(file, files);
     const stat = fs.statSync(file);
     return makeRecord(version, data, 'recovered', null, new Date(stat.mtimeMs));
   } catch (error) {
     if (isMissing(error)) return null; // pruned meanwhile
+    if (error instanceof ArchiveDamaged) return null; // garbled: as good as gone
     throw unreadable(agentId, error);
   }
 }
@@ -167,7 +174,7 @@ export function readHistory(paths: LibraryPaths, agentId: string, files: Library
   const dir = historyDir(paths, agentId);
   refuseLink(paths.history);
   refuseLink(dir);
-  const archives = listArchives(dir, agentId, files);
+  const archives = listArchives(dir, agentId, files).versions;
   const pending = readPending(dir, agentId, files);
   const index = readIndex(dir, agentId, files);
   let damaged = index.bad > 0;
@@ -199,9 +206,11 @@ export function readArchive(state: HistoryState, version: number, files: Library
   if (!record) return null;
   let data: Buffer;
   try {
-    data = files.readFile(archiveFile(state.dir, version));
+    data = decodeArchive(archiveFile(state.dir, version), files);
   } catch (error) {
     if (isMissing(error)) return null;
+    if (error instanceof ArchiveDamaged)
+      throw new BourdonError(`archived version ${version} is damaged (${error.message})`);
     throw new BourdonError(`cannot read archived version ${version} (${describeError(error)})`);
   }
   if (sha256(data) !== record.sha256) {

@@ -366,13 +366,13 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
   checkAgentId(agentId);
   return withLibraryGate(
     ctx.store.paths,
-    (gate) => {
+    async (gate) => {
       const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
       if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
       const promoted: PromotedWrite[] = [];
       for (const item of staged) {
         const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
-        const result = commitLocked(
+        const result = await commitLocked(
           ctx,
           args,
           { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },

@@ -29,7 +29,10 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import { parseYaml, stringifyYaml, yamlErrorReason } from '../store/yaml.js';
+import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+import { serialiseManifestAsync, SerialiseRefused } from './serialise.js';
+
+export { serialiseManifest } from './serialise.js';
 
 /** The commit's input shape, for the adapters that build one. */
 export type { CommitArgs };
@@ -271,30 +274,6 @@ export function mergeCommitRows(
   };
 }
 
-/**
- * Serialises a manifest and proves it reads back as the same data, so a YAML quirk can never
- * silently change what is stored. Refuses a manifest the store would refuse to read.
- */
-export function serialiseManifest(manifest: RawObject): Buffer {
-  const text = stringifyYaml(manifest);
-  const data = Buffer.from(text, 'utf8');
-  if (data.length > MAX_MANIFEST_BYTES) {
-    throw new CommitRefused(`the manifest would be ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
-  }
-  let back: unknown;
-  try {
-    back = parseYaml(text);
-  } catch {
-    back = undefined;
-  }
-  if (!sameValue(back, manifest)) {
-    throw new CommitRefused(
-      'the manifest would not read back as written (unsupported values in the input); nothing was written',
-    );
-  }
-  return data;
-}
-
 /** Rows of one list; with a ceiling, only those a caller capped there may see. */
 function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'private'): number {
   const value = manifest[key];
@@ -302,13 +281,17 @@ function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'priv
   return ceiling === 'private' ? value.length : value.filter((row) => visibleAt(ceiling, row)).length;
 }
 
-/** A live commit; the caller holds the library gate. Returns the write summary or an error payload. */
-export function commitLocked(
+/**
+ * A live commit; the caller holds the library gate. Returns the write summary or an error
+ * payload. Asynchronous only while the manifest is serialised (on a server, off the event loop:
+ * serialise.ts); the durable write after it is the same synchronous sequence as ever.
+ */
+export async function commitLocked(
   ctx: OperationContext,
   args: CommitArgs,
   origin: WriteOrigin,
   gate: GateHandle,
-): CommitSummary | CommitFailure {
+): Promise<CommitSummary | CommitFailure> {
   const problem = precheckCommit(args);
   if (problem) return commitError(args, problem);
   const paths = ctx.store.paths;
@@ -343,7 +326,7 @@ export function commitLocked(
     const summary = { agent_id: args.agent_id, path: livePath, mode, ...payloadCounts, ...totals };
     const unchanged = before ? unchangedVersion(ctx, args.agent_id, livePath, before, manifest) : null;
     if (unchanged !== null) return { ...summary, last_updated: before!.last_updated, version: unchanged };
-    const data = serialiseManifest(manifest);
+    const data = await serialiseManifestAsync(manifest);
     const record = writeVersion({
       paths,
       agentId: args.agent_id,
@@ -366,7 +349,8 @@ export function commitLocked(
     ctx.store.written(file, data, manifest, parsedLibraryCachePath(paths.root, ctx.env));
     return { ...summary, last_updated: manifest.last_updated, version: record.version };
   } catch (error) {
-    if (error instanceof CommitRefused || error instanceof BourdonError) return commitError(args, error.message);
+    if (error instanceof CommitRefused || error instanceof SerialiseRefused || error instanceof BourdonError)
+      return commitError(args, error.message);
     throw error;
   }
 }

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// HTTP overhead and fairness (run after a build). Server CPU per HTTP tools/call (utime + stime
+// of the server process from /proc/<pid>/stat, over a fixed load) for:
+//   - the SDK's floor: bench/echo-server.js, 15 echo tools, the same handler and transport;
+//   - bourdon serve --transport http on the smallest library (the conformance fixture), calling
+//     find_entity (auth, guards and the audit line included, as in production);
+// then bourdon under 64 connections for --duration seconds: p50, p99 and their ratio.
+// Flags: --duration <s> (default 10), --json.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { flagReader, ROOT, startHttpServer } from './lib.js';
+
+const flag = flagReader();
+const duration = Number(flag('--duration', 10));
+const asJson = process.argv.includes('--json');
+const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+const cpuMs = (pid) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+};
+
+function body(name, args) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+}
+const headers = (name, token) => ({
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': name,
+  ...(token ? { authorization: `Bearer ${token}` } : {}),
+});
+
+function run(url, name, args, token, connections, seconds) {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      { url, method: 'POST', headers: headers(name, token), body: body(name, args), connections, duration: seconds },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+}
+
+async function cpuPerRequest(pid, url, name, args, token) {
+  await run(url, name, args, token, 4, 2); // warm-up
+  const before = cpuMs(pid);
+  const result = await run(url, name, args, token, 4, duration);
+  const used = cpuMs(pid) - before;
+  if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { cpu_ms: used / result.requests.total, requests: result.requests.total };
+}
+
+const echo = spawn(process.execPath, [path.join(ROOT, 'bench', 'echo-server.js')], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+const echoUrl = await new Promise((resolve, reject) => {
+  let text = '';
+  echo.stderr.on('data', (chunk) => {
+    text += chunk;
+    const url = /listening on (\S+)/.exec(text)?.[1];
+    if (url) resolve(url);
+  });
+  echo.on('exit', (code) => reject(new Error(`echo server exited ${code}: ${text}`)));
+});
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-floor-'));
+const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('bench', { tier: 'trusted' }).token;
+const library = path.join(ROOT, 'test', 'fixtures', 'conformance', 'library');
+const ours = await startHttpServer(library, { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' });
+try {
+  const floor = await cpuPerRequest(echo.pid, echoUrl, 'echo_0', { text: 'Bourdon' }, null);
+  const find = await cpuPerRequest(ours.child.pid, ours.url, 'find_entity', { name: 'Bourdon' }, token);
+  const crowd = await run(ours.url, 'find_entity', { name: 'Bourdon' }, token, 64, duration);
+  const result = {
+    floor_cpu_ms: floor.cpu_ms,
+    find_entity_cpu_ms: find.cpu_ms,
+    ratio: find.cpu_ms / floor.cpu_ms,
+    c64: { p50_ms: crowd.latency.p50, p99_ms: crowd.latency.p99, ratio: crowd.latency.p99 / crowd.latency.p50 },
+    c64_errors: crowd.errors + crowd.timeouts + crowd.non2xx,
+    load_average: os.loadavg()[0],
+  };
+  if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  else
+    process.stdout.write(
+      `HTTP: SDK echo floor ${floor.cpu_ms.toFixed(2)} ms CPU/request; bourdon find_entity (conformance library) ${find.cpu_ms.toFixed(2)} ms → ${result.ratio.toFixed(2)}× the floor; ` +
+        `64 connections: p50 ${crowd.latency.p50} ms, p99 ${crowd.latency.p99} ms → p99/p50 ${result.c64.ratio.toFixed(2)}× (errors ${result.c64_errors}); load ${result.load_average.toFixed(1)}\n`,
+    );
+} finally {
+  echo.kill('SIGTERM');
+  const exited = new Promise((resolve) => ours.child.once('exit', resolve));
+  ours.child.kill('SIGTERM');
+  await exited;
+  fs.rmSync(home, { recursive: true, force: true });
+}

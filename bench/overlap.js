@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// Reads during writes (run after a build): the real HTTP server on the 10-agent library at the
+// schema maxima (1,000 entities, 500 sessions, 50 notes each, ~315 KB a manifest), 8 readers
+// (autocannon, find_entity) for --duration seconds, first alone, then with one client
+// committing a new entity to agent-000 back to back the whole time. Reports read throughput
+// and latency of both, and their ratios (goal: ≥ 70 % of the throughput, p99 ≤ 2×).
+// BOURDON_SERIALISE_ON_LOOP=1 in the environment runs the server with serialisation on the
+// event loop, as before, for comparison (--on-loop does that).
+// Flags: --duration <s> (default 10), --connections <n> (default 8), --on-loop, --json.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { generateLibrary } from './generate.js';
+import { flagReader, ROOT, startHttpServer } from './lib.js';
+
+const args = process.argv.slice(2);
+const flag = flagReader(args);
+const duration = Number(flag('--duration', 10));
+const connections = Number(flag('--connections', 8));
+const onLoop = args.includes('--on-loop');
+const asJson = args.includes('--json');
+const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
+const log = (line) => asJson || process.stdout.write(`${line}\n`);
+
+const source = path.join(ROOT, '.bench-data', 'library-10');
+if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents: 10 });
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-overlap-'));
+const library = path.join(scratch, 'library');
+fs.cpSync(source, library, { recursive: true });
+const home = path.join(scratch, 'home');
+fs.mkdirSync(home);
+const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('bench', { tier: 'trusted' }).token;
+
+function call(name, argumentsObject) {
+  return {
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: argumentsObject,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  };
+}
+
+const read = call('find_entity', { name: 'Project sync 0', access_level: 'team' });
+function readers(url, seconds) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, method: 'POST', headers: read.headers, body: read.body, connections, duration: seconds, timeout: 20 },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function writer(url, stop) {
+  let commits = 0;
+  let failures = 0;
+  const times = [];
+  while (!stop.done) {
+    const request = call('commit_to_federation', {
+      agent_id: 'agent-000',
+      entities: [{ name: `Overlap ${process.pid} ${commits}`, type: 'concept', summary: 'a row written under load' }],
+    });
+    const started = performance.now();
+    const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
+    const text = await response.text();
+    times.push(performance.now() - started);
+    if (response.status !== 200 || !text.includes('"version') || text.includes('\\"error\\": \\"')) failures += 1;
+    commits += 1;
+  }
+  return { commits, failures, times };
+}
+
+const env = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' };
+if (onLoop) env.BOURDON_SERIALISE_ON_LOOP = '1';
+const server = await startHttpServer(library, env);
+const summary = (result) => ({
+  req_per_s: Math.round(result.requests.average),
+  p50_ms: result.latency.p50,
+  p99_ms: result.latency.p99,
+  errors: result.errors + result.timeouts + result.non2xx,
+});
+try {
+  await readers(server.url, 3); // warm-up
+  const alone = summary(await readers(server.url, duration));
+  const stop = { done: false };
+  const writing = writer(server.url, stop);
+  const during = summary(await readers(server.url, duration));
+  stop.done = true;
+  const written = await writing;
+  written.times.sort((a, b) => a - b);
+  const result = {
+    serialisation: onLoop ? 'on the event loop' : 'worker thread',
+    connections,
+    duration_s: duration,
+    read_only: alone,
+    with_writer: during,
+    throughput_ratio: during.req_per_s / alone.req_per_s,
+    p99_ratio: during.p99_ms / alone.p99_ms,
+    commits: written.commits,
+    commit_failures: written.failures,
+    commit_p50_ms: Math.round(written.times[Math.floor(written.times.length / 2)] ?? 0),
+    load_average: os.loadavg()[0],
+  };
+  if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  log(
+    `overlap (${result.serialisation}), ${connections} readers, ${duration} s: read-only ${alone.req_per_s} req/s p50 ${alone.p50_ms} ms p99 ${alone.p99_ms} ms; ` +
+      `with a writer ${during.req_per_s} req/s p50 ${during.p50_ms} ms p99 ${during.p99_ms} ms → throughput ${(result.throughput_ratio * 100).toFixed(0)} %, p99 ${result.p99_ratio.toFixed(2)}×; ` +
+      `${written.commits} commits (${written.failures} failed, p50 ${result.commit_p50_ms} ms); errors ${alone.errors}/${during.errors}; load ${result.load_average.toFixed(1)}`,
+  );
+  if (alone.errors || during.errors || written.failures) process.exitCode = 1;
+} finally {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+  fs.rmSync(scratch, { recursive: true, force: true });
+}

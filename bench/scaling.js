@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// How per-request cost grows with the library (npm run bench:scaling; run after a build).
+// Reports CPU per call, in process, of the server's store against the sweeping store every
+// other reader uses, so the ratios are about our code, not the transport:
+//   - freshness: find_entity (one agent's entity: the same answer at every size) and a first
+//     page of list_recent_work, on 10 and 1,000 small agents;
+//   - paging: the first, middle and last page of a whole list_recent_work walk (limit 100) on
+//     the 50-agent benchmark library, and the whole walk.
+// Flags: --runs <n> (calls per measure, default 2000), --json.
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateLibrary, manifestText } from './generate.js';
+import { flagReader, ROOT } from './lib.js';
+
+const flag = flagReader();
+const RUNS = Number(flag('--runs', '2000'));
+const asJson = process.argv.includes('--json');
+const DIST = path.join(ROOT, 'dist');
+const DATA = path.join(ROOT, '.bench-data');
+const SMALL = { entities: 50, sessions: 20, notes: 5 };
+
+const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
+const reads = await import(path.join(DIST, 'core', 'operations', 'reads.js'));
+
+const results = {};
+const say = (line) => asJson || process.stdout.write(line + '\n');
+
+function library(name, sizes) {
+  const dir = path.join(DATA, name);
+  if (!fs.existsSync(path.join(dir, 'agents'))) generateLibrary(dir, sizes);
+  return dir;
+}
+
+/** CPU µs per call (user + system), median of five batches after a warm-up batch. */
+async function cpuPerCall(fn, runs = RUNS) {
+  const batch = Math.max(1, Math.floor(runs / 5));
+  for (let i = 0; i < batch; i++) await fn();
+  const perCall = [];
+  for (let b = 0; b < 5; b++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < batch; i++) await fn();
+    const used = process.cpuUsage(start);
+    perCall.push((used.user + used.system) / batch);
+  }
+  perCall.sort((a, b) => a - b);
+  return perCall[2];
+}
+
+const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
+const warn = () => {};
+
+// --- freshness --------------------------------------------------------------------------------
+// agent-000's first own entity: only that agent has it, so the answer is one match at any size.
+const ownName = /- name: '([^']+ 0-\d+)'/.exec(manifestText(0, SMALL).text.split('known_entities:')[1])[1];
+say(`freshness: find_entity ${JSON.stringify(ownName)} (one match) and list_recent_work (20 rows)`);
+for (const agents of [10, 1000]) {
+  const root = library(`scaling-${agents}`, { agents, ...SMALL });
+  for (const [kind, options] of [
+    ['server store (stamp + watch)', { warn, freshness: { watch: true } }],
+    ['sweeping store (stat per manifest)', { warn }],
+  ]) {
+    const store = new L6Store(root, options);
+    store.snapshot();
+    const ctx = createContext(store, { warn });
+    const find = await cpuPerCall(() => reads.findEntity(ctx, { name: ownName, access_level: 'team' }));
+    const answer = await reads.findEntity(ctx, { name: ownName, access_level: 'team' });
+    if (answer.matches.length !== 1) throw new Error(`expected one match, got ${answer.matches.length}`);
+    const recent = await cpuPerCall(() => reads.listRecentWork(ctx, { since: '2025-01-01', access_level: 'team' }));
+    store.close();
+    results[`${kind}, ${agents} agents`] = { find_entity_us: find, list_recent_work_us: recent };
+    say(
+      `  ${String(agents).padStart(5)} agents, ${kind.padEnd(36)} find ${fmt(find).padStart(9)}   recent ${fmt(recent).padStart(9)}`,
+    );
+  }
+}
+const ratio = (kind, key) => results[`${kind}, 1000 agents`][key] / results[`${kind}, 10 agents`][key];
+for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per manifest)']) {
+  say(
+    `  ${kind}: 1,000 ÷ 10 agents: find_entity ${ratio(kind, 'find_entity_us').toFixed(2)}×, list_recent_work ${ratio(kind, 'list_recent_work_us').toFixed(2)}×`,
+  );
+}
+
+// --- paging ---------------------------------------------------------------------------------
+{
+  const root = library('library-50', { agents: 50 });
+  const store = new L6Store(root, { warn, freshness: { watch: true } });
+  store.snapshot();
+  const ctx = createContext(store, { warn });
+  const args = { since: '2025-01-01', limit: 100, access_level: 'public' };
+  const cursors = [null];
+  let rows = 0;
+  const walkStart = process.cpuUsage();
+  for (;;) {
+    const page = await reads.listRecentWork(ctx, { ...args, cursor: cursors[cursors.length - 1] });
+    rows += page.sessions.length;
+    if (!page.next_cursor) break;
+    cursors.push(page.next_cursor);
+  }
+  const walk = process.cpuUsage(walkStart);
+  const pageCost = (cursor) => cpuPerCall(() => reads.listRecentWork(ctx, { ...args, cursor }), Math.min(RUNS, 500));
+  const first = await pageCost(cursors[0]);
+  const middle = await pageCost(cursors[Math.floor(cursors.length / 2)]);
+  const last = await pageCost(cursors[cursors.length - 1]);
+  store.close();
+  results.paging = {
+    rows,
+    pages: cursors.length,
+    first_us: first,
+    middle_us: middle,
+    last_us: last,
+    walk_ms: (walk.user + walk.system) / 1000,
+  };
+  say(`paging: list_recent_work, 50 agents, public level, limit 100: ${rows} sessions in ${cursors.length} pages`);
+  say(
+    `  first ${fmt(first)}, middle ${fmt(middle)}, last ${fmt(last)} (last ÷ first ${(last / first).toFixed(2)}×); whole walk ${results.paging.walk_ms.toFixed(0)} ms CPU (first walk: builds the order)`,
+  );
+}
+
+if (asJson) process.stdout.write(JSON.stringify(results, null, 2) + '\n');

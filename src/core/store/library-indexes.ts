@@ -1,0 +1,197 @@
+/**
+ * Library-wide indexes, so that a query's cost follows its answer, not the number of agents:
+ * which agents answer to a folded name (find_entity, query_agent_memory), and every visible
+ * dated session of the library in list_recent_work order, per access level (paging by binary
+ * search instead of walking to an offset). Built per agent list (a snapshot's, or a caller's
+ * scoped one) on first use, and derived from the previous list's when only a few agents
+ * changed: the agents removed and added are taken out and put in, the rest is shared, so one
+ * changed manifest costs that agent's rows plus a copy of the top-level structure.
+ */
+import { canSee, type AccessLevel } from '../trust/access.js';
+import { agentIndex, type DatedSession } from './indexes.js';
+import type { AgentRecord } from './manifest-file.js';
+
+/** Below this many agents a per-agent loop is as cheap as an index and builds nothing. */
+const SMALL_LIBRARY = 32;
+
+interface LibraryIndex {
+  agents: readonly AgentRecord[];
+  /** The index this one may be derived from (cleared once it has served, so no chain forms). */
+  base: LibraryIndex | null;
+  holders: Map<string, AgentRecord[]> | null;
+  sessions: Map<AccessLevel, DatedSession[]>;
+}
+
+const built = new WeakMap<readonly AgentRecord[], LibraryIndex>();
+let latest: LibraryIndex | null = null;
+
+function libraryIndex(agents: readonly AgentRecord[]): LibraryIndex {
+  let index = built.get(agents);
+  if (!index) {
+    if (latest) latest.base = null;
+    index = { agents, base: latest, holders: null, sessions: new Map() };
+    built.set(agents, index);
+    latest = index;
+  }
+  return index;
+}
+
+/**
+ * Lets the previous snapshot's records go once this index has derived what it is likely to
+ * need (the name map and one session order); a part asked for later is built whole.
+ */
+function releaseBase(index: LibraryIndex): void {
+  if (index.holders && index.sessions.size > 0) index.base = null;
+}
+
+/** The agents only in `base` and only in `next`, or null when too much changed to derive. */
+function changes(base: LibraryIndex | null, next: readonly AgentRecord[]) {
+  if (!base) return null;
+  const before = new Set(base.agents);
+  const after = new Set(next);
+  const removed = base.agents.filter((agent) => !after.has(agent));
+  const added = next.filter((agent) => !before.has(agent));
+  return removed.length + added.length > next.length / 2 ? null : { removed, added };
+}
+
+const byId = (a: AgentRecord, b: AgentRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function holderMap(index: LibraryIndex): Map<string, AgentRecord[]> {
+  if (index.holders) return index.holders;
+  const diff = index.base?.holders ? changes(index.base, index.agents) : null;
+  let holders: Map<string, AgentRecord[]>;
+  if (diff && index.base?.holders) {
+    holders = new Map(index.base.holders);
+    const copied = new Set<string>(); // lists already copied: the base's are shared, never changed
+    const listFor = (key: string) => {
+      let list = holders.get(key) ?? [];
+      if (!copied.has(key)) {
+        list = [...list];
+        copied.add(key);
+        holders.set(key, list);
+      }
+      return list;
+    };
+    for (const agent of diff.removed) {
+      for (const key of agentIndex(agent).entitiesByKey.keys()) {
+        const list = listFor(key);
+        const at = list.indexOf(agent);
+        if (at >= 0) list.splice(at, 1);
+        if (!list.length) holders.delete(key);
+      }
+    }
+    for (const agent of diff.added) for (const key of agentIndex(agent).entitiesByKey.keys()) listFor(key).push(agent);
+    for (const key of copied) holders.get(key)?.sort(byId);
+  } else {
+    holders = new Map();
+    for (const agent of index.agents) {
+      for (const key of agentIndex(agent).entitiesByKey.keys()) {
+        const list = holders.get(key);
+        if (list) list.push(agent);
+        else holders.set(key, [agent]);
+      }
+    }
+    // Snapshots are sorted by id already; a caller's own list may not be.
+    for (const list of holders.values()) if (list.length > 1) list.sort(byId);
+  }
+  index.holders = holders;
+  releaseBase(index);
+  return holders;
+}
+
+/**
+ * The agents of `agents` with an entity answering to the folded `key`, in their order (agent
+ * lists are in id order: snapshots and the scoped lists filtered from them).
+ */
+export function entityHolders(agents: readonly AgentRecord[], key: string): readonly AgentRecord[] {
+  if (agents.length <= SMALL_LIBRARY) return agents.filter((agent) => agentIndex(agent).entitiesByKey.has(key));
+  return holderMap(libraryIndex(agents)).get(key) ?? [];
+}
+
+/** list_recent_work order: a later date first, then a greater agent id, then the agent's own order. */
+export function recencyBefore(a: DatedSession, b: DatedSession): boolean {
+  const da = a.session.date;
+  const db = b.session.date;
+  return da !== db ? da > db : a.agent > b.agent;
+}
+
+const visibleByAgent = new WeakMap<AgentRecord, Map<AccessLevel, DatedSession[]>>();
+
+/** One agent's dated sessions visible at `level`, newest first (undated rows never fall in a window). */
+export function agentSessions(agent: AgentRecord, level: AccessLevel): DatedSession[] {
+  let levels = visibleByAgent.get(agent);
+  if (!levels) visibleByAgent.set(agent, (levels = new Map()));
+  let rows = levels.get(level);
+  if (!rows) {
+    rows = [];
+    for (const session of agentIndex(agent).sessionsByRecency) {
+      if (session.day !== null && canSee(level, session.visibility)) rows.push({ agent: agent.id, session });
+    }
+    levels.set(level, rows);
+  }
+  return rows;
+}
+
+/** Merges two lists each in recency order (their agents distinct) into one. */
+function mergeRecency(a: readonly DatedSession[], b: readonly DatedSession[]): DatedSession[] {
+  const out: DatedSession[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = recencyBefore(b[j], a[i]) ? b[j++] : a[i++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
+
+/** Several agents' rows in recency order (a stable sort keeps each agent's own order). */
+function gather(agents: readonly AgentRecord[], level: AccessLevel): DatedSession[] {
+  const rows: DatedSession[] = [];
+  for (const agent of agents) for (const row of agentSessions(agent, level)) rows.push(row);
+  return rows.sort((a, b) => (recencyBefore(a, b) ? -1 : recencyBefore(b, a) ? 1 : 0));
+}
+
+/** Every dated session of `agents` visible at `level`, in list_recent_work order. */
+export function librarySessions(agents: readonly AgentRecord[], level: AccessLevel): readonly DatedSession[] {
+  const index = libraryIndex(agents);
+  let rows = index.sessions.get(level);
+  if (rows) return rows;
+  const baseRows = index.base?.sessions.get(level);
+  const diff = baseRows ? changes(index.base, index.agents) : null;
+  if (baseRows && diff) {
+    const gone = new Set(diff.removed.map((agent) => agent.id));
+    const kept = gone.size ? baseRows.filter((row) => !gone.has(row.agent)) : baseRows;
+    rows = diff.added.length ? mergeRecency(kept, gather(diff.added, level)) : [...kept];
+  } else rows = gather(agents, level);
+  index.sessions.set(level, rows);
+  releaseBase(index);
+  return rows;
+}
+
+/** Where a page starts in `rows` after the row a cursor names: (date, agent) and its rank in that group. */
+export function positionAfter(rows: readonly DatedSession[], date: string, agent: string, rank: number): number {
+  // The first row not before the group (date, agent): binary search on the recency order.
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const row = rows[mid];
+    const ahead = row.session.date !== date ? row.session.date > date : row.agent > agent;
+    if (ahead) low = mid + 1;
+    else high = mid;
+  }
+  let at = low;
+  for (let taken = 0; taken < rank && at < rows.length; taken++, at++) {
+    if (rows[at].session.date !== date || rows[at].agent !== agent) break;
+  }
+  return at;
+}
+
+/** The rank of rows[at] in its (date, agent) group, counting from 1. */
+export function rankInGroup(rows: readonly DatedSession[], at: number): number {
+  const { agent } = rows[at];
+  const { date } = rows[at].session;
+  let rank = 1;
+  while (at - rank >= 0 && rows[at - rank].agent === agent && rows[at - rank].session.date === date) rank += 1;
+  return rank;
+}

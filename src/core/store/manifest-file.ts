@@ -1,0 +1,139 @@
+/**
+ * One manifest file as the store reads it: its bytes (links, other kinds of file and oversized
+ * files refused unread), its YAML document, and the normalised record queries use, or a
+ * one-line reason it is not a manifest.
+ */
+import fs from 'node:fs';
+import { isServedAgentId, isValidAgentId } from './ids.js';
+import {
+  asText,
+  interner,
+  isObject,
+  normaliseEntity,
+  normaliseNote,
+  normaliseSession,
+  rawRows,
+  type AgentInfo,
+  type Entity,
+  type Note,
+  type RawObject,
+  type Session,
+} from './manifest.js';
+import type { FileStamp } from './parsed-cache.js';
+import type { PulledOrigin } from './pulled.js';
+import { parseYaml, yamlErrorReason } from './yaml.js';
+
+export const MANIFEST_SUFFIX = '.l5.yaml';
+/** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
+export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+
+export interface AgentRecord {
+  id: string;
+  file: string;
+  path: string;
+  agent: AgentInfo;
+  last_updated: string | null;
+  capabilities: unknown[];
+  entities: Entity[];
+  sessions: Session[];
+  notes: Note[];
+  /** Set on a manifest another machine published (pulled through sync: store/pulled.ts). */
+  origin?: PulledOrigin;
+}
+
+export interface BrokenRecord {
+  /** The file name's stem: broken manifests are still named in exports. */
+  id: string;
+  file: string;
+  path: string;
+  error: string;
+}
+
+/**
+ * Builds a record from manifest text or bytes (UTF-8); throws a one-line reason when it is not
+ * a manifest.
+ */
+export function parseManifest(text: string | Buffer, file: string, filePath: string): AgentRecord {
+  return recordFromDoc(parseDocument(text), file, filePath);
+}
+
+export function parseDocument(text: string | Buffer): unknown {
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    throw new ManifestError(yamlErrorReason(error));
+  }
+}
+
+/** A manifest file's bytes; refuses links, other kinds of file and oversized files unread. */
+export function readManifestFile(full: string): Buffer {
+  const stat = fs.lstatSync(full);
+  if (stat.isSymbolicLink()) throw new ManifestError('symbolic links are not read as manifests');
+  if (!stat.isFile()) throw new ManifestError('not a regular file');
+  if (stat.size > MAX_MANIFEST_BYTES)
+    throw new ManifestError(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
+  return fs.readFileSync(full);
+}
+
+/** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
+export function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
+  if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+  const agentBlock = isObject(doc.agent) ? doc.agent : {};
+  const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
+  const intern = interner();
+  return {
+    id: agentIdOf(doc, file),
+    file,
+    path: filePath,
+    agent: {
+      type: asText(agentBlock.type),
+      instance: asText(agentBlock.instance),
+      role_narrative: asText(agentBlock.role_narrative),
+    },
+    last_updated: asText(doc.last_updated),
+    capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
+    entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
+    sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
+    notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
+  };
+}
+
+/** The agent id a manifest declares, else its file name's stem; throws a one-line reason when invalid. */
+export function agentIdOf(doc: RawObject, file: string): string {
+  const stem = file.slice(0, -MANIFEST_SUFFIX.length);
+  const agentBlock = isObject(doc.agent) ? doc.agent : {};
+  const declared = agentBlock.id;
+  let id: string;
+  if (declared === undefined || declared === null || declared === '') {
+    id = stem;
+    if (!isValidAgentId(id)) throw new ManifestError(`file name ${JSON.stringify(file)} is not a valid agent id`);
+  } else if (isServedAgentId(declared)) {
+    // Served as declared even when it fails the strict pattern (`Agent-B`), as the engine
+    // serves it; it is a key only, never a path. Writes to it are refused (strict ids only).
+    id = declared;
+  } else {
+    throw new ManifestError(
+      `invalid agent.id ${JSON.stringify(declared)}: must be text without slashes, '..', control characters or surrounding spaces`,
+    );
+  }
+  return id;
+}
+
+export class ManifestError extends Error {}
+
+/** A manifest file's stamp: what a snapshot compares to tell it changed; null when it is gone. */
+export function fileStamp(full: string): FileStamp | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(full);
+  } catch {
+    return null;
+  }
+  // Links are not followed: a link could point anywhere on the machine.
+  const kind = stat.isSymbolicLink() ? 'link' : stat.isFile() ? 'file' : 'other';
+  return {
+    key: `${kind}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`,
+    changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
+    kind,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The library-wide name index (store/library-indexes.ts) is derived from the previous
+ * snapshot's when a few agents change: after any sequence of agents added, replaced and
+ * removed, it names exactly the agents a per-agent lookup finds, in the same order.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { agentIndex } from '../src/core/store/indexes.js';
+import { entityHolders } from '../src/core/store/library-indexes.js';
+import { parseManifest, type AgentRecord } from '../src/core/store/library.js';
+
+const NAMES = ['Alpha', 'beta', 'Gamma', 'delta', 'ALPHA', 'Epsilon'];
+const entity = fc.record({ name: fc.constantFrom(...NAMES), alias: fc.option(fc.constantFrom(...NAMES)) });
+
+function agentRecord(id: string, entities: { name: string; alias: string | null }[]): AgentRecord {
+  const rows = entities
+    .map((e) => `- name: ${e.name}\n  type: project\n${e.alias ? `  aliases: [${e.alias}]\n` : ''}`)
+    .join('');
+  const text = `agent:\n  id: ${id}\n  type: other\nknown_entities:${rows ? `\n${rows}` : ' []\n'}`;
+  return parseManifest(text, `${id}.l5.yaml`, `/nowhere/${id}.l5.yaml`);
+}
+
+const idOf = (n: number) => `agent-${String(n).padStart(3, '0')}`;
+
+describe('library-wide name index', () => {
+  it('answers as a per-agent lookup does, snapshot after snapshot', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(entity, { maxLength: 4 }), { minLength: 33, maxLength: 60 }),
+        fc.array(fc.record({ agent: fc.nat(70), remove: fc.boolean(), entities: fc.array(entity, { maxLength: 4 }) }), {
+          maxLength: 12,
+        }),
+        (initial, changes) => {
+          let agents = initial.map((entities, i) => agentRecord(idOf(i), entities));
+          const check = () => {
+            for (const name of NAMES) {
+              const key = name.toLowerCase();
+              const expected = agents.filter((agent) => agentIndex(agent).entitiesByKey.has(key));
+              expect(entityHolders(agents, key)).toEqual(expected);
+            }
+          };
+          check();
+          for (const change of changes) {
+            const id = idOf(change.agent);
+            const kept = agents.filter((agent) => agent.id !== id);
+            agents = change.remove ? kept : [...kept, agentRecord(id, change.entities)];
+            agents.sort((a, b) => (a.id < b.id ? -1 : 1));
+            check();
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
