@@ -12,7 +12,6 @@ import { BourdonError, describeError } from '../errors.js';
 import { changeStampPath, LibraryFreshness, type FreshnessOptions } from './freshness.js';
 import { foldKey, isObject, type RawObject } from './manifest.js';
 import {
-  agentIdOf,
   fileStamp,
   ManifestError,
   MANIFEST_SUFFIX,
@@ -20,11 +19,12 @@ import {
   parseManifest,
   readManifestFile,
   recordFromDoc,
+  rereadDocument,
   type AgentRecord,
   type BrokenRecord,
 } from './manifest-file.js';
 import { contentHash, ParsedCache, type CacheMeta, type FileStamp } from './parsed-cache.js';
-import { capDocument, PulledManifests } from './pulled.js';
+import { PulledManifests } from './pulled.js';
 
 export {
   MANIFEST_SUFFIX,
@@ -246,27 +246,7 @@ export class L6Store {
   document(record: AgentRecord): RawObject {
     const kept = this.documents?.get(record);
     if (kept) return kept;
-    try {
-      const doc = parseDocument(readManifestFile(record.path));
-      if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
-      const id = agentIdOf(doc, record.file);
-      const origin = record.origin;
-      if (id !== (origin ? origin.agent : record.id))
-        throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
-      return origin ? capDocument(doc, origin.access_level) : doc;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // The reason names no path: the manifest resource answers it to remote callers.
-      const reason =
-        error instanceof ManifestError
-          ? error.message
-          : code === 'ENOENT'
-            ? 'the file was removed'
-            : code === 'EACCES' || code === 'EPERM'
-              ? 'permission denied'
-              : 'it cannot be read';
-      throw new BourdonError(`cannot read agents/${record.file} again: ${reason}`, 'unavailable');
-    }
+    return rereadDocument(record);
   }
 
   /** partialSnapshot for one entity lookup (find_entity, query_agent_memory). */

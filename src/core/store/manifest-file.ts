@@ -20,7 +20,8 @@ import {
   type Session,
 } from './manifest.js';
 import type { FileStamp } from './parsed-cache.js';
-import type { PulledOrigin } from './pulled.js';
+import { BourdonError } from '../errors.js';
+import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
@@ -136,4 +137,34 @@ export function fileStamp(full: string): FileStamp | null {
     changedMs: Math.max(stat.mtimeMs, stat.ctimeMs),
     kind,
   };
+}
+
+/**
+ * A loaded agent's raw document read from its file again, with the checks a load makes; a
+ * pulled manifest capped at its published level. Throws a one-line error, naming no path (the
+ * manifest resource answers it to remote callers), when the file can no longer be read as that
+ * agent's manifest.
+ */
+export function rereadDocument(record: AgentRecord): RawObject {
+  try {
+    const doc = parseDocument(readManifestFile(record.path));
+    if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+    const id = agentIdOf(doc, record.file);
+    const origin = record.origin;
+    if (id !== (origin ? origin.agent : record.id))
+      throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
+    return origin ? capDocument(doc, origin.access_level) : doc;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // The reason names no path: the manifest resource answers it to remote callers.
+    const reason =
+      error instanceof ManifestError
+        ? error.message
+        : code === 'ENOENT'
+          ? 'the file was removed'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : 'it cannot be read';
+    throw new BourdonError(`cannot read agents/${record.file} again: ${reason}`, 'unavailable');
+  }
 }
