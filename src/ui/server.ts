@@ -292,7 +292,14 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
     try {
       if (pathname === '/staging/promote') {
-        const result = await promoteStaged(options.ctx, agent);
+        // Only what the confirm page showed: its digest of the staged files, which must still match.
+        const digest = form.get('digest') ?? '';
+        if (!/^[0-9a-f]{64}$/.test(digest))
+          return fail(
+            '/staging',
+            'this promotion does not say which staged writes were reviewed; nothing was promoted',
+          );
+        const result = await promoteStaged(options.ctx, agent, { digest });
         return { location: '/staging', flash: { kind: 'ok', text: renderPromoted(result) } };
       }
       if (pathname === '/staging/reject') {

@@ -514,7 +514,13 @@ export async function stagingView(req: ViewRequest): Promise<View> {
         <h3 class="sub">What promoting would change in agents/${agent}.l5.yaml</h3>
         ${preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)}
         <p class="actions">
-          <a class="button primary" href="/staging/confirm${query({ action: 'promote', agent })}">Promote…</a>
+          ${
+            preview.error
+              ? ''
+              : html`<a class="button primary" href="/staging/confirm${query({ action: 'promote', agent })}"
+                  >Promote…</a
+                >`
+          }
           <a class="button danger" href="/staging/confirm${query({ action: 'reject', agent })}">Reject…</a>
         </p>
       </section>`;
@@ -532,21 +538,30 @@ export async function stagingConfirmView(req: ViewRequest): Promise<View> {
     action === 'promote'
       ? `Promote ${n} staged write${n === 1 ? '' : 's'} into ${agent}'s live manifest? Each becomes a new version.`
       : `Reject ${n} staged write${n === 1 ? '' : 's'} for ${agent}? They are deleted unread; the live manifest is not touched.`;
+  // A promotion is bound to what this page shows (the digest of the staged files it read); none is offered over an error.
+  const blocked = action === 'promote' && preview.error !== null;
   const body = html` <h1>${action === 'promote' ? 'Promote' : 'Reject'} staged writes for ${agent}</h1>
     ${
       n === 0
         ? errorBox(`no staged writes for agent ${agent}`)
         : html` ${stagedTable(preview.staged, req.now)}
-            ${action === 'promote' ? (preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)) : ''}
-            <form method="post" action="/staging/${action}" class="confirm">
-              <input type="hidden" name="csrf" value="${req.csrf}" />
-              <input type="hidden" name="agent" value="${agent}" />
-              <p><strong>${question}</strong></p>
-              <button type="submit" class="${action === 'promote' ? 'primary' : 'danger'}" autofocus>
-                ${action === 'promote' ? 'Yes, promote' : 'Yes, reject'}
-              </button>
-              <a class="button" href="/staging">Cancel</a>
-            </form>`
+          ${action === 'promote' ? (preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)) : ''}
+          ${
+            blocked
+              ? html`<p>
+                  Nothing can be promoted while the preview shows an error. <a class="button" href="/staging">Back</a>
+                </p>`
+              : html`<form method="post" action="/staging/${action}" class="confirm">
+                  <input type="hidden" name="csrf" value="${req.csrf}" />
+                  <input type="hidden" name="agent" value="${agent}" />
+                  ${action === 'promote' ? html`<input type="hidden" name="digest" value="${preview.digest ?? ''}" />` : ''}
+                  <p><strong>${question}</strong></p>
+                  <button type="submit" class="${action === 'promote' ? 'primary' : 'danger'}" autofocus>
+                    ${action === 'promote' ? 'Yes, promote' : 'Yes, reject'}
+                  </button>
+                  <a class="button" href="/staging">Cancel</a>
+                </form>`
+          }`
     }`;
   return { title: `${action} ${agent}`, body };
 }
