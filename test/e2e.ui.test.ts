@@ -253,6 +253,10 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       await expect(card.locator('li.add').allTextContents()).resolves.toEqual(
         expect.arrayContaining([expect.stringContaining('Staged Feature'), expect.stringContaining('2026-06-04')]),
       );
+      // Every field of the rows promoting would add, not only their names.
+      const added = (await card.locator('li.add').allTextContents()).join(' ');
+      for (const text of ['Proposed by the laptop member.', 'Drafted the staged change', 'project_focus', 'visibility'])
+        expect(added).toContain(text);
       await card.getByRole('link', { name: 'Promote…' }).click();
       await page.waitForURL(/\/staging\/confirm/);
       // Nothing happens until the confirmation.

@@ -3,7 +3,7 @@
  * `bourdon staging list --diff` and `staging promote`): every value as the diff carries it,
  * already redacted; control and invisible characters are escaped by the caller's output.
  */
-import type { FieldChange, ManifestDiff, NoteId, SessionId } from '../core/writes/manifest-diff.js';
+import type { FieldChange, ManifestDiff, NoteId, RowField, SessionId } from '../core/writes/manifest-diff.js';
 import type { PromotionPreview } from '../core/writes/staging.js';
 import { colors } from './output.js';
 
@@ -19,6 +19,11 @@ function fields(list: FieldChange[], indent: string): string[] {
   return list.map((change) => `${indent}${change.field}: ${value(change.before)} → ${value(change.after)}`);
 }
 
+/** Every field of an added or removed row, one per line under it. */
+function rowLines(list: RowField[], indent: string): string[] {
+  return list.map((item) => `${indent}${item.field}: ${value(item.value)}`);
+}
+
 /** The diff's lines, section by section; empty when nothing visible changed. */
 export function diffLines(diff: DiffBody): string[] {
   const c = colors();
@@ -32,18 +37,18 @@ export function diffLines(diff: DiffBody): string[] {
     if (lines.length) out.push('', c.bold(title), ...lines);
   };
   section('Entities', [
-    ...entities.added.map((name) => c.green(`  + ${name}`)),
-    ...entities.removed.map((name) => c.red(`  - ${name}`)),
+    ...entities.added.flatMap((e) => [c.green(`  + ${e.name}`), ...rowLines(e.fields, '      ')]),
+    ...entities.removed.flatMap((e) => [c.red(`  - ${e.name}`), ...rowLines(e.fields, '      ')]),
     ...entities.changed.flatMap((e) => [`  ~ ${e.name}`, ...fields(e.fields, '      ')]),
   ]);
   section('Sessions', [
-    ...sessions.added.map((s) => c.green(`  + ${session(s)}`)),
-    ...sessions.removed.map((s) => c.red(`  - ${session(s)}`)),
+    ...sessions.added.flatMap((s) => [c.green(`  + ${session(s)}`), ...rowLines(s.fields, '      ')]),
+    ...sessions.removed.flatMap((s) => [c.red(`  - ${session(s)}`), ...rowLines(s.fields, '      ')]),
     ...sessions.changed.flatMap((s) => [`  ~ ${session(s)}`, ...fields(s.fields, '      ')]),
   ]);
   section('Notes', [
-    ...notes.added.map((n) => c.green(`  + ${note(n)}`)),
-    ...notes.removed.map((n) => c.red(`  - ${note(n)}`)),
+    ...notes.added.flatMap((n) => [c.green(`  + ${note(n)}`), ...rowLines(n.fields, '      ')]),
+    ...notes.removed.flatMap((n) => [c.red(`  - ${note(n)}`), ...rowLines(n.fields, '      ')]),
     ...notes.changed.flatMap((n) => [`  ~ ${note(n)}`, ...fields(n.fields, '      ')]),
   ]);
   return out;

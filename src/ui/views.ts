@@ -17,7 +17,7 @@ import { localDay } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
-import type { FieldChange, ManifestDiff } from '../core/writes/manifest-diff.js';
+import type { FieldChange, ManifestDiff, RowField } from '../core/writes/manifest-diff.js';
 import {
   explainMemoryChange,
   listMemoryVersions,
@@ -417,18 +417,25 @@ export function renderDiff(diff: DiffBody): SafeHtml {
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const session = (s: Row) => `${text(s.date) || '-'}${s.cwd ? ` ${text(s.cwd)}` : ''}`;
   const note = (n: Row) => `${text(n.date) || '-'} ${n.title ? `${text(n.title)}: ` : ''}${text(n.text)}`;
+  type Listed = { label: string; fields: RowField[] };
+  const rowList = (fields: RowField[]) =>
+    html`<ul class="fields">
+      ${fields.map((f) => html`<li><code>${f.field}</code>: ${shownValue(f.value)}</li>`)}
+    </ul>`;
   const section = (
     title: string,
-    added: string[],
-    removed: string[],
+    added: Listed[],
+    removed: Listed[],
     changed: { label: string; fields: FieldChange[] }[],
   ) =>
     added.length || removed.length || changed.length
       ? html`<section class="diff-section">
           <h3>${title}</h3>
           <ul class="diff">
-            ${added.map((label) => html`<li class="add"><span aria-label="added">+</span> ${label}</li>`)}
-            ${removed.map((label) => html`<li class="del"><span aria-label="removed">−</span> ${label}</li>`)}
+            ${added.map((r) => html`<li class="add"><span aria-label="added">+</span> ${r.label}${rowList(r.fields)}</li>`)}
+            ${removed.map(
+              (r) => html`<li class="del"><span aria-label="removed">−</span> ${r.label}${rowList(r.fields)}</li>`,
+            )}
             ${changed.map((c) => html`<li class="chg"><span aria-label="changed">~</span> ${c.label}${fieldList(c.fields)}</li>`)}
           </ul>
         </section>`
@@ -447,20 +454,20 @@ export function renderDiff(diff: DiffBody): SafeHtml {
     }
     ${section(
       'Entities',
-      diff.entities.added.map(String),
-      diff.entities.removed.map(String),
+      diff.entities.added.map((e) => ({ label: e.name, fields: e.fields })),
+      diff.entities.removed.map((e) => ({ label: e.name, fields: e.fields })),
       diff.entities.changed.map((e) => ({ label: String(e.name), fields: e.fields })),
     )}
     ${section(
       'Sessions',
-      diff.sessions.added.map(session),
-      diff.sessions.removed.map(session),
+      diff.sessions.added.map((s) => ({ label: session(s), fields: s.fields })),
+      diff.sessions.removed.map((s) => ({ label: session(s), fields: s.fields })),
       diff.sessions.changed.map((s) => ({ label: session(s), fields: s.fields })),
     )}
     ${section(
       'Notes',
-      diff.notes.added.map(note),
-      diff.notes.removed.map(note),
+      diff.notes.added.map((n) => ({ label: note(n), fields: n.fields })),
+      diff.notes.removed.map((n) => ({ label: note(n), fields: n.fields })),
       diff.notes.changed.map((n) => ({ label: note(n), fields: n.fields })),
     )}
     ${empty ? html`<p>No visible change.</p>` : ''}
