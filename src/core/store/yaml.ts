@@ -19,6 +19,7 @@ import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
 import { readYamlSubset } from './yaml-subset.js';
+import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 
 // The `yaml` package costs ~60 ms to import: load it only when a document needs the careful
 // path or something is written, so read-only CLI runs start faster. js-yaml too (half of the
@@ -98,8 +99,10 @@ export function stringifyYaml(value: unknown): string {
   const doc = new YAML.Document(value, { version: '1.1' });
   YAML.visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
+      if (typeof node.value !== 'string') return;
+      if (needsEscapes(node.value)) node.type = 'QUOTE_DOUBLE';
+      else if (NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
     },
   });
-  return doc.toString({ singleQuote: true, lineWidth: 0 });
+  return escapeForPyYaml(doc.toString({ singleQuote: true, lineWidth: 0 }));
 }
