@@ -143,12 +143,13 @@ export async function runHttpServer(
     if (!tokens.configured()) return UNCONFIGURED;
     const address = addressKey(req.socket.remoteAddress);
     const wait = limiter.retryAfter(address);
-    if (wait > 0) return rateLimited(wait);
     const token = bearerToken(req.headers.authorization);
+    // While the address is limited only tokens a guess cannot find are checked (auth.ts).
+    if (wait > 0 && (token === null || !tokens.checkableWhileLimited(token))) return rateLimited(wait);
     const caller = token === null ? null : tokens.authenticate(token);
     if (caller) return caller;
     limiter.fail(address);
-    return UNAUTHORIZED;
+    return wait > 0 ? rateLimited(wait) : UNAUTHORIZED;
   };
 
   const handler = createMcpHandler(() => factory(), {
