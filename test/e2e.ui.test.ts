@@ -4,6 +4,7 @@
  * attacks a browser would never send.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,15 +143,34 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
   });
 
   it('exchanges the one-time token for a cookie and drops it from the address bar', async () => {
-    expect(page.url()).toBe(`${ui.origin}/`);
-    const cookies = await context.cookies(ui.origin);
+    expect(page.url()).toBe(`${ui.base}/`);
+    const cookies = await context.cookies(`${ui.base}/`);
     const session = cookies.find((cookie) => cookie.name === `bourdon_ui_${ui.port}`);
-    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: ui.prefix });
+    // Another listener on this machine (another port) that the browser visits gets no cookie.
+    const seen: (string | undefined)[] = [];
+    const other = http.createServer((req, res) => {
+      seen.push(req.headers.cookie);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as net.AddressInfo).port;
+    try {
+      const probe = await context.newPage();
+      // Any path it can know of (the prefix is random and never leaves this machine's page).
+      await probe.goto(`http://127.0.0.1:${otherPort}/`);
+      await probe.goto(`http://127.0.0.1:${otherPort}/staging`);
+      await probe.close();
+    } finally {
+      other.close();
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2); // the pages, and the browser's favicon requests
+    expect(seen.every((cookie) => cookie === undefined)).toBe(true);
     await expect(page.locator('.local-note').textContent()).resolves.toContain('private rows');
   });
 
   it('agents: every fixture agent, with the unreadable manifest and stale agents flagged', async () => {
-    await page.goto(`${ui.origin}/`);
+    await page.goto(`${ui.base}/`);
     const rows = page.locator('#agents tbody tr');
     expect(await rows.count()).toBe(6);
     const heads = await page.locator('#agents thead th[scope="col"]').allTextContents();
@@ -163,7 +183,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
   });
 
   it('activity: sessions and notes by day, the chart, and the agent, project and level filters', async () => {
-    await page.goto(`${ui.origin}/activity?since=2026-01-01`);
+    await page.goto(`${ui.base}/activity?since=2026-01-01`);
     const text = (await page.locator('main').textContent()) ?? '';
     expect(text).toContain('Implemented pagination');
     expect(text).toContain('Tax prep'); // a private session: the page is local
@@ -176,18 +196,18 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     expect(publicText).not.toContain('Implemented pagination');
     expect(publicText).not.toContain('Tax prep');
     expect(publicText).toContain('Reviewed federation PR');
-    await page.goto(`${ui.origin}/activity?since=2026-01-01&agent=cursor`);
+    await page.goto(`${ui.base}/activity?since=2026-01-01&agent=cursor`);
     const cursorText = (await page.locator('.timeline').textContent()) ?? '';
     expect(cursorText).toContain('Bisected');
     expect(cursorText).not.toContain('Reviewed federation PR');
-    await page.goto(`${ui.origin}/activity?since=2026-01-01&project=ilTT`);
+    await page.goto(`${ui.base}/activity?since=2026-01-01&project=ilTT`);
     const iltt = (await page.locator('.timeline').textContent()) ?? '';
     expect(iltt).toContain('password reset flow');
     expect(iltt).not.toContain('Bisected');
   });
 
   it('workstreams: the projects with their agents and status', async () => {
-    await page.goto(`${ui.origin}/workstreams?since=2026-01-01`);
+    await page.goto(`${ui.base}/workstreams?since=2026-01-01`);
     const text = (await page.locator('#workstreams').textContent()) ?? '';
     expect(text).toContain('Bourdon');
     expect(text).toContain('ILTT');
@@ -195,37 +215,78 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
   });
 
   it('audit: records filtered by caller, tool and decision, control characters escaped', async () => {
-    await page.goto(`${ui.origin}/audit`);
+    await page.goto(`${ui.base}/audit`);
     expect(await page.locator('#audit tbody tr').count()).toBe(2);
-    await page.goto(`${ui.origin}/audit?decision=deny`);
+    await page.goto(`${ui.base}/audit?decision=deny`);
     const denied = (await page.locator('#audit tbody').textContent()) ?? '';
     expect(denied).toContain('openclaw');
     expect(denied).toContain('not granted\\u001b[31m');
     expect(denied).not.toContain('laptop');
-    await page.goto(`${ui.origin}/audit?caller=laptop&tool=find_entity`);
+    await page.goto(`${ui.base}/audit?caller=laptop&tool=find_entity`);
     expect(await page.locator('#audit tbody tr').count()).toBe(1);
-    await page.goto(`${ui.origin}/audit?tool=rollback_agent_memory`);
+    await page.goto(`${ui.base}/audit?tool=rollback_agent_memory`);
     await expect(page.locator('main').textContent()).resolves.toContain('no records match');
+  });
+
+  it('staging: a confirmed promotion refuses bytes staged after the page was shown; nothing is promoted', async () => {
+    const live = path.join(setup.library, 'agents', 'codex.l5.yaml');
+    const liveBefore = fs.readFileSync(live, 'utf8');
+    const later = path.join(setup.library, 'staging', 'helper', 'codex.l5.yaml');
+    await page.goto(`${ui.base}/staging/confirm?action=promote&agent=codex`);
+    // Another member stages a new entity while the operator reads the confirm page.
+    fs.mkdirSync(path.dirname(later), { recursive: true });
+    fs.writeFileSync(later, 'agent: {id: codex}\nknown_entities:\n- {name: Sync Engine, summary: curl x | sh}\n');
+    try {
+      await page.getByRole('button', { name: 'Yes, promote' }).click();
+      await page.waitForURL(`${ui.base}/staging`);
+      await expect(page.locator('.flash.error').textContent()).resolves.toContain(
+        "the staged writes for 'codex' changed since they were reviewed; nothing was promoted",
+      );
+      expect(fs.readFileSync(live, 'utf8')).toBe(liveBefore);
+      expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(true);
+    } finally {
+      fs.rmSync(path.dirname(later), { recursive: true, force: true });
+    }
+  });
+
+  it('staging: no promote button while the preview shows an error', async () => {
+    const broken = path.join(setup.library, 'staging', 'laptop', 'cursor.l5.yaml');
+    fs.writeFileSync(broken, 'known_entities: [\n');
+    try {
+      await page.goto(`${ui.base}/staging`);
+      const card = page.locator('#staged-cursor');
+      await expect(card.locator('.error').textContent()).resolves.toContain('unreadable');
+      expect(await card.getByRole('link', { name: 'Promote…' }).count()).toBe(0);
+      await page.goto(`${ui.base}/staging/confirm?action=promote&agent=cursor`);
+      await expect(page.locator('main .error').first().textContent()).resolves.toContain('unreadable');
+      expect(await page.getByRole('button', { name: 'Yes, promote' }).count()).toBe(0);
+    } finally {
+      fs.rmSync(broken);
+    }
   });
 
   it('staging: the staged write as a diff against the live manifest; promote asks, then writes as the CLI does', async () => {
     const twin = await prepare();
     try {
-      await page.goto(`${ui.origin}/staging`);
+      await page.goto(`${ui.base}/staging`);
       const card = page.locator('#staged-codex');
       await expect(card.locator('li.add').allTextContents()).resolves.toEqual(
         expect.arrayContaining([expect.stringContaining('Staged Feature'), expect.stringContaining('2026-06-04')]),
       );
+      // Every field of the rows promoting would add, not only their names.
+      const added = (await card.locator('li.add').allTextContents()).join(' ');
+      for (const text of ['Proposed by the laptop member.', 'Drafted the staged change', 'project_focus', 'visibility'])
+        expect(added).toContain(text);
       await card.getByRole('link', { name: 'Promote…' }).click();
       await page.waitForURL(/\/staging\/confirm/);
       // Nothing happens until the confirmation.
       expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(true);
       await page.getByRole('button', { name: 'Yes, promote' }).click();
-      await page.waitForURL(`${ui.origin}/staging`);
+      await page.waitForURL(`${ui.base}/staging`);
       await expect(page.locator('.flash').textContent()).resolves.toContain('promoted codex: +1 entities');
       await expect(page.locator('main').textContent()).resolves.toContain('Nothing staged.');
 
-      const cli = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+      const cli = await runCli(['staging', 'promote', 'codex', '--yes', '--library', twin.library], {
         env: { BOURDON_HOME: twin.home },
       });
       expect(cli.code, cli.stderr).toBe(0);
@@ -243,15 +304,15 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
   it('history: versions, what one changed, and a rollback with a reason that matches the CLI', async () => {
     const twin = await prepare();
     try {
-      const cliPromote = await runCli(['staging', 'promote', 'codex', '--library', twin.library], {
+      const cliPromote = await runCli(['staging', 'promote', 'codex', '--yes', '--library', twin.library], {
         env: { BOURDON_HOME: twin.home },
       });
       expect(cliPromote.code, cliPromote.stderr).toBe(0);
-      await page.goto(`${ui.origin}/history?agent=codex`);
+      await page.goto(`${ui.base}/history?agent=codex`);
       const versions = page.locator('#versions tbody tr');
       const count = await versions.count();
       expect(count).toBe(historyRecords(setup.library, 'codex').length);
-      await page.goto(`${ui.origin}/history?agent=codex&version=2`);
+      await page.goto(`${ui.base}/history?agent=codex&version=2`);
       const change = (await page.locator('#change').textContent()) ?? '';
       expect(change).toContain('version 2 against version 1');
       expect(change).toContain('Release Train');
@@ -286,7 +347,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
         decision: 'allow',
         detail: 'restore version 1 (undo the import)',
       });
-      await page.goto(`${ui.origin}/audit?tool=rollback_agent_memory`);
+      await page.goto(`${ui.base}/audit?tool=rollback_agent_memory`);
       await expect(page.locator('#audit tbody').textContent()).resolves.toContain('undo the import');
     } finally {
       removeAll(twin.library, twin.home);
@@ -295,7 +356,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
 
   it('is usable from the keyboard and in a narrow window', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(`${ui.origin}/`);
+    await page.goto(`${ui.base}/`);
     await page.keyboard.press('Tab');
     await expect(page.evaluate('document.activeElement && document.activeElement.textContent')).resolves.toBe(
       'Skip to content',
@@ -305,7 +366,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     await expect(page.evaluate('document.activeElement && document.activeElement.textContent')).resolves.toBe(
       'Activity',
     );
-    await Promise.all([page.waitForURL(`${ui.origin}/activity`), page.keyboard.press('Enter')]);
+    await Promise.all([page.waitForURL(`${ui.base}/activity`), page.keyboard.press('Enter')]);
     // No sideways scrolling of the page itself in a 360px window.
     const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     expect(Number(overflow)).toBeLessThanOrEqual(0);
@@ -327,9 +388,9 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       '/history?agent=codex',
       '/audit',
     ])
-      await page.goto(`${ui.origin}${view}`);
+      await page.goto(`${ui.base}${view}`);
     expect(violations).toEqual([]);
-    expect(requests.every((url) => url.startsWith(`${ui.origin}/`))).toBe(true);
+    expect(requests.every((url) => url.startsWith(`${ui.base}/`))).toBe(true);
   });
 });
 
@@ -349,33 +410,41 @@ describe('bourdon ui refuses what it should', () => {
     removeAll(setup.library, setup.home);
   });
 
-  const promoteForm = () => `csrf=${csrf}&agent=codex`;
+  let digest = '';
+  const promoteForm = () => `csrf=${csrf}&agent=codex&digest=${digest}`;
   const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
   it('a wrong token gets no cookie; the right one works once', async () => {
-    const wrong = await rawRequest(ui.port, { path: `/?token=${'0'.repeat(64)}` });
+    const wrong = await rawRequest(ui.port, { path: `${ui.prefix}/?token=${'0'.repeat(64)}` });
     expect(wrong.status).toBe(403);
     expect(wrong.headers['set-cookie']).toBeUndefined();
-    const noCookie = await rawRequest(ui.port, { path: '/' });
+    const noCookie = await rawRequest(ui.port, { path: `${ui.prefix}/` });
     expect(noCookie.status).toBe(401);
     expect(noCookie.body).not.toContain('codex');
 
     const token = new URL(ui.url).search;
-    const first = await rawRequest(ui.port, { path: `/${token}` });
+    // A HEAD of the link (an unfurler, a prefetcher) does not use it up.
+    const head = await rawRequest(ui.port, { method: 'HEAD', path: `${ui.prefix}/${token}` });
+    expect(head.status).toBe(200);
+    expect(head.headers['set-cookie']).toBeUndefined();
+    // Outside the random prefix nothing answers, the link's token included.
+    expect((await rawRequest(ui.port, { path: `/${token}` })).status).toBe(404);
+    const first = await rawRequest(ui.port, { path: `${ui.prefix}/${token}` });
     expect(first.status).toBe(303);
-    expect(first.headers.location).toBe('/');
+    expect(first.headers.location).toBe(`${ui.prefix}/`);
     cookie = String(first.headers['set-cookie']).split(';')[0];
-    const again = await rawRequest(ui.port, { path: `/${token}` });
+    const again = await rawRequest(ui.port, { path: `${ui.prefix}/${token}` });
     expect(again.status).toBe(403);
     expect(again.headers['set-cookie']).toBeUndefined();
 
     const staging = await rawRequest(ui.port, {
-      path: '/staging/confirm?action=promote&agent=codex',
+      path: `${ui.prefix}/staging/confirm?action=promote&agent=codex`,
       headers: { Cookie: cookie },
     });
     expect(staging.status).toBe(200);
     expect(staging.headers['content-security-policy']).toContain("script-src 'self'");
     csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1];
+    digest = /name="digest" value="([0-9a-f]{64})"/.exec(staging.body)![1];
     expect(ui.stderr()).not.toContain(token.slice(7));
   });
 
@@ -393,12 +462,12 @@ describe('bourdon ui refuses what it should', () => {
       { headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'text/plain' }, body: promoteForm() },
     ];
     for (const attempt of attempts) {
-      const response = await rawRequest(ui.port, { method: 'POST', path: '/staging/promote', ...attempt });
+      const response = await rawRequest(ui.port, { method: 'POST', path: `${ui.prefix}/staging/promote`, ...attempt });
       expect([401, 403]).toContain(response.status);
     }
     const rollback = await rawRequest(ui.port, {
       method: 'POST',
-      path: '/history/rollback',
+      path: `${ui.prefix}/history/rollback`,
       headers: { Cookie: cookie, Origin: 'http://evil.example', ...form },
       body: `csrf=${csrf}&agent=codex&version=1`,
     });
@@ -406,17 +475,31 @@ describe('bourdon ui refuses what it should', () => {
     expect(snapshot(setup.library)).toEqual(before);
     // A page read from a rebinding DNS name is refused too.
     const rebound = await rawRequest(ui.port, {
-      path: '/',
+      path: `${ui.prefix}/`,
       headers: { Cookie: cookie, Host: `attacker.example:${ui.port}` },
     });
     expect(rebound.status).toBe(403);
     expect(rebound.body).not.toContain('codex');
   });
 
+  it('a promotion that does not carry the digest of what was shown promotes nothing', async () => {
+    const before = snapshot(setup.library);
+    for (const body of [`csrf=${csrf}&agent=codex`, `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`]) {
+      const response = await rawRequest(ui.port, {
+        method: 'POST',
+        path: `${ui.prefix}/staging/promote`,
+        headers: { Cookie: cookie, Origin: ui.origin, ...form },
+        body,
+      });
+      expect(response.status).toBe(303);
+    }
+    expect(snapshot(setup.library)).toEqual(before);
+  });
+
   it('the same request with the right origin and token goes through', async () => {
     const response = await rawRequest(ui.port, {
       method: 'POST',
-      path: '/staging/promote',
+      path: `${ui.prefix}/staging/promote`,
       headers: { Cookie: cookie, Origin: ui.origin, ...form },
       body: promoteForm(),
     });

@@ -286,12 +286,9 @@ describe('a clock that jumps', () => {
     ]);
     // The default comparison is with the version before, by number.
     expect(
-      (
-        (await explainMemoryChange(ctx, { agent_id: 'a', version: 3 })) as {
-          against: number;
-          entities: { added: string[] };
-        }
-      ).entities.added,
+      ((await explainMemoryChange(ctx, { agent_id: 'a', version: 3 })).entities ?? { added: [] }).added.map(
+        (row) => row.name,
+      ),
     ).toEqual(['five-hours-back']);
     // The rollback restored version 1's bytes exactly, last_updated included.
     expect((parseYaml(live(library).toString('utf8')) as { last_updated: string }).last_updated).toBe(

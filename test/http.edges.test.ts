@@ -12,7 +12,9 @@ import { BindRefusedError, runHttpServer, type HttpServerHandle, type HttpServer
 import { addressKey } from '../src/mcp/http/address.js';
 import { FailedAuthLimiter } from '../src/mcp/http/auth.js';
 import { createL6Server } from '../src/mcp/server.js';
-import { copyFixtureLibrary } from './helpers/fixtures.js';
+import { FederationRegistry } from '../src/core/trust/registry.js';
+import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import path from 'node:path';
 import { TOOLS_LIST_BODY, mcpHeaders, rawRequest } from './helpers/http.js';
 
 const TOKEN = 'edge-legacy-token-0123456789abcdef0123';
@@ -198,6 +200,31 @@ describe('failed authentication is rate-limited per remote address', () => {
     expect(statusOf((await post(server, TOKEN)).text)).toBe(429);
     // Another address is not affected (127.0.0.2 is loopback too, on Linux).
     if (process.platform === 'linux') expect(statusOf((await post(server, TOKEN, '127.0.0.2')).text)).toBe(200);
+  });
+
+  it("others' failures from the same address never lock out a token that verifies; guesses stay limited", async () => {
+    const home = tempDir('bourdon-edge-home-');
+    const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
+    const member = registry.add('laptop', { tier: 'trusted' }).token;
+    const server = await start({ registry, failedAuthLimit: { burst: 3, refillPerMinute: 1 } });
+    // The legacy token verifies once before the flood; then a guesser on the same address empties the bucket.
+    expect(statusOf((await post(server, TOKEN)).text)).toBe(200);
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect(statusOf((await post(server, `guess-${attempt}`)).text)).toBe(401);
+    const limited = await post(server, 'guess-3');
+    expect(statusOf(limited.text)).toBe(429);
+    expect(limited.text.toLowerCase()).toMatch(/retry-after: \d+/);
+    // A member's token (never used before) and the legacy token that verified are served, every time.
+    for (let call = 0; call < 5; call++) {
+      expect(statusOf((await post(server, member)).text)).toBe(200);
+      expect(statusOf((await post(server, TOKEN)).text)).toBe(200);
+    }
+    // Guesses are still refused unchecked: a near-miss of the legacy token, and a member-shaped guess.
+    expect(statusOf((await post(server, `${TOKEN.slice(0, -1)}4`)).text)).toBe(429);
+    expect(statusOf((await post(server, `bdn_${'0'.repeat(48)}`)).text)).toBe(429);
+    // A revoked member is refused like any bad token, even though it verified before.
+    registry.revoke('laptop');
+    expect(statusOf((await post(server, member)).text)).toBe(429);
   });
 
   it('the bucket refills: after the wait a valid token is served again', async () => {

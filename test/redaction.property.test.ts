@@ -39,6 +39,24 @@ const wellKnownToken = fc.oneof(
   fc.stringMatching(/^[A-Z0-9]{16}$/).map((body) => `AKIA${body}`),
   tokenBody(/[A-Za-z0-9_-]/, 20).map((body) => `glpat-${body}`),
   tokenBody(/[A-Za-z0-9_-]/, 30).map((body) => `eyJhbGciOiJIUzI1NiJ9.eyJ${body}.sig`),
+  tokenBody(/[A-Za-z0-9]/, 36).map((body) => `npm_${body}`),
+  tokenBody(/[A-Za-z0-9_-]/, 35).map((body) => `AIza${body}`),
+  fc
+    .record({
+      kind: fc.constantFrom('', 'RSA ', 'EC ', 'OPENSSH ', 'ENCRYPTED ', 'DSA '),
+      body: tokenBody(/[A-Za-z0-9+/]/, 64),
+    })
+    .map(({ kind, body }) => `-----BEGIN ${kind}PRIVATE KEY-----\n${body}\n-----END ${kind}PRIVATE KEY-----`),
+  fc
+    .record({ scheme: fc.constantFrom('Bearer', 'bearer', 'BEARER'), body: tokenBody(/[A-Za-z0-9._~+/-]/, 32) })
+    .map(({ scheme, body }) => `Authorization: ${scheme} ${body}`),
+  fc
+    .record({
+      name: fc.constantFrom('PGPASSWORD', 'SECRET', 'PASSWORD', 'MYSQLPWD', 'secret', 'ClientSecret', 'REDISPASSWORD'),
+      sep: fc.constantFrom('=', ': ', ' = '),
+      value: fc.stringMatching(/^[!-~]{1,40}$/),
+    })
+    .map(({ name, sep, value }) => `${name}${sep}${value}`),
 );
 
 const secret = fc.oneof(envAssignment, wellKnownToken);
@@ -73,6 +91,13 @@ describe('redaction of embedded secrets', () => {
     'gitlab glpat-xxxxxxxxxxxxxxxxxxx1 done',
     'token github_pat_11ABCDEFG0abcdefghij_klmnopqrstuvwxyz',
     'db_password: hunter2',
+    'key: -----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAA',
+    'PGPASSWORD=hunter2 psql -h db',
+    'export SECRET=s3cr3t',
+    'PASSWORD=hunter2',
+    'curl -H "Authorization: Bearer abcdefghijklmnop1234" https://api',
+    'publish with npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 set',
+    'maps key AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q in config',
   ])('redacts the attack run’s forms: %s', (text) => {
     expect(redactText(text)).toBe(REDACTED);
   });

@@ -4,6 +4,8 @@
  * the cache, gives the answer a process without a cache gives.
  */
 import fs from 'node:fs';
+import { runDoctor } from '../src/core/admin/doctor.js';
+import { configPaths } from '../src/core/store/config.js';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EntityLookupStore, L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
@@ -282,6 +284,69 @@ describe('parsed-library cache', () => {
     expect(JSON.stringify(answer)).not.toContain('forged');
     // Rebuilt: the damaged meta is valid JSON again.
     expect(() => JSON.parse(fs.readFileSync(path.join(entries[0]!, 'meta.json'), 'utf8'))).not.toThrow();
+  });
+
+  it('refuses entries another user could have written: group/other-writable, or owned by someone else', () => {
+    expectFresh('widget');
+    const files = fs
+      .readdirSync(cacheDir)
+      .flatMap((dir) => fs.readdirSync(path.join(cacheDir, dir)).map((name) => path.join(cacheDir, dir, name)))
+      .filter((file) => /(doc\.json|entities\.jsonl)$/.test(file));
+    // A consistent forgery: same token, same offsets, another summary.
+    for (const file of files)
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('alpha knows widgets', 'FORGED knows widget'));
+    const served = () => {
+      const { lookup, full } = lookups('widget');
+      return JSON.stringify([lookup, full]);
+    };
+    expect(served()).toContain('FORGED'); // the forgery is what an entry this user wrote would serve
+    // Each case starts from a fresh entry, forged again, then given the mode or owner.
+    const forgeAgain = (mode: number, owner: number | null) => {
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+      expectFresh('widget');
+      for (const file of fs
+        .readdirSync(cacheDir)
+        .flatMap((dir) => fs.readdirSync(path.join(cacheDir, dir)).map((name) => path.join(cacheDir, dir, name))))
+        if (/(doc\.json|entities\.jsonl)$/.test(file)) {
+          fs.writeFileSync(
+            file,
+            fs.readFileSync(file, 'utf8').replaceAll('alpha knows widgets', 'FORGED knows widget'),
+          );
+          fs.chmodSync(file, mode);
+          if (owner !== null) fs.chownSync(file, owner, owner);
+        }
+    };
+    for (const mode of [0o620, 0o602, 0o666]) {
+      forgeAgain(mode, null);
+      expect(served(), mode.toString(8)).not.toContain('FORGED');
+    }
+    // A folder others may write to: its files could be renamed in from anywhere.
+    forgeAgain(0o600, null);
+    fs.chmodSync(cacheDir, 0o777);
+    expect(served()).not.toContain('FORGED');
+    fs.chmodSync(cacheDir, 0o700);
+    if (typeof process.getuid === 'function' && process.getuid() === 0) {
+      forgeAgain(0o600, 4242);
+      expect(served()).not.toContain('FORGED');
+    }
+  });
+
+  it("doctor fails the parsed-cache check, naming the files, when one could be another user's", async () => {
+    expectFresh('widget');
+    const config = configPaths({ BOURDON_HOME: home });
+    const cacheCheck = async () =>
+      (await runDoctor({ libraryRoot: root, config, env: { BOURDON_HOME: home } })).checks.find(
+        (c) => c.id === 'cache',
+      )!;
+    expect((await cacheCheck()).verdict).toBe('ok');
+    const entry = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'doc.json');
+    fs.chmodSync(entry, 0o622);
+    const failed = await cacheCheck();
+    expect(failed.verdict).toBe('fail');
+    expect(failed.summary).toMatch(
+      /^1 cache file not owned by you or writable by others \(ignored by queries\); remove /,
+    );
+    expect(failed.details).toEqual([entry]);
   });
 
   it('reads a month of more sessions than a call takes arguments (150,000 in one part)', () => {

@@ -137,12 +137,13 @@ describe('a quarantined write, from staging to live', () => {
   });
 
   it('bourdon staging promote merges it into the live library as a new version', async () => {
-    const result = await runCli(['staging', 'promote', 'openclaw'], { env: env() });
+    const result = await runCli(['staging', 'promote', 'openclaw', '--yes'], { env: env() });
     // Only the fixture library's deliberately broken manifest is worth a warning.
     for (const line of result.stderr.split('\n').filter(Boolean))
       expect(line).toMatch(/^bourdon: warning: skipping .*broken\.l5\.yaml/);
     expect(result.code).toBe(0);
-    expect(result.stdout.trim()).toBe(
+    // The review it promoted comes first, then the engine's line.
+    expect(result.stdout.trim().split('\n').at(-1)).toBe(
       'promoted openclaw: +1 entities (~0 updated), +1 sessions (~0 updated), +1 notes; now version 1',
     );
     expect(fs.existsSync(stagedFile())).toBe(false);

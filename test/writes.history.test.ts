@@ -144,7 +144,15 @@ describe('commit, commit, rollback through a real MCP client', () => {
       version: 2,
     })) as MemoryDiff;
     expect(diff.against).toBe(1);
-    expect(diff.entities.added).toEqual(['Deploy']);
+    expect(diff.entities.added).toEqual([
+      {
+        name: 'Deploy',
+        fields: [
+          { field: 'visibility', value: 'public' },
+          { field: 'type', value: 'task' },
+        ],
+      },
+    ]);
     expect(diff.entities.removed).toEqual([]);
     expect(diff.entities.changed.map((c) => c.name)).toEqual(['bourdon']);
     expect(diff.entities.changed[0].fields.map((f) => f.field)).toEqual(['name', 'summary', 'tags']);
@@ -153,7 +161,16 @@ describe('commit, commit, rollback through a real MCP client', () => {
       before: 'Federation memory.',
       after: '[redacted credential-like text]',
     });
-    expect(diff.sessions.added).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
+    expect(diff.sessions.added).toEqual([
+      {
+        date: '2026-06-02',
+        cwd: '/b',
+        fields: [
+          { field: 'visibility', value: 'public' },
+          { field: 'key_actions', value: ['Shipped'] },
+        ],
+      },
+    ]);
     expect(diff.sessions.changed).toEqual([
       {
         date: '2026-06-01',
@@ -161,7 +178,17 @@ describe('commit, commit, rollback through a real MCP client', () => {
         fields: [{ field: 'key_actions', before: ['Started'], after: ['Started', '[redacted credential-like text]'] }],
       },
     ]);
-    expect(diff.notes.added).toEqual([{ date: '2026-06-02', title: null, text: 'Deploy is Friday' }]);
+    expect(diff.notes.added).toEqual([
+      {
+        date: '2026-06-02',
+        title: null,
+        text: 'Deploy is Friday',
+        fields: [
+          { field: 'visibility', value: 'public' },
+          { field: 'tags', value: ['release'] },
+        ],
+      },
+    ]);
     expect(diff.summary).toContain('entities +1 -0 ~1');
 
     const back = (await callJson(linked.client, 'explain_memory_change', {
@@ -169,8 +196,8 @@ describe('commit, commit, rollback through a real MCP client', () => {
       version: 3,
     })) as MemoryDiff;
     expect(back.against).toBe(2);
-    expect(back.entities.removed).toEqual(['Deploy']);
-    expect(back.sessions.removed).toEqual([{ date: '2026-06-02', cwd: '/b' }]);
+    expect(back.entities.removed).toEqual([expect.objectContaining({ name: 'Deploy' })]);
+    expect(back.sessions.removed).toEqual([expect.objectContaining({ date: '2026-06-02', cwd: '/b' })]);
     expect(back.notes.removed).toHaveLength(1);
 
     const across = (await callJson(linked.client, 'explain_memory_change', {
@@ -489,11 +516,11 @@ describe('rollback safety', () => {
     const remote = contextFor(library, home, {
       caller: { agent_id: 'peer', tier: 'trusted', grants: [], ceiling: 'team' },
     });
-    const diff = (await explainMemoryChange(remote, { agent_id: 'p', version: 2 })) as {
-      entities: { added: string[] };
+    const names = async (context: typeof ctx) => {
+      const answer = await explainMemoryChange(context, { agent_id: 'p', version: 2 });
+      return (answer.entities ?? { added: [] }).added.map((row) => row.name);
     };
-    expect(diff.entities.added).toEqual(['Team Thing']);
-    const local = (await explainMemoryChange(ctx, { agent_id: 'p', version: 2 })) as { entities: { added: string[] } };
-    expect(local.entities.added).toEqual(['Secret Plan', 'Team Thing']);
+    expect(await names(remote)).toEqual(['Team Thing']);
+    expect(await names(ctx)).toEqual(['Secret Plan', 'Team Thing']);
   });
 });

@@ -57,15 +57,26 @@ export function colors(): Colors {
 }
 
 /**
- * Control characters in data (ESC, CR, BEL, …) shown escaped as `\u001b`, so no row a caller
- * committed can move the cursor, clear the screen or fake a line in the reader's terminal.
+ * Invisible characters that change what a reader sees without showing themselves: bidi
+ * overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069), the Arabic letter mark
+ * (U+061C), zero-width and directional marks (U+200B–U+200F) and U+FEFF. Escaped like control
+ * characters, as the page escapes them, so `evil\u202egnp.exe` cannot pass for another name.
+ */
+const INVISIBLE = '\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufeff';
+const escapeChar = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'g');
+const UNPRINTABLE_IN_OUTPUT = new RegExp(
+  `\\u001b\\[[0-9;]*m|[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
+  'g',
+);
+
+/**
+ * Control characters in data (ESC, CR, BEL, …) and invisible ones (INVISIBLE) shown escaped as
+ * `\u001b`, so no row a caller committed can move the cursor, clear the screen, fake a line or
+ * reorder what the reader sees in the terminal.
  */
 export function printable(value: unknown): string {
-  return String(value).replace(
-    // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return String(value).replace(UNPRINTABLE, escapeChar);
 }
 
 /**
@@ -74,10 +85,7 @@ export function printable(value: unknown): string {
  */
 export function printableOutput(text: string): string {
   const keepColour = active !== plain;
-  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-  return text.replace(/\u001b\[[0-9;]*m|[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (match) =>
-    match.length > 1 && keepColour ? match : printable(match),
-  );
+  return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (match.length > 1 && keepColour ? match : printable(match)));
 }
 
 /** A table cell with a style applied after it is escaped, truncated and padded. */

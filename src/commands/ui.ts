@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { configPaths } from '../core/store/config.js';
@@ -32,20 +36,40 @@ export default class Ui extends BaseCommand {
       process.stdout.write(`Open this link (it works once): ${ui.url}\n`);
       process.stdout.write('Ctrl-C stops it.\n');
     }
-    if (flags.open) openBrowser(ui.url, (message) => process.stderr.write(`bourdon: ${message}\n`));
+    const opener = flags.open ? openBrowser(ui.url, (message) => process.stderr.write(`bourdon: ${message}\n`)) : null;
     await shutdown.closeWhenRequested(() => ui.close());
+    opener?.cleanup();
     if (!this.jsonMode) process.stderr.write('bourdon ui: stopped\n');
   }
 }
 
-/** Hands the URL to the platform's opener; the URL goes as one argument, never through a shell. */
-function openBrowser(url: string, warn: (message: string) => void): void {
+/** How long the redirect file the browser opens is kept (the browser reads it at once). */
+const REDIRECT_FILE_MS = 60_000;
+
+/**
+ * Opens the page without putting the link's token in any process's argv (the process list is
+ * readable by every local user): the link goes into a file only this user can read, in a
+ * private temp folder, that redirects to it; the platform's opener gets the file's path. The
+ * file is removed after a minute, or when the command ends.
+ */
+function openBrowser(url: string, warn: (message: string) => void): { cleanup(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-ui-')); // mode 700
+  const file = path.join(dir, 'open.html');
+  const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+  const link = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  fs.writeFileSync(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${link}"><title>bourdon ui</title><a href="${link}">Open bourdon ui</a>\n`,
+    { mode: 0o600 },
+  );
+  setTimeout(cleanup, REDIRECT_FILE_MS).unref();
+  const target = pathToFileURL(file).href;
   const [command, args] =
     process.platform === 'darwin'
-      ? ['open', [url]]
+      ? ['open', [target]]
       : process.platform === 'win32'
-        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
-        : ['xdg-open', [url]];
+        ? ['rundll32', ['url.dll,FileProtocolHandler', target]]
+        : ['xdg-open', [target]];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => warn(`could not open a browser (${command}); open the link above by hand`));
@@ -53,4 +77,5 @@ function openBrowser(url: string, warn: (message: string) => void): void {
   } catch {
     warn(`could not open a browser (${command}); open the link above by hand`);
   }
+  return { cleanup };
 }

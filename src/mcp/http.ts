@@ -33,6 +33,7 @@ import {
 } from './http/auth.js';
 import { LEGACY_TOKEN_ENV, checkBind, describeServing, listen, type AuthMode } from './http/bind.js';
 import { Exchange, forwardRequest, readRequest } from './http/exchange.js';
+import { MemberConcurrency, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
 import {
   MCP_PATH,
   batchGuard,
@@ -45,6 +46,7 @@ import {
   parseBody,
   targetGuard,
   rateLimited,
+  tooManyCalls,
   tooLarge,
   UNAUTHORIZED,
   UNCONFIGURED,
@@ -95,6 +97,8 @@ export interface HttpServerOptions {
   isRemote?: (req: http.IncomingMessage) => boolean;
   /** Where transport problems are reported (never tokens); default stderr. */
   warn?: (message: string) => void;
+  /** The bound on each member's concurrent calls; default 1 running and 2 waiting (http/concurrency.ts). */
+  memberConcurrency?: MemberConcurrency;
 }
 
 export interface HttpServerHandle {
@@ -126,6 +130,7 @@ export async function runHttpServer(
     options.legacyToken === undefined ? envValue(options.env ?? process.env, LEGACY_TOKEN_ENV) : options.legacyToken;
   const tokens = new TokenAuthenticator(legacyToken, options.registry ?? null, warn);
   const limiter = new FailedAuthLimiter(options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT);
+  const concurrency = options.memberConcurrency ?? new MemberConcurrency();
   const authMode = (): AuthMode =>
     allowUnauthenticated ? 'unauthenticated' : tokens.configured() ? 'bearer' : 'unconfigured';
 
@@ -143,12 +148,13 @@ export async function runHttpServer(
     if (!tokens.configured()) return UNCONFIGURED;
     const address = addressKey(req.socket.remoteAddress);
     const wait = limiter.retryAfter(address);
-    if (wait > 0) return rateLimited(wait);
     const token = bearerToken(req.headers.authorization);
+    // While the address is limited only tokens a guess cannot find are checked (auth.ts).
+    if (wait > 0 && (token === null || !tokens.checkableWhileLimited(token))) return rateLimited(wait);
     const caller = token === null ? null : tokens.authenticate(token);
     if (caller) return caller;
     limiter.fail(address);
-    return UNAUTHORIZED;
+    return wait > 0 ? rateLimited(wait) : UNAUTHORIZED;
   };
 
   const handler = createMcpHandler(() => factory(), {
@@ -160,6 +166,7 @@ export async function runHttpServer(
 
   const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const exchange = new Exchange(res, timeoutMs);
+    let slot: MemberSlot | null = null;
     try {
       const early = firstRefusal(req, guardsBeforeAuth);
       if (early) return exchange.refuse(early);
@@ -167,6 +174,9 @@ export async function runHttpServer(
       if ('status' in resolved) return exchange.refuse(resolved);
       const refused = firstRefusal(req, guardsAfterAuth);
       if (refused) return exchange.refuse(refused);
+      slot = concurrency.enter(resolved.agent_id);
+      if (!slot) return exchange.refuse(tooManyCalls(concurrency.limit.retryAfterSeconds));
+      if (!(await untilReadyOrAborted(slot.ready, exchange.abort.signal))) return;
 
       const read = await readRequest(req, exchange.abort.signal, maxBodyBytes);
       if (exchange.done) return;
@@ -188,6 +198,7 @@ export async function runHttpServer(
       warn(`request failed: ${describeError(error)}`);
       exchange.fail();
     } finally {
+      slot?.leave();
       exchange.finish();
     }
   };

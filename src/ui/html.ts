@@ -21,7 +21,7 @@ function escapeText(value: unknown): string {
   return String(value)
     .replace(
       // eslint-disable-next-line no-control-regex -- control characters are what it escapes
-      /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+      /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
       (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
     )
     .replace(/[&<>"']/g, (ch) => ENTITIES[ch]);

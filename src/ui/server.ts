@@ -79,7 +79,14 @@ interface UiServerOptions {
   ctx: OperationContext;
   auditPath: string;
   port: number;
+  /** Milliseconds of inactivity after which the session ends (default 30 minutes). */
+  idleMs?: number;
+  /** The clock sessions expire by (injectable for tests); default `Date.now`. */
+  now?: () => number;
 }
+
+/** A session unused this long is over: a leaked cookie is useful for minutes, not days. */
+const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 
 interface RunningUi {
   /** The URL to open, with the one-time token. */
@@ -92,6 +99,8 @@ interface RunningUi {
 interface Session {
   id: string;
   csrf: string;
+  /** When it was last used (the `now` clock). */
+  seen: number;
   flash: { kind: 'ok' | 'error'; text: string } | null;
 }
 
@@ -192,6 +201,12 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | nu
 export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   const assets = assetsDir();
   const token = crypto.randomBytes(32).toString('hex');
+  // The page lives under a random path, and its cookie is scoped to it: browsers send a
+  // 127.0.0.1 cookie to every port of 127.0.0.1, so another local listener could otherwise
+  // receive (and replay) it. Under this prefix it is sent to no other path, on any port.
+  const prefix = `/${crypto.randomBytes(16).toString('hex')}`;
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const now = options.now ?? (() => Date.now());
   let tokenUsed = false;
   let session: Session | null = null;
   let port = options.port;
@@ -210,7 +225,9 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   const refuse = (res: http.ServerResponse, status: number, text: string) =>
     send(res, status, message('Refused', text), status === 405 ? { Allow: 'GET, POST' } : {});
   const redirect = (res: http.ServerResponse, location: string, headers: Record<string, string> = {}) =>
-    send(res, 303, '', { Location: location, ...headers });
+    send(res, 303, '', { Location: `${prefix}${location}`, ...headers });
+  /** Every link, form and asset of a page points under the prefix (data values cannot hold a raw `"`). */
+  const underPrefix = (page: string) => page.replace(/\b(href|action|src)="\//g, `$1="${prefix}/`);
 
   const allowedHosts = () => new Set([`${UI_HOST}:${port}`, `localhost:${port}`]);
 
@@ -221,6 +238,9 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     if (origin !== undefined && origin !== `http://${host}`)
       return refuse(res, 403, 'Requests from other sites are refused.');
     const url = new URL(req.url ?? '/', `http://${host}`);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
+      return refuse(res, 404, 'Not found. Open the link `bourdon ui` printed.');
+    url.pathname = url.pathname.slice(prefix.length) || '/';
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return refuse(res, 405, 'Method not allowed.');
 
@@ -229,9 +249,11 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       return send(res, 200, fs.readFileSync(file, 'utf8'), {}, ASSETS[url.pathname]);
     }
 
-    // The one-time token: exchanged once for the session cookie, then useless.
+    // The one-time token: exchanged once for the session cookie, then useless. Only a GET
+    // exchanges it: a HEAD (link unfurlers, prefetchers) gets an empty answer and leaves it unused.
     const offered = url.searchParams.get('token');
-    if (offered !== null && method !== 'POST') {
+    if (offered !== null && method === 'HEAD') return send(res, 200, '');
+    if (offered !== null && method === 'GET') {
       if (tokenUsed || !sameSecret(offered, token))
         return refuse(
           res,
@@ -244,16 +266,22 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       session = {
         id: crypto.randomBytes(32).toString('hex'),
         csrf: crypto.randomBytes(32).toString('hex'),
+        seen: now(),
         flash: null,
       };
       url.searchParams.delete('token');
       return redirect(res, `${url.pathname}${url.search}`, {
-        'Set-Cookie': `${cookieName()}=${session.id}; HttpOnly; SameSite=Strict; Path=/`,
+        'Set-Cookie': `${cookieName()}=${session.id}; HttpOnly; SameSite=Strict; Path=${prefix}`,
       });
     }
     const current = session;
     if (!current || !sameSecret(cookieValue(req.headers.cookie, cookieName()), current.id))
       return refuse(res, 401, 'Not signed in. Open the link `bourdon ui` printed in your terminal.');
+    if (now() - current.seen > idleMs) {
+      session = null;
+      return refuse(res, 401, 'This session ended after being idle. Restart `bourdon ui` for a new link.');
+    }
+    current.seen = now();
 
     if (method === 'POST') {
       // A write: this server's own origin, then the session's CSRF token.
@@ -268,7 +296,11 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
 
     const render = ROUTES[url.pathname];
     if (!render)
-      return send(res, 404, layout({ title: 'Not found', body: html`<h1>Not found</h1>` }, url.pathname, null));
+      return send(
+        res,
+        404,
+        underPrefix(layout({ title: 'Not found', body: html`<h1>Not found</h1>` }, url.pathname, null)),
+      );
     const viewRequest: ViewRequest = {
       ctx: options.ctx,
       params: url.searchParams,
@@ -279,7 +311,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     const view = await render(viewRequest);
     const flash = current.flash;
     current.flash = null;
-    send(res, 200, method === 'HEAD' ? '' : layout(view, url.pathname, flash));
+    send(res, 200, method === 'HEAD' ? '' : underPrefix(layout(view, url.pathname, flash)));
   }
 
   /** The writes, each through the same core operation as its CLI command, as the operator. */
@@ -292,7 +324,14 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
     try {
       if (pathname === '/staging/promote') {
-        const result = await promoteStaged(options.ctx, agent);
+        // Only what the confirm page showed: its digest of the staged files, which must still match.
+        const digest = form.get('digest') ?? '';
+        if (!/^[0-9a-f]{64}$/.test(digest))
+          return fail(
+            '/staging',
+            'this promotion does not say which staged writes were reviewed; nothing was promoted',
+          );
+        const result = await promoteStaged(options.ctx, agent, { digest });
         return { location: '/staging', flash: { kind: 'ok', text: renderPromoted(result) } };
       }
       if (pathname === '/staging/reject') {
@@ -361,7 +400,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       port = typeof address === 'object' && address ? address.port : options.port;
       const origin = `http://${UI_HOST}:${port}`;
       resolve({
-        url: `${origin}/?token=${token}`,
+        url: `${origin}${prefix}/?token=${token}`,
         origin,
         port,
         close: () =>

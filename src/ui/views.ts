@@ -17,7 +17,7 @@ import { localDay } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
-import type { FieldChange, ManifestDiff } from '../core/writes/manifest-diff.js';
+import type { FieldChange, ManifestDiff, RowField } from '../core/writes/manifest-diff.js';
 import {
   explainMemoryChange,
   listMemoryVersions,
@@ -417,18 +417,25 @@ export function renderDiff(diff: DiffBody): SafeHtml {
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const session = (s: Row) => `${text(s.date) || '-'}${s.cwd ? ` ${text(s.cwd)}` : ''}`;
   const note = (n: Row) => `${text(n.date) || '-'} ${n.title ? `${text(n.title)}: ` : ''}${text(n.text)}`;
+  type Listed = { label: string; fields: RowField[] };
+  const rowList = (fields: RowField[]) =>
+    html`<ul class="fields">
+      ${fields.map((f) => html`<li><code>${f.field}</code>: ${shownValue(f.value)}</li>`)}
+    </ul>`;
   const section = (
     title: string,
-    added: string[],
-    removed: string[],
+    added: Listed[],
+    removed: Listed[],
     changed: { label: string; fields: FieldChange[] }[],
   ) =>
     added.length || removed.length || changed.length
       ? html`<section class="diff-section">
           <h3>${title}</h3>
           <ul class="diff">
-            ${added.map((label) => html`<li class="add"><span aria-label="added">+</span> ${label}</li>`)}
-            ${removed.map((label) => html`<li class="del"><span aria-label="removed">−</span> ${label}</li>`)}
+            ${added.map((r) => html`<li class="add"><span aria-label="added">+</span> ${r.label}${rowList(r.fields)}</li>`)}
+            ${removed.map(
+              (r) => html`<li class="del"><span aria-label="removed">−</span> ${r.label}${rowList(r.fields)}</li>`,
+            )}
             ${changed.map((c) => html`<li class="chg"><span aria-label="changed">~</span> ${c.label}${fieldList(c.fields)}</li>`)}
           </ul>
         </section>`
@@ -447,20 +454,20 @@ export function renderDiff(diff: DiffBody): SafeHtml {
     }
     ${section(
       'Entities',
-      diff.entities.added.map(String),
-      diff.entities.removed.map(String),
+      diff.entities.added.map((e) => ({ label: e.name, fields: e.fields })),
+      diff.entities.removed.map((e) => ({ label: e.name, fields: e.fields })),
       diff.entities.changed.map((e) => ({ label: String(e.name), fields: e.fields })),
     )}
     ${section(
       'Sessions',
-      diff.sessions.added.map(session),
-      diff.sessions.removed.map(session),
+      diff.sessions.added.map((s) => ({ label: session(s), fields: s.fields })),
+      diff.sessions.removed.map((s) => ({ label: session(s), fields: s.fields })),
       diff.sessions.changed.map((s) => ({ label: session(s), fields: s.fields })),
     )}
     ${section(
       'Notes',
-      diff.notes.added.map(note),
-      diff.notes.removed.map(note),
+      diff.notes.added.map((n) => ({ label: note(n), fields: n.fields })),
+      diff.notes.removed.map((n) => ({ label: note(n), fields: n.fields })),
       diff.notes.changed.map((n) => ({ label: note(n), fields: n.fields })),
     )}
     ${empty ? html`<p>No visible change.</p>` : ''}
@@ -514,7 +521,13 @@ export async function stagingView(req: ViewRequest): Promise<View> {
         <h3 class="sub">What promoting would change in agents/${agent}.l5.yaml</h3>
         ${preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)}
         <p class="actions">
-          <a class="button primary" href="/staging/confirm${query({ action: 'promote', agent })}">Promote…</a>
+          ${
+            preview.error
+              ? ''
+              : html`<a class="button primary" href="/staging/confirm${query({ action: 'promote', agent })}"
+                  >Promote…</a
+                >`
+          }
           <a class="button danger" href="/staging/confirm${query({ action: 'reject', agent })}">Reject…</a>
         </p>
       </section>`;
@@ -532,21 +545,30 @@ export async function stagingConfirmView(req: ViewRequest): Promise<View> {
     action === 'promote'
       ? `Promote ${n} staged write${n === 1 ? '' : 's'} into ${agent}'s live manifest? Each becomes a new version.`
       : `Reject ${n} staged write${n === 1 ? '' : 's'} for ${agent}? They are deleted unread; the live manifest is not touched.`;
+  // A promotion is bound to what this page shows (the digest of the staged files it read); none is offered over an error.
+  const blocked = action === 'promote' && preview.error !== null;
   const body = html` <h1>${action === 'promote' ? 'Promote' : 'Reject'} staged writes for ${agent}</h1>
     ${
       n === 0
         ? errorBox(`no staged writes for agent ${agent}`)
         : html` ${stagedTable(preview.staged, req.now)}
-            ${action === 'promote' ? (preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)) : ''}
-            <form method="post" action="/staging/${action}" class="confirm">
-              <input type="hidden" name="csrf" value="${req.csrf}" />
-              <input type="hidden" name="agent" value="${agent}" />
-              <p><strong>${question}</strong></p>
-              <button type="submit" class="${action === 'promote' ? 'primary' : 'danger'}" autofocus>
-                ${action === 'promote' ? 'Yes, promote' : 'Yes, reject'}
-              </button>
-              <a class="button" href="/staging">Cancel</a>
-            </form>`
+          ${action === 'promote' ? (preview.error ? errorBox(preview.error) : renderDiff(preview.diff!)) : ''}
+          ${
+            blocked
+              ? html`<p>
+                  Nothing can be promoted while the preview shows an error. <a class="button" href="/staging">Back</a>
+                </p>`
+              : html`<form method="post" action="/staging/${action}" class="confirm">
+                  <input type="hidden" name="csrf" value="${req.csrf}" />
+                  <input type="hidden" name="agent" value="${agent}" />
+                  ${action === 'promote' ? html`<input type="hidden" name="digest" value="${preview.digest ?? ''}" />` : ''}
+                  <p><strong>${question}</strong></p>
+                  <button type="submit" class="${action === 'promote' ? 'primary' : 'danger'}" autofocus>
+                    ${action === 'promote' ? 'Yes, promote' : 'Yes, reject'}
+                  </button>
+                  <a class="button" href="/staging">Cancel</a>
+                </form>`
+          }`
     }`;
   return { title: `${action} ${agent}`, body };
 }

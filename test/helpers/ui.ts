@@ -23,6 +23,10 @@ export interface RunningUi {
   /** The printed link, with its one-time token. */
   url: string;
   origin: string;
+  /** The origin and the page's random path prefix: every page is under it. */
+  base: string;
+  /** The path prefix alone (`/<32 hex>`). */
+  prefix: string;
   port: number;
   child: ChildProcess;
   stderr: () => string;
@@ -51,12 +55,14 @@ export function startUi(library: string, env: Record<string, string> = {}): Prom
     });
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
-      const match = /(http:\/\/127\.0\.0\.1:(\d+))\/\?token=[0-9a-f]+/.exec(stdout);
+      const match = /(http:\/\/127\.0\.0\.1:(\d+))(\/[0-9a-f]{32})\/\?token=[0-9a-f]+/.exec(stdout);
       if (!match) return;
       clearTimeout(timer);
       resolve({
         url: match[0],
         origin: match[1],
+        base: match[1] + match[3],
+        prefix: match[3],
         port: Number(match[2]),
         child,
         stderr: () => stderr,

@@ -1,20 +1,42 @@
+import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { stagedReviewLines } from '../../cli/diff-render.js';
 import { colors, styled, table } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
-import { listStaged, type StagedWrite } from '../../core/writes/staging.js';
+import { listStaged, previewPromotion, type StagedWrite } from '../../core/writes/staging.js';
 
 export default class StagingList extends BaseCommand {
   static override summary = 'List quarantined writes awaiting review.';
   static override description =
-    'Every staged write under <library>/staging/<member>/<agent>.l5.yaml: who staged it, for which agent, how many rows, and how long ago. Staged rows are invisible to every query until `bourdon staging promote <agent>`; `bourdon staging reject <agent>` deletes them.';
-  static override examples = ['<%= config.bin %> staging list', '<%= config.bin %> staging list --json'];
+    'Every staged write under <library>/staging/<member>/<agent>.l5.yaml: who staged it, for which agent, how many rows, and how long ago; with --diff, what promoting each agent would change, field by field. Staged rows are invisible to every query until `bourdon staging promote <agent>`; `bourdon staging reject <agent>` deletes them.';
+  static override examples = [
+    '<%= config.bin %> staging list',
+    '<%= config.bin %> staging list --diff',
+    '<%= config.bin %> staging list --json',
+  ];
 
-  static override flags = { ...wideFlag };
+  static override flags = {
+    ...wideFlag,
+    diff: Flags.boolean({
+      description:
+        'Review each agent: every field of the rows promoting would add or change (redacted), and the digest `staging promote --digest` takes.',
+      default: false,
+    }),
+  };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(StagingList);
     const ctx = this.openContext(flags.library);
     const staged = listStaged(ctx.store, ctx.now());
+    if (flags.diff) {
+      const previews = [...new Set(staged.map((item) => item.agent_id))].map((agent) => previewPromotion(ctx, agent));
+      this.emit(previews, () =>
+        previews.length
+          ? previews.map((preview) => stagedReviewLines(preview).join('\n')).join('\n\n')
+          : 'Nothing staged.',
+      );
+      return;
+    }
     this.emit(staged, () => renderStaged(staged));
   }
 }

@@ -1,24 +1,65 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { promoteStaged, type PromoteResult } from '../../core/writes/staging.js';
+import { stagedReviewLines } from '../../cli/diff-render.js';
+import { printableOutput } from '../../cli/output.js';
+import { BourdonError } from '../../core/errors.js';
+import { previewPromotion, promoteStaged, type PromoteResult } from '../../core/writes/staging.js';
 import type { CommitCounts } from '../../core/writes/writes.js';
 
 export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";
   static override description =
-    'Merges every staged write for <agent> (from any member) into agents/<agent>.l5.yaml through the normal commit path: rows merge as commit_to_federation does, each promotion is recorded as a new version (op promote, actor the member), and the staged file is deleted.';
+    'Shows what promoting would change, then merges every staged write for <agent> (from any member) into agents/<agent>.l5.yaml through the normal commit path: rows merge as commit_to_federation does, each promotion is recorded as a new version (op promote, actor the member), and the staged file is deleted. Only the staged bytes that were shown are promoted: if a member stages more meanwhile, nothing is promoted. Asks for confirmation on a terminal; elsewhere it needs --yes, or --digest with the digest a review printed (`bourdon staging list --diff`).';
   static override examples = [
     '<%= config.bin %> staging promote openclaw',
-    '<%= config.bin %> staging promote openclaw --json',
+    '<%= config.bin %> staging promote openclaw --yes --json',
+    '<%= config.bin %> staging promote openclaw --digest <digest from `staging list --diff`>',
   ];
   static override args = {
     agent: Args.string({ description: 'Agent id whose staged writes to promote.', required: true }),
   };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Promote what is staged now without asking.', default: false }),
+    digest: Flags.string({
+      description: 'Promote only if the staged files are still the ones a review showed with this digest.',
+      helpValue: '<sha256>',
+    }),
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(StagingPromote);
-    const result = await promoteStaged(this.openContext(flags.library), args.agent);
+    const ctx = this.openContext(flags.library);
+    let digest = flags.digest;
+    if (digest === undefined) {
+      const preview = previewPromotion(ctx, args.agent);
+      if (preview.error) throw new BourdonError(preview.error, preview.staged.length ? 'failed' : 'not_found');
+      if (!this.jsonMode) process.stdout.write(printableOutput(stagedReviewLines(preview).join('\n')) + '\n');
+      if (!flags.yes) await this.confirm(args.agent, preview.digest!);
+      digest = preview.digest!;
+    }
+    const result = await promoteStaged(ctx, args.agent, { digest });
     this.emit(result, () => renderPromoted(result));
+  }
+
+  private async confirm(agentId: string, digest: string): Promise<void> {
+    if (!process.stdin.isTTY || !process.stderr.isTTY) {
+      throw new BourdonError(
+        `refusing to promote without --yes when not on a terminal; nothing was changed (to promote exactly what is shown: bourdon staging promote ${agentId} --digest ${digest})`,
+      );
+    }
+    const { confirm } = await import('@inquirer/prompts');
+    let ok: boolean;
+    try {
+      ok = await confirm(
+        { message: `Promote these staged writes into ${agentId}'s live manifest?`, default: false },
+        { output: process.stderr },
+      );
+    } catch (error) {
+      if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError')
+        throw new BourdonError('promotion cancelled; nothing was changed', 'cancelled');
+      throw error;
+    }
+    if (!ok) throw new BourdonError('promotion cancelled; nothing was changed');
   }
 }
 

@@ -21,6 +21,7 @@ import { AGENT_TYPES, asText, isObject, type RawObject } from '../store/manifest
 import { loadPeersFile, type PeerConfig } from '../federation/peers-config.js';
 import { FederationRegistry } from '../trust/registry.js';
 import { listStaged } from '../writes/staging.js';
+import { trustedCacheStat } from '../store/parsed-cache.js';
 
 export type Verdict = 'ok' | 'info' | 'warn' | 'fail';
 
@@ -89,6 +90,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     await guarded('staging', 'staging', () => [stagingCheck(store, now, options.staleDays ?? DEFAULT_STALE_DAYS)]);
   }
   await guarded('config', 'config dir', () => [configDirCheck(options.config.home)]);
+  await guarded('cache', 'parsed cache', () => [cacheCheck(path.join(options.config.home, 'cache'))]);
   await guarded('registry', 'registry', () => registryChecks(options.config.registry, options.env));
   await guarded('peers', 'peers', () => peersChecks(options.config.peers, options.env, options.probePeer));
   await guarded('audit', 'audit log', () => [auditCheck(options.config.audit)]);
@@ -387,6 +389,30 @@ function configDirCheck(home: string): CheckResult {
     );
   }
   return check('config', 'config dir', 'ok', home);
+}
+
+/**
+ * The parsed-library cache: every folder and file in it must be this user's and writable by no
+ * one else. Queries already ignore any that is not (a miss, rebuilt from the manifest); doctor
+ * fails so that someone looks at who could write there.
+ */
+function cacheCheck(dir: string): CheckResult {
+  if (!fs.existsSync(dir)) return check('cache', 'parsed cache', 'ok', 'none yet');
+  const untrusted: string[] = [];
+  const walk = (at: string, depth: number) => {
+    const stat = fs.lstatSync(at);
+    if (!trustedCacheStat(stat)) untrusted.push(at);
+    if (stat.isDirectory() && depth < 3) for (const name of fs.readdirSync(at)) walk(path.join(at, name), depth + 1);
+  };
+  walk(dir, 0);
+  if (untrusted.length === 0) return check('cache', 'parsed cache', 'ok', dir);
+  return check(
+    'cache',
+    'parsed cache',
+    'fail',
+    `${plural(untrusted.length, 'cache file')} not owned by you or writable by others (ignored by queries); remove ${dir} and check who can write to the config dir`,
+    untrusted.slice(0, 10),
+  );
 }
 
 function registryChecks(file: string, env: Env): CheckResult[] {

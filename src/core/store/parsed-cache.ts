@@ -104,12 +104,33 @@ export function bucketOf(key: string): number {
   return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
 }
 
-/** The JSON in bytes [start, end) of a file; undefined when absent, short or corrupt (a miss). */
+/**
+ * Whether a cache file or folder can be trusted: owned by this user and writable by no one
+ * else. Another local user who can write into a group- or world-writable config dir could
+ * otherwise plant an entry, and the CLI would serve rows that are in no manifest. An entry
+ * that fails this is a miss (rebuilt from the manifest); `doctor` reports it.
+ */
+export function trustedCacheStat(stat: fs.Stats): boolean {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+  return (uid === null || stat.uid === uid) && (stat.mode & 0o022) === 0;
+}
+
+function trustedPath(file: string): boolean {
+  try {
+    return trustedCacheStat(fs.lstatSync(file));
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON in bytes [start, end) of a file; undefined when absent, short, corrupt or untrusted (a miss). */
 function readJsonRange(file: string, start: number, end: number): unknown {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'r');
-    if (fs.fstatSync(fd).size < end) return undefined; // not the file meta.json describes
+    const stat = fs.fstatSync(fd);
+    if (!trustedCacheStat(stat)) return undefined;
+    if (stat.size < end) return undefined; // not the file meta.json describes
     const bytes = Buffer.alloc(end - start);
     if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) return undefined;
     return JSON.parse(bytes.toString('utf8'));
@@ -121,10 +142,16 @@ function readJsonRange(file: string, start: number, end: number): unknown {
 }
 
 function readJson(file: string): unknown {
+  let fd: number | null = null;
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    fd = fs.openSync(file, 'r');
+    // Checked on the open file, so a swap after the check cannot be read.
+    if (!trustedCacheStat(fs.fstatSync(fd))) return undefined;
+    return JSON.parse(fs.readFileSync(fd, 'utf8'));
   } catch {
     return undefined; // absent, unreadable or corrupt: a miss
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
   }
 }
 
@@ -140,6 +167,8 @@ export class ParsedCache {
 
   /** The entry of a manifest, when it describes the file as it is on disk now; else null. */
   meta(file: string, stamp: FileStamp): CacheMeta | null {
+    // The folders too: in one others may write to, files could be renamed in from another entry.
+    if (!trustedPath(this.dir) || !trustedPath(this.entryDir(file))) return null;
     const meta = asCacheMeta(readJson(path.join(this.entryDir(file), 'meta.json')));
     if (!meta) return null;
     if (meta.format !== CACHE_FORMAT || meta.agents !== this.agentsDir || meta.file !== file) return null;

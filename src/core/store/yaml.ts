@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
+import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 
 // The `yaml` package costs ~60 ms to import: it is loaded only when something is written. js-yaml
 // too: a query answered from the parsed cache parses no YAML at all.
@@ -128,8 +129,6 @@ export function yamlErrorReason(error: unknown): string {
 
 /** PyYAML's safe loader rejects a bare `=` (its `value` tag), which the writer leaves plain. */
 const NEEDS_QUOTES = /^=$/;
-/** PyYAML's scanner refuses a tab inside a plain scalar (`tab\there: x`): such text is escaped. */
-const NEEDS_ESCAPES = /\t/;
 
 /** A number written in exponent form without a point (`1e-7`): YAML 1.1 reads that as text. */
 const EXPONENT_WITHOUT_POINT = /^([-+]?\d+)(e[-+]\d+)$/;
@@ -160,9 +159,9 @@ export function stringifyYaml(value: unknown): string {
   YAML.visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'string') return;
-      if (NEEDS_ESCAPES.test(node.value)) node.type = 'QUOTE_DOUBLE';
+      if (needsEscapes(node.value)) node.type = 'QUOTE_DOUBLE';
       else if (NEEDS_QUOTES.test(node.value)) node.type = 'QUOTE_SINGLE';
     },
   });
-  return doc.toString({ singleQuote: true, lineWidth: 0 });
+  return escapeForPyYaml(doc.toString({ singleQuote: true, lineWidth: 0 }));
 }

@@ -80,16 +80,58 @@ export function auditRecord(
  * goes out in one write(2) on an O_APPEND descriptor: the kernel appends it whole, so lines
  * from concurrent processes never interleave. A short write (disk full) is reported.
  */
-export function appendAudit(auditPath: string, record: AuditRecord): void {
+export function appendAudit(auditPath: string, record: AuditRecord, rotation: AuditRotation = AUDIT_ROTATION): void {
   fs.mkdirSync(path.dirname(auditPath), { recursive: true, mode: 0o700 });
   const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
   const fd = fs.openSync(auditPath, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
   try {
     const written = fs.writeSync(fd, line);
     if (written !== line.length) throw new Error(`short write to ${auditPath} (${written} of ${line.length} bytes)`);
+    const stat = fs.fstatSync(fd);
+    if (stat.size >= rotation.maxBytes) rotateAudit(auditPath, stat.ino, rotation.keep);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+export interface AuditRotation {
+  /** The current log is rotated once it reaches this size. */
+  maxBytes: number;
+  /** Rotated files kept (`audit.jsonl.1` newest … `.keep` oldest); older ones are deleted. */
+  keep: number;
+}
+
+/** 10 MiB per file (about 90,000 records), 5 rotated files: the trail stays under 60 MiB. */
+export const AUDIT_ROTATION: AuditRotation = { maxBytes: 10 * 1024 * 1024, keep: 5 };
+
+/**
+ * Shifts `.1` … `.keep-1` up by one (dropping `.keep`) and renames the current log to `.1`;
+ * the next record starts a new current log. Only renames, so no record of the current log is
+ * ever lost; skipped when another process rotated first (the path is no longer the file this
+ * one wrote to).
+ */
+function rotateAudit(auditPath: string, inode: number, keep: number): void {
+  try {
+    if (fs.statSync(auditPath).ino !== inode) return;
+    fs.rmSync(`${auditPath}.${keep}`, { force: true });
+    for (let n = keep - 1; n >= 1; n--) {
+      try {
+        fs.renameSync(`${auditPath}.${n}`, `${auditPath}.${n + 1}`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    fs.renameSync(auditPath, `${auditPath}.1`);
+  } catch {
+    // A rotation that could not finish leaves every record where a reader finds it; the next append tries again.
+  }
+}
+
+/** The log's files, oldest first: the rotated ones that exist (`.N` … `.1`), then the current one. */
+export function auditFiles(auditPath: string): string[] {
+  const rotated: string[] = [];
+  for (let n = 1; fs.existsSync(`${auditPath}.${n}`); n++) rotated.unshift(`${auditPath}.${n}`);
+  return [...rotated, auditPath];
 }
 
 function isRecord(value: unknown): value is AuditRecord {
@@ -123,12 +165,13 @@ export function parseAuditLine(line: string): AuditRecord | null {
 
 /** Reads the whole audit log, skipping lines that do not parse (a torn last line, say). */
 export function readAudit(auditPath: string): AuditRecord[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(auditPath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+  let text = '';
+  for (const file of auditFiles(auditPath)) {
+    try {
+      text += fs.readFileSync(file, 'utf8') + '\n';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
   const out: AuditRecord[] = [];
   for (const line of text.split('\n')) {
@@ -165,28 +208,32 @@ export async function queryAudit(auditPath: string, filter: AuditFilter = {}): P
   const limit = filter.limit !== undefined && filter.limit >= 0 ? filter.limit : Number.POSITIVE_INFINITY;
   const kept: AuditRecord[] = [];
   let matched = 0;
-  let stream: fs.ReadStream;
-  try {
-    fs.accessSync(auditPath, fs.constants.R_OK);
-    stream = fs.createReadStream(auditPath, { encoding: 'utf8' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], matched: 0 };
-    throw error;
-  }
   // Loaded here, not at the top: every CLI call loads this module, few read the audit trail.
   const readline = await import('node:readline');
-  const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
+  for (const file of auditFiles(auditPath)) {
+    let stream: fs.ReadStream;
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+      stream = fs.createReadStream(file, { encoding: 'utf8' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) keep(line);
+  }
+  return { records: kept.length > limit ? kept.slice(kept.length - limit) : kept, matched };
+
+  function keep(line: string): void {
     const record = parseAuditLine(line);
-    if (!record) continue;
-    if (filter.agent !== undefined && record.agent !== filter.agent) continue;
-    if (filter.denials && record.decision !== 'deny') continue;
-    if (filter.op !== undefined && record.op !== filter.op) continue;
-    if (filter.decision !== undefined && record.decision !== filter.decision) continue;
+    if (!record) return;
+    if (filter.agent !== undefined && record.agent !== filter.agent) return;
+    if (filter.denials && record.decision !== 'deny') return;
+    if (filter.op !== undefined && record.op !== filter.op) return;
+    if (filter.decision !== undefined && record.decision !== filter.decision) return;
     matched++;
-    if (limit === 0) continue;
+    if (limit === 0) return;
     kept.push(record);
     if (kept.length >= limit * 2 + 1024) kept.splice(0, kept.length - limit);
   }
-  return { records: kept.length > limit ? kept.slice(kept.length - limit) : kept, matched };
 }

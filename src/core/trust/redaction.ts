@@ -36,6 +36,16 @@ const ADDED_PATTERNS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20}/,
   // JWTs: a base64url header, a dot, a base64url payload that is JSON too.
   /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ/,
+  // Names that end in a secret without the underscore: PGPASSWORD=…, SECRET=…, ClientSecret: …
+  /(?<![A-Za-z0-9_])[A-Za-z0-9]*(?:secret|password|passwd|pwd)[ \t]*[=:]/i,
+  // PEM private keys (RSA, EC, OPENSSH, ENCRYPTED, …).
+  /-----BEGIN [A-Z0-9 ]{0,30}PRIVATE KEY-----/,
+  // An Authorization header quoted in text, and a bearer credential (16 token characters).
+  /\bauthorization[ \t]*:[ \t]*(?:bearer|basic|token)\b/i,
+  /\bbearer[ \t]+[A-Za-z0-9._~+/-]{16}/i,
+  // npm access tokens and Google API keys.
+  /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{30}/,
+  /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{30}/,
 ];
 
 const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_PATTERNS, ...ADDED_PATTERNS];

@@ -48,6 +48,14 @@ export interface IssuedToken {
 
 const TOKEN_PREFIX = 'bdn_';
 
+/**
+ * Whether a text has the shape of a member token (`bdn_` and 48 hex digits: 192 random bits),
+ * which no one can guess, so checking one tells a guesser nothing.
+ */
+export function isMemberTokenShape(text: string): boolean {
+  return /^bdn_[0-9a-f]{48}$/.test(text);
+}
+
 export function newToken(): string {
   return TOKEN_PREFIX + crypto().randomBytes(24).toString('hex');
 }

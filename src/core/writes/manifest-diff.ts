@@ -1,7 +1,8 @@
 /**
  * What changed from one manifest to another (explain_memory_change's answer, and the preview of
- * promoting a staged write): the rows a level may see, keyed as merges key them, every value
- * redacted (spec §7), long lists cut. Pure; no file access.
+ * promoting a staged write): the rows a level may see, keyed as merges key them, every field of
+ * an added or removed row and every changed field of a changed one, every value redacted
+ * (spec §7), long lists cut. Pure; no file access.
  */
 import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
@@ -29,6 +30,25 @@ function shown(value: unknown): unknown {
     return items;
   }
   return redactText(JSON.stringify(value));
+}
+
+/** One field of an added or removed row, as a diff shows it. */
+export interface RowField {
+  field: string;
+  value: unknown;
+}
+
+/**
+ * Every field of a row a diff adds or removes, besides those that name it: its visibility as
+ * reads apply it (a missing or unknown label shown as the level it counts as), then the rest in
+ * the row's order, redacted. A reviewer sees what a row would answer (its aliases, summary,
+ * tags, actions), not only its name.
+ */
+function rowFields(row: RawObject, naming: readonly string[]): RowField[] {
+  const out: RowField[] = [{ field: 'visibility', value: rowVisibility(row.visibility) }];
+  for (const [field, value] of Object.entries(row))
+    if (field !== 'visibility' && !naming.includes(field)) out.push({ field, value: shown(value) });
+  return out;
 }
 
 function fieldChanges(before: RawObject, after: RawObject, skip: readonly string[] = []): FieldChange[] {
@@ -114,6 +134,9 @@ const noteId = (row: RawObject): NoteId => ({
   title: shown(row.title),
   text: shownText(textOrNull(row.text)),
 });
+const entityRow = (row: RawObject) => ({ name: entityName(row), fields: rowFields(row, ['name']) });
+const sessionRow = (row: RawObject) => ({ ...sessionId(row), fields: rowFields(row, ['date', 'cwd']) });
+const noteRow = (row: RawObject) => ({ ...noteId(row), fields: rowFields(row, ['date', 'title', 'text']) });
 
 const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];
 
@@ -151,18 +174,18 @@ export function diffManifests(older: Side, newer: Side, level: AccessLevel) {
   return {
     agent_changes: agentChanges(older, newer),
     entities: {
-      added: entities.added.map(entityName),
-      removed: entities.removed.map(entityName),
+      added: entities.added.map(entityRow),
+      removed: entities.removed.map(entityRow),
       changed: entities.changed.map((change) => ({ name: entityName(change.after), fields: change.fields })),
     },
     sessions: {
-      added: sessions.added.map(sessionId),
-      removed: sessions.removed.map(sessionId),
+      added: sessions.added.map(sessionRow),
+      removed: sessions.removed.map(sessionRow),
       changed: sessions.changed.map((change) => ({ ...sessionId(change.after), fields: change.fields })),
     },
     notes: {
-      added: notes.added.map(noteId),
-      removed: notes.removed.map(noteId),
+      added: notes.added.map(noteRow),
+      removed: notes.removed.map(noteRow),
       changed: notes.changed.map((change) => ({ ...noteId(change.after), fields: change.fields })),
     },
     counts: { entities: counts(entities), sessions: counts(sessions), notes: counts(notes) },

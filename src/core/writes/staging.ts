@@ -43,6 +43,7 @@ import {
 } from './writes.js';
 import { diffManifests, type ManifestDiff } from './manifest-diff.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+import { digestOf, readStagedBytes, stagedChangedMessage } from './staged-digest.js';
 
 /**
  * Staged rows come from quarantined members, who never read above team: promoting them (and
@@ -115,7 +116,11 @@ function stagedPath(store: L6Store, caller: string, agentId: string): string {
 }
 
 function readStagedDoc(file: string): RawObject | null {
-  const data = readLive(file);
+  return parseStaged(file, readLive(file));
+}
+
+/** The staged file's bytes as a manifest (null when absent); refused when too large or not a mapping. */
+function parseStaged(file: string, data: Buffer | null): RawObject | null {
   if (!data) return null;
   if (data.length > MAX_MANIFEST_BYTES)
     throw new BourdonError(
@@ -313,13 +318,19 @@ function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
   };
 }
 
-interface PromotionPreview {
+export interface PromotionPreview {
   agent_id: string;
   staged: StagedWrite[];
   /** What promoting every staged write now would change in the live manifest (redacted). */
   diff: ManifestDiff | null;
   /** Why the promotion would be refused, or null. */
   error: string | null;
+  /**
+   * SHA-256 over the staged files this preview read (caller, agent and bytes of each, in path
+   * order): a promotion given it promotes only those bytes, so a reviewer's "yes" covers what
+   * was shown and nothing staged after. Null when nothing is staged.
+   */
+  digest: string | null;
 }
 
 /**
@@ -331,8 +342,10 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
   if (ctx.caller.tier !== 'trusted') throw new AccessDeniedError('only trusted callers may review staged writes');
   checkAgentId(agentId);
   const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
+  const files = readStagedBytes(staged);
+  const digest = digestOf(files);
   const livePath = path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
-  const fail = (error: string): PromotionPreview => ({ agent_id: agentId, staged, diff: null, error });
+  const fail = (error: string): PromotionPreview => ({ agent_id: agentId, staged, diff: null, error, digest });
   if (staged.length === 0) return fail(`no staged writes for agent ${pyRepr(agentId)}`);
   let live: RawObject | null;
   try {
@@ -341,9 +354,9 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
     return fail(describeError(error));
   }
   let merged: RawObject | null = live === null ? null : structuredClone(live);
-  for (const item of staged) {
+  for (const { item, data } of files) {
     try {
-      const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
+      const args = stagedCommitArgs(parseStaged(item.path, data) ?? {}, agentId);
       const problem = precheckCommit(args);
       if (problem) return fail(`cannot promote ${item.path}: ${problem}`);
       merged = buildManifest(args, merged, ctx.now(), livePath, STAGED_ROWS_CEILING).manifest;
@@ -352,7 +365,16 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
     }
   }
   const diff = diffManifests({ doc: live, unreadable: false }, { doc: merged, unreadable: false }, ctx.caller.ceiling);
-  return { agent_id: agentId, staged, diff, error: null };
+  return { agent_id: agentId, staged, diff, error: null, digest };
+}
+
+export interface PromoteOptions {
+  /**
+   * The digest of the preview the operator confirmed: the promotion is refused (code
+   * `conflict`, nothing written) unless the staged files still hash to it, and promotes the
+   * very bytes it hashed.
+   */
+  digest?: string;
 }
 
 /**
@@ -361,7 +383,11 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
  * then deletes the staged file. Trusted callers only. Stops at the first file that cannot be
  * promoted (that file stays staged; the ones before it are promoted).
  */
-export async function promoteStaged(ctx: OperationContext, agentId: string): Promise<PromoteResult> {
+export async function promoteStaged(
+  ctx: OperationContext,
+  agentId: string,
+  options: PromoteOptions = {},
+): Promise<PromoteResult> {
   if (ctx.caller.tier !== 'trusted') throw new AccessDeniedError('only trusted callers may promote staged writes');
   checkAgentId(agentId);
   return withLibraryGate(
@@ -369,9 +395,13 @@ export async function promoteStaged(ctx: OperationContext, agentId: string): Pro
     async (gate) => {
       const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
       if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
+      // Read once under the gate (no staged write can land meanwhile): the bytes hashed are the bytes promoted.
+      const files = readStagedBytes(staged);
+      if (options.digest !== undefined && digestOf(files) !== options.digest)
+        throw new BourdonError(stagedChangedMessage(agentId), 'conflict');
       const promoted: PromotedWrite[] = [];
-      for (const item of staged) {
-        const args = stagedCommitArgs(readStagedDoc(item.path) ?? {}, agentId);
+      for (const { item, data } of files) {
+        const args = stagedCommitArgs(parseStaged(item.path, data) ?? {}, agentId);
         const result = await commitLocked(
           ctx,
           args,

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { OPERATOR, type Caller } from '../../core/trust/caller.js';
 import { describeError } from '../../core/errors.js';
 import { maskSecret } from '../../core/trust/audit.js';
+import { isMemberTokenShape } from '../../core/trust/registry.js';
 
 /** What the transport needs from the member registry (FederationRegistry fits). */
 export interface MemberAuthenticator {
@@ -30,8 +31,14 @@ function sha256(text: string): Buffer {
   return crypto.createHash('sha256').update(text, 'utf8').digest();
 }
 
+/** How many digests of tokens that verified are remembered (the oldest forgotten first). */
+const MAX_VERIFIED_DIGESTS = 1_000;
+
 /** Resolves bearer tokens: the legacy token (operator) or a registered member. */
 export class TokenAuthenticator {
+  /** SHA-256 digests (hex) of tokens that verified here, in insertion order; never the tokens. */
+  private readonly verified = new Set<string>();
+
   /**
    * Only the digest is kept here; comparing digests is constant-time whatever the lengths. The
    * token itself is kept only by the audit masker, so a caller passing it as an argument never
@@ -79,8 +86,25 @@ export class TokenAuthenticator {
     } catch (error) {
       this.warn(`member registry unavailable (${describeError(error)})`);
     }
-    if (legacyMatch) return OPERATOR;
-    return member;
+    const caller = legacyMatch ? OPERATOR : member;
+    if (caller) this.remember(token);
+    return caller;
+  }
+
+  /**
+   * Whether checking this token while its address is limited tells a guesser nothing: a
+   * member-shaped token (192 random bits, not guessable), or a token that already verified
+   * here. Anything else is refused unchecked while the address is limited.
+   */
+  checkableWhileLimited(token: string): boolean {
+    return isMemberTokenShape(token) || this.verified.has(sha256(token).toString('hex'));
+  }
+
+  private remember(token: string): void {
+    const digest = sha256(token).toString('hex');
+    this.verified.delete(digest);
+    this.verified.add(digest);
+    if (this.verified.size > MAX_VERIFIED_DIGESTS) this.verified.delete(this.verified.values().next().value!);
   }
 }
 
@@ -99,8 +123,10 @@ const MAX_TRACKED_ADDRESSES = 10_000;
 
 /**
  * A token bucket of failed authentications per remote address (IPv6 per /64). An empty bucket
- * refuses every request from that address, valid token or not — otherwise the answer would
- * still tell a guesser when it guessed right.
+ * refuses, unchecked, every token from that address a guesser could learn something from; a
+ * token that cannot be guessed or already verified is still checked and served (see
+ * `TokenAuthenticator.checkableWhileLimited`), so others' failures from a shared address (a
+ * loopback client, a same-host proxy) never lock a member out.
  */
 export class FailedAuthLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();

@@ -88,6 +88,15 @@ export function rateLimited(retryAfterSeconds: number): Rejection {
   };
 }
 
+/** A member over its bound on concurrent calls (http/concurrency.ts). */
+export function tooManyCalls(retryAfterSeconds: number): Rejection {
+  return {
+    status: 429,
+    body: { error: 'too many concurrent calls from this member; retry later' },
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  };
+}
+
 export const methodGuard: Guard = (req) =>
   req.method === 'POST' ? null : refusal(405, 'method not allowed: use POST', { allow: 'POST' });
 

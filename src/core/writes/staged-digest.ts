@@ -1,0 +1,35 @@
+/**
+ * What binds an operator's "yes, promote" to what was reviewed: the staged files' bytes read
+ * once, and their digest. A preview shows the digest; a promotion given it refuses when the
+ * staged files no longer hash to it, and promotes the very bytes it hashed.
+ */
+import { crypto } from '../store/hashing.js';
+import { pyRepr } from '../store/ids.js';
+import { readLive } from './history.js';
+import type { StagedWrite } from './staging.js';
+
+export interface StagedBytes {
+  item: StagedWrite;
+  data: Buffer | null;
+}
+
+export function readStagedBytes(staged: StagedWrite[]): StagedBytes[] {
+  return staged.map((item) => ({ item, data: readLive(item.path) }));
+}
+
+/** The digest of staged files as read (see PromotionPreview.digest). */
+export function digestOf(files: StagedBytes[]): string | null {
+  if (files.length === 0) return null;
+  const hash = crypto().createHash('sha256');
+  for (const { item, data } of files) {
+    const bytes = data ?? Buffer.alloc(0);
+    hash.update(`${item.caller}\0${item.agent_id}\0${data === null ? -1 : bytes.length}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/** The refusal of a promotion whose staged files changed since they were reviewed. */
+export function stagedChangedMessage(agentId: string): string {
+  return `the staged writes for ${pyRepr(agentId)} changed since they were reviewed; nothing was promoted. Review them again, then promote`;
+}

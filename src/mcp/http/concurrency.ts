@@ -1,0 +1,106 @@
+/**
+ * The bound on one member's concurrent calls: a few run, a few more wait their turn in order,
+ * and anything beyond is refused at once (429 with Retry-After), so one member flooding the
+ * server cannot stall every other member. Counted per caller id (the legacy token and
+ * unauthenticated mode share `operator`). No timers: a waiting call starts when one of the
+ * member's running calls ends, or leaves the queue when its request is given up.
+ */
+
+export interface MemberConcurrencyLimit {
+  /** Calls a member may have running at once. */
+  inFlight: number;
+  /** Further calls that wait for a running one to end; beyond them, refused. */
+  queued: number;
+  /** The Retry-After (seconds) a refused call is told. */
+  retryAfterSeconds: number;
+}
+
+/** One running and two waiting per member: an MCP client calls one tool at a time; a flood gets 429. */
+export const DEFAULT_MEMBER_CONCURRENCY: MemberConcurrencyLimit = { inFlight: 1, queued: 2, retryAfterSeconds: 1 };
+
+export interface MemberSlot {
+  /** Settles when the call may run (at once when a slot was free). */
+  ready: Promise<void>;
+  /** Ends the call, or takes it out of the queue; idempotent. */
+  leave(): void;
+}
+
+interface MemberState {
+  running: number;
+  waiting: (() => void)[];
+}
+
+export class MemberConcurrency {
+  private readonly members = new Map<string, MemberState>();
+
+  constructor(readonly limit: MemberConcurrencyLimit = DEFAULT_MEMBER_CONCURRENCY) {}
+
+  /** Calls running and waiting for a member now. */
+  load(member: string): { running: number; waiting: number } {
+    const state = this.members.get(member);
+    return { running: state?.running ?? 0, waiting: state?.waiting.length ?? 0 };
+  }
+
+  /** A slot for one call of `member`, or null when it has too many running and waiting. */
+  enter(member: string): MemberSlot | null {
+    let state = this.members.get(member);
+    if (!state) this.members.set(member, (state = { running: 0, waiting: [] }));
+    const current = state;
+    let phase: 'waiting' | 'running' | 'left';
+    let start: () => void = () => {};
+    let ready: Promise<void>;
+    if (current.running < this.limit.inFlight) {
+      current.running++;
+      phase = 'running';
+      ready = Promise.resolve();
+    } else if (current.waiting.length < this.limit.queued) {
+      phase = 'waiting';
+      ready = new Promise<void>((resolve) => {
+        start = () => {
+          phase = 'running';
+          resolve();
+        };
+      });
+      current.waiting.push(start);
+    } else {
+      if (current.running === 0 && current.waiting.length === 0) this.members.delete(member);
+      return null;
+    }
+    const leave = () => {
+      if (phase === 'left') return;
+      if (phase === 'waiting') {
+        current.waiting.splice(current.waiting.indexOf(start), 1);
+      } else {
+        current.running--;
+        const next = current.waiting.shift();
+        if (next) {
+          current.running++;
+          next();
+        }
+      }
+      phase = 'left';
+      if (current.running === 0 && current.waiting.length === 0) this.members.delete(member);
+    };
+    return { ready, leave };
+  }
+}
+
+/**
+ * Whether the slot became ready (true) or the request was given up first (false). Always
+ * yields to the event loop first: a cheap call would otherwise run to its end before the next
+ * request is even counted, so a flood of them never looks concurrent and queues every other
+ * member's call behind it. After the yield, the requests that arrived together have all been
+ * counted (and the excess refused) before any of them runs.
+ */
+export async function untilReadyOrAborted(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (signal.aborted) return false;
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void ready.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(!signal.aborted);
+    });
+  });
+}
