@@ -222,9 +222,10 @@ export abstract class BaseCommand extends Command {
     // marked (ours carry no `oclif` of their own).
     const fromParser = err instanceof Errors.CLIError ? code === 2 : err.oclif !== undefined;
     // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
-    const message = fromParser ? parseErrorLine(err) : describeError(err);
+    const message = fromParser ? parseErrorLine(err) : describeError(err, { withPath: true });
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
-    if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
+    // The one --json error shape: an object whose `error` is the line stderr would show.
+    if (this.jsonMode) process.stdout.write(jsonText({ error: message }));
     else process.stderr.write(`bourdon: ${message}\n`);
     if (code === 2 && !this.jsonMode)
       process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);

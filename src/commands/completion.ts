@@ -16,7 +16,7 @@ export default class Completion extends Command {
   static override examples = [
     'source <(<%= config.bin %> completion bash)            # try it in this shell',
     '<%= config.bin %> completion bash >> ~/.bashrc',
-    '<%= config.bin %> completion zsh > ~/.zsh/_bourdon.zsh && echo "source ~/.zsh/_bourdon.zsh" >> ~/.zshrc',
+    '<%= config.bin %> completion zsh > ~/.bourdon-completion.zsh && echo "source ~/.bourdon-completion.zsh" >> ~/.zshrc',
   ];
   static override args = {
     shell: Args.string({ description: 'The shell to complete in.', required: true, options: ['bash', 'zsh'] }),

@@ -39,7 +39,7 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
     },
     {
       description: 'In CI, warnings count too',
-      command: '<%= config.bin %> doctor --strict --library ./agent-library',
+      command: '<%= config.bin %> doctor --strict',
     },
   ];
   static override flags = {

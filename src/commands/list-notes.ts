@@ -13,7 +13,7 @@ export default class ListNotes extends BaseCommand {
   static override description = `Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like \`bourdon recent\`. Tool: ${listNotesOperation.name}.`;
   static override examples = [
     '<%= config.bin %> list-notes',
-    '<%= config.bin %> list-notes --since 2026-06-01 --tag release --project Bourdon',
+    '<%= config.bin %> list-notes --since 7d --tag decision --project "Sync Engine"',
     '<%= config.bin %> list-notes --since 2026-01-01 --all --json | jq -r ".notes[].text"',
   ];
   static override flags = {

@@ -29,7 +29,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
     { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
     {
       description: 'Write a Cursor project config',
-      command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json',
+      command: 'mkdir -p .cursor && <%= config.bin %> mcp-config --host cursor > .cursor/mcp.json',
     },
     {
       description: 'A chat app that should only read',

@@ -8,7 +8,7 @@ import { failed } from '../core/payload.js';
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
   static override description = `The recognition an agent gets at the start of a turn: a one-line recognition and the context block. Default access: team. Tool: ${prepareRecognitionContextOperation.name}.`;
-  static override examples = ['<%= config.bin %> recognize "can we keep working on Bourdon?"'];
+  static override examples = ['<%= config.bin %> recognize "can we keep working on the sync engine?"'];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = { ...accessFlags };
 

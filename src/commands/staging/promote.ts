@@ -7,10 +7,7 @@ export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";
   static override description =
     'Merges every staged write for <agent> (from any member) into agents/<agent>.l5.yaml through the normal commit path: rows merge as commit_to_federation does, each promotion is recorded as a new version (op promote, actor the member), and the staged file is deleted.';
-  static override examples = [
-    '<%= config.bin %> staging promote openclaw',
-    '<%= config.bin %> staging promote openclaw --json',
-  ];
+  static override examples = ['<%= config.bin %> staging promote openclaw'];
   static override args = {
     agent: Args.string({ description: 'Agent id whose staged writes to promote.', required: true }),
   };
