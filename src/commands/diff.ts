@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors } from '../cli/output.js';
+import { colors, wrap } from '../cli/output.js';
 import { failed } from '../core/payload.js';
 import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
 import type { ExplainAnswer, FieldChange, NoteId, SessionId } from '../core/writes/versions.js';
@@ -38,7 +38,7 @@ function fields(list: FieldChange[], indent: string): string[] {
 
 function renderDiff(payload: ExplainAnswer): string {
   const c = colors();
-  const out: string[] = [c.bold(payload.summary)];
+  const out: string[] = [c.bold(wrap(payload.summary))];
   for (const change of payload.agent_changes)
     out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
   const { entities, sessions, notes } = payload;
