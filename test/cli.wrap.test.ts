@@ -142,3 +142,14 @@ describe('suggestions and the bare command', () => {
     expect(help.stdout.split('\n').length).toBeGreaterThan(40);
   });
 });
+
+describe('status colours', () => {
+  it('status values are coloured on a terminal (active green), plain with NO_COLOR or piped', async () => {
+    const args = ['workstreams', '--library', library, '--access-level', 'team'];
+    const coloured = await runInPty(args, [], { env: { BOURDON_HOME: home, NO_COLOR: '' }, timeoutMs: 60_000 });
+    expect(coloured.output).toContain('\u001b[32mactive\u001b[39m');
+    const plain = await runInPty(args, [], { env: { BOURDON_HOME: home, NO_COLOR: '1' }, timeoutMs: 60_000 });
+    expect(plain.output).toContain('active');
+    expect(plain.output).not.toContain('\u001b[32m');
+  });
+});

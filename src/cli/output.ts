@@ -91,6 +91,19 @@ export function styled(text: string, style: (text: string) => string): StyledCel
   return { text, style };
 }
 
+/**
+ * The colour of a status value, the same in every table: going well green, waiting for someone
+ * yellow, broken red, finished or quiet dim; anything else cyan.
+ */
+export function statusStyle(status: string): (text: string) => string {
+  const c = active;
+  if (status === 'active' || status === 'ok') return c.green;
+  if (status === 'staged' || status === 'blocked' || status === 'waiting' || status === 'warn') return c.yellow;
+  if (status === 'unreadable' || status === 'revoked' || status === 'deny' || status === 'fail') return c.red;
+  if (status === 'archived' || status === 'idle' || status === 'done') return c.dim;
+  return c.cyan;
+}
+
 /** Output width for tables: null means unlimited (`--wide`, or a pipe without COLUMNS). */
 let outputWidth: number | null = null;
 
