@@ -4,12 +4,13 @@
  * continuation indented, while piped output is left as it was. Also: a mistyped flag gets the
  * closest flag, and a bare `bourdon` fits a 40-line screen.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
 import type * as DemoModule from '../src/core/admin/demo-library.js';
 
@@ -151,5 +152,47 @@ describe('status colours', () => {
     const plain = await runInPty(args, [], { env: { BOURDON_HOME: home, NO_COLOR: '1' }, timeoutMs: 60_000 });
     expect(plain.output).toContain('active');
     expect(plain.output).not.toContain('\u001b[32m');
+  });
+});
+
+describe('completion of agent ids', () => {
+  /** What bash would offer for the words typed (the last one is being completed). */
+  async function complete(typed: string[], extraEnv: Record<string, string> = {}): Promise<string[]> {
+    const bin = path.join(home, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'bourdon'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const words = typed.map((word) => `'${word}'`).join(' ');
+    const script = `source <(bourdon completion bash)\nCOMP_WORDS=(${words}); COMP_CWORD=${typed.length - 1}\n_bourdon_complete\nprintf '%s\\n' "\${COMPREPLY[@]}"`;
+    const out = execFileSync('bash', ['-c', script], {
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, BOURDON_HOME: home, ...extraEnv },
+      encoding: 'utf8',
+    });
+    return out.split('\n').filter(Boolean);
+  }
+
+  it("completes an agent argument from the command's own --library, else BOURDON_LIBRARY", async () => {
+    expect(await complete(['bourdon', 'history', '--library', library, 'co'])).toEqual(['codex']);
+    expect(await complete(['bourdon', 'rollback', 'cl'], { BOURDON_LIBRARY: library })).toEqual([
+      'claude-code',
+      'claude-desktop',
+    ]);
+    expect(await complete(['bourdon', 'note', 'add', 'cu'], { BOURDON_LIBRARY: library })).toEqual(['cursor']);
+  });
+
+  it('completes --agent values, and nothing from a library that does not exist', async () => {
+    expect(await complete(['bourdon', 'recent', '--library', library, '--agent', 'cod'])).toEqual(['codex']);
+    expect(await complete(['bourdon', 'recent', '--agent', 'c'], { BOURDON_LIBRARY: path.join(home, 'none') })).toEqual(
+      [],
+    );
+  });
+
+  it('still completes commands and flags as before, and only the first argument is an agent', async () => {
+    expect(await complete(['bourdon', 'hist'])).toEqual(['history']);
+    expect(await complete(['bourdon', 'history', 'codex', '--li'], { BOURDON_LIBRARY: library })).toEqual([
+      '--library',
+      '--limit',
+    ]);
   });
 });
