@@ -196,3 +196,23 @@ describe('completion of agent ids', () => {
     ]);
   });
 });
+
+describe('list-notes gives the text the room', () => {
+  it('one date column (WHEN), tags cut before the note, at 80 columns', async () => {
+    const result = await runCli(['list-notes', '--since', '30d', '--access-level', 'team', '--library', library], {
+      env: { ...env(), COLUMNS: '80' },
+    });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^WHEN\s+AGENT\s+NOTE\s+TAGS$/);
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    // The note keeps 40 characters and more where DATE, WHEN and long tags left it about 20.
+    expect(result.stdout).toContain('Merge ordering: Vector clocks tie on simu');
+    const wide = await runCli(
+      ['list-notes', '--since', '30d', '--access-level', 'team', '--wide', '--library', library],
+      {
+        env: { ...env(), COLUMNS: '80' },
+      },
+    );
+    expect(wide.stdout).toContain('@Sync Engine');
+  });
+});

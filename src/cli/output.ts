@@ -122,6 +122,11 @@ export function setupWidth(wide: boolean): void {
   else outputWidth = null;
 }
 
+/** Whether output is fitted to a width (a terminal or COLUMNS, and not --wide). */
+export function fitsWidth(): boolean {
+  return outputWidth !== null;
+}
+
 /** A flexible column is never cut below this many characters (or its header). */
 const MIN_FLEX_WIDTH = 8;
 
