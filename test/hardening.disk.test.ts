@@ -116,7 +116,7 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
       const label = `${attempt.pages} pages free: ${JSON.stringify(attempt)}`;
       expect(attempt.parses, label).toBe(true); // never a torn manifest
       if (attempt.error !== null) {
-        expect(attempt.error, label).toMatch(/ENOSPC: no space left on device/);
+        expect(attempt.error, label).toMatch(/no space left on the device \(ENOSPC\)/);
         expect(attempt.error, label).toMatch(/^cannot (take the library lock|write) /);
         expect(attempt.unchanged, label).toBe(true);
         expect(attempt.hasRow, label).toBe(false);
@@ -143,12 +143,12 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
   });
 
   it('a read-only file system refuses the commit in one clear line; the file is unchanged; it works again once writable', () => {
-    expect(report.readOnly.error).toMatch(/EROFS: read-only file system/);
+    expect(report.readOnly.error).toMatch(/read-only file system \(EROFS\)/);
     expect(report.readOnly.unchanged).toBe(true);
     expect(report.readOnly.cli.code).toBe(1);
     expect(report.readOnly.cli.stdout).toBe('');
     expect(report.readOnly.cli.stderr).toMatch(
-      /^bourdon: cannot take the library lock .*: EROFS: read-only file system[^\n]*\n$/,
+      /^bourdon: cannot take the library lock .*: read-only file system \(EROFS\)[^\n]*\n$/,
     );
     expect(report.readOnly.cliUnchanged).toBe(true);
     expect(report.readOnly.recovered).toEqual(expect.any(Number));
@@ -159,7 +159,7 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     expect(attempts.length).toBeGreaterThan(2);
     for (const attempt of attempts.slice(0, -1)) {
       expect(attempt.error, JSON.stringify(attempt)).toMatch(
-        /^cannot (take the lock .*federation\.yaml\.lock|write .*federation\.yaml): ENOSPC: no space left on device/,
+        /^cannot (take the lock .*federation\.yaml\.lock|write .*federation\.yaml): no space left on the device \(ENOSPC\)/,
       );
       expect(attempt.unchanged, JSON.stringify(attempt)).toBe(true);
       expect(attempt.stray, JSON.stringify(attempt)).toEqual([]);
@@ -172,7 +172,7 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     const { human, json, unchanged, after } = report.fullCli;
     expect(human.code).toBe(1);
     expect(human.stdout).toBe('');
-    expect(human.stderr).toMatch(/^bourdon: cannot [^\n]*ENOSPC: no space left on device[^\n]*\n$/);
+    expect(human.stderr).toMatch(/^bourdon: cannot [^\n]*no space left on the device \(ENOSPC\)[^\n]*\n$/);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
       error: expect.stringMatching(/ENOSPC/),

@@ -135,7 +135,7 @@ describe('a full disk or a read-only file system at every step of a commit', () 
           expect(payload, label).toEqual({
             error: expect.stringMatching(
               new RegExp(
-                `^cannot write .*a\\.l5\\.yaml: ${fault}: .*; nothing was written, the manifest is unchanged$`,
+                `^cannot write .*a\\.l5\\.yaml: [^;]*\\(${fault}\\); nothing was written, the manifest is unchanged$`,
               ),
             ),
             agent_id: 'a',
@@ -207,7 +207,7 @@ describe('a full disk or a read-only file system at every step of a commit', () 
       entities: [{ name: 'second' }],
     });
     expect(refused.error).toMatch(
-      /^cannot write .*m\.l5\.yaml: ENOSPC: .*; nothing was staged, the staged file is unchanged$/,
+      /^cannot write .*m\.l5\.yaml: no space left on the device \(ENOSPC\); nothing was staged, the staged file is unchanged$/,
     );
     expect(fs.readFileSync(staged).equals(stagedBefore)).toBe(true);
     expect(
@@ -219,7 +219,9 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     for (let failAt = 0; failAt < 3; failAt++) {
       await expect(
         promoteStaged(context(library, { caller: OPERATOR, files: new FaultyWriter(failAt, 'EROFS') }), 'm'),
-      ).rejects.toThrow(/^cannot promote .*m\.l5\.yaml: cannot write .*: EROFS: .*nothing was written/);
+      ).rejects.toThrow(
+        /^cannot promote .*m\.l5\.yaml: cannot write .*: read-only file system \(EROFS\).*nothing was written/,
+      );
       expect(fs.existsSync(staged)).toBe(true);
       expect(fs.existsSync(path.join(library, 'agents', 'm.l5.yaml'))).toBe(false);
     }
@@ -235,7 +237,9 @@ describe('a full disk or a read-only file system at every step of a commit', () 
         agent_id: 'a',
         version: 1,
       });
-      expect(rolled.error).toMatch(/^cannot write .*a\.l5\.yaml: ENOSPC: .*nothing was written/);
+      expect(rolled.error).toMatch(
+        /^cannot write .*a\.l5\.yaml: no space left on the device \(ENOSPC\).*nothing was written/,
+      );
       expect(live(library).equals(before)).toBe(true);
     }
     expect(await rollbackAgentMemory(context(library), { agent_id: 'a', version: 1 })).toMatchObject({

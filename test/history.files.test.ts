@@ -122,11 +122,17 @@ describe('a history that cannot be read fails the operation and changes nothing'
         const faulty = context(library, { files });
         const payload = await commitToFederation(faulty, { agent_id: 'a', entities: [{ name: 'three' }] });
         expect(payload.error).toMatch(
-          new RegExp(`^cannot read the history of agent 'a' \\(${code}: .*\\); nothing was changed$`),
+          // In words; the faults of a machine keep their code ("too many open files (EMFILE)").
+          new RegExp(
+            `^cannot read the history of agent 'a' \\((permission denied|.*\\(${code}\\))\\); nothing was changed$`,
+          ),
         );
         expect(files.calls).toEqual([]); // not one write was attempted
         const listed = await listMemoryVersions(faulty, { agent_id: 'a' });
-        expect(listed).toMatchObject({ error: expect.stringContaining(code), versions: [] });
+        expect(listed).toMatchObject({
+          error: expect.stringMatching(code === 'EACCES' ? /permission denied/ : new RegExp(`\\(${code}\\)`)),
+          versions: [],
+        });
         expect(snapshot()).toEqual(before);
         expect(fs.readFileSync(livePath(library, 'a'))).toEqual(liveBefore);
         // The disk recovers: the next write numbers on, every version keeps its op and actor.

@@ -193,7 +193,12 @@ describe('bourdon audit', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^TIME\s+AGENT\s+OP\s+NAMESPACE\s+DECISION\s+DETAIL$/);
     expect(lines).toHaveLength(5);
-    expect(lines[2]).toContain("namespace 'codex' not granted");
+    // Newest first, as the review page lists it; --oldest-first for the log's order.
+    expect(lines[1]).toMatch(/get_cross_agent_summary/);
+    expect(lines[4]).toMatch(/list_agents/);
+    expect(lines[3]).toContain("namespace 'codex' not granted");
+    const oldest = (await runCli(['audit', '--oldest-first'], { env: env() })).stdout.trim().split('\n');
+    expect(oldest.slice(1)).toEqual(lines.slice(1).reverse());
   });
 
   it('--json prints the records as an array; --denials, --agent and --limit filter', async () => {

@@ -115,13 +115,13 @@ describe('bad input to the write commands', () => {
       'rollback to an unknown version',
       ['rollback', 'codex', '42', '--yes'],
       undefined,
-      /unknown version 42 for agent 'codex'/,
+      /^bourdon: codex has no version 42; it has versions? [\d–, and]+ \(`bourdon history codex`\)$/m,
     ],
     [
-      'rollback for an agent with no history',
-      ['rollback', 'nobody', '1', '--yes'],
+      'rollback for an agent not in the library, as history answers it',
+      ['rollback', 'codx', '1', '--yes'],
       undefined,
-      /unknown version 1 for agent 'nobody'/,
+      /^bourdon: no agent "codx" in this library; did you mean codex\?$/m,
     ],
     ['malformed YAML on stdin', ['commit', 'codex', '--file', '-'], 'entities: [ {name: A\n', /cannot parse stdin/],
     ['malformed JSON on stdin', ['commit', 'codex', '--file', '-'], '{"entities": [}', /cannot parse stdin/],
@@ -149,7 +149,7 @@ describe('bad input to the write commands', () => {
       'a missing input file',
       ['commit', 'codex', '--file', '/nonexistent/rows.yaml'],
       undefined,
-      /cannot read \/nonexistent\/rows\.yaml/,
+      /cannot read \/nonexistent\/rows\.yaml: no such file$/m,
     ],
   ];
 

@@ -13,7 +13,8 @@ import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, stderrWarn, type L6Store, type LibraryView } from '../core/store/library.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
-import { plural, printableOutput, setupColors, setupWidth } from './output.js';
+import { plural, printableOutput, setupColors, setupWidth, stderrWidth, wrap } from './output.js';
+import { editDistance } from './suggest.js';
 import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
@@ -205,8 +206,18 @@ export abstract class BaseCommand extends Command {
     if (typeof payload.error !== 'string') return;
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
     if (this.jsonMode) process.stdout.write(jsonText(payload));
-    else process.stderr.write(`bourdon: ${payload.error}\n`);
+    else process.stderr.write(`${errorLine(payload.error)}\n`);
     this.exit(code);
+  }
+
+  /** "; did you mean --since?" for a mistyped flag, as a mistyped command gets its suggestion. */
+  private flagSuggestion(message: string): string {
+    const typed = /^Nonexistent flags?: (--?[^\s=,]+)/.exec(message)?.[1];
+    if (!typed) return '';
+    const ctor = this.constructor as typeof BaseCommand;
+    const names = Object.keys({ ...ctor.baseFlags, ...ctor.flags }).map((name) => `--${name}`);
+    const close = closestFlag(typed, names);
+    return close ? `; did you mean ${close}?` : '';
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
@@ -222,10 +233,12 @@ export abstract class BaseCommand extends Command {
     // marked (ours carry no `oclif` of their own).
     const fromParser = err instanceof Errors.CLIError ? code === 2 : err.oclif !== undefined;
     // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
-    const message = fromParser ? parseErrorLine(err) : describeError(err);
+    let message = fromParser ? parseErrorLine(err) : describeError(err, { withPath: true });
+    if (fromParser) message += this.flagSuggestion(message);
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
-    if (this.jsonMode) process.stdout.write(JSON.stringify({ error: message }) + '\n');
-    else process.stderr.write(`bourdon: ${message}\n`);
+    // The one --json error shape: an object whose `error` is the line stderr would show.
+    if (this.jsonMode) process.stdout.write(jsonText({ error: message }));
+    else process.stderr.write(`${errorLine(message)}\n`);
     if (code === 2 && !this.jsonMode)
       process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
     this.exit(code);
@@ -233,6 +246,25 @@ export abstract class BaseCommand extends Command {
 }
 
 export { stderrWarn };
+
+/** An error as stderr shows it: one line, wrapped at the terminal's width when it is one. */
+function errorLine(message: string): string {
+  return wrap(`bourdon: ${message}`, { width: stderrWidth(), continuation: 2 });
+}
+
+/** The flag closest to a mistyped one: at most 1 edit for short names, 2 for longer, or a prefix. */
+export function closestFlag(typed: string, names: readonly string[]): string | null {
+  const word = typed.replace(/^-+/, '').toLowerCase();
+  let best: { name: string; distance: number } | null = null;
+  for (const name of names) {
+    const bare = name.slice(2);
+    let distance = editDistance(word, bare);
+    if (word.length >= 3 && bare.startsWith(word)) distance = Math.min(distance, 1);
+    if (distance > (word.length <= 4 ? 1 : 2)) continue;
+    if (!best || distance < best.distance) best = { name, distance };
+  }
+  return best?.name ?? null;
+}
 
 /** Whether a flag is on the command line before any `--` (after it every word is an argument). */
 function flagGiven(argv: readonly string[], flag: string): boolean {

@@ -5,6 +5,7 @@
  * `helpClass`; it reads only the command manifest, so it stays as fast as the default help.
  */
 import { Help, type Command, type Interfaces } from '@oclif/core';
+import { setupWidth, wrap } from './output.js';
 
 interface Group {
   title: string;
@@ -118,6 +119,11 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
   },
 };
 
+/** What a bare `bourdon` lists: the commands a daily user runs most. */
+const MOST_USED = ['find', 'query', 'recent', 'commit', 'doctor'];
+
+const OVERVIEW_FOOTER = `Run \`bourdon help\` for every command and guide, \`bourdon <command> --help\` for one command's flags and examples. New here? \`bourdon demo\` shows federation on a sample library.`;
+
 const FOOTER = `Every command takes --json (the exact payload on stdout) and --library <dir> (default $BOURDON_LIBRARY, else ~/agent-library).
 Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
 Run \`bourdon <command> --help\` for its flags and examples, \`bourdon help <topic>\` for a guide.`;
@@ -138,9 +144,11 @@ export default class BourdonHelp extends Help {
   }
 
   protected override async showRootHelp(): Promise<void> {
+    const commands = this.sortedCommands.filter((command) => command.id);
+    // A bare `bourdon` gets a short overview that fits one screen; `bourdon help` lists everything.
+    if (process.argv.length <= 2) return this.showOverview(commands);
     this.log(this.formatRoot());
     this.log('');
-    const commands = this.sortedCommands.filter((command) => command.id);
     const byId = new Map(commands.map((command) => [command.id, command]));
     const listed = new Set<string>();
     this.idWidth = Math.max(
@@ -175,6 +183,18 @@ export default class BourdonHelp extends Help {
       this.log('');
     }
     this.log(this.wrap(FOOTER));
+  }
+
+  private showOverview(commands: Command.Loadable[]): void {
+    const byId = new Map(commands.map((command) => [command.id, command]));
+    const used = MOST_USED.map((id) => byId.get(id)).filter((c): c is Command.Loadable => c !== undefined);
+    this.idWidth = Math.max(0, ...used.map((command) => this.displayId(command.id).length));
+    setupWidth(false);
+    this.log(wrap(this.formatRoot()));
+    this.log('');
+    this.log(this.section('MOST USED', this.rows(used)));
+    this.log('');
+    this.log(wrap(OVERVIEW_FOOTER, { continuation: 0 }));
   }
 
   protected override formatTopic(topic: Interfaces.Topic): string {

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { normalisePeerUrl } from '../core/federation/peers-config.js';
-import { colors } from './output.js';
+import { colors, wrap } from './output.js';
 
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
 export type Host = (typeof HOSTS)[number];
@@ -376,8 +376,9 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
 /** A snippet for people: title and file, the snippet, the command alternative, the notes. */
 export function renderSnippet(snippet: HostSnippet): string {
   const c = colors();
-  const lines = [c.bold(snippet.title) + c.dim(` (${snippet.transport}) — ${snippet.file}`), snippet.text];
+  // Prose wraps at the width; the snippet and the command stay whole, to paste.
+  const lines = [wrap(c.bold(snippet.title) + c.dim(` (${snippet.transport}) — ${snippet.file}`)), snippet.text];
   if (snippet.command) lines.push(c.dim('or run:'), snippet.command);
-  for (const note of snippet.notes) lines.push(c.dim(note));
+  for (const note of snippet.notes) lines.push(c.dim(wrap(note)));
   return lines.join('\n');
 }

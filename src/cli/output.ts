@@ -99,6 +99,19 @@ export function styled(text: string, style: (text: string) => string): StyledCel
   return { text, style };
 }
 
+/**
+ * The colour of a status value, the same in every table: going well green, waiting for someone
+ * yellow, broken red, finished or quiet dim; anything else cyan.
+ */
+export function statusStyle(status: string): (text: string) => string {
+  const c = active;
+  if (status === 'active' || status === 'ok') return c.green;
+  if (status === 'staged' || status === 'blocked' || status === 'waiting' || status === 'warn') return c.yellow;
+  if (status === 'unreadable' || status === 'revoked' || status === 'deny' || status === 'fail') return c.red;
+  if (status === 'archived' || status === 'idle' || status === 'done') return c.dim;
+  return c.cyan;
+}
+
 /** Output width for tables: null means unlimited (`--wide`, or a pipe without COLUMNS). */
 let outputWidth: number | null = null;
 
@@ -115,6 +128,11 @@ export function setupWidth(wide: boolean): void {
   if (Number.isInteger(fromEnv) && fromEnv > 0) outputWidth = fromEnv;
   else if (process.stdout.isTTY) outputWidth = process.stdout.columns || 80;
   else outputWidth = null;
+}
+
+/** Whether output is fitted to a width (a terminal or COLUMNS, and not --wide). */
+export function fitsWidth(): boolean {
+  return outputWidth !== null;
 }
 
 /** A flexible column is never cut below this many characters (or its header). */
@@ -203,6 +221,66 @@ function cutVisible(text: string, max: number): string {
 /** Lines of free text cut to the output width (for listings that are not tables). */
 export function fitLine(text: string): string {
   return outputWidth === null ? text : cutVisible(text, outputWidth);
+}
+
+/** The width prose on stderr wraps at: COLUMNS, else stderr's terminal; null when it is piped. */
+export function stderrWidth(): number | null {
+  const fromEnv = Number(process.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return process.stderr.isTTY ? process.stderr.columns || 80 : null;
+}
+
+interface WrapOptions {
+  /**
+   * What a continued line starts with: a column (spaces up to it) or a prefix such as `# `.
+   * Default: the line's own indentation plus two spaces.
+   */
+  continuation?: number | string;
+  /** The width to wrap at (default: the output width; null leaves the text as it is). */
+  width?: number | null;
+}
+
+/**
+ * Prose wrapped at the terminal's width, at word boundaries, each continued line indented (the
+ * one place human output wraps text: messages, summaries, banners, comments). Piped output
+ * without COLUMNS, and `--wide`, leave it unwrapped. Widths count visible characters: colour
+ * codes take no room. A word longer than the line stays whole.
+ */
+export function wrap(text: string, options: WrapOptions = {}): string {
+  const width = options.width === undefined ? outputWidth : options.width;
+  if (width === null) return text;
+  return text
+    .split('\n')
+    .map((line) => wrapLine(line, width, options.continuation))
+    .join('\n');
+}
+
+function visibleLength(text: string): number {
+  // eslint-disable-next-line no-control-regex -- colour codes take no room
+  return chars(text.replace(/\u001b\[[0-9;]*m/g, '')).length;
+}
+
+function wrapLine(line: string, width: number, continuation: number | string | undefined): string {
+  if (visibleLength(line) <= width) return line;
+  const lead = /^\s*/.exec(line)?.[0] ?? '';
+  const next =
+    typeof continuation === 'string'
+      ? continuation
+      : ' '.repeat(continuation ?? Math.min(lead.length + 2, Math.floor(width / 2)));
+  // Each word with the spaces before it, so padding that aligns columns is kept where it fits.
+  const words = [...line.slice(lead.length).matchAll(/( *)(\S+)/g)];
+  const lines: string[] = [];
+  let current = lead;
+  let empty = true;
+  for (const [, gap, word] of words) {
+    if (!empty && visibleLength(current) + gap.length + visibleLength(word) > width) {
+      lines.push(current);
+      current = next + word;
+    } else current += (empty ? '' : gap) + word;
+    empty = false;
+  }
+  lines.push(current);
+  return lines.join('\n');
 }
 
 /** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */

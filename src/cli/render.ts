@@ -17,6 +17,35 @@ export function renderMatches(matches: readonly EntityMatch[], empty: string): s
   return blocks.join('\n\n');
 }
 
+/**
+ * What one agent knows (`query`): each match leads with that agent's own summary; the others
+ * who know the entity are named after it, and `find` shows what they say. (The tool's payload
+ * is the engine's: the whole match, every agent's summary included.)
+ */
+export function renderAgentMatches(matches: readonly EntityMatch[], agent: string, empty: string): string {
+  if (matches.length === 0) return empty;
+  const c = colors();
+  const blocks = matches.map((match) => {
+    const types = match.types.length ? c.dim(` (${printable(match.types.join(', '))})`) : '';
+    const own = match.summaries[agent];
+    const lines = [`${c.bold(printable(match.name))}${types}`];
+    lines.push(`  ${c.cyan(printable(agent))}: ${own === undefined ? c.dim('(no summary)') : printable(own)}`);
+    if (match.tags.length) lines.push(`  ${c.dim('tags:')} ${printable(match.tags.join(', '))}`);
+    const others = match.agents.filter((id) => id !== agent);
+    if (others.length)
+      lines.push(
+        c.dim(`  also known by ${printable(others.join(', '))}: bourdon find ${shellWord(printable(match.name))}`),
+      );
+    return lines.join('\n');
+  });
+  return blocks.join('\n\n');
+}
+
+/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(word: string): string {
+  return /^[\w.,:@%+=/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export function renderSessions(sessions: readonly SessionRef[], empty: string): string {
   if (sessions.length === 0) return empty;
   const rows = sessions.map((session) => [

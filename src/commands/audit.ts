@@ -12,7 +12,7 @@ export default class Audit extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'Show the audit trail: who called what, allowed or denied.';
   static override description =
-    'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call or resource read, allow and deny alike, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';
+    'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call or resource read, allow and deny alike. The table lists the newest first, as the review page does (--oldest-first for the other order); --json and --export keep the order of the log, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';
   static override examples = [
     '<%= config.bin %> audit',
     '<%= config.bin %> audit --denials --agent openclaw',
@@ -24,6 +24,10 @@ export default class Audit extends BaseCommand {
     denials: Flags.boolean({ description: 'Only denied calls.', default: false }),
     limit: Flags.integer({ description: 'Only the newest N records.', min: 0, helpValue: '<n>' }),
     export: Flags.boolean({ description: 'Print JSON lines (with --json: one JSON array).', default: false }),
+    'oldest-first': Flags.boolean({
+      description: 'List the table oldest first (default: newest first).',
+      default: false,
+    }),
     ...wideFlag,
   };
 
@@ -41,7 +45,9 @@ export default class Audit extends BaseCommand {
       process.stdout.write(records.map((record) => JSON.stringify(record) + '\n').join(''));
       return;
     }
-    process.stdout.write(renderAudit(records, matched, flags.limit === undefined) + '\n');
+    // The table reads as the page does, newest first; the log and --json stay in time order.
+    const shown = flags['oldest-first'] ? records : [...records].reverse();
+    process.stdout.write(renderAudit(shown, matched, flags.limit === undefined) + '\n');
   }
 }
 

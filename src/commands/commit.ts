@@ -16,8 +16,8 @@ export default class Commit extends BaseCommand {
   static override description = `Merges (default) or replaces rows in agents/<agent_id>.l5.yaml exactly as the ${commitToFederationOperation.name} tool does: entities dedupe by lower-cased name, sessions by (date, cwd), notes by (date, text), list fields are unioned. The input is YAML or JSON, from --file or stdin (--file -), either the tool's shape ({entities, sessions, notes}) or an L5 manifest ({known_entities, recent_sessions, notes}); at most 4 MiB. Every write holds the library lock and is recorded as a new version (see \`bourdon history\`).`;
   static override examples = [
     '<%= config.bin %> commit notes-bot --agent-type note-capture --file rows.yaml',
-    'echo \'{"entities":[{"name":"Roadmap","type":"draft"}]}\' | <%= config.bin %> commit notes-bot --file - --json',
-    '<%= config.bin %> commit codex --mode replace --agent-type code-assistant --file codex.l5.yaml',
+    'echo \'{"entities":[{"name":"Roadmap","type":"draft"}]}\' | <%= config.bin %> commit notes-bot --agent-type note-capture --file - --json',
+    '<%= config.bin %> commit notes-bot --mode replace --agent-type note-capture --file rows.yaml',
   ];
   static override args = {
     agent_id: Args.string({ description: inputDescription(commitToFederationOperation, 'agent_id'), required: true }),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { colors, fitLine } from '../cli/output.js';
-import { installDemoLibrary } from '../core/admin/demo-library.js';
+import { installDemoLibrary, recordDemoHistory } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/package-root.js';
 
 interface Match {
@@ -23,7 +23,7 @@ export default class Demo extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
   static override summary = 'See federation work on a built-in sample library.';
   static override description =
-    'Copies a small invented library (four agents working on one app) to a temp folder, starts `bourdon serve` on it, connects a real MCP client over stdio and asks the questions an agent asks at the start of a turn. Nothing outside the temp folder is touched.';
+    'Copies a small invented library (four agents working on one app, with a few versions of codex, writes staged by members openclaw and scout and the rows.yaml the commit examples read) to a temp folder, starts `bourdon serve` on it, connects a real MCP client over stdio and asks the questions an agent asks at the start of a turn. Nothing outside the temp folder is touched.';
   static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --keep'];
   static override flags = {
     keep: Flags.boolean({ description: 'Keep the demo library and print where it is.', default: false }),
@@ -50,6 +50,8 @@ export default class Demo extends BaseCommand {
       return JSON.parse(first.text) as Record<string, unknown>;
     };
     try {
+      // Versions, a staged write and rows.yaml: what the README's and --help's examples use.
+      await recordDemoHistory(root, home);
       await client.connect(transport);
       const { tools } = await client.listTools();
       const out: string[] = [];

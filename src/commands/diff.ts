@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors } from '../cli/output.js';
+import { colors, wrap } from '../cli/output.js';
 import { failed } from '../core/payload.js';
 import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
 import type { ExplainAnswer } from '../core/writes/versions.js';
@@ -28,5 +28,5 @@ export default class Diff extends BaseCommand {
 }
 
 function renderDiff(payload: ExplainAnswer): string {
-  return [colors().bold(payload.summary), ...diffLines(payload)].join('\n');
+  return [colors().bold(wrap(payload.summary)), ...diffLines(payload)].join('\n');
 }

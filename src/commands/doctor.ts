@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors } from '../cli/output.js';
+import { colors, wrap } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import {
   DEFAULT_STALE_DAYS,
@@ -42,7 +42,7 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
     },
     {
       description: 'In CI, warnings count too',
-      command: '<%= config.bin %> doctor --strict --library ./agent-library',
+      command: '<%= config.bin %> doctor --strict',
     },
   ];
   static override flags = {
@@ -111,7 +111,9 @@ export function renderReport(report: DoctorReport): string {
   const line = (result: CheckResult) => {
     const head = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${result.title.padEnd(titleWidth)}  ${result.summary}`;
     const indent = ' '.repeat(4 + 2 + titleWidth + 2);
-    return [head, ...result.details.map((detail) => c.dim(`${indent}${detail}`))].join('\n');
+    // Continued lines start under the summary, so the verdicts stay a column of their own.
+    const fit = (text: string) => wrap(text, { continuation: indent.length });
+    return [fit(head), ...result.details.map((detail) => c.dim(fit(`${indent}${detail}`)))].join('\n');
   };
   const { fail, warn } = report.counts;
   const verdict =
@@ -123,7 +125,7 @@ export function renderReport(report: DoctorReport): string {
         ? c.yellow(`No problems; ${warn} ${warn === 1 ? 'warning' : 'warnings'}.`)
         : c.green('Everything looks healthy.');
   return [
-    c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`),
+    wrap(c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`)),
     '',
     ...report.checks.map(line),
     '',

@@ -10,8 +10,8 @@ export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';
   static override description = `Entities whose name or alias matches <name>, case-insensitively, across every agent. Tool: ${findEntityOperation.name}.`;
   static override examples = [
-    '<%= config.bin %> find Bourdon',
-    '<%= config.bin %> find "l6 store" --access-level team --json',
+    '<%= config.bin %> find "Sync Engine"',
+    '<%= config.bin %> find "release 2.4" --access-level team --json',
   ];
   static override args = { name: Args.string({ description: 'Entity name or alias.', required: true }) };
   static override flags = { ...accessFlags };

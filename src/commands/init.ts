@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
-import { colors } from '../cli/output.js';
+import { colors, wrap } from '../cli/output.js';
 import {
   checkClaudeSettings,
   claudeSettingsPath,
@@ -369,7 +369,9 @@ function renderInit(
   const lines = [c.bold('Bourdon is set up.'), ''];
   for (const step of steps) {
     const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
-    lines.push(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`);
+    lines.push(
+      wrap(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`, { continuation: 2 + 7 + 2 + 10 + 2 }),
+    );
   }
   if (hook) {
     const state = hook.status === 'exists' ? c.dim('exists '.padEnd(7)) : c.green('added'.padEnd(7));
@@ -378,7 +380,7 @@ function renderInit(
   if (issued) {
     lines.push(
       '',
-      `Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`,
+      wrap(`Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`),
       issued.token,
     );
   }
@@ -393,6 +395,7 @@ function renderInit(
   if (plan.member) next.push(['bourdon serve --transport http', 'serve members over HTTP (see `bourdon help agent`)']);
   if (plan.peer) next.push(['bourdon peers check', 'is the peer reachable?']);
   const width = Math.max(...next.map(([command]) => command.length));
-  for (const [command, why] of next) lines.push(`  ${command.padEnd(width)}  ${c.dim(why)}`);
+  for (const [command, why] of next)
+    lines.push(wrap(`  ${command.padEnd(width)}  ${c.dim(why)}`, { continuation: 2 + width + 2 }));
   return lines.join('\n');
 }

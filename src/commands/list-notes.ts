@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
-import { commandHint, list, relativeDay, table } from '../cli/output.js';
+import { commandHint, fitsWidth, list, relativeDay, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
 import type { NoteRef } from '../core/operations/notes.js';
 import { listNotesPayload } from '../cli/read-commands.js';
@@ -13,7 +13,7 @@ export default class ListNotes extends BaseCommand {
   static override description = `Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like \`bourdon recent\`. Tool: ${listNotesOperation.name}.`;
   static override examples = [
     '<%= config.bin %> list-notes',
-    '<%= config.bin %> list-notes --since 2026-06-01 --tag release --project Bourdon',
+    '<%= config.bin %> list-notes --since 7d --tag decision --project "Sync Engine"',
     '<%= config.bin %> list-notes --since 2026-01-01 --all --json | jq -r ".notes[].text"',
   ];
   static override flags = {
@@ -58,14 +58,28 @@ export default class ListNotes extends BaseCommand {
   }
 }
 
+/** Tags take at most this much of a line, so the note's text keeps the room. */
+const TAGS_WIDTH = 12;
+
+/**
+ * One date column (relative: the exact date is in --json) and the text given the room: the
+ * tags are cut first, to TAGS_WIDTH, and only then the note. `--wide` shows everything.
+ */
 function renderNotes(notes: NoteRef[]): string {
   if (notes.length === 0) return 'No notes in this window.';
-  const rows = notes.map((note) => [
-    note.date.slice(0, 10),
-    relativeDay(note.date),
-    note.agent,
-    note.title ? `${note.title}: ${note.text}` : note.text,
-    list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]),
-  ]);
-  return table(['DATE', 'WHEN', 'AGENT', 'NOTE', 'TAGS'], rows, { flex: [3, 4] });
+  const fitted = fitsWidth();
+  const rows = notes.map((note) => {
+    const tags = list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]);
+    return [
+      relativeDay(note.date),
+      note.agent,
+      note.title ? `${note.title}: ${note.text}` : note.text,
+      fitted && Array.from(tags).length > TAGS_WIDTH
+        ? Array.from(tags)
+            .slice(0, TAGS_WIDTH - 1)
+            .join('') + '…'
+        : tags,
+    ];
+  });
+  return table(['WHEN', 'AGENT', 'NOTE', 'TAGS'], rows, { flex: [2] });
 }

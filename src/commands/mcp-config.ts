@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { stderrWidth, wrap } from '../cli/output.js';
 import {
   DEFAULT_SERVER_NAME,
   DEFAULT_TOKEN_ENV,
@@ -29,7 +30,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
     { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
     {
       description: 'Write a Cursor project config',
-      command: '<%= config.bin %> mcp-config --host cursor > .cursor/mcp.json',
+      command: 'mkdir -p .cursor && <%= config.bin %> mcp-config --host cursor > .cursor/mcp.json',
     },
     {
       description: 'A chat app that should only read',
@@ -103,9 +104,11 @@ HTTP snippets never contain a token: they read it from the variable named by --t
 
 /** Where a snippet goes, on stderr when stdout carries the snippet alone. */
 function guidance(snippet: HostSnippet): string {
-  const lines = [`# ${snippet.title} (${snippet.transport}): ${snippet.file}`];
+  // Comments wrap at stderr's width, each continued line a comment too; the command stays whole.
+  const comment = (text: string) => wrap(`# ${text}`, { width: stderrWidth(), continuation: '#   ' });
+  const lines = [comment(`${snippet.title} (${snippet.transport}): ${snippet.file}`)];
   if (snippet.command) lines.push(`# or run: ${snippet.command}`);
-  for (const note of snippet.notes) lines.push(`# ${note}`);
+  for (const note of snippet.notes) lines.push(comment(note));
   return lines.join('\n') + '\n';
 }
 

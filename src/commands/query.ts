@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessFlags } from '../cli/flags.js';
-import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
+import { MATCH_NOUN, renderAgentMatches, withHint } from '../cli/render.js';
 import { queryPayload } from '../cli/read-commands.js';
 import { queryAgentMemoryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
@@ -10,8 +10,8 @@ export default class Query extends BaseCommand {
   static override summary = 'What one agent knows about a topic.';
   static override description = `Entity matches for <topic> (by name or alias) that <agent> knows. Tool: ${queryAgentMemoryOperation.name}.`;
   static override examples = [
-    '<%= config.bin %> query claude-code bourdon',
-    '<%= config.bin %> query codex ILTT --access-level team --json',
+    '<%= config.bin %> query claude-code tidewater',
+    '<%= config.bin %> query codex "flaky watch" --access-level team --json',
   ];
   static override args = {
     agent: Args.string({ description: 'Agent id.', required: true }),
@@ -31,7 +31,10 @@ export default class Query extends BaseCommand {
           return { rows: failed(higher) ? 0 : higher.matches.length };
         });
     this.emit(payload, () =>
-      withHint(renderMatches(payload.matches, `${args.agent} knows nothing about "${args.topic}".`), hint),
+      withHint(
+        renderAgentMatches(payload.matches, args.agent, `${args.agent} knows nothing about "${args.topic}".`),
+        hint,
+      ),
     );
   }
 }

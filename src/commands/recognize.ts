@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessFlags } from '../cli/flags.js';
+import { wrap } from '../cli/output.js';
 import { recognizePayload } from '../cli/read-commands.js';
 import { prepareRecognitionContextOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
@@ -8,7 +9,7 @@ import { failed } from '../core/payload.js';
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
   static override description = `The recognition an agent gets at the start of a turn: a one-line recognition and the context block. Default access: team. Tool: ${prepareRecognitionContextOperation.name}.`;
-  static override examples = ['<%= config.bin %> recognize "can we keep working on Bourdon?"'];
+  static override examples = ['<%= config.bin %> recognize "can we keep working on the sync engine?"'];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = { ...accessFlags };
 
@@ -16,6 +17,6 @@ export default class Recognize extends BaseCommand {
     const { args, flags } = await this.parse(Recognize);
     const payload = await recognizePayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
-    this.emit(payload, () => payload.prompt_context || 'Nothing recognised.');
+    this.emit(payload, () => wrap(payload.prompt_context || 'Nothing recognised.'));
   }
 }

@@ -7,7 +7,7 @@ export default class Revoke extends BaseCommand {
   static override summary = 'Revoke a member: its token stops working on the next request.';
   static override description =
     'Marks <id> revoked. Running servers see it on the next request (no restart). The row stays in the registry for the record; `agent add <id>` issues a fresh token later if wanted.';
-  static override examples = ['<%= config.bin %> revoke openclaw'];
+  static override examples = ['<%= config.bin %> revoke ci-bot'];
   static override args = { id: Args.string({ description: 'Member id.', required: true }) };
 
   async run(): Promise<void> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { configPaths, envValue } from '../core/store/config.js';
-import { BourdonError, UsageError } from '../core/errors.js';
+import { BourdonError, describeError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/store/library.js';
 import {
   DEFAULT_TOOL_PROFILE,
@@ -253,26 +253,13 @@ export function ensureLibrary(root: string): boolean {
   } catch (error) {
     if (error instanceof BourdonError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${full}: ${fsReason(code)}`);
+    if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${full}: ${describeError(error)}`);
     try {
       fs.mkdirSync(path.join(full, 'agents'), { recursive: true });
     } catch (mkdirError) {
-      throw new BourdonError(`cannot create library ${full}: ${fsReason((mkdirError as NodeJS.ErrnoException).code)}`);
+      throw new BourdonError(`cannot create library ${full}: ${describeError(mkdirError)}`);
     }
     process.stderr.write(`bourdon: created an empty library at ${full}\n`);
     return true;
   }
-}
-
-function fsReason(code: string | undefined): string {
-  const words: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOTDIR: 'part of the path is a file, not a folder',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    ELOOP: 'too many symbolic links',
-    ENAMETOOLONG: 'path too long',
-  };
-  return code ? `${words[code] ?? 'error'} (${code})` : 'error';
 }

@@ -11,8 +11,8 @@ export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';
   static override description = `Entity matches for <project> and the sessions whose focus names it. Tool: ${getCrossAgentSummaryOperation.name}.`;
   static override examples = [
-    '<%= config.bin %> summary Bourdon',
-    '<%= config.bin %> summary ILTT --access-level team --json',
+    '<%= config.bin %> summary Tidewater',
+    '<%= config.bin %> summary "Release 2.4" --access-level team --json',
   ];
   static override args = { project: Args.string({ description: 'Project name.', required: true }) };
   static override flags = { ...accessFlags };

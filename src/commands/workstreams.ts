@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
-import { colors, commandHint, list, relativeDay, styled, table } from '../cli/output.js';
+import { commandHint, list, relativeDay, statusStyle, styled, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
 import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 import { workstreamsPayload } from '../cli/read-commands.js';
@@ -55,9 +55,7 @@ export default class Workstreams extends BaseCommand {
 
 function renderWorkstreams(streams: Workstream[]): string {
   if (streams.length === 0) return 'No workstreams.';
-  const c = colors();
-  const paint = (status: string) =>
-    styled(status, status === 'active' ? c.green : status === 'archived' ? c.dim : c.cyan);
+  const paint = (status: string) => styled(status, statusStyle(status));
   const rows = streams.map((stream) => [
     stream.name,
     paint(stream.status),

@@ -79,8 +79,59 @@ export function loggedValue(value: unknown): string {
   return capped(text, MAX_LOGGED_VALUE_CHARS);
 }
 
-/** A one-line description of any thrown value, never a stack trace, at most 500 characters. */
-export function describeError(error: unknown): string {
+/**
+ * Node's system errors in words. The everyday ones a person fixes at once read as words alone;
+ * the faults of a machine (a full or failing disk, exhausted descriptors) keep their code in
+ * parentheses too, as that is what one searches for.
+ */
+const SYSTEM_ERROR_WORDS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'part of the path is a file, not a folder',
+  EEXIST: 'it already exists',
+  ENOTEMPTY: 'the folder is not empty',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+  ENOSPC: 'no space left on the device (ENOSPC)',
+  EDQUOT: 'disk quota exceeded (EDQUOT)',
+  EROFS: 'read-only file system (EROFS)',
+  EIO: 'input/output error, the disk may be failing (EIO)',
+  EMFILE: 'too many open files (EMFILE)',
+  ENFILE: 'too many open files on this machine (ENFILE)',
+  EBUSY: 'the file is busy (EBUSY)',
+  EXDEV: 'cannot move across file systems (EXDEV)',
+};
+
+/** The syscalls on folders: their ENOENT is a missing folder, not a missing file. */
+const FOLDER_SYSCALLS = new Set(['scandir', 'opendir', 'mkdir', 'rmdir', 'chdir']);
+
+/**
+ * The words for a Node system error ("ENOENT: no such file or directory, stat 'rows.yaml'"
+ * becomes "no such file"), or null for any other error. Only an error whose message is Node's
+ * own `CODE: …` form is reworded, so a message written by this project is never replaced.
+ */
+export function systemErrorWords(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !error.message.startsWith(`${code}:`)) return null;
+  const words = SYSTEM_ERROR_WORDS[code];
+  if (code === 'ENOENT' && syscall && FOLDER_SYSCALLS.has(syscall)) return 'no such folder';
+  return words ?? null;
+}
+
+/**
+ * A one-line description of any thrown value, never a stack trace, at most 500 characters.
+ * Node's file errors are given in words (systemErrorWords); the file's path is added only with
+ * `withPath` (callers mostly name the file themselves: "cannot read rows.yaml: no such file").
+ */
+export function describeError(error: unknown, options: { withPath?: boolean } = {}): string {
+  const words = systemErrorWords(error);
+  if (words !== null) {
+    const file = (error as NodeJS.ErrnoException).path;
+    return capped(options.withPath && file ? `${file}: ${words}` : words, MAX_ERROR_CHARS);
+  }
   const line = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error).split('\n')[0];
   return capped(line, MAX_ERROR_CHARS);
 }

@@ -74,6 +74,56 @@ function safeMessage(error: unknown): string {
     .slice(0, 200);
 }
 
+/** The codes of a failed TLS handshake (Node's and OpenSSL's), as fetch reports them. */
+const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|EPROTO$)/;
+
+/** Every error in a cause chain (fetch hides the system error two causes down). */
+function causes(error: unknown): (Error & { code?: unknown; status?: unknown })[] {
+  const chain: (Error & { code?: unknown })[] = [];
+  for (let at = error, depth = 0; at instanceof Error && depth < 6; at = at.cause, depth++) {
+    chain.push(at);
+    // Both addresses of a host failing (IPv4 and IPv6) come as one AggregateError.
+    if (at instanceof AggregateError) chain.push(...at.errors.filter((e): e is Error => e instanceof Error));
+  }
+  return chain;
+}
+
+/**
+ * Why a peer could not be reached, in words a person acts on: what failed (DNS, a refused
+ * connection, TLS, a timeout, the token) and what to do, instead of the SDK's own text
+ * ("Version negotiation probe failed: fetch failed").
+ */
+export function peerFailure(error: unknown, peer: PeerConfig, budgetMs: number): string {
+  const chain = causes(error);
+  const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string');
+  const text = chain.map((e) => e.message).join(' ');
+  const status =
+    /\b(401|403)\b/.exec(text)?.[1] ?? chain.map((e) => e.status ?? e.code).find((c) => c === 401 || c === 403);
+  let where: string;
+  try {
+    const url = new URL(peer.url);
+    where = url.host;
+  } catch {
+    where = peer.url;
+  }
+  const remove = `or \`bourdon peers remove ${peer.name}\``;
+  if (status !== undefined)
+    return `the peer refused the token (HTTP ${status}): check that ${peer.token_env} holds a member token ${peer.name} issued (\`bourdon agent add\` there)`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `DNS: ${where.replace(/:\d+$/, '')} does not resolve; check the URL in peers.yaml (is the machine on this network?), ${remove}`;
+  if (code === 'ECONNREFUSED')
+    return `connection refused at ${where}: nothing listens there; start \`bourdon serve --transport http\` on that machine, ${remove}`;
+  if (code !== undefined && TLS_CODES.test(code))
+    return `TLS failed (${code}): the certificate of ${where} is not trusted here; fix it on that machine, ${remove}`;
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || /no answer within/.test(text))
+    return `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? ${remove.replace(/^or /, 'Else ')}`;
+  if (/\bbad port\b/.test(text))
+    return `fetch refuses port ${where.replace(/^.*:/, '')} (a port reserved for other protocols); serve the peer on another port, ${remove}`;
+  if (code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `the network dropped the connection to ${where} (${code}); try again, ${remove}`;
+  return safeMessage(error);
+}
+
 export class McpPeerFanout implements PeerFanout {
   readonly names: readonly string[];
   private readonly connections = new Map<string, Connection>();
@@ -204,9 +254,23 @@ export async function checkPeer(
   const started = Date.now();
   const token = env[peer.token_env];
   const client = new Client({ name: 'bourdon-peer-check', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
+  // The SDK reports a failed request without its cause: keep the last one fetch threw, and the
+  // status of a refusal, so the report can say what failed (DNS, refused, TLS, the token).
+  let lastFailure: unknown = null;
+  const recording: typeof fetch = async (input, init) => {
+    try {
+      const response = await fetch(input, init);
+      if (response.status === 401 || response.status === 403)
+        lastFailure = Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
+      return response;
+    } catch (error) {
+      lastFailure = error;
+      throw error;
+    }
+  };
   const transport = new StreamableHTTPClientTransport(new URL(peer.url), {
     requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
-    fetch: cappedFetch(MAX_PEER_RESPONSE_BYTES),
+    fetch: cappedFetch(MAX_PEER_RESPONSE_BYTES, recording),
   });
   let timer: NodeJS.Timeout | undefined;
   const base = { name: peer.name, url: peer.url };
@@ -244,7 +308,7 @@ export async function checkPeer(
       protocol_era: null,
       protocol_version: null,
       agent_count: null,
-      error: safeMessage(error),
+      error: peerFailure(lastFailure ?? error, peer, budgetMs),
     };
   } finally {
     clearTimeout(timer);

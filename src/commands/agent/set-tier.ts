@@ -9,7 +9,7 @@ export default class AgentSetTier extends BaseCommand {
     'Trusted members may call every tool and read every namespace (remote callers still never see private rows); quarantined members read only their grants and their writes go to staging. Takes effect on the next request, without restart.';
   static override examples = [
     '<%= config.bin %> agent set-tier openclaw trusted',
-    '<%= config.bin %> agent set-tier laptop quarantined',
+    '<%= config.bin %> agent set-tier openclaw quarantined',
   ];
   static override args = {
     id: Args.string({ description: 'Member id.', required: true }),

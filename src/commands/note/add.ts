@@ -11,7 +11,7 @@ export default class NoteAdd extends BaseCommand {
   static override description =
     'Commits one note (dated now, in local time with its offset, unless --date is given) to agents/<agent_id>.l5.yaml through the same path as commit_to_federation; it becomes a new version. A note with the same date and text is merged, not duplicated. List notes with `bourdon list-notes`.';
   static override examples = [
-    '<%= config.bin %> note add codex "Release branch is frozen until Friday" --tag release --project Bourdon',
+    '<%= config.bin %> note add codex "Release branch is frozen until Friday" --tag release --project "Release 2.4"',
     '<%= config.bin %> note add notes-bot "Idea: federated recall" --agent-type note-capture --visibility team',
   ];
   static override args = {

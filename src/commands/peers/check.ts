@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
-import { colors, styled, table } from '../../cli/output.js';
+import { colors, styled, table, wrap } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
@@ -40,9 +40,15 @@ export default class PeersCheck extends BaseCommand {
               r.error ?? '',
             ]),
             { flex: [5] },
-          )
+          ) + failures(results)
         : 'No peers configured.',
     );
     if (results.some((r) => !r.reachable)) this.exit(1);
   }
+}
+
+/** Each failure whole under the table (the NOTE column is cut to fit): what failed, what to do. */
+function failures(results: readonly { name: string; reachable: boolean; error: string | null }[]): string {
+  const failed = results.filter((r) => !r.reachable && r.error);
+  return failed.length ? '\n\n' + failed.map((r) => wrap(`${r.name}: ${r.error}`)).join('\n') : '';
 }

@@ -6,7 +6,7 @@ export default class StagingReject extends BaseCommand {
   static override summary = "Delete an agent's staged writes unread.";
   static override description =
     'Deletes every staged write for <agent> (from any member). The live library is not touched.';
-  static override examples = ['<%= config.bin %> staging reject openclaw'];
+  static override examples = ['<%= config.bin %> staging reject scout'];
   static override args = {
     agent: Args.string({ description: 'Agent id whose staged writes to delete.', required: true }),
   };

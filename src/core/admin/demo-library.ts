@@ -7,7 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createContext } from '../context.js';
+import { BourdonError } from '../errors.js';
+import { configPaths } from '../store/config.js';
 import { localDay } from '../store/dates.js';
+import { L6Store } from '../store/library.js';
+import type { Caller } from '../trust/caller.js';
+import { commitToFederation, type CommitArgs } from '../writes/commit.js';
 import { packageRoot } from '../package-root.js';
 
 /** The demo manifests as shipped (demo/templates in the package), one `<agent>.l5.yaml.in` each. */
@@ -29,4 +35,79 @@ export function installDemoLibrary(target: string, now = new Date()): string {
     fs.writeFileSync(path.join(agentsDir, file.slice(0, -TEMPLATE_SUFFIX.length)), dated);
   }
   return target;
+}
+
+/** The rows file the `commit` examples read (`--file rows.yaml`), written beside `agents/`. */
+export const DEMO_ROWS_FILE = 'rows.yaml';
+
+const DEMO_ROWS = `# Rows for \`bourdon commit notes-bot --agent-type note-capture --file rows.yaml\`:
+# the commit tool's shape (entities, sessions, notes); an L5 manifest is accepted too.
+entities:
+  - name: Roadmap
+    type: draft
+    summary: Q3 themes, gathered from the team's notes.
+    tags: [planning]
+notes:
+  - date: '__DAY-0__'
+    title: Federated recall
+    text: Ask every agent what it knows before starting a task.
+    tags: [idea]
+`;
+
+/**
+ * Gives the demo a history to explore, written through the real commit path: codex's manifest
+ * in four versions (the template, then three commits), so `history codex`, `diff codex 4` and
+ * `rollback codex 3` have something to show; writes members `openclaw` and `scout` staged
+ * for review (`staging list`, `staging promote openclaw`, `staging reject scout`); and `rows.yaml` for the commit examples.
+ * `home` is the demo's own config dir: nothing is written outside the temp folders.
+ */
+export async function recordDemoHistory(target: string, home: string, now = new Date()): Promise<void> {
+  const day = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
+  fs.writeFileSync(path.join(target, DEMO_ROWS_FILE), DEMO_ROWS.replace('__DAY-0__', day(0)));
+  const store = new L6Store(target, { warn: () => {} });
+  const ctx = createContext(store, { config: configPaths({ BOURDON_HOME: home }), env: { BOURDON_HOME: home } });
+  const commits: CommitArgs[] = [
+    {
+      agent_id: 'codex',
+      notes: [
+        {
+          date: day(1),
+          title: 'Tiebreak',
+          text: 'The device-id tiebreak ships behind a flag until the watch build catches up.',
+          tags: ['decision'],
+          project_focus: ['Sync Engine'],
+        },
+      ],
+    },
+    {
+      agent_id: 'codex',
+      entities: [
+        {
+          name: 'Flaky Watch Test',
+          summary: 'Fails when the watch reconnects mid-merge; reproduced with a fixed seed.',
+        },
+      ],
+    },
+    {
+      agent_id: 'codex',
+      notes: [{ date: day(0), text: 'Merge-ordering property test passes 10k runs.', tags: ['release'] }],
+    },
+  ];
+  for (const args of commits) {
+    const result = await commitToFederation(ctx, args);
+    if ('error' in result) throw new BourdonError(`demo history: ${String(result.error)}`);
+  }
+  // Two members' writes await review: one to promote, one to reject.
+  const stagedWrites: [string, CommitArgs['entities']][] = [
+    ['openclaw', [{ name: 'Chart Renderer', type: 'module', summary: 'Tiles cached per zoom level.' }]],
+    ['scout', [{ name: 'Tidewater', summary: 'A tide app (scraped from a public page).' }]],
+  ];
+  for (const [id, entities] of stagedWrites) {
+    const member: Caller = { agent_id: id, tier: 'quarantined', grants: ['cursor'], ceiling: 'team' };
+    const staged = await commitToFederation(
+      { ...ctx, caller: member },
+      { agent_id: id, agent_type: 'code-assistant', entities },
+    );
+    if ('error' in staged) throw new BourdonError(`demo staging: ${String(staged.error)}`);
+  }
 }

@@ -1,0 +1,107 @@
+/**
+ * Errors as a user meets them, on the real binary and the demo library: one `--json` error
+ * shape for every command, file errors in words, `rollback` answering unknown agents and
+ * versions as `history` does; and `query` leading with the agent asked about.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import type * as DemoModule from '../src/core/admin/demo-library.js';
+
+type DemoLibrary = typeof DemoModule;
+
+let library: string;
+let home: string;
+
+beforeAll(async () => {
+  library = tempDir('bourdon-errors-lib-');
+  home = tempDir('bourdon-errors-home-');
+  // The built module, as the binary runs it.
+  const demo = (await import(
+    pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'admin', 'demo-library.js')).href
+  )) as DemoLibrary;
+  demo.installDemoLibrary(library);
+  await demo.recordDemoHistory(library, home);
+});
+afterAll(() => {
+  for (const dir of [library, home]) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[], input?: string) =>
+  runCli(args, { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library }, cwd: library, input, timeoutMs: 60_000 });
+
+describe('one --json error shape', () => {
+  const failures: [string, string[], number][] = [
+    ['a usage error (the parser)', ['recent', '--limit', '0'], 2],
+    ['a missing library', ['agents', '--library', path.join('/nonexistent', 'lib')], 1],
+    ['an unknown agent (a read)', ['history', 'codx'], 1],
+    ['an unknown agent (rollback)', ['rollback', 'codx', '1', '--yes'], 1],
+    ['an unknown version (rollback)', ['rollback', 'codex', '99', '--yes'], 1],
+    ["a tool's refusal (its payload)", ['commit', '../x', '--agent-type', 'other'], 1],
+    ['a missing input file', ['commit', 'notes-bot', '--file', 'nope.yaml'], 1],
+    ['an unknown member', ['agent', 'rotate', 'nobody'], 1],
+  ];
+  for (const [what, args, code] of failures) {
+    it(`${what}: a JSON object on stdout whose first key is "error", printed as every payload is`, async () => {
+      const result = await cli([...args, '--json']);
+      expect(result.code, result.stdout + result.stderr).toBe(code);
+      expect(result.stderr).toBe('');
+      const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(Object.keys(parsed)[0]).toBe('error');
+      expect(parsed.error).toEqual(expect.stringMatching(/^[^\n]+$/));
+      // The same indentation as every --json document, so one reader handles answers and errors.
+      expect(result.stdout).toBe(JSON.stringify(parsed, null, 2) + '\n');
+    });
+  }
+});
+
+describe('errors in words', () => {
+  it('a missing file says so in words, never the errno text', async () => {
+    const result = await cli(['commit', 'notes-bot', '--agent-type', 'note-capture', '--file', 'nope.yaml']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('bourdon: cannot read nope.yaml: no such file\n');
+  });
+
+  it('a folder given as the input file says it is a folder', async () => {
+    const result = await cli(['commit', 'notes-bot', '--file', 'agents']);
+    expect(result.stderr).toMatch(/^bourdon: cannot read agents: it is a folder$/m);
+    expect(result.stderr).not.toMatch(/E[A-Z]{3,}:/);
+  });
+
+  it('rollback names the closest agent, as history does', async () => {
+    const [rollback, history] = await Promise.all([cli(['rollback', 'codx', '1', '--yes']), cli(['history', 'codx'])]);
+    const first = (text: string) => text.split('\n')[0];
+    expect(first(rollback.stderr)).toBe('bourdon: no agent "codx" in this library; did you mean codex?');
+    expect(first(rollback.stderr)).toBe(first(history.stderr));
+    expect(rollback.code).toBe(history.code);
+  });
+
+  it('rollback to a version that does not exist lists the versions that do', async () => {
+    const result = await cli(['rollback', 'codex', '99', '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'bourdon: codex has no version 99; it has versions 1–4 (`bourdon history codex`)',
+    );
+  });
+});
+
+describe('query: what one agent knows', () => {
+  it("leads with the agent's own summary and names the others without quoting them", async () => {
+    const result = await cli(['query', 'codex', 'sync engine']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Sync Engine (module)');
+    expect(lines[1]).toBe('  codex: Rewrote the merge step; tiebreak by device id is in review.');
+    expect(result.stdout).not.toContain('CRDT-based sync');
+    expect(result.stdout).toContain("also known by claude-code: bourdon find 'Sync Engine'");
+  });
+
+  it('--json stays the tool payload, every agent summary included', async () => {
+    const result = await cli(['query', 'codex', 'sync engine', '--json']);
+    const payload = JSON.parse(result.stdout) as { matches: { summaries: Record<string, string> }[] };
+    expect(Object.keys(payload.matches[0].summaries).sort()).toEqual(['claude-code', 'codex']);
+  });
+});
