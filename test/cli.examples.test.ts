@@ -37,6 +37,18 @@ const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = 
     why: 'asks first on a terminal; elsewhere it refuses without --yes',
   },
   {
+    pattern: /^bourdon staging promote \w+$/,
+    code: 1,
+    says: /--yes|--digest/,
+    why: 'shows the review and asks on a terminal; elsewhere it refuses without --yes or --digest',
+  },
+  {
+    pattern: /^bourdon sync init git@/,
+    code: 1,
+    says: /git@github\.com|reach|remote/,
+    why: 'an invented ssh remote: init says it cannot reach it (a local bare repository is the runnable example)',
+  },
+  {
     pattern: /^bourdon peers check/,
     code: 1,
     says: /unreachable|laptop/,

@@ -10,7 +10,7 @@ export default class McpMemoryExport extends ExportCommand {
   static override description = `Reads the knowledge graph of the official MCP memory server (@modelcontextprotocol/server-memory): --file, else $MEMORY_FILE_PATH, else the MEMORY_FILE_PATH your MCP hosts' configs give that server (Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex), else the server's default file. Entities become known entities (first two observations as the summary); people and entities with credential-like observations stay private and are not exported. Written into the library as a new version of agents/mcp-memory.l5.yaml (\`bourdon rollback mcp-memory <version>\` undoes it), or to --out FILE. docs/participants.md has the rules.`;
   static override examples = [
     '<%= config.bin %> mcp-memory export',
-    '<%= config.bin %> mcp-memory export --file ~/memory.jsonl --dry-run --json',
+    '<%= config.bin %> mcp-memory export --file memory.jsonl --dry-run --json',
     '<%= config.bin %> mcp-memory export --out mcp-memory.l5.yaml --print',
   ];
   static override flags = {

@@ -13,7 +13,6 @@ export default class StagingPromote extends BaseCommand {
   static override examples = [
     '<%= config.bin %> staging promote openclaw',
     '<%= config.bin %> staging promote openclaw --yes --json',
-    '<%= config.bin %> staging promote openclaw --digest <digest from `staging list --diff`>',
   ];
   static override args = {
     agent: Args.string({ description: 'Agent id whose staged writes to promote.', required: true }),

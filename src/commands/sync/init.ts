@@ -6,8 +6,8 @@ export default class SyncInit extends BaseCommand {
   static override description =
     "Any remote your own git can reach: a path to a bare repository, ssh, or https with your credential helper (credentials in the URL are refused). git must reach it now; nothing is recorded otherwise. The branch is the remote's default unless --branch names one. The library itself does not become a git repository: sync works in a folder under ~/.bourdon (BOURDON_HOME). This machine publishes under BOURDON_LOCAL_NAME, else its host name. See docs/sync.md.";
   static override examples = [
-    '<%= config.bin %> sync init git@github.com:acme/bourdon-library.git',
-    '<%= config.bin %> sync init /srv/git/team-library.git --branch main',
+    '<%= config.bin %> sync init ~/team-library.git',
+    '<%= config.bin %> sync init git@github.com:acme/team-library.git --branch main',
   ];
   static override args = {
     remote: Args.string({ description: 'The git remote (path, ssh or https URL).', required: true }),

@@ -54,16 +54,39 @@ notes:
     tags: [idea]
 `;
 
+/** A knowledge graph as the MCP memory server keeps it, for `mcp-memory export --file memory.jsonl`. */
+export const DEMO_MEMORY_FILE = 'memory.jsonl';
+
+const DEMO_MEMORY = [
+  {
+    type: 'entity',
+    name: 'Sync Engine',
+    entityType: 'project',
+    observations: ['Merges offline edits by vector clock.'],
+  },
+  {
+    type: 'entity',
+    name: 'Watch Build',
+    entityType: 'component',
+    observations: ['Lags the phone build by a release.'],
+  },
+  { type: 'relation', from: 'Watch Build', to: 'Sync Engine', relationType: 'depends on' },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
 /**
  * Gives the demo a history to explore, written through the real commit path: codex's manifest
  * in four versions (the template, then three commits), so `history codex`, `diff codex 4` and
  * `rollback codex 3` have something to show; writes members `openclaw` and `scout` staged
- * for review (`staging list`, `staging promote openclaw`, `staging reject scout`); and `rows.yaml` for the commit examples.
+ * for review (`staging list`, `staging promote openclaw`, `staging reject scout`); `rows.yaml` for the commit
+ * examples and `memory.jsonl` for the mcp-memory one.
  * `home` is the demo's own config dir: nothing is written outside the temp folders.
  */
 export async function recordDemoHistory(target: string, home: string, now = new Date()): Promise<void> {
   const day = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
   fs.writeFileSync(path.join(target, DEMO_ROWS_FILE), DEMO_ROWS.replace('__DAY-0__', day(0)));
+  fs.writeFileSync(path.join(target, DEMO_MEMORY_FILE), `${DEMO_MEMORY}\n`);
   const store = new L6Store(target, { warn: () => {} });
   const ctx = createContext(store, { config: configPaths({ BOURDON_HOME: home }), env: { BOURDON_HOME: home } });
   const commits: CommitArgs[] = [
