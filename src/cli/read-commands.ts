@@ -31,7 +31,7 @@ import {
   queryAgentMemoryOperation,
 } from '../core/operations/read-operations.js';
 import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
-import { invoke } from './invoke.js';
+import { invoke } from '../core/operations/invoke.js';
 import { parseVersion } from './input.js';
 import { editDistance } from './suggest.js';
 

@@ -5,7 +5,7 @@ import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
-import { inputDescription, invoke } from '../cli/invoke.js';
+import { inputDescription, invoke } from '../core/operations/invoke.js';
 import { listMemoryVersionsOperation, rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 

@@ -5,9 +5,9 @@
  * typed output returned for the command to print.
  */
 import type * as z from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
-import { describeIssues, parseInput, type Operation } from '../core/operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { describeIssues, parseInput, type Operation } from './operation.js';
 
 export async function invoke<S extends z.ZodObject, O>(
   operation: Operation<S, O>,
