@@ -25,7 +25,7 @@ export async function invoke<S extends z.ZodObject, O>(
  * it: the tool and the command then describe a shared input in the same words.
  */
 export function inputDescription<S extends z.ZodObject>(
-  operation: Operation<S, unknown>,
+  operation: { readonly name: string; readonly input: S },
   key: keyof S['shape'] & string,
 ): string {
   const description = operation.input.shape[key]?.description;
