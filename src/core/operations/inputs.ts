@@ -7,7 +7,11 @@
 import * as z from 'zod';
 import { accessShape, federationHop, integerWithDefault, laxFlag, optionalInteger, optionalText } from './operation.js';
 
-const pageLimit = () => optionalInteger('Page size, 1 to 100 (default 20).');
+/** A page's size when a call does not say, and the most one page holds (every paged tool). */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const pageLimit = () => optionalInteger(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`);
 const sinceDay = () => optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.');
 
 export const queryAgentMemoryInput = () => z.object({ agent: z.string(), topic: z.string(), ...accessShape('public') });

@@ -30,15 +30,17 @@ import type { PeerAnswer } from '../federation/peers.js';
 import type { Failed, OneOf, Payload } from '../payload.js';
 import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
-import type {
-  CompileTurnInput,
-  CrossAgentSummaryInput,
-  DeeperContextInput,
-  FindEntityInput,
-  ListAgentsInput,
-  ListRecentWorkInput,
-  QueryAgentMemoryInput,
-  RecognitionInput,
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type CompileTurnInput,
+  type CrossAgentSummaryInput,
+  type DeeperContextInput,
+  type FindEntityInput,
+  type ListAgentsInput,
+  type ListRecentWorkInput,
+  type QueryAgentMemoryInput,
+  type RecognitionInput,
 } from './inputs.js';
 
 export interface AccessArgs {
@@ -67,8 +69,7 @@ export type PagedListing = {
 } & AccessEcho &
   Reachability;
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 export function access(ctx: OperationContext, args: AccessArgs, toolDefault: AccessLevel): ResolvedAccess {
   return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);
