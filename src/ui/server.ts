@@ -23,7 +23,7 @@ import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
 import { renderPromoted } from '../commands/staging/promote.js';
-import { readCapped } from '../cli/read-capped.js';
+import { readCapped } from '../core/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
 import {
   activityView,
