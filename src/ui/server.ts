@@ -18,11 +18,10 @@ import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
+import { promoteStaged, promotionSummary, rejectStaged } from '../core/writes/staging.js';
 import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
-import { renderPromoted } from '../commands/staging/promote.js';
 import { readCapped } from '../core/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
 import {
@@ -294,7 +293,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     try {
       if (pathname === '/staging/promote') {
         const result = await promoteStaged(options.ctx, agent);
-        return { location: '/staging', flash: { kind: 'ok', text: renderPromoted(result) } };
+        return { location: '/staging', flash: { kind: 'ok', text: promotionSummary(result) } };
       }
       if (pathname === '/staging/reject') {
         const result = await rejectStaged(options.ctx.store, agent);
