@@ -15,9 +15,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   root: ['store', 'trust', 'writes', 'federation'],
   store: ['root', 'trust'],
   trust: ['root', 'store', 'writes'],
-  writes: ['root', 'store', 'trust', 'operations'],
+  writes: ['root', 'store', 'trust'],
   operations: ['root', 'store', 'trust', 'writes', 'federation'],
-  federation: ['root', 'store', 'trust', 'writes', 'operations'],
+  federation: ['root', 'store', 'trust', 'writes'],
   admin: ['root', 'store', 'trust', 'writes', 'operations', 'federation'],
 };
 
