@@ -5,7 +5,7 @@
  * queries never scan every row and a reload never re-indexes the whole library. Indexes
  * cover every row whatever its visibility; queries filter by level as they walk them.
  */
-import { canSee, type AccessLevel } from '../trust/access.js';
+import { canSee, type AccessLevel } from './visibility.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
 
