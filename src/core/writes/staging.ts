@@ -11,12 +11,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, sweepAtomicTemps, writeDurable } from './atomic.js';
+import { isTempOf, sweepAtomicTemps, writeDurable } from '../fs/atomic.js';
 import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
 import { utcSeconds } from '../store/dates.js';
-import { withLibraryGate } from './gate.js';
+import { withLibraryGate } from '../fs/gate.js';
 import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
