@@ -12,13 +12,14 @@ const CORE = path.join(SRC, 'core');
 
 /** Which parts of src/core each part may import (its own part always). The root files are `root`. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  root: ['store', 'trust', 'writes', 'federation'],
+  root: ['store', 'fs', 'trust', 'federation'],
   store: ['root'],
-  trust: ['root', 'store', 'writes'],
-  writes: ['root', 'store', 'trust'],
-  operations: ['root', 'store', 'trust', 'writes', 'federation'],
-  federation: ['root', 'store', 'trust', 'writes'],
-  admin: ['root', 'store', 'trust', 'writes', 'operations', 'federation'],
+  fs: ['root', 'store'],
+  trust: ['root', 'store', 'fs'],
+  writes: ['root', 'store', 'fs', 'trust'],
+  operations: ['root', 'store', 'fs', 'trust', 'writes', 'federation'],
+  federation: ['root', 'store', 'fs', 'trust', 'writes'],
+  admin: ['root', 'store', 'fs', 'trust', 'writes', 'operations', 'federation'],
 };
 
 /** Packages that belong to the adapters (CLI, MCP, terminal, browser): never imported by the domain. */
@@ -127,6 +128,15 @@ describe('architecture: import rules (docs/architecture.md)', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it('the parts below the core root are in a strict order: no part may import a part that may import it', () => {
+    const mutual = Object.entries(MAY_IMPORT).flatMap(([part, allowed]) =>
+      allowed
+        .filter((other) => part !== 'root' && other !== 'root' && MAY_IMPORT[other].includes(part))
+        .map((other) => `${part} ↔ ${other}`),
+    );
+    expect(mutual).toEqual([]);
   });
 
   it('each part of src/core imports only the parts it may', () => {
