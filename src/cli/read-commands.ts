@@ -9,14 +9,14 @@
  * flags from it (flags.ts) and the fast path parses argv with it.
  */
 import fs from 'node:fs';
-import { BourdonError, UsageError } from '../core/errors.js';
+import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
-import { localDay, parseCalendarDay, resolveCutoff } from '../core/store/dates.js';
+import { resolveCutoff } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
 import {
@@ -36,7 +36,14 @@ import { DEFAULT_VERSION_LIMIT, MAX_VERSION_LIMIT } from '../core/writes/version
 import { invoke } from '../core/operations/invoke.js';
 import { parseVersion } from './input.js';
 import { editDistance } from './suggest.js';
-import { defineReadCommand, type AnyReadCommand, type FlagSpecs, type OpenLibrary } from './command-spec.js';
+import {
+  cliSince,
+  defineReadCommand,
+  SINCE_FORMS,
+  type AnyReadCommand,
+  type FlagSpecs,
+  type OpenLibrary,
+} from './command-spec.js';
 
 export type { OpenLibrary };
 
@@ -93,26 +100,6 @@ export function accessArgs(flags: { 'access-level'?: string; 'include-private'?:
   if (flags['access-level']) out.access_level = flags['access-level'];
   if (flags['include-private']) out.include_private = true;
   return out;
-}
-
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
-
-/**
- * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
- * through unchanged, so --json echoes them as the MCP tool would; `today`, `yesterday`, `7d`
- * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
- * error: on the command line a typo must not silently widen the query to the default window.
- */
-export function cliSince(input: string, now: Date = new Date()): string {
-  const text = input.trim();
-  if (parseCalendarDay(text)) return text;
-  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
-  const lower = text.toLowerCase();
-  if (lower === 'today') return daysAgo(0);
-  if (lower === 'yesterday') return daysAgo(1);
-  const relative = /^(\d{1,4})([dw])$/.exec(lower);
-  if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
-  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 
 /**
