@@ -7,7 +7,8 @@ export default defineConfig({
     // Removes the temp dirs each test file made, whatever the file's own hooks did.
     setupFiles: ['./test/helpers/cleanup.ts'],
     // A temp directory of the run's own; the run fails if a test leaves anything in it.
-    globalSetup: ['./test/helpers/private-tmp.ts'],
+    // The run fails at once if dist/ (what the end-to-end tests spawn) is older than src/.
+    globalSetup: ['./test/helpers/private-tmp.ts', './test/helpers/dist-fresh.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: forks keep spawned CLIs and servers isolated without oversubscribing.

@@ -158,10 +158,23 @@ const READS = [
   ['list_memory_versions', () => ({ agent_id: 'soak-a', limit: 5 })],
 ];
 
+const readMemory = (client) =>
+  timed(
+    'resource:agent-memory',
+    () => client.readResource({ uri: 'agent-library://agents/agent-002/memory' }),
+    (result) => (JSON.parse(result.contents[0].text).agent ? null : 'resource without agent block'),
+  );
+
 async function httpClientLoop(index, url, deadline) {
   const client = await connect(url, trusted, index % 2 === 0 ? 'legacy' : 'auto');
   let n = 0;
   try {
+    // Every kind of read once first: a run on a busy machine still covers each kind, however
+    // few rounds it gets through (test/hardening.soak.test.ts checks each kind ran).
+    if (index === 0) {
+      await readMemory(client);
+      for (const [op, args] of READS) await call(client, op, args());
+    }
     while (Date.now() < deadline) {
       n += 1;
       if (n % 5 < 2) {
@@ -193,11 +206,7 @@ async function httpClientLoop(index, url, deadline) {
           }
         }
       } else if (n % 11 === 0) {
-        await timed(
-          'resource:agent-memory',
-          () => client.readResource({ uri: 'agent-library://agents/agent-002/memory' }),
-          (result) => (JSON.parse(result.contents[0].text).agent ? null : 'resource without agent block'),
-        );
+        await readMemory(client);
       } else {
         const [op, args] = READS[(n * 7 + index) % READS.length];
         await call(client, op, args());

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `bourdon` CLI. `--version` is answered here, without loading oclif (what oclif would
 // print: name/version platform-arch node-version). A plain `--json` read command (agents,
-// find, query, recent, …) is answered by the fast path (dist/bundle/fast-path.js, no oclif), which
+// find, query, recent, …) is answered by the fast path (dist/bundle/fast-path.cjs, no oclif), which
 // hands anything unusual back untouched (docs/cli.md; BOURDON_NO_FAST_PATH=1 turns it off).
 // Everything else runs from the bundled build (dist/bundle/cli.js), which holds oclif and
 // every command.
@@ -10,7 +10,7 @@
 // loader, which is about 15 ms of every call (bench/README.md); the bundle is still an ES module.
 'use strict';
 const fs = require('node:fs');
-const { createRequire } = require('node:module');
+const nodeModule = require('node:module');
 const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -26,31 +26,39 @@ async function main(argv) {
     process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${arch} node-${process.version}\n`);
     return;
   }
+  // Node 22.1 and later keep compiled code on disk for every module loaded after this.
+  const compileCache = typeof nodeModule.enableCompileCache === 'function';
+  if (compileCache) nodeModule.enableCompileCache();
   const fast = argv.includes('--json') && !process.env.BOURDON_NO_FAST_PATH;
-  if (fast && (await runFastPath(argv))) return;
+  if (fast && (await loadFastPath(compileCache).runFastPath(argv))) return;
   const { run } = await import(pathToFileURL(path.join(ROOT, 'dist', 'bundle', 'cli.js')).href);
   await run(argv, pathToFileURL(ROOT).href);
 }
 
 /**
- * Runs the fast path: dist/bundle/fast-path.js is a function expression (a CommonJS body,
- * scripts/bundle.mjs), compiled here with the V8 code cache the build made for it, which Node 20
- * cannot use for an ES module. A missing or rejected cache (another Node version) only costs
- * the compile it would have saved.
+ * The fast path's module. With Node's compile cache on, a plain require. Before Node 22.1 a
+ * required module has no code cache, and compiling the bundle was a fifth of a warm query: the
+ * build made one (dist/bundle/fast-path.cjs.cache), and the module is compiled with it the way
+ * Node's CommonJS loader compiles a module (`vm.compileFunction` with the same parameters). A
+ * missing or rejected cache (another Node) only costs the compile it would have saved.
  */
-async function runFastPath(argv) {
-  const file = path.join(ROOT, 'dist', 'bundle', 'fast-path.js');
+function loadFastPath(compileCache) {
+  const file = path.join(ROOT, 'dist', 'bundle', 'fast-path.cjs');
+  if (compileCache) return require(file);
   let cachedData;
   try {
     cachedData = fs.readFileSync(`${file}.cache`);
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
+  const body = vm.compileFunction(fs.readFileSync(file, 'utf8'), COMMONJS_PARAMETERS, { filename: file, cachedData });
   const loaded = { exports: {} };
-  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, path.dirname(file));
-  return loaded.exports.runFastPath(argv);
+  body(loaded.exports, nodeModule.createRequire(file), loaded, file, path.dirname(file));
+  return loaded.exports;
 }
+
+/** The parameters Node's CommonJS loader compiles a module's body with (scripts/bundle.mjs uses the same). */
+const COMMONJS_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname'];
 
 main(process.argv.slice(2)).catch((error) => {
   // Commands report their own errors; this is a failure to load the CLI itself.

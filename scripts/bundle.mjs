@@ -7,7 +7,7 @@
 // them as `COMMANDS` for oclif's explicit strategy (package.json `oclif.commands`). Adding a
 // command is adding its file under src/commands: nothing to register by hand.
 //
-// A second bundle, fast-path.js (src/cli/fast-path.ts), answers the plain `--json` read commands
+// A second bundle, fast-path.cjs (src/cli/fast-path.ts), answers the plain `--json` read commands
 // without oclif (bin/run.js tries it first); it must not import @oclif/core, which this
 // script checks.
 //
@@ -15,9 +15,7 @@
 // writer) stay lazy: esbuild splits them into chunks loaded only when a command needs them.
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 
@@ -25,7 +23,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 const COMMANDS_DIR = path.join(DIST, 'commands');
-const FAST_FILE = path.join(OUT, 'fast-path.js');
+const FAST_FILE = path.join(OUT, 'fast-path.cjs');
+/** The parameters Node's CommonJS loader compiles a module's body with (bin/run.js uses the same). */
+const COMMONJS_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname'];
 
 function commandFiles(dir, prefix = []) {
   const found = [];
@@ -100,17 +100,17 @@ try {
   // quicker to start than the same code spread over the chunks it would share with cli.js
   // (bench/README.md). It exists to skip oclif's module graph: the build fails if it reaches it.
   //
-  // It is built as a CommonJS body wrapped in a function expression (fast-path.js), which
-  // bin/run.js compiles with vm.Script and the V8 code cache made here (fast-path.js.cache):
-  // Node 20 has no code cache for ES modules, and compiling the bundle was a fifth of a warm
-  // query. V8 checks the cache against its own version, flags and the source, and a cache it
-  // rejects (another Node) costs only the compile it would have saved.
+  // It is a plain CommonJS module (fast-path.cjs). On Node 22.1 and later bin/run.js requires
+  // it with Node's own compile cache on (`module.enableCompileCache()`); before that Node has
+  // no code cache for a required module, so the build makes one (fast-path.cjs.cache) and
+  // bin/run.js compiles the module with it (`vm.compileFunction`, the call Node's CommonJS
+  // loader makes): a warm `find` costs 222 M instructions without it, 172 M with it
+  // (bench/README.md). V8 checks the cache against its version, flags and the source; a cache
+  // it rejects (another Node) costs only the compile it would have saved.
   const fast = await build({
     ...common,
-    plugins: [builtinsAsModules()],
     format: 'cjs',
     entryPoints: [path.join(DIST, 'cli', 'fast-path.js')],
-    write: false,
     outfile: FAST_FILE,
     metafile: true,
     define: { 'import.meta.url': '__bourdonImportMetaUrl' },
@@ -126,97 +126,13 @@ try {
     )
     .map(([name]) => name);
   if (eagerCrypto.length) throw new Error(`the fast path imports node:crypto at the top of: ${eagerCrypto.join(', ')}`);
-  const body = fast.outputFiles.find((file) => file.path === FAST_FILE).text;
-  const source = `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
-  fs.writeFileSync(FAST_FILE, source);
-  // Compiled, its top level run, then the usual queries answered once on the demo library, so
-  // the cache holds the bytecode of the code a call runs (V8 adds the functions compiled so far)
-  // rather than only the top level's: without them each call parsed and compiled those lazily.
-  const script = new vm.Script(source, { filename: FAST_FILE });
-  const loaded = { exports: {} };
-  script.runInThisContext()(loaded.exports, createRequire(FAST_FILE), loaded, FAST_FILE, OUT);
-  if (typeof loaded.exports.runFastPath !== 'function') throw new Error('the fast path bundle exports no runFastPath');
-  await warmUp(loaded.exports.runFastPath);
-  fs.writeFileSync(`${FAST_FILE}.cache`, script.createCachedData());
+  const compiled = vm.compileFunction(fs.readFileSync(FAST_FILE, 'utf8'), COMMONJS_PARAMETERS, {
+    filename: FAST_FILE,
+    produceCachedData: true,
+  });
+  if (!compiled.cachedDataProduced) throw new Error('V8 made no code cache for the fast path');
+  fs.writeFileSync(`${FAST_FILE}.cache`, compiled.cachedData);
 } finally {
   fs.rmSync(entryFile, { force: true });
   fs.rmSync(helpFile, { force: true });
-}
-
-/**
- * Node built-ins in the CommonJS fast path, as one small ES module each over `require()`.
- * Left to esbuild, every module's `import fs from 'node:fs'` becomes its own interop wrapper that
- * copies each export of the built-in onto a fresh object as a getter: some thousand property
- * definitions at every start, about 3 ms (bench/README.md). A shim exports the built-in as its
- * default and, by name, only what the compiled modules import by name (read here from their
- * import statements): reading every export would load the modules behind Node's lazy ones
- * (`fs.Dir`, `fs.promises`). A named import this misses fails the build.
- */
-function builtinsAsModules() {
-  const named = namedBuiltinImports(DIST);
-  return {
-    name: 'builtins-as-modules',
-    setup(bundle) {
-      // The shim's own require() is the real built-in.
-      bundle.onResolve({ filter: /^node:/ }, (args) =>
-        args.namespace === 'builtin' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin' },
-      );
-      bundle.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-        const lines = [`const builtin = require(${JSON.stringify(args.path)});`, 'export default builtin;'];
-        for (const name of named.get(args.path) ?? []) lines.push(`export const ${name} = builtin.${name};`);
-        return { contents: lines.join('\n'), loader: 'js' };
-      });
-    },
-  };
-}
-
-/** Built-in → the names the compiled modules under `dir` import from it by name. */
-function namedBuiltinImports(dir) {
-  const named = new Map();
-  const statement = /import\s+(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"](node:[\w/]+)['"]/g;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const folder = entry.parentPath ?? entry.path;
-    if (!entry.isFile() || !entry.name.endsWith('.js') || folder.startsWith(OUT)) continue;
-    const text = fs.readFileSync(path.join(folder, entry.name), 'utf8');
-    for (const [, list, builtin] of text.matchAll(statement)) {
-      const names = named.get(builtin) ?? new Set();
-      for (const item of list.split(',')) {
-        const name = item.trim().split(/\s+as\s+/)[0];
-        if (name) names.add(name);
-      }
-      named.set(builtin, names);
-    }
-  }
-  return named;
-}
-
-/**
- * Runs the fast path's common reads twice each (a parse that fills the parsed cache, then an
- * answer from it) on a demo library in a temp home, printing nothing. Any failure fails the build:
- * these are the calls the fast path exists for.
- */
-async function warmUp(runFastPath) {
-  const { installDemoLibrary } = await import(pathToFileURL(path.join(DIST, 'core', 'admin', 'demo-library.js')).href);
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-build-'));
-  const library = installDemoLibrary(path.join(home, 'library'));
-  const saved = { home: process.env.BOURDON_HOME, write: process.stdout.write };
-  process.env.BOURDON_HOME = home;
-  process.stdout.write = () => true;
-  try {
-    const reads = [
-      ['find', 'Release 2.4', '--access-level', 'team'],
-      ['query', 'claude-code', 'Release 2.4'],
-      ['recent'],
-      ['agents'],
-    ];
-    for (const argv of [...reads, ...reads]) {
-      if (!(await runFastPath([...argv, '--json', '--library', library])))
-        throw new Error(`the fast path did not answer ${argv.join(' ')} on the demo library`);
-    }
-  } finally {
-    process.stdout.write = saved.write;
-    if (saved.home === undefined) delete process.env.BOURDON_HOME;
-    else process.env.BOURDON_HOME = saved.home;
-    fs.rmSync(home, { recursive: true, force: true });
-  }
 }

@@ -12,13 +12,14 @@ const CORE = path.join(SRC, 'core');
 
 /** Which parts of src/core each part may import (its own part always). The root files are `root`. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  root: ['store', 'trust', 'writes', 'federation'],
-  store: ['root', 'trust'],
-  trust: ['root', 'store', 'writes'],
-  writes: ['root', 'store', 'trust', 'operations'],
-  operations: ['root', 'store', 'trust', 'writes', 'federation'],
-  federation: ['root', 'store', 'trust', 'writes', 'operations'],
-  admin: ['root', 'store', 'trust', 'writes', 'operations', 'federation'],
+  root: ['store', 'fs', 'trust', 'federation'],
+  store: ['root'],
+  fs: ['root', 'store'],
+  trust: ['root', 'store', 'fs'],
+  writes: ['root', 'store', 'fs', 'trust'],
+  operations: ['root', 'store', 'fs', 'trust', 'writes', 'federation'],
+  federation: ['root', 'store', 'fs', 'trust', 'writes'],
+  admin: ['root', 'store', 'fs', 'trust', 'writes', 'operations', 'federation'],
 };
 
 /** Packages that belong to the adapters (CLI, MCP, terminal, browser): never imported by the domain. */
@@ -63,7 +64,7 @@ function importedNames(file: string): { name: string; typeOnly: boolean }[] {
 }
 
 describe('architecture: operations are called through their declarations', () => {
-  it('MCP registration and CLI commands import no operation handler: they call the declarations', async () => {
+  it('MCP registration, CLI commands and the page import no operation handler: they call the declarations', async () => {
     const { OPERATIONS } = await import('../src/core/operations/catalog.js');
     // The handlers the declarations run, by the names their modules export them under.
     const handlers = new Set([
@@ -88,6 +89,7 @@ describe('architecture: operations are called through their declarations', () =>
       ...sourceFiles(path.join(SRC, 'commands')),
       ...sourceFiles(path.join(SRC, 'cli')),
       ...sourceFiles(path.join(SRC, 'mcp')),
+      ...sourceFiles(path.join(SRC, 'ui')),
     ];
     const violations = adapterFiles.flatMap((file) =>
       importedNames(file)
@@ -166,6 +168,15 @@ describe('architecture: import rules (docs/architecture.md)', () => {
     expect(violations).toEqual([]);
   });
 
+  it('the parts below the core root are in a strict order: no part may import a part that may import it', () => {
+    const mutual = Object.entries(MAY_IMPORT).flatMap(([part, allowed]) =>
+      allowed
+        .filter((other) => part !== 'root' && other !== 'root' && MAY_IMPORT[other].includes(part))
+        .map((other) => `${part} ↔ ${other}`),
+    );
+    expect(mutual).toEqual([]);
+  });
+
   it('each part of src/core imports only the parts it may', () => {
     const violations: string[] = [];
     for (const file of coreFiles) {
@@ -211,6 +222,51 @@ describe('architecture: sync (src/sync)', () => {
     const violations = coreFiles.flatMap((file) =>
       importsOf(file)
         .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(SYNC + path.sep))
+        .map((spec) => `${path.relative(REPO_ROOT, file)} imports ${spec}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
+
+/**
+ * The adapters around core, by folder. `src/commands` is not among them: its files are the
+ * binary's entry points, one per command, and some start another adapter (`serve` the MCP
+ * server, `ui` the page, `peers check` the MCP client).
+ */
+const ADAPTERS: Record<string, readonly string[]> = {
+  cli: ['cli', 'hooks'],
+  mcp: ['mcp'],
+  ui: ['ui'],
+};
+
+function adapterOf(file: string): string | null {
+  const top = path.relative(SRC, file).split(path.sep)[0];
+  return Object.entries(ADAPTERS).find(([, folders]) => folders.includes(top))?.[0] ?? null;
+}
+
+describe('architecture: adapters', () => {
+  it('no adapter imports another adapter, nor a command: what two share lives in core', () => {
+    const violations: string[] = [];
+    for (const folder of Object.values(ADAPTERS).flat()) {
+      for (const file of sourceFiles(path.join(SRC, folder))) {
+        const from = adapterOf(file);
+        for (const spec of importsOf(file)) {
+          if (!spec.startsWith('.')) continue;
+          const target = path.resolve(path.dirname(file), spec);
+          const to = adapterOf(target);
+          const toCommand = target.startsWith(path.join(SRC, 'commands') + path.sep);
+          if ((to !== null && to !== from) || toCommand)
+            violations.push(`${path.relative(REPO_ROOT, file)} (${from}) imports ${spec}`);
+        }
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('the page imports no CLI or MCP package', () => {
+    const violations = sourceFiles(path.join(SRC, 'ui')).flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => /^(@oclif\/|@modelcontextprotocol\/|@inquirer\/)/.test(spec))
         .map((spec) => `${path.relative(REPO_ROOT, file)} imports ${spec}`),
     );
     expect(violations).toEqual([]);

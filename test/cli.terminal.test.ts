@@ -23,8 +23,12 @@ let auditPath: string;
 const HOSTILE = 'act\u001b[2J\u001b[31mred\r\nfake line\u0007';
 
 /** Lines of output longer than `width` characters (code points, as a terminal counts them). */
+/**
+ * Lines wider than `width`, but for a line that is one unbreakable token (a paging cursor to
+ * copy): no wrap can shorten it, and splitting it would break the copy (output.ts `wrap`).
+ */
 function overlong(text: string, width: number): string[] {
-  return text.split('\n').filter((line) => Array.from(line).length > width);
+  return text.split('\n').filter((line) => Array.from(line).length > width && /\s/.test(line.trim()));
 }
 
 function env(extra: Record<string, string> = {}): Record<string, string> {

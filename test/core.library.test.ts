@@ -2,9 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import {
+  findEntityOperation,
+  listRecentWorkOperation,
+  prepareRecognitionContextOperation,
+} from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { findEntity, listRecentWork, prepareRecognitionContext } from '../src/core/operations/reads.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { BourdonError } from '../src/core/errors.js';
 import { redactText, REDACTED } from '../src/core/trust/redaction.js';
@@ -29,7 +34,7 @@ describe('manifest loading', () => {
         "agent: {id: a, type: other}\nrecent_sessions:\n  - date: '2026-06-01'\n    project_focus: Bourdon\n    key_actions: Chased flaky test\n",
     });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
-    const payload = await listRecentWork(ctx, { since: '2026-01-01' });
+    const payload = await invoke(listRecentWorkOperation, ctx, { since: '2026-01-01' });
     expect(payload.sessions).toEqual([
       {
         agent: 'a',
@@ -82,15 +87,15 @@ describe('manifest loading', () => {
   it('sees edits, additions and removals by other processes on the next snapshot', async () => {
     const root = library({ 'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: Old}]\n' });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
-    expect((await findEntity(ctx, { name: 'old' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, ctx, { name: 'old' })).matches).toHaveLength(1);
     const file = path.join(root, 'agents', 'a.l5.yaml');
     // Same size, rewritten through a rename: only the inode tells.
     fs.writeFileSync(file + '.tmp', 'agent: {id: a, type: other}\nknown_entities: [{name: New}]\n');
     fs.renameSync(file + '.tmp', file);
-    expect((await findEntity(ctx, { name: 'old' })).matches).toHaveLength(0);
-    expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, ctx, { name: 'old' })).matches).toHaveLength(0);
+    expect((await invoke(findEntityOperation, ctx, { name: 'new' })).matches).toHaveLength(1);
     fs.rmSync(file);
-    expect((await findEntity(ctx, { name: 'new' })).matches).toHaveLength(0);
+    expect((await invoke(findEntityOperation, ctx, { name: 'new' })).matches).toHaveLength(0);
   });
 
   it("recognises an entity named like another entity's alias as itself, not merged with that other entity", async () => {
@@ -99,9 +104,9 @@ describe('manifest loading', () => {
         "agent: {id: a, type: other}\nknown_entities:\n  - {name: Satellite, aliases: [orbit], summary: 'the satellite'}\n  - {name: Orbit, summary: 'the orbit'}\n",
     });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
-    const payload = await prepareRecognitionContext(ctx, { prompt: 'what about orbit?' });
+    const payload = await invoke(prepareRecognitionContextOperation, ctx, { prompt: 'what about orbit?' });
     expect(payload.prompt_context).toContain('- Satellite via a: the satellite\n- Orbit via a: the orbit\n');
-    expect((await findEntity(ctx, { name: 'orbit' })).matches.map((match) => match.name)).toEqual([
+    expect((await invoke(findEntityOperation, ctx, { name: 'orbit' })).matches.map((match) => match.name)).toEqual([
       'Satellite',
       'Orbit',
     ]);
@@ -112,8 +117,8 @@ describe('manifest loading', () => {
       'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n',
     });
     const ctx = createContext(new L6Store(root, { warn: () => {} }));
-    expect((await findEntity(ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
-    expect((await findEntity(ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
+    expect((await invoke(findEntityOperation, ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);
   });
 });
 

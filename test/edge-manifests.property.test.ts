@@ -9,8 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import { findEntityOperation, listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
-import { findEntity, listRecentWork } from '../src/core/operations/reads.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { L6Store } from '../src/core/store/library.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -150,7 +151,7 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
 
         for (const level of LEVELS) {
           for (const row of entityRows) {
-            const { matches } = (await findEntity(ctx, { name: row.name, access_level: level })) as {
+            const { matches } = (await invoke(findEntityOperation, ctx, { name: row.name, access_level: level })) as {
               matches: { name: string; agents: string[]; tags: string[] }[];
             };
             if (RANK[row.level] <= RANK[level]) {
@@ -161,7 +162,11 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
               expect(matches).toEqual([]);
             }
           }
-          const listed = (await listRecentWork(ctx, { since: CUTOFF, access_level: level, limit: 100 })) as {
+          const listed = (await invoke(listRecentWorkOperation, ctx, {
+            since: CUTOFF,
+            access_level: level,
+            limit: 100,
+          })) as {
             sessions: { agent: string; cwd: string }[];
           };
           const want = sessionRows

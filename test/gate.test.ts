@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext } from '../src/core/context.js';
-import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/writes/gate.js';
+import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/fs/gate.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { L6Store, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
@@ -219,7 +219,7 @@ describe('the library write gate', () => {
   it('a holder that exits while holding the gate releases it', async () => {
     const root = library();
     const script = [
-      `const { withLibraryGate } = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/core/writes/gate.js'))});`,
+      `const { withLibraryGate } = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/core/fs/gate.js'))});`,
       `const { libraryPaths } = await import(${JSON.stringify(path.join(REPO_ROOT, 'dist/core/store/library.js'))});`,
       `await withLibraryGate(libraryPaths(${JSON.stringify(root)}), () => process.exit(0));`,
     ].join('\n');

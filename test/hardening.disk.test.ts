@@ -12,7 +12,7 @@
  *
  * Found by this test: write-file-atomic, used before for every durable write, ignores a short
  * write(2); on a disk filling up mid-write it renamed a truncated manifest over the live one
- * with no error. src/core/writes/atomic.ts now writes every byte or fails.
+ * with no error. src/core/fs/atomic.ts now writes every byte or fails.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

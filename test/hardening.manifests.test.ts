@@ -5,15 +5,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import {
+  findEntityOperation,
+  getCrossAgentSummaryOperation,
+  listRecentWorkOperation,
+  prepareRecognitionContextOperation,
+} from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/operations/export.js';
 import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
-import {
-  findEntity,
-  getCrossAgentSummary,
-  listRecentWork,
-  prepareRecognitionContext,
-} from '../src/core/operations/reads.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const GOOD =
@@ -85,15 +86,17 @@ describe('hostile manifests', () => {
   });
 
   it('queries keep answering from the readable manifests', async () => {
-    expect((await findEntity(ctx, { name: 'survivor' })).matches).toHaveLength(1);
-    expect((await findEntity(ctx, { name: 'impostor' })).matches).toHaveLength(0);
-    expect((await findEntity(ctx, { name: 'real row' })).matches).toHaveLength(0); // its visibility label is not a level: private
-    expect((await findEntity(ctx, { name: 'real row', access_level: 'private' })).matches).toHaveLength(1);
-    expect((await listRecentWork(ctx, { since: '2026-01-01' })).sessions).toEqual([
+    expect((await invoke(findEntityOperation, ctx, { name: 'survivor' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, ctx, { name: 'impostor' })).matches).toHaveLength(0);
+    expect((await invoke(findEntityOperation, ctx, { name: 'real row' })).matches).toHaveLength(0); // its visibility label is not a level: private
+    expect(
+      (await invoke(findEntityOperation, ctx, { name: 'real row', access_level: 'private' })).matches,
+    ).toHaveLength(1);
+    expect((await invoke(listRecentWorkOperation, ctx, { since: '2026-01-01' })).sessions).toEqual([
       { agent: 'good', date: '2026-06-01', cwd: null, project_focus: ['Survivor'], key_actions: [], files_touched: [] },
     ]); // the row dated 20260601 (a number, not a day) is not listed
-    expect((await getCrossAgentSummary(ctx, { project: 'Survivor' })).agents).toEqual(['good']);
-    expect((await prepareRecognitionContext(ctx, { prompt: 'survivor?' })).recognition).toBe(
+    expect((await invoke(getCrossAgentSummaryOperation, ctx, { project: 'Survivor' })).agents).toEqual(['good']);
+    expect((await invoke(prepareRecognitionContextOperation, ctx, { prompt: 'survivor?' })).recognition).toBe(
       'Oh -- Survivor, the project.',
     );
     const envelope = await exportAgents(ctx);

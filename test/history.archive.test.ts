@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { REAL_FILES } from '../src/core/writes/atomic.js';
+import { REAL_FILES } from '../src/core/fs/atomic.js';
 import { decodeArchive, listArchiveNames, writeArchive } from '../src/core/writes/archive.js';
 import { readArchive, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';

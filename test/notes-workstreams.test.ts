@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import { listNotesOperation, listWorkstreamsOperation } from '../src/core/operations/read-operations.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { listNotes } from '../src/core/operations/notes.js';
 import { callerFor } from '../src/core/trust/registry.js';
-import { listWorkstreams } from '../src/core/operations/workstreams.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
@@ -83,7 +83,7 @@ const texts = (payload: Record<string, unknown>) => (payload.notes as { text: st
 
 describe('list_notes', () => {
   it('lists the last 14 days, newest first, public only by default', async () => {
-    const payload = await listNotes(ctxAt(NOW), {});
+    const payload = await invoke(listNotesOperation, ctxAt(NOW), {});
     expect(texts(payload)).toEqual(['b2 see [link] for details', 'b1', 'a2', 'a1']);
     expect(payload).toMatchObject({
       since: null,
@@ -108,12 +108,12 @@ describe('list_notes', () => {
   });
 
   it('honours since as the calendar day written', async () => {
-    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-06-12T23:30:00-07:00' }))).toEqual([
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { since: '2026-06-12T23:30:00-07:00' }))).toEqual([
       'b2 see [link] for details',
       'b1',
       'a2',
     ]);
-    expect(texts(await listNotes(ctxAt(NOW), { since: '2026-01-01' }))).toEqual([
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { since: '2026-01-01' }))).toEqual([
       'b2 see [link] for details',
       'b1',
       'a2',
@@ -124,36 +124,36 @@ describe('list_notes', () => {
   });
 
   it('filters by agent, tag and project, case-insensitively', async () => {
-    expect(texts(await listNotes(ctxAt(NOW), { agent: 'alpha' }))).toEqual(['a2', 'a1']);
-    expect(texts(await listNotes(ctxAt(NOW), { agent: 'nobody' }))).toEqual([]);
-    expect(texts(await listNotes(ctxAt(NOW), { tag: 'RELEASE' }))).toEqual(['a2', 'a1']);
-    expect(texts(await listNotes(ctxAt(NOW), { project: 'BOURDON' }))).toEqual(['b1', 'a1']);
-    expect(texts(await listNotes(ctxAt(NOW), { project: 'bourdon', tag: 'release' }))).toEqual(['a1']);
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { agent: 'alpha' }))).toEqual(['a2', 'a1']);
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { agent: 'nobody' }))).toEqual([]);
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { tag: 'RELEASE' }))).toEqual(['a2', 'a1']);
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { project: 'BOURDON' }))).toEqual(['b1', 'a1']);
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { project: 'bourdon', tag: 'release' }))).toEqual(['a1']);
   });
 
   it('shows team and private notes only at those levels, redacted', async () => {
-    expect(texts(await listNotes(ctxAt(NOW), { access_level: 'team' }))).toEqual([
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { access_level: 'team' }))).toEqual([
       'b2 see [link] for details',
       'b1',
       'a2',
       '[redacted credential-like text]',
       'a1',
     ]);
-    expect(texts(await listNotes(ctxAt(NOW), { include_private: true }))).toContain('private one');
-    expect(await listNotes(ctxAt(NOW), { access_level: 'secret' })).toMatchObject({
+    expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { include_private: true }))).toContain('private one');
+    expect(await invoke(listNotesOperation, ctxAt(NOW), { access_level: 'secret' })).toMatchObject({
       error: expect.stringContaining('unsupported access_level'),
       notes: [],
     });
   });
 
   it('pages with cursors that keep the window', async () => {
-    const first = await listNotes(ctxAt(NOW), { since: '2026-01-01', limit: 4 });
+    const first = await invoke(listNotesOperation, ctxAt(NOW), { since: '2026-01-01', limit: 4 });
     expect(texts(first)).toEqual(['b2 see [link] for details', 'b1', 'a2', 'a1']);
     expect(first.has_more).toBe(true);
-    const second = await listNotes(ctxAt(NOW), { cursor: first.next_cursor as string, limit: 4 });
+    const second = await invoke(listNotesOperation, ctxAt(NOW), { cursor: first.next_cursor as string, limit: 4 });
     expect(texts(second)).toEqual(['legacy note', 'old']);
     expect(second).toMatchObject({ has_more: false, next_cursor: null });
-    expect(await listNotes(ctxAt(NOW), { cursor: 'not-a-cursor' })).toMatchObject({
+    expect(await invoke(listNotesOperation, ctxAt(NOW), { cursor: 'not-a-cursor' })).toMatchObject({
       error: "invalid cursor: 'not-a-cursor'",
       notes: [],
     });
@@ -186,7 +186,7 @@ describe('list_workstreams with a fixed clock', () => {
     (payload.workstreams as { name: string; status: string }[]).map((stream) => [stream.name, stream.status]);
 
   it('derives active, idle and archived from activity and entities', async () => {
-    const payload = await listWorkstreams(ctxAt(NOW), {});
+    const payload = await invoke(listWorkstreamsOperation, ctxAt(NOW), {});
     expect(view(payload)).toEqual([
       ['Old Tray', 'archived'],
       ['Bourdon', 'active'],
@@ -216,7 +216,7 @@ describe('list_workstreams with a fixed clock', () => {
   });
 
   it('moves with the clock: what was active goes idle', async () => {
-    const later = await listWorkstreams(ctxAt(new Date(2026, 6, 1, 12)), {});
+    const later = await invoke(listWorkstreamsOperation, ctxAt(new Date(2026, 6, 1, 12)), {});
     expect(view(later)).toEqual([
       ['Old Tray', 'archived'],
       ['Bourdon', 'idle'],
@@ -226,44 +226,54 @@ describe('list_workstreams with a fixed clock', () => {
       ['Legacy', 'idle'],
     ]);
     // 2026-06-27: Bourdon's last activity (06-12) is 15 days back, Old Tray's entity still archived.
-    expect(view(await listWorkstreams(ctxAt(new Date(2026, 5, 26, 12)), { status: 'active' }))).toEqual([
+    expect(
+      view(await invoke(listWorkstreamsOperation, ctxAt(new Date(2026, 5, 26, 12)), { status: 'active' })),
+    ).toEqual([
       ['Bourdon', 'active'],
       ['Infra', 'active'],
     ]);
-    expect(view(await listWorkstreams(ctxAt(new Date(2026, 5, 27, 12)), { status: 'active' }))).toEqual([]);
+    expect(
+      view(await invoke(listWorkstreamsOperation, ctxAt(new Date(2026, 5, 27, 12)), { status: 'active' })),
+    ).toEqual([]);
   });
 
   it('filters by status, since and agent, and checks its arguments', async () => {
-    expect(view(await listWorkstreams(ctxAt(NOW), { status: 'archived' }))).toEqual([
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), { status: 'archived' }))).toEqual([
       ['Old Tray', 'archived'],
       ['Sunset', 'archived'],
     ]);
-    expect(view(await listWorkstreams(ctxAt(NOW), { status: 'idle' }))).toEqual([['Legacy', 'idle']]);
-    expect(view(await listWorkstreams(ctxAt(NOW), { since: '2026-06-12' }))).toEqual([
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), { status: 'idle' }))).toEqual([['Legacy', 'idle']]);
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), { since: '2026-06-12' }))).toEqual([
       ['Old Tray', 'archived'],
       ['Bourdon', 'active'],
       ['Infra', 'active'],
     ]);
-    expect(view(await listWorkstreams(ctxAt(NOW), { agent: 'beta' }))).toEqual([
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), { agent: 'beta' }))).toEqual([
       ['Bourdon', 'active'],
       ['Future', 'active'],
     ]);
-    expect(await listWorkstreams(ctxAt(NOW), { status: 'stalled' })).toMatchObject({
+    expect(await invoke(listWorkstreamsOperation, ctxAt(NOW), { status: 'stalled' })).toMatchObject({
       error: 'unsupported status: stalled (use active, idle or archived)',
       workstreams: [],
     });
   });
 
   it('hides private activity unless asked', async () => {
-    expect(view(await listWorkstreams(ctxAt(NOW), {})).map(([name]) => name)).not.toContain('Hidden');
-    expect(view(await listWorkstreams(ctxAt(NOW), { include_private: true }))[0]).toEqual(['Hidden', 'active']);
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), {})).map(([name]) => name)).not.toContain('Hidden');
+    expect(view(await invoke(listWorkstreamsOperation, ctxAt(NOW), { include_private: true }))[0]).toEqual([
+      'Hidden',
+      'active',
+    ]);
   });
 
   it('pages', async () => {
-    const first = await listWorkstreams(ctxAt(NOW), { limit: 4 });
+    const first = await invoke(listWorkstreamsOperation, ctxAt(NOW), { limit: 4 });
     expect(view(first)).toHaveLength(4);
     expect(first.has_more).toBe(true);
-    const second = await listWorkstreams(ctxAt(NOW), { limit: 4, cursor: first.next_cursor as string });
+    const second = await invoke(listWorkstreamsOperation, ctxAt(NOW), {
+      limit: 4,
+      cursor: first.next_cursor as string,
+    });
     expect(view(second)).toEqual([
       ['Sunset', 'archived'],
       ['Legacy', 'idle'],

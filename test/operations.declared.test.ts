@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { invoke } from '../src/cli/invoke.js';
+import { invoke } from '../src/core/operations/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { UsageError } from '../src/core/errors.js';
 import { OPERATION_NAMES } from '../src/core/operations/catalog.js';

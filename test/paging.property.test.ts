@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { listRecentWork } from '../src/core/operations/reads.js';
+import { invoke } from '../src/core/operations/invoke.js';
+import type { ListRecentWorkOutput } from '../src/core/operations/reads.js';
+import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { canSee, type AccessLevel } from '../src/core/trust/access.js';
 import { parseManifest, type AgentRecord, type L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
 import { encodeCursor } from '../src/core/store/cursor.js';
@@ -87,7 +89,12 @@ describe('list_recent_work paging by the last row', () => {
           const walked: string[] = [];
           let cursor: string | null = null;
           for (let pages = 0; pages < 2000; pages++) {
-            const page = await listRecentWork(ctx, { since, limit, access_level: level, cursor });
+            const page: ListRecentWorkOutput = await invoke(listRecentWorkOperation, ctx, {
+              since,
+              limit,
+              access_level: level,
+              cursor,
+            });
             if ('error' in page && page.error) throw new Error(String(page.error));
             walked.push(...page.sessions.map(key));
             expect(page.has_more).toBe(page.next_cursor !== null);
@@ -116,7 +123,7 @@ describe('list_recent_work paging by the last row', () => {
           let cursor: string | null = null;
           let lastRow: { agent: string; date: string } | null = null;
           for (let p = 0; p < pagesBefore; p++) {
-            const page = await listRecentWork(ctx, { ...args, cursor });
+            const page: ListRecentWorkOutput = await invoke(listRecentWorkOperation, ctx, { ...args, cursor });
             seen.push(...page.sessions.map(key));
             cursor = page.next_cursor;
             const tail = page.sessions[page.sessions.length - 1];
@@ -130,7 +137,7 @@ describe('list_recent_work paging by the last row', () => {
           }
           const rest: string[] = [];
           for (let pages = 0; cursor && pages < 2000; pages++) {
-            const page = await listRecentWork(ctx, { ...args, cursor });
+            const page: ListRecentWorkOutput = await invoke(listRecentWorkOperation, ctx, { ...args, cursor });
             rest.push(...page.sessions.map(key));
             cursor = page.next_cursor;
           }
@@ -170,10 +177,10 @@ describe('list_recent_work paging by the last row', () => {
     };
     const ctx = createContext(fakeStore(state), { warn: silent, now: NOW });
     const engine = Buffer.from(JSON.stringify({ offset: 1 })).toString('base64');
-    const byOffset = await listRecentWork(ctx, { since: '2026-01-01', limit: 1, cursor: engine });
+    const byOffset = await invoke(listRecentWorkOperation, ctx, { since: '2026-01-01', limit: 1, cursor: engine });
     expect(byOffset.sessions.map((s) => s.date)).toEqual(['2026-02-01']);
     const older = encodeCursor({ offset: 2, cutoff: '2026-01-01' });
-    const fromOlder = await listRecentWork(ctx, { limit: 5, cursor: older });
+    const fromOlder = await invoke(listRecentWorkOperation, ctx, { limit: 5, cursor: older });
     expect(fromOlder.sessions.map((s) => s.date)).toEqual(['2026-01-02']);
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { invoke } from '../src/cli/invoke.js';
+import { invoke } from '../src/core/operations/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { L6Store, PartialLibraryStore } from '../src/core/store/library.js';

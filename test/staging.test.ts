@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import { findEntityOperation } from '../src/core/operations/read-operations.js';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { commitToFederation } from '../src/core/writes/commit.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { L6Store } from '../src/core/store/library.js';
-import { findEntity } from '../src/core/operations/reads.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { listStaged, promoteStaged, rejectStaged, stageCommit, stagingNote } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
@@ -68,7 +69,7 @@ describe('stageCommit', () => {
     });
     expect(fs.existsSync(path.join(library, 'agents', 'openclaw.l5.yaml'))).toBe(false);
     expect(fs.existsSync(path.join(library, 'history'))).toBe(false);
-    expect((await findEntity(as(OPERATOR), { name: 'staged thing' })).matches).toEqual([]);
+    expect((await invoke(findEntityOperation, as(OPERATOR), { name: 'staged thing' })).matches).toEqual([]);
   });
 
   it('refuses other namespaces, replace mode and rows the engine refuses', async () => {
@@ -168,7 +169,7 @@ describe('listStaged, promoteStaged, rejectStaged', () => {
       ['helper', 1, 0, 1],
       ['openclaw', 2, 1, 0],
     ]);
-    expect((await findEntity(as(OPERATOR), { name: 'staged thing' })).matches).toEqual([
+    expect((await invoke(findEntityOperation, as(OPERATOR), { name: 'staged thing' })).matches).toEqual([
       { name: 'Staged Thing', agents: ['openclaw'], types: [], summaries: { openclaw: 'hello' }, tags: [] },
     ]);
     expect(readHistory(store.paths, 'openclaw').records.map((r) => [r.version, r.op, r.actor])).toEqual([

@@ -8,7 +8,7 @@ import { runDoctor } from '../src/core/admin/doctor.js';
 import { configPaths } from '../src/core/store/config.js';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EntityLookupStore, L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
+import { L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
 import { newestFirst } from '../src/core/store/indexes.js';
 import { parsedLibraryCachePath } from '../src/core/store/config.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
@@ -60,7 +60,7 @@ function write(id: string, text: string): void {
 
 /** What a process with the cache answers, next to what one without it answers. */
 function lookups(name: string) {
-  const cached = new EntityLookupStore(root, name, { warn: silent, cachePath: cacheDir }).snapshot();
+  const cached = new PartialLibraryStore(root, { entity: name }, { warn: silent, cachePath: cacheDir }).snapshot();
   const full = new L6Store(root, { warn: silent, cachePath: cacheDir }).snapshot();
   const truth = new L6Store(root, { warn: silent }).snapshot();
   const matches = (snapshot: LibrarySnapshot) => findEntityMatches(snapshot.agents, name, 'private');
@@ -402,8 +402,8 @@ describe('parsed-library cache', () => {
     write('broken', 'known_entities: [\n  - {');
     const warnings: string[] = [];
     const warn = (message: string) => warnings.push(message);
-    new EntityLookupStore(root, 'widget', { warn, cachePath: cacheDir }).snapshot();
-    const again = new EntityLookupStore(root, 'widget', { warn, cachePath: cacheDir }).snapshot();
+    new PartialLibraryStore(root, { entity: 'widget' }, { warn, cachePath: cacheDir }).snapshot();
+    const again = new PartialLibraryStore(root, { entity: 'widget' }, { warn, cachePath: cacheDir }).snapshot();
     expect(again.broken.map((b) => b.id)).toEqual(['broken']);
     expect(warnings.filter((w) => w.includes('broken.l5.yaml'))).toHaveLength(2);
   });

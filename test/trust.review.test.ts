@@ -11,7 +11,8 @@ import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
-import { findEntity } from '../src/core/operations/reads.js';
+import { invoke } from '../src/core/operations/invoke.js';
+import { findEntityOperation } from '../src/core/operations/read-operations.js';
 import { previewPromotion, promoteStaged, stageCommit } from '../src/core/writes/staging.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
@@ -61,7 +62,7 @@ describe('a promotion is bound to what was reviewed', () => {
     const again = previewPromotion(as(OPERATOR), 'openclaw');
     expect(again.digest).not.toBe(shown.digest);
     await promoteStaged(as(OPERATOR), 'openclaw', { digest: again.digest! });
-    expect((await findEntity(as(OPERATOR), { name: 'sync engine' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, as(OPERATOR), { name: 'sync engine' })).matches).toHaveLength(1);
   });
 
   it('a staged file rewritten to other bytes of the same size is caught too', async () => {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BourdonError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
-import { writeFileDurably } from '../core/writes/atomic.js';
+import { writeFileDurably } from '../core/fs/atomic.js';
 import { shellWord } from './flags.js';
 
 export type HookStatus = 'installed' | 'exists' | 'removed' | 'absent';

@@ -1,40 +1,63 @@
-/** Flags shared by the query commands, named after the tools' arguments. */
-import { Flags } from '@oclif/core';
-import { ACCESS_LEVELS } from '../core/trust/access.js';
-import { cliSince, SINCE_FORMS } from './read-commands.js';
+/**
+ * The oclif side of the read commands' declarations (command-spec.ts): each command's args and
+ * flags are derived from its declaration here, so the oclif parse and the fast path's parse
+ * read the same flags by the same rules; plus the shared flags and next-page helpers.
+ */
+import { Args, Flags, type Interfaces } from '@oclif/core';
+import type { ArgSpec, FlagSpec, FlagSpecs } from './command-spec.js';
+import { WIDE } from './read-commands.js';
 
-export const accessFlags = {
-  'access-level': Flags.string({
-    description:
-      'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
-    options: [...ACCESS_LEVELS],
-  }),
-  'include-private': Flags.boolean({
-    description: 'Include private rows (same as --access-level private).',
-    default: false,
-  }),
-};
+type OclifFlag<F extends FlagSpec> = F extends { type: 'boolean' }
+  ? Interfaces.BooleanFlag<boolean>
+  : F extends { type: 'integer' }
+    ? Interfaces.OptionFlag<number | undefined>
+    : Interfaces.OptionFlag<string | undefined>;
+
+export type OclifFlags<F extends FlagSpecs> = { -readonly [K in keyof F]: OclifFlag<F[K]> };
+export type OclifArgs<A extends readonly ArgSpec[]> = { [K in A[number]['name']]: Interfaces.Arg<string> };
+
+/** One oclif flag from its declaration; booleans default to false, as the fast path reads them. */
+type AnyOclifFlag =
+  | Interfaces.BooleanFlag<boolean>
+  | Interfaces.OptionFlag<string | undefined>
+  | Interfaces.OptionFlag<number | undefined>;
+
+function oclifFlag(spec: FlagSpec): AnyOclifFlag {
+  const common = {
+    description: spec.description,
+    ...(spec.helpValue ? { helpValue: spec.helpValue } : {}),
+    ...(spec.exclusive ? { exclusive: [...spec.exclusive] } : {}),
+    ...(spec.dependsOn ? { dependsOn: [...spec.dependsOn] } : {}),
+  };
+  switch (spec.type) {
+    case 'boolean':
+      return Flags.boolean<boolean>({ ...common, default: false });
+    case 'string':
+      return Flags.string({ ...common, ...(spec.options ? { options: [...spec.options] } : {}) });
+    case 'integer':
+      return Flags.integer({ ...common, min: spec.min, max: spec.max });
+    case 'since':
+      return Flags.custom<string>({ ...common, parse: async (input) => spec.parse(input) })();
+  }
+}
+
+/** A command's oclif flags, from its declaration. */
+export function oclifFlags<F extends FlagSpecs>(specs: F): OclifFlags<F> {
+  const flags: Record<string, ReturnType<typeof oclifFlag>> = {};
+  for (const [name, spec] of Object.entries(specs)) flags[name] = oclifFlag(spec);
+  // The mapping's type is OclifFlag per key, which the switch above builds flag by flag.
+  return flags as OclifFlags<F>;
+}
+
+/** A command's oclif arguments, from its declaration: every one required. */
+export function oclifArgs<A extends readonly ArgSpec[]>(specs: A): OclifArgs<A> {
+  const args: Record<string, Interfaces.Arg<string>> = {};
+  for (const spec of specs) args[spec.name] = Args.string({ description: spec.description, required: true });
+  return args as OclifArgs<A>;
+}
 
 /** `--wide`: tables show every column in full instead of fitting the terminal. */
-export const wideFlag = {
-  wide: Flags.boolean({
-    description: 'Show every column in full instead of fitting the terminal width.',
-    default: false,
-  }),
-};
-
-/** A page size flag: out-of-range values are usage errors (exit 2), not silently clamped. */
-export function limitFlag(max: number, fallback: number) {
-  return Flags.integer({ description: `Page size, 1 to ${max} (default ${fallback}).`, min: 1, max, helpValue: '<n>' });
-}
-
-export function sinceFlag(description: string) {
-  return Flags.custom<string>({
-    description: `${description} ${SINCE_FORMS}.`,
-    helpValue: '<day>',
-    parse: async (input) => cliSince(input),
-  })();
-}
+export const wideFlag = oclifFlags(WIDE);
 
 /** Quotes a word for a POSIX shell only when it needs it. */
 export function shellWord(word: string): string {

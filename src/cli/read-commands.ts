@@ -4,18 +4,19 @@
  * fast path (fast-path.ts, which answers `--json` reads without loading oclif) both call
  * these, so the two cannot drift. No oclif import here: the fast path's bundle must not pull it.
  *
- * READ_COMMANDS also records each command's flags as plain data for the fast path's argv
- * parser; test/fast-path.test.ts checks them against oclif.manifest.json (generated from the
- * oclif commands) and runs every command both ways.
+ * READ_COMMANDS declares each read command once (command-spec.ts): its arguments, its flags
+ * with their parse rules and its payload function. The oclif command derives its args and
+ * flags from it (flags.ts) and the fast path parses argv with it.
  */
 import fs from 'node:fs';
-import { BourdonError, UsageError } from '../core/errors.js';
+import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
-import { localDay, parseCalendarDay, resolveCutoff } from '../core/store/dates.js';
+import { resolveCutoff } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
 import {
@@ -31,16 +32,20 @@ import {
   queryAgentMemoryOperation,
 } from '../core/operations/read-operations.js';
 import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
-import { invoke } from './invoke.js';
+import { DEFAULT_VERSION_LIMIT, MAX_VERSION_LIMIT } from '../core/writes/versions.js';
+import { invoke } from '../core/operations/invoke.js';
 import { parseVersion } from './input.js';
 import { editDistance } from './suggest.js';
+import {
+  cliSince,
+  defineReadCommand,
+  SINCE_FORMS,
+  type AnyReadCommand,
+  type FlagSpecs,
+  type OpenLibrary,
+} from './command-spec.js';
 
-/**
- * Opens the library a command reads, from its --library flag. A command that reads only part
- * of each agent names it (a LibraryView): the store then reads just the parsed cache's small
- * per-agent parts instead of whole documents.
- */
-export type OpenLibrary = (libraryFlag: string | undefined, view?: LibraryView) => OperationContext;
+export type { OpenLibrary };
 
 /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
 export function libraryRoot(flag: string | undefined): string {
@@ -95,26 +100,6 @@ export function accessArgs(flags: { 'access-level'?: string; 'include-private'?:
   if (flags['access-level']) out.access_level = flags['access-level'];
   if (flags['include-private']) out.include_private = true;
   return out;
-}
-
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
-
-/**
- * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
- * through unchanged, so --json echoes them as the MCP tool would; `today`, `yesterday`, `7d`
- * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
- * error: on the command line a typo must not silently widen the query to the default window.
- */
-export function cliSince(input: string, now: Date = new Date()): string {
-  const text = input.trim();
-  if (parseCalendarDay(text)) return text;
-  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
-  const lower = text.toLowerCase();
-  if (lower === 'today') return daysAgo(0);
-  if (lower === 'yesterday') return daysAgo(1);
-  const relative = /^(\d{1,4})([dw])$/.exec(lower);
-  if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
-  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 
 /**
@@ -300,105 +285,164 @@ export async function diffPayload(
 }
 
 // ---------------------------------------------------------------------------------------
-// The read commands as plain data, for the fast path's argv parser.
+// The read commands, each declared once.
 
-/** A flag as the fast path checks it; anything it cannot check sends the call to oclif. */
-export type FlagSpec =
-  | { type: 'boolean' }
-  | { type: 'string'; options?: readonly string[] }
-  | { type: 'integer'; min?: number; max?: number }
-  | { type: 'since' };
+const ACCESS = {
+  'access-level': {
+    type: 'string',
+    description:
+      'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
+    options: ACCESS_LEVELS,
+  },
+  'include-private': { type: 'boolean', description: 'Include private rows (same as --access-level private).' },
+} as const satisfies FlagSpecs;
 
-export interface ReadCommand {
-  /** Positional arguments, in order; every one is required. */
-  args: readonly string[];
-  /** Flags besides --json and --library (every command's). */
-  flags: Readonly<Record<string, FlagSpec>>;
-  /** Flags that may not be given together. */
-  exclusive?: readonly (readonly [string, string])[];
-  /** Flags the fast path leaves to oclif (they reach the network or need oclif's checks). */
-  slow?: readonly string[];
-  payload(open: OpenLibrary, args: Record<string, string>, flags: Record<string, unknown>): Promise<object>;
-}
+/** `--wide`: tables show every column in full instead of fitting the terminal. */
+export const WIDE = {
+  wide: { type: 'boolean', description: 'Show every column in full instead of fitting the terminal width.' },
+} as const satisfies FlagSpecs;
 
-const ACCESS: Record<string, FlagSpec> = {
-  'access-level': { type: 'string', options: ACCESS_LEVELS },
-  'include-private': { type: 'boolean' },
-};
-const WIDE: Record<string, FlagSpec> = { wide: { type: 'boolean' } };
-const PAGE: Record<string, FlagSpec> = {
-  since: { type: 'since' },
-  agent: { type: 'string' },
-  limit: { type: 'integer', min: 1, max: 100 },
-  cursor: { type: 'string' },
-  all: { type: 'boolean' },
-};
-const ALL_OR_CURSOR = [['all', 'cursor']] as const;
+const since = (description: string) =>
+  ({ type: 'since', description: `${description} ${SINCE_FORMS}.`, helpValue: '<day>', parse: cliSince }) as const;
 
-export const READ_COMMANDS: Readonly<Record<string, ReadCommand>> = {
-  agents: {
-    args: [],
-    flags: { export: { type: 'boolean' }, federated: { type: 'boolean' }, ...WIDE },
-    slow: ['federated'],
-    payload: (open, _args, flags) => agentsPayload(open, flags as LibraryFlags & { export?: boolean }),
+/** The page size: out-of-range values are usage errors (exit 2), not silently clamped. */
+const LIMIT = {
+  type: 'integer',
+  description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`,
+  min: 1,
+  max: MAX_PAGE_SIZE,
+  helpValue: '<n>',
+} as const;
+const CURSOR = { type: 'string', description: 'Continue from a previous page (its next_cursor).' } as const;
+const ALL = {
+  type: 'boolean',
+  description: 'Follow cursors and print every page as one.',
+  exclusive: ['cursor'],
+} as const;
+
+const AGENT_ID = { name: 'agent_id', description: 'Agent id.' } as const;
+const PROMPT = { name: 'prompt', description: 'The prompt text.' } as const;
+
+export const agentsCommand = defineReadCommand({
+  args: [],
+  flags: {
+    export: { type: 'boolean', description: `Print the export envelope (tool ${exportAgentsOperation.name}).` },
+    federated: {
+      type: 'boolean',
+      description: 'With --export: also ask every peer in peers.yaml and merge their agents, re-tagged by peer name.',
+      dependsOn: ['export'],
+    },
+    ...WIDE,
   },
-  find: {
-    args: ['name'],
-    flags: ACCESS,
-    payload: (open, args, flags) => findPayload(open, { name: args.name }, flags as AccessFlags),
+  payload: (open, _args, flags) => agentsPayload(open, flags),
+});
+
+export const findCommand = defineReadCommand({
+  args: [{ name: 'name', description: 'Entity name or alias.' }],
+  flags: ACCESS,
+  payload: findPayload,
+});
+
+export const queryCommand = defineReadCommand({
+  args: [
+    { name: 'agent', description: 'Agent id.' },
+    { name: 'topic', description: 'Entity name or alias.' },
+  ],
+  flags: ACCESS,
+  payload: queryPayload,
+});
+
+export const recentCommand = defineReadCommand({
+  args: [],
+  flags: {
+    since: since('First day to include:'),
+    agent: { type: 'string', description: 'Only this agent.' },
+    limit: LIMIT,
+    cursor: CURSOR,
+    summary: { type: 'boolean', description: 'Leave out key actions and files.' },
+    all: ALL,
+    ...ACCESS,
+    ...WIDE,
   },
-  query: {
-    args: ['agent', 'topic'],
-    flags: ACCESS,
-    payload: (open, args, flags) => queryPayload(open, { agent: args.agent, topic: args.topic }, flags as AccessFlags),
+  payload: (open, _args, flags) => recentPayload(open, flags),
+});
+
+export const summaryCommand = defineReadCommand({
+  args: [{ name: 'project', description: 'Project name.' }],
+  flags: ACCESS,
+  payload: summaryPayload,
+});
+
+export const listNotesCommand = defineReadCommand({
+  args: [],
+  flags: {
+    since: since('First day to include:'),
+    agent: { type: 'string', description: 'Only this agent.' },
+    tag: { type: 'string', description: 'Only notes with this tag.' },
+    project: { type: 'string', description: 'Only notes about this project.' },
+    limit: LIMIT,
+    cursor: CURSOR,
+    all: ALL,
+    ...ACCESS,
+    ...WIDE,
   },
-  recent: {
-    args: [],
-    flags: { ...PAGE, summary: { type: 'boolean' }, ...ACCESS, ...WIDE },
-    exclusive: ALL_OR_CURSOR,
-    payload: (open, _args, flags) => recentPayload(open, flags as PageFlags & { summary?: boolean }),
+  payload: (open, _args, flags) => listNotesPayload(open, flags),
+});
+
+export const workstreamsCommand = defineReadCommand({
+  args: [],
+  flags: {
+    since: since('Only workstreams active on or after this day:'),
+    agent: { type: 'string', description: 'Only activity of this agent.' },
+    status: { type: 'string', description: 'Only this status.', options: WORKSTREAM_STATUSES },
+    limit: LIMIT,
+    cursor: CURSOR,
+    all: ALL,
+    ...ACCESS,
+    ...WIDE,
   },
-  summary: {
-    args: ['project'],
-    flags: ACCESS,
-    payload: (open, args, flags) => summaryPayload(open, { project: args.project }, flags as AccessFlags),
+  payload: (open, _args, flags) => workstreamsPayload(open, flags),
+});
+
+export const recognizeCommand = defineReadCommand({ args: [PROMPT], flags: ACCESS, payload: recognizePayload });
+
+export const deeperContextCommand = defineReadCommand({
+  args: [PROMPT],
+  flags: ACCESS,
+  payload: deeperContextPayload,
+});
+
+export const historyCommand = defineReadCommand({
+  args: [AGENT_ID],
+  flags: {
+    limit: {
+      type: 'integer',
+      description: `How many versions, 1 to ${MAX_VERSION_LIMIT} (default ${DEFAULT_VERSION_LIMIT}).`,
+      min: 1,
+      max: MAX_VERSION_LIMIT,
+    },
+    ...WIDE,
   },
-  'list-notes': {
-    args: [],
-    flags: { ...PAGE, tag: { type: 'string' }, project: { type: 'string' }, ...ACCESS, ...WIDE },
-    exclusive: ALL_OR_CURSOR,
-    payload: (open, _args, flags) => listNotesPayload(open, flags as PageFlags & { tag?: string; project?: string }),
-  },
-  workstreams: {
-    args: [],
-    flags: { ...PAGE, status: { type: 'string', options: WORKSTREAM_STATUSES }, ...ACCESS, ...WIDE },
-    exclusive: ALL_OR_CURSOR,
-    payload: (open, _args, flags) => workstreamsPayload(open, flags as PageFlags & { status?: string }),
-  },
-  recognize: {
-    args: ['prompt'],
-    flags: ACCESS,
-    payload: (open, args, flags) => recognizePayload(open, { prompt: args.prompt }, flags as AccessFlags),
-  },
-  'deeper-context': {
-    args: ['prompt'],
-    flags: ACCESS,
-    payload: (open, args, flags) => deeperContextPayload(open, { prompt: args.prompt }, flags as AccessFlags),
-  },
-  history: {
-    args: ['agent_id'],
-    flags: { limit: { type: 'integer', min: 1, max: 1000 }, ...WIDE },
-    payload: (open, args, flags) =>
-      historyPayload(open, { agent_id: args.agent_id }, flags as LibraryFlags & { limit?: number }),
-  },
-  diff: {
-    args: ['agent_id', 'version'],
-    flags: { against: { type: 'integer' } },
-    payload: (open, args, flags) =>
-      diffPayload(
-        open,
-        { agent_id: args.agent_id, version: args.version },
-        flags as LibraryFlags & { against?: number },
-      ),
-  },
+  payload: historyPayload,
+});
+
+export const diffCommand = defineReadCommand({
+  args: [AGENT_ID, { name: 'version', description: 'Version number (see `bourdon history`).' }],
+  flags: { against: { type: 'integer', description: 'Compare with this version (default: the one before).' } },
+  payload: diffPayload,
+});
+
+/** Every read command, by its id: the fast path's table. */
+export const READ_COMMANDS: Readonly<Record<string, AnyReadCommand>> = {
+  agents: agentsCommand,
+  find: findCommand,
+  query: queryCommand,
+  recent: recentCommand,
+  summary: summaryCommand,
+  'list-notes': listNotesCommand,
+  workstreams: workstreamsCommand,
+  recognize: recognizeCommand,
+  'deeper-context': deeperContextCommand,
+  history: historyCommand,
+  diff: diffCommand,
 };

@@ -1,28 +1,16 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, relativeDay, styled, table } from '../cli/output.js';
-import { wideFlag } from '../cli/flags.js';
+import { oclifFlags } from '../cli/flags.js';
 import { configPaths } from '../core/store/config.js';
 import type { ExportAgentsOutput, ExportedAgent } from '../core/operations/export.js';
-import { agentsPayload, exportPayload } from '../cli/read-commands.js';
+import { agentsCommand, agentsPayload, exportPayload } from '../cli/read-commands.js';
 import { exportAgentsOperation } from '../core/operations/read-operations.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
   static override description = `Lists every agent whose manifest is in the library. With --export, prints the redacted bourdon.agents/v1 envelope (tool ${exportAgentsOperation.name}): private sessions are never included.`;
   static override examples = ['<%= config.bin %> agents', '<%= config.bin %> agents --export --json > agents.json'];
-  static override flags = {
-    export: Flags.boolean({
-      description: `Print the export envelope (tool ${exportAgentsOperation.name}).`,
-      default: false,
-    }),
-    federated: Flags.boolean({
-      description: 'With --export: also ask every peer in peers.yaml and merge their agents, re-tagged by peer name.',
-      default: false,
-      dependsOn: ['export'],
-    }),
-    ...wideFlag,
-  };
+  static override flags = oclifFlags(agentsCommand.flags);
 
   private federate(local: ExportAgentsOutput): Promise<Record<string, unknown>> {
     return federatedExport(local, this.startProgress('asking peers…'));

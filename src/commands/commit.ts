@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand, stderrWarn } from '../cli/base-command.js';
 import { colors, plural } from '../cli/output.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
-import { inputDescription, invoke } from '../cli/invoke.js';
+import { inputDescription, invoke } from '../core/operations/invoke.js';
 import { invalidWriteAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { AGENT_TYPES, isObject } from '../core/store/manifest.js';
 import { failed } from '../core/payload.js';

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { invoke } from '../cli/invoke.js';
+import { invoke } from '../core/operations/invoke.js';
 import { compileCodexTurnOperation } from '../core/operations/read-operations.js';
 
 export default class CompileTurn extends BaseCommand {

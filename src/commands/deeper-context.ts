@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags } from '../cli/flags.js';
-import { deeperContextPayload } from '../cli/read-commands.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
+import { deeperContextCommand, deeperContextPayload } from '../cli/read-commands.js';
 import { getDeeperContextOperation } from '../core/operations/read-operations.js';
 
 export default class DeeperContext extends BaseCommand {
@@ -11,8 +10,8 @@ export default class DeeperContext extends BaseCommand {
     '<%= config.bin %> deeper-context "why did we drop the websocket sync?"',
     '<%= config.bin %> deeper-context "release 2.4 risks" --json',
   ];
-  static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
-  static override flags = { ...accessFlags };
+  static override args = oclifArgs(deeperContextCommand.args);
+  static override flags = oclifFlags(deeperContextCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(DeeperContext);

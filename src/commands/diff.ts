@@ -1,23 +1,18 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { colors, wrap } from '../cli/output.js';
 import { failed } from '../core/payload.js';
 import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
 import type { ExplainAnswer } from '../core/writes/versions.js';
 import { diffLines } from '../cli/diff-render.js';
-import { diffPayload } from '../cli/read-commands.js';
+import { diffCommand, diffPayload } from '../cli/read-commands.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';
   static override description = `Entities, sessions and notes added, removed or changed between <version> and --against (default: the version before it), field by field. Every value is redacted; the raw file is never printed. Tool: ${explainMemoryChangeOperation.name}.`;
   static override examples = ['<%= config.bin %> diff codex 4', '<%= config.bin %> diff codex 4 --against 1 --json'];
-  static override args = {
-    agent_id: Args.string({ description: 'Agent id.', required: true }),
-    version: Args.string({ description: 'Version number (see `bourdon history`).', required: true }),
-  };
-  static override flags = {
-    against: Flags.integer({ description: 'Compare with this version (default: the one before).' }),
-  };
+  static override args = oclifArgs(diffCommand.args);
+  static override flags = oclifFlags(diffCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);

@@ -1,8 +1,7 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags } from '../cli/flags.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
-import { findPayload } from '../cli/read-commands.js';
+import { findCommand, findPayload } from '../cli/read-commands.js';
 import { findEntityOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -13,8 +12,8 @@ export default class Find extends BaseCommand {
     '<%= config.bin %> find "Sync Engine"',
     '<%= config.bin %> find "release 2.4" --access-level team --json',
   ];
-  static override args = { name: Args.string({ description: 'Entity name or alias.', required: true }) };
-  static override flags = { ...accessFlags };
+  static override args = oclifArgs(findCommand.args);
+  static override flags = oclifFlags(findCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Find);

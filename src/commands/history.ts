@@ -1,11 +1,10 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { colors, commandHint, styled, table } from '../cli/output.js';
-import { shellWord, wideFlag } from '../cli/flags.js';
+import { oclifArgs, oclifFlags, shellWord } from '../cli/flags.js';
 import { failed } from '../core/payload.js';
 import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
-import { historyPayload } from '../cli/read-commands.js';
+import { historyCommand, historyPayload } from '../cli/read-commands.js';
 
 export default class History extends BaseCommand {
   static override summary = "The versions of an agent's manifest, newest first.";
@@ -14,11 +13,8 @@ export default class History extends BaseCommand {
     '<%= config.bin %> history codex',
     '<%= config.bin %> history codex --limit 100 --json | jq ".versions[] | {version, op, entities}"',
   ];
-  static override args = { agent_id: Args.string({ description: 'Agent id.', required: true }) };
-  static override flags = {
-    limit: Flags.integer({ description: 'How many versions, 1 to 1000 (default 20).', min: 1, max: 1000 }),
-    ...wideFlag,
-  };
+  static override args = oclifArgs(historyCommand.args);
+  static override flags = oclifFlags(historyCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(History);

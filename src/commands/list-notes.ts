@@ -1,10 +1,9 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { nextPageCommand, oclifFlags, shaping } from '../cli/flags.js';
 import { commandHint, fitsWidth, list, relativeDay, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
 import type { NoteRef } from '../core/operations/notes.js';
-import { listNotesPayload } from '../cli/read-commands.js';
+import { listNotesCommand, listNotesPayload } from '../cli/read-commands.js';
 import { listNotesOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -16,21 +15,7 @@ export default class ListNotes extends BaseCommand {
     '<%= config.bin %> list-notes --since 7d --tag decision --project "Sync Engine"',
     '<%= config.bin %> list-notes --since 2026-01-01 --all --json | jq -r ".notes[].text"',
   ];
-  static override flags = {
-    since: sinceFlag('First day to include:'),
-    agent: Flags.string({ description: 'Only this agent.' }),
-    tag: Flags.string({ description: 'Only notes with this tag.' }),
-    project: Flags.string({ description: 'Only notes about this project.' }),
-    limit: limitFlag(100, 20),
-    cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
-    all: Flags.boolean({
-      description: 'Follow cursors and print every page as one.',
-      default: false,
-      exclusive: ['cursor'],
-    }),
-    ...accessFlags,
-    ...wideFlag,
-  };
+  static override flags = oclifFlags(listNotesCommand.flags);
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ListNotes);

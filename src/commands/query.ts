@@ -1,8 +1,7 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags } from '../cli/flags.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderAgentMatches, withHint } from '../cli/render.js';
-import { queryPayload } from '../cli/read-commands.js';
+import { queryCommand, queryPayload } from '../cli/read-commands.js';
 import { queryAgentMemoryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -13,11 +12,8 @@ export default class Query extends BaseCommand {
     '<%= config.bin %> query claude-code tidewater',
     '<%= config.bin %> query codex "flaky watch" --access-level team --json',
   ];
-  static override args = {
-    agent: Args.string({ description: 'Agent id.', required: true }),
-    topic: Args.string({ description: 'Entity name or alias.', required: true }),
-  };
-  static override flags = { ...accessFlags };
+  static override args = oclifArgs(queryCommand.args);
+  static override flags = oclifFlags(queryCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Query);

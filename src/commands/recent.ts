@@ -1,9 +1,8 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { nextPageCommand, oclifFlags, shaping } from '../cli/flags.js';
 import { renderSessions, withHint } from '../cli/render.js';
 import { commandHint } from '../cli/output.js';
-import { recentPayload } from '../cli/read-commands.js';
+import { recentCommand, recentPayload } from '../cli/read-commands.js';
 import { listRecentWorkOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -16,20 +15,7 @@ export default class Recent extends BaseCommand {
     '<%= config.bin %> recent --since 7d --access-level team',
     '<%= config.bin %> recent --since 2026-01-01 --all --json | jq ".sessions | length"',
   ];
-  static override flags = {
-    since: sinceFlag('First day to include:'),
-    agent: Flags.string({ description: 'Only this agent.' }),
-    limit: limitFlag(100, 20),
-    cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
-    summary: Flags.boolean({ description: 'Leave out key actions and files.', default: false }),
-    all: Flags.boolean({
-      description: 'Follow cursors and print every page as one.',
-      default: false,
-      exclusive: ['cursor'],
-    }),
-    ...accessFlags,
-    ...wideFlag,
-  };
+  static override flags = oclifFlags(recentCommand.flags);
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Recent);

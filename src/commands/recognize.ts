@@ -1,8 +1,7 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags } from '../cli/flags.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { wrap } from '../cli/output.js';
-import { recognizePayload } from '../cli/read-commands.js';
+import { recognizeCommand, recognizePayload } from '../cli/read-commands.js';
 import { prepareRecognitionContextOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -10,8 +9,8 @@ export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
   static override description = `The recognition an agent gets at the start of a turn: a one-line recognition and the context block. Default access: team. Tool: ${prepareRecognitionContextOperation.name}.`;
   static override examples = ['<%= config.bin %> recognize "can we keep working on the sync engine?"'];
-  static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
-  static override flags = { ...accessFlags };
+  static override args = oclifArgs(recognizeCommand.args);
+  static override flags = oclifFlags(recognizeCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Recognize);

@@ -6,7 +6,7 @@ import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
 import { assertAgentExists } from '../cli/read-commands.js';
-import { inputDescription, invoke } from '../cli/invoke.js';
+import { inputDescription, invoke } from '../core/operations/invoke.js';
 import { listMemoryVersionsOperation, rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 

@@ -1,9 +1,8 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags } from '../cli/flags.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { renderMatches, renderSessions, withHint } from '../cli/render.js';
 import { colors } from '../cli/output.js';
-import { summaryPayload } from '../cli/read-commands.js';
+import { summaryCommand, summaryPayload } from '../cli/read-commands.js';
 import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -14,8 +13,8 @@ export default class Summary extends BaseCommand {
     '<%= config.bin %> summary Tidewater',
     '<%= config.bin %> summary "Release 2.4" --access-level team --json',
   ];
-  static override args = { project: Args.string({ description: 'Project name.', required: true }) };
-  static override flags = { ...accessFlags };
+  static override args = oclifArgs(summaryCommand.args);
+  static override flags = oclifFlags(summaryCommand.flags);
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Summary);

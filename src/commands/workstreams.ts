@@ -1,10 +1,9 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { accessFlags, limitFlag, nextPageCommand, shaping, sinceFlag, wideFlag } from '../cli/flags.js';
+import { nextPageCommand, oclifFlags, shaping } from '../cli/flags.js';
 import { commandHint, list, relativeDay, statusStyle, styled, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
-import { workstreamsPayload } from '../cli/read-commands.js';
+import type { Workstream } from '../core/operations/workstreams.js';
+import { workstreamsCommand, workstreamsPayload } from '../cli/read-commands.js';
 import { listWorkstreamsOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
@@ -16,20 +15,7 @@ export default class Workstreams extends BaseCommand {
     '<%= config.bin %> workstreams --status idle',
     '<%= config.bin %> workstreams --since 2026-06-01 --json | jq -r ".workstreams[] | [.name, .status] | @tsv"',
   ];
-  static override flags = {
-    since: sinceFlag('Only workstreams active on or after this day:'),
-    agent: Flags.string({ description: 'Only activity of this agent.' }),
-    status: Flags.string({ description: 'Only this status.', options: [...WORKSTREAM_STATUSES] }),
-    limit: limitFlag(100, 20),
-    cursor: Flags.string({ description: 'Continue from a previous page (its next_cursor).' }),
-    all: Flags.boolean({
-      description: 'Follow cursors and print every page as one.',
-      default: false,
-      exclusive: ['cursor'],
-    }),
-    ...accessFlags,
-    ...wideFlag,
-  };
+  static override flags = oclifFlags(workstreamsCommand.flags);
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Workstreams);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { AccessLevel } from './trust/access.js';
 import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
 import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
-import type { LibraryFiles } from './writes/atomic.js';
+import type { LibraryFiles } from './fs/atomic.js';
 import type { PeerFanout } from './federation/peers.js';
 
 export type Env = Record<string, string | undefined>;

@@ -52,6 +52,8 @@ interface BridgeOptions {
   toolFilter?: (name: string) => boolean;
   /** Longest wait for one forwarded request (and for each step of connecting); default 30 s. */
   timeoutMs?: number;
+  /** Longest wait for each step of connecting and the start check, when it differs from timeoutMs. */
+  connectTimeoutMs?: number;
   warn?: (message: string) => void;
 }
 
@@ -185,6 +187,7 @@ function passThrough<T extends Record<string, unknown>>(result: T): T {
 export class StdioBridge {
   readonly url: string;
   private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
   private readonly warn: (message: string) => void;
   private client: Promise<Client> | null = null;
   /** The server's tool list as last seen (the start check fills it). */
@@ -195,6 +198,7 @@ export class StdioBridge {
   constructor(private readonly options: BridgeOptions) {
     this.url = options.url;
     this.timeoutMs = options.timeoutMs ?? BRIDGE_TIMEOUT_MS;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? this.timeoutMs;
     this.warn = options.warn ?? ((message) => process.stderr.write(`bourdon: ${message}\n`));
   }
 
@@ -206,11 +210,11 @@ export class StdioBridge {
     let client: Client;
     try {
       client = await this.connected();
-      const listed = await client.listTools(undefined, this.requestOptions());
+      const listed = await client.listTools(undefined, this.requestOptions(undefined, this.connectTimeoutMs));
       this.tools = listed.tools;
     } catch (error) {
       this.reset();
-      throw new BridgeUnreachableError(this.explain(error));
+      throw new BridgeUnreachableError(this.explain(error, this.connectTimeoutMs));
     }
     this.instructions = client.getInstructions();
     this.capabilities = { resources: Boolean(client.getServerCapabilities()?.resources) };
@@ -356,10 +360,10 @@ export class StdioBridge {
     return filter ? tools.filter((tool) => filter(tool.name)) : tools;
   }
 
-  private requestOptions(ctx?: ServerContext) {
+  private requestOptions(ctx?: ServerContext, budgetMs = this.timeoutMs) {
     return {
-      timeout: this.timeoutMs,
-      maxTotalTimeout: this.timeoutMs,
+      timeout: budgetMs,
+      maxTotalTimeout: budgetMs,
       cacheMode: 'bypass' as const,
       ...(ctx?.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
     };
@@ -373,10 +377,13 @@ export class StdioBridge {
         : {};
       const client = new Client(
         { name: 'bourdon-bridge', version: SERVER_VERSION },
-        { versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.timeoutMs, maxRetries: 0 } } },
+        { versionNegotiation: { mode: 'auto', probe: { timeoutMs: this.connectTimeoutMs, maxRetries: 0 } } },
       );
       const transport = new StreamableHTTPClientTransport(new URL(this.url), { requestInit: { headers } });
-      const attempt = this.withDeadline(client.connect(transport, { timeout: this.timeoutMs }), 'connecting').then(
+      const attempt = this.withDeadline(
+        client.connect(transport, { timeout: this.connectTimeoutMs }),
+        'connecting',
+      ).then(
         () => client,
         async (error: unknown) => {
           await client.close().catch(() => {});
@@ -398,13 +405,16 @@ export class StdioBridge {
   private withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new SdkError(SdkErrorCode.RequestTimeout, `${what} timed out`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new SdkError(SdkErrorCode.RequestTimeout, `${what} timed out`)),
+        this.connectTimeoutMs,
+      );
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
 
   /** One line for a person: what went wrong talking to the server, without the token. */
-  private explain(error: unknown): string {
+  private explain(error: unknown, budgetMs = this.timeoutMs): string {
     const where = `the Bourdon server at ${this.url}`;
     const status = httpStatus(error);
     const net = networkCode(error);
@@ -419,7 +429,7 @@ export class StdioBridge {
     else if (status === 503)
       reason = `${where} has no authentication configured yet (503): register a member there with \`bourdon agent add\``;
     else if (status === 404) reason = `no MCP endpoint at ${this.url} (404)`;
-    else if (isTimeout(error)) reason = `no answer from ${where} within ${seconds(this.timeoutMs)}`;
+    else if (isTimeout(error)) reason = `no answer from ${where} within ${seconds(budgetMs)}`;
     else if (status !== null) reason = `${where} answered HTTP ${status}`;
     else reason = `cannot talk to ${where}: ${describeError(error)}`;
     return scrub(reason, this.options.token);

@@ -14,8 +14,8 @@ import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/poli
 import {
   describeIssues,
   parseInput,
+  type AnyOperation,
   type InputIssue,
-  type Operation,
   type OperationInput,
 } from '../core/operations/operation.js';
 
@@ -82,8 +82,8 @@ export async function guarded<T>(
 /** Runs an operation on validated input: the guard, then the handler; a thrown failure is an error result. */
 async function runTool(
   env: CallEnvironment,
-  operation: Operation,
-  input: OperationInput<Operation['input']>,
+  operation: AnyOperation,
+  input: OperationInput<AnyOperation['input']>,
 ): Promise<CallToolResult> {
   try {
     const namespace = operation.namespace ? operation.namespace(input) : '*';
@@ -127,7 +127,7 @@ function validationErrorResult(toolName: string, issues: readonly InputIssue[]):
 export function registerTools(
   server: McpServer,
   env: CallEnvironment,
-  offered: readonly Operation[],
+  offered: readonly AnyOperation[],
   knownTools: ReadonlySet<string>,
 ): void {
   const byName = new Map(offered.map((operation) => [operation.name, operation]));

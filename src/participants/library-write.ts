@@ -20,8 +20,8 @@ import { MANIFEST_SUFFIX } from '../core/store/library.js';
 import { isObject, type RawObject } from '../core/store/manifest.js';
 import { parseYaml } from '../core/store/yaml.js';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
-import { withLibraryGate } from '../core/writes/gate.js';
-import { writeDurable } from '../core/writes/atomic.js';
+import { withLibraryGate } from '../core/fs/gate.js';
+import { writeDurable } from '../core/fs/atomic.js';
 import { currentVersion, historyKeep, readHistory, readLive } from '../core/writes/history.js';
 import { writeVersion } from '../core/writes/history-writer.js';
 import {

@@ -11,7 +11,7 @@ import type { OperationContext } from '../core/context.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { parseCalendarDay } from '../core/store/dates.js';
 import type { AccessLevel } from '../core/trust/access.js';
-import { writeFileDurably } from '../core/writes/atomic.js';
+import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
 import { finishManifest, type FinishCounts } from './finish.js';

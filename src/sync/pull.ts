@@ -16,7 +16,7 @@ import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, parseManifest } from '../core/stor
 import { isObject } from '../core/store/manifest.js';
 import { PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
 import { isAccessLevel, lowerLevel, type AccessLevel } from '../core/trust/access.js';
-import { writeFileDurably } from '../core/writes/atomic.js';
+import { writeFileDurably } from '../core/fs/atomic.js';
 import { classifyPath, MACHINES_DIR, parsePublication, type PublicationRecord } from './layout.js';
 import {
   ensureWork,

@@ -15,8 +15,8 @@ import { BourdonError, describeError } from '../core/errors.js';
 import { configPaths, envValue } from '../core/store/config.js';
 import { nameHash } from '../core/store/hashing.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { writeFileDurably } from '../core/writes/atomic.js';
-import { lockFileSync } from '../core/writes/gate.js';
+import { writeFileDurably } from '../core/fs/atomic.js';
+import { lockFileSync } from '../core/fs/gate.js';
 import { maskUrl } from './git.js';
 
 export interface SyncPaths {

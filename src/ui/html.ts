@@ -4,7 +4,7 @@
  * bidirectional-override characters are shown escaped (`\u001b`), as the CLI shows them, so
  * a row can neither hide text nor reorder what the reviewer reads.
  */
-import { relativeDay } from '../cli/output.js';
+import { relativeDay } from '../core/store/dates.js';
 
 /** Markup that is already safe: built by `html`, never from outside text. */
 export class SafeHtml {

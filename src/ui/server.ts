@@ -18,11 +18,11 @@ import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { promoteStaged, rejectStaged } from '../core/writes/staging.js';
-import { rollbackAgentMemory } from '../core/writes/versions.js';
+import { promoteStaged, promotionSummary, rejectStaged } from '../core/writes/staging.js';
+import { invoke } from '../core/operations/invoke.js';
+import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
-import { renderPromoted } from '../commands/staging/promote.js';
-import { readCapped } from '../cli/read-capped.js';
+import { readCapped } from '../core/read-capped.js';
 import { html, query, type SafeHtml } from './html.js';
 import {
   activityView,
@@ -332,7 +332,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
             'this promotion does not say which staged writes were reviewed; nothing was promoted',
           );
         const result = await promoteStaged(options.ctx, agent, { digest });
-        return { location: '/staging', flash: { kind: 'ok', text: renderPromoted(result) } };
+        return { location: '/staging', flash: { kind: 'ok', text: promotionSummary(result) } };
       }
       if (pathname === '/staging/reject') {
         const result = await rejectStaged(options.ctx.store, agent);
@@ -346,7 +346,11 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
         const back = `/history${query({ agent })}`;
         if (!Number.isInteger(version) || version < 1) return fail(back, 'the version must be a positive whole number');
         const reason = (form.get('reason') ?? '').trim();
-        const payload = await rollbackAgentMemory(options.ctx, { agent_id: agent, version, reason: reason || null });
+        const payload = await invoke(rollbackAgentMemoryOperation, options.ctx, {
+          agent_id: agent,
+          version,
+          reason: reason || null,
+        });
         if (failed(payload)) return fail(back, payload.error);
         return {
           location: `/history${query({ agent, version: String(payload.version) })}`,

@@ -5,12 +5,20 @@
  * redaction is theirs, nothing is re-read from the files here.
  */
 import type { OperationContext } from '../core/context.js';
-import { exportAgents, type ExportedAgent } from '../core/operations/export.js';
-import { listNotes, type NoteRef } from '../core/operations/notes.js';
-import { listAgents, listRecentWork, MAX_PAGE_SIZE } from '../core/operations/reads.js';
+import type { ExportedAgent } from '../core/operations/export.js';
+import { invoke } from '../core/operations/invoke.js';
+import type { NoteRef } from '../core/operations/notes.js';
+import {
+  exportAgentsOperation,
+  listAgentsOperation,
+  listNotesOperation,
+  listRecentWorkOperation,
+  listWorkstreamsOperation,
+} from '../core/operations/read-operations.js';
+import { MAX_PAGE_SIZE } from '../core/operations/reads.js';
 import { failed, type Payload } from '../core/payload.js';
 import type { SessionRef } from '../core/operations/queries.js';
-import { listWorkstreams, WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
+import { WORKSTREAM_STATUSES, type Workstream } from '../core/operations/workstreams.js';
 import { foldKey } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { localDay } from '../core/store/dates.js';
@@ -18,12 +26,8 @@ import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { queryAudit } from '../core/trust/audit.js';
 import { listStaged, previewPromotion, type StagedWrite } from '../core/writes/staging.js';
 import type { FieldChange, ManifestDiff, RowField } from '../core/writes/manifest-diff.js';
-import {
-  explainMemoryChange,
-  listMemoryVersions,
-  type CappedVersionView,
-  type VersionView,
-} from '../core/writes/versions.js';
+import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
+import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
 import { html, joined, query, when, type SafeHtml } from './html.js';
 
 export interface ViewRequest {
@@ -77,7 +81,7 @@ function options(values: readonly string[], selected: string | undefined, blank?
 }
 
 async function agentIds(ctx: OperationContext): Promise<string[]> {
-  return [...(await listAgents(ctx)).agents].sort();
+  return [...(await invoke(listAgentsOperation, ctx, {})).agents].sort();
 }
 
 /** Follows cursors until the rows run out or `max` are read; bounded like every page. */
@@ -112,7 +116,7 @@ function health(agent: ExportedAgent, now: Date): { label: string; kind: 'bad' |
 }
 
 export async function agentsView(req: ViewRequest): Promise<View> {
-  const envelope = await exportAgents(req.ctx);
+  const envelope = await invoke(exportAgentsOperation, req.ctx, {});
   const agents = envelope.agents;
   const staged = new Map<string, number>();
   for (const item of listStaged(req.ctx.store, req.now))
@@ -241,10 +245,10 @@ export async function activityView(req: ViewRequest): Promise<View> {
   const level = levelParam(req);
   const ids = await agentIds(req.ctx);
   const sessions = await allPages<SessionRef>('sessions', TIMELINE_MAX_ROWS, (cursor) =>
-    listRecentWork(req.ctx, { since, agent, access_level: level, limit: MAX_PAGE_SIZE, cursor }),
+    invoke(listRecentWorkOperation, req.ctx, { since, agent, access_level: level, limit: MAX_PAGE_SIZE, cursor }),
   );
   const notes = await allPages<NoteRef>('notes', TIMELINE_MAX_ROWS, (cursor) =>
-    listNotes(req.ctx, { since, agent, project, access_level: level, limit: MAX_PAGE_SIZE, cursor }),
+    invoke(listNotesOperation, req.ctx, { since, agent, project, access_level: level, limit: MAX_PAGE_SIZE, cursor }),
   );
   // list_recent_work has no project filter: its rows are kept by project_focus, folded as list_notes folds.
   const projectKey = project ? foldKey(project) : null;
@@ -336,7 +340,14 @@ export async function workstreamsView(req: ViewRequest): Promise<View> {
   const level = levelParam(req);
   const ids = await agentIds(req.ctx);
   const result = await allPages<Workstream>('workstreams', TIMELINE_MAX_ROWS, (cursor) =>
-    listWorkstreams(req.ctx, { status, agent, since, access_level: level, limit: MAX_PAGE_SIZE, cursor }),
+    invoke(listWorkstreamsOperation, req.ctx, {
+      status,
+      agent,
+      since,
+      access_level: level,
+      limit: MAX_PAGE_SIZE,
+      cursor,
+    }),
   );
   const body = html` <h1>Workstreams</h1>
     <form class="filters" method="get" action="/workstreams" data-autosubmit>
@@ -595,7 +606,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
         ${picker}
         <p>Choose an agent to see the versions of its manifest.</p>`,
     };
-  const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
+  const listing = await invoke(listMemoryVersionsOperation, req.ctx, { agent_id: agent, limit: 1000 });
   if (failed(listing))
     return {
       title: 'History',
@@ -606,7 +617,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
   const asked = Number(param(req, 'version'));
   const selected = versions.find((v) => v.version === asked) ?? versions[0];
   const explained = selected
-    ? await explainMemoryChange(req.ctx, { agent_id: agent, version: selected.version })
+    ? await invoke(explainMemoryChangeOperation, req.ctx, { agent_id: agent, version: selected.version })
     : null;
   const count = (n: number | null) => (n === null ? '?' : n);
   const body = html` <h1>History of ${agent}</h1>
@@ -673,7 +684,7 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
   const agent = param(req, 'agent') ?? '';
   const version = Number(param(req, 'version'));
   if (!isValidAgentId(agent)) return { title: 'Rollback', body: errorBox(`not a valid agent id: ${agent}`) };
-  const listing = await listMemoryVersions(req.ctx, { agent_id: agent, limit: 1000 });
+  const listing = await invoke(listMemoryVersionsOperation, req.ctx, { agent_id: agent, limit: 1000 });
   const versions: readonly (VersionView | CappedVersionView)[] = failed(listing) ? [] : listing.versions;
   const target = versions.find((v) => v.version === version);
   if (!target)
@@ -685,7 +696,9 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
   const current = versions.find((v) => v.current);
   const against = current && current.version !== target.version ? current.version : null;
   const preview =
-    against === null ? null : await explainMemoryChange(req.ctx, { agent_id: agent, version: target.version, against });
+    against === null
+      ? null
+      : await invoke(explainMemoryChangeOperation, req.ctx, { agent_id: agent, version: target.version, against });
   const body = html` <h1>Roll back ${agent} to version ${target.version}</h1>
     <p>
       Version ${target.version}: ${target.op} by ${target.actor ?? '-'}, ${when(target.ts, req.now)} (${target.ts}),

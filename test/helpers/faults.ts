@@ -14,7 +14,7 @@
  * out of descriptors or a changed permission does.
  */
 import fs from 'node:fs';
-import { REAL_FILES, type LibraryFiles } from '../../src/core/writes/atomic.js';
+import { REAL_FILES, type LibraryFiles } from '../../src/core/fs/atomic.js';
 
 export type Fault = 'ENOSPC' | 'EROFS';
 export type ReadFault = 'EIO' | 'EMFILE' | 'EACCES';

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 const [repoRoot, library, mode] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
 const { libraryPaths } = await load('store/library.js');
-const { withLibraryGate } = await load('writes/gate.js');
+const { withLibraryGate } = await load('fs/gate.js');
 
 await withLibraryGate(libraryPaths(library), async () => {
   process.stdout.write('held\n');

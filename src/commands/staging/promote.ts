@@ -3,8 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
 import { printableOutput } from '../../cli/output.js';
 import { BourdonError } from '../../core/errors.js';
-import { previewPromotion, promoteStaged, type PromoteResult } from '../../core/writes/staging.js';
-import type { CommitCounts } from '../../core/writes/writes.js';
+import { previewPromotion, promoteStaged, promotionSummary } from '../../core/writes/staging.js';
 
 export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";
@@ -37,7 +36,7 @@ export default class StagingPromote extends BaseCommand {
       digest = preview.digest!;
     }
     const result = await promoteStaged(ctx, args.agent, { digest });
-    this.emit(result, () => renderPromoted(result));
+    this.emit(result, () => promotionSummary(result));
   }
 
   private async confirm(agentId: string, digest: string): Promise<void> {
@@ -60,18 +59,4 @@ export default class StagingPromote extends BaseCommand {
     }
     if (!ok) throw new BourdonError('promotion cancelled; nothing was changed');
   }
-}
-
-function count(result: PromoteResult, key: keyof CommitCounts): number {
-  return result.promoted.reduce((sum, item) => sum + item.result[key], 0);
-}
-
-/** The engine's line, plus the version the promotion became. */
-export function renderPromoted(result: PromoteResult): string {
-  const versions = result.promoted.map((item) => item.result.version).filter((v) => v !== undefined && v !== null);
-  const line =
-    `promoted ${result.agent_id}: +${count(result, 'entities_added')} entities (~${count(result, 'entities_updated')} updated), ` +
-    `+${count(result, 'sessions_added')} sessions (~${count(result, 'sessions_updated')} updated), +${count(result, 'notes_added')} notes`;
-  const from = result.promoted.length > 1 ? ` from ${result.promoted.length} members` : '';
-  return versions.length ? `${line}${from}; now version ${versions[versions.length - 1]}` : `${line}${from}`;
 }

@@ -15,7 +15,7 @@ import { isAccessLevel, rowVisibility } from '../trust/access.js';
 import type { ConfigPaths, Env } from '../context.js';
 import { dayOf } from '../store/dates.js';
 import { BourdonError, describeError } from '../errors.js';
-import { readOwner, withLibraryGate } from '../writes/gate.js';
+import { readOwner, withLibraryGate } from '../fs/gate.js';
 import { L6Store, MANIFEST_SUFFIX, parseManifest, type LibrarySnapshot } from '../store/library.js';
 import { AGENT_TYPES, asText, isObject, type RawObject } from '../store/manifest.js';
 import { loadPeersFile, type PeerConfig } from '../federation/peers-config.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileDurably } from '../writes/atomic.js';
+import { writeFileDurably } from '../fs/atomic.js';
 import { BourdonError, UsageError } from '../errors.js';
 import { isValidAgentId } from '../store/ids.js';
 import { isObject } from '../store/manifest.js';

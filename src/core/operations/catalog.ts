@@ -2,7 +2,8 @@
  * src/core/operations — the fifteen operations and the three resources, the contract both
  * adapters derive from. operation.ts says what an operation is (name, description, zod input
  * with the engine's lax coercions, namespace, handler) and holds the shared argument shapes;
- * read-operations.ts and write-operations.ts declare the fifteen; reads.ts, notes.ts,
+ * inputs.ts holds the read schemas and the input types their handlers take; invoke.ts calls an
+ * operation through its declaration; read-operations.ts and write-operations.ts declare the fifteen; reads.ts, notes.ts,
  * workstreams.ts, export.ts and recognition.ts implement the reads, each output a named type;
  * the writes and version tools are implemented in ../writes. This folder imports the core
  * root, store, trust, writes and federation, never admin and never an adapter (no oclif, no
@@ -10,7 +11,7 @@
  */
 
 /** Every Bourdon operation, in the order the Python engine lists its tools. */
-import type { Operation } from './operation.js';
+import type { AnyOperation } from './operation.js';
 import {
   compileCodexTurnOperation,
   exportAgentsOperation,
@@ -31,7 +32,7 @@ import {
   rollbackAgentMemoryOperation,
 } from './write-operations.js';
 
-export const OPERATIONS: readonly Operation[] = [
+export const OPERATIONS: readonly AnyOperation[] = [
   queryAgentMemoryOperation,
   listRecentWorkOperation,
   findEntityOperation,

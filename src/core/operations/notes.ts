@@ -18,22 +18,12 @@ import {
   planPage,
   takePage,
   withReachability,
-  type AccessArgs,
   type PagedListing,
 } from './reads.js';
 import type { Failed, OneOf } from '../payload.js';
+import type { ListNotesInput } from './inputs.js';
 import type { CommitOutput } from '../writes/commit.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
-
-export interface ListNotesArgs extends AccessArgs {
-  since?: string | null;
-  agent?: string | null;
-  tag?: string | null;
-  project?: string | null;
-  limit?: number | null;
-  cursor?: string | null;
-  federation_hop?: number;
-}
 
 export interface DatedNote {
   agent: string;
@@ -91,7 +81,7 @@ export function noteRef(agent: string, note: Note): NoteRef {
 export type ListNotesAnswer = PagedListing & { tag: string | null; project: string | null; notes: NoteRef[] };
 export type ListNotesOutput = OneOf<ListNotesAnswer | Failed<ListNotesAnswer>>;
 
-export async function listNotes(ctx: OperationContext, args: ListNotesArgs): Promise<ListNotesOutput> {
+export async function listNotes(ctx: OperationContext, args: ListNotesInput): Promise<ListNotesOutput> {
   const level = access(ctx, args, 'public');
   const base = {
     since: args.since ?? null,

@@ -11,10 +11,11 @@ import { lazy } from '../lazy.js';
 import type { Payload } from '../payload.js';
 
 /**
- * `namespace` and `run` are methods, not function-valued properties, so that an operation
- * declared on its own schema and output is still an `Operation` in the list of all of them
- * (methods compare their parameters bivariantly): no cast holds 15 differently-typed
- * operations in one array.
+ * One operation, typed by its schema: the handler takes exactly what the schema produces
+ * (`z.output`, defaults filled in) and answers the operation's named output type. `run` and
+ * `namespace` are function-valued properties, so TypeScript checks their parameters strictly:
+ * a handler that needs a field the schema never produces does not compile
+ * (test/operations.types.test.ts).
  */
 export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
   /** The MCP tool name (the engine's), also named in the CLI command's help. */
@@ -23,19 +24,34 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
   /** The arguments, as tools/list shows them and as both adapters validate them. */
   readonly input: S;
   /** The agent namespace a call touches ('*' for all), for tier checks and the audit line. */
-  namespace?(input: z.infer<S>): string;
+  readonly namespace?: (input: z.output<S>) => string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
   readonly denialExtras?: Payload;
-  run(ctx: OperationContext, input: z.infer<S>): Promise<O>;
+  readonly run: (ctx: OperationContext, input: z.output<S>) => Promise<O>;
+}
+
+/**
+ * Any operation, for the lists that hold all fifteen (the catalog, the MCP registration). Its
+ * handler is a method here, so that every `Operation` is one (methods compare their parameters
+ * bivariantly) without a cast; such a list only ever runs an operation on the value its own
+ * schema produced (`parseInput`). Declarations are checked strictly, as `Operation`s.
+ */
+export interface AnyOperation {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodObject;
+  namespace?(input: z.output<z.ZodObject>): string;
+  readonly denialExtras?: Payload;
+  run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<unknown>;
 }
 
 /** An operation's input once its schema has validated it. */
-export type OperationInput<S extends z.ZodObject> = z.infer<S>;
+export type OperationInput<S extends z.ZodObject> = z.output<S>;
 
 /**
  * An operation as declared: like `Operation`, but its input schema may be given as a function
  * that builds it. Building the fifteen zod schemas is most of what loading the declarations
- * costs, and a one-shot CLI call validates with one of them (issue 18, bench/README.md).
+ * costs, and a one-shot CLI call validates with one of them (bench/README.md).
  */
 export type OperationDeclaration<S extends z.ZodObject, O> = Omit<Operation<S, O>, 'input'> & {
   readonly input: S | (() => S);
@@ -157,9 +173,9 @@ export function describeIssues(issues: readonly InputIssue[]): string {
  * validates tool arguments): the parsed input, or the issues found.
  */
 export async function parseInput<S extends z.ZodObject>(
-  operation: Operation<S, unknown>,
+  operation: { readonly input: S },
   input: unknown,
-): Promise<{ value: z.infer<S> } | { issues: readonly InputIssue[] }> {
+): Promise<{ value: z.output<S> } | { issues: readonly InputIssue[] }> {
   const result = await operation.input['~standard'].validate(input);
   return result.issues ? { issues: result.issues } : { value: result.value };
 }

@@ -12,8 +12,9 @@ import { pyRepr } from '../store/ids.js';
 import type { DatedSession } from '../store/indexes.js';
 import { positionAfter, rankInGroup } from '../store/library-indexes.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './inputs.js';
+
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 export function pageSize(limit: number | null | undefined): number {
   if (limit === null || limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;

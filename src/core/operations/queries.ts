@@ -7,23 +7,9 @@ import { foldKey, type Session } from '../store/manifest.js';
 import type { AgentRecord } from '../store/library.js';
 import { agentIndex } from '../store/indexes.js';
 import { entityHolders } from '../store/library-indexes.js';
+import type { EntityMatch, SessionRef } from '../rows.js';
 
-export interface EntityMatch {
-  name: string;
-  agents: string[];
-  types: string[];
-  summaries: Record<string, string>;
-  tags: string[];
-}
-
-export interface SessionRef {
-  agent: string;
-  date: string;
-  cwd: string | null;
-  project_focus: string[];
-  key_actions?: string[];
-  files_touched?: string[];
-}
+export type { EntityMatch, SessionRef };
 
 /** Appends `value` unless `seen` has it: one lookup, so a list of thousands stays linear to build. */
 function pushUnique<T>(list: T[], seen: Set<T>, value: T): void {

@@ -1,9 +1,8 @@
 /**
  * The eleven read operations, declared (operation.ts): name, description and input schema as
- * the Python engine lists its tools, and the handler in reads.ts, notes.ts, workstreams.ts or
+ * the Python engine lists its tools (the schemas in inputs.ts), and the handler in reads.ts, notes.ts, workstreams.ts or
  * export.ts. The MCP tool and the CLI command both derive from these declarations.
  */
-import * as z from 'zod';
 import { exportAgents } from './export.js';
 import { listNotes } from './notes.js';
 import {
@@ -18,20 +17,24 @@ import {
 } from './reads.js';
 import { listWorkstreams } from './workstreams.js';
 import {
-  accessShape,
-  agentFilterNamespace,
-  defineOperation,
-  federationHop,
-  integerWithDefault,
-  laxFlag,
-  optionalInteger,
-  optionalText,
-} from './operation.js';
+  compileTurnInput,
+  crossAgentSummaryInput,
+  deeperContextInput,
+  exportAgentsInput,
+  findEntityInput,
+  listAgentsInput,
+  listNotesInput,
+  listRecentWorkInput,
+  listWorkstreamsInput,
+  queryAgentMemoryInput,
+  recognitionInput,
+} from './inputs.js';
+import { agentFilterNamespace, defineOperation } from './operation.js';
 
 export const queryAgentMemoryOperation = defineOperation({
   name: 'query_agent_memory',
   description: 'What one agent knows about a topic: the entity matches for `topic` that list `agent`.',
-  input: () => z.object({ agent: z.string(), topic: z.string(), ...accessShape('public') }),
+  input: queryAgentMemoryInput,
   namespace: (input) => input.agent,
   run: queryAgentMemory,
 });
@@ -40,16 +43,7 @@ export const listRecentWorkOperation = defineOperation({
   name: 'list_recent_work',
   description:
     'What happened recently: sessions since a day (default: the last 14 days), newest first, paged with cursors.',
-  input: () =>
-    z.object({
-      since: optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
-      agent: optionalText(),
-      ...accessShape('public'),
-      limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText(),
-      summary: laxFlag(false, 'Drop key_actions and files_touched.'),
-      federation_hop: federationHop(),
-    }),
+  input: listRecentWorkInput,
   namespace: agentFilterNamespace,
   denialExtras: { sessions: [], next_cursor: null, has_more: false },
   run: listRecentWork,
@@ -58,14 +52,14 @@ export const listRecentWorkOperation = defineOperation({
 export const findEntityOperation = defineOperation({
   name: 'find_entity',
   description: 'Who knows about X: entities whose name or alias matches, case-insensitively, across every agent.',
-  input: () => z.object({ name: z.string(), ...accessShape('public'), federation_hop: federationHop() }),
+  input: findEntityInput,
   run: findEntity,
 });
 
 export const getCrossAgentSummaryOperation = defineOperation({
   name: 'get_cross_agent_summary',
   description: 'Everything every agent has on a project: its entity matches and the sessions that focused on it.',
-  input: () => z.object({ project: z.string(), ...accessShape('public'), federation_hop: federationHop() }),
+  input: crossAgentSummaryInput,
   run: getCrossAgentSummary,
 });
 
@@ -73,35 +67,28 @@ export const prepareRecognitionContextOperation = defineOperation({
   name: 'prepare_recognition_context',
   description:
     'Call at the start of a turn: which known entities the prompt mentions, a one-line recognition and a short context block.',
-  input: () => z.object({ prompt: z.string(), ...accessShape('team'), federation_hop: federationHop() }),
+  input: recognitionInput,
   run: prepareRecognitionContext,
 });
 
 export const compileCodexTurnOperation = defineOperation({
   name: 'compile_codex_turn',
   description: 'Codex turn brief. Deferred in this server: answers with a `_status: "deferred"` payload.',
-  input: () =>
-    z.object({
-      prompt: z.string(),
-      cwd: optionalText(),
-      access_level: z.string().optional().default('team'),
-      max_items: integerWithDefault(6),
-      max_chars: integerWithDefault(1800),
-    }),
+  input: compileTurnInput,
   run: compileCodexTurn,
 });
 
 export const getDeeperContextOperation = defineOperation({
   name: 'get_deeper_context',
   description: 'Longer context from an L2 retriever. None is configured here, so the context is empty.',
-  input: () => z.object({ prompt: z.string(), ...accessShape('team') }),
+  input: deeperContextInput,
   run: getDeeperContext,
 });
 
 export const listAgentsOperation = defineOperation({
   name: 'list_agents',
   description: 'The ids of every agent in the library (and on peers), sorted.',
-  input: () => z.object({ federation_hop: federationHop() }),
+  input: listAgentsInput,
   run: listAgents,
 });
 
@@ -109,7 +96,7 @@ export const exportAgentsOperation = defineOperation({
   name: 'export_agents',
   description:
     "This machine's agents as a redacted bourdon.agents/v1 envelope (never includes private sessions or peers).",
-  input: () => z.object({}),
+  input: exportAgentsInput,
   run: (ctx) => exportAgents(ctx),
 });
 
@@ -117,17 +104,7 @@ export const listNotesOperation = defineOperation({
   name: 'list_notes',
   description:
     'Notes agents left, newest first: since a day (default: the last 14 days), filtered by agent, tag or project, paged with cursors. Note texts are redacted.',
-  input: () =>
-    z.object({
-      since: optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.'),
-      agent: optionalText(),
-      tag: optionalText().describe('Only notes with this tag (case-insensitive).'),
-      project: optionalText().describe('Only notes whose project_focus names this project (case-insensitive).'),
-      ...accessShape('public'),
-      limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText(),
-      federation_hop: federationHop(),
-    }),
+  input: listNotesInput,
   namespace: agentFilterNamespace,
   denialExtras: { notes: [], next_cursor: null, has_more: false },
   run: listNotes,
@@ -137,16 +114,7 @@ export const listWorkstreamsOperation = defineOperation({
   name: 'list_workstreams',
   description:
     'What is in flight: every project named in sessions and notes, across agents, with its agents, counts, first and last activity, status (active within 14 days, idle, or archived) and newest actions. Sorted by last activity, paged with cursors.',
-  input: () =>
-    z.object({
-      since: optionalText().describe('Only workstreams active on or after this day (YYYY-MM-DD or an ISO datetime).'),
-      agent: optionalText(),
-      status: optionalText().describe('active, idle or archived.'),
-      ...accessShape('public'),
-      limit: optionalInteger('Page size, 1 to 100 (default 20).'),
-      cursor: optionalText(),
-      federation_hop: federationHop(),
-    }),
+  input: listWorkstreamsInput,
   namespace: agentFilterNamespace,
   denialExtras: { workstreams: [], next_cursor: null, has_more: false },
   run: listWorkstreams,

@@ -27,9 +27,20 @@ import {
 } from '../federation/federation.js';
 import type { PeerAnswer } from '../federation/peers.js';
 import type { Failed, OneOf, Payload } from '../payload.js';
-import { MAX_PAGE_SIZE, planPage, takePage, takeSessionPage } from './paging.js';
+import { planPage, takePage, takeSessionPage } from './paging.js';
 import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
+import {
+  MAX_PAGE_SIZE,
+  type CompileTurnInput,
+  type CrossAgentSummaryInput,
+  type DeeperContextInput,
+  type FindEntityInput,
+  type ListAgentsInput,
+  type ListRecentWorkInput,
+  type QueryAgentMemoryInput,
+  type RecognitionInput,
+} from './inputs.js';
 
 export interface AccessArgs {
   access_level?: string | null;
@@ -95,25 +106,17 @@ export function withReachability<T extends object>(payload: T, answers: PeerAnsw
 
 export type ListAgentsOutput = { agents: string[] } & Reachability;
 
-export async function listAgents(
-  ctx: OperationContext,
-  args: { federation_hop?: number } = {},
-): Promise<ListAgentsOutput> {
+export async function listAgents(ctx: OperationContext, args: ListAgentsInput): Promise<ListAgentsOutput> {
   const local = agentsInScope(ctx).map((agent) => agent.id);
   const answers = await askPeers(ctx, args, 'list_agents', {});
   if (!answers) return { agents: local };
   return withReachability({ agents: mergeAgentIds(local, answers) }, answers);
 }
 
-export interface FindEntityArgs extends AccessArgs {
-  name: string;
-  federation_hop?: number;
-}
-
 export type FindEntityAnswer = { name: string } & AccessEcho & { matches: EntityMatch[] } & Reachability;
 export type FindEntityOutput = OneOf<FindEntityAnswer | Failed<FindEntityAnswer>>;
 
-export async function findEntity(ctx: OperationContext, args: FindEntityArgs): Promise<FindEntityOutput> {
+export async function findEntity(ctx: OperationContext, args: FindEntityInput): Promise<FindEntityOutput> {
   const level = access(ctx, args, 'public');
   const base = { name: args.name, access_level: level.echoed, include_private: args.include_private ?? false };
   if (level.error) return { error: level.error, ...base, matches: [] };
@@ -132,17 +135,12 @@ export function peerAccessArgs(level: ResolvedAccess, rest: Payload): Payload {
   return { ...rest, access_level: level.effective };
 }
 
-export interface QueryAgentMemoryArgs extends AccessArgs {
-  agent: string;
-  topic: string;
-}
-
 export type QueryAgentMemoryAnswer = { agent: string; topic: string } & AccessEcho & { matches: EntityMatch[] };
 export type QueryAgentMemoryOutput = OneOf<QueryAgentMemoryAnswer | Failed<QueryAgentMemoryAnswer>>;
 
 export async function queryAgentMemory(
   ctx: OperationContext,
-  args: QueryAgentMemoryArgs,
+  args: QueryAgentMemoryInput,
 ): Promise<QueryAgentMemoryOutput> {
   const level = access(ctx, args, 'public');
   const base = {
@@ -158,19 +156,10 @@ export async function queryAgentMemory(
   return { ...base, matches };
 }
 
-export interface ListRecentWorkArgs extends AccessArgs {
-  since?: string | null;
-  agent?: string | null;
-  limit?: number | null;
-  cursor?: string | null;
-  summary?: boolean | null;
-  federation_hop?: number;
-}
-
 export type ListRecentWorkAnswer = PagedListing & { summary: boolean; sessions: SessionRef[] };
 export type ListRecentWorkOutput = OneOf<ListRecentWorkAnswer | Failed<ListRecentWorkAnswer>>;
 
-export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkArgs): Promise<ListRecentWorkOutput> {
+export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkInput): Promise<ListRecentWorkOutput> {
   const level = access(ctx, args, 'public');
   const summary = args.summary ?? false;
   const base = {
@@ -241,11 +230,6 @@ function windowEnd(rows: readonly DatedSession[], cutoff: string): number {
   return low;
 }
 
-export interface CrossAgentSummaryArgs extends AccessArgs {
-  project: string;
-  federation_hop?: number;
-}
-
 export type CrossAgentSummaryAnswer = {
   project: string;
   agents: string[];
@@ -256,7 +240,7 @@ export type CrossAgentSummaryOutput = OneOf<CrossAgentSummaryAnswer | Failed<Cro
 
 export async function getCrossAgentSummary(
   ctx: OperationContext,
-  args: CrossAgentSummaryArgs,
+  args: CrossAgentSummaryInput,
 ): Promise<CrossAgentSummaryOutput> {
   const level = access(ctx, args, 'public');
   // The engine strips the project and echoes it stripped.
@@ -289,11 +273,6 @@ export async function getCrossAgentSummary(
   );
 }
 
-export interface RecognitionArgs extends AccessArgs {
-  prompt: string;
-  federation_hop?: number;
-}
-
 /** A recognised entity as the answer lists it. */
 export type RecognisedEntity = { name: string; type: string | null; source_agents: string[] };
 
@@ -308,7 +287,7 @@ export type RecognitionOutput = OneOf<RecognitionAnswer | Failed<RecognitionAnsw
 
 export async function prepareRecognitionContext(
   ctx: OperationContext,
-  args: RecognitionArgs,
+  args: RecognitionInput,
 ): Promise<RecognitionOutput> {
   const started = process.hrtime.bigint();
   const level = access(ctx, args, 'team');
@@ -399,14 +378,10 @@ function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAns
   }
 }
 
-export interface DeeperContextArgs extends AccessArgs {
-  prompt: string;
-}
-
 /** No L2 retriever ships with this package: the context is empty, never an error. */
 export type DeeperContextOutput = { prompt: string } & AccessEcho & { context: string; context_chars: number };
 
-export async function getDeeperContext(ctx: OperationContext, args: DeeperContextArgs): Promise<DeeperContextOutput> {
+export async function getDeeperContext(ctx: OperationContext, args: DeeperContextInput): Promise<DeeperContextOutput> {
   const level = access(ctx, args, 'team');
   return {
     prompt: args.prompt,
@@ -417,17 +392,9 @@ export async function getDeeperContext(ctx: OperationContext, args: DeeperContex
   };
 }
 
-export interface CompileTurnArgs {
-  prompt: string;
-  cwd?: string | null;
-  access_level?: string | null;
-  max_items?: number;
-  max_chars?: number;
-}
-
 export type CompileTurnOutput = { _status: 'deferred'; schema_version: string; reason: string };
 
-export async function compileCodexTurn(_ctx: OperationContext, _args: CompileTurnArgs): Promise<CompileTurnOutput> {
+export async function compileCodexTurn(_ctx: OperationContext, _args: CompileTurnInput): Promise<CompileTurnOutput> {
   return {
     _status: 'deferred',
     schema_version: 'codex-turn-brief/v1',

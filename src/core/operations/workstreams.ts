@@ -25,25 +25,16 @@ import {
   pageSize,
   peerAccessArgs,
   withReachability,
-  type AccessArgs,
   type PagedListing,
 } from './reads.js';
 import type { Failed, OneOf } from '../payload.js';
+import type { ListWorkstreamsInput } from './inputs.js';
 import { redactText } from '../trust/redaction.js';
 
 export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
 export type WorkstreamStatus = (typeof WORKSTREAM_STATUSES)[number];
 const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
 const RECENT_ACTIONS = 3;
-
-export interface ListWorkstreamsArgs extends AccessArgs {
-  since?: string | null;
-  agent?: string | null;
-  status?: string | null;
-  limit?: number | null;
-  cursor?: string | null;
-  federation_hop?: number;
-}
 
 export interface Workstream {
   name: string;
@@ -225,7 +216,7 @@ export type ListWorkstreamsOutput = OneOf<ListWorkstreamsAnswer | Failed<ListWor
 
 export async function listWorkstreams(
   ctx: OperationContext,
-  args: ListWorkstreamsArgs,
+  args: ListWorkstreamsInput,
 ): Promise<ListWorkstreamsOutput> {
   const level = access(ctx, args, 'public');
   const base = {

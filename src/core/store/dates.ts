@@ -88,3 +88,20 @@ export function dayOf(value: unknown): string | null {
 export function utcSeconds(moment: Date): string {
   return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */
+export function relativeDay(value: string | null | undefined, now = new Date()): string {
+  if (!value) return '-';
+  const day = value.slice(0, 10);
+  const parsed = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  if (Number.isNaN(parsed)) return value;
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  const days = Math.round((today - parsed) / 86_400_000);
+  if (days === 0) return 'today';
+  if (days === 1) return 'yesterday';
+  if (days === -1) return 'tomorrow';
+  if (days < 0) return `in ${-days} days`;
+  if (days < 60) return `${days} days ago`;
+  if (days < 730) return `${Math.round(days / 30)} months ago`;
+  return `${Math.round(days / 365)} years ago`;
+}

@@ -7,7 +7,7 @@
  * Library-wide indexes built from these (which agents answer to a name, every session in
  * list_recent_work order) are in library-indexes.ts.
  */
-import { canSee, type AccessLevel } from '../trust/access.js';
+import { canSee, type AccessLevel } from './visibility.js';
 import type { AgentRecord } from './library.js';
 import { foldKey, type Entity, type Session } from './manifest.js';
 

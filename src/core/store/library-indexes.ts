@@ -7,7 +7,7 @@
  * changed: the agents removed and added are taken out and put in, the rest is shared, so one
  * changed manifest costs that agent's rows plus a copy of the top-level structure.
  */
-import { canSee, type AccessLevel } from '../trust/access.js';
+import { canSee, type AccessLevel } from './visibility.js';
 import { agentIndex, type DatedSession } from './indexes.js';
 import type { AgentRecord } from './manifest-file.js';
 

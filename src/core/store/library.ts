@@ -438,10 +438,3 @@ export class PartialLibraryStore extends L6Store {
     return this.partial;
   }
 }
-
-/** A store for one entity lookup in a one-shot process (`bourdon find`, `bourdon query`). */
-export class EntityLookupStore extends PartialLibraryStore {
-  constructor(root: string, name: string, options: StoreOptions = {}) {
-    super(root, { entity: name }, options);
-  }
-}

@@ -3,7 +3,7 @@
  * and written back loses nothing); the normalised view reads scalar list fields as one-item
  * lists (divergence D1) and resolves visibility once.
  */
-import { rowVisibility, type AccessLevel } from '../trust/access.js';
+import { rowVisibility, type AccessLevel } from './visibility.js';
 import { dayOf } from './dates.js';
 
 export type RawObject = Record<string, unknown>;

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from './visibility.js';
 import { isValidAgentId } from './ids.js';
 import { isObject, type RawObject } from './manifest.js';
 import type { Warn } from './warn.js';

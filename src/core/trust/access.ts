@@ -3,35 +3,17 @@
  * level and sees rows at or below it. A caller may be capped (remote HTTP callers and
  * quarantined members never see private rows), whatever it asks for.
  */
-export const ACCESS_LEVELS = ['public', 'team', 'private'] as const;
-export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+// The levels themselves belong to the store, which filters rows by them (store/visibility.ts).
+import { isAccessLevel, lowerLevel, type AccessLevel } from '../store/visibility.js';
 
-const RANK: Record<AccessLevel, number> = { public: 0, team: 1, private: 2 };
-
-export function isAccessLevel(value: unknown): value is AccessLevel {
-  return typeof value === 'string' && (ACCESS_LEVELS as readonly string[]).includes(value);
-}
-
-/**
- * A row's visibility. Absent means public (the L5 default). Labels are trimmed and read
- * case-insensitively (`TEAM`, `' team '` → team). A value we do not know (`internal`, a
- * number, an empty string) is treated as private: an unknown label never widens who can read
- * the row (D8: the engine reads unknown labels as public).
- */
-export function rowVisibility(value: unknown): AccessLevel {
-  if (value === undefined || value === null) return 'public';
-  const label = typeof value === 'string' ? value.trim().toLowerCase() : value;
-  // The constant rather than the row's own copy of it: a server holds one per row.
-  return ACCESS_LEVELS.find((level) => level === label) ?? 'private';
-}
-
-export function canSee(level: AccessLevel, visibility: AccessLevel): boolean {
-  return RANK[visibility] <= RANK[level];
-}
-
-export function lowerLevel(a: AccessLevel, b: AccessLevel): AccessLevel {
-  return RANK[a] <= RANK[b] ? a : b;
-}
+export {
+  ACCESS_LEVELS,
+  canSee,
+  isAccessLevel,
+  lowerLevel,
+  rowVisibility,
+  type AccessLevel,
+} from '../store/visibility.js';
 
 interface AccessRequest {
   access_level?: string | null;

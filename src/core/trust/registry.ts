@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../writes/atomic.js';
-import { lockFileSync } from '../writes/gate.js';
+import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../fs/atomic.js';
+import { lockFileSync } from '../fs/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';

@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { writeDurable, type LibraryFiles } from './atomic.js';
+import { writeDurable, type LibraryFiles } from '../fs/atomic.js';
 
 const PLAIN = /^v(\d+)\.l5\.yaml$/;
 const PACKED = /^v(\d+)\.l5\.yaml\.gz$/;

@@ -17,10 +17,10 @@ import {
   sweepAtomicTemps,
   writeDurable,
   type LibraryFiles,
-} from './atomic.js';
+} from '../fs/atomic.js';
 import { steadyNow } from './clock.js';
 import { BourdonError, describeError } from '../errors.js';
-import type { GateHandle } from './gate.js';
+import type { GateHandle } from '../fs/gate.js';
 import { ArchiveDamaged, baseName, decodeArchive, packedName, writeArchive, type ArchiveListing } from './archive.js';
 import {
   archiveFile,

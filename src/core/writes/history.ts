@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { REAL_FILES, type LibraryFiles } from './atomic.js';
+import { REAL_FILES, type LibraryFiles } from '../fs/atomic.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { makeRecord, parseVersionRecord, sha256, type VersionRecord } from './version-record.js';

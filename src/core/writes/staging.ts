@@ -11,12 +11,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isTempOf, sweepAtomicTemps, writeDurable } from './atomic.js';
+import { isTempOf, sweepAtomicTemps, writeDurable } from '../fs/atomic.js';
 import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
 import { utcSeconds } from '../store/dates.js';
-import { withLibraryGate } from './gate.js';
+import { withLibraryGate } from '../fs/gate.js';
 import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
@@ -38,6 +38,7 @@ import {
   loadExisting,
   mergeCommitRows,
   serialiseManifest,
+  type CommitCounts,
   type CommitFailure,
   type CommitSummary,
 } from './writes.js';
@@ -431,4 +432,18 @@ export async function rejectStaged(store: L6Store, agentId: string): Promise<Rej
     }
     return { agent_id: agentId, rejected: staged.length, paths: staged.map((item) => item.path) };
   });
+}
+
+function promotedCount(result: PromoteResult, key: keyof CommitCounts): number {
+  return result.promoted.reduce((sum, item) => sum + item.result[key], 0);
+}
+
+/** The engine's one-line summary of a promotion, plus the version it became (the CLI and the page print it). */
+export function promotionSummary(result: PromoteResult): string {
+  const versions = result.promoted.map((item) => item.result.version).filter((v) => v !== undefined && v !== null);
+  const line =
+    `promoted ${result.agent_id}: +${promotedCount(result, 'entities_added')} entities (~${promotedCount(result, 'entities_updated')} updated), ` +
+    `+${promotedCount(result, 'sessions_added')} sessions (~${promotedCount(result, 'sessions_updated')} updated), +${promotedCount(result, 'notes_added')} notes`;
+  const from = result.promoted.length > 1 ? ` from ${result.promoted.length} members` : '';
+  return versions.length ? `${line}${from}; now version ${versions[versions.length - 1]}` : `${line}${from}`;
 }

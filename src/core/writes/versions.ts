@@ -9,7 +9,7 @@ import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { appendAudit, auditRecord } from '../trust/audit.js';
 import type { OperationContext } from '../context.js';
 import { BourdonError, describeError } from '../errors.js';
-import { withLibraryGate } from './gate.js';
+import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readArchive, readHistory, readLive, type HistoryState } from './history.js';
 import { writeVersion } from './history-writer.js';
 import { sha256, type RowCounts, type VersionRecord } from './version-record.js';

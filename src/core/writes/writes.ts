@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { OperationContext } from '../context.js';
 import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { BourdonError } from '../errors.js';
-import { withLibraryGate, type GateHandle } from './gate.js';
+import { withLibraryGate, type GateHandle } from '../fs/gate.js';
 import { steadyNow } from './clock.js';
 import { currentVersion, historyKeep, latestStamp, readHistory, readLive } from './history.js';
 import { writeVersion } from './history-writer.js';

@@ -5,9 +5,9 @@
  * typed output returned for the command to print.
  */
 import type * as z from 'zod';
-import type { OperationContext } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
-import { describeIssues, parseInput, type Operation } from '../core/operations/operation.js';
+import type { OperationContext } from '../context.js';
+import { UsageError } from '../errors.js';
+import { describeIssues, parseInput, type Operation } from './operation.js';
 
 export async function invoke<S extends z.ZodObject, O>(
   operation: Operation<S, O>,
@@ -25,7 +25,7 @@ export async function invoke<S extends z.ZodObject, O>(
  * it: the tool and the command then describe a shared input in the same words.
  */
 export function inputDescription<S extends z.ZodObject>(
-  operation: Operation<S, unknown>,
+  operation: { readonly name: string; readonly input: S },
   key: keyof S['shape'] & string,
 ): string {
   const description = operation.input.shape[key]?.description;

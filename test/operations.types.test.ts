@@ -1,0 +1,90 @@
+/**
+ * An operation's handler is typed from its schema: it takes exactly what the schema produces
+ * (`z.output`, defaults filled in) and answers the operation's named output. Checked by the
+ * compiler (`npm run typecheck` covers test/): each `@ts-expect-error` below is a declaration
+ * that must not compile, and fails the typecheck the day it does.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as z from 'zod';
+import type { OperationContext } from '../src/core/context.js';
+import { OPERATIONS } from '../src/core/operations/catalog.js';
+import { defineOperation, optionalInteger, type AnyOperation } from '../src/core/operations/operation.js';
+import {
+  findEntityOperation,
+  listNotesOperation,
+  listRecentWorkOperation,
+} from '../src/core/operations/read-operations.js';
+import type { FindEntityOutput } from '../src/core/operations/reads.js';
+import { rollbackAgentMemoryOperation } from '../src/core/operations/write-operations.js';
+
+const input = () => z.object({ name: z.string(), limit: optionalInteger() });
+
+describe('operations are typed from their schemas', () => {
+  it('a handler taking what the schema produces compiles, and so does one taking less', () => {
+    const exact = defineOperation({
+      name: 'exact',
+      description: 'takes the whole parsed input',
+      input,
+      run: async (_ctx, args: { name: string; limit: number | null }) => ({ name: args.name, limit: args.limit }),
+    });
+    const narrower = defineOperation({
+      name: 'narrower',
+      description: 'reads only the name',
+      input,
+      run: async (_ctx, args: { name: string }) => args.name,
+    });
+    expect([exact.name, narrower.name]).toEqual(['exact', 'narrower']);
+  });
+
+  it('a handler needing a field the schema never produces does not compile', () => {
+    const mismatched = defineOperation({
+      name: 'mismatched',
+      description: 'asks for topic, which the schema has not got',
+      input,
+      // @ts-expect-error `topic` is not in the schema's output
+      run: async (_ctx: OperationContext, args: { name: string; limit: number | null; topic: string }) => args.topic,
+    });
+    const tooStrict = defineOperation({
+      name: 'too-strict',
+      description: 'wants a number where the schema may give null',
+      input,
+      // @ts-expect-error the schema's `limit` may be null (its default)
+      run: async (_ctx: OperationContext, args: { name: string; limit: number }) => args.limit,
+    });
+    const badNamespace = defineOperation({
+      name: 'bad-namespace',
+      description: 'names its namespace from a field the schema has not got',
+      input,
+      // @ts-expect-error `agent` is not in the schema's output
+      namespace: (args: { agent: string }) => args.agent,
+      run: async () => null,
+    });
+    expect([mismatched, tooStrict, badNamespace]).toHaveLength(3);
+  });
+
+  it('a handler answering other than the named output does not compile', () => {
+    const wrongOutput = defineOperation<ReturnType<typeof input>, FindEntityOutput>({
+      name: 'wrong-output',
+      description: 'answers a shape that is not a FindEntityOutput',
+      input,
+      // @ts-expect-error `{ found: true }` is not a FindEntityOutput
+      run: async () => ({ found: true }),
+    });
+    expect(wrongOutput.name).toBe('wrong-output');
+  });
+
+  it("the declared operations' handlers take their schema's output and answer their named type", () => {
+    expectTypeOf(findEntityOperation.run).parameter(1).toEqualTypeOf<z.output<typeof findEntityOperation.input>>();
+    expectTypeOf(findEntityOperation.run).returns.resolves.toEqualTypeOf<FindEntityOutput>();
+    expectTypeOf(listRecentWorkOperation.run)
+      .parameter(1)
+      .toEqualTypeOf<z.output<typeof listRecentWorkOperation.input>>();
+    expectTypeOf(listNotesOperation.run).parameter(1).toEqualTypeOf<z.output<typeof listNotesOperation.input>>();
+    expectTypeOf<z.output<typeof rollbackAgentMemoryOperation.input>>().toMatchTypeOf<
+      Parameters<typeof rollbackAgentMemoryOperation.run>[1]
+    >();
+    // The catalog holds every declaration as an AnyOperation, without a cast.
+    const all: AnyOperation[] = [findEntityOperation, rollbackAgentMemoryOperation];
+    expect(OPERATIONS).toEqual(expect.arrayContaining(all));
+  });
+});
