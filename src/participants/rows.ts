@@ -3,6 +3,7 @@
  * several sources, and the person types that make an entity private.
  */
 import { byCodePoint } from './files.js';
+import { ENTITY_KEYS, SESSION_KEYS } from './manifest-shape.js';
 import { pyStrip } from './markdown.js';
 
 export interface EntityRow {
@@ -73,22 +74,12 @@ export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityR
 
 /** Entity keys in the engine's order, empty values left out. */
 export function orderedEntity(row: EntityRow): Record<string, unknown> {
-  return ordered(row, [
-    'name',
-    'type',
-    'aliases',
-    'summary',
-    'last_touched',
-    'tags',
-    'visibility',
-    'valid_from',
-    'valid_to',
-  ]);
+  return ordered(row, ENTITY_KEYS);
 }
 
 /** Session keys in the engine's order, empty values left out. */
 export function orderedSession(row: SessionRow): Record<string, unknown> {
-  return ordered(row, ['date', 'cwd', 'project_focus', 'key_actions', 'files_touched', 'visibility']);
+  return ordered(row, SESSION_KEYS);
 }
 
 function ordered(row: object, keys: readonly string[]): Record<string, unknown> {

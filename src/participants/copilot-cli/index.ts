@@ -21,7 +21,7 @@ import {
   federationFilter,
   isoSeconds,
   shaped,
-} from '../cursor/manifest-shape.js';
+} from '../manifest-shape.js';
 
 const AGENT_ID = 'copilot-cli';
 const ROLE_NARRATIVE =

@@ -20,7 +20,7 @@ import {
   isoSeconds,
   shaped,
   utcDate,
-} from './manifest-shape.js';
+} from '../manifest-shape.js';
 import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
 import { compareCodePoints } from './python-values.js';

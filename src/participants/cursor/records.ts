@@ -4,7 +4,7 @@
  * already-decoded JSON values; reading the databases is the participant's job.
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
-import { type Entity } from './manifest-shape.js';
+import { type Entity } from '../manifest-shape.js';
 import { compareCodePoints, epochCalendarDate, isoCalendarDate, pyStr, pyTruthy } from './python-values.js';
 
 export interface CursorSession {

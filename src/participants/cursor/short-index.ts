@@ -2,7 +2,7 @@
  * Cursor's curated memory index (`memory/short-index.json`): topic entities a user or a rule
  * file keeps by hand, each with its own access level.
  */
-import { type Entity } from './manifest-shape.js';
+import { type Entity } from '../manifest-shape.js';
 import { pyStr, pyTruthy } from './python-values.js';
 import { pyStrip } from '../scrub.js';
 

@@ -1,7 +1,7 @@
 /**
  * The manifest's shape as the engine writes it: keys in its order, a null or empty-list value
  * left out, the federation filter on entities, and the `last_updated` stamp. Used by the cursor
- * and copilot-cli participants.
+ * and copilot-cli participants; its key lists also order the claude-code and mcp-memory rows (rows.ts).
  */
 
 export const SPEC_VERSION = '0.1';
