@@ -3,31 +3,16 @@
  * shape for every command, file errors in words, `rollback` answering unknown agents and
  * versions as `history` does; and `query` leading with the agent asked about.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import type * as DemoModule from '../src/core/admin/demo-library.js';
-
-type DemoLibrary = typeof DemoModule;
+import { demoLibrary } from './helpers/demo.js';
 
 let library: string;
 let home: string;
 
 beforeAll(async () => {
-  library = tempDir('bourdon-errors-lib-');
-  home = tempDir('bourdon-errors-home-');
-  // The built module, as the binary runs it.
-  const demo = (await import(
-    pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'admin', 'demo-library.js')).href
-  )) as DemoLibrary;
-  demo.installDemoLibrary(library);
-  await demo.recordDemoHistory(library, home);
-});
-afterAll(() => {
-  for (const dir of [library, home]) fs.rmSync(dir, { recursive: true, force: true });
+  ({ library, home } = await demoLibrary('bourdon-errors'));
 });
 
 const cli = (args: string[], input?: string) =>

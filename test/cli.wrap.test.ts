@@ -7,14 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { demoLibrary } from './helpers/demo.js';
+import { BIN } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
-import type * as DemoModule from '../src/core/admin/demo-library.js';
-
-type DemoLibrary = typeof DemoModule;
 
 // The harness's terminal is 120 columns wide; COLUMNS narrows it to the width of the report.
 const WIDTH = 80;
@@ -23,16 +20,7 @@ let library: string;
 let home: string;
 
 beforeAll(async () => {
-  library = tempDir('bourdon-wrap-lib-');
-  home = tempDir('bourdon-wrap-home-');
-  const demo = (await import(
-    pathToFileURL(path.join(REPO_ROOT, 'dist', 'core', 'admin', 'demo-library.js')).href
-  )) as DemoLibrary;
-  demo.installDemoLibrary(library);
-  await demo.recordDemoHistory(library, home);
-});
-afterAll(() => {
-  for (const dir of [library, home]) fs.rmSync(dir, { recursive: true, force: true });
+  ({ library, home } = await demoLibrary('bourdon-wrap'));
 });
 
 const env = (): Record<string, string> => ({ BOURDON_HOME: home, NO_COLOR: '1' });
