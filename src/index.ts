@@ -27,7 +27,7 @@ export {
   selectPeers,
   type PeerConfig,
 } from './core/federation/peers-config.js';
-export type { PeerFanout, PeerAnswer } from './core/federation/peers.js';
+export type { PeerFanout, PeerAnswer } from './core/peers.js';
 
 // The 15 operations, `(context, args) → output`, exactly what the MCP tools answer.
 export {

@@ -10,16 +10,27 @@ import { REPO_ROOT } from './helpers/fixtures.js';
 const SRC = path.join(REPO_ROOT, 'src');
 const CORE = path.join(SRC, 'core');
 
-/** Which parts of src/core each part may import (its own part always). The root files are `root`. */
+/**
+ * The parts of src/core, bottom first: each may import only parts before it. `root` is the leaf
+ * files at the core root (errors, payload, rows, …), which import no part; `context` is the one
+ * root file that names the parts' types (`context.ts`: the store, the caller, the peers).
+ */
+const ORDER = ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation', 'operations', 'admin'] as const;
+
+/** Parts that are a single file at the core root rather than a folder. */
+const ROOT_FILE_PARTS: Record<string, string> = { 'context.ts': 'context' };
+
+/** Which parts of src/core each part may import (its own part always). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  root: ['store', 'fs', 'trust', 'federation'],
+  root: [],
   store: ['root'],
   fs: ['root', 'store'],
   trust: ['root', 'store', 'fs'],
-  writes: ['root', 'store', 'fs', 'trust'],
-  operations: ['root', 'store', 'fs', 'trust', 'writes', 'federation'],
-  federation: ['root', 'store', 'fs', 'trust', 'writes'],
-  admin: ['root', 'store', 'fs', 'trust', 'writes', 'operations', 'federation'],
+  context: ['root', 'store', 'fs', 'trust'],
+  writes: ['root', 'store', 'fs', 'trust', 'context'],
+  federation: ['root', 'store', 'fs', 'trust', 'context', 'writes'],
+  operations: ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation'],
+  admin: ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation', 'operations'],
 };
 
 /** Packages that belong to the adapters (CLI, MCP, terminal, browser): never imported by the domain. */
@@ -43,7 +54,7 @@ function importsOf(file: string): string[] {
 
 function partOf(file: string): string {
   const relative = path.relative(CORE, file).split(path.sep);
-  return relative.length === 1 ? 'root' : relative[0];
+  return relative.length === 1 ? (ROOT_FILE_PARTS[relative[0]] ?? 'root') : relative[0];
 }
 
 const coreFiles = sourceFiles(CORE);
@@ -144,12 +155,13 @@ describe('architecture: import rules (docs/architecture.md)', () => {
     expect([...parts].sort()).toEqual(Object.keys(MAY_IMPORT).sort());
   });
 
-  it('each part opens with a README saying what it owns and what it may import', () => {
-    for (const part of Object.keys(MAY_IMPORT).filter((name) => name !== 'root')) {
-      const readme = path.join(CORE, part, 'README.md');
-      expect(fs.existsSync(readme), `${part}/README.md`).toBe(true);
-      const text = fs.readFileSync(readme, 'utf8');
-      expect(text, part).toMatch(new RegExp(`^# ${part} — `));
+  it('each part opens with a README (a one-file part with a header) saying what it owns and what it may import', () => {
+    for (const part of ORDER.filter((name) => name !== 'root')) {
+      const file = Object.entries(ROOT_FILE_PARTS).find(([, name]) => name === part)?.[0];
+      const opening = file ? path.join(CORE, file) : path.join(CORE, part, 'README.md');
+      expect(fs.existsSync(opening), opening).toBe(true);
+      const text = fs.readFileSync(opening, 'utf8');
+      if (!file) expect(text, part).toMatch(new RegExp(`^# ${part} — `));
       expect(text, part).toContain('May import');
     }
   });
@@ -168,13 +180,22 @@ describe('architecture: import rules (docs/architecture.md)', () => {
     expect(violations).toEqual([]);
   });
 
-  it('the parts below the core root are in a strict order: no part may import a part that may import it', () => {
-    const mutual = Object.entries(MAY_IMPORT).flatMap(([part, allowed]) =>
+  it('the parts are a strict order: each may import only parts below it, the root none', () => {
+    const upward = Object.entries(MAY_IMPORT).flatMap(([part, allowed]) =>
       allowed
-        .filter((other) => part !== 'root' && other !== 'root' && MAY_IMPORT[other].includes(part))
-        .map((other) => `${part} ↔ ${other}`),
+        .filter((other) => ORDER.indexOf(other as never) >= ORDER.indexOf(part as never))
+        .map((other) => `${part} → ${other}`),
     );
-    expect(mutual).toEqual([]);
+    expect(upward).toEqual([]);
+    expect(Object.keys(MAY_IMPORT)).toEqual([...ORDER]);
+  });
+
+  it('docs/architecture.md states the same order', () => {
+    const text = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8').replace(/\s+/g, ' ');
+    const stated = ORDER.filter((part) => part !== 'root')
+      .map((part) => `\`${part}\``)
+      .join(' < ');
+    expect(text).toContain(stated);
   });
 
   it('each part of src/core imports only the parts it may', () => {

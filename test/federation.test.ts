@@ -14,7 +14,7 @@ import { L6Store } from '../src/core/store/library.js';
 import { localDay } from '../src/core/store/dates.js';
 import { mergeExports } from '../src/core/federation/federation.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
-import type { PeerFanout } from '../src/core/federation/peers.js';
+import type { PeerFanout } from '../src/core/peers.js';
 import { RECOGNITION_BUDGET_MS } from '../src/core/operations/reads.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';

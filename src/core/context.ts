@@ -1,16 +1,20 @@
 /**
- * What every core operation runs with. Operations are `(context, input) → output`, declared
- * once in operations/ (operation.ts); the MCP tools and CLI commands build a context and
- * call the declaration, nothing more.
+ * What every core operation runs with (`OperationContext`: the store, the caller, the clock,
+ * the peers, the config paths, the file operations), how a default one is made, and the
+ * manifests a caller may read. Operations are `(context, input) → output`, declared once in
+ * operations/ (operation.ts); the adapters build a context and call the declaration.
+ *
+ * Its own part of core, between `trust` and `writes` (docs/architecture.md). May import: the
+ * core root's leaf files, `store`, `fs` and `trust`; never `writes`, `federation`,
+ * `operations`, `admin` or an adapter.
  */
 import os from 'node:os';
 import type { AccessLevel } from './trust/access.js';
 import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
 import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
 import type { LibraryFiles } from './fs/atomic.js';
-import type { PeerFanout } from './federation/peers.js';
-
-export type Env = Record<string, string | undefined>;
+import type { ConfigPaths, Env } from './store/config.js';
+import type { PeerFanout } from './peers.js';
 
 export interface OperationContext {
   store: L6Store;
@@ -24,13 +28,6 @@ export interface OperationContext {
   config?: ConfigPaths;
   /** The file operations writes go through; the real ones when absent (tests inject faults). */
   files?: LibraryFiles;
-}
-
-export interface ConfigPaths {
-  home: string;
-  registry: string;
-  audit: string;
-  peers: string;
 }
 
 export function createContext(store: L6Store, overrides: Partial<OperationContext> = {}): OperationContext {
@@ -71,4 +68,4 @@ export function machineName(env: Env): string {
   return named && named.trim() ? named.trim() : os.hostname();
 }
 
-export type { AccessLevel };
+export type { AccessLevel, ConfigPaths, Env };

@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Env } from '../core/context.js';
 import { describeError } from '../core/errors.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
-import type { PeerAnswer, PeerFanout } from '../core/federation/peers.js';
+import type { PeerAnswer, PeerFanout } from '../core/peers.js';
 
 const PEER_BUDGET_MS = 5_000;
 

@@ -8,7 +8,7 @@ import { configPaths } from '../core/store/config.js';
 import { packageInfo } from '../core/version.js';
 import type { Env, OperationContext } from '../core/context.js';
 import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
-import type { PeerFanout } from '../core/federation/peers.js';
+import type { PeerFanout } from '../core/peers.js';
 import { registerTools, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
 import { OPERATIONS, OPERATION_NAMES } from '../core/operations/catalog.js';

@@ -11,7 +11,7 @@
 import type { OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
 import type { EntityMatch, SessionRef } from '../rows.js';
-import type { PeerAnswer } from './peers.js';
+import type { PeerAnswer } from '../peers.js';
 
 const PEER_PREFIX = 'peer:';
 

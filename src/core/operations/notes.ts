@@ -9,7 +9,7 @@ import { agentsInScope, type OperationContext } from '../context.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Note } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
-import type { PeerAnswer } from '../federation/peers.js';
+import type { PeerAnswer } from '../peers.js';
 import {
   access,
   askPeers,

@@ -25,7 +25,7 @@ import {
   type PeerReport,
   type UnreachablePeer,
 } from '../federation/federation.js';
-import type { PeerAnswer } from '../federation/peers.js';
+import type { PeerAnswer } from '../peers.js';
 import type { Failed, OneOf, Payload } from '../payload.js';
 import { planPage, takePage, takeSessionPage } from './paging.js';
 import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';

@@ -17,7 +17,7 @@ import { loggedValue } from '../errors.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
-import type { PeerAnswer } from '../federation/peers.js';
+import type { PeerAnswer } from '../peers.js';
 import {
   access,
   askPeers,

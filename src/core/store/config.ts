@@ -4,8 +4,18 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import type { ConfigPaths, Env } from '../context.js';
 import { nameHash } from './hashing.js';
+
+/** The environment variables a call sees (process.env, or a test's own). */
+export type Env = Record<string, string | undefined>;
+
+/** Paths of the config files (registry, audit, peers), resolved from flags and env. */
+export interface ConfigPaths {
+  home: string;
+  registry: string;
+  audit: string;
+  peers: string;
+}
 
 /** An environment variable's value, or undefined when unset or empty. */
 export function envValue(env: Env, name: string): string | undefined {
