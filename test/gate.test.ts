@@ -8,7 +8,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/fs/gate.js';
 import { readHistory } from '../src/core/writes/history.js';

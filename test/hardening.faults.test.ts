@@ -15,7 +15,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import {
+  commitToFederation,
+  explainMemoryChange,
+  listMemoryVersions,
+  rollbackAgentMemory,
+} from './helpers/write-calls.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/operations/export.js';
 import { MAX_CLOCK_STEP_BACK_MS } from '../src/core/writes/clock.js';
@@ -24,7 +29,6 @@ import { sha256 } from '../src/core/writes/version-record.js';
 import { L6Store, parseManifest } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
-import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { FaultyWriter, type Fault } from './helpers/faults.js';
 import { tempDir } from './helpers/fixtures.js';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATOR } from '../src/core/trust/caller.js';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor, FederationRegistry } from '../src/core/trust/registry.js';

@@ -15,7 +15,7 @@ import { REAL_FILES } from '../src/core/fs/atomic.js';
 import { decodeArchive, listArchiveNames, writeArchive } from '../src/core/writes/archive.js';
 import { readArchive, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
-import { explainMemoryChange, rollbackAgentMemory } from '../src/core/writes/versions.js';
+import { explainMemoryChange, rollbackAgentMemory } from './helpers/write-calls.js';
 import { commitLive } from '../src/core/writes/writes.js';
 import { tempDir } from './helpers/fixtures.js';
 

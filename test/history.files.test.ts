@@ -8,9 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation, listMemoryVersions } from './helpers/write-calls.js';
 import { archiveFile, INDEX_FILE, readHistory } from '../src/core/writes/history.js';
-import { listMemoryVersions } from '../src/core/writes/versions.js';
 import { FaultyWriter, type ReadFault } from './helpers/faults.js';
 import { tempDir } from './helpers/fixtures.js';
 

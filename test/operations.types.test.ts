@@ -8,14 +8,22 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as z from 'zod';
 import type { OperationContext } from '../src/core/context.js';
 import { OPERATIONS } from '../src/core/operations/catalog.js';
-import { defineOperation, optionalInteger, type AnyOperation } from '../src/core/operations/operation.js';
+import { optionalInteger } from '../src/core/lax-input.js';
+import { defineOperation, type AnyOperation } from '../src/core/operations/operation.js';
 import {
   findEntityOperation,
   listNotesOperation,
   listRecentWorkOperation,
 } from '../src/core/operations/read-operations.js';
 import type { FindEntityOutput } from '../src/core/operations/reads.js';
-import { rollbackAgentMemoryOperation } from '../src/core/operations/write-operations.js';
+import {
+  type commitToFederationOperation,
+  type explainMemoryChangeOperation,
+  type listMemoryVersionsOperation,
+  rollbackAgentMemoryOperation,
+} from '../src/core/operations/write-operations.js';
+import { commitToFederation } from '../src/core/writes/commit.js';
+import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
 
 const input = () => z.object({ name: z.string(), limit: optionalInteger() });
 
@@ -80,11 +88,19 @@ describe('operations are typed from their schemas', () => {
       .parameter(1)
       .toEqualTypeOf<z.output<typeof listRecentWorkOperation.input>>();
     expectTypeOf(listNotesOperation.run).parameter(1).toEqualTypeOf<z.output<typeof listNotesOperation.input>>();
-    expectTypeOf<z.output<typeof rollbackAgentMemoryOperation.input>>().toMatchTypeOf<
-      Parameters<typeof rollbackAgentMemoryOperation.run>[1]
-    >();
     // The catalog holds every declaration as an AnyOperation, without a cast.
     const all: AnyOperation[] = [findEntityOperation, rollbackAgentMemoryOperation];
     expect(OPERATIONS).toEqual(expect.arrayContaining(all));
+  });
+
+  it("the write handlers (in writes, below operations) take exactly their schema's output, declared once", () => {
+    expectTypeOf(commitToFederation).parameter(1).toEqualTypeOf<z.output<typeof commitToFederationOperation.input>>();
+    expectTypeOf(listMemoryVersions).parameter(1).toEqualTypeOf<z.output<typeof listMemoryVersionsOperation.input>>();
+    expectTypeOf(explainMemoryChange).parameter(1).toEqualTypeOf<z.output<typeof explainMemoryChangeOperation.input>>();
+    expectTypeOf(rollbackAgentMemory).parameter(1).toEqualTypeOf<z.output<typeof rollbackAgentMemoryOperation.input>>();
+    // A commit without the defaults the schema fills in is not a handler's input.
+    // @ts-expect-error `mode`, `instance` and the other defaults are missing
+    const partial: Parameters<typeof commitToFederation>[1] = { agent_id: 'a', entities: [] };
+    expect(partial.agent_id).toBe('a');
   });
 });

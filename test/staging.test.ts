@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { invoke } from '../src/core/operations/invoke.js';
 import { findEntityOperation } from '../src/core/operations/read-operations.js';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { L6Store } from '../src/core/store/library.js';

@@ -13,7 +13,7 @@ import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import type { Caller } from '../src/core/trust/caller.js';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { promoteStaged } from '../src/core/writes/staging.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { createL6Server } from '../src/mcp/server.js';

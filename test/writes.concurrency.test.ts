@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { readHistory, readArchivedBytes, PENDING_FILE } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';

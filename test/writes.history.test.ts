@@ -8,12 +8,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitToFederation } from '../src/core/writes/commit.js';
+import {
+  commitToFederation,
+  explainMemoryChange,
+  listMemoryVersions,
+  rollbackAgentMemory,
+} from './helpers/write-calls.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { INDEX_FILE, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
-import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '../src/core/writes/versions.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';

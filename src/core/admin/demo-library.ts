@@ -13,7 +13,9 @@ import { configPaths } from '../store/config.js';
 import { localDay } from '../store/dates.js';
 import { L6Store } from '../store/library.js';
 import type { Caller } from '../trust/caller.js';
-import { commitToFederation, type CommitArgs } from '../writes/commit.js';
+import { invoke } from '../operations/invoke.js';
+import { commitToFederationOperation } from '../operations/write-operations.js';
+import type { CommitRequest } from '../writes/inputs.js';
 import { packageRoot } from '../package-root.js';
 
 /** The demo manifests as shipped (demo/templates in the package), one `<agent>.l5.yaml.in` each. */
@@ -89,7 +91,7 @@ export async function recordDemoHistory(target: string, home: string, now = new 
   fs.writeFileSync(path.join(target, DEMO_MEMORY_FILE), `${DEMO_MEMORY}\n`);
   const store = new L6Store(target, { warn: () => {} });
   const ctx = createContext(store, { config: configPaths({ BOURDON_HOME: home }), env: { BOURDON_HOME: home } });
-  const commits: CommitArgs[] = [
+  const commits: CommitRequest[] = [
     {
       agent_id: 'codex',
       notes: [
@@ -117,17 +119,18 @@ export async function recordDemoHistory(target: string, home: string, now = new 
     },
   ];
   for (const args of commits) {
-    const result = await commitToFederation(ctx, args);
+    const result = await invoke(commitToFederationOperation, ctx, args);
     if ('error' in result) throw new BourdonError(`demo history: ${String(result.error)}`);
   }
   // Two members' writes await review: one to promote, one to reject.
-  const stagedWrites: [string, CommitArgs['entities']][] = [
+  const stagedWrites: [string, CommitRequest['entities']][] = [
     ['openclaw', [{ name: 'Chart Renderer', type: 'module', summary: 'Tiles cached per zoom level.' }]],
     ['scout', [{ name: 'Tidewater', summary: 'A tide app (scraped from a public page).' }]],
   ];
   for (const [id, entities] of stagedWrites) {
     const member: Caller = { agent_id: id, tier: 'quarantined', grants: ['cursor'], ceiling: 'team' };
-    const staged = await commitToFederation(
+    const staged = await invoke(
+      commitToFederationOperation,
       { ...ctx, caller: member },
       { agent_id: id, agent_type: 'code-assistant', entities },
     );

@@ -5,7 +5,8 @@
  * never gives it. read-operations.ts pairs each schema with its handler.
  */
 import * as z from 'zod';
-import { accessShape, federationHop, integerWithDefault, laxFlag, optionalInteger, optionalText } from './operation.js';
+import { integerWithDefault, laxFlag, optionalInteger, optionalText } from '../lax-input.js';
+import { accessShape, federationHop } from './operation.js';
 
 /** A page's size when a call does not say, and the most one page holds (every paged tool). */
 export const DEFAULT_PAGE_SIZE = 20;

@@ -222,5 +222,14 @@ export async function addNote(ctx: OperationContext, args: AddNoteArgs): Promise
   if (args.tags && args.tags.length) note.tags = [...args.tags];
   if (args.project_focus && args.project_focus.length) note.project_focus = [...args.project_focus];
   if (args.visibility) note.visibility = args.visibility;
-  return commitToFederation(ctx, { agent_id: args.agent_id, agent_type: args.agent_type ?? null, notes: [note] });
+  return commitToFederation(ctx, {
+    agent_id: args.agent_id,
+    agent_type: args.agent_type ?? null,
+    instance: null,
+    role_narrative: null,
+    entities: null,
+    sessions: null,
+    notes: [note],
+    mode: 'merge',
+  });
 }

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import type { OperationContext } from '../context.js';
 import { lazy } from '../lazy.js';
+import { laxFlag, laxInteger } from '../lax-input.js';
 import type { Payload } from '../payload.js';
 
 /**
@@ -70,50 +71,6 @@ export function defineOperation<S extends z.ZodObject, O>(declaration: Operation
   };
 }
 
-/*
- * Arguments are coerced the way the engine's validator (pydantic, lax mode) coerces them:
- * hosts and models send `"5"` for 5 and `"true"` for true, and an agent that works with the
- * engine must work here. Only the coercions pydantic makes; anything else is still refused.
- * The coercion runs before validation, so tools/list shows the plain types the engine shows.
- */
-
-/** pydantic's lax int: an integer, or a string of one (surrounding spaces allowed). */
-export function laxInteger(value: unknown): unknown {
-  return typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value.trim()) : value;
-}
-
-const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
-const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
-
-/** pydantic's lax bool: a boolean, 0 or 1, or one of its true/false words in any case. */
-export function laxBoolean(value: unknown): unknown {
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value !== 'string') return value;
-  const word = value.trim().toLowerCase();
-  return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : value;
-}
-
-/** An integer argument, lax as the engine's; `default: null` in tools/list, as the engine's. */
-export function optionalInteger(description?: string) {
-  const inner = z.number().int().nullable().default(null);
-  return z.preprocess(laxInteger, description ? inner.describe(description) : inner);
-}
-
-/** A required integer argument, lax as the engine's. */
-export function requiredInteger() {
-  return z.preprocess(laxInteger, z.number().int());
-}
-
-/** An integer argument with a default, lax as the engine's. */
-export function integerWithDefault(fallback: number) {
-  return z.preprocess(laxInteger, z.number().int().default(fallback));
-}
-
-/** A boolean argument with a default, lax as the engine's. */
-export function laxFlag(fallback: boolean, description: string) {
-  return z.preprocess(laxBoolean, z.boolean().default(fallback).describe(description));
-}
-
 /**
  * access_level shows its default in tools/list but is not filled in by the schema, so that
  * BOURDON_DEFAULT_ACCESS_LEVEL can apply when a caller leaves it out (spec §3).
@@ -141,9 +98,6 @@ export const federationHop = lazy(() =>
       .describe('Set by peers: a value above 0 answers from the local store only.'),
   ),
 );
-
-/** An optional text argument; `default: null` in tools/list, as the engine declares it. */
-export const optionalText = lazy(() => z.string().nullable().default(null));
 
 /** The namespace of tools about one agent's manifest: the agent they name. */
 export const agentIdNamespace = (input: { agent_id: string }) => input.agent_id;

@@ -7,6 +7,7 @@
 import { parseCalendarDay } from '../store/dates.js';
 import { invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { AGENT_TYPES, isObject } from '../store/manifest.js';
+import type { CommitArgs } from './inputs.js';
 import { ENTITY_LIST_FIELDS, NOTE_LIST_FIELDS, SESSION_LIST_FIELDS } from './merge.js';
 
 /** Largest commit accepted, as JSON: 4 MiB. */
@@ -14,16 +15,7 @@ export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
 
 export const COMMIT_MODES = ['merge', 'replace'] as const;
 
-export interface CommitArgs {
-  agent_id: string;
-  agent_type?: string | null;
-  instance?: string | null;
-  role_narrative?: string | null;
-  entities?: unknown[] | null;
-  sessions?: unknown[] | null;
-  notes?: unknown[] | null;
-  mode?: string | null;
-}
+export type { CommitArgs };
 
 /**
  * Deepest nesting accepted in a commit's input, counted from the arguments object (a row's

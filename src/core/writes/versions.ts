@@ -12,6 +12,7 @@ import { BourdonError, describeError } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readArchive, readHistory, readLive, type HistoryState } from './history.js';
 import { writeVersion } from './history-writer.js';
+import type { ExplainInput, ListVersionsInput, RollbackInput } from './inputs.js';
 import { sha256, type RowCounts, type VersionRecord } from './version-record.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
@@ -42,11 +43,6 @@ function liveBytes(ctx: OperationContext, agentId: string): Buffer | null {
   } catch {
     return null;
   }
-}
-
-export interface ListVersionsArgs {
-  agent_id: string;
-  limit?: number | null;
 }
 
 export interface VersionView extends VersionRecord {
@@ -93,7 +89,7 @@ function visibleCounts(state: HistoryState, record: VersionRecord, ceiling: Acce
 export type ListVersionsAnswer = { agent_id: string; versions: VersionView[] | CappedVersionView[] };
 export type ListVersionsOutput = OneOf<ListVersionsAnswer | Failed<{ agent_id: string; versions: [] }> | DenialPayload>;
 
-export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsArgs): Promise<ListVersionsOutput> {
+export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsInput): Promise<ListVersionsOutput> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
   if (denied) return denied;
   if (!isValidAgentId(args.agent_id))
@@ -131,12 +127,6 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
 // ---------------------------------------------------------------------------------------
 // explain_memory_change
 
-export interface ExplainArgs {
-  agent_id: string;
-  version: number;
-  against?: number | null;
-}
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -155,7 +145,7 @@ export type ExplainOutput = OneOf<
   ExplainAnswer | Failed<{ agent_id: string; version: number; against: number | null }> | DenialPayload
 >;
 
-export async function explainMemoryChange(ctx: OperationContext, args: ExplainArgs): Promise<ExplainOutput> {
+export async function explainMemoryChange(ctx: OperationContext, args: ExplainInput): Promise<ExplainOutput> {
   const denied = trustedOnly(ctx, 'explain_memory_change');
   if (denied) return denied;
   const against = args.against ?? null;
@@ -206,12 +196,6 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainAr
 // ---------------------------------------------------------------------------------------
 // rollback_agent_memory
 
-export interface RollbackArgs {
-  agent_id: string;
-  version: number;
-  reason?: string | null;
-}
-
 export type RollbackAnswer = {
   agent_id: string;
   restored_version: number;
@@ -223,7 +207,7 @@ export type RollbackOutput = OneOf<
   RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
 >;
 
-export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackArgs): Promise<RollbackOutput> {
+export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackInput): Promise<RollbackOutput> {
   const denied = trustedOnly(ctx, 'rollback_agent_memory');
   if (denied) return denied;
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
