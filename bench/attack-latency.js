@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Another caller's latency while a hostile member or peer attacks (issue 14; not part of npm test).
+// Another caller's latency while a hostile member or peer attacks (not part of npm test).
 //
 // Starts the real `bourdon serve --transport http` on 127.0.0.1 with three members (alice and
 // bob trusted, mallory quarantined) and one peer, a hostile fake MCP server in this process.

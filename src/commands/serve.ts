@@ -113,7 +113,7 @@ export default class Serve extends BaseCommand {
     // not from a stat of every manifest per request.
     const store = new L6Store(root, { warn: stderrWarn, freshness: { watch: true } });
     // Commits serialise manifests on a worker thread: reads go on meanwhile (serialise.ts).
-    // BOURDON_SERIALISE_ON_LOOP=1 keeps the old way, for comparison (bench/overlap.js).
+    // BOURDON_SERIALISE_ON_LOOP=1 serialises on the event loop instead, for comparison (bench/overlap.js).
     if (process.env.BOURDON_SERIALISE_ON_LOOP !== '1') {
       const { serialiseOffThread } = await import('../core/writes/serialise.js');
       serialiseOffThread();

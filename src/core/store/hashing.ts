@@ -1,6 +1,6 @@
 /**
  * Hashing for the CLI's start-up path. Loading `node:crypto` costs a one-shot query more than
- * its lookup (issue 18, bench/README.md), so modules on that path load it on first use, and
+ * its lookup (bench/README.md), so modules on that path load it on first use, and
  * names that need no cryptographic strength (cache folder and bucket names, whose every entry
  * is checked against what it claims to be) use a plain 64-bit FNV-1a.
  */

@@ -83,7 +83,7 @@ function isOffsetTable(value: unknown, length: number): value is number[] {
 
 /**
  * meta.json's content as a CacheMeta, or null. Checked by hand rather than with zod: every
- * CLI query reads this module, and loading zod costs more than the lookup (issue 18).
+ * CLI query reads this module, and loading zod costs more than the lookup (bench/README.md).
  */
 function asCacheMeta(data: unknown): CacheMeta | null {
   if (!isObject(data)) return null;
