@@ -22,6 +22,7 @@ const SMALL = { entities: 50, sessions: 20, notes: 5 };
 const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const reads = await import(path.join(DIST, 'core', 'operations', 'reads.js'));
+const recentWork = await import(path.join(DIST, 'core', 'operations', 'recent-work.js'));
 
 const results = {};
 const say = (line) => asJson || process.stdout.write(line + '\n');
@@ -66,7 +67,9 @@ for (const agents of [10, 1000]) {
     const find = await cpuPerCall(() => reads.findEntity(ctx, { name: ownName, access_level: 'team' }));
     const answer = await reads.findEntity(ctx, { name: ownName, access_level: 'team' });
     if (answer.matches.length !== 1) throw new Error(`expected one match, got ${answer.matches.length}`);
-    const recent = await cpuPerCall(() => reads.listRecentWork(ctx, { since: '2025-01-01', access_level: 'team' }));
+    const recent = await cpuPerCall(() =>
+      recentWork.listRecentWork(ctx, { since: '2025-01-01', access_level: 'team' }),
+    );
     store.close();
     results[`${kind}, ${agents} agents`] = { find_entity_us: find, list_recent_work_us: recent };
     say(
@@ -92,13 +95,14 @@ for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per ma
   let rows = 0;
   const walkStart = process.cpuUsage();
   for (;;) {
-    const page = await reads.listRecentWork(ctx, { ...args, cursor: cursors[cursors.length - 1] });
+    const page = await recentWork.listRecentWork(ctx, { ...args, cursor: cursors[cursors.length - 1] });
     rows += page.sessions.length;
     if (!page.next_cursor) break;
     cursors.push(page.next_cursor);
   }
   const walk = process.cpuUsage(walkStart);
-  const pageCost = (cursor) => cpuPerCall(() => reads.listRecentWork(ctx, { ...args, cursor }), Math.min(RUNS, 500));
+  const pageCost = (cursor) =>
+    cpuPerCall(() => recentWork.listRecentWork(ctx, { ...args, cursor }), Math.min(RUNS, 500));
   const first = await pageCost(cursors[0]);
   const middle = await pageCost(cursors[Math.floor(cursors.length / 2)]);
   const last = await pageCost(cursors[cursors.length - 1]);

@@ -32,22 +32,23 @@ export type { PeerFanout, PeerAnswer } from './core/peers.js';
 // The 15 operations, `(context, args) → output`, exactly what the MCP tools answer.
 export {
   queryAgentMemory,
-  listRecentWork,
   findEntity,
   getCrossAgentSummary,
+  listAgents,
+  type QueryAgentMemoryOutput,
+  type FindEntityOutput,
+  type CrossAgentSummaryOutput,
+  type ListAgentsOutput,
+} from './core/operations/reads.js';
+export { listRecentWork, type ListRecentWorkOutput } from './core/operations/recent-work.js';
+export {
   prepareRecognitionContext,
   compileCodexTurn,
   getDeeperContext,
-  listAgents,
-  type QueryAgentMemoryOutput,
-  type ListRecentWorkOutput,
-  type FindEntityOutput,
-  type CrossAgentSummaryOutput,
   type RecognitionOutput,
   type CompileTurnOutput,
   type DeeperContextOutput,
-  type ListAgentsOutput,
-} from './core/operations/reads.js';
+} from './core/operations/prompt-reads.js';
 export type { Payload } from './core/payload.js';
 export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
 export { commitToFederation, type CommitOutput } from './core/writes/commit.js';

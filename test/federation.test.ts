@@ -15,7 +15,7 @@ import { localDay } from '../src/core/store/dates.js';
 import { mergeExports } from '../src/core/federation/federation.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
 import type { PeerFanout } from '../src/core/peers.js';
-import { RECOGNITION_BUDGET_MS } from '../src/core/operations/reads.js';
+import { RECOGNITION_BUDGET_MS } from '../src/core/operations/prompt-reads.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createL6Server } from '../src/mcp/server.js';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { invoke } from '../src/core/operations/invoke.js';
-import type { ListRecentWorkOutput } from '../src/core/operations/reads.js';
+import type { ListRecentWorkOutput } from '../src/core/operations/recent-work.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { canSee, type AccessLevel } from '../src/core/trust/access.js';
 import { parseManifest, type AgentRecord, type L6Store, type LibrarySnapshot } from '../src/core/store/library.js';

@@ -10,16 +10,9 @@ import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Note } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
-import {
-  access,
-  askPeers,
-  MAX_PAGE_SIZE,
-  peerAccessArgs,
-  planPage,
-  takePage,
-  withReachability,
-  type PagedListing,
-} from './reads.js';
+import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
+import { planPage, takePage } from './paging.js';
+import { MAX_PAGE_SIZE } from './inputs.js';
 import type { Failed, OneOf } from '../payload.js';
 import type { ListNotesInput } from './inputs.js';
 import type { CommitOutput } from '../writes/commit.js';

@@ -5,16 +5,9 @@
  */
 import { exportAgents } from './export.js';
 import { listNotes } from './notes.js';
-import {
-  compileCodexTurn,
-  findEntity,
-  getCrossAgentSummary,
-  getDeeperContext,
-  listAgents,
-  listRecentWork,
-  prepareRecognitionContext,
-  queryAgentMemory,
-} from './reads.js';
+import { findEntity, getCrossAgentSummary, listAgents, queryAgentMemory } from './reads.js';
+import { listRecentWork } from './recent-work.js';
+import { compileCodexTurn, getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
 import { listWorkstreams } from './workstreams.js';
 import {
   compileTurnInput,

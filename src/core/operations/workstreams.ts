@@ -18,15 +18,9 @@ import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
-import {
-  access,
-  askPeers,
-  MAX_PAGE_SIZE,
-  pageSize,
-  peerAccessArgs,
-  withReachability,
-  type PagedListing,
-} from './reads.js';
+import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
+import { pageSize } from './paging.js';
+import { MAX_PAGE_SIZE } from './inputs.js';
 import type { Failed, OneOf } from '../payload.js';
 import type { ListWorkstreamsInput } from './inputs.js';
 import { redactText } from '../trust/redaction.js';

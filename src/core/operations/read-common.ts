@@ -1,0 +1,70 @@
+/**
+ * What the read operations share: resolving a call's access level (the echo every answer
+ * carries), asking peers (or nobody) with the level this caller may read at, listing the peers
+ * that did not answer, and the fields every paged listing answers besides its rows.
+ */
+import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/access.js';
+import type { OperationContext } from '../context.js';
+import { boundAnswers, shouldFanOut, unreachable, type UnreachablePeer } from '../federation/federation.js';
+import type { PeerAnswer } from '../peers.js';
+import type { Payload } from '../payload.js';
+
+export interface AccessArgs {
+  access_level?: string | null;
+  include_private?: boolean | null;
+}
+
+/** The access arguments a read answer echoes: the level as asked (or defaulted), and include_private. */
+export type AccessEcho = { access_level: string; include_private: boolean };
+
+/** Peers that did not answer, listed when some did not (federated answers only). */
+export type Reachability = { peers_unreachable?: UnreachablePeer[] };
+
+/**
+ * What every paged listing (recent work, notes, workstreams) answers besides its rows: the
+ * window and page it was asked for, echoed, the access echo, where the next page starts, and
+ * the peers that did not answer.
+ */
+export type PagedListing = {
+  since: string | null;
+  agent: string | null;
+  limit: number | null;
+  cursor: string | null;
+  next_cursor: string | null;
+  has_more: boolean;
+} & AccessEcho &
+  Reachability;
+
+export function access(ctx: OperationContext, args: AccessArgs, toolDefault: AccessLevel): ResolvedAccess {
+  return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);
+}
+
+/** Asks every peer, or nobody: `[]` when this call does not fan out. */
+export async function askPeers(
+  ctx: OperationContext,
+  args: { federation_hop?: number | null },
+  tool: string,
+  peerArgs: Payload,
+  budgetMs?: number,
+): Promise<PeerAnswer[] | null> {
+  if (!shouldFanOut(ctx, args)) return null;
+  const answers = await ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
+  // Bounded once here, before any merge sees a peer's rows.
+  return boundAnswers(answers, ctx.now());
+}
+
+/** Adds the list of peers that did not answer, when some did not. */
+export function withReachability<T extends object>(payload: T, answers: PeerAnswer[] | null): T & Reachability {
+  if (!answers) return payload;
+  const missing = unreachable(answers);
+  return missing.length ? { ...payload, peers_unreachable: missing } : payload;
+}
+
+/**
+ * The arguments a peer gets: the level this caller may actually read at here — after
+ * include_private and the caller's ceiling — never the level it asked for. A remote caller
+ * capped at team must not get a loopback peer's private rows through this server.
+ */
+export function peerAccessArgs(level: ResolvedAccess, rest: Payload): Payload {
+  return { ...rest, access_level: level.effective };
+}
