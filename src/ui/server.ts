@@ -23,19 +23,15 @@ import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
 import { readCapped } from '../core/read-capped.js';
-import { html, query, type SafeHtml } from './html.js';
-import {
-  activityView,
-  agentsView,
-  auditView,
-  historyView,
-  rollbackConfirmView,
-  stagingConfirmView,
-  stagingView,
-  workstreamsView,
-  type View,
-  type ViewRequest,
-} from './views.js';
+import { html, query } from './html.js';
+import { layout, message, type Flash } from './layout.js';
+import { activityView } from './views/activity.js';
+import { agentsView } from './views/agents.js';
+import { auditView } from './views/audit.js';
+import type { View, ViewRequest } from './views/common.js';
+import { historyView, rollbackConfirmView } from './views/history.js';
+import { stagingConfirmView, stagingView } from './views/staging.js';
+import { workstreamsView } from './views/workstreams.js';
 import { packageRoot } from '../core/package-root.js';
 
 const UI_HOST = '127.0.0.1';
@@ -101,75 +97,7 @@ interface Session {
   csrf: string;
   /** When it was last used (the `now` clock). */
   seen: number;
-  flash: { kind: 'ok' | 'error'; text: string } | null;
-}
-
-const NAV: [string, string][] = [
-  ['/', 'Agents'],
-  ['/activity', 'Activity'],
-  ['/workstreams', 'Workstreams'],
-  ['/staging', 'Staging'],
-  ['/history', 'History'],
-  ['/audit', 'Audit'],
-];
-
-function section(pathname: string): string {
-  const match = NAV.find(([href]) => href !== '/' && (pathname === href || pathname.startsWith(`${href}/`)));
-  return match ? match[0] : '/';
-}
-
-function layout(view: View, pathname: string, flash: Session['flash']): string {
-  const active = section(pathname);
-  return `<!doctype html>\n${
-    html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${view.title} · bourdon ui</title>
-        <link rel="stylesheet" href="/assets/style.css" />
-        <script src="/assets/app.js" defer></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header>
-          <p class="brand">bourdon ui</p>
-          <nav aria-label="Views">
-            <ul>
-              ${NAV.map(
-                ([href, label]) =>
-                  html`<li><a href="${href}" ${href === active ? html` aria-current="page"` : ''}>${label}</a></li>`,
-              )}
-            </ul>
-          </nav>
-        </header>
-        <p class="local-note">
-          Served only to this machine (127.0.0.1), so it shows private rows; nothing here leaves this computer.
-        </p>
-        <main id="main" tabindex="-1">
-          ${flash ? html`<p class="flash ${flash.kind}" role="status">${flash.text}</p>` : ''}${view.body}
-        </main>
-      </body>
-    </html>`.value
-  }\n`;
-}
-
-function message(title: string, text: SafeHtml | string): string {
-  return `<!doctype html>\n${
-    html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · bourdon ui</title>
-        <link rel="stylesheet" href="/assets/style.css" />
-      </head>
-      <body>
-        <main id="main">
-          <h1>${title}</h1>
-          <p>${text}</p>
-        </main>
-      </body>
-    </html>`.value
-  }\n`;
+  flash: Flash | null;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -315,10 +243,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   }
 
   /** The writes, each through the same core operation as its CLI command, as the operator. */
-  async function write(
-    pathname: string,
-    form: URLSearchParams,
-  ): Promise<{ location: string; flash: NonNullable<Session['flash']> }> {
+  async function write(pathname: string, form: URLSearchParams): Promise<{ location: string; flash: Flash }> {
     const agent = form.get('agent') ?? '';
     const fail = (location: string, text: string) => ({ location, flash: { kind: 'error' as const, text } });
     if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
