@@ -260,7 +260,10 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
         return { location: '/staging', flash: { kind: 'ok', text: promotionSummary(result) } };
       }
       if (pathname === '/staging/reject') {
-        const result = await rejectStaged(options.ctx.store, agent);
+        const result = await rejectStaged(options.ctx.store, agent, {
+          auditPath: options.auditPath,
+          actor: options.ctx.caller.agent_id,
+        });
         return {
           location: '/staging',
           flash: { kind: 'ok', text: `rejected ${result.rejected} staged write(s) for ${result.agent_id}` },

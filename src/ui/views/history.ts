@@ -7,9 +7,18 @@ import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../..
 import { failed } from '../../core/payload.js';
 import { isValidAgentId } from '../../core/store/ids.js';
 import type { CappedVersionView, VersionView } from '../../core/writes/versions.js';
-import { html, query, when } from '../html.js';
+import { html, query, whenTime } from '../html.js';
 import { agentIds, errorBox, options, param, tableHead, type View, type ViewRequest } from './common.js';
 import { renderDiff } from './diff.js';
+import { rollbackNotes, type RollbackNote } from './rollbacks.js';
+
+/** Under a rollback's op: the version it restored and the reason given. */
+function restoreNote(note: RollbackNote | undefined) {
+  if (!note) return '';
+  return html`<span class="detail restore"
+    >restored version ${note.restored ?? '?'}${note.reason ? html`: “${note.reason}”` : ''}</span
+  >`;
+}
 
 export async function historyView(req: ViewRequest): Promise<View> {
   const ids = await agentIds(req.ctx);
@@ -44,6 +53,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
     ? await invoke(explainMemoryChangeOperation, req.ctx, { agent_id: agent, version: selected.version })
     : null;
   const count = (n: number | null) => (n === null ? '?' : n);
+  const restores = await rollbackNotes(req.auditPath, agent, versions);
   const body = html` <h1>History of ${agent}</h1>
     ${picker}
     ${
@@ -65,8 +75,8 @@ export async function historyView(req: ViewRequest): Promise<View> {
                         <th scope="row">
                           ${v.version}${v.current ? html` <span class="badge ok">current</span>` : ''}
                         </th>
-                        <td>${when(v.ts, req.now)}</td>
-                        <td>${v.op}</td>
+                        <td class="when">${whenTime(v.ts, req.now)}</td>
+                        <td>${v.op}${restoreNote(restores.get(v.version))}</td>
                         <td>${v.actor ?? '-'}</td>
                         <td class="num">${count(v.entities)}</td>
                         <td class="num">${count(v.sessions)}</td>
@@ -125,7 +135,7 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
       : await invoke(explainMemoryChangeOperation, req.ctx, { agent_id: agent, version: target.version, against });
   const body = html` <h1>Roll back ${agent} to version ${target.version}</h1>
     <p>
-      Version ${target.version}: ${target.op} by ${target.actor ?? '-'}, ${when(target.ts, req.now)} (${target.ts}),
+      Version ${target.version}: ${target.op} by ${target.actor ?? '-'}, ${whenTime(target.ts, req.now)},
       ${target.entities ?? '?'} entities, ${target.sessions ?? '?'} sessions, ${target.notes ?? '?'} notes.
     </p>
     ${
