@@ -49,6 +49,11 @@ export function layout(view: View, pathname: string, flash: Flash | null): strin
               )}
             </ul>
           </nav>
+          <form class="search" method="get" action="/search" role="search">
+            <label class="visually-hidden" for="site-search">Search entities by name or alias</label>
+            <input type="search" id="site-search" name="q" placeholder="Search entities" maxlength="200" />
+            <button type="submit">Search</button>
+          </form>
         </header>
         <p class="local-note">
           Served only to this machine (127.0.0.1), so it shows private rows; nothing here leaves this computer.

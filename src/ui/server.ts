@@ -30,6 +30,7 @@ import { agentsView } from './views/agents.js';
 import { auditView } from './views/audit.js';
 import type { View, ViewRequest } from './views/common.js';
 import { historyView, rollbackConfirmView } from './views/history.js';
+import { searchView } from './views/search.js';
 import { stagingConfirmView, stagingView } from './views/staging.js';
 import { workstreamsView } from './views/workstreams.js';
 import { packageRoot } from '../core/package-root.js';
@@ -305,6 +306,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     '/history': historyView,
     '/history/confirm': rollbackConfirmView,
     '/audit': auditView,
+    '/search': searchView,
   };
 
   const server = http.createServer((req, res) => {

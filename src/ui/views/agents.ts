@@ -47,7 +47,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
       agents.length === 0
         ? html`<p>No agents in this library yet.</p>`
         : html`<div class="scroll">
-            <table id="agents">
+            <table id="agents" class="stack">
               <caption class="visually-hidden">
                 Agents and their health
               </caption>
@@ -56,18 +56,20 @@ export async function agentsView(req: ViewRequest): Promise<View> {
                 ${rows.map(
                   ({ agent, health: h }) =>
                     html`<tr data-agent="${agent.id}">
-                      <th scope="row"><a href="/history${query({ agent: agent.id })}">${agent.id}</a></th>
-                      <td>
+                      <th scope="row" data-label="Agent">
+                        <a href="/history${query({ agent: agent.id })}">${agent.id}</a>
+                      </th>
+                      <td data-label="Health">
                         <span class="badge ${h.kind}">${h.label}</span
                         >${h.detail ? html` <span class="detail">${h.detail}</span>` : ''}
                       </td>
-                      <td>${agent.type ?? '-'}</td>
-                      <td class="num">${agent.session_count ?? '-'}</td>
-                      <td>${when(agent.freshest_session_date, req.now)}</td>
-                      <td class="num">
+                      <td data-label="Type">${agent.type ?? '-'}</td>
+                      <td data-label="Sessions" class="num">${agent.session_count ?? '-'}</td>
+                      <td data-label="Last session">${when(agent.freshest_session_date, req.now)}</td>
+                      <td data-label="Staged" class="num">
                         ${staged.get(agent.id) ? html`<a href="/staging">${staged.get(agent.id)}</a>` : '-'}
                       </td>
-                      <td>${agent.role_narrative ?? ''}</td>
+                      <td data-label="Role">${agent.role_narrative ?? ''}</td>
                     </tr>`,
                 )}
               </tbody>

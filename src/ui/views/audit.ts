@@ -45,18 +45,20 @@ export async function auditView(req: ViewRequest): Promise<View> {
     ${
       records.length
         ? html`<div class="scroll">
-            <table id="audit">
+            <table id="audit" class="stack">
               ${tableHead('Time', 'Caller', 'Tool', 'Namespace', 'Decision', 'Detail')}
               <tbody>
                 ${newestFirst.map(
                   (r) =>
                     html`<tr>
-                      <td>${when(r.ts, req.now)} <span class="detail">${r.ts}</span></td>
-                      <td>${r.agent}</td>
-                      <td>${r.op}</td>
-                      <td>${r.namespace}</td>
-                      <td><span class="badge ${r.decision === 'deny' ? 'bad' : 'ok'}">${r.decision}</span></td>
-                      <td>${r.detail ?? ''}</td>
+                      <td data-label="Time">${when(r.ts, req.now)} <span class="detail">${r.ts}</span></td>
+                      <td data-label="Caller">${r.agent}</td>
+                      <td data-label="Tool">${r.op}</td>
+                      <td data-label="Namespace">${r.namespace}</td>
+                      <td data-label="Decision">
+                        <span class="badge ${r.decision === 'deny' ? 'bad' : 'ok'}">${r.decision}</span>
+                      </td>
+                      <td data-label="Detail">${r.detail ?? ''}</td>
                     </tr>`,
                 )}
               </tbody>

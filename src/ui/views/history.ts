@@ -60,7 +60,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
       versions.length === 0
         ? html`<p>No recorded versions for ${agent} yet (the first write records them).</p>`
         : html`<div class="scroll">
-              <table id="versions">
+              <table id="versions" class="stack">
                 <caption class="visually-hidden">
                   Versions of ${agent}, newest first
                 </caption>
@@ -72,17 +72,17 @@ export async function historyView(req: ViewRequest): Promise<View> {
                         data-version="${v.version}"
                         ${v === selected ? html` class="selected" aria-current="true"` : ''}
                       >
-                        <th scope="row">
+                        <th scope="row" data-label="Version">
                           ${v.version}${v.current ? html` <span class="badge ok">current</span>` : ''}
                         </th>
-                        <td class="when">${whenTime(v.ts, req.now)}</td>
-                        <td>${v.op}${restoreNote(restores.get(v.version))}</td>
-                        <td>${v.actor ?? '-'}</td>
-                        <td class="num">${count(v.entities)}</td>
-                        <td class="num">${count(v.sessions)}</td>
-                        <td class="num">${count(v.notes)}</td>
-                        <td><code>${(v.sha256 ?? '-').slice(0, 12)}</code></td>
-                        <td class="actions">
+                        <td data-label="When" class="when">${whenTime(v.ts, req.now)}</td>
+                        <td data-label="Op">${v.op}${restoreNote(restores.get(v.version))}</td>
+                        <td data-label="Actor">${v.actor ?? '-'}</td>
+                        <td data-label="Entities" class="num">${count(v.entities)}</td>
+                        <td data-label="Sessions" class="num">${count(v.sessions)}</td>
+                        <td data-label="Notes" class="num">${count(v.notes)}</td>
+                        <td data-label="SHA-256"><code>${(v.sha256 ?? '-').slice(0, 12)}</code></td>
+                        <td data-label="Actions" class="actions">
                           <a href="/history${query({ agent, version: v.version })}#change">What changed</a>${
                             v.current
                               ? ''

@@ -10,17 +10,17 @@ import { renderDiff } from './diff.js';
 
 function stagedTable(items: StagedWrite[], now: Date): SafeHtml {
   return html`<div class="scroll">
-    <table class="staged">
+    <table class="stack staged">
       ${tableHead('Staged by', 'Entities', 'Sessions', 'Notes', 'When')}
       <tbody>
         ${items.map(
           (item) =>
             html`<tr>
-              <th scope="row">${item.caller}</th>
-              <td class="num">${item.error ? '-' : item.entities}</td>
-              <td class="num">${item.error ? '-' : item.sessions}</td>
-              <td class="num">${item.error ? '-' : item.notes}</td>
-              <td>
+              <th scope="row" data-label="Staged by">${item.caller}</th>
+              <td data-label="Entities" class="num">${item.error ? '-' : item.entities}</td>
+              <td data-label="Sessions" class="num">${item.error ? '-' : item.sessions}</td>
+              <td data-label="Notes" class="num">${item.error ? '-' : item.notes}</td>
+              <td data-label="When">
                 ${when(item.staged_at, now)}${item.error ? html` <span class="bad">unreadable: ${item.error}</span>` : ''}
               </td>
             </tr>`,

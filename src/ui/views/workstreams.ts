@@ -70,19 +70,19 @@ export async function workstreamsView(req: ViewRequest): Promise<View> {
       rows.length === 0
         ? html`<p>No workstreams.</p>`
         : html`<div class="scroll">
-            <table id="workstreams">
+            <table id="workstreams" class="stack">
               ${tableHead('Workstream', 'Status', 'Last', 'Agents', 'Sessions', 'Notes', 'Recent')}
               <tbody>
                 ${rows.map(
                   (w) =>
                     html`<tr>
-                      <th scope="row">${w.name}</th>
-                      <td><span class="badge ${w.status}">${w.status}</span></td>
-                      <td>${when(w.last_activity, req.now)}</td>
-                      <td>${joined(w.agents)}</td>
-                      <td class="num">${w.session_count}</td>
-                      <td class="num">${w.note_count}</td>
-                      <td>${joined(w.recent_actions)}</td>
+                      <th scope="row" data-label="Workstream">${w.name}</th>
+                      <td data-label="Status"><span class="badge ${w.status}">${w.status}</span></td>
+                      <td data-label="Last">${when(w.last_activity, req.now)}</td>
+                      <td data-label="Agents">${joined(w.agents)}</td>
+                      <td data-label="Sessions" class="num">${w.session_count}</td>
+                      <td data-label="Notes" class="num">${w.note_count}</td>
+                      <td data-label="Recent">${joined(w.recent_actions)}</td>
                     </tr>`,
                 )}
               </tbody>
