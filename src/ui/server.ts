@@ -34,6 +34,7 @@ import { searchView } from './views/search.js';
 import { stagingConfirmView, stagingView } from './views/staging.js';
 import { workstreamsView } from './views/workstreams.js';
 import { packageRoot } from '../core/package-root.js';
+import { openLinkChannel } from './link-channel.js';
 
 const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
@@ -80,6 +81,8 @@ interface UiServerOptions {
   idleMs?: number;
   /** The clock sessions expire by (injectable for tests); default `Date.now`. */
   now?: () => number;
+  /** Where to offer new one-time links to a later `bourdon ui` (link-channel.ts); none when absent. */
+  linkSocket?: string | null;
 }
 
 /** A session unused this long is over: a leaked cookie is useful for minutes, not days. */
@@ -129,7 +132,7 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | nu
 
 export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   const assets = assetsDir();
-  const token = crypto.randomBytes(32).toString('hex');
+  let token = crypto.randomBytes(32).toString('hex');
   // The page lives under a random path, and its cookie is scoped to it: browsers send a
   // 127.0.0.1 cookie to every port of 127.0.0.1, so another local listener could otherwise
   // receive (and replay) it. Under this prefix it is sent to no other path, on any port.
@@ -188,7 +191,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
           res,
           403,
           tokenUsed
-            ? 'This link was already used. Restart `bourdon ui` for a new one.'
+            ? 'This link was already used. Run `bourdon ui` again for a new one.'
             : 'Wrong token. Open the link `bourdon ui` printed.',
         );
       tokenUsed = true;
@@ -208,7 +211,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       return refuse(res, 401, 'Not signed in. Open the link `bourdon ui` printed in your terminal.');
     if (now() - current.seen > idleMs) {
       session = null;
-      return refuse(res, 401, 'This session ended after being idle. Restart `bourdon ui` for a new link.');
+      return refuse(res, 401, 'This session ended after being idle. Run `bourdon ui` again for a new link.');
     }
     current.seen = now();
 
@@ -333,16 +336,33 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       const address = server.address();
       port = typeof address === 'object' && address ? address.port : options.port;
       const origin = `http://${UI_HOST}:${port}`;
-      resolve({
-        url: `${origin}${prefix}/?token=${token}`,
-        origin,
-        port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
+      const link = () => `${origin}${prefix}/?token=${token}`;
+      // A new link replaces the one not yet used; the session it opens replaces the current one.
+      const mint = () => {
+        token = crypto.randomBytes(32).toString('hex');
+        tokenUsed = false;
+        return { url: link(), origin, port, library: options.ctx.store.paths.root };
+      };
+      const channel = options.linkSocket
+        ? openLinkChannel(options.linkSocket, mint, options.ctx.warn).catch((error: unknown) => {
+            options.ctx.warn(`ui: no new links without a restart: ${describeError(error)}`);
+            return null;
+          })
+        : Promise.resolve(null);
+      void channel.then((opened) =>
+        resolve({
+          url: link(),
+          origin,
+          port,
+          close: async () => {
+            await opened?.close();
+            await new Promise<void>((done) => {
+              server.closeAllConnections();
+              server.close(() => done());
+            });
+          },
+        }),
+      );
     });
   });
 }
