@@ -15,7 +15,7 @@ import { rollbackNotes, type RollbackNote } from './rollbacks.js';
 /** Under a rollback's op: the version it restored and the reason given. */
 function restoreNote(note: RollbackNote | undefined) {
   if (!note) return '';
-  return html`<span class="detail restore"
+  return html` <span class="detail restore"
     >restored version ${note.restored ?? '?'}${note.reason ? html`: “${note.reason}”` : ''}</span
   >`;
 }
