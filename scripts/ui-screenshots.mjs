@@ -38,7 +38,6 @@ cli(
   }),
 );
 cli(['note', 'add', 'codex', 'Release frozen until Friday', '--tag', 'release']);
-cli(['rollback', 'codex', '1', '--yes', '--reason', 'the release train entry was premature']);
 fs.mkdirSync(path.join(library, 'staging', 'laptop'), { recursive: true });
 fs.writeFileSync(
   path.join(library, 'staging', 'laptop', 'cursor.l5.yaml'),
@@ -74,6 +73,8 @@ fs.appendFileSync(
     .map((r) => JSON.stringify(r) + '\n')
     .join(''),
 );
+
+cli(['rollback', 'codex', '1', '--yes', '--reason', 'the release train entry was premature']);
 
 const server = spawn(process.execPath, [bin, 'ui', '--library', library, '--port', '0'], {
   env,

@@ -416,6 +416,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     await Promise.all([page.waitForURL(/\/search\?q=CONTINUO/), page.press('#site-search', 'Enter')]);
     const card = page.locator('section.match[data-entity="Bourdon"]');
     expect(await card.count()).toBe(1);
+    expect(await page.locator('nav [aria-current]').count()).toBe(0); // search is no view of the navigation
     const text = (await card.textContent()) ?? '';
     expect(text).toContain('claude-code');
     expect(text).toContain('Recognition-first federation memory.');

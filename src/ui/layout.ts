@@ -21,9 +21,11 @@ const NAV: [string, string][] = [
   ['/audit', 'Audit'],
 ];
 
-function section(pathname: string): string {
+/** The view a path belongs to, for the navigation's mark; none for a page outside it (search). */
+function section(pathname: string): string | null {
+  if (pathname === '/' || pathname === '/agents') return '/';
   const match = NAV.find(([href]) => href !== '/' && (pathname === href || pathname.startsWith(`${href}/`)));
-  return match ? match[0] : '/';
+  return match ? match[0] : null;
 }
 
 export function layout(view: View, pathname: string, flash: Flash | null): string {
