@@ -1,6 +1,7 @@
-// Saves a screenshot of each `bourdon ui` view under docs/ui/, on the demo library with one
-// staged write and a short history. Needs Debian's chromium (/usr/bin/chromium) and a build.
-//   npm run build && node scripts/ui-screenshots.mjs
+// Saves a screenshot of each `bourdon ui` view under docs/ui/ (or the folder given), at 1280 px
+// and at 390 px wide (`<name>-narrow.png`), on the demo library with one staged write, a short
+// history with a rollback, and an audit log. Needs Debian's chromium (/usr/bin/chromium) and a build.
+//   npm run build && node scripts/ui-screenshots.mjs [out-dir]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +11,7 @@ import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'run.js');
-const out = path.join(root, 'docs', 'ui');
+const out = path.resolve(process.argv[2] ?? path.join(root, 'docs', 'ui'));
 const { installDemoLibrary } = await import(path.join(root, 'dist', 'core', 'admin', 'demo-library.js'));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-shots-'));
@@ -73,6 +74,8 @@ fs.appendFileSync(
     .join(''),
 );
 
+cli(['rollback', 'codex', '1', '--yes', '--reason', 'the release train entry was premature']);
+
 const server = spawn(process.execPath, [bin, 'ui', '--library', library, '--port', '0'], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
@@ -81,11 +84,11 @@ const url = await new Promise((resolve) => {
   let text = '';
   server.stdout.on('data', (chunk) => {
     text += chunk;
-    const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+/.exec(text);
+    const match = /http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/\?token=[0-9a-f]+/.exec(text);
     if (match) resolve(match[0]);
   });
 });
-const origin = new URL(url).origin;
+const base = url.slice(0, url.indexOf('/?token='));
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-shots-profile-'));
 const args = [
   '--headless',
@@ -101,7 +104,7 @@ const args = [
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: '/usr/bin/chromium',
   args,
-  viewport: { width: 1100, height: 760 },
+  viewport: { width: 1280, height: 800 },
 });
 try {
   const page = await context.newPage();
@@ -111,17 +114,22 @@ try {
     ['activity', `/activity?since=${day(13)}`],
     ['workstreams', '/workstreams'],
     ['staging', '/staging'],
-    ['history', '/history?agent=codex&version=2'],
+    ['history', '/history?agent=codex'],
     ['audit', '/audit'],
+    ['search', '/search?q=sync%20engine'],
+    ['staging-confirm', '/staging/confirm?action=promote&agent=cursor'],
   ];
   fs.mkdirSync(out, { recursive: true });
-  for (const [name, view] of views) {
-    await page.goto(`${origin}${view}`);
-    await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+  for (const [width, suffix] of [
+    [1280, ''],
+    [390, '-narrow'],
+  ]) {
+    await page.setViewportSize({ width, height: 800 });
+    for (const [name, view] of views) {
+      await page.goto(`${base}${view}`);
+      await page.screenshot({ path: path.join(out, `${name}${suffix}.png`), fullPage: true });
+    }
   }
-  await page.setViewportSize({ width: 380, height: 760 });
-  await page.goto(`${origin}/staging/confirm?action=promote&agent=cursor`);
-  await page.screenshot({ path: path.join(out, 'staging-confirm-narrow.png'), fullPage: true });
 } finally {
   await context.close();
   server.kill('SIGINT');

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { localDay, relativeDay } from '../src/core/store/dates.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import {
@@ -117,6 +118,9 @@ function snapshot(dir: string): Record<string, string> {
   walk('');
   return out;
 }
+
+/** The browser's getComputedStyle, as the functions run in the page see it (no DOM types here). */
+type Styles = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
 
 const missing = chromiumMissing();
 
@@ -228,6 +232,15 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     await expect(page.locator('main').textContent()).resolves.toContain('no records match');
   });
 
+  it('staging: the preview shows the staged last_updated, the same on every render', async () => {
+    await page.goto(`${ui.base}/staging`);
+    const first = (await page.locator('#staged-codex .diffs').textContent()) ?? '';
+    expect(first).toMatch(/last_updated:[^→]*→\s*2026-06-04T10:00:00Z/);
+    await page.goto(`${ui.base}/staging/confirm?action=promote&agent=codex`);
+    await page.goto(`${ui.base}/staging`);
+    expect(await page.locator('#staged-codex .diffs').textContent()).toBe(first);
+  });
+
   it('staging: a confirmed promotion refuses bytes staged after the page was shown; nothing is promoted', async () => {
     const live = path.join(setup.library, 'agents', 'codex.l5.yaml');
     const liveBefore = fs.readFileSync(live, 'utf8');
@@ -296,10 +309,41 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
         comparable(historyRecords(twin.library, 'codex')),
       );
       expect(historyRecords(setup.library, 'codex').at(-1)).toMatchObject({ op: 'promote', actor: 'laptop' });
+      // The promotion is on the Audit page: who (the operator), what, when.
+      await page.goto(`${ui.base}/audit?tool=promote`);
+      const audited = page.locator('#audit tbody tr');
+      expect(await audited.count()).toBe(1);
+      expect(await audited.locator('td[data-label="Caller"]').textContent()).toBe('operator');
+      expect(await audited.locator('td[data-label="Namespace"]').textContent()).toBe('codex');
+      expect(await audited.locator('td[data-label="Detail"]').textContent()).toBe('1 staged write(s) from laptop');
+      await expect(audited.locator('td[data-label="Time"]').textContent()).resolves.toContain('today');
     } finally {
       removeAll(twin.library, twin.home);
     }
   }, 90_000);
+
+  it('staging: reject asks, deletes the staged writes, and the Audit page shows who rejected them and when', async () => {
+    const staged = path.join(setup.library, 'staging', 'laptop', 'cursor.l5.yaml');
+    fs.mkdirSync(path.dirname(staged), { recursive: true });
+    fs.writeFileSync(staged, 'agent: {id: cursor}\nknown_entities:\n- {name: Rejected Idea}\n');
+    const live = fs.readFileSync(path.join(setup.library, 'agents', 'cursor.l5.yaml'), 'utf8');
+    await page.goto(`${ui.base}/staging`);
+    await page.locator('#staged-cursor').getByRole('link', { name: 'Reject…' }).click();
+    await page.waitForURL(/\/staging\/confirm/);
+    expect(fs.existsSync(staged)).toBe(true);
+    await page.getByRole('button', { name: 'Yes, reject' }).click();
+    await page.waitForURL(`${ui.base}/staging`);
+    await expect(page.locator('.flash').textContent()).resolves.toContain('rejected 1 staged write(s) for cursor');
+    expect(fs.existsSync(staged)).toBe(false);
+    expect(fs.readFileSync(path.join(setup.library, 'agents', 'cursor.l5.yaml'), 'utf8')).toBe(live);
+    await page.goto(`${ui.base}/audit?tool=reject`);
+    const audited = page.locator('#audit tbody tr');
+    expect(await audited.count()).toBe(1);
+    expect(await audited.locator('td[data-label="Caller"]').textContent()).toBe('operator');
+    expect(await audited.locator('td[data-label="Namespace"]').textContent()).toBe('cursor');
+    expect(await audited.locator('td[data-label="Detail"]').textContent()).toBe('1 staged write(s) from laptop');
+    await expect(audited.locator('td[data-label="Time"]').textContent()).resolves.toContain('today');
+  });
 
   it('history: versions, what one changed, and a rollback with a reason that matches the CLI', async () => {
     const twin = await prepare();
@@ -325,6 +369,18 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       await page.getByRole('button', { name: 'Yes, roll back' }).click();
       await page.waitForURL(/\/history\?agent=codex/);
       await expect(page.locator('.flash').textContent()).resolves.toContain('restored codex to version 1');
+      // The new version says when (local day and time, and the relative day), what it restored and why.
+      const newest = historyRecords(setup.library, 'codex').at(-1)!;
+      const row = page.locator(`tr[data-version="${String(newest.version)}"]`);
+      const op = (await row.locator('td[data-label="Op"]').textContent()) ?? '';
+      expect(op.replace(/\s+/g, ' ').trim()).toBe('rollback restored version 1: “undo the import”');
+      const moment = new Date(String(newest.ts));
+      const clock = [moment.getHours(), moment.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
+      const day = localDay(moment);
+      const shown = ((await row.locator('td[data-label="When"]').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+      expect(shown).toBe(`${day} ${clock} ${relativeDay(day, new Date())}`);
+      // Versions that are not rollbacks carry no such note.
+      expect(await page.locator('#versions .restore').count()).toBe(1);
 
       const cli = await runCli(
         ['rollback', 'codex', '1', '--yes', '--reason', 'undo the import', '--library', twin.library],
@@ -353,6 +409,70 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       removeAll(twin.library, twin.home);
     }
   }, 90_000);
+
+  it('search: the box in the header finds an entity by an alias, as find does, with each agent and its summary', async () => {
+    await page.goto(`${ui.base}/workstreams`);
+    await page.fill('#site-search', 'CONTINUO');
+    await Promise.all([page.waitForURL(/\/search\?q=CONTINUO/), page.press('#site-search', 'Enter')]);
+    const card = page.locator('section.match[data-entity="Bourdon"]');
+    expect(await card.count()).toBe(1);
+    expect(await page.locator('nav [aria-current]').count()).toBe(0); // search is no view of the navigation
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('claude-code');
+    expect(text).toContain('Recognition-first federation memory.');
+    const find = await runCli(['find', 'CONTINUO', '--access-level', 'private', '--json', '--library', setup.library], {
+      env: { BOURDON_HOME: setup.home },
+    });
+    expect(find.code, find.stderr).toBe(0);
+    const found = (JSON.parse(find.stdout) as { matches: { name: string; agents: string[] }[] }).matches;
+    const shown = await page
+      .locator('section.match')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-entity')));
+    expect(shown).toEqual(found.map((match) => match.name));
+    expect(await card.locator('tbody th').allTextContents()).toEqual(found[0].agents);
+    // A team-level entity is found at private (the page's level) and not at public.
+    await page.goto(`${ui.base}/search?q=l6%20store`);
+    expect(await page.locator('section.match[data-entity="L6Store"]').count()).toBe(1);
+    await page.goto(`${ui.base}/search?q=l6%20store&level=public`);
+    await expect(page.locator('main').textContent()).resolves.toContain('No entity is named or aliased “l6 store”');
+  });
+
+  it('at 390 px every view fits: no sideways scrolling, table rows stack into labelled lines', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const view of [
+        '/',
+        '/activity?since=2026-01-01',
+        '/workstreams?since=2026-01-01',
+        '/staging',
+        '/history?agent=codex',
+        '/audit',
+        '/search?q=bdn',
+      ]) {
+        await page.goto(`${ui.base}${view}`);
+        const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+        expect(Number(overflow), view).toBeLessThanOrEqual(0);
+        // No table is wider than its box either (nothing to scroll sideways inside the page).
+        const wide = await page
+          .locator('table.stack')
+          .evaluateAll((tables) => tables.filter((t) => t.scrollWidth > (t.parentElement?.clientWidth ?? 0)).length);
+        expect(wide, view).toBe(0);
+      }
+      await page.goto(`${ui.base}/`);
+      const row = page.locator('tr[data-agent="codex"]');
+      expect(await row.evaluate((tr) => (globalThis as unknown as Styles).getComputedStyle(tr).display)).toBe('block');
+      const health = row.locator('td[data-label="Health"]');
+      expect(
+        await health.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td, '::before').content),
+      ).toBe('"Health"');
+      // The row's cells are one under the other, not side by side.
+      const [a, b] = await Promise.all([row.locator('th').boundingBox(), health.boundingBox()]);
+      expect(b!.y).toBeGreaterThan(a!.y);
+      expect(b!.x).toBe(a!.x);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 
   it('is usable from the keyboard and in a narrow window', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
@@ -387,6 +507,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       '/staging',
       '/history?agent=codex',
       '/audit',
+      '/search?q=bdn',
     ])
       await page.goto(`${ui.base}${view}`);
     expect(violations).toEqual([]);

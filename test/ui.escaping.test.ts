@@ -9,7 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { html } from '../src/ui/html.js';
-import { activityView, agentsView, type ViewRequest } from '../src/ui/views.js';
+import { activityView } from '../src/ui/views/activity.js';
+import { agentsView } from '../src/ui/views/agents.js';
+import type { ViewRequest } from '../src/ui/views/common.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const HOSTILE = `<script>alert("x")</script> & "quoted" 'single' <img src=x onerror=alert(1)>`;

@@ -34,6 +34,7 @@ import {
 import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
 import { DEFAULT_VERSION_LIMIT, MAX_VERSION_LIMIT } from '../core/writes/versions.js';
 import { invoke } from '../core/operations/invoke.js';
+import { followPages, type PageEnvelope } from '../core/operations/follow-pages.js';
 import { parseVersion } from './input.js';
 import { editDistance } from './suggest.js';
 import {
@@ -103,8 +104,8 @@ export function accessArgs(flags: { 'access-level'?: string; 'include-private'?:
 }
 
 /**
- * Runs a paged operation: one page, or with `all` every page merged into one payload (the
- * rows of `field` concatenated, cursors cleared). The first page that errs is the answer.
+ * Runs a paged operation: one page, or with `all` every page merged into one payload
+ * (core/operations/follow-pages.ts). The first page that errs is the answer.
  */
 export async function pages<O extends PageEnvelope>(
   field: string,
@@ -112,26 +113,7 @@ export async function pages<O extends PageEnvelope>(
   fetch: (cursor: string | undefined) => Promise<O>,
   cursor?: string,
 ): Promise<O> {
-  let payload = await fetch(cursor);
-  if (failed(payload) || !all) return payload;
-  const rowsOf = (page: O): unknown[] => {
-    const rows: unknown = Reflect.get(page, field);
-    return Array.isArray(rows) ? rows : [];
-  };
-  const rows = [...rowsOf(payload)];
-  while (payload.has_more && typeof payload.next_cursor === 'string') {
-    payload = await fetch(payload.next_cursor);
-    if (failed(payload)) return payload;
-    rows.push(...rowsOf(payload));
-  }
-  return Object.assign({}, payload, { cursor: null, [field]: rows, next_cursor: null, has_more: false });
-}
-
-/** What a paged listing answers besides its rows. */
-interface PageEnvelope {
-  has_more?: boolean;
-  next_cursor?: string | null;
-  error?: string;
+  return all ? followPages(field, fetch, { cursor }) : fetch(cursor);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { listenForShutdown } from '../cli/shutdown.js';
 export default class Ui extends BaseCommand {
   static override summary = 'A local page to see the library and review what agents wrote.';
   static override description =
-    'Serves a page on 127.0.0.1 only: agents and their health, an activity timeline, workstreams, staged writes (promote or reject), the history of each agent (what each version changed; roll back) and the audit log. It prints a link with a one-time token; open it in a browser on this machine. Writes go through the same operations as `bourdon staging promote|reject` and `bourdon rollback`, as the operator. Ctrl-C stops it. See docs/ui.md.';
+    'Serves a page on 127.0.0.1 only: agents and their health, an activity timeline, workstreams, staged writes (promote or reject), the history of each agent (what each version changed; roll back) and the audit log. It prints a link with a one-time token; open it in a browser on this machine. Writes go through the same operations as `bourdon staging promote|reject` and `bourdon rollback`, as the operator. Ctrl-C stops it. Run it again while it serves the same library (say, after closing the tab) and it asks that server for a new one-time link instead of starting another. See docs/ui.md.';
   static override examples = [
     '<%= config.bin %> ui',
     '<%= config.bin %> ui --port 7600 --open',
@@ -19,24 +19,48 @@ export default class Ui extends BaseCommand {
   ];
   static override flags = {
     port: Flags.integer({ description: 'Port on 127.0.0.1 (default: any free port).', min: 0, max: 65535, default: 0 }),
-    open: Flags.boolean({ description: 'Open the page in the default browser.', default: false }),
+    open: Flags.boolean({
+      description: 'Open the page in the default browser (with a new link when it is already serving).',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Ui);
     const config = configPaths(process.env);
     const ctx = this.openContext(flags.library, { config });
+    const warn = (message: string) => process.stderr.write(`bourdon: ${message}\n`);
+    const { askRunningUi, linkSocketPath } = await import('../ui/link-channel.js');
+    const linkSocket = linkSocketPath(config.home, ctx.store.paths.root);
+    // Already serving this library: a new one-time link from that server, not a second server.
+    const running = linkSocket ? await askRunningUi(linkSocket) : null;
+    if (running) {
+      if (this.jsonMode) this.emit({ ...running, running: true }, () => '');
+      else {
+        process.stdout.write(`bourdon ui: already serving ${running.library} on ${running.origin}\n`);
+        process.stdout.write(`Open this new link (it works once; the one before it no longer does): ${running.url}\n`);
+      }
+      if (flags.open) {
+        const opener = openBrowser(running.url, warn, { keepMs: BRIEF_REDIRECT_FILE_MS, holdProcess: true });
+        process.once('SIGINT', () => {
+          opener.cleanup();
+          process.exit(130);
+        });
+        await opener.closed;
+      }
+      return;
+    }
     const shutdown = listenForShutdown({ stdin: false });
     const { startUiServer } = await import('../ui/server.js');
-    const ui = await startUiServer({ ctx, auditPath: config.audit, port: flags.port });
+    const ui = await startUiServer({ ctx, auditPath: config.audit, port: flags.port, linkSocket });
     if (this.jsonMode)
       this.emit({ url: ui.url, origin: ui.origin, port: ui.port, library: ctx.store.paths.root }, () => '');
     else {
       process.stdout.write(`bourdon ui: serving ${ctx.store.paths.root} on ${ui.origin} (this machine only)\n`);
       process.stdout.write(`Open this link (it works once): ${ui.url}\n`);
-      process.stdout.write('Ctrl-C stops it.\n');
+      process.stdout.write('Ctrl-C stops it. For a new link later, run `bourdon ui` again.\n');
     }
-    const opener = flags.open ? openBrowser(ui.url, (message) => process.stderr.write(`bourdon: ${message}\n`)) : null;
+    const opener = flags.open ? openBrowser(ui.url, warn, { keepMs: REDIRECT_FILE_MS, holdProcess: false }) : null;
     await shutdown.closeWhenRequested(() => ui.close());
     opener?.cleanup();
     if (!this.jsonMode) process.stderr.write('bourdon ui: stopped\n');
@@ -45,14 +69,21 @@ export default class Ui extends BaseCommand {
 
 /** How long the redirect file the browser opens is kept (the browser reads it at once). */
 const REDIRECT_FILE_MS = 60_000;
+/** The same when the command only asked a running server for a link: it waits this long, then exits. */
+const BRIEF_REDIRECT_FILE_MS = 15_000;
 
 /**
  * Opens the page without putting the link's token in any process's argv (the process list is
  * readable by every local user): the link goes into a file only this user can read, in a
  * private temp folder, that redirects to it; the platform's opener gets the file's path. The
- * file is removed after a minute, or when the command ends.
+ * file is removed after `keepMs`, or when the command ends; `closed` settles when it is gone.
+ * `holdProcess` keeps the process alive until then (a command that only asked for a link).
  */
-function openBrowser(url: string, warn: (message: string) => void): { cleanup(): void } {
+function openBrowser(
+  url: string,
+  warn: (message: string) => void,
+  options: { keepMs: number; holdProcess: boolean },
+): { cleanup(): void; closed: Promise<void> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-ui-')); // mode 700
   const file = path.join(dir, 'open.html');
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -62,7 +93,13 @@ function openBrowser(url: string, warn: (message: string) => void): { cleanup():
     `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${link}"><title>bourdon ui</title><a href="${link}">Open bourdon ui</a>\n`,
     { mode: 0o600 },
   );
-  setTimeout(cleanup, REDIRECT_FILE_MS).unref();
+  let removed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (removed = resolve));
+  const timer = setTimeout(() => {
+    cleanup();
+    removed();
+  }, options.keepMs);
+  if (!options.holdProcess) timer.unref();
   const target = pathToFileURL(file).href;
   const [command, args] =
     process.platform === 'darwin'
@@ -77,5 +114,5 @@ function openBrowser(url: string, warn: (message: string) => void): { cleanup():
   } catch {
     warn(`could not open a browser (${command}); open the link above by hand`);
   }
-  return { cleanup };
+  return { cleanup, closed };
 }

@@ -4,7 +4,7 @@
  * bidirectional-override characters are shown escaped (`\u001b`), as the CLI shows them, so
  * a row can neither hide text nor reorder what the reviewer reads.
  */
-import { relativeDay } from '../core/store/dates.js';
+import { localDay, relativeDay } from '../core/store/dates.js';
 
 /** Markup that is already safe: built by `html`, never from outside text. */
 export class SafeHtml {
@@ -54,6 +54,20 @@ export function query(params: Record<string, string | number | null | undefined>
 export function when(value: string | null | undefined, now: Date): SafeHtml {
   if (!value) return html`-`;
   return html`<time datetime="${value}" title="${value}">${relativeDay(value, now)}</time>`;
+}
+
+/**
+ * A moment (an ISO timestamp) as this machine's local day and time with its relative day,
+ * `2026-06-05 14:32 today`, the exact value on hover.
+ */
+export function whenTime(value: string | null | undefined, now: Date): SafeHtml {
+  if (!value) return html`-`;
+  const moment = new Date(value);
+  if (Number.isNaN(moment.getTime())) return html`${value}`;
+  const day = localDay(moment);
+  const time = [moment.getHours(), moment.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
+  return html`<time datetime="${value}" title="${value}">${day} ${time}</time>
+    <span class="rel">${relativeDay(day, now)}</span>`;
 }
 
 /** A list as the CLI joins it. */

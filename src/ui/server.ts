@@ -23,20 +23,18 @@ import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
 import { readCapped } from '../core/read-capped.js';
-import { html, query, type SafeHtml } from './html.js';
-import {
-  activityView,
-  agentsView,
-  auditView,
-  historyView,
-  rollbackConfirmView,
-  stagingConfirmView,
-  stagingView,
-  workstreamsView,
-  type View,
-  type ViewRequest,
-} from './views.js';
+import { html, query } from './html.js';
+import { layout, message, type Flash } from './layout.js';
+import { activityView } from './views/activity.js';
+import { agentsView } from './views/agents.js';
+import { auditView } from './views/audit.js';
+import type { View, ViewRequest } from './views/common.js';
+import { historyView, rollbackConfirmView } from './views/history.js';
+import { searchView } from './views/search.js';
+import { stagingConfirmView, stagingView } from './views/staging.js';
+import { workstreamsView } from './views/workstreams.js';
 import { packageRoot } from '../core/package-root.js';
+import { openLinkChannel } from './link-channel.js';
 
 const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
@@ -83,6 +81,8 @@ interface UiServerOptions {
   idleMs?: number;
   /** The clock sessions expire by (injectable for tests); default `Date.now`. */
   now?: () => number;
+  /** Where to offer new one-time links to a later `bourdon ui` (link-channel.ts); none when absent. */
+  linkSocket?: string | null;
 }
 
 /** A session unused this long is over: a leaked cookie is useful for minutes, not days. */
@@ -101,75 +101,7 @@ interface Session {
   csrf: string;
   /** When it was last used (the `now` clock). */
   seen: number;
-  flash: { kind: 'ok' | 'error'; text: string } | null;
-}
-
-const NAV: [string, string][] = [
-  ['/', 'Agents'],
-  ['/activity', 'Activity'],
-  ['/workstreams', 'Workstreams'],
-  ['/staging', 'Staging'],
-  ['/history', 'History'],
-  ['/audit', 'Audit'],
-];
-
-function section(pathname: string): string {
-  const match = NAV.find(([href]) => href !== '/' && (pathname === href || pathname.startsWith(`${href}/`)));
-  return match ? match[0] : '/';
-}
-
-function layout(view: View, pathname: string, flash: Session['flash']): string {
-  const active = section(pathname);
-  return `<!doctype html>\n${
-    html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${view.title} · bourdon ui</title>
-        <link rel="stylesheet" href="/assets/style.css" />
-        <script src="/assets/app.js" defer></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header>
-          <p class="brand">bourdon ui</p>
-          <nav aria-label="Views">
-            <ul>
-              ${NAV.map(
-                ([href, label]) =>
-                  html`<li><a href="${href}" ${href === active ? html` aria-current="page"` : ''}>${label}</a></li>`,
-              )}
-            </ul>
-          </nav>
-        </header>
-        <p class="local-note">
-          Served only to this machine (127.0.0.1), so it shows private rows; nothing here leaves this computer.
-        </p>
-        <main id="main" tabindex="-1">
-          ${flash ? html`<p class="flash ${flash.kind}" role="status">${flash.text}</p>` : ''}${view.body}
-        </main>
-      </body>
-    </html>`.value
-  }\n`;
-}
-
-function message(title: string, text: SafeHtml | string): string {
-  return `<!doctype html>\n${
-    html`<html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · bourdon ui</title>
-        <link rel="stylesheet" href="/assets/style.css" />
-      </head>
-      <body>
-        <main id="main">
-          <h1>${title}</h1>
-          <p>${text}</p>
-        </main>
-      </body>
-    </html>`.value
-  }\n`;
+  flash: Flash | null;
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -200,7 +132,7 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | nu
 
 export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   const assets = assetsDir();
-  const token = crypto.randomBytes(32).toString('hex');
+  let token = crypto.randomBytes(32).toString('hex');
   // The page lives under a random path, and its cookie is scoped to it: browsers send a
   // 127.0.0.1 cookie to every port of 127.0.0.1, so another local listener could otherwise
   // receive (and replay) it. Under this prefix it is sent to no other path, on any port.
@@ -259,7 +191,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
           res,
           403,
           tokenUsed
-            ? 'This link was already used. Restart `bourdon ui` for a new one.'
+            ? 'This link was already used. Run `bourdon ui` again for a new one.'
             : 'Wrong token. Open the link `bourdon ui` printed.',
         );
       tokenUsed = true;
@@ -279,7 +211,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       return refuse(res, 401, 'Not signed in. Open the link `bourdon ui` printed in your terminal.');
     if (now() - current.seen > idleMs) {
       session = null;
-      return refuse(res, 401, 'This session ended after being idle. Restart `bourdon ui` for a new link.');
+      return refuse(res, 401, 'This session ended after being idle. Run `bourdon ui` again for a new link.');
     }
     current.seen = now();
 
@@ -315,10 +247,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
   }
 
   /** The writes, each through the same core operation as its CLI command, as the operator. */
-  async function write(
-    pathname: string,
-    form: URLSearchParams,
-  ): Promise<{ location: string; flash: NonNullable<Session['flash']> }> {
+  async function write(pathname: string, form: URLSearchParams): Promise<{ location: string; flash: Flash }> {
     const agent = form.get('agent') ?? '';
     const fail = (location: string, text: string) => ({ location, flash: { kind: 'error' as const, text } });
     if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
@@ -335,7 +264,10 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
         return { location: '/staging', flash: { kind: 'ok', text: promotionSummary(result) } };
       }
       if (pathname === '/staging/reject') {
-        const result = await rejectStaged(options.ctx.store, agent);
+        const result = await rejectStaged(options.ctx.store, agent, {
+          auditPath: options.auditPath,
+          actor: options.ctx.caller.agent_id,
+        });
         return {
           location: '/staging',
           flash: { kind: 'ok', text: `rejected ${result.rejected} staged write(s) for ${result.agent_id}` },
@@ -377,6 +309,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     '/history': historyView,
     '/history/confirm': rollbackConfirmView,
     '/audit': auditView,
+    '/search': searchView,
   };
 
   const server = http.createServer((req, res) => {
@@ -403,16 +336,33 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       const address = server.address();
       port = typeof address === 'object' && address ? address.port : options.port;
       const origin = `http://${UI_HOST}:${port}`;
-      resolve({
-        url: `${origin}${prefix}/?token=${token}`,
-        origin,
-        port,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
+      const link = () => `${origin}${prefix}/?token=${token}`;
+      // A new link replaces the one not yet used; the session it opens replaces the current one.
+      const mint = () => {
+        token = crypto.randomBytes(32).toString('hex');
+        tokenUsed = false;
+        return { url: link(), origin, port, library: options.ctx.store.paths.root };
+      };
+      const channel = options.linkSocket
+        ? openLinkChannel(options.linkSocket, mint, options.ctx.warn).catch((error: unknown) => {
+            options.ctx.warn(`ui: no new links without a restart: ${describeError(error)}`);
+            return null;
+          })
+        : Promise.resolve(null);
+      void channel.then((opened) =>
+        resolve({
+          url: link(),
+          origin,
+          port,
+          close: async () => {
+            await opened?.close();
+            await new Promise<void>((done) => {
+              server.closeAllConnections();
+              server.close(() => done());
+            });
+          },
+        }),
+      );
     });
   });
 }

@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
 import { printableOutput } from '../../cli/output.js';
 import { BourdonError } from '../../core/errors.js';
+import { configPaths } from '../../core/store/config.js';
 import { previewPromotion, promoteStaged, promotionSummary } from '../../core/writes/staging.js';
 
 export default class StagingPromote extends BaseCommand {
@@ -26,7 +27,7 @@ export default class StagingPromote extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(StagingPromote);
-    const ctx = this.openContext(flags.library);
+    const ctx = this.openContext(flags.library, { config: configPaths(process.env) });
     let digest = flags.digest;
     if (digest === undefined) {
       const preview = previewPromotion(ctx, args.agent);

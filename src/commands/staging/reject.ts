@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { configPaths } from '../../core/store/config.js';
 import { rejectStaged } from '../../core/writes/staging.js';
 
 export default class StagingReject extends BaseCommand {
@@ -14,7 +15,10 @@ export default class StagingReject extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(StagingReject);
     const ctx = this.openContext(flags.library);
-    const result = await rejectStaged(ctx.store, args.agent);
+    const result = await rejectStaged(ctx.store, args.agent, {
+      auditPath: configPaths(process.env).audit,
+      actor: ctx.caller.agent_id,
+    });
     this.emit(result, () => `rejected ${result.rejected} staged write(s) for ${result.agent_id}`);
   }
 }

@@ -26,7 +26,6 @@ import {
 import type { CrossAgentSummaryInput, FindEntityInput, ListAgentsInput, QueryAgentMemoryInput } from './inputs.js';
 
 // src/ui/views.ts reads the page bound from here; the bound itself is inputs.ts's.
-export { MAX_PAGE_SIZE } from './inputs.js';
 
 export type ListAgentsOutput = { agents: string[] } & Reachability;
 

@@ -17,20 +17,15 @@ import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
 import { utcSeconds } from '../store/dates.js';
 import { withLibraryGate } from '../fs/gate.js';
-import { readLive } from './history.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
-import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
-import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';
+import { MANIFEST_SUFFIX, type L6Store } from '../store/library.js';
+import { isObject, type RawObject } from '../store/manifest.js';
+import { appendAudit, auditRecord } from '../trust/audit.js';
 import { denialPayload } from '../trust/policy.js';
 import { failed, type DenialPayload, type OneOf } from '../payload.js';
-import {
-  commitCapError,
-  enumError,
-  precheckCommit,
-  type CommitArgs,
-  type CommitRules,
-  type RowProblem,
-} from './commit-input.js';
+import { isDirectory, listOf, parseStaged, pruneEmptyDir, readStagedDoc, stagedPath } from './staged-file.js';
+import { commitCapError, precheckCommit, type CommitArgs } from './commit-input.js';
+import { validateStaged } from './staged-input.js';
 import {
   buildManifest,
   commitError,
@@ -43,7 +38,6 @@ import {
   type CommitSummary,
 } from './writes.js';
 import { diffManifests, type ManifestDiff } from './manifest-diff.js';
-import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 import { digestOf, readStagedBytes, stagedChangedMessage } from './staged-digest.js';
 
 /**
@@ -85,63 +79,6 @@ interface RejectResult {
   agent_id: string;
   rejected: number;
   paths: string[];
-}
-
-/** Staging's wording of row problems: one line per kind, whatever the reason. */
-function stagedRowMessage(problem: RowProblem): string {
-  if (problem.kind === 'entity') return "each entity needs a non-empty 'name'";
-  if (problem.kind === 'session') return "each session needs a non-empty ISO-8601 'date'";
-  return "each note needs a non-empty 'text' and a 'date' (YYYY-MM-DD or an ISO datetime)";
-}
-
-const STAGING_RULES: CommitRules = {
-  rowMessage: stagedRowMessage,
-  modeRefusal: (mode) =>
-    mode === 'replace'
-      ? "mode 'replace' is not available to quarantined members: staged writes are merged when an operator promotes them"
-      : null,
-};
-
-/** The live write's checks with staging's rules, then the agent type (the live write checks it later). */
-function validateStaged(args: CommitArgs): string | null {
-  const problem = precheckCommit(args, STAGING_RULES);
-  if (problem) return problem;
-  if (args.agent_type && !(AGENT_TYPES as readonly string[]).includes(args.agent_type)) {
-    return enumError(args.agent_type);
-  }
-  return null;
-}
-
-function stagedPath(store: L6Store, caller: string, agentId: string): string {
-  return path.join(store.paths.staging, caller, `${agentId}${MANIFEST_SUFFIX}`);
-}
-
-function readStagedDoc(file: string): RawObject | null {
-  return parseStaged(file, readLive(file));
-}
-
-/** The staged file's bytes as a manifest (null when absent); refused when too large or not a mapping. */
-function parseStaged(file: string, data: Buffer | null): RawObject | null {
-  if (!data) return null;
-  if (data.length > MAX_MANIFEST_BYTES)
-    throw new BourdonError(
-      `staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
-      'invalid_input',
-    );
-  let doc: unknown;
-  try {
-    doc = parseYaml(data.toString('utf8'));
-  } catch (error) {
-    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`, 'invalid_input');
-  }
-  if (doc === null || doc === undefined) return {};
-  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
-  return doc;
-}
-
-function listOf(doc: RawObject, key: string): unknown[] {
-  const value = doc[key];
-  return Array.isArray(value) ? [...value] : [];
 }
 
 /**
@@ -229,15 +166,6 @@ export async function stageCommit(
   });
 }
 
-function isDirectory(full: string): boolean {
-  try {
-    const stat = fs.lstatSync(full);
-    return stat.isDirectory() && !stat.isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /** Every staged write, sorted by path (caller, then agent id). Never locks. */
 export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[] {
   const root = store.paths.staging;
@@ -290,14 +218,6 @@ export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[
     }
   }
   return out;
-}
-
-function pruneEmptyDir(dir: string): void {
-  try {
-    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
-  } catch {
-    // not empty, or gone
-  }
 }
 
 function checkAgentId(agentId: string): void {
@@ -357,10 +277,13 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
   let merged: RawObject | null = live === null ? null : structuredClone(live);
   for (const { item, data } of files) {
     try {
-      const args = stagedCommitArgs(parseStaged(item.path, data) ?? {}, agentId);
+      const doc = parseStaged(item.path, data) ?? {};
+      const args = stagedCommitArgs(doc, agentId);
       const problem = precheckCommit(args);
       if (problem) return fail(`cannot promote ${item.path}: ${problem}`);
       merged = buildManifest(args, merged, ctx.now(), livePath, STAGED_ROWS_CEILING).manifest;
+      // The stamp shown is the staged one, not this moment's: a preview reads the same each time.
+      merged.last_updated = typeof doc.last_updated === 'string' ? doc.last_updated : item.staged_at;
     } catch (error) {
       return fail(`cannot promote ${item.path}: ${describeError(error)}`);
     }
@@ -400,6 +323,14 @@ export async function promoteStaged(
       const files = readStagedBytes(staged);
       if (options.digest !== undefined && digestOf(files) !== options.digest)
         throw new BourdonError(stagedChangedMessage(agentId), 'conflict');
+      const members = [...new Set(files.map(({ item }) => item.caller))].join(', ');
+      auditReview(
+        ctx.config?.audit,
+        ctx.caller.agent_id,
+        'promote',
+        agentId,
+        `${files.length} staged write(s) from ${members}`,
+      );
       const promoted: PromotedWrite[] = [];
       for (const { item, data } of files) {
         const args = stagedCommitArgs(parseStaged(item.path, data) ?? {}, agentId);
@@ -420,18 +351,59 @@ export async function promoteStaged(
   );
 }
 
+/** Who rejects, for the audit log (the page and the CLI pass the operator and their audit path). */
+export interface RejectOptions {
+  auditPath?: string;
+  actor?: string;
+}
+
 /** Deletes every staged write for `agentId`. */
-export async function rejectStaged(store: L6Store, agentId: string): Promise<RejectResult> {
+export async function rejectStaged(
+  store: L6Store,
+  agentId: string,
+  options: RejectOptions = {},
+): Promise<RejectResult> {
   checkAgentId(agentId);
   return withLibraryGate(store.paths, () => {
     const staged = listStaged(store).filter((item) => item.agent_id === agentId);
     if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
+    const members = [...new Set(staged.map((item) => item.caller))].join(', ');
+    auditReview(
+      options.auditPath,
+      options.actor ?? 'operator',
+      'reject',
+      agentId,
+      `${staged.length} staged write(s) from ${members}`,
+    );
     for (const item of staged) {
       fs.unlinkSync(item.path);
       pruneEmptyDir(path.dirname(item.path));
     }
     return { agent_id: agentId, rejected: staged.length, paths: staged.map((item) => item.path) };
   });
+}
+
+/**
+ * A promotion or rejection is audited before it happens (op `promote` or `reject`, the namespace
+ * the agent, the detail how many writes from which members), as a rollback is: when an audit log
+ * is configured and the record cannot be written, nothing changes. Without one (a library API
+ * caller that configured none) there is nothing to write to.
+ */
+function auditReview(
+  auditPath: string | undefined,
+  actor: string,
+  op: 'promote' | 'reject',
+  agentId: string,
+  detail: string,
+): void {
+  if (!auditPath) return;
+  try {
+    appendAudit(auditPath, auditRecord(actor, op, agentId, true, detail));
+  } catch (error) {
+    throw new BourdonError(
+      `${op} refused: the audit record could not be written (${describeError(error)}); nothing was changed`,
+    );
+  }
 }
 
 function promotedCount(result: PromoteResult, key: keyof CommitCounts): number {

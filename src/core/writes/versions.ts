@@ -207,6 +207,21 @@ export type RollbackOutput = OneOf<
   RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
 >;
 
+/** The audit record's detail for a rollback: `restore version N (reason)`. */
+export function rollbackAuditDetail(version: number, reason: string | null): string {
+  return `restore version ${version}${reason ? ` (${reason})` : ''}`;
+}
+
+/** The version and reason a rollback's audit detail names (a long reason is cut by the audit log), or null. */
+export function parseRollbackAuditDetail(
+  detail: string | undefined,
+): { version: number; reason: string | null } | null {
+  const match = /^restore version (\d+)(?: \((.*))?$/s.exec(detail ?? '');
+  if (!match) return null;
+  const reason = match[2] === undefined ? null : match[2].replace(/\)$/, '');
+  return { version: Number(match[1]), reason };
+}
+
 export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackInput): Promise<RollbackOutput> {
   const denied = trustedOnly(ctx, 'rollback_agent_memory');
   if (denied) return denied;
@@ -233,7 +248,7 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
   const auditPath = ctx.config?.audit;
   if (!auditPath) return fail('rollback refused: no audit log is configured');
   try {
-    const detail = `restore version ${args.version}${reason ? ` (${reason})` : ''}`;
+    const detail = rollbackAuditDetail(args.version, reason);
     appendAudit(auditPath, auditRecord(ctx.caller.agent_id, 'rollback_agent_memory', args.agent_id, true, detail));
   } catch (error) {
     return fail(`rollback refused: the audit record could not be written (${describeError(error)})`);

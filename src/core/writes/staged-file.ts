@@ -1,0 +1,61 @@
+/**
+ * A staged file on disk: where a member's staged write for an agent lives
+ * (`staging/<caller>/<agent>.l5.yaml`), reading it as a manifest within the size cap, and the
+ * folder checks and clean-up listing and deleting it need.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BourdonError } from '../errors.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
+import { isObject, type RawObject } from '../store/manifest.js';
+import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+import { readLive } from './history.js';
+
+export function stagedPath(store: L6Store, caller: string, agentId: string): string {
+  return path.join(store.paths.staging, caller, `${agentId}${MANIFEST_SUFFIX}`);
+}
+
+export function readStagedDoc(file: string): RawObject | null {
+  return parseStaged(file, readLive(file));
+}
+
+/** The staged file's bytes as a manifest (null when absent); refused when too large or not a mapping. */
+export function parseStaged(file: string, data: Buffer | null): RawObject | null {
+  if (!data) return null;
+  if (data.length > MAX_MANIFEST_BYTES)
+    throw new BourdonError(
+      `staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
+      'invalid_input',
+    );
+  let doc: unknown;
+  try {
+    doc = parseYaml(data.toString('utf8'));
+  } catch (error) {
+    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`, 'invalid_input');
+  }
+  if (doc === null || doc === undefined) return {};
+  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
+  return doc;
+}
+
+export function listOf(doc: RawObject, key: string): unknown[] {
+  const value = doc[key];
+  return Array.isArray(value) ? [...value] : [];
+}
+
+export function isDirectory(full: string): boolean {
+  try {
+    const stat = fs.lstatSync(full);
+    return stat.isDirectory() && !stat.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function pruneEmptyDir(dir: string): void {
+  try {
+    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+  } catch {
+    // not empty, or gone
+  }
+}
