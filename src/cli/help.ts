@@ -143,7 +143,8 @@ class BourdonCommandHelp extends CommandHelp {
     return (Array.isArray(examples) ? examples : [examples])
       .map((example) => {
         if (typeof example !== 'string') {
-          return `${this.wrap(example.description, this.indentSpacing)}\n${exampleLines([this.commandLine(example.command)], width)}`;
+          const command = exampleLines([this.commandLine(example.command)], width);
+          return `${this.wrap(example.description, this.indentSpacing)}\n\n${command}`;
         }
         return exampleLines(
           example
@@ -183,7 +184,7 @@ export default class BourdonHelp extends Help {
     const commands = this.sortedCommands.filter((command) => command.id);
     // A bare `bourdon` gets a short overview that fits one screen; `bourdon help` lists everything.
     if (process.argv.length <= 2) return this.showOverview(commands);
-    this.log(this.wrap(this.formatRoot()));
+    this.log(wrap(this.formatRoot(), { width: this.opts.maxWidth, continuation: 0 }));
     this.log('');
     const byId = new Map(commands.map((command) => [command.id, command]));
     const listed = new Set<string>();
@@ -235,7 +236,8 @@ export default class BourdonHelp extends Help {
 
   protected override formatTopic(topic: Interfaces.Topic): string {
     const guide = TOPIC_GUIDES[topic.name];
-    if (!guide) return super.formatTopic(topic);
+    // oclif leaves a topic's description line whole.
+    if (!guide) return wrap(super.formatTopic(topic), { width: this.opts.maxWidth, continuation: 0 });
     const usage = `$ ${this.config.bin} ${this.displayId(`${topic.name}:COMMAND`)}`;
     return (
       [
