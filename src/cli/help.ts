@@ -26,6 +26,7 @@ export const GROUPS: Group[] = [
       'summary',
       'workstreams',
       'list-notes',
+      'note:show',
       'recognize',
       'deeper-context',
       'compile-turn',
@@ -113,10 +114,11 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
   },
   note: {
     summary: "Notes in an agent's manifest.",
-    guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents.`,
+    guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents, each with its id (<agent>:<n>, its place in that manifest), and \`note show <id>\` prints one whole.`,
     examples: [
       'bourdon note add codex "Release branch is frozen until Friday" --tag release',
       'bourdon list-notes --tag release',
+      'bourdon note show codex:1',
     ],
   },
 };
