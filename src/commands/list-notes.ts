@@ -47,7 +47,7 @@ export default class ListNotes extends BaseCommand {
 }
 
 /** Tags take at most this much of a line, so the note's text keeps the room. */
-const TAGS_WIDTH = 12;
+const TAGS_WIDTH = 10;
 
 /**
  * One date column (relative: the exact date is in --json), the note's id (`bourdon note show`
