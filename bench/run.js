@@ -22,6 +22,8 @@ const HOME = path.join(DATA, 'home');
 const RUNS = quick ? 20 : 200;
 
 const results = [];
+/** The search comparison with the official MCP memory server (bench/memory-server.js), after the MCP measures. */
+let memoryServer = null;
 function record(name, samplesMs, budgetMs, note = '') {
   const sorted = [...samplesMs].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
@@ -402,6 +404,20 @@ const stdioCall = await repeat(
 record('MCP tools/call over stdio (find_entity)', stdioCall, null);
 await client.close();
 
+// The official MCP memory server, in the same run: the same public entities, the same names,
+// its search_nodes against our find_entity over stdio (bench/memory-server.js).
+const { compareWithMemoryServer, describeComparison } = await import('./memory-server.js');
+memoryServer = await compareWithMemoryServer({
+  library: LIBRARY,
+  home: HOME,
+  runs: quick ? 20 : 50,
+  rounds: quick ? 1 : 3,
+});
+if (!asJson)
+  process.stdout.write(
+    `\nSearch against @modelcontextprotocol/server-memory:\n${describeComparison(memoryServer)}\n\n`,
+  );
+
 const http = await optional('mcp/http.js');
 if (http?.runHttpServer) {
   const { createL6Server } = await import(path.join(DIST, 'mcp', 'server.js'));
@@ -433,7 +449,11 @@ function finish() {
   const failed = results.filter((r) => r.pass === false);
   if (asJson)
     process.stdout.write(
-      JSON.stringify({ agents: AGENTS, bytes, node: process.version, results, goals, reference }, null, 2) + '\n',
+      JSON.stringify(
+        { agents: AGENTS, bytes, node: process.version, results, goals, reference, memory_server: memoryServer },
+        null,
+        2,
+      ) + '\n',
     );
   else {
     process.stdout.write(`\n${results.filter((r) => r.pass).length} within budget, ${failed.length} over budget\n`);

@@ -1,7 +1,8 @@
 /**
  * Errors as a user meets them, on the real binary and the demo library: one `--json` error
- * shape for every command, file errors in words, `rollback` answering unknown agents and
- * versions as `history` does; and `query` leading with the agent asked about.
+ * shape for every command, file errors in words, `rollback`, `diff` and `note show` answering
+ * unknown agents and versions (or notes) as `history` does; and `query` leading with the agent
+ * asked about.
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,10 @@ describe('one --json error shape', () => {
     ['an unknown agent (a read)', ['history', 'codx'], 1],
     ['an unknown agent (rollback)', ['rollback', 'codx', '1', '--yes'], 1],
     ['an unknown version (rollback)', ['rollback', 'codex', '99', '--yes'], 1],
+    ['an unknown version (diff)', ['diff', 'codex', '99'], 1],
+    ['an unknown agent (diff)', ['diff', 'codx', '1'], 1],
+    ['an unknown note (note show)', ['note', 'show', 'codex:99'], 1],
+    ['a malformed note id (note show)', ['note', 'show', 'codex'], 2],
     ["a tool's refusal (its payload)", ['commit', '../x', '--agent-type', 'other'], 1],
     ['a missing input file', ['commit', 'notes-bot', '--file', 'nope.yaml'], 1],
     ['an unknown member', ['agent', 'rotate', 'nobody'], 1],
@@ -69,6 +74,41 @@ describe('errors in words', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')[0]).toBe(
       'bourdon: codex has no version 99; it has versions 1–4 (`bourdon history codex`)',
+    );
+  });
+});
+
+describe('diff and note show answer as history and rollback do', () => {
+  it('diff names the closest agent, as history does', async () => {
+    const [diff, history] = await Promise.all([cli(['diff', 'codx', '1']), cli(['history', 'codx'])]);
+    expect(diff.code).toBe(1);
+    expect(diff.stderr.split('\n')[0]).toBe('bourdon: no agent "codx" in this library; did you mean codex?');
+    expect(diff.stderr.split('\n')[0]).toBe(history.stderr.split('\n')[0]);
+  });
+
+  it('diff of a version that does not exist lists the versions that do, in the words rollback uses', async () => {
+    const [diff, rollback] = await Promise.all([
+      cli(['diff', 'codex', '99']),
+      cli(['rollback', 'codex', '99', '--yes']),
+    ]);
+    expect(diff.code).toBe(1);
+    expect(diff.stderr.split('\n')[0]).toBe(
+      'bourdon: codex has no version 99; it has versions 1–4 (`bourdon history codex`)',
+    );
+    expect(diff.stderr).toBe(rollback.stderr);
+  });
+
+  it('note show: an unknown agent gets the closest ids, an unknown note the ids there are', async () => {
+    const agent = await cli(['note', 'show', 'codx:1']);
+    expect(agent.code).toBe(1);
+    expect(agent.stderr.split('\n')[0]).toBe('bourdon: no agent "codx" in this library; did you mean codex?');
+    const note = await cli(['note', 'show', 'codex:99']);
+    expect(note.code).toBe(1);
+    expect(note.stderr).toBe('bourdon: no note codex:99; the notes of codex are codex:1 to codex:2\n');
+    const malformed = await cli(['note', 'show', 'codex']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr.split('\n')[0]).toBe(
+      'bourdon: a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them)',
     );
   });
 });

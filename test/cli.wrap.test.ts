@@ -191,7 +191,7 @@ describe('list-notes gives the text the room', () => {
       env: { ...env(), COLUMNS: '80' },
     });
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^WHEN\s+AGENT\s+NOTE\s+TAGS$/);
+    expect(lines[0]).toMatch(/^WHEN\s+ID\s+NOTE\s+TAGS$/);
     expect(lines.filter((line) => line.length > 80)).toEqual([]);
     // The note keeps 40 characters and more where DATE, WHEN and long tags left it about 20.
     expect(result.stdout).toContain('Merge ordering: Vector clocks tie on simu');

@@ -111,6 +111,14 @@ function matrix(): Row[] {
   add(false, 'diff', 'codex', 'two', '--json', ...L);
   add(false, 'diff', 'codex', '99', '--json', ...L);
   add(false, 'diff', 'codex', '2', '--against', 'x', '--json', ...L);
+  // note show (a command in a topic: its id is two words; beforeAll adds codex's one note)
+  add(true, 'note', 'show', 'codex:1', '--json', ...L);
+  add(true, 'note', 'show', 'codex:1', '--json', '--access-level', 'team', ...L);
+  add(false, 'note', 'show', 'codex:2', '--json', ...L);
+  add(false, 'note', 'show', 'codx:1', '--json', ...L);
+  add(false, 'note', 'show', 'codex', '--json', ...L);
+  add(false, 'note', 'show', '--json', ...L);
+  add(false, 'note', 'show', 'codex:1', ...L);
   // The library from the environment, and the library missing
   rows.push({ argv: ['find', 'bourdon', '--json'], fast: true, env: { BOURDON_LIBRARY: library } });
   rows.push({ argv: ['agents', '--json'], fast: false, env: { BOURDON_LIBRARY: path.join(library, 'nope') } });
@@ -148,6 +156,10 @@ describe('fast path: the same answers as oclif', () => {
       });
       expect(result.code, result.stderr).toBe(0);
     }
+    const noted = await runCli(['note', 'add', 'codex', 'A note for note show', '--library', library], {
+      env: { BOURDON_HOME: home },
+    });
+    expect(noted.code, noted.stderr).toBe(0);
     rows = matrix();
   }, 60_000);
 
@@ -166,7 +178,8 @@ describe('fast path: the same answers as oclif', () => {
         if (answered !== row.fast) wrong.push(`${row.argv.join(' ')}: ${answered ? 'taken' : 'left to oclif'}`);
         // Nothing printed before a fallback.
         if (!answered && out.mock.calls.length > 0) wrong.push(`${row.argv.join(' ')}: printed, then fell back`);
-        if (answered) taken.push(row.argv[0]);
+        const topical = `${row.argv[0]}:${row.argv[1]}`;
+        if (answered) taken.push(Object.hasOwn(READ_COMMANDS, topical) ? topical : row.argv[0]);
       }
     } finally {
       out.mockRestore();

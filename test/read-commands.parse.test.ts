@@ -14,7 +14,9 @@ import { READ_COMMANDS } from '../src/cli/read-commands.js';
 import { REPO_ROOT } from './helpers/fixtures.js';
 
 async function oclifCommand(id: string): Promise<Command.Class> {
-  return ((await import(path.join(REPO_ROOT, 'src', 'commands', `${id}.ts`))) as { default: Command.Class }).default;
+  // A command in a topic (`note:show`) lives in its topic's folder (src/commands/note/show.ts).
+  const file = path.join(REPO_ROOT, 'src', 'commands', ...id.split(':')) + '.ts';
+  return ((await import(file)) as { default: Command.Class }).default;
 }
 
 /** What oclif makes of argv: its args and flags (unset ones left out), or null when it refuses. */

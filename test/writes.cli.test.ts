@@ -104,12 +104,17 @@ describe('bad input to the write commands', () => {
     ['history ../x', ['history', '../x'], undefined, /invalid agent_id '\.\.\/x'/],
     ['diff ../x', ['diff', '../x', '1'], undefined, /invalid agent_id '\.\.\/x'/],
     ['rollback ../x', ['rollback', '../x', '1', '--yes'], undefined, /invalid agent_id '\.\.\/x'/],
-    ['diff of an unknown version', ['diff', 'codex', '7'], undefined, /unknown version 7 for agent 'codex'/],
+    [
+      'diff of an unknown version, naming the versions there are',
+      ['diff', 'codex', '7'],
+      undefined,
+      /^bourdon: codex has no version 7; it has versions? [\d–, and]+ \(`bourdon history codex`\)$/m,
+    ],
     [
       'diff against an unknown version',
       ['diff', 'codex', '1', '--against', '9'],
       undefined,
-      /unknown version 9 for agent 'codex'/,
+      /^bourdon: codex has no version 9; it has versions? [\d–, and]+ \(`bourdon history codex`\)$/m,
     ],
     [
       'rollback to an unknown version',

@@ -25,10 +25,13 @@ export interface FastCall {
 
 /** The call argv (the words after `bourdon`) makes, when the fast path may answer it; else null. */
 export function parseFastCall(argv: readonly string[]): FastCall | null {
-  const [id, ...words] = argv;
+  // A command in a topic (`note show`) is two words, its id `note:show`.
+  const [first, second] = argv;
+  const topical = first !== undefined && second !== undefined ? `${first}:${second}` : undefined;
+  const id = topical !== undefined && Object.hasOwn(READ_COMMANDS, topical) ? topical : first;
   if (id === undefined || !Object.hasOwn(READ_COMMANDS, id)) return null;
   const command = READ_COMMANDS[id];
-  const parsed = parseReadArgv(command, words);
+  const parsed = parseReadArgv(command, argv.slice(id.split(':').length));
   return parsed && { command, ...parsed };
 }
 

@@ -1,10 +1,12 @@
 /**
  * `bourdon help` (and `bourdon --help`): the root lists commands by task rather than by name,
  * and the topics `agent`, `staging`, `peers`, `sync` and `note` open with a short guide. Command help
- * is oclif's own (summary, usage, flags, description, examples). Registered as the oclif
- * `helpClass`; it reads only the command manifest, so it stays as fast as the default help.
+ * is oclif's own (summary, usage, flags, description), its examples laid out to fit the
+ * terminal (example-wrap.ts) as oclif leaves them whole. Registered as the oclif `helpClass`;
+ * it reads only the command manifest, so it stays as fast as the default help.
  */
-import { Help, type Command, type Interfaces } from '@oclif/core';
+import { CommandHelp, Help, type Command, type Interfaces } from '@oclif/core';
+import { wrapExample } from './example-wrap.js';
 import { setupWidth, wrap } from './output.js';
 
 interface Group {
@@ -24,6 +26,7 @@ export const GROUPS: Group[] = [
       'summary',
       'workstreams',
       'list-notes',
+      'note:show',
       'recognize',
       'deeper-context',
       'compile-turn',
@@ -111,10 +114,11 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
   },
   note: {
     summary: "Notes in an agent's manifest.",
-    guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents.`,
+    guide: `Notes are dated free text in an agent's manifest (title, tags, projects, visibility), beside its entities and sessions. \`note add\` commits one through the same path as commit_to_federation, so it becomes a version; \`bourdon list-notes\` reads them across agents, each with its id (<agent>:<n>, its place in that manifest), and \`note show <id>\` prints one whole.`,
     examples: [
       'bourdon note add codex "Release branch is frozen until Friday" --tag release',
       'bourdon list-notes --tag release',
+      'bourdon note show codex:1',
     ],
   },
 };
@@ -128,7 +132,42 @@ const FOOTER = `Every command takes --json (the exact payload on stdout) and --l
 Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
 Run \`bourdon <command> --help\` for its flags and examples, \`bourdon help <topic>\` for a guide.`;
 
+/** The width help lays examples out at: the terminal's, less the section's indentation. */
+function exampleLines(examples: readonly string[], width: number): string {
+  return examples.flatMap((example) => wrapExample(example, width)).join('\n');
+}
+
+/** A command's help, its examples (every one a command line here) each fitted to the width. */
+class BourdonCommandHelp extends CommandHelp {
+  protected override examples(examples: Command.Example[] | string | undefined): string | undefined {
+    if (!examples || examples.length === 0) return;
+    const width = this.opts.maxWidth - this.indentSpacing;
+    return (Array.isArray(examples) ? examples : [examples])
+      .map((example) => {
+        if (typeof example !== 'string') {
+          const command = exampleLines([this.commandLine(example.command)], width);
+          return `${this.wrap(example.description, this.indentSpacing)}\n\n${command}`;
+        }
+        return exampleLines(
+          example
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => this.commandLine(line)),
+          width,
+        );
+      })
+      .join('\n\n');
+  }
+
+  /** The example with `<%= config.bin %>` filled in and any `$ ` it was written with taken off. */
+  private commandLine(example: string): string {
+    return this.render(example).replace(/^\$ /, '');
+  }
+}
+
 export default class BourdonHelp extends Help {
+  protected override CommandHelpClass = BourdonCommandHelp;
+
   private displayId(id: string): string {
     return this.config.topicSeparator === ':' ? id : id.replaceAll(':', this.config.topicSeparator);
   }
@@ -147,7 +186,7 @@ export default class BourdonHelp extends Help {
     const commands = this.sortedCommands.filter((command) => command.id);
     // A bare `bourdon` gets a short overview that fits one screen; `bourdon help` lists everything.
     if (process.argv.length <= 2) return this.showOverview(commands);
-    this.log(this.formatRoot());
+    this.log(wrap(this.formatRoot(), { width: this.opts.maxWidth, continuation: 0 }));
     this.log('');
     const byId = new Map(commands.map((command) => [command.id, command]));
     const listed = new Set<string>();
@@ -199,14 +238,15 @@ export default class BourdonHelp extends Help {
 
   protected override formatTopic(topic: Interfaces.Topic): string {
     const guide = TOPIC_GUIDES[topic.name];
-    if (!guide) return super.formatTopic(topic);
+    // oclif leaves a topic's description line whole.
+    if (!guide) return wrap(super.formatTopic(topic), { width: this.opts.maxWidth, continuation: 0 });
     const usage = `$ ${this.config.bin} ${this.displayId(`${topic.name}:COMMAND`)}`;
     return (
       [
         guide.summary,
         this.section('USAGE', usage),
         this.section('GUIDE', this.wrap(guide.guide)),
-        this.section('EXAMPLES', guide.examples.map((example) => `$ ${example}`).join('\n')),
+        this.section('EXAMPLES', exampleLines(guide.examples, this.opts.maxWidth - this.indentSpacing)),
       ].join('\n\n') + '\n'
     );
   }

@@ -9,7 +9,7 @@
  * flags from it (flags.ts) and the fast path parses argv with it.
  */
 import fs from 'node:fs';
-import { BourdonError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { L6Store, PartialLibraryStore, type LibraryView, type Warn } from '../core/store/library.js';
@@ -35,8 +35,9 @@ import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../co
 import { DEFAULT_VERSION_LIMIT, MAX_VERSION_LIMIT } from '../core/writes/versions.js';
 import { invoke } from '../core/operations/invoke.js';
 import { followPages, type PageEnvelope } from '../core/operations/follow-pages.js';
+import { parseNoteId, showNote } from '../core/operations/notes.js';
 import { parseVersion } from './input.js';
-import { editDistance } from './suggest.js';
+import { assertAgentExists } from './suggest.js';
 import {
   cliSince,
   defineReadCommand,
@@ -47,6 +48,7 @@ import {
 } from './command-spec.js';
 
 export type { OpenLibrary };
+export { assertAgentExists };
 
 /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
 export function libraryRoot(flag: string | undefined): string {
@@ -68,24 +70,6 @@ export function openLibrary(
   if (!fs.existsSync(store.paths.agents))
     warn(`${root} has no agents/ folder, so it holds no manifests yet (\`bourdon init\` sets up a library)`);
   return createContext(store, { warn, ...overrides });
-}
-
-/**
- * An agent id that names no manifest in the library is an error (exit 1) naming the closest
- * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
- */
-export function assertAgentExists(ctx: OperationContext, agentId: string): void {
-  if (agentId.startsWith('peer:')) return;
-  const ids = [...ctx.store.snapshot().byId.keys()];
-  if (ids.includes(agentId)) return;
-  const close = ids
-    .map((id) => ({ id, distance: editDistance(agentId, id) }))
-    .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
-    .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
-    .slice(0, 3)
-    .map((entry) => entry.id);
-  const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
-  throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
 }
 
 /** A payload as `--json` prints it. */
@@ -371,6 +355,19 @@ export const listNotesCommand = defineReadCommand({
   payload: (open, _args, flags) => listNotesPayload(open, flags),
 });
 
+/** `note show`: one note whole; an id naming no agent here is an error naming the closest ids. */
+export const noteShowCommand = defineReadCommand({
+  args: [{ name: 'id', description: 'The note id, <agent>:<n> (`bourdon list-notes` shows it).' }],
+  flags: ACCESS,
+  payload: async (open, args, flags) => {
+    const parsed = parseNoteId(args.id);
+    if (!parsed) throw new UsageError('a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them)');
+    const ctx = open(flags.library);
+    assertAgentExists(ctx, parsed.agent);
+    return showNote(ctx, { id: args.id, ...accessArgs(flags) });
+  },
+});
+
 export const workstreamsCommand = defineReadCommand({
   args: [],
   flags: {
@@ -414,7 +411,7 @@ export const diffCommand = defineReadCommand({
   payload: diffPayload,
 });
 
-/** Every read command, by its id: the fast path's table. */
+/** Every read command, by its id (`note:show` is `bourdon note show`): the fast path's table. */
 export const READ_COMMANDS: Readonly<Record<string, AnyReadCommand>> = {
   agents: agentsCommand,
   find: findCommand,
@@ -422,6 +419,7 @@ export const READ_COMMANDS: Readonly<Record<string, AnyReadCommand>> = {
   recent: recentCommand,
   summary: summaryCommand,
   'list-notes': listNotesCommand,
+  'note:show': noteShowCommand,
   workstreams: workstreamsCommand,
   recognize: recognizeCommand,
   'deeper-context': deeperContextCommand,

@@ -1,4 +1,9 @@
-/** "Did you mean …?" for mistyped commands: the closest command id by edit distance. */
+/**
+ * "Did you mean …?": the closest command id by edit distance for a mistyped command, and the
+ * closest agent ids for an agent id that names no manifest.
+ */
+import type { OperationContext } from '../core/context.js';
+import { BourdonError } from '../core/errors.js';
 
 /** Edit distance where swapping two neighbouring letters counts once ("agnets" → "agents"). */
 export function editDistance(a: string, b: string): number {
@@ -44,4 +49,22 @@ export function closestCommand(typed: string, ids: readonly string[]): Suggestio
       best = { id, distance, used };
   }
   return best ? { id: best.id, rest: words.slice(best.used) } : null;
+}
+
+/**
+ * An agent id that names no manifest in the library is an error (exit 1) naming the closest
+ * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
+ */
+export function assertAgentExists(ctx: OperationContext, agentId: string): void {
+  if (agentId.startsWith('peer:')) return;
+  const ids = [...ctx.store.snapshot().byId.keys()];
+  if (ids.includes(agentId)) return;
+  const close = ids
+    .map((id) => ({ id, distance: editDistance(agentId, id) }))
+    .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
+    .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
+    .slice(0, 3)
+    .map((entry) => entry.id);
+  const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
+  throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
 }

@@ -5,7 +5,8 @@ import { failed } from '../core/payload.js';
 import { explainMemoryChangeOperation } from '../core/operations/write-operations.js';
 import type { ExplainAnswer } from '../core/writes/versions.js';
 import { diffLines } from '../cli/diff-render.js';
-import { diffCommand, diffPayload } from '../cli/read-commands.js';
+import { diffCommand, diffPayload, historyPayload } from '../cli/read-commands.js';
+import { assertVersionsExist } from '../cli/versions.js';
 
 export default class Diff extends BaseCommand {
   static override summary = 'What changed between two versions of a manifest.';
@@ -17,7 +18,16 @@ export default class Diff extends BaseCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Diff);
     const payload = await diffPayload(this.open, args, flags);
-    if (failed(payload)) return this.failOnPayloadError(payload);
+    if (failed(payload)) {
+      // An unknown agent or version is answered as `history` and `rollback` answer it.
+      const versions = await historyPayload(this.open, { agent_id: args.agent_id }, { ...flags, limit: 1000 });
+      if (!failed(versions)) {
+        const wanted = [payload.version, payload.against].filter((v): v is number => typeof v === 'number');
+        const held = versions.versions.map((v) => v.version);
+        assertVersionsExist(this.openContext(flags.library), args.agent_id, held, wanted, '');
+      }
+      return this.failOnPayloadError(payload);
+    }
     this.emit(payload, () => renderDiff(payload));
   }
 }

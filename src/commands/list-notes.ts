@@ -2,14 +2,14 @@ import { BaseCommand } from '../cli/base-command.js';
 import { nextPageCommand, oclifFlags, shaping } from '../cli/flags.js';
 import { commandHint, fitsWidth, list, relativeDay, table } from '../cli/output.js';
 import { withHint } from '../cli/render.js';
-import type { NoteRef } from '../core/operations/notes.js';
+import { noteIdsOf, type NoteRef } from '../core/operations/notes.js';
 import { listNotesCommand, listNotesPayload } from '../cli/read-commands.js';
 import { listNotesOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 
 export default class ListNotes extends BaseCommand {
   static override summary = 'Notes agents left, newest first.';
-  static override description = `Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. Paged like \`bourdon recent\`. Tool: ${listNotesOperation.name}.`;
+  static override description = `Notes since a day (default: the last 14 days), filtered by agent, tag or project; texts are redacted. The ID column names each note for \`bourdon note show\`, which prints it whole. Paged like \`bourdon recent\`. Tool: ${listNotesOperation.name}.`;
   static override examples = [
     '<%= config.bin %> list-notes',
     '<%= config.bin %> list-notes --since 7d --tag decision --project "Sync Engine"',
@@ -39,25 +39,29 @@ export default class ListNotes extends BaseCommand {
             const higher = await listNotesPayload(this.open, { ...flags, 'access-level': level, all: false });
             return failed(higher) ? { rows: 0 } : { rows: higher.notes.length, more: higher.has_more };
           });
-    this.emit(payload, () => withHint(renderNotes(payload.notes), hint) + more);
+    this.emit(payload, () => {
+      const ids = payload.notes.length ? noteIdsOf(this.open(flags.library), payload.notes) : [];
+      return withHint(renderNotes(payload.notes, ids), hint) + more;
+    });
   }
 }
 
 /** Tags take at most this much of a line, so the note's text keeps the room. */
-const TAGS_WIDTH = 12;
+const TAGS_WIDTH = 10;
 
 /**
- * One date column (relative: the exact date is in --json) and the text given the room: the
+ * One date column (relative: the exact date is in --json), the note's id (`bourdon note show`
+ * reads it whole; a peer's note has none and shows its agent) and the text given the room: the
  * tags are cut first, to TAGS_WIDTH, and only then the note. `--wide` shows everything.
  */
-function renderNotes(notes: NoteRef[]): string {
+function renderNotes(notes: NoteRef[], ids: (string | null)[]): string {
   if (notes.length === 0) return 'No notes in this window.';
   const fitted = fitsWidth();
-  const rows = notes.map((note) => {
+  const rows = notes.map((note, i) => {
     const tags = list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]);
     return [
       relativeDay(note.date),
-      note.agent,
+      ids[i] ?? note.agent,
       note.title ? `${note.title}: ${note.text}` : note.text,
       fitted && Array.from(tags).length > TAGS_WIDTH
         ? Array.from(tags)
@@ -66,5 +70,5 @@ function renderNotes(notes: NoteRef[]): string {
         : tags,
     ];
   });
-  return table(['WHEN', 'AGENT', 'NOTE', 'TAGS'], rows, { flex: [2] });
+  return table(['WHEN', 'ID', 'NOTE', 'TAGS'], rows, { flex: [2] });
 }

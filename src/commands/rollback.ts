@@ -5,7 +5,7 @@ import { colors, plural } from '../cli/output.js';
 import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
-import { assertAgentExists } from '../cli/read-commands.js';
+import { assertVersionsExist } from '../cli/versions.js';
 import { inputDescription, invoke } from '../core/operations/invoke.js';
 import { listMemoryVersionsOperation, rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
@@ -34,21 +34,9 @@ export default class Rollback extends BaseCommand {
     if (failed(listing)) return this.failOnPayloadError(listing);
     const versions: readonly (VersionView | CappedVersionView)[] = listing.versions;
     // An unknown agent or version is answered as `history` answers it, naming what exists.
-    if (versions.length === 0) {
-      assertAgentExists(ctx, args.agent_id);
-      throw new BourdonError(
-        `${args.agent_id} has no recorded versions yet (the first write records them); nothing to roll back`,
-        'not_found',
-      );
-    }
-    const target = versions.find((v) => v.version === version);
-    if (!target) {
-      const held = versionRanges(versions.map((v) => v.version));
-      throw new BourdonError(
-        `${args.agent_id} has no version ${version}; it has ${held} (\`bourdon history ${args.agent_id}\`)`,
-        'not_found',
-      );
-    }
+    const held = versions.map((v) => v.version);
+    assertVersionsExist(ctx, args.agent_id, held, [version], '; nothing to roll back');
+    const target = versions.find((v) => v.version === version)!;
     if (!flags.yes) await this.confirm(args.agent_id, target);
     const payload = await invoke(rollbackAgentMemoryOperation, ctx, {
       agent_id: args.agent_id,
@@ -99,18 +87,4 @@ export default class Rollback extends BaseCommand {
     }
     if (!ok) throw new BourdonError('rollback cancelled; nothing was changed');
   }
-}
-
-/** "versions 1–4 and 6", "version 2": the versions kept, as ranges. */
-export function versionRanges(numbers: readonly number[]): string {
-  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
-  const ranges: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    ranges.push(j === i ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
-    i = j + 1;
-  }
-  const words = ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}` : ranges[0];
-  return `${sorted.length === 1 ? 'version' : 'versions'} ${words}`;
 }

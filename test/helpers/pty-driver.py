@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Runs a command on a pseudo-terminal, for tests that need a real terminal.
 
-usage: pty-driver.py [--separate-stderr] -- command [args...]
+usage: pty-driver.py [--separate-stderr] [--columns N] -- command [args...]
 
-The command's stdin and stdout are a terminal (120x40), and so is its stderr unless
+The command's stdin and stdout are a terminal (120x40, or N columns wide), and so is its stderr unless
 --separate-stderr is given (then stderr stays a pipe and is relayed to this process's
 stderr). What the command writes to the terminal is relayed to this process's stdout; what
 arrives on this process's stdin is typed into the terminal. Exits with the command's exit
@@ -25,9 +25,14 @@ import termios
 def main() -> int:
     args = sys.argv[1:]
     separate_stderr = False
-    if args and args[0] == "--separate-stderr":
-        separate_stderr = True
-        args = args[1:]
+    columns = 120
+    while args and args[0] in ("--separate-stderr", "--columns"):
+        if args[0] == "--separate-stderr":
+            separate_stderr = True
+            args = args[1:]
+        else:
+            columns = int(args[1])
+            args = args[2:]
     if args and args[0] == "--":
         args = args[1:]
     if not args:
@@ -35,7 +40,7 @@ def main() -> int:
         return 2
 
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
 
     def controlling_terminal() -> None:
         os.setsid()

@@ -31,6 +31,8 @@ export interface PtyOptions {
   timeoutMs?: number;
   /** Keep stderr a pipe (stdin and stdout stay a terminal). */
   separateStderr?: boolean;
+  /** The terminal's width (default 120 columns). */
+  columns?: number;
   cwd?: string;
 }
 
@@ -46,6 +48,7 @@ export function runInPty(args: string[], steps: PtyStep[] = [], options: PtyOpti
     const driverArgs = [
       DRIVER,
       ...(options.separateStderr ? ['--separate-stderr'] : []),
+      ...(options.columns ? ['--columns', String(options.columns)] : []),
       '--',
       process.execPath,
       BIN,

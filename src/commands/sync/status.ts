@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { plural, table } from '../../cli/output.js';
 
 export default class SyncStatus extends BaseCommand {
-  static override summary = 'What is ahead of and behind the sync remote, and when each machine last published.';
+  static override summary = 'What is ahead of and behind the remote, and when each machine last published.';
   static override description =
     'Ahead: the agents a push would add, change or remove (at the level this machine last published at). Behind: commits on the remote since this machine last pulled, and the machines whose publication is newer than the copy pulled here. Fetches first, unless --offline. See docs/sync.md.';
   static override examples = ['<%= config.bin %> sync status', '<%= config.bin %> sync status --offline --json'];

@@ -1,7 +1,8 @@
 /**
- * Notes (spec §2, §5.11): list_notes, and the `bourdon note add` helper that commits one note.
- * Listing is paged exactly like list_recent_work (default window 14 days, cutoff kept in the
- * cursor); note text and titles are redacted (§7).
+ * Notes (spec §2, §5.11): list_notes, and the helpers behind `bourdon note add` (commits one
+ * note) and `bourdon note show` (reads one note whole by its id). Listing is paged exactly like
+ * list_recent_work (default window 14 days, cutoff kept in the cursor); note text and titles
+ * are redacted (§7).
  */
 import { canSee } from '../trust/access.js';
 import { commitToFederation } from '../writes/commit.js';
@@ -184,6 +185,93 @@ function byNoteRefRecency(a: NoteRef, b: NoteRef): number {
   if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
   return 0;
 }
+// ---------------------------------------------------------------------------------------
+// One note by its id. The spec gives notes no id (they merge by date and text), so the id is
+// the note's place in its agent's manifest: `codex:2` is codex's second note as read. A merge
+// appends new notes and never reorders old ones, so an id holds until the manifest is
+// replaced, rolled back or edited by hand. It holds no text, so it shows nothing a level
+// hides beyond that the note exists.
+
+export function noteId(agent: string, position: number): string {
+  return `${agent}:${position}`;
+}
+
+/** `<agent>:<n>` split at its last colon, or null when it is not one. */
+export function parseNoteId(id: string): { agent: string; position: number } | null {
+  const match = /^(.+):(\d{1,9})$/.exec(id.trim());
+  if (!match || Number(match[2]) < 1) return null;
+  return { agent: match[1], position: Number(match[2]) };
+}
+
+export interface ShowNoteArgs {
+  id: string;
+  access_level?: string | null;
+  include_private?: boolean | null;
+}
+
+export type ShownNote = NoteRef & { id: string; visibility: string };
+export interface ShowNoteAnswer {
+  id: string;
+  access_level: string;
+  include_private: boolean;
+  note: ShownNote;
+}
+export type ShowNoteOutput = OneOf<ShowNoteAnswer | Failed<Omit<ShowNoteAnswer, 'note'>>>;
+
+/** What an agent's notes are called, for an id that names none of them. */
+function heldNotes(agent: AgentRecord): string {
+  const count = agent.notes.length;
+  if (count === 0) return `${agent.id} has no notes`;
+  if (count === 1) return `the only note of ${agent.id} is ${noteId(agent.id, 1)}`;
+  return `the notes of ${agent.id} are ${noteId(agent.id, 1)} to ${noteId(agent.id, count)}`;
+}
+
+/**
+ * One local note whole, redacted as list_notes redacts it, at the caller's level (default
+ * public, as list_notes): its id, agent, date, title, text, tags, project_focus and visibility.
+ */
+export async function showNote(ctx: OperationContext, args: ShowNoteArgs): Promise<ShowNoteOutput> {
+  const level = access(ctx, args, 'public');
+  const base = { id: args.id, access_level: level.echoed, include_private: args.include_private ?? false };
+  if (level.error) return { error: level.error, ...base };
+  const parsed = parseNoteId(args.id);
+  if (!parsed) return { error: 'a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them)', ...base };
+  const agent = agentsInScope(ctx).find((record) => record.id === parsed.agent);
+  if (!agent) return { error: `no agent "${parsed.agent}" in this library`, ...base };
+  const note = agent.notes[parsed.position - 1];
+  if (!note) return { error: `no note ${args.id}; ${heldNotes(agent)}`, ...base };
+  if (!canSee(level.effective, note.visibility))
+    return { error: `note ${args.id} is not visible at access level ${level.effective}`, ...base };
+  const id = noteId(agent.id, parsed.position);
+  return { ...base, id, note: { id, ...noteRef(agent.id, note), visibility: note.visibility } };
+}
+
+/**
+ * The id of each listed note, where it is a local agent's (null for a peer's): the first note
+ * of that agent with the row's date and text as list_notes shows it.
+ */
+export function noteIdsOf(ctx: OperationContext, rows: readonly NoteRef[]): (string | null)[] {
+  const byAgent = new Map(ctx.store.snapshot().agents.map((agent) => [agent.id, agent]));
+  const positions = new Map<string, Map<string, number>>();
+  const positionsOf = (agent: AgentRecord): Map<string, number> => {
+    let byKey = positions.get(agent.id);
+    if (!byKey) {
+      const fresh = new Map<string, number>();
+      agent.notes.forEach((note, i) => {
+        const key = JSON.stringify([note.date, redactText(note.text)]);
+        if (!fresh.has(key)) fresh.set(key, i + 1);
+      });
+      positions.set(agent.id, (byKey = fresh));
+    }
+    return byKey;
+  };
+  return rows.map((row) => {
+    const agent = byAgent.get(row.agent);
+    const position = agent && positionsOf(agent).get(JSON.stringify([row.date, row.text]));
+    return agent && position ? noteId(agent.id, position) : null;
+  });
+}
+
 export interface AddNoteArgs {
   agent_id: string;
   text: string;
