@@ -4,8 +4,8 @@
 // (autocannon, find_entity) for --duration seconds, first alone, then with one client
 // committing a new entity to agent-000 back to back the whole time. Reports read throughput
 // and latency of both, and their ratios (goal: ≥ 70 % of the throughput, p99 ≤ 2×).
-// BOURDON_SERIALISE_ON_LOOP=1 in the environment runs the server with serialisation on the
-// event loop, as before, for comparison (--on-loop does that).
+// BOURDON_WRITE_ON_LOOP=1 in the environment runs the server with each commit's work on the
+// event loop, as before the write thread, for comparison (--on-loop does that).
 // Each reader connection and the writer are members of their own (trusted tier): the server
 // bounds every member's concurrent calls (1 running, 2 queued, then 429), so connections
 // sharing one token would measure refusals, not reads. Any non-2xx, timeout or failed commit
@@ -114,7 +114,7 @@ async function writer(url, stop) {
 }
 
 const env = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' };
-if (onLoop) env.BOURDON_SERIALISE_ON_LOOP = '1';
+if (onLoop) env.BOURDON_WRITE_ON_LOOP = '1';
 const server = await startHttpServer(library, env);
 /** Status codes other than 2xx, by code (e.g. {"429": 12}). */
 const refusedCodes = (result) =>
@@ -150,7 +150,7 @@ try {
   const written = await writing;
   written.times.sort((a, b) => a - b);
   const result = {
-    serialisation: onLoop ? 'on the event loop' : 'worker thread',
+    write_path: onLoop ? 'event loop' : 'write thread',
     connections,
     duration_s: duration,
     read_only: alone,
@@ -164,7 +164,7 @@ try {
   };
   if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   log(
-    `overlap (${result.serialisation}), ${connections} readers, ${duration} s: read-only ${alone.req_per_s} req/s p50 ${alone.p50_ms} ms p99 ${alone.p99_ms} ms; ` +
+    `overlap (commits on the ${result.write_path}), ${connections} readers, ${duration} s: read-only ${alone.req_per_s} req/s p50 ${alone.p50_ms} ms p99 ${alone.p99_ms} ms; ` +
       `with a writer ${during.req_per_s} req/s p50 ${during.p50_ms} ms p99 ${during.p99_ms} ms → throughput ${(result.throughput_ratio * 100).toFixed(0)} %, p99 ${result.p99_ratio.toFixed(2)}×; ` +
       `${written.commits} commits (${written.failures} failed, p50 ${result.commit_p50_ms} ms); ` +
       `non-2xx ${alone.non_2xx}/${during.non_2xx}, errors ${alone.errors}/${during.errors}; load ${result.load_average.toFixed(1)}`,
