@@ -47,12 +47,27 @@ export interface CommitJobIo {
   warn: (message: string) => void;
 }
 
-/** The manifest a merge starts from: the live file, else the other file declaring the id. */
-function loadExisting(livePath: string, otherPath: string | null): RawObject | null {
+/**
+ * The last manifest this thread wrote, and its bytes. A live file still holding exactly those
+ * bytes is that manifest (the write proved the bytes read back as it), so a writer committing
+ * again and again to one agent does not parse it again each time. Never changed in place.
+ */
+let lastWritten: { path: string; data: Buffer; manifest: RawObject } | null = null;
+
+/**
+ * The manifest a merge starts from (the live file, else the other file declaring the id), as a
+ * fresh object the merge may change, and as it was, for telling a write that changes nothing.
+ */
+function loadExisting(livePath: string, otherPath: string | null): { existing: RawObject; before: RawObject } | null {
   const live = readLive(livePath);
-  if (live) return parseExisting(live, livePath);
-  const other = otherPath ? readLive(otherPath) : null;
-  return other ? parseExisting(other, otherPath!) : null;
+  if (live && lastWritten?.path === livePath && lastWritten.data.equals(live)) {
+    return { existing: structuredClone(lastWritten.manifest), before: lastWritten.manifest };
+  }
+  const file = live ? livePath : otherPath;
+  const data = live ?? (otherPath ? readLive(otherPath) : null);
+  if (!data) return null;
+  const existing = parseExisting(data, file!);
+  return { existing, before: structuredClone(existing) };
 }
 
 /** Runs a commit's work under the gate its caller holds. Refusals come back as `refused`. */
@@ -71,9 +86,10 @@ function commitUnderGate(job: CommitJob, io: CommitJobIo): CommitJobResult {
   const mode = args.mode ?? 'merge';
   const ceiling = job.origin.ceiling ?? 'private';
   // A capped writer's replace needs the live rows too: the ones it cannot see are kept.
-  const existing = mode === 'merge' || ceiling !== 'private' ? loadExisting(livePath, job.otherPath) : null;
-  // The merge works in place: keep the rows as they were to tell a write that changes nothing.
-  const before = existing ? structuredClone(existing) : null;
+  // The merge works in place: `before` keeps the rows as they were.
+  const loaded = mode === 'merge' || ceiling !== 'private' ? loadExisting(livePath, job.otherPath) : null;
+  const existing = loaded?.existing ?? null;
+  const before = loaded?.before ?? null;
   // Stamped no earlier than the agent's last write, should the clock have gone back.
   const now = steadyNow(job.now, [latestStamp(paths, args.agent_id, io.writer), existing?.last_updated]);
   const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling);
@@ -94,6 +110,7 @@ function commitUnderGate(job: CommitJob, io: CommitJobIo): CommitJobResult {
     return { kind: 'unchanged', summary: { ...summary, last_updated: before!.last_updated, version: unchanged } };
   }
   const data = serialiseManifest(manifest);
+  lastWritten = null; // until the new bytes are the live file's
   const record = writeVersion({
     paths,
     agentId: args.agent_id,
@@ -112,6 +129,7 @@ function commitUnderGate(job: CommitJob, io: CommitJobIo): CommitJobResult {
       notes: rowCount(manifest, 'notes'),
     },
   });
+  lastWritten = { path: livePath, data, manifest };
   return {
     kind: 'written',
     summary: { ...summary, last_updated: manifest.last_updated, version: record.version },

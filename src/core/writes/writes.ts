@@ -113,17 +113,24 @@ export async function commitLocked(
     otherPath: otherDeclaringFile(ctx, args.agent_id, livePath),
   };
   const cachePath = parsedLibraryCachePath(paths.root, ctx.env);
-  // Injected file operations (tests) cannot cross to a thread: those commits run in place.
-  const onThread = ctx.files ? null : await commitOnWriteThread(job, gate.held, cachePath, ctx.warn);
-  const result = onThread ?? runCommitJob(job, { gate, writer: ctx.files, warn: ctx.warn });
-  if (result.kind === 'refused') return commitError(args, result.message);
-  if (result.kind === 'written') {
-    // The thread proved `data` reads back as `manifest` and recorded it in the parsed cache;
-    // the store takes it as parsed, after the reads that queued behind the thread's answer.
-    if (onThread) await yieldToLoop();
-    ctx.store.written(file, result.data, result.manifest, onThread ? null : cachePath);
+  // Reads meanwhile answer from the manifest as it was, not from a parse of the file the thread
+  // is replacing: the write is not acknowledged until the store has adopted the new one.
+  const release = ctx.store.holdWhileWriting(file);
+  try {
+    // Injected file operations (tests) cannot cross to a thread: those commits run in place.
+    const onThread = ctx.files ? null : await commitOnWriteThread(job, gate.held, cachePath, ctx.warn);
+    const result = onThread ?? runCommitJob(job, { gate, writer: ctx.files, warn: ctx.warn });
+    if (result.kind === 'refused') return commitError(args, result.message);
+    if (result.kind === 'written') {
+      // The thread proved `data` reads back as `manifest` and recorded it in the parsed cache;
+      // the store takes it as parsed, after the reads that queued behind the thread's answer.
+      if (onThread) await yieldToLoop();
+      ctx.store.written(file, result.data, result.manifest, onThread ? null : cachePath);
+    }
+    return result.summary;
+  } finally {
+    release();
   }
-  return result.summary;
 }
 
 /** A live commit: validated first, then merged and written under the library gate. */
