@@ -5,6 +5,9 @@
  * in the parsed cache here (the store's own check that the file holds exactly those bytes), so
  * the next one-shot read need not parse it; the server's own store adopts it on the loop.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { describeError } from '../errors.js';
 import { heldGateHandle, type HeldLock } from '../fs/gate.js';
@@ -12,6 +15,26 @@ import { L6Store } from '../store/library.js';
 import { MANIFEST_SUFFIX } from '../store/manifest-file.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import type { WriteThreadAnswer } from './write-thread.js';
+
+/** How much nicer than the event loop the thread runs. */
+const NICER_BY = 5;
+
+/**
+ * On a machine short of CPU the event loop's reads go first and a commit takes longer instead:
+ * the thread lowers its own scheduling priority (Linux: nice is per thread, and the thread's id
+ * is the name /proc/thread-self points at). Elsewhere, or when not allowed, it runs as it is.
+ */
+function yieldCpuToReads(): void {
+  try {
+    const threadId = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
+    if (!Number.isInteger(threadId) || threadId <= 0 || threadId === process.pid) return;
+    os.setPriority(threadId, Math.min(19, os.getPriority(threadId) + NICER_BY));
+  } catch {
+    // not Linux, or not permitted: normal priority
+  }
+}
+
+yieldCpuToReads();
 
 parentPort?.on('message', (message: { id: number; job: CommitJob; held: HeldLock; cachePath: string | null }) => {
   const warnings: string[] = [];
