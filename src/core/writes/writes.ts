@@ -17,6 +17,7 @@ import { pyRepr } from '../store/ids.js';
 import { precheckCommit, type CommitArgs } from './commit-input.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { RawObject } from '../store/manifest.js';
+import type { AgentRecord } from '../store/library.js';
 import { parseExisting, type CommitCounts } from './manifest-build.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import { commitOnWriteThread } from './write-thread.js';
@@ -63,15 +64,14 @@ export function commitError(args: CommitArgs, message: string): CommitFailure {
 export function loadExisting(ctx: OperationContext, agentId: string, livePath: string): RawObject | null {
   const live = readLive(livePath);
   if (live) return parseExisting(live, livePath);
-  const other = otherDeclaringFile(ctx, agentId, livePath);
+  const other = otherDeclaringFile(ctx.store.snapshot().byId.get(agentId), livePath);
   const data = other ? readLive(other) : null;
   return data ? parseExisting(data, other!) : null;
 }
 
 /** The engine also merges into a manifest that declares this id under another file name. */
-function otherDeclaringFile(ctx: OperationContext, agentId: string, livePath: string): string | null {
-  const other = ctx.store.snapshot().byId.get(agentId);
-  return other && path.resolve(other.path) !== path.resolve(livePath) ? other.path : null;
+function otherDeclaringFile(served: AgentRecord | undefined, livePath: string): string | null {
+  return served && path.resolve(served.path) !== path.resolve(livePath) ? served.path : null;
 }
 
 /** Lets the event loop answer what waited while a step ran, before the next step takes it. */
@@ -110,7 +110,7 @@ export async function commitLocked(
     now: ctx.now(),
     keep: historyKeep(ctx.env, ctx.warn),
     livePath,
-    otherPath: otherDeclaringFile(ctx, args.agent_id, livePath),
+    otherPath: otherDeclaringFile(served, livePath),
   };
   const cachePath = parsedLibraryCachePath(paths.root, ctx.env);
   // Reads meanwhile answer from the manifest as it was, not from a parse of the file the thread
