@@ -5,7 +5,8 @@
  * numbered without a gap, the live file matching the newest version once the next writer has
  * finished what the killed one left, and no lock that blocks it. Spawns the real server
  * (`bourdon serve --transport http`, dist/) on a manifest large enough that a commit's work
- * takes a while; the manifest is read back with PyYAML.
+ * takes a while; the manifest is read back with PyYAML. And while this process replaces a
+ * manifest, its reads answer from the manifest as it was until the writer adopts the new one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -13,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { libraryPaths } from '../src/core/store/library.js';
+import { L6Store, libraryPaths } from '../src/core/store/library.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
 import { baseEnv } from './helpers/cli.js';
@@ -136,4 +137,42 @@ describe('a server killed while its write thread commits', () => {
     expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
     expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
   }, 180_000);
+});
+
+describe('reads while this process replaces a manifest', () => {
+  it('answer from the manifest as it was until the writer adopts the new one or lets go', () => {
+    const library = tempDir('bourdon-thread-hold-');
+    fs.mkdirSync(path.join(library, 'agents'));
+    const file = 'a.l5.yaml';
+    const livePath = path.join(library, 'agents', file);
+    const manifest = (name: string) => ({
+      spec_version: '0.1',
+      agent: { id: 'a', type: 'other' },
+      known_entities: [{ name }],
+    });
+    fs.writeFileSync(livePath, serialiseManifest(manifest('before')));
+    const store = new L6Store(library, { warn: () => {} });
+    const names = () =>
+      store
+        .snapshot()
+        .byId.get('a')!
+        .entities.map((entity) => entity.name);
+    expect(names()).toEqual(['before']);
+
+    const release = store.holdWhileWriting(file);
+    const during = serialiseManifest(manifest('during'));
+    fs.writeFileSync(livePath, during);
+    expect(names()).toEqual(['before']);
+    store.written(file, during, manifest('during'), null);
+    expect(names()).toEqual(['during']);
+    release();
+
+    // A writer that lets go without adopting (its commit failed after the rename): the next
+    // snapshot reads the file as it is.
+    const again = store.holdWhileWriting(file);
+    fs.writeFileSync(livePath, serialiseManifest(manifest('after')));
+    expect(names()).toEqual(['during']);
+    again();
+    expect(names()).toEqual(['after']);
+  });
 });
