@@ -4,8 +4,12 @@
 // (autocannon, find_entity) for --duration seconds, first alone, then with one client
 // committing a new entity to agent-000 back to back the whole time. Reports read throughput
 // and latency of both, and their ratios (goal: ≥ 70 % of the throughput, p99 ≤ 2×).
-// BOURDON_SERIALISE_ON_LOOP=1 in the environment runs the server with serialisation on the
-// event loop, as before, for comparison (--on-loop does that).
+// BOURDON_WRITE_ON_LOOP=1 in the environment runs the server with each commit's work on the
+// event loop, as before the write thread, for comparison (--on-loop does that).
+// Each reader connection and the writer are members of their own (trusted tier): the server
+// bounds every member's concurrent calls (1 running, 2 queued, then 429), so connections
+// sharing one token would measure refusals, not reads. Any non-2xx, timeout or failed commit
+// is reported and fails the run (exit code 1).
 // Flags: --duration <s> (default 10), --connections <n> (default 8), --on-loop, --json.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,9 +34,14 @@ const library = path.join(scratch, 'library');
 fs.cpSync(source, library, { recursive: true });
 const home = path.join(scratch, 'home');
 fs.mkdirSync(home);
-const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('bench', { tier: 'trusted' }).token;
+const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+const readerTokens = Array.from(
+  { length: connections },
+  (_, index) => registry.add(`reader-${index}`, { tier: 'trusted' }).token,
+);
+const writerToken = registry.add('writer', { tier: 'trusted' }).token;
 
-function call(name, argumentsObject) {
+function call(name, argumentsObject, token) {
   return {
     headers: {
       'content-type': 'application/json',
@@ -59,11 +68,23 @@ function call(name, argumentsObject) {
   };
 }
 
-const read = call('find_entity', { name: 'Project sync 0', access_level: 'team' });
+const readArguments = { name: 'Project sync 0', access_level: 'team' };
+const reads = readerTokens.map((token) => call('find_entity', readArguments, token));
 function readers(url, seconds) {
+  let next = 0;
   return new Promise((resolve, reject) => {
     autocannon(
-      { url, method: 'POST', headers: read.headers, body: read.body, connections, duration: seconds, timeout: 20 },
+      {
+        url,
+        method: 'POST',
+        headers: reads[0].headers,
+        body: reads[0].body,
+        connections,
+        duration: seconds,
+        timeout: 20,
+        // One member per connection: autocannon builds each connection's client once.
+        setupClient: (client) => client.setHeaders(reads[next++ % reads.length].headers),
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
   });
@@ -74,10 +95,14 @@ async function writer(url, stop) {
   let failures = 0;
   const times = [];
   while (!stop.done) {
-    const request = call('commit_to_federation', {
-      agent_id: 'agent-000',
-      entities: [{ name: `Overlap ${process.pid} ${commits}`, type: 'concept', summary: 'a row written under load' }],
-    });
+    const request = call(
+      'commit_to_federation',
+      {
+        agent_id: 'agent-000',
+        entities: [{ name: `Overlap ${process.pid} ${commits}`, type: 'concept', summary: 'a row written under load' }],
+      },
+      writerToken,
+    );
     const started = performance.now();
     const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body });
     const text = await response.text();
@@ -89,15 +114,33 @@ async function writer(url, stop) {
 }
 
 const env = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' };
-if (onLoop) env.BOURDON_SERIALISE_ON_LOOP = '1';
+if (onLoop) env.BOURDON_WRITE_ON_LOOP = '1';
 const server = await startHttpServer(library, env);
+/** Status codes other than 2xx, by code (e.g. {"429": 12}). */
+const refusedCodes = (result) =>
+  Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, stats]) => [code, stats.count]),
+  );
 const summary = (result) => ({
   req_per_s: Math.round(result.requests.average),
   p50_ms: result.latency.p50,
   p99_ms: result.latency.p99,
-  errors: result.errors + result.timeouts + result.non2xx,
+  non_2xx: result.non2xx,
+  non_2xx_codes: refusedCodes(result),
+  errors: result.errors + result.timeouts,
 });
+/** One read before the runs: a wrong token or a tool error would otherwise be measured as speed. */
+async function checkRead(url) {
+  const response = await fetch(url, { method: 'POST', headers: reads[0].headers, body: reads[0].body });
+  const text = await response.text();
+  if (response.status !== 200 || !text.includes('Project sync 0') || text.includes('"isError":true')) {
+    throw new Error(`a find_entity read failed (${response.status}): ${text.slice(0, 300)}`);
+  }
+}
 try {
+  await checkRead(server.url);
   await readers(server.url, 3); // warm-up
   const alone = summary(await readers(server.url, duration));
   const stop = { done: false };
@@ -107,7 +150,7 @@ try {
   const written = await writing;
   written.times.sort((a, b) => a - b);
   const result = {
-    serialisation: onLoop ? 'on the event loop' : 'worker thread',
+    write_path: onLoop ? 'event loop' : 'write thread',
     connections,
     duration_s: duration,
     read_only: alone,
@@ -121,11 +164,19 @@ try {
   };
   if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   log(
-    `overlap (${result.serialisation}), ${connections} readers, ${duration} s: read-only ${alone.req_per_s} req/s p50 ${alone.p50_ms} ms p99 ${alone.p99_ms} ms; ` +
+    `overlap (commits on the ${result.write_path}), ${connections} readers, ${duration} s: read-only ${alone.req_per_s} req/s p50 ${alone.p50_ms} ms p99 ${alone.p99_ms} ms; ` +
       `with a writer ${during.req_per_s} req/s p50 ${during.p50_ms} ms p99 ${during.p99_ms} ms → throughput ${(result.throughput_ratio * 100).toFixed(0)} %, p99 ${result.p99_ratio.toFixed(2)}×; ` +
-      `${written.commits} commits (${written.failures} failed, p50 ${result.commit_p50_ms} ms); errors ${alone.errors}/${during.errors}; load ${result.load_average.toFixed(1)}`,
+      `${written.commits} commits (${written.failures} failed, p50 ${result.commit_p50_ms} ms); ` +
+      `non-2xx ${alone.non_2xx}/${during.non_2xx}, errors ${alone.errors}/${during.errors}; load ${result.load_average.toFixed(1)}`,
   );
-  if (alone.errors || during.errors || written.failures) process.exitCode = 1;
+  const bad = alone.non_2xx + during.non_2xx + alone.errors + during.errors + written.failures;
+  if (bad) {
+    process.stderr.write(
+      `overlap: INVALID RUN: non-2xx read-only ${JSON.stringify(alone.non_2xx_codes)}, with a writer ${JSON.stringify(during.non_2xx_codes)}; ` +
+        `errors/timeouts ${alone.errors}/${during.errors}; failed commits ${written.failures} of ${written.commits}\n`,
+    );
+    process.exitCode = 1;
+  }
 } finally {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');

@@ -85,12 +85,12 @@ const common = {
 try {
   await build({
     ...common,
-    // The worker thread a server serialises manifests on (src/core/writes/serialise.ts finds it
+    // The write thread a server runs live commits on (src/core/writes/write-thread.ts finds it
     // beside the chunk that starts it).
     entryPoints: {
       cli: entryFile,
       help: helpFile,
-      'serialise-worker': path.join(DIST, 'core', 'writes', 'serialise-worker.js'),
+      'write-worker': path.join(DIST, 'core', 'writes', 'write-worker.js'),
     },
     outdir: OUT,
     splitting: true,

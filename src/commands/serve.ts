@@ -112,11 +112,11 @@ export default class Serve extends BaseCommand {
     // A server learns of changes from the change stamp, the folder and OS events (freshness.ts),
     // not from a stat of every manifest per request.
     const store = new L6Store(root, { warn: stderrWarn, freshness: { watch: true } });
-    // Commits serialise manifests on a worker thread: reads go on meanwhile (serialise.ts).
-    // BOURDON_SERIALISE_ON_LOOP=1 serialises on the event loop instead, for comparison (bench/overlap.js).
-    if (process.env.BOURDON_SERIALISE_ON_LOOP !== '1') {
-      const { serialiseOffThread } = await import('../core/writes/serialise.js');
-      serialiseOffThread();
+    // Live commits do their work on a write thread: reads go on meanwhile (write-thread.ts).
+    // BOURDON_WRITE_ON_LOOP=1 keeps it on the event loop, for comparison (bench/overlap.js).
+    if (process.env.BOURDON_WRITE_ON_LOOP !== '1') {
+      const { writeOffThread } = await import('../core/writes/write-thread.js');
+      writeOffThread();
     }
     // Surfaces unreadable manifests on stderr at start, not at the first call.
     const snapshot = store.snapshot();

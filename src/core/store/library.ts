@@ -97,6 +97,7 @@ export class L6Store {
   private readonly cache = new Map<string, CachedFile>();
   private current: LibrarySnapshot | null = null;
   private generation = 0;
+  private readonly writing = new Set<string>(); // files held by holdWhileWriting
 
   /**
    * The parsed-library cache for short-lived processes (the CLI): per manifest, its parsed
@@ -153,7 +154,7 @@ export class L6Store {
     for (const [file, stamp] of files) {
       seen.add(file);
       const cached = this.cache.get(file);
-      if (cached && cached.key === stamp.key) continue;
+      if (cached && (cached.key === stamp.key || this.writing.has(file))) continue;
       changed = true;
       this.cache.set(file, { key: stamp.key, outcome: this.fromDisk(file, stamp) ?? this.load(file, stamp) });
     }
@@ -282,6 +283,13 @@ export class L6Store {
         sessions: record.sessions,
       });
     return { ok: true, record };
+  }
+
+  /** Snapshots keep `file`'s last record while this process's writer replaces it, until the release. */
+  holdWhileWriting(file: string): () => void {
+    this.writing.add(file);
+    // Then the next snapshot looks at the file again (unless the writer adopted it: written()).
+    return () => this.writing.delete(file) && this.freshness?.markDirty();
   }
 
   /**

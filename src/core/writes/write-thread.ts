@@ -1,0 +1,128 @@
+/**
+ * A server's write thread: the worker (write-worker.ts) a live commit's work under the gate
+ * runs on (commit-job.ts: parse of the live manifest, merge, serialise and read-back proof,
+ * archive delta, fsyncs), so the event loop goes on answering reads from the last snapshot
+ * meanwhile. The event loop keeps the gate: it takes the lock, refreshes it, and releases it
+ * only once the thread has answered; the thread checks the lock is still held before it
+ * replaces the live file, as any holder does. One-shot processes run the job in place: starting
+ * a worker would cost them more than it saves.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import type { HeldLock } from '../fs/gate.js';
+import type { CommitJob, CommitJobResult } from './commit-job.js';
+
+/** A worker idle this long is stopped (its heap is returned); the next commit starts another. */
+const IDLE_MS = 15_000;
+
+/** What the thread answers for one job: its result or the error it threw, and its warnings. */
+export interface WriteThreadAnswer {
+  id: number;
+  result?: CommitJobResult;
+  error?: string;
+  warnings: string[];
+}
+
+/** The thread died or could not be reached: the caller runs the job in place. */
+class ThreadGone extends Error {}
+
+let enabled = false;
+let worker: Worker | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (answer: WriteThreadAnswer) => void; reject: (error: Error) => void }>();
+
+/** Run live commits on the write thread from now on (a server calls this once at start). */
+export function writeOffThread(on = true): void {
+  enabled = on;
+  if (!on) stopWorker();
+}
+
+/** The worker's script beside this module: in dist/ as tsc writes it, or in the bundle. */
+function workerScript(): string | null {
+  for (const relative of ['./write-worker.js', '../write-worker.js']) {
+    const file = fileURLToPath(new URL(relative, import.meta.url));
+    if (fs.existsSync(file)) return file;
+  }
+  return null; // running from sources (tests): in place
+}
+
+function stopWorker(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = null;
+  const stopping = worker;
+  worker = null;
+  void stopping?.terminate();
+  for (const [, pending] of waiting) pending.reject(new ThreadGone('the write thread stopped'));
+  waiting.clear();
+}
+
+async function startWorker(): Promise<Worker | null> {
+  const script = workerScript();
+  if (!script) return null;
+  const { Worker: WorkerThread } = await import('node:worker_threads');
+  const started = new WorkerThread(script);
+  started.on('message', (answer: WriteThreadAnswer) => {
+    const pending = waiting.get(answer.id);
+    if (!pending) return;
+    waiting.delete(answer.id);
+    pending.resolve(answer);
+  });
+  const fail = (error: Error) => {
+    if (worker === started) worker = null;
+    for (const [, pending] of waiting) pending.reject(new ThreadGone(error.message));
+    waiting.clear();
+  };
+  started.on('error', fail);
+  started.on('exit', () => fail(new Error('the write thread exited')));
+  // Keeps the process only while a job is in flight (below); after the listeners, which would ref it again.
+  started.unref();
+  return started;
+}
+
+/**
+ * Runs a commit job on the write thread and returns its result, or null when the job is to run
+ * in place: no thread was asked for, none could start, or it died before answering. A thread
+ * that died mid-job is a crashed writer: the job run in place completes or drops the version
+ * it left pending first (history-writer.ts), exactly as the next writer after a crash would.
+ * The job's own errors are thrown here as they would be in place.
+ */
+export async function commitOnWriteThread(
+  job: CommitJob,
+  held: HeldLock,
+  /** The parsed cache the thread records a written manifest in (the CLI's), or null. */
+  cachePath: string | null,
+  warn: (message: string) => void,
+): Promise<CommitJobResult | null> {
+  if (!enabled) return null;
+  const id = (nextId += 1);
+  let answer: WriteThreadAnswer;
+  try {
+    worker ??= await startWorker();
+    if (!worker) return null;
+    if (idleTimer) clearTimeout(idleTimer);
+    const answered = new Promise<WriteThreadAnswer>((resolve, reject) => waiting.set(id, { resolve, reject }));
+    // A process does not exit with a write in flight: the thread is held while it works.
+    worker.ref();
+    worker.postMessage({ id, job, held, cachePath });
+    answer = await answered;
+  } catch {
+    return null; // could not start, could not send, or died: in place
+  } finally {
+    waiting.delete(id);
+    if (worker && waiting.size === 0) {
+      worker.unref();
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(stopWorker, IDLE_MS);
+      idleTimer.unref();
+    }
+  }
+  for (const message of answer.warnings) warn(message);
+  if (answer.error !== undefined) throw new Error(answer.error);
+  const result = answer.result!;
+  if (result.kind !== 'written') return result;
+  // A Buffer arrives as a plain Uint8Array over the same memory.
+  const data = Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength);
+  return { ...result, data };
+}

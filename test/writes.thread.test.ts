@@ -1,0 +1,178 @@
+/**
+ * A server's live commits run on its write thread (src/core/writes/write-thread.ts) while the
+ * event loop keeps the gate and answers reads. Killing the server with SIGKILL at any point of a
+ * commit must leave what it always did: every acknowledged write in the live manifest, versions
+ * numbered without a gap, the live file matching the newest version once the next writer has
+ * finished what the killed one left, and no lock that blocks it. Spawns the real server
+ * (`bourdon serve --transport http`, dist/) on a manifest large enough that a commit's work
+ * takes a while; the manifest is read back with PyYAML. And while this process replaces a
+ * manifest, its reads answer from the manifest as it was until the writer adopts the new one.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FederationRegistry } from '../src/core/trust/registry.js';
+import { L6Store, libraryPaths } from '../src/core/store/library.js';
+import { readHistory } from '../src/core/writes/history.js';
+import { serialiseManifest } from '../src/core/writes/serialise.js';
+import { baseEnv } from './helpers/cli.js';
+import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { mcpHeaders, rawRequest, rpcMessage } from './helpers/http.js';
+import { pyYamlLoad } from './helpers/pyyaml.js';
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<unknown>;
+}
+
+function startServer(env: Record<string, string>): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: baseEnv(env),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    const exited = new Promise((done) => child.on('exit', done));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+\/mcp)/.exec(output)?.[1];
+      if (url) resolve({ child, url, exited });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)));
+  });
+}
+
+/** One commit of entity `name` over HTTP: the version it was acknowledged as, or null (no answer). */
+async function commit(url: string, token: string, name: string): Promise<number | null> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'commit_to_federation', arguments: { agent_id: 'a', entities: [{ name, summary: 'kept' }] } },
+  });
+  let response;
+  try {
+    response = await rawRequest(url, { headers: mcpHeaders(token), body });
+  } catch {
+    return null; // the server died before answering: not acknowledged
+  }
+  expect(response.status).toBe(200);
+  const message = rpcMessage(response.body) as { result: { content: { text: string }[] } };
+  const payload = JSON.parse(message.result.content[0].text) as { version?: number; error?: string };
+  expect(payload.error).toBeUndefined();
+  return payload.version!;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a server killed while its write thread commits', () => {
+  it('keeps every acknowledged write, numbers versions without a gap, and leaves the gate to the next writer', async () => {
+    const library = tempDir('bourdon-thread-kill-');
+    const home = tempDir('bourdon-thread-kill-home-');
+    fs.mkdirSync(path.join(library, 'agents'));
+    const livePath = path.join(library, 'agents', 'a.l5.yaml');
+    // ~150 KB: parse, merge and serialise take long enough for a kill to land inside them.
+    const rows = Array.from({ length: 600 }, (_, index) => ({
+      name: `Existing ${index}`,
+      type: 'concept',
+      summary: `a row that is there before the test, number ${index}, with some words to parse`,
+      tags: ['one', 'two', `t${index}`],
+    }));
+    fs.writeFileSync(
+      livePath,
+      serialiseManifest({ spec_version: '0.1', agent: { id: 'a', type: 'other' }, known_entities: rows }),
+    );
+    const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('writer', { tier: 'trusted' }).token;
+    const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library };
+
+    const acknowledged: { name: string; version: number }[] = [];
+    let counter = 0;
+    for (let round = 0; round < 4; round++) {
+      const server = await startServer(env);
+      for (let k = 0; k <= round % 2; k++) {
+        const name = `row-${counter++}`;
+        const version = await commit(server.url, token, name);
+        expect(version).not.toBeNull();
+        acknowledged.push({ name, version: version! });
+      }
+      // One more commit in flight, and the process killed somewhere inside it.
+      const name = `row-${counter++}`;
+      const inFlight = commit(server.url, token, name).then((version) => {
+        if (version !== null) acknowledged.push({ name, version });
+      });
+      await pause(crypto.randomInt(0, 400));
+      server.child.kill('SIGKILL');
+      await server.exited;
+      await inFlight;
+    }
+    // The next writer finishes what the killed one left (a pending record, a stale lock).
+    const server = await startServer(env);
+    const finalVersion = await commit(server.url, token, 'final');
+    expect(finalVersion).not.toBeNull();
+    acknowledged.push({ name: 'final', version: finalVersion! });
+    server.child.kill('SIGTERM');
+    await server.exited;
+
+    const live = fs.readFileSync(livePath);
+    const [read] = pyYamlLoad([live.toString('utf8')]);
+    const names = new Set(
+      ((read as { value: { known_entities: { name: string }[] } }).value.known_entities ?? []).map((row) => row.name),
+    );
+    for (const { name } of acknowledged) expect(names.has(name), `${name} was acknowledged`).toBe(true);
+    for (const row of rows) expect(names.has(row.name), `${row.name} was there before`).toBe(true);
+
+    const versions = acknowledged.map((entry) => entry.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    const history = readHistory(libraryPaths(library), 'a');
+    const numbers = history.records.map((record) => record.version);
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => numbers[0] + index));
+    for (const version of versions) expect(numbers).toContain(version);
+    const newest = history.records[history.records.length - 1];
+    expect(newest.version).toBe(finalVersion);
+    expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
+    expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
+  }, 180_000);
+});
+
+describe('reads while this process replaces a manifest', () => {
+  it('answer from the manifest as it was until the writer adopts the new one or lets go', () => {
+    const library = tempDir('bourdon-thread-hold-');
+    fs.mkdirSync(path.join(library, 'agents'));
+    const file = 'a.l5.yaml';
+    const livePath = path.join(library, 'agents', file);
+    const manifest = (name: string) => ({
+      spec_version: '0.1',
+      agent: { id: 'a', type: 'other' },
+      known_entities: [{ name }],
+    });
+    fs.writeFileSync(livePath, serialiseManifest(manifest('before')));
+    const store = new L6Store(library, { warn: () => {} });
+    const names = () =>
+      store
+        .snapshot()
+        .byId.get('a')!
+        .entities.map((entity) => entity.name);
+    expect(names()).toEqual(['before']);
+
+    const release = store.holdWhileWriting(file);
+    const during = serialiseManifest(manifest('during'));
+    fs.writeFileSync(livePath, during);
+    expect(names()).toEqual(['before']);
+    store.written(file, during, manifest('during'), null);
+    expect(names()).toEqual(['during']);
+    release();
+
+    // A writer that lets go without adopting (its commit failed after the rename): the next
+    // snapshot reads the file as it is.
+    const again = store.holdWhileWriting(file);
+    fs.writeFileSync(livePath, serialiseManifest(manifest('after')));
+    expect(names()).toEqual(['during']);
+    again();
+    expect(names()).toEqual(['after']);
+  });
+});
