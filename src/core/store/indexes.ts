@@ -8,8 +8,8 @@
  * list_recent_work order) are in library-indexes.ts.
  */
 import { canSee, type AccessLevel } from './visibility.js';
-import type { AgentRecord } from './library.js';
-import { foldKey, type Entity, type Session } from './manifest.js';
+import type { AgentRecord } from './manifest-file.js';
+import { foldKey, newestFirst, type Entity, type Session } from './manifest.js';
 
 /** A session with the agent whose manifest holds it. */
 export interface DatedSession {
@@ -48,12 +48,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-/** Newest first by the date as written; undated rows (no real day) last, in file order. */
-export function newestFirst(a: Session, b: Session): number {
-  if (a.day === null || b.day === null) return a.day === b.day ? 0 : a.day === null ? 1 : -1;
-  return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
 }
 
 /**

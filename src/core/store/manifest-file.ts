@@ -19,7 +19,6 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
-import type { FileStamp } from './parsed-cache.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
@@ -121,6 +120,15 @@ export function agentIdOf(doc: RawObject, file: string): string {
 }
 
 export class ManifestError extends Error {}
+
+/** A manifest's stat as a snapshot and the parsed cache compare it. */
+export interface FileStamp {
+  /** kind:size:mtime:ctime:inode. */
+  key: string;
+  /** The later of mtime and ctime, in ms. */
+  changedMs: number;
+  kind: 'file' | 'link' | 'other';
+}
 
 /** A manifest file's stamp: what a snapshot compares to tell it changed; null when it is gone. */
 export function fileStamp(full: string): FileStamp | null {

@@ -190,6 +190,12 @@ export function rawRows(doc: RawObject, field: string): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
+/** Newest first by the date as written; undated rows (no real day) last, in file order. */
+export function newestFirst(a: Session, b: Session): number {
+  if (a.day === null || b.day === null) return a.day === b.day ? 0 : a.day === null ? 1 : -1;
+  return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
+}
+
 /** Lower-cased, trimmed key used for entity names, aliases and project names. */
 export function foldKey(text: string): string {
   return text.trim().toLowerCase();
