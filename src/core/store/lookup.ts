@@ -208,9 +208,11 @@ export class NameLookup {
     const offsets = [0, ...lines.map((line) => (offset += line.length))];
     try {
       fs.mkdirSync(this.cache.dir, { recursive: true, mode: 0o700 });
-      // In place: a reader that meets it half-written or with another header gets a token
-      // mismatch or a short read, a miss.
-      fs.writeFileSync(this.bucketPath, Buffer.concat(lines), { mode: 0o600 });
+      // Whole, by rename (two readers refreshing at once must not interleave their lines); a
+      // reader that meets it with another write's header gets a token mismatch, a miss.
+      const temp = `${this.bucketPath}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, Buffer.concat(lines), { mode: 0o600 });
+      fs.renameSync(temp, this.bucketPath);
       this.writeHeader({
         format: LOOKUP_FORMAT,
         agents: this.cache.agentsDir,
