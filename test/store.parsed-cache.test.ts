@@ -426,10 +426,24 @@ describe('parsed-library cache', () => {
     expect(new PartialLibraryStore(root, 'ids', options).snapshot().agents.map((a) => a.id)).toEqual(['alpha', 'beta']);
     // Answered from the lookup alone: no entry was read, so none was written again.
     for (const meta of metas) expect(fs.existsSync(meta)).toBe(false);
-    // Stale once a manifest changes: the entries answer, and both are written afresh.
+    // A manifest added since: read from its own entry beside the lookup, which still serves the others.
+    const header = fs.readFileSync(path.join(cacheDir, 'lookup.json'));
     write('gamma', manifest([{ name: 'Widget', summary: 'gamma says wdg', aliases: ['wdg'] }]));
+    const found = new PartialLibraryStore(root, { entity: 'wdg' }, options).snapshot();
+    const truth = new L6Store(root, { warn: silent }).snapshot();
+    expect(findEntityMatches(found.agents, 'wdg', 'private')).toEqual(
+      findEntityMatches(truth.agents, 'wdg', 'private'),
+    );
+    expect(findEntityMatches(found.agents, 'wdg', 'private')[0]!.agents).toEqual(['alpha', 'gamma']);
+    for (const meta of metas) expect(fs.existsSync(meta)).toBe(false);
+    expect(fs.readFileSync(path.join(cacheDir, 'lookup.json'))).toEqual(header);
+    // More stale files than the lookup serves beside itself (8 in a small library): the entries
+    // answer, and the lookup is written afresh from them.
+    for (let i = 0; i < 8; i++) write(`extra-${i}`, manifest([{ name: 'Widget', summary: `extra ${i}` }]));
     expect(expectFresh('wdg')[0]!.agents).toEqual(['alpha', 'gamma']);
+    expect(expectFresh('widget')[0]!.agents).toHaveLength(11);
     for (const meta of metas) expect(fs.existsSync(meta)).toBe(true);
+    expect(fs.readFileSync(path.join(cacheDir, 'lookup.json'))).not.toEqual(header);
   });
 
   it('sees an in-place edit that keeps the size and mtime through the lookup', () => {
@@ -528,15 +542,14 @@ describe('bourdon find with the parsed cache', () => {
     expect(meta?.id).toBe('beta');
     expect(meta?.sha).toBe(contentHash(fs.readFileSync(path.join(agentsDir, file))));
     expect(cache.entities(meta!, 'sprocket')?.map((e) => e.summary)).toEqual(['committed just now']);
-    // The library-wide lookup, written by the first read, took the committed entry in place of
-    // the old one: it is current for the library as it is now, and names beta for the new name.
-    const lookup = new NameLookup(cache);
+    // The library-wide lookup the first read wrote still serves the other agents; beta, changed
+    // since, is read from the entry the commit wrote, which the read neither parses nor rewrites.
     const listing = new ManifestLoader(agentsDir, null, silent, null).list();
-    const header = lookup.current(listing);
-    expect(header?.files.find((f) => f.file === file)?.token).toBe(meta!.token);
-    expect(lookup.holders(header!, 'sprocket')?.map((at) => header!.files[at]!.id)).toEqual(['beta']);
+    expect(new NameLookup(cache).usable(listing)?.stale.map(([name]) => name)).toEqual([file]);
     const args = ['find', 'Sprocket', '--json', '--library', root];
     const answer = await runCli(args, { env });
+    expect(JSON.parse(answer.stdout).matches[0].agents).toEqual(['beta']);
+    expect(cache.meta(file, stamp)?.token).toBe(meta!.token);
     expect(answer.stdout).toBe((await runCli(args, { env: { ...env, BOURDON_NO_CACHE: '1' } })).stdout);
   });
 });

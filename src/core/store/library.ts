@@ -28,7 +28,6 @@ import { libraryPaths, type LibraryPaths } from './paths.js';
 import { PulledManifests } from './pulled.js';
 import { assembleSnapshot, type LibrarySnapshot, type Outcome } from './snapshot.js';
 import { stderrWarn, type Warn } from './warn.js';
-import { updateLookup } from './lookup.js';
 
 // The store's public face: what callers of the store name along with it.
 export {
@@ -167,9 +166,9 @@ export class L6Store {
   /**
    * A writer replaced `file` with `data`, whose parsed document it holds (it proved the bytes
    * read back as that document). The new record takes the old one's place without a parse, here
-   * and in the parsed cache at `cachePath` (the CLI's, when one is in use or given) with its
-   * library-wide lookup (lookup.ts), so neither this process nor the next one-shot read parses
-   * the manifest again. Only when the file on disk is exactly `data`, checked between two stats:
+   * and in the parsed cache at `cachePath` (the CLI's, when one is in use or given), so neither
+   * this process nor the next one-shot read parses the manifest again (that read finds the file
+   * stale in the library-wide lookup and reads this entry beside it: lookup.ts). Only when the file on disk is exactly `data`, checked between two stats:
    * anything else (an edit by another tool in between, an unreadable file) is left to the next load.
    */
   written(file: string, data: Buffer, doc: RawObject, cachePath: string | null): void {
@@ -190,7 +189,8 @@ export class L6Store {
     this.current = null; // the next snapshot is assembled with the new record
     const disk = this.loader.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
     // The stamp is seconds old at most, so the entry carries the content hash and is checked by it.
-    const meta = disk?.write(file, stamp, contentHash(data), { id: record.id, doc, ...rows(record) });
-    if (disk && meta) updateLookup(disk, [{ meta, entities: record.entities }]);
+    // The library-wide lookup is left as it is: the next one-shot read finds this file stale and
+    // reads this entry beside it (lookup.ts).
+    disk?.write(file, stamp, contentHash(data), { id: record.id, doc, ...rows(record) });
   }
 }

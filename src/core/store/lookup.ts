@@ -12,8 +12,9 @@
  * bucket starts in lookup.jsonl), and `lookup.jsonl`, the name buckets (one JSON line each:
  * folded key → indexes into the header's files, and the token). The header is written last, by
  * rename; a line of another write carries another token; anything untrusted, corrupt, stale or
- * mismatched is a miss, answered from the per-manifest entries. Refreshed by the one-shot read
- * that found it stale (from the entries it read) and by `L6Store.written` after a commit.
+ * mismatched is a miss, answered from the per-manifest entries. A file changed or added since
+ * the lookup was written (an edit, a commit) is read from its own entry beside it; once more
+ * than a few are (MIN_STALE, STALE_SHARE), the read that finds it so writes it afresh.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,14 @@ const LOOKUP_FORMAT = 1;
 const KEYS_PER_BUCKET = 256;
 const MIN_BUCKETS = 16;
 const MAX_BUCKETS = 4096;
+/**
+ * Stale files a lookup still serves the rest of the library beside (each read from its own
+ * entry: two small files), at least MIN_STALE and one in STALE_SHARE of the library; beyond that
+ * the read that finds it so writes it afresh. A commit or an edit so costs the next read one
+ * entry, not a rewrite of the whole lookup.
+ */
+const MIN_STALE = 8;
+const STALE_SHARE = 16;
 
 /** One manifest as the lookup recorded it: what its entry's meta.json held when the lookup was written. */
 export type LookupFile = Pick<CacheMeta, 'file' | 'stamp' | 'sha' | 'id' | 'error' | 'token' | 'entityOffsets'>;
@@ -50,6 +59,15 @@ export interface LookupHeader {
   files: LookupFile[];
   /** Where each name bucket's line starts in lookup.jsonl, and where the last ends. */
   offsets: number[];
+}
+
+/** A header with which files of the library it still describes (NameLookup.usable). */
+export interface LookupState {
+  header: LookupHeader;
+  /** File name → its index in header.files, for the files the header still describes. */
+  current: ReadonlyMap<string, number>;
+  /** The files it does not describe (changed or added since), with their stamps now. */
+  stale: readonly [string, FileStamp][];
 }
 
 /** What the header holds per file, as a JSON array: [file, stamp, sha, id, error, token, entityOffsets]. */
@@ -122,27 +140,37 @@ export class NameLookup {
   }
 
   /**
-   * The header, when it describes exactly `files` (every manifest, sorted, with its stamp now);
-   * else null. Entries recorded in the racy window are checked by content, and settled (their
-   * hash dropped, the header written back) once their change is old enough, as entries are.
+   * The header, and which of `files` (every manifest now, sorted, with its stamp) it still
+   * describes: a file whose stamp it recorded (and, for an entry recorded in the racy window,
+   * whose content still hashes as recorded) is current; the others — changed, added — are stale
+   * and read from their own entries. Null when there is no usable header, or when more than
+   * the limit (MIN_STALE, STALE_SHARE) are stale (the caller writes it afresh). Entries checked by content are
+   * settled (their hash dropped, the header written back) once their change is old enough.
    */
-  current(files: readonly (readonly [string, FileStamp])[]): LookupHeader | null {
+  usable(files: readonly (readonly [string, FileStamp])[]): LookupState | null {
     const header = this.header();
-    if (!header || header.files.length !== files.length) return null;
+    if (!header) return null;
+    const recorded = new Map(header.files.map((file, at) => [file.file, at]));
+    const current = new Map<string, number>();
+    const stale: [string, FileStamp][] = [];
+    const limit = Math.max(MIN_STALE, Math.floor(files.length / STALE_SHARE));
     let settledAny = false;
-    for (let i = 0; i < files.length; i++) {
-      const [file, stamp] = files[i]!;
-      const recorded = header.files[i]!;
-      if (recorded.file !== file || recorded.stamp !== stamp.key) return null;
-      if (recorded.sha === null) continue;
-      if (!this.cache.contentIs(file, stamp, recorded.sha)) return null;
-      if (settled(stamp)) {
-        header.files[i] = { ...recorded, sha: null };
-        settledAny = true;
+    for (const [file, stamp] of files) {
+      const at = recorded.get(file);
+      const entry = at === undefined ? undefined : header.files[at]!;
+      let fresh = entry !== undefined && entry.stamp === stamp.key;
+      if (fresh && entry!.sha !== null) {
+        fresh = this.cache.contentIs(file, stamp, entry!.sha);
+        if (fresh && settled(stamp)) {
+          header.files[at!] = { ...entry!, sha: null };
+          settledAny = true;
+        }
       }
+      if (fresh) current.set(file, at!);
+      else if (stale.push([file, stamp]) > limit) return null;
     }
     if (settledAny) this.writeHeader(header);
-    return header;
+    return { header, current, stale };
   }
 
   /** The indexes (into header.files) of the manifests with an entity answering to `key`; null on a miss. */
@@ -232,23 +260,4 @@ export class NameLookup {
       // best effort
     }
   }
-}
-
-/**
- * Puts freshly written entries (a commit's) into an existing lookup in place of their files'
- * earlier ones. Without a lookup, nothing: the next one-shot read builds it.
- */
-export function updateLookup(
-  cache: ParsedCache,
-  written: readonly { meta: CacheMeta; entities: readonly Entity[] }[],
-): void {
-  const lookup = new NameLookup(cache);
-  const entries = lookup.read();
-  if (!entries) return;
-  const byFile = new Map<string, { file: LookupFile; keys: Iterable<string> }>(
-    entries.map((entry) => [entry.file.file, entry]),
-  );
-  for (const { meta, entities } of written)
-    byFile.set(meta.file, { file: lookupFileOf(meta), keys: entityKeys(entities) });
-  lookup.write([...byFile.values()]);
 }

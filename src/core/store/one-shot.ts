@@ -5,7 +5,6 @@
  * so the files read do not grow with the library.
  */
 import path from 'node:path';
-import type { ManifestLoader } from './loader.js';
 import { foldKey } from './manifest.js';
 import type { AgentRecord, FileStamp } from './manifest-file.js';
 import { entityKeys, lookupFileOf, NameLookup, type LookupFile } from './lookup.js';
@@ -48,54 +47,96 @@ export class PartialLibraryStore extends L6Store {
     const disk = this.loader.disk;
     if (!disk) return null;
     const files = this.loader.list();
-    const key = typeof this.view === 'object' && 'entity' in this.view ? foldKey(this.view.entity) : null;
-    const usesLookup = this.view === 'ids' || key !== null;
-    const lookup = usesLookup ? new NameLookup(disk) : null;
-    const outcomes = (lookup && fromLookup(lookup, disk, this.loader, files, key)) ?? this.fromEntries(files, lookup);
-    this.pulled.refresh();
-    return assembleSnapshot(outcomes, this.pulled.records(), 0, this.warn);
-  }
-
-  /**
-   * Each agent's view from its own cache entry; agents whose entry or part is missing are read
-   * whole (and their entry written afresh). With a lookup, writes it afresh from the entries.
-   */
-  private fromEntries(files: readonly [string, FileStamp][], lookup: NameLookup | null): Outcome[] {
-    const disk = this.loader.disk!;
     const view = this.view;
+    const key = typeof view === 'object' && 'entity' in view ? foldKey(view.entity) : null;
     const rowsOf = (meta: CacheMeta): Rows | null => {
       if (view === 'ids') return {};
       if ('sessionsSince' in view) {
         const sessions = disk.sessions(meta, view.sessionsSince);
         return sessions && { sessions };
       }
-      const entities = disk.entities(meta, foldKey(view.entity));
+      const entities = disk.entities(meta, key!);
       return entities && { entities };
     };
-    const outcomes: Outcome[] = [];
-    /** Per file, its entry now and the agent's full record when it was read whole here. */
-    const entries: { meta: CacheMeta | null; record: AgentRecord | null }[] = [];
-    for (const [file, stamp] of files) {
-      const meta = disk.meta(file, stamp);
-      if (meta?.error != null) {
-        outcomes.push(this.loader.broken(file, meta.error));
-        entries.push({ meta, record: null });
-        continue;
-      }
-      const found = meta && meta.id !== null ? rowsOf(meta) : null;
-      if (meta && meta.id !== null && found) {
-        outcomes.push({ ok: true, record: partialRecord(meta.id, file, path.join(this.paths.agents, file), found) });
-        entries.push({ meta, record: null });
-        continue;
-      }
-      // No usable entry: read the manifest (from the cached document when only a part is
-      // missing) and write its entry afresh.
-      const outcome = (meta && this.loader.fromCache(file, stamp, true, meta)) ?? this.loader.load(file, stamp);
-      outcomes.push(outcome);
-      entries.push({ meta: disk.meta(file, stamp), record: outcome.ok ? outcome.record : null });
+    const lookup = view === 'ids' || key !== null ? new NameLookup(disk) : null;
+    const outcomes = (lookup && this.fromLookup(lookup, files, key, rowsOf)) ?? this.fromEntries(files, lookup, rowsOf);
+    this.pulled.refresh();
+    return assembleSnapshot(outcomes, this.pulled.records(), 0, this.warn);
+  }
+
+  /**
+   * One agent's view from its own cache entry, or, when the entry or the part is missing, from
+   * the manifest read whole (the entry written afresh); with the entry as it is now, and the
+   * agent's full record when it was read whole.
+   */
+  private fromEntry(
+    file: string,
+    stamp: FileStamp,
+    rowsOf: (meta: CacheMeta) => Rows | null,
+  ): { outcome: Outcome; meta: CacheMeta | null; record: AgentRecord | null } {
+    const disk = this.loader.disk!;
+    const meta = disk.meta(file, stamp);
+    if (meta?.error != null) return { outcome: this.loader.broken(file, meta.error), meta, record: null };
+    const found = meta && meta.id !== null ? rowsOf(meta) : null;
+    if (meta && meta.id !== null && found) {
+      const record = partialRecord(meta.id, file, path.join(this.paths.agents, file), found);
+      return { outcome: { ok: true, record }, meta, record: null };
     }
+    // From the cached document when only a part is missing.
+    const outcome = (meta && this.loader.fromCache(file, stamp, true, meta)) ?? this.loader.load(file, stamp);
+    return { outcome, meta: disk.meta(file, stamp), record: outcome.ok ? outcome.record : null };
+  }
+
+  /** Each agent's view from its own entry; with a lookup, writes the lookup afresh from them. */
+  private fromEntries(
+    files: readonly [string, FileStamp][],
+    lookup: NameLookup | null,
+    rowsOf: (meta: CacheMeta) => Rows | null,
+  ): Outcome[] {
+    const read = files.map(([file, stamp]) => this.fromEntry(file, stamp, rowsOf));
     this.loader.pruneCache(files);
-    if (lookup) rebuildLookup(lookup, disk, entries);
+    if (lookup) rebuildLookup(lookup, this.loader.disk!, read);
+    return read.map(({ outcome }) => outcome);
+  }
+
+  /**
+   * The view from the library-wide lookup and, for the files it no longer describes (a few
+   * changed or added since it was written), their own entries; null when there is no usable
+   * lookup or a part it names is missing (the entries answer). `key`: the folded name looked
+   * up, or null for ids only.
+   */
+  private fromLookup(
+    lookup: NameLookup,
+    files: readonly [string, FileStamp][],
+    key: string | null,
+    rowsOf: (meta: CacheMeta) => Rows | null,
+  ): Outcome[] | null {
+    const disk = this.loader.disk!;
+    const state = lookup.usable(files);
+    if (!state) return null;
+    const { header, current } = state;
+    const found = new Map<number, Rows>();
+    if (key !== null) {
+      const holders = lookup.holders(header, key);
+      if (!holders) return null;
+      for (const at of holders) {
+        const entry = header.files[at]!;
+        if (current.get(entry.file) !== at) continue; // changed or removed since: read below, or gone
+        // The entry's folder too: in one others may write to, files could be renamed in from another entry.
+        const entities = trustedPath(disk.entryDir(entry.file)) ? disk.entities(entry, key) : null;
+        if (!entities) return null;
+        found.set(at, { entities });
+      }
+    }
+    const outcomes = files.map(([file, stamp]): Outcome => {
+      const at = current.get(file);
+      if (at === undefined) return this.fromEntry(file, stamp, rowsOf).outcome;
+      const entry = header.files[at]!;
+      if (entry.error !== null) return this.loader.broken(file, entry.error);
+      const full = path.join(this.paths.agents, file);
+      return { ok: true, record: partialRecord(entry.id!, file, full, found.get(at) ?? {}) };
+    });
+    this.loader.pruneCache(files);
     return outcomes;
   }
 }
@@ -113,41 +154,6 @@ function partialRecord(id: string, file: string, full: string, found: Rows): Age
     notes: [],
     ...found,
   };
-}
-
-/**
- * The view from the library-wide lookup, when it is current and every part it names is there;
- * else null (the entries answer). `key`: the folded name looked up, or null for ids only.
- */
-function fromLookup(
-  lookup: NameLookup,
-  disk: ParsedCache,
-  loader: ManifestLoader,
-  files: readonly [string, FileStamp][],
-  key: string | null,
-): Outcome[] | null {
-  const header = lookup.current(files);
-  if (!header) return null;
-  const found = new Map<number, Rows>();
-  if (key !== null) {
-    const holders = lookup.holders(header, key);
-    if (!holders) return null;
-    for (const at of holders) {
-      const file = header.files[at]!;
-      // The entry's folder too: in one others may write to, files could be renamed in from another entry.
-      const entities = trustedPath(disk.entryDir(file.file)) ? disk.entities(file, key) : null;
-      if (!entities) return null;
-      found.set(at, { entities });
-    }
-  }
-  return header.files.map((file, at) =>
-    file.error !== null
-      ? loader.broken(file.file, file.error)
-      : {
-          ok: true,
-          record: partialRecord(file.id!, file.file, path.join(loader.agentsDir, file.file), found.get(at) ?? {}),
-        },
-  );
 }
 
 /**
