@@ -494,6 +494,18 @@ describe('parsed-library cache', () => {
     expect(served()).toEqual(expectFresh('gadget'));
   });
 
+  it('keeps the lookup when it prunes entries, and drops a temp file a killed writer left', () => {
+    expectFresh('widget');
+    const leftover = path.join(cacheDir, 'lookup.jsonl.99999.tmp');
+    fs.writeFileSync(leftover, 'half', { mode: 0o600 });
+    fs.rmSync(path.join(agentsDir, 'alpha.l5.yaml'));
+    write('gamma', manifest([{ name: 'Widget', summary: 'gamma' }])); // a parse: the entries are pruned
+    expect(expectFresh('widget')[0]!.agents).toEqual(['beta', 'gamma']);
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(entryNames()).toHaveLength(2);
+    for (const name of ['lookup.json', 'lookup.jsonl']) expect(fs.existsSync(path.join(cacheDir, name))).toBe(true);
+  });
+
   it('is owner-only on disk', () => {
     expectFresh('widget');
     const entry = path.join(cacheDir, entryNames()[0]!);

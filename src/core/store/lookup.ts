@@ -24,6 +24,7 @@ import type { FileStamp } from './manifest-file.js';
 import {
   BUCKETS,
   isOffsetTable,
+  LOOKUP_FILES,
   readJson,
   readJsonRange,
   settled,
@@ -32,8 +33,7 @@ import {
   type ParsedCache,
 } from './parsed-cache.js';
 
-const HEADER = 'lookup.json';
-const BUCKET_FILE = 'lookup.jsonl';
+const [HEADER, BUCKET_FILE] = LOOKUP_FILES as [string, string];
 const LOOKUP_FORMAT = 1;
 /** Name buckets: about this many keys each, a power of two between the bounds. */
 const KEYS_PER_BUCKET = 256;

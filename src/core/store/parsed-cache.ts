@@ -38,7 +38,7 @@ export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
 const RACY_WINDOW_MS = 2000;
 /** The library-wide lookup's files in the cache folder (lookup.ts); entry folders are hex names. */
-export const LOOKUP_PREFIX = 'lookup.';
+export const LOOKUP_FILES: readonly string[] = ['lookup.json', 'lookup.jsonl'];
 
 /** The entry's meta.json as written; anything else on disk (corrupt, older or foreign) is a miss. */
 export interface CacheMeta {
@@ -350,11 +350,12 @@ export class ParsedCache {
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */
   prune(files: readonly string[]): void {
-    const keep = new Set(files.map((file) => path.basename(this.entryDir(file))));
+    // The lookup's files stay; a temp file a killed writer left does not (nor, rarely, one a
+    // running writer is about to rename: its write is then lost, as a cache write may be).
+    const keep = new Set([...files.map((file) => path.basename(this.entryDir(file))), ...LOOKUP_FILES]);
     try {
       for (const name of fs.readdirSync(this.dir)) {
-        if (!keep.has(name) && !name.startsWith(LOOKUP_PREFIX))
-          fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
+        if (!keep.has(name)) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
       }
     } catch {
       // best effort, like every cache write
