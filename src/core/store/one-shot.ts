@@ -1,8 +1,8 @@
 /**
  * What one read of a one-shot process (the CLI) loads of the library: the parts of each agent
  * its view names, from the parsed cache (parsed-cache.ts) instead of whole documents, and for a
- * name lookup or a list of agents, from the library-wide lookup (lookup.ts) when it is current,
- * so the files read do not grow with the library.
+ * name lookup or a list of agents, from the library-wide lookup (lookup.ts) and the entries of
+ * the few manifests changed since it was written, so the files read do not grow with the library.
  */
 import path from 'node:path';
 import { foldKey } from './manifest.js';
