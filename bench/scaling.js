@@ -5,15 +5,21 @@
 //   - freshness: find_entity (one agent's entity: the same answer at every size) and a first
 //     page of list_recent_work, on 10 and 1,000 small agents;
 //   - paging: the first, middle and last page of a whole list_recent_work walk (limit 100) on
-//     the 50-agent benchmark library, and the whole walk.
-// Flags: --runs <n> (calls per measure, default 2000), --json.
+//     the 50-agent benchmark library, and the whole walk;
+//   - the one-shot CLI: wall time of a spawned `bourdon find --json` with a warm parsed cache,
+//     on the same 10 and 1,000 small agents (the same one-match answer), runs alternated so load
+//     drift hits both sizes alike, median of --cli-runs each; `node -e 0` beside it.
+// Flags: --runs <n> (calls per measure, default 2000), --cli-runs <n> (default 31), --json.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { generateLibrary, manifestText } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
 
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '2000'));
+const CLI_RUNS = Number(flag('--cli-runs', '31'));
 const asJson = process.argv.includes('--json');
 const DIST = path.join(ROOT, 'dist');
 const DATA = path.join(ROOT, '.bench-data');
@@ -118,6 +124,53 @@ for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per ma
   say(`paging: list_recent_work, 50 agents, public level, limit 100: ${rows} sessions in ${cursors.length} pages`);
   say(
     `  first ${fmt(first)}, middle ${fmt(middle)}, last ${fmt(last)} (last ÷ first ${(last / first).toFixed(2)}×); whole walk ${results.paging.walk_ms.toFixed(0)} ms CPU (first walk: builds the order)`,
+  );
+}
+
+// --- the one-shot CLI -----------------------------------------------------------------------
+{
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-scaling-'));
+  const env = { ...process.env, BOURDON_HOME: home };
+  delete env.BOURDON_NO_CACHE;
+  const wall = (args) => {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${args.join(' ')}: ${result.stderr}`);
+    return [Number(process.hrtime.bigint() - start) / 1e6, result.stdout];
+  };
+  const sizes = [10, 1000];
+  const findArgs = (agents) => [
+    path.join(ROOT, 'bin', 'run.js'),
+    'find',
+    ownName,
+    '--json',
+    '--library',
+    library(`scaling-${agents}`, { agents, ...SMALL }),
+  ];
+  for (const agents of sizes) {
+    // The first run writes the cache; the second proves the answer; later runs are warm.
+    wall(findArgs(agents));
+    const matches = JSON.parse(wall(findArgs(agents))[1]).matches;
+    if (matches.length !== 1) throw new Error(`expected one match, got ${matches.length}`);
+  }
+  const samples = { node: [], 10: [], 1000: [] };
+  for (let i = 0; i < CLI_RUNS; i++) {
+    samples.node.push(wall(['-e', '0'])[0]);
+    for (const agents of sizes) samples[agents].push(wall(findArgs(agents))[0]);
+  }
+  fs.rmSync(home, { recursive: true, force: true });
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const ms = (value) => `${value.toFixed(1)} ms`;
+  results.cli_find = {
+    runs: CLI_RUNS,
+    node_ms: median(samples.node),
+    agents_10_ms: median(samples[10]),
+    agents_1000_ms: median(samples[1000]),
+  };
+  results.cli_find.ratio = results.cli_find.agents_1000_ms / results.cli_find.agents_10_ms;
+  say(`one-shot CLI: bourdon find --json ${JSON.stringify(ownName)}, parsed cache warm, median of ${CLI_RUNS} spawns`);
+  say(
+    `  10 agents ${ms(results.cli_find.agents_10_ms)}, 1,000 agents ${ms(results.cli_find.agents_1000_ms)} (1,000 ÷ 10 ${results.cli_find.ratio.toFixed(2)}×); node -e 0 ${ms(results.cli_find.node_ms)}`,
   );
 }
 

@@ -3,6 +3,7 @@
  * nothing of its adapters, and each part of it imports only the parts below it.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/fixtures.js';
@@ -212,6 +213,70 @@ describe('architecture: import rules (docs/architecture.md)', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+});
+
+/** The source files of src/ a file imports (relative specifiers, type-only imports included). */
+function importedFiles(file: string): string[] {
+  return importsOf(file)
+    .filter((spec) => spec.startsWith('.'))
+    .map((spec) => path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts'))
+    .filter((target) => fs.existsSync(target));
+}
+
+/** The import cycles among `files`, each as the files around it (Tarjan's strongly connected components). */
+function importCycles(files: readonly string[]): string[][] {
+  const edges = new Map(files.map((file) => [file, importedFiles(file)]));
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, order.get(next)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    const selfImport = component.length === 1 && edges.get(file)!.includes(file);
+    if (component.length > 1 || selfImport) cycles.push(component.map((f) => path.relative(REPO_ROOT, f)).sort());
+  };
+  for (const file of files) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+describe('architecture: no import cycles between files (docs/architecture.md)', () => {
+  it('finds a cycle when there is one (the check itself)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-cycles-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b.js';\nexport type A = B;\n");
+      fs.writeFileSync(path.join(dir, 'b.ts'), "import { c } from './c.js';\nexport type B = string;\nc();\n");
+      fs.writeFileSync(path.join(dir, 'c.ts'), "import type { A } from './a.js';\nexport function c(): A | void {}\n");
+      fs.writeFileSync(path.join(dir, 'd.ts'), "import { c } from './c.js';\nc();\n");
+      const files = ['a.ts', 'b.ts', 'c.ts', 'd.ts'].map((name) => path.join(dir, name));
+      expect(importCycles(files).map((cycle) => cycle.map((file) => path.basename(file)))).toEqual([
+        ['a.ts', 'b.ts', 'c.ts'],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('no file of src/ imports itself back through others, type-only imports included', () => {
+    expect(importCycles(sourceFiles(SRC))).toEqual([]);
   });
 });
 

@@ -35,7 +35,7 @@ describe('library-wide name index', () => {
           const check = () => {
             for (const name of NAMES) {
               const key = name.toLowerCase();
-              const expected = agents.filter((agent) => agentIndex(agent).entitiesByKey.has(key));
+              const expected = agents.filter((agent) => agentIndex(agent).answers(key));
               expect(entityHolders(agents, key)).toEqual(expected);
             }
           };

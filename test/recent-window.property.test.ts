@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { invoke } from '../src/core/operations/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
-import { L6Store, PartialLibraryStore } from '../src/core/store/library.js';
+import { L6Store } from '../src/core/store/library.js';
+import { PartialLibraryStore } from '../src/core/store/one-shot.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const silent = () => {};

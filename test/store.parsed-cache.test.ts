@@ -8,10 +8,13 @@ import { runDoctor } from '../src/core/admin/doctor.js';
 import { configPaths } from '../src/core/store/config.js';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { L6Store, PartialLibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
-import { newestFirst } from '../src/core/store/indexes.js';
+import { L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
+import { PartialLibraryStore } from '../src/core/store/one-shot.js';
+import { newestFirst } from '../src/core/store/manifest.js';
 import { parsedLibraryCachePath } from '../src/core/store/config.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
+import { NameLookup } from '../src/core/store/lookup.js';
+import { ManifestLoader } from '../src/core/store/loader.js';
 import { findEntityMatches } from '../src/core/operations/queries.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -54,6 +57,11 @@ afterEach(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 
+/** The per-manifest entry folders of the cache (beside them: the library-wide lookup's files). */
+function entryNames(): string[] {
+  return fs.readdirSync(cacheDir).filter((name) => fs.statSync(path.join(cacheDir, name)).isDirectory());
+}
+
 function write(id: string, text: string): void {
   fs.writeFileSync(path.join(agentsDir, `${id}.l5.yaml`), text);
 }
@@ -92,7 +100,7 @@ describe('parsed-library cache', () => {
   it('answers from the cache once warm, and the lookup matches the uncached answer', () => {
     const first = expectFresh('widget');
     expect(first[0]!.agents).toEqual(['alpha', 'beta']);
-    expect(fs.readdirSync(cacheDir)).toHaveLength(2);
+    expect(entryNames()).toHaveLength(2);
     expect(expectFresh('WDG')[0]!.summaries).toEqual({ alpha: 'alpha knows widgets' });
   });
 
@@ -109,7 +117,7 @@ describe('parsed-library cache', () => {
     expect(expectFresh('widget')[0]!.agents).toEqual(['beta']);
     write('gamma', manifest([{ name: 'Gadget', summary: 'g' }])); // a parse prunes the deleted entry
     expectFresh('widget');
-    expect(fs.readdirSync(cacheDir)).toHaveLength(2);
+    expect(entryNames()).toHaveLength(2);
   });
 
   it('is invalidated by an add', () => {
@@ -151,7 +159,7 @@ describe('parsed-library cache', () => {
 
   it('reads only the sessions part for the sessions view once warm, and rebuilds it when missing', () => {
     expectFresh('widget');
-    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
+    const entries = entryNames().map((dir) => path.join(cacheDir, dir));
     for (const entry of entries) fs.rmSync(path.join(entry, 'doc.json'));
     // Without the documents, the warm view still answers, from the sessions parts alone.
     const options = { warn: silent, cachePath: cacheDir };
@@ -178,7 +186,7 @@ describe('parsed-library cache', () => {
     expect(all.map((s) => s.cwd)).toEqual(['/w0', '/w5', '/w3', '/w4', '/w1', '/w2']);
     const entry = path.join(
       cacheDir,
-      fs.readdirSync(cacheDir).find((dir) => fs.existsSync(path.join(cacheDir, dir, 'sessions-2026-09.json')))!,
+      entryNames().find((dir) => fs.existsSync(path.join(cacheDir, dir, 'sessions-2026-09.json')))!,
     );
     expect(
       fs
@@ -233,7 +241,7 @@ describe('parsed-library cache', () => {
     const text = fs.readFileSync(path.join(agentsDir, file));
     const cache = new ParsedCache(cacheDir, agentsDir);
     const entry = { id: 'alpha', doc: { known_entities: [] }, entities: [], sessions: [] };
-    const metaFile = () => path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'meta.json');
+    const metaFile = () => path.join(cacheDir, entryNames()[0]!, 'meta.json');
     const recorded = () => (JSON.parse(fs.readFileSync(metaFile(), 'utf8')) as { sha: string | null }).sha;
     // Changed just now: the entry records the hash, and a check this soon keeps it.
     const fresh = { key: 'file:1:2:3:4', changedMs: Date.now(), kind: 'file' as const };
@@ -258,7 +266,7 @@ describe('parsed-library cache', () => {
 
   it('rebuilds corrupt, torn or mismatched cache files instead of trusting them', () => {
     expectFresh('widget');
-    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir));
+    const entries = entryNames().map((dir) => path.join(cacheDir, dir));
     // Garbage meta in one entry; a bucket and a document from another write in the other.
     fs.writeFileSync(path.join(entries[0]!, 'meta.json'), '{"format": 2, "agen');
     const forge = (text: string, name: string) => {
@@ -288,8 +296,7 @@ describe('parsed-library cache', () => {
 
   it('refuses entries another user could have written: group/other-writable, or owned by someone else', () => {
     expectFresh('widget');
-    const files = fs
-      .readdirSync(cacheDir)
+    const files = entryNames()
       .flatMap((dir) => fs.readdirSync(path.join(cacheDir, dir)).map((name) => path.join(cacheDir, dir, name)))
       .filter((file) => /(doc\.json|entities\.jsonl)$/.test(file));
     // A consistent forgery: same token, same offsets, another summary.
@@ -304,9 +311,9 @@ describe('parsed-library cache', () => {
     const forgeAgain = (mode: number, owner: number | null) => {
       fs.rmSync(cacheDir, { recursive: true, force: true });
       expectFresh('widget');
-      for (const file of fs
-        .readdirSync(cacheDir)
-        .flatMap((dir) => fs.readdirSync(path.join(cacheDir, dir)).map((name) => path.join(cacheDir, dir, name))))
+      for (const file of entryNames().flatMap((dir) =>
+        fs.readdirSync(path.join(cacheDir, dir)).map((name) => path.join(cacheDir, dir, name)),
+      ))
         if (/(doc\.json|entities\.jsonl)$/.test(file)) {
           fs.writeFileSync(
             file,
@@ -339,7 +346,7 @@ describe('parsed-library cache', () => {
         (c) => c.id === 'cache',
       )!;
     expect((await cacheCheck()).verdict).toBe('ok');
-    const entry = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'doc.json');
+    const entry = path.join(cacheDir, entryNames()[0]!, 'doc.json');
     fs.chmodSync(entry, 0o622);
     const failed = await cacheCheck();
     expect(failed.verdict).toBe('fail');
@@ -360,7 +367,7 @@ describe('parsed-library cache', () => {
 
   it('treats a truncated or regrown lookup file as a miss, not as a bucket', () => {
     expectFresh('widget');
-    const entries = fs.readdirSync(cacheDir).map((dir) => path.join(cacheDir, dir, 'entities.jsonl'));
+    const entries = entryNames().map((dir) => path.join(cacheDir, dir, 'entities.jsonl'));
     const [first, second] = entries as [string, string];
     fs.truncateSync(first, Math.floor(fs.statSync(first).size / 2));
     // Longer, with the same token: every line now starts elsewhere than meta.json says.
@@ -374,7 +381,7 @@ describe('parsed-library cache', () => {
     const cache = new ParsedCache(cacheDir, agentsDir);
     const stamp = { key: 'file:1:2:3:4', changedMs: 0, kind: 'file' as const };
     cache.write(file, stamp, null, { id: 'alpha', doc: { known_entities: [] }, entities: [], sessions: [] });
-    const metaFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!, 'meta.json');
+    const metaFile = path.join(cacheDir, entryNames()[0]!, 'meta.json');
     const good = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as Record<string, unknown>;
     expect(cache.meta(file, stamp)).toMatchObject({ id: 'alpha', file });
     for (const [field, value] of [
@@ -408,11 +415,104 @@ describe('parsed-library cache', () => {
     expect(warnings.filter((w) => w.includes('broken.l5.yaml'))).toHaveLength(2);
   });
 
+  it("answers a warm lookup from the library-wide lookup, without any agent's meta.json", () => {
+    expectFresh('widget');
+    expect(fs.existsSync(path.join(cacheDir, 'lookup.json'))).toBe(true);
+    const metas = entryNames().map((dir) => path.join(cacheDir, dir, 'meta.json'));
+    for (const meta of metas) fs.rmSync(meta);
+    const options = { warn: silent, cachePath: cacheDir };
+    const warm = new PartialLibraryStore(root, { entity: 'wdg' }, options).snapshot();
+    expect(findEntityMatches(warm.agents, 'wdg', 'private')[0]!.agents).toEqual(['alpha']);
+    expect(new PartialLibraryStore(root, 'ids', options).snapshot().agents.map((a) => a.id)).toEqual(['alpha', 'beta']);
+    // Answered from the lookup alone: no entry was read, so none was written again.
+    for (const meta of metas) expect(fs.existsSync(meta)).toBe(false);
+    // A manifest added since: read from its own entry beside the lookup, which still serves the others.
+    const header = fs.readFileSync(path.join(cacheDir, 'lookup.json'));
+    write('gamma', manifest([{ name: 'Widget', summary: 'gamma says wdg', aliases: ['wdg'] }]));
+    const found = new PartialLibraryStore(root, { entity: 'wdg' }, options).snapshot();
+    const truth = new L6Store(root, { warn: silent }).snapshot();
+    expect(findEntityMatches(found.agents, 'wdg', 'private')).toEqual(
+      findEntityMatches(truth.agents, 'wdg', 'private'),
+    );
+    expect(findEntityMatches(found.agents, 'wdg', 'private')[0]!.agents).toEqual(['alpha', 'gamma']);
+    for (const meta of metas) expect(fs.existsSync(meta)).toBe(false);
+    expect(fs.readFileSync(path.join(cacheDir, 'lookup.json'))).toEqual(header);
+    // More stale files than the lookup serves beside itself (8 in a small library): the entries
+    // answer, and the lookup is written afresh from them.
+    for (let i = 0; i < 8; i++) write(`extra-${i}`, manifest([{ name: 'Widget', summary: `extra ${i}` }]));
+    expect(expectFresh('wdg')[0]!.agents).toEqual(['alpha', 'gamma']);
+    expect(expectFresh('widget')[0]!.agents).toHaveLength(11);
+    for (const meta of metas) expect(fs.existsSync(meta)).toBe(true);
+    expect(fs.readFileSync(path.join(cacheDir, 'lookup.json'))).not.toEqual(header);
+  });
+
+  it('sees an in-place edit that keeps the size and mtime through the lookup', () => {
+    expectFresh('wdg');
+    const file = path.join(agentsDir, 'alpha.l5.yaml');
+    const before = fs.statSync(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('- wdg', '- wdx'));
+    fs.utimesSync(file, before.atime, before.mtime);
+    expect(expectFresh('wdg')).toEqual([]);
+    expect(expectFresh('wdx')[0]!.agents).toEqual(['alpha']);
+  });
+
+  it('refuses a lookup another user could have written, or one that is corrupt or forged', () => {
+    expectFresh('gadget');
+    const header = path.join(cacheDir, 'lookup.json');
+    const buckets = path.join(cacheDir, 'lookup.jsonl');
+    // A forgery this user could have written is what the lookup serves: alpha named for gadget.
+    const forge = () => {
+      const text = fs.readFileSync(buckets, 'utf8');
+      fs.writeFileSync(buckets, text.replace(/"gadget":\[1\]/, '"gadget":[0,1]'));
+      expect(fs.readFileSync(buckets, 'utf8')).toContain('"gadget":[0,1]');
+    };
+    const served = () =>
+      findEntityMatches(
+        new PartialLibraryStore(root, { entity: 'gadget' }, { warn: silent, cachePath: cacheDir }).snapshot().agents,
+        'gadget',
+        'private',
+      );
+    forge();
+    // alpha has no gadget in its own bucket: a holder without the name is no match, never a row.
+    expect(served()[0]!.agents).toEqual(['beta']);
+    for (const [target, mode] of [
+      [buckets, 0o622],
+      [header, 0o606],
+      [cacheDir, 0o777],
+    ] as const) {
+      fs.chmodSync(target, mode);
+      expect(served(), `${target} ${mode.toString(8)}`).toEqual(expectFresh('gadget'));
+      fs.chmodSync(target, target === cacheDir ? 0o700 : 0o600);
+    }
+    for (const damage of ['{"format":1,"agen', JSON.stringify({ format: 1, agents: agentsDir, token: 't' })]) {
+      fs.writeFileSync(header, damage);
+      expect(served()).toEqual(expectFresh('gadget'));
+    }
+    // A header of another library is not this one's.
+    const data = JSON.parse(fs.readFileSync(header, 'utf8'));
+    fs.writeFileSync(header, JSON.stringify({ ...data, agents: '/elsewhere/agents' }));
+    expect(served()).toEqual(expectFresh('gadget'));
+  });
+
+  it('keeps the lookup when it prunes entries, and drops a temp file a killed writer left', () => {
+    expectFresh('widget');
+    const leftover = path.join(cacheDir, 'lookup.jsonl.99999.tmp');
+    fs.writeFileSync(leftover, 'half', { mode: 0o600 });
+    fs.rmSync(path.join(agentsDir, 'alpha.l5.yaml'));
+    write('gamma', manifest([{ name: 'Widget', summary: 'gamma' }])); // a parse: the entries are pruned
+    expect(expectFresh('widget')[0]!.agents).toEqual(['beta', 'gamma']);
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(entryNames()).toHaveLength(2);
+    for (const name of ['lookup.json', 'lookup.jsonl']) expect(fs.existsSync(path.join(cacheDir, name))).toBe(true);
+  });
+
   it('is owner-only on disk', () => {
     expectFresh('widget');
-    const entry = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!);
+    const entry = path.join(cacheDir, entryNames()[0]!);
     expect(fs.statSync(entry).mode & 0o777).toBe(0o700);
     for (const name of fs.readdirSync(entry)) expect(fs.statSync(path.join(entry, name)).mode & 0o777).toBe(0o600);
+    for (const name of ['lookup.json', 'lookup.jsonl'])
+      expect(fs.statSync(path.join(cacheDir, name)).mode & 0o777).toBe(0o600);
   });
 });
 
@@ -434,6 +534,7 @@ describe('bourdon find with the parsed cache', () => {
 
   it('holds a committed manifest as written, so the next read after a commit parses nothing', async () => {
     const env = { BOURDON_HOME: home };
+    expect((await runCli(['find', 'Widget', '--json', '--library', root], { env })).code).toBe(0); // writes the lookup
     const input = JSON.stringify({ known_entities: [{ name: 'Sprocket', summary: 'committed just now' }] });
     const commit = await runCli(['commit', 'beta', '--agent-type', 'other', '-f', '-', '--library', root], {
       env,
@@ -453,8 +554,14 @@ describe('bourdon find with the parsed cache', () => {
     expect(meta?.id).toBe('beta');
     expect(meta?.sha).toBe(contentHash(fs.readFileSync(path.join(agentsDir, file))));
     expect(cache.entities(meta!, 'sprocket')?.map((e) => e.summary)).toEqual(['committed just now']);
+    // The library-wide lookup the first read wrote still serves the other agents; beta, changed
+    // since, is read from the entry the commit wrote, which the read neither parses nor rewrites.
+    const listing = new ManifestLoader(agentsDir, null, silent, null).list();
+    expect(new NameLookup(cache).usable(listing)?.stale.map(([name]) => name)).toEqual([file]);
     const args = ['find', 'Sprocket', '--json', '--library', root];
     const answer = await runCli(args, { env });
+    expect(JSON.parse(answer.stdout).matches[0].agents).toEqual(['beta']);
+    expect(cache.meta(file, stamp)?.token).toBe(meta!.token);
     expect(answer.stdout).toBe((await runCli(args, { env: { ...env, BOURDON_NO_CACHE: '1' } })).stdout);
   });
 });

@@ -5,7 +5,7 @@
 import { canSee } from '../trust/access.js';
 import { agentsInScope, machineName, type OperationContext } from '../context.js';
 import type { AgentRecord, BrokenRecord } from '../store/library.js';
-import { newestFirst } from '../store/indexes.js';
+import { newestFirst } from '../store/manifest.js';
 import { redactList, redactNullable, redactText } from '../trust/redaction.js';
 
 export const EXPORT_SCHEMA = 'bourdon.agents/v1';

@@ -27,7 +27,7 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   if (!key) return [];
   const groups = new Map<string, { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }>();
   for (const agent of entityHolders(agents, key)) {
-    for (const entity of agentIndex(agent).entitiesByKey.get(key) ?? []) {
+    for (const entity of agentIndex(agent).answering(key)) {
       if (!canSee(level, entity.visibility)) continue;
       let group = groups.get(entity.name);
       if (!group) {

@@ -8,8 +8,8 @@
  * list_recent_work order) are in library-indexes.ts.
  */
 import { canSee, type AccessLevel } from './visibility.js';
-import type { AgentRecord } from './library.js';
-import { foldKey, type Entity, type Session } from './manifest.js';
+import type { AgentRecord } from './manifest-file.js';
+import { foldKey, newestFirst, type Entity, type Session } from './manifest.js';
 
 /** A session with the agent whose manifest holds it. */
 export interface DatedSession {
@@ -24,8 +24,12 @@ interface Phrase {
 }
 
 interface AgentIndex {
-  /** Folded name or alias → the agent's entities answering to it, in file order. */
-  entitiesByKey: ReadonlyMap<string, readonly Entity[]>;
+  /** The agent's entities answering to a folded name or alias, in file order. */
+  answering(key: string): readonly Entity[];
+  /** Whether any entity answers to the folded key. */
+  answers(key: string): boolean;
+  /** Every folded name and alias the agent's entities answer to. */
+  keys(): Iterable<string>;
   /** Folded name → the agent's entities of that name, in file order (recognition merge key). */
   entitiesByName: ReadonlyMap<string, readonly Entity[]>;
   /** Sessions newest first; equal days keep file order. */
@@ -40,6 +44,24 @@ interface AgentIndex {
   positions: Map<Entity, number>;
 }
 
+/**
+ * A map whose values are lists, held compactly: a key with one value keeps the value itself, not
+ * a one-item list (most names have one entity, most keys one agent: a server holds tens of
+ * thousands of such keys).
+ */
+export type CompactLists<K, V extends object> = Map<K, V | V[]>;
+
+export function listOf<V extends object>(value: V | V[] | undefined): readonly V[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+export function pushCompact<K, V extends object>(map: CompactLists<K, V>, key: K, value: V): void {
+  const found = map.get(key);
+  if (found === undefined) map.set(key, value);
+  else if (Array.isArray(found)) found.push(value);
+  else map.set(key, [found, value]);
+}
+
 export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
@@ -50,19 +72,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** Newest first by the date as written; undated rows (no real day) last, in file order. */
-export function newestFirst(a: Session, b: Session): number {
-  if (a.day === null || b.day === null) return a.day === b.day ? 0 : a.day === null ? 1 : -1;
-  return a.date === b.date ? 0 : a.date < b.date ? 1 : -1;
-}
-
 /**
  * An agent's index, each part built on first use: a one-shot CLI query pays only for the part
  * it reads (find_entity needs the name index, not the session order or recognition phrases).
  */
 class LazyAgentIndex implements AgentIndex {
+  private byKey?: CompactLists<string, Entity>;
   private names?: {
-    entitiesByKey: ReadonlyMap<string, readonly Entity[]>;
     entitiesByName: ReadonlyMap<string, readonly Entity[]>;
     positions: Map<Entity, number>;
   };
@@ -71,25 +87,29 @@ class LazyAgentIndex implements AgentIndex {
 
   constructor(private readonly agent: AgentRecord) {}
 
+  /** Folded name or alias → the entities answering to it: what find_entity and query read. */
+  private keyed(): CompactLists<string, Entity> {
+    if (!this.byKey) {
+      const byKey: CompactLists<string, Entity> = new Map();
+      for (const entity of this.agent.entities) {
+        const keys = new Set([foldKey(entity.name), ...entity.aliases.map(foldKey)]);
+        for (const key of keys) if (key) pushCompact(byKey, key, entity);
+      }
+      this.byKey = byKey;
+    }
+    return this.byKey;
+  }
+
+  /** The recognition merge's parts: entities by exact folded name, and their file positions. */
   private nameParts() {
     if (!this.names) {
-      const entitiesByKey = new Map<string, Entity[]>();
       const entitiesByName = new Map<string, Entity[]>();
       const positions = new Map<Entity, number>();
       for (const entity of this.agent.entities) {
         positions.set(entity, positions.size);
-        const nameKey = foldKey(entity.name);
-        push(entitiesByName, nameKey, entity);
-        const keys = new Set([nameKey, ...entity.aliases.map(foldKey)]);
-        for (const key of keys) if (key) push(entitiesByKey, key, entity);
+        push(entitiesByName, foldKey(entity.name), entity);
       }
-      // A name that is no other entity's alias has the same list in both maps (both keep file
-      // order, and the name's list is part of the key's): one array serves both.
-      for (const [key, named] of entitiesByName) {
-        const answering = entitiesByKey.get(key);
-        if (answering && answering.length === named.length) entitiesByName.set(key, answering);
-      }
-      this.names = { entitiesByKey, entitiesByName, positions };
+      this.names = { entitiesByName, positions };
     }
     return this.names;
   }
@@ -129,8 +149,14 @@ class LazyAgentIndex implements AgentIndex {
     return this.recognition;
   }
 
-  get entitiesByKey() {
-    return this.nameParts().entitiesByKey;
+  answering(key: string): readonly Entity[] {
+    return listOf(this.keyed().get(key));
+  }
+  answers(key: string): boolean {
+    return this.keyed().has(key);
+  }
+  keys(): Iterable<string> {
+    return this.keyed().keys();
   }
   get entitiesByName() {
     return this.nameParts().entitiesByName;

@@ -8,7 +8,7 @@
  * changed manifest costs that agent's rows plus a copy of the top-level structure.
  */
 import { canSee, type AccessLevel } from './visibility.js';
-import { agentIndex, type DatedSession } from './indexes.js';
+import { agentIndex, listOf, pushCompact, type CompactLists, type DatedSession } from './indexes.js';
 import type { AgentRecord } from './manifest-file.js';
 
 /** Below this many agents a per-agent loop is as cheap as an index and builds nothing. */
@@ -18,7 +18,8 @@ interface LibraryIndex {
   agents: readonly AgentRecord[];
   /** The index this one may be derived from (cleared once it has served, so no chain forms). */
   base: LibraryIndex | null;
-  holders: Map<string, AgentRecord[]> | null;
+  /** Folded name → the agents answering to it, in id order. */
+  holders: CompactLists<string, AgentRecord> | null;
   sessions: Map<AccessLevel, DatedSession[]>;
 }
 
@@ -56,43 +57,40 @@ function changes(base: LibraryIndex | null, next: readonly AgentRecord[]) {
 
 const byId = (a: AgentRecord, b: AgentRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function holderMap(index: LibraryIndex): Map<string, AgentRecord[]> {
+function holderMap(index: LibraryIndex): CompactLists<string, AgentRecord> {
   if (index.holders) return index.holders;
   const diff = index.base?.holders ? changes(index.base, index.agents) : null;
-  let holders: Map<string, AgentRecord[]>;
+  let holders: CompactLists<string, AgentRecord>;
   if (diff && index.base?.holders) {
     holders = new Map(index.base.holders);
-    const copied = new Set<string>(); // lists already copied: the base's are shared, never changed
-    const listFor = (key: string) => {
-      let list = holders.get(key) ?? [];
-      if (!copied.has(key)) {
-        list = [...list];
-        copied.add(key);
-        holders.set(key, list);
+    // The base's lists are shared, never changed: a key the change touches gets its own list.
+    const touched = new Set<string>();
+    const listFor = (key: string): AgentRecord[] => {
+      if (!touched.has(key)) {
+        touched.add(key);
+        holders.set(key, [...listOf(holders.get(key))]);
       }
-      return list;
+      return holders.get(key) as AgentRecord[];
     };
     for (const agent of diff.removed) {
-      for (const key of agentIndex(agent).entitiesByKey.keys()) {
+      for (const key of agentIndex(agent).keys()) {
         const list = listFor(key);
         const at = list.indexOf(agent);
         if (at >= 0) list.splice(at, 1);
-        if (!list.length) holders.delete(key);
       }
     }
-    for (const agent of diff.added) for (const key of agentIndex(agent).entitiesByKey.keys()) listFor(key).push(agent);
-    for (const key of copied) holders.get(key)?.sort(byId);
+    for (const agent of diff.added) for (const key of agentIndex(agent).keys()) listFor(key).push(agent);
+    for (const key of touched) {
+      const list = holders.get(key) as AgentRecord[];
+      if (list.length === 0) holders.delete(key);
+      else if (list.length === 1) holders.set(key, list[0]!);
+      else list.sort(byId);
+    }
   } else {
     holders = new Map();
-    for (const agent of index.agents) {
-      for (const key of agentIndex(agent).entitiesByKey.keys()) {
-        const list = holders.get(key);
-        if (list) list.push(agent);
-        else holders.set(key, [agent]);
-      }
-    }
+    for (const agent of index.agents) for (const key of agentIndex(agent).keys()) pushCompact(holders, key, agent);
     // Snapshots are sorted by id already; a caller's own list may not be.
-    for (const list of holders.values()) if (list.length > 1) list.sort(byId);
+    for (const list of holders.values()) if (Array.isArray(list)) list.sort(byId);
   }
   index.holders = holders;
   releaseBase(index);
@@ -104,8 +102,8 @@ function holderMap(index: LibraryIndex): Map<string, AgentRecord[]> {
  * lists are in id order: snapshots and the scoped lists filtered from them).
  */
 export function entityHolders(agents: readonly AgentRecord[], key: string): readonly AgentRecord[] {
-  if (agents.length <= SMALL_LIBRARY) return agents.filter((agent) => agentIndex(agent).entitiesByKey.has(key));
-  return holderMap(libraryIndex(agents)).get(key) ?? [];
+  if (agents.length <= SMALL_LIBRARY) return agents.filter((agent) => agentIndex(agent).answers(key));
+  return listOf(holderMap(libraryIndex(agents)).get(key));
 }
 
 /** list_recent_work order: a later date first, then a greater agent id, then the agent's own order. */

@@ -15,11 +15,11 @@ import {
   rawRows,
   type AgentInfo,
   type Entity,
+  type Intern,
   type Note,
   type RawObject,
   type Session,
 } from './manifest.js';
-import type { FileStamp } from './parsed-cache.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
@@ -81,22 +81,46 @@ export function recordFromDoc(doc: unknown, file: string, filePath: string): Age
   if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
   const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
+  // Every string the record keeps goes through `intern`, which detaches it from the manifest's text.
   const intern = interner();
+  const text = (value: unknown) => {
+    const found = asText(value);
+    return found === null ? null : intern(found);
+  };
   return {
-    id: agentIdOf(doc, file),
+    id: intern(agentIdOf(doc, file)),
     file,
     path: filePath,
     agent: {
-      type: asText(agentBlock.type),
-      instance: asText(agentBlock.instance),
-      role_narrative: asText(agentBlock.role_narrative),
+      type: text(agentBlock.type),
+      instance: text(agentBlock.instance),
+      role_narrative: text(agentBlock.role_narrative),
     },
-    last_updated: asText(doc.last_updated),
-    capabilities: Array.isArray(doc.capabilities) ? doc.capabilities : [],
+    last_updated: text(doc.last_updated),
+    capabilities: Array.isArray(doc.capabilities) ? detachAll(doc.capabilities, intern) : [],
     entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
     sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
     notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
   };
+}
+
+/** A copy of a raw value whose strings are all interned (so detached from the manifest's text). */
+function detachAll<T>(value: T, intern: Intern): T {
+  if (typeof value === 'string') return intern(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => detachAll(item, intern)) as T;
+  if (isObject(value)) {
+    const out: RawObject = {};
+    // Defined, not assigned: a key like "__proto__" is a key like any other.
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(out, key, {
+        value: detachAll(item, intern),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out as T;
+  }
+  return value;
 }
 
 /** The agent id a manifest declares, else its file name's stem; throws a one-line reason when invalid. */
@@ -121,6 +145,15 @@ export function agentIdOf(doc: RawObject, file: string): string {
 }
 
 export class ManifestError extends Error {}
+
+/** A manifest's stat as a snapshot and the parsed cache compare it. */
+export interface FileStamp {
+  /** kind:size:mtime:ctime:inode. */
+  key: string;
+  /** The later of mtime and ctime, in ms. */
+  changedMs: number;
+  kind: 'file' | 'link' | 'other';
+}
 
 /** A manifest file's stamp: what a snapshot compares to tell it changed; null when it is gone. */
 export function fileStamp(full: string): FileStamp | null {

@@ -23,8 +23,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { crypto, nameHash, sha256Hex } from './hashing.js';
-import { newestFirst } from './indexes.js';
-import { foldKey, isObject, type Entity, type Session } from './manifest.js';
+import type { FileStamp } from './manifest-file.js';
+import { foldKey, isObject, newestFirst, type Entity, type Session } from './manifest.js';
 
 /**
  * 3: parse errors are kept as short, line-free reasons (earlier entries could hold the parser's code frame).
@@ -34,18 +34,11 @@ import { foldKey, isObject, type Entity, type Session } from './manifest.js';
  */
 export const CACHE_FORMAT = 6;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
-const BUCKETS = 16;
+export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
 const RACY_WINDOW_MS = 2000;
-
-/** A manifest's stat as the cache compares it. */
-export interface FileStamp {
-  /** kind:size:mtime:ctime:inode. */
-  key: string;
-  /** The later of mtime and ctime, in ms. */
-  changedMs: number;
-  kind: 'file' | 'link' | 'other';
-}
+/** The library-wide lookup's files in the cache folder (lookup.ts); entry folders are hex names. */
+export const LOOKUP_FILES: readonly string[] = ['lookup.json', 'lookup.jsonl'];
 
 /** The entry's meta.json as written; anything else on disk (corrupt, older or foreign) is a miss. */
 export interface CacheMeta {
@@ -73,7 +66,7 @@ const SESSION_PART = /^(?:\d{4}-\d{2}|undated)$/;
 const UNDATED = 'undated';
 const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === 'string';
 /** `length` byte offsets, each a whole number no smaller than the one before. */
-function isOffsetTable(value: unknown, length: number): value is number[] {
+export function isOffsetTable(value: unknown, length: number): value is number[] {
   return (
     Array.isArray(value) &&
     value.length === length &&
@@ -96,6 +89,11 @@ function asCacheMeta(data: unknown): CacheMeta | null {
   return { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets };
 }
 
+/** Whether a manifest's last change is old enough that a later edit cannot share its stamp. */
+export function settled(stamp: FileStamp): boolean {
+  return stamp.changedMs < Date.now() - RACY_WINDOW_MS;
+}
+
 export function contentHash(text: string | Buffer): string {
   return sha256Hex(text);
 }
@@ -115,7 +113,7 @@ export function trustedCacheStat(stat: fs.Stats): boolean {
   return (uid === null || stat.uid === uid) && (stat.mode & 0o022) === 0;
 }
 
-function trustedPath(file: string): boolean {
+export function trustedPath(file: string): boolean {
   try {
     return trustedCacheStat(fs.lstatSync(file));
   } catch {
@@ -123,8 +121,11 @@ function trustedPath(file: string): boolean {
   }
 }
 
-/** The JSON in bytes [start, end) of a file; undefined when absent, short, corrupt or untrusted (a miss). */
-function readJsonRange(file: string, start: number, end: number): unknown {
+/**
+ * The JSON in bytes [start, end) of a file (or, `raw`, the text); undefined when absent, short,
+ * corrupt or untrusted (a miss).
+ */
+export function readJsonRange(file: string, start: number, end: number, raw = false): unknown {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'r');
@@ -133,7 +134,7 @@ function readJsonRange(file: string, start: number, end: number): unknown {
     if (stat.size < end) return undefined; // not the file meta.json describes
     const bytes = Buffer.alloc(end - start);
     if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) return undefined;
-    return JSON.parse(bytes.toString('utf8'));
+    return raw ? bytes.toString('utf8') : JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   } finally {
@@ -141,7 +142,8 @@ function readJsonRange(file: string, start: number, end: number): unknown {
   }
 }
 
-function readJson(file: string): unknown {
+/** A whole JSON file; undefined when absent, corrupt or untrusted (a miss). */
+export function readJson(file: string): unknown {
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, 'r');
@@ -158,10 +160,11 @@ function readJson(file: string): unknown {
 export class ParsedCache {
   constructor(
     readonly dir: string,
-    private readonly agentsDir: string,
+    readonly agentsDir: string,
   ) {}
 
-  private entryDir(file: string): string {
+  /** A manifest's entry folder. */
+  entryDir(file: string): string {
     return path.join(this.dir, nameHash(file));
   }
 
@@ -175,20 +178,23 @@ export class ParsedCache {
     if (meta.stamp !== stamp.key) return null;
     if (meta.id === null && meta.error === null) return null;
     if (meta.sha !== null) {
-      if (stamp.kind !== 'file') return null;
-      let bytes: Buffer;
-      try {
-        bytes = fs.readFileSync(path.join(this.agentsDir, file));
-      } catch {
-        return null;
-      }
-      if (contentHash(bytes) !== meta.sha) return null;
+      if (!this.contentIs(file, stamp, meta.sha)) return null;
       // Verified, and the last change is now well in the past: a later edit can no longer share
       // this stamp (writing moves ctime, which no one can set back), so the entry is settled
       // and stops costing a read and a hash of the whole manifest on every later query.
-      if (stamp.changedMs < Date.now() - RACY_WINDOW_MS) return this.settle(meta);
+      if (settled(stamp)) return this.settle(meta);
     }
     return meta;
+  }
+
+  /** Whether a manifest's bytes on disk hash to `sha` (an entry written in the racy window). */
+  contentIs(file: string, stamp: FileStamp, sha: string): boolean {
+    if (stamp.kind !== 'file') return false;
+    try {
+      return contentHash(fs.readFileSync(path.join(this.agentsDir, file))) === sha;
+    } catch {
+      return false;
+    }
   }
 
   /** The entry without its content hash, written back in place (best effort). */
@@ -210,8 +216,11 @@ export class ParsedCache {
     return data.doc;
   }
 
-  /** The agent's entities answering to a folded key, from its lookup bucket; null on a miss. */
-  entities(meta: CacheMeta, key: string): Entity[] | null {
+  /**
+   * The agent's entities answering to a folded key, from its lookup bucket; null on a miss. The
+   * entry's parts as its meta.json names them, or as the library-wide lookup recorded them.
+   */
+  entities(meta: Pick<CacheMeta, 'file' | 'token' | 'entityOffsets'>, key: string): Entity[] | null {
     const bucket = bucketOf(key);
     const data = readJsonRange(
       path.join(this.entryDir(meta.file), 'entities.jsonl'),
@@ -224,8 +233,9 @@ export class ParsedCache {
   }
 
   /**
-   * Writes one manifest's entry: document, lookup buckets, then meta. Best effort: a cache
-   * that cannot be written only costs the next process a parse.
+   * Writes one manifest's entry: document, lookup buckets, then meta, and gives back the meta
+   * written. Best effort: a cache that cannot be written only costs the next process a parse
+   * (null).
    */
   write(
     file: string,
@@ -233,11 +243,11 @@ export class ParsedCache {
     sha: string | null,
     outcome:
       { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[] } | { error: string },
-  ): void {
+  ): CacheMeta | null {
     const writtenAt = Date.now();
     const token = crypto().randomBytes(8).toString('hex');
     const racy = stamp.changedMs >= writtenAt - RACY_WINDOW_MS;
-    if (racy && sha === null) return; // cannot vouch for this content later
+    if (racy && sha === null) return null; // cannot vouch for this content later
     const meta: CacheMeta = {
       format: CACHE_FORMAT,
       agents: this.agentsDir,
@@ -293,9 +303,32 @@ export class ParsedCache {
       for (const name of fs.readdirSync(dir)) {
         if (!current.has(name) && !name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
       }
+      return meta;
     } catch {
-      // read-only home, full disk: the cache is an optimisation only
+      return null; // read-only home, full disk: the cache is an optimisation only
     }
+  }
+
+  /** Every folded key the agent's entities answer to, from all its lookup buckets; null on a miss. */
+  keys(meta: Pick<CacheMeta, 'file' | 'token' | 'entityOffsets'>): string[] | null {
+    const offsets = meta.entityOffsets;
+    if (offsets.length === 0) return [];
+    const file = path.join(this.entryDir(meta.file), 'entities.jsonl');
+    const data = readJsonRange(file, 0, offsets.at(-1)!, true);
+    if (typeof data !== 'string') return null;
+    const keys: string[] = [];
+    for (const line of data.split('\n')) {
+      if (!line) continue;
+      let bucket: unknown;
+      try {
+        bucket = JSON.parse(line);
+      } catch {
+        return null;
+      }
+      if (!isObject(bucket) || bucket.token !== meta.token || !isObject(bucket.keys)) return null;
+      keys.push(...Object.keys(bucket.keys));
+    }
+    return keys;
   }
 
   /**
@@ -317,7 +350,9 @@ export class ParsedCache {
 
   /** Removes the entries of manifests no longer in the library (deleted or renamed). */
   prune(files: readonly string[]): void {
-    const keep = new Set(files.map((file) => path.basename(this.entryDir(file))));
+    // The lookup's files stay; a temp file a killed writer left does not (nor, rarely, one a
+    // running writer is about to rename: its write is then lost, as a cache write may be).
+    const keep = new Set([...files.map((file) => path.basename(this.entryDir(file))), ...LOOKUP_FILES]);
     try {
       for (const name of fs.readdirSync(this.dir)) {
         if (!keep.has(name)) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
@@ -336,8 +371,8 @@ export class ParsedCache {
     fs.writeFileSync(path.join(dir, name), JSON.stringify(data), { mode: 0o600 });
   }
 
-  /** Replaces meta.json whole (temp file, then rename): it is what makes the parts current. */
-  private replaceFile(dir: string, name: string, data: unknown): void {
+  /** Replaces a file whole (temp file, then rename): meta.json is what makes the parts current. */
+  replaceFile(dir: string, name: string, data: unknown): void {
     const target = path.join(dir, name);
     const temp = `${target}.${process.pid}.tmp`;
     fs.writeFileSync(temp, JSON.stringify(data), { mode: 0o600 });

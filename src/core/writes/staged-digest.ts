@@ -6,14 +6,20 @@
 import { crypto } from '../store/hashing.js';
 import { pyRepr } from '../store/ids.js';
 import { readLive } from './history.js';
-import type { StagedWrite } from './staging.js';
 
-export interface StagedBytes {
-  item: StagedWrite;
+/** What the digest binds of a staged file (staging.ts lists them): who staged it, for which agent, where. */
+export interface StagedFile {
+  caller: string;
+  agent_id: string;
+  path: string;
+}
+
+export interface StagedBytes<Item extends StagedFile = StagedFile> {
+  item: Item;
   data: Buffer | null;
 }
 
-export function readStagedBytes(staged: StagedWrite[]): StagedBytes[] {
+export function readStagedBytes<Item extends StagedFile>(staged: Item[]): StagedBytes<Item>[] {
   return staged.map((item) => ({ item, data: readLive(item.path) }));
 }
 

@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { normalizeLocalPath } from './paths.js';
-import type { Sections } from './memory.js';
 import {
   PyPattern,
   codePointLength,
@@ -17,6 +16,11 @@ import {
   strip,
   stripChars,
 } from './text.js';
+
+/** The memory's section lists this module reads (memory.ts builds them as `Sections`). */
+interface MemoryLists {
+  readonly lists: Readonly<Record<'task_groups' | 'task_titles' | 'keywords' | 'descriptions', readonly string[]>>;
+}
 
 /** Words that name no project (the engine's list; also the stop words of preference names). */
 export const GENERIC_WORDS: ReadonlySet<string> = new Set(
@@ -93,7 +97,7 @@ const TOKEN = /[A-Za-z][A-Za-z0-9-]{2,}/g;
 const hasUpper = (token: string): boolean => [...token].some(isUpperChar);
 
 /** Project keys the memory names at least twice (keywords, and the lead word of task groups). */
-export function projectCandidates(memory: Sections, home: string): string[] {
+export function projectCandidates(memory: MemoryLists, home: string): string[] {
   const counts = new Map<string, number>();
   const stop = (candidate: string): boolean => GENERIC_WORDS.has(candidate) || candidate === homeName(home);
   const count = (candidate: string): void => {
@@ -164,7 +168,7 @@ export class ProjectPicker {
     return undefined;
   }
 
-  pick(cwd: string | undefined, threadName: string, context: Sections | undefined): string | undefined {
+  pick(cwd: string | undefined, threadName: string, context: MemoryLists | undefined): string | undefined {
     const key = projectKeyFromCwd(cwd, this.home);
     if (key !== undefined && this.labels.has(key)) return this.labels.get(key);
     if (context) {
