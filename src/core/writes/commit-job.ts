@@ -18,7 +18,7 @@ import { writeVersion } from './history-writer.js';
 import { buildManifest, CommitRefused, parseExisting, rowCount } from './manifest-build.js';
 import { sameValue } from './merge.js';
 import { serialiseManifest, SerialiseRefused } from './serialise.js';
-import type { CommitSummary, WriteOrigin } from './writes.js';
+import type { CommitSummary, WriteOrigin } from './commit-types.js';
 
 /** What a commit does under the gate, as plain data: it crosses to the write thread. */
 export interface CommitJob {

@@ -8,7 +8,6 @@
  */
 import path from 'node:path';
 import type { OperationContext } from '../context.js';
-import type { AccessLevel } from '../trust/access.js';
 import { BourdonError } from '../errors.js';
 import { withLibraryGate, type GateHandle } from '../fs/gate.js';
 import { historyKeep, readLive } from './history.js';
@@ -18,7 +17,8 @@ import { precheckCommit, type CommitArgs } from './commit-input.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { RawObject } from '../store/manifest.js';
 import type { AgentRecord } from '../store/library.js';
-import { parseExisting, type CommitCounts } from './manifest-build.js';
+import { parseExisting } from './manifest-build.js';
+import type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import { commitOnWriteThread } from './write-thread.js';
 
@@ -28,33 +28,7 @@ export { buildManifest, mergeCommitRows, type BuiltManifest, type CommitCounts }
 /** The commit's input shape, for the adapters that build one. */
 export type { CommitArgs };
 
-/** What a write is recorded as in the version history. */
-export interface WriteOrigin {
-  op: string;
-  actor: string | null;
-  /**
-   * The most the writer may read (default private). A writer capped below private neither
-   * changes nor detects rows above its ceiling (docs/trust.md, "Writes from capped callers").
-   */
-  ceiling?: AccessLevel;
-}
-
-/** A refused commit, as the engine answers it. */
-export type CommitFailure = { error: string; agent_id: string; mode: string };
-
-/** What a live commit answers: its counts, the totals the writer may see, and the version it holds. */
-export type CommitSummary = {
-  agent_id: string;
-  path: string;
-  mode: string;
-} & CommitCounts & {
-    total_entities: number;
-    total_sessions: number;
-    total_notes: number;
-    /** The manifest's `last_updated` as written (a string unless the file says otherwise). */
-    last_updated: unknown;
-    version: number;
-  };
+export type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
 
 export function commitError(args: CommitArgs, message: string): CommitFailure {
   return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
