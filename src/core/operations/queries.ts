@@ -3,7 +3,7 @@
  * in scope (grants) and at which level rows are visible; these only filter, match and order.
  */
 import { canSee, type AccessLevel } from '../trust/access.js';
-import { foldKey, type Session } from '../store/manifest.js';
+import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import type { AgentRecord } from '../store/library.js';
 import { agentIndex } from '../store/indexes.js';
 import { entityHolders } from '../store/library-indexes.js';
@@ -25,24 +25,50 @@ function pushUnique<T>(list: T[], seen: Set<T>, value: T): void {
 export function findEntityMatches(agents: readonly AgentRecord[], name: string, level: AccessLevel): EntityMatch[] {
   const key = foldKey(name);
   if (!key) return [];
-  const groups = new Map<string, { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }>();
+  const matches = new EntityMatchGroups();
   for (const agent of entityHolders(agents, key)) {
     for (const entity of agentIndex(agent).answering(key)) {
-      if (!canSee(level, entity.visibility)) continue;
-      let group = groups.get(entity.name);
-      if (!group) {
-        const match: EntityMatch = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
-        group = { match, agents: new Set(), types: new Set(), tags: new Set() };
-        groups.set(entity.name, group);
-      }
-      const { match } = group;
-      pushUnique(match.agents, group.agents, agent.id);
-      if (entity.type) pushUnique(match.types, group.types, entity.type);
-      if (entity.summary && !(agent.id in match.summaries)) match.summaries[agent.id] = entity.summary;
-      for (const tag of entity.tags) pushUnique(match.tags, group.tags, tag);
+      if (canSee(level, entity.visibility)) matches.add(agent.id, entity);
     }
   }
-  return [...groups.values()].map((group) => group.match);
+  return matches.list();
+}
+
+/**
+ * Entity rows grouped by exact name, in the order first seen: each group lists the agents that
+ * hold the name, the types and tags they give it, and each agent's first summary of it.
+ */
+export class EntityMatchGroups {
+  private readonly groups = new Map<
+    string,
+    { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }
+  >();
+
+  get size(): number {
+    return this.groups.size;
+  }
+
+  has(name: string): boolean {
+    return this.groups.has(name);
+  }
+
+  add(agentId: string, entity: Entity): void {
+    let group = this.groups.get(entity.name);
+    if (!group) {
+      const match: EntityMatch = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
+      group = { match, agents: new Set(), types: new Set(), tags: new Set() };
+      this.groups.set(entity.name, group);
+    }
+    const { match } = group;
+    pushUnique(match.agents, group.agents, agentId);
+    if (entity.type) pushUnique(match.types, group.types, entity.type);
+    if (entity.summary && !(agentId in match.summaries)) match.summaries[agentId] = entity.summary;
+    for (const tag of entity.tags) pushUnique(match.tags, group.tags, tag);
+  }
+
+  list(): EntityMatch[] {
+    return [...this.groups.values()].map((group) => group.match);
+  }
 }
 
 export function sessionRef(agent: string, session: Session, summary = false): SessionRef {

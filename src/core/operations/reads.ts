@@ -25,8 +25,6 @@ import {
 } from './read-common.js';
 import type { CrossAgentSummaryInput, FindEntityInput, ListAgentsInput, QueryAgentMemoryInput } from './inputs.js';
 
-// src/ui/views.ts reads the page bound from here; the bound itself is inputs.ts's.
-
 export type ListAgentsOutput = { agents: string[] } & Reachability;
 
 export async function listAgents(ctx: OperationContext, args: ListAgentsInput): Promise<ListAgentsOutput> {

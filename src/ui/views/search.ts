@@ -1,25 +1,21 @@
 /**
- * The Search view: entities by name or alias across every agent, through find_entity (what
- * `bourdon find` asks), each with the agents that know it, its types and tags, and each agent's
- * summary. The box is in every page's header.
+ * The Search view: entities whose name, alias or an agent's summary holds the text, across
+ * every agent (core/operations/search.ts), each with the agents that know it, its types and
+ * tags, and each agent's summary. The box is in every page's header.
  */
-import { invoke } from '../../core/operations/invoke.js';
-import { findEntityOperation } from '../../core/operations/read-operations.js';
+import { SEARCH_MATCH_LIMIT, SEARCH_TEXT_LIMIT, searchEntities } from '../../core/operations/search.js';
 import { failed } from '../../core/payload.js';
 import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { html, joined, query } from '../html.js';
 import { errorBox, levelParam, options, param, tableHead, type View, type ViewRequest } from './common.js';
 
-/** Longest search a request may ask for (names are short; the store folds and compares them). */
-const MAX_QUERY_LENGTH = 200;
-
 export async function searchView(req: ViewRequest): Promise<View> {
   const asked = param(req, 'q');
-  const q = asked?.slice(0, MAX_QUERY_LENGTH);
+  const q = asked?.slice(0, SEARCH_TEXT_LIMIT);
   const level = levelParam(req);
   const form = html`<form class="filters" method="get" action="/search" role="search" data-autosubmit>
     <label
-      >Entity name or alias <input type="search" name="q" value="${q ?? ''}" maxlength="${MAX_QUERY_LENGTH}"
+      >Name, alias or summary <input type="search" name="q" value="${q ?? ''}" maxlength="${SEARCH_TEXT_LIMIT}"
     /></label>
     <label
       >Level
@@ -34,18 +30,22 @@ export async function searchView(req: ViewRequest): Promise<View> {
       title: 'Search',
       body: html`<h1>Search</h1>
         ${form}
-        <p>Type an entity's name or one of its aliases (any case), as <code>bourdon find</code> takes it.</p>`,
+        <p>
+          Type part of an entity's name, of one of its aliases or of what an agent says of it (any case). Whole names
+          come first.
+        </p>`,
     };
-  const answer = await invoke(findEntityOperation, req.ctx, { name: q, access_level: level });
+  const answer = await searchEntities(req.ctx, { text: q, access_level: level });
   const matches = failed(answer) ? [] : answer.matches;
   const body = html`<h1>Search: ${q}</h1>
     ${form} ${failed(answer) ? errorBox(answer.error) : ''}
     <p class="summary">
       ${
         matches.length === 0
-          ? html`No entity is named or aliased “${q}” at level ${level}. Search matches a whole name or alias, as
-              <code>bourdon find</code> does.`
-          : `${matches.length} entit${matches.length === 1 ? 'y' : 'ies'} named or aliased “${q}”, at level ${level}.`
+          ? `No entity's name, alias or summary holds “${q}” at level ${level}.`
+          : `${matches.length} entit${matches.length === 1 ? 'y' : 'ies'} whose name, alias or summary holds “${q}”, at level ${level}${
+              answer.truncated ? ` (the first ${SEARCH_MATCH_LIMIT}: add words to narrow it)` : ''
+            }.`
       }
     </p>
     ${matches.map(
