@@ -129,8 +129,9 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
   try {
     text = fs.readFileSync(paths.remoteFile, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`);
+    return adoptRenamedWorkspace(paths) ? readRemoteConfig(paths) : null;
   }
   try {
     const parsed = JSON.parse(text) as Partial<RemoteConfig>;
@@ -141,6 +142,36 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
       `${paths.remoteFile} is not valid (${describeError(error)}): run \`bourdon sync init <remote>\` again`,
     );
   }
+}
+
+/**
+ * Moves this library's workspace to `paths.dir` when it sits under another name in the same
+ * folder (the name is a digest of the library's path, and the digest changed from FNV-1a to
+ * SHA-256): the one whose remote.json names this library. True when one was moved.
+ */
+function adoptRenamedWorkspace(paths: SyncPaths): boolean {
+  const parent = path.dirname(paths.dir);
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent).filter((name) => /^library-[0-9a-f]{16}$/.test(name));
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    const dir = path.join(parent, name);
+    if (dir === paths.dir) continue;
+    try {
+      const recorded = (JSON.parse(fs.readFileSync(path.join(dir, 'remote.json'), 'utf8')) as { library?: unknown })
+        .library;
+      if (recorded !== paths.library) continue;
+      fs.renameSync(dir, paths.dir);
+      return true;
+    } catch {
+      // Unreadable, not this library's, or moved by a sync running beside this one: go on.
+      if (fs.existsSync(paths.remoteFile)) return true;
+    }
+  }
+  return false;
 }
 
 /** The remote config, or a clear error saying how to set one. */

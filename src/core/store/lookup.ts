@@ -34,7 +34,7 @@ import {
 } from './parsed-cache.js';
 
 const [HEADER, BUCKET_FILE] = LOOKUP_FILES as [string, string];
-const LOOKUP_FORMAT = 1;
+const LOOKUP_FORMAT = 2;
 /** Name buckets: about this many keys each, a power of two between the bounds. */
 const KEYS_PER_BUCKET = 256;
 const MIN_BUCKETS = 16;

@@ -31,8 +31,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 4: folder and bucket names from a 64-bit FNV-1a (no crypto module at start-up); sessions.json.
  * 5: sessions in parts by month, newest first (meta.months).
  * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
+ * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
  */
-export const CACHE_FORMAT = 6;
+export const CACHE_FORMAT = 7;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
