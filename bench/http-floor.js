@@ -5,7 +5,11 @@
 //   - bourdon serve --transport http on the smallest library (the conformance fixture), calling
 //     find_entity (auth, guards and the audit line included, as in production);
 // then bourdon under 64 connections for --duration seconds: p50, p99 and their ratio.
-// Flags: --duration <s> (default 10), --json.
+// Every connection is its own member (its own bearer token), as 64 MCP clients would be: the
+// server bounds each member to 1 running + 2 waiting calls (src/mcp/http/concurrency.ts), so
+// connections sharing one token would measure 429s, not service. The floor has no members;
+// both CPU figures use the same 4 connections.
+// Flags: --duration <s> (default 10), --connections <n> (default 64), --json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +19,8 @@ import { flagReader, ROOT, startHttpServer } from './lib.js';
 
 const flag = flagReader();
 const duration = Number(flag('--duration', 10));
+const crowdSize = Number(flag('--connections', 64));
+const CPU_CONNECTIONS = 4;
 const asJson = process.argv.includes('--json');
 const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
@@ -49,19 +55,32 @@ const headers = (name, token) => ({
   ...(token ? { authorization: `Bearer ${token}` } : {}),
 });
 
-function run(url, name, args, token, connections, seconds) {
+/** `connections` connections; connection i sends tokens[i] (none when `tokens` is empty). */
+function run(url, name, args, tokens, connections, seconds) {
+  let next = 0;
   return new Promise((resolve, reject) =>
     autocannon(
-      { url, method: 'POST', headers: headers(name, token), body: body(name, args), connections, duration: seconds },
+      {
+        url,
+        method: 'POST',
+        headers: headers(name, null),
+        body: body(name, args),
+        connections,
+        duration: seconds,
+        setupClient: (client) => {
+          const token = tokens[next++ % Math.max(1, tokens.length)];
+          if (token) client.setHeaders(headers(name, token));
+        },
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
 }
 
-async function cpuPerRequest(pid, url, name, args, token) {
-  await run(url, name, args, token, 4, 2); // warm-up
+async function cpuPerRequest(pid, url, name, args, tokens) {
+  await run(url, name, args, tokens, CPU_CONNECTIONS, 2); // warm-up
   const before = cpuMs(pid);
-  const result = await run(url, name, args, token, 4, duration);
+  const result = await run(url, name, args, tokens, CPU_CONNECTIONS, duration);
   const used = cpuMs(pid) - before;
   if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   return { cpu_ms: used / result.requests.total, requests: result.requests.total };
@@ -80,26 +99,31 @@ const echoUrl = await new Promise((resolve, reject) => {
   echo.on('exit', (code) => reject(new Error(`echo server exited ${code}: ${text}`)));
 });
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-floor-'));
-const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('bench', { tier: 'trusted' }).token;
+const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+const tokens = Array.from(
+  { length: Math.max(crowdSize, CPU_CONNECTIONS) },
+  (_, i) => registry.add(`bench-${i}`, { tier: 'trusted' }).token,
+);
 const library = path.join(ROOT, 'test', 'fixtures', 'conformance', 'library');
 const ours = await startHttpServer(library, { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' });
 try {
-  const floor = await cpuPerRequest(echo.pid, echoUrl, 'echo_0', { text: 'Bourdon' }, null);
-  const find = await cpuPerRequest(ours.child.pid, ours.url, 'find_entity', { name: 'Bourdon' }, token);
-  const crowd = await run(ours.url, 'find_entity', { name: 'Bourdon' }, token, 64, duration);
+  const floor = await cpuPerRequest(echo.pid, echoUrl, 'echo_0', { text: 'Bourdon' }, []);
+  const find = await cpuPerRequest(ours.child.pid, ours.url, 'find_entity', { name: 'Bourdon' }, tokens);
+  const crowd = await run(ours.url, 'find_entity', { name: 'Bourdon' }, tokens, crowdSize, duration);
   const result = {
     floor_cpu_ms: floor.cpu_ms,
     find_entity_cpu_ms: find.cpu_ms,
     ratio: find.cpu_ms / floor.cpu_ms,
-    c64: { p50_ms: crowd.latency.p50, p99_ms: crowd.latency.p99, ratio: crowd.latency.p99 / crowd.latency.p50 },
-    c64_errors: crowd.errors + crowd.timeouts + crowd.non2xx,
+    connections: crowdSize,
+    crowd: { p50_ms: crowd.latency.p50, p99_ms: crowd.latency.p99, ratio: crowd.latency.p99 / crowd.latency.p50 },
+    crowd_errors: crowd.errors + crowd.timeouts + crowd.non2xx,
     load_average: os.loadavg()[0],
   };
   if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else
     process.stdout.write(
       `HTTP: SDK echo floor ${floor.cpu_ms.toFixed(2)} ms CPU/request; bourdon find_entity (conformance library) ${find.cpu_ms.toFixed(2)} ms → ${result.ratio.toFixed(2)}× the floor; ` +
-        `64 connections: p50 ${crowd.latency.p50} ms, p99 ${crowd.latency.p99} ms → p99/p50 ${result.c64.ratio.toFixed(2)}× (errors ${result.c64_errors}); load ${result.load_average.toFixed(1)}\n`,
+        `${crowdSize} connections: p50 ${crowd.latency.p50} ms, p99 ${crowd.latency.p99} ms → p99/p50 ${result.crowd.ratio.toFixed(2)}× (errors ${result.crowd_errors}); load ${result.load_average.toFixed(1)}\n`,
     );
 } finally {
   echo.kill('SIGTERM');

@@ -145,14 +145,17 @@ export async function runHttpServer(
   /** The caller a request stands for, or why it is refused; failures count against the address. */
   const authenticate = (req: http.IncomingMessage): Caller | Rejection => {
     if (allowUnauthenticated) return OPERATOR;
-    if (!tokens.configured()) return UNCONFIGURED;
     const address = addressKey(req.socket.remoteAddress);
     const wait = limiter.retryAfter(address);
     const token = bearerToken(req.headers.authorization);
     // While the address is limited only tokens a guess cannot find are checked (auth.ts).
-    if (wait > 0 && (token === null || !tokens.checkableWhileLimited(token))) return rateLimited(wait);
-    const caller = token === null ? null : tokens.authenticate(token);
+    const checked = wait === 0 || (token !== null && tokens.checkableWhileLimited(token));
+    const caller = checked && token !== null ? tokens.authenticate(token) : null;
     if (caller) return caller;
+    // Asked only when no token verified (a verified token means auth is configured): the
+    // common case costs one registry check, not two.
+    if (!tokens.configured()) return UNCONFIGURED;
+    if (!checked) return rateLimited(wait);
     limiter.fail(address);
     return wait > 0 ? rateLimited(wait) : UNAUTHORIZED;
   };
@@ -178,7 +181,7 @@ export async function runHttpServer(
       if (!slot) return exchange.refuse(tooManyCalls(concurrency.limit.retryAfterSeconds));
       if (!(await untilReadyOrAborted(slot.ready, exchange.abort.signal))) return;
 
-      const read = await readRequest(req, exchange.abort.signal, maxBodyBytes);
+      const read = await readRequest(req, maxBodyBytes);
       if (exchange.done) return;
       if (read.tooLarge) return exchange.refuse(tooLarge(maxBodyBytes));
       const body = parseBody(read.text);
@@ -188,9 +191,10 @@ export async function runHttpServer(
 
       const caller =
         isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
-      const request = forwardRequest(read.request, body.text);
+      const parsed = 'json' in body;
+      const request = forwardRequest(req, exchange.abort.signal, parsed ? null : body.text);
       const response = await runWithCaller(caller, () =>
-        handler.fetch(request, 'json' in body ? { parsedBody: body.json } : {}),
+        handler.fetch(request, parsed ? { parsedBody: body.json } : {}),
       );
       await exchange.send(response);
     } catch (error) {
