@@ -33,7 +33,8 @@ import {
 } from './http/auth.js';
 import { LEGACY_TOKEN_ENV, checkBind, describeServing, listen, type AuthMode } from './http/bind.js';
 import { Exchange, forwardRequest, readRequest } from './http/exchange.js';
-import { MemberConcurrency, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
+import { MemberConcurrency, readyOrAborted, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
+import { FairAdmission, runAdmitted, type AdmissionTicket } from './http/admission.js';
 import {
   MCP_PATH,
   batchGuard,
@@ -58,6 +59,7 @@ export { isLoopbackAddress, isLoopbackHost, makeHostCheck, parseHostHeader } fro
 export { bearerToken, type FailedAuthLimit, type MemberAuthenticator } from './http/auth.js';
 export { BindRefusedError, LEGACY_TOKEN_ENV, type AuthMode } from './http/bind.js';
 export { MCP_PATH } from './http/guards.js';
+export { FairAdmission, peersAwayFromSlot } from './http/admission.js';
 
 const DEFAULT_HTTP_HOST = '127.0.0.1';
 const DEFAULT_HTTP_PORT = 7500;
@@ -99,6 +101,12 @@ export interface HttpServerOptions {
   warn?: (message: string) => void;
   /** The bound on each member's concurrent calls; default 1 running and 2 waiting (http/concurrency.ts). */
   memberConcurrency?: MemberConcurrency;
+  /**
+   * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across
+   * members (http/admission.ts). Peer waits step aside only for a fan-out wrapped with
+   * `peersAwayFromSlot`.
+   */
+  admission?: FairAdmission;
 }
 
 export interface HttpServerHandle {
@@ -131,6 +139,7 @@ export async function runHttpServer(
   const tokens = new TokenAuthenticator(legacyToken, options.registry ?? null, warn);
   const limiter = new FailedAuthLimiter(options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT);
   const concurrency = options.memberConcurrency ?? new MemberConcurrency();
+  const admission = options.admission ?? new FairAdmission();
   const authMode = (): AuthMode =>
     allowUnauthenticated ? 'unauthenticated' : tokens.configured() ? 'bearer' : 'unconfigured';
 
@@ -170,6 +179,7 @@ export async function runHttpServer(
   const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const exchange = new Exchange(res, timeoutMs);
     let slot: MemberSlot | null = null;
+    let ticket: AdmissionTicket | null = null;
     try {
       const early = firstRefusal(req, guardsBeforeAuth);
       if (early) return exchange.refuse(early);
@@ -193,8 +203,11 @@ export async function runHttpServer(
         isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
       const parsed = 'json' in body;
       const request = forwardRequest(req, exchange.abort.signal, parsed ? null : body.text);
-      const response = await runWithCaller(caller, () =>
-        handler.fetch(request, parsed ? { parsedBody: body.json } : {}),
+      const admitted = admission.enter(resolved.agent_id);
+      ticket = admitted;
+      if (!(await readyOrAborted(admitted.ready, exchange.abort.signal))) return;
+      const response = await runAdmitted(admitted, () =>
+        runWithCaller(caller, () => handler.fetch(request, parsed ? { parsedBody: body.json } : {})),
       );
       await exchange.send(response);
     } catch (error) {
@@ -202,6 +215,7 @@ export async function runHttpServer(
       warn(`request failed: ${describeError(error)}`);
       exchange.fail();
     } finally {
+      ticket?.leave();
       slot?.leave();
       exchange.finish();
     }
