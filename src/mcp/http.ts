@@ -202,7 +202,7 @@ export async function runHttpServer(
       const caller =
         isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
       const parsed = 'json' in body;
-      const request = forwardRequest(req, exchange.abort.signal, parsed ? null : body.text);
+      const request = forwardRequest(req, parsed ? null : body.text);
       const admitted = admission.enter(resolved.agent_id);
       ticket = admitted;
       if (!(await readyOrAborted(admitted.ready, exchange.abort.signal))) return;

@@ -28,7 +28,11 @@ export class Exchange {
     this.timer.unref();
     res.on('close', () => {
       clearTimeout(this.timer);
+      if (this.res.writableFinished) return; // answered in full: nothing left to stop
+      // The client went away first: stop waiting, and end a stream under way (the SDK tears
+      // its transport down when the stream it returned is cancelled).
       this.abort.abort();
+      void this.reader?.cancel().catch(() => {});
     });
   }
 
@@ -62,14 +66,14 @@ export class Exchange {
    * length, so headers and body leave in one write rather than as chunks.
    */
   async send(response: Response): Promise<void> {
-    if (this.answered) {
+    if (this.answered || this.abort.signal.aborted) {
       void response.body?.cancel().catch(() => {});
       return;
     }
     this.streamingSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     if (!this.streamingSse) {
       const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-      if (this.answered || this.res.writableEnded) return; // the deadline answered meanwhile
+      if (this.answered || this.abort.signal.aborted) return; // the deadline answered, or the client left
       this.answered = true;
       const headers = endToEndHeaders(response.headers);
       if (body) headers['content-length'] = String(body.byteLength);
@@ -86,7 +90,7 @@ export class Exchange {
     this.reader = response.body.getReader();
     for (;;) {
       const { done, value } = await this.reader.read();
-      if (done || this.res.writableEnded) break;
+      if (done || this.res.writableEnded || this.res.destroyed) break;
       if (!this.res.write(value))
         await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
     }
@@ -154,12 +158,14 @@ export async function readRequest(req: http.IncomingMessage, maxBodyBytes: numbe
 }
 
 /**
- * The web `Request` the SDK handler gets, built once: the same URL, method and headers, the
- * exchange's signal, and no Authorization header (the caller is already resolved; the token
- * goes no further). `body` is the text as read, or null when the handler is given the parsed
- * JSON instead (its `parsedBody` option: it then reads no body, so none is copied into one).
+ * The web `Request` the SDK handler gets, built once: the same URL, method and headers, and no
+ * Authorization header (the caller is already resolved; the token goes no further). `body` is
+ * the text as read, or null when the handler is given the parsed JSON instead (its
+ * `parsedBody` option: it then reads no body, so none is copied into one). No abort signal:
+ * linking one costs about a tenth of a millisecond per request, and the exchange ends what the
+ * handler started by cancelling the stream it answered with (on the deadline or a client gone).
  */
-export function forwardRequest(req: http.IncomingMessage, signal: AbortSignal, body: string | null): Request {
+export function forwardRequest(req: http.IncomingMessage, body: string | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'authorization' || name.startsWith(':')) continue;
@@ -167,5 +173,5 @@ export function forwardRequest(req: http.IncomingMessage, signal: AbortSignal, b
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new Request(url, { method: req.method ?? 'POST', headers, signal, ...(body === null ? {} : { body }) });
+  return new Request(url, { method: req.method ?? 'POST', headers, ...(body === null ? {} : { body }) });
 }
