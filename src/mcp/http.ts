@@ -4,7 +4,8 @@
  * Every request is checked, in this order, before any MCP code sees it (./http/guards.ts):
  *   target (400) → path (404) → Host (421) → Origin (403) → failed-auth limit (429)
  *   → auth (503 / 401) → method (405) → declared size (413) → content type (415)
- *   → body size (413) → batch (400) → the call itself, within the timeout (−32603).
+ *   → the member's bound (429) → body size (413) → batch (400) → a fair admission slot
+ *   (./http/admission.ts) → the call itself, within the timeout (−32603).
  * Then the SDK's `createMcpHandler` answers it with a fresh server from the factory: it
  * serves the handshake era (2025-11-25 and earlier: initialize, then calls, each POST
  * answered over a stateless streamable transport) and the 2026-07-28 stateless binding
