@@ -119,6 +119,7 @@ async function crowd(url, name, args, tokens, seconds) {
     });
   await Promise.all(tokens.map((_, i) => call(i)));
   const latencies = [];
+  const answered = tokens.map(() => 0);
   let failed = 0;
   const end = performance.now() + seconds * 1000;
   await Promise.all(
@@ -127,14 +128,25 @@ async function crowd(url, name, args, tokens, seconds) {
         const started = performance.now();
         const status = await call(i).catch(() => 0);
         if (status !== 200) failed++;
-        else latencies.push(performance.now() - started);
+        else {
+          latencies.push(performance.now() - started);
+          answered[i]++;
+        }
       }
     }),
   );
   for (const pool of pools) pool.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
-  return { requests: latencies.length, failed, p50: at(0.5), p99: at(0.99), max: Math.round(latencies.at(-1)) };
+  return {
+    requests: latencies.length,
+    failed,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: Math.round(latencies.at(-1)),
+    // Calls answered per client, fewest and most: a starved client shows here.
+    per_client: { min: Math.min(...answered), max: Math.max(...answered) },
+  };
 }
 
 const echo = spawn(process.execPath, [path.join(ROOT, 'bench', 'echo-server.js')], {
@@ -183,6 +195,7 @@ try {
       p50_ms: many.p50,
       p99_ms: many.p99,
       max_ms: many.max,
+      calls_per_client: many.per_client,
       ratio: many.p99 / many.p50,
     },
     crowd_errors: many.failed,
@@ -192,7 +205,7 @@ try {
   else
     process.stdout.write(
       `HTTP: SDK echo floor ${floor.cpu_ms.toFixed(2)} ms CPU/request; bourdon find_entity (conformance library) ${find.cpu_ms.toFixed(2)} ms → ${result.ratio.toFixed(2)}× the floor (median of ${rounds.map((r) => r.ratio.toFixed(2) + '×').join(', ')}); ` +
-        `${crowdSize} clients: p50 ${many.p50} ms, p99 ${many.p99} ms → p99/p50 ${result.crowd.ratio.toFixed(2)}× (errors ${result.crowd_errors}); load ${result.load_average.toFixed(1)}\n`,
+        `${crowdSize} clients: p50 ${many.p50} ms, p99 ${many.p99} ms → p99/p50 ${result.crowd.ratio.toFixed(2)}×, ${many.per_client.min}–${many.per_client.max} calls per client (errors ${result.crowd_errors}); load ${result.load_average.toFixed(1)}\n`,
     );
 } finally {
   echo.kill('SIGTERM');
