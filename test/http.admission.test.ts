@@ -1,7 +1,15 @@
 // Fair admission (src/mcp/http/admission.ts), driven without a clock: calls enter, leave and
 // step aside in a chosen order, and the test reads which calls were admitted, in what order.
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { FederationRegistry } from '../src/core/trust/registry.js';
+import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
+import { tempDir } from './helpers/fixtures.js';
+import { mcpHeaders } from './helpers/http.js';
 import { FairAdmission, peersAwayFromSlot, runAdmitted, type AdmissionTicket } from '../src/mcp/http/admission.js';
 import type { PeerFanout } from '../src/core/federation/peers.js';
 
@@ -205,4 +213,74 @@ describe('fair admission', () => {
       ),
       { numRuns: 200 },
     ));
+});
+
+describe('fair admission on a real server', () => {
+  let home: string;
+  let server: HttpServerHandle;
+  let admission: FairAdmission;
+  let tokens: { stuck: string; other: string };
+  let unstick!: () => void;
+  const stuck = new Promise<void>((resolve) => (unstick = resolve));
+
+  beforeAll(async () => {
+    home = tempDir('bourdon-admission-home-');
+    const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
+    tokens = {
+      stuck: registry.add('stuck', { tier: 'trusted' }).token,
+      other: registry.add('other', { tier: 'trusted' }).token,
+    };
+    admission = new FairAdmission(1);
+    const factory = () => {
+      const mcp = new McpServer({ name: 'admission-test', version: '1' });
+      mcp.registerTool('hang', { inputSchema: z.object({}) }, async () => {
+        await stuck;
+        return { content: [{ type: 'text', text: 'late' }] };
+      });
+      mcp.registerTool('ping', { inputSchema: z.object({}) }, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+      return mcp;
+    };
+    server = await runHttpServer(factory, { port: 0, registry, admission, timeoutMs: 300, warn: () => {} });
+  });
+  afterAll(async () => {
+    unstick();
+    await server?.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  // A 2026-07-28 call: the SDK stops nothing of it when the request is given up (a handshake-era
+  // call's transport is torn down), so only the admission can give its slot back.
+  const call = (token: string, name: string) =>
+    fetch(server.url, {
+      method: 'POST',
+      headers: mcpHeaders(token, {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+
+  it('a call answered by its deadline gives its slot back though its handler still runs', async () => {
+    const late = await call(tokens.stuck, 'hang');
+    expect(await late.text()).toContain('request timed out');
+    // The only slot is free again: another member's call is admitted and answered.
+    expect(admission.load()).toEqual({ inside: 0, waiting: 0 });
+    const served = await call(tokens.other, 'ping');
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('pong');
+  });
 });

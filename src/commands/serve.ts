@@ -205,19 +205,16 @@ export default class Serve extends BaseCommand {
     profile: string,
   ): Promise<void> {
     const shutdown = listenForShutdown({ stdin: false });
-    const [{ createL6Server }, { runHttpServer, peersAwayFromSlot }, { FederationRegistry }, { UNKNOWN_CALLER }] =
-      await Promise.all([
-        import('../mcp/server.js'),
-        import('../mcp/http.js'),
-        import('../core/trust/registry.js'),
-        import('../core/trust/caller.js'),
-      ]);
+    const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
+      import('../mcp/server.js'),
+      import('../mcp/http.js'),
+      import('../core/trust/registry.js'),
+      import('../core/trust/caller.js'),
+    ]);
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
-    // A call waiting on its peers gives its admission slot back meanwhile (src/mcp/http/admission.ts).
-    const awayPeers = peers ? peersAwayFromSlot(peers) : null;
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
     const handle = await runHttpServer(
-      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers: awayPeers, toolFilter }),
+      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter }),
       {
         host: flags.host,
         port: flags.port,

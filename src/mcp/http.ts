@@ -104,8 +104,7 @@ export interface HttpServerOptions {
   memberConcurrency?: MemberConcurrency;
   /**
    * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across
-   * members (http/admission.ts). Peer waits step aside only for a fan-out wrapped with
-   * `peersAwayFromSlot`.
+   * members (http/admission.ts). A server from `createL6Server` steps its peer waits aside.
    */
   admission?: FairAdmission;
 }
@@ -203,9 +202,12 @@ export async function runHttpServer(
       const caller =
         isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
       const parsed = 'json' in body;
-      const request = forwardRequest(req, parsed ? null : body.text);
+      const request = forwardRequest(req, exchange.abort.signal, parsed ? null : body.text);
       const admitted = admission.enter(resolved.agent_id);
       ticket = admitted;
+      // Answered by the deadline or abandoned by its client, a call gives its slot back even if
+      // its handler is still running: a stuck call must not keep a slot others are waiting for.
+      exchange.abort.signal.addEventListener('abort', () => admitted.leave(), { once: true });
       if (!(await readyOrAborted(admitted.ready, exchange.abort.signal))) return;
       const response = await runAdmitted(admitted, () =>
         runWithCaller(caller, () => handler.fetch(request, parsed ? { parsedBody: body.json } : {})),

@@ -158,14 +158,13 @@ export async function readRequest(req: http.IncomingMessage, maxBodyBytes: numbe
 }
 
 /**
- * The web `Request` the SDK handler gets, built once: the same URL, method and headers, and no
- * Authorization header (the caller is already resolved; the token goes no further). `body` is
- * the text as read, or null when the handler is given the parsed JSON instead (its
- * `parsedBody` option: it then reads no body, so none is copied into one). No abort signal:
- * linking one costs about a tenth of a millisecond per request, and the exchange ends what the
- * handler started by cancelling the stream it answered with (on the deadline or a client gone).
+ * The web `Request` the SDK handler gets, built once: the same URL, method and headers, the
+ * exchange's signal (the SDK tears a handshake-era transport down when it fires: deadline or
+ * client gone), and no Authorization header (the caller is already resolved; the token goes no
+ * further). `body` is the text as read, or null when the handler is given the parsed JSON
+ * instead (its `parsedBody` option: it then reads no body, so none is copied into one).
  */
-export function forwardRequest(req: http.IncomingMessage, body: string | null): Request {
+export function forwardRequest(req: http.IncomingMessage, signal: AbortSignal, body: string | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'authorization' || name.startsWith(':')) continue;
@@ -173,5 +172,5 @@ export function forwardRequest(req: http.IncomingMessage, body: string | null): 
     else headers.set(name, value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-  return new Request(url, { method: req.method ?? 'POST', headers, ...(body === null ? {} : { body }) });
+  return new Request(url, { method: req.method ?? 'POST', headers, signal, ...(body === null ? {} : { body }) });
 }
