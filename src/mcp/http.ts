@@ -4,7 +4,8 @@
  * Every request is checked, in this order, before any MCP code sees it (./http/guards.ts):
  *   target (400) → path (404) → Host (421) → Origin (403) → failed-auth limit (429)
  *   → auth (503 / 401) → method (405) → declared size (413) → content type (415)
- *   → body size (413) → batch (400) → the call itself, within the timeout (−32603).
+ *   → the member's bound (429) → body size (413) → batch (400) → a fair admission slot
+ *   (./http/admission.ts) → the call itself, within the timeout (−32603).
  * Then the SDK's `createMcpHandler` answers it with a fresh server from the factory: it
  * serves the handshake era (2025-11-25 and earlier: initialize, then calls, each POST
  * answered over a stateless streamable transport) and the 2026-07-28 stateless binding
@@ -33,7 +34,8 @@ import {
 } from './http/auth.js';
 import { LEGACY_TOKEN_ENV, checkBind, describeServing, listen, type AuthMode } from './http/bind.js';
 import { Exchange, forwardRequest, readRequest } from './http/exchange.js';
-import { MemberConcurrency, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
+import { MemberConcurrency, readyOrAborted, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
+import { FairAdmission, runAdmitted, type AdmissionTicket } from './http/admission.js';
 import {
   MCP_PATH,
   batchGuard,
@@ -58,6 +60,7 @@ export { isLoopbackAddress, isLoopbackHost, makeHostCheck, parseHostHeader } fro
 export { bearerToken, type FailedAuthLimit, type MemberAuthenticator } from './http/auth.js';
 export { BindRefusedError, LEGACY_TOKEN_ENV, type AuthMode } from './http/bind.js';
 export { MCP_PATH } from './http/guards.js';
+export { FairAdmission, peersAwayFromSlot } from './http/admission.js';
 
 const DEFAULT_HTTP_HOST = '127.0.0.1';
 const DEFAULT_HTTP_PORT = 7500;
@@ -99,6 +102,11 @@ export interface HttpServerOptions {
   warn?: (message: string) => void;
   /** The bound on each member's concurrent calls; default 1 running and 2 waiting (http/concurrency.ts). */
   memberConcurrency?: MemberConcurrency;
+  /**
+   * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across
+   * members (http/admission.ts). A server from `createL6Server` steps its peer waits aside.
+   */
+  admission?: FairAdmission;
 }
 
 export interface HttpServerHandle {
@@ -131,6 +139,7 @@ export async function runHttpServer(
   const tokens = new TokenAuthenticator(legacyToken, options.registry ?? null, warn);
   const limiter = new FailedAuthLimiter(options.failedAuthLimit ?? DEFAULT_FAILED_AUTH_LIMIT);
   const concurrency = options.memberConcurrency ?? new MemberConcurrency();
+  const admission = options.admission ?? new FairAdmission();
   const authMode = (): AuthMode =>
     allowUnauthenticated ? 'unauthenticated' : tokens.configured() ? 'bearer' : 'unconfigured';
 
@@ -145,14 +154,17 @@ export async function runHttpServer(
   /** The caller a request stands for, or why it is refused; failures count against the address. */
   const authenticate = (req: http.IncomingMessage): Caller | Rejection => {
     if (allowUnauthenticated) return OPERATOR;
-    if (!tokens.configured()) return UNCONFIGURED;
     const address = addressKey(req.socket.remoteAddress);
     const wait = limiter.retryAfter(address);
     const token = bearerToken(req.headers.authorization);
     // While the address is limited only tokens a guess cannot find are checked (auth.ts).
-    if (wait > 0 && (token === null || !tokens.checkableWhileLimited(token))) return rateLimited(wait);
-    const caller = token === null ? null : tokens.authenticate(token);
+    const checked = wait === 0 || (token !== null && tokens.checkableWhileLimited(token));
+    const caller = checked && token !== null ? tokens.authenticate(token) : null;
     if (caller) return caller;
+    // Asked only when no token verified (a verified token means auth is configured): the
+    // common case costs one registry check, not two.
+    if (!tokens.configured()) return UNCONFIGURED;
+    if (!checked) return rateLimited(wait);
     limiter.fail(address);
     return wait > 0 ? rateLimited(wait) : UNAUTHORIZED;
   };
@@ -167,6 +179,7 @@ export async function runHttpServer(
   const onRequest = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const exchange = new Exchange(res, timeoutMs);
     let slot: MemberSlot | null = null;
+    let ticket: AdmissionTicket | null = null;
     try {
       const early = firstRefusal(req, guardsBeforeAuth);
       if (early) return exchange.refuse(early);
@@ -178,7 +191,7 @@ export async function runHttpServer(
       if (!slot) return exchange.refuse(tooManyCalls(concurrency.limit.retryAfterSeconds));
       if (!(await untilReadyOrAborted(slot.ready, exchange.abort.signal))) return;
 
-      const read = await readRequest(req, exchange.abort.signal, maxBodyBytes);
+      const read = await readRequest(req, maxBodyBytes);
       if (exchange.done) return;
       if (read.tooLarge) return exchange.refuse(tooLarge(maxBodyBytes));
       const body = parseBody(read.text);
@@ -188,9 +201,16 @@ export async function runHttpServer(
 
       const caller =
         isRemote(req) && resolved.ceiling === 'private' ? { ...resolved, ceiling: 'team' as const } : resolved;
-      const request = forwardRequest(read.request, body.text);
-      const response = await runWithCaller(caller, () =>
-        handler.fetch(request, 'json' in body ? { parsedBody: body.json } : {}),
+      const parsed = 'json' in body;
+      const request = forwardRequest(req, exchange.abort.signal, parsed ? null : body.text);
+      const admitted = admission.enter(resolved.agent_id);
+      ticket = admitted;
+      // Answered by the deadline or abandoned by its client, a call gives its slot back even if
+      // its handler is still running: a stuck call must not keep a slot others are waiting for.
+      exchange.abort.signal.addEventListener('abort', () => admitted.leave(), { once: true });
+      if (!(await readyOrAborted(admitted.ready, exchange.abort.signal))) return;
+      const response = await runAdmitted(admitted, () =>
+        runWithCaller(caller, () => handler.fetch(request, parsed ? { parsedBody: body.json } : {})),
       );
       await exchange.send(response);
     } catch (error) {
@@ -198,6 +218,7 @@ export async function runHttpServer(
       warn(`request failed: ${describeError(error)}`);
       exchange.fail();
     } finally {
+      ticket?.leave();
       slot?.leave();
       exchange.finish();
     }

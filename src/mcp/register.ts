@@ -5,7 +5,13 @@
  * declared in core (src/core/operations/catalog.ts): its name, description, input schema and
  * handler come from the declaration.
  */
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type McpServer,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
@@ -111,6 +117,45 @@ function validationErrorResult(toolName: string, issues: readonly InputIssue[]):
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+type JsonSchemaOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
+
+/**
+ * The schema with its JSON Schema conversion remembered per target. The SDK converts a tool's
+ * input schema on every HTTP `tools/call` (to check `Mcp-Param-*` headers) and on every
+ * `tools/list`, and its cache lives on the server, which HTTP builds per request; the
+ * operations' schemas are constants, so one conversion per process serves every server.
+ * Validation and the JSON Schema itself are the schema's own (the same document either way).
+ */
+function rememberingJsonSchema<I, O>(schema: StandardSchemaWithJSON<I, O>): StandardSchemaWithJSON<I, O> {
+  const standard = schema['~standard'];
+  const converted = new Map<string, Record<string, unknown>>();
+  const convert = (io: 'input' | 'output') => (options: JsonSchemaOptions) => {
+    if (options.libraryOptions !== undefined) return standard.jsonSchema[io](options);
+    const key = `${io}:${options.target}`;
+    let json = converted.get(key);
+    if (!json) converted.set(key, (json = standard.jsonSchema[io](options)));
+    return json;
+  };
+  return {
+    '~standard': {
+      version: standard.version,
+      vendor: standard.vendor,
+      validate: (value, options) => standard.validate(value, options),
+      ...(standard.types ? { types: standard.types } : {}),
+      jsonSchema: { input: convert('input'), output: convert('output') },
+    },
+  };
+}
+const rememberedSchemas = new WeakMap<
+  AnyOperation,
+  StandardSchemaWithJSON<unknown, OperationInput<AnyOperation['input']>>
+>();
+function toolInputSchema(operation: AnyOperation) {
+  let schema = rememberedSchemas.get(operation);
+  if (!schema) rememberedSchemas.set(operation, (schema = rememberingJsonSchema(operation.input)));
+  return schema;
+}
+
 /**
  * Registers the offered operations as tools and answers tools/call for them, through the SDK's
  * public API only: `registerTool` lists each tool (name, description, input schema), and our own
@@ -133,8 +178,10 @@ export function registerTools(
   const byName = new Map(offered.map((operation) => [operation.name, operation]));
   for (const operation of offered) {
     // Listed by the SDK; called through the handler below (the callback serves only if the SDK ever dispatches itself).
-    server.registerTool(operation.name, { description: operation.description, inputSchema: operation.input }, (input) =>
-      runTool(env, operation, input),
+    server.registerTool(
+      operation.name,
+      { description: operation.description, inputSchema: toolInputSchema(operation) },
+      (input) => runTool(env, operation, input),
     );
   }
   if (byName.size === 0) return; // no tool offered at all: the SDK answers "method not found"

@@ -7,6 +7,10 @@ import { agentMemoryResource, agentsResource, entityResource } from '../core/ope
 import { guarded, type CallEnvironment } from './register.js';
 
 const JSON_MIME = 'application/json';
+// Built once: HTTP builds a server per request, and parsing the URI templates each time is
+// wasted work (a template holds no per-server state).
+const AGENT_MEMORY = new ResourceTemplate('agent-library://agents/{agent_id}/memory', { list: undefined });
+const ENTITY = new ResourceTemplate('agent-library://entities/{name}', { list: undefined });
 
 function variable(value: string | string[] | undefined): string {
   const raw = Array.isArray(value) ? value[0] : value;
@@ -31,7 +35,7 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
   );
   server.registerResource(
     'agent-memory',
-    new ResourceTemplate('agent-library://agents/{agent_id}/memory', { list: undefined }),
+    AGENT_MEMORY,
     { description: "One agent's manifest, public rows only.", mimeType: JSON_MIME },
     async (uri, variables) => {
       const agentId = variable(variables.agent_id);
@@ -43,7 +47,7 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
   );
   server.registerResource(
     'entity',
-    new ResourceTemplate('agent-library://entities/{name}', { list: undefined }),
+    ENTITY,
     { description: 'Entity matches for a name, public rows only.', mimeType: JSON_MIME },
     async (uri, variables) => {
       const name = variable(variables.name);

@@ -12,6 +12,7 @@ import type { PeerFanout } from '../core/peers.js';
 import { registerTools, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
 import { OPERATIONS, OPERATION_NAMES } from '../core/operations/catalog.js';
+import { peersAwayFromSlot } from './http/admission.js';
 
 export const SERVER_NAME = 'bourdon-l6';
 /** The installed package's version (package.json is the one place it is written). */
@@ -33,6 +34,9 @@ export interface L6ServerOptions {
 export function createL6Server(store: L6Store, options: L6ServerOptions = {}): McpServer {
   const env = options.env ?? process.env;
   const warn = options.warn ?? stderrWarn;
+  // Over HTTP a call waiting on its peers gives its admission slot back meanwhile
+  // (./http/admission.ts); elsewhere (stdio, no slot) the wrapper just calls through.
+  const peers = options.peers ? peersAwayFromSlot(options.peers) : null;
   const callEnv: CallEnvironment = {
     fallbackCaller: options.fallbackCaller ?? OPERATOR,
     auditPath: options.auditPath === undefined ? configPaths(env).audit : options.auditPath,
@@ -43,7 +47,7 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
       env,
       now: options.now ?? (() => new Date()),
       warn,
-      peers: options.peers ?? null,
+      peers,
       // Operations that audit on their own (rollback) write where this server's trail goes.
       config:
         typeof options.auditPath === 'string' ? { ...configPaths(env), audit: options.auditPath } : configPaths(env),

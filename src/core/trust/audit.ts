@@ -81,9 +81,8 @@ export function auditRecord(
  * from concurrent processes never interleave. A short write (disk full) is reported.
  */
 export function appendAudit(auditPath: string, record: AuditRecord, rotation: AuditRotation = AUDIT_ROTATION): void {
-  fs.mkdirSync(path.dirname(auditPath), { recursive: true, mode: 0o700 });
   const line = Buffer.from(JSON.stringify(record) + '\n', 'utf8');
-  const fd = fs.openSync(auditPath, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+  const fd = openForAppend(auditPath);
   try {
     const written = fs.writeSync(fd, line);
     if (written !== line.length) throw new Error(`short write to ${auditPath} (${written} of ${line.length} bytes)`);
@@ -92,6 +91,26 @@ export function appendAudit(auditPath: string, record: AuditRecord, rotation: Au
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Folders this process already made: a server appends a line per call, the folder stays. */
+const madeFolders = new Set<string>();
+
+/** The log opened for appending; its folder is made on first use, or again when it went away. */
+function openForAppend(auditPath: string): number {
+  const folder = path.dirname(auditPath);
+  const open = () =>
+    fs.openSync(auditPath, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+  if (madeFolders.has(folder)) {
+    try {
+      return open();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  madeFolders.add(folder);
+  return open();
 }
 
 export interface AuditRotation {

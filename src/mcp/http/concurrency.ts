@@ -94,7 +94,12 @@ export class MemberConcurrency {
  */
 export async function untilReadyOrAborted(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
   await new Promise((resolve) => setImmediate(resolve));
-  if (signal.aborted) return false;
+  return readyOrAborted(ready, signal);
+}
+
+/** Whether `ready` settled (true) or the request was given up first (false). */
+export function readyOrAborted(ready: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => resolve(false);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -1,7 +1,7 @@
 /**
- * One HTTP exchange between Node and the SDK's web-standard handler: the body read into a
- * `Request` (the SDK's `toWebRequest` and `readRequestBody`), and the `Response` written back
- * within the request's time budget.
+ * One HTTP exchange between Node and the SDK's web-standard handler: the body read once (the
+ * handler gets it parsed and a body-less `Request` carrying the URL, method and headers), and
+ * the `Response` written back within the request's time budget.
  *
  * The writing side is ours, not the SDK's `toNodeHandler`: that one has no deadline. Ours
  * answers a request that outlives its budget with a JSON-RPC error carrying the request's id —
@@ -9,8 +9,6 @@
  * aborts the handler, and closes the connection.
  */
 import type http from 'node:http';
-import { toWebRequest } from '@modelcontextprotocol/node';
-import { readRequestBody } from '@modelcontextprotocol/server';
 import { jsonRpcError, type Rejection } from './guards.js';
 
 export class Exchange {
@@ -30,7 +28,11 @@ export class Exchange {
     this.timer.unref();
     res.on('close', () => {
       clearTimeout(this.timer);
+      if (this.res.writableFinished) return; // answered in full: nothing left to stop
+      // The client went away first: stop waiting, and end a stream under way (the SDK tears
+      // its transport down when the stream it returned is cancelled).
       this.abort.abort();
+      void this.reader?.cancel().catch(() => {});
     });
   }
 
@@ -58,14 +60,28 @@ export class Exchange {
     this.res.end(body);
   }
 
-  /** Writes the handler's response, streaming its body with backpressure. */
+  /**
+   * Writes the handler's response: an SSE stream as it comes, with backpressure; any other
+   * answer (one JSON document, produced whole) read first and written in one piece with its
+   * length, so headers and body leave in one write rather than as chunks.
+   */
   async send(response: Response): Promise<void> {
-    if (this.answered) {
+    if (this.answered || this.abort.signal.aborted) {
       void response.body?.cancel().catch(() => {});
       return;
     }
-    this.answered = true;
     this.streamingSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    if (!this.streamingSse) {
+      const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+      if (this.answered || this.abort.signal.aborted) return; // the deadline answered, or the client left
+      this.answered = true;
+      const headers = endToEndHeaders(response.headers);
+      if (body) headers['content-length'] = String(body.byteLength);
+      this.res.writeHead(response.status, headers);
+      this.res.end(body ?? undefined);
+      return;
+    }
+    this.answered = true;
     this.res.writeHead(response.status, endToEndHeaders(response.headers));
     if (!response.body) {
       this.res.end();
@@ -74,7 +90,7 @@ export class Exchange {
     this.reader = response.body.getReader();
     for (;;) {
       const { done, value } = await this.reader.read();
-      if (done || this.res.writableEnded) break;
+      if (done || this.res.writableEnded || this.res.destroyed) break;
       if (!this.res.write(value))
         await new Promise<void>((resolve) => this.res.once('drain', resolve).once('close', resolve));
     }
@@ -123,35 +139,38 @@ function endToEndHeaders(headers: Headers): Record<string, string> {
 }
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
-type ReadOutcome = { tooLarge: true } | { tooLarge: false; request: Request; text: string };
+type ReadOutcome = { tooLarge: true } | { tooLarge: false; text: string };
 
 /**
- * Reads the body (at most `maxBodyBytes`) into a web `Request` with the SDK's adapter, and its
- * text with the SDK's reader. The request's body is consumed: hand on `forwardRequest`.
+ * Reads the body, at most `maxBodyBytes` (a declared or actual larger one is refused unread
+ * past the limit), as UTF-8 text (invalid bytes become U+FFFD, as the SDK's reader does).
  */
-export async function readRequest(
-  req: http.IncomingMessage,
-  signal: AbortSignal,
-  maxBodyBytes: number,
-): Promise<ReadOutcome> {
-  let request: Request;
-  try {
-    request = await toWebRequest(req, undefined, { signal, maxRequestBodySize: maxBodyBytes });
-  } catch (error) {
-    if (error instanceof Error && error.name === 'RequestBodyTooLargeError') return { tooLarge: true };
-    throw error;
+export async function readRequest(req: http.IncomingMessage, maxBodyBytes: number): Promise<ReadOutcome> {
+  if (Number(req.headers['content-length']) > maxBodyBytes) return { tooLarge: true };
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    received += chunk.byteLength;
+    if (received > maxBodyBytes) return { tooLarge: true };
+    chunks.push(chunk);
   }
-  const read = await readRequestBody(request, maxBodyBytes);
-  return read.tooLarge ? { tooLarge: true } : { tooLarge: false, request, text: read.text };
+  return { tooLarge: false, text: Buffer.concat(chunks, received).toString('utf8') };
 }
 
 /**
- * The request the SDK handler gets: the same URL, method, headers and signal, the body as we
- * checked it, and no Authorization header (the caller is already resolved; the token goes no
- * further).
+ * The web `Request` the SDK handler gets, built once: the same URL, method and headers, the
+ * exchange's signal (the SDK tears a handshake-era transport down when it fires: deadline or
+ * client gone), and no Authorization header (the caller is already resolved; the token goes no
+ * further). `body` is the text as read, or null when the handler is given the parsed JSON
+ * instead (its `parsedBody` option: it then reads no body, so none is copied into one).
  */
-export function forwardRequest(read: Request, text: string): Request {
-  const headers = new Headers(read.headers);
-  headers.delete('authorization');
-  return new Request(read, { headers, body: text });
+export function forwardRequest(req: http.IncomingMessage, signal: AbortSignal, body: string | null): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'authorization' || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  return new Request(url, { method: req.method ?? 'POST', headers, signal, ...(body === null ? {} : { body }) });
 }
