@@ -11,7 +11,7 @@ import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders } from './helpers/http.js';
 import { FairAdmission, peersAwayFromSlot, runAdmitted, type AdmissionTicket } from '../src/mcp/http/admission.js';
-import type { PeerFanout } from '../src/core/federation/peers.js';
+import type { PeerFanout } from '../src/core/peers.js';
 
 /** Lets every settled promise's callbacks run (event-loop order only, no time). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -13,7 +13,7 @@
  * No timers and no clock: a call is admitted when another leaves or steps aside.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PeerFanout } from '../../core/federation/peers.js';
+import type { PeerFanout } from '../../core/peers.js';
 
 /** Calls inside the handler at once: enough to overlap one call's file reads with another's CPU. */
 export const DEFAULT_ADMISSION_SLOTS = 4;
