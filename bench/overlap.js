@@ -95,6 +95,7 @@ function readers(url, seconds) {
   });
 }
 
+let entitiesWritten = 0; // across rounds: every commit adds a new entity, so none is a no-op merge
 async function writer(url, stop) {
   let commits = 0;
   let failures = 0;
@@ -104,7 +105,9 @@ async function writer(url, stop) {
       'commit_to_federation',
       {
         agent_id: 'agent-000',
-        entities: [{ name: `Overlap ${process.pid} ${commits}`, type: 'concept', summary: 'a row written under load' }],
+        entities: [
+          { name: `Overlap ${process.pid} ${entitiesWritten++}`, type: 'concept', summary: 'a row written under load' },
+        ],
       },
       writerToken,
     );
