@@ -9,7 +9,6 @@ import { listNotesOperation, listRecentWorkOperation } from '../../core/operatio
 import { localDay } from '../../core/store/dates.js';
 import { failed } from '../../core/payload.js';
 import { foldKey } from '../../core/store/manifest.js';
-import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { html, joined, when } from '../html.js';
 import { chart, type DayActivity } from './chart.js';
 import {
@@ -21,6 +20,7 @@ import {
   TIMELINE_MAX_ROWS,
   type View,
   type ViewRequest,
+  levelSelect,
 } from './common.js';
 
 export async function activityView(req: ViewRequest): Promise<View> {
@@ -69,12 +69,7 @@ export async function activityView(req: ViewRequest): Promise<View> {
         </select></label
       >
       <label>Project <input type="text" name="project" value="${project ?? ''}" placeholder="any project" /></label>
-      <label
-        >Level
-        <select name="level">
-          ${options(ACCESS_LEVELS, level)}
-        </select></label
-      >
+      ${levelSelect(level)}
       <button type="submit">Show</button>
     </form>
     ${error ? errorBox(error) : ''}

@@ -54,6 +54,16 @@ export function options(values: readonly string[], selected: string | undefined,
   )}`;
 }
 
+/** The Level select every filtered view has, with `level` chosen. */
+export function levelSelect(level: string): SafeHtml {
+  return html`<label
+    >Level
+    <select name="level">
+      ${options(ACCESS_LEVELS, level)}
+    </select></label
+  >`;
+}
+
 export async function agentIds(ctx: OperationContext): Promise<string[]> {
   return [...(await invoke(listAgentsOperation, ctx, {})).agents].sort();
 }

@@ -5,9 +5,8 @@
  */
 import { SEARCH_MATCH_LIMIT, SEARCH_TEXT_LIMIT, searchEntities } from '../../core/operations/search.js';
 import { failed } from '../../core/payload.js';
-import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { html, joined, query } from '../html.js';
-import { errorBox, levelParam, options, param, tableHead, type View, type ViewRequest } from './common.js';
+import { errorBox, levelParam, levelSelect, param, tableHead, type View, type ViewRequest } from './common.js';
 
 export async function searchView(req: ViewRequest): Promise<View> {
   const asked = param(req, 'q');
@@ -17,12 +16,7 @@ export async function searchView(req: ViewRequest): Promise<View> {
     <label
       >Name, alias or summary <input type="search" name="q" value="${q ?? ''}" maxlength="${SEARCH_TEXT_LIMIT}"
     /></label>
-    <label
-      >Level
-      <select name="level">
-        ${options(ACCESS_LEVELS, level)}
-      </select></label
-    >
+    ${levelSelect(level)}
     <button type="submit">Search</button>
   </form>`;
   if (!q)

@@ -8,7 +8,6 @@ import { MAX_PAGE_SIZE } from '../../core/operations/inputs.js';
 import { listWorkstreamsOperation } from '../../core/operations/read-operations.js';
 import { failed } from '../../core/payload.js';
 import { WORKSTREAM_STATUSES } from '../../core/operations/workstreams.js';
-import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { html, joined, when } from '../html.js';
 import {
   agentIds,
@@ -20,6 +19,7 @@ import {
   TIMELINE_MAX_ROWS,
   type View,
   type ViewRequest,
+  levelSelect,
 } from './common.js';
 
 export async function workstreamsView(req: ViewRequest): Promise<View> {
@@ -57,12 +57,7 @@ export async function workstreamsView(req: ViewRequest): Promise<View> {
         </select></label
       >
       <label>Since <input type="date" name="since" value="${since ?? ''}" /></label>
-      <label
-        >Level
-        <select name="level">
-          ${options(ACCESS_LEVELS, level)}
-        </select></label
-      >
+      ${levelSelect(level)}
       <button type="submit">Show</button>
     </form>
     ${result.error ? errorBox(result.error) : ''}
