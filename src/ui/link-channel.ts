@@ -11,10 +11,10 @@
  * travels only over the socket, never in argv or a log. Not on Windows (no Unix sockets there):
  * there a new link still needs a restart.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { nameHash } from '../core/store/hashing.js';
 
 /** What the running server answers: the same fields `bourdon ui --json` prints. */
 export interface MintedLink {
@@ -38,7 +38,7 @@ const LINK_SHAPE = /^http:\/\/127\.0\.0\.1:(\d+)\/[0-9a-f]{32}\/\?token=[0-9a-f]
  */
 export function linkSocketPath(home: string, libraryRoot: string): string | null {
   if (process.platform === 'win32') return null;
-  const name = crypto.createHash('sha256').update(path.resolve(libraryRoot)).digest('hex').slice(0, 16);
+  const name = nameHash(path.resolve(libraryRoot));
   const socket = path.join(home, 'ui', `${name}.sock`);
   return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : null;
 }
