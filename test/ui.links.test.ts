@@ -3,14 +3,15 @@
  * for the same library asks the running server (over its owner-only Unix socket) instead of
  * starting a second one. The real binary, real sockets; and the ways the channel fails closed.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { linkSocketPath } from '../src/ui/link-channel.js';
-import { runCli } from './helpers/cli.js';
-import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { rawRequest, removeAll, startUi, type RunningUi } from './helpers/ui.js';
+import { baseEnv, runCli } from './helpers/cli.js';
+import { BIN, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { fakeOpener, rawRequest, removeAll, startUi, type RunningUi } from './helpers/ui.js';
 
 const running: RunningUi[] = [];
 const dirs: string[] = [];
@@ -68,6 +69,32 @@ describe('bourdon ui, run again for the same library', () => {
     // --json answers the same fields as a fresh server, and says it came from a running one.
     const json = await runCli(['ui', '--library', library, '--json'], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({ origin: ui.origin, port: ui.port, library, running: true });
+  }, 60_000);
+
+  it('--open hands the new link to the opener in a private file, never in argv, and removes the file on Ctrl-C', async () => {
+    const { library, env } = setup();
+    const ui = await serve(library, env);
+    const opener = fakeOpener();
+    dirs.push(opener.bin);
+    const child = spawn(process.execPath, [BIN, 'ui', '--open', '--library', library], {
+      env: baseEnv({ ...env, PATH: `${opener.bin}:${process.env.PATH}` }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const record = (await opener.opened())!;
+    expect(stdout).toContain(`already serving ${library} on ${ui.origin}`);
+    const fresh = /(http:\/\/\S+\?token=([0-9a-f]{64}))/.exec(stdout)!;
+    expect(record.argv).toMatch(/^file:\/\/.*open\.html$/);
+    expect(record.argv).not.toContain(fresh[2]);
+    expect(record.mode).toBe('600');
+    expect(record.content).toContain(`url=${fresh[1]}`);
+    // The link the opener got is the running server's new one: it opens the page once.
+    expect((await open(ui, fresh[1])).status).toBe(303);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(fs.existsSync(record.argv.replace(/^file:\/\//, ''))).toBe(false);
   }, 60_000);
 
   it('a server killed without cleaning up leaves a socket the next server replaces', async () => {

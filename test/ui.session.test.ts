@@ -4,15 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { startUiServer } from '../src/ui/server.js';
 import { baseEnv } from './helpers/cli.js';
-import { BIN, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { rawRequest } from './helpers/ui.js';
+import { BIN, copyFixtureLibrary } from './helpers/fixtures.js';
+import { fakeOpener, rawRequest } from './helpers/ui.js';
 
 let library: string;
 beforeAll(() => {
@@ -56,32 +55,24 @@ describe('the page session', () => {
 
 describe('bourdon ui --open', () => {
   it('hands the opener a private file that redirects, never the token in its argv', async () => {
-    const bin = tempDir('bourdon-fake-opener-');
-    const log = path.join(bin, 'argv.log');
-    // The fake opener records its arguments and what the file it was given holds.
-    fs.writeFileSync(
-      path.join(bin, 'xdg-open'),
-      `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.tmp"\nfile=$(printf '%s' "$1" | sed 's|^file://||')\nstat -c '%a' "$file" >> "${log}.tmp"\ncat "$file" >> "${log}.tmp"\nmv "${log}.tmp" "${log}"\n`,
-      { mode: 0o755 },
-    );
+    const opener = fakeOpener();
     const child = spawn(process.execPath, [BIN, 'ui', '--open', '--port', '0', '--library', library], {
-      env: baseEnv({ PATH: `${bin}:${process.env.PATH}` }),
+      env: baseEnv({ PATH: `${opener.bin}:${process.env.PATH}` }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     try {
-      for (let i = 0; i < 200 && !fs.existsSync(log); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      const [argv, mode, ...content] = fs.readFileSync(log, 'utf8').split('\n');
+      const record = (await opener.opened())!;
       const token = /token=([0-9a-f]+)/.exec(stdout)![1];
-      expect(argv).toMatch(/^file:\/\/.*open\.html$/);
-      expect(argv).not.toContain(token);
-      expect(mode).toBe('600');
-      expect(content.join('\n')).toContain(`url=${/(http:\/\/\S+token=[0-9a-f]+)/.exec(stdout)![1]}`);
+      expect(record.argv).toMatch(/^file:\/\/.*open\.html$/);
+      expect(record.argv).not.toContain(token);
+      expect(record.mode).toBe('600');
+      expect(record.content).toContain(`url=${/(http:\/\/\S+token=[0-9a-f]+)/.exec(stdout)![1]}`);
     } finally {
       child.kill('SIGINT');
       await new Promise((resolve) => child.on('exit', resolve));
-      fs.rmSync(bin, { recursive: true, force: true });
+      fs.rmSync(opener.bin, { recursive: true, force: true });
     }
   });
 });

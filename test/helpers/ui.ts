@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
 import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
 import { baseEnv } from './cli.js';
@@ -117,4 +118,34 @@ export function chromiumMissing(): string | null {
 
 export function removeAll(...dirs: string[]): void {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** What a fake opener was handed: its argv, the mode of the file it got, and that file's lines. */
+export interface OpenerRecord {
+  argv: string;
+  mode: string;
+  content: string;
+}
+
+/**
+ * A fake `xdg-open` in a folder to put first on PATH: it records its arguments, the mode of the
+ * file it was given and what that file holds; `opened()` waits for the record (null if none).
+ */
+export function fakeOpener(): { bin: string; opened(): Promise<OpenerRecord | null> } {
+  const bin = tempDir('bourdon-fake-opener-');
+  const log = path.join(bin, 'argv.log');
+  fs.writeFileSync(
+    path.join(bin, 'xdg-open'),
+    `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.tmp"\nfile=$(printf '%s' "$1" | sed 's|^file://||')\nstat -c '%a' "$file" >> "${log}.tmp"\ncat "$file" >> "${log}.tmp"\nmv "${log}.tmp" "${log}"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    bin,
+    async opened() {
+      for (let i = 0; i < 200 && !fs.existsSync(log); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (!fs.existsSync(log)) return null;
+      const [argv = '', mode = '', ...content] = fs.readFileSync(log, 'utf8').split('\n');
+      return { argv, mode, content: content.join('\n') };
+    },
+  };
 }
