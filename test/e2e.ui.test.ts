@@ -262,6 +262,25 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     }
   });
 
+  it('staging: a confirmed rejection refuses writes staged after the page was shown; nothing is deleted', async () => {
+    const shown = path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml');
+    const later = path.join(setup.library, 'staging', 'helper', 'codex.l5.yaml');
+    await page.goto(`${ui.base}/staging/confirm?action=reject&agent=codex`);
+    fs.mkdirSync(path.dirname(later), { recursive: true });
+    fs.writeFileSync(later, 'agent: {id: codex}\nknown_entities:\n- {name: Unreviewed}\n');
+    try {
+      await page.getByRole('button', { name: 'Yes, reject' }).click();
+      await page.waitForURL(`${ui.base}/staging`);
+      await expect(page.locator('.flash.error').textContent()).resolves.toContain(
+        "the staged writes for 'codex' changed since they were reviewed; nothing was rejected",
+      );
+      expect(fs.existsSync(shown)).toBe(true);
+      expect(fs.existsSync(later)).toBe(true);
+    } finally {
+      fs.rmSync(path.dirname(later), { recursive: true, force: true });
+    }
+  });
+
   it('staging: no promote button while the preview shows an error', async () => {
     const broken = path.join(setup.library, 'staging', 'laptop', 'cursor.l5.yaml');
     fs.writeFileSync(broken, 'known_entities: [\n');

@@ -1,7 +1,8 @@
 /**
  * The review loop an operator relies on before staged rows go live: a promotion promotes only
  * the staged bytes that were shown (core, and `bourdon staging promote` through the real
- * binary), and the review shows every field of the rows it would add, redacted.
+ * binary), a rejection given the reviewed digest deletes only what was shown, and the review
+ * shows every field of the rows it would add, redacted.
  * Needs a build (dist/) for the CLI cases.
  */
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import { L6Store } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { invoke } from '../src/core/operations/invoke.js';
 import { findEntityOperation } from '../src/core/operations/read-operations.js';
-import { previewPromotion, promoteStaged, stageCommit } from '../src/core/writes/staging.js';
+import { previewPromotion, promoteStaged, rejectStaged, stageCommit } from '../src/core/writes/staging.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 
@@ -74,6 +75,45 @@ describe('a promotion is bound to what was reviewed', () => {
     await expect(promoteStaged(as(OPERATOR), 'openclaw', { digest: shown.digest! })).rejects.toMatchObject({
       code: 'conflict',
     });
+  });
+});
+
+describe('a rejection given a reviewed digest is bound to it too', () => {
+  it('refuses when a member staged more after the review, deleting nothing; the fresh digest rejects', async () => {
+    const { library, as } = setup();
+    await stageCommit(as(MEMBER), HARMLESS);
+    const shown = previewPromotion(as(OPERATOR), 'openclaw').digest!;
+    await stageCommit(as(MEMBER), LATER);
+    const staged = fs.readFileSync(stagedFile(library));
+    const store = new L6Store(library, { warn: () => {} });
+    await expect(rejectStaged(store, 'openclaw', { digest: shown })).rejects.toMatchObject({
+      code: 'conflict',
+      message:
+        "the staged writes for 'openclaw' changed since they were reviewed; nothing was rejected. Review them again, then reject",
+    });
+    expect(fs.readFileSync(stagedFile(library))).toEqual(staged);
+    const current = previewPromotion(as(OPERATOR), 'openclaw').digest!;
+    expect((await rejectStaged(store, 'openclaw', { digest: current })).rejected).toBe(1);
+    expect(fs.existsSync(stagedFile(library))).toBe(false);
+  });
+
+  it('bourdon staging reject --digest of a stale review exits 1 and deletes nothing', async () => {
+    const { library, as } = setup();
+    const home = tempDir('bourdon-review-home-');
+    cleanup.push(home);
+    await stageCommit(as(MEMBER), HARMLESS);
+    const stale = previewPromotion(as(OPERATOR), 'openclaw').digest!;
+    await stageCommit(as(MEMBER), LATER);
+    const env = { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library } };
+    const refused = await runCli(['staging', 'reject', 'openclaw', '--digest', stale], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('changed since they were reviewed; nothing was rejected');
+    expect(fs.existsSync(stagedFile(library))).toBe(true);
+    const current = previewPromotion(as(OPERATOR), 'openclaw').digest!;
+    const rejected = await runCli(['staging', 'reject', 'openclaw', '--digest', current, '--json'], env);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({ agent_id: 'openclaw', rejected: 1 });
+    expect(fs.existsSync(stagedFile(library))).toBe(false);
   });
 });
 

@@ -264,9 +264,17 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
         return { location: '/staging', flash: { kind: 'ok', text: promotionSummary(result) } };
       }
       if (pathname === '/staging/reject') {
+        // Only what the confirm page listed: writes staged after it are not deleted unread.
+        const digest = form.get('digest') ?? '';
+        if (!/^[0-9a-f]{64}$/.test(digest))
+          return fail(
+            '/staging',
+            'this rejection does not say which staged writes were reviewed; nothing was rejected',
+          );
         const result = await rejectStaged(options.ctx.store, agent, {
           auditPath: options.auditPath,
           actor: options.ctx.caller.agent_id,
+          digest,
         });
         return {
           location: '/staging',

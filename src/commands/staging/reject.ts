@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { configPaths } from '../../core/store/config.js';
 import { rejectStaged } from '../../core/writes/staging.js';
@@ -6,10 +6,16 @@ import { rejectStaged } from '../../core/writes/staging.js';
 export default class StagingReject extends BaseCommand {
   static override summary = "Delete an agent's staged writes unread.";
   static override description =
-    'Deletes every staged write for <agent> (from any member). The live library is not touched.';
+    'Deletes every staged write for <agent> (from any member). The live library is not touched. With --digest (the digest `bourdon staging list --diff` printed), deletes only if the staged files are still the ones reviewed: writes staged since are never deleted unread.';
   static override examples = ['<%= config.bin %> staging reject scout'];
   static override args = {
     agent: Args.string({ description: 'Agent id whose staged writes to delete.', required: true }),
+  };
+  static override flags = {
+    digest: Flags.string({
+      description: 'Reject only if the staged files are still the ones a review showed with this digest.',
+      helpValue: '<sha256>',
+    }),
   };
 
   async run(): Promise<void> {
@@ -18,6 +24,7 @@ export default class StagingReject extends BaseCommand {
     const result = await rejectStaged(ctx.store, args.agent, {
       auditPath: configPaths(process.env).audit,
       actor: ctx.caller.agent_id,
+      ...(flags.digest === undefined ? {} : { digest: flags.digest }),
     });
     this.emit(result, () => `rejected ${result.rejected} staged write(s) for ${result.agent_id}`);
   }

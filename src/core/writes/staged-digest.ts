@@ -1,7 +1,8 @@
 /**
- * What binds an operator's "yes, promote" to what was reviewed: the staged files' bytes read
- * once, and their digest. A preview shows the digest; a promotion given it refuses when the
- * staged files no longer hash to it, and promotes the very bytes it hashed.
+ * What binds an operator's "yes, promote" (or "yes, reject") to what was reviewed: the staged
+ * files' bytes read once, and their digest. A preview shows the digest; a promotion or rejection
+ * given it refuses when the staged files no longer hash to it, and acts on the very files it
+ * hashed.
  */
 import { crypto } from '../store/hashing.js';
 import { pyRepr } from '../store/ids.js';
@@ -35,7 +36,8 @@ export function digestOf(files: StagedBytes[]): string | null {
   return hash.digest('hex');
 }
 
-/** The refusal of a promotion whose staged files changed since they were reviewed. */
-export function stagedChangedMessage(agentId: string): string {
-  return `the staged writes for ${pyRepr(agentId)} changed since they were reviewed; nothing was promoted. Review them again, then promote`;
+/** The refusal of a promotion or rejection whose staged files changed since they were reviewed. */
+export function stagedChangedMessage(agentId: string, action: 'promote' | 'reject' = 'promote'): string {
+  const done = action === 'promote' ? 'promoted' : 'rejected';
+  return `the staged writes for ${pyRepr(agentId)} changed since they were reviewed; nothing was ${done}. Review them again, then ${action}`;
 }

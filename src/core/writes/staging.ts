@@ -355,6 +355,12 @@ export async function promoteStaged(
 export interface RejectOptions {
   auditPath?: string;
   actor?: string;
+  /**
+   * The digest of the staged files the operator reviewed: the rejection is refused (code
+   * `conflict`, nothing deleted) when they no longer hash to it, so writes staged after the
+   * review are never deleted unread.
+   */
+  digest?: string;
 }
 
 /** Deletes every staged write for `agentId`. */
@@ -367,6 +373,8 @@ export async function rejectStaged(
   return withLibraryGate(store.paths, () => {
     const staged = listStaged(store).filter((item) => item.agent_id === agentId);
     if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
+    if (options.digest !== undefined && digestOf(readStagedBytes(staged)) !== options.digest)
+      throw new BourdonError(stagedChangedMessage(agentId, 'reject'), 'conflict');
     const members = [...new Set(staged.map((item) => item.caller))].join(', ');
     auditReview(
       options.auditPath,

@@ -76,7 +76,8 @@ export async function stagingConfirmView(req: ViewRequest): Promise<View> {
     action === 'promote'
       ? `Promote ${n} staged write${n === 1 ? '' : 's'} into ${agent}'s live manifest? Each becomes a new version.`
       : `Reject ${n} staged write${n === 1 ? '' : 's'} for ${agent}? They are deleted unread; the live manifest is not touched.`;
-  // A promotion is bound to what this page shows (the digest of the staged files it read); none is offered over an error.
+  // Promote and reject are bound to what this page shows (the digest of the staged files it
+  // read); no promotion is offered over an error.
   const blocked = action === 'promote' && preview.error !== null;
   const body = html` <h1>${action === 'promote' ? 'Promote' : 'Reject'} staged writes for ${agent}</h1>
     ${
@@ -92,7 +93,7 @@ export async function stagingConfirmView(req: ViewRequest): Promise<View> {
               : html`<form method="post" action="/staging/${action}" class="confirm">
                   <input type="hidden" name="csrf" value="${req.csrf}" />
                   <input type="hidden" name="agent" value="${agent}" />
-                  ${action === 'promote' ? html`<input type="hidden" name="digest" value="${preview.digest ?? ''}" />` : ''}
+                  <input type="hidden" name="digest" value="${preview.digest ?? ''}" />
                   <p><strong>${question}</strong></p>
                   <button type="submit" class="${action === 'promote' ? 'primary' : 'danger'}" autofocus>
                     ${action === 'promote' ? 'Yes, promote' : 'Yes, reject'}
