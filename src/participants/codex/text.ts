@@ -158,21 +158,8 @@ export function escapeRegex(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
-/** Length in code points, as Python's `len`. */
-export function codePointLength(text: string): number {
-  let surrogatePairs = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        surrogatePairs++;
-        i++;
-      }
-    }
-  }
-  return text.length - surrogatePairs;
-}
+/** Length in code points, as Python's `len`: the participants' one count (scrub.ts). */
+export { codePointLength } from '../scrub.js';
 
 /** The first `count` code points, as Python's `text[:count]`. */
 export function codePointPrefix(text: string, count: number): string {
