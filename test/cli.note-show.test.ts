@@ -5,6 +5,7 @@
  * redacted, and an id keeps naming its note after another note is added.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { NoteRef } from '../src/core/operations/notes.js';
 import { runCli } from './helpers/cli.js';
 import { demoLibrary } from './helpers/demo.js';
 
@@ -17,15 +18,6 @@ beforeAll(async () => {
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--library', library], { env: { BOURDON_HOME: home, NO_COLOR: '1', ...env }, timeoutMs: 60_000 });
-
-interface NoteRow {
-  agent: string;
-  date: string;
-  title: string | null;
-  text: string;
-  tags: string[];
-  project_focus: string[];
-}
 
 /** The ID column of list-notes' table, by row. */
 async function listedIds(extra: string[] = []): Promise<string[]> {
@@ -42,7 +34,7 @@ describe('note show', () => {
     const ids = await listedIds();
     expect(ids.length).toBeGreaterThan(1);
     const listed = await cli(['list-notes', '--since', '30d', '--access-level', 'team', '--json']);
-    const rows = (JSON.parse(listed.stdout) as { notes: NoteRow[] }).notes;
+    const rows = (JSON.parse(listed.stdout) as { notes: NoteRef[] }).notes;
     expect(ids).toHaveLength(rows.length);
     for (const [i, id] of ids.entries()) {
       const shown = await cli(['note', 'show', id, '--access-level', 'team']);
@@ -63,7 +55,7 @@ describe('note show', () => {
     expect(shown.code, shown.stderr).toBe(0);
     const payload = JSON.parse(shown.stdout) as { id: string; access_level: string; note: Record<string, unknown> };
     const listed = await cli(['list-notes', '--since', '30d', '--agent', 'claude-code', '--json']);
-    const row = (JSON.parse(listed.stdout) as { notes: NoteRow[] }).notes[0];
+    const row = (JSON.parse(listed.stdout) as { notes: NoteRef[] }).notes[0];
     expect(payload).toEqual({
       id: 'claude-code:1',
       access_level: 'public',
@@ -105,7 +97,7 @@ describe('note show', () => {
     const shown = await cli(['note', 'show', ids[0], '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).not.toContain('hunter2');
-    expect((JSON.parse(shown.stdout) as { note: NoteRow }).note.text).toContain('[redacted');
+    expect((JSON.parse(shown.stdout) as { note: NoteRef }).note.text).toContain('[redacted');
   });
 
   it('an id keeps naming its note after another note is added to the manifest', async () => {
