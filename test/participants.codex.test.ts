@@ -19,6 +19,7 @@ import {
   expectedManifest,
   filterAtTeam,
   recordedCases,
+  exportEnvironment,
 } from './helpers/participant-cases.js';
 
 const recorded = recordedCases('codex');
@@ -47,7 +48,7 @@ describe('codex participant: the engine-recorded cases', () => {
 const NOW = new Date('2026-05-01T12:00:00Z');
 
 function environment(home: string, extra: Partial<ExportEnvironment> = {}): ExportEnvironment {
-  return { home, env: { HOME: home }, cwd: home, now: NOW, hostname: 'test-host', platform: 'linux', ...extra };
+  return exportEnvironment(home, { now: NOW, hostname: 'test-host', ...extra });
 }
 
 function freshHome(): string {

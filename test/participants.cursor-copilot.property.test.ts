@@ -15,26 +15,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
 import { isoCalendarDate } from '../src/participants/cursor/python-values.js';
-import type { ExportEnvironment } from '../src/participants/participant.js';
 import { codePointLength } from '../src/participants/scrub.js';
 import { tempDir } from './helpers/fixtures.js';
+import { exportEnvironment } from './helpers/participant-cases.js';
 
 const require = createRequire(import.meta.url);
 let SQL: SqlJsStatic;
 beforeAll(async () => {
   SQL = await (require('sql.js') as () => Promise<SqlJsStatic>)();
 });
-
-function environment(home: string): ExportEnvironment {
-  return {
-    home,
-    env: { HOME: home },
-    cwd: home,
-    now: new Date('2026-05-01T12:00:00Z'),
-    hostname: 'h',
-    platform: 'linux',
-  };
-}
 
 function writeDatabase(file: string, schema: string, insert: string, rows: SqlValue[][]): void {
   const db = new SQL.Database();
@@ -110,7 +99,7 @@ describe('cursor export over hostile databases', () => {
           'INSERT INTO ItemTable VALUES (?, ?)',
           rows,
         );
-        const result = await cursorParticipant.export(environment(home));
+        const result = await cursorParticipant.export(exportEnvironment(home));
         expectSaneCursorManifest(result.manifest);
         expect(result.warnings).toEqual([]);
         fs.rmSync(home, { recursive: true, force: true });
@@ -135,7 +124,7 @@ describe('cursor export over hostile databases', () => {
         'INSERT INTO ItemTable VALUES (?, ?)',
         [['composerData:1', JSON.stringify({ title: 'Still exported', cwd: '/w/app' })]],
       );
-      const result = await cursorParticipant.export(environment(home));
+      const result = await cursorParticipant.export(exportEnvironment(home));
       expect(result.warnings, label).toHaveLength(1);
       expect(result.warnings[0], label).toContain('state.vscdb');
       expect(result.warnings[0], label).not.toContain('\n');
@@ -157,7 +146,7 @@ describe('cursor export over hostile databases', () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: whole.length - 1 }), async (size) => {
         fs.writeFileSync(file, whole.subarray(0, size));
-        const result = await cursorParticipant.export(environment(home));
+        const result = await cursorParticipant.export(exportEnvironment(home));
         expectSaneCursorManifest(result.manifest);
         expect(result.warnings.length).toBeLessThanOrEqual(1);
       }),
@@ -174,7 +163,7 @@ describe('cursor export over hostile databases', () => {
       'INSERT INTO ItemTable VALUES (?, ?)',
       [['composerData:big', JSON.stringify({ title: 'word '.repeat(800_000), files })]],
     );
-    const result = await cursorParticipant.export(environment(home));
+    const result = await cursorParticipant.export(exportEnvironment(home));
     const [session] = result.manifest!.recent_sessions as { key_actions: string[]; files_touched: string[] }[];
     expect(codePointLength(session.key_actions[0])).toBe(256);
     expect(session.files_touched).toHaveLength(1000);
@@ -207,7 +196,7 @@ describe('cursor export over hostile databases', () => {
           const home = tempDir('bourdon-cursor-index-');
           fs.mkdirSync(path.join(home, '.cursor', 'memory'), { recursive: true });
           fs.writeFileSync(path.join(home, '.cursor', 'memory', 'short-index.json'), JSON.stringify(payload) ?? '');
-          const result = await cursorParticipant.export(environment(home));
+          const result = await cursorParticipant.export(exportEnvironment(home));
           expect(result.manifest).toBeDefined();
           for (const entity of (result.manifest!.known_entities ?? []) as { name: unknown; visibility?: string }[]) {
             expect(typeof entity.name).toBe('string');
@@ -261,7 +250,7 @@ describe('copilot-cli export over hostile databases', () => {
           fs.mkdirSync(path.dirname(file), { recursive: true });
           fs.writeFileSync(file, db.export());
           db.close();
-          const result = await copilotCliParticipant.export(environment(home));
+          const result = await copilotCliParticipant.export(exportEnvironment(home));
           const manifest = result.manifest!;
           expect(manifest.capabilities).toHaveLength(7);
           for (const session of (manifest.recent_sessions ?? []) as { key_actions?: string[]; visibility: string }[]) {
@@ -280,7 +269,7 @@ describe('copilot-cli export over hostile databases', () => {
     const home = tempDir('bourdon-copilot-hostile-');
     fs.mkdirSync(path.join(home, '.copilot'));
     fs.writeFileSync(path.join(home, ...COPILOT_DB), 'definitely not sqlite');
-    const result = await copilotCliParticipant.export(environment(home));
+    const result = await copilotCliParticipant.export(exportEnvironment(home));
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toMatch(/session-store\.db: not a SQLite database$/);
     expect(result.manifest!.capabilities).toHaveLength(7);
@@ -295,7 +284,7 @@ describe('copilot-cli export over hostile databases', () => {
       'INSERT INTO sessions VALUES (?, ?)',
       [['a', 'b']],
     );
-    const result = await copilotCliParticipant.export(environment(home));
+    const result = await copilotCliParticipant.export(exportEnvironment(home));
     expect(result.warnings).toEqual([expect.stringMatching(/table sessions unreadable: no such column/)]);
     expect(result.manifest!.recent_sessions).toBeUndefined();
   });

@@ -12,24 +12,13 @@ import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js'
 import { cursorParticipant } from '../src/participants/cursor/index.js';
 import type { ExportEnvironment } from '../src/participants/participant.js';
 import { tempDir } from './helpers/fixtures.js';
+import { exportEnvironment } from './helpers/participant-cases.js';
 
 const require = createRequire(import.meta.url);
 let SQL: SqlJsStatic;
 beforeAll(async () => {
   SQL = await (require('sql.js') as () => Promise<SqlJsStatic>)();
 });
-
-function environment(home: string, extra: Partial<ExportEnvironment> = {}): ExportEnvironment {
-  return {
-    home,
-    env: { HOME: home },
-    cwd: home,
-    now: new Date('2026-05-01T12:00:00Z'),
-    hostname: 'h',
-    platform: 'linux',
-    ...extra,
-  };
-}
 
 function database(file: string, statements: string[], rows: [string, SqlValue[]][] = []): void {
   const db = new SQL.Database();
@@ -54,7 +43,7 @@ type Manifest = Record<string, unknown> & {
 };
 
 async function cursorExport(home: string, extra: Partial<ExportEnvironment> = {}): Promise<Manifest> {
-  return (await cursorParticipant.export(environment(home, extra))).manifest as Manifest;
+  return (await cursorParticipant.export(exportEnvironment(home, extra))).manifest as Manifest;
 }
 
 describe('cursor rules', () => {
@@ -178,7 +167,7 @@ describe('copilot-cli rules', () => {
       [`s${i}`, '/w', `org/r${i}`, 'main', null, new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(), null],
     ]);
     database(path.join(home, '.copilot', 'session-store.db'), COPILOT_SCHEMA, rows);
-    const manifest = (await copilotCliParticipant.export(environment(home))).manifest as Manifest;
+    const manifest = (await copilotCliParticipant.export(exportEnvironment(home))).manifest as Manifest;
     expect(manifest.recent_sessions).toHaveLength(100);
     expect(manifest.recent_sessions![0].project_focus).toEqual(['org/r229']);
     expect(manifest.known_entities).toHaveLength(200);
@@ -216,7 +205,7 @@ describe('copilot-cli rules', () => {
       ['INSERT INTO turns (session_id) VALUES (?)', ['a']],
     ];
     database(path.join(home, '.copilot', 'session-store.db'), COPILOT_SCHEMA, rows);
-    const manifest = (await copilotCliParticipant.export(environment(home, { since: '2026-04-01' })))
+    const manifest = (await copilotCliParticipant.export(exportEnvironment(home, { since: '2026-04-01' })))
       .manifest as Manifest;
     expect(manifest.recent_sessions).toHaveLength(1);
     const [session] = manifest.recent_sessions!;
@@ -249,7 +238,7 @@ describe('copilot-cli rules', () => {
       ],
     ]);
     const manifest = (
-      await copilotCliParticipant.export(environment(home, { env: { HOME: home, COPILOT_CLI_HOME: dir } }))
+      await copilotCliParticipant.export(exportEnvironment(home, { env: { HOME: home, COPILOT_CLI_HOME: dir } }))
     ).manifest as Manifest;
     expect(manifest.known_entities!.map((e) => [e.name, e.summary])).toEqual([
       ['Often used', 'See [link]'],

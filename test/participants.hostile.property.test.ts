@@ -16,18 +16,12 @@ import { finishManifest } from '../src/participants/finish.js';
 import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
 import { serialiseManifest } from '../src/core/writes/writes.js';
 import { parseYaml } from '../src/core/store/yaml.js';
+import { exportEnvironment } from './helpers/participant-cases.js';
 
 const OUTSIDE = 'OUTSIDE-THE-HOME-SECRET';
 
 function environment(home: string, env: Record<string, string> = {}): ExportEnvironment {
-  return {
-    home,
-    env: { HOME: home, ...env },
-    cwd: home,
-    now: new Date('2026-05-01T12:00:00Z'),
-    hostname: 'prop-host',
-    platform: 'linux',
-  };
+  return exportEnvironment(home, { env: { HOME: home, ...env }, hostname: 'prop-host' });
 }
 
 /** Runs an export the way the runner does, up to the bytes it would write; returns them. */

@@ -85,6 +85,22 @@ export function substituteHome(text: string, home: string): string {
   return text.split('${HOME}').join(home);
 }
 
+/**
+ * The environment an in-process export runs with outside the recorded cases: the home as HOME
+ * and working folder, a fixed clock (2026-05-01 12:00 UTC), Linux; `extra` overrides any field.
+ */
+export function exportEnvironment(home: string, extra: Partial<ExportEnvironment> = {}): ExportEnvironment {
+  return {
+    home,
+    env: { HOME: home },
+    cwd: home,
+    now: new Date('2026-05-01T12:00:00Z'),
+    hostname: 'h',
+    platform: 'linux',
+    ...extra,
+  };
+}
+
 /** The environment an in-process export runs with for a case: its clock, host, variables and --since. */
 export function caseEnvironment(spec: ParticipantCase, home: string): ExportEnvironment {
   const sinceAt = spec.args.indexOf('--since');
