@@ -7,7 +7,6 @@
  * cannot fail this file and a fast one cannot hide a regression here.
  * Needs a build (npm test does it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -19,54 +18,10 @@ import { localDay } from '../src/core/store/dates.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../src/core/writes/merge.js';
 import { precheckCommit } from '../src/core/writes/commit-input.js';
-import { baseEnv } from './helpers/cli.js';
-import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { callJson, httpClient } from './helpers/http.js';
+import { tempDir } from './helpers/fixtures.js';
+import { callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 const PEER_CAP = 2 * 1024 * 1024;
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-function startServer(args: string[], env: Record<string, string>): Promise<Running> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no startup line within 30 s; stderr: ${stderr}`));
-    }, 30_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          url,
-          stderr: () => stderr,
-          stop: async () => {
-            child.kill('SIGTERM');
-            await exited;
-          },
-        });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${stderr}`));
-    });
-  });
-}
 
 /** What the fake peer answers; the tests switch it between attacks. */
 type PeerMode = 'wide-match' | 'worst-allowed' | 'huge' | 'spoof';
@@ -200,7 +155,7 @@ async function duringAttack<T>(probe: Client, attack: () => Promise<T>): Promise
 
 describe('issue 14: a hostile member or peer cannot freeze the server', () => {
   let root: string;
-  let server: Running;
+  let server: ServedHttp;
   let peer: FakePeer;
   let alice: Client; // trusted: her queries fan out to the peer
   let bob: Client; // trusted: the other caller whose latency is measured
@@ -225,7 +180,7 @@ describe('issue 14: a hostile member or peer cannot freeze the server', () => {
     peer = await fakePeer();
     const peersFile = path.join(home, 'peers.yaml');
     fs.writeFileSync(peersFile, `peers:\n  - {name: evil, url: "${peer.url}", token_env: BOURDON_PEER_EVIL}\n`);
-    server = await startServer(
+    server = await startHttpServe(
       ['serve', '--transport', 'http', '--port', '0', '--library', library, '--peers-config', peersFile],
       { BOURDON_HOME: home, BOURDON_PEER_EVIL: 'not-checked-by-the-fake-peer' },
     );

@@ -7,7 +7,6 @@
  * end only with the peer budget (5 s), and would be answered after them.
  * Needs a build (npm test does it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
@@ -15,9 +14,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { baseEnv } from './helpers/cli.js';
-import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { callJson, httpClient } from './helpers/http.js';
+import { tempDir } from './helpers/fixtures.js';
+import { callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 /** A peer that never answers: it holds each request until `release` drops the connections. */
 async function silentPeer() {
@@ -47,27 +45,10 @@ async function silentPeer() {
   };
 }
 
-function startServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
-  });
-}
-
 describe('fair admission: a call waiting on its peers holds no slot', () => {
   let root: string;
   let peer: Awaited<ReturnType<typeof silentPeer>>;
-  let server: { child: ChildProcess; url: string };
+  let server: ServedHttp;
   let federated: Client[];
   let local: Client;
 
@@ -86,7 +67,7 @@ describe('fair admission: a call waiting on its peers holds no slot', () => {
     peer = await silentPeer();
     const peersFile = path.join(home, 'peers.yaml');
     fs.writeFileSync(peersFile, `peers:\n  - {name: quiet, url: "${peer.url}", token_env: BOURDON_PEER_QUIET}\n`);
-    server = await startServer(
+    server = await startHttpServe(
       ['serve', '--transport', 'http', '--port', '0', '--library', library, '--peers-config', peersFile],
       { BOURDON_HOME: home, BOURDON_PEER_QUIET: 'not-checked-by-the-silent-peer' },
     );
@@ -96,11 +77,7 @@ describe('fair admission: a call waiting on its peers holds no slot', () => {
 
   afterAll(async () => {
     await Promise.all([...(federated ?? []), local].map((client) => client?.close().catch(() => {})));
-    if (server) {
-      const exited = new Promise((resolve) => server.child.once('exit', resolve));
-      server.child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     await peer?.close();
     fs.rmSync(root, { recursive: true, force: true });
   });

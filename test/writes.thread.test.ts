@@ -8,7 +8,6 @@
  * takes a while; the manifest is read back with PyYAML. And while this process replaces a
  * manifest, its reads answer from the manifest as it was until the writer adopts the new one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,34 +16,9 @@ import { FederationRegistry } from '../src/core/trust/registry.js';
 import { L6Store, libraryPaths } from '../src/core/store/library.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
-import { baseEnv } from './helpers/cli.js';
-import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { mcpHeaders, rawRequest, rpcMessage } from './helpers/http.js';
+import { tempDir } from './helpers/fixtures.js';
+import { mcpHeaders, rawRequest, rpcMessage, startHttpServe } from './helpers/http.js';
 import { pyYamlLoad } from './helpers/pyyaml.js';
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<unknown>;
-}
-
-function startServer(env: Record<string, string>): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0'], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise((done) => child.on('exit', done));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(output)?.[1];
-      if (url) resolve({ child, url, exited });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${output}`)));
-  });
-}
 
 /** One commit of entity `name` over HTTP: the version it was acknowledged as, or null (no answer). */
 async function commit(url: string, token: string, name: string): Promise<number | null> {
@@ -92,7 +66,7 @@ describe('a server killed while its write thread commits', () => {
     const acknowledged: { name: string; version: number }[] = [];
     let counter = 0;
     for (let round = 0; round < 4; round++) {
-      const server = await startServer(env);
+      const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
       for (let k = 0; k <= round % 2; k++) {
         const name = `row-${counter++}`;
         const version = await commit(server.url, token, name);
@@ -110,7 +84,7 @@ describe('a server killed while its write thread commits', () => {
       await inFlight;
     }
     // The next writer finishes what the killed one left (a pending record, a stale lock).
-    const server = await startServer(env);
+    const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
     const finalVersion = await commit(server.url, token, 'final');
     expect(finalVersion).not.toBeNull();
     acknowledged.push({ name: 'final', version: finalVersion! });

@@ -1,6 +1,9 @@
 /** HTTP test helpers: real MCP clients in each protocol era, and raw requests for the controls. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { baseEnv } from './cli.js';
+import { BIN, REPO_ROOT } from './fixtures.js';
 
 export type EraMode = 'legacy' | 'auto' | { pin: '2026-07-28' };
 export const ERA_MODES: { label: string; mode: EraMode; version: string }[] = [
@@ -107,4 +110,58 @@ export async function callJson(
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
   return JSON.parse(content[0].text) as Record<string, unknown>;
+}
+
+/** A spawned `bourdon serve --transport http`, once it said where it listens. */
+export interface ServedHttp {
+  child: ChildProcess;
+  url: string;
+  /** What it wrote on stderr so far. */
+  stderr(): string;
+  /** Settles when the process has exited. */
+  exited: Promise<void>;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns the real binary with `args` (a `serve --transport http` command line) and resolves once
+ * its stderr names the URL it listens on; rejects when it exits first, or says nothing of it
+ * within 30 s (then it is killed).
+ */
+export function startHttpServe(args: string[], env: Record<string, string>): Promise<ServedHttp> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: baseEnv(env),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no startup line within 30 s; stderr: ${stderr}`));
+    }, 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url,
+          stderr: () => stderr,
+          exited,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening: ${stderr}`));
+    });
+  });
 }
