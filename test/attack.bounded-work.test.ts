@@ -15,11 +15,9 @@ import type { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../src/core/store/dates.js';
-import { FederationRegistry } from '../src/core/trust/registry.js';
 import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../src/core/writes/merge.js';
 import { precheckCommit } from '../src/core/writes/commit-input.js';
-import { tempDir } from './helpers/fixtures.js';
-import { callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 const PEER_CAP = 2 * 1024 * 1024;
 
@@ -162,16 +160,9 @@ describe('issue 14: a hostile member or peer cannot freeze the server', () => {
   let mallory: Client; // quarantined: her commits are staged
 
   beforeAll(async () => {
-    root = tempDir('bourdon-attack-');
-    const library = path.join(root, 'library');
-    const home = path.join(root, 'home');
-    fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
-    fs.mkdirSync(home, { mode: 0o700 });
-    fs.writeFileSync(
-      path.join(library, 'agents', 'codex.l5.yaml'),
-      "spec_version: '0.1'\nagent: {id: codex, type: code-assistant}\nknown_entities:\n  - {name: Bourdon, type: project, tags: [local]}\n",
-    );
-    const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+    const served = oneAgentLibrary('bourdon-attack-');
+    root = served.root;
+    const { library, home, registry } = served;
     const tokens = {
       alice: registry.add('alice', { tier: 'trusted' }).token,
       bob: registry.add('bob', { tier: 'trusted' }).token,

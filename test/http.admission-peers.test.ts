@@ -13,9 +13,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FederationRegistry } from '../src/core/trust/registry.js';
-import { tempDir } from './helpers/fixtures.js';
-import { callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 /** A peer that never answers: it holds each request until `release` drops the connections. */
 async function silentPeer() {
@@ -53,16 +51,9 @@ describe('fair admission: a call waiting on its peers holds no slot', () => {
   let local: Client;
 
   beforeAll(async () => {
-    root = tempDir('bourdon-admission-');
-    const library = path.join(root, 'library');
-    const home = path.join(root, 'home');
-    fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
-    fs.mkdirSync(home, { mode: 0o700 });
-    fs.writeFileSync(
-      path.join(library, 'agents', 'codex.l5.yaml'),
-      "spec_version: '0.1'\nagent: {id: codex, type: code-assistant}\nknown_entities:\n  - {name: Bourdon, type: project, tags: [local]}\n",
-    );
-    const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+    const served = oneAgentLibrary('bourdon-admission-');
+    root = served.root;
+    const { library, home, registry } = served;
     const tokens = Array.from({ length: 6 }, (_, i) => registry.add(`member-${i}`, { tier: 'trusted' }).token);
     peer = await silentPeer();
     const peersFile = path.join(home, 'peers.yaml');

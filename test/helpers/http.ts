@@ -1,9 +1,12 @@
 /** HTTP test helpers: real MCP clients in each protocol era, and raw requests for the controls. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { baseEnv } from './cli.js';
-import { BIN, REPO_ROOT } from './fixtures.js';
+import { FederationRegistry } from '../../src/core/trust/registry.js';
+import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
 
 export type EraMode = 'legacy' | 'auto' | { pin: '2026-07-28' };
 export const ERA_MODES: { label: string; mode: EraMode; version: string }[] = [
@@ -164,4 +167,26 @@ export function startHttpServe(args: string[], env: Record<string, string>): Pro
       reject(new Error(`server exited (${code}) before listening: ${stderr}`));
     });
   });
+}
+
+/**
+ * A temp root holding a one-agent library (codex, which knows Bourdon) and a private home with
+ * its member registry: what a served library under attack or load starts from.
+ */
+export function oneAgentLibrary(prefix: string): {
+  root: string;
+  library: string;
+  home: string;
+  registry: FederationRegistry;
+} {
+  const root = tempDir(prefix);
+  const library = path.join(root, 'library');
+  const home = path.join(root, 'home');
+  fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
+  fs.mkdirSync(home, { mode: 0o700 });
+  fs.writeFileSync(
+    path.join(library, 'agents', 'codex.l5.yaml'),
+    "spec_version: '0.1'\nagent: {id: codex, type: code-assistant}\nknown_entities:\n  - {name: Bourdon, type: project, tags: [local]}\n",
+  );
+  return { root, library, home, registry: new FederationRegistry(path.join(home, 'federation.yaml')) };
 }
