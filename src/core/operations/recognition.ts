@@ -43,10 +43,10 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
   }
   const matchedKeys = new Set<string>();
   for (const agent of agents) {
-    const phrases = agentIndex(agent).phrases;
+    const index = agentIndex(agent);
     for (const gram of grams) {
-      for (const phrase of phrases.get(gram) ?? []) {
-        if (canSee(level, phrase.entity.visibility)) matchedKeys.add(phrase.key);
+      for (const position of index.spelled(gram)) {
+        if (canSee(level, agent.entities[position]!.visibility)) matchedKeys.add(index.foldedName(position));
       }
     }
   }
@@ -59,11 +59,12 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
     const sources = new Set<string>();
     const tags = new Set<string>();
     agents.forEach((agent, agentPosition) => {
-      for (const entity of agentIndex(agent).entitiesByName.get(key) ?? []) {
+      for (const position of agentIndex(agent).named(key)) {
+        const entity = agent.entities[position]!;
         if (!canSee(level, entity.visibility)) continue;
         if (!target) {
           target = { name: entity.name, type: entity.type, source_agents: [], summary: null, tags: [], valid_to: null };
-          order = [agentPosition, agentIndex(agent).positions.get(entity) ?? 0];
+          order = [agentPosition, position];
         }
         if (!sources.has(agent.id)) {
           sources.add(agent.id);

@@ -17,12 +17,6 @@ export interface DatedSession {
   session: Session;
 }
 
-interface Phrase {
-  /** Folded name of the entity the phrase belongs to (the merge key). */
-  key: string;
-  entity: Entity;
-}
-
 interface AgentIndex {
   /** The agent's entities answering to a folded name or alias, in file order. */
   answering(key: string): readonly Entity[];
@@ -30,32 +24,35 @@ interface AgentIndex {
   answers(key: string): boolean;
   /** Every folded name and alias the agent's entities answer to. */
   keys(): Iterable<string>;
-  /** Folded name → the agent's entities of that name, in file order (recognition merge key). */
-  entitiesByName: ReadonlyMap<string, readonly Entity[]>;
+  /** The file positions of the agent's entities of a folded name, in file order (recognition merge key). */
+  named(key: string): readonly number[];
+  /** The folded name of the entity at a file position. */
+  foldedName(position: number): string;
   /** Sessions newest first; equal days keep file order. */
   sessionsByRecency: Session[];
   /** Folded project focus → sessions, newest first. */
   sessionsByProject: Map<string, Session[]>;
-  /** A name's or alias's tokens joined by spaces → the phrases spelled so (recognition). */
-  phrases: Map<string, Phrase[]>;
+  /**
+   * The file positions of the entities with a name or alias spelled as `phrase` (its tokens
+   * joined by spaces): what recognition looks prompt phrases up in.
+   */
+  spelled(phrase: string): readonly number[];
   /** The most tokens any phrase of this agent has. */
   longestPhrase: number;
-  /** Each entity's position in its file. */
-  positions: Map<Entity, number>;
 }
 
 /**
  * A map whose values are lists, held compactly: a key with one value keeps the value itself, not
  * a one-item list (most names have one entity, most keys one agent: a server holds tens of
- * thousands of such keys).
+ * thousands of such keys). Values are rows, agents or file positions, never lists themselves.
  */
-export type CompactLists<K, V extends object> = Map<K, V | V[]>;
+export type CompactLists<K, V extends object | number> = Map<K, V | V[]>;
 
-export function listOf<V extends object>(value: V | V[] | undefined): readonly V[] {
+export function listOf<V extends object | number>(value: V | V[] | undefined): readonly V[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-export function pushCompact<K, V extends object>(map: CompactLists<K, V>, key: K, value: V): void {
+export function pushCompact<K, V extends object | number>(map: CompactLists<K, V>, key: K, value: V): void {
   const found = map.get(key);
   if (found === undefined) map.set(key, value);
   else if (Array.isArray(found)) found.push(value);
@@ -77,41 +74,33 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * it reads (find_entity needs the name index, not the session order or recognition phrases).
  */
 class LazyAgentIndex implements AgentIndex {
+  // Entities are held by file position (a small integer costs no memory of its own), and each
+  // name is folded once: every part below keys on that one string (bench/README.md, memory).
+  private folded?: string[];
   private byKey?: CompactLists<string, Entity>;
-  private names?: {
-    entitiesByName: ReadonlyMap<string, readonly Entity[]>;
-    positions: Map<Entity, number>;
-  };
+  private byName?: CompactLists<string, number>;
   private recency?: { sessionsByRecency: Session[]; sessionsByProject: Map<string, Session[]> };
-  private recognition?: { phrases: Map<string, Phrase[]>; longestPhrase: number };
+  private recognition?: { byPhrase: CompactLists<string, number>; longestPhrase: number };
 
   constructor(private readonly agent: AgentRecord) {}
+
+  private foldedNames(): string[] {
+    this.folded ??= this.agent.entities.map((entity) => foldKey(entity.name));
+    return this.folded;
+  }
 
   /** Folded name or alias → the entities answering to it: what find_entity and query read. */
   private keyed(): CompactLists<string, Entity> {
     if (!this.byKey) {
       const byKey: CompactLists<string, Entity> = new Map();
-      for (const entity of this.agent.entities) {
-        const keys = new Set([foldKey(entity.name), ...entity.aliases.map(foldKey)]);
+      const folded = this.foldedNames();
+      this.agent.entities.forEach((entity, position) => {
+        const keys = new Set([folded[position]!, ...entity.aliases.map(foldKey)]);
         for (const key of keys) if (key) pushCompact(byKey, key, entity);
-      }
+      });
       this.byKey = byKey;
     }
     return this.byKey;
-  }
-
-  /** The recognition merge's parts: entities by exact folded name, and their file positions. */
-  private nameParts() {
-    if (!this.names) {
-      const entitiesByName = new Map<string, Entity[]>();
-      const positions = new Map<Entity, number>();
-      for (const entity of this.agent.entities) {
-        positions.set(entity, positions.size);
-        push(entitiesByName, foldKey(entity.name), entity);
-      }
-      this.names = { entitiesByName, positions };
-    }
-    return this.names;
   }
 
   private recencyParts() {
@@ -128,23 +117,23 @@ class LazyAgentIndex implements AgentIndex {
 
   private recognitionParts() {
     if (!this.recognition) {
-      const phrases = new Map<string, Phrase[]>();
+      const byPhrase: CompactLists<string, number> = new Map();
+      const folded = this.foldedNames();
       let longestPhrase = 0;
-      for (const entity of this.agent.entities) {
-        const key = foldKey(entity.name);
+      this.agent.entities.forEach((entity, position) => {
+        const key = folded[position]!;
         const seen = new Set<string>();
         for (const text of [entity.name, ...entity.aliases]) {
           const tokens = tokenize(text);
           const joined = tokens.join(' ');
           if (!tokens.length || seen.has(joined)) continue;
           seen.add(joined);
-          // The phrase keeps no token list (one per name and alias adds up on a server), and a
-          // name already written as its tokens shares one string for both.
-          push(phrases, joined === key ? key : joined, { key, entity });
+          // A name already written as its tokens shares the folded name's string.
+          pushCompact(byPhrase, joined === key ? key : joined, position);
           longestPhrase = Math.max(longestPhrase, tokens.length);
         }
-      }
-      this.recognition = { phrases, longestPhrase };
+      });
+      this.recognition = { byPhrase, longestPhrase };
     }
     return this.recognition;
   }
@@ -158,11 +147,16 @@ class LazyAgentIndex implements AgentIndex {
   keys(): Iterable<string> {
     return this.keyed().keys();
   }
-  get entitiesByName() {
-    return this.nameParts().entitiesByName;
+  named(key: string): readonly number[] {
+    if (!this.byName) {
+      const byName: CompactLists<string, number> = new Map();
+      this.foldedNames().forEach((name, position) => pushCompact(byName, name, position));
+      this.byName = byName;
+    }
+    return listOf(this.byName.get(key));
   }
-  get positions() {
-    return this.nameParts().positions;
+  foldedName(position: number): string {
+    return this.foldedNames()[position]!;
   }
   get sessionsByRecency() {
     return this.recencyParts().sessionsByRecency;
@@ -170,8 +164,8 @@ class LazyAgentIndex implements AgentIndex {
   get sessionsByProject() {
     return this.recencyParts().sessionsByProject;
   }
-  get phrases() {
-    return this.recognitionParts().phrases;
+  spelled(phrase: string): readonly number[] {
+    return listOf(this.recognitionParts().byPhrase.get(phrase));
   }
   get longestPhrase() {
     return this.recognitionParts().longestPhrase;
