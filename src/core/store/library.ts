@@ -176,29 +176,52 @@ export class L6Store {
    * read back as that document). The new record takes the old one's place without a parse, here
    * and in the parsed cache at `cachePath` (the CLI's, when one is in use or given), so neither
    * this process nor the next one-shot read parses the manifest again (that read finds the file
-   * stale in the library-wide lookup and reads this entry beside it: lookup.ts). Only when the file on disk is exactly `data`, checked between two stats:
-   * anything else (an edit by another tool in between, an unreadable file) is left to the next load.
+   * stale in the library-wide lookup and reads this entry beside it: lookup.ts).
    */
   written(file: string, data: Buffer, doc: RawObject, cachePath: string | null): void {
+    const adopted = this.adoptChecked(file, data, (full) => recordFromDoc(doc, file, full));
+    if (!adopted) return;
+    this.loader.documents?.set(adopted.record, doc);
+    const disk = this.loader.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
+    // The stamp is seconds old at most, so the entry carries the content hash and is checked by it.
+    // The library-wide lookup is left as it is: the next one-shot read finds this file stale and
+    // reads this entry beside it (lookup.ts).
+    disk?.write(file, adopted.stamp, contentHash(data), { id: adopted.record.id, doc, ...rows(adopted.record) });
+  }
+
+  /**
+   * As written(), for a writer that built the record itself (the write thread: the document
+   * need not cross to this thread, nor be normalised on the event loop). Not cached on disk:
+   * the thread did that.
+   */
+  adopt(file: string, data: Buffer, record: AgentRecord): void {
+    this.adoptChecked(file, data, () => record);
+  }
+
+  /**
+   * Puts the record `build` makes in `file`'s place, only when the file on disk is exactly
+   * `data`, checked between two stats: anything else (an edit by another tool in between, an
+   * unreadable file) is left to the next load.
+   */
+  private adoptChecked(
+    file: string,
+    data: Buffer,
+    build: (full: string) => AgentRecord,
+  ): { record: AgentRecord; stamp: FileStamp } | null {
     this.invalidate(file);
     const full = path.join(this.paths.agents, file);
     let record: AgentRecord;
     let stamp: FileStamp | null;
     try {
       stamp = fileStamp(full);
-      if (stamp?.kind !== 'file' || !readManifestFile(full).equals(data)) return;
-      record = recordFromDoc(doc, file, full);
-      if (fileStamp(full)?.key !== stamp.key) return;
+      if (stamp?.kind !== 'file' || !readManifestFile(full).equals(data)) return null;
+      record = build(full);
+      if (fileStamp(full)?.key !== stamp.key) return null;
     } catch {
-      return; // the next snapshot parses the file
+      return null; // the next snapshot parses the file
     }
-    this.loader.documents?.set(record, doc);
     this.cache.set(file, { key: stamp.key, outcome: { ok: true, record } });
     this.current = null; // the next snapshot is assembled with the new record
-    const disk = this.loader.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
-    // The stamp is seconds old at most, so the entry carries the content hash and is checked by it.
-    // The library-wide lookup is left as it is: the next one-shot read finds this file stale and
-    // reads this entry beside it (lookup.ts).
-    disk?.write(file, stamp, contentHash(data), { id: record.id, doc, ...rows(record) });
+    return { record, stamp };
   }
 }

@@ -3,7 +3,8 @@
  * commit job and the lock its holder (the event loop) holds for it; each answer the job's
  * result, or the error it threw, with the warnings it gave. A written manifest is also recorded
  * in the parsed cache here (the store's own check that the file holds exactly those bytes), so
- * the next one-shot read need not parse it; the server's own store adopts it on the loop.
+ * the next one-shot read need not parse it, and answered as its record, which the server's own
+ * store adopts on the loop.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import { parentPort } from 'node:worker_threads';
 import { describeError } from '../errors.js';
 import { heldGateHandle, type HeldLock } from '../fs/gate.js';
 import { L6Store } from '../store/library.js';
-import { MANIFEST_SUFFIX } from '../store/manifest-file.js';
+import { MANIFEST_SUFFIX, recordFromDoc } from '../store/manifest-file.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import type { WriteThreadAnswer } from './write-thread.js';
 
@@ -42,15 +43,17 @@ parentPort?.on('message', (message: { id: number; job: CommitJob; held: HeldLock
   let answer: WriteThreadAnswer;
   try {
     const result = runCommitJob(message.job, { gate: heldGateHandle(message.held), warn });
-    answer = { id: message.id, result, warnings };
-    if (result.kind === 'written' && message.cachePath) {
+    if (result.kind !== 'written') answer = { id: message.id, result, warnings };
+    else {
       const { paths, args } = message.job;
-      new L6Store(paths.root, { warn }).written(
-        `${args.agent_id}${MANIFEST_SUFFIX}`,
-        result.data,
-        result.manifest,
-        message.cachePath,
-      );
+      const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
+      if (message.cachePath)
+        new L6Store(paths.root, { warn }).written(file, result.data, result.manifest, message.cachePath);
+      // The event loop gets the record, built here: the whole document need not cross, nor be
+      // normalised on the loop (bench/README.md, memory).
+      const { manifest, ...rest } = result;
+      const record = recordFromDoc(manifest, file, path.join(paths.agents, file));
+      answer = { id: message.id, result: { ...rest, record }, warnings };
     }
   } catch (error) {
     answer = { id: message.id, error: describeError(error), warnings };

@@ -93,14 +93,19 @@ export async function commitLocked(
   try {
     // Injected file operations (tests) cannot cross to a thread: those commits run in place.
     const onThread = ctx.files ? null : await commitOnWriteThread(job, gate.held, cachePath, ctx.warn);
-    const result = onThread ?? runCommitJob(job, { gate, writer: ctx.files, warn: ctx.warn });
-    if (result.kind === 'refused') return commitError(args, result.message);
-    if (result.kind === 'written') {
-      // The thread proved `data` reads back as `manifest` and recorded it in the parsed cache;
-      // the store takes it as parsed, after the reads that queued behind the thread's answer.
-      if (onThread) await yieldToLoop();
-      ctx.store.written(file, result.data, result.manifest, onThread ? null : cachePath);
+    if (onThread) {
+      if (onThread.kind === 'refused') return commitError(args, onThread.message);
+      if (onThread.kind === 'written') {
+        // The thread proved `data` reads back as the manifest, recorded it in the parsed cache
+        // and built its record; the store adopts it after the reads that queued behind the answer.
+        await yieldToLoop();
+        ctx.store.adopt(file, onThread.data, onThread.record);
+      }
+      return onThread.summary;
     }
+    const result = runCommitJob(job, { gate, writer: ctx.files, warn: ctx.warn });
+    if (result.kind === 'refused') return commitError(args, result.message);
+    if (result.kind === 'written') ctx.store.written(file, result.data, result.manifest, cachePath);
     return result.summary;
   } finally {
     release();

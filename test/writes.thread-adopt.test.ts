@@ -1,0 +1,96 @@
+/**
+ * After a commit on a server's write thread, the server serves the record the thread built and
+ * handed over (src/core/writes/write-worker.ts), not a parse of its own: it must answer exactly
+ * as a server that parses the written file does. Spawns the real server (`bourdon serve
+ * --transport http`, dist/) twice on one library, with rows that test the hand-over: a name YAML
+ * reads as a number, aliases, tags, an odd-keyed capability, a timestamp, characters outside
+ * the BMP, and the levels a trusted caller sees.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serialiseManifest } from '../src/core/writes/serialise.js';
+import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
+
+const { library, home, registry } = oneAgentLibrary('bourdon-thread-adopt-');
+const token = registry.add('writer', { tier: 'trusted' }).token;
+const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library };
+const servers: ServedHttp[] = [];
+const clients: Client[] = [];
+
+afterAll(async () => {
+  for (const client of clients) await client.close();
+  for (const server of servers) await server.stop();
+});
+
+async function serve(): Promise<Client> {
+  const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
+  servers.push(server);
+  const client = await httpClient(server.url, 'auto', token);
+  clients.push(client);
+  return client;
+}
+
+/** What a caller reads of agent `a`: each entity by name, its sessions, its notes, and the agent list. */
+async function served(client: Client, names: string[]): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const name of names) answers.push(await callJson(client, 'find_entity', { name, access_level: 'private' }));
+  answers.push(
+    await callJson(client, 'list_recent_work', { since: '2000-01-01', limit: 100, access_level: 'private' }),
+  );
+  answers.push(await callJson(client, 'list_notes', { since: '2000-01-01', limit: 100, access_level: 'private' }));
+  answers.push(await callJson(client, 'list_agents'));
+  const { recognition_latency_us: latency, ...recognised } = await callJson(client, 'prepare_recognition_context', {
+    prompt: 'what of orbit and 😀 moon and 42?',
+  });
+  expect(latency).toEqual(expect.any(Number)); // the one figure two servers may differ in
+  answers.push(recognised);
+  return answers;
+}
+
+describe('a commit on the write thread', () => {
+  it('serves the handed-over record exactly as a fresh parse of the written file', async () => {
+    fs.writeFileSync(
+      path.join(library, 'agents', 'a.l5.yaml'),
+      serialiseManifest({
+        spec_version: '0.1',
+        agent: { id: 'a', type: 'other', role_narrative: 'keeps 😀 moons' },
+        last_updated: '2026-11-30T08:00:00Z',
+        capabilities: ['read', { __proto__: 'odd key', nested: [1, 'two'] }],
+        known_entities: [
+          ...Array.from({ length: 200 }, (_, index) => ({
+            name: `Existing row number ${index}`,
+            summary: `a longer summary that the parser slices out of the text, row ${index}`,
+            tags: ['one', `t${index}`],
+            visibility: index % 3 === 0 ? 'private' : 'team',
+          })),
+          { name: 42, summary: 'a name YAML reads as a number' },
+        ],
+      }),
+    );
+    const live = await serve();
+    const commit = await callJson(live, 'commit_to_federation', {
+      agent_id: 'a',
+      entities: [
+        {
+          name: 'Orbit',
+          type: 'project',
+          aliases: ['orb', 'the orbit'],
+          tags: ['space'],
+          summary: 'a long summary of the orbit',
+        },
+        { name: '😀 Moon', summary: 'outside the basic plane', visibility: 'private', valid_to: '2027-01-01' },
+      ],
+      sessions: [{ date: '2026-11-30T09:30:00Z', project_focus: ['Orbit'], key_actions: ['launched the orbit work'] }],
+      notes: [{ date: '2026-11-30', title: 'on orbit', text: 'a note long enough to be sliced from the text' }],
+    });
+    expect(commit, JSON.stringify(commit)).toMatchObject({ agent_id: 'a', version: expect.any(Number) });
+    const names = ['Orbit', 'orb', '😀 Moon', '42', 'Existing row number 0', 'Existing row number 199'];
+    const fromThread = await served(live, names);
+
+    const fresh = await serve(); // parses the file the thread wrote
+    expect(await served(fresh, names)).toEqual(fromThread);
+    expect(JSON.stringify(fromThread)).toContain('a long summary of the orbit');
+  }, 60_000);
+});
