@@ -6,7 +6,6 @@
  * In-process: the 30 s budget (shortened), a handshake-era server with sessions (as the
  * Python engine is) and a server restart under the bridge.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -23,46 +22,11 @@ import { FederationRegistry } from '../src/core/trust/registry.js';
 import { StdioBridge } from '../src/mcp/bridge.js';
 import { runHttpServer } from '../src/mcp/http.js';
 import { createL6Server } from '../src/mcp/server.js';
-import { baseEnv, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { httpClient } from './helpers/http.js';
+import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 const TOKEN_ENV = 'BOURDON_PEER_BRIDGE_TEST';
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** `bourdon serve --transport http --port 0`, resolved once its startup line is out. */
-function startHttpServer(args: string[], env: Record<string, string>): Promise<Running> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', ...args], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no startup line: ${stderr}`));
-    }, 15_000);
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url, stop: async () => void (child.kill('SIGTERM'), await exited) });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr}`));
-    });
-  });
-}
 
 /** Spawns `bourdon serve --url …` the way an MCP host does and connects to it over stdio. */
 async function connectBridge(
@@ -105,7 +69,7 @@ let serverHome: string;
 let bridgeHome: string;
 let noLibrary: string;
 let token: string;
-let server: Running;
+let server: ServedHttp;
 
 beforeAll(async () => {
   library = copyFixtureLibrary();
@@ -113,7 +77,7 @@ beforeAll(async () => {
   bridgeHome = tempDir('bourdon-bridge-home-');
   noLibrary = path.join(tempDir('bourdon-bridge-nolib-'), 'must-not-exist');
   token = new FederationRegistry(path.join(serverHome, 'federation.yaml')).add('alice', { tier: 'trusted' }).token;
-  server = await startHttpServer(['--library', library], {
+  server = await startHttpServe(['serve', '--transport', 'http', '--port', '0', '--library', library], {
     BOURDON_HOME: serverHome,
     BOURDON_LOCAL_NAME: 'bridge-test',
   });

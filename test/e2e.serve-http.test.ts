@@ -2,68 +2,32 @@
  * `bourdon serve --transport http` and `bourdon-l6-server` spawned for real, driven by the SDK
  * client and by the official MCP Inspector CLI (stdio and HTTP). Needs a build (npm test does it).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { baseEnv, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { ERA_MODES, callJson, httpClient } from './helpers/http.js';
+import { ERA_MODES, callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 import { installInspector, INSPECTOR_VERSION, type InspectorInstall } from './helpers/inspector.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
 const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  startup: string;
-  stderr(): string;
-  stop(): Promise<number | null>;
-}
-
-/** Spawns a server and waits for its startup line on stderr. */
-function startServer(bin: string, args: string[], env: Record<string, string | undefined>): Promise<Running> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no startup line within 15 s; stderr: ${stderr}`));
-    }, 15_000);
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const line = stderr.split('\n').find((candidate) => candidate.includes('listening on'));
-      const url = line && /listening on (http:\/\/\S+\/mcp)/.exec(line)?.[1];
-      if (line && url) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          url,
-          startup: line,
-          stderr: () => stderr,
-          stop: async () => {
-            child.kill('SIGTERM');
-            const code = await exited;
-            expect(stdout, 'an HTTP server writes nothing on stdout').toBe('');
-            return code;
-          },
-        });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${stderr}`));
-    });
-  });
+/**
+ * A spawned server (helpers/http.ts) whose stop also checks that it wrote nothing on stdout:
+ * over HTTP, stdout is not the protocol, and nothing else belongs there.
+ */
+async function startServer(bin: string, args: string[], env: Record<string, string | undefined>): Promise<ServedHttp> {
+  const served = await startHttpServe(args, env, bin);
+  return {
+    ...served,
+    stop: async () => {
+      const code = await served.stop();
+      expect(served.stdout(), 'an HTTP server writes nothing on stdout').toBe('');
+      return code;
+    },
+  };
 }
 
 let library: string;
@@ -81,7 +45,7 @@ afterAll(() => {
 });
 
 describe('bourdon serve --transport http', () => {
-  let server: Running;
+  let server: ServedHttp;
   beforeAll(async () => {
     server = await startServer(BIN, ['serve', '--transport', 'http', '--port', '0', '--library', library], {
       BOURDON_HOME: home,
@@ -218,8 +182,8 @@ describe(`the MCP Inspector CLI (${INSPECTOR_VERSION})`, () => {
   });
 
   describe('over HTTP', () => {
-    let open: Running;
-    let authed: Running;
+    let open: ServedHttp;
+    let authed: ServedHttp;
     beforeAll(async () => {
       // bourdon-l6-server with the Python flag names (a prefix, as argparse allows).
       open = await startServer(L6_BIN, ['--library', library, '--transport', 'http', '--port', '0', '--allow-unauth'], {

@@ -5,54 +5,17 @@
  * restart; a tier change applies at once; and no token or hash reaches the server's stderr,
  * any response body or the audit log. Needs a build (dist/).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/core/trust/registry.js';
-import { baseEnv, runCli } from './helpers/cli.js';
-import { BIN, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { mcpHeaders, rawRequest } from './helpers/http.js';
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  output(): string;
-  exited: Promise<number | null>;
-}
-
-function startServer(env: Record<string, string>): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0'], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', done));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no startup line within 15 s: ${output}`));
-    }, 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url, output: () => output, exited });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${output}`));
-    });
-  });
-}
+import { runCli } from './helpers/cli.js';
+import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { mcpHeaders, rawRequest, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 let library: string;
 let home: string;
-let server: Server;
+let server: ServedHttp;
 const tokens: string[] = [];
 const bodies: string[] = [];
 const env = () => ({ BOURDON_HOME: home, BOURDON_LIBRARY: library, BOURDON_LOCAL_NAME: 'fixture-machine' });
@@ -88,7 +51,7 @@ beforeAll(async () => {
   // A second member keeps auth configured after openclaw is revoked (with none left: 503).
   const other = await runCli(['agent', 'add', 'laptop', '--tier', 'trusted'], { env: env() });
   tokens.push(other.stdout.trim());
-  server = await startServer(env());
+  server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env());
 });
 afterAll(async () => {
   if (server) {
@@ -148,7 +111,7 @@ describe('a running HTTP server and its members', () => {
     expect((await callTool('bdn_' + 'f'.repeat(48), 'list_agents')).status).toBe(401);
     const audit = fs.readFileSync(path.join(home, 'audit.jsonl'), 'utf8');
     expect(audit.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(8);
-    const everything = [server.output(), audit, ...bodies].join('\n');
+    const everything = [server.stderr(), server.stdout(), audit, ...bodies].join('\n');
     for (const token of tokens) {
       expect(everything).not.toContain(token);
       expect(everything).not.toContain(token.slice(4, 24));

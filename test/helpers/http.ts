@@ -119,45 +119,58 @@ export async function callJson(
 export interface ServedHttp {
   child: ChildProcess;
   url: string;
+  /** The stderr line that named the URL (the startup line). */
+  startup: string;
   /** What it wrote on stderr so far. */
   stderr(): string;
-  /** Settles when the process has exited. */
-  exited: Promise<void>;
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<void>;
+  /** What it wrote on stdout so far (an HTTP server writes nothing there). */
+  stdout(): string;
+  /** Settles with the exit code when the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
 }
 
 /**
- * Spawns the real binary with `args` (a `serve --transport http` command line) and resolves once
- * its stderr names the URL it listens on; rejects when it exits first, or says nothing of it
- * within 30 s (then it is killed).
+ * Spawns the real binary (`bin`: `bourdon` unless another, such as `bourdon-l6-server`) with
+ * `args` (a command line that serves over HTTP) and resolves once its stderr names the URL it
+ * listens on; rejects when it exits first, or says nothing of it within 30 s (then it is killed).
  */
-export function startHttpServe(args: string[], env: Record<string, string>): Promise<ServedHttp> {
+export function startHttpServe(
+  args: string[],
+  env: Record<string, string | undefined>,
+  bin: string = BIN,
+): Promise<ServedHttp> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd: REPO_ROOT,
       env: baseEnv(env),
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    let stdout = '';
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no startup line within 30 s; stderr: ${stderr}`));
     }, 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
-      const url = /listening on (http:\/\/\S+\/mcp)/.exec(stderr)?.[1];
-      if (url) {
+      const startup = stderr.split('\n').find((line) => /listening on http:\/\/\S+\/mcp/.test(line));
+      const url = startup && /listening on (http:\/\/\S+\/mcp)/.exec(startup)?.[1];
+      if (startup && url) {
         clearTimeout(timer);
         resolve({
           child,
           url,
+          startup,
           stderr: () => stderr,
+          stdout: () => stdout,
           exited,
           stop: async () => {
             child.kill('SIGTERM');
-            await exited;
+            return exited;
           },
         });
       }
