@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The server goals' benches, one after another (run after a build; `npm run bench` runs this
 // after bench/run.js): per-request cost and paging against library size, the warm one-shot CLI
-// find at 10 and 1,000 agents (scaling.js), history growth, reads during a writer (overlap.js),
+// find at 10 and 1,000 agents (scaling.js), history growth, reads during a writer (overlap.js)
+// and during another member's explain and rollback (version-hold.js),
 // HTTP cost against the SDK's floor and the spread at 64 clients (http-floor.js), and the real
 // server's memory after every tool (server-rss.js). Each bench prints its own figures; this
 // prints the load average before each, since a busy machine moves wall-clock figures.
@@ -23,6 +24,7 @@ const BENCHES = [
   ['scaling.js', []],
   ['history-growth.js', []],
   ['overlap.js', []],
+  ['version-hold.js', []],
   ['http-floor.js', []],
   ['server-rss.js', []],
 ];

@@ -1,15 +1,20 @@
 /**
- * After a commit on a server's write thread, the server serves the record the thread built and
- * handed over (src/core/writes/write-worker.ts), not a parse of its own: it must answer exactly
- * as a server that parses the written file does. Spawns the real server (`bourdon serve
+ * After a commit or a rollback on a server's write thread, the server serves the record the
+ * thread built and handed over (src/core/writes/write-worker.ts), not a parse of its own: it
+ * must answer exactly as a server that parses the written file does. An explanation diffed on
+ * the thread answers as the one-shot CLI's, computed in place; a rollback restores the bytes. Spawns the real server (`bourdon serve
  * --transport http`, dist/) twice on one library, with rows that test the hand-over: a name YAML
  * reads as a number, aliases, tags, an odd-keyed capability, a timestamp, characters outside
  * the BMP, and the levels a trusted caller sees.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { libraryPaths } from '../src/core/store/paths.js';
+import { readArchive, readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
 import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
 
@@ -92,5 +97,32 @@ describe('a commit on the write thread', () => {
     const fresh = await serve(); // parses the file the thread wrote
     expect(await served(fresh, names)).toEqual(fromThread);
     expect(JSON.stringify(fromThread)).toContain('a long summary of the orbit');
+
+    // The explanation, diffed on the thread, is the CLI's, computed in place.
+    const version = (commit as { version: number }).version;
+    const explained = await callJson(live, 'explain_memory_change', { agent_id: 'a', version });
+    const cli = await runCli(['diff', 'a', String(version), '--json', '--library', library], {
+      env: { BOURDON_HOME: home },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(explained).toEqual(JSON.parse(cli.stdout));
+    expect(JSON.stringify(explained)).toContain('Orbit');
+
+    // Rolled back on the thread: the file holds the earlier version's bytes exactly, and the
+    // server serves the restored record as a fresh parse of them.
+    const before = fs.readFileSync(path.join(library, 'agents', 'a.l5.yaml'));
+    const rolled = await callJson(live, 'rollback_agent_memory', {
+      agent_id: 'a',
+      version: version - 1,
+      reason: 'test',
+    });
+    expect(rolled, JSON.stringify(rolled)).toMatchObject({ restored_version: version - 1, version: version + 1 });
+    const restored = fs.readFileSync(path.join(library, 'agents', 'a.l5.yaml'));
+    expect(restored.equals(before)).toBe(false);
+    expect(restored.equals(readArchive(readHistory(libraryPaths(library), 'a'), version - 1)!)).toBe(true);
+    expect((rolled as { sha256: string }).sha256).toBe(crypto.createHash('sha256').update(restored).digest('hex'));
+    expect(JSON.stringify(await served(live, ['Orbit']))).not.toContain('a long summary of the orbit');
+    const afterRollback = await served(live, names);
+    expect(await served(await serve(), names)).toEqual(afterRollback);
   }, 60_000);
 });

@@ -11,13 +11,20 @@ import type { OperationContext } from '../context.js';
 import { BourdonError, describeError } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readArchive, readHistory, readLive, type HistoryState } from './history.js';
-import { writeVersion } from './history-writer.js';
 import type { ExplainInput, ListVersionsInput, RollbackInput } from './inputs.js';
-import { sha256, type RowCounts, type VersionRecord } from './version-record.js';
+import type { RowCounts, VersionRecord } from './version-record.js';
+import {
+  runExplainJob,
+  runRollbackJob,
+  type ExplainJob,
+  type ManifestDiffResult,
+  type RollbackJob,
+} from './version-work.js';
+import { explainOnWriteThread, rollbackOnWriteThread } from './write-thread.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
-import { diffManifests, sideOf, type FieldChange, type ManifestDiff, type Side } from './manifest-diff.js';
+import { sideOf, type FieldChange, type ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
 import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
@@ -162,15 +169,20 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainIn
   if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id));
   if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id));
   const base = against ?? [...state.records].reverse().find((record) => record.version < args.version)?.version ?? null;
-  let newer: Side;
-  let older: Side;
+  const job: ExplainJob = {
+    paths: ctx.store.paths,
+    agentId: args.agent_id,
+    version: args.version,
+    base,
+    ceiling: ctx.caller.ceiling,
+  };
+  let diff: ManifestDiffResult;
   try {
-    newer = sideOf(readArchive(state, args.version, ctx.files));
-    older = sideOf(base === null ? null : readArchive(state, base, ctx.files));
+    // Injected file operations (tests) cannot cross to a thread: those run in place.
+    diff = (ctx.files ? null : await explainOnWriteThread(job, ctx.warn)) ?? runExplainJob(job, ctx.files);
   } catch (error) {
     return fail(describeError(error));
   }
-  const diff = diffManifests(older, newer, ctx.caller.ceiling);
   const summaryParts = [
     `version ${args.version} against ${base === null ? 'nothing (first version)' : `version ${base}`}:`,
     `entities ${diff.counts.entities},`,
@@ -255,58 +267,39 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
   }
 
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
-  const livePath = path.join(ctx.store.paths.agents, file);
+  const job: RollbackJob = {
+    paths: ctx.store.paths,
+    agentId: args.agent_id,
+    version: args.version,
+    actor: ctx.caller.agent_id,
+    now: ctx.now(),
+    keep: historyKeep(ctx.env, ctx.warn),
+  };
   return withLibraryGate(
     ctx.store.paths,
-    (gate) => {
-      let data: Buffer | null;
-      let state: HistoryState;
+    async (gate) => {
+      // Reads meanwhile answer from the manifest as it was, until the store adopts the restored one.
+      const release = ctx.store.holdWhileWriting(file);
       try {
-        state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
-        data = readArchive(state, args.version, ctx.files);
-      } catch (error) {
-        if (error instanceof BourdonError) return fail(error.message);
-        throw error;
-      }
-      if (!data) return fail(unknownVersion(args.version, args.agent_id));
-      // Restoring the content the file already holds writes nothing and records no version.
-      const live = readLive(livePath);
-      const inPlace = live && live.equals(data) ? currentVersion(state, live) : null;
-      if (inPlace !== null)
+        // Injected file operations (tests) cannot cross to a thread: those run in place.
+        const onThread = ctx.files ? null : await rollbackOnWriteThread(job, gate.held, ctx.warn);
+        const result = onThread ?? runRollbackJob(job, { gate, writer: ctx.files, warn: ctx.warn });
+        if (result.kind === 'failed') return fail(result.message);
+        if (result.kind === 'unknown') return fail(unknownVersion(args.version, args.agent_id));
+        if (result.kind === 'written') {
+          if (onThread?.kind === 'written' && onThread.record) ctx.store.adopt(file, onThread.data, onThread.record);
+          else ctx.store.invalidate(file);
+        }
         return {
           agent_id: args.agent_id,
           restored_version: args.version,
-          version: inPlace,
-          sha256: sha256(data),
+          version: result.version,
+          sha256: result.sha256,
           reason,
         };
-      let record: VersionRecord;
-      try {
-        record = writeVersion({
-          paths: ctx.store.paths,
-          agentId: args.agent_id,
-          livePath,
-          data,
-          op: 'rollback',
-          actor: ctx.caller.agent_id,
-          now: ctx.now(),
-          keep: historyKeep(ctx.env, ctx.warn),
-          gate,
-          writer: ctx.files,
-          warn: ctx.warn,
-        });
-      } catch (error) {
-        if (error instanceof BourdonError) return fail(error.message);
-        throw error;
+      } finally {
+        release();
       }
-      ctx.store.invalidate(file);
-      return {
-        agent_id: args.agent_id,
-        restored_version: args.version,
-        version: record.version,
-        sha256: record.sha256,
-        reason,
-      };
     },
     { warn: ctx.warn },
   ).catch((error: unknown) => {

@@ -1,11 +1,12 @@
 /**
  * A server's write thread: the worker (write-worker.ts) a live commit's work under the gate
  * runs on (commit-job.ts: parse of the live manifest, merge, serialise and read-back proof,
- * archive delta, fsyncs), so the event loop goes on answering reads from the last snapshot
- * meanwhile. The event loop keeps the gate: it takes the lock, refreshes it, and releases it
- * only once the thread has answered; the thread checks the lock is still held before it
- * replaces the live file, as any holder does. One-shot processes run the job in place: starting
- * a worker would cost them more than it saves.
+ * archive delta, fsyncs), and a rollback's and an explanation's (version-work.ts: unpacking,
+ * parsing and diffing archived versions, writing a restored one), so the event loop goes on
+ * answering reads from the last snapshot meanwhile. The event loop keeps the gate: it takes the
+ * lock, refreshes it, and releases it only once the thread has answered; the thread checks the
+ * lock is still held before it replaces the live file, as any holder does. One-shot processes
+ * run the job in place: starting a worker would cost them more than it saves.
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { HeldLock } from '../fs/gate.js';
 import type { AgentRecord } from '../store/manifest-file.js';
 import type { CommitJob, CommitJobResult } from './commit-job.js';
+import type { ExplainJob, ManifestDiffResult, RollbackJob, RollbackJobResult } from './version-work.js';
 
 /** A worker idle this long is stopped (its heap is returned); the next commit starts another. */
 const IDLE_MS = 15_000;
@@ -29,10 +31,24 @@ export type ThreadCommitResult =
   | Exclude<CommitJobResult, { kind: 'written' }>
   | (Omit<Extract<CommitJobResult, { kind: 'written' }>, 'manifest'> & { record: AgentRecord });
 
-/** What the thread answers for one job: its result or the error it threw, and its warnings. */
+/** A rollback's result as the thread answers it: restored bytes come with their record (null: not a manifest). */
+export type ThreadRollbackResult =
+  | Exclude<RollbackJobResult, { kind: 'written' }>
+  | (Extract<RollbackJobResult, { kind: 'written' }> & { record: AgentRecord | null });
+
+/** Each task the thread runs: what it is sent, and what it answers. */
+export interface ThreadTasks {
+  commit: { input: { job: CommitJob; held: HeldLock; cachePath: string | null }; output: ThreadCommitResult };
+  rollback: { input: { job: RollbackJob; held: HeldLock }; output: ThreadRollbackResult };
+  explain: { input: { job: ExplainJob }; output: ManifestDiffResult };
+}
+
+export type ThreadTask = { [K in keyof ThreadTasks]: { kind: K } & ThreadTasks[K]['input'] }[keyof ThreadTasks];
+
+/** What the thread answers for one task: its result or the error it threw, and its warnings. */
 export interface WriteThreadAnswer {
   id: number;
-  result?: ThreadCommitResult;
+  result?: ThreadTasks[keyof ThreadTasks]['output'];
   error?: string;
   warnings: string[];
 }
@@ -95,19 +111,16 @@ async function startWorker(): Promise<Worker | null> {
 }
 
 /**
- * Runs a commit job on the write thread and returns its result, or null when the job is to run
- * in place: no thread was asked for, none could start, or it died before answering. A thread
- * that died mid-job is a crashed writer: the job run in place completes or drops the version
- * it left pending first (history-writer.ts), exactly as the next writer after a crash would.
- * The job's own errors are thrown here as they would be in place.
+ * Runs a task on the write thread and returns its result, or null when the task is to run in
+ * place: no thread was asked for, none could start, or it died before answering. A thread that
+ * died mid-task is a crashed writer: the task run in place completes or drops the version it
+ * left pending first (history-writer.ts), exactly as the next writer after a crash would. The
+ * task's own errors are thrown here as they would be in place.
  */
-export async function commitOnWriteThread(
-  job: CommitJob,
-  held: HeldLock,
-  /** The parsed cache the thread records a written manifest in (the CLI's), or null. */
-  cachePath: string | null,
+async function onWriteThread<K extends keyof ThreadTasks>(
+  task: Extract<ThreadTask, { kind: K }>,
   warn: (message: string) => void,
-): Promise<ThreadCommitResult | null> {
+): Promise<ThreadTasks[K]['output'] | null> {
   if (!enabled) return null;
   const id = (nextId += 1);
   let answer: WriteThreadAnswer;
@@ -118,7 +131,7 @@ export async function commitOnWriteThread(
     const answered = new Promise<WriteThreadAnswer>((resolve, reject) => waiting.set(id, { resolve, reject }));
     // A process does not exit with a write in flight: the thread is held while it works.
     worker.ref();
-    worker.postMessage({ id, job, held, cachePath });
+    worker.postMessage({ id, task });
     answer = await answered;
   } catch {
     return null; // could not start, could not send, or died: in place
@@ -133,9 +146,41 @@ export async function commitOnWriteThread(
   }
   for (const message of answer.warnings) warn(message);
   if (answer.error !== undefined) throw new Error(answer.error);
-  const result = answer.result!;
-  if (result.kind !== 'written') return result;
-  // A Buffer arrives as a plain Uint8Array over the same memory.
-  const data = Buffer.from(result.data.buffer, result.data.byteOffset, result.data.byteLength);
-  return { ...result, data };
+  // The thread answers a task of kind K with that kind's output (write-worker.ts).
+  return answer.result as ThreadTasks[K]['output'];
+}
+
+/** A Buffer crosses to this thread as a plain Uint8Array over the same memory. */
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** A live commit's job on the write thread (see onWriteThread); null: run it in place. */
+export async function commitOnWriteThread(
+  job: CommitJob,
+  held: HeldLock,
+  /** The parsed cache the thread records a written manifest in (the CLI's), or null. */
+  cachePath: string | null,
+  warn: (message: string) => void,
+): Promise<ThreadCommitResult | null> {
+  const result = await onWriteThread({ kind: 'commit', job, held, cachePath }, warn);
+  return result?.kind === 'written' ? { ...result, data: asBuffer(result.data) } : result;
+}
+
+/** A rollback on the write thread (see onWriteThread); null: run it in place. */
+export async function rollbackOnWriteThread(
+  job: RollbackJob,
+  held: HeldLock,
+  warn: (message: string) => void,
+): Promise<ThreadRollbackResult | null> {
+  const result = await onWriteThread({ kind: 'rollback', job, held }, warn);
+  return result?.kind === 'written' ? { ...result, data: asBuffer(result.data) } : result;
+}
+
+/** An explanation's diff on the write thread (see onWriteThread); null: compute it in place. */
+export function explainOnWriteThread(
+  job: ExplainJob,
+  warn: (message: string) => void,
+): Promise<ManifestDiffResult | null> {
+  return onWriteThread({ kind: 'explain', job }, warn);
 }

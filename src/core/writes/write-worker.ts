@@ -1,21 +1,23 @@
 /**
- * The write thread a server runs live commits' work on (write-thread.ts): each message is a
- * commit job and the lock its holder (the event loop) holds for it; each answer the job's
- * result, or the error it threw, with the warnings it gave. A written manifest is also recorded
- * in the parsed cache here (the store's own check that the file holds exactly those bytes), so
- * the next one-shot read need not parse it, and answered as its record, which the server's own
- * store adopts on the loop.
+ * The write thread a server runs live commits', rollbacks' and explanations' work on
+ * (write-thread.ts): each message is a task (a commit or rollback job with the lock its holder,
+ * the event loop, holds for it; or two versions to diff); each answer the task's result, or the
+ * error it threw, with the warnings it gave. A committed manifest is also recorded in the parsed
+ * cache here (the store's own check that the file holds exactly those bytes), so the next
+ * one-shot read need not parse it; a committed or restored manifest is answered as its record,
+ * which the server's own store adopts on the loop.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { describeError } from '../errors.js';
-import { heldGateHandle, type HeldLock } from '../fs/gate.js';
+import { heldGateHandle } from '../fs/gate.js';
 import { L6Store } from '../store/library.js';
-import { MANIFEST_SUFFIX, recordFromDoc } from '../store/manifest-file.js';
-import { runCommitJob, type CommitJob } from './commit-job.js';
-import type { WriteThreadAnswer } from './write-thread.js';
+import { MANIFEST_SUFFIX, parseManifest, recordFromDoc, type AgentRecord } from '../store/manifest-file.js';
+import { runCommitJob } from './commit-job.js';
+import { runExplainJob, runRollbackJob } from './version-work.js';
+import type { ThreadTask, ThreadTasks, WriteThreadAnswer } from './write-thread.js';
 
 /** How much nicer than the event loop the thread runs. */
 const NICER_BY = 5;
@@ -37,24 +39,50 @@ function yieldCpuToReads(): void {
 
 yieldCpuToReads();
 
-parentPort?.on('message', (message: { id: number; job: CommitJob; held: HeldLock; cachePath: string | null }) => {
+/** Each task's work on this thread, keyed by its kind (write-thread.ts ThreadTasks). */
+const HANDLERS: {
+  [K in keyof ThreadTasks]: (
+    task: Extract<ThreadTask, { kind: K }>,
+    warn: (line: string) => void,
+  ) => ThreadTasks[K]['output'];
+} = {
+  commit({ job, held, cachePath }, warn) {
+    const result = runCommitJob(job, { gate: heldGateHandle(held), warn });
+    if (result.kind !== 'written') return result;
+    const file = `${job.args.agent_id}${MANIFEST_SUFFIX}`;
+    if (cachePath) new L6Store(job.paths.root, { warn }).written(file, result.data, result.manifest, cachePath);
+    // The event loop gets the record, built here: the whole document need not cross, nor be
+    // normalised on the loop (bench/README.md, memory).
+    const { manifest, ...rest } = result;
+    return { ...rest, record: recordFromDoc(manifest, file, path.join(job.paths.agents, file)) };
+  },
+  rollback({ job, held }, warn) {
+    const result = runRollbackJob(job, { gate: heldGateHandle(held), warn });
+    if (result.kind !== 'written') return result;
+    const file = `${job.agentId}${MANIFEST_SUFFIX}`;
+    let record: AgentRecord | null;
+    try {
+      record = parseManifest(result.data, file, path.join(job.paths.agents, file));
+    } catch {
+      record = null; // restored bytes that are not a manifest: the store reports them as it loads
+    }
+    return { ...result, record };
+  },
+  explain({ job }) {
+    return runExplainJob(job);
+  },
+};
+
+function run<K extends keyof ThreadTasks>(task: Extract<ThreadTask, { kind: K }>, warn: (line: string) => void) {
+  return HANDLERS[task.kind](task, warn);
+}
+
+parentPort?.on('message', (message: { id: number; task: ThreadTask }) => {
   const warnings: string[] = [];
   const warn = (line: string) => warnings.push(line);
   let answer: WriteThreadAnswer;
   try {
-    const result = runCommitJob(message.job, { gate: heldGateHandle(message.held), warn });
-    if (result.kind !== 'written') answer = { id: message.id, result, warnings };
-    else {
-      const { paths, args } = message.job;
-      const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
-      if (message.cachePath)
-        new L6Store(paths.root, { warn }).written(file, result.data, result.manifest, message.cachePath);
-      // The event loop gets the record, built here: the whole document need not cross, nor be
-      // normalised on the loop (bench/README.md, memory).
-      const { manifest, ...rest } = result;
-      const record = recordFromDoc(manifest, file, path.join(paths.agents, file));
-      answer = { id: message.id, result: { ...rest, record }, warnings };
-    }
+    answer = { id: message.id, result: run(message.task, warn), warnings };
   } catch (error) {
     answer = { id: message.id, error: describeError(error), warnings };
   }
