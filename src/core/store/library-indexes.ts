@@ -5,7 +5,8 @@
  * search instead of walking to an offset). Built per agent list (a snapshot's, or a caller's
  * scoped one) on first use, and derived from the previous list's when only a few agents
  * changed: the agents removed and added are taken out and put in, the rest is shared, so one
- * changed manifest costs that agent's rows plus a copy of the top-level structure.
+ * changed manifest costs that agent's rows (and, for the session order, a copy of the top-level
+ * lists).
  */
 import { canSee, type AccessLevel } from './visibility.js';
 import { agentIndex, listOf, pushCompact, type CompactLists, type DatedSession } from './indexes.js';
@@ -19,7 +20,7 @@ interface LibraryIndex {
   /** The index this one may be derived from (cleared once it has served, so no chain forms). */
   base: LibraryIndex | null;
   /** Folded name → the agents answering to it, in id order. */
-  holders: CompactLists<string, AgentRecord> | null;
+  holders: HolderIndex | null;
   sessions: Map<AccessLevel, DatedSession[]>;
 }
 
@@ -57,20 +58,44 @@ function changes(base: LibraryIndex | null, next: readonly AgentRecord[]) {
 
 const byId = (a: AgentRecord, b: AgentRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function holderMap(index: LibraryIndex): CompactLists<string, AgentRecord> {
+/**
+ * Folded name → the agents answering to it, in id order: a full map shared by every index derived
+ * from it, and the keys that changed since, with their new lists (null: no agent answers any
+ * more). A change costs the changed agents' keys, not a copy of every key in the library (65,000
+ * at 50 full agents): the changes are merged into a new full map only once they reach an eighth
+ * of it, so that cost is spread over many changes.
+ */
+class HolderIndex {
+  constructor(
+    readonly full: CompactLists<string, AgentRecord>,
+    readonly changed: ReadonlyMap<string, AgentRecord | AgentRecord[] | null>,
+  ) {}
+
+  get(key: string): AgentRecord | AgentRecord[] | undefined {
+    const changed = this.changed.get(key);
+    return changed === undefined ? this.full.get(key) : (changed ?? undefined);
+  }
+}
+
+/** Changes are merged into a new full map once there are this many, or an eighth of it. */
+const MIN_MERGE = 64;
+
+function holderMap(index: LibraryIndex): HolderIndex {
   if (index.holders) return index.holders;
-  const diff = index.base?.holders ? changes(index.base, index.agents) : null;
-  let holders: CompactLists<string, AgentRecord>;
-  if (diff && index.base?.holders) {
-    holders = new Map(index.base.holders);
+  const base = index.base?.holders ?? null;
+  const diff = base ? changes(index.base!, index.agents) : null;
+  let holders: HolderIndex;
+  if (diff && base) {
     // The base's lists are shared, never changed: a key the change touches gets its own list.
-    const touched = new Set<string>();
+    const changed = new Map(base.changed);
+    const touched = new Set<string>(); // keys whose list this change made its own
     const listFor = (key: string): AgentRecord[] => {
       if (!touched.has(key)) {
         touched.add(key);
-        holders.set(key, [...listOf(holders.get(key))]);
+        const found = changed.get(key);
+        changed.set(key, [...listOf(found === undefined ? base.full.get(key) : (found ?? undefined))]);
       }
-      return holders.get(key) as AgentRecord[];
+      return changed.get(key) as AgentRecord[];
     };
     for (const agent of diff.removed) {
       for (const key of agentIndex(agent).keys()) {
@@ -81,20 +106,38 @@ function holderMap(index: LibraryIndex): CompactLists<string, AgentRecord> {
     }
     for (const agent of diff.added) for (const key of agentIndex(agent).keys()) listFor(key).push(agent);
     for (const key of touched) {
-      const list = holders.get(key) as AgentRecord[];
-      if (list.length === 0) holders.delete(key);
-      else if (list.length === 1) holders.set(key, list[0]!);
+      const list = changed.get(key) as AgentRecord[];
+      if (list.length === 0) changed.set(key, null);
+      else if (list.length === 1) changed.set(key, list[0]!);
       else list.sort(byId);
     }
+    holders =
+      changed.size >= Math.max(MIN_MERGE, base.full.size / 8)
+        ? merged(base.full, changed)
+        : new HolderIndex(base.full, changed);
   } else {
-    holders = new Map();
-    for (const agent of index.agents) for (const key of agentIndex(agent).keys()) pushCompact(holders, key, agent);
+    const full: CompactLists<string, AgentRecord> = new Map();
+    for (const agent of index.agents) for (const key of agentIndex(agent).keys()) pushCompact(full, key, agent);
     // Snapshots are sorted by id already; a caller's own list may not be.
-    for (const list of holders.values()) if (Array.isArray(list)) list.sort(byId);
+    for (const list of full.values()) if (Array.isArray(list)) list.sort(byId);
+    holders = new HolderIndex(full, new Map());
   }
   index.holders = holders;
   releaseBase(index);
   return holders;
+}
+
+/** A new full map: `full` with `changed` applied. */
+function merged(
+  full: CompactLists<string, AgentRecord>,
+  changed: ReadonlyMap<string, AgentRecord | AgentRecord[] | null>,
+): HolderIndex {
+  const next = new Map(full);
+  for (const [key, value] of changed) {
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+  }
+  return new HolderIndex(next, new Map());
 }
 
 /**
