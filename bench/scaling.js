@@ -25,7 +25,7 @@ const DIST = path.join(ROOT, 'dist');
 const DATA = path.join(ROOT, '.bench-data');
 const SMALL = { entities: 50, sessions: 20, notes: 5 };
 
-const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { L6Store, parseManifest } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const reads = await import(path.join(DIST, 'core', 'operations', 'reads.js'));
 const recentWork = await import(path.join(DIST, 'core', 'operations', 'recent-work.js'));
@@ -124,6 +124,36 @@ for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per ma
   say(`paging: list_recent_work, 50 agents, public level, limit 100: ${rows} sessions in ${cursors.length} pages`);
   say(
     `  first ${fmt(first)}, middle ${fmt(middle)}, last ${fmt(last)} (last ÷ first ${(last / first).toFixed(2)}×); whole walk ${results.paging.walk_ms.toFixed(0)} ms CPU (first walk: builds the order)`,
+  );
+}
+
+// --- the first read after a write ------------------------------------------------------------
+// A server adopts each written manifest (store.adopt); the next find_entity takes the changed
+// agent into the library-wide name index. CPU of that one call, median over ten writes to ten
+// agents, against a steady call.
+{
+  const root = library('library-50', { agents: 50 });
+  const store = new L6Store(root, { warn, freshness: { watch: true } });
+  const ctx = createContext(store, { warn });
+  const args = { name: 'Project sync 0', access_level: 'team' };
+  await reads.findEntity(ctx, args);
+  const steady = await cpuPerCall(() => reads.findEntity(ctx, args), Math.min(RUNS, 200));
+  const afterWrite = [];
+  for (let i = 1; i <= 10; i++) {
+    const file = `agent-${String(i).padStart(3, '0')}.l5.yaml`;
+    const full = path.join(root, 'agents', file);
+    const data = fs.readFileSync(full);
+    store.adopt(file, data, parseManifest(data, file, full)); // a new record, as after a commit
+    const start = process.cpuUsage();
+    await reads.findEntity(ctx, args);
+    const used = process.cpuUsage(start);
+    afterWrite.push(used.user + used.system);
+  }
+  store.close();
+  afterWrite.sort((a, b) => a - b);
+  results.after_write = { steady_us: steady, first_after_write_us: afterWrite[5] };
+  say(
+    `after a write: find_entity, 50 agents: steady ${fmt(steady)}; the first call after one manifest was replaced ${fmt(afterWrite[5])} (median of 10)`,
   );
 }
 
