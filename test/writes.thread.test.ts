@@ -5,7 +5,8 @@
  * numbered without a gap, the live file matching the newest version once the next writer has
  * finished what the killed one left, and no lock that blocks it. Spawns the real server
  * (`bourdon serve --transport http`, dist/) on a manifest large enough that a commit's work
- * takes a while; the manifest is read back with PyYAML. And while this process replaces a
+ * takes a while; the manifest is read back with PyYAML. The same for a rollback, which runs on
+ * the thread too. And while this process replaces a
  * manifest, its reads answer from the manifest as it was until the writer adopts the new one.
  */
 import crypto from 'node:crypto';
@@ -14,7 +15,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { L6Store, libraryPaths } from '../src/core/store/library.js';
-import { readHistory } from '../src/core/writes/history.js';
+import { readArchive, readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
 import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, rpcMessage, startHttpServe } from './helpers/http.js';
@@ -109,6 +110,73 @@ describe('a server killed while its write thread commits', () => {
     const newest = history.records[history.records.length - 1];
     expect(newest.version).toBe(finalVersion);
     expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
+    expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
+  }, 180_000);
+});
+
+/** One rollback over HTTP: the version it was acknowledged as, or null (no answer). */
+async function rollback(url: string, token: string, version: number): Promise<number | null> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'rollback_agent_memory', arguments: { agent_id: 'a', version, reason: 'kill test' } },
+  });
+  let response;
+  try {
+    response = await rawRequest(url, { headers: mcpHeaders(token), body });
+  } catch {
+    return null;
+  }
+  expect(response.status).toBe(200);
+  const message = rpcMessage(response.body) as { result: { content: { text: string }[] } };
+  const payload = JSON.parse(message.result.content[0].text) as { version?: number; error?: string };
+  expect(payload.error).toBeUndefined();
+  return payload.version!;
+}
+
+describe('a server killed while its write thread rolls back', () => {
+  it('leaves versions without a gap, the live file one of them, and the gate to the next writer', async () => {
+    const library = tempDir('bourdon-thread-rollback-');
+    const home = tempDir('bourdon-thread-rollback-home-');
+    fs.mkdirSync(path.join(library, 'agents'));
+    const livePath = path.join(library, 'agents', 'a.l5.yaml');
+    const rows = Array.from({ length: 600 }, (_, index) => ({
+      name: `Existing ${index}`,
+      summary: `a row that is there before the test, number ${index}, with some words to parse`,
+    }));
+    fs.writeFileSync(
+      livePath,
+      serialiseManifest({ spec_version: '0.1', agent: { id: 'a', type: 'other' }, known_entities: rows }),
+    );
+    const audit = path.join(home, 'audit.jsonl');
+    const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('writer', { tier: 'trusted' }).token;
+    const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library, BOURDON_AUDIT_PATH: audit };
+
+    const first = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
+    const targets = [(await commit(first.url, token, 'one'))!, (await commit(first.url, token, 'two'))!];
+    await first.stop();
+    for (let round = 0; round < 4; round++) {
+      const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
+      const inFlight = rollback(server.url, token, targets[round % 2]);
+      await pause(crypto.randomInt(0, 300));
+      server.child.kill('SIGKILL');
+      await server.exited;
+      await inFlight;
+    }
+    const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
+    const restored = await rollback(server.url, token, targets[0]);
+    expect(restored).not.toBeNull();
+    await server.stop();
+
+    const history = readHistory(libraryPaths(library), 'a');
+    const numbers = history.records.map((record) => record.version);
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => numbers[0] + index));
+    const live = fs.readFileSync(livePath);
+    const newest = history.records[history.records.length - 1];
+    expect(newest.version).toBe(restored);
+    expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
+    expect(live.equals(readArchive(history, targets[0])!)).toBe(true);
     expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
   }, 180_000);
 });
