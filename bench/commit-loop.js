@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateLibrary } from './generate.js';
-import { flagReader, ROOT } from './lib.js';
+import { flagReader, ROOT, scratchLibrary } from './lib.js';
 
 const args = process.argv.slice(2);
 const flag = flagReader(args);
@@ -34,12 +33,8 @@ const { commitToFederation } = await dist('writes/commit.js');
 const { findEntity } = await dist('operations/reads.js');
 const { writeOffThread } = await dist('writes/write-thread.js');
 
-const source = path.join(ROOT, '.bench-data', 'library-10');
-if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents: 10 });
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-commit-loop-'));
-const library = path.join(scratch, 'library');
-fs.cpSync(source, library, { recursive: true });
-const env = { ...process.env, BOURDON_HOME: path.join(scratch, 'home') };
+const { library, home, remove } = await scratchLibrary(10, 'bourdon-bench-commit-loop-');
+const env = { ...process.env, BOURDON_HOME: home };
 delete env.BOURDON_HISTORY_KEEP;
 
 writeOffThread(!onLoop);
@@ -145,5 +140,5 @@ try {
 } finally {
   store.close();
   writeOffThread(false);
-  fs.rmSync(scratch, { recursive: true, force: true });
+  remove();
 }

@@ -1,7 +1,11 @@
-// Shared by the bench scripts: flag parsing and starting the real HTTP server.
+// Shared by the bench scripts: flag parsing, a scratch copy of a benchmark library, and starting
+// the real HTTP server.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateLibrary } from './generate.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -60,4 +64,54 @@ export function startHttpServer(library, env, extraArgs = []) {
       reject(new Error(`server exited (${code}): ${stderr}`));
     });
   });
+}
+
+/**
+ * A scratch copy of the benchmark library of `agents` agents at the schema maxima (generated
+ * into .bench-data/library-<agents> the first time) under a new temp folder named `prefix…`,
+ * with an empty home beside it and that home's member registry (dist/, so after a build):
+ * `{ scratch, library, home, registry, remove() }`.
+ */
+export async function scratchLibrary(agents, prefix) {
+  const source = path.join(ROOT, '.bench-data', `library-${agents}`);
+  if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents });
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const library = path.join(scratch, 'library');
+  fs.cpSync(source, library, { recursive: true });
+  const home = path.join(scratch, 'home');
+  fs.mkdirSync(home);
+  const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
+  return {
+    scratch,
+    library,
+    home,
+    registry: new FederationRegistry(path.join(home, 'federation.yaml')),
+    remove: () => fs.rmSync(scratch, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * One stateless tools/call to the HTTP server at `url` as the member holding `token`: the tool's
+ * JSON payload (from a JSON or an event-stream answer); throws when the call fails or is an error.
+ */
+export async function callTool(url, token, name, args) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await response.text();
+  const json = text.trim().startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .find((line) => line.startsWith('data:'))
+        ?.slice(5);
+  const result = response.ok && json ? JSON.parse(json).result : null;
+  if (!result || result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
+  return JSON.parse(result.content[0].text);
 }

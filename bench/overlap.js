@@ -15,12 +15,9 @@
 // drift between them as much as the writer.
 // Flags: --duration <s> (default 10), --rounds <n> (default 3), --connections <n> (default 8),
 // --on-loop, --json.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { generateLibrary } from './generate.js';
-import { flagReader, ROOT, startHttpServer } from './lib.js';
+import { flagReader, scratchLibrary, startHttpServer } from './lib.js';
 
 const args = process.argv.slice(2);
 const flag = flagReader(args);
@@ -29,17 +26,9 @@ const connections = Number(flag('--connections', 8));
 const rounds = Number(flag('--rounds', 3));
 const onLoop = args.includes('--on-loop');
 const asJson = args.includes('--json');
-const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
 const log = (line) => asJson || process.stdout.write(`${line}\n`);
 
-const source = path.join(ROOT, '.bench-data', 'library-10');
-if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents: 10 });
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-overlap-'));
-const library = path.join(scratch, 'library');
-fs.cpSync(source, library, { recursive: true });
-const home = path.join(scratch, 'home');
-fs.mkdirSync(home);
-const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+const { library, home, registry, remove } = await scratchLibrary(10, 'bourdon-bench-overlap-');
 const readerTokens = Array.from(
   { length: connections },
   (_, index) => registry.add(`reader-${index}`, { tier: 'trusted' }).token,
@@ -208,5 +197,5 @@ try {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
-  fs.rmSync(scratch, { recursive: true, force: true });
+  remove();
 }

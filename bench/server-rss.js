@@ -5,46 +5,14 @@
 // version), then the server's RSS (/proc/<pid>/status) at once, after 5 s and after 20 s idle
 // (the serialising worker thread stops after 15 s idle). Linux only. Flags: --json.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { generateLibrary } from './generate.js';
-import { ROOT, startHttpServer } from './lib.js';
+import { callTool, scratchLibrary, startHttpServer } from './lib.js';
 
 const asJson = process.argv.includes('--json');
-const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
-const source = path.join(ROOT, '.bench-data', 'library-50');
-if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents: 50 });
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-rss-'));
-const library = path.join(scratch, 'library');
-fs.cpSync(source, library, { recursive: true });
-const home = path.join(scratch, 'home');
-fs.mkdirSync(home);
-const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('bench', { tier: 'trusted' }).token;
+const { library, home, registry, remove } = await scratchLibrary(50, 'bourdon-bench-rss-');
+const token = registry.add('bench', { tier: 'trusted' }).token;
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function callTool(url, name, args) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  const json = text.trim().startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((line) => line.startsWith('data:'))
-        .slice(5);
-  const result = JSON.parse(json).result;
-  if (!result || result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-  return JSON.parse(result.content[0].text);
-}
 
 const TOOLS = [
   ['find_entity', { name: 'Project sync 0', access_level: 'team' }],
@@ -73,7 +41,7 @@ const server = await startHttpServer(library, {
 try {
   const loaded = rssMb(server.child.pid);
   for (const [name, args] of TOOLS) {
-    const payload = await callTool(server.url, name, args);
+    const payload = await callTool(server.url, token, name, args);
     if (payload && typeof payload === 'object' && 'error' in payload && payload.error)
       throw new Error(`${name}: ${payload.error}`);
   }
@@ -93,5 +61,5 @@ try {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
-  fs.rmSync(scratch, { recursive: true, force: true });
+  remove();
 }

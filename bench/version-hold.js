@@ -5,47 +5,21 @@
 // second member calls find_entity back to back. Prints each call's time and the reader's median
 // and worst wait. --on-loop runs the server with BOURDON_WRITE_ON_LOOP=1 (no write thread), to
 // compare. The two callers are different members: one member's calls queue behind each other.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { generateLibrary } from './generate.js';
-import { ROOT, startHttpServer } from './lib.js';
+import { callTool, scratchLibrary, startHttpServer } from './lib.js';
 
 const onLoop = process.argv.includes('--on-loop');
-const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
-const source = path.join(ROOT, '.bench-data', 'library-50');
-if (!fs.existsSync(path.join(source, 'agents'))) generateLibrary(source, { agents: 50 });
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-hold-'));
-const library = path.join(scratch, 'library');
-fs.cpSync(source, library, { recursive: true });
-const home = path.join(scratch, 'home');
-fs.mkdirSync(home);
-const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
+const { library, home, registry, remove } = await scratchLibrary(50, 'bourdon-bench-hold-');
 const writer = registry.add('writer', { tier: 'trusted' }).token;
 const reader = registry.add('reader', { tier: 'trusted' }).token;
-
-async function call(url, token, name, args) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await response.text();
-  if (!response.ok || text.includes('"isError":true')) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const env = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' };
 if (onLoop) env.BOURDON_WRITE_ON_LOOP = '1';
 const server = await startHttpServer(library, env);
 try {
-  const read = () => call(server.url, reader, 'find_entity', { name: 'Project sync 0' });
+  const read = () => callTool(server.url, reader, 'find_entity', { name: 'Project sync 0' });
   for (let i = 0; i < 20; i++) await read(); // the indexes are built
-  await call(server.url, writer, 'commit_to_federation', {
+  await callTool(server.url, writer, 'commit_to_federation', {
     agent_id: 'agent-000',
     entities: [{ name: 'Hold probe', type: 'concept' }],
   });
@@ -67,7 +41,7 @@ try {
     })();
     await sleep(100);
     const started = performance.now();
-    await call(server.url, writer, name, args);
+    await callTool(server.url, writer, name, args);
     const took = performance.now() - started;
     await sleep(150);
     done = true;
@@ -82,5 +56,5 @@ try {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
-  fs.rmSync(scratch, { recursive: true, force: true });
+  remove();
 }

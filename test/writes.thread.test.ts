@@ -21,19 +21,22 @@ import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, rpcMessage, startHttpServe } from './helpers/http.js';
 import { pyYamlLoad } from './helpers/pyyaml.js';
 
-/** One commit of entity `name` over HTTP: the version it was acknowledged as, or null (no answer). */
-async function commit(url: string, token: string, name: string): Promise<number | null> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'commit_to_federation', arguments: { agent_id: 'a', entities: [{ name, summary: 'kept' }] } },
-  });
+/**
+ * One tools/call over HTTP that writes a version of agent `a`: the version it was acknowledged
+ * as, or null (the server died before answering: not acknowledged).
+ */
+async function writeCall(
+  url: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<number | null> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
   let response;
   try {
     response = await rawRequest(url, { headers: mcpHeaders(token), body });
   } catch {
-    return null; // the server died before answering: not acknowledged
+    return null;
   }
   expect(response.status).toBe(200);
   const message = rpcMessage(response.body) as { result: { content: { text: string }[] } };
@@ -41,6 +44,14 @@ async function commit(url: string, token: string, name: string): Promise<number 
   expect(payload.error).toBeUndefined();
   return payload.version!;
 }
+
+/** One commit of entity `name`. */
+const commit = (url: string, token: string, name: string) =>
+  writeCall(url, token, 'commit_to_federation', { agent_id: 'a', entities: [{ name, summary: 'kept' }] });
+
+/** One rollback to `version`. */
+const rollback = (url: string, token: string, version: number) =>
+  writeCall(url, token, 'rollback_agent_memory', { agent_id: 'a', version, reason: 'kill test' });
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,27 +124,6 @@ describe('a server killed while its write thread commits', () => {
     expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
   }, 180_000);
 });
-
-/** One rollback over HTTP: the version it was acknowledged as, or null (no answer). */
-async function rollback(url: string, token: string, version: number): Promise<number | null> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: 'rollback_agent_memory', arguments: { agent_id: 'a', version, reason: 'kill test' } },
-  });
-  let response;
-  try {
-    response = await rawRequest(url, { headers: mcpHeaders(token), body });
-  } catch {
-    return null;
-  }
-  expect(response.status).toBe(200);
-  const message = rpcMessage(response.body) as { result: { content: { text: string }[] } };
-  const payload = JSON.parse(message.result.content[0].text) as { version?: number; error?: string };
-  expect(payload.error).toBeUndefined();
-  return payload.version!;
-}
 
 describe('a server killed while its write thread rolls back', () => {
   it('leaves versions without a gap, the live file one of them, and the gate to the next writer', async () => {
