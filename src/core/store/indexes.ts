@@ -95,7 +95,13 @@ class LazyAgentIndex implements AgentIndex {
       const byKey: CompactLists<string, Entity> = new Map();
       const folded = this.foldedNames();
       this.agent.entities.forEach((entity, position) => {
-        const keys = new Set([folded[position]!, ...entity.aliases.map(foldKey)]);
+        const name = folded[position]!;
+        pushCompact(byKey, name, entity);
+        // Most entities have no alias: the set that keeps a key from naming the entity twice is
+        // made only for those that do.
+        if (entity.aliases.length === 0) return;
+        const keys = new Set(entity.aliases.map(foldKey));
+        keys.delete(name);
         for (const key of keys) if (key) pushCompact(byKey, key, entity);
       });
       this.byKey = byKey;
