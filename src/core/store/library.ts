@@ -191,8 +191,9 @@ export class L6Store {
 
   /**
    * As written(), for a writer that built the record itself (the write thread: the document
-   * need not cross to this thread, nor be normalised on the event loop). Not cached on disk:
-   * the thread did that.
+   * need not cross to this thread, nor be normalised on the event loop). Nothing is written to
+   * the parsed cache here: a commit's thread wrote its entry itself, and a one-shot reader finds
+   * any other entry stale by its stamp.
    */
   adopt(file: string, data: Buffer, record: AgentRecord): void {
     this.adoptChecked(file, data, () => record);

@@ -26,10 +26,13 @@ const IDLE_MS = 15_000;
  */
 const YOUNG_GENERATION_MB = 4;
 
-/** A commit job's result as the thread answers it: a written manifest as its record, not its document. */
+/**
+ * A commit job's result as the thread answers it: a written manifest as its record, not its
+ * document (null: not a manifest, which the store then reads as it loads any other file).
+ */
 export type ThreadCommitResult =
   | Exclude<CommitJobResult, { kind: 'written' }>
-  | (Omit<Extract<CommitJobResult, { kind: 'written' }>, 'manifest'> & { record: AgentRecord });
+  | (Omit<Extract<CommitJobResult, { kind: 'written' }>, 'manifest'> & { record: AgentRecord | null });
 
 /** A rollback's result as the thread answers it: restored bytes come with their record (null: not a manifest). */
 export type ThreadRollbackResult =

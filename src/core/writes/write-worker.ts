@@ -39,6 +39,18 @@ function yieldCpuToReads(): void {
 
 yieldCpuToReads();
 
+/**
+ * The record of a manifest just written, as the store serves it, or null when it is not one (a
+ * restored version that never was): the store then reads the file as it loads any other.
+ */
+function recordOf(file: string, agentsDir: string, build: (full: string) => AgentRecord): AgentRecord | null {
+  try {
+    return build(path.join(agentsDir, file));
+  } catch {
+    return null;
+  }
+}
+
 /** Each task's work on this thread, keyed by its kind (write-thread.ts ThreadTasks). */
 const HANDLERS: {
   [K in keyof ThreadTasks]: (
@@ -54,19 +66,13 @@ const HANDLERS: {
     // The event loop gets the record, built here: the whole document need not cross, nor be
     // normalised on the loop (bench/README.md, memory).
     const { manifest, ...rest } = result;
-    return { ...rest, record: recordFromDoc(manifest, file, path.join(job.paths.agents, file)) };
+    return { ...rest, record: recordOf(file, job.paths.agents, (full) => recordFromDoc(manifest, file, full)) };
   },
   rollback({ job, held }, warn) {
     const result = runRollbackJob(job, { gate: heldGateHandle(held), warn });
     if (result.kind !== 'written') return result;
     const file = `${job.agentId}${MANIFEST_SUFFIX}`;
-    let record: AgentRecord | null;
-    try {
-      record = parseManifest(result.data, file, path.join(job.paths.agents, file));
-    } catch {
-      record = null; // restored bytes that are not a manifest: the store reports them as it loads
-    }
-    return { ...result, record };
+    return { ...result, record: recordOf(file, job.paths.agents, (full) => parseManifest(result.data, file, full)) };
   },
   explain({ job }) {
     return runExplainJob(job);

@@ -99,7 +99,8 @@ export async function commitLocked(
         // The thread proved `data` reads back as the manifest, recorded it in the parsed cache
         // and built its record; the store adopts it after the reads that queued behind the answer.
         await yieldToLoop();
-        ctx.store.adopt(file, onThread.data, onThread.record);
+        if (onThread.record) ctx.store.adopt(file, onThread.data, onThread.record);
+        else ctx.store.invalidate(file);
       }
       return onThread.summary;
     }
