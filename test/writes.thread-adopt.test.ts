@@ -16,6 +16,16 @@ import { runCli } from './helpers/cli.js';
 import { libraryPaths } from '../src/core/store/paths.js';
 import { readArchive, readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
+import type * as ContextModule from '../src/core/context.js';
+import type * as InvokeModule from '../src/core/operations/invoke.js';
+import type * as WriteOperations from '../src/core/operations/write-operations.js';
+import type * as StoreModule from '../src/core/store/library.js';
+import type * as WriteThread from '../src/core/writes/write-thread.js';
+import { createContext as createSourceContext } from '../src/core/context.js';
+import { invoke as invokeFromSources } from '../src/core/operations/invoke.js';
+import { listMemoryVersionsOperation } from '../src/core/operations/write-operations.js';
+import { L6Store } from '../src/core/store/library.js';
+import { REPO_ROOT } from './helpers/fixtures.js';
 import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
 
 const { library, home, registry } = oneAgentLibrary('bourdon-thread-adopt-');
@@ -124,5 +134,52 @@ describe('a commit on the write thread', () => {
     expect(JSON.stringify(await served(live, ['Orbit']))).not.toContain('a long summary of the orbit');
     const afterRollback = await served(live, names);
     expect(await served(await serve(), names)).toEqual(afterRollback);
+  }, 60_000);
+});
+
+describe("a capped caller's version list", () => {
+  it('counts the visible rows of each version on the write thread exactly as in place', async () => {
+    // The built modules: the write thread runs only from dist/ (from sources, work runs in place).
+    const dist = (file: string) => import(path.join(REPO_ROOT, 'dist', 'core', file));
+    const { L6Store: BuiltStore } = (await dist('store/library.js')) as typeof StoreModule;
+    const { createContext } = (await dist('context.js')) as typeof ContextModule;
+    const { invoke } = (await dist('operations/invoke.js')) as typeof InvokeModule;
+    const operations = (await dist('operations/write-operations.js')) as typeof WriteOperations;
+    const { writeOffThread } = (await dist('writes/write-thread.js')) as typeof WriteThread;
+
+    const root = oneAgentLibrary('bourdon-thread-counts-').library;
+    const store = new BuiltStore(root, { warn: () => {} });
+    const operator = createContext(store, { warn: () => {} });
+    for (const [index, visibility] of ['public', 'team', 'private', 'team'].entries()) {
+      await invoke(operations.commitToFederationOperation, operator, {
+        agent_id: 'codex',
+        entities: [{ name: `Row ${index}`, visibility }],
+      });
+    }
+    // The operator token from another machine: trusted, but capped at team.
+    const capped = createContext(store, {
+      warn: () => {},
+      caller: { agent_id: 'operator', tier: 'trusted', grants: [], ceiling: 'team' },
+    });
+    const args = { agent_id: 'codex', limit: 10 };
+    try {
+      writeOffThread(true);
+      const onThread = await invoke(operations.listMemoryVersionsOperation, capped, args);
+      // The same list from the sources, which count in place (and cache apart from dist/'s).
+      const sourceStore = new L6Store(root, { warn: () => {} });
+      const inPlace = await invokeFromSources(
+        listMemoryVersionsOperation,
+        createSourceContext(sourceStore, { warn: () => {}, caller: capped.caller }),
+        args,
+      );
+      expect(onThread).toEqual(inPlace);
+      const versions = (onThread as { versions: { entities: number | null; sha256: string | null }[] }).versions;
+      // Newest first: Bourdon and rows 0, 1 and 3 are visible at team; row 2 is private.
+      expect(versions.map((version) => version.entities)).toEqual([4, 3, 3, 2, 1]);
+      expect(versions.every((version) => version.sha256 === null)).toBe(true);
+    } finally {
+      writeOffThread(false);
+      store.close();
+    }
   }, 60_000);
 });

@@ -1,22 +1,25 @@
 /**
- * The heavy part of explain_memory_change and rollback_agent_memory, as plain-data jobs a
- * server runs on its write thread (write-thread.ts) and other processes in place: reading and
- * unpacking archived versions, parsing and diffing two of them, and writing a restored version.
+ * The heavy part of explain_memory_change, rollback_agent_memory and list_memory_versions for a
+ * capped caller, as plain-data jobs a server runs on its write thread (write-thread.ts) and
+ * other processes in place: reading and unpacking archived versions, parsing and diffing two of
+ * them, counting the rows of each a caller may see, and writing a restored version.
  * On the event loop they held every read for the time a 315 KB manifest takes to parse twice
  * (explain) or to be restored and parsed again by the next read (rollback). The operations'
  * checks, audit and answers stay in versions.ts.
  */
 import path from 'node:path';
 import { BourdonError } from '../errors.js';
+import { canSee, rowVisibility } from '../trust/access.js';
 import type { LibraryFiles } from '../fs/atomic.js';
 import type { GateHandle } from '../fs/gate.js';
+import { isObject, type RawObject } from '../store/manifest.js';
 import { MANIFEST_SUFFIX } from '../store/manifest-file.js';
 import type { LibraryPaths } from '../store/paths.js';
 import type { AccessLevel } from '../store/visibility.js';
 import { currentVersion, readArchive, readHistory, readLive } from './history.js';
 import { writeVersion } from './history-writer.js';
 import { diffManifests, sideOf } from './manifest-diff.js';
-import { sha256 } from './version-record.js';
+import { sha256, type RowCounts } from './version-record.js';
 
 /** Two archived versions of one agent to diff, at what the caller may see. */
 export interface ExplainJob {
@@ -36,6 +39,37 @@ export function runExplainJob(job: ExplainJob, files?: LibraryFiles): ManifestDi
   const newer = sideOf(readArchive(state, job.version, files));
   const older = sideOf(job.base === null ? null : readArchive(state, job.base, files));
   return diffManifests(older, newer, job.ceiling);
+}
+
+/** Archived versions of one agent whose rows a caller capped at `ceiling` may see, to count. */
+export interface CountsJob {
+  paths: LibraryPaths;
+  agentId: string;
+  versions: number[];
+  ceiling: AccessLevel;
+}
+
+/**
+ * The rows of each version the caller may see, in the job's order; null counts for a version
+ * whose archive cannot be read (damaged). Each archive is parsed whole: up to the history's
+ * 100 kept versions of a large manifest, seconds of CPU the first time (callers cache by hash).
+ */
+export function runCountsJob(job: CountsJob, files?: LibraryFiles): RowCounts[] {
+  const state = readHistory(job.paths, job.agentId, files);
+  return job.versions.map((version) => {
+    let doc: RawObject | null;
+    try {
+      doc = sideOf(readArchive(state, version, files)).doc;
+    } catch {
+      doc = null; // a damaged archive: counts unknown
+    }
+    const count = (field: string) => {
+      const rows = doc?.[field];
+      if (!Array.isArray(rows)) return doc ? 0 : null;
+      return rows.filter((row) => isObject(row) && canSee(job.ceiling, rowVisibility(row.visibility))).length;
+    };
+    return { entities: count('known_entities'), sessions: count('recent_sessions'), notes: count('notes') };
+  });
 }
 
 /** A version to restore as the live manifest, with what the new version record needs. */

@@ -5,26 +5,27 @@
  * when the audit record cannot be written.
  */
 import path from 'node:path';
-import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import type { AccessLevel } from '../trust/access.js';
 import { appendAudit, auditRecord } from '../trust/audit.js';
 import type { OperationContext } from '../context.js';
 import { BourdonError, describeError } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
-import { currentVersion, historyKeep, readArchive, readHistory, readLive, type HistoryState } from './history.js';
+import { currentVersion, historyKeep, readHistory, readLive, type HistoryState } from './history.js';
 import type { ExplainInput, ListVersionsInput, RollbackInput } from './inputs.js';
 import type { RowCounts, VersionRecord } from './version-record.js';
 import {
+  runCountsJob,
   runExplainJob,
   runRollbackJob,
+  type CountsJob,
   type ExplainJob,
   type ManifestDiffResult,
   type RollbackJob,
 } from './version-work.js';
-import { explainOnWriteThread, rollbackOnWriteThread } from './write-thread.js';
+import { countsOnWriteThread, explainOnWriteThread, rollbackOnWriteThread } from './write-thread.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
-import { isObject, type RawObject } from '../store/manifest.js';
-import { sideOf, type FieldChange, type ManifestDiff } from './manifest-diff.js';
+import type { FieldChange, ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
 import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
@@ -67,30 +68,35 @@ export interface CappedVersionView extends Omit<VersionRecord, 'sha256' | 'bytes
 const visibleCountCache = new Map<string, RowCounts>();
 const MAX_CACHED_COUNTS = 4096;
 
-/** Rows of one archived version a caller capped at `ceiling` may see; null counts when unreadable. */
-function visibleCounts(state: HistoryState, record: VersionRecord, ceiling: AccessLevel): RowCounts {
-  const key = `${record.sha256}:${ceiling}`;
-  const cached = visibleCountCache.get(key);
-  if (cached) return cached;
-  let doc: RawObject | null = null;
-  try {
-    doc = sideOf(readArchive(state, record.version)).doc;
-  } catch {
-    doc = null; // a damaged archive: counts unknown
+/**
+ * Rows of each archived version a caller capped at `ceiling` may see (null counts when
+ * unreadable), counted on a server's write thread for the versions not cached yet.
+ */
+async function visibleCounts(
+  ctx: OperationContext,
+  agentId: string,
+  records: readonly VersionRecord[],
+  ceiling: AccessLevel,
+): Promise<RowCounts[]> {
+  const keyOf = (record: VersionRecord) => `${record.sha256}:${ceiling}`;
+  const known = new Map<VersionRecord, RowCounts>();
+  const missing: VersionRecord[] = [];
+  for (const record of records) {
+    const cached = visibleCountCache.get(keyOf(record));
+    if (cached) known.set(record, cached);
+    else missing.push(record);
   }
-  const count = (field: string) => {
-    const rows = doc?.[field];
-    if (!Array.isArray(rows)) return doc ? 0 : null;
-    return rows.filter((row) => isObject(row) && canSee(ceiling, rowVisibility(row.visibility))).length;
-  };
-  const counts: RowCounts = {
-    entities: count('known_entities'),
-    sessions: count('recent_sessions'),
-    notes: count('notes'),
-  };
-  if (visibleCountCache.size >= MAX_CACHED_COUNTS) visibleCountCache.clear();
-  visibleCountCache.set(key, counts);
-  return counts;
+  if (missing.length > 0) {
+    const job: CountsJob = { paths: ctx.store.paths, agentId, versions: missing.map((r) => r.version), ceiling };
+    // Injected file operations (tests) cannot cross to a thread: those run in place.
+    const counted = (ctx.files ? null : await countsOnWriteThread(job, ctx.warn)) ?? runCountsJob(job, ctx.files);
+    if (visibleCountCache.size + missing.length > MAX_CACHED_COUNTS) visibleCountCache.clear();
+    missing.forEach((record, index) => {
+      visibleCountCache.set(keyOf(record), counted[index]!);
+      known.set(record, counted[index]!);
+    });
+  }
+  return records.map((record) => known.get(record)!);
 }
 
 export type ListVersionsAnswer = { agent_id: string; versions: VersionView[] | CappedVersionView[] };
@@ -118,11 +124,17 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
   if (ceiling !== 'private') {
     // A whole-file hash or size, or a count of every row, would tell a capped caller that
     // private rows exist or changed: it gets counts of what it may see, and no hash or size.
-    const capped: CappedVersionView[] = newest.map((record) => ({
+    let counts: RowCounts[];
+    try {
+      counts = await visibleCounts(ctx, args.agent_id, newest, ceiling);
+    } catch (error) {
+      return { error: describeError(error), agent_id: args.agent_id, versions: [] };
+    }
+    const capped: CappedVersionView[] = newest.map((record, index) => ({
       ...record,
       sha256: null,
       bytes: null,
-      ...visibleCounts(state, record, ceiling),
+      ...counts[index]!,
       current: record.version === current,
     }));
     return { agent_id: args.agent_id, versions: capped };

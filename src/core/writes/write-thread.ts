@@ -1,8 +1,9 @@
 /**
  * A server's write thread: the worker (write-worker.ts) a live commit's work under the gate
  * runs on (commit-job.ts: parse of the live manifest, merge, serialise and read-back proof,
- * archive delta, fsyncs), and a rollback's and an explanation's (version-work.ts: unpacking,
- * parsing and diffing archived versions, writing a restored one), so the event loop goes on
+ * archive delta, fsyncs), and a rollback's, an explanation's and a capped version list's
+ * (version-work.ts: unpacking, parsing, diffing and counting archived versions, writing a
+ * restored one), so the event loop goes on
  * answering reads from the last snapshot meanwhile. The event loop keeps the gate: it takes the
  * lock, refreshes it, and releases it only once the thread has answered; the thread checks the
  * lock is still held before it replaces the live file, as any holder does. One-shot processes
@@ -14,7 +15,8 @@ import type { Worker } from 'node:worker_threads';
 import type { HeldLock } from '../fs/gate.js';
 import type { AgentRecord } from '../store/manifest-file.js';
 import type { CommitJob, CommitJobResult } from './commit-job.js';
-import type { ExplainJob, ManifestDiffResult, RollbackJob, RollbackJobResult } from './version-work.js';
+import type { RowCounts } from './version-record.js';
+import type { CountsJob, ExplainJob, ManifestDiffResult, RollbackJob, RollbackJobResult } from './version-work.js';
 
 /** A worker idle this long is stopped (its heap is returned); the next commit starts another. */
 const IDLE_MS = 15_000;
@@ -44,6 +46,7 @@ export interface ThreadTasks {
   commit: { input: { job: CommitJob; held: HeldLock; cachePath: string | null }; output: ThreadCommitResult };
   rollback: { input: { job: RollbackJob; held: HeldLock }; output: ThreadRollbackResult };
   explain: { input: { job: ExplainJob }; output: ManifestDiffResult };
+  counts: { input: { job: CountsJob }; output: RowCounts[] };
 }
 
 export type ThreadTask = { [K in keyof ThreadTasks]: { kind: K } & ThreadTasks[K]['input'] }[keyof ThreadTasks];
@@ -186,4 +189,9 @@ export function explainOnWriteThread(
   warn: (message: string) => void,
 ): Promise<ManifestDiffResult | null> {
   return onWriteThread({ kind: 'explain', job }, warn);
+}
+
+/** A capped caller's row counts of archived versions on the write thread (see onWriteThread); null: in place. */
+export function countsOnWriteThread(job: CountsJob, warn: (message: string) => void): Promise<RowCounts[] | null> {
+  return onWriteThread({ kind: 'counts', job }, warn);
 }

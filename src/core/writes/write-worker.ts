@@ -16,7 +16,7 @@ import { heldGateHandle } from '../fs/gate.js';
 import { L6Store } from '../store/library.js';
 import { MANIFEST_SUFFIX, parseManifest, recordFromDoc, type AgentRecord } from '../store/manifest-file.js';
 import { runCommitJob } from './commit-job.js';
-import { runExplainJob, runRollbackJob } from './version-work.js';
+import { runCountsJob, runExplainJob, runRollbackJob } from './version-work.js';
 import type { ThreadTask, ThreadTasks, WriteThreadAnswer } from './write-thread.js';
 
 /** How much nicer than the event loop the thread runs. */
@@ -76,6 +76,9 @@ const HANDLERS: {
   },
   explain({ job }) {
     return runExplainJob(job);
+  },
+  counts({ job }) {
+    return runCountsJob(job);
   },
 };
 
