@@ -55,23 +55,31 @@ const rollback = (url: string, token: string, version: number) =>
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A library holding agent `a` with 600 rows (~150 KB: parse, merge and serialise take long
+ * enough for a kill to land inside them), and a home beside it.
+ */
+function largeAgent(prefix: string) {
+  const library = tempDir(prefix);
+  const home = tempDir(`${prefix}home-`);
+  fs.mkdirSync(path.join(library, 'agents'));
+  const livePath = path.join(library, 'agents', 'a.l5.yaml');
+  const rows = Array.from({ length: 600 }, (_, index) => ({
+    name: `Existing ${index}`,
+    type: 'concept',
+    summary: `a row that is there before the test, number ${index}, with some words to parse`,
+    tags: ['one', 'two', `t${index}`],
+  }));
+  fs.writeFileSync(
+    livePath,
+    serialiseManifest({ spec_version: '0.1', agent: { id: 'a', type: 'other' }, known_entities: rows }),
+  );
+  return { library, home, livePath, rows };
+}
+
 describe('a server killed while its write thread commits', () => {
   it('keeps every acknowledged write, numbers versions without a gap, and leaves the gate to the next writer', async () => {
-    const library = tempDir('bourdon-thread-kill-');
-    const home = tempDir('bourdon-thread-kill-home-');
-    fs.mkdirSync(path.join(library, 'agents'));
-    const livePath = path.join(library, 'agents', 'a.l5.yaml');
-    // ~150 KB: parse, merge and serialise take long enough for a kill to land inside them.
-    const rows = Array.from({ length: 600 }, (_, index) => ({
-      name: `Existing ${index}`,
-      type: 'concept',
-      summary: `a row that is there before the test, number ${index}, with some words to parse`,
-      tags: ['one', 'two', `t${index}`],
-    }));
-    fs.writeFileSync(
-      livePath,
-      serialiseManifest({ spec_version: '0.1', agent: { id: 'a', type: 'other' }, known_entities: rows }),
-    );
+    const { library, home, livePath, rows } = largeAgent('bourdon-thread-kill-');
     const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('writer', { tier: 'trusted' }).token;
     const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library };
 
@@ -127,18 +135,7 @@ describe('a server killed while its write thread commits', () => {
 
 describe('a server killed while its write thread rolls back', () => {
   it('leaves versions without a gap, the live file one of them, and the gate to the next writer', async () => {
-    const library = tempDir('bourdon-thread-rollback-');
-    const home = tempDir('bourdon-thread-rollback-home-');
-    fs.mkdirSync(path.join(library, 'agents'));
-    const livePath = path.join(library, 'agents', 'a.l5.yaml');
-    const rows = Array.from({ length: 600 }, (_, index) => ({
-      name: `Existing ${index}`,
-      summary: `a row that is there before the test, number ${index}, with some words to parse`,
-    }));
-    fs.writeFileSync(
-      livePath,
-      serialiseManifest({ spec_version: '0.1', agent: { id: 'a', type: 'other' }, known_entities: rows }),
-    );
+    const { library, home, livePath } = largeAgent('bourdon-thread-rollback-');
     const audit = path.join(home, 'audit.jsonl');
     const token = new FederationRegistry(path.join(home, 'federation.yaml')).add('writer', { tier: 'trusted' }).token;
     const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library, BOURDON_AUDIT_PATH: audit };
