@@ -16,15 +16,15 @@ import { isObject, type RawObject } from '../store/manifest.js';
 import { MANIFEST_SUFFIX } from '../store/manifest-file.js';
 import type { LibraryPaths } from '../store/paths.js';
 import type { AccessLevel } from '../store/visibility.js';
-import { currentVersion, readArchive, readHistory, readLive } from './history.js';
+import { currentVersion, readArchive, readHistory, readLive, type HistoryState } from './history.js';
 import { writeVersion } from './history-writer.js';
 import { diffManifests, sideOf } from './manifest-diff.js';
 import { sha256, type RowCounts } from './version-record.js';
 
 /** Two archived versions of one agent to diff, at what the caller may see. */
 export interface ExplainJob {
-  paths: LibraryPaths;
-  agentId: string;
+  /** The agent's history as the caller read it to check the versions (plain data). */
+  state: HistoryState;
   version: number;
   /** The older side, or null (the first version: against nothing). */
   base: number | null;
@@ -35,16 +35,15 @@ export type ManifestDiffResult = ReturnType<typeof diffManifests>;
 
 /** The diff of two archived versions; throws a one-line reason when one cannot be read. */
 export function runExplainJob(job: ExplainJob, files?: LibraryFiles): ManifestDiffResult {
-  const state = readHistory(job.paths, job.agentId, files);
-  const newer = sideOf(readArchive(state, job.version, files));
-  const older = sideOf(job.base === null ? null : readArchive(state, job.base, files));
+  const newer = sideOf(readArchive(job.state, job.version, files));
+  const older = sideOf(job.base === null ? null : readArchive(job.state, job.base, files));
   return diffManifests(older, newer, job.ceiling);
 }
 
 /** Archived versions of one agent whose rows a caller capped at `ceiling` may see, to count. */
 export interface CountsJob {
-  paths: LibraryPaths;
-  agentId: string;
+  /** The agent's history as the caller read it to list the versions (plain data). */
+  state: HistoryState;
   versions: number[];
   ceiling: AccessLevel;
 }
@@ -55,11 +54,10 @@ export interface CountsJob {
  * 100 kept versions of a large manifest, seconds of CPU the first time (callers cache by hash).
  */
 export function runCountsJob(job: CountsJob, files?: LibraryFiles): RowCounts[] {
-  const state = readHistory(job.paths, job.agentId, files);
   return job.versions.map((version) => {
     let doc: RawObject | null;
     try {
-      doc = sideOf(readArchive(state, version, files)).doc;
+      doc = sideOf(readArchive(job.state, version, files)).doc;
     } catch {
       doc = null; // a damaged archive: counts unknown
     }

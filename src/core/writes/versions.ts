@@ -74,7 +74,7 @@ const MAX_CACHED_COUNTS = 4096;
  */
 async function visibleCounts(
   ctx: OperationContext,
-  agentId: string,
+  state: HistoryState,
   records: readonly VersionRecord[],
   ceiling: AccessLevel,
 ): Promise<RowCounts[]> {
@@ -87,7 +87,7 @@ async function visibleCounts(
     else missing.push(record);
   }
   if (missing.length > 0) {
-    const job: CountsJob = { paths: ctx.store.paths, agentId, versions: missing.map((r) => r.version), ceiling };
+    const job: CountsJob = { state, versions: missing.map((r) => r.version), ceiling };
     // Injected file operations (tests) cannot cross to a thread: those run in place.
     const counted = (ctx.files ? null : await countsOnWriteThread(job, ctx.warn)) ?? runCountsJob(job, ctx.files);
     if (visibleCountCache.size + missing.length > MAX_CACHED_COUNTS) visibleCountCache.clear();
@@ -126,7 +126,7 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
     // private rows exist or changed: it gets counts of what it may see, and no hash or size.
     let counts: RowCounts[];
     try {
-      counts = await visibleCounts(ctx, args.agent_id, newest, ceiling);
+      counts = await visibleCounts(ctx, state, newest, ceiling);
     } catch (error) {
       return { error: describeError(error), agent_id: args.agent_id, versions: [] };
     }
@@ -181,13 +181,7 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainIn
   if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id));
   if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id));
   const base = against ?? [...state.records].reverse().find((record) => record.version < args.version)?.version ?? null;
-  const job: ExplainJob = {
-    paths: ctx.store.paths,
-    agentId: args.agent_id,
-    version: args.version,
-    base,
-    ceiling: ctx.caller.ceiling,
-  };
+  const job: ExplainJob = { state, version: args.version, base, ceiling: ctx.caller.ceiling };
   let diff: ManifestDiffResult;
   try {
     // Injected file operations (tests) cannot cross to a thread: those run in place.
