@@ -1,5 +1,5 @@
 /** Spawns the real `bourdon` binary, as a user or a shell hook would. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
 
 export interface CliResult {
@@ -54,5 +54,59 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');
+  });
+}
+
+/** A long-lived command spawned by spawnUntil, once its output matched. */
+export interface SpawnedUntil {
+  child: ChildProcess;
+  /** The match in the watched stream's output. */
+  match: RegExpExecArray;
+  stdout(): string;
+  stderr(): string;
+  /** Settles with the exit code when the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Spawns the real binary (`bin`, `bourdon` unless another) with `args`, as a long-lived command
+ * (a server, the page), and resolves once what it wrote on `stream` matches `pattern`; rejects
+ * when it exits first, or says nothing that matches within `timeoutMs` (then it is killed).
+ */
+export function spawnUntil(
+  args: string[],
+  env: Record<string, string | undefined>,
+  watch: { stream: 'stdout' | 'stderr'; pattern: RegExp; timeoutMs: number; bin?: string },
+): Promise<SpawnedUntil> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [watch.bin ?? BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: baseEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const output = { stdout: '', stderr: '' };
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `nothing matching ${watch.pattern} on ${watch.stream} within ${watch.timeoutMs} ms; stderr: ${output.stderr}`,
+        ),
+      );
+    }, watch.timeoutMs);
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream]!.on('data', (chunk: Buffer) => {
+        output[stream] += chunk.toString('utf8');
+        if (stream !== watch.stream) return;
+        const match = watch.pattern.exec(output[stream]);
+        if (!match) return;
+        clearTimeout(timer);
+        resolve({ child, match, stdout: () => output.stdout, stderr: () => output.stderr, exited });
+      });
+    }
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code}) before printing ${watch.pattern}: ${output.stderr}`));
+    });
   });
 }

@@ -1,12 +1,12 @@
 /** HTTP test helpers: real MCP clients in each protocol era, and raw requests for the controls. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { baseEnv } from './cli.js';
+import { spawnUntil } from './cli.js';
 import { FederationRegistry } from '../../src/core/trust/registry.js';
-import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
+import { BIN, tempDir } from './fixtures.js';
 
 export type EraMode = 'legacy' | 'auto' | { pin: '2026-07-28' };
 export const ERA_MODES: { label: string; mode: EraMode; version: string }[] = [
@@ -136,50 +136,29 @@ export interface ServedHttp {
  * `args` (a command line that serves over HTTP) and resolves once its stderr names the URL it
  * listens on; rejects when it exits first, or says nothing of it within 30 s (then it is killed).
  */
-export function startHttpServe(
+export async function startHttpServe(
   args: string[],
   env: Record<string, string | undefined>,
   bin: string = BIN,
 ): Promise<ServedHttp> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: REPO_ROOT,
-      env: baseEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no startup line within 30 s; stderr: ${stderr}`));
-    }, 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const startup = stderr.split('\n').find((line) => /listening on http:\/\/\S+\/mcp/.test(line));
-      const url = startup && /listening on (http:\/\/\S+\/mcp)/.exec(startup)?.[1];
-      if (startup && url) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          url,
-          startup,
-          stderr: () => stderr,
-          stdout: () => stdout,
-          exited,
-          stop: async () => {
-            child.kill('SIGTERM');
-            return exited;
-          },
-        });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${stderr}`));
-    });
+  const served = await spawnUntil(args, env, {
+    stream: 'stderr',
+    pattern: /^.*listening on (http:\/\/\S+\/mcp).*$/m,
+    timeoutMs: 30_000,
+    bin,
   });
+  return {
+    child: served.child,
+    url: served.match[1]!,
+    startup: served.match[0],
+    stderr: served.stderr,
+    stdout: served.stdout,
+    exited: served.exited,
+    stop: async () => {
+      served.child.kill('SIGTERM');
+      return served.exited;
+    },
+  };
 }
 
 /**

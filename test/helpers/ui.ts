@@ -1,11 +1,11 @@
 /** Starts the real `bourdon ui` and a headless Chromium pointed at it (Debian's chromium). */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
-import { BIN, REPO_ROOT, tempDir } from './fixtures.js';
-import { baseEnv } from './cli.js';
+import { tempDir } from './fixtures.js';
+import { spawnUntil } from './cli.js';
 
 export const CHROMIUM = process.env.BOURDON_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -35,45 +35,25 @@ export interface RunningUi {
   stop(): Promise<number | null>;
 }
 
-export function startUi(library: string, env: Record<string, string> = {}): Promise<RunningUi> {
-  const child = spawn(process.execPath, [BIN, 'ui', '--library', library, '--port', '0'], {
-    cwd: REPO_ROOT,
-    env: baseEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+export async function startUi(library: string, env: Record<string, string> = {}): Promise<RunningUi> {
+  const { child, match, stderr, exited } = await spawnUntil(['ui', '--library', library, '--port', '0'], env, {
+    stream: 'stdout',
+    pattern: /(http:\/\/127\.0\.0\.1:(\d+))(\/[0-9a-f]{32})\/\?token=[0-9a-f]+/,
+    timeoutMs: 20_000,
   });
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`bourdon ui did not print its link: ${stdout} ${stderr}`));
-    }, 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`bourdon ui exited early: ${stderr}`));
-    });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      const match = /(http:\/\/127\.0\.0\.1:(\d+))(\/[0-9a-f]{32})\/\?token=[0-9a-f]+/.exec(stdout);
-      if (!match) return;
-      clearTimeout(timer);
-      resolve({
-        url: match[0],
-        origin: match[1],
-        base: match[1] + match[3],
-        prefix: match[3],
-        port: Number(match[2]),
-        child,
-        stderr: () => stderr,
-        stop: () => {
-          if (child.exitCode === null) child.kill('SIGINT');
-          return exited;
-        },
-      });
-    });
-  });
+  return {
+    url: match[0],
+    origin: match[1]!,
+    base: match[1]! + match[3]!,
+    prefix: match[3]!,
+    port: Number(match[2]),
+    child,
+    stderr,
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
 }
 
 export interface RawResponse {
