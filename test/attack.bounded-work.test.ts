@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
 import * as z from 'zod';
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../src/core/store/dates.js';
 import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../src/core/writes/merge.js';
 import { precheckCommit } from '../src/core/writes/commit-input.js';
-import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { callJson, httpClient, oneAgentLibrary, startHttpServeWithPeer, type ServedHttp } from './helpers/http.js';
 
 const PEER_CAP = 2 * 1024 * 1024;
 
@@ -169,12 +168,7 @@ describe('issue 14: a hostile member or peer cannot freeze the server', () => {
       mallory: registry.add('mallory', { tier: 'quarantined', grants: ['mallory'] }).token,
     };
     peer = await fakePeer();
-    const peersFile = path.join(home, 'peers.yaml');
-    fs.writeFileSync(peersFile, `peers:\n  - {name: evil, url: "${peer.url}", token_env: BOURDON_PEER_EVIL}\n`);
-    server = await startHttpServe(
-      ['serve', '--transport', 'http', '--port', '0', '--library', library, '--peers-config', peersFile],
-      { BOURDON_HOME: home, BOURDON_PEER_EVIL: 'not-checked-by-the-fake-peer' },
-    );
+    server = await startHttpServeWithPeer(library, home, { name: 'evil', url: peer.url });
     alice = await httpClient(server.url, 'auto', tokens.alice);
     bob = await httpClient(server.url, 'auto', tokens.bob);
     mallory = await httpClient(server.url, 'auto', tokens.mallory);

@@ -10,10 +10,9 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { callJson, httpClient, oneAgentLibrary, startHttpServeWithPeer, type ServedHttp } from './helpers/http.js';
 
 /** A peer that never answers: it holds each request until `release` drops the connections. */
 async function silentPeer() {
@@ -56,12 +55,7 @@ describe('fair admission: a call waiting on its peers holds no slot', () => {
     const { library, home, registry } = served;
     const tokens = Array.from({ length: 6 }, (_, i) => registry.add(`member-${i}`, { tier: 'trusted' }).token);
     peer = await silentPeer();
-    const peersFile = path.join(home, 'peers.yaml');
-    fs.writeFileSync(peersFile, `peers:\n  - {name: quiet, url: "${peer.url}", token_env: BOURDON_PEER_QUIET}\n`);
-    server = await startHttpServe(
-      ['serve', '--transport', 'http', '--port', '0', '--library', library, '--peers-config', peersFile],
-      { BOURDON_HOME: home, BOURDON_PEER_QUIET: 'not-checked-by-the-silent-peer' },
-    );
+    server = await startHttpServeWithPeer(library, home, { name: 'quiet', url: peer.url });
     federated = await Promise.all(tokens.slice(0, 5).map((token) => httpClient(server.url, 'auto', token)));
     local = await httpClient(server.url, 'auto', tokens[5]);
   }, 90_000);

@@ -162,6 +162,24 @@ export async function startHttpServe(
 }
 
 /**
+ * `bourdon serve --transport http` on `library` with one peer, `name` at `url`; the peer's token
+ * variable (BOURDON_PEER_<NAME>) holds a placeholder, which the tests' stand-in peers never check.
+ */
+export function startHttpServeWithPeer(
+  library: string,
+  home: string,
+  peer: { name: string; url: string },
+): Promise<ServedHttp> {
+  const tokenEnv = `BOURDON_PEER_${peer.name.toUpperCase()}`;
+  const peersFile = path.join(home, 'peers.yaml');
+  fs.writeFileSync(peersFile, `peers:\n  - {name: ${peer.name}, url: "${peer.url}", token_env: ${tokenEnv}}\n`);
+  return startHttpServe(
+    ['serve', '--transport', 'http', '--port', '0', '--library', library, '--peers-config', peersFile],
+    { BOURDON_HOME: home, [tokenEnv]: 'not-checked-by-the-test-peer' },
+  );
+}
+
+/**
  * A temp root holding a one-agent library (codex, which knows Bourdon) and a private home with
  * its member registry: what a served library under attack or load starts from.
  */
