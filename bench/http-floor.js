@@ -5,9 +5,9 @@
 //   - bourdon serve --transport http on the smallest library (the conformance fixture), calling
 //     find_entity (auth, guards and the audit line included, as in production);
 // then bourdon under 64 clients for --duration seconds: p50, p99 and their ratio.
-// Every connection is its own member (its own bearer token), as 64 MCP clients would be: the
-// server bounds each member to 1 running + 2 waiting calls (src/mcp/http/concurrency.ts), so
-// connections sharing one token would measure 429s, not service. The floor has no members;
+// Every connection is its own member (its own bearer token), as 64 MCP clients on as many
+// machines would be, each taken in turn by the admission queue (src/mcp/http/admission.ts);
+// 64 connections of one token would run 8 at a time (one member's bound). The floor has no members;
 // both CPU figures use the same 4 autocannon connections (one member each for bourdon).
 // The 64 clients are node:http keep-alive connections, one per member, each connected and
 // answered once before the clock starts, then calling one after another: autocannon opens

@@ -6,9 +6,8 @@
 // and latency of both, and their ratios (goal: ≥ 70 % of the throughput, p99 ≤ 2×).
 // BOURDON_WRITE_ON_LOOP=1 in the environment runs the server with each commit's work on the
 // event loop, as before the write thread, for comparison (--on-loop does that).
-// Each reader connection and the writer are members of their own (trusted tier): the server
-// bounds every member's concurrent calls (1 running, 2 queued, then 429), so connections
-// sharing one token would measure refusals, not reads. Any non-2xx, timeout or failed commit
+// Each reader connection and the writer are members of their own (trusted tier), as separate
+// hosts would be, each taken in turn by the admission queue. Any non-2xx, timeout or failed commit
 // is reported and fails the run (exit code 1).
 // The two phases alternate over --rounds rounds (default 3) and the median round's ratios are
 // the result: one read-only window against one later writer window would measure the machine's

@@ -100,7 +100,7 @@ export interface HttpServerOptions {
   isRemote?: (req: http.IncomingMessage) => boolean;
   /** Where transport problems are reported (never tokens); default stderr. */
   warn?: (message: string) => void;
-  /** The bound on each member's concurrent calls; default 1 running and 2 waiting (http/concurrency.ts). */
+  /** The bound on each member's concurrent calls; default 8 running and 56 waiting (http/concurrency.ts). */
   memberConcurrency?: MemberConcurrency;
   /**
    * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across

@@ -1,9 +1,12 @@
 /**
- * The bound on one member's concurrent calls: a few run, a few more wait their turn in order,
- * and anything beyond is refused at once (429 with Retry-After), so one member flooding the
- * server cannot stall every other member. Counted per caller id (the legacy token and
- * unauthenticated mode share `operator`). No timers: a waiting call starts when one of the
- * member's running calls ends, or leaves the queue when its request is given up.
+ * The bound on one member's concurrent calls: some run, more wait their turn in order, and
+ * anything beyond is refused at once (429 with Retry-After), so one member's flood is turned
+ * away before it reads bodies or fills the admission queue. Fairness between members is the
+ * admission queue's work (round-robin, ./admission.ts), not this bound's: the bound only has to
+ * be generous enough that a host's normal parallel calls never meet it. Counted per caller id
+ * (the legacy token and unauthenticated mode share `operator`; docs/http.md says why not per
+ * connection). No timers: a waiting call starts when one of the member's running calls ends,
+ * or leaves the queue when its request is given up.
  */
 
 export interface MemberConcurrencyLimit {
@@ -15,8 +18,13 @@ export interface MemberConcurrencyLimit {
   retryAfterSeconds: number;
 }
 
-/** One running and two waiting per member: an MCP client calls one tool at a time; a flood gets 429. */
-export const DEFAULT_MEMBER_CONCURRENCY: MemberConcurrencyLimit = { inFlight: 1, queued: 2, retryAfterSeconds: 1 };
+/**
+ * Eight running and 56 waiting per member, 64 in all. A host issues parallel tool calls
+ * (subagents, several windows, a writer beside readers), all as one member: they must wait
+ * their turn, never fail. "Running" calls have their bodies read (at most 8 MiB per member
+ * at the 1 MiB body limit); waiting ones are only counted.
+ */
+export const DEFAULT_MEMBER_CONCURRENCY: MemberConcurrencyLimit = { inFlight: 8, queued: 56, retryAfterSeconds: 1 };
 
 export interface MemberSlot {
   /** Settles when the call may run (at once when a slot was free). */
