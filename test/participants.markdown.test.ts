@@ -45,5 +45,6 @@ describe('note conventions', () => {
     });
     expect(graphEntity('{"type":"relation","from":"a","to":"b"}')).toBeNull();
     expect(graphEntity('{not json')).toBeNull();
+    expect(graphEntity('{"type":"entity","name":"","observations":["no name"]}')).toBeNull();
   });
 });

@@ -30,7 +30,7 @@ function entityType(value: unknown): string | undefined {
   return last || undefined;
 }
 
-/** One graph line as an entity, or null when it is not an entity line with a name. */
+/** One graph line as an entity, or null when it is not an entity line with a non-empty name. */
 export function graphEntity(line: string): EntityRow | null {
   if (!line.trim()) return null;
   let record: unknown;
@@ -41,7 +41,7 @@ export function graphEntity(line: string): EntityRow | null {
   }
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
   const fields = record as Record<string, unknown>;
-  if (fields.type !== 'entity' || typeof fields.name !== 'string') return null;
+  if (fields.type !== 'entity' || typeof fields.name !== 'string' || fields.name === '') return null;
   const name = fields.name;
   const type = entityType(fields.entityType);
   const observations = Array.isArray(fields.observations) ? fields.observations : [];
