@@ -1,7 +1,8 @@
 /**
  * The engine's claude_code rules on homes shaped differently from the recorded cases (issue 35):
- * a home with only a knowledge graph, whose entries have empty or blank names. Each home is real
- * files in a temp folder, exported as the runner does (filtered at `team`); the expected
+ * a home with only a knowledge graph, whose entries have empty or blank names, and notes whose
+ * frontmatter is not a mapping (a list, a scalar, nothing) or cannot be loaded at all
+ * (malformed, unclosed, an unknown tag, a list as a key). Each home is real files in a temp folder, exported as the runner does (filtered at `team`); the expected
  * manifests are worked out by hand from the engine's rules (docs/participants.md, "claude-code").
  */
 import fs from 'node:fs';
@@ -104,6 +105,97 @@ describe('claude-code: a home with only a knowledge graph', () => {
         ['auto_memory', 'knowledge_graph'],
         [],
         [{ name: '.md', summary: 'A note whose file name is only the suffix.' }],
+      ),
+    );
+  });
+});
+
+/** One auto-memory note per entry (file name → text), exported; the entities by name. */
+async function noteEntities(notes: Record<string, string>): Promise<Record<string, unknown>[]> {
+  const memory = '.claude/projects/-p/memory/';
+  const files: Record<string, string> = { [`${memory}MEMORY.md`]: 'index\n' };
+  for (const [name, text] of Object.entries(notes)) files[memory + name] = text;
+  const manifest = await exported(homeWith(files));
+  return manifest.known_entities as Record<string, unknown>[];
+}
+
+describe('claude-code: frontmatter that is not a mapping', () => {
+  it('a list, a scalar, a date, a set or nothing: no frontmatter, and the body after it is the summary', async () => {
+    const entities = await noteEntities({
+      'list.md': '---\n- a\n- b\n---\n\nThe body after a list.\n',
+      'list-of-maps.md': '---\n- name: Not a name\n  description: Not a description\n---\nBody after maps in a list.\n',
+      'scalar.md': '---\njust a sentence\n---\n# Scalar Title -- subtitle\n\nBody after a scalar.\n',
+      'number.md': '---\n2026\n---\nBody after a number.\n',
+      'date.md': '---\n2026-04-30\n---\nBody after a date.\n',
+      'set.md': '---\n!!set {a, b}\n---\nBody after a set.\n',
+      'empty.md': '---\n\n---\nBody after empty frontmatter.\n',
+      'comment.md': '---\n# only a comment\n---\nBody after a comment.\n',
+      'null.md': '---\n~\n---\nBody after null.\n',
+      'crlf.md': '---\r\n- a\r\n---\r\nBody after a CRLF list.\r\n',
+    });
+    expect(entities).toEqual([
+      { name: 'comment', summary: 'Body after a comment.' },
+      { name: 'crlf', summary: 'Body after a CRLF list.' },
+      { name: 'date', summary: 'Body after a date.' },
+      { name: 'empty', summary: 'Body after empty frontmatter.' },
+      { name: 'list', summary: 'The body after a list.' },
+      { name: 'list-of-maps', summary: 'Body after maps in a list.' },
+      { name: 'null', summary: 'Body after null.' },
+      { name: 'number', summary: 'Body after a number.' },
+      { name: 'Scalar Title', summary: 'Body after a scalar.' },
+      { name: 'set', summary: 'Body after a set.' },
+    ]);
+  });
+
+  it('YAML PyYAML cannot load, or no closing line: no frontmatter, and the whole text is the body', async () => {
+    const entities = await noteEntities({
+      'malformed.md': '---\nbad: [unclosed\n---\nBody after malformed YAML.\n',
+      'unclosed.md': '---\nname: Never closed\n\nBody of an unclosed note.\n',
+      // The closing line is looked for after the opening one: `---\n---\n` never closes.
+      'two-rules.md': '---\n---\nBody right after two rules.\n',
+      // safe_load knows no local tags, and a list cannot be a key (unhashable).
+      'tagged.md': '---\n!custom value\n---\nBody after an unknown tag.\n',
+      'tagged-value.md': '---\nname: !custom Tagged\n---\nBody after a tagged value.\n',
+      'list-key.md': '---\n? [a, b]\n: c\n---\nBody after a list key.\n',
+      'two-documents.md': '---\nname: One\n...\n--- \nname: Two\n---\nBody after two documents.\n',
+    });
+    expect(entities).toEqual([
+      { name: 'list-key', summary: '--- ? [a, b] : c --- Body after a list key.' },
+      { name: 'malformed', summary: '--- bad: [unclosed --- Body after malformed YAML.' },
+      { name: 'tagged', summary: '--- !custom value --- Body after an unknown tag.' },
+      { name: 'tagged-value', summary: '--- name: !custom Tagged --- Body after a tagged value.' },
+      { name: 'two-documents', summary: '--- name: One ... --- name: Two --- Body after two documents.' },
+      { name: 'two-rules', summary: '--- --- Body right after two rules.' },
+      { name: 'unclosed', summary: '--- name: Never closed' },
+    ]);
+  });
+
+  it('brain projects and logs take the body after non-mapping frontmatter too', async () => {
+    const home = homeWith({
+      'claude-brain/PROJECTS/Kite/OVERVIEW.md': '---\n- kite\n---\n# Kite\n\nA kite simulator.\n\n## Status\nActive\n',
+      'claude-brain/PROJECTS/Reel/OVERVIEW.md': '---\n- reel\n---\nA fishing reel tracker.\n',
+      'claude-brain/LOG/2026-04-30-laptop.md': '---\nlaptop\n---\nShipped the kite launcher.\n',
+      'claude-brain/LOG/2026-04-29.md': '---\n[a, b\n---\nMalformed, so the whole text.\n',
+    });
+    expect(await exported(home)).toEqual(
+      engineManifest(
+        ['claude_brain'],
+        [
+          {
+            date: '2026-04-30',
+            key_actions: ['Shipped the kite launcher.'],
+            files_touched: ['LOG/2026-04-30-laptop.md'],
+          },
+          {
+            date: '2026-04-29',
+            key_actions: ['--- [a, b --- Malformed, so the whole text.'],
+            files_touched: ['LOG/2026-04-29.md'],
+          },
+        ],
+        [
+          { name: 'Kite', type: 'project', summary: 'A kite simulator.', tags: ['active'] },
+          { name: 'Reel', type: 'project', summary: 'A fishing reel tracker.' },
+        ],
       ),
     );
   });
