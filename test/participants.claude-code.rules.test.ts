@@ -1,8 +1,9 @@
 /**
  * The engine's claude_code rules on homes shaped differently from the recorded cases (issue 35):
- * a home with only a knowledge graph, whose entries have empty or blank names, and notes whose
- * frontmatter is not a mapping (a list, a scalar, nothing) or cannot be loaded at all
- * (malformed, unclosed, an unknown tag, a list as a key). Each home is real files in a temp folder, exported as the runner does (filtered at `team`); the expected
+ * a home with only a knowledge graph, whose entries have empty or blank names or padded
+ * observations, and notes whose frontmatter is not a mapping (a list, a scalar, nothing) or
+ * cannot be loaded at all (malformed, unclosed, an unknown tag, a list as a key). Each home is
+ * real files in a temp folder, exported as the runner does (filtered at `team`); the expected
  * manifests are worked out by hand from the engine's rules (docs/participants.md, "claude-code").
  */
 import fs from 'node:fs';
@@ -64,7 +65,7 @@ const graphLine = (name: string, entityType: string, observations: unknown[]) =>
   JSON.stringify({ type: 'entity', name, entityType, observations });
 
 describe('claude-code: a home with only a knowledge graph', () => {
-  it('has no entity for a name that is empty or strips to nothing', async () => {
+  it('has no entity for a name that is empty or strips to nothing, and strips graph summaries', async () => {
     const home = homeWith({
       'claude-memory/memory.jsonl': [
         graphLine('Atlas', 'entity/project', ['Serves map tiles.', 'Written in Go.']),
@@ -72,6 +73,9 @@ describe('claude-code: a home with only a knowledge graph', () => {
         graphLine('', 'project', ['An entity whose name is empty.']),
         graphLine('   ', 'project', ['An entity whose name is spaces.']),
         graphLine('\u3000\x1f', 'project', ['Whitespace only as Python strips it.']),
+        // Its summary is cut to 500 characters and stripped, as note summaries are.
+        graphLine('Padded', 'service', ['  spaces around  ']),
+        graphLine('Blank Notes', 'doc', ['   ']),
         JSON.stringify({ type: 'relation', from: 'Atlas', to: '', relationType: 'uses' }),
       ].join('\n'),
     });
@@ -79,7 +83,11 @@ describe('claude-code: a home with only a knowledge graph', () => {
       engineManifest(
         ['knowledge_graph'],
         [],
-        [{ name: 'Atlas', type: 'project', summary: 'Serves map tiles. | Written in Go.', tags: ['project'] }],
+        [
+          { name: 'Atlas', type: 'project', summary: 'Serves map tiles. | Written in Go.', tags: ['project'] },
+          { name: 'Blank Notes', type: 'doc', tags: ['doc'] },
+          { name: 'Padded', type: 'service', summary: 'spaces around', tags: ['service'] },
+        ],
       ),
     );
   });

@@ -5,7 +5,7 @@
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
 import type { SourceReader } from './files.js';
-import { slice } from './markdown.js';
+import { cut } from './markdown.js';
 import { isPersonType, type EntityRow } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
@@ -53,8 +53,8 @@ export function graphEntity(line: string): EntityRow | null {
   const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
   const entity: EntityRow = { name };
   if (type) entity.type = type;
-  // Cut, not stripped: the engine strips note summaries but not graph ones.
-  const summary = slice(parts.join(' | '), SUMMARY_CHARS);
+  // Cut, then stripped, as the engine's graph reader does (blank observations leave no summary).
+  const summary = cut(parts.join(' | '), SUMMARY_CHARS);
   if (summary) entity.summary = summary;
   if (type && type !== name.toLowerCase()) entity.tags = [type];
   if (secret || (type && isPersonType(type))) entity.visibility = 'private';
