@@ -46,9 +46,9 @@ function stricter(a: string | undefined, b: string | undefined): string | undefi
 
 /**
  * Merges entity lists in the order given, keyed by name stripped and lower-cased (a row whose
- * name strips to nothing is left out): the first seen keeps its name; later ones fill a missing type, replace the summary only when strictly
- * longer, union tags (first-seen order) and keep the more restrictive visibility. Sorted by
- * lower-cased name.
+ * name strips to nothing is left out): the first seen keeps its name; later ones fill a missing
+ * type, replace the summary only when strictly longer, union tags (first-seen order) and keep
+ * the more restrictive visibility. Sorted by lower-cased name.
  */
 export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityRow[] {
   const byKey = new Map<string, EntityRow>();
