@@ -12,13 +12,16 @@ describe('note conventions', () => {
     expect(pyStrip('\ufeffa')).toBe('\ufeffa');
   });
 
-  it('frontmatter: YAML 1.1 values as str() gives them; malformed or not a mapping means none', () => {
+  it('frontmatter: YAML 1.1 values as str() gives them; malformed means none, not a mapping the body after', () => {
     const note = parseNote('---\nname: yes\ntags: [true, 2026, 1.5, null, 2026-01-02]\n---\nbody\n');
     expect(note.meta?.name).toBe(true);
     expect(tagList(note.meta?.tags)).toEqual(['True', '2026', '1.5', 'None', '2026-01-02']);
     expect(note.body).toBe('body\n');
     expect(parseNote('---\nbad: [unclosed\n---\nx').meta).toBeNull();
-    expect(parseNote('---\n- a list\n---\nx').body).toBe('---\n- a list\n---\nx');
+    expect(parseNote('---\nbad: [unclosed\n---\nx').body).toBe('---\nbad: [unclosed\n---\nx');
+    expect(parseNote('---\n- a list\n---\nx')).toEqual({ meta: null, body: 'x' });
+    expect(parseNote('---\n!!omap [a: 1]\n---\nx')).toEqual({ meta: null, body: 'x' });
+    expect(parseNote('---\n!custom a\n---\nx').body).toBe('---\n!custom a\n---\nx');
     expect(pyStr({ a: [1, 'b'] })).toBe("{'a': [1, 'b']}");
   });
 
@@ -45,5 +48,6 @@ describe('note conventions', () => {
     });
     expect(graphEntity('{"type":"relation","from":"a","to":"b"}')).toBeNull();
     expect(graphEntity('{not json')).toBeNull();
+    expect(graphEntity('{"type":"entity","name":"","observations":["no name"]}')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
 import type { SourceReader } from './files.js';
-import { slice } from './markdown.js';
+import { cut } from './markdown.js';
 import { isPersonType, type EntityRow } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
@@ -30,7 +30,7 @@ function entityType(value: unknown): string | undefined {
   return last || undefined;
 }
 
-/** One graph line as an entity, or null when it is not an entity line with a name. */
+/** One graph line as an entity, or null when it is not an entity line with a non-empty name. */
 export function graphEntity(line: string): EntityRow | null {
   if (!line.trim()) return null;
   let record: unknown;
@@ -41,7 +41,7 @@ export function graphEntity(line: string): EntityRow | null {
   }
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
   const fields = record as Record<string, unknown>;
-  if (fields.type !== 'entity' || typeof fields.name !== 'string') return null;
+  if (fields.type !== 'entity' || typeof fields.name !== 'string' || fields.name === '') return null;
   const name = fields.name;
   const type = entityType(fields.entityType);
   const observations = Array.isArray(fields.observations) ? fields.observations : [];
@@ -53,8 +53,8 @@ export function graphEntity(line: string): EntityRow | null {
   const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
   const entity: EntityRow = { name };
   if (type) entity.type = type;
-  // Cut, not stripped: the engine strips note summaries but not graph ones.
-  const summary = slice(parts.join(' | '), SUMMARY_CHARS);
+  // Cut, then stripped, as the engine's graph reader does (blank observations leave no summary).
+  const summary = cut(parts.join(' | '), SUMMARY_CHARS);
   if (summary) entity.summary = summary;
   if (type && type !== name.toLowerCase()) entity.tags = [type];
   if (secret || (type && isPersonType(type))) entity.visibility = 'private';

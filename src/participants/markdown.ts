@@ -10,41 +10,78 @@ import { lazy } from '../core/lazy.js';
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
 
-/** Frontmatter larger than this is not parsed (the note is read as having none). */
+/** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
 export interface Note {
-  /** The frontmatter mapping; null when there is none or it is malformed. */
+  /** The frontmatter mapping; null when there is none, or it is not a mapping. */
   readonly meta: Record<string, unknown> | null;
-  /** The text after the frontmatter; the whole text when there is no usable frontmatter. */
+  /** The text after the frontmatter; the whole text when there is no frontmatter to load. */
   readonly body: string;
 }
 
+const OPEN = '---\n';
+const CLOSE = '\n---\n';
+
 /**
- * Splits frontmatter from body: a text that starts with `---\n` and has a later `\n---\n`.
- * The part between is YAML (1.1, as PyYAML reads it); malformed YAML or a non-mapping means
- * no frontmatter, and the whole text is the body.
+ * Splits frontmatter from body as the engine's `_parse_frontmatter` does: a text that starts
+ * with `---\n` and has a later `\n---\n` (looked for after the opening, so `---\n---\n` does
+ * not close). The part between is loaded as PyYAML's safe_load would (YAML 1.1). YAML it
+ * cannot load means no frontmatter and the whole text is the body; YAML that loads to anything
+ * but a mapping (a list, a scalar, nothing) means no frontmatter and the body after the closing
+ * line. (The format README says the whole text for both; the engine's code and issue 35 say not.)
  */
 export function parseNote(text: string): Note {
-  if (!text.startsWith('---\n')) return { meta: null, body: text };
-  const end = text.indexOf('\n---\n', 3);
+  if (!text.startsWith(OPEN)) return { meta: null, body: text };
+  const end = text.indexOf(CLOSE, OPEN.length);
   if (end < 0) return { meta: null, body: text };
-  const source = text.slice(4, end);
+  const source = text.slice(OPEN.length, end);
   if (source.length > MAX_FRONTMATTER_CHARS) return { meta: null, body: text };
-  let parsed: unknown;
+  const loaded = safeLoad(source);
+  if (!loaded) return { meta: null, body: text };
+  return { meta: isMapping(loaded.value) ? loaded.value : null, body: text.slice(end + CLOSE.length) };
+}
+
+/**
+ * The YAML loaded as PyYAML's safe_load would, or undefined where safe_load raises: a syntax
+ * error, more than one document, a tag it has no constructor for (`!custom`), or a list or
+ * mapping as a key (unhashable in Python).
+ */
+function safeLoad(source: string): { value: unknown } | undefined {
+  const yaml = yamlPackage();
   try {
-    parsed = yamlPackage().parse(source, {
+    // 'error': errors (a second document too) are kept, but no Node warning about a user's
+    // note reaches stderr.
+    const document = yaml.parseDocument(source, {
       version: '1.1',
       uniqueKeys: false,
-      maxAliasCount: 100,
       prettyErrors: false,
+      logLevel: 'error',
     });
+    if (document.errors.length > 0) return undefined;
+    if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
+    let unhashableKey = false;
+    yaml.visit(document, {
+      Pair(_, pair) {
+        const key = yaml.isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+        if (!yaml.isCollection(key)) return undefined;
+        unhashableKey = true;
+        return yaml.visit.BREAK;
+      },
+    });
+    if (unhashableKey) return undefined;
+    // More aliases than this (an alias bomb) throws: read as malformed.
+    return { value: document.toJS({ maxAliasCount: 100 }) };
   } catch {
-    return { meta: null, body: text };
+    return undefined;
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || parsed instanceof Map)
-    return { meta: null, body: text };
-  return { meta: parsed as Record<string, unknown>, body: text.slice(end + 5) };
+}
+
+/** A plain mapping, as PyYAML's dict (not a list, a Set, a Map from `!!omap`, a Date or bytes). */
+function isMapping(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Python's whitespace (str.isspace), which differs from JavaScript's trim: U+001C–U+001F and U+0085 are, U+FEFF is not. */

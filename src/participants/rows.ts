@@ -45,16 +45,18 @@ function stricter(a: string | undefined, b: string | undefined): string | undefi
 }
 
 /**
- * Merges entity lists in the order given, keyed by name stripped and lower-cased: the first
- * seen keeps its name; later ones fill a missing type, replace the summary only when strictly
- * longer, union tags (first-seen order) and keep the more restrictive visibility. Sorted by
- * lower-cased name.
+ * Merges entity lists in the order given, keyed by name stripped and lower-cased (a row whose
+ * name strips to nothing is left out): the first seen keeps its name; later ones fill a missing
+ * type, replace the summary only when strictly longer, union tags (first-seen order) and keep
+ * the more restrictive visibility. Sorted by lower-cased name.
  */
 export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityRow[] {
   const byKey = new Map<string, EntityRow>();
   for (const list of lists) {
     for (const row of list) {
       const key = pyStrip(row.name).toLowerCase();
+      // The engine merges nothing under a name that strips to nothing: such a row is dropped.
+      if (!key) continue;
       const seen = byKey.get(key);
       if (!seen) {
         byKey.set(key, { ...row, tags: row.tags ? [...row.tags] : undefined });

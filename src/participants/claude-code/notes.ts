@@ -41,7 +41,10 @@ export function memoryEntity(text: string, stem: string): EntityRow {
   return entity;
 }
 
-/** Every note of one auto-memory folder (all `*.md` but MEMORY.md, by file name). */
+/**
+ * Every note of one auto-memory folder (all `*.md` but MEMORY.md, by file name). The stem is
+ * Python's `Path.stem`, which keeps a name that is only the suffix whole (`.md`).
+ */
 export function readMemoryFolder(reader: SourceReader, dir: string): EntityRow[] {
   const entities: EntityRow[] = [];
   for (const name of reader.list(dir)) {
@@ -50,7 +53,7 @@ export function readMemoryFolder(reader: SourceReader, dir: string): EntityRow[]
     if (!reader.isFile(file)) continue;
     const text = reader.readText(file);
     if (text === null) continue;
-    entities.push(memoryEntity(text, name.slice(0, -'.md'.length)));
+    entities.push(memoryEntity(text, name === '.md' ? name : name.slice(0, -'.md'.length)));
   }
   return entities;
 }
