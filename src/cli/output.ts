@@ -94,6 +94,26 @@ export function printableOutput(text: string): string {
   return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (match.length > 1 && keepColour ? match : printable(match)));
 }
 
+/** File content shown to be copied as it is (a host's config snippet): never wrapped or cut. */
+export interface Verbatim {
+  verbatim: string;
+}
+
+/** What a command prints for a person: text, or text with verbatim parts, one per line. */
+export type HumanOutput = string | readonly (string | Verbatim)[];
+
+/**
+ * Human output as printed: control characters in data escaped (printableOutput), then every
+ * line wrapped to the output width (wrap), the last pass that keeps any line a renderer left
+ * too long from running past the terminal. Verbatim parts are only escaped.
+ */
+export function humanText(output: HumanOutput): string {
+  const parts = typeof output === 'string' ? [output] : output;
+  return parts
+    .map((part) => (typeof part === 'string' ? wrap(printableOutput(part)) : printableOutput(part.verbatim)))
+    .join('\n');
+}
+
 /** A table cell with a style applied after it is escaped, truncated and padded. */
 interface StyledCell {
   text: string;
@@ -221,10 +241,10 @@ interface WrapOptions {
 
 /**
  * Prose wrapped at the terminal's width, at word boundaries, each continued line indented (the
- * one place human output wraps text: messages, summaries, banners, comments). Piped output
- * without COLUMNS, and `--wide`, leave it unwrapped. Widths are display columns (colour codes
- * none, wide characters two); a word longer than the line (a path, a URL) is broken at the
- * line's end, after a `/` or `-` when one is near.
+ * one place human output wraps text: messages, summaries, banners, comments, and the last pass
+ * over every command's output). Piped output without COLUMNS, and `--wide`, leave it
+ * unwrapped. Widths are display columns (colour codes none, wide characters two); a word longer
+ * than the line (a path, a URL) is broken at the line's end, after a `/` or `-` when one is near.
  */
 export function wrap(text: string, options: WrapOptions = {}): string {
   return wrapText(text, options.width === undefined ? outputWidth : options.width, options.continuation);
@@ -246,15 +266,19 @@ export function relativeTime(value: string | null | undefined, now = new Date())
 }
 
 /**
- * A command to copy, after a label ("More: bourdon recent … --cursor …"): within the output
- * width it is continued over lines with ` \\`, and a word too long for a line (a cursor, a long
- * path) is broken with a backslash at the line's end, so it still pastes into a shell as one
- * command (wrapExample).
+ * A command line to copy, after a label ("More: bourdon recent … --cursor …"): within the
+ * output width it is continued over lines with ` \\`, and a word too long for a line (a cursor,
+ * a long path, a quoted JSON argument) is broken with a backslash at the line's end, so it
+ * still pastes into a shell as one command (wrapExample). The last pass leaves it as it is.
  */
-export function commandHint(label: string, words: readonly string[]): string {
-  const line = words.join(' ');
+export function commandText(line: string, label = ''): string {
   if (outputWidth === null) return label + line;
   return wrapExample(line, outputWidth, label, { indent: '  ', breakWords: true }).join('\n');
+}
+
+/** commandText for a command given as its shell words (already quoted). */
+export function commandHint(label: string, words: readonly string[]): string {
+  return commandText(words.join(' '), label);
 }
 
 /** "1 note", "3 notes". */
