@@ -163,11 +163,13 @@ export function fitsWidth(): boolean {
 
 /** A flexible column is never cut below this many characters (or its header). */
 const MIN_FLEX_WIDTH = 8;
+/** Any other column (ids, dates) is cut only when free text alone cannot make room, never below this. */
+const MIN_FIXED_WIDTH = 16;
 
 interface TableOptions {
   /**
-   * Columns of free text that may be cut with `…` to fit the width (never ids or dates);
-   * the widest is cut first.
+   * Columns of free text that may be cut with `…` to fit the width, the widest first; other
+   * columns (ids, dates) only when these are at their floor and the table is still too wide.
    */
   flex?: number[];
   /** Override the output width (tests; null = unlimited). */
@@ -193,17 +195,27 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
   const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed;
   if (limit !== null) {
     const flex = (options.flex ?? []).filter((col) => col >= 0 && col < headers.length);
-    const floor = (col: number) => Math.max(Math.min(MIN_FLEX_WIDTH, widths[col]), displayWidth(headers[col]));
     let excess = total() - limit;
-    while (excess > 0) {
-      const shrinkable = flex.filter((col) => widths[col] > floor(col));
-      if (shrinkable.length === 0) break;
-      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-      const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
-      const cut = Math.max(1, Math.min(excess, widths[widest] - next));
-      widths[widest] -= cut;
-      excess -= cut;
-    }
+    /** Cuts the widest of `columns` first, none below `min` (or its header), until the table fits. */
+    const shrink = (columns: number[], min: number) => {
+      const floor = (col: number) => Math.max(Math.min(min, widths[col]), displayWidth(headers[col]));
+      while (excess > 0) {
+        const shrinkable = columns.filter((col) => widths[col] > floor(col));
+        if (shrinkable.length === 0) return;
+        const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
+        const cut = Math.max(1, Math.min(excess, widths[widest] - next));
+        widths[widest] -= cut;
+        excess -= cut;
+      }
+    };
+    shrink(flex, MIN_FLEX_WIDTH);
+    // Free text at its floor and still too wide (an id of 64 characters): the widest other
+    // column is cut too, rather than every line losing all that follows it.
+    shrink(
+      headers.map((_, col) => col).filter((col) => !flex.includes(col)),
+      MIN_FIXED_WIDTH,
+    );
   }
   const line = (cells: StyledCell[]) => {
     const text = cells
