@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
+import { overlong } from './helpers/width.js';
 
 const WIDTH = 80;
 
@@ -33,10 +34,6 @@ async function screen(args: string[]): Promise<string[]> {
     .trimEnd()
     .split('\n')
     .map((line) => line.replace(/\r$/, ''));
-}
-
-function overlong(lines: string[]): string[] {
-  return lines.filter((line) => Array.from(line).length > WIDTH);
 }
 
 /** The EXAMPLES section's examples as a user would paste them: ` \` continuations joined, comments left out. */
@@ -78,7 +75,7 @@ describe('help fits an 80-column terminal', () => {
     let wrapped = 0;
     await pool(Object.values(manifest.commands), 2, async (command) => {
       const lines = await screen([...command.id.split(':'), '--help']);
-      for (const line of overlong(lines)) wide.push(`${command.id}: ${line}`);
+      for (const line of overlong(lines, WIDTH)) wide.push(`${command.id}: ${line}`);
       const expected = (command.examples ?? []).map((example) =>
         (typeof example === 'string' ? example : example.command)
           .replaceAll('<%= config.bin %>', 'bourdon')
@@ -101,7 +98,7 @@ describe('help fits an 80-column terminal', () => {
     await pool([['help'], [], ...topics.map((topic) => ['help', topic])], 2, async (args) => {
       const lines = await screen(args);
       expect(lines.length, args.join(' ')).toBeGreaterThan(3);
-      for (const line of overlong(lines)) wide.push(`bourdon ${args.join(' ')}: ${line}`);
+      for (const line of overlong(lines, WIDTH)) wide.push(`bourdon ${args.join(' ')}: ${line}`);
     });
     expect(wide).toEqual([]);
   }, 300_000);

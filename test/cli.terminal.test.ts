@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
+import { overlong } from './helpers/width.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -21,15 +22,6 @@ let home: string;
 let auditPath: string;
 
 const HOSTILE = 'act\u001b[2J\u001b[31mred\r\nfake line\u0007';
-
-/** Lines of output longer than `width` characters (code points, as a terminal counts them). */
-/**
- * Lines wider than `width`, but for a line that is one unbreakable token (a paging cursor to
- * copy): no wrap can shorten it, and splitting it would break the copy (output.ts `wrap`).
- */
-function overlong(text: string, width: number): string[] {
-  return text.split('\n').filter((line) => Array.from(line).length > width && /\s/.test(line.trim()));
-}
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return { BOURDON_HOME: home, BOURDON_AUDIT_PATH: auditPath, ...extra };

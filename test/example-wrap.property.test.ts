@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shellWords, wrapExample } from '../src/cli/example-wrap.js';
+import { displayWidth } from '../src/cli/width.js';
 
 const bare = fc.stringMatching(/^[a-z0-9][a-z0-9._/-]{0,14}$/);
 const quoted = fc
@@ -52,6 +53,29 @@ describe('example layout', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('with breakWords, every line fits, and a shell reads the words as written', () => {
+    // Words longer than any line: a cursor, a path, a quoted JSON argument, an escaped space.
+    const long = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9+/=]{40,120}$/),
+      fc.stringMatching(/^(\/[a-z0-9-]{3,20}){4,9}$/),
+      fc.stringMatching(/^[a-z ,:{}"]{30,90}$/).map((text) => `'${text}'`),
+      fc.stringMatching(/^[a-z]{20,40}$/).map((text) => `"${text} ${text}"`),
+      fc.stringMatching(/^[a-z]{20,40}$/).map((text) => `${text}\\ ${text}`),
+    );
+    const command = fc
+      .array(fc.oneof(bare, quoted, flag, long), { minLength: 1, maxLength: 8 })
+      .map((words) => `printf '<%s>' ${words.join(' ')}`);
+    const run = (script: string) => spawnSync('sh', ['-c', script], { encoding: 'utf8' }).stdout;
+    fc.assert(
+      fc.property(command, fc.integer({ min: 30, max: 100 }), (example, width) => {
+        const lines = wrapExample(example, width, 'More: ', { indent: '  ', breakWords: true });
+        for (const text of lines) expect(displayWidth(text), text).toBeLessThanOrEqual(width);
+        expect(run(lines.join('\n').replace(/^More: /, ''))).toBe(run(example));
+      }),
+      { numRuns: 60 },
     );
   });
 

@@ -11,22 +11,18 @@
  * through oclif in one helper process, and one per command through the real binary.
  * (A NUL byte cannot reach the CLI: the OS refuses it in an argument.)
  */
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor, FederationRegistry } from '../src/core/trust/registry.js';
 import { promoteStaged, rejectStaged, stageCommit } from '../src/core/writes/staging.js';
-import { runCli } from './helpers/cli.js';
-import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { runCli, runCliBatch } from './helpers/cli.js';
+import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
-
-const run = promisify(execFile);
 
 let parent: string;
 let library: string;
@@ -249,24 +245,9 @@ describe('hostile ids on the command line', () => {
     const before = tree(parent);
     // The library comes from BOURDON_LIBRARY: member commands take no --library.
     const lists = hostileIds(false).flatMap((id) => commands(id));
-    const listFile = path.join(tempDir('bourdon-paths-argv-'), 'argv.json');
-    fs.writeFileSync(listFile, JSON.stringify(lists));
-    try {
-      const { stdout } = await run(
-        process.execPath,
-        [path.join(REPO_ROOT, 'test', 'helpers', 'cli-batch.mjs'), REPO_ROOT, listFile],
-        {
-          cwd: REPO_ROOT,
-          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env() },
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      );
-      const results = JSON.parse(stdout) as { argv: string[]; code: number; stdout: string; stderr: string }[];
-      expect(results).toHaveLength(lists.length);
-      for (const result of results) expectRefused(result, JSON.stringify(result.argv));
-    } finally {
-      fs.rmSync(path.dirname(listFile), { recursive: true, force: true });
-    }
+    const results = await runCliBatch(lists, env());
+    expect(results).toHaveLength(lists.length);
+    for (const result of results) expectRefused(result, JSON.stringify(result.argv));
     expect(tree(parent)).toEqual(before);
   }, 60_000);
 

@@ -11,12 +11,13 @@ import { isDenial, type Payload } from '../core/payload.js';
 import type { OperationContext } from '../core/context.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { MANIFEST_SUFFIX, stderrWarn, type L6Store } from '../core/store/library.js';
+import { MANIFEST_SUFFIX, type L6Store } from '../core/store/library.js';
 import type { LibraryView } from '../core/store/one-shot.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
-import { plural, printableOutput, setupColors, setupWidth, stderrWidth, wrap } from './output.js';
+import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
 import { editDistance } from './suggest.js';
 import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
+import { cliWarn, displayWidth, stderrLine, stderrWidth, truncate } from './width.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
 const LARGE_LIBRARY_FILES = 500;
@@ -64,7 +65,7 @@ export abstract class BaseCommand extends Command {
     return (message: string) => {
       if (said.has(message)) return;
       said.add(message);
-      stderrWarn(message);
+      cliWarn(message);
     };
   })();
 
@@ -143,13 +144,20 @@ export abstract class BaseCommand extends Command {
   }
 
   /** Prints a payload: JSON under --json, else the command's human rendering. */
-  protected emit(payload: unknown, human: () => string): void {
+  protected emit(payload: unknown, human: () => HumanOutput): void {
     if (this.jsonMode) {
       process.stdout.write(jsonText(payload));
       return;
     }
-    // Every human output passes here: control characters in data are shown escaped.
-    const text = printableOutput(human());
+    this.say(human());
+  }
+
+  /**
+   * Prints human output on stdout. Every human output passes here (or through emit): control
+   * characters in data are shown escaped, and every line is fitted to the width (humanText).
+   */
+  protected say(human: HumanOutput): void {
+    const text = humanText(human);
     if (text) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
 
@@ -162,7 +170,10 @@ export abstract class BaseCommand extends Command {
     const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     let frame = 0;
     // The first frame at once: synchronous work (a large parse) shows it before blocking.
-    const draw = () => process.stderr.write(`\r${frames[frame++ % frames.length]} ${message}`);
+    // Cut to the line: a progress line the terminal wraps could not be redrawn or erased.
+    const width = stderrWidth();
+    const shown = width === null ? message : truncate(message, width - 3);
+    const draw = () => process.stderr.write(`\r${frames[frame++ % frames.length]} ${shown}`);
     draw();
     const timer = setInterval(draw, 80);
     timer.unref();
@@ -172,7 +183,7 @@ export abstract class BaseCommand extends Command {
       stopped = true;
       clearInterval(timer);
       // Blank the line with spaces rather than an erase sequence: no escape codes ever.
-      process.stderr.write(`\r${' '.repeat(message.length + 2)}\r`);
+      process.stderr.write(`\r${' '.repeat(displayWidth(shown) + 2)}\r`);
     };
   }
 
@@ -246,11 +257,11 @@ export abstract class BaseCommand extends Command {
   }
 }
 
-export { stderrWarn };
+export { cliWarn };
 
 /** An error as stderr shows it: one line, wrapped at the terminal's width when it is one. */
 function errorLine(message: string): string {
-  return wrap(`bourdon: ${message}`, { width: stderrWidth(), continuation: 2 });
+  return stderrLine(`bourdon: ${message}`).slice(0, -1);
 }
 
 /** The flag closest to a mistyped one: at most 1 edit for short names, 2 for longer, or a prefix. */

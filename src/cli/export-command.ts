@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import { colors, plural } from './output.js';
+import { stderrLine } from './width.js';
 import { BourdonError } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
 import { libraryPaths } from '../core/store/library.js';
@@ -66,7 +67,7 @@ export abstract class ExportCommand extends BaseCommand {
       library: () => this.libraryForExport(flags.library),
       auditPath: configPaths(process.env).audit,
     });
-    if (!this.jsonMode) for (const warning of report.warnings) process.stderr.write(`bourdon: ${warning}\n`);
+    if (!this.jsonMode) for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
     if (flags.print && report.yaml !== null && !this.jsonMode) process.stdout.write(report.yaml);
     const { yaml, ...rest } = report;
     const payload = flags.print ? { ...rest, yaml } : rest;
@@ -74,7 +75,7 @@ export abstract class ExportCommand extends BaseCommand {
     else {
       const line = exportLine(report);
       // With --print, stdout is the manifest: the report line goes to stderr.
-      if (flags.print) process.stderr.write(line + '\n');
+      if (flags.print) process.stderr.write(stderrLine(line));
       else this.emit(payload, () => line);
     }
     return report;
@@ -86,7 +87,7 @@ export abstract class ExportCommand extends BaseCommand {
     const paths = libraryPaths(root);
     if (!fs.existsSync(paths.agents)) {
       fs.mkdirSync(paths.agents, { recursive: true });
-      process.stderr.write(`bourdon: created the library ${paths.root}\n`);
+      process.stderr.write(stderrLine(`bourdon: created the library ${paths.root}`));
     }
     return this.openContext(flag, { config: configPaths(process.env) });
   }

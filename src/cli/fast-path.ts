@@ -13,9 +13,9 @@
  * No oclif import, directly or not: scripts/bundle.mjs bundles this file as its own entry.
  */
 import { failed } from '../core/payload.js';
-import { stderrWarn } from '../core/store/warn.js';
 import { parseReadArgv, type AnyReadCommand } from './command-spec.js';
 import { jsonText, openLibrary, READ_COMMANDS } from './read-commands.js';
+import { cliWarn } from './width.js';
 
 export interface FastCall {
   command: AnyReadCommand;
@@ -52,7 +52,7 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
     return false;
   }
   if (failed(payload)) return false;
-  for (const message of warnings) stderrWarn(message);
+  for (const message of warnings) cliWarn(message);
   process.stdout.write(jsonText(payload));
   return true;
 }

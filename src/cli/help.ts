@@ -168,6 +168,13 @@ class BourdonCommandHelp extends CommandHelp {
 export default class BourdonHelp extends Help {
   protected override CommandHelpClass = BourdonCommandHelp;
 
+  constructor(config: Interfaces.Config, options: Partial<Interfaces.HelpOptions> = {}) {
+    // COLUMNS, when set, is the width help fits, as for every other output: oclif reads only
+    // the terminal's (80 when piped).
+    const columns = Number(process.env.COLUMNS);
+    super(config, Number.isInteger(columns) && columns > 0 ? { maxWidth: columns, ...options } : options);
+  }
+
   private displayId(id: string): string {
     return this.config.topicSeparator === ':' ? id : id.replaceAll(':', this.config.topicSeparator);
   }

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { normalisePeerUrl } from '../core/federation/peers-config.js';
-import { colors, wrap } from './output.js';
+import { colors, commandText, type Verbatim } from './output.js';
 
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
 export type Host = (typeof HOSTS)[number];
@@ -373,12 +373,18 @@ export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SER
   }
 }
 
-/** A snippet for people: title and file, the snippet, the command alternative, the notes. */
-export function renderSnippet(snippet: HostSnippet): string {
+/**
+ * A snippet for people: title and file, the snippet, the command alternative, the notes. The
+ * prose is wrapped at the width when printed; the snippet is file content, shown as it is; the
+ * command is laid out to fit and still paste (commandText).
+ */
+export function renderSnippet(snippet: HostSnippet): (string | Verbatim)[] {
   const c = colors();
-  // Prose wraps at the width; the snippet and the command stay whole, to paste.
-  const lines = [wrap(c.bold(snippet.title) + c.dim(` (${snippet.transport}) — ${snippet.file}`)), snippet.text];
-  if (snippet.command) lines.push(c.dim('or run:'), snippet.command);
-  for (const note of snippet.notes) lines.push(c.dim(wrap(note)));
-  return lines.join('\n');
+  const lines: (string | Verbatim)[] = [
+    c.bold(snippet.title) + c.dim(` (${snippet.transport}) — ${snippet.file}`),
+    { verbatim: snippet.text },
+  ];
+  if (snippet.command) lines.push(c.dim('or run:'), commandText(snippet.command));
+  for (const note of snippet.notes) lines.push(c.dim(note));
+  return lines;
 }

@@ -7,6 +7,7 @@ import { configPaths } from '../core/store/config.js';
 import { BourdonError } from '../core/errors.js';
 import { FederationRegistry, type IssuedToken, type MemberView } from '../core/trust/registry.js';
 import { list } from './output.js';
+import { stderrLine } from './width.js';
 
 /** The registry at BOURDON_FEDERATION_CONFIG, else $BOURDON_HOME/federation.yaml (~/.bourdon). */
 export function openRegistry(): FederationRegistry {
@@ -35,5 +36,7 @@ export function memberLine(member: Pick<MemberView, 'agent_id' | 'tier' | 'grant
  * `TOKEN=$(bourdon agent add ci-bot)` captures just the token.
  */
 export function tokenNotice(issued: IssuedToken, verb: string): string {
-  return `bourdon: ${verb} ${memberLine(issued)}. Its bearer token is below, shown this once: store it now (only its SHA-256 is kept).\n`;
+  return stderrLine(
+    `bourdon: ${verb} ${memberLine(issued)}. Its bearer token is below, shown this once: store it now (only its SHA-256 is kept).`,
+  );
 }

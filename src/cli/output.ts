@@ -2,8 +2,10 @@
  * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
  */
 import { relativeDay } from '../core/store/dates.js';
+import { wrapExample } from './example-wrap.js';
+import { cutVisible, displayWidth, stderrWidth, truncate, wrapText } from './width.js';
 
-export { relativeDay };
+export { relativeDay, stderrWidth };
 
 /** The few styles human output uses; plain strings when colour is off. */
 interface Colors {
@@ -92,6 +94,26 @@ export function printableOutput(text: string): string {
   return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (match.length > 1 && keepColour ? match : printable(match)));
 }
 
+/** File content shown to be copied as it is (a host's config snippet): never wrapped or cut. */
+export interface Verbatim {
+  verbatim: string;
+}
+
+/** What a command prints for a person: text, or text with verbatim parts, one per line. */
+export type HumanOutput = string | readonly (string | Verbatim)[];
+
+/**
+ * Human output as printed: control characters in data escaped (printableOutput), then every
+ * line wrapped to the output width (wrap), the last pass that keeps any line a renderer left
+ * too long from running past the terminal. Verbatim parts are only escaped.
+ */
+export function humanText(output: HumanOutput): string {
+  const parts = typeof output === 'string' ? [output] : output;
+  return parts
+    .map((part) => (typeof part === 'string' ? wrap(printableOutput(part)) : printableOutput(part.verbatim)))
+    .join('\n');
+}
+
 /** A table cell with a style applied after it is escaped, truncated and padded. */
 interface StyledCell {
   text: string;
@@ -141,23 +163,13 @@ export function fitsWidth(): boolean {
 
 /** A flexible column is never cut below this many characters (or its header). */
 const MIN_FLEX_WIDTH = 8;
-
-function chars(text: string): string[] {
-  return Array.from(text);
-}
-
-/** Cuts text to `max` characters, the last one an ellipsis when anything was cut. */
-function truncate(text: string, max: number): string {
-  const all = chars(text);
-  if (all.length <= max) return text;
-  if (max <= 0) return '';
-  return all.slice(0, max - 1).join('') + '…';
-}
+/** Any other column (ids, dates) is cut only when free text alone cannot make room, never below this. */
+const MIN_FIXED_WIDTH = 16;
 
 interface TableOptions {
   /**
-   * Columns of free text that may be cut with `…` to fit the width (never ids or dates);
-   * the widest is cut first.
+   * Columns of free text that may be cut with `…` to fit the width, the widest first; other
+   * columns (ids, dates) only when these are at their floor and the table is still too wide.
    */
   flex?: number[];
   /** Override the output width (tests; null = unlimited). */
@@ -177,29 +189,39 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
     ),
   );
   const widths = headers.map((header, col) =>
-    Math.max(chars(header).length, ...body.map((row) => chars(row[col]?.text ?? '').length)),
+    Math.max(displayWidth(header), ...body.map((row) => displayWidth(row[col]?.text ?? ''))),
   );
   const lastUsed = headers.length - 1;
   const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed;
   if (limit !== null) {
     const flex = (options.flex ?? []).filter((col) => col >= 0 && col < headers.length);
-    const floor = (col: number) => Math.max(Math.min(MIN_FLEX_WIDTH, widths[col]), chars(headers[col]).length);
     let excess = total() - limit;
-    while (excess > 0) {
-      const shrinkable = flex.filter((col) => widths[col] > floor(col));
-      if (shrinkable.length === 0) break;
-      const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-      const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
-      const cut = Math.max(1, Math.min(excess, widths[widest] - next));
-      widths[widest] -= cut;
-      excess -= cut;
-    }
+    /** Cuts the widest of `columns` first, none below `min` (or its header), until the table fits. */
+    const shrink = (columns: number[], min: number) => {
+      const floor = (col: number) => Math.max(Math.min(min, widths[col]), displayWidth(headers[col]));
+      while (excess > 0) {
+        const shrinkable = columns.filter((col) => widths[col] > floor(col));
+        if (shrinkable.length === 0) return;
+        const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
+        const cut = Math.max(1, Math.min(excess, widths[widest] - next));
+        widths[widest] -= cut;
+        excess -= cut;
+      }
+    };
+    shrink(flex, MIN_FLEX_WIDTH);
+    // Free text at its floor and still too wide (an id of 64 characters): the widest other
+    // column is cut too, rather than every line losing all that follows it.
+    shrink(
+      headers.map((_, col) => col).filter((col) => !flex.includes(col)),
+      MIN_FIXED_WIDTH,
+    );
   }
   const line = (cells: StyledCell[]) => {
     const text = cells
       .map((cell, col) => {
         const shown = truncate(cell.text, widths[col]);
-        const pad = col === cells.length - 1 ? '' : ' '.repeat(widths[col] - chars(shown).length);
+        const pad = col === cells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
         return { shown, pad, style: cell.style };
       })
       .map(({ shown, pad, style }) => (shown ? style(shown) : shown) + pad)
@@ -214,24 +236,9 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
   return out.join('\n');
 }
 
-/** Cuts a line (which may carry colour codes) to `max` visible characters. */
-function cutVisible(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const visible = text.replace(/\u001b\[[0-9;]*m/g, '');
-  if (chars(visible).length <= max) return text;
-  return truncate(visible, max);
-}
-
 /** Lines of free text cut to the output width (for listings that are not tables). */
 export function fitLine(text: string): string {
   return outputWidth === null ? text : cutVisible(text, outputWidth);
-}
-
-/** The width prose on stderr wraps at: COLUMNS, else stderr's terminal; null when it is piped. */
-export function stderrWidth(): number | null {
-  const fromEnv = Number(process.env.COLUMNS);
-  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return process.stderr.isTTY ? process.stderr.columns || 80 : null;
 }
 
 interface WrapOptions {
@@ -246,45 +253,13 @@ interface WrapOptions {
 
 /**
  * Prose wrapped at the terminal's width, at word boundaries, each continued line indented (the
- * one place human output wraps text: messages, summaries, banners, comments). Piped output
- * without COLUMNS, and `--wide`, leave it unwrapped. Widths count visible characters: colour
- * codes take no room. A word longer than the line stays whole.
+ * one place human output wraps text: messages, summaries, banners, comments, and the last pass
+ * over every command's output). Piped output without COLUMNS, and `--wide`, leave it
+ * unwrapped. Widths are display columns (colour codes none, wide characters two); a word longer
+ * than the line (a path, a URL) is broken at the line's end, after a `/` or `-` when one is near.
  */
 export function wrap(text: string, options: WrapOptions = {}): string {
-  const width = options.width === undefined ? outputWidth : options.width;
-  if (width === null) return text;
-  return text
-    .split('\n')
-    .map((line) => wrapLine(line, width, options.continuation))
-    .join('\n');
-}
-
-function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex -- colour codes take no room
-  return chars(text.replace(/\u001b\[[0-9;]*m/g, '')).length;
-}
-
-function wrapLine(line: string, width: number, continuation: number | string | undefined): string {
-  if (visibleLength(line) <= width) return line;
-  const lead = /^\s*/.exec(line)?.[0] ?? '';
-  const next =
-    typeof continuation === 'string'
-      ? continuation
-      : ' '.repeat(continuation ?? Math.min(lead.length + 2, Math.floor(width / 2)));
-  // Each word with the spaces before it, so padding that aligns columns is kept where it fits.
-  const words = [...line.slice(lead.length).matchAll(/( *)(\S+)/g)];
-  const lines: string[] = [];
-  let current = lead;
-  let empty = true;
-  for (const [, gap, word] of words) {
-    if (!empty && visibleLength(current) + gap.length + visibleLength(word) > width) {
-      lines.push(current);
-      current = next + word;
-    } else current += (empty ? '' : gap) + word;
-    empty = false;
-  }
-  lines.push(current);
-  return lines.join('\n');
+  return wrapText(text, options.width === undefined ? outputWidth : options.width, options.continuation);
 }
 
 /**
@@ -303,20 +278,19 @@ export function relativeTime(value: string | null | undefined, now = new Date())
 }
 
 /**
- * A command to copy, after a label ("More: bourdon recent … --cursor …"): within the output
- * width it is continued over lines with ` \\`, so it still pastes into a shell as one command.
+ * A command line to copy, after a label ("More: bourdon recent … --cursor …"): within the
+ * output width it is continued over lines with ` \\`, and a word too long for a line (a cursor,
+ * a long path, a quoted JSON argument) is broken with a backslash at the line's end, so it
+ * still pastes into a shell as one command (wrapExample). The last pass leaves it as it is.
  */
+export function commandText(line: string, label = ''): string {
+  if (outputWidth === null) return label + line;
+  return wrapExample(line, outputWidth, label, { indent: '  ', breakWords: true }).join('\n');
+}
+
+/** commandText for a command given as its shell words (already quoted). */
 export function commandHint(label: string, words: readonly string[]): string {
-  const lines: string[] = [];
-  let current = label + words[0];
-  for (const word of words.slice(1)) {
-    if (outputWidth !== null && chars(current).length + 1 + chars(word).length + 2 > outputWidth) {
-      lines.push(current + ' \\');
-      current = '  ' + word;
-    } else current += ' ' + word;
-  }
-  lines.push(current);
-  return lines.join('\n');
+  return commandText(words.join(' '), label);
 }
 
 /** "1 note", "3 notes". */

@@ -47,7 +47,7 @@ export default class Audit extends BaseCommand {
     }
     // The table reads as the page does, newest first; the log and --json stay in time order.
     const shown = flags['oldest-first'] ? records : [...records].reverse();
-    process.stdout.write(renderAudit(shown, matched, flags.limit === undefined) + '\n');
+    this.say(renderAudit(shown, matched, flags.limit === undefined));
   }
 }
 

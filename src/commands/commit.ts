@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand, stderrWarn } from '../cli/base-command.js';
+import { BaseCommand, cliWarn } from '../cli/base-command.js';
 import { colors, plural } from '../cli/output.js';
 import { commitArgsFromText, readInput } from '../cli/input.js';
 import { inputDescription, invoke } from '../core/operations/invoke.js';
@@ -46,7 +46,7 @@ export default class Commit extends BaseCommand {
     let input: Omit<CommitArgs, 'agent_id'> = {};
     if (flags.file !== undefined) {
       const { text, label } = await readInput(flags.file);
-      input = commitArgsFromText(text, label, stderrWarn);
+      input = commitArgsFromText(text, label, cliWarn);
     }
     const commit: CommitArgs = { ...input, agent_id: args.agent_id };
     if (flags['agent-type']) commit.agent_type = flags['agent-type'];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { colors, fitLine } from '../cli/output.js';
+import { stderrLine } from '../cli/width.js';
 import { installDemoLibrary, recordDemoHistory } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/package-root.js';
 
@@ -112,7 +113,7 @@ export default class Demo extends BaseCommand {
     } finally {
       await client.close().catch(() => {});
       fs.rmSync(home, { recursive: true, force: true });
-      if (flags.keep) process.stderr.write(`demo library kept at ${root}\n`);
+      if (flags.keep) process.stderr.write(stderrLine(`demo library kept at ${root}`));
       else fs.rmSync(root, { recursive: true, force: true });
     }
   }

@@ -1,5 +1,6 @@
 import { ExportCommand, exportFlags, exportLine } from '../cli/export-command.js';
 import { colors } from '../cli/output.js';
+import { stderrLine } from '../cli/width.js';
 import { describeError } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
@@ -74,6 +75,7 @@ function resultLine(result: ExportAllResult): string {
     return `${c.dim('skipped')}  ${result.agent_id}: no source found${looked ? c.dim(` (looked for ${looked})`) : ''}`;
   }
   if (!result.report) return `${result.outcome} ${result.agent_id}`;
-  for (const warning of result.report.warnings) process.stderr.write(`bourdon: ${result.agent_id}: ${warning}\n`);
+  for (const warning of result.report.warnings)
+    process.stderr.write(stderrLine(`bourdon: ${result.agent_id}: ${warning}`));
   return exportLine({ ...result.report, yaml: null });
 }

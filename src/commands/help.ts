@@ -1,5 +1,6 @@
 import { Args, Command, Flags, loadHelpClass } from '@oclif/core';
 import { GROUPS } from '../cli/help.js';
+import { stderrLine } from '../cli/width.js';
 
 export default class HelpCommand extends Command {
   static override summary = "Commands by task, a topic's guide, or one command's help.";
@@ -43,7 +44,9 @@ export default class HelpCommand extends Command {
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
       process.stderr.write(
-        `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)}\n`,
+        stderrLine(
+          `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)}`,
+        ),
       );
       process.stderr.write('See `bourdon help`.\n');
       this.exit(2);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
-import { colors, wrap } from '../cli/output.js';
+import { colors, wrap, type Verbatim } from '../cli/output.js';
+import { stderrLine } from '../cli/width.js';
 import {
   checkClaudeSettings,
   claudeSettingsPath,
@@ -179,7 +180,9 @@ Running it again is safe: what exists is reported and left alone; an existing me
     const c = colors();
     try {
       process.stderr.write(
-        `${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}\n`,
+        stderrLine(
+          `${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}`,
+        ),
       );
       const root = await input(
         {
@@ -362,11 +365,11 @@ function renderInit(
   snippets: HostSnippet[],
   plan: Plan,
   hook: HookResult | null,
-): string {
+): (string | Verbatim)[] {
   const c = colors();
   const status = (step: SetupStep) =>
     step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7));
-  const lines = [c.bold('Bourdon is set up.'), ''];
+  const lines: (string | Verbatim)[] = [c.bold('Bourdon is set up.'), ''];
   for (const step of steps) {
     const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
     lines.push(
@@ -375,16 +378,20 @@ function renderInit(
   }
   if (hook) {
     const state = hook.status === 'exists' ? c.dim('exists '.padEnd(7)) : c.green('added'.padEnd(7));
-    lines.push(`  ${state}  ${'hook'.padEnd(10)}  Claude Code SessionEnd → claude-code export (${hook.path})`);
+    lines.push(
+      wrap(`  ${state}  ${'hook'.padEnd(10)}  Claude Code SessionEnd → claude-code export (${hook.path})`, {
+        continuation: 2 + 7 + 2 + 10 + 2,
+      }),
+    );
   }
   if (issued) {
     lines.push(
       '',
       wrap(`Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`),
-      issued.token,
+      { verbatim: issued.token },
     );
   }
-  for (const snippet of snippets) lines.push('', renderSnippet(snippet));
+  for (const snippet of snippets) lines.push('', ...renderSnippet(snippet));
   lines.push('', c.bold('Next'));
   const next: [string, string][] = [
     ['bourdon export-all', "fill the library from the agents' own memory on this machine"],
@@ -397,5 +404,5 @@ function renderInit(
   const width = Math.max(...next.map(([command]) => command.length));
   for (const [command, why] of next)
     lines.push(wrap(`  ${command.padEnd(width)}  ${c.dim(why)}`, { continuation: 2 + width + 2 }));
-  return lines.join('\n');
+  return lines;
 }

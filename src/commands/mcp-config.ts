@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { stderrWidth, wrap } from '../cli/output.js';
+import { stderrWidth, wrap, type Verbatim } from '../cli/output.js';
 import {
   DEFAULT_SERVER_NAME,
   DEFAULT_TOKEN_ENV,
@@ -98,20 +98,21 @@ HTTP snippets never contain a token: they read it from the variable named by --t
       process.stdout.write(snippets[0].text + '\n');
       return;
     }
-    process.stdout.write(renderAll(snippets) + '\n');
+    this.say(renderAll(snippets));
   }
 }
 
 /** Where a snippet goes, on stderr when stdout carries the snippet alone. */
 function guidance(snippet: HostSnippet): string {
-  // Comments wrap at stderr's width, each continued line a comment too; the command stays whole.
+  // Comments wrap at stderr's width, each continued line a comment too (the command as well:
+  // commented out, it is not pasted as it is anyway).
   const comment = (text: string) => wrap(`# ${text}`, { width: stderrWidth(), continuation: '#   ' });
   const lines = [comment(`${snippet.title} (${snippet.transport}): ${snippet.file}`)];
-  if (snippet.command) lines.push(`# or run: ${snippet.command}`);
+  if (snippet.command) lines.push(comment(`or run: ${snippet.command}`));
   for (const note of snippet.notes) lines.push(comment(note));
   return lines.join('\n') + '\n';
 }
 
-function renderAll(snippets: HostSnippet[]): string {
-  return snippets.map(renderSnippet).join('\n\n');
+function renderAll(snippets: HostSnippet[]): (string | Verbatim)[] {
+  return snippets.flatMap((snippet, i) => [...(i ? [''] : []), ...renderSnippet(snippet)]);
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { stderrLine } from '../cli/width.js';
 import { configPaths } from '../core/store/config.js';
 import { listenForShutdown } from '../cli/shutdown.js';
 
@@ -29,17 +30,19 @@ export default class Ui extends BaseCommand {
     const { flags } = await this.parse(Ui);
     const config = configPaths(process.env);
     const ctx = this.openContext(flags.library, { config });
-    const warn = (message: string) => process.stderr.write(`bourdon: ${message}\n`);
+    const warn = (message: string) => process.stderr.write(stderrLine(`bourdon: ${message}`));
     const { askRunningUi, linkSocketPath } = await import('../ui/link-channel.js');
     const linkSocket = linkSocketPath(config.home, ctx.store.paths.root);
     // Already serving this library: a new one-time link from that server, not a second server.
     const running = linkSocket ? await askRunningUi(linkSocket) : null;
     if (running) {
       if (this.jsonMode) this.emit({ ...running, running: true }, () => '');
-      else {
-        process.stdout.write(`bourdon ui: already serving ${running.library} on ${running.origin}\n`);
-        process.stdout.write(`Open this new link (it works once; the one before it no longer does): ${running.url}\n`);
-      }
+      else
+        this.say([
+          `bourdon ui: already serving ${running.library} on ${running.origin}`,
+          'Open this new link (it works once; the one before it no longer does):',
+          { verbatim: running.url },
+        ]);
       if (flags.open) {
         const opener = openBrowser(running.url, warn, { keepMs: BRIEF_REDIRECT_FILE_MS, holdProcess: true });
         process.once('SIGINT', () => {
@@ -55,11 +58,16 @@ export default class Ui extends BaseCommand {
     const ui = await startUiServer({ ctx, auditPath: config.audit, port: flags.port, linkSocket });
     if (this.jsonMode)
       this.emit({ url: ui.url, origin: ui.origin, port: ui.port, library: ctx.store.paths.root }, () => '');
-    else {
-      process.stdout.write(`bourdon ui: serving ${ctx.store.paths.root} on ${ui.origin} (this machine only)\n`);
-      process.stdout.write(`Open this link (it works once): ${ui.url}\n`);
-      process.stdout.write('Ctrl-C stops it. For a new link later, run `bourdon ui` again.\n');
-    }
+    else
+      this.say([
+        `bourdon ui: serving ${ctx.store.paths.root} on ${ui.origin} (this machine only)`,
+        'Open this link (it works once):',
+        // Whole on a line of its own: a terminal that wraps a long line still opens and copies
+        // it as one link, where a line broken inside it would not (the one line allowed past
+        // the width, docs/cli.md).
+        { verbatim: ui.url },
+        'Ctrl-C stops it. For a new link later, run `bourdon ui` again.',
+      ]);
     const opener = flags.open ? openBrowser(ui.url, warn, { keepMs: REDIRECT_FILE_MS, holdProcess: false }) : null;
     await shutdown.closeWhenRequested(() => ui.close());
     opener?.cleanup();

@@ -5,6 +5,7 @@
  */
 import type { Hook } from '@oclif/core';
 import { closestCommand } from '../cli/suggest.js';
+import { stderrLine } from '../cli/width.js';
 
 const hook: Hook.CommandNotFound = async function (options) {
   const visible = options.config.commands.filter((command) => !command.hidden).map((command) => command.id);
@@ -24,7 +25,7 @@ const hook: Hook.CommandNotFound = async function (options) {
       : '';
     message = `unknown command "${spaced(options.id)}"${hint}\nSee \`bourdon help\` for every command.`;
   }
-  process.stderr.write(`bourdon: ${message}\n`);
+  process.stderr.write(stderrLine(`bourdon: ${message}`));
   process.exitCode = 2;
   return 'not-found';
 };

@@ -1,7 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
-import { printableOutput } from '../../cli/output.js';
 import { BourdonError } from '../../core/errors.js';
 import { configPaths } from '../../core/store/config.js';
 import { previewPromotion, promoteStaged, promotionSummary } from '../../core/writes/staging.js';
@@ -32,7 +31,7 @@ export default class StagingPromote extends BaseCommand {
     if (digest === undefined) {
       const preview = previewPromotion(ctx, args.agent);
       if (preview.error) throw new BourdonError(preview.error, preview.staged.length ? 'failed' : 'not_found');
-      if (!this.jsonMode) process.stdout.write(printableOutput(stagedReviewLines(preview).join('\n')) + '\n');
+      if (!this.jsonMode) this.say(stagedReviewLines(preview).join('\n'));
       if (!flags.yes) await this.confirm(args.agent, preview.digest!);
       digest = preview.digest!;
     }

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand, stderrWarn } from '../../cli/base-command.js';
+import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
 
 export default class SyncPull extends BaseCommand {
@@ -24,7 +24,7 @@ export default class SyncPull extends BaseCommand {
         library: this.libraryRoot(flags.library),
         env: process.env,
         acceptRewrite: flags['accept-rewrite'],
-        warn: stderrWarn,
+        warn: cliWarn,
         progress: (done, total) => {
           if (total < 50 || done % 10 !== 0) return;
           stop();
@@ -34,7 +34,7 @@ export default class SyncPull extends BaseCommand {
     } finally {
       stop();
     }
-    for (const refusal of result.refused) stderrWarn(`refused ${JSON.stringify(refusal.path)}: ${refusal.reason}`);
+    for (const refusal of result.refused) cliWarn(`refused ${JSON.stringify(refusal.path)}: ${refusal.reason}`);
     this.emit(result, () => {
       if (!result.commit) return 'the remote has nothing published yet';
       const lines = result.machines.map((machine) => {

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand, stderrWarn } from '../../cli/base-command.js';
+import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
 import type { AccessLevel } from '../../core/trust/access.js';
 
@@ -31,7 +31,7 @@ export default class SyncPush extends BaseCommand {
         env: process.env,
         level: flags['access-level'] as AccessLevel,
         acceptRewrite: flags['accept-rewrite'],
-        warn: stderrWarn,
+        warn: cliWarn,
       });
     } finally {
       stop();

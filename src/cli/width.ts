@@ -1,0 +1,195 @@
+/**
+ * How much room text takes on a terminal, and the one way human output is fitted to a width:
+ * lines wrapped at spaces with their continuation indented, a word too long for any line broken
+ * where the line ends (after a `/` or `-` when one is near), a table cell cut with `…`.
+ * Widths are display columns: colour codes take none, East Asian wide characters two.
+ * No chalk and no oclif here: the fast path (fast-path.ts) fits its warnings with it too.
+ */
+
+// eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
+const COLOUR = /\u001b\[[0-9;]*m/g;
+/** A colour code, or one whole code point. */
+// eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
+const ATOM = /\u001b\[[0-9;]*m|[^]/gu;
+// eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
+const LEAD = /^((?:\u001b\[[0-9;]*m)*)( *)/;
+/** Combining marks and format characters: drawn over the character before, or not at all. */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+const EMOJI = /^\p{Emoji_Presentation}$/u;
+
+/** Whether a code point is East Asian wide or fullwidth (two columns), as terminals draw it. */
+function isWide(code: number): boolean {
+  return (
+    code >= 0x1100 &&
+    (code <= 0x115f ||
+      code === 0x2329 ||
+      code === 0x232a ||
+      (code >= 0x2e80 && code <= 0x3247 && code !== 0x303f) ||
+      (code >= 0x3250 && code <= 0x4dbf) ||
+      (code >= 0x4e00 && code <= 0xa4c6) ||
+      (code >= 0xa960 && code <= 0xa97c) ||
+      (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) ||
+      (code >= 0xfe10 && code <= 0xfe19) ||
+      (code >= 0xfe30 && code <= 0xfe6b) ||
+      (code >= 0xff01 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) ||
+      (code >= 0x1b000 && code <= 0x1b001) ||
+      (code >= 0x1f200 && code <= 0x1f251) ||
+      (code >= 0x20000 && code <= 0x3fffd))
+  );
+}
+
+/** Columns one atom (a code point or a colour code) takes. */
+function atomWidth(atom: string): number {
+  if (atom.length > 2) return 0; // a colour code
+  const code = atom.codePointAt(0) ?? 0;
+  if (code < 0x300) return 1; // ASCII and Latin: the common case, decided at once
+  if (ZERO_WIDTH.test(atom)) return 0;
+  return isWide(code) || EMOJI.test(atom) ? 2 : 1;
+}
+
+function atoms(text: string): string[] {
+  return text.match(ATOM) ?? [];
+}
+
+/** The columns text takes on a terminal: colour codes none, wide (CJK) characters two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const atom of atoms(text)) width += atomWidth(atom);
+  return width;
+}
+
+export function stripColour(text: string): string {
+  return text.replace(COLOUR, '');
+}
+
+/** The longest head of `text` that fits `max` columns (colour codes kept), and the rest. */
+function split(text: string, max: number): [string, string] {
+  let width = 0;
+  let at = 0;
+  for (const atom of atoms(text)) {
+    const next = width + atomWidth(atom);
+    if (next > max) break;
+    width = next;
+    at += atom.length;
+  }
+  return [text.slice(0, at), text.slice(at)];
+}
+
+/** Cuts plain text to `max` columns, the last one an ellipsis when anything was cut. */
+export function truncate(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  if (max <= 0) return '';
+  return split(text, max - 1)[0] + '…';
+}
+
+/** Cuts a line (which may carry colour codes) to `max` columns; a cut line loses its colour. */
+export function cutVisible(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  return truncate(stripColour(text), max);
+}
+
+/** The width prose on stderr wraps at: COLUMNS, else stderr's terminal; null when it is piped. */
+export function stderrWidth(): number | null {
+  const fromEnv = Number(process.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return process.stderr.isTTY ? process.stderr.columns || 80 : null;
+}
+
+/** Where a long word breaks best, in order: between folders, between parts of a name, elsewhere. */
+const BREAK_AFTER = ['/', '-_', '.?&=,;:'];
+
+/**
+ * The head of `word` that fits `room` columns: up to its last `/` (else `-`, else `.`, `?`, …)
+ * when that keeps at least half the room, so a path breaks between its folders; else
+ * all that fits.
+ */
+function wordHead(word: string, room: number): [string, string] {
+  const [head, rest] = split(word, room);
+  if (!rest) return [head, rest];
+  const list = atoms(head);
+  if (list.length === 0) return [atoms(word)[0], word.slice(atoms(word)[0].length)]; // not one fits: take one anyway
+  // The atoms that may end the head: those past half the room.
+  let first = list.length;
+  for (let used = displayWidth(head); first > 1 && used - atomWidth(list[first - 1]) >= room / 2; first--)
+    used -= atomWidth(list[first - 1]);
+  for (const marks of BREAK_AFTER)
+    for (let i = list.length - 1; i >= first - 1 && i > 0; i--)
+      if (marks.includes(list[i])) {
+        const at = list.slice(0, i + 1).join('').length;
+        return [word.slice(0, at), word.slice(at)];
+      }
+  return [head, rest];
+}
+
+/** Below this many free columns, a word too long for any line starts on the next line instead. */
+const MIN_START_ROOM = 12;
+/** A continued line keeps at least this much room for text (or half the line, when narrower). */
+const MIN_CONTINUED_ROOM = 20;
+
+/**
+ * One line wrapped at `width` columns: at spaces, each continued line starting with `next`; a
+ * word too long for a whole line starts where it is (when there is room) and is broken at the
+ * edge of each line. Padding between words is kept where it fits, so aligned columns stay.
+ */
+export function wrapLine(line: string, width: number, continuation?: number | string): string {
+  if (displayWidth(line) <= width) return line;
+  // The indentation, after any colour code the line opens with (a coloured `  + row`).
+  const [lead = '', , spaces = ''] = LEAD.exec(line) ?? [];
+  let next =
+    typeof continuation === 'string'
+      ? continuation
+      : ' '.repeat(continuation ?? Math.min(spaces.length + 2, Math.floor(width / 2)));
+  // A continuation that leaves little room (a narrow terminal) is cut back to half the line.
+  if (width - displayWidth(next) < Math.min(MIN_CONTINUED_ROOM, width / 2))
+    next = typeof continuation === 'string' ? continuation.slice(0, 2) : ' '.repeat(Math.floor(width / 2));
+  const nextRoom = width - displayWidth(next);
+  const lines: string[] = [];
+  let current = lead;
+  let empty = true;
+  for (const [, gap, found] of line.slice(lead.length).matchAll(/( *)(\S+)/g)) {
+    let word = found;
+    const used = displayWidth(current) + (empty ? 0 : gap.length);
+    if (used + displayWidth(word) <= width) {
+      current += (empty ? '' : gap) + word;
+      empty = false;
+      continue;
+    }
+    // Too long for a whole line, and room left here: start it on this line.
+    if (displayWidth(word) > nextRoom && width - used >= MIN_START_ROOM) current += empty ? '' : gap;
+    else if (!empty) {
+      lines.push(current);
+      current = next;
+    }
+    while (displayWidth(current) + displayWidth(word) > width) {
+      const [head, rest] = wordHead(word, Math.max(1, width - displayWidth(current)));
+      lines.push(current + head);
+      current = next;
+      word = rest;
+    }
+    current += word;
+    empty = false;
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
+/** Every line of `text` wrapped at `width` (see wrapLine); null leaves the text as it is. */
+export function wrapText(text: string, width: number | null, continuation?: number | string): string {
+  if (width === null) return text;
+  return text
+    .split('\n')
+    .map((line) => wrapLine(line, width, continuation))
+    .join('\n');
+}
+
+/** A line for a person on stderr (`bourdon: …`), wrapped at stderr's width, continued 2 in. */
+export function stderrLine(text: string): string {
+  return wrapText(text, stderrWidth(), 2) + '\n';
+}
+
+/** The CLI's warnings (a manifest skipped, …): one `bourdon: warning:` line, wrapped as above. */
+export function cliWarn(message: string): void {
+  process.stderr.write(stderrLine(`bourdon: warning: ${message}`));
+}
