@@ -33,6 +33,23 @@ describe('display width', () => {
     expect(displayWidth('\u001b[31mred\u001b[39m')).toBe(3);
     expect(displayWidth('e\u0301')).toBe(1);
     expect(displayWidth('🚀')).toBe(2);
+    // A grapheme is one thing drawn: a family joined by zero-width joiners, a flag, a keycap.
+    expect(displayWidth('👨‍👩‍👧')).toBe(2);
+    expect(displayWidth('🇫🇷')).toBe(2);
+    expect(displayWidth('#️⃣')).toBe(2);
+    expect(displayWidth('한국어')).toBe(6);
+  });
+
+  it('never cuts inside a grapheme', () => {
+    const family = '👨‍👩‍👧';
+    // Continued lines are indented: the pieces, without it, are whole families.
+    const pieces = wrapText(family.repeat(30), 20)
+      .split('\n')
+      .map((piece) => piece.trimStart());
+    expect(pieces.join('')).toBe(family.repeat(30));
+    for (const piece of pieces) expect(piece.length % family.length).toBe(0);
+    expect(truncate(`ab${family}cd`, 4)).toBe('ab…');
+    expect(truncate(`ab${family}cd`, 5)).toBe(`ab${family}…`);
   });
 
   it('truncate cuts to the columns, ellipsis included', () => {

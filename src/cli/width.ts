@@ -2,59 +2,61 @@
  * How much room text takes on a terminal, and the one way human output is fitted to a width:
  * lines wrapped at spaces with their continuation indented, a word too long for any line broken
  * where the line ends (after a `/` or `-` when one is near), a table cell cut with `…`.
- * Widths are display columns: colour codes take none, East Asian wide characters two.
+ * Widths are display columns: colour codes take none, East Asian wide characters (as the
+ * get-east-asian-width package tells) and emoji two, a letter with its combining marks one.
  * No chalk and no oclif here: the fast path (fast-path.ts) fits its warnings with it too.
  */
+import { createRequire } from 'node:module';
+import type * as Tty from 'node:tty';
+import { eastAsianWidth } from 'get-east-asian-width';
+import { lazy } from '../core/lazy.js';
+
+const require = createRequire(import.meta.url);
 
 // eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
 const COLOUR = /\u001b\[[0-9;]*m/g;
-/** A colour code, or one whole code point. */
+/** A colour code, or the plain text up to the next one. */
 // eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
-const ATOM = /\u001b\[[0-9;]*m|[^]/gu;
+const COLOUR_OR_TEXT = /\u001b\[[0-9;]*m|[^\u001b]+|\u001b/g;
 // eslint-disable-next-line no-control-regex -- the colour codes this CLI emits
 const LEAD = /^((?:\u001b\[[0-9;]*m)*)( *)/;
-/** Combining marks and format characters: drawn over the character before, or not at all. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
-const EMOJI = /^\p{Emoji_Presentation}$/u;
+/** Text every character of which takes one column: printable ASCII, most of what is shown. */
+const NARROW = /^[\u0020-\u007e]*$/;
+/** A grapheme drawn as nothing: only combining marks, format and control characters. */
+const INVISIBLE = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
+/** A grapheme a terminal draws as an emoji, two columns wide. */
+const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\u20E3/u;
 
-/** Whether a code point is East Asian wide or fullwidth (two columns), as terminals draw it. */
-function isWide(code: number): boolean {
-  return (
-    code >= 0x1100 &&
-    (code <= 0x115f ||
-      code === 0x2329 ||
-      code === 0x232a ||
-      (code >= 0x2e80 && code <= 0x3247 && code !== 0x303f) ||
-      (code >= 0x3250 && code <= 0x4dbf) ||
-      (code >= 0x4e00 && code <= 0xa4c6) ||
-      (code >= 0xa960 && code <= 0xa97c) ||
-      (code >= 0xac00 && code <= 0xd7a3) ||
-      (code >= 0xf900 && code <= 0xfaff) ||
-      (code >= 0xfe10 && code <= 0xfe19) ||
-      (code >= 0xfe30 && code <= 0xfe6b) ||
-      (code >= 0xff01 && code <= 0xff60) ||
-      (code >= 0xffe0 && code <= 0xffe6) ||
-      (code >= 0x1b000 && code <= 0x1b001) ||
-      (code >= 0x1f200 && code <= 0x1f251) ||
-      (code >= 0x20000 && code <= 0x3fffd))
-  );
-}
+/**
+ * Graphemes (what a terminal draws as one character: an emoji sequence, a letter with its
+ * marks), made on first use: building an Intl.Segmenter costs 20-30 ms, more than a whole
+ * `--json` read, and text that is all ASCII never needs one (why not string-width, which
+ * builds one when it is imported).
+ */
+const graphemes = lazy(() => new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 
-/** Columns one atom (a code point or a colour code) takes. */
-function atomWidth(atom: string): number {
-  if (atom.length > 2) return 0; // a colour code
-  const code = atom.codePointAt(0) ?? 0;
-  if (code < 0x300) return 1; // ASCII and Latin: the common case, decided at once
-  if (ZERO_WIDTH.test(atom)) return 0;
-  return isWide(code) || EMOJI.test(atom) ? 2 : 1;
-}
-
+/** The text's atoms: colour codes whole, each grapheme as one, so nothing is split inside. */
 function atoms(text: string): string[] {
-  return text.match(ATOM) ?? [];
+  const out: string[] = [];
+  for (const [piece] of text.matchAll(COLOUR_OR_TEXT)) {
+    if (piece.startsWith('\u001b')) out.push(piece);
+    else if (NARROW.test(piece)) out.push(...piece);
+    else for (const { segment } of graphemes().segment(piece)) out.push(segment);
+  }
+  return out;
 }
 
-/** The columns text takes on a terminal: colour codes none, wide (CJK) characters two. */
+/** Columns one atom takes: a colour code none, an emoji two, else its first character's East Asian width. */
+function atomWidth(atom: string): number {
+  if (atom.length === 1 && atom >= ' ' && atom <= '~') return 1;
+  if (atom.startsWith('\u001b[') || INVISIBLE.test(atom)) return 0;
+  if (EMOJI.test(atom)) return 2;
+  return eastAsianWidth(atom.codePointAt(0) ?? 0);
+}
+
+/** The columns text takes on a terminal: colour codes none, wide (CJK) characters and emoji two. */
 export function displayWidth(text: string): number {
+  if (NARROW.test(text)) return text.length;
   let width = 0;
   for (const atom of atoms(text)) width += atomWidth(atom);
   return width;
@@ -94,7 +96,9 @@ export function cutVisible(text: string, max: number): string {
 export function stderrWidth(): number | null {
   const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
-  return process.stderr.isTTY ? process.stderr.columns || 80 : null;
+  // Asked only when a line is printed, and with isatty first: process.stderr builds its stream
+  // (node:tty and node:net) on first touch, which the fast path's output to a pipe never needs.
+  return (require('node:tty') as typeof Tty).isatty(2) ? process.stderr.columns || 80 : null;
 }
 
 /** Where a long word breaks best, in order: between folders, between parts of a name, elsewhere. */
@@ -189,7 +193,11 @@ export function stderrLine(text: string): string {
   return wrapText(text, stderrWidth(), 2) + '\n';
 }
 
-/** The CLI's warnings (a manifest skipped, …): one `bourdon: warning:` line, wrapped as above. */
+/** One of the CLI's warnings (a manifest skipped, …) as printed: a `bourdon: warning:` line, wrapped as above. */
+export function warningText(message: string): string {
+  return stderrLine(`bourdon: warning: ${message}`);
+}
+
 export function cliWarn(message: string): void {
-  process.stderr.write(stderrLine(`bourdon: warning: ${message}`));
+  process.stderr.write(warningText(message));
 }
