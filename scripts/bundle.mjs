@@ -13,10 +13,10 @@
 //
 // Imports that commands make lazily (`await import(...)`: the MCP SDK, prompts, the YAML
 // writer) stay lazy: esbuild splits them into chunks loaded only when a command needs them.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
 import { build } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,8 +24,6 @@ const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 const COMMANDS_DIR = path.join(DIST, 'commands');
 const FAST_FILE = path.join(OUT, 'fast-path.cjs');
-/** The parameters Node's CommonJS loader compiles a module's body with (bin/run.js uses the same). */
-const COMMONJS_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname'];
 
 function commandFiles(dir, prefix = []) {
   const found = [];
@@ -102,11 +100,10 @@ try {
   //
   // It is a plain CommonJS module (fast-path.cjs). On Node 22.1 and later bin/run.js requires
   // it with Node's own compile cache on (`module.enableCompileCache()`); before that Node has
-  // no code cache for a required module, so the build makes one (fast-path.cjs.cache) and
-  // bin/run.js compiles the module with it (`vm.compileFunction`, the call Node's CommonJS
-  // loader makes): a warm `find` costs 222 M instructions without it, 172 M with it
-  // (bench/README.md). V8 checks the cache against its version, flags and the source; a cache
-  // it rejects (another Node) costs only the compile it would have saved.
+  // no code cache for a required module, so the build makes one (fast-path.cjs.cache, below)
+  // and bin/run.js runs the module from it (bench/README.md). V8 checks the cache against its
+  // version, flags and the source; a cache it rejects (another Node) costs only the compiles it
+  // would have saved.
   const fast = await build({
     ...common,
     format: 'cjs',
@@ -118,20 +115,24 @@ try {
   });
   const oclifInputs = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/@oclif/'));
   if (oclifInputs.length) throw new Error(`the fast path's bundle holds @oclif modules: ${oclifInputs.join(', ')}`);
-  // node:crypto costs a query about 5 ms to load: modules on the fast path load it on first use
-  // (src/core/store/hashing.ts), never at their top level.
-  const eagerCrypto = Object.entries(fast.metafile.inputs)
-    .filter(([, input]) =>
-      input.imports.some((used) => /(^|:)node:crypto$/.test(used.path) && used.kind === 'import-statement'),
-    )
-    .map(([name]) => name);
-  if (eagerCrypto.length) throw new Error(`the fast path imports node:crypto at the top of: ${eagerCrypto.join(', ')}`);
-  const compiled = vm.compileFunction(fs.readFileSync(FAST_FILE, 'utf8'), COMMONJS_PARAMETERS, {
-    filename: FAST_FILE,
-    produceCachedData: true,
+  // Built-ins a read never needs cost every query their load (node:crypto about 5 ms where
+  // nothing preloads it, node:zlib and the streams it pulls in 2-4 ms): modules on the fast path
+  // load them on first use (src/core/store/hashing.ts, src/core/writes/archive.ts), never at
+  // their top level.
+  const LAZY_BUILTINS = /(^|:)node:(crypto|zlib)$/;
+  const eager = Object.entries(fast.metafile.inputs).flatMap(([name, input]) =>
+    input.imports
+      .filter((used) => LAZY_BUILTINS.test(used.path) && used.kind === 'import-statement')
+      .map((used) => `${name} (${used.path})`),
+  );
+  if (eager.length) throw new Error(`the fast path imports at the top of: ${eager.join(', ')}; load it on first use`);
+  // The code cache, made after a run of every read command (scripts/fast-path-cache.mjs), in a
+  // process of its own: the commands print their answers, which the build does not show.
+  const cache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'fast-path-cache.mjs')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
   });
-  if (!compiled.cachedDataProduced) throw new Error('V8 made no code cache for the fast path');
-  fs.writeFileSync(`${FAST_FILE}.cache`, compiled.cachedData);
+  if (cache.status !== 0) throw new Error(`the fast path's code cache was not made: ${cache.stderr.trim()}`);
 } finally {
   fs.rmSync(entryFile, { force: true });
   fs.rmSync(helpFile, { force: true });

@@ -11,9 +11,15 @@
  * Every archive is decoded again before it is written and compared with the bytes it keeps;
  * anything that would not come back byte for byte is archived whole instead.
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { writeDurable, type LibraryFiles } from '../fs/atomic.js';
+import { lazy } from '../lazy.js';
+
+const require = createRequire(import.meta.url);
+/** `node:zlib` (and the streams it loads), on first use: a read command reaches this module but never archives. */
+const zlib = lazy(() => require('node:zlib') as typeof Zlib);
 
 const PLAIN = /^v(\d+)\.l5\.yaml$/;
 const PACKED = /^v(\d+)\.l5\.yaml\.gz$/;
@@ -124,7 +130,7 @@ function applyDelta(base: Buffer, ops: readonly DeltaOp[]): Buffer {
 }
 
 function packDelta(baseVersionNumber: number, ops: DeltaOp[]): Buffer {
-  return zlib.gzipSync(Buffer.from(`${DELTA_MAGIC}${JSON.stringify({ base: baseVersionNumber, ops })}`, 'latin1'));
+  return zlib().gzipSync(Buffer.from(`${DELTA_MAGIC}${JSON.stringify({ base: baseVersionNumber, ops })}`, 'latin1'));
 }
 
 /** A folder's archive and base files, by version. */
@@ -160,7 +166,7 @@ export function decodeArchive(file: string, files: LibraryFiles): Buffer {
   let delta: { base: number; ops: DeltaOp[] } | null = null;
   let inflated: Buffer;
   try {
-    inflated = zlib.gunzipSync(raw);
+    inflated = zlib().gunzipSync(raw);
     if (inflated.subarray(0, DELTA_MAGIC.length).equals(Buffer.from(DELTA_MAGIC, 'latin1'))) {
       delta = JSON.parse(inflated.subarray(DELTA_MAGIC.length).toString('latin1')) as { base: number; ops: DeltaOp[] };
     }
@@ -178,7 +184,7 @@ export function decodeArchive(file: string, files: LibraryFiles): Buffer {
     throw error;
   }
   try {
-    return applyDelta(zlib.gunzipSync(base), delta.ops);
+    return applyDelta(zlib().gunzipSync(base), delta.ops);
   } catch (error) {
     throw new ArchiveDamaged(`cannot decode ${path.basename(file)}: ${(error as Error).message}`);
   }
@@ -201,7 +207,7 @@ export function writeArchive(
   if (newest >= 0) {
     let delta: DeltaOp[] | null = null;
     try {
-      const base = zlib.gunzipSync(writer.readFile(options.listing.bases.get(newest)!));
+      const base = zlib().gunzipSync(writer.readFile(options.listing.bases.get(newest)!));
       const { ops, literalBytes } = encodeDelta(base, data);
       const small = literalBytes <= Math.max(data.length * NEW_BASE_SHARE, MIN_DELTA_BYTES);
       if (small && applyDelta(base, ops).equals(data)) delta = ops;
@@ -213,7 +219,7 @@ export function writeArchive(
       return;
     }
   }
-  writeDurable(path.join(dir, baseName(version)), zlib.gzipSync(data), { syncDir: false, writer, mode });
+  writeDurable(path.join(dir, baseName(version)), zlib().gzipSync(data), { syncDir: false, writer, mode });
   options.listing.bases.set(version, path.join(dir, baseName(version)));
   writeDurable(target, packDelta(version, [[0, linesOf(data).length]]), { syncDir: false, writer, mode });
 }
