@@ -10,14 +10,21 @@
  * - The happy cases of that matrix are the ones the fast path answers itself (so the
  *   comparison above is not oclif against oclif), and the rest fall back.
  */
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import vm from 'node:vm';
+import type vm from 'node:vm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { READ_COMMANDS } from '../src/cli/read-commands.js';
 import { parseFastCall, runFastPath } from '../src/cli/fast-path.js';
-import { runCli, type CliResult } from './helpers/cli.js';
-import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { baseEnv, runCli, type CliResult } from './helpers/cli.js';
+import { BIN, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+
+/** bin/run.js, which loads the fast path (its code runs only when it is the main module). */
+const binRun = createRequire(import.meta.url)('../bin/run.js') as {
+  fastPathScript(file: string, cachedData?: Buffer): vm.Script;
+};
 
 // ---------------------------------------------------------------------------------------
 
@@ -221,6 +228,33 @@ describe('fast path: the same answers as oclif', () => {
   }, 240_000);
 });
 
+describe('a reader that stops early (`bourdon … --json | head -1`)', () => {
+  it('ends the command quietly, exit 0, with the fast path on and off', async () => {
+    // Answers far larger than a pipe holds (64 KiB), so the writer meets the closed pipe.
+    const big = tempDir('bourdon-epipe-');
+    // bench/generate.js: 4 agents, 50 entities, 300 sessions, 5 notes each.
+    execFileSync(process.execPath, [
+      path.join(REPO_ROOT, 'bench', 'generate.js'),
+      path.join(big, 'library'),
+      '4',
+      '50',
+      '300',
+      '5',
+    ]);
+    const argv = ['recent', '--json', '--since', '2000-01-01', '--all', '--library', path.join(big, 'library')];
+    for (const env of [{}, { BOURDON_NO_FAST_PATH: '1' }]) {
+      const child = spawn(process.execPath, [BIN, ...argv], { env: baseEnv({ BOURDON_HOME: home, ...env }) });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      // The reader is gone before the answer is written (as `| true`, or a `head` that has
+      // read its line).
+      child.stdout.destroy();
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ code, stderr }, JSON.stringify(env)).toEqual({ code: 0, stderr: '' });
+    }
+  });
+});
+
 describe('fast path: parsing', () => {
   it('reads flags with their values, in any order, with booleans defaulting to false', () => {
     const call = parseFastCall(['recent', '--limit=5', '--json', '--since', '2026-01-01', '--agent', 'codex']);
@@ -259,15 +293,15 @@ describe('fast path: parsing', () => {
     expect([...packages].filter((name) => name.startsWith('@oclif/'))).toEqual([]);
   });
 
-  it('the build ships a V8 code cache for the fast path that the Node which built it accepts', () => {
-    // Before Node 22.1, bin/run.js compiles dist/bundle/fast-path.cjs with this cache: a rejected
-    // one (a build change that no longer matches) would silently cost the compile again.
+  it('the build ships a V8 code cache for the fast path that the Node which built it accepts, with the functions a query runs', () => {
+    // Before Node 22.1, bin/run.js runs dist/bundle/fast-path.cjs from this cache: a rejected one
+    // (a build change that no longer matches) would silently cost the compiles again.
     const file = path.join(REPO_ROOT, 'dist', 'bundle', 'fast-path.cjs');
-    const body = vm.compileFunction(
-      fs.readFileSync(file, 'utf8'),
-      ['exports', 'require', 'module', '__filename', '__dirname'],
-      { filename: file, cachedData: fs.readFileSync(`${file}.cache`) },
-    );
-    expect(body.cachedDataRejected).toBe(false);
+    const cache = fs.readFileSync(`${file}.cache`);
+    expect(binRun.fastPathScript(file, cache).cachedDataRejected).toBe(false);
+    // Made after the read commands ran (scripts/fast-path-cache.mjs), it holds more than the
+    // module's top level, which is all a cache made right after compiling holds.
+    const topLevelOnly = binRun.fastPathScript(file).createCachedData();
+    expect(cache.length).toBeGreaterThan(topLevelOnly.length * 1.5);
   });
 });

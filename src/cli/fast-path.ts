@@ -12,10 +12,16 @@
  *
  * No oclif import, directly or not: scripts/bundle.mjs bundles this file as its own entry.
  */
+import * as z from 'zod';
 import { failed } from '../core/payload.js';
 import { parseReadArgv, type AnyReadCommand } from './command-spec.js';
 import { jsonText, openLibrary, READ_COMMANDS } from './read-commands.js';
-import { cliWarn } from './width.js';
+import { writeWhole } from './whole-write.js';
+import { warningText } from './width.js';
+
+// One call validates one input once: zod's compiled fast parser costs more to generate (a
+// `new Function` per schema) than it saves, ~9 M instructions of a ~100 M call (bench/README.md).
+z.config({ jitless: true });
 
 export interface FastCall {
   command: AnyReadCommand;
@@ -52,7 +58,7 @@ export async function runFastPath(argv: readonly string[]): Promise<boolean> {
     return false;
   }
   if (failed(payload)) return false;
-  for (const message of warnings) cliWarn(message);
-  process.stdout.write(jsonText(payload));
+  if (warnings.length) writeWhole(2, warnings.map(warningText).join(''));
+  writeWhole(1, jsonText(payload));
   return true;
 }
