@@ -38,9 +38,10 @@ async function main(argv) {
 /**
  * The fast path's module. With Node's compile cache on, a plain require. Before Node 22.1 a
  * required module has no code cache, and compiling the bundle was a fifth of a warm query: the
- * build made one (dist/bundle/fast-path.cjs.cache), and the module is compiled with it the way
- * Node's CommonJS loader compiles a module (`vm.compileFunction` with the same parameters). A
- * missing or rejected cache (another Node) only costs the compile it would have saved.
+ * build makes one (dist/bundle/fast-path.cjs.cache) after running every read command once
+ * (scripts/fast-path-cache.mjs), so it holds the functions a query calls, not only the module's
+ * top level, and the module is run from it as Node's CommonJS loader runs a module. A missing
+ * or rejected cache (another Node) only costs the compiles it would have saved.
  */
 function loadFastPath(compileCache) {
   const file = path.join(ROOT, 'dist', 'bundle', 'fast-path.cjs');
@@ -51,17 +52,32 @@ function loadFastPath(compileCache) {
   } catch {
     cachedData = undefined;
   }
-  const body = vm.compileFunction(fs.readFileSync(file, 'utf8'), COMMONJS_PARAMETERS, { filename: file, cachedData });
   const loaded = { exports: {} };
-  body(loaded.exports, nodeModule.createRequire(file), loaded, file, path.dirname(file));
+  fastPathScript(file, cachedData).runInThisContext()(
+    loaded.exports,
+    nodeModule.createRequire(file),
+    loaded,
+    file,
+    path.dirname(file),
+  );
   return loaded.exports;
 }
 
-/** The parameters Node's CommonJS loader compiles a module's body with (scripts/bundle.mjs uses the same). */
-const COMMONJS_PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname'];
+/**
+ * The fast path's bundle as a script whose value is the function Node's CommonJS loader wraps a
+ * module in. V8 accepts a code cache only for the source it was made from: the build makes the
+ * cache from this same script.
+ */
+function fastPathScript(file, cachedData) {
+  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'utf8')}\n})`;
+  return new vm.Script(source, { filename: file, cachedData });
+}
 
-main(process.argv.slice(2)).catch((error) => {
-  // Commands report their own errors; this is a failure to load the CLI itself.
-  process.stderr.write(`bourdon: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+module.exports = { fastPathScript };
+
+if (require.main === module)
+  main(process.argv.slice(2)).catch((error) => {
+    // Commands report their own errors; this is a failure to load the CLI itself.
+    process.stderr.write(`bourdon: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
