@@ -207,7 +207,7 @@ export async function runHttpServer(
       ticket = admitted;
       // Answered by the deadline or abandoned by its client, a call gives its slot back even if
       // its handler is still running: a stuck call must not keep a slot others are waiting for.
-      exchange.abort.signal.addEventListener('abort', () => admitted.leave(), { once: true });
+      exchange.onAbort(() => admitted.leave());
       if (!(await readyOrAborted(admitted.ready, exchange.abort.signal))) return;
       const response = await runAdmitted(admitted, () =>
         runWithCaller(caller, () => handler.fetch(request, parsed ? { parsedBody: body.json } : {})),

@@ -19,6 +19,7 @@ export class Exchange {
   private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   private streamingSse = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly abortListeners: (() => void)[] = [];
 
   constructor(
     private readonly res: http.ServerResponse,
@@ -39,6 +40,18 @@ export class Exchange {
   /** Whether an answer went out (or the deadline passed): nothing more may be written. */
   get done(): boolean {
     return this.answered || this.res.writableEnded;
+  }
+
+  /**
+   * Runs `listener` if the request is given up (deadline, client gone) before finish(), which
+   * takes it off again. Taken off, not left to be collected with the exchange: the web Request
+   * handed to the SDK follows this signal, and undici keeps the signal (with its listeners)
+   * alive from a FinalizationRegistry until that Request is collected, so a listener whose
+   * closure reaches the Request would keep both forever, one per call (bench/README.md).
+   */
+  onAbort(listener: () => void): void {
+    this.abortListeners.push(listener);
+    this.abort.signal.addEventListener('abort', listener, { once: true });
   }
 
   /** The JSON-RPC id a late answer carries. */
@@ -106,6 +119,7 @@ export class Exchange {
 
   finish(): void {
     clearTimeout(this.timer);
+    for (const listener of this.abortListeners.splice(0)) this.abort.signal.removeEventListener('abort', listener);
   }
 
   private expire(timeoutMs: number): void {
