@@ -71,6 +71,20 @@ describe('fair admission', () => {
     expect(admitted).toEqual(['f0', 'f1', 'q1']);
   });
 
+  it('a call admitted when a slot frees runs on a later turn, after what was already pending', async () => {
+    const admission = new FairAdmission(1);
+    const order: string[] = [];
+    const first = admission.enter('a');
+    const second = admission.enter('b');
+    void second.ready.then(() => order.push('admitted'));
+    await flush();
+    setImmediate(() => order.push('pending step'));
+    first.leave();
+    await second.ready;
+    expect(order).toEqual(['pending step', 'admitted']);
+    second.leave();
+  });
+
   it('a call that gives up while waiting is skipped and takes no slot', async () => {
     const { admission, admitted, enter, leave } = driver(1);
     enter('a', 'a1');

@@ -45,6 +45,27 @@ describe('MemberConcurrency on its own', () => {
   });
 });
 
+describe("a member's queued call starts on a later turn", () => {
+  it('so what other members had pending in the turn that freed the slot runs first', async () => {
+    // A member whose queue ran call after call in one turn of the event loop kept every other
+    // member's next step (an answer read, a file stat) waiting behind all of them.
+    const bound = new MemberConcurrency({ inFlight: 1, queued: 4, retryAfterSeconds: 1 });
+    const order: string[] = [];
+    const running = bound.enter('flooder')!;
+    const queued = bound.enter('flooder')!;
+    void queued.ready.then(() => order.push('queued call'));
+    await new Promise((resolve) => setImmediate(resolve));
+    setImmediate(() => order.push("another member's step"));
+    running.leave();
+    await queued.ready;
+    expect(order).toEqual(["another member's step", 'queued call']);
+    // It is counted as running at once: a call given up before it starts frees the slot.
+    expect(bound.load('flooder')).toEqual({ running: 1, waiting: 0 });
+    queued.leave();
+    expect(bound.load('flooder')).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
 describe('the bound on a real server', () => {
   let library: string;
   let home: string;

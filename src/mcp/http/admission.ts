@@ -10,7 +10,8 @@
  * slot back while it waits and takes the next free one, ahead of the queue, when the peers
  * have answered. Local calls never wait behind another server's latency.
  *
- * No timers and no clock: a call is admitted when another leaves or steps aside.
+ * No timers and no clock: a call is admitted when another leaves or steps aside, and runs from
+ * the next turn of the event loop (concurrency.ts says why).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PeerFanout } from '../../core/peers.js';
@@ -70,7 +71,8 @@ export class FairAdmission {
           member,
           admit: () => {
             phase = 'inside';
-            resolve();
+            // Runs on a later turn of the event loop (concurrency.ts says why).
+            setImmediate(resolve);
           },
         };
       });

@@ -1,12 +1,13 @@
 /**
  * The bound on one member's concurrent calls: some run, more wait their turn in order, and
  * anything beyond is refused at once (429 with Retry-After), so one member's flood is turned
- * away before it reads bodies or fills the admission queue. Fairness between members is the
- * admission queue's work (round-robin, ./admission.ts), not this bound's: the bound only has to
- * be generous enough that a host's normal parallel calls never meet it. Counted per caller id
+ * away before it reads bodies or fills the admission queue. Fairness between members is not
+ * the bound's work but the admission queue's (round-robin, ./admission.ts) and that of the turn
+ * a queued call starts on (below): the bound only has to be generous enough that a host's normal
+ * parallel calls never meet it. Counted per caller id
  * (the legacy token and unauthenticated mode share `operator`; docs/http.md says why not per
- * connection). No timers: a waiting call starts when one of the member's running calls ends,
- * or leaves the queue when its request is given up.
+ * connection). No timers: a waiting call starts on the turn of the event loop after one of the
+ * member's running calls ends, or leaves the queue when its request is given up.
  */
 
 export interface MemberConcurrencyLimit {
@@ -66,7 +67,10 @@ export class MemberConcurrency {
       ready = new Promise<void>((resolve) => {
         start = () => {
           phase = 'running';
-          resolve();
+          // The call runs on a later turn of the event loop, not in the one that freed its
+          // slot: a member's queue would otherwise run call after call in one turn, and every
+          // other member's next step (an answer read, a file stat) would wait behind all of them.
+          setImmediate(resolve);
         };
       });
       current.waiting.push(start);
