@@ -16,11 +16,10 @@
 // Flags: --duration <s> (default 10), --rounds <n> (default 3), --connections <n> (default 64), --json.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { flagReader, ROOT, startHttpServer } from './lib.js';
+import { crowd, flagReader, mcpCallBody as body, mcpCallHeaders as headers, ROOT, startHttpServer } from './lib.js';
 
 const flag = flagReader();
 const duration = Number(flag('--duration', 10));
@@ -35,31 +34,6 @@ const cpuMs = (pid) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 };
-
-function body(name, args) {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: {
-      name,
-      arguments: args,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    },
-  });
-}
-const headers = (name, token) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': name,
-  ...(token ? { authorization: `Bearer ${token}` } : {}),
-});
 
 /** `connections` connections; connection i sends tokens[i] (none when `tokens` is empty). */
 function run(url, name, args, tokens, connections, seconds) {
@@ -90,63 +64,6 @@ async function cpuPerRequest(pid, url, name, args, tokens) {
   const used = cpuMs(pid) - before;
   if (result.errors || result.non2xx) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   return { cpu_ms: used / result.requests.total, requests: result.requests.total };
-}
-
-/** `tokens.length` clients, one keep-alive connection each, warmed, then calling back to back. */
-async function crowd(url, name, args, tokens, seconds) {
-  const target = new URL(url);
-  const payload = body(name, args);
-  const pools = tokens.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
-  const call = (i) =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          agent: pools[i],
-          headers: { ...headers(name, tokens[i]), 'content-length': Buffer.byteLength(payload) },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  await Promise.all(tokens.map((_, i) => call(i)));
-  const latencies = [];
-  const answered = tokens.map(() => 0);
-  let failed = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    tokens.map(async (_, i) => {
-      while (performance.now() < end) {
-        const started = performance.now();
-        const status = await call(i).catch(() => 0);
-        if (status !== 200) failed++;
-        else {
-          latencies.push(performance.now() - started);
-          answered[i]++;
-        }
-      }
-    }),
-  );
-  for (const pool of pools) pool.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
-  return {
-    requests: latencies.length,
-    failed,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: Math.round(latencies.at(-1)),
-    // Calls answered per client, fewest and most: a starved client shows here.
-    per_client: { min: Math.min(...answered), max: Math.max(...answered) },
-  };
 }
 
 const echo = spawn(process.execPath, [path.join(ROOT, 'bench', 'echo-server.js')], {

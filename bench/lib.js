@@ -2,6 +2,7 @@
 // the real HTTP server.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,14 +21,18 @@ export function flagReader(argv = process.argv.slice(2)) {
 /**
  * Starts `bourdon serve --transport http` on 127.0.0.1 (a free port), with any further serve
  * flags (e.g. `--peers-config`), and resolves once its startup line names the URL:
- * `{ child, url, startup, stderr() }`.
+ * `{ child, url, startup, stderr() }`. `launch.nodeArgs` go to node before the script (a
+ * `--import` probe); `launch.wrap` is a command line that runs node (`['taskset', '-c', '0']`).
  */
-export function startHttpServer(library, env, extraArgs = []) {
+export function startHttpServer(library, env, extraArgs = [], launch = {}) {
+  const { nodeArgs = [], wrap = [] } = launch;
   return new Promise((resolve, reject) => {
     const child = spawn(
-      process.execPath,
+      wrap[0] ?? process.execPath,
       [
-        path.join(ROOT, 'bin', 'run.js'),
+        ...(wrap.length ? [...wrap.slice(1), process.execPath] : []),
+        ...nodeArgs,
+        process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js'),
         'serve',
         '--transport',
         'http',
@@ -114,4 +119,98 @@ export async function callTool(url, token, name, args) {
   const result = response.ok && json ? JSON.parse(json).result : null;
   if (!result || result.isError) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
   return JSON.parse(result.content[0].text);
+}
+
+/** A 2026-07-28 `tools/call` body (one POST, one answer; no handshake). */
+export function mcpCallBody(name, args) {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+}
+
+/** The headers of that call, with the member's bearer token when there is one. */
+export function mcpCallHeaders(name, token) {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+}
+
+/**
+ * `tokens.length` clients, one node:http keep-alive connection each (client i sends tokens[i]),
+ * each connected and answered once before the clock starts, then calling back to back for
+ * `seconds`: p50, p99 and max of every call, the fewest and most calls one client got answered
+ * (a starved client shows there), and the latencies themselves. `mark(label)` is called with
+ * 'start' and 'stop' around the measured window (bench/http-tail.js tells its probe).
+ */
+export async function crowd(url, name, args, tokens, seconds, mark = async () => {}) {
+  const target = new URL(url);
+  const payload = mcpCallBody(name, args);
+  const pools = tokens.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const call = (i, extra = {}) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent: pools[i],
+          headers: { ...mcpCallHeaders(name, tokens[i]), 'content-length': Buffer.byteLength(payload), ...extra },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  await Promise.all(tokens.map((_, i) => call(i)));
+  await mark('start', (extra) => call(0, extra));
+  const latencies = [];
+  const answered = tokens.map(() => 0);
+  let failed = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    tokens.map(async (_, i) => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        const status = await call(i).catch(() => 0);
+        if (status !== 200) failed++;
+        else {
+          latencies.push(performance.now() - started);
+          answered[i]++;
+        }
+      }
+    }),
+  );
+  await mark('stop', (extra) => call(0, extra));
+  for (const pool of pools) pool.destroy();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  return {
+    requests: sorted.length,
+    failed,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: Math.round(sorted.at(-1)),
+    per_client: { min: Math.min(...answered), max: Math.max(...answered) },
+  };
 }
