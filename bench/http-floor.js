@@ -14,12 +14,19 @@
 // its connections as it starts, and on a saturated machine a few of them were accepted
 // seconds late, a connection-setup tail that no queueing in the server can change.
 // Flags: --duration <s> (default 10), --rounds <n> (default 3), --connections <n> (default 64), --json.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { crowd, flagReader, mcpCallBody as body, mcpCallHeaders as headers, ROOT, startHttpServer } from './lib.js';
+import {
+  crowd,
+  flagReader,
+  mcpCallBody as body,
+  mcpCallHeaders as headers,
+  ROOT,
+  startEchoServer,
+  startHttpServer,
+} from './lib.js';
 
 const flag = flagReader();
 const duration = Number(flag('--duration', 10));
@@ -66,18 +73,7 @@ async function cpuPerRequest(pid, url, name, args, tokens) {
   return { cpu_ms: used / result.requests.total, requests: result.requests.total };
 }
 
-const echo = spawn(process.execPath, [path.join(ROOT, 'bench', 'echo-server.js')], {
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const echoUrl = await new Promise((resolve, reject) => {
-  let text = '';
-  echo.stderr.on('data', (chunk) => {
-    text += chunk;
-    const url = /listening on (\S+)/.exec(text)?.[1];
-    if (url) resolve(url);
-  });
-  echo.on('exit', (code) => reject(new Error(`echo server exited ${code}: ${text}`)));
-});
+const { child: echo, url: echoUrl } = await startEchoServer();
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-floor-'));
 const registry = new FederationRegistry(path.join(home, 'federation.yaml'));
 const tokens = Array.from(

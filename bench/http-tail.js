@@ -1,22 +1,23 @@
 #!/usr/bin/env node
-// Where the 64-client tail comes from (run after a build; not part of npm test). The real
-// `bourdon serve --transport http` on the conformance library, with bench/server-probe.mjs
-// preloaded (it times each request inside the server, from its headers being parsed to its
-// answer being handed to the socket, and records every GC pause), and --connections clients of
-// their own members calling find_entity back to back, as bench/http-floor.js does. Two set-ups
-// alternate for --rounds rounds:
-//   shared  the server and this process (the clients) scheduled on both cores, as the goal
-//           figure is taken;
-//   pinned  the server on core 0 and this process on core 1 (taskset), so the load tool cannot
-//           take the server's core.
-// For each: p50, p99 and p99/p50 seen by the clients and inside the server, and the GC pauses in
-// the window. Linux only (taskset, from util-linux). Flags: --duration <s> (default 8),
+// Where the 64-client tail comes from (run after a build; not part of npm test). A server with
+// bench/server-probe.mjs preloaded (it times each request inside the server, from its headers
+// being parsed to its answer being handed to the socket, and records every GC pause), and
+// --connections clients calling back to back, as bench/http-floor.js does:
+//   bourdon  `bourdon serve --transport http` on the conformance library, find_entity, each
+//            client its own member;
+//   floor    the SDK's echo server (bench/echo-server.js: the same SDK handler and transport, 15
+//            echo tools, nothing of bourdon), echo_0.
+// Each in two set-ups: shared (the server and this process, the clients, on both cores, as the
+// goal figure is taken) and pinned (the server on core 0, this process on core 1: taskset), so
+// the load tool cannot take the server's core. The four alternate for --rounds rounds. For each:
+// p50, p99 and p99/p50 seen by the clients and inside the server, and the GC pauses in the
+// window. Linux only (taskset, from util-linux). Flags: --duration <s> (default 8),
 // --rounds <n> (default 3), --connections <n> (default 64), --json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { crowd, flagReader, ROOT, startHttpServer } from './lib.js';
+import { crowd, flagReader, ROOT, startEchoServer, startHttpServer } from './lib.js';
 
 const flag = flagReader();
 const duration = Number(flag('--duration', 8));
@@ -39,31 +40,34 @@ const quantiles = (values) => {
   return { p50: at(0.5), p99: at(0.99), ratio: at(0.99) / at(0.5) };
 };
 
-async function measure(pinned) {
-  const out = path.join(home, `probe-${pinned ? 'pinned' : 'shared'}.json`);
+async function measure(server, pinned) {
+  const out = path.join(home, `probe-${server}-${pinned ? 'pinned' : 'shared'}.json`);
   const allCores = `0-${os.cpus().length - 1}`;
   pinSelf(pinned ? '1' : allCores);
-  const server = await startHttpServer(
-    library,
-    { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1', BOURDON_PROBE_OUT: out },
-    [],
-    { nodeArgs: ['--import', probe], wrap: ['taskset', '-c', pinned ? '0' : allCores] },
-  );
+  const env = { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1', BOURDON_PROBE_OUT: out };
+  const launch = { nodeArgs: ['--import', probe], wrap: ['taskset', '-c', pinned ? '0' : allCores] };
+  const started =
+    server === 'bourdon' ? await startHttpServer(library, env, [], launch) : await startEchoServer(env, launch);
+  const [tool, args, callers] =
+    server === 'bourdon'
+      ? ['find_entity', { name: 'Bourdon' }, tokens]
+      : ['echo_0', { text: 'Bourdon' }, tokens.map(() => null)];
   try {
-    const clients = await crowd(server.url, 'find_entity', { name: 'Bourdon' }, tokens, duration, (label, send) =>
+    const clients = await crowd(started.url, tool, args, callers, duration, (label, send) =>
       send({ 'x-probe': label }),
     );
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
+    const exited = new Promise((resolve) => started.child.once('exit', resolve));
+    started.child.kill('SIGTERM');
     await exited;
     const inside = JSON.parse(fs.readFileSync(out, 'utf8'));
     const pauses = inside.gc.map(([, ms]) => ms);
     return {
+      server,
       setup: pinned ? 'pinned' : 'shared',
       requests: clients.requests,
       failed: clients.failed,
       clients: { p50: clients.p50, p99: clients.p99, ratio: clients.p99 / clients.p50 },
-      server: quantiles(inside.requests.map(([, ms]) => ms)),
+      inside: quantiles(inside.requests.map(([, ms]) => ms)),
       gc: {
         pauses: pauses.length,
         total_ms: pauses.reduce((sum, ms) => sum + ms, 0),
@@ -87,14 +91,16 @@ async function measure(pinned) {
       load: os.loadavg()[0],
     };
   } finally {
-    server.child.kill('SIGKILL');
+    started.child.kill('SIGKILL');
     pinSelf(allCores);
   }
 }
 
 const results = [];
 try {
-  for (let round = 0; round < rounds; round++) for (const pinned of [false, true]) results.push(await measure(pinned));
+  for (let round = 0; round < rounds; round++)
+    for (const server of ['bourdon', 'floor'])
+      for (const pinned of [false, true]) results.push(await measure(server, pinned));
 } finally {
   fs.rmSync(home, { recursive: true, force: true });
 }
@@ -105,11 +111,11 @@ else {
   const f = (n) => n.toFixed(1);
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${connections} clients, ${duration} s a run`);
   console.log(
-    '| set-up | calls | clients: p50 / p99 (ratio) | server: p50 / p99 (ratio) | GC pauses: n, total, max, > 10 ms | load |',
+    '| server | set-up | calls | clients: p50 / p99 (ratio) | inside the server: p50 / p99 (ratio) | GC pauses: n, total, max, > 10 ms | load |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|');
   for (const r of results)
     console.log(
-      `| ${r.setup} | ${r.requests}${r.failed ? ` (${r.failed} failed)` : ''} | ${f(r.clients.p50)} / ${f(r.clients.p99)} ms (${r.clients.ratio.toFixed(2)}×) | ${f(r.server.p50)} / ${f(r.server.p99)} ms (${r.server.ratio.toFixed(2)}×) | ${r.gc.pauses}, ${f(r.gc.total_ms)} ms, ${f(r.gc.max_ms)} ms, ${r.gc.over_10ms} | ${r.load.toFixed(1)} |`,
+      `| ${r.server} | ${r.setup} | ${r.requests}${r.failed ? ` (${r.failed} failed)` : ''} | ${f(r.clients.p50)} / ${f(r.clients.p99)} ms (${r.clients.ratio.toFixed(2)}×) | ${f(r.inside.p50)} / ${f(r.inside.p99)} ms (${r.inside.ratio.toFixed(2)}×) | ${r.gc.pauses}, ${f(r.gc.total_ms)} ms, ${f(r.gc.max_ms)} ms, ${r.gc.over_10ms} | ${r.load.toFixed(1)} |`,
     );
 }

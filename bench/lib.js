@@ -72,6 +72,33 @@ export function startHttpServer(library, env, extraArgs = [], launch = {}) {
 }
 
 /**
+ * Starts bench/echo-server.js (the SDK's floor: node:http, the SDK's stateless handler and 15
+ * echo tools, nothing of bourdon) and resolves once it names its URL: `{ child, url }`. `env`
+ * and `launch` as for startHttpServer.
+ */
+export function startEchoServer(env = process.env, launch = {}) {
+  const { nodeArgs = [], wrap = [] } = launch;
+  const child = spawn(
+    wrap[0] ?? process.execPath,
+    [
+      ...(wrap.length ? [...wrap.slice(1), process.execPath] : []),
+      ...nodeArgs,
+      path.join(ROOT, 'bench', 'echo-server.js'),
+    ],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.on('data', (chunk) => {
+      text += chunk;
+      const url = /listening on (\S+)/.exec(text)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`echo server exited ${code}: ${text}`)));
+  });
+}
+
+/**
  * A scratch copy of the benchmark library of `agents` agents at the schema maxima (generated
  * into .bench-data/library-<agents> the first time) under a new temp folder named `prefix…`,
  * with an empty home beside it and that home's member registry (dist/, so after a build):
