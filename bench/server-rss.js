@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// The real server's memory after every tool ran once (run after a build): `bourdon serve
-// --transport http` on a copy of the 50-agent benchmark library (15.8 MB of YAML), each of the 15
-// tools called once (the writes on agent-000: a commit, then explain and roll back that
-// version), then the server's RSS (/proc/<pid>/status) at once, after 5 s and after 20 s idle
-// (the serialising worker thread stops after 15 s idle). Linux only. Flags: --json.
+// The real server's memory, as ratios taken in one run (run after a build; Linux only):
+//  - `bourdon serve --transport http` on a copy of the 50-agent benchmark library (15.8 MB of
+//    YAML) and on the 2-agent one, each of the 15 tools called once (the writes on agent-000: a
+//    commit, then explain and roll back that version);
+//  - the SDK's echo floor (bench/echo-server.js: same SDK, same transport, 15 echo tools), each
+//    echo tool called once.
+// RSS from /proc/<pid>/status once loaded, right after the calls, and 5 s and 20 s later (the
+// write thread stops when idle). Goals (issue 34): 50 agents ≤ 1.25× 2 agents, and 2 agents ≤
+// 1.5× the echo floor, both right after the calls. Flags: --json, --rounds <n> (default 1; each
+// round measures the three servers again, one after the other).
 import fs from 'node:fs';
-import { callTool, scratchLibrary, startHttpServer } from './lib.js';
+import { callTool, flagReader, mcpCallBody, mcpCallHeaders, scratchLibrary, startEchoServer, startHttpServer } from './lib.js';
 
 const asJson = process.argv.includes('--json');
-const { library, home, registry, remove } = await scratchLibrary(50, 'bourdon-bench-rss-');
-const token = registry.add('bench', { tier: 'trusted' }).token;
-
+const rounds = Number(flagReader()('--rounds', '1'));
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,34 +35,82 @@ const TOOLS = [
   ['rollback_agent_memory', { agent_id: 'agent-000', version: 1, reason: 'bench' }],
 ];
 
-const server = await startHttpServer(library, {
-  PATH: process.env.PATH,
-  HOME: home,
-  BOURDON_HOME: home,
-  NO_COLOR: '1',
-});
-try {
-  const loaded = rssMb(server.child.pid);
-  for (const [name, args] of TOOLS) {
-    const payload = await callTool(server.url, token, name, args);
-    if (payload && typeof payload === 'object' && 'error' in payload && payload.error)
-      throw new Error(`${name}: ${payload.error}`);
+/** RSS of a started server `{ child }` once loaded, after `calls()`, and 5 s and 20 s later. */
+async function follow(server, calls) {
+  try {
+    const loaded = rssMb(server.child.pid);
+    await calls();
+    const after = rssMb(server.child.pid);
+    await sleep(5000);
+    const after5 = rssMb(server.child.pid);
+    await sleep(15000);
+    const after20 = rssMb(server.child.pid);
+    return { loaded_mb: loaded, after_calls_mb: after, after_5s_mb: after5, after_20s_mb: after20 };
+  } finally {
+    const exited = new Promise((resolve) => server.child.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await exited;
   }
-  const after = rssMb(server.child.pid);
-  await sleep(5000);
-  const after5 = rssMb(server.child.pid);
-  await sleep(15000);
-  const after20 = rssMb(server.child.pid);
-  const result = { loaded_mb: loaded, after_tools_mb: after, after_5s_mb: after5, after_20s_mb: after20 };
-  if (asJson) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  else
-    process.stdout.write(
-      `server RSS, 50 agents: ${loaded.toFixed(0)} MB loaded; after all 15 tools once ${after.toFixed(0)} MB; ` +
-        `5 s later ${after5.toFixed(0)} MB; 20 s later ${after20.toFixed(0)} MB (goal ≤ 120)\n`,
-    );
-} finally {
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-  remove();
 }
+
+async function bourdon(agents) {
+  const { library, home, registry, remove } = await scratchLibrary(agents, `bourdon-bench-rss-${agents}-`);
+  const token = registry.add('bench', { tier: 'trusted' }).token;
+  try {
+    const server = await startHttpServer(library, { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' });
+    return await follow(server, async () => {
+      for (const [name, args] of TOOLS) {
+        const payload = await callTool(server.url, token, name, args);
+        if (payload && typeof payload === 'object' && 'error' in payload && payload.error)
+          throw new Error(`${name}: ${payload.error}`);
+      }
+    });
+  } finally {
+    remove();
+  }
+}
+
+async function echo() {
+  const server = await startEchoServer({ PATH: process.env.PATH });
+  return follow(server, async () => {
+    for (let i = 0; i < 15; i++) {
+      const response = await fetch(server.url, {
+        method: 'POST',
+        headers: mcpCallHeaders(`echo_${i}`),
+        body: mcpCallBody(`echo_${i}`, { text: 'hello' }),
+      });
+      if (!response.ok) throw new Error(`echo_${i}: ${response.status} ${await response.text()}`);
+      await response.text();
+    }
+  });
+}
+
+const runs = [];
+for (let round = 0; round < rounds; round++) {
+  const full = await bourdon(50);
+  const small = await bourdon(2);
+  const floor = await echo();
+  const run = {
+    agents_50: full,
+    agents_2: small,
+    echo_floor: floor,
+    ratio_50_to_2: full.after_calls_mb / small.after_calls_mb,
+    ratio_2_to_echo: small.after_calls_mb / floor.after_calls_mb,
+  };
+  runs.push(run);
+  if (!asJson) {
+    const line = (label, m) =>
+      `  ${label.padEnd(22)} ${m.loaded_mb.toFixed(0).padStart(4)} MB loaded, ${m.after_calls_mb.toFixed(0).padStart(4)} MB after the calls, ` +
+      `${m.after_5s_mb.toFixed(0).padStart(4)} MB 5 s later, ${m.after_20s_mb.toFixed(0).padStart(4)} MB 20 s later\n`;
+    const verdict = (ok) => (ok ? 'met' : 'NOT met');
+    process.stdout.write(
+      `server RSS${rounds > 1 ? `, round ${round + 1} of ${rounds}` : ''}:\n` +
+        line('bourdon, 50 agents', full) +
+        line('bourdon, 2 agents', small) +
+        line('SDK echo floor', floor) +
+        `  50 agents ÷ 2 agents ${run.ratio_50_to_2.toFixed(2)}× (goal ≤ 1.25×: ${verdict(run.ratio_50_to_2 <= 1.25)}); ` +
+        `2 agents ÷ echo ${run.ratio_2_to_echo.toFixed(2)}× (goal ≤ 1.5×: ${verdict(run.ratio_2_to_echo <= 1.5)})\n`,
+    );
+  }
+}
+if (asJson) process.stdout.write(JSON.stringify(rounds === 1 ? runs[0] : runs, null, 2) + '\n');
