@@ -242,14 +242,9 @@ goal(
 // Without any cache at all (BOURDON_NO_CACHE=1): every manifest parsed.
 const findNoCache = spawnTimes(findArgs, quick ? 2 : 3, { BOURDON_NO_CACHE: '1' });
 record('bourdon find --json (10 agents, no cache)', findNoCache, null);
-// The RSS goal is about the 50-agent library: a --quick run (10 agents) gives no verdict.
-goal(
-  `server RSS after GC, ${AGENTS} agents (MB)`,
-  memory.settled,
-  '≤ 120 MB',
-  AGENTS === 50 ? memory.settled <= 120 : null,
-  `${memory.settled.toFixed(0)} MB right after GC; ${memory.idle.toFixed(0)} MB after 2 s idle`,
-);
+// The server's memory goals (issue 34) are ratios taken by bench/server-rss.js, the real server
+// after every tool once: the 120 MB bound once checked here is retired. The load-only probe's
+// figures stay below, for reference.
 
 // NODE_EXTRA_CA_CERTS (set on some machines, this VM among them) makes Node 20 read and parse
 // that file at the start of every process, before any of our code runs: about 420 M

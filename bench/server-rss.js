@@ -10,7 +10,15 @@
 // 1.5× the echo floor, both right after the calls. Flags: --json, --rounds <n> (default 1; each
 // round measures the three servers again, one after the other).
 import fs from 'node:fs';
-import { callTool, flagReader, mcpCallBody, mcpCallHeaders, scratchLibrary, startEchoServer, startHttpServer } from './lib.js';
+import {
+  callTool,
+  flagReader,
+  mcpCallBody,
+  mcpCallHeaders,
+  scratchLibrary,
+  startEchoServer,
+  startHttpServer,
+} from './lib.js';
 
 const asJson = process.argv.includes('--json');
 const rounds = Number(flagReader()('--rounds', '1'));
@@ -57,7 +65,12 @@ async function bourdon(agents) {
   const { library, home, registry, remove } = await scratchLibrary(agents, `bourdon-bench-rss-${agents}-`);
   const token = registry.add('bench', { tier: 'trusted' }).token;
   try {
-    const server = await startHttpServer(library, { PATH: process.env.PATH, HOME: home, BOURDON_HOME: home, NO_COLOR: '1' });
+    const server = await startHttpServer(library, {
+      PATH: process.env.PATH,
+      HOME: home,
+      BOURDON_HOME: home,
+      NO_COLOR: '1',
+    });
     return await follow(server, async () => {
       for (const [name, args] of TOOLS) {
         const payload = await callTool(server.url, token, name, args);
