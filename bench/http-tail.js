@@ -11,8 +11,11 @@
 // goal figure is taken) and pinned (the server on core 0, this process on core 1: taskset), so
 // the load tool cannot take the server's core. The four alternate for --rounds rounds. For each:
 // p50, p99 and p99/p50 seen by the clients and inside the server, and the GC pauses in the
-// window. Linux only (taskset, from util-linux). Flags: --duration <s> (default 8),
-// --rounds <n> (default 3), --connections <n> (default 64), --json.
+// window. Before the measured window the same crowd calls for --warmup seconds, unmeasured, so a
+// fresh server's code is compiled and optimised as a running server's is (http-floor.js's crowd
+// meets a server its CPU rounds warmed). Linux only (taskset, from util-linux). Flags: --duration
+// <s> (default 8), --warmup <s> (default 3), --rounds <n> (default 3), --connections <n>
+// (default 64), --json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,7 @@ import { crowd, flagReader, ROOT, startEchoServer, startHttpServer } from './lib
 
 const flag = flagReader();
 const duration = Number(flag('--duration', 8));
+const warmup = Number(flag('--warmup', 3));
 const rounds = Number(flag('--rounds', 3));
 const connections = Number(flag('--connections', 64));
 const asJson = process.argv.includes('--json');
@@ -53,6 +57,7 @@ async function measure(server, pinned) {
       ? ['find_entity', { name: 'Bourdon' }, tokens]
       : ['echo_0', { text: 'Bourdon' }, tokens.map(() => null)];
   try {
+    if (warmup > 0) await crowd(started.url, tool, args, callers, warmup);
     const clients = await crowd(started.url, tool, args, callers, duration, (label, send) =>
       send({ 'x-probe': label }),
     );
@@ -109,7 +114,9 @@ if (asJson)
   process.stdout.write(JSON.stringify({ node: process.version, cpus: os.cpus().length, results }, null, 2) + '\n');
 else {
   const f = (n) => n.toFixed(1);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, ${connections} clients, ${duration} s a run`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs, ${connections} clients, ${duration} s a run after ${warmup} s unmeasured`,
+  );
   console.log(
     '| server | set-up | calls | clients: p50 / p99 (ratio) | inside the server: p50 / p99 (ratio) | GC pauses: n, total, max, > 10 ms | load |',
   );
