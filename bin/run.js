@@ -38,7 +38,7 @@ async function main(argv) {
 /**
  * The fast path's module. With Node's compile cache on, a plain require. Before Node 22.1 a
  * required module has no code cache, and compiling the bundle was a fifth of a warm query: the
- * build makes one (dist/bundle/fast-path.cjs.cache) after running every read command once
+ * build makes one (dist/bundle/fast-path.cjs.cache) after running every read command twice
  * (scripts/fast-path-cache.mjs), so it holds the functions a query calls, not only the module's
  * top level, and the module is run from it as Node's CommonJS loader runs a module. A missing
  * or rejected cache (another Node) only costs the compiles it would have saved.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Run by scripts/bundle.mjs, in a process of its own: makes the fast path's V8 code cache
 // (dist/bundle/fast-path.cjs.cache) the way bin/run.js loads the bundle, after running every read
-// command once on a demo library in a temp folder. V8 compiles a function when it is first
+// command twice on a demo library in a temp folder. V8 compiles a function when it is first
 // called, and a cache made right after compiling holds only the module's top level: one made
 // after these calls also holds what a query runs (the store, the operations, zod's parsing), which
 // a one-shot call would otherwise compile every time (bench/README.md).
