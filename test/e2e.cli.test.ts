@@ -89,4 +89,16 @@ describe('bourdon CLI', () => {
     expect(result.stdout).toContain("You're asking about Sync Engine and Release 2.4");
     expect(result.stdout).toContain('claude-code says:');
   });
+
+  it('demo at 80 columns wraps what it explains instead of cutting it off', async () => {
+    const result = await runCli(['demo'], { timeoutMs: 30_000, env: { COLUMNS: '80' } });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    expect(result.stdout).not.toContain('…');
+    // The point of the last step, whole once its continued lines are joined.
+    const joined = lines.map((line) => line.trim()).join(' ');
+    expect(joined).toContain('(the row is private: it never leaves the machine unless asked for locally)');
+    expect(joined).toContain('can you pick up the sync engine bug before release 2.4?');
+  });
 });

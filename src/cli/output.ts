@@ -236,11 +236,6 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
   return out.join('\n');
 }
 
-/** Lines of free text cut to the output width (for listings that are not tables). */
-export function fitLine(text: string): string {
-  return outputWidth === null ? text : cutVisible(text, outputWidth);
-}
-
 interface WrapOptions {
   /**
    * What a continued line starts with: a column (spaces up to it) or a prefix such as `# `.

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
-import { colors, fitLine } from '../cli/output.js';
+import { colors, wrap } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 import { installDemoLibrary, recordDemoHistory } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/package-root.js';
@@ -55,8 +55,10 @@ export default class Demo extends BaseCommand {
       await recordDemoHistory(root, home);
       await client.connect(transport);
       const { tools } = await client.listTools();
+      // Each line wraps at the width, continued under its text: the demo explains what it shows,
+      // and a sentence cut at the terminal's edge would lose its point.
       const out: string[] = [];
-      const say = (line = '') => out.push(line);
+      const say = (line = '', continuation?: number) => out.push(wrap(line, { continuation }));
       say(
         c.bold('Bourdon demo') +
           c.dim(` — a real MCP client talking to \`bourdon serve\` over stdio (${tools.length} tools)`),
@@ -89,9 +91,8 @@ export default class Demo extends BaseCommand {
       const recent = await call('list_recent_work', { summary: false, limit: 5 });
       say(`${c.cyan('list_recent_work')} ${c.dim('(last 14 days, public rows)')}`);
       for (const session of recent.sessions as SessionRow[]) {
-        say(
-          `  ${session.date}  ${session.agent.padEnd(12)} ${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`,
-        );
+        const lead = `  ${session.date}  ${session.agent.padEnd(12)} `;
+        say(`${lead}${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`, lead.length);
       }
       say();
 
@@ -109,7 +110,7 @@ export default class Demo extends BaseCommand {
       );
       say();
       say(`Next: ${c.bold('bourdon serve')} wires your own library into an MCP host; see README.md.`);
-      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.map(fitLine).join('\n'));
+      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.join('\n'));
     } finally {
       await client.close().catch(() => {});
       fs.rmSync(home, { recursive: true, force: true });
