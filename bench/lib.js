@@ -19,19 +19,24 @@ export function flagReader(argv = process.argv.slice(2)) {
 }
 
 /**
+ * The command and arguments that run node on `script` (its path, then its arguments):
+ * `launch.nodeArgs` go to node before the script (a `--import` probe); `launch.wrap` is a command
+ * line that runs node (`['taskset', '-c', '0']`).
+ */
+function nodeCommand({ nodeArgs = [], wrap = [] }, script) {
+  const node = [process.execPath, ...nodeArgs, ...script];
+  return wrap.length ? [wrap[0], [...wrap.slice(1), ...node]] : [node[0], node.slice(1)];
+}
+
+/**
  * Starts `bourdon serve --transport http` on 127.0.0.1 (a free port), with any further serve
  * flags (e.g. `--peers-config`), and resolves once its startup line names the URL:
- * `{ child, url, startup, stderr() }`. `launch.nodeArgs` go to node before the script (a
- * `--import` probe); `launch.wrap` is a command line that runs node (`['taskset', '-c', '0']`).
+ * `{ child, url, startup, stderr() }`. `launch`: as nodeCommand takes it.
  */
 export function startHttpServer(library, env, extraArgs = [], launch = {}) {
-  const { nodeArgs = [], wrap = [] } = launch;
   return new Promise((resolve, reject) => {
     const child = spawn(
-      wrap[0] ?? process.execPath,
-      [
-        ...(wrap.length ? [...wrap.slice(1), process.execPath] : []),
-        ...nodeArgs,
+      ...nodeCommand(launch, [
         process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js'),
         'serve',
         '--transport',
@@ -43,7 +48,7 @@ export function startHttpServer(library, env, extraArgs = [], launch = {}) {
         '--library',
         library,
         ...extraArgs,
-      ],
+      ]),
       { env, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -77,16 +82,10 @@ export function startHttpServer(library, env, extraArgs = [], launch = {}) {
  * and `launch` as for startHttpServer.
  */
 export function startEchoServer(env = process.env, launch = {}) {
-  const { nodeArgs = [], wrap = [] } = launch;
-  const child = spawn(
-    wrap[0] ?? process.execPath,
-    [
-      ...(wrap.length ? [...wrap.slice(1), process.execPath] : []),
-      ...nodeArgs,
-      path.join(ROOT, 'bench', 'echo-server.js'),
-    ],
-    { env, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const child = spawn(...nodeCommand(launch, [path.join(ROOT, 'bench', 'echo-server.js')]), {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     child.stderr.on('data', (chunk) => {
@@ -182,8 +181,9 @@ export function mcpCallHeaders(name, token) {
  * `tokens.length` clients, one node:http keep-alive connection each (client i sends tokens[i]),
  * each connected and answered once before the clock starts, then calling back to back for
  * `seconds`: p50, p99 and max of every call, the fewest and most calls one client got answered
- * (a starved client shows there), and the latencies themselves. `mark(label)` is called with
- * 'start' and 'stop' around the measured window (bench/http-tail.js tells its probe).
+ * (a starved client shows there). `mark(label, send)` is called with 'start' and 'stop' around
+ * the measured window, `send(headers)` making one call with those headers (bench/http-tail.js
+ * tells its probe so).
  */
 export async function crowd(url, name, args, tokens, seconds, mark = async () => {}) {
   const target = new URL(url);
@@ -230,14 +230,14 @@ export async function crowd(url, name, args, tokens, seconds, mark = async () =>
   );
   await mark('stop', (extra) => call(0, extra));
   for (const pool of pools) pool.destroy();
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  latencies.sort((a, b) => a - b);
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
   return {
-    requests: sorted.length,
+    requests: latencies.length,
     failed,
     p50: at(0.5),
     p99: at(0.99),
-    max: Math.round(sorted.at(-1)),
+    max: Math.round(latencies.at(-1)),
     per_client: { min: Math.min(...answered), max: Math.max(...answered) },
   };
 }

@@ -20,8 +20,7 @@ http.Server.prototype.emit = function probeEmit(event, ...args) {
     const mark = req.headers['x-probe'];
     if (mark === 'start') recording = true;
     if (mark === 'stop') recording = false;
-    const tag = req.headers['x-probe-tag'];
-    if (recording) res.once('finish', () => requests.push([started, performance.now() - started, tag ?? null]));
+    if (recording) res.once('finish', () => requests.push([started, performance.now() - started]));
   }
   return emit.call(this, event, ...args);
 };
