@@ -21,7 +21,25 @@ import {
 } from './helpers/participant-cases.js';
 
 /** Variables the README says to clear before setting the case's own. */
-const CLEARED = ['CLAUDE_BRAIN', 'CODEX_HOME', 'CURSOR_DIR', 'COPILOT_CLI_HOME', 'APPDATA', 'MEMORY_FILE_PATH'];
+const CLEARED = [
+  'CLAUDE_BRAIN',
+  'CLAUDE_HOME',
+  'CODEX_HOME',
+  'CURSOR_DIR',
+  'CURSOR_HOME',
+  'COPILOT_CLI_HOME',
+  'COPILOT_BOURDON_HOME',
+  'COPILOT_AUTOMATIONS_HOME',
+  'COPILOT_VSCODE_STORAGE',
+  'XDG_CONFIG_HOME',
+  'BOURDON_CLAUDE_DESKTOP_DIR',
+  'APPDATA',
+  'OPENCLAW_URL',
+  'OPENCLAW_TOKEN',
+  'BOURDON_DEFAULT_ACCESS_LEVEL',
+  'MEMORY_FILE_PATH',
+  ...['http_proxy', 'https_proxy', 'all_proxy', 'no_proxy'].flatMap((name) => [name, name.toUpperCase()]),
+];
 
 /** Every file under `dir` with its bytes and mtime, to tell that an export changed nothing there. */
 function treeOf(dir: string): Record<string, string> {
