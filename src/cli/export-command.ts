@@ -4,6 +4,7 @@
  * `--json`). The command files only name their participant.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import { colors, plural } from './output.js';
@@ -13,9 +14,9 @@ import { configPaths } from '../core/store/config.js';
 import { libraryPaths } from '../core/store/library.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import type { OperationContext } from '../core/context.js';
-import { participantById } from '../participants/registry.js';
+import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
-import type { ExportEnvironment, Participant } from '../participants/participant.js';
+import type { ExportEnvironment, Participant, SourceFlag } from '../participants/participant.js';
 
 /** The flags of every export command (and of export-all, but --out and --print). */
 export const exportFlags = {
@@ -40,17 +41,6 @@ export interface ExportFlags {
   print: boolean;
   'dry-run': boolean;
   library?: string;
-}
-
-/** The participant registered under `id`, or a one-line error naming what is. */
-export function registeredParticipant(id: string): Participant {
-  const participant = participantById(id);
-  if (!participant) {
-    throw new BourdonError(
-      `the ${id} participant is not part of this build yet; \`bourdon export-all\` runs the ones that are`,
-    );
-  }
-  return participant;
 }
 
 export abstract class ExportCommand extends BaseCommand {
@@ -114,4 +104,59 @@ export function exportLine(report: ExportReport): string {
     return `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; ${report.path} already holds them${report.version !== null ? ` (version ${report.version})` : ''}`;
   const version = report.version !== null ? ` ${c.bold(`version ${report.version}`)}` : '';
   return `${c.green('exported')} ${report.agent_id}${version}: ${counts} → ${report.path}${keptText}`;
+}
+
+/** The flag a participant's source flag becomes on its command (`--file <file>`, `--url <url>`). */
+function sourceFlagDefinition(flag: SourceFlag) {
+  return Flags.string({ description: flag.description, helpValue: `<${flag.kind}>` });
+}
+
+type ParticipantExportFlags = typeof exportFlags &
+  Partial<Record<SourceFlag['kind'], ReturnType<typeof sourceFlagDefinition>>>;
+
+/**
+ * `bourdon <topic> export` for one registered participant, built from its help text: every
+ * participant's command has the same flags and behaviour, so adding a participant adds no
+ * command file (scripts/bundle.mjs registers one per registry entry).
+ */
+export function participantExportCommand(participant: Participant): typeof ExportCommand {
+  const { agentId, topic, help } = participant;
+  const sourceFlag = help.sourceFlag;
+  const flags: ParticipantExportFlags = sourceFlag
+    ? { ...exportFlags, [sourceFlag.kind]: sourceFlagDefinition(sourceFlag) }
+    : exportFlags;
+  return class ParticipantExport extends ExportCommand {
+    static override summary = help.summary;
+    static override description = `${help.reads} Written into the library as a new version of agents/${agentId}.l5.yaml (history, lock, audit: \`bourdon rollback ${agentId} <version>\` undoes it), or to --out FILE. Rows above --access-level (default team) are dropped and secret values are redacted before anything is written. The clock is SOURCE_DATE_EPOCH when set. docs/participants.md has the sources and rules.`;
+    static override examples = [
+      `<%= config.bin %> ${topic} export`,
+      `<%= config.bin %> ${topic} export --since 2026-04-01 --dry-run --json`,
+      `<%= config.bin %> ${topic} export --out ${agentId}.l5.yaml --print`,
+    ];
+    static override flags = flags;
+
+    async run(): Promise<void> {
+      const { flags: parsed } = await this.parse(ParticipantExport);
+      const given = sourceFlag ? parsed[sourceFlag.kind] : undefined;
+      let env: NodeJS.ProcessEnv = process.env;
+      if (sourceFlag && given !== undefined) {
+        let value = given;
+        if (sourceFlag.kind === 'file') {
+          if (!fs.statSync(given, { throwIfNoEntry: false })?.isFile())
+            throw new BourdonError(`--file ${given}: no such file`, 'not_found');
+          value = path.resolve(given);
+        }
+        // The flag is the variable given on the command line: the same precedence, one code path.
+        env = { ...process.env, [sourceFlag.env]: value };
+      }
+      await this.exportWith(participant, parsed, exportEnvironment(env, { since: parsed.since }));
+    }
+  };
+}
+
+/** Every registered participant's export command, by oclif command id (`codex:export`). */
+export function participantExportCommands(): Record<string, typeof ExportCommand> {
+  return Object.fromEntries(
+    PARTICIPANTS.map((participant) => [`${participant.topic}:export`, participantExportCommand(participant)]),
+  );
 }

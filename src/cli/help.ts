@@ -12,6 +12,8 @@ import { setupWidth, wrap } from './output.js';
 interface Group {
   title: string;
   ids: string[];
+  /** Commands that join the group by their id, after `ids` (a participant's `<topic>:export`). */
+  joins?: (id: string) => boolean;
 }
 
 /** Task groups, in the order a newcomer meets them. Unlisted commands land under "Other". */
@@ -34,14 +36,9 @@ export const GROUPS: Group[] = [
   },
   {
     title: 'Fill the library',
-    ids: [
-      'export-all',
-      'claude-code:export',
-      'codex:export',
-      'cursor:export',
-      'copilot-cli:export',
-      'mcp-memory:export',
-    ],
+    ids: ['export-all'],
+    // One per registered participant, made from the registry (src/cli/export-command.ts).
+    joins: (id) => id.endsWith(':export'),
   },
   {
     title: 'Write and recover',
@@ -58,6 +55,16 @@ export const GROUPS: Group[] = [
     ids: ['init', 'serve', 'ui', 'mcp-config', 'doctor', 'demo', 'help', 'completion', 'version'],
   },
 ];
+
+/** Whether command `id` is listed in `group`. */
+function inGroup(group: Group, id: string): boolean {
+  return group.ids.includes(id) || (group.joins?.(id) ?? false);
+}
+
+/** The title of the group command `id` is listed under ("Other" when none lists it). */
+export function groupTitle(id: string): string {
+  return GROUPS.find((group) => inGroup(group, id))?.title ?? 'Other';
+}
 
 /** The longer guide shown by `bourdon help <topic>`. */
 const TOPIC_GUIDES: Record<string, { summary: string; guide: string; examples: string[] }> = {
@@ -203,9 +210,10 @@ export default class BourdonHelp extends Help {
       ...Object.keys(TOPIC_GUIDES).map((name) => `help ${name}`.length),
     );
     for (const group of GROUPS) {
-      const members = group.ids
-        .map((id) => byId.get(id))
-        .filter((command): command is Command.Loadable => command !== undefined);
+      const members = [
+        ...group.ids.map((id) => byId.get(id)),
+        ...commands.filter((command) => !group.ids.includes(command.id) && inGroup(group, command.id)),
+      ].filter((command): command is Command.Loadable => command !== undefined);
       if (members.length === 0) continue;
       for (const command of members) listed.add(command.id);
       this.log(this.section(group.title.toUpperCase(), this.rows(members)));

@@ -40,7 +40,7 @@ export default class ExportAll extends ExportCommand {
     let library: OperationContext | undefined;
     const results: ExportAllResult[] = [];
     for (const participant of PARTICIPANTS) {
-      const base = { participant: participant.topic ?? participant.agentId, agent_id: participant.agentId };
+      const base = { participant: participant.topic, agent_id: participant.agentId };
       let sources: readonly SourceStatus[] = [];
       try {
         sources = await participant.sources(environment);

@@ -1,5 +1,5 @@
 import { Args, Command, Flags, loadHelpClass } from '@oclif/core';
-import { GROUPS } from '../cli/help.js';
+import { groupTitle } from '../cli/help.js';
 import { stderrLine } from '../cli/width.js';
 
 export default class HelpCommand extends Command {
@@ -25,13 +25,12 @@ export default class HelpCommand extends Command {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(HelpCommand);
     if (flags.json) {
-      const group = (id: string) => GROUPS.find((g) => g.ids.includes(id))?.title ?? 'Other';
       const commands = this.config.commands
         .filter((command) => !command.hidden)
         .map((command) => ({
           id: command.id.replaceAll(':', ' '),
           summary: command.summary ?? '',
-          group: group(command.id),
+          group: groupTitle(command.id),
         }))
         .sort((a, b) => a.id.localeCompare(b.id));
       process.stdout.write(JSON.stringify({ commands }, null, 2) + '\n');

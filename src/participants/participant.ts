@@ -45,11 +45,33 @@ export interface ParticipantExport {
   readonly warnings: readonly string[];
 }
 
+/**
+ * A command-line flag that names a participant's source instead of its environment variable
+ * (`--file` for MEMORY_FILE_PATH): the CLI sets the variable from it, so there is one code path.
+ */
+export interface SourceFlag {
+  /** `file`: a file that must exist, resolved against the working folder; `url`: passed as given. */
+  readonly kind: 'file' | 'url';
+  /** The variable the flag stands for. */
+  readonly env: string;
+  readonly description: string;
+}
+
+/** How `bourdon <topic> export` presents a participant: text only, the CLI builds the command. */
+export interface ParticipantHelp {
+  /** One line: what the export publishes. */
+  readonly summary: string;
+  /** What it reads (read-only) and where: sources, environment overrides, fallbacks. */
+  readonly reads: string;
+  readonly sourceFlag?: SourceFlag;
+}
+
 export interface Participant {
   /** The agent id it publishes as (`claude-code`). */
   readonly agentId: string;
-  /** The CLI topic (`bourdon <topic> export`); undefined when only `export-all` runs it. */
-  readonly topic: string | undefined;
+  /** The CLI topic: its command is `bourdon <topic> export`. */
+  readonly topic: string;
+  readonly help: ParticipantHelp;
   /** The sources it would read, found or not, without reading them. */
   sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
   /** Reads the native files and builds the manifest. Never writes anything. */

@@ -98,7 +98,7 @@ export async function runExport(
 ): Promise<ExportReport> {
   const result = await participant.export(environment);
   const report: ExportReport = {
-    participant: participant.topic ?? participant.agentId,
+    participant: participant.topic,
     agent_id: participant.agentId,
     outcome: 'nothing',
     sources: result.sources,

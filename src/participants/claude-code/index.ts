@@ -69,6 +69,11 @@ function locate(environment: ExportEnvironment, reader: SourceReader): Located {
 export const claudeCodeParticipant: Participant = {
   agentId: CLAUDE_CODE_ID,
   topic: 'claude-code',
+  help: {
+    summary: "Publish Claude Code's memory as the claude-code manifest.",
+    reads:
+      "Reads Claude Code's auto-memory (every ~/.claude/projects/*/memory/ folder with a MEMORY.md), the knowledge graph ~/claude-memory/memory.jsonl and the brain folder ($CLAUDE_BRAIN, ~/claude-brain or ./claude-brain: PROJECTS/*/OVERVIEW.md and LOG/<date>*.md). With none of them, nothing is written (exit 0).",
+  },
 
   async sources(environment) {
     return locate(environment, new SourceReader([environment.home])).statuses;

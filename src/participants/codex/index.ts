@@ -75,6 +75,11 @@ async function exportCodex(environment: ExportEnvironment): Promise<ParticipantE
 export const codexParticipant: Participant = {
   agentId: AGENT_ID,
   topic: 'codex',
+  help: {
+    summary: "Publish Codex's sessions and memories as the codex manifest.",
+    reads:
+      "Reads Codex's home ($CODEX_HOME or ~/.codex: state_5.sqlite, session_index.jsonl, sessions/, memories/) and ~/codex-brain, read-only.",
+  },
   async sources(environment) {
     return discoverSources(await locate(environment));
   },

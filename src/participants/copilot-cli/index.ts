@@ -235,6 +235,11 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
 export const copilotCliParticipant: Participant = {
   agentId: AGENT_ID,
   topic: 'copilot-cli',
+  help: {
+    summary: "Publish Copilot CLI's sessions as the copilot-cli manifest.",
+    reads:
+      "Reads Copilot CLI's session store ($COPILOT_CLI_HOME/session-store.db or ~/.copilot/session-store.db) read-only.",
+  },
   sources,
   export: exportCopilotCli,
 };

@@ -206,6 +206,11 @@ async function exportCursor(environment: ExportEnvironment): Promise<Participant
 export const cursorParticipant: Participant = {
   agentId: AGENT_ID,
   topic: 'cursor',
+  help: {
+    summary: "Publish Cursor's chat history as the cursor manifest.",
+    reads:
+      "Reads Cursor's state databases ($CURSOR_DIR, else the platform's Cursor data folder) read-only, and ~/.cursor/memory/short-index.json.",
+  },
   sources,
   export: exportCursor,
 };
