@@ -21,5 +21,9 @@ const inProcess = fs
 // Not mergeConfig: it would append to the lists this replaces. In-process tests do not run dist/,
 // so the freshness check is left out.
 export default defineConfig({
-  test: { ...base.test, include: inProcess, globalSetup: ['./test/helpers/private-tmp.ts', './test/helpers/private-home.ts'] },
+  test: {
+    ...base.test,
+    include: inProcess,
+    globalSetup: ['./test/helpers/private-tmp.ts', './test/helpers/private-home.ts'],
+  },
 });
