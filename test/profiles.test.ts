@@ -195,11 +195,31 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
 });
 
 describe('bourdon serve and its library', () => {
-  it('creates a missing library and says so on stderr', async () => {
+  it('refuses a missing library (a typo) in one line naming bourdon init, creating nothing', async () => {
+    const root = path.join(tempDir('bourdon-profiles-typo-'), 'agent-libary');
+    const runs = [
+      await runCli(['serve', '--library', root], { env: { BOURDON_HOME: home } }),
+      // The Python server's command line, as bourdon-l6-server takes it.
+      await runCli(['--library', root], {
+        env: { BOURDON_HOME: home },
+        bin: path.join(REPO_ROOT, 'bin', 'l6-server.js'),
+      }),
+    ];
+    for (const result of runs) {
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `bourdon: no library at ${root}: run \`bourdon init\` to set one up, or pass --create to serve a new empty one`,
+      ]);
+    }
+    expect(fs.existsSync(root)).toBe(false);
+  });
+
+  it('creates a missing library with --create and says so on stderr', async () => {
     const parent = tempDir('bourdon-profiles-new-');
     const root = path.join(parent, 'nested', 'library');
     try {
-      const { client, stderr } = await hostConnect(BIN, ['serve', '--library', root]);
+      const { client, stderr } = await hostConnect(BIN, ['serve', '--library', root, '--create']);
       try {
         expect(await callJson(client, 'list_agents')).toMatchObject({ agents: [] });
         expect(stderr()).toContain(`created an empty library at ${root}`);

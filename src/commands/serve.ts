@@ -20,7 +20,7 @@ type PeerFanout = McpPeerFanout;
 export default class Serve extends BaseCommand {
   static override summary = 'Serve the library to AI agents over MCP.';
   static override description =
-    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist yet is created. --tools read|write|all narrows the tools a connection offers (docs/profiles.md). With --url it opens no library: it serves stdio and forwards every request to a running Bourdon HTTP server (a bridge for hosts that only start stdio servers).';
+    'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist is refused (a typo would otherwise serve an empty library, and hosts hide stderr from the model): run `bourdon init` first, or pass --create. --tools read|write|all narrows the tools a connection offers (docs/profiles.md). With --url it opens no library: it serves stdio and forwards every request to a running Bourdon HTTP server (a bridge for hosts that only start stdio servers).';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --library ~/agent-library',
@@ -53,6 +53,7 @@ export default class Serve extends BaseCommand {
         'peers-config',
         'peer',
         'no-peers',
+        'create',
       ],
     }),
     'token-env': Flags.string({
@@ -91,6 +92,10 @@ export default class Serve extends BaseCommand {
       helpValue: '<url>',
     }),
     'no-peers': Flags.boolean({ description: 'Assert local-only: refuse any peer option.', default: false }),
+    create: Flags.boolean({
+      description: 'Create the library folder (with agents/) when it does not exist, instead of refusing.',
+      default: false,
+    }),
     'allowed-origin': Flags.string({
       description:
         'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
@@ -108,7 +113,7 @@ export default class Serve extends BaseCommand {
     }
     const toolFilter = profileFilter(profile);
     const root = this.libraryRoot(flags.library);
-    const created = ensureLibrary(root);
+    const created = ensureLibrary(root, flags.create);
     // A server learns of changes from the change stamp, the folder and OS events (freshness.ts),
     // not from a stat of every manifest per request.
     const store = new L6Store(root, { warn: stderrWarn, freshness: { watch: true } });
@@ -240,10 +245,10 @@ function describePeers(peers: PeerFanout | null): string {
 }
 
 /**
- * Creates a missing library (and says so on stderr); refuses one that cannot be created or
- * read. Returns whether it was created.
+ * Refuses a missing library unless `create` says to make it (and then says so on stderr);
+ * refuses one that cannot be created or read. Returns whether it was created.
  */
-export function ensureLibrary(root: string): boolean {
+export function ensureLibrary(root: string, create: boolean): boolean {
   const full = path.resolve(root);
   try {
     const stat = fs.statSync(full);
@@ -254,6 +259,11 @@ export function ensureLibrary(root: string): boolean {
     if (error instanceof BourdonError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${full}: ${describeError(error)}`);
+    if (!create)
+      throw new BourdonError(
+        `no library at ${full}: run \`bourdon init\` to set one up, or pass --create to serve a new empty one`,
+        'not_found',
+      );
     try {
       fs.mkdirSync(path.join(full, 'agents'), { recursive: true });
     } catch (mkdirError) {

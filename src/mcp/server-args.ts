@@ -29,6 +29,7 @@ const OWN_FLAGS = [
   '--tools',
   '--url',
   '--token-env',
+  '--create',
   '--json',
   '--help',
 ];
