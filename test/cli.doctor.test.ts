@@ -154,8 +154,8 @@ describe('bourdon doctor', () => {
     expect(result.code).toBe(1);
     expect(byId('duplicates').verdict).toBe('fail');
     expect(byId('duplicates').details).toEqual([
-      // the last file in sorted load order keeps the id, as in the engine
-      'agents/codex.l5.yaml: agent id "codex" is already in agents/zz-copy.l5.yaml',
+      // the file named after the id keeps it, wherever the stray copy sorts
+      'agents/zz-copy.l5.yaml: agent id "codex" is already in agents/codex.l5.yaml',
     ]);
     fs.rmSync(path.join(library, 'agents', 'zz-copy.l5.yaml'));
 

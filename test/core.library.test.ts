@@ -63,6 +63,30 @@ describe('manifest loading', () => {
     expect(warnings).toHaveLength(2); // unchanged files are not parsed, nor warned about, again
   });
 
+  it('a stray file declaring an id never hides the file named after it; without one the last by name wins', async () => {
+    const warnings: string[] = [];
+    const manifest = (id: string, entity: string) =>
+      `agent: {id: ${id}, type: other}\nknown_entities: [{name: ${entity}}]\n`;
+    const root = library({
+      'codex.l5.yaml': manifest('codex', 'Real Row'),
+      // sorts before and after the real file: neither hides it
+      'a-dup.l5.yaml': manifest('codex', 'Stray Row'),
+      'dup.l5.yaml': manifest('codex', 'Stray Row'),
+      // no file named after `twin`: the engine's rule, the last by name
+      'twin-1.l5.yaml': manifest('twin', 'First'),
+      'twin-2.l5.yaml': manifest('twin', 'Second'),
+    });
+    const store = new L6Store(root, { warn: (message) => warnings.push(message) });
+    const snapshot = store.snapshot();
+    expect(snapshot.byId.get('codex')!.file).toBe('codex.l5.yaml');
+    expect(snapshot.byId.get('twin')!.file).toBe('twin-2.l5.yaml');
+    const ctx = createContext(store);
+    expect((await invoke(findEntityOperation, ctx, { name: 'Real Row' })).matches).toHaveLength(1);
+    expect((await invoke(findEntityOperation, ctx, { name: 'Stray Row' })).matches).toHaveLength(0);
+    expect(warnings.filter((warning) => warning.includes('dup.l5.yaml: duplicate agent id "codex"'))).toHaveLength(2);
+    expect(warnings.some((warning) => warning.includes('twin-1.l5.yaml: duplicate agent id "twin"'))).toBe(true);
+  });
+
   it('names an id-less manifest by its file, and refuses an id that could name a path', () => {
     const root = library({
       'bare.l5.yaml': 'known_entities: [{name: X}]\n',

@@ -68,15 +68,9 @@ export async function commitLocked(
   const paths = ctx.store.paths;
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
   const livePath = path.join(paths.agents, file);
-  // Of two files declaring one id the last by name is served: a write to an id-named file that
-  // sorts before the served one would never be read back. Refused, not hidden.
+  // The file named after the id is always the one served (store/snapshot.ts servedOver), so
+  // what this writes is read back even where a stray file declares the id too.
   const served = ctx.store.snapshot().byId.get(args.agent_id);
-  if (served && served.file > file) {
-    return commitError(
-      args,
-      `agent id ${pyRepr(args.agent_id)} is served from agents/${served.file} (the last file by name that declares it); a write to agents/${file} would be hidden behind it: remove or rename the duplicate first`,
-    );
-  }
   const job: CommitJob = {
     paths,
     args,

@@ -76,7 +76,7 @@ export function manifestChecks(store: L6Store): CheckResult[] {
           'duplicates',
           'duplicate ids',
           'fail',
-          `${plural(duplicates.length, 'file')} ${duplicates.length === 1 ? 'declares' : 'declare'} an agent id a later file (by name) also declares; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped: the last file by name wins`,
+          `${plural(duplicates.length, 'file')} ${duplicates.length === 1 ? 'declares' : 'declare'} an agent id another file also declares; ${duplicates.length === 1 ? 'it is' : 'they are'} skipped: the file named after the id is served, else the last by name`,
           duplicates,
         )
       : check('duplicates', 'duplicate ids', 'ok', 'every agent id is declared once'),
@@ -122,7 +122,7 @@ export function manifestChecks(store: L6Store): CheckResult[] {
   return out;
 }
 
-/** Files that parsed but lost their id to a later file by name (the store keeps the last one per id). */
+/** Files that parsed but lost their id to another file (store/snapshot.ts servedOver chooses). */
 function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
   const kept = new Set(snapshot.agents.map((agent) => agent.file));
   const broken = new Set(snapshot.broken.map((item) => item.file));
