@@ -11,7 +11,7 @@ import { describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { asText, isObject, rawRows, type RawObject } from '../core/store/manifest.js';
-import { servedOver } from '../core/store/snapshot.js';
+import { laterServedOver } from '../core/store/snapshot.js';
 import { parseYaml } from '../core/store/yaml.js';
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
 import { redactText } from '../core/trust/redaction.js';
@@ -210,7 +210,7 @@ export function buildPublication(
       }
       nextCache.files[file] = { key, id: agent.id, blob: agent.blob, counts: agent.counts };
       const earlier = byId.get(agent.id);
-      if (earlier && !servedOver(agent.id, earlier.file, file)) {
+      if (earlier && !laterServedOver(agent.id, earlier.file)) {
         skipped.push({ file, reason: `duplicate agent id ${JSON.stringify(agent.id)} (also in ${earlier.file})` });
         continue;
       }

@@ -21,19 +21,19 @@ export type Outcome = { ok: true; record: AgentRecord } | { ok: false; broken: B
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Of two files (names in agents/) declaring agent id `id`, whether `later` — the one after
- * `earlier` in sorted load order — is served instead of it. The file named after the id
+ * Of two files (names in agents/) declaring agent id `id`, whether the one after `earlier` in
+ * sorted load order is served instead of it. The file named after the id
  * (`<id>.l5.yaml`) is always served: a stray copy such as `dup.l5.yaml` must not hide the real
  * manifest, and a commit (which writes `<id>.l5.yaml`) is always read back. Otherwise the last
  * file by name wins, as in the engine (docs/conformance.md).
  */
-export function servedOver(id: string, earlier: string, later: string): boolean {
+export function laterServedOver(id: string, earlier: string): boolean {
   return earlier !== `${id}${MANIFEST_SUFFIX}`;
 }
 
 /**
  * The snapshot of `outcomes` (local manifest files, any order) and `pulled` (other machines'
- * records). Two files declaring one id: `servedOver` chooses (even when the served file's
+ * records). Two files declaring one id: `laterServedOver` chooses (even when the served file's
  * last_updated is older); the other is skipped with a warning, and doctor reports it. A pulled
  * record never shadows a local one.
  */
@@ -54,7 +54,7 @@ export function assembleSnapshot(
     }
     const record = outcome.record;
     const existing = byId.get(record.id);
-    if (existing && !servedOver(record.id, existing.file, record.file)) {
+    if (existing && !laterServedOver(record.id, existing.file)) {
       warn(`skipping ${record.path}: duplicate agent id ${JSON.stringify(record.id)} (also in ${existing.file})`);
       continue;
     }

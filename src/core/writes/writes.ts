@@ -12,7 +12,6 @@ import { BourdonError } from '../errors.js';
 import { withLibraryGate, type GateHandle } from '../fs/gate.js';
 import { historyKeep, readLive } from './history.js';
 import { parsedLibraryCachePath } from '../store/config.js';
-import { pyRepr } from '../store/ids.js';
 import { precheckCommit, type CommitArgs } from './commit-input.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { RawObject } from '../store/manifest.js';
@@ -68,7 +67,7 @@ export async function commitLocked(
   const paths = ctx.store.paths;
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
   const livePath = path.join(paths.agents, file);
-  // The file named after the id is always the one served (store/snapshot.ts servedOver), so
+  // The file named after the id is always the one served (store/snapshot.ts laterServedOver), so
   // what this writes is read back even where a stray file declares the id too.
   const served = ctx.store.snapshot().byId.get(args.agent_id);
   const job: CommitJob = {

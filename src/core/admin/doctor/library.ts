@@ -122,7 +122,7 @@ export function manifestChecks(store: L6Store): CheckResult[] {
   return out;
 }
 
-/** Files that parsed but lost their id to another file (store/snapshot.ts servedOver chooses). */
+/** Files that parsed but lost their id to another file (store/snapshot.ts laterServedOver chooses). */
 function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
   const kept = new Set(snapshot.agents.map((agent) => agent.file));
   const broken = new Set(snapshot.broken.map((item) => item.file));
