@@ -399,7 +399,7 @@ describe('unknown agents, unchanged writes, wording', () => {
   );
 });
 
-describe('an empty answer names the level that has rows', () => {
+describe('an answer says how many rows the level asked for held back', () => {
   beforeAll(async () => {
     const input = JSON.stringify({
       entities: [{ name: 'Quartermaster Plan', summary: 'team only', visibility: 'team' }],
@@ -413,13 +413,13 @@ describe('an empty answer names the level that has rows', () => {
   });
 
   it.each([
-    [['find', 'quartermaster plan'], 'No agent knows about', '1 match at team: --access-level team'],
-    [['query', 'level-bot', 'Quartermaster Plan'], 'knows nothing', '1 match at team: --access-level team'],
-    [['summary', 'Quartermaster Plan'], 'Nothing on', '1 agent at team: --access-level team'],
+    [['find', 'quartermaster plan'], 'No agent knows about', '1 more match at team: --access-level team'],
+    [['query', 'level-bot', 'Quartermaster Plan'], 'knows nothing', '1 more match at team: --access-level team'],
+    [['summary', 'Quartermaster Plan'], 'Nothing on', '1 more agent at team: --access-level team'],
     [
       ['list-notes', '--agent', 'level-bot', '--since', '2026-01-01', '--tag', 'vault'],
       'No notes',
-      '1 note at private: --access-level private',
+      '1 more note at private: --access-level private',
     ],
   ])('%j', async (args, empty, hint) => {
     const result = await cli(args);
@@ -432,6 +432,27 @@ describe('an empty answer names the level that has rows', () => {
     const level = /--access-level (\w+)/.exec(hint)![1]!;
     const there = await cli([...args, '--access-level', level]);
     expect(there.stdout).not.toContain(empty);
+  });
+
+  it('says so under a non-empty answer too: one public row shown, one more at team', async () => {
+    const input = JSON.stringify({
+      sessions: [
+        { date: '2026-03-04', project_focus: ['Held Back'], key_actions: ['shown to everyone'], visibility: 'public' },
+        { date: '2026-03-05', project_focus: ['Held Back'], key_actions: ['team only'], visibility: 'team' },
+      ],
+    });
+    const committed = await runCli(['commit', 'held-bot', '--agent-type', 'other', '-f', '-', '--library', library], {
+      env: env(),
+      input,
+    });
+    expect(committed.code, committed.stderr).toBe(0);
+    const result = await cli(['recent', '--agent', 'held-bot', '--since', '2026-01-01']);
+    expect(result.stdout).toContain('shown to everyone');
+    expect(result.stdout).not.toContain('team only');
+    expect(result.stdout).toContain('1 more session at team: --access-level team');
+    const team = await cli(['recent', '--agent', 'held-bot', '--since', '2026-01-01', '--access-level', 'team']);
+    expect(team.stdout).toContain('team only');
+    expect(team.stdout).not.toContain('more session');
   });
 
   it('no hint when no level has rows, nor when the caller already reads at private', async () => {

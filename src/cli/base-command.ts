@@ -187,33 +187,34 @@ export abstract class BaseCommand extends Command {
     };
   }
 
-  /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   /**
-   * For an empty human answer: the first level above the one asked for at which the same
-   * question has rows, as a line to print ("2 matches at team: --access-level team"). The CLI
-   * reads as the operator, who may read every level locally, so the hint names only rows this
-   * reader could see with the flag. '' when there are none, and always under --json (the
-   * payload stays the tool's).
+   * Whenever the level asked for held rows back, a line saying how many more the same question
+   * has at the first higher level that has more ("9 more sessions at team: --access-level team"),
+   * empty answer or not: exports write team rows while reads default to public, and a table of
+   * the public ones alone said nothing of the rest. `count` answers the whole question (every
+   * page) at a level. The CLI reads as the operator, who may read every level locally, so the
+   * line names only rows this reader could see with the flag. '' when nothing was held back, and
+   * always under --json (the payload stays the tool's).
    */
-  protected async higherLevelHint(
+  protected async heldBackHint(
     flags: { 'access-level'?: string; 'include-private'?: boolean },
     toolDefault: AccessLevel,
     noun: readonly [one: string, many: string],
-    count: (level: AccessLevel) => Promise<{ rows: number; more?: boolean }>,
+    count: (level: AccessLevel) => Promise<number>,
   ): Promise<string> {
     if (this.jsonMode || flags['include-private']) return '';
     const asked = (flags['access-level'] ?? envDefaultLevel(process.env) ?? toolDefault).trim().toLowerCase();
     const start = ACCESS_LEVELS.findIndex((level) => level === asked);
-    if (start < 0) return '';
+    if (start < 0 || start === ACCESS_LEVELS.length - 1) return '';
+    const shown = await count(ACCESS_LEVELS[start]!);
     for (const level of ACCESS_LEVELS.slice(start + 1)) {
-      const { rows, more } = await count(level);
-      if (rows === 0) continue;
-      const counted = more ? `${rows}+ ${noun[1]}` : plural(rows, noun[0], noun[1]);
-      return `${counted} at ${level}: --access-level ${level}`;
+      const more = (await count(level)) - shown;
+      if (more > 0) return `${plural(more, `more ${noun[0]}`, `more ${noun[1]}`)} at ${level}: --access-level ${level}`;
     }
     return '';
   }
 
+  /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');

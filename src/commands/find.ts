@@ -19,12 +19,10 @@ export default class Find extends BaseCommand {
     const { args, flags } = await this.parse(Find);
     const payload = await findPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
-    const hint = payload.matches.length
-      ? ''
-      : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
-          const higher = await findPayload(this.open, args, { ...flags, 'access-level': level });
-          return { rows: failed(higher) ? 0 : higher.matches.length };
-        });
+    const hint = await this.heldBackHint(flags, 'public', MATCH_NOUN, async (level) => {
+      const whole = await findPayload(this.open, args, { ...flags, 'access-level': level });
+      return failed(whole) ? 0 : whole.matches.length;
+    });
     this.emit(payload, () => withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint));
   }
 }

@@ -32,13 +32,15 @@ export default class ListNotes extends BaseCommand {
           ),
         )
       : '';
-    const hint =
-      payload.notes.length || flags.cursor
-        ? ''
-        : await this.higherLevelHint(flags, 'public', ['note', 'notes'], async (level) => {
-            const higher = await listNotesPayload(this.open, { ...flags, 'access-level': level, all: false });
-            return failed(higher) ? { rows: 0 } : { rows: higher.notes.length, more: higher.has_more };
-          });
+    const hint = await this.heldBackHint(flags, 'public', ['note', 'notes'], async (level) => {
+      const whole = await listNotesPayload(this.open, {
+        ...flags,
+        'access-level': level,
+        cursor: undefined,
+        all: true,
+      });
+      return failed(whole) ? 0 : whole.notes.length;
+    });
     this.emit(payload, () => {
       const ids = payload.notes.length ? noteIdsOf(this.open(flags.library), payload.notes) : [];
       return withHint(renderNotes(payload.notes, ids), hint) + more;

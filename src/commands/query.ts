@@ -20,12 +20,10 @@ export default class Query extends BaseCommand {
     // An unknown agent is an error (queryPayload checks), not an empty answer.
     const payload = await queryPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
-    const hint = payload.matches.length
-      ? ''
-      : await this.higherLevelHint(flags, 'public', MATCH_NOUN, async (level) => {
-          const higher = await queryPayload(this.open, args, { ...flags, 'access-level': level });
-          return { rows: failed(higher) ? 0 : higher.matches.length };
-        });
+    const hint = await this.heldBackHint(flags, 'public', MATCH_NOUN, async (level) => {
+      const whole = await queryPayload(this.open, args, { ...flags, 'access-level': level });
+      return failed(whole) ? 0 : whole.matches.length;
+    });
     this.emit(payload, () =>
       withHint(
         renderAgentMatches(payload.matches, args.agent, `${args.agent} knows nothing about "${args.topic}".`),

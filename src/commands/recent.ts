@@ -28,13 +28,10 @@ export default class Recent extends BaseCommand {
           nextPageCommand('recent', { ...shaping(flags), summary: flags.summary }, String(payload.next_cursor)),
         )
       : '';
-    const hint =
-      payload.sessions.length || flags.cursor
-        ? ''
-        : await this.higherLevelHint(flags, 'public', ['session', 'sessions'], async (level) => {
-            const higher = await recentPayload(this.open, { ...flags, 'access-level': level, all: false });
-            return failed(higher) ? { rows: 0 } : { rows: higher.sessions.length, more: higher.has_more };
-          });
+    const hint = await this.heldBackHint(flags, 'public', ['session', 'sessions'], async (level) => {
+      const whole = await recentPayload(this.open, { ...flags, 'access-level': level, cursor: undefined, all: true });
+      return failed(whole) ? 0 : whole.sessions.length;
+    });
     this.emit(payload, () => withHint(renderSessions(payload.sessions, 'No sessions in this window.'), hint) + more);
   }
 }

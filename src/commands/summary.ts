@@ -21,22 +21,23 @@ export default class Summary extends BaseCommand {
     const payload = await summaryPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const agents = payload.agents;
-    const hint = agents.length
-      ? ''
-      : await this.higherLevelHint(flags, 'public', ['agent', 'agents'], async (level) => {
-          const higher = await summaryPayload(this.open, args, { ...flags, 'access-level': level });
-          return { rows: failed(higher) ? 0 : higher.agents.length };
-        });
+    const hint = await this.heldBackHint(flags, 'public', ['agent', 'agents'], async (level) => {
+      const whole = await summaryPayload(this.open, args, { ...flags, 'access-level': level });
+      return failed(whole) ? 0 : whole.agents.length;
+    });
     this.emit(payload, () => {
       const c = colors();
       if (agents.length === 0) return withHint(`Nothing on "${args.project}".`, hint);
-      return [
-        `${c.bold(args.project)}: ${agents.join(', ')}`,
-        '',
-        renderMatches(payload.entities, 'No entity by that name.'),
-        '',
-        renderSessions(payload.recent_sessions, 'No sessions focused on it.'),
-      ].join('\n');
+      return withHint(
+        [
+          `${c.bold(args.project)}: ${agents.join(', ')}`,
+          '',
+          renderMatches(payload.entities, 'No entity by that name.'),
+          '',
+          renderSessions(payload.recent_sessions, 'No sessions focused on it.'),
+        ].join('\n'),
+        hint,
+      );
     });
   }
 }

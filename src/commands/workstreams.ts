@@ -28,13 +28,15 @@ export default class Workstreams extends BaseCommand {
           nextPageCommand('workstreams', { ...shaping(flags), status: flags.status }, String(payload.next_cursor)),
         )
       : '';
-    const hint =
-      payload.workstreams.length || flags.cursor
-        ? ''
-        : await this.higherLevelHint(flags, 'public', ['workstream', 'workstreams'], async (level) => {
-            const higher = await workstreamsPayload(this.open, { ...flags, 'access-level': level, all: false });
-            return failed(higher) ? { rows: 0 } : { rows: higher.workstreams.length, more: higher.has_more };
-          });
+    const hint = await this.heldBackHint(flags, 'public', ['workstream', 'workstreams'], async (level) => {
+      const whole = await workstreamsPayload(this.open, {
+        ...flags,
+        'access-level': level,
+        cursor: undefined,
+        all: true,
+      });
+      return failed(whole) ? 0 : whole.workstreams.length;
+    });
     this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams), hint) + more);
   }
 }
