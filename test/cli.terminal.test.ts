@@ -114,13 +114,23 @@ describe('width', () => {
     30_000,
   );
 
-  it('cuts free text with … but never the id and date columns', async () => {
-    const result = await cli(['recent', '--since', '2000-01-01', '--limit', '5'], { COLUMNS: '80' });
-    const rows = result.stdout.split('\n').slice(1, 6);
-    for (const row of rows) {
-      expect(row).toMatch(/^\d{4}-\d{2}-\d{2} {2}\S.* {2}(agent-\d{3}|hostile) /);
-    }
-    expect(result.stdout).toContain('…');
+  it('never cuts the id and date columns, and wraps the last column whole instead of cutting it', async () => {
+    const result = await cli(['recent', '--since', '2000-01-01', '--limit', '5', '--json'], { COLUMNS: '80' });
+    const sessions = (JSON.parse(result.stdout) as { sessions: { key_actions: string[] }[] }).sessions;
+    const human = (await cli(['recent', '--since', '2000-01-01', '--limit', '5'], { COLUMNS: '80' })).stdout;
+    const lines = human.split('\n').slice(1);
+    const rows = lines.filter((line) => /^\d{4}-/.test(line));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(row).toMatch(/^\d{4}-\d{2}-\d{2} {2}\S.* {2}(agent-\d{3}|hostile)( |$)/);
+    expect(overlong(human, 80)).toEqual([]);
+    // Every action of every row is there, whole, on the lines that continue its row.
+    const continued = lines
+      .filter((line) => line.startsWith(' '))
+      .map((line) => line.trim())
+      .join(' ');
+    for (const session of sessions)
+      for (const action of session.key_actions.filter((text) => /^[\x20-\x7e]*$/.test(text)))
+        expect(continued).toContain(action.split(/\s+/).slice(-1)[0]);
   });
 
   it('on a terminal, fits the terminal width without COLUMNS', async () => {

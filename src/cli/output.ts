@@ -3,7 +3,7 @@
  */
 import { relativeDay } from '../core/store/dates.js';
 import { wrapExample } from './example-wrap.js';
-import { cutVisible, displayWidth, stderrWidth, truncate, wrapText } from './width.js';
+import { cutVisible, displayWidth, stderrWidth, truncate, wrapLine, wrapText } from './width.js';
 
 export { relativeDay, stderrWidth };
 
@@ -165,6 +165,10 @@ export function fitsWidth(): boolean {
 const MIN_FLEX_WIDTH = 8;
 /** Any other column (ids, dates) is cut only when free text alone cannot make room, never below this. */
 const MIN_FIXED_WIDTH = 16;
+/** A last column that wraps beside its row needs this much room; with less it goes under the row. */
+const MIN_WRAPPED_WIDTH = 24;
+/** A last cell set under its row starts this far in. */
+const UNDER_INDENT = '    ';
 
 interface TableOptions {
   /**
@@ -172,13 +176,20 @@ interface TableOptions {
    * columns (ids, dates) only when these are at their floor and the table is still too wide.
    */
   flex?: number[];
+  /**
+   * A last column that is free text (in `flex`) wraps under its row at word boundaries instead of
+   * being cut: it is the part people read (a session's actions, an agent's role). false keeps it
+   * cut (a hash).
+   */
+  wrapLast?: boolean;
   /** Override the output width (tests; null = unlimited). */
   width?: number | null;
 }
 
 /**
  * Aligned columns; the last column is never padded. Cell text is escaped (control characters
- * shown as `\u001b`), then the free-text columns are cut to fit the output width.
+ * shown as `\u001b`), then the table is fitted to the output width: a free-text last column wraps
+ * under its row, the other free-text columns are cut.
  */
 export function table(headers: string[], rows: Cell[][], options: TableOptions = {}): string {
   const c = colors();
@@ -192,9 +203,18 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
     Math.max(displayWidth(header), ...body.map((row) => displayWidth(row[col]?.text ?? ''))),
   );
   const lastUsed = headers.length - 1;
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed;
+  const flex = (options.flex ?? []).filter((col) => col >= 0 && col < headers.length);
+  const wraps = limit !== null && options.wrapLast !== false && flex.includes(lastUsed) && lastUsed > 0;
+  // How the last column wraps: beside its row while the others leave it room, else under it.
+  let under = false;
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed - (under ? widths[lastUsed] + 2 : 0);
   if (limit !== null) {
-    const flex = (options.flex ?? []).filter((col) => col >= 0 && col < headers.length);
+    if (wraps) {
+      const room = limit - (total() - widths[lastUsed]);
+      if (room >= Math.min(widths[lastUsed], Math.max(MIN_WRAPPED_WIDTH, displayWidth(headers[lastUsed]))))
+        widths[lastUsed] = Math.min(widths[lastUsed], room);
+      else under = true;
+    }
     let excess = total() - limit;
     /** Cuts the widest of `columns` first, none below `min` (or its header), until the table fits. */
     const shrink = (columns: number[], min: number) => {
@@ -209,30 +229,46 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
         excess -= cut;
       }
     };
-    shrink(flex, MIN_FLEX_WIDTH);
+    const cuttable = (col: number) => !wraps || col !== lastUsed;
+    shrink(flex.filter(cuttable), MIN_FLEX_WIDTH);
     // Free text at its floor and still too wide (an id of 64 characters): the widest other
     // column is cut too, rather than every line losing all that follows it.
     shrink(
-      headers.map((_, col) => col).filter((col) => !flex.includes(col)),
+      headers.map((_, col) => col).filter((col) => !flex.includes(col) && cuttable(col)),
       MIN_FIXED_WIDTH,
     );
   }
-  const line = (cells: StyledCell[]) => {
-    const text = cells
+  const start = total() - (under ? 0 : widths[lastUsed]);
+  const line = (cells: StyledCell[], isHeader = false) => {
+    const shownCells = under ? cells.slice(0, lastUsed) : cells;
+    const text = shownCells
       .map((cell, col) => {
-        const shown = truncate(cell.text, widths[col]);
-        const pad = col === cells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
+        const shown = wraps && col === lastUsed ? cell.text : truncate(cell.text, widths[col]);
+        const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
         return { shown, pad, style: cell.style };
       })
       .map(({ shown, pad, style }) => (shown ? style(shown) : shown) + pad)
       .join('  ')
       .trimEnd();
-    return text;
+    if (!wraps || limit === null) return text;
+    // The last cell whole: continued under itself, or on lines of its own under the row.
+    if (!under) return wrapLine(text, start + widths[lastUsed], start);
+    const last = cells[lastUsed];
+    if (isHeader || !last?.text) return text;
+    return `${text}\n${wrapLine(`${UNDER_INDENT}${last.style(last.text)}`, limit, UNDER_INDENT.length)}`;
   };
-  const header = line(headers.map((text) => ({ text, style: same })));
-  const out = [c.bold(header), ...body.map(line)];
+  const header = line(
+    headers.map((text) => ({ text, style: same })),
+    true,
+  );
+  const out = [c.bold(header), ...body.map((row) => line(row))];
   // Fixed columns alone wider than the terminal: cut whole lines rather than let them wrap.
-  if (limit !== null && total() > limit) return out.map((text) => cutVisible(text, limit)).join('\n');
+  if (limit !== null && total() > limit)
+    return out
+      .join('\n')
+      .split('\n')
+      .map((text) => cutVisible(text, limit))
+      .join('\n');
   return out.join('\n');
 }
 

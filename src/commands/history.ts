@@ -51,7 +51,10 @@ function renderHistory(agentId: string, versions: readonly (VersionView | Capped
     styled((v.sha256 ?? '-').slice(0, 12), c.dim),
   ]);
   // Short count headers (ENT, SES) so the nine columns fit 80 characters; --json has the names.
-  return table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, { flex: [3, 8] });
+  return table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, {
+    flex: [8],
+    wrapLast: false,
+  });
 }
 
 function nextHistoryCommand(agentId: string, limit: number, library: string | undefined): string[] {
