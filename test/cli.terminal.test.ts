@@ -277,10 +277,24 @@ describe('typos, version and completion', () => {
     [['fnd', 'x'], 'bourdon find x'],
     [['workstream'], 'bourdon workstreams'],
     [['agent', 'lst'], 'bourdon agent list'],
+    [['qurey', 'codex', 'sync engine'], "bourdon query codex 'sync engine'"],
+    [['fnd', "it's"], "bourdon find 'it'\\''s'"],
   ])('%j suggests `%s` and exits 2', async (args, suggestion) => {
     const result = await runCli(args, { env: env() });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`Did you mean \`${suggestion}\`?`);
+  });
+
+  it('the suggested command runs as pasted into a shell', async () => {
+    const typo = await runCli(['qurey', 'agent-001', 'sync engine'], { env: env() });
+    const suggested = /Did you mean `bourdon (.*)`\?/.exec(typo.stderr)![1]!;
+    const words = execFileSync('sh', ['-c', `for w in ${suggested}; do printf '%s\\0' "$w"; done`], {
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .slice(0, -1);
+    expect(words).toEqual(['query', 'agent-001', 'sync engine']);
+    expect((await runCli([...words, '--library', library], { env: env() })).code).toBe(0);
   });
 
   it('nothing close: no suggestion, still exit 2', async () => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { BourdonError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
-import { shellWord } from './flags.js';
+import { shellWord } from './output.js';
 
 export type HookStatus = 'installed' | 'exists' | 'removed' | 'absent';
 

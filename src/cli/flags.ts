@@ -6,6 +6,7 @@
 import { Args, Flags, type Interfaces } from '@oclif/core';
 import type { ArgSpec, FlagSpec, FlagSpecs } from './command-spec.js';
 import { WIDE } from './read-commands.js';
+import { shellWord } from './output.js';
 
 type OclifFlag<F extends FlagSpec> = F extends { type: 'boolean' }
   ? Interfaces.BooleanFlag<boolean>
@@ -58,11 +59,6 @@ export function oclifArgs<A extends readonly ArgSpec[]>(specs: A): OclifArgs<A> 
 
 /** `--wide`: tables show every column in full instead of fitting the terminal. */
 export const wideFlag = oclifFlags(WIDE);
-
-/** Quotes a word for a POSIX shell only when it needs it. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The command that fetches the next page: the command, every flag that shaped this query

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { normalisePeerUrl } from '../core/federation/peers-config.js';
-import { colors, commandText, type Verbatim } from './output.js';
+import { colors, commandText, shellWord, type Verbatim } from './output.js';
 
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
 export type Host = (typeof HOSTS)[number];
@@ -141,12 +141,6 @@ export function httpTarget(
   };
 }
 
-/** POSIX shell quoting, for the one-line commands. */
-function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
@@ -183,7 +177,7 @@ function envFlags(flag: string, env: Record<string, string>): string[] {
 }
 
 function commandLine(words: string[]): string {
-  return words.map(shellQuote).join(' ');
+  return words.map(shellWord).join(' ');
 }
 
 /** The snippet one host wants for one server. */

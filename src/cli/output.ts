@@ -325,6 +325,11 @@ export function commandHint(label: string, words: readonly string[]): string {
 }
 
 /** "1 note", "3 notes". */
+/** Quotes a word for a POSIX shell only when it needs it (commands printed to be pasted). */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 export function plural(count: number, word: string, many = `${word}s`): string {
   return `${count} ${count === 1 ? word : many}`;
 }

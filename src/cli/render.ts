@@ -1,6 +1,6 @@
 /** Human renderings shared by several commands. */
 import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
-import { colors, list, printable, relativeDay, table } from './output.js';
+import { colors, list, printable, relativeDay, shellWord, table } from './output.js';
 
 export function renderMatches(matches: readonly EntityMatch[], empty: string): string {
   if (matches.length === 0) return empty;
@@ -39,11 +39,6 @@ export function renderAgentMatches(matches: readonly EntityMatch[], agent: strin
     return lines.join('\n');
   });
   return blocks.join('\n\n');
-}
-
-/** A word as a shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(word: string): string {
-  return /^[\w.,:@%+=/-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function renderSessions(sessions: readonly SessionRef[], empty: string): string {

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, commandHint, styled, table } from '../cli/output.js';
-import { oclifArgs, oclifFlags, shellWord } from '../cli/flags.js';
+import { colors, commandHint, shellWord, styled, table } from '../cli/output.js';
+import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { failed } from '../core/payload.js';
 import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
 import type { CappedVersionView, VersionView } from '../core/writes/versions.js';

@@ -5,6 +5,7 @@
  */
 import type { Hook } from '@oclif/core';
 import { closestCommand } from '../cli/suggest.js';
+import { shellWord } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 
 const hook: Hook.CommandNotFound = async function (options) {
@@ -21,7 +22,7 @@ const hook: Hook.CommandNotFound = async function (options) {
   } else {
     const suggestion = closestCommand(options.id, visible);
     const hint = suggestion
-      ? `\nDid you mean \`bourdon ${[spaced(suggestion.id), ...suggestion.rest].join(' ')}\`?`
+      ? `\nDid you mean \`bourdon ${[spaced(suggestion.id), ...suggestion.rest.map(shellWord)].join(' ')}\`?`
       : '';
     message = `unknown command "${spaced(options.id)}"${hint}\nSee \`bourdon help\` for every command.`;
   }
