@@ -107,8 +107,9 @@ describe('diff and note show answer as history and rollback do', () => {
     expect(note.stderr).toBe('bourdon: no note codex:99; the notes of codex are codex:1 to codex:2\n');
     const malformed = await cli(['note', 'show', 'codex']);
     expect(malformed.code).toBe(2);
-    expect(malformed.stderr.split('\n')[0]).toBe(
-      'bourdon: a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them)',
+    // A usage error is one line, naming the help.
+    expect(malformed.stderr).toBe(
+      'bourdon: a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them) (see `bourdon note show --help`)\n',
     );
   });
 });

@@ -178,7 +178,7 @@ describe('help that teaches', () => {
     expect(command.stdout).toContain('$ bourdon staging promote AGENT');
     const unknown = await runCli(['help', 'nonsense']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe('bourdon: no command or topic "nonsense"\nSee `bourdon help`.\n');
+    expect(unknown.stderr).toBe('bourdon: no command or topic "nonsense" (see `bourdon help`)\n');
   });
 
   it('every command has a summary, a description and examples', () => {

@@ -251,9 +251,11 @@ export abstract class BaseCommand extends Command {
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     // The one --json error shape: an object whose `error` is the line stderr would show.
     if (this.jsonMode) process.stdout.write(jsonText({ error: message }));
-    else process.stderr.write(`${errorLine(message)}\n`);
-    if (code === 2 && !this.jsonMode)
-      process.stderr.write(`See \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`.\n`);
+    else {
+      // A usage error names the help that shows the usage, on the same one line.
+      const help = code === 2 ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';
+      process.stderr.write(`${errorLine(message + help)}\n`);
+    }
     this.exit(code);
   }
 }

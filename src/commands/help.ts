@@ -44,10 +44,9 @@ export default class HelpCommand extends Command {
       const message = (error as Error).message.split('\n')[0];
       process.stderr.write(
         stderrLine(
-          `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)}`,
+          `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)} (see \`bourdon help\`)`,
         ),
       );
-      process.stderr.write('See `bourdon help`.\n');
       this.exit(2);
     }
   }

@@ -1,6 +1,6 @@
 /**
- * oclif `command_not_found` hook: a mistyped command suggests the closest one and exits 2 (a
- * usage error), and extra words after a real command are named as unexpected arguments
+ * oclif `command_not_found` hook: a mistyped command suggests the closest one on its one line
+ * and exits 2 (a usage error), and extra words after a real command are named as unexpected arguments
  * instead of "command recent:a:b not found".
  */
 import type { Hook } from '@oclif/core';
@@ -18,13 +18,13 @@ const hook: Hook.CommandNotFound = async function (options) {
     .find((prefix) => prefix !== options.id && visible.includes(prefix));
   if (commandPrefix) {
     const extra = words.slice(commandPrefix.split(':').length);
-    message = `unexpected argument${extra.length === 1 ? '' : 's'} for \`bourdon ${spaced(commandPrefix)}\`: ${extra.join(' ')}\nSee \`bourdon ${spaced(commandPrefix)} --help\`.`;
+    message = `unexpected argument${extra.length === 1 ? '' : 's'} for \`bourdon ${spaced(commandPrefix)}\`: ${extra.join(' ')} (see \`bourdon ${spaced(commandPrefix)} --help\`)`;
   } else {
     const suggestion = closestCommand(options.id, visible);
     const hint = suggestion
-      ? `\nDid you mean \`bourdon ${[spaced(suggestion.id), ...suggestion.rest.map(shellWord)].join(' ')}\`?`
+      ? `. Did you mean \`bourdon ${[spaced(suggestion.id), ...suggestion.rest.map(shellWord)].join(' ')}\`?`
       : '';
-    message = `unknown command "${spaced(options.id)}"${hint}\nSee \`bourdon help\` for every command.`;
+    message = `unknown command "${spaced(options.id)}"${hint} (\`bourdon help\` lists every command)`;
   }
   process.stderr.write(stderrLine(`bourdon: ${message}`));
   process.exitCode = 2;
