@@ -5,7 +5,7 @@
  */
 import type { FieldChange, ManifestDiff, NoteId, RowField, SessionId } from '../core/writes/manifest-diff.js';
 import type { PromotionPreview } from '../core/writes/staging.js';
-import { colors } from './output.js';
+import { colors, plural } from './output.js';
 
 type DiffBody = Pick<ManifestDiff, 'agent_changes' | 'entities' | 'sessions' | 'notes'>;
 
@@ -60,7 +60,7 @@ export function stagedReviewLines(preview: PromotionPreview): string[] {
   const out = [c.bold(`staged for ${preview.agent_id}:`)];
   for (const item of preview.staged)
     out.push(
-      `  ${item.caller}: ${item.error ? `unreadable: ${item.error}` : `${item.entities} entities, ${item.sessions} sessions, ${item.notes} notes`} (staged ${item.staged_at})`,
+      `  ${item.caller}: ${item.error ? `unreadable: ${item.error}` : `${plural(item.entities, 'entity', 'entities')}, ${plural(item.sessions, 'session')}, ${plural(item.notes, 'note')}`} (staged ${item.staged_at})`,
     );
   if (preview.error) return [...out, c.red(`cannot promote: ${preview.error}`)];
   const lines = diffLines(preview.diff!);

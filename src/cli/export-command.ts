@@ -97,7 +97,7 @@ export function exportLine(report: ExportReport): string {
   const kept = report.kept && report.kept.entities + report.kept.sessions + report.kept.notes > 0;
   const keptText = kept
     ? c.dim(
-        ` (kept from other writers: ${report.kept!.entities} entities, ${report.kept!.sessions} sessions, ${report.kept!.notes} notes)`,
+        ` (kept from other writers: ${plural(report.kept!.entities, 'entity', 'entities')}, ${plural(report.kept!.sessions, 'session')}, ${plural(report.kept!.notes, 'note')})`,
       )
     : '';
   if (!report.written)

@@ -330,9 +330,7 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}
+export { plural } from '../core/store/words.js';
 
 export function list(items: readonly string[]): string {
   return items.length ? items.join(', ') : '-';

@@ -17,6 +17,7 @@ import type { RawObject } from '../core/store/manifest.js';
 import { finishManifest, type FinishCounts } from './finish.js';
 import { writeExportToLibrary, type LibraryExportResult } from './library-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
+import { plural } from '../core/store/words.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -139,7 +140,7 @@ export async function runExport(
     actor: `participant:${participant.agentId}`,
     manifest,
     auditPath: options.auditPath,
-    detail: `${counts.entities} entities, ${counts.sessions} sessions at ${options.accessLevel}`,
+    detail: `${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.sessions, 'session')} at ${options.accessLevel}`,
   });
   report.path = written.path;
   report.version = written.version;

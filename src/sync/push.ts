@@ -6,6 +6,7 @@
  * again. git's push is atomic per branch: a push killed at any point leaves the remote at the
  * commit before or the one after.
  */
+import { plural } from '../core/store/words.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../core/context.js';
@@ -127,7 +128,7 @@ export function commitMessage(machine: string, level: AccessLevel, total: number
   const lines = changes.map((change) =>
     change.change === 'removed'
       ? `removed  ${change.agent}`
-      : `${change.change.padEnd(8)} ${change.agent}: ${change.entities} entities, ${change.sessions} sessions, ${change.notes} notes`,
+      : `${change.change.padEnd(8)} ${change.agent}: ${plural(change.entities ?? 0, 'entity', 'entities')}, ${plural(change.sessions ?? 0, 'session')}, ${plural(change.notes ?? 0, 'note')}`,
   );
   return lines.length ? `${subject}\n\n${lines.join('\n')}\n` : `${subject}\n`;
 }

@@ -44,7 +44,7 @@ export default class SyncPush extends BaseCommand {
         ...result.changes.map((change) =>
           change.change === 'removed'
             ? `  removed  ${change.agent}`
-            : `  ${change.change.padEnd(8)} ${change.agent}: ${change.entities} entities, ${change.sessions} sessions, ${change.notes} notes`,
+            : `  ${change.change.padEnd(8)} ${change.agent}: ${plural(change.entities ?? 0, 'entity', 'entities')}, ${plural(change.sessions ?? 0, 'session')}, ${plural(change.notes ?? 0, 'note')}`,
         ),
       ];
       if (result.skipped.length)

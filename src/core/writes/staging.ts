@@ -16,6 +16,7 @@ import { steadyNow } from './clock.js';
 import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
 import { utcSeconds } from '../store/dates.js';
+import { plural } from '../store/words.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX, type L6Store } from '../store/library.js';
@@ -422,8 +423,8 @@ function promotedCount(result: PromoteResult, key: keyof CommitCounts): number {
 export function promotionSummary(result: PromoteResult): string {
   const versions = result.promoted.map((item) => item.result.version).filter((v) => v !== undefined && v !== null);
   const line =
-    `promoted ${result.agent_id}: +${promotedCount(result, 'entities_added')} entities (~${promotedCount(result, 'entities_updated')} updated), ` +
-    `+${promotedCount(result, 'sessions_added')} sessions (~${promotedCount(result, 'sessions_updated')} updated), +${promotedCount(result, 'notes_added')} notes`;
+    `promoted ${result.agent_id}: +${plural(promotedCount(result, 'entities_added'), 'entity', 'entities')} (~${promotedCount(result, 'entities_updated')} updated), ` +
+    `+${plural(promotedCount(result, 'sessions_added'), 'session')} (~${promotedCount(result, 'sessions_updated')} updated), +${plural(promotedCount(result, 'notes_added'), 'note')}`;
   const from = result.promoted.length > 1 ? ` from ${result.promoted.length} members` : '';
   return versions.length ? `${line}${from}; now version ${versions[versions.length - 1]}` : `${line}${from}`;
 }

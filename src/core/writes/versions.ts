@@ -29,6 +29,7 @@ import type { FieldChange, ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
 import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
+import { plural } from '../store/words.js';
 
 /** The diff's row shape, for the commands that render explain_memory_change's answer. */
 export type { FieldChange, NoteId, SessionId } from './manifest-diff.js';
@@ -145,10 +146,6 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
 
 // ---------------------------------------------------------------------------------------
 // explain_memory_change
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export type ExplainAnswer = {
   agent_id: string;

@@ -24,6 +24,4 @@ export function check(
   return { id, title, verdict, summary, details };
 }
 
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}
+export { plural } from '../../store/words.js';

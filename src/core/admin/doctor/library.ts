@@ -95,7 +95,7 @@ export function manifestChecks(store: L6Store): CheckResult[] {
         'schema',
         'schema',
         'fail',
-        `${plural(failures.length, 'violation')} that hide data from queries${warnings.length ? `, ${plural(warnings.length, 'other deviation')}` : ''}`,
+        `${plural(failures.length, 'violation')} that ${failures.length === 1 ? 'hides' : 'hide'} data from queries${warnings.length ? `, ${plural(warnings.length, 'other deviation')}` : ''}`,
         [...failures, ...warnings],
       ),
     );
