@@ -110,6 +110,12 @@ export function exportLine(report: ExportReport): string {
         ` (kept from other writers: ${report.kept!.entities} entities, ${report.kept!.sessions} sessions, ${report.kept!.notes} notes)`,
       )
     : '';
+  if (report.staged) {
+    const review = c.dim(`; review: bourdon staging list --diff, then bourdon staging promote ${report.agent_id}`);
+    return report.written
+      ? `${c.green('staged')} ${report.agent_id}: ${counts} → ${report.path}${keptText}${review}`
+      : `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; already staged at ${report.path}${review}`;
+  }
   if (!report.written)
     return `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; ${report.path} already holds them${report.version !== null ? ` (version ${report.version})` : ''}`;
   const version = report.version !== null ? ` ${c.bold(`version ${report.version}`)}` : '';

@@ -18,6 +18,8 @@ export interface ExportEnvironment {
   readonly hostname: string;
   /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
   readonly since?: string;
+  /** `--since` as given (trimmed), for a participant that compares instants rather than days (openclaw). */
+  readonly sinceText?: string;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }
@@ -50,6 +52,12 @@ export interface Participant {
   readonly agentId: string;
   /** The CLI topic (`bourdon <topic> export`); undefined when only `export-all` runs it. */
   readonly topic: string | undefined;
+  /**
+   * True when its export is staged for review rather than written live, as the engine stages a
+   * quarantined member's (openclaw): without `--out` the manifest goes to
+   * `<library>/staging/<agent-id>/<agent-id>.l5.yaml`, where `bourdon staging list/promote` finds it.
+   */
+  readonly staged?: boolean;
   /** The sources it would read, found or not, without reading them. */
   sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
   /** Reads the native files and builds the manifest. Never writes anything. */
