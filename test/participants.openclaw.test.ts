@@ -14,6 +14,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { serveFakeOpenclaw, serveHandler, type FakeApi, type FakeInstance } from './helpers/openclaw-fake.js';
+import { createContext } from '../src/core/context.js';
+import { L6Store } from '../src/core/store/library.js';
+import { callerFor } from '../src/core/trust/registry.js';
+import { stageCommit } from '../src/core/writes/staging.js';
+import { stageExportInLibrary } from '../src/participants/library-write.js';
+import { openclawParticipant } from '../src/participants/openclaw/index.js';
+import { exportEnvironment } from './helpers/participant-cases.js';
 import {
   authenticationOn,
   compareVersions,
@@ -470,5 +477,72 @@ describe('openclaw export: staging for review', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/staged at <library>\/staging\/openclaw\/openclaw\.l5\.yaml/);
     expect(help.stdout).toMatch(/OPENCLAW_TOKEN/);
     expect(help.stdout).not.toMatch(/--token/);
+  });
+});
+
+describe("stageExportInLibrary: a new export replaces its previous staged one, never the member's own staged rows", () => {
+  it('keeps rows OpenClaw staged through commit_to_federation, drops rows only its previous export wrote', async () => {
+    fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
+    const store = new L6Store(library, { warn: () => {} });
+    const audit = path.join(bourdonHome, 'audit.jsonl');
+    const operator = createContext(store, { warn: () => {}, env: {} });
+    const member = createContext(store, {
+      caller: callerFor('openclaw', { tier: 'quarantined', grants: [] }),
+      warn: () => {},
+      env: {},
+    });
+    const exported = (names: string[]) => ({
+      spec_version: '0.1',
+      agent: { id: 'openclaw', type: 'other', instance: 'http://127.0.0.1:8080' },
+      last_updated: '2026-05-01T12:00:00Z',
+      known_entities: names.map((name) => ({ name, type: 'topic', summary: '' })),
+      recent_sessions: [],
+    });
+    const request = (names: string[]) => ({
+      agentId: 'openclaw',
+      actor: 'participant:openclaw',
+      manifest: exported(names),
+      auditPath: audit,
+      detail: `${names.length} entities`,
+    });
+    const namesStaged = () =>
+      (
+        (yaml.load(fs.readFileSync(stagedFile(), 'utf8')) as Record<string, unknown>).known_entities as {
+          name: string;
+        }[]
+      ).map((entity) => entity.name);
+
+    await stageExportInLibrary(operator, request(['Old export row']));
+    await stageCommit(member, { agent_id: 'openclaw', entities: [{ name: 'Staged by the member', summary: 'mine' }] });
+    const second = await stageExportInLibrary(operator, request(['Fresh export row']));
+    expect(second.written).toBe(true);
+    expect(second.kept.entities).toBe(1);
+    expect(namesStaged().sort()).toEqual(['Fresh export row', 'Staged by the member']);
+    const same = await stageExportInLibrary(operator, request(['Fresh export row']));
+    expect(same.written).toBe(false);
+  });
+});
+
+describe('openclaw sources (doctor, export-all)', () => {
+  it('found when the instance answers (even 401, without sending the token), not when nothing listens', async () => {
+    const server = await instance(api());
+    const env = (url: string) => exportEnvironment(home, { env: { OPENCLAW_URL: url, OPENCLAW_TOKEN: TOKEN } });
+    expect(await openclawParticipant.sources(env(`${server.url}/`))).toEqual([
+      { name: 'instance', path: server.url, found: true },
+    ]);
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([undefined]);
+    const closed = await handler(() => {});
+    const url = closed.url;
+    await servers.pop()!.close();
+    expect(await openclawParticipant.sources(env(url))).toEqual([{ name: 'instance', path: url, found: false }]);
+  });
+
+  it('a URL with credentials is not found, and shown without them', async () => {
+    const [source] = await openclawParticipant.sources(
+      exportEnvironment(home, { env: { OPENCLAW_URL: 'http://me:hunter2pass@127.0.0.1:9/' } }),
+    );
+    expect(source.found).toBe(false);
+    expect(source.problem).toMatch(/carries credentials/);
+    expect(JSON.stringify(source)).not.toContain('hunter2pass');
   });
 });

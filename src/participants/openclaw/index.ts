@@ -286,6 +286,19 @@ async function exportOpenclaw(environment: ExportEnvironment): Promise<Participa
   };
 }
 
+/** The instance URL as doctor may show it when it is refused: never the credentials it may carry. */
+function shownUrl(env: Env): string {
+  try {
+    const url = new URL(setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'OPENCLAW_URL (not an http or https URL)';
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return 'OPENCLAW_URL (not a URL)';
+  }
+}
+
 /**
  * Whether an instance answers at the URL: one GET of `/api/status` without the token, bounded by
  * the connect timeout (doctor and export-all ask before exporting). Any HTTP answer counts.
@@ -295,8 +308,7 @@ async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> 
   try {
     settings = instanceSettings(environment.env);
   } catch (error) {
-    const url = setting(environment.env, 'OPENCLAW_URL') ?? DEFAULT_URL;
-    return [{ name: 'instance', path: url, found: false, problem: (error as Error).message }];
+    return [{ name: 'instance', path: shownUrl(environment.env), found: false, problem: (error as Error).message }];
   }
   const probe = new InstanceClient({ ...settings.client, timeoutMs: settings.client.connectTimeoutMs });
   const found = await probe.get('/api/status', { withToken: false }).then(
