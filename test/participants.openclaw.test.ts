@@ -7,6 +7,7 @@
  * connection — and the staging of its manifest for review. Run through the real binary against
  * local servers (test/helpers/openclaw-fake.ts).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
@@ -20,6 +21,8 @@ import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
+import { isoInstant, pyStr, pyTruthy } from '../src/participants/cursor/python-values.js';
+import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import {
   authenticationOn,
@@ -544,5 +547,50 @@ describe('openclaw sources (doctor, export-all)', () => {
     expect(source.found).toBe(false);
     expect(source.problem).toMatch(/carries credentials/);
     expect(JSON.stringify(source)).not.toContain('hunter2pass');
+  });
+});
+
+describe('openclaw values as Python reads them (checked against python3)', () => {
+  it('str() of JSON values — floats, exponents, big integers, NaN/Infinity, nested — and their truthiness', () => {
+    const numbers = ['1', '-0', '2.0', '2.5', '-0.0', '0.0', '1e16', '1E-5', '0.0001', '1e15', '100.0', '0.1'];
+    numbers.push('123456789012345678.0', '12345678901234567890', '-9007199254740993', '1e400', '-1e400', '5e-324');
+    numbers.push('1.7976931348623157e308', '3.14159265358979', '1e22', '123e-2', 'NaN', 'Infinity', '-Infinity');
+    const documents = [...numbers, '[1.0, "a", null, true, {"k": 2.50}]', '{"a": [1e3, "it\'s"], "b": {}}', '[]'];
+    documents.push('"1.5 inside a string"', '{"__proto__": 1.5}', '[0.0, 0, "", [], {}]');
+    const script =
+      'import json,sys\nout=[]\nfor t in json.load(sys.stdin):\n' +
+      '  v=json.loads(t)\n  out.append([str(v), bool(v), [bool(x) for x in v] if isinstance(v, list) else None])\n' +
+      'print(json.dumps(out))\n';
+    const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(documents), encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const expected = JSON.parse(run.stdout) as unknown[];
+    const ours = documents.map((text) => {
+      const value = parsePythonJson(text);
+      return [pyStr(value), pyTruthy(value), Array.isArray(value) ? value.map(pyTruthy) : null];
+    });
+    expect(ours).toEqual(expected);
+  });
+
+  it('refuses what Python refuses', () => {
+    for (const text of ['01', '[1,]', '{"a" 1}', '1.', '.5', '[1.5', '"\\u00"', '\ufeff[]', 'nan', "{'a': 1}"])
+      expect(() => parsePythonJson(text), text).toThrow(SyntaxError);
+  });
+
+  it('reads dates as datetime.fromisoformat does, naive as UTC', () => {
+    const samples = ['2026-04-20', '2026-04-19T23:59:59Z', '2026-04-21T01:00:00+05:00', '2026-04-19T22:00:00-03:00'];
+    samples.push('last tuesday', '2026-04-20 10:00:00.5', '20260420T1000', '2026-W16-1T12:30+0130', '0099-01-01');
+    samples.push('2026-04-20T10:00:00.123456-00:30', '2026-04-20T25:00', '2026-02-30', '2026-04-20T10:00:00+24:00');
+    const script =
+      'import json,sys\nfrom datetime import datetime, timezone\nout=[]\nfor v in json.load(sys.stdin):\n' +
+      '  try:\n    d=datetime.fromisoformat(v.replace("Z","+00:00"))\n' +
+      '    out.append(round((d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()*1000, 3))\n' +
+      '  except ValueError: out.append(None)\nprint(json.dumps(out))\n';
+    const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(samples), encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const ours = samples.map((sample) => {
+      const at = isoInstant(sample);
+      return at === undefined ? null : Math.round(at * 1000) / 1000;
+    });
+    expect(ours).toEqual(JSON.parse(run.stdout));
   });
 });

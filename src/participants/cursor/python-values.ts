@@ -5,8 +5,11 @@
  * port's output equal to the engine's on the odd values real databases hold.
  */
 
-/** Python's truthiness of a JSON value: null, false, 0, '', [] and {} are false. */
+import { PyFloat } from '../python-json.js';
+
+/** Python's truthiness of a JSON value: null, false, 0, 0.0, '', [] and {} are false. */
 export function pyTruthy(value: unknown): boolean {
+  if (value instanceof PyFloat) return value.value !== 0;
   if (Array.isArray(value)) return value.length > 0;
   if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
   return Boolean(value);
@@ -32,6 +35,8 @@ export function pyStr(value: unknown): string {
   if (value === false) return 'False';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
+  // Numbers as python-json.ts reads them: floats and integers past 2^53 keep Python's text.
+  if (value instanceof PyFloat || typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
   if (typeof value === 'object') {
     const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`);

@@ -4,6 +4,7 @@
  * read from it. Pure functions over the parsed status object.
  */
 import { pyTruthy } from '../cursor/python-values.js';
+import { PyFloat } from '../python-json.js';
 import { pyStrip } from '../scrub.js';
 
 /** The first OpenClaw version this export reads (the engine's: 2026.1.29). */
@@ -60,7 +61,7 @@ export function compareVersions(a: readonly number[], b: readonly number[]): num
 export function authenticationOn(status: Status): boolean {
   for (const key of ['auth_enabled', 'authEnabled']) if (key in status) return pyTruthy(status[key]);
   const auth = status.auth;
-  if (auth !== null && typeof auth === 'object' && !Array.isArray(auth))
+  if (auth !== null && typeof auth === 'object' && !Array.isArray(auth) && !(auth instanceof PyFloat))
     return pyTruthy((auth as Record<string, unknown>).enabled);
   return false;
 }

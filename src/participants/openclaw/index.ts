@@ -11,6 +11,7 @@ import { BourdonError, UsageError } from '../../core/errors.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { isoInstant, pyStr, pyTruthy } from '../cursor/python-values.js';
 import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
+import { parsePythonJson, PyFloat } from '../python-json.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';
 import { handshakeProblem } from './handshake.js';
 import { InstanceClient, InstanceUnreachable, type InstanceClientOptions } from './http.js';
@@ -106,7 +107,7 @@ export function instanceSettings(env: Env): InstanceSettings {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** An answer's body as JSON (UTF-8, as the engine decodes it), or why it is not. */
+/** An answer's body as JSON (UTF-8, read as Python reads it: python-json.ts), or why it is not. */
 function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
   let text: string;
   try {
@@ -115,14 +116,15 @@ function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
     return { problem: 'a body that is not UTF-8' };
   }
   try {
-    return { value: JSON.parse(text) as unknown };
+    return { value: parsePythonJson(text) };
   } catch {
     return { problem: 'a body that is not JSON' };
   }
 }
 
+/** A JSON object (a Python dict): not a list, and not one of python-json.ts's floats. */
 function isItem(value: unknown): value is Item {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof PyFloat);
 }
 
 function refused(client: InstanceClient, reason: string): BourdonError {
@@ -185,6 +187,7 @@ async function listed(client: InstanceClient, route: string, key: string, warnin
 function describeJson(value: unknown): string {
   if (value === null) return 'null';
   if (isItem(value)) return 'an object';
+  if (value instanceof PyFloat || typeof value === 'bigint') return 'a number';
   return `a ${typeof value}`;
 }
 
