@@ -3,11 +3,11 @@ import { ExportCommand, exportFlags, registeredParticipant } from '../../cli/exp
 import { exportEnvironment } from '../../participants/runner.js';
 
 export default class OpenclawExport extends ExportCommand {
-  static override summary = "Stage an OpenClaw instance's memories and sessions for review as the openclaw manifest.";
+  static override summary = "Stage an OpenClaw instance's memories and sessions for review.";
   static override description = `Reads a running OpenClaw instance over its HTTP API (--url, else $OPENCLAW_URL, else http://127.0.0.1:8080): /api/status first — an instance older than 2026.1.29 or without authentication is refused (exit 1, nothing written) — then /api/sessions and /api/memories. The bearer token comes from $OPENCLAW_TOKEN only (never a flag: it would show in \`ps\` and your shell history) and is never printed, logged or written. Each request has a connect timeout (5 s) and a total one (30 s), answers over 32 MiB are refused, a redirect to another host is never followed and proxy variables are ignored. OpenClaw is a quarantined member: the manifest is staged at <library>/staging/openclaw/openclaw.l5.yaml, not written live — review it with \`bourdon staging list --diff\` and merge it with \`bourdon staging promote openclaw\`. With --out FILE it is written to FILE instead. docs/participants.md has the rules, docs/security.md the network ones.`;
   static override examples = [
-    'OPENCLAW_TOKEN=… <%= config.bin %> openclaw export',
-    '<%= config.bin %> openclaw export --url http://192.168.1.20:8080 --since 2026-04-01 --dry-run --json',
+    '<%= config.bin %> openclaw export',
+    '<%= config.bin %> openclaw export --url http://127.0.0.1:8080 --since 2026-04-01 --dry-run --json',
     '<%= config.bin %> openclaw export --out openclaw.l5.yaml --print',
   ];
   static override flags = {
