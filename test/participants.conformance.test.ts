@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { readFakeApi, serveFakeOpenclaw } from './helpers/openclaw-fake.js';
+import { readFakeApi, serveFakeOpenclaw } from './helpers/openclaw-fake.mjs';
 import { participantById } from '../src/participants/registry.js';
 import {
   comparable,

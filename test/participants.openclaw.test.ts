@@ -14,7 +14,7 @@ import * as yaml from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
-import { serveFakeOpenclaw, serveHandler, type FakeApi, type FakeInstance } from './helpers/openclaw-fake.js';
+import { serveFakeOpenclaw, serveHandler, type FakeApi, type FakeInstance } from './helpers/openclaw-fake.mjs';
 import { createContext } from '../src/core/context.js';
 import { L6Store } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';

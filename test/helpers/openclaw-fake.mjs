@@ -9,52 +9,26 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-export interface FakeRoute {
-  status?: number;
-  json?: unknown;
-  text?: string;
-}
-
-export interface FakeApi {
-  require_token: string | null;
-  routes: Record<string, FakeRoute>;
-}
-
-export interface SeenRequest {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-}
-
-export interface FakeInstance {
-  /** `http://127.0.0.1:<port>`, no trailing slash (what `${OPENCLAW_URL}` stands for). */
-  url: string;
-  /** Every request received, in order. */
-  requests: SeenRequest[];
-  close(): Promise<void>;
-}
 
 /** Reads a case's `api.json`. */
-export function readFakeApi(file: string): FakeApi {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as FakeApi;
+export function readFakeApi(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-function answer(response: http.ServerResponse, status: number, body: string): void {
+function answer(response, status, body) {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   response.end(body);
 }
 
 /** Serves `api` until `close()`; routes' JSON is serialised once, up front. */
-export async function serveFakeOpenclaw(api: FakeApi): Promise<FakeInstance> {
+export async function serveFakeOpenclaw(api) {
   const bodies = new Map(
     Object.entries(api.routes).map(([route, spec]) => [
       route,
       { status: spec.status ?? 200, body: spec.text ?? JSON.stringify(spec.json) },
     ]),
   );
-  const requests: SeenRequest[] = [];
+  const requests = [];
   const server = http.createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     requests.push({ method: request.method ?? '', path, headers: request.headers });
@@ -71,8 +45,8 @@ export async function serveFakeOpenclaw(api: FakeApi): Promise<FakeInstance> {
  * A server of any behaviour (a test's own handler: a stall, a redirect, an endless body), on
  * 127.0.0.1 at a free port, with the same handle as the fake instance.
  */
-export function serveHandler(handler: http.RequestListener): Promise<FakeInstance> {
-  const requests: SeenRequest[] = [];
+export function serveHandler(handler) {
+  const requests = [];
   const server = http.createServer((request, response) => {
     requests.push({ method: request.method ?? '', path: (request.url ?? '/').split('?')[0], headers: request.headers });
     handler(request, response);
@@ -80,17 +54,17 @@ export function serveHandler(handler: http.RequestListener): Promise<FakeInstanc
   return listen(server, requests);
 }
 
-async function listen(server: http.Server, requests: SeenRequest[]): Promise<FakeInstance> {
-  await new Promise<void>((resolve, reject) => {
+async function listen(server, requests) {
+  await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
