@@ -21,6 +21,7 @@ import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
+import { participantChecks } from '../src/cli/participant-checks.js';
 import { isoInstant, pyStr, pyTruthy } from '../src/participants/cursor/python-values.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
@@ -538,6 +539,13 @@ describe('openclaw sources (doctor, export-all)', () => {
     const url = closed.url;
     await servers.pop()!.close();
     expect(await openclawParticipant.sources(env(url))).toEqual([{ name: 'instance', path: url, found: false }]);
+  });
+
+  it('doctor reports an answering instance as found and readable (a URL is not a file to check)', async () => {
+    const server = await instance(api());
+    const checks = await participantChecks({ HOME: home, OPENCLAW_URL: server.url });
+    const check = checks.find((item) => item.id === 'participant:openclaw');
+    expect(check).toMatchObject({ verdict: 'ok', details: [`found    instance: ${server.url}`] });
   });
 
   it('a URL with credentials is not found, and shown without them', async () => {
