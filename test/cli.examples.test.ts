@@ -49,6 +49,12 @@ const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = 
     why: 'an invented ssh remote: init says it cannot reach it (a local bare repository is the runnable example)',
   },
   {
+    pattern: /^bourdon openclaw export/,
+    code: 1,
+    says: /handshake refused/,
+    why: 'no OpenClaw instance runs where the examples run: the export refuses in one line (test/participants.openclaw.test.ts runs it against one)',
+  },
+  {
     pattern: /^bourdon peers check/,
     code: 1,
     says: /unreachable|laptop/,

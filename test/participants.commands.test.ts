@@ -28,16 +28,20 @@ describe('participant export commands', () => {
     it(`${participant.topic} export: the common flags, its own source flag, its help text`, () => {
       const command = manifest.commands[`${participant.topic}:export`];
       expect(command, `no ${participant.topic}:export in oclif.manifest.json`).toBeDefined();
-      const expected = [...COMMON_FLAGS, ...(participant.help.sourceFlag ? [participant.help.sourceFlag.kind] : [])];
+      const expected = [...COMMON_FLAGS, ...(participant.help.flags ?? []).map((flag) => flag.name)];
       expect(Object.keys(command!.flags).sort()).toEqual(expected.sort());
       expect(command!.summary).toBe(participant.help.summary);
       expect(command!.description).toContain(participant.help.reads);
-      expect(command!.description).toContain(`bourdon rollback ${participant.agentId} <version>`);
+      expect(command!.description).toContain(
+        participant.staged
+          ? `bourdon staging promote ${participant.agentId}`
+          : `bourdon rollback ${participant.agentId} <version>`,
+      );
     });
   }
 
   it('a source flag naming a missing file is one line, exit 1, nothing written', async () => {
-    const withFile = PARTICIPANTS.find((participant) => participant.help.sourceFlag?.kind === 'file');
+    const withFile = PARTICIPANTS.find((participant) => participant.help.flags?.some((flag) => flag.isFile));
     expect(withFile).toBeDefined();
     const root = tempDir('bourdon-source-flag-');
     const library = path.join(root, 'library');

@@ -8,8 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { readFakeApi, serveFakeOpenclaw } from './helpers/openclaw-fake.mjs';
 import { participantById } from '../src/participants/registry.js';
 import {
   comparable,
@@ -55,12 +56,13 @@ function treeOf(dir: string): Record<string, string> {
   return tree;
 }
 
-/** The command line our binary runs for a case: the case's command, or its participant's export. */
+/**
+ * The command line our binary runs for a case: `bourdon <agent-id> export` (README, "Running a
+ * case in a port"), whatever the engine's own was (export-all narrowed to one entry; openclaw's
+ * `--library`, where we take `--out`).
+ */
 function commandWords(spec: ParticipantCase): string[] {
-  // copilot-cli's case says `bourdon export-all` (the engine had no copilot-cli export); ours does.
-  if (spec.command.startsWith('bourdon export-all')) return [spec.agent_id, 'export'];
-  const words = spec.command.split(/\s+/).slice(1);
-  return words.slice(0, words.length - spec.args.length);
+  return [spec.agent_id, 'export'];
 }
 
 describe('participants: the engine-recorded cases', () => {
@@ -76,22 +78,29 @@ describe('participants: the engine-recorded cases', () => {
       `${id}${registered ? '' : ` (skipped: participant ${spec.agent_id} is not registered)`}`,
       async () => {
         const { root, home } = copyCaseHome(item);
+        // openclaw's source is an HTTP instance: the case's api.json, served for the run.
+        const instance = spec.fake_api
+          ? await serveFakeOpenclaw(readFakeApi(path.join(item.dir, spec.fake_api)))
+          : null;
+        onTestFinished(() => instance?.close());
+        const url = instance?.url;
         const out = path.join(root, 'out', 'manifest.l5.yaml');
         const env: Record<string, string | undefined> = Object.fromEntries(CLEARED.map((name) => [name, undefined]));
-        for (const [key, value] of Object.entries(spec.env)) env[key] = substituteHome(value, home);
+        for (const [key, value] of Object.entries(spec.env)) env[key] = substituteHome(value, home, url);
         Object.assign(env, {
           TZ: spec.timezone,
           BOURDON_LOCAL_NAME: spec.hostname,
           SOURCE_DATE_EPOCH: String(Math.floor(Date.parse(spec.now) / 1000)),
           BOURDON_LIBRARY: path.join(root, 'library'),
         });
-        const args = [...commandWords(spec), ...spec.args, '--access-level', spec.access_level, '--out', out];
+        const caseArgs = spec.args.map((arg) => substituteHome(arg, home, url));
+        const args = [...commandWords(spec), ...caseArgs, '--access-level', spec.access_level, '--out', out];
         const before = treeOf(home);
         const result = await runCli(args, { env, cwd: home, timeoutMs: 60_000 });
         expect(result.code, result.stderr).toBe(spec.exit_code);
         // Nothing is ever written into the agent's own tree.
         expect(treeOf(home)).toEqual(before);
-        const expected = expectedManifest(item, home);
+        const expected = expectedManifest(item, home, url);
         if (!expected) {
           expect(fs.existsSync(out), 'no manifest is written').toBe(false);
           return;

@@ -16,7 +16,7 @@ import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import type { OperationContext } from '../core/context.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
-import type { ExportEnvironment, Participant, SourceFlag } from '../participants/participant.js';
+import type { ExportEnvironment, Participant, VariableFlag } from '../participants/participant.js';
 
 /** The flags of every export command (and of export-all, but --out and --print). */
 export const exportFlags = {
@@ -100,19 +100,22 @@ export function exportLine(report: ExportReport): string {
         ` (kept from other writers: ${plural(report.kept!.entities, 'entity', 'entities')}, ${plural(report.kept!.sessions, 'session')}, ${plural(report.kept!.notes, 'note')})`,
       )
     : '';
+  if (report.staged) {
+    const review = c.dim(`; review: bourdon staging list --diff, then bourdon staging promote ${report.agent_id}`);
+    return report.written
+      ? `${c.green('staged')} ${report.agent_id}: ${counts} → ${report.path}${keptText}${review}`
+      : `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; already staged at ${report.path}${review}`;
+  }
   if (!report.written)
     return `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; ${report.path} already holds them${report.version !== null ? ` (version ${report.version})` : ''}`;
   const version = report.version !== null ? ` ${c.bold(`version ${report.version}`)}` : '';
   return `${c.green('exported')} ${report.agent_id}${version}: ${counts} → ${report.path}${keptText}`;
 }
 
-/** The flag a participant's source flag becomes on its command (`--file <file>`, `--url <url>`). */
-function sourceFlagDefinition(flag: SourceFlag) {
-  return Flags.string({ description: flag.description, helpValue: `<${flag.kind}>` });
+/** The flag a participant's variable flag becomes on its command (`--file <file>`). */
+function variableFlagDefinition(flag: VariableFlag) {
+  return Flags.string({ description: flag.description, helpValue: flag.helpValue });
 }
-
-type ParticipantExportFlags = typeof exportFlags &
-  Partial<Record<SourceFlag['kind'], ReturnType<typeof sourceFlagDefinition>>>;
 
 /**
  * `bourdon <topic> export` for one registered participant, built from its help text: every
@@ -121,34 +124,48 @@ type ParticipantExportFlags = typeof exportFlags &
  */
 export function participantExportCommand(participant: Participant): typeof ExportCommand {
   const { agentId, topic, help } = participant;
-  const sourceFlag = help.sourceFlag;
-  const flags: ParticipantExportFlags = sourceFlag
-    ? { ...exportFlags, [sourceFlag.kind]: sourceFlagDefinition(sourceFlag) }
-    : exportFlags;
+  const variables = help.flags ?? [];
+  const flags = {
+    ...exportFlags,
+    ...(participant.staged
+      ? {
+          out: Flags.string({
+            description: `Write the manifest to this file instead of staging it in the library's staging/${agentId}/.`,
+            helpValue: '<file>',
+          }),
+        }
+      : {}),
+    ...Object.fromEntries(variables.map((flag) => [flag.name, variableFlagDefinition(flag)])),
+  };
+  const writes =
+    help.writes ??
+    `Written into the library as a new version of agents/${agentId}.l5.yaml (history, lock, audit: \`bourdon rollback ${agentId} <version>\` undoes it), or to --out FILE.`;
   return class ParticipantExport extends ExportCommand {
     static override summary = help.summary;
-    static override description = `${help.reads} Written into the library as a new version of agents/${agentId}.l5.yaml (history, lock, audit: \`bourdon rollback ${agentId} <version>\` undoes it), or to --out FILE. Rows above --access-level (default team) are dropped and secret values are redacted before anything is written. The clock is SOURCE_DATE_EPOCH when set. docs/participants.md has the sources and rules.`;
-    static override examples = [
-      `<%= config.bin %> ${topic} export`,
-      `<%= config.bin %> ${topic} export --since 2026-04-01 --dry-run --json`,
-      `<%= config.bin %> ${topic} export --out ${agentId}.l5.yaml --print`,
-    ];
+    static override description = `${help.reads} ${writes} Rows above --access-level (default team) are dropped and secret values are redacted before anything is written. The clock is SOURCE_DATE_EPOCH when set. docs/participants.md has the sources and rules.`;
+    static override examples = help.examples
+      ? [...help.examples]
+      : [
+          `<%= config.bin %> ${topic} export`,
+          `<%= config.bin %> ${topic} export --since 2026-04-01 --dry-run --json`,
+          `<%= config.bin %> ${topic} export --out ${agentId}.l5.yaml --print`,
+        ];
     static override flags = flags;
 
     async run(): Promise<void> {
       const { flags: parsed } = await this.parse(ParticipantExport);
-      const given = sourceFlag ? parsed[sourceFlag.kind] : undefined;
-      let env: NodeJS.ProcessEnv = process.env;
-      if (sourceFlag && given !== undefined) {
-        let value = given;
-        if (sourceFlag.kind === 'file') {
-          if (!fs.statSync(given, { throwIfNoEntry: false })?.isFile())
-            throw new BourdonError(`--file ${given}: no such file`, 'not_found');
-          value = path.resolve(given);
-        }
-        // The flag is the variable given on the command line: the same precedence, one code path.
-        env = { ...process.env, [sourceFlag.env]: value };
+      // Each variable flag is its variable given on the command line: the same precedence and
+      // checks, one code path.
+      const given: Record<string, string> = {};
+      const values: Record<string, unknown> = parsed;
+      for (const flag of variables) {
+        const value = values[flag.name];
+        if (typeof value !== 'string') continue;
+        if (flag.isFile && !fs.statSync(value, { throwIfNoEntry: false })?.isFile())
+          throw new BourdonError(`--${flag.name} ${value}: no such file`, 'not_found');
+        given[flag.env] = flag.isFile ? path.resolve(value) : value;
       }
+      const env = { ...process.env, ...given };
       await this.exportWith(participant, parsed, exportEnvironment(env, { since: parsed.since }));
     }
   };

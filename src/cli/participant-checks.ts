@@ -12,6 +12,8 @@ import type { SourceStatus } from '../participants/participant.js';
 
 function unreadable(source: SourceStatus): string | undefined {
   if (source.problem) return source.problem;
+  // A network source (openclaw's instance URL) is found only when it answered: no file to check.
+  if (/^https?:\/\//.test(source.path)) return undefined;
   try {
     fs.accessSync(source.path, fs.constants.R_OK);
     return undefined;

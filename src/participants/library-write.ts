@@ -21,9 +21,10 @@ import { isObject, type RawObject } from '../core/store/manifest.js';
 import { parseYaml } from '../core/store/yaml.js';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { withLibraryGate } from '../core/fs/gate.js';
-import { writeDurable } from '../core/fs/atomic.js';
+import { isTempOf, sweepAtomicTemps, writeDurable } from '../core/fs/atomic.js';
 import { currentVersion, historyKeep, readHistory, readLive } from '../core/writes/history.js';
 import { writeVersion } from '../core/writes/history-writer.js';
+import { readStagedDoc, stagedPath } from '../core/writes/staged-file.js';
 import {
   ENTITY_LIST_FIELDS,
   SESSION_LIST_FIELDS,
@@ -39,6 +40,8 @@ import type { ManifestData } from './participant.js';
 
 /** The history op of an export; the actor names the participant. */
 export const EXPORT_OP = 'export';
+/** The audit op of an export staged for review (stageExportInLibrary). */
+export const STAGE_OP = 'stage';
 
 export interface LibraryExportResult {
   path: string;
@@ -70,12 +73,17 @@ export function exportRecordPath(libraryRoot: string, agentId: string): string {
   return path.join(libraryRoot, EXPORTS_DIR, `${agentId}${MANIFEST_SUFFIX}`);
 }
 
+/** The same record for an export that is staged instead of written live (stageExportInLibrary). */
+function stagedRecordPath(libraryRoot: string, agentId: string): string {
+  return path.join(libraryRoot, EXPORTS_DIR, 'staged', `${agentId}${MANIFEST_SUFFIX}`);
+}
+
 const EXPORTS_DIR = '.exports';
 
-/** The rows the participant's previous export wrote, or null when none is known (all live rows are kept). */
-function previousExport(ctx: OperationContext, agentId: string): RawObject | null {
+/** The rows the participant's previous export wrote (at `record`), or null when none is known (all live rows are kept). */
+function previousExport(record: string): RawObject | null {
   try {
-    return parsed(readLive(exportRecordPath(ctx.store.paths.root, agentId)));
+    return parsed(readLive(record));
   } catch {
     return null;
   }
@@ -140,7 +148,7 @@ export async function writeExportToLibrary(
       const live = parsed(liveBytes);
       if (liveBytes && !live)
         ctx.warn(`${livePath} could not be read as a manifest; the export replaces it (its bytes stay in history)`);
-      const previous = previousExport(ctx, request.agentId);
+      const previous = previousExport(exportRecordPath(paths.root, request.agentId));
       const { manifest, kept } = combineWithLive(request.manifest, live, previous);
       const state = readHistory(paths, request.agentId, ctx.files);
       const held = currentVersion(state, liveBytes);
@@ -193,6 +201,83 @@ export async function writeExportToLibrary(
         ctx.warn(`the export's own rows could not be recorded in ${recordPath} (${describeError(error)})`);
       }
       return { path: livePath, version: record.version, written: true, kept };
+    },
+    { warn: ctx.warn },
+  );
+}
+
+/** What staging an export did. */
+export interface StagedExportResult {
+  path: string;
+  /** false when the staged file already held exactly this (nothing written, nothing audited). */
+  written: boolean;
+  /** Rows another writer had staged for the agent (a member's quarantined commits), kept on top. */
+  kept: LibraryExportResult['kept'];
+}
+
+/**
+ * Stages an export for review instead of writing it live, as the engine stages a quarantined
+ * member's (openclaw): `<library>/staging/<agent-id>/<agent-id>.l5.yaml`, where `bourdon
+ * staging list` shows it and `bourdon staging promote <agent-id>` merges it through the commit
+ * path. Under the gate, audited first, written atomically. A new export replaces the previous
+ * staged one (the same source, read afresh), but rows the member itself staged meanwhile
+ * (commit_to_federation, same file) are applied again on top, as a live export keeps other
+ * writers' rows: a staged row is never lost unreviewed.
+ */
+export async function stageExportInLibrary(
+  ctx: OperationContext,
+  request: LibraryExportRequest,
+): Promise<StagedExportResult> {
+  const paths = ctx.store.paths;
+  const stagedFile = stagedPath(ctx.store, request.agentId, request.agentId);
+  const recordPath = stagedRecordPath(paths.root, request.agentId);
+  return withLibraryGate(
+    paths,
+    () => {
+      let staged: RawObject | null;
+      try {
+        staged = readStagedDoc(stagedFile);
+      } catch (error) {
+        throw new BourdonError(
+          `${describeError(error)}; nothing was staged (review it with \`bourdon staging list\`, or reject it with \`bourdon staging reject ${request.agentId}\`)`,
+        );
+      }
+      const combined = combineWithLive(request.manifest, staged, previousExport(recordPath));
+      const kept = combined.kept;
+      // Nothing of another writer's: the staged file is the export itself, in its own order.
+      const manifest =
+        kept.entities + kept.sessions + kept.notes > 0
+          ? combined.manifest
+          : (structuredClone(request.manifest) as RawObject);
+      let data: Buffer;
+      let own: Buffer;
+      try {
+        data = serialiseManifest(manifest);
+        own = serialiseManifest(structuredClone(request.manifest) as RawObject);
+      } catch (error) {
+        throw new BourdonError(describeError(error));
+      }
+      const keepRecord = () => {
+        const before = readLive(recordPath);
+        if (!before || !before.equals(own)) writeDurable(recordPath, own, { writer: ctx.files, mode: 0o600 });
+      };
+      if (staged && sameValue({ ...staged, last_updated: null }, { ...manifest, last_updated: null })) {
+        keepRecord();
+        return { path: stagedFile, written: false, kept };
+      }
+      try {
+        appendAudit(request.auditPath, auditRecord(request.actor, STAGE_OP, request.agentId, true, request.detail));
+      } catch (error) {
+        throw new BourdonError(`export refused: the audit record could not be written (${describeError(error)})`);
+      }
+      sweepAtomicTemps(path.dirname(stagedFile), (name) => isTempOf(name, path.basename(stagedFile), true));
+      writeDurable(stagedFile, data, { writer: ctx.files });
+      try {
+        keepRecord();
+      } catch (error) {
+        ctx.warn(`the export's own rows could not be recorded in ${recordPath} (${describeError(error)})`);
+      }
+      return { path: stagedFile, written: true, kept };
     },
     { warn: ctx.warn },
   );

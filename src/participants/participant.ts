@@ -18,6 +18,8 @@ export interface ExportEnvironment {
   readonly hostname: string;
   /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
   readonly since?: string;
+  /** `--since` as given (trimmed), for a participant that compares instants rather than days (openclaw). */
+  readonly sinceText?: string;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }
@@ -46,15 +48,20 @@ export interface ParticipantExport {
 }
 
 /**
- * A command-line flag that names a participant's source instead of its environment variable
- * (`--file` for MEMORY_FILE_PATH): the CLI sets the variable from it, so there is one code path.
+ * A command-line flag that stands for one of a participant's environment variables (`--file`
+ * for MEMORY_FILE_PATH, `--url` for OPENCLAW_URL): the CLI sets the variable from it, so the
+ * participant has one code path and the same checks for both.
  */
-export interface SourceFlag {
-  /** `file`: a file that must exist, resolved against the working folder; `url`: passed as given. */
-  readonly kind: 'file' | 'url';
+export interface VariableFlag {
+  /** The flag's name, without dashes. */
+  readonly name: string;
   /** The variable the flag stands for. */
   readonly env: string;
   readonly description: string;
+  /** What the help shows as its value (`<file>`, `<url>`, `<seconds>`). */
+  readonly helpValue: string;
+  /** A file that must exist: resolved against the working folder, refused in one line when missing. */
+  readonly isFile?: boolean;
 }
 
 /** How `bourdon <topic> export` presents a participant: text only, the CLI builds the command. */
@@ -63,7 +70,11 @@ export interface ParticipantHelp {
   readonly summary: string;
   /** What it reads (read-only) and where: sources, environment overrides, fallbacks. */
   readonly reads: string;
-  readonly sourceFlag?: SourceFlag;
+  /** What the export does with the manifest, when not the usual new version in the library. */
+  readonly writes?: string;
+  readonly flags?: readonly VariableFlag[];
+  /** Its examples, when the three every export has would not show how it is used. */
+  readonly examples?: readonly string[];
 }
 
 export interface Participant {
@@ -72,6 +83,12 @@ export interface Participant {
   /** The CLI topic: its command is `bourdon <topic> export`. */
   readonly topic: string;
   readonly help: ParticipantHelp;
+  /**
+   * True when its export is staged for review rather than written live, as the engine stages a
+   * quarantined member's (openclaw): without `--out` the manifest goes to
+   * `<library>/staging/<agent-id>/<agent-id>.l5.yaml`, where `bourdon staging list/promote` finds it.
+   */
+  readonly staged?: boolean;
   /** The sources it would read, found or not, without reading them. */
   sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
   /** Reads the native files and builds the manifest. Never writes anything. */

@@ -7,6 +7,7 @@ import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
 import { cursorParticipant } from './cursor/index.js';
 import { mcpMemoryParticipant } from './mcp-memory/index.js';
+import { openclawParticipant } from './openclaw/index.js';
 import type { Participant } from './participant.js';
 
 export const PARTICIPANTS: readonly Participant[] = [
@@ -15,6 +16,7 @@ export const PARTICIPANTS: readonly Participant[] = [
   cursorParticipant,
   copilotCliParticipant,
   mcpMemoryParticipant,
+  openclawParticipant,
 ];
 
 /** The participant publishing as `id` (an agent id or a CLI topic); undefined when none does. */

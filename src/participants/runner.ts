@@ -3,7 +3,8 @@
  * It builds the ExportEnvironment (clock, machine name, `--since`), runs the participant, finishes
  * its manifest (filters and redaction, finish.ts), serialises it with the project's YAML writer
  * and writes it: to `--out FILE` atomically, or into the library through its write path
- * (library-write.ts). `--dry-run` writes nothing; `--print` gives the YAML back to print.
+ * (library-write.ts) — or into its staging for review, for a participant the engine stages
+ * (`staged`). `--dry-run` writes nothing; `--print` gives the YAML back to print.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
 import { finishManifest, type FinishCounts } from './finish.js';
-import { writeExportToLibrary, type LibraryExportResult } from './library-write.js';
+import { stageExportInLibrary, writeExportToLibrary, type LibraryExportResult } from './library-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
 import { plural } from '../core/store/words.js';
 
@@ -55,6 +56,7 @@ export function exportEnvironment(env: Env, options: { since?: string; cwd?: str
     now: exportClock(env),
     hostname: named ? named : os.hostname(),
     since: sinceDay(options.since),
+    sinceText: options.since === undefined ? undefined : options.since.trim(),
     platform: process.platform,
   };
 }
@@ -85,6 +87,8 @@ export interface ExportReport {
   version: number | null;
   /** false when the library already held exactly this (no new version). */
   written: boolean;
+  /** true when it was staged for review (`bourdon staging promote <agent-id>`) rather than written live. */
+  staged: boolean;
   /** Rows other writers had added or changed, applied again on top (library writes only). */
   kept: LibraryExportResult['kept'] | null;
   /** The YAML that was (or would be) written; null when there is none. */
@@ -108,6 +112,7 @@ export async function runExport(
     path: null,
     version: null,
     written: false,
+    staged: false,
     kept: null,
     yaml: null,
   };
@@ -135,13 +140,22 @@ export async function runExport(
   }
   if (!options.library || !options.auditPath) throw new BourdonError('no library to export into');
   const ctx = options.library();
-  const written = await writeExportToLibrary(ctx, {
+  const request = {
     agentId: participant.agentId,
     actor: `participant:${participant.agentId}`,
     manifest,
     auditPath: options.auditPath,
     detail: `${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.sessions, 'session')} at ${options.accessLevel}`,
-  });
+  };
+  if (participant.staged) {
+    const staged = await stageExportInLibrary(ctx, request);
+    report.path = staged.path;
+    report.written = staged.written;
+    report.staged = true;
+    report.kept = staged.kept;
+    return report;
+  }
+  const written = await writeExportToLibrary(ctx, request);
   report.path = written.path;
   report.version = written.version;
   report.written = written.written;

@@ -29,6 +29,8 @@ export interface ParticipantCase {
   expect_manifest: boolean;
   /** Lists (dotted paths) that compare as multisets. */
   unordered: string[];
+  /** openclaw only: the fake instance's routes (`api.json`), served for the run (openclaw-fake.ts). */
+  fake_api?: string;
   notes: string;
 }
 
@@ -80,9 +82,13 @@ export function copyCaseHome(recorded: RecordedCase): { root: string; home: stri
   return { root, home };
 }
 
-/** `text` with the case's `${HOME}` placeholder replaced by the copied home. */
-export function substituteHome(text: string, home: string): string {
-  return text.split('${HOME}').join(home);
+/**
+ * `text` with the case's `${HOME}` placeholder replaced by the copied home, and `${OPENCLAW_URL}`
+ * by the fake instance's base URL when one is served.
+ */
+export function substituteHome(text: string, home: string, openclawUrl?: string): string {
+  const homed = text.split('${HOME}').join(home);
+  return openclawUrl === undefined ? homed : homed.split('${OPENCLAW_URL}').join(openclawUrl);
 }
 
 /**
@@ -115,11 +121,11 @@ export function caseEnvironment(spec: ParticipantCase, home: string): ExportEnvi
   };
 }
 
-/** The manifest the engine wrote for a case, `${HOME}` substituted; undefined when it wrote none. */
-export function expectedManifest(recorded: RecordedCase, home: string): ManifestData | undefined {
+/** The manifest the engine wrote for a case, `${HOME}` (and `${OPENCLAW_URL}`) substituted; undefined when it wrote none. */
+export function expectedManifest(recorded: RecordedCase, home: string, openclawUrl?: string): ManifestData | undefined {
   const file = path.join(recorded.dir, 'expected.l5.yaml');
   if (!recorded.spec.expect_manifest || !fs.existsSync(file)) return undefined;
-  return yaml.load(substituteHome(fs.readFileSync(file, 'utf8'), home)) as ManifestData;
+  return yaml.load(substituteHome(fs.readFileSync(file, 'utf8'), home, openclawUrl)) as ManifestData;
 }
 
 /**

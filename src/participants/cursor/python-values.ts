@@ -5,8 +5,11 @@
  * port's output equal to the engine's on the odd values real databases hold.
  */
 
-/** Python's truthiness of a JSON value: null, false, 0, '', [] and {} are false. */
+import { PyFloat } from '../python-json.js';
+
+/** Python's truthiness of a JSON value: null, false, 0, 0.0, '', [] and {} are false. */
 export function pyTruthy(value: unknown): boolean {
+  if (value instanceof PyFloat) return value.value !== 0;
   if (Array.isArray(value)) return value.length > 0;
   if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
   return Boolean(value);
@@ -32,6 +35,8 @@ export function pyStr(value: unknown): string {
   if (value === false) return 'False';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isInteger(value) ? value.toFixed(0) : String(value);
+  // Numbers as python-json.ts reads them: floats and integers past 2^53 keep Python's text.
+  if (value instanceof PyFloat || typeof value === 'bigint') return value.toString();
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
   if (typeof value === 'object') {
     const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`);
@@ -81,9 +86,10 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
 /**
  * CPython's `parse_hh_mm_ss_ff` over `text`: `HH[:?MM[:?SS]]` with the first separator setting
  * the style, then a fraction after `.`/`,` (or, in the compact style, directly). Returns the
- * components, or undefined when malformed; `trailing` is true when characters were left over.
+ * components (and the fraction in microseconds), or undefined when malformed; `trailing` is true
+ * when characters were left over.
  */
-function scanClock(text: string): { values: number[]; trailing: boolean } | undefined {
+function scanClock(text: string): { values: number[]; micro: number; trailing: boolean } | undefined {
   const values = [0, 0, 0];
   let at = 0;
   let separated = true;
@@ -95,7 +101,7 @@ function scanClock(text: string): { values: number[]; trailing: boolean } | unde
     const c = text[at];
     at += 1;
     if (i === 0) separated = c === ':';
-    if (at >= text.length) return { values, trailing: at === text.length && c !== undefined };
+    if (at >= text.length) return { values, micro: 0, trailing: at === text.length && c !== undefined };
     if (separated && c === ':') continue;
     if (c === '.' || c === ',') {
       fraction = true;
@@ -104,26 +110,33 @@ function scanClock(text: string): { values: number[]; trailing: boolean } | unde
     if (separated) return undefined;
     at -= 1;
   }
-  if (!fraction && at >= text.length) return { values, trailing: false };
+  if (!fraction && at >= text.length) return { values, micro: 0, trailing: false };
   const digits = Math.min(6, text.length - at);
   for (let i = at; i < at + digits; i++) if (!isDigit(text[i])) return undefined;
+  const micro = digits ? Number(text.slice(at, at + digits).padEnd(6, '0')) : 0;
   at += digits;
   while (isDigit(text[at])) at++;
-  return { values, trailing: at < text.length };
+  return { values, micro, trailing: at < text.length };
 }
 
-/** A time (with an optional `+HH:MM`-style offset) as CPython's `parse_isoformat_time` accepts it. */
-function validTime(text: string): boolean {
+/**
+ * A time (with an optional `+HH:MM`-style offset) as CPython's `parse_isoformat_time` accepts it:
+ * microseconds since midnight and the offset in microseconds (null when naive), or undefined.
+ */
+function parseTime(text: string): { micros: number; offset: number | null } | undefined {
   const sign = /[+-]/.exec(text);
   const clock = scanClock(sign ? text.slice(0, sign.index) : text);
-  if (!clock || (!sign && clock.trailing)) return false;
+  if (!clock || (!sign && clock.trailing)) return undefined;
   const [hour, minute, second] = clock.values;
-  if (hour > 23 || minute > 59 || second > 59) return false;
-  if (!sign) return true;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const micros = (hour * 3600 + minute * 60 + second) * 1e6 + clock.micro;
+  if (!sign) return { micros, offset: null };
   const offset = scanClock(text.slice(sign.index + 1));
-  if (!offset || offset.trailing) return false;
+  if (!offset || offset.trailing) return undefined;
+  const span = (offset.values[0] * 3600 + offset.values[1] * 60 + offset.values[2]) * 1e6 + offset.micro;
   // A timezone's offset must be under a day.
-  return offset.values[0] * 3600 + offset.values[1] * 60 + offset.values[2] < 86_400;
+  if (span >= 86_400e6) return undefined;
+  return { micros, offset: sign[0] === '-' ? -span : span };
 }
 
 /**
@@ -161,15 +174,39 @@ function parseDatePart(text: string): string | undefined {
   return undefined;
 }
 
-/** The calendar date written in an ISO string (after the engine's `Z` → `+00:00`), or undefined. */
-export function isoCalendarDate(value: string): string | undefined {
+/** The date part and the time part (undefined when there is none) of an ISO string, as CPython splits it. */
+function isoParts(
+  value: string,
+): { date: string; time: { micros: number; offset: number | null } | undefined } | undefined {
   // Positions count code points; a non-ASCII one can only stand as the date/time separator.
   const text = Array.from(value.replaceAll('Z', '+00:00'), (c) => (c.length > 1 || c > '\x7f' ? '\x80' : c)).join('');
   const separator = separatorAt(text);
   if (separator < 0 || separator > text.length) return undefined;
   const date = parseDatePart(text.slice(0, separator));
-  if (!date || text.length === separator) return date;
-  return validTime(text.slice(separator + 1)) ? date : undefined;
+  if (!date) return undefined;
+  if (text.length === separator) return { date, time: undefined };
+  const time = parseTime(text.slice(separator + 1));
+  return time ? { date, time } : undefined;
+}
+
+/** The calendar date written in an ISO string (after the engine's `Z` → `+00:00`), or undefined. */
+export function isoCalendarDate(value: string): string | undefined {
+  return isoParts(value)?.date;
+}
+
+/**
+ * The instant an ISO string names, in milliseconds since 1970 (fractional below a millisecond),
+ * as `datetime.fromisoformat` (Python 3.11, after `Z` → `+00:00`) reads it, a value without an
+ * offset taken as UTC; undefined when Python would refuse it.
+ */
+export function isoInstant(value: string): number | undefined {
+  const parts = isoParts(value);
+  if (!parts) return undefined;
+  const [year, month, day] = parts.date.split('-').map(Number);
+  const midnight = new Date(Date.UTC(2000, month - 1, day));
+  midnight.setUTCFullYear(year);
+  const micros = parts.time ? parts.time.micros - (parts.time.offset ?? 0) : 0;
+  return midnight.getTime() + micros / 1000;
 }
 
 /** Python's `datetime.fromtimestamp(n, timezone.utc).date()` for seconds, or milliseconds above 1e10. */

@@ -37,7 +37,15 @@ export const mcpMemoryParticipant: Participant = {
     summary: "Publish the MCP memory server's knowledge graph as the mcp-memory manifest.",
     reads:
       "Reads the knowledge graph of the official MCP memory server (@modelcontextprotocol/server-memory): --file, else $MEMORY_FILE_PATH, else the MEMORY_FILE_PATH your MCP hosts' configs give that server (Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex), else the server's default file. Entities become known entities (first two observations as the summary); people and entities with credential-like observations stay private and are not exported.",
-    sourceFlag: { kind: 'file', env: 'MEMORY_FILE_PATH', description: 'The graph file (JSONL) to read.' },
+    flags: [
+      {
+        name: 'file',
+        env: 'MEMORY_FILE_PATH',
+        description: 'The graph file (JSONL) to read.',
+        helpValue: '<file>',
+        isFile: true,
+      },
+    ],
   },
 
   async sources(environment) {

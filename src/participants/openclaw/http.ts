@@ -1,0 +1,200 @@
+/**
+ * The one network source of the participants: GET requests to an OpenClaw instance, bounded
+ * and confined (docs/participants.md, docs/security.md). Each request has a connect timeout
+ * (DNS and TCP) and a total one (until the last byte of the answer); an answer is read only up
+ * to a size cap; a redirect is followed only within the instance's own origin (scheme, host and
+ * port), never to another host, which would carry the token away; proxy variables are not
+ * honoured (the token would pass through the proxy). The token goes only into the
+ * Authorization header: every message this file produces is masked, so no failure echoes it.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { BourdonError } from '../../core/errors.js';
+import { packageInfo } from '../../core/version.js';
+
+export interface InstanceClientOptions {
+  /** The instance's base URL, without a trailing `/` (paths are appended to it as text). */
+  readonly baseUrl: string;
+  /** The bearer token (OPENCLAW_TOKEN); undefined sends no Authorization header. */
+  readonly token?: string;
+  readonly connectTimeoutMs: number;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+}
+
+/** An answer read whole: its status and body bytes. */
+export interface InstanceAnswer {
+  readonly status: number;
+  readonly body: Buffer;
+}
+
+/** Same-origin redirects followed before giving up (a loop ends here). */
+const MAX_REDIRECTS = 3;
+
+/** The request could not be made or its answer not read: no connection, a timeout, the cap, a redirect away. */
+export class InstanceUnreachable extends BourdonError {
+  constructor(message: string) {
+    super(message, 'unavailable');
+  }
+}
+
+/** `origin` of a URL as it is shown in messages: scheme, host and port, never credentials or a query. */
+export function shownOrigin(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+/** Why a transport failed, in words a person acts on; the error's own text only as a last resort. */
+function transportFailure(error: NodeJS.ErrnoException, url: URL): string {
+  const where = shownOrigin(url);
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `connection refused at ${where}: nothing listens there (is OpenClaw running? set OPENCLAW_URL or --url)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${url.hostname} does not resolve (check OPENCLAW_URL or --url)`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `${where} closed the connection before answering`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${where} cannot be reached from this machine (${error.code})`;
+    default:
+      if (
+        typeof error.code === 'string' &&
+        /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(error.code)
+      )
+        return `TLS with ${where} failed (${error.code}): its certificate is not trusted here`;
+      return `${where}: ${error.message.split('\n')[0]}`;
+  }
+}
+
+/** Seconds as a person reads them (`5 s`, `0.2 s`). */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/**
+ * A client of one instance. `get` answers any HTTP status (the caller decides what a 404 means)
+ * and throws InstanceUnreachable for everything else, its message masked.
+ */
+export class InstanceClient {
+  constructor(private readonly options: InstanceClientOptions) {}
+
+  /** `text` with the token replaced, wherever it appears. */
+  mask(text: string): string {
+    const token = this.options.token;
+    return token ? text.split(token).join('[OPENCLAW_TOKEN]') : text;
+  }
+
+  /** GET `<baseUrl><path>`. */
+  async get(path: string, options: { withToken?: boolean } = {}): Promise<InstanceAnswer> {
+    let url = new URL(this.options.baseUrl + path);
+    const origin = url.origin;
+    for (let hop = 0; ; hop++) {
+      let answer: InstanceAnswer | { redirect: string };
+      try {
+        answer = await this.once(url, options.withToken ?? true);
+      } catch (error) {
+        if (error instanceof InstanceUnreachable) throw new InstanceUnreachable(this.mask(error.message));
+        throw new InstanceUnreachable(this.mask(transportFailure(error as NodeJS.ErrnoException, url)));
+      }
+      if (!('redirect' in answer)) return answer;
+      let next: URL;
+      try {
+        next = new URL(answer.redirect, url);
+      } catch {
+        throw new InstanceUnreachable(`${url.pathname} answered a redirect to an address that is not a URL`);
+      }
+      if (next.origin !== origin)
+        throw new InstanceUnreachable(
+          this.mask(
+            `${url.pathname} redirects to another origin (${shownOrigin(next)}); not followed, the token stays with ${shownOrigin(url)} (point --url or OPENCLAW_URL at the instance itself)`,
+          ),
+        );
+      if (hop >= MAX_REDIRECTS)
+        throw new InstanceUnreachable(`${path} redirected more than ${MAX_REDIRECTS} times; not followed further`);
+      url = next;
+    }
+  }
+
+  /** One request: the answer read whole, or where it redirects to. */
+  private once(url: URL, withToken: boolean): Promise<InstanceAnswer | { redirect: string }> {
+    const { token, connectTimeoutMs, timeoutMs, maxBytes } = this.options;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': `bourdon/${packageInfo().version}`,
+    };
+    if (token && withToken) headers.Authorization = `Bearer ${token}`;
+    const transport = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const timers: NodeJS.Timeout[] = [];
+      const finish = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        outcome();
+      };
+      const fail = (error: Error) => {
+        finish(() => reject(error));
+        request.destroy();
+      };
+      // agent: false — a fresh connection per request: no pooled socket outlives the export.
+      const request = transport.request(url, { method: 'GET', headers, agent: false }, (response) => {
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (status >= 300 && status < 400 && location) {
+          response.resume();
+          finish(() => resolve({ redirect: location }));
+          request.destroy();
+          return;
+        }
+        const declared = Number(response.headers['content-length']);
+        const tooLarge = () =>
+          new InstanceUnreachable(
+            `${url.pathname} answered more than ${maxBytes} bytes (the cap, BOURDON_OPENCLAW_MAX_BYTES); refused`,
+          );
+        if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge());
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) return fail(tooLarge());
+          chunks.push(chunk);
+        });
+        response.on('end', () => finish(() => resolve({ status, body: Buffer.concat(chunks) })));
+        response.on('error', (error) => fail(error));
+        response.on('aborted', () => fail(new InstanceUnreachable(`${url.pathname}: the answer was cut off`)));
+      });
+      request.on('error', (error) => fail(error));
+      timers.push(
+        setTimeout(
+          () =>
+            fail(
+              new InstanceUnreachable(
+                `no connection to ${shownOrigin(url)} within ${seconds(connectTimeoutMs)} (the connect timeout, --connect-timeout)`,
+              ),
+            ),
+          connectTimeoutMs,
+        ),
+      );
+      request.on('socket', (socket) => {
+        const connected = () => clearTimeout(timers[0]);
+        if (!socket.connecting) connected();
+        else socket.once('connect', connected);
+      });
+      timers.push(
+        setTimeout(
+          () =>
+            fail(
+              new InstanceUnreachable(
+                `${shownOrigin(url)}${url.pathname} did not answer within ${seconds(timeoutMs)} (the timeout, --timeout)`,
+              ),
+            ),
+          timeoutMs,
+        ),
+      );
+      request.end();
+    });
+  }
+}

@@ -1,0 +1,362 @@
+/**
+ * The openclaw participant: an OpenClaw instance's memories and sessions, read over its HTTP API
+ * (`/api/status`, `/api/memories`, `/api/sessions`) — the one participant whose source is the
+ * network, not a file (conformance/participants/README.md, "openclaw"; docs/participants.md).
+ * Nothing on disk is read. The instance must pass the handshake (handshake.ts) before anything
+ * else is asked; every request goes through http.ts (timeouts, size cap, no redirect to another
+ * host, the token only in its header). OpenClaw is a quarantined member: without `--out` its
+ * export is staged for review, not written live (`staged`).
+ */
+import { BourdonError, UsageError } from '../../core/errors.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { isoInstant, pyStr, pyTruthy } from '../cursor/python-values.js';
+import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
+import { parsePythonJson, PyFloat } from '../python-json.js';
+import { pyStrip, scrubNativeText } from '../scrub.js';
+import { handshakeProblem } from './handshake.js';
+import { InstanceClient, InstanceUnreachable, type InstanceClientOptions } from './http.js';
+
+export const OPENCLAW_ID = 'openclaw';
+
+const ROLE_NARRATIVE =
+  'OpenClaw, a personal AI assistant, read over its HTTP API: its memories and recent sessions. ' +
+  'A quarantined member: its export is staged for an operator to review and promote before the ' +
+  'other agents see it.';
+
+/** The engine's default instance. */
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
+/** Until the TCP connection is made (DNS included), per request. */
+export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
+/** Until the last byte of an answer, per request. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** The largest answer read: 10,000 sessions take about 2 MB; far past that is not an OpenClaw answer. */
+export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+
+const MAX_MEMORIES = 100;
+const MAX_SESSIONS = 50;
+const MAX_TAGS = 8;
+const MAX_PROJECTS = 5;
+
+type Env = ExportEnvironment['env'];
+type Item = Record<string, unknown>;
+
+/** A variable's value; an empty one counts as unset (README, Environment). */
+function setting(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function positiveNumber(env: Env, name: string, flag: string, fallback: number, max: number): number {
+  const raw = setting(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max)
+    throw new UsageError(`${flag} (${name}) must be a number above 0 and at most ${max} (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/** Where the instance is and how it is asked: OPENCLAW_URL (or --url), OPENCLAW_TOKEN, the limits. */
+export interface InstanceSettings {
+  /** The instance URL as given, trailing `/` removed: also the manifest's `agent.instance`. */
+  readonly url: string;
+  readonly client: InstanceClientOptions;
+}
+
+export function instanceSettings(env: Env): InstanceSettings {
+  const url = (setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL).replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`the OpenClaw URL ${JSON.stringify(url)} (--url or OPENCLAW_URL) is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`the OpenClaw URL must start with http:// or https:// (got ${parsed.protocol})`);
+  // Credentials in the URL would be written into the manifest (agent.instance) and shown in messages.
+  if (parsed.username || parsed.password)
+    throw new UsageError('the OpenClaw URL carries credentials; give the token in OPENCLAW_TOKEN, not in the URL');
+  if (parsed.search || parsed.hash)
+    throw new UsageError(
+      'the OpenClaw URL is a base address: scheme, host, port and an optional path, no ?query or #fragment',
+    );
+  const token = setting(env, 'OPENCLAW_TOKEN');
+  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
+    throw new UsageError(
+      'OPENCLAW_TOKEN holds a space, a control or a non-ASCII character, which a bearer token cannot (its value is not shown)',
+    );
+  return {
+    url,
+    client: {
+      baseUrl: url,
+      token,
+      connectTimeoutMs:
+        positiveNumber(
+          env,
+          'BOURDON_OPENCLAW_CONNECT_TIMEOUT',
+          '--connect-timeout',
+          DEFAULT_CONNECT_TIMEOUT_SECONDS,
+          3600,
+        ) * 1000,
+      timeoutMs: positiveNumber(env, 'BOURDON_OPENCLAW_TIMEOUT', '--timeout', DEFAULT_TIMEOUT_SECONDS, 3600) * 1000,
+      maxBytes: Math.floor(
+        positiveNumber(env, 'BOURDON_OPENCLAW_MAX_BYTES', 'the answer cap', DEFAULT_MAX_BYTES, Number.MAX_SAFE_INTEGER),
+      ),
+    },
+  };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** An answer's body as JSON (UTF-8, read as Python reads it: python-json.ts), or why it is not. */
+function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    return { problem: 'a body that is not UTF-8' };
+  }
+  try {
+    return { value: parsePythonJson(text) };
+  } catch {
+    return { problem: 'a body that is not JSON' };
+  }
+}
+
+/** A JSON object (a Python dict): not a list, and not one of python-json.ts's floats. */
+function isItem(value: unknown): value is Item {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof PyFloat);
+}
+
+function refused(client: InstanceClient, reason: string): BourdonError {
+  return new BourdonError(client.mask(`openclaw: handshake refused: ${reason}`));
+}
+
+/** `/api/status` and the handshake; the version the instance reports, or a refusal (exit 1, nothing written). */
+async function handshake(client: InstanceClient, token: string | undefined): Promise<string> {
+  let answer;
+  try {
+    answer = await client.get('/api/status');
+  } catch (error) {
+    if (error instanceof InstanceUnreachable) throw refused(client, error.message);
+    throw error;
+  }
+  if (answer.status === 401 || answer.status === 403)
+    throw refused(
+      client,
+      token === undefined
+        ? `/api/status answered HTTP ${answer.status}: the instance wants its API token in OPENCLAW_TOKEN (a variable, never a flag)`
+        : `/api/status answered HTTP ${answer.status}: the instance refused the token in OPENCLAW_TOKEN`,
+    );
+  if (answer.status < 200 || answer.status > 299)
+    throw refused(client, `/api/status answered HTTP ${answer.status}; is this an OpenClaw instance?`);
+  const body = parsedBody(answer.body);
+  if ('problem' in body) throw refused(client, `/api/status answered ${body.problem}`);
+  const { version, problem } = handshakeProblem(isItem(body.value) ? body.value : {});
+  if (problem !== undefined || version === undefined) throw refused(client, problem ?? 'no version');
+  return version;
+}
+
+/**
+ * The objects of a list route (`/api/memories`, `/api/sessions`): the list itself, or an
+ * object's `key` list. An HTTP error or a body that is not a JSON list gives none, with a
+ * warning (the engine reads none); a transport failure fails the export (http.ts).
+ */
+async function listed(client: InstanceClient, route: string, key: string, warnings: string[]): Promise<Item[]> {
+  const answer = await client.get(route);
+  if (answer.status < 200 || answer.status > 299) {
+    warnings.push(`openclaw: ${route} answered HTTP ${answer.status}; no ${key} read`);
+    return [];
+  }
+  const body = parsedBody(answer.body);
+  if ('problem' in body) {
+    warnings.push(`openclaw: ${route} answered ${body.problem}; no ${key} read`);
+    return [];
+  }
+  let list = body.value;
+  if (isItem(list)) {
+    if (!pyTruthy(list[key])) return [];
+    list = list[key];
+  }
+  if (!Array.isArray(list)) {
+    warnings.push(`openclaw: ${route} answered ${describeJson(list)} where a list of ${key} belongs; no ${key} read`);
+    return [];
+  }
+  return list.filter(isItem);
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return 'null';
+  if (isItem(value)) return 'an object';
+  if (value instanceof PyFloat || typeof value === 'bigint') return 'a number';
+  return `a ${typeof value}`;
+}
+
+/** The first truthy of `keys` in `item`, as Python's `a or b` picks it; undefined when none is. */
+function firstTruthy(item: Item, keys: readonly string[]): unknown {
+  for (const key of keys) if (pyTruthy(item[key])) return item[key];
+  return undefined;
+}
+
+/**
+ * The first `count` items of a list field (a string gives its first `count` characters), each
+ * converted to text and scrubbed. A value that is neither (an object, a number, `true`) is
+ * skipped with a warning: the engine fails on it (README, Not covered).
+ */
+function scrubbedItems(value: unknown, count: number, what: string, warnings: string[]): string[] {
+  if (!pyTruthy(value)) return [];
+  let items: unknown[];
+  if (Array.isArray(value)) items = value.slice(0, count);
+  else if (typeof value === 'string') items = [...value].slice(0, count);
+  else {
+    warnings.push(`openclaw: ${what} is ${describeJson(value)}, not a list; skipped`);
+    return [];
+  }
+  return items.map((item) => scrubNativeText(pyStr(item)));
+}
+
+function entitiesOf(items: readonly Item[], warnings: string[]): EntityRow[] {
+  const entities: EntityRow[] = [];
+  // A nameless memory still uses up one of the hundred, as in the engine.
+  for (const item of items.slice(0, MAX_MEMORIES)) {
+    const named = firstTruthy(item, ['name', 'title']);
+    const name = named === undefined ? '' : scrubNativeText(pyStr(named));
+    if (!name) continue;
+    entities.push({
+      name,
+      type: pyTruthy(item.type) ? pyStr(item.type) : 'topic',
+      summary: scrubNativeText(pyTruthy(item.summary) ? pyStr(item.summary) : ''),
+      tags: scrubbedItems(item.tags, MAX_TAGS, `the tags of memory ${JSON.stringify(name)}`, warnings),
+    });
+  }
+  return entities;
+}
+
+/** The instant sessions are cut at: `--since` as the instant it names (no offset: UTC). */
+function cutoffOf(environment: ExportEnvironment): number | undefined {
+  if (environment.sinceText !== undefined) {
+    const at = isoInstant(environment.sinceText);
+    if (at !== undefined) return at;
+  }
+  return environment.since === undefined ? undefined : Date.parse(`${environment.since}T00:00:00Z`);
+}
+
+function sessionsOf(items: readonly Item[], cutoff: number | undefined, warnings: string[]): SessionRow[] {
+  const sessions: SessionRow[] = [];
+  for (const item of items) {
+    if (sessions.length >= MAX_SESSIONS) break;
+    const dated = firstTruthy(item, ['updated_at', 'started_at', 'date']);
+    const date = dated === undefined ? '' : pyStrip(pyStr(dated));
+    if (!date) continue;
+    // A date that does not parse is kept: only a known instant before the cutoff drops a session.
+    const at = cutoff === undefined ? undefined : isoInstant(date);
+    if (at !== undefined && cutoff !== undefined && at < cutoff) continue;
+    const titled = firstTruthy(item, ['title', 'summary']);
+    const action = titled === undefined ? '' : scrubNativeText(pyStr(titled));
+    sessions.push({
+      date,
+      project_focus: scrubbedItems(item.projects, MAX_PROJECTS, `the projects of the session of ${date}`, warnings),
+      key_actions: action ? [action] : [],
+    });
+  }
+  return sessions;
+}
+
+async function exportOpenclaw(environment: ExportEnvironment): Promise<ParticipantExport> {
+  const settings = instanceSettings(environment.env);
+  const client = new InstanceClient(settings.client);
+  const version = await handshake(client, settings.client.token);
+  const warnings: string[] = [];
+  const sessions = sessionsOf(
+    await listed(client, '/api/sessions', 'sessions', warnings),
+    cutoffOf(environment),
+    warnings,
+  );
+  const entities = entitiesOf(await listed(client, '/api/memories', 'memories', warnings), warnings);
+  const manifest = {
+    spec_version: '0.1',
+    agent: { id: OPENCLAW_ID, type: 'other', instance: settings.url, role_narrative: ROLE_NARRATIVE },
+    // The engine stamps this participant with `Z`, not `+00:00`.
+    last_updated: environment.now.toISOString().slice(0, 19) + 'Z',
+    capabilities: [`openclaw ${version}`],
+    recent_sessions: sessions.map(orderedSession),
+    known_entities: entities.map(orderedEntity),
+    visibility_policy: { default: 'team' },
+  };
+  return {
+    manifest,
+    sources: [{ name: 'instance', path: settings.url, found: true }],
+    warnings: warnings.map((w) => client.mask(w)),
+  };
+}
+
+/** The instance URL as doctor may show it when it is refused: never the credentials it may carry. */
+function shownUrl(env: Env): string {
+  try {
+    const url = new URL(setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'OPENCLAW_URL (not an http or https URL)';
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return 'OPENCLAW_URL (not a URL)';
+  }
+}
+
+/**
+ * Whether an instance answers at the URL: one GET of `/api/status` without the token, bounded by
+ * the connect timeout (doctor and export-all ask before exporting). Any HTTP answer counts.
+ */
+async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
+  let settings: InstanceSettings;
+  try {
+    settings = instanceSettings(environment.env);
+  } catch (error) {
+    return [{ name: 'instance', path: shownUrl(environment.env), found: false, problem: (error as Error).message }];
+  }
+  const probe = new InstanceClient({ ...settings.client, timeoutMs: settings.client.connectTimeoutMs });
+  const found = await probe.get('/api/status', { withToken: false }).then(
+    () => true,
+    () => false,
+  );
+  return [{ name: 'instance', path: settings.url, found }];
+}
+
+export const openclawParticipant: Participant = {
+  agentId: OPENCLAW_ID,
+  topic: 'openclaw',
+  staged: true,
+  help: {
+    summary: "Stage an OpenClaw instance's memories and sessions for review.",
+    reads:
+      'Reads a running OpenClaw instance over its HTTP API (--url, else $OPENCLAW_URL, else http://127.0.0.1:8080): /api/status first — an instance older than 2026.1.29 or without authentication is refused (exit 1, nothing written) — then /api/sessions and /api/memories. The bearer token comes from $OPENCLAW_TOKEN only (never a flag: it would show in `ps` and your shell history) and is never printed, logged or written. Each request has a connect timeout (5 s) and a total one (30 s), answers over 32 MiB are refused, a redirect to another host is never followed and proxy variables are ignored.',
+    writes:
+      'OpenClaw is a quarantined member: the manifest is staged at <library>/staging/openclaw/openclaw.l5.yaml, not written live — review it with `bourdon staging list --diff` and merge it with `bourdon staging promote openclaw`. With --out FILE it is written to FILE instead. docs/security.md has the network rules.',
+    flags: [
+      {
+        name: 'url',
+        env: 'OPENCLAW_URL',
+        description: 'The instance (default $OPENCLAW_URL, else http://127.0.0.1:8080).',
+        helpValue: '<url>',
+      },
+      {
+        name: 'connect-timeout',
+        env: 'BOURDON_OPENCLAW_CONNECT_TIMEOUT',
+        description: 'Seconds to wait for each connection (default $BOURDON_OPENCLAW_CONNECT_TIMEOUT, else 5).',
+        helpValue: '<seconds>',
+      },
+      {
+        name: 'timeout',
+        env: 'BOURDON_OPENCLAW_TIMEOUT',
+        description: 'Seconds to wait for each whole answer (default $BOURDON_OPENCLAW_TIMEOUT, else 30).',
+        helpValue: '<seconds>',
+      },
+    ],
+    examples: [
+      '<%= config.bin %> openclaw export',
+      '<%= config.bin %> openclaw export --url http://127.0.0.1:8080 --since 2026-04-01 --dry-run --json',
+      '<%= config.bin %> openclaw export --out openclaw.l5.yaml --print',
+    ],
+  },
+  sources,
+  export: exportOpenclaw,
+};
