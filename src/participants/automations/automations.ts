@@ -164,13 +164,13 @@ function readTable(reader: SourceReader, file: string): Record<string, unknown> 
   }
 }
 
-/** Whether `target` is there at all, a broken or looping link included. */
-function exists(target: string): boolean {
+/** Whether `target` is there at all (a broken link included); `loop` when a link on its way loops. */
+function presence(target: string): 'present' | 'absent' | 'loop' {
   try {
     fs.lstatSync(target);
-    return true;
-  } catch {
-    return false;
+    return 'present';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : 'absent';
   }
 }
 
@@ -184,13 +184,15 @@ export function readAutomations(reader: SourceReader, dir: string, filter: Actio
   for (const entry of reader.list(dir)) {
     const folder = path.join(dir, entry);
     const tomlFile = path.join(folder, 'automation.toml');
-    if (!exists(tomlFile)) continue;
+    const found = presence(tomlFile);
+    if (found === 'loop') reader.warn(`${folder}: skipped, a link that loops`);
+    if (found !== 'present') continue;
     const table = readTable(reader, tomlFile);
     const id = textField(table, 'id', entry);
     if (!id) continue;
     const memoryPath = path.join(folder, 'memory.md');
     const memoryFile = reader.isFile(memoryPath) ? memoryPath : undefined;
-    if (!memoryFile && exists(memoryPath) && !reader.isDir(memoryPath)) {
+    if (!memoryFile && presence(memoryPath) !== 'absent' && !reader.isDir(memoryPath)) {
       reader.warn(`${memoryPath}: not a readable file (a broken or looping link?); no runs read`);
     }
     const memory = memoryFile ? reader.readStrictText(memoryFile, { maxBytes: MEMORY_TAIL_BYTES, tail: true }) : null;
