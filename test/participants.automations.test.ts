@@ -416,21 +416,30 @@ describe('broken and hostile automation folders', () => {
     ]);
   });
 
-  it('reads no runs from a memory.md that is a folder or a looping link, and skips a looping folder', async () => {
+  it('reads no runs from a memory.md that is a folder or a bad link, and skips a looping folder', async () => {
     const home = tempDir();
     const dir = codexDir(home);
     automation(dir, 'folder', 'id = "folder"\n');
     fs.mkdirSync(path.join(dir, 'folder', 'memory.md'));
     automation(dir, 'loop', 'id = "loop"\n');
     fs.symlinkSync('memory.md', path.join(dir, 'loop', 'memory.md'));
+    automation(dir, 'dangling', 'id = "dangling"\n');
+    fs.symlinkSync('gone.md', path.join(dir, 'dangling', 'memory.md'));
+    automation(dir, 'outside', 'id = "outside"\n');
+    const elsewhere = write(path.join(tempDir(), 'memory.md'), '2026-04-20\n- not ours to read\n');
+    fs.symlinkSync(elsewhere, path.join(dir, 'outside', 'memory.md'));
     fs.symlinkSync('circle', path.join(dir, 'circle'));
     automation(dir, 'good', 'id = "good"\n', '2026-04-20\n- fine\n');
     const { manifest, warnings } = await exported(codexAutomationsParticipant, home);
-    expect(names(manifest.known_entities)).toEqual(['folder', 'good', 'loop']);
-    expect(manifest.recent_sessions).toHaveLength(1);
+    expect(names(manifest.known_entities)).toEqual(['dangling', 'folder', 'good', 'loop', 'outside']);
+    expect(manifest.recent_sessions.map((session) => session.key_actions)).toEqual([
+      ['automation_id: good', 'run: good: fine', 'fine'],
+    ]);
     expect(warnings).toEqual([
-      `${path.join(dir, 'circle')}: skipped, a link that loops`,
-      `${path.join(dir, 'loop', 'memory.md')}: not a readable file (a broken or looping link?); no runs read`,
+      `${path.join(dir, 'circle', 'automation.toml')}: skipped, a link that loops`,
+      `${path.join(dir, 'dangling', 'memory.md')}: skipped, a link to nothing; no runs read`,
+      `${path.join(dir, 'loop', 'memory.md')}: skipped, a link that loops; no runs read`,
+      `${path.join(dir, 'outside', 'memory.md')}: skipped, it leads outside the folders an export reads`,
     ]);
   });
 

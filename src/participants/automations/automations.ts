@@ -164,15 +164,23 @@ function readTable(reader: SourceReader, file: string): Record<string, unknown> 
   }
 }
 
-/** Whether `target` is there at all (a broken link included); `loop` when a link on its way loops. */
-function presence(target: string): 'present' | 'absent' | 'loop' {
+/** What is at `target`: nothing, something, or a link that loops or leads to nothing. */
+function linkState(target: string): 'absent' | 'present' | 'loop' | 'dangling' {
+  const loops = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ELOOP';
   try {
     fs.lstatSync(target);
+  } catch (error) {
+    return loops(error) ? 'loop' : 'absent';
+  }
+  try {
+    fs.statSync(target);
     return 'present';
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'loop' : 'absent';
+    return loops(error) ? 'loop' : 'dangling';
   }
 }
+
+const LINK_PROBLEM = { loop: 'a link that loops', dangling: 'a link to nothing' } as const;
 
 /**
  * The automations of a folder, in folder-name order: every `<folder>/automation.toml` one level
@@ -184,16 +192,18 @@ export function readAutomations(reader: SourceReader, dir: string, filter: Actio
   for (const entry of reader.list(dir)) {
     const folder = path.join(dir, entry);
     const tomlFile = path.join(folder, 'automation.toml');
-    const found = presence(tomlFile);
-    if (found === 'loop') reader.warn(`${folder}: skipped, a link that loops`);
-    if (found !== 'present') continue;
+    const tomlState = linkState(tomlFile);
+    if (tomlState === 'loop' || tomlState === 'dangling')
+      reader.warn(`${tomlFile}: skipped, ${LINK_PROBLEM[tomlState]}`);
+    if (tomlState !== 'present') continue;
     const table = readTable(reader, tomlFile);
     const id = textField(table, 'id', entry);
     if (!id) continue;
     const memoryPath = path.join(folder, 'memory.md');
     const memoryFile = reader.isFile(memoryPath) ? memoryPath : undefined;
-    if (!memoryFile && presence(memoryPath) !== 'absent' && !reader.isDir(memoryPath)) {
-      reader.warn(`${memoryPath}: not a readable file (a broken or looping link?); no runs read`);
+    const memoryState = memoryFile ? 'present' : linkState(memoryPath);
+    if (memoryState === 'loop' || memoryState === 'dangling') {
+      reader.warn(`${memoryPath}: skipped, ${LINK_PROBLEM[memoryState]}; no runs read`);
     }
     const memory = memoryFile ? reader.readStrictText(memoryFile, { maxBytes: MEMORY_TAIL_BYTES, tail: true }) : null;
     automations.push({
