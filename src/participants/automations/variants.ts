@@ -87,7 +87,7 @@ const PRIVATE_DROP =
 
 function scheduledHelp(agentId: string, label: string, sources: string): CommandHelp {
   return {
-    summary: `Publish ${label} automation run memory as the ${agentId} manifest.`,
+    summary: `Publish ${label} automation runs as the ${agentId} manifest.`,
     description:
       `Reads ${sources} read-only: each <automation>/automation.toml (id, name, status, rrule, cwds) and its memory.md, ` +
       `whose dated run headers (2026-04-28 -- nightly run) become sessions (actions scrubbed, at most six a run) and whose text ` +
@@ -195,7 +195,7 @@ export const COPILOT_AUTOMATIONS: AutomationVariant = {
   hints: [],
   signals: [],
   help: {
-    summary: 'Publish Copilot automation run memory as the copilot-automations manifest.',
+    summary: 'Publish Copilot automation runs as the copilot-automations manifest.',
     description:
       'Reads $COPILOT_AUTOMATIONS_HOME (the automations folder itself; else ~/.copilot-bourdon/automations; without it ' +
       'the manifest is empty) read-only: each <automation>/automation.toml (id, name, status, trigger, kind, repos) and ' +
