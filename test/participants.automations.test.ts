@@ -443,6 +443,38 @@ describe('broken and hostile automation folders', () => {
     ]);
   });
 
+  it('never fails on random bytes in automation.toml and memory.md', async () => {
+    const home = tempDir();
+    const dir = codexDir(home);
+    // A fixed pseudo-random sequence (no flaky seeds): text-like bytes, dates, brackets and junk.
+    let state = 12345;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const alphabet = ['2026-04-2', '0', '1', '\n', '- ', '[', ']', '"', '=', 'id', ' ', '\u2028', '\r', 'é'];
+    const junk = (n: number, raw: number) =>
+      Buffer.concat(
+        Array.from({ length: n }, () =>
+          next() < raw
+            ? Buffer.from([Math.floor(next() * 256)])
+            : Buffer.from(alphabet[Math.floor(next() * alphabet.length)]),
+        ),
+      );
+    // Every other file holds raw bytes (mostly invalid UTF-8): skipped with a warning, never a failure.
+    for (let i = 0; i < 40; i++)
+      automation(
+        dir,
+        `a${i}`,
+        junk(40, (i % 2) * 0.05),
+        Buffer.concat([Buffer.from(`2026-04-2${i % 10}\n`), junk(400, (i % 2) * 0.05)]),
+      );
+    const { manifest, warnings } = await exported(codexAutomationsParticipant, home);
+    expect(manifest.known_entities.length).toBeGreaterThan(0);
+    expect(manifest.recent_sessions.length).toBeGreaterThan(0);
+    expect(warnings.length).toBeGreaterThan(0);
+    for (const warning of warnings) expect(warning).not.toContain('\n');
+    for (const session of manifest.recent_sessions)
+      expect((session.key_actions as string[]).length).toBeLessThanOrEqual(8);
+  });
+
   it('reads a huge memory.md from its end only', async () => {
     const home = tempDir();
     const dir = codexDir(home);

@@ -20,20 +20,26 @@ import {
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { collapseAndCut } from '../scrub.js';
 import { readAutomations, stringItems, textField, type Automation } from './automations.js';
-import { compileSignals, runProjects, runSignals, runTitle, type Run } from './runs.js';
+import {
+  compileSignals,
+  runProjects,
+  runSignals,
+  runTitle,
+  type ActionFilter,
+  type CompiledSignal,
+  type Run,
+} from './runs.js';
 import {
   CLAUDE_CODE_AUTOMATIONS,
   CODEX_AUTOMATIONS,
   COPILOT_AUTOMATIONS,
   CURSOR_AUTOMATIONS,
+  type AutomationStyle,
   type AutomationVariant,
 } from './variants.js';
 
 const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
 const SUMMARY_LIMIT = 260;
-/** key_actions per session: the automation line(s), the title, the actions. */
-const SCHEDULED_KEY_ACTIONS = 8;
-const TRIGGERED_KEY_ACTIONS = 9;
 
 /** One kept run of one automation. */
 interface AutomationRun {
@@ -44,136 +50,151 @@ interface AutomationRun {
 /** The runs on or after `since`, newest first: by (date, id) descending, ties in automation then file order. */
 function keptRuns(automations: readonly Automation[], since: string | undefined): AutomationRun[] {
   const runs = automations.flatMap((automation) =>
-    automation.runs.filter((run) => !since || run.date >= since).map((run) => ({ automation, run })),
+    automation.runs.filter((run) => !since || byCodePoint(run.date, since) >= 0).map((run) => ({ automation, run })),
   );
   // Array.prototype.sort is stable: equal keys keep their order.
   return runs.sort((a, b) => byCodePoint(b.run.date, a.run.date) || byCodePoint(b.automation.id, a.automation.id));
 }
 
-/** What the variant's rules build: sessions in run order, entities in the engine's order. */
+/** What one export builds rows with: its variant, its reader (for warnings), its compiled signals. */
+interface Context {
+  readonly variant: AutomationVariant;
+  readonly reader: SourceReader;
+  readonly signals: readonly CompiledSignal[];
+}
+
+/** What a run names beyond its automation: the session's focus, and the entities it evidences. */
+interface Evidence {
+  readonly focus: string[];
+  readonly entities: { name: string; type: string; summary: string; tags: string[] }[];
+}
+
+/** What differs between the two styles of automation (variants.ts, AutomationStyle). */
+interface StyleRules {
+  readonly filter: ActionFilter;
+  /** Ends a cut title or summary. */
+  readonly ellipsis: string;
+  /** key_actions per session: the automation line(s), the title, the actions. */
+  readonly keyActions: number;
+  /** An automation's summary after `<Label> automation '<name>' (<STATUS>). `. */
+  details(automation: Automation): string;
+  /** The key actions before the title. */
+  heading(automation: Automation): string[];
+  cwd(automation: Automation, context: Context): string;
+  files(automation: Automation): string[];
+  evidence(automation: Automation, run: Run, context: Context): Evidence;
+}
+
+const STYLES: Record<AutomationStyle, StyleRules> = {
+  // claude-code, codex, cursor: schedules, working folders, projects and signals named in run text.
+  scheduled: {
+    filter: 'markers',
+    ellipsis: '...',
+    keyActions: 8,
+    details: (automation) => `Schedule: ${textField(automation.table, 'rrule') || 'unspecified'}.`,
+    heading: (automation) => [`automation_id: ${automation.id}`],
+    cwd: (automation, { reader }) =>
+      stringItems(automation.table, 'cwds', automation.tomlFile, reader)[0] ?? automation.folder,
+    files: (automation) =>
+      automation.memoryFile ? [automation.tomlFile, automation.memoryFile] : [automation.tomlFile],
+    evidence(_, run, { variant, signals }) {
+      const projects = runProjects(run, variant.hints);
+      return {
+        focus: projects,
+        entities: [
+          ...projects.map((name) => ({
+            name,
+            type: 'project',
+            summary: `Project mentioned by ${variant.label} automation run memory.`,
+            tags: [variant.tag, 'automation-evidence'],
+          })),
+          ...runSignals(run, signals).map((name) => ({
+            name,
+            type: 'automation-signal',
+            summary: `Signal class inferred from ${variant.label} automation run memory.`,
+            tags: [variant.tag, 'automation-signal'],
+          })),
+        ],
+      };
+    },
+  },
+  // copilot: triggers and kinds, the repositories an automation targets.
+  triggered: {
+    filter: 'runtime-only',
+    ellipsis: '…',
+    keyActions: 9,
+    details: (automation) =>
+      `Trigger: ${textField(automation.table, 'trigger') || 'unspecified'}. ` +
+      `Kind: ${textField(automation.table, 'kind') || 'unspecified'}.`,
+    heading(automation) {
+      const trigger = textField(automation.table, 'trigger');
+      return [
+        `automation: ${automation.id}`,
+        trigger ? `trigger: ${trigger}` : `kind: ${textField(automation.table, 'kind')}`,
+      ];
+    },
+    cwd: (automation) => automation.folder,
+    files: (automation) => [automation.tomlFile],
+    evidence(automation, _, { variant, reader }) {
+      const repos = stringItems(automation.table, 'repos', automation.tomlFile, reader);
+      return {
+        focus: repos,
+        entities: repos.map((name) => ({
+          name,
+          type: 'project',
+          summary: `Repository targeted by ${variant.label} automation.`,
+          tags: [variant.tag, 'project'],
+        })),
+      };
+    },
+  },
+};
+
+/** What the rules build: sessions in run order, entities in the engine's order. */
 interface Built {
   sessions: Record<string, unknown>[];
   entities: Entity[];
 }
 
-/** claude-code, codex, cursor: schedules, working folders, projects and signals named in run text. */
-function buildScheduled(
-  variant: AutomationVariant,
-  automations: readonly Automation[],
-  runs: readonly AutomationRun[],
-  reader: SourceReader,
-): Built {
-  const signals = compileSignals(variant.signals);
+/**
+ * One entity per automation (a later one with the same id replaces its content, in its place),
+ * one session per kept run, and — walking the runs newest first — an entity for each name a run
+ * evidences that is not an entity yet.
+ */
+function build(automations: readonly Automation[], runs: readonly AutomationRun[], context: Context): Built {
+  const { variant } = context;
+  const rules = STYLES[variant.style];
   const entities = new Map<string, Entity>();
   for (const automation of automations) {
-    const rrule = textField(automation.table, 'rrule');
     entities.set(automation.id, {
       name: automation.id,
       type: 'automation',
       summary: collapseAndCut(
-        `${variant.label} automation '${automation.name}' (${automation.status}). Schedule: ${rrule || 'unspecified'}.`,
+        `${variant.label} automation '${automation.name}' (${automation.status}). ${rules.details(automation)}`,
         SUMMARY_LIMIT,
-        '...',
-      ),
-      tags: [variant.tag, 'automation', automation.status.toLowerCase()],
-      visibility: 'team',
-    });
-  }
-  const evidence = (name: string, type: string, summary: string, tag: string, date: string) => {
-    if (!entities.has(name)) {
-      entities.set(name, { name, type, summary, last_touched: date, tags: [variant.tag, tag], visibility: 'team' });
-    }
-  };
-  const sessions = runs.map(({ automation, run }) => {
-    const projects = runProjects(run, variant.hints);
-    for (const project of projects) {
-      evidence(
-        project,
-        'project',
-        `Project mentioned by ${variant.label} automation run memory.`,
-        'automation-evidence',
-        run.date,
-      );
-    }
-    for (const signal of runSignals(run, signals)) {
-      evidence(
-        signal,
-        'automation-signal',
-        `Signal class inferred from ${variant.label} automation run memory.`,
-        'automation-signal',
-        run.date,
-      );
-    }
-    const cwds = stringItems(automation.table, 'cwds', automation.tomlFile, reader);
-    return shaped(
-      {
-        date: run.date,
-        cwd: cwds[0] ?? automation.folder,
-        project_focus: projects,
-        key_actions: [
-          `automation_id: ${automation.id}`,
-          `run: ${runTitle(automation.name, run, '...')}`,
-          ...run.actions,
-        ].slice(0, SCHEDULED_KEY_ACTIONS),
-        files_touched: automation.memoryFile ? [automation.tomlFile, automation.memoryFile] : [automation.tomlFile],
-        visibility: 'team',
-      },
-      SESSION_KEYS,
-    );
-  });
-  return { sessions, entities: [...entities.values()] };
-}
-
-/** copilot: triggers and kinds, the repositories an automation targets. */
-function buildTriggered(
-  variant: AutomationVariant,
-  automations: readonly Automation[],
-  runs: readonly AutomationRun[],
-  reader: SourceReader,
-): Built {
-  const entities = new Map<string, Entity>();
-  for (const automation of automations) {
-    const trigger = textField(automation.table, 'trigger');
-    const kind = textField(automation.table, 'kind');
-    entities.set(automation.id, {
-      name: automation.id,
-      type: 'automation',
-      summary: collapseAndCut(
-        `${variant.label} automation '${automation.name}' (${automation.status}). ` +
-          `Trigger: ${trigger || 'unspecified'}. Kind: ${kind || 'unspecified'}.`,
-        SUMMARY_LIMIT,
-        '…',
+        rules.ellipsis,
       ),
       tags: [variant.tag, 'automation', automation.status.toLowerCase()],
       visibility: 'team',
     });
   }
   const sessions = runs.map(({ automation, run }) => {
-    const repos = stringItems(automation.table, 'repos', automation.tomlFile, reader);
-    for (const repo of repos) {
-      if (entities.has(repo)) continue;
-      entities.set(repo, {
-        name: repo,
-        type: 'project',
-        summary: `Repository targeted by ${variant.label} automation.`,
-        last_touched: run.date,
-        tags: [variant.tag, 'project'],
-        visibility: 'team',
-      });
+    const evidence = rules.evidence(automation, run, context);
+    for (const entity of evidence.entities) {
+      if (!entities.has(entity.name))
+        entities.set(entity.name, { ...entity, last_touched: run.date, visibility: 'team' });
     }
-    const trigger = textField(automation.table, 'trigger');
     return shaped(
       {
         date: run.date,
-        cwd: automation.folder,
-        project_focus: repos,
+        cwd: rules.cwd(automation, context),
+        project_focus: evidence.focus,
         key_actions: [
-          `automation: ${automation.id}`,
-          trigger ? `trigger: ${trigger}` : `kind: ${textField(automation.table, 'kind')}`,
-          `run: ${runTitle(automation.name, run, '…')}`,
+          ...rules.heading(automation),
+          `run: ${runTitle(automation.name, run, rules.ellipsis)}`,
           ...run.actions,
-        ].slice(0, TRIGGERED_KEY_ACTIONS),
-        files_touched: [automation.tomlFile],
+        ].slice(0, rules.keyActions),
+        files_touched: rules.files(automation),
         visibility: 'team',
       },
       SESSION_KEYS,
@@ -239,10 +260,9 @@ async function exportAutomations(
         : manifestOf(variant, environment, { sessions: [], entities: [] });
     return { manifest, sources: [source], warnings: reader.warnings };
   }
-  const style = variant.style;
-  const automations = readAutomations(reader, source.path, style === 'scheduled' ? 'markers' : 'runtime-only');
+  const automations = readAutomations(reader, source.path, STYLES[variant.style].filter);
   const runs = keptRuns(automations, environment.since);
-  const built = (style === 'scheduled' ? buildScheduled : buildTriggered)(variant, automations, runs, reader);
+  const built = build(automations, runs, { variant, reader, signals: compileSignals(variant.signals) });
   return { manifest: manifestOf(variant, environment, built), sources: [source], warnings: reader.warnings };
 }
 
