@@ -401,6 +401,22 @@ describe('broken and hostile automation folders', () => {
     );
   });
 
+  it('reads an automation.toml that is a folder, or too large, as an empty table', async () => {
+    const home = tempDir();
+    const dir = codexDir(home);
+    fs.mkdirSync(path.join(dir, 'folder-toml', 'automation.toml'), { recursive: true });
+    write(path.join(dir, 'folder-toml', 'memory.md'), '2026-04-20\n- still read\n');
+    automation(dir, 'big', `id = "big"\n# ${'x'.repeat(1024 * 1024)}\n`);
+    const { manifest, warnings } = await exported(codexAutomationsParticipant, home);
+    expect(names(manifest.known_entities)).toEqual(['big', 'folder-toml']);
+    expect(manifest.known_entities[0].summary).toBe("Codex automation 'big' (UNKNOWN). Schedule: unspecified.");
+    expect(manifest.recent_sessions).toHaveLength(1);
+    expect(warnings).toEqual([
+      `${path.join(dir, 'big', 'automation.toml')}: skipped, 1048590 bytes is more than the 1048576 read`,
+      `${path.join(dir, 'folder-toml', 'automation.toml')}: not a regular file; read as an empty table`,
+    ]);
+  });
+
   it('skips invalid UTF-8 (memory.md: its runs; automation.toml: its fields), exporting the rest', async () => {
     const home = tempDir();
     const dir = codexDir(home);

@@ -149,8 +149,10 @@ export function stringItems(
 
 /** The TOML table of a file: an empty one when it cannot be read or parsed (with a warning). */
 function readTable(reader: SourceReader, file: string): Record<string, unknown> {
-  if (!reader.isFile(file)) {
-    reader.warn(`${file}: not a readable file; read as an empty table`);
+  const info = reader.stat(file);
+  if (!info?.isFile()) {
+    // null: outside the folders an export reads (the reader said so) or gone since it was listed.
+    if (info) reader.warn(`${file}: not a regular file; read as an empty table`);
     return {};
   }
   const text = reader.readStrictText(file, { maxBytes: MAX_TOML_BYTES });
