@@ -367,6 +367,23 @@ describe('automation participants', () => {
     expect(actions).toEqual(['kept', 'kept too']);
   });
 
+  it('uses CODEX_HOME as given (an empty manifest when it has no automations), read against the working folder', async () => {
+    const home = tempDir();
+    automation(path.join(home, '.codex', 'automations'), 'default', 'id = "default"\n');
+    const missing = await exported(codexAutomationsParticipant, home, { env: { HOME: home, CODEX_HOME: 'nowhere' } });
+    expect(missing.manifest.known_entities ?? []).toEqual([]);
+    expect(missing.manifest.capabilities).toEqual(['codex-automation-memory', 'run-summary-publication']);
+    automation(path.join(home, 'work', 'codex', 'automations'), 'named', 'id = "named"\n');
+    const named = await exported(codexAutomationsParticipant, home, {
+      env: { HOME: home, CODEX_HOME: 'codex' },
+      cwd: path.join(home, 'work'),
+    });
+    expect(names(named.manifest.known_entities)).toEqual(['named']);
+    // An empty variable counts as unset.
+    const empty = await exported(codexAutomationsParticipant, home, { env: { HOME: home, CODEX_HOME: '' } });
+    expect(names(empty.manifest.known_entities)).toEqual(['default']);
+  });
+
   it('finds the cursor folder under CURSOR_DIR before CURSOR_HOME, and reports it as its source', async () => {
     const home = tempDir();
     automation(path.join(home, 'dir', 'automations'), 'a', 'id = "from-dir"\n');
