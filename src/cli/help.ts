@@ -166,6 +166,21 @@ class BourdonCommandHelp extends CommandHelp {
       .join('\n\n');
   }
 
+  /**
+   * The usage line, wrapped at the width as oclif wraps it. oclif measures the line with
+   * `<%= command.id %>` in place of the id, so an id longer than that placeholder
+   * (`claude-code-automations export`) ran past the width.
+   */
+  protected override usage(): string {
+    if (this.command.usage) return super.usage();
+    const id = this.config.topicSeparator === ':' ? this.command.id : this.command.id.replaceAll(':', ' ');
+    const line = `$ ${this.config.bin} ${id} ${this.defaultUsage().replace('<%= command.id %>', '').trim()}`.trim();
+    const width = this.opts.maxWidth - this.indentSpacing;
+    if (line.length <= width) return line;
+    const split = line.slice(0, width).lastIndexOf(' ');
+    return `${line.slice(0, split)}\n${this.indent(this.wrap(line.slice(split), this.indentSpacing * 2))}`;
+  }
+
   /** The example with `<%= config.bin %>` filled in and any `$ ` it was written with taken off. */
   private commandLine(example: string): string {
     return this.render(example).replace(/^\$ /, '');

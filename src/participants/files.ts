@@ -92,6 +92,41 @@ export class SourceReader {
    * outside the roots.
    */
   readText(file: string, maxBytes = MAX_TEXT_BYTES): string | null {
+    const read = this.readBytes(file, maxBytes, 'head');
+    if (!read) return null;
+    if (read.size > maxBytes) this.warn(`${file}: ${read.size} bytes; only the first ${maxBytes} are read`);
+    return normaliseNewlines(new StringDecoder('utf8').end(read.bytes));
+  }
+
+  /**
+   * A text file decoded as strict UTF-8, as Python's `read_text()` does (a BOM is kept as a
+   * character), newlines normalised. `tail`: a file larger than `maxBytes` is read from its
+   * last `maxBytes` (a character cut at the start is dropped); without it such a file is
+   * skipped. null when missing, not a regular file or outside the roots, and (with a warning
+   * naming the file) when too large or not valid UTF-8: the caller skips that one item.
+   */
+  readStrictText(file: string, options: { maxBytes: number; tail?: boolean }): string | null {
+    const read = this.readBytes(file, options.maxBytes, options.tail ? 'tail' : 'head');
+    if (!read) return null;
+    if (read.size > options.maxBytes && !options.tail) {
+      this.warn(`${file}: skipped, ${read.size} bytes is more than the ${options.maxBytes} read`);
+      return null;
+    }
+    let start = 0;
+    // A window that starts inside a character starts at its next one (at most 3 continuation bytes).
+    if (read.size > read.bytes.length) while (start < 3 && (read.bytes[start] & 0xc0) === 0x80) start += 1;
+    try {
+      return normaliseNewlines(
+        new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes.subarray(start)),
+      );
+    } catch {
+      this.warn(`${file}: skipped, not valid UTF-8`);
+      return null;
+    }
+  }
+
+  /** At most `maxBytes` of a regular file within the roots, from its start or its end, and its size. */
+  private readBytes(file: string, maxBytes: number, from: 'head' | 'tail'): { bytes: Buffer; size: number } | null {
     const real = this.confined(file);
     if (!real) return null;
     let fd: number;
@@ -104,15 +139,15 @@ export class SourceReader {
       const info = fs.fstatSync(fd);
       if (!info.isFile()) return null;
       const size = Math.min(info.size, maxBytes);
-      if (info.size > maxBytes) this.warn(`${file}: ${info.size} bytes; only the first ${maxBytes} are read`);
+      const offset = from === 'tail' ? info.size - size : 0;
       const buffer = Buffer.alloc(size);
       let read = 0;
       while (read < size) {
-        const n = fs.readSync(fd, buffer, read, size - read, read);
+        const n = fs.readSync(fd, buffer, read, size - read, offset + read);
         if (n === 0) break;
         read += n;
       }
-      return normaliseNewlines(new StringDecoder('utf8').end(buffer.subarray(0, read)));
+      return { bytes: buffer.subarray(0, read), size: info.size };
     } catch (error) {
       this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       return null;

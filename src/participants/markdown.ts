@@ -96,6 +96,13 @@ export function pyStrip(text: string): string {
   return text.replace(PY_STRIP, '');
 }
 
+/** Python's str.splitlines() of a text whose \r\n and \r were already read as \n: no trailing empty line. */
+export function pySplitLines(text: string): string[] {
+  const lines = text.split(PY_LINE_BREAK);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 /** The text of the first `# ` heading line, or null. */
 export function firstH1(body: string): string | null {
   const match = /^#[ \t]+(\S.*)$/m.exec(body);

@@ -2,6 +2,12 @@
  * The participants this build knows, in the order `export-all` runs them and `doctor` lists
  * them, and their lookup by agent id or CLI topic.
  */
+import {
+  claudeCodeAutomationsParticipant,
+  codexAutomationsParticipant,
+  copilotAutomationsParticipant,
+  cursorAutomationsParticipant,
+} from './automations/index.js';
 import { claudeCodeParticipant } from './claude-code/index.js';
 import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
@@ -15,6 +21,10 @@ export const PARTICIPANTS: readonly Participant[] = [
   codexParticipant,
   cursorParticipant,
   copilotCliParticipant,
+  claudeCodeAutomationsParticipant,
+  codexAutomationsParticipant,
+  cursorAutomationsParticipant,
+  copilotAutomationsParticipant,
   mcpMemoryParticipant,
   openclawParticipant,
 ];

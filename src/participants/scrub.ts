@@ -39,6 +39,11 @@ export function pyStrip(value: string): string {
   return value.replace(LEADING_WS, '').replace(TRAILING_WS, '');
 }
 
+/** Python's `str.rstrip()`. */
+export function pyRstrip(value: string): string {
+  return value.replace(TRAILING_WS, '');
+}
+
 /** Python's `" ".join(value.split())`: whitespace runs become one space, ends trimmed. */
 export function collapseWhitespace(value: string): string {
   return pyStrip(value).replace(WS_RUN, ' ');
@@ -99,7 +104,17 @@ export function scrubNativeText(value: string, limit: number = DEFAULT_SNIPPET_L
   return cut(text.replace(URL_PATTERN, LINK_TEXT), limit, '...');
 }
 
+/**
+ * The engine's collapse-and-cut: whitespace collapsed; a text longer than `limit` code points
+ * keeps its first `limit - 1`, right-trimmed, plus `ellipsis` (so `...` may end 2 past `limit`).
+ */
+export function collapseAndCut(value: string, limit: number, ellipsis: string): string {
+  const text = collapseWhitespace(value);
+  if (text.length <= limit || codePointLength(text) <= limit) return text;
+  return pyRstrip(codePointPrefix(text, limit - 1)) + ellipsis;
+}
+
 /** Whitespace collapsed and cut to `limit` code points ending in `…` (copilot-cli's `_bounded`). */
 export function boundText(value: string, limit: number): string {
-  return cut(collapseWhitespace(value), limit, '…');
+  return collapseAndCut(value, limit, '…');
 }
