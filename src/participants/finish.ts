@@ -2,12 +2,13 @@
  * What happens to every participant's manifest before anything is written, once for all
  * (conformance/participants/README.md, "Output serialisation"): the federation filter (rows
  * with a private tag or a private visibility are dropped), the access filter at the export's
- * level, the redaction of every exported text (core/trust/redaction.ts: a credential-like text
- * never reaches the library), empty values left out, and `known_entities` / `recent_sessions`
- * re-added as lists.
+ * level, the redaction of every exported text (core/trust/redaction.ts: a secret value never
+ * reaches the library; the prose around it, and prose that only names a credential, is kept —
+ * each participant has already scrubbed its texts as the engine does), empty values left out,
+ * and `known_entities` / `recent_sessions` re-added as lists.
  */
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
-import { looksLikeCredential, REDACTED } from '../core/trust/redaction.js';
+import { containsSecret, redactSecrets } from '../core/trust/redaction.js';
 import type { ManifestData } from './participant.js';
 
 /** What finishing did, for `--json` and the tests. */
@@ -16,7 +17,7 @@ export interface FinishCounts {
   sessions: number;
   /** Rows dropped by the federation and access filters. */
   filtered: number;
-  /** Texts replaced because they looked like credentials (entities named so are dropped). */
+  /** Texts whose secret values were redacted (entities whose name holds one are dropped). */
   redacted: number;
 }
 
@@ -44,26 +45,31 @@ function federationKeeps(row: Row, privateTags: ReadonlySet<string>): boolean {
   return row.visibility !== 'private';
 }
 
-/** Redacts a text field or each text of a list field in place; returns how many were replaced. */
+/** Redacts the secret values of a text field, or of each text of a list field, in place; returns how many texts changed. */
 function redactField(row: Row, key: string): number {
   const value = row[key];
   if (typeof value === 'string') {
-    if (!looksLikeCredential(value)) return 0;
-    row[key] = REDACTED;
-    return 1;
+    const redacted = redactSecrets(value);
+    row[key] = redacted;
+    return redacted === value ? 0 : 1;
   }
   if (!Array.isArray(value)) return 0;
   let replaced = 0;
   row[key] = value.map((item: unknown) => {
-    if (typeof item !== 'string' || !looksLikeCredential(item)) return item;
-    replaced += 1;
-    return REDACTED;
+    if (typeof item !== 'string') return item;
+    const redacted = redactSecrets(item);
+    if (redacted !== item) replaced += 1;
+    return redacted;
   });
   return replaced;
 }
 
-const ENTITY_TEXT_FIELDS = ['type', 'aliases', 'summary', 'tags'];
-const SESSION_TEXT_FIELDS = ['cwd', 'project_focus', 'key_actions', 'files_touched'];
+/** Redacts every text field of a row but its name (a participant may add fields; none escapes). */
+function redactRow(row: Row): number {
+  let replaced = 0;
+  for (const key of Object.keys(row)) if (key !== 'name') replaced += redactField(row, key);
+  return replaced;
+}
 
 /**
  * Applies the filters and the redaction to a participant's manifest, returning a new one (the
@@ -91,19 +97,19 @@ export function finishManifest(
   for (const raw of Array.isArray(manifest.known_entities) ? manifest.known_entities : []) {
     if (!isRow(raw) || !keep(raw, true)) continue;
     const row = withoutEmpty({ ...raw });
-    // An entity named like a credential cannot be shown under another name: it is left out.
-    if (typeof row.name === 'string' && looksLikeCredential(row.name)) {
+    // An entity whose name holds a secret cannot be shown under another name: it is left out.
+    if (typeof row.name === 'string' && containsSecret(row.name)) {
       counts.redacted += 1;
       continue;
     }
-    for (const field of ENTITY_TEXT_FIELDS) counts.redacted += redactField(row, field);
+    counts.redacted += redactRow(row);
     entities.push(row);
   }
   const sessions: Row[] = [];
   for (const raw of Array.isArray(manifest.recent_sessions) ? manifest.recent_sessions : []) {
     if (!isRow(raw) || !keep(raw, false)) continue;
     const row = withoutEmpty({ ...raw });
-    for (const field of SESSION_TEXT_FIELDS) counts.redacted += redactField(row, field);
+    counts.redacted += redactRow(row);
     sessions.push(row);
   }
   counts.entities = entities.length;
