@@ -242,13 +242,9 @@ export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
     const opened = worker;
     const copy = new Uint8Array(bytes).buffer;
     opened.call({ kind: 'open', bytes: copy }, deadline, [copy]);
-    const all = (sql: string, params: SqlValue[] = []): Row[] => {
-      try {
-        return opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
-      } catch (error) {
-        throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
-      }
-    };
+    // A query's failure is SQLite's message (callers name the file), a timeout included.
+    const all = (sql: string, params: SqlValue[] = []): Row[] =>
+      opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
     // A torn or foreign file fails here, on its first read, not at some later query.
     const tableNames = new Set(
       all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
