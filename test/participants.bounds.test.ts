@@ -64,9 +64,7 @@ describe('a source read bounded in time', () => {
         )
         .catch((failure: Error) => failure);
       expect(error).toBeInstanceOf(Error);
-      expect((error as Error).message).toMatch(
-        /^took longer than 1 s[^\n]*BOURDON_SOURCE_READ_TIMEOUT[^\n]*$/,
-      );
+      expect((error as Error).message).toMatch(/^took longer than 1 s[^\n]*BOURDON_SOURCE_READ_TIMEOUT[^\n]*$/);
     } finally {
       if (before === undefined) delete process.env.BOURDON_SOURCE_READ_TIMEOUT;
       else process.env.BOURDON_SOURCE_READ_TIMEOUT = before;
