@@ -196,17 +196,40 @@ export function redactSecrets(text: string): string {
   return out + text.slice(at);
 }
 
-/** A copy of a JSON-like value with every string's secret values redacted (keys are kept). */
+type Container = Record<string, unknown> | unknown[];
+
+function emptyLike(value: object): Container {
+  return Array.isArray(value) ? [] : {};
+}
+
+function put(target: Container, key: string, value: unknown): void {
+  if (Array.isArray(target)) target[Number(key)] = value;
+  else target[key] = value;
+}
+
+/**
+ * A copy of a JSON-like value with every string's secret values redacted (keys are kept).
+ * Iterative, not recursive: a commit or a peer's answer may be nested deeper than the stack
+ * (the commit's depth check comes after, and refuses it in one line).
+ */
 export function redactSecretsIn<T>(value: T): T;
 export function redactSecretsIn(value: unknown): unknown {
   if (typeof value === 'string') return redactSecrets(value);
-  if (Array.isArray(value)) return value.map((item: unknown) => redactSecretsIn(item));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = redactSecretsIn(item);
-    return out;
+  if (value === null || typeof value !== 'object') return value;
+  const root = emptyLike(value);
+  const pending: [object, Container][] = [[value, root]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, target] = next;
+    for (const [key, item] of Object.entries(source)) {
+      if (typeof item === 'string') put(target, key, redactSecrets(item));
+      else if (item !== null && typeof item === 'object') {
+        const copy = emptyLike(item);
+        put(target, key, copy);
+        pending.push([item, copy]);
+      } else put(target, key, item);
+    }
   }
-  return value;
+  return root;
 }
 
 export function redactText(value: unknown, cap = DEFAULT_CAP): string {
