@@ -170,6 +170,16 @@ describe('codex participant: sources and failures', () => {
     expect(cwds).not.toContain('/outside/vault');
   });
 
+  it('does not follow a link in the Codex home to another file of the home (issue 41: ~/.pgpass)', async () => {
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    write(path.join(home, 'notes', 'secret.md'), '# Task Group: secret elsewhere in the home\n');
+    fs.mkdirSync(path.join(home, '.codex', 'memories'));
+    fs.symlinkSync(path.join(home, 'notes', 'secret.md'), path.join(home, '.codex', 'memories', 'MEMORY.md'));
+    const result = await codexParticipant.export(environment(home));
+    expect(entityNames(result.manifest)).not.toContain('secret elsewhere in the home');
+    expect(sessionsOf(result.manifest).map((session) => session.key_actions)).toEqual([['Tune the harbour lights']]);
+  });
+
   it('keeps the files apply_patch touched, only for rollouts up to 1,000,000 bytes', async () => {
     const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'x'.repeat(1_000_000) } });
     const home = indexedHome([

@@ -193,7 +193,8 @@ describe('redaction before writing', () => {
     for (const file of fs.readdirSync(path.join(library, 'history', 'claude-code')))
       for (const token of tokens)
         expect(fs.readFileSync(path.join(library, 'history', 'claude-code', file), 'utf8')).not.toContain(token);
-    expect(text).toContain('[redacted credential-like text]');
+    // The value is replaced where it stands; the note around it is kept.
+    expect(text).toContain('use [redacted] to push');
     expect(entityNames(manifest('claude-code'))).toContain('Deploy');
   });
 });

@@ -30,16 +30,13 @@ describe('finishing a manifest', () => {
       known_entities: [
         { name: 'Open', summary: 'public row' },
         { name: 'Crew', visibility: 'team' },
-        {
-          name: 'Leaky',
-          summary: '[redacted credential-like text]',
-          aliases: ['fine', '[redacted credential-like text]'],
-        },
+        // The value goes; prose that only names a credential ('api_key here') stays.
+        { name: 'Leaky', summary: 'DB_PASSWORD=[redacted]', aliases: ['fine', 'api_key here'] },
       ],
       visibility_policy: { default: 'public', private_tags: ['health'] },
       recent_sessions: [],
     });
-    expect(counts).toEqual({ entities: 3, sessions: 0, filtered: 2, redacted: 3 });
+    expect(counts).toEqual({ entities: 3, sessions: 0, filtered: 2, redacted: 2 });
   });
 
   it('at public: team rows go too; at private, private rows still never leave (federation filter)', () => {

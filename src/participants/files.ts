@@ -1,9 +1,21 @@
 /**
  * Bounded, confined reading of an agent's native files, for every participant. A native store
  * is the user's, not ours: it may hold binary junk, huge files, FIFOs or symbolic links that
- * lead anywhere. Every read here is capped (bytes per file, entries per folder), never follows a
- * link out of the roots the export may read (the home, and any source root the user named), and
- * reads regular files only; anything else is skipped with a one-line reason. Nothing is written.
+ * lead anywhere — and an export run in a repository's folder reads that folder too. Every read
+ * here is capped (bytes per file, entries per folder), reads regular files only, and is
+ * confined (docs/security.md, "What an export reads"):
+ *
+ * - A source root is the first path a participant asks about (a folder it lists, a file it
+ *   reads) that no earlier one contains. It must lie in the folders an export may read (the
+ *   home, and what the participant allowed: a folder the user named, the working folder's
+ *   fallbacks); it may itself be a link (a brain folder kept in a synced drive).
+ * - Every path below a source root is read only if its real path stays inside the root's real
+ *   path: a link in a store that leads out of it (to ~/.pgpass, ~/.kube/config) is refused.
+ * - A path that a file in the working folder names (`./.mcp.json` naming a graph) is read only
+ *   if it stays inside the working folder (`namedBy`); a path the user gives explicitly is not
+ *   subject to this.
+ *
+ * Each refusal is one warning naming the file. Nothing is written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,34 +30,91 @@ export const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
 /** Most entries of one folder looked at. */
 export const MAX_DIR_ENTRIES = 20_000;
 
+export interface SourceReaderOptions {
+  /** The folder the export runs in (default: the process's): what its files name stays in it. */
+  readonly workingFolder?: string;
+}
+
+/** Whether `target` is `folder` or lies inside it (both absolute, same spelling). */
+function within(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+}
+
 /** Where an export may read, and where it tells what it skipped. */
 export class SourceReader {
-  private readonly roots: string[];
+  /** Folders sources may lie in, as given (resolved) and as their real paths. */
+  private readonly bounds: string[] = [];
+  /** The given roots: never a source root themselves (a whole home is no store). */
+  private readonly given: Set<string>;
+  /** Source roots, resolved, in the order they were first asked about. */
+  private readonly sources: string[] = [];
+  /** Paths refused because a working-folder file named them outside it. */
+  private readonly refused = new Set<string>();
+  private readonly workingFolder: string;
   readonly warnings: string[] = [];
 
-  /** `roots`: folders whose real paths bound every read (the home, source folders the user named). */
-  constructor(roots: readonly string[]) {
-    this.roots = [];
+  /** `roots`: folders sources may lie in (the home; source folders the user named). */
+  constructor(roots: readonly string[], options: SourceReaderOptions = {}) {
     for (const root of roots) this.allow(root);
+    this.given = new Set(roots.map((root) => path.resolve(root)));
+    this.workingFolder = path.resolve(options.workingFolder ?? process.cwd());
   }
 
-  /** Adds a root (a source the user named explicitly, e.g. CLAUDE_BRAIN or --file's folder). */
+  /** Adds a folder sources may lie in (a source the user named explicitly, e.g. CLAUDE_BRAIN or --file's folder). */
   allow(root: string): void {
-    const real = realOrNull(root);
-    if (real && !this.roots.includes(real)) this.roots.push(real);
+    for (const bound of [path.resolve(root), realOrNull(root)]) {
+      if (bound && !this.bounds.includes(bound)) this.bounds.push(bound);
+    }
   }
 
   warn(message: string): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
-  /** The real path of `file` when it lies within a root; null (with a warning) otherwise. */
+  /**
+   * Whether `target`, a path the file `namingFile` names, may be read: always when that file
+   * lies outside the working folder (the user's own configuration), else only when the
+   * target's real path stays inside the working folder's. A refused target is never read by
+   * this reader, and named in one warning.
+   */
+  namedBy(target: string, namingFile: string): boolean {
+    const work = realOrNull(this.workingFolder) ?? this.workingFolder;
+    const naming = path.resolve(namingFile);
+    if (!within(naming, this.workingFolder) && !within(realOrNull(naming) ?? naming, work)) return true;
+    const resolved = path.resolve(target);
+    if (within(realOrNull(resolved) ?? resolved, work)) return true;
+    this.refused.add(resolved);
+    if (fs.lstatSync(resolved, { throwIfNoEntry: false }))
+      this.warn(`${target}: skipped, ${namingFile} names it but it lies outside the working folder`);
+    return false;
+  }
+
+  /** The source root `target` (resolved) is read under, registering it when it starts a new one. */
+  private sourceRoot(target: string): string | null {
+    // The shallowest source that holds it: a store listed after one of its files was read still bounds it.
+    const holding = this.sources.filter((source) => within(target, source));
+    if (holding.length) return holding.reduce((a, b) => (a.length <= b.length ? a : b));
+    const real = realOrNull(target);
+    const inBounds = this.bounds.some((bound) => within(target, bound) || (real !== null && within(real, bound)));
+    if (!inBounds) return null;
+    if (!this.given.has(target)) this.sources.push(target);
+    return target;
+  }
+
+  /** The real path of `file` when it may be read (see the header); null (with a warning) otherwise. */
   private confined(file: string): string | null {
-    const real = realOrNull(file);
-    if (!real) return null;
-    const inside = this.roots.some((root) => real === root || real.startsWith(root + path.sep));
-    if (!inside) {
-      this.warn(`${file}: skipped, it leads outside the folders an export reads`);
+    const target = path.resolve(file);
+    if (this.refused.has(target)) return null;
+    const root = this.sourceRoot(target);
+    if (root === null) {
+      if (realOrNull(target)) this.warn(`${file}: skipped, it leads outside the folders an export reads`);
+      return null;
+    }
+    const real = realOrNull(target);
+    if (!real || root === target) return real;
+    const rootReal = realOrNull(root);
+    if (!rootReal || !within(real, rootReal)) {
+      this.warn(`${file}: skipped, it is a link leading outside ${root}`);
       return null;
     }
     return real;

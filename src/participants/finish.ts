@@ -2,13 +2,22 @@
  * What happens to every participant's manifest before anything is written, once for all
  * (conformance/participants/README.md, "Output serialisation"): the federation filter (rows
  * with a private tag or a private visibility are dropped), the access filter at the export's
- * level, the redaction of every exported text (core/trust/redaction.ts: a credential-like text
- * never reaches the library), empty values left out, and `known_entities` / `recent_sessions`
- * re-added as lists.
+ * level, the redaction of every exported text (core/trust/redaction.ts: a secret value never
+ * reaches the library; the prose around it, and prose that only names a credential, is kept —
+ * each participant has already scrubbed its texts as the engine does), empty values left out,
+ * and `known_entities` / `recent_sessions` re-added as lists.
  */
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
-import { looksLikeCredential, REDACTED } from '../core/trust/redaction.js';
+import { containsSecret, redactSecrets } from '../core/trust/redaction.js';
+import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
+import { stringifyYaml } from '../core/store/yaml.js';
 import type { ManifestData } from './participant.js';
+import { codePointLength, codePointPrefix } from './scrub.js';
+
+/** Longest entity name exported, in code points (the summaries' cut): a 200,000-character name is cut here. */
+export const MAX_NAME_CHARS = 500;
+/** Longest other text exported: a participant's own cuts are shorter; this bounds one that forgets. */
+export const MAX_TEXT_CHARS = 2_000;
 
 /** What finishing did, for `--json` and the tests. */
 export interface FinishCounts {
@@ -16,7 +25,7 @@ export interface FinishCounts {
   sessions: number;
   /** Rows dropped by the federation and access filters. */
   filtered: number;
-  /** Texts replaced because they looked like credentials (entities named so are dropped). */
+  /** Texts whose secret values were redacted (entities whose name holds one are dropped). */
   redacted: number;
 }
 
@@ -44,26 +53,37 @@ function federationKeeps(row: Row, privateTags: ReadonlySet<string>): boolean {
   return row.visibility !== 'private';
 }
 
-/** Redacts a text field or each text of a list field in place; returns how many were replaced. */
+/** `text` cut to `limit` code points (the last one an ellipsis) when longer. */
+function capText(text: string, limit: number): string {
+  if (text.length <= limit || codePointLength(text) <= limit) return text;
+  return codePointPrefix(text, limit - 1) + '…';
+}
+
+/** Redacts the secret values of a text field, or of each text of a list field, in place; returns how many texts changed. */
 function redactField(row: Row, key: string): number {
   const value = row[key];
   if (typeof value === 'string') {
-    if (!looksLikeCredential(value)) return 0;
-    row[key] = REDACTED;
-    return 1;
+    const redacted = redactSecrets(capText(value, MAX_TEXT_CHARS));
+    row[key] = redacted;
+    return redacted === value ? 0 : 1;
   }
   if (!Array.isArray(value)) return 0;
   let replaced = 0;
   row[key] = value.map((item: unknown) => {
-    if (typeof item !== 'string' || !looksLikeCredential(item)) return item;
-    replaced += 1;
-    return REDACTED;
+    if (typeof item !== 'string') return item;
+    const redacted = redactSecrets(capText(item, MAX_TEXT_CHARS));
+    if (redacted !== item) replaced += 1;
+    return redacted;
   });
   return replaced;
 }
 
-const ENTITY_TEXT_FIELDS = ['type', 'aliases', 'summary', 'tags'];
-const SESSION_TEXT_FIELDS = ['cwd', 'project_focus', 'key_actions', 'files_touched'];
+/** Redacts every text field of a row but its name (a participant may add fields; none escapes). */
+function redactRow(row: Row): number {
+  let replaced = 0;
+  for (const key of Object.keys(row)) if (key !== 'name') replaced += redactField(row, key);
+  return replaced;
+}
 
 /**
  * Applies the filters and the redaction to a participant's manifest, returning a new one (the
@@ -91,19 +111,20 @@ export function finishManifest(
   for (const raw of Array.isArray(manifest.known_entities) ? manifest.known_entities : []) {
     if (!isRow(raw) || !keep(raw, true)) continue;
     const row = withoutEmpty({ ...raw });
-    // An entity named like a credential cannot be shown under another name: it is left out.
-    if (typeof row.name === 'string' && looksLikeCredential(row.name)) {
+    if (typeof row.name === 'string') row.name = capText(row.name, MAX_NAME_CHARS);
+    // An entity whose name holds a secret cannot be shown under another name: it is left out.
+    if (typeof row.name === 'string' && containsSecret(row.name)) {
       counts.redacted += 1;
       continue;
     }
-    for (const field of ENTITY_TEXT_FIELDS) counts.redacted += redactField(row, field);
+    counts.redacted += redactRow(row);
     entities.push(row);
   }
   const sessions: Row[] = [];
   for (const raw of Array.isArray(manifest.recent_sessions) ? manifest.recent_sessions : []) {
     if (!isRow(raw) || !keep(raw, false)) continue;
     const row = withoutEmpty({ ...raw });
-    for (const field of SESSION_TEXT_FIELDS) counts.redacted += redactField(row, field);
+    counts.redacted += redactRow(row);
     sessions.push(row);
   }
   counts.entities = entities.length;
@@ -123,4 +144,60 @@ export function finishManifest(
   out.known_entities ??= [];
   out.recent_sessions ??= [];
   return { manifest: out, counts };
+}
+
+/** What `fitManifest` left out to fit the size limit. */
+export interface LeftOut {
+  entities: number;
+  sessions: number;
+}
+
+/** The date a row is ranked by: a session's date, an entity's last touch or start; '' when none. */
+function rowDate(row: Row): string {
+  for (const key of ['date', 'last_touched', 'valid_from']) if (typeof row[key] === 'string') return row[key];
+  return '';
+}
+
+/**
+ * A finished manifest that serialises within `limit` bytes (the library's manifest limit): when
+ * it would not, the newest rows that fit are kept — dated rows newest first, then undated ones
+ * in their participant's order — and the others are left out and counted. Each list keeps its
+ * order. Returns the manifest unchanged when it fits.
+ */
+export function fitManifest(
+  manifest: ManifestData,
+  limit: number = MAX_MANIFEST_BYTES,
+): { manifest: ManifestData; leftOut: LeftOut } {
+  const size = (data: ManifestData) => Buffer.byteLength(stringifyYaml(data));
+  if (size(manifest) <= limit) return { manifest, leftOut: { entities: 0, sessions: 0 } };
+  const entities = (manifest.known_entities ?? []) as Row[];
+  const sessions = (manifest.recent_sessions ?? []) as Row[];
+  const ranked = [...sessions, ...entities]
+    .map((row, order) => ({ row, order, date: rowDate(row), bytes: Buffer.byteLength(JSON.stringify(row)) + 8 }))
+    .sort((a, b) => (a.date === b.date ? a.order - b.order : a.date < b.date ? 1 : -1));
+  const base = size({ ...manifest, known_entities: [], recent_sessions: [] });
+  // The JSON size of a row approximates its YAML: shrink the budget until the result fits.
+  for (let budget = (limit - base) * 0.9; budget > 0; budget *= 0.8) {
+    const kept = new Set<Row>();
+    let used = 0;
+    for (const item of ranked) {
+      if (used + item.bytes > budget) continue;
+      used += item.bytes;
+      kept.add(item.row);
+    }
+    const fitted = {
+      ...manifest,
+      known_entities: entities.filter((row) => kept.has(row)),
+      recent_sessions: sessions.filter((row) => kept.has(row)),
+    };
+    if (size(fitted) <= limit) {
+      const leftOut = {
+        entities: entities.length - fitted.known_entities.length,
+        sessions: sessions.length - fitted.recent_sessions.length,
+      };
+      return { manifest: fitted, leftOut };
+    }
+  }
+  const empty = { ...manifest, known_entities: [], recent_sessions: [] };
+  return { manifest: empty, leftOut: { entities: entities.length, sessions: sessions.length } };
 }

@@ -61,12 +61,29 @@ export function graphEntity(line: string): EntityRow | null {
   return entity;
 }
 
-/** Every entity of a graph file, in file order. */
+/**
+ * Most entities taken from one graph file: the last ones, the newest (the server writes entities
+ * in the order they were created). Bounds the memory a 100 MB graph takes, streamed line by line,
+ * and leaves room in the manifest for the participant's other sources.
+ */
+export const MAX_GRAPH_ENTITIES = 5_000;
+
+/** The entities of a graph file, in file order: the newest MAX_GRAPH_ENTITIES, the rest named in a warning. */
 export function readGraph(reader: SourceReader, file: string): EntityRow[] {
-  const entities: EntityRow[] = [];
+  let entities: EntityRow[] = [];
+  let seen = 0;
   for (const line of reader.jsonlLines(file)) {
     const entity = graphEntity(line);
-    if (entity) entities.push(entity);
+    if (!entity) continue;
+    seen += 1;
+    entities.push(entity);
+    if (entities.length >= 2 * MAX_GRAPH_ENTITIES) entities = entities.slice(-MAX_GRAPH_ENTITIES);
+  }
+  if (seen > MAX_GRAPH_ENTITIES) {
+    entities = entities.slice(-MAX_GRAPH_ENTITIES);
+    reader.warn(
+      `${file}: ${seen} entities; the newest ${MAX_GRAPH_ENTITIES} are exported, ${seen - MAX_GRAPH_ENTITIES} left out`,
+    );
   }
   return entities;
 }

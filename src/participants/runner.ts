@@ -15,7 +15,8 @@ import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
-import { finishManifest, type FinishCounts } from './finish.js';
+import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
+import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stageExportInLibrary, writeExportToLibrary, type LibraryExportResult } from './library-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
 import { plural } from '../core/store/words.js';
@@ -117,7 +118,18 @@ export async function runExport(
     yaml: null,
   };
   if (!result.manifest) return report;
-  const { manifest, counts } = finishManifest(result.manifest, options.accessLevel);
+  const finished = finishManifest(result.manifest, options.accessLevel);
+  const counts = finished.counts;
+  const { manifest, leftOut } = fitManifest(finished.manifest);
+  if (leftOut.entities + leftOut.sessions > 0) {
+    report.warnings = [
+      ...report.warnings,
+      `the manifest would pass the ${MAX_MANIFEST_BYTES / (1024 * 1024)} MiB limit: the newest rows that fit are kept, ` +
+        `${leftOut.entities} entities and ${leftOut.sessions} sessions left out`,
+    ];
+    counts.entities -= leftOut.entities;
+    counts.sessions -= leftOut.sessions;
+  }
   let data: Buffer;
   try {
     data = serialiseManifest(manifest as RawObject);

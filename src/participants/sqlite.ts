@@ -4,19 +4,139 @@
  * (SQLite compiled to WebAssembly), so the running agent's file is never opened by SQLite, never
  * locked and never written, and no native build is needed on install. docs/participants-sqlite.md
  * has the measurement behind the choice.
+ *
+ * A database is a source read bounded in time: a 16 KB file whose generated column is costly
+ * can keep SQLite busy for minutes in one step. So SQLite runs in a worker thread, answering
+ * each call synchronously (the participants' reads stay plain calls), and a database that has
+ * not answered everything within its budget (`sourceReadBudgetMs`: 20 s, BOURDON_SOURCE_READ_TIMEOUT
+ * overrides it) is abandoned: the worker is stopped, the read fails with one line, the export
+ * goes on without it. One worker serves every database of a process, one after the other.
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { SqlValue } from 'sql.js';
 import { foldWriteAheadLog } from './sqlite-wal.js';
 
 const require = createRequire(import.meta.url);
-let engine: Promise<SqlJsStatic> | undefined;
 
-function sqlJs(): Promise<SqlJsStatic> {
-  // Loaded on first use: exports that read no database pay nothing for it.
-  engine ??= (require('sql.js') as (config?: object) => Promise<SqlJsStatic>)();
-  return engine;
+/** Seconds a database may take, opened and queried, when BOURDON_SOURCE_READ_TIMEOUT does not say. */
+export const DEFAULT_SOURCE_READ_SECONDS = 20;
+
+/** The time budget of one source read, in ms: BOURDON_SOURCE_READ_TIMEOUT (seconds) or the default. */
+export function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.BOURDON_SOURCE_READ_TIMEOUT?.trim();
+  const seconds = raw && /^\d+(?:\.\d+)?$/.test(raw) && Number(raw) > 0 ? Number(raw) : DEFAULT_SOURCE_READ_SECONDS;
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The worker: sql.js behind a port. Each answer is posted, then the shared flag is raised so the
+ * waiting caller wakes (Atomics.wait) and takes it with receiveMessageOnPort. CommonJS, as an
+ * eval'd worker runs.
+ */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+function reply(message) { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
+let db;
+require(workerData.sqlJs)().then((SQL) => {
+  port.on('message', (request) => {
+    try {
+      if (request.kind === 'open') {
+        db?.close();
+        db = new SQL.Database(new Uint8Array(request.bytes));
+        reply({ ok: true });
+      } else if (request.kind === 'all') {
+        const statement = db.prepare(request.sql, request.params);
+        const rows = [];
+        try { while (statement.step()) rows.push(statement.getAsObject()); } finally { statement.free(); }
+        reply({ ok: true, rows });
+      } else {
+        db?.close();
+        db = undefined;
+        reply({ ok: true });
+      }
+    } catch (error) {
+      reply({ ok: false, error: String((error && error.message) || error) });
+    }
+  });
+  reply({ ok: true });
+}, (error) => reply({ ok: false, error: String((error && error.message) || error) }));
+`;
+
+interface WorkerAnswer {
+  ok: boolean;
+  rows?: Row[];
+  error?: string;
+}
+
+/** The worker thread running sql.js, called synchronously against a deadline. */
+class SqliteWorker {
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+  stopped = false;
+
+  constructor(deadline: number) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { flag: this.flag.buffer, port: port2, sqlJs: require.resolve('sql.js') },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.port.unref();
+    this.await(deadline);
+  }
+
+  /** Sends a request and waits for its answer until `deadline` (ms since 1970). */
+  call(request: Record<string, unknown>, deadline: number, transfer: ArrayBuffer[] = []): WorkerAnswer {
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(request, transfer);
+    return this.await(deadline);
+  }
+
+  private await(deadline: number): WorkerAnswer {
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || Atomics.wait(this.flag, 0, 0, remaining) === 'timed-out') {
+        this.stop();
+        throw new ReadTimeout();
+      }
+      const answer = receiveMessageOnPort(this.port);
+      if (answer) {
+        const message = answer.message as WorkerAnswer;
+        if (!message.ok) throw new Error(message.error ?? 'SQLite failed');
+        return message;
+      }
+      // Raised before the message arrived on this side: wait for it a little longer.
+      Atomics.store(this.flag, 0, 0);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    void this.worker.terminate();
+  }
+}
+
+class ReadTimeout extends Error {
+  constructor() {
+    super(
+      `took longer than ${sourceReadBudgetMs() / 1000} s to read (BOURDON_SOURCE_READ_TIMEOUT sets the limit in seconds); skipped`,
+    );
+  }
+}
+
+let shared: SqliteWorker | undefined;
+
+/** The process's worker, started (within `deadline`) when there is none or the last one was stopped. */
+function sqliteWorker(deadline: number): SqliteWorker {
+  if (!shared || shared.stopped) shared = new SqliteWorker(deadline);
+  return shared;
 }
 
 /** Largest database (with its log) read into memory; a larger one is reported and skipped. */
@@ -99,8 +219,9 @@ function oneLine(error: unknown): string {
   return text.split('\n')[0].trim() || 'unreadable';
 }
 
-/** Opens a copy of the database at `path`; throws with a one-line reason when it cannot. */
+/** Opens a copy of the database at `path`; throws with a one-line reason when it cannot or takes too long. */
 export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
+  const deadline = Date.now() + sourceReadBudgetMs();
   let bytes: Buffer;
   try {
     const info = await stat(path);
@@ -115,21 +236,15 @@ export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
   if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
     throw new Error(`${path}: not a SQLite database`);
   }
-  const SQL = await sqlJs();
-  let db: Database | undefined;
+  let worker: SqliteWorker | undefined;
   try {
-    db = new SQL.Database(bytes);
-    const opened = db;
-    const all = (sql: string, params: SqlValue[] = []): Row[] => {
-      const statement = opened.prepare(sql, params);
-      const rows: Row[] = [];
-      try {
-        while (statement.step()) rows.push(statement.getAsObject());
-      } finally {
-        statement.free();
-      }
-      return rows;
-    };
+    worker = sqliteWorker(deadline);
+    const opened = worker;
+    const copy = new Uint8Array(bytes).buffer;
+    opened.call({ kind: 'open', bytes: copy }, deadline, [copy]);
+    // A query's failure is SQLite's message (callers name the file), a timeout included.
+    const all = (sql: string, params: SqlValue[] = []): Row[] =>
+      opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
     // A torn or foreign file fails here, on its first read, not at some later query.
     const tableNames = new Set(
       all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
@@ -141,10 +256,13 @@ export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
           ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
           : [],
       all,
-      close: () => opened.close(),
+      close: () => {
+        if (!opened.stopped) opened.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+      },
     };
   } catch (error) {
-    db?.close();
-    throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
+    if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+    const reason = oneLine(error);
+    throw new Error(reason.startsWith(`${path}: `) ? reason : `${path}: ${reason}`, { cause: error });
   }
 }

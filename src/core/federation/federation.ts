@@ -10,6 +10,7 @@
  */
 import type { OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
+import { redactSecretsIn } from '../trust/redaction.js';
 import type { EntityMatch, SessionRef } from '../rows.js';
 import type { PeerAnswer } from '../peers.js';
 
@@ -108,10 +109,10 @@ function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<s
   return out;
 }
 
-/** Every answer's payload bounded (see `boundPeerPayload`). */
+/** Every answer's payload bounded (see `boundPeerPayload`), and its secret values redacted. */
 export function boundAnswers(answers: readonly PeerAnswer[], now: Date): PeerAnswer[] {
   return answers.map((answer) =>
-    answer.payload ? { ...answer, payload: boundPeerPayload(answer.payload, now) } : answer,
+    answer.payload ? { ...answer, payload: redactSecretsIn(boundPeerPayload(answer.payload, now)) } : answer,
   );
 }
 

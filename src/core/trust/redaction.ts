@@ -1,9 +1,19 @@
 /**
- * Redaction (spec §7): text that leaves the store through summaries, exports, notes and
- * history must not carry credentials. A credential-like string is replaced whole; anything
- * else is tidied (whitespace, links) and capped.
+ * Redaction, the one place for it. Two uses of one rule set (secret-rules.ts):
+ *
+ * - Reads (spec §7, `redactText`): text that leaves the store through summaries, exports,
+ *   notes and history is replaced whole when it looks like a credential — the engine's patterns
+ *   (which also catch prose naming a password or an API key), this project's additions, or any
+ *   secret value the rule set finds; anything else is tidied (whitespace, links) and capped.
+ * - Boundaries where text leaves a source (`redactSecrets`, `redactSecretsIn`): a participant's
+ *   manifest, a commit, a peer's answer. Only secret VALUES are replaced, by `[redacted]`;
+ *   the prose around them, and prose that only names a credential, is kept.
  */
+import { ASSIGNMENT, SECRET_RULES } from './secret-rules.js';
+
 export const REDACTED = '[redacted credential-like text]';
+/** What replaces a secret value inside a text kept otherwise. */
+export const REDACTED_VALUE = '[redacted]';
 const DEFAULT_CAP = 180;
 
 /** The engine's patterns (spec §7). */
@@ -50,8 +60,176 @@ const ADDED_PATTERNS: readonly RegExp[] = [
 
 const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_PATTERNS, ...ADDED_PATTERNS];
 
+/** Spec §7's test: the text names or holds a credential (reads replace it whole). */
 export function looksLikeCredential(text: string): boolean {
-  return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(text));
+  return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(text)) || containsSecret(text);
+}
+
+/** A secret value's place in a text: [start, end) in UTF-16 units. */
+export type SecretSpan = readonly [number, number];
+
+/** Words of a name: `AWS_SECRET_ACCESS_KEY`, `clientSecret`, `client-key-data` → lower-case words. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** A word that makes any value assigned to it secret: password, passwd, pwd, passphrase, secret. */
+const STRONG_WORD = /(?:password|passwd|passphrase|pwd|secret)$/;
+/** Words that make a token-looking value secret. */
+const TOKEN_WORDS = new Set([
+  'token',
+  'key',
+  'auth',
+  'credential',
+  'credentials',
+  'sig',
+  'signature',
+  'apikey',
+  'accesskey',
+  'accountkey',
+  'privatekey',
+  'clientkey',
+  'secretkey',
+  'masterkey',
+  'signingkey',
+  'encryptionkey',
+]);
+/** A last word that says the value is about the credential, not the credential (TOKEN_ID, key_file, MAX_TOKENS). */
+const ABOUT_WORDS = new Set(
+  (
+    'id ids name names file files path paths url uri type types count counts limit limits max min size length len ' +
+    'ttl expiry expires expired expiration env var header field prefix tokens keys hint format rotation policy usage ' +
+    'budget store manager encoding algorithm alg scope scopes endpoint location dir provider source required ref'
+  ).split(' '),
+);
+/** Unquoted words after `password:` that are prose, not a password ("the password: see the vault"). */
+const PROSE_WORDS = new Set(
+  (
+    'the a an is are was were be see use in on at to of for via from with and or not no stored kept set required ' +
+    'optional changed reset rotated expired missing here there below above same unknown field value prompt entry setting option'
+  ).split(' '),
+);
+/** Values that stand for a secret without being one: `${VAR}`, `$VAR`, `<your key>`, `{{ x }}`, `***`. */
+const PLACEHOLDER = /^(?:[$%<]|\{\{|\*{3,}|\.{3}|\[redacted|x{5,}$|(?:null|none|nil|true|false|undefined|yes|no)$)/i;
+
+type NameClass = 'strong' | 'token' | null;
+
+function classifyName(name: string): NameClass {
+  const words = nameWords(name);
+  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return null;
+  if (words.some((word) => STRONG_WORD.test(word))) return 'strong';
+  if (words.some((word) => TOKEN_WORDS.has(word) || word.endsWith('token') || word.endsWith('apikey'))) return 'token';
+  return null;
+}
+
+/** A value that looks like a token rather than a word: no spaces, 8+ characters, not one plain word or a number. */
+function looksLikeToken(value: string): boolean {
+  return (
+    value.length >= 8 &&
+    /^[A-Za-z0-9+/=_.~:-]+$/.test(value) &&
+    !/^[A-Za-z][a-z]*$/.test(value) &&
+    !/^[0-9.]+$/.test(value)
+  );
+}
+
+/** Whether an assignment's value is a secret, by its name's class, its operator and its look. */
+function secretAssignment(name: string, sep: string, value: string, quoted: boolean): boolean {
+  const kind = classifyName(name);
+  if (!kind || PLACEHOLDER.test(value)) return false;
+  if (kind === 'strong') return quoted || !PROSE_WORDS.has(value.toLowerCase());
+  // An environment-style assignment (OPENAI_API_KEY=…) holds a value, whatever it looks like.
+  if (sep === '=' && /^[A-Z0-9_]+$/.test(name) && value.length >= 4 && !/^[0-9.]+$/.test(value)) return true;
+  return looksLikeToken(value);
+}
+
+/** Where the secret values of `text` are, sorted, overlapping ones merged. */
+export function findSecrets(text: string): SecretSpan[] {
+  const spans: [number, number][] = [];
+  const lower = text.toLowerCase();
+  for (const rule of SECRET_RULES) {
+    if (!rule.hints.some((hint) => lower.includes(hint))) continue;
+    for (const match of text.matchAll(rule.pattern)) {
+      const span = match.indices?.groups?.value ?? match.indices?.[0];
+      if (span && span[1] > span[0]) spans.push([span[0], span[1]]);
+    }
+  }
+  if (text.includes('=') || text.includes(':')) {
+    const assignment = new RegExp(ASSIGNMENT.source, ASSIGNMENT.flags);
+    for (let match = assignment.exec(text); match; match = assignment.exec(text)) {
+      const groups = match.groups!;
+      const which = groups.dq !== undefined ? 'dq' : groups.sq !== undefined ? 'sq' : 'bare';
+      const span = match.indices!.groups![which]!;
+      if (secretAssignment(groups.name, groups.sep, groups[which]!, which !== 'bare')) spans.push([span[0], span[1]]);
+      // Go on right after the operator: a rejected value may hold an assignment of its own.
+      else assignment.lastIndex = match.indices!.groups!.sep![1];
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push(span);
+  }
+  return merged;
+}
+
+/** Whether `text` holds a secret value (a key, a token, a private key, a password in an assignment or a URL). */
+export function containsSecret(text: string): boolean {
+  return findSecrets(text).length > 0;
+}
+
+/** `text` with each secret value replaced by `[redacted]`, everything else as it was. */
+export function redactSecrets(text: string): string {
+  const spans = findSecrets(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(at, start) + REDACTED_VALUE;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function emptyLike(value: object): Container {
+  return Array.isArray(value) ? [] : {};
+}
+
+function put(target: Container, key: string, value: unknown): void {
+  if (Array.isArray(target)) target[Number(key)] = value;
+  else target[key] = value;
+}
+
+/**
+ * A copy of a JSON-like value with every string's secret values redacted (keys are kept).
+ * Iterative, not recursive: a commit or a peer's answer may be nested deeper than the stack
+ * (the commit's depth check comes after, and refuses it in one line).
+ */
+export function redactSecretsIn<T>(value: T): T;
+export function redactSecretsIn(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (value === null || typeof value !== 'object') return value;
+  const root = emptyLike(value);
+  const pending: [object, Container][] = [[value, root]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, target] = next;
+    for (const [key, item] of Object.entries(source)) {
+      if (typeof item === 'string') put(target, key, redactSecrets(item));
+      else if (item !== null && typeof item === 'object') {
+        const copy = emptyLike(item);
+        put(target, key, copy);
+        pending.push([item, copy]);
+      } else put(target, key, item);
+    }
+  }
+  return root;
 }
 
 export function redactText(value: unknown, cap = DEFAULT_CAP): string {

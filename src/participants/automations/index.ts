@@ -244,7 +244,11 @@ function automationsSource(
 
 /** A reader bounded to the home and the automations folder (which the user may keep elsewhere). */
 function readerFor(variant: AutomationVariant, environment: ExportEnvironment): SourceReader {
-  return new SourceReader([environment.home, variant.directory(environment)]);
+  // The automations folder is a source root (a link in it may not lead out of it), allowed
+  // wherever its variable puts it; the home is only where sources may lie.
+  const reader = new SourceReader([environment.home]);
+  reader.allow(variant.directory(environment));
+  return reader;
 }
 
 async function exportAutomations(

@@ -76,11 +76,11 @@ export const claudeCodeParticipant: Participant = {
   },
 
   async sources(environment) {
-    return locate(environment, new SourceReader([environment.home])).statuses;
+    return locate(environment, new SourceReader([environment.home], { workingFolder: environment.cwd })).statuses;
   },
 
   async export(environment): Promise<ParticipantExport> {
-    const reader = new SourceReader([environment.home]);
+    const reader = new SourceReader([environment.home], { workingFolder: environment.cwd });
     const found = locate(environment, reader);
     const capabilities = [
       ...new Set(found.statuses.filter((source) => source.found).map((source) => source.name)),

@@ -1,8 +1,8 @@
 /**
  * Where Codex keeps its memory, and safe access to it: the Codex home (`$CODEX_HOME`, else
  * `~/.codex`), the `~/codex-brain` overlay, the sources the engine reports as capabilities, and
- * reads that are bounded and never follow a symlink out of the allowed roots (the home, the
- * Codex home, the overlay). Nothing here writes.
+ * reads that are bounded and never follow a symlink out of the source roots (the Codex home,
+ * the overlay; either may itself be a link). Nothing here writes.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
@@ -19,7 +19,7 @@ export interface CodexLocations {
   readonly codexHome: string | undefined;
   /** `~/codex-brain`, when it is a directory. */
   readonly codexBrain: string | undefined;
-  /** Real paths a read may resolve into. */
+  /** Real paths a read may resolve into: the Codex home's and the overlay's. */
   readonly roots: readonly string[];
 }
 
@@ -71,8 +71,10 @@ export async function locate(environment: ExportEnvironment): Promise<CodexLocat
   }
   const brain = path.join(home, 'codex-brain');
   const codexBrain = (await isDirectory(brain)) ? brain : undefined;
+  // Each source root bounds what is read under it (docs/security.md, "What an export reads"):
+  // a link in the Codex home or the overlay that leads elsewhere in the home is not followed.
   const roots = await Promise.all(
-    [home, codexHome, codexBrain].filter((dir): dir is string => dir !== undefined).map(realOrSelf),
+    [codexHome, codexBrain].filter((dir): dir is string => dir !== undefined).map(realOrSelf),
   );
   return { home, cwd, platform: environment.platform, codexHome, codexBrain, roots };
 }

@@ -49,11 +49,11 @@ export const mcpMemoryParticipant: Participant = {
   },
 
   async sources(environment) {
-    return locate(environment, new SourceReader([environment.home]));
+    return locate(environment, new SourceReader([environment.home], { workingFolder: environment.cwd }));
   },
 
   async export(environment): Promise<ParticipantExport> {
-    const reader = new SourceReader([environment.home]);
+    const reader = new SourceReader([environment.home], { workingFolder: environment.cwd });
     const sources = locate(environment, reader);
     const files = sources.filter((source) => source.found).map((source) => source.path);
     if (files.length === 0) return { manifest: undefined, sources, warnings: reader.warnings };

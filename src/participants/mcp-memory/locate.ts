@@ -179,6 +179,8 @@ export function memoryFileCandidates(environment: ExportEnvironment, reader: Sou
       if (value === null) defaultWanted = true;
       else {
         for (const resolved of resolveServerPath(value, installs, environment)) {
+          // A config in the working folder (a repository's .mcp.json) may not name a file outside it.
+          if (!reader.namedBy(resolved, file)) continue;
           reader.allow(path.dirname(resolved)); // the user's own config names it
           add(resolved, file);
         }
