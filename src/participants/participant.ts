@@ -18,6 +18,8 @@ export interface ExportEnvironment {
   readonly hostname: string;
   /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
   readonly since?: string;
+  /** The instant `--since` names (a date is its midnight UTC; a time without an offset is UTC). */
+  readonly sinceInstant?: Date;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }

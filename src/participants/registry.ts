@@ -2,9 +2,12 @@
  * The participants this build knows, in the order `export-all` runs them and `doctor` lists
  * them, and their lookup by agent id or CLI topic.
  */
+import { cascadeParticipant } from './cascade/index.js';
 import { claudeCodeParticipant } from './claude-code/index.js';
 import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
+import { copilotParticipant } from './copilot/index.js';
+import { copilotVscodeParticipant } from './copilot-vscode/index.js';
 import { cursorParticipant } from './cursor/index.js';
 import { mcpMemoryParticipant } from './mcp-memory/index.js';
 import type { Participant } from './participant.js';
@@ -15,6 +18,9 @@ export const PARTICIPANTS: readonly Participant[] = [
   cursorParticipant,
   copilotCliParticipant,
   mcpMemoryParticipant,
+  cascadeParticipant,
+  copilotParticipant,
+  copilotVscodeParticipant,
 ];
 
 /** The participant publishing as `id` (an agent id or a CLI topic); undefined when none does. */
