@@ -16,7 +16,8 @@ const manifest = () => ({
     { name: 'Mine', visibility: 'private' },
     { name: 'Tagged', tags: ['health'] },
     { name: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' },
-    { name: 'Leaky', summary: 'DB_PASSWORD=hunter2', aliases: ['fine', 'api_key here'] },
+    { name: 'Leaky', summary: 'DB_PASSWORD=hunter2', aliases: ['fine', 'token ghp_abcdefghijklmnopqrstuvwxyz0123'] },
+    { name: 'Prose', summary: 'Rotated the staging api_key; the password-protected share moved' },
   ],
   visibility_policy: { default: 'public', private_tags: ['health'], team_tags: [] },
 });
@@ -35,19 +36,21 @@ describe('finishing a manifest', () => {
           summary: '[redacted credential-like text]',
           aliases: ['fine', '[redacted credential-like text]'],
         },
+        // Prose that names a secret, without its value, is the participant's to scrub (the engine keeps it).
+        { name: 'Prose', summary: 'Rotated the staging api_key; the password-protected share moved' },
       ],
       visibility_policy: { default: 'public', private_tags: ['health'] },
       recent_sessions: [],
     });
-    expect(counts).toEqual({ entities: 3, sessions: 0, filtered: 2, redacted: 3 });
+    expect(counts).toEqual({ entities: 4, sessions: 0, filtered: 2, redacted: 3 });
   });
 
   it('at public: team rows go too; at private, private rows still never leave (federation filter)', () => {
-    expect(finishManifest(manifest(), 'public').manifest.known_entities).toHaveLength(2);
+    expect(finishManifest(manifest(), 'public').manifest.known_entities).toHaveLength(3);
     const names = (finishManifest(manifest(), 'private').manifest.known_entities as { name: string }[]).map(
       (e) => e.name,
     );
-    expect(names).toEqual(['Open', 'Crew', 'Leaky']);
+    expect(names).toEqual(['Open', 'Crew', 'Leaky', 'Prose']);
   });
 
   it('re-adds both row lists as [] after the policy when a participant left them out', () => {

@@ -2,12 +2,14 @@
  * What happens to every participant's manifest before anything is written, once for all
  * (conformance/participants/README.md, "Output serialisation"): the federation filter (rows
  * with a private tag or a private visibility are dropped), the access filter at the export's
- * level, the redaction of every exported text (core/trust/redaction.ts: a credential-like text
- * never reaches the library), empty values left out, and `known_entities` / `recent_sessions`
+ * level, the redaction of every exported text that holds a secret's value (core/trust/redaction.ts:
+ * a key, a token, a PEM block, a password assigned never reaches the library; prose that only
+ * names one, which the engine keeps, stays — each participant scrubs as the engine does), empty
+ * values left out, and `known_entities` / `recent_sessions`
  * re-added as lists.
  */
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
-import { looksLikeCredential, REDACTED } from '../core/trust/redaction.js';
+import { holdsSecretValue, REDACTED } from '../core/trust/redaction.js';
 import type { ManifestData } from './participant.js';
 
 /** What finishing did, for `--json` and the tests. */
@@ -48,14 +50,14 @@ function federationKeeps(row: Row, privateTags: ReadonlySet<string>): boolean {
 function redactField(row: Row, key: string): number {
   const value = row[key];
   if (typeof value === 'string') {
-    if (!looksLikeCredential(value)) return 0;
+    if (!holdsSecretValue(value)) return 0;
     row[key] = REDACTED;
     return 1;
   }
   if (!Array.isArray(value)) return 0;
   let replaced = 0;
   row[key] = value.map((item: unknown) => {
-    if (typeof item !== 'string' || !looksLikeCredential(item)) return item;
+    if (typeof item !== 'string' || !holdsSecretValue(item)) return item;
     replaced += 1;
     return REDACTED;
   });
@@ -92,7 +94,7 @@ export function finishManifest(
     if (!isRow(raw) || !keep(raw, true)) continue;
     const row = withoutEmpty({ ...raw });
     // An entity named like a credential cannot be shown under another name: it is left out.
-    if (typeof row.name === 'string' && looksLikeCredential(row.name)) {
+    if (typeof row.name === 'string' && holdsSecretValue(row.name)) {
       counts.redacted += 1;
       continue;
     }

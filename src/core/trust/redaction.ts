@@ -6,16 +6,16 @@
 export const REDACTED = '[redacted credential-like text]';
 const DEFAULT_CAP = 180;
 
-/** The engine's patterns (spec §7). */
-const ENGINE_PATTERNS: readonly RegExp[] = [
+/** The engine's patterns (spec §7) that name a kind of secret (`api_key`, `password`). */
+const ENGINE_NAMING_PATTERNS: readonly RegExp[] = [
   /\bapi[_-]?key\b/i,
   /\bapi[_-]?token\b/i,
   /\baccess[_-]?token\b/i,
   /\bbearer\s+token\b/i,
   /\bpassword\b/i,
-  /\bsk_live_\w+/i,
-  /\bhf_\w{10,}/i,
 ];
+/** The engine's patterns (spec §7) that match a secret's value. */
+const ENGINE_VALUE_PATTERNS: readonly RegExp[] = [/\bsk_live_\w+/i, /\bhf_\w{10,}/i];
 
 /**
  * This project's additions (spec §7): `\b` never matches after `_`, so `DB_PASSWORD=…` slipped
@@ -48,10 +48,22 @@ const ADDED_PATTERNS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{30}/,
 ];
 
-const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_PATTERNS, ...ADDED_PATTERNS];
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_NAMING_PATTERNS, ...ENGINE_VALUE_PATTERNS, ...ADDED_PATTERNS];
+
+/**
+ * The patterns that match a secret's value (a key, a token, a PEM block, a password assigned),
+ * not prose that only names one (`rotated the api_key`, `password-protected`): the engine's
+ * `sk_live_…` and `hf_…` shapes and every one of ours.
+ */
+const SECRET_VALUE_PATTERNS: readonly RegExp[] = [...ENGINE_VALUE_PATTERNS, ...ADDED_PATTERNS];
 
 export function looksLikeCredential(text: string): boolean {
   return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(text));
+}
+
+/** Whether the text holds a secret's value (as opposed to naming a kind of secret). */
+export function holdsSecretValue(text: string): boolean {
+  return SECRET_VALUE_PATTERNS.some((pattern) => pattern.test(text));
 }
 
 export function redactText(value: unknown, cap = DEFAULT_CAP): string {
