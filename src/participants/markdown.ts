@@ -123,6 +123,23 @@ function constructTimestamp(source: string): YamlTimestamp {
 }
 
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+/**
+ * PyYAML's float resolver (but for .inf, .nan and base 60, which the yaml package reads as it
+ * does): a digit before the point or after a bare one, and an exponent only with its sign, so
+ * `1e3`, `E0` and `-.5` stay text.
+ */
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?)$/;
+
+/** The yaml package's YAML 1.1 tags, with PyYAML's timestamps and decimal floats. */
+function pythonTags(tags: YamlPackage.Tags): YamlPackage.Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || 'collection' in tag) return tag;
+    if (tag.tag === TIMESTAMP_TAG) return pythonTimestamp;
+    const decimal = tag.tag === FLOAT_TAG && tag.format !== 'TIME' && !/nan/i.test(String(tag.test));
+    return decimal ? { ...tag, test: PY_FLOAT } : tag;
+  });
+}
 const pythonTimestamp = {
   identify: (value: unknown) => value instanceof YamlTimestamp,
   default: true,
@@ -147,8 +164,7 @@ export function loadYaml(source: string): { value: unknown } | undefined {
       uniqueKeys: false,
       prettyErrors: false,
       logLevel: 'error',
-      customTags: (tags) =>
-        tags.map((tag) => (typeof tag === 'object' && tag.tag === TIMESTAMP_TAG ? pythonTimestamp : tag)),
+      customTags: pythonTags,
     });
     if (document.errors.length > 0) return undefined;
     if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
