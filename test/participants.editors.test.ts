@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { cascadeParticipant } from '../src/participants/cascade/index.js';
 import { copilotParticipant } from '../src/participants/copilot/index.js';
 import { exportCopilotVscode, copilotVscodeParticipant } from '../src/participants/copilot-vscode/index.js';
+import { SourceReader } from '../src/participants/files.js';
 import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import { sinceInstant } from '../src/participants/runner.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
@@ -242,6 +244,27 @@ describe('cascade rules', () => {
     ]);
     write(home, '.cascade-bourdon/memory.md', '---\n---\n');
     expect((await cascadeParticipant.sources(exportEnvironment(home)))[0]).toMatchObject({ found: true, path: file });
+  });
+});
+
+describe('shared reading rules', () => {
+  it('--since as an instant: a date is its midnight UTC, a time without an offset is UTC, an offset counts', () => {
+    expect(sinceInstant('2026-04-10')?.toISOString()).toBe('2026-04-10T00:00:00.000Z');
+    expect(sinceInstant('2026-04-10T08:30')?.toISOString()).toBe('2026-04-10T08:30:00.000Z');
+    expect(sinceInstant('2026-04-10 08:30:00+0200')?.toISOString()).toBe('2026-04-10T06:30:00.000Z');
+    expect(sinceInstant('2026-04-10T00:00:00Z')?.toISOString()).toBe('2026-04-10T00:00:00.000Z');
+    expect(sinceInstant('next week')).toBeUndefined();
+    expect(sinceInstant(undefined)).toBeUndefined();
+  });
+
+  it('strippedLines is strip().splitlines(): leading and trailing blank lines go, the last line is right-stripped', () => {
+    const home = tempDir();
+    const file = write(home, 'a.txt', ' \n\n first \r\nsecond\u2028third\x85\n\u00a0\nlast\u00a0 \n \n\n');
+    const reader = new SourceReader([home]);
+    expect([...reader.strippedLines(file)]).toEqual(['first ', 'second', 'third', '', '\u00a0', 'last']);
+    expect([...reader.strippedLines(file, 2)]).toEqual(['first ', 'second']);
+    expect([...reader.strippedLines(write(home, 'b.txt', ' \n\t\n'))]).toEqual([]);
+    expect(reader.warnings).toEqual([]);
   });
 });
 

@@ -50,7 +50,7 @@ export function sinceDay(value: string | undefined): string | undefined {
  * `--since` sinceDay accepts.
  */
 export function sinceInstant(value: string | undefined): Date | undefined {
-  if (value === undefined || !sinceDay(value)) return undefined;
+  if (value === undefined || !parseCalendarDay(value.trim())) return undefined;
   let text = value.trim().replace(' ', 'T');
   const zone = /(?:Z|[+-]\d{2}:?\d{2})$/.exec(text);
   if (text.includes('T') && !zone) text += 'Z';
