@@ -455,6 +455,19 @@ describe('copilot-vscode rules', () => {
     ]);
   });
 
+  it('reads a type spelled with a JSON escape, and a reply that quotes a type is still only a reply', async () => {
+    const home = tempDir();
+    transcript(
+      home,
+      'w',
+      'a.jsonl',
+      '{"type": "assistant.turn\\u005fend"}\n' +
+        jsonl({ type: 'assistant.message', data: { content: 'then user.message and session.start' } }, message('hi')),
+    );
+    const { manifest } = await vscode(home);
+    expect(manifest.recent_sessions).toEqual([{ date: '', key_actions: ['hi', 'turns: 1'], visibility: 'team' }]);
+  });
+
   it('splits lines as Python does and reads only the first 500 after the leading blank ones', async () => {
     const home = tempDir();
     const filler = Array.from({ length: 497 }, () => '{"type": "noise"}').join('\r\n');

@@ -226,7 +226,8 @@ export class SourceReader {
         return;
       }
       const decoder = new StringDecoder('utf8');
-      const chunk = Buffer.alloc(1024 * 1024);
+      // Most transcripts hold their first 500 lines well within one read; uninitialised, as every byte used is read first.
+      const chunk = Buffer.allocUnsafe(256 * 1024);
       let tail = Buffer.alloc(0);
       let offset = 0;
       let started = false;
@@ -239,7 +240,7 @@ export class SourceReader {
       // on what follows.
       let held: (string | undefined)[] = [];
       const complete = function* (line: string | undefined): Generator<string | undefined, boolean> {
-        if (line !== undefined && pyStrip(line) === '') {
+        if (line !== undefined && pyStripStart(line) === '') {
           held.push(line);
           return true;
         }

@@ -94,6 +94,12 @@ interface Transcript {
   turns: number;
 }
 
+/**
+ * An object line that names none of the types read, and escapes nothing, cannot be one of them:
+ * it is not parsed (assistant replies are most of a transcript's bytes).
+ */
+const READ_TYPE = /session\.start|user\.message|assistant\.turn_end|\\u/;
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -114,7 +120,7 @@ export function readTranscript(reader: SourceReader, file: string): Transcript |
   const wrong = (what: string) => reader.warn(`${file}: ${what}; that line is skipped`);
   for (const line of reader.strippedLines(file, TRANSCRIPT_LINES)) {
     lines += 1;
-    if (line === undefined) continue;
+    if (line === undefined || (line.startsWith('{') && !READ_TYPE.test(line))) continue;
     let record: unknown;
     try {
       record = JSON.parse(line);
