@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { pyStrip, pyStripStart } from './markdown.js';
+import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -21,9 +21,6 @@ export const MAX_DIR_ENTRIES = 20_000;
 /** Most files one walk of a folder tree returns. */
 export const MAX_WALK_FILES = 100_000;
 
-/** Python's line breaks (str.splitlines), once \r\n and \r were read as \n. */
-// eslint-disable-next-line no-control-regex -- Python counts these as line breaks
-const LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 const REPLACEMENT = '\uFFFD';
 const ENCODED_REPLACEMENT = Buffer.from(REPLACEMENT, 'utf8');
 
@@ -259,7 +256,7 @@ export class SourceReader {
           if (text === '') return true;
           started = true;
         }
-        const pieces = text.split(LINE_BREAK);
+        const pieces = text.split(PY_LINE_BREAK);
         for (let i = 0; i < pieces.length - 1; i++) {
           const line = overlong ? undefined : partial + pieces[i];
           partial = '';

@@ -197,7 +197,7 @@ const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u
 const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 /** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
 // eslint-disable-next-line no-control-regex -- Python counts these as line breaks
-const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+export const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 const PY_LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
 
@@ -209,14 +209,6 @@ export function pyStrip(text: string): string {
 /** Python's str.lstrip(). */
 export function pyStripStart(text: string): string {
   return text.replace(PY_LEADING_SPACE, '');
-}
-
-/** Python's str.splitlines() of a text whose \r\n and \r were already read as \n: no trailing empty line. */
-export function pySplitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(PY_LINE_BREAK);
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
 }
 
 /** The text of the first `# ` heading line, or null. */
