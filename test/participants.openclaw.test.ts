@@ -22,7 +22,7 @@ import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
-import { isoInstant, pyStr, pyTruthy } from '../src/participants/cursor/python-values.js';
+import { isoInstant, pyStr, pyTruthy } from '../src/participants/python-values.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import {

@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -29,6 +30,24 @@ export const MAX_JSONL_BYTES = 64 * 1024 * 1024;
 export const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
 /** Most entries of one folder looked at. */
 export const MAX_DIR_ENTRIES = 20_000;
+/** Most files one walk of a folder tree returns. */
+export const MAX_WALK_FILES = 100_000;
+
+const REPLACEMENT = '\uFFFD';
+const ENCODED_REPLACEMENT = Buffer.from(REPLACEMENT, 'utf8');
+
+/**
+ * Whether decoding `bytes` (after the `tail` of the bytes before it) replaced invalid UTF-8: the
+ * decoded text holds more U+FFFD than the bytes spelled out.
+ */
+function replacedInvalidBytes(decoded: string, bytes: Buffer, tail: Buffer = Buffer.alloc(0)): boolean {
+  if (!decoded.includes(REPLACEMENT)) return false;
+  const raw = Buffer.concat([tail, bytes]);
+  let spelled = 0;
+  for (let at = raw.indexOf(ENCODED_REPLACEMENT); at !== -1; at = raw.indexOf(ENCODED_REPLACEMENT, at + 3))
+    spelled += 1;
+  return decoded.split(REPLACEMENT).length - 1 > spelled;
+}
 
 export interface SourceReaderOptions {
   /** The folder the export runs in (default: the process's): what its files name stays in it. */
@@ -160,11 +179,14 @@ export class SourceReader {
    * text mode does); at most MAX_TEXT_BYTES of it. null when missing, not a regular file, or
    * outside the roots.
    */
-  readText(file: string, maxBytes = MAX_TEXT_BYTES): string | null {
+  readText(file: string, maxBytes = MAX_TEXT_BYTES, options: { warnInvalidUtf8?: boolean } = {}): string | null {
     const read = this.readBytes(file, maxBytes, 'head');
     if (!read) return null;
     if (read.size > maxBytes) this.warn(`${file}: ${read.size} bytes; only the first ${maxBytes} are read`);
-    return normaliseNewlines(new StringDecoder('utf8').end(read.bytes));
+    const text = new StringDecoder('utf8').end(read.bytes);
+    if (options.warnInvalidUtf8 && replacedInvalidBytes(text, read.bytes))
+      this.warn(`${file}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`);
+    return normaliseNewlines(text);
   }
 
   /**
@@ -281,6 +303,135 @@ export class SourceReader {
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /**
+   * The lines of a text file as Python's `text.strip().splitlines()` gives them (UTF-8 with bad
+   * bytes replaced, newlines normalised), read as a stream and stopped after `maxLines`: a chat
+   * transcript of hundreds of megabytes costs only its first lines. At most MAX_JSONL_BYTES are
+   * read; a line longer than MAX_JSONL_LINE_BYTES yields undefined (it still counts as a line).
+   */
+  *strippedLines(file: string, maxLines = Number.POSITIVE_INFINITY): Generator<string | undefined> {
+    const real = this.confined(file);
+    if (!real) return;
+    let fd: number;
+    try {
+      fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    } catch (error) {
+      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      return;
+    }
+    try {
+      if (!fs.fstatSync(fd).isFile()) {
+        this.warn(`${file}: skipped, not a regular file`);
+        return;
+      }
+      const decoder = new StringDecoder('utf8');
+      // Most transcripts hold their first 500 lines well within one read; uninitialised, as every byte used is read first.
+      const chunk = Buffer.allocUnsafe(256 * 1024);
+      let tail = Buffer.alloc(0);
+      let offset = 0;
+      let started = false;
+      let carriageReturn = false;
+      let invalid = false;
+      let partial = '';
+      let overlong = false;
+      let emitted = 0;
+      // The last non-blank line and the blank lines after it: whether strip() cuts them depends
+      // on what follows.
+      let held: (string | undefined)[] = [];
+      const complete = function* (line: string | undefined): Generator<string | undefined, boolean> {
+        if (line !== undefined && pyStripStart(line) === '') {
+          held.push(line);
+          return true;
+        }
+        for (const waiting of held) {
+          if (emitted >= maxLines) return false;
+          emitted += 1;
+          yield waiting;
+        }
+        held = [line];
+        return emitted < maxLines;
+      };
+      const warn = (message: string) => this.warn(message);
+      const feed = function* (text: string): Generator<string | undefined, boolean> {
+        if (!started) {
+          text = pyStripStart(text);
+          if (text === '') return true;
+          started = true;
+        }
+        const pieces = text.split(PY_LINE_BREAK);
+        for (let i = 0; i < pieces.length - 1; i++) {
+          const line = overlong ? undefined : partial + pieces[i];
+          partial = '';
+          overlong = false;
+          if (!(yield* complete(line))) return false;
+        }
+        if (!overlong) partial += pieces[pieces.length - 1];
+        if (partial.length > MAX_JSONL_LINE_BYTES) {
+          if (!overlong) warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} characters was skipped`);
+          overlong = true;
+          partial = '';
+        }
+        return true;
+      };
+      for (;;) {
+        const n =
+          offset < MAX_JSONL_BYTES
+            ? fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset)
+            : 0;
+        if (n === 0 && offset >= MAX_JSONL_BYTES && fs.fstatSync(fd).size > offset)
+          this.warn(`${file}: only the first ${MAX_JSONL_BYTES} bytes are read`);
+        let text = n === 0 ? decoder.end() : decoder.write(chunk.subarray(0, n));
+        if (!invalid && replacedInvalidBytes(text, chunk.subarray(0, n), tail)) {
+          invalid = true;
+          this.warn(`${file}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`);
+        }
+        if (n > 0) tail = Buffer.from(chunk.subarray(Math.max(0, n - 2), n));
+        offset += n;
+        if (carriageReturn) text = '\r' + text;
+        carriageReturn = n > 0 && text.endsWith('\r');
+        if (carriageReturn) text = text.slice(0, -1);
+        if (!(yield* feed(normaliseNewlines(text)))) return;
+        if (n === 0) break;
+      }
+      if (overlong || partial !== '') if (!(yield* complete(overlong ? undefined : partial))) return;
+      // The end of the text: strip() removes the blank lines and the last line's trailing space.
+      const last = held[0];
+      if (held.length > 0 && emitted < maxLines) yield last === undefined ? undefined : pyStrip(last);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Every file below `dir` whose name passes `accept`, as paths relative to `dir` split into
+   * their parts, depth first in name order. Symbolic links to folders are not entered (as
+   * Python's `Path.rglob` does not), so a link loop ends nothing but itself; a linked file is
+   * kept when it leads inside the roots.
+   */
+  walk(dir: string, accept: (name: string) => boolean): string[][] {
+    const found: string[][] = [];
+    const visit = (current: string, prefix: readonly string[]): void => {
+      for (const name of this.list(current)) {
+        if (found.length >= MAX_WALK_FILES) {
+          this.warn(`${dir}: more than ${MAX_WALK_FILES} files; the rest are not read`);
+          return;
+        }
+        const full = path.join(current, name);
+        let link: fs.Stats;
+        try {
+          link = fs.lstatSync(full);
+        } catch {
+          continue;
+        }
+        if (link.isDirectory()) visit(full, [...prefix, name]);
+        else if (accept(name) && (link.isFile() || (link.isSymbolicLink() && this.isFile(full))))
+          found.push([...prefix, name]);
+      }
+    };
+    if (this.isDir(dir)) visit(dir, []);
+    return found;
   }
 }
 

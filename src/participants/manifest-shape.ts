@@ -70,3 +70,50 @@ export function isoSeconds(now: Date): string {
 export function utcDate(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
+
+/** The private tags most of the engine's participants write: `personal, financial, credential, health, family, legal`. */
+export const PERSONAL_PRIVATE_TAGS: readonly string[] = [
+  'personal',
+  'financial',
+  'credential',
+  'health',
+  'family',
+  'legal',
+];
+
+/** What a participant says about itself and what it read, before it is shaped. */
+export interface ManifestParts {
+  readonly agent: {
+    readonly id: string;
+    readonly type: string;
+    readonly instance?: string;
+    readonly spec_version_compat?: string;
+    readonly role_narrative: string;
+  };
+  readonly now: Date;
+  readonly capabilities: readonly string[];
+  readonly sessions: readonly Record<string, unknown>[];
+  readonly entities: readonly Record<string, unknown>[];
+  /** undefined: no visibility_policy is written (cascade). */
+  readonly policy?: {
+    readonly default: string;
+    readonly private_tags?: readonly string[];
+    readonly team_tags?: readonly string[];
+  };
+}
+
+/** A manifest in the engine's key order, every row and block shaped, empty values left out. */
+export function manifestOf(parts: ManifestParts): Record<string, unknown> {
+  return shaped(
+    {
+      spec_version: SPEC_VERSION,
+      agent: shaped(parts.agent, AGENT_KEYS),
+      last_updated: isoSeconds(parts.now),
+      capabilities: parts.capabilities,
+      recent_sessions: parts.sessions.map((session) => shaped(session, SESSION_KEYS)),
+      known_entities: parts.entities.map((entity) => shaped(entity, ENTITY_KEYS)),
+      visibility_policy: parts.policy ? shaped(parts.policy, POLICY_KEYS) : undefined,
+    },
+    MANIFEST_KEYS,
+  );
+}

@@ -31,23 +31,130 @@ const CLOSE = '\n---\n';
  * but a mapping (a list, a scalar, nothing) means no frontmatter and the body after the closing
  * line. (The format README says the whole text for both; the engine's code and issue 35 say not.)
  */
-export function parseNote(text: string): Note {
+export function parseNote(text: string, maxFrontMatterChars = MAX_FRONTMATTER_CHARS): Note {
   if (!text.startsWith(OPEN)) return { meta: null, body: text };
   const end = text.indexOf(CLOSE, OPEN.length);
   if (end < 0) return { meta: null, body: text };
   const source = text.slice(OPEN.length, end);
-  if (source.length > MAX_FRONTMATTER_CHARS) return { meta: null, body: text };
-  const loaded = safeLoad(source);
+  if (source.length > maxFrontMatterChars) return { meta: null, body: text };
+  const loaded = loadYaml(source);
   if (!loaded) return { meta: null, body: text };
   return { meta: isMapping(loaded.value) ? loaded.value : null, body: text.slice(end + CLOSE.length) };
 }
 
 /**
- * The YAML loaded as PyYAML's safe_load would, or undefined where safe_load raises: a syntax
- * error, more than one document, a tag it has no constructor for (`!custom`), or a list or
- * mapping as a key (unhashable in Python).
+ * A YAML 1.1 timestamp as PyYAML constructs it: a `datetime.date`, or a `datetime.datetime` with
+ * microseconds and an optional fixed offset. Kept as its parts, not as a JavaScript Date, which
+ * would lose the offset, the microseconds and the difference between a date and midnight.
  */
-function safeLoad(source: string): { value: unknown } | undefined {
+export class YamlTimestamp {
+  constructor(
+    readonly year: number,
+    readonly month: number,
+    readonly day: number,
+    /** [hour, minute, second, microsecond], or undefined for a date. */
+    readonly time?: readonly [number, number, number, number],
+    /** The offset in minutes east of UTC, or undefined for a naive datetime. */
+    readonly offsetMinutes?: number,
+  ) {}
+
+  /** Python's `str()`: `2026-04-27`, `2026-04-30 09:15:00`, `… 09:15:00.500000+02:00`. */
+  toString(): string {
+    const date = `${pad(this.year, 4)}-${pad(this.month, 2)}-${pad(this.day, 2)}`;
+    if (!this.time) return date;
+    const [hour, minute, second, micro] = this.time;
+    let text = `${date} ${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${micro ? `.${pad(micro, 6)}` : ''}`;
+    if (this.offsetMinutes !== undefined) {
+      const sign = this.offsetMinutes < 0 ? '-' : '+';
+      const minutes = Math.abs(this.offsetMinutes);
+      text += `${sign}${pad(Math.floor(minutes / 60), 2)}:${pad(minutes % 60, 2)}`;
+    }
+    return text;
+  }
+
+  /** Python's `repr()`: `datetime.date(2026, 4, 27)`, `datetime.datetime(2026, 4, 30, 9, 15)`. */
+  repr(): string {
+    if (!this.time) return `datetime.date(${this.year}, ${this.month}, ${this.day})`;
+    const [hour, minute, second, micro] = this.time;
+    const parts = [this.year, this.month, this.day, hour, minute];
+    if (second || micro) parts.push(second);
+    if (micro) parts.push(micro);
+    let zone = '';
+    if (this.offsetMinutes === 0) zone = ', tzinfo=datetime.timezone.utc';
+    else if (this.offsetMinutes !== undefined) {
+      // timedelta normalises to days and non-negative seconds: -2h is days=-1, seconds=79200.
+      const seconds = this.offsetMinutes * 60;
+      const delta = seconds < 0 ? `days=-1, seconds=${86_400 + seconds}` : `seconds=${seconds}`;
+      zone = `, tzinfo=datetime.timezone(datetime.timedelta(${delta}))`;
+    }
+    return `datetime.datetime(${parts.join(', ')}${zone})`;
+  }
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** PyYAML's implicit timestamp resolver: a date needs two-digit month and day (`2026-4-2` is text). */
+const TIMESTAMP_IMPLICIT =
+  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
+/** PyYAML's timestamp constructor's pattern (an explicit `!!timestamp` may use one-digit parts). */
+const TIMESTAMP_PARTS =
+  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
+
+/** PyYAML's `construct_yaml_timestamp`; throws where Python's date or datetime would (2026-02-30). */
+function constructTimestamp(source: string): YamlTimestamp {
+  const match = TIMESTAMP_PARTS.exec(source);
+  if (!match) throw new Error('not a timestamp');
+  const [, y, mo, d, h, mi, s, fraction, zone, sign, zoneHour, zoneMinute] = match;
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (year < 1 || days === undefined || day < 1 || day > days) throw new Error('day is out of range for month');
+  if (h === undefined) return new YamlTimestamp(year, month, day);
+  const [hour, minute, second] = [Number(h), Number(mi), Number(s)];
+  if (hour > 23 || minute > 59 || second > 59) throw new Error('time out of range');
+  const micro = fraction ? Number(fraction.slice(0, 6).padEnd(6, '0')) : 0;
+  let offset: number | undefined;
+  if (sign) {
+    offset = (Number(zoneHour) * 60 + Number(zoneMinute ?? 0)) * (sign === '-' ? -1 : 1);
+    // datetime.timezone accepts offsets strictly within a day.
+    if (Math.abs(offset) >= 24 * 60) throw new Error('offset out of range');
+  } else if (zone) offset = 0;
+  return new YamlTimestamp(year, month, day, [hour, minute, second, micro], offset);
+}
+
+const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+/**
+ * PyYAML's float resolver (but for .inf, .nan and base 60, which the yaml package reads as it
+ * does): a digit before the point or after a bare one, and an exponent only with its sign, so
+ * `1e3`, `E0` and `-.5` stay text.
+ */
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?)$/;
+
+/** The yaml package's YAML 1.1 tags, with PyYAML's timestamps and decimal floats. */
+function pythonTags(tags: YamlPackage.Tags): YamlPackage.Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || 'collection' in tag) return tag;
+    if (tag.tag === TIMESTAMP_TAG) return pythonTimestamp;
+    const decimal = tag.tag === FLOAT_TAG && tag.format !== 'TIME' && !/nan/i.test(String(tag.test));
+    return decimal ? { ...tag, test: PY_FLOAT } : tag;
+  });
+}
+const pythonTimestamp = {
+  identify: (value: unknown) => value instanceof YamlTimestamp,
+  default: true,
+  tag: TIMESTAMP_TAG,
+  test: TIMESTAMP_IMPLICIT,
+  resolve: constructTimestamp,
+};
+
+/**
+ * The YAML loaded as PyYAML's safe_load would, or undefined where safe_load raises: a syntax
+ * error, more than one document, a tag it has no constructor for (`!custom`), a timestamp that
+ * names no real moment, or a list or mapping as a key (unhashable in Python). Timestamps load as
+ * YamlTimestamp.
+ */
+export function loadYaml(source: string): { value: unknown } | undefined {
   const yaml = yamlPackage();
   try {
     // 'error': errors (a second document too) are kept, but no Node warning about a user's
@@ -57,6 +164,7 @@ function safeLoad(source: string): { value: unknown } | undefined {
       uniqueKeys: false,
       prettyErrors: false,
       logLevel: 'error',
+      customTags: pythonTags,
     });
     if (document.errors.length > 0) return undefined;
     if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
@@ -77,8 +185,8 @@ function safeLoad(source: string): { value: unknown } | undefined {
   }
 }
 
-/** A plain mapping, as PyYAML's dict (not a list, a Set, a Map from `!!omap`, a Date or bytes). */
-function isMapping(value: unknown): value is Record<string, unknown> {
+/** A plain mapping, as PyYAML's dict (not a list, a Set, a Map from `!!omap`, a timestamp or bytes). */
+export function isMapping(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
@@ -89,7 +197,9 @@ const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u
 const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 /** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
 // eslint-disable-next-line no-control-regex -- Python counts these as line breaks
-const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+export const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+const PY_LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
 
 /** Python's str.strip(). */
 export function pyStrip(text: string): string {
@@ -101,6 +211,11 @@ export function pySplitLines(text: string): string[] {
   const lines = text.split(PY_LINE_BREAK);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/** Python's str.lstrip(). */
+export function pyStripStart(text: string): string {
+  return text.replace(PY_LEADING_SPACE, '');
 }
 
 /** The text of the first `# ` heading line, or null. */
@@ -145,8 +260,13 @@ export function cut(text: string, limit: number): string {
 export function pyTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object' && !(value instanceof Date)) return Object.keys(value).length > 0;
+  if (typeof value === 'object' && !(value instanceof YamlTimestamp)) return Object.keys(value).length > 0;
   return true;
+}
+
+/** A value converted to text (Python's `str()`) when it is truthy; undefined otherwise. */
+export function truthyText(value: unknown): string | undefined {
+  return pyTruthy(value) ? pyStr(value) : undefined;
 }
 
 /** Python's str() of a YAML value, as the engine turns frontmatter values into text. */
@@ -157,7 +277,7 @@ export function pyStr(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return pyNumber(value);
   if (typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return pyDate(value);
+  if (value instanceof YamlTimestamp) return value.toString();
   if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
@@ -172,7 +292,7 @@ function pyRepr(value: unknown): string {
     const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
     return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
   }
-  if (value instanceof Date) return `'${pyDate(value)}'`;
+  if (value instanceof YamlTimestamp) return value.repr();
   return pyStr(value);
 }
 
@@ -182,14 +302,6 @@ function pyNumber(value: number): string {
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
   const text = String(value);
   return /[.e]/.test(text) ? text.replace(/e\+?/, 'e+').replace('e+-', 'e-') : `${text}.0`;
-}
-
-/** A YAML timestamp as Python prints a date (midnight UTC) or a datetime. */
-function pyDate(value: Date): string {
-  if (Number.isNaN(value.getTime())) return 'None';
-  const iso = value.toISOString();
-  if (iso.endsWith('T00:00:00.000Z')) return iso.slice(0, 10);
-  return iso.slice(0, 19).replace('T', ' ');
 }
 
 /** Tags as the engine reads them: a YAML list, each item as str(); anything else means none. */

@@ -20,6 +20,8 @@ export interface ExportEnvironment {
   readonly since?: string;
   /** `--since` as given (trimmed), for a participant that compares instants rather than days (openclaw). */
   readonly sinceText?: string;
+  /** The instant `--since` names (a date is its midnight UTC; a time without an offset is UTC). */
+  readonly sinceInstant?: Date;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }

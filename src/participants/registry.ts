@@ -8,9 +8,12 @@ import {
   copilotAutomationsParticipant,
   cursorAutomationsParticipant,
 } from './automations/index.js';
+import { cascadeParticipant } from './cascade/index.js';
 import { claudeCodeParticipant } from './claude-code/index.js';
 import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
+import { copilotParticipant } from './copilot/index.js';
+import { copilotVscodeParticipant } from './copilot-vscode/index.js';
 import { cursorParticipant } from './cursor/index.js';
 import { mcpMemoryParticipant } from './mcp-memory/index.js';
 import { openclawParticipant } from './openclaw/index.js';
@@ -27,6 +30,9 @@ export const PARTICIPANTS: readonly Participant[] = [
   copilotAutomationsParticipant,
   mcpMemoryParticipant,
   openclawParticipant,
+  cascadeParticipant,
+  copilotParticipant,
+  copilotVscodeParticipant,
 ];
 
 /** The participant publishing as `id` (an agent id or a CLI topic); undefined when none does. */

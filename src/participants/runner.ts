@@ -47,6 +47,21 @@ export function sinceDay(value: string | undefined): string | undefined {
   return day;
 }
 
+/**
+ * The instant `--since` names, for the participants that compare instants (cascade): a date is
+ * its midnight UTC, a time without an offset is read as UTC. undefined when `value` is not a
+ * `--since` sinceDay accepts.
+ */
+export function sinceInstant(value: string | undefined): Date | undefined {
+  if (value === undefined || !parseCalendarDay(value.trim())) return undefined;
+  let text = value.trim().replace(' ', 'T');
+  const zone = /(?:Z|[+-]\d{2}:?\d{2})$/.exec(text);
+  if (text.includes('T') && !zone) text += 'Z';
+  else if (zone && /^[+-]\d{4}$/.test(zone[0])) text = `${text.slice(0, -2)}:${text.slice(-2)}`;
+  const moment = Date.parse(text);
+  return Number.isNaN(moment) ? undefined : new Date(moment);
+}
+
 /** The environment a participant reads from: this process's, with the export's clock and name. */
 export function exportEnvironment(env: Env, options: { since?: string; cwd?: string } = {}): ExportEnvironment {
   const named = env.BOURDON_LOCAL_NAME?.trim();
@@ -58,6 +73,7 @@ export function exportEnvironment(env: Env, options: { since?: string; cwd?: str
     hostname: named ? named : os.hostname(),
     since: sinceDay(options.since),
     sinceText: options.since === undefined ? undefined : options.since.trim(),
+    sinceInstant: sinceInstant(options.since),
     platform: process.platform,
   };
 }

@@ -16,16 +16,16 @@ export const REDACTED = '[redacted credential-like text]';
 export const REDACTED_VALUE = '[redacted]';
 const DEFAULT_CAP = 180;
 
-/** The engine's patterns (spec §7). */
-const ENGINE_PATTERNS: readonly RegExp[] = [
+/** The engine's patterns (spec §7) that name a kind of secret (`api_key`, `password`). */
+const ENGINE_NAMING_PATTERNS: readonly RegExp[] = [
   /\bapi[_-]?key\b/i,
   /\bapi[_-]?token\b/i,
   /\baccess[_-]?token\b/i,
   /\bbearer\s+token\b/i,
   /\bpassword\b/i,
-  /\bsk_live_\w+/i,
-  /\bhf_\w{10,}/i,
 ];
+/** The engine's patterns (spec §7) that match a secret's value. */
+const ENGINE_VALUE_PATTERNS: readonly RegExp[] = [/\bsk_live_\w+/i, /\bhf_\w{10,}/i];
 
 /**
  * This project's additions (spec §7): `\b` never matches after `_`, so `DB_PASSWORD=…` slipped
@@ -58,7 +58,7 @@ const ADDED_PATTERNS: readonly RegExp[] = [
   /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{30}/,
 ];
 
-const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_PATTERNS, ...ADDED_PATTERNS];
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [...ENGINE_NAMING_PATTERNS, ...ENGINE_VALUE_PATTERNS, ...ADDED_PATTERNS];
 
 /** Spec §7's test: the text names or holds a credential (reads replace it whole). */
 export function looksLikeCredential(text: string): boolean {

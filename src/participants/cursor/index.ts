@@ -23,7 +23,7 @@ import {
 } from '../manifest-shape.js';
 import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
-import { compareCodePoints } from './python-values.js';
+import { compareCodePoints } from '../python-values.js';
 
 const AGENT_ID = 'cursor';
 const ROLE_NARRATIVE =

@@ -5,7 +5,7 @@
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
 import { type Entity } from '../manifest-shape.js';
-import { compareCodePoints, epochCalendarDate, isoCalendarDate, pyStr, pyTruthy } from './python-values.js';
+import { compareCodePoints, epochCalendarDate, isoCalendarDate, pyStr, pyTruthy } from '../python-values.js';
 
 export interface CursorSession {
   readonly date: string;

@@ -9,7 +9,7 @@
  */
 import { BourdonError, UsageError } from '../../core/errors.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { isoInstant, pyStr, pyTruthy } from '../cursor/python-values.js';
+import { isoInstant, pyStr, pyTruthy } from '../python-values.js';
 import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
 import { parsePythonJson, PyFloat } from '../python-json.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';

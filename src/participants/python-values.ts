@@ -1,11 +1,11 @@
 /**
- * The few Python value semantics the Cursor records are read with in the engine: truthiness,
+ * The few Python value semantics the engine reads JSON records with (Cursor's rows, session dates): truthiness,
  * `str()` of a JSON value, code-point ordering, and the calendar date of an ISO string
  * (`datetime.fromisoformat`, Python 3.11 grammar) or an epoch number. Matching them keeps the
  * port's output equal to the engine's on the odd values real databases hold.
  */
 
-import { PyFloat } from '../python-json.js';
+import { PyFloat } from './python-json.js';
 
 /** Python's truthiness of a JSON value: null, false, 0, 0.0, '', [] and {} are false. */
 export function pyTruthy(value: unknown): boolean {
