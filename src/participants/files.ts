@@ -41,8 +41,14 @@ export class SourceReader {
 
   /** The real path of `file` when it lies within a root; null (with a warning) otherwise. */
   private confined(file: string): string | null {
-    const real = realOrNull(file);
-    if (!real) return null;
+    let real: string;
+    try {
+      real = fs.realpathSync.native(file);
+    } catch (error) {
+      // Missing is ordinary (a source not on this machine); a link cycle is worth saying.
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') this.warn(`${file}: skipped, a symbolic link loop`);
+      return null;
+    }
     const inside = this.roots.some((root) => real === root || real.startsWith(root + path.sep));
     if (!inside) {
       this.warn(`${file}: skipped, it leads outside the folders an export reads`);
@@ -92,6 +98,46 @@ export class SourceReader {
    * outside the roots.
    */
   readText(file: string, maxBytes = MAX_TEXT_BYTES): string | null {
+    const bytes = this.readBytes(file, maxBytes);
+    return bytes ? normaliseNewlines(new StringDecoder('utf8').end(bytes)) : null;
+  }
+
+  /**
+   * A whole JSON document (a state or config file), parsed; undefined, with a one-line warning
+   * naming the file, when it is not a regular file, larger than `maxBytes`, not valid UTF-8 or
+   * not valid JSON — a cut or re-encoded document would not be the one the agent wrote.
+   * undefined without a warning when it is missing.
+   */
+  readJson(file: string, maxBytes = MAX_TEXT_BYTES): { value: unknown } | undefined {
+    const info = this.stat(file);
+    if (!info) return undefined;
+    if (!info.isFile()) {
+      this.warn(`${file}: skipped, not a regular file`);
+      return undefined;
+    }
+    if (info.size > maxBytes) {
+      this.warn(`${file}: skipped, ${info.size} bytes (more than the ${maxBytes} read from a JSON file)`);
+      return undefined;
+    }
+    const bytes = this.readBytes(file, maxBytes);
+    if (!bytes) return undefined;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      this.warn(`${file}: skipped, not valid UTF-8`);
+      return undefined;
+    }
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch (error) {
+      this.warn(`${file}: skipped, not valid JSON (${(error as Error).message.split('\n')[0]})`);
+      return undefined;
+    }
+  }
+
+  /** A regular file's first `maxBytes` bytes; null when missing, not a regular file, elsewhere or unreadable. */
+  private readBytes(file: string, maxBytes: number): Buffer | null {
     const real = this.confined(file);
     if (!real) return null;
     let fd: number;
@@ -112,7 +158,7 @@ export class SourceReader {
         if (n === 0) break;
         read += n;
       }
-      return normaliseNewlines(new StringDecoder('utf8').end(buffer.subarray(0, read)));
+      return buffer.subarray(0, read);
     } catch (error) {
       this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       return null;

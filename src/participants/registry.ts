@@ -3,6 +3,8 @@
  * them, and their lookup by agent id or CLI topic.
  */
 import { claudeCodeParticipant } from './claude-code/index.js';
+import { claudeDesktopCodeParticipant } from './claude-desktop/code.js';
+import { claudeDesktopCoworkParticipant } from './claude-desktop/cowork.js';
 import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
 import { cursorParticipant } from './cursor/index.js';
@@ -14,6 +16,8 @@ export const PARTICIPANTS: readonly Participant[] = [
   codexParticipant,
   cursorParticipant,
   copilotCliParticipant,
+  claudeDesktopCodeParticipant,
+  claudeDesktopCoworkParticipant,
   mcpMemoryParticipant,
 ];
 
