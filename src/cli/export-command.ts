@@ -3,16 +3,13 @@
  * up in the registry, running the export runner and reporting (a line, `--print`'s YAML, or
  * `--json`). The command files only name their participant.
  */
-import fs from 'node:fs';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import { colors, plural } from './output.js';
 import { stderrLine } from './width.js';
 import { BourdonError } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
-import { libraryPaths } from '../core/store/library.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
-import type { OperationContext } from '../core/context.js';
 import { participantById } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
 import type { ExportEnvironment, Participant } from '../participants/participant.js';
@@ -79,17 +76,6 @@ export abstract class ExportCommand extends BaseCommand {
       else this.emit(payload, () => line);
     }
     return report;
-  }
-
-  /** The library an export writes into; created (agents/) when it does not exist yet. */
-  protected libraryForExport(flag: string | undefined): OperationContext {
-    const root = this.libraryRoot(flag);
-    const paths = libraryPaths(root);
-    if (!fs.existsSync(paths.agents)) {
-      fs.mkdirSync(paths.agents, { recursive: true });
-      process.stderr.write(stderrLine(`bourdon: created the library ${paths.root}`));
-    }
-    return this.openContext(flag, { config: configPaths(process.env) });
   }
 }
 
