@@ -40,6 +40,8 @@ export const GROUPS: Group[] = [
       'codex:export',
       'cursor:export',
       'copilot-cli:export',
+      'claude-desktop-code:export',
+      'claude-desktop-cowork:export',
       'mcp-memory:export',
     ],
   },
