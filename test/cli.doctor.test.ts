@@ -9,6 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { displayWidth } from '../src/cli/width.js';
+import { PARTICIPANTS } from '../src/participants/registry.js';
 
 interface Check {
   id: string;
@@ -44,7 +46,7 @@ function healthy(): { library: string; home: string; env: Record<string, string>
   return { library, home, env: { BOURDON_HOME: home } };
 }
 
-async function doctor(library: string, env: Record<string, string>, extra: string[] = []) {
+async function doctor(library: string, env: Record<string, string | undefined>, extra: string[] = []) {
   const result = await runCli(['doctor', '--library', library, '--json', ...extra], { env });
   const report = JSON.parse(result.stdout) as { ok: boolean; checks: Check[]; counts: Record<string, number> };
   const byId = (id: string) => {
@@ -294,5 +296,42 @@ describe('bourdon doctor', () => {
     } finally {
       fs.rmSync(lock, { recursive: true, force: true });
     }
+  });
+});
+
+describe("bourdon doctor: the agents' native sources", () => {
+  it('one line per registered participant within 80 columns, found or not; the paths only in --json', async () => {
+    const { library, env } = healthy();
+    const userHome = tempDir('bourdon-doctor-user-');
+    // Claude Code's knowledge graph and the desktop app's Code store are here; nothing else is.
+    fs.mkdirSync(path.join(userHome, 'claude-memory'), { recursive: true });
+    fs.writeFileSync(path.join(userHome, 'claude-memory', 'memory.jsonl'), '');
+    const store = path.join(userHome, '.config', 'Claude', 'claude-code-sessions');
+    fs.mkdirSync(store, { recursive: true });
+    const run = { ...env, HOME: userHome, COLUMNS: '80', MEMORY_FILE_PATH: undefined, CLAUDE_BRAIN: undefined };
+
+    const human = await runCli(['doctor', '--library', library, '--offline'], { env: run, cwd: userHome });
+    expect(human.code, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    const heading = lines.findIndex((line) => line.startsWith('Agents on this machine'));
+    expect(heading).toBeGreaterThan(0);
+    const agentLines = lines.slice(heading + 1, heading + 1 + PARTICIPANTS.length);
+    for (const [index, participant] of PARTICIPANTS.entries()) {
+      expect(agentLines[index]).toMatch(new RegExp(`^(ok|info|warn)\\s+${participant.agentId}\\s+\\S`));
+      expect(displayWidth(agentLines[index])).toBeLessThanOrEqual(80);
+      expect(agentLines[index]).not.toContain(userHome);
+    }
+    expect(lines[heading + 1 + PARTICIPANTS.length]).toBe('');
+    const lineOf = (id: string) => agentLines.find((line) => new RegExp(`^\\S+\\s+${id}\\s`).test(line))!;
+    expect(lineOf('claude-code')).toMatch(/^ok\s+claude-code\s+found: knowledge_graph; missing: /);
+    expect(lineOf('claude-desktop-code')).toMatch(/^ok\s+claude-desktop-code\s+found: claude_code_sessions$/);
+    expect(lineOf('claude-desktop-cowork')).toMatch(/^info\s+claude-desktop-cowork\s+no source on this machine$/);
+
+    const { byId } = await doctor(library, run, ['--offline']);
+    expect(byId('participant:claude-desktop-code')).toMatchObject({
+      verdict: 'ok',
+      details: [expect.stringMatching(new RegExp(`^found\\s+claude_code_sessions: ${store} \\(modified `))],
+    });
+    expect(byId('participant:codex').verdict).toBe('info');
   });
 });

@@ -16,7 +16,21 @@ const ENTER = '\r';
 
 function setup() {
   const dir = tempDir('bourdon-init-');
-  return { dir, library: path.join(dir, 'lib'), home: path.join(dir, 'home') };
+  // The user's home: empty, so no agent's memory is found unless a test puts some there.
+  const userHome = path.join(dir, 'user');
+  fs.mkdirSync(userHome);
+  return { dir, library: path.join(dir, 'lib'), home: path.join(dir, 'home'), userHome };
+}
+
+/** Claude Code's auto-memory for one project under `userHome`. */
+function claudeMemory(userHome: string): void {
+  const dir = path.join(userHome, '.claude', 'projects', '-work-orchard', 'memory');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'MEMORY.md'), '# index\n');
+  fs.writeFileSync(
+    path.join(dir, 'orchard.md'),
+    '---\nname: Orchard\ntype: project\ndescription: Fruit tracker.\n---\n',
+  );
 }
 
 function tokenIn(text: string): string {
@@ -27,7 +41,7 @@ function tokenIn(text: string): string {
 
 describe('bourdon init on a terminal (the wizard)', () => {
   it('asks its questions, then creates the library, registers the member, adds the peer and prints the host config', async () => {
-    const { library, home } = setup();
+    const { library, home, userHome } = setup();
     const result = await runInPty(
       ['init'],
       [
@@ -47,7 +61,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: '❯ codex', send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
       ],
-      { env: { BOURDON_HOME: home, NO_COLOR: '1' }, timeoutMs: 20_000 },
+      { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
     const screen = stripAnsi(result.output);
     expect(
@@ -74,8 +88,8 @@ describe('bourdon init on a terminal (the wizard)', () => {
   });
 
   it('takes the defaults on Enter and, run again, reports what exists without issuing a new token', async () => {
-    const { library, home } = setup();
-    const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1' };
+    const { library, home, userHome } = setup();
+    const env = { BOURDON_HOME: home, HOME: userHome, BOURDON_LIBRARY: library, NO_COLOR: '1' };
     const steps = (member: boolean) => [
       { expect: 'Library folder', send: ENTER },
       { expect: 'Register a member', send: member ? `y${ENTER}` : ENTER },
@@ -107,15 +121,40 @@ describe('bourdon init on a terminal (the wizard)', () => {
     expect(registry.list().map((member) => member.agent_id)).toEqual(['laptop']);
   });
 
+  it('offers to export the agents whose memory is on this machine, all ticked, and exports them', async () => {
+    const { library, home, userHome } = setup();
+    claudeMemory(userHome);
+    const result = await runInPty(
+      ['init'],
+      [
+        { expect: 'Library folder', send: `${library}${ENTER}` },
+        { expect: 'Register a member', send: ENTER },
+        { expect: 'Add a peer', send: ENTER },
+        { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
+        { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+        { expect: /Export the memory of these agents[\s\S]*◉ claude-code/, send: ENTER },
+      ],
+      { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
+    );
+    const screen = stripAnsi(result.output);
+    expect(
+      result.unanswered.map((step) => String(step.expect)),
+      screen,
+    ).toEqual([]);
+    expect(result.code, screen).toBe(0);
+    expect(screen).toMatch(/exported\s+claude-code: version 1, 1 entity/);
+    expect(fs.existsSync(path.join(library, 'agents', 'claude-code.l5.yaml'))).toBe(true);
+  });
+
   it('Ctrl-C stops the wizard and changes nothing', async () => {
-    const { library, home } = setup();
+    const { library, home, userHome } = setup();
     const result = await runInPty(
       ['init'],
       [
         { expect: 'Library folder', send: `${library}${ENTER}` },
         { expect: 'Register a member', send: '\u0003' },
       ],
-      { env: { BOURDON_HOME: home, NO_COLOR: '1' } },
+      { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' } },
     );
     expect(result.code).toBe(130); // 128 + SIGINT, as rollback's prompt
     expect(stripAnsi(result.output)).toContain('init cancelled; nothing was changed');
@@ -220,11 +259,41 @@ describe('bourdon init without a terminal', () => {
   });
 
   it('the plain --yes run prints a readable summary with next steps', async () => {
-    const { library, home } = setup();
-    const result = await runCli(['init', '--yes', '--library', library], { env: { BOURDON_HOME: home } });
+    const { library, home, userHome } = setup();
+    const result = await runCli(['init', '--yes', '--library', library], {
+      env: { BOURDON_HOME: home, HOME: userHome },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/created\s+library\s+\S*lib/);
+    expect(result.stdout).toMatch(/Agents on this machine\n\s+none found/);
     expect(result.stdout).toContain('bourdon doctor');
     expect(result.stdout).toContain('bourdon mcp-config --host <host>');
+  });
+
+  it('--yes names the agents found on this machine; with --export it exports them into the new library', async () => {
+    const { library, home, userHome } = setup();
+    claudeMemory(userHome);
+    const env = { BOURDON_HOME: home, HOME: userHome, COLUMNS: '80' };
+    const offered = await runCli(['init', '--yes', '--library', library], { env, cwd: userHome });
+    expect(offered.code, offered.stderr).toBe(0);
+    expect(offered.stdout).toMatch(
+      /Agents on this machine\n\s+found: claude-code \(not exported yet: bourdon export-all\)/,
+    );
+    expect(fs.existsSync(path.join(library, 'agents', 'claude-code.l5.yaml'))).toBe(false);
+
+    const exported = await runCli(['init', '--yes', '--library', library, '--export', '--json'], {
+      env,
+      cwd: userHome,
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    const payload = JSON.parse(exported.stdout);
+    expect(payload.agents_found).toEqual(['claude-code']);
+    expect(payload.exports).toEqual([
+      expect.objectContaining({ agent_id: 'claude-code', outcome: 'exported', version: 1, reason: null }),
+    ]);
+    const manifest = parseYaml(fs.readFileSync(path.join(library, 'agents', 'claude-code.l5.yaml'), 'utf8')) as {
+      known_entities: { name: string }[];
+    };
+    expect(manifest.known_entities.map((entity) => entity.name)).toEqual(['Orchard']);
   });
 });

@@ -11,7 +11,8 @@ import { isDenial, type Payload } from '../core/payload.js';
 import type { OperationContext } from '../core/context.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { MANIFEST_SUFFIX, type L6Store } from '../core/store/library.js';
+import { MANIFEST_SUFFIX, libraryPaths, type L6Store } from '../core/store/library.js';
+import { configPaths } from '../core/store/config.js';
 import type { LibraryView } from '../core/store/one-shot.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
 import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
@@ -95,6 +96,20 @@ export abstract class BaseCommand extends Command {
     const ctx = openLibrary(libraryFlag, this.warnOnce, view, overrides);
     this.preloadLargeLibrary(ctx.store);
     return ctx;
+  }
+
+  /**
+   * The library an export writes into (a participant's export, export-all, init's first
+   * export); created (agents/) when it does not exist yet, with a line saying so.
+   */
+  protected libraryForExport(flag: string | undefined): OperationContext {
+    const root = this.libraryRoot(flag);
+    const paths = libraryPaths(root);
+    if (!fs.existsSync(paths.agents)) {
+      fs.mkdirSync(paths.agents, { recursive: true });
+      process.stderr.write(stderrLine(`bourdon: created the library ${paths.root}`));
+    }
+    return this.openContext(flag, { config: configPaths(process.env) });
   }
 
   /** openContext as the shared read-command payloads (read-commands.ts) take it. */

@@ -11,9 +11,7 @@ import { colors, plural } from './output.js';
 import { stderrLine } from './width.js';
 import { BourdonError } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
-import { libraryPaths } from '../core/store/library.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
-import type { OperationContext } from '../core/context.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
 import type { ExportEnvironment, Participant, VariableFlag } from '../participants/participant.js';
@@ -69,17 +67,6 @@ export abstract class ExportCommand extends BaseCommand {
       else this.emit(payload, () => line);
     }
     return report;
-  }
-
-  /** The library an export writes into; created (agents/) when it does not exist yet. */
-  protected libraryForExport(flag: string | undefined): OperationContext {
-    const root = this.libraryRoot(flag);
-    const paths = libraryPaths(root);
-    if (!fs.existsSync(paths.agents)) {
-      fs.mkdirSync(paths.agents, { recursive: true });
-      process.stderr.write(stderrLine(`bourdon: created the library ${paths.root}`));
-    }
-    return this.openContext(flag, { config: configPaths(process.env) });
   }
 }
 

@@ -161,6 +161,11 @@ export function fitsWidth(): boolean {
   return outputWidth !== null;
 }
 
+/** The width human output is fitted to; null when it is not (a pipe without COLUMNS, or --wide). */
+export function outputColumns(): number | null {
+  return outputWidth;
+}
+
 /** A flexible column is never cut below this many characters (or its header). */
 const MIN_FLEX_WIDTH = 8;
 /** Any other column (ids, dates) is cut only when free text alone cannot make room, never below this. */

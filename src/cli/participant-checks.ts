@@ -30,12 +30,23 @@ function sourceLine(source: SourceStatus, problem: string | undefined): string {
     : `found    ${source.name}: ${source.path}${when}`;
 }
 
-/** One check per registered participant. */
+/** The prefix of every participant check's id (`participant:<agent id>`). */
+export const PARTICIPANT_CHECK = 'participant:';
+
+/** Source names, each once, in order. */
+function names(sources: readonly SourceStatus[]): string {
+  return [...new Set(sources.map((source) => source.name))].join(', ');
+}
+
+/**
+ * One check per registered participant: its sources found or not (the summary, one short
+ * line), each with its path and last change (the details, which --json carries).
+ */
 export async function participantChecks(env: NodeJS.ProcessEnv = process.env): Promise<CheckResult[]> {
   const environment = exportEnvironment({ ...env, SOURCE_DATE_EPOCH: undefined });
   const checks: CheckResult[] = [];
   for (const participant of PARTICIPANTS) {
-    const id = `participant:${participant.agentId}`;
+    const id = `${PARTICIPANT_CHECK}${participant.agentId}`;
     const title = `${participant.agentId} sources`;
     let sources: readonly SourceStatus[];
     try {
@@ -48,25 +59,14 @@ export async function participantChecks(env: NodeJS.ProcessEnv = process.env): P
     const problems = new Map(found.map((source) => [source, unreadable(source)]));
     const bad = found.filter((source) => problems.get(source) !== undefined);
     const details = sources.map((source) => sourceLine(source, problems.get(source)));
-    const command = participant.topic ? `bourdon ${participant.topic} export` : 'bourdon export-all';
-    if (found.length === 0)
-      checks.push({ id, title, verdict: 'info', summary: 'not on this machine (no source found)', details });
+    if (found.length === 0) checks.push({ id, title, verdict: 'info', summary: 'no source on this machine', details });
     else if (bad.length)
-      checks.push({
-        id,
-        title,
-        verdict: 'warn',
-        summary: `${bad.length} of ${found.length} found sources cannot be read`,
-        details,
-      });
-    else
-      checks.push({
-        id,
-        title,
-        verdict: 'ok',
-        summary: `${found.length} source${found.length === 1 ? '' : 's'} found; \`${command}\` publishes them`,
-        details,
-      });
+      checks.push({ id, title, verdict: 'warn', summary: `found but unreadable: ${names(bad)}`, details });
+    else {
+      const missing = sources.filter((source) => !source.found);
+      const summary = `found: ${names(found)}${missing.length ? `; missing: ${names(missing)}` : ''}`;
+      checks.push({ id, title, verdict: 'ok', summary, details });
+    }
   }
   return checks;
 }

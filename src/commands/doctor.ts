@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, wrap } from '../cli/output.js';
+import { colors, outputColumns, wrap } from '../cli/output.js';
+import { cutVisible } from '../cli/width.js';
 import { configPaths } from '../core/store/config.js';
 import {
   DEFAULT_STALE_DAYS,
@@ -10,7 +11,7 @@ import {
   type Verdict,
 } from '../core/admin/doctor.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
-import { participantChecks, withChecks } from '../cli/participant-checks.js';
+import { PARTICIPANT_CHECK, participantChecks, withChecks } from '../cli/participant-checks.js';
 
 export default class Doctor extends BaseCommand {
   static override summary = 'Check that everything Bourdon depends on is healthy.';
@@ -29,8 +30,9 @@ export default class Doctor extends BaseCommand {
   peers         peers.yaml is valid and each token variable is set
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
-  <agent> sources  each participant's native files: found, readable, last modified (info when absent)
   sync remote   git present, the remote reachable and writable (when \`bourdon sync init\` set one)
+
+Then one line per agent Bourdon can read (every participant): its native sources found (ok), found but unreadable (warn), or not on this machine (info); --json has each source's path and last change.
 
 Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Nothing is changed, except that the write gate is taken and released.`;
   static override examples = [
@@ -105,9 +107,31 @@ function paint(verdict: Verdict, text: string): string {
   return c.cyan(text);
 }
 
+/**
+ * The participants' checks: one line each, cut to the width rather than wrapped — a
+ * verdict, the agent id and its sources found or missing (their paths are in --json).
+ */
+function participantLines(checks: readonly CheckResult[]): string[] {
+  if (checks.length === 0) return [];
+  const c = colors();
+  const ids = checks.map((result) => result.id.slice(PARTICIPANT_CHECK.length));
+  const idWidth = Math.max(...ids.map((id) => id.length));
+  const width = outputColumns();
+  return [
+    '',
+    wrap(`${c.bold('Agents on this machine')} ${c.dim('(their native sources; --json has the paths)')}`),
+    ...checks.map((result, index) => {
+      const line = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${ids[index].padEnd(idWidth)}  ${result.summary}`;
+      return width === null ? line : cutVisible(line, width);
+    }),
+  ];
+}
+
 export function renderReport(report: DoctorReport): string {
   const c = colors();
-  const titleWidth = Math.max(...report.checks.map((result) => result.title.length));
+  const isParticipant = (result: CheckResult) => result.id.startsWith(PARTICIPANT_CHECK);
+  const general = report.checks.filter((result) => !isParticipant(result));
+  const titleWidth = Math.max(...general.map((result) => result.title.length));
   const line = (result: CheckResult) => {
     const head = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${result.title.padEnd(titleWidth)}  ${result.summary}`;
     const indent = ' '.repeat(4 + 2 + titleWidth + 2);
@@ -127,7 +151,8 @@ export function renderReport(report: DoctorReport): string {
   return [
     wrap(c.bold(`bourdon doctor`) + c.dim(` — library ${report.library}, config ${report.config_dir}`)),
     '',
-    ...report.checks.map(line),
+    ...general.map(line),
+    ...participantLines(report.checks.filter(isParticipant)),
     '',
     verdict,
   ].join('\n');

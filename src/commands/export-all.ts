@@ -1,28 +1,15 @@
-import { ExportCommand, exportFlags, exportLine } from '../cli/export-command.js';
-import { colors } from '../cli/output.js';
-import { stderrLine } from '../cli/width.js';
-import { describeError } from '../core/errors.js';
+import { exportFlags } from '../cli/export-command.js';
+import { BaseCommand } from '../cli/base-command.js';
+import { printRunWarnings, runLine, runParticipants } from '../cli/participant-runs.js';
 import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
-import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
-import type { SourceStatus } from '../participants/participant.js';
+import { exportEnvironment } from '../participants/runner.js';
 
-/** One participant's line of export-all. */
-interface ExportAllResult {
-  participant: string;
-  agent_id: string;
-  /** exported / dry-run / nothing (ran, found nothing to write) / skipped (no source) / failed. */
-  outcome: ExportReport['outcome'] | 'skipped' | 'failed';
-  reason: string | null;
-  report: Omit<ExportReport, 'yaml'> | null;
-  sources: readonly SourceStatus[];
-}
-
-export default class ExportAll extends ExportCommand {
+export default class ExportAll extends BaseCommand {
   static override summary = 'Export every participant whose sources exist into the library.';
-  static override description = `Runs each registered participant (claude-code, codex, cursor, copilot-cli, mcp-memory) whose native files are on this machine, and writes each manifest into the library as a new version (as \`bourdon <participant> export\` does), one line each: exported, skipped (no source found) or failed (and why). A failure never stops the others; the exit status is 1 only if one failed. Run it after a session, from a hook, or once to fill a new library.`;
+  static override description = `Runs every registered participant (each agent Bourdon can read: \`bourdon help\` lists their export commands) whose native files are on this machine, and writes each manifest into the library as a new version (as \`bourdon <agent> export\` does). One line each, fitted to the terminal: exported (version and counts), unchanged, skipped (no source on this machine) or failed (and why). --json gives the full detail: the sources looked at with their paths, the warnings, the counts, the file and version written. A failure never stops the others; the exit status is 1 only if one failed. Run it after a session, from a hook, or once to fill a new library.`;
   static override examples = [
     '<%= config.bin %> export-all',
     '<%= config.bin %> export-all --dry-run',
@@ -38,44 +25,15 @@ export default class ExportAll extends ExportCommand {
     const { flags } = await this.parse(ExportAll);
     const environment = exportEnvironment(process.env, { since: flags.since });
     let library: OperationContext | undefined;
-    const results: ExportAllResult[] = [];
-    for (const participant of PARTICIPANTS) {
-      const base = { participant: participant.topic, agent_id: participant.agentId };
-      let sources: readonly SourceStatus[] = [];
-      try {
-        sources = await participant.sources(environment);
-        if (!sources.some((source) => source.found)) {
-          results.push({ ...base, outcome: 'skipped', reason: 'no source found', report: null, sources });
-          continue;
-        }
-        const report = await runExport(participant, environment, {
-          accessLevel: flags['access-level'] as AccessLevel,
-          dryRun: flags['dry-run'],
-          library: () => (library ??= this.libraryForExport(flags.library)),
-          auditPath: configPaths(process.env).audit,
-        });
-        const { yaml: _yaml, ...rest } = report;
-        const reason = report.outcome === 'nothing' ? 'no source found' : null;
-        results.push({ ...base, outcome: report.outcome, reason, report: rest, sources });
-      } catch (error) {
-        results.push({ ...base, outcome: 'failed', reason: describeError(error), report: null, sources });
-      }
-    }
+    const results = await runParticipants(PARTICIPANTS, environment, {
+      accessLevel: flags['access-level'] as AccessLevel,
+      dryRun: flags['dry-run'],
+      library: () => (library ??= this.libraryForExport(flags.library)),
+      auditPath: configPaths(process.env).audit,
+    });
+    if (!this.jsonMode) for (const result of results) printRunWarnings(result);
     const failed = results.filter((result) => result.outcome === 'failed').length;
-    this.emit({ results, failed }, () => results.map(resultLine).join('\n'));
+    this.emit({ results, failed }, () => results.map((result) => runLine(result)));
     if (failed > 0) this.exit(1);
   }
-}
-
-function resultLine(result: ExportAllResult): string {
-  const c = colors();
-  if (result.outcome === 'failed') return `${c.red('failed')}   ${result.agent_id}: ${result.reason}`;
-  if (result.outcome === 'skipped') {
-    const looked = result.sources.map((source) => source.path).join(', ');
-    return `${c.dim('skipped')}  ${result.agent_id}: no source found${looked ? c.dim(` (looked for ${looked})`) : ''}`;
-  }
-  if (!result.report) return `${result.outcome} ${result.agent_id}`;
-  for (const warning of result.report.warnings)
-    process.stderr.write(stderrLine(`bourdon: ${result.agent_id}: ${warning}`));
-  return exportLine({ ...result.report, yaml: null });
 }

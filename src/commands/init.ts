@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
-import { colors, wrap, type Verbatim } from '../cli/output.js';
+import { colors, outputColumns, wrap, type Verbatim } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 import {
   checkClaudeSettings,
@@ -14,6 +14,16 @@ import {
   type HookResult,
 } from '../cli/claude-hook.js';
 import { configPaths } from '../core/store/config.js';
+import {
+  foundSources,
+  printRunWarnings,
+  runLine,
+  runParticipants,
+  type ParticipantRun,
+} from '../cli/participant-runs.js';
+import type { ExportEnvironment, Participant } from '../participants/participant.js';
+import { PARTICIPANTS } from '../participants/registry.js';
+import { exportEnvironment } from '../participants/runner.js';
 import { BourdonError, UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import {
@@ -41,6 +51,8 @@ interface Plan {
   hosts: Host[];
   /** Install the Claude Code SessionEnd hook that runs `bourdon claude-code export`. */
   claudeHook: boolean;
+  /** The agents (participants whose sources are on this machine) to export into the library now. */
+  exports: string[];
 }
 
 interface InitFlags {
@@ -54,6 +66,7 @@ interface InitFlags {
   'peer-token-env': string;
   host?: string[];
   'claude-hook': boolean;
+  export: boolean;
 }
 
 export default class Init extends BaseCommand {
@@ -63,6 +76,8 @@ export default class Init extends BaseCommand {
 With --yes it asks nothing and does what the flags say, for scripts. Outside a terminal --yes is required.
 
 It also offers (--claude-hook with --yes) to add a SessionEnd hook to Claude Code's ~/.claude/settings.json that runs \`bourdon claude-code export\` after every Claude Code session, so the library stays fresh; everything else in that file is kept. \`bourdon init --remove-claude-hook\` takes it out again.
+
+It looks for the memory of every agent Bourdon can read (Claude Code, Codex, Cursor, …: the participants, as \`bourdon doctor\` lists them) and offers to export the ones on this machine into the library at once (--export with --yes), as \`bourdon export-all\` does; the summary names what it found either way.
 
 Running it again is safe: what exists is reported and left alone; an existing member's token is never shown again.`;
   static override examples = [
@@ -75,6 +90,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
       description: 'A trusted member for this laptop, a peer, and the Claude Code snippet',
       command:
         '<%= config.bin %> init --yes --member laptop --tier trusted --peer-url https://desk.tailnet.example:7500 --peer-token-env BOURDON_PEER_DESK --host claude-code',
+    },
+    {
+      description: 'A script that also fills the library from the agents found on this machine',
+      command: '<%= config.bin %> init --yes --export',
     },
     {
       description: 'Capture the new member token in a script',
@@ -114,6 +133,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
       description: "Add the SessionEnd hook to Claude Code's settings that runs `bourdon claude-code export`.",
       default: false,
     }),
+    export: Flags.boolean({
+      description: 'With --yes: also export every agent whose memory is on this machine into the library.',
+      default: false,
+    }),
     'remove-claude-hook': Flags.boolean({
       description: "Only remove that hook from Claude Code's settings (everything else stays), then stop.",
       default: false,
@@ -132,9 +155,11 @@ Running it again is safe: what exists is reported and left alone; an existing me
       );
       return;
     }
+    const environment = exportEnvironment(process.env);
+    const available = await availableParticipants(environment);
     const plan = flags.yes
-      ? planFromFlags(this.libraryRoot(flags.library), flags)
-      : await this.ask(this.libraryRoot(flags.library), flags);
+      ? planFromFlags(this.libraryRoot(flags.library), flags, available)
+      : await this.ask(this.libraryRoot(flags.library), flags, available);
     // A settings file the hook cannot go into stops init before anything is created.
     if (plan.claudeHook) checkClaudeSettings(claudeSettingsPath());
     const config = configPaths(process.env);
@@ -154,6 +179,17 @@ Running it again is safe: what exists is reported and left alone; an existing me
     const target = stdioTarget(plan.library);
     const snippets = plan.hosts.map((host) => hostSnippet(host, target));
     const hook = plan.claudeHook ? installClaudeHook(claudeSettingsPath(), hookCommand(plan.library)) : null;
+    const exports = await runParticipants(
+      available.filter((participant) => plan.exports.includes(participant.agentId)),
+      environment,
+      {
+        accessLevel: 'team',
+        dryRun: false,
+        library: () => this.libraryForExport(plan.library),
+        auditPath: config.audit,
+      },
+    );
+    if (!this.jsonMode) for (const run of exports) printRunWarnings(run);
     const payload = {
       library: steps[0].path,
       config_dir: steps[1].path,
@@ -164,18 +200,20 @@ Running it again is safe: what exists is reported and left alone; an existing me
       peer,
       snippets,
       claude_hook: hook,
+      agents_found: available.map((participant) => participant.agentId),
+      exports,
     };
-    this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook));
+    this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook, available, exports));
   }
 
   /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */
-  private async ask(library: string, flags: InitFlags): Promise<Plan> {
+  private async ask(library: string, flags: InitFlags, available: readonly Participant[]): Promise<Plan> {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
       throw new UsageError(
         'not a terminal, so no questions can be asked: pass --yes (with --member, --peer-url, --host as needed)',
       );
     }
-    const { input, confirm, select } = await import('@inquirer/prompts');
+    const { input, confirm, select, checkbox } = await import('@inquirer/prompts');
     const context = { output: process.stderr };
     const c = colors();
     try {
@@ -287,7 +325,27 @@ Running it again is safe: what exists is reported and left alone; an existing me
         },
         context,
       );
-      return { library: root.trim(), member, peer, hosts: host === 'none' ? [] : [host as Host], claudeHook };
+      const exports = available.length
+        ? await checkbox(
+            {
+              message: 'Export the memory of these agents, found on this machine, into the library now?',
+              choices: available.map((participant) => ({
+                name: participant.agentId,
+                value: participant.agentId,
+                checked: true,
+              })),
+            },
+            context,
+          )
+        : [];
+      return {
+        library: root.trim(),
+        member,
+        peer,
+        hosts: host === 'none' ? [] : [host as Host],
+        claudeHook,
+        exports,
+      };
     } catch (error) {
       if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') {
         throw new BourdonError('init cancelled; nothing was changed', 'cancelled');
@@ -327,7 +385,15 @@ function tokenEnvProblem(text: string): true | string {
   }
 }
 
-function planFromFlags(library: string, flags: InitFlags): Plan {
+/** The registered participants with at least one source on this machine, in registry order. */
+async function availableParticipants(environment: ExportEnvironment): Promise<Participant[]> {
+  const available: Participant[] = [];
+  for (const participant of PARTICIPANTS)
+    if ((await foundSources(participant, environment)).found) available.push(participant);
+  return available;
+}
+
+function planFromFlags(library: string, flags: InitFlags, available: readonly Participant[]): Plan {
   let member: MemberRequest | null = null;
   if (flags.member !== undefined) {
     if (!isValidAgentId(flags.member)) throw new UsageError(invalidAgentIdMessage(flags.member, 'member id'));
@@ -349,7 +415,14 @@ function planFromFlags(library: string, flags: InitFlags): Plan {
   } else if (flags['peer-name'] !== undefined) {
     throw new UsageError('--peer-name needs --peer-url');
   }
-  return { library, member, peer, hosts: [...new Set((flags.host ?? []) as Host[])], claudeHook: flags['claude-hook'] };
+  return {
+    library,
+    member,
+    peer,
+    hosts: [...new Set((flags.host ?? []) as Host[])],
+    claudeHook: flags['claude-hook'],
+    exports: flags.export ? available.map((participant) => participant.agentId) : [],
+  };
 }
 
 const WHAT: Record<SetupStep['what'], string> = {
@@ -365,6 +438,8 @@ function renderInit(
   snippets: HostSnippet[],
   plan: Plan,
   hook: HookResult | null,
+  available: readonly Participant[],
+  exports: readonly ParticipantRun[],
 ): (string | Verbatim)[] {
   const c = colors();
   const status = (step: SetupStep) =>
@@ -391,10 +466,26 @@ function renderInit(
       { verbatim: issued.token },
     );
   }
+  lines.push('', c.bold('Agents on this machine'));
+  const columns = outputColumns();
+  if (exports.length) lines.push(...exports.map((run) => `  ${runLine(run, columns === null ? null : columns - 2)}`));
+  else if (available.length)
+    lines.push(
+      wrap(
+        `  found: ${available.map((participant) => participant.agentId).join(', ')} ${c.dim('(not exported yet: bourdon export-all)')}`,
+        { continuation: 2 },
+      ),
+    );
+  else lines.push(wrap(`  ${c.dim("none found (no agent's memory Bourdon can read is on this machine)")}`));
   for (const snippet of snippets) lines.push('', ...renderSnippet(snippet));
   lines.push('', c.bold('Next'));
   const next: [string, string][] = [
-    ['bourdon export-all', "fill the library from the agents' own memory on this machine"],
+    [
+      'bourdon export-all',
+      exports.length
+        ? "refresh the library from the agents' own memory (after sessions)"
+        : "fill the library from the agents' own memory on this machine",
+    ],
     ['bourdon doctor', 'check the library, members, staging, peers and audit log'],
     ['bourdon demo', 'see federation work on a built-in sample library'],
     ['bourdon mcp-config --host <host>', 'the config for Claude Code, Claude Desktop, Cursor, Codex or VS Code'],

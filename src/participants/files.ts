@@ -54,6 +54,16 @@ export interface SourceReaderOptions {
   readonly workingFolder?: string;
 }
 
+/** Whether resolving `target` fails because its links loop. */
+function linkLoops(target: string): boolean {
+  try {
+    fs.realpathSync.native(target);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP';
+  }
+}
+
 /** Whether `target` is `folder` or lies inside it (both absolute, same spelling). */
 function within(target: string, folder: string): boolean {
   return target === folder || target.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
@@ -130,7 +140,12 @@ export class SourceReader {
       return null;
     }
     const real = realOrNull(target);
-    if (!real || root === target) return real;
+    if (!real) {
+      // Missing is ordinary (a source not on this machine); a link that loops is worth saying.
+      if (linkLoops(target)) this.warn(`${file}: skipped, a link that loops`);
+      return null;
+    }
+    if (root === target) return real;
     const rootReal = realOrNull(root);
     if (!rootReal || !within(real, rootReal)) {
       this.warn(`${file}: skipped, it is a link leading outside ${root}`);
@@ -213,6 +228,39 @@ export class SourceReader {
     } catch {
       this.warn(`${file}: skipped, not valid UTF-8`);
       return null;
+    }
+  }
+
+  /**
+   * A JSON document, whole: skipped with a warning naming the file when it is not a regular
+   * file, larger than `maxBytes`, not valid UTF-8 or not valid JSON — a cut or re-encoded
+   * document would not be the one the agent wrote. undefined without a warning when it is missing.
+   */
+  readJson(file: string, maxBytes = MAX_TEXT_BYTES): { value: unknown } | undefined {
+    const info = this.stat(file);
+    if (!info) return undefined;
+    if (!info.isFile()) {
+      this.warn(`${file}: skipped, not a regular file`);
+      return undefined;
+    }
+    if (info.size > maxBytes) {
+      this.warn(`${file}: skipped, ${info.size} bytes (more than the ${maxBytes} read from a JSON file)`);
+      return undefined;
+    }
+    const read = this.readBytes(file, maxBytes, 'head');
+    if (!read) return undefined;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes);
+    } catch {
+      this.warn(`${file}: skipped, not valid UTF-8`);
+      return undefined;
+    }
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch (error) {
+      this.warn(`${file}: skipped, not valid JSON (${(error as Error).message.split('\n')[0]})`);
+      return undefined;
     }
   }
 

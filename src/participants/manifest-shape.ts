@@ -6,6 +6,9 @@
 
 export const SPEC_VERSION = '0.1';
 
+/** The private tags most participants' policies name, in the engine's order. */
+export const PRIVATE_TAGS: readonly string[] = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
+
 /** Top-level key order. */
 export const MANIFEST_KEYS = [
   'spec_version',

@@ -1,7 +1,7 @@
 /**
  * The few Python value semantics the engine reads JSON records with (Cursor's rows, session dates): truthiness,
  * `str()` of a JSON value, code-point ordering, and the calendar date of an ISO string
- * (`datetime.fromisoformat`, Python 3.11 grammar) or an epoch number. Matching them keeps the
+ * (`datetime.fromisoformat`, Python 3.11 grammar; epoch numbers are ../values.ts). Matching them keeps the
  * port's output equal to the engine's on the odd values real databases hold.
  */
 
@@ -207,14 +207,4 @@ export function isoInstant(value: string): number | undefined {
   midnight.setUTCFullYear(year);
   const micros = parts.time ? parts.time.micros - (parts.time.offset ?? 0) : 0;
   return midnight.getTime() + micros / 1000;
-}
-
-/** Python's `datetime.fromtimestamp(n, timezone.utc).date()` for seconds, or milliseconds above 1e10. */
-export function epochCalendarDate(value: number): string | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  const seconds = value > 10_000_000_000 ? value / 1000 : value;
-  // datetime's range: years 1 to 9999.
-  if (seconds < -62_135_596_800 || seconds >= 253_402_300_800) return undefined;
-  const date = new Date(seconds * 1000);
-  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
 }

@@ -10,6 +10,8 @@ import {
 } from './automations/index.js';
 import { cascadeParticipant } from './cascade/index.js';
 import { claudeCodeParticipant } from './claude-code/index.js';
+import { claudeDesktopCodeParticipant } from './claude-desktop/code.js';
+import { claudeDesktopCoworkParticipant } from './claude-desktop/cowork.js';
 import { codexParticipant } from './codex/index.js';
 import { copilotCliParticipant } from './copilot-cli/index.js';
 import { copilotParticipant } from './copilot/index.js';
@@ -28,6 +30,8 @@ export const PARTICIPANTS: readonly Participant[] = [
   codexAutomationsParticipant,
   cursorAutomationsParticipant,
   copilotAutomationsParticipant,
+  claudeDesktopCodeParticipant,
+  claudeDesktopCoworkParticipant,
   mcpMemoryParticipant,
   openclawParticipant,
   cascadeParticipant,

@@ -204,9 +204,8 @@ export function readAutomations(reader: SourceReader, dir: string, filter: Actio
     const memoryPath = path.join(folder, 'memory.md');
     const memoryFile = reader.isFile(memoryPath) ? memoryPath : undefined;
     const memoryState = memoryFile ? 'present' : linkState(memoryPath);
-    if (memoryState === 'loop' || memoryState === 'dangling') {
-      reader.warn(`${memoryPath}: skipped, ${LINK_PROBLEM[memoryState]}; no runs read`);
-    }
+    // A loop the reader has already named (files.ts); a link to nothing it does not.
+    if (memoryState === 'dangling') reader.warn(`${memoryPath}: skipped, ${LINK_PROBLEM[memoryState]}; no runs read`);
     const memory = memoryFile ? reader.readStrictText(memoryFile, { maxBytes: MEMORY_TAIL_BYTES, tail: true }) : null;
     automations.push({
       folder,

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { modifiedAt, SourceReader } from '../files.js';
+import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { readGraph } from '../knowledge-graph.js';
 import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';
 import { exportStamp } from '../stamp.js';
@@ -19,7 +20,6 @@ const ROLE_NARRATIVE =
   "Anthropic's agentic coding assistant in the terminal. Publishes what it keeps between sessions: " +
   'its per-project auto-memory notes, its knowledge graph, and the brain folder of project overviews and session logs.';
 
-const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
 const TEAM_TAGS = ['internal-roadmap'];
 
 interface Located {
@@ -106,7 +106,7 @@ export const claudeCodeParticipant: Participant = {
       capabilities,
       recent_sessions: sessions.map(orderedSession),
       known_entities: entities.map(orderedEntity),
-      visibility_policy: { default: 'public', private_tags: PRIVATE_TAGS, team_tags: TEAM_TAGS },
+      visibility_policy: { default: 'public', private_tags: [...PRIVATE_TAGS], team_tags: TEAM_TAGS },
     };
     return { manifest, sources: found.statuses, warnings: reader.warnings };
   },

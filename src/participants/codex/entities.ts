@@ -3,6 +3,7 @@
  * working directories and from names the memory repeats), thread and memory topics, fallback
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
+import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from './dates.js';
 import type { MemoryData } from './memory.js';
@@ -105,7 +106,7 @@ export function isJunk(entity: Entity): boolean {
   return false;
 }
 
-const PRIVATE_TAGS = new Set(['personal', 'financial', 'credential', 'health', 'family', 'legal']);
+const PRIVATE_TAG_SET = new Set(PRIVATE_TAGS);
 
 function maxDate(dates: readonly string[]): string | undefined {
   let max: string | undefined;
@@ -255,6 +256,6 @@ export function derive(input: DeriveInput): { sessions: Session[]; entities: Ent
     .filter((entity) => !isJunk(entity))
     .sort((a, b) => compareCodePoints(a.type, b.type) || compareCodePoints(a.name.toLowerCase(), b.name.toLowerCase()))
     // The federation filter: a private tag drops an entity (codex tags never carry one today).
-    .filter((entity) => !entity.tags.some((tag) => PRIVATE_TAGS.has(tag)));
+    .filter((entity) => !entity.tags.some((tag) => PRIVATE_TAG_SET.has(tag)));
   return { sessions, entities: kept };
 }

@@ -2,6 +2,7 @@
  * The codex manifest as plain data, in the engine's key order, with null and empty-list keys
  * left out (the manifest's "absent vs empty" rule). No access filter is applied here.
  */
+import { PRIVATE_TAGS } from '../manifest-shape.js';
 import type { ManifestData } from '../participant.js';
 import type { Entity, Session } from './entities.js';
 
@@ -13,7 +14,7 @@ const ROLE_NARRATIVE =
 
 export const VISIBILITY_POLICY = {
   default: 'team',
-  private_tags: ['personal', 'financial', 'credential', 'health', 'family', 'legal'],
+  private_tags: [...PRIVATE_TAGS],
   team_tags: ['codex-memory', 'workspace'],
 } as const;
 

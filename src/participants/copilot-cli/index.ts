@@ -16,6 +16,7 @@ import {
   type Entity,
   MANIFEST_KEYS,
   POLICY_KEYS,
+  PRIVATE_TAGS,
   SESSION_KEYS,
   SPEC_VERSION,
   federationFilter,
@@ -30,7 +31,7 @@ const ROLE_NARRATIVE =
   'recent sessions, the repositories they touched and the context it learned per repository.';
 const POLICY = {
   default: 'team',
-  private_tags: ['personal', 'financial', 'credential', 'health', 'family', 'legal'],
+  private_tags: [...PRIVATE_TAGS],
   team_tags: ['copilot-cli', 'copilot', 'terminal', 'workspace'],
 };
 const CAPABILITIES = [

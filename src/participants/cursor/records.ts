@@ -5,7 +5,8 @@
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
 import { type Entity } from '../manifest-shape.js';
-import { compareCodePoints, epochCalendarDate, isoCalendarDate, pyStr, pyTruthy } from '../python-values.js';
+import { compareCodePoints, isoCalendarDate, pyStr, pyTruthy } from '../python-values.js';
+import { posixName, utcDateOfEpoch } from '../values.js';
 
 export interface CursorSession {
   readonly date: string;
@@ -16,6 +17,8 @@ export interface CursorSession {
 }
 
 const ACTION_LIMIT = 256;
+/** Cursor's epoch numbers above this are milliseconds. */
+const EPOCH_MILLISECONDS_ABOVE = 10_000_000_000;
 const TOPIC_MIN_SESSIONS = 3;
 const CWD_KEYS = ['workspacePath', 'workspace', 'cwd', 'folder', 'rootPath'];
 const NESTED_CWD_KEYS = ['path', 'folder', 'cwd'];
@@ -74,8 +77,8 @@ function firstMessageText(messages: unknown): string {
 function parseDate(value: unknown): string | undefined {
   if (typeof value === 'string') return isoCalendarDate(value);
   // Python's bool is an int: `true` is the epoch second 1.
-  if (typeof value === 'boolean') return epochCalendarDate(value ? 1 : 0);
-  if (typeof value === 'number') return epochCalendarDate(value);
+  if (typeof value === 'boolean') return utcDateOfEpoch(value ? 1 : 0, EPOCH_MILLISECONDS_ABOVE);
+  if (typeof value === 'number') return utcDateOfEpoch(value, EPOCH_MILLISECONDS_ABOVE);
   return undefined;
 }
 
@@ -116,8 +119,7 @@ export function rowToSession(key: unknown, value: unknown, today: string): Curso
 
 /** A workspace folder's last path component (`pathlib`'s `.name`), or '' when it has none. */
 export function projectName(cwd: string): string {
-  const parts = cwd.split('/').filter((part) => part !== '' && part !== '.');
-  const name = pyStrip(parts.at(-1) ?? '');
+  const name = pyStrip(posixName(cwd));
   return name === '.' || name === '/' ? '' : name;
 }
 

@@ -9,6 +9,7 @@
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { modifiedAt, SourceReader } from '../files.js';
 import { readGraph } from '../knowledge-graph.js';
+import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { mergeEntities, orderedEntity } from '../rows.js';
 import { exportStamp } from '../stamp.js';
 import { memoryFileCandidates } from './locate.js';
@@ -18,8 +19,6 @@ export const MCP_MEMORY_ID = 'mcp-memory';
 const ROLE_NARRATIVE =
   "The MCP memory server's knowledge graph: entities and their observations that MCP hosts " +
   '(Claude Desktop, Claude Code, Cursor, …) stored through its tools, shared with the other agents.';
-
-const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
 
 function locate(environment: ExportEnvironment, reader: SourceReader): SourceStatus[] {
   return memoryFileCandidates(environment, reader).map((candidate) => {
@@ -70,7 +69,7 @@ export const mcpMemoryParticipant: Participant = {
       last_updated: exportStamp(environment.now),
       capabilities: ['knowledge_graph'],
       known_entities: entities.map(orderedEntity),
-      visibility_policy: { default: 'public', private_tags: PRIVATE_TAGS },
+      visibility_policy: { default: 'public', private_tags: [...PRIVATE_TAGS] },
     };
     return { manifest, sources, warnings: reader.warnings };
   },

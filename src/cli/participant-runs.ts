@@ -1,0 +1,153 @@
+/**
+ * Running several participants in a row, as `bourdon export-all` and `bourdon init` do: each
+ * one whose sources exist is exported (a failure never stops the others), and each run is told
+ * in one line that fits the output width — `exported <id>: …`, `skipped <id>: no source`,
+ * `failed <id>: <why>` — while `--json` carries the full detail (sources with their paths,
+ * warnings, counts, the file and version written). Works for any registry entry.
+ */
+import { colors, outputColumns, plural } from './output.js';
+import { cutVisible, stderrLine } from './width.js';
+import { describeError } from '../core/errors.js';
+import type { FinishCounts } from '../participants/finish.js';
+import type { LibraryExportResult } from '../participants/library-write.js';
+import type { ExportEnvironment, Participant, SourceStatus } from '../participants/participant.js';
+import { runExport, type ExportOptions } from '../participants/runner.js';
+
+/** What became of one participant. */
+export interface ParticipantRun {
+  participant: string;
+  agent_id: string;
+  /**
+   * exported (a new version or file), unchanged (the library already held exactly this),
+   * dry-run (built, not written), skipped (no source on this machine, or nothing to export),
+   * failed (and why).
+   */
+  outcome: 'exported' | 'unchanged' | 'dry-run' | 'skipped' | 'failed';
+  /** Why it was skipped or failed; null otherwise. */
+  reason: string | null;
+  sources: readonly SourceStatus[];
+  warnings: readonly string[];
+  counts: FinishCounts | null;
+  path: string | null;
+  version: number | null;
+  kept: LibraryExportResult['kept'] | null;
+}
+
+/** The reason of a participant none of whose sources is on this machine. */
+export const NO_SOURCE = 'no source';
+
+/** Whether any of a participant's sources is on this machine; a participant that cannot look has none. */
+export async function foundSources(
+  participant: Participant,
+  environment: ExportEnvironment,
+): Promise<{ sources: readonly SourceStatus[]; found: boolean; problem?: string }> {
+  try {
+    const sources = await participant.sources(environment);
+    return { sources, found: sources.some((source) => source.found) };
+  } catch (error) {
+    return { sources: [], found: false, problem: describeError(error) };
+  }
+}
+
+/** Runs each participant in turn; one that throws is a failed run, and the next still runs. */
+export async function runParticipants(
+  participants: readonly Participant[],
+  environment: ExportEnvironment,
+  options: ExportOptions,
+): Promise<ParticipantRun[]> {
+  const runs: ParticipantRun[] = [];
+  for (const participant of participants) {
+    const base = {
+      participant: participant.topic ?? participant.agentId,
+      agent_id: participant.agentId,
+      warnings: [] as readonly string[],
+      counts: null,
+      path: null,
+      version: null,
+      kept: null,
+    };
+    const looked = await foundSources(participant, environment);
+    if (looked.problem !== undefined) {
+      runs.push({ ...base, outcome: 'failed', reason: looked.problem, sources: [] });
+      continue;
+    }
+    if (!looked.found) {
+      runs.push({ ...base, outcome: 'skipped', reason: NO_SOURCE, sources: looked.sources });
+      continue;
+    }
+    try {
+      const report = await runExport(participant, environment, options);
+      const outcome =
+        report.outcome === 'nothing'
+          ? 'skipped'
+          : report.outcome === 'exported' && !report.written
+            ? 'unchanged'
+            : report.outcome;
+      runs.push({
+        ...base,
+        outcome,
+        reason: report.outcome === 'nothing' ? 'nothing to export' : null,
+        sources: report.sources,
+        warnings: report.warnings,
+        counts: report.counts,
+        path: report.path,
+        version: report.version,
+        kept: report.kept,
+      });
+    } catch (error) {
+      runs.push({ ...base, outcome: 'failed', reason: describeError(error), sources: looked.sources });
+    }
+  }
+  return runs;
+}
+
+const LABELS: Record<ParticipantRun['outcome'], string> = {
+  exported: 'exported',
+  unchanged: 'unchanged',
+  'dry-run': 'dry run',
+  skipped: 'skipped',
+  failed: 'failed',
+};
+const LABEL_WIDTH = Math.max(...Object.values(LABELS).map((label) => label.length));
+
+/** What a run did, after the id: versions and counts, or why not. */
+function detail(run: ParticipantRun): string {
+  if (run.outcome === 'skipped' || run.outcome === 'failed') return run.reason ?? '';
+  const counts = run.counts
+    ? `${plural(run.counts.entities, 'entity', 'entities')}, ${plural(run.counts.sessions, 'session')}`
+    : '';
+  const version = run.version !== null ? `version ${run.version}` : '';
+  const parts =
+    run.outcome === 'exported'
+      ? [[version, counts].filter(Boolean).join(', ')]
+      : run.outcome === 'unchanged'
+        ? [`${counts}${version ? `, as ${version}` : ''}`]
+        : [counts];
+  const kept = run.kept ? run.kept.entities + run.kept.sessions + run.kept.notes : 0;
+  if (kept > 0) parts.push(`kept ${plural(kept, 'row')} of other writers`);
+  if (run.warnings.length) parts.push(plural(run.warnings.length, 'warning'));
+  return parts.join('; ');
+}
+
+/**
+ * One line for a run, cut to the output width (`width`, by default the width human output is
+ * fitted to; null never cuts): the whole story is in `--json`.
+ */
+export function runLine(run: ParticipantRun, width: number | null = outputColumns()): string {
+  const c = colors();
+  const paint = { exported: c.green, unchanged: c.cyan, 'dry-run': c.cyan, skipped: c.dim, failed: c.red }[run.outcome];
+  const line = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: ${detail(run)}`;
+  return width === null ? line : cutVisible(line, width);
+}
+
+/** Warnings shown per participant on stderr; the rest are counted (`--json` lists them all). */
+const SHOWN_WARNINGS = 3;
+
+/** Prints a run's first warnings on stderr, one line each, and how many more there are. */
+export function printRunWarnings(run: ParticipantRun): void {
+  for (const warning of run.warnings.slice(0, SHOWN_WARNINGS))
+    process.stderr.write(stderrLine(`bourdon: ${run.agent_id}: ${warning}`));
+  const more = run.warnings.length - SHOWN_WARNINGS;
+  if (more > 0)
+    process.stderr.write(stderrLine(`bourdon: ${run.agent_id}: ${plural(more, 'more warning')} (--json lists them)`));
+}
