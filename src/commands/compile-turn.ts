@@ -25,6 +25,6 @@ export default class CompileTurn extends BaseCommand {
       max_items: flags['max-items'],
       max_chars: flags['max-chars'],
     });
-    this.emit(payload, () => `deferred: ${payload.reason}`);
+    this.emit(payload, () => payload.delivery.explicit_text);
   }
 }

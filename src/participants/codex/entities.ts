@@ -4,7 +4,7 @@
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
 import { conceptAliases, recoveredConcepts } from './concepts.js';
-import { isCalendarDate } from './dates.js';
+import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
 import { preferenceFields } from './preferences.js';
 import {
