@@ -105,6 +105,7 @@ export function boundText(value: string, limit: number): string {
 }
 
 const WORD_CHAR = new RegExp(`^${WORD}$`, 'u');
+const wordPatterns = new Map<string, RegExp>();
 
 /**
  * Python's `re.search(rf"\b{re.escape(word)}\b", text)`: `word` occurs with a word boundary on
@@ -113,10 +114,17 @@ const WORD_CHAR = new RegExp(`^${WORD}$`, 'u');
  */
 export function containsWord(text: string, word: string): boolean {
   if (!word) return false;
-  const first = String.fromCodePoint(word.codePointAt(0)!);
-  const last = Array.from(word.slice(-2)).pop()!;
-  const before = WORD_CHAR.test(first) ? `(?<!${WORD})` : `(?<=${WORD})`;
-  const after = WORD_CHAR.test(last) ? `(?!${WORD})` : `(?=${WORD})`;
-  const literal = word.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-  return new RegExp(`${before}${literal}${after}`, 'u').test(text);
+  let pattern = wordPatterns.get(word);
+  if (!pattern) {
+    const first = String.fromCodePoint(word.codePointAt(0)!);
+    const last = Array.from(word.slice(-2)).pop()!;
+    const before = WORD_CHAR.test(first) ? `(?<!${WORD})` : `(?<=${WORD})`;
+    const after = WORD_CHAR.test(last) ? `(?!${WORD})` : `(?=${WORD})`;
+    const literal = word.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+    pattern = new RegExp(`${before}${literal}${after}`, 'u');
+    // A turn asks about one repository name, thousands of times: compiled once.
+    if (wordPatterns.size >= 64) wordPatterns.clear();
+    wordPatterns.set(word, pattern);
+  }
+  return pattern.test(text);
 }

@@ -180,6 +180,8 @@ function epochDay(day: string): number {
 /** What scoring needs of the turn, worked out once. */
 interface TurnScene {
   readonly prompt: PromptView;
+  /** The prompt asks to go on with something (continue, next, this repo, …). */
+  readonly continuation: boolean;
   readonly cwd: string | null;
   readonly repo: RepoIdentity;
   readonly home: string;
@@ -267,7 +269,7 @@ function basename(file: string): string {
 }
 
 function crossAgentScore(agents: readonly string[]): number {
-  const count = new Set(agents).size;
+  const count = agents.length <= 1 ? agents.length : new Set(agents).size;
   return count <= 1 ? 0 : Math.min(10, 4 + (count - 1) * 2);
 }
 
@@ -285,7 +287,8 @@ function continuityScore(scene: TurnScene, candidate: Candidate): number {
 function penalty(scene: TurnScene, candidate: Candidate): number {
   let total = 0;
   if (GENERIC_NAMES.has(candidate.name.toLowerCase())) total -= 10;
-  if (codePointLength(candidate.summary) > 260) total -= 4;
+  // (A string of at most 260 UTF-16 units has at most 260 code points: the count is rarely needed.)
+  if (candidate.summary.length > 260 && codePointLength(candidate.summary) > 260) total -= 4;
   if (candidate.source === 'codex_l5' && candidate.dateText) {
     const age = ageDays(scene, candidate.dateText);
     if (age !== null && age > 30) total -= 4;
@@ -298,6 +301,9 @@ interface Scored {
   total: number;
   components: Components;
   reason: string;
+  /** Sort keys: the date's day (undated lowest) and the lower-cased name. */
+  day: number;
+  lowerName: string;
 }
 
 function reasonOf(promptReason: string, cwdReason: string, components: Components): string {
@@ -311,24 +317,17 @@ function reasonOf(promptReason: string, cwdReason: string, components: Component
 
 function passesGate(scene: TurnScene, candidate: Candidate, components: Components): boolean {
   if (components.prompt > 0) return true;
-  if (!isContinuation(scene.prompt) || candidate.kind === 'thread') return false;
+  if (!scene.continuation || candidate.kind === 'thread') return false;
   const repoName = (scene.repo.name ?? '').toLowerCase();
   if (!repoName) return false;
   return containsWord([candidate.name, candidate.summary, ...candidate.projectFocus].join(' ').toLowerCase(), repoName);
 }
 
-/** Total first, then newer, then name, then source (a stable sort: ties keep gathering order). */
-function compareScored(scene: TurnScene, a: Scored, b: Scored): number {
+/** Total first, then newer (undated last), then name, then source (a stable sort: ties keep gathering order). */
+function compareScored(a: Scored, b: Scored): number {
   if (a.total !== b.total) return b.total - a.total;
-  const dayA = dayNumber(scene, a.candidate.dateText);
-  const dayB = dayNumber(scene, b.candidate.dateText);
-  // Undated rows sort as the engine's ordinal 0, below every real day.
-  const ordinalA = dayA === null ? -Infinity : dayA;
-  const ordinalB = dayB === null ? -Infinity : dayB;
-  if (ordinalA !== ordinalB) return ordinalB - ordinalA;
-  const nameA = a.candidate.name.toLowerCase();
-  const nameB = b.candidate.name.toLowerCase();
-  if (nameA !== nameB) return nameA < nameB ? -1 : 1;
+  if (a.day !== b.day) return b.day - a.day;
+  if (a.lowerName !== b.lowerName) return a.lowerName < b.lowerName ? -1 : 1;
   return a.candidate.source === b.candidate.source ? 0 : a.candidate.source < b.candidate.source ? -1 : 1;
 }
 
@@ -353,9 +352,17 @@ function scoreCandidates(scene: TurnScene, gathered: ReturnType<typeof gatherCan
       components.continuity +
       components.penalty;
     if (!passesGate(scene, candidate, components) || total <= 0) continue;
-    scored.push({ candidate, total, components, reason: reasonOf(prompt.reason, cwd.reason, components) });
+    scored.push({
+      candidate,
+      total,
+      components,
+      reason: reasonOf(prompt.reason, cwd.reason, components),
+      // The engine's date ordinal is 0 for an undated row, below every real day.
+      day: dayNumber(scene, candidate.dateText) ?? -Infinity,
+      lowerName: candidate.name.toLowerCase(),
+    });
   }
-  return scored.sort((a, b) => compareScored(scene, a, b));
+  return scored.sort(compareScored);
 }
 
 function itemsOf(scored: readonly Scored[], maxItems: number): TurnItem[] {
@@ -367,7 +374,7 @@ function itemsOf(scored: readonly Scored[], maxItems: number): TurnItem[] {
     summary: clean(candidate.summary || 'Recognition anchor.', 260),
     reason,
     source: candidate.source,
-    source_agents: candidate.sourceAgents,
+    source_agents: [...candidate.sourceAgents],
     evidence: candidate.evidence.slice(0, 4).map((item) => clean(item, 160)),
   }));
 }
@@ -553,8 +560,10 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
   const stage1 = classifyStage1(state.stage1);
 
   const now = ctx.now();
+  const view = promptView(prompt);
   const scene: TurnScene = {
-    prompt: promptView(prompt),
+    prompt: view,
+    continuation: isContinuation(view),
     cwd,
     repo,
     home,
@@ -563,7 +572,7 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
     resolved: new Map(),
     dayCache: new Map(),
   };
-  const continuationRepo = isContinuation(scene.prompt) && repo.name ? repo.name.toLowerCase() : null;
+  const continuationRepo = scene.continuation && repo.name ? repo.name.toLowerCase() : null;
   const gathered = gatherCandidates(
     preparedLibrary(agentsInScope(ctx), level),
     threadCandidates(state.threads),

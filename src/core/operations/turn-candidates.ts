@@ -1,17 +1,22 @@
 /**
  * The candidates of a Codex turn brief, as the engine gathers them: the library's entities
  * (merged across agents by name) and sessions visible at the level, then Codex's newest threads;
- * candidates of one kind and name merged into one. The prompt decides which merge survives, so
- * the merge runs per turn, but only for the names the prompt can match (found through an index
- * of name tokens and prefixes built once per library snapshot and level) and, for a prompt that
- * asks to continue, the ones naming the repository.
+ * candidates of one kind and name merged into one (the first stays, unless a later one matches
+ * the prompt strictly better and replaces it; the others lend it their agents and evidence).
+ *
+ * The engine rebuilds and scores every row on every turn. Here the library side is prepared once
+ * per snapshot and level (each name's tokens, the merge groups, an index from name tokens and
+ * prefixes to rows), so a turn only looks at the rows the prompt can match and, for a prompt
+ * asking to continue, the groups naming the repository; what a group's merge lends is kept too.
+ * Nothing else can pass the recognition gate, so the brief is the same.
  */
 import type { Row } from '../native/sqlite.js';
 import { THREAD_DATE_COLUMNS } from '../native/codex-state.js';
+import { stateTimestampDate } from '../native/python-dates.js';
 import { containsWord, pyStrip, scrubNativeText } from '../native/scrub.js';
 import type { AgentRecord } from '../store/manifest-file.js';
+import type { Session } from '../store/manifest.js';
 import { canSee, type AccessLevel } from '../trust/access.js';
-import { stateTimestampDate } from '../native/python-dates.js';
 
 export type CandidateKind = 'project' | 'preference' | 'handoff' | 'entity' | 'session' | 'thread';
 export type CandidateSource = 'codex_l5' | 'l6_federation' | 'codex_rollout' | 'codex_state';
@@ -21,13 +26,15 @@ export interface Candidate {
   name: string;
   summary: string;
   source: CandidateSource;
-  sourceAgents: string[];
+  sourceAgents: readonly string[];
   aliases: readonly string[];
   dateText: string | null;
   cwd: string | null;
   projectFocus: readonly string[];
   filesTouched: readonly string[];
-  evidence: string[];
+  evidence: readonly string[];
+  /** Name, summary, project focus and cwd, lower-cased: what the repository is looked for in. */
+  text: string;
 }
 
 /** `_safe_summary`: the engine's native-memory scrubber, 220 code points unless told. */
@@ -68,6 +75,26 @@ export function promptView(prompt: string): PromptView {
   };
 }
 
+/** A name as the prompt is matched against it, worked out once per distinct name. */
+interface NameView {
+  readonly raw: string;
+  /** Lower-cased, then stripped. */
+  readonly lower: string;
+  readonly tokens: readonly string[];
+  /** Its distinct tokens that are not stop words. */
+  readonly terms: readonly string[];
+}
+
+function nameView(raw: string): NameView {
+  const all = tokens(raw);
+  return {
+    raw,
+    lower: pyStrip(raw.toLowerCase()),
+    tokens: all,
+    terms: [...new Set(all)].filter((token) => !STOPWORDS.has(token)),
+  };
+}
+
 function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
   if (needle.length === 0 || needle.length > haystack.length) return false;
   outer: for (let start = 0; start + needle.length <= haystack.length; start++) {
@@ -84,39 +111,36 @@ export interface PromptMatch {
 
 const NO_MATCH: PromptMatch = { score: 0, reason: '' };
 
-/** The prompt component: the best of the candidate's name, aliases and project focus. */
-export function promptMatch(names: readonly string[], prompt: PromptView): PromptMatch {
+/**
+ * The prompt component: the best over the candidate's name, aliases and project focus — the
+ * whole prompt 40, inside the prompt 36, its tokens a run of the prompt's 30, else 12 per shared
+ * meaningful term (at most 24). The first name reaching the best is the one named.
+ */
+function promptMatch(names: readonly NameView[], prompt: PromptView): PromptMatch {
   let best = 0;
   let bestName = '';
   for (const name of names) {
-    const lower = pyStrip(name.toLowerCase());
-    if (!lower) continue;
+    if (!name.lower) continue;
     let score: number;
-    if (prompt.lower === lower) score = 40;
-    else if (prompt.lower.includes(lower)) score = 36;
+    if (prompt.lower === name.lower) score = 40;
+    else if (prompt.lower.includes(name.lower)) score = 36;
+    else if (containsRun(prompt.tokens, name.tokens)) score = 30;
     else {
-      const nameTokens = tokens(name);
-      if (containsRun(prompt.tokens, nameTokens)) score = 30;
-      else {
-        let overlap = 0;
-        for (const term of new Set(nameTokens)) if (!STOPWORDS.has(term) && prompt.terms.has(term)) overlap++;
-        score = Math.min(24, overlap * 12);
-      }
+      let overlap = 0;
+      for (const term of name.terms) if (prompt.terms.has(term)) overlap++;
+      score = Math.min(24, overlap * 12);
     }
     if (score > best) {
       best = score;
-      bestName = name;
+      bestName = name.raw;
     }
   }
   return best ? { score: best, reason: `prompt matched ${bestName}` } : NO_MATCH;
 }
 
-const namesOf = (candidate: Candidate): string[] => [candidate.name, ...candidate.aliases, ...candidate.projectFocus];
-
 /** A library row a candidate is built from, only when a turn needs it. */
 type Entry =
-  | { kind: 'entity'; entity: MergedEntity }
-  | { kind: 'session'; session: AgentRecord['sessions'][number]; agent: string; name: string };
+  { kind: 'entity'; entity: MergedEntity } | { kind: 'session'; session: Session; agent: string; name: string };
 
 interface MergedEntity {
   name: string;
@@ -127,20 +151,35 @@ interface MergedEntity {
   tags: string[];
 }
 
-/** The library side of a turn, per snapshot and level: the entries, their merge groups, the match index. */
+/** What a merged-away candidate lends the survivor: its agents and evidence, in order. */
+interface Contribution {
+  readonly sourceAgents: readonly string[];
+  readonly evidence: readonly string[];
+}
+
+/** The library side of a turn, per snapshot and level. */
 export interface PreparedLibrary {
   readonly entries: readonly Entry[];
-  /** Entry indexes per merge group, groups in order of first appearance. */
+  /** Each entry's names (name, aliases, project focus), and a key equal for equal lists. */
+  readonly names: readonly (readonly NameView[])[];
+  readonly nameKeys: readonly string[];
+  /** Entry indexes per merge group (kind and lower-cased name), groups in order of first appearance. */
   readonly groups: readonly (readonly number[])[];
   readonly groupOf: Int32Array;
-  /** Name token → entries with a name, alias or focus holding it. */
+  /** Name token → entries with a name holding it. */
   readonly byToken: ReadonlyMap<string, number[]>;
-  /** A lower-cased name's first three characters (all of a shorter one) → entries. */
-  readonly byPrefix: ReadonlyMap<string, number[]>;
-  /** Each entry's names the prompt is matched against: name, aliases, project focus. */
-  readonly names: readonly (readonly string[])[];
-  /** Each entry's name, summary and focus, lower-cased (the continuation gate reads it). */
-  readonly semantic: readonly string[];
+  /** A lower-cased name's first three characters (all of a shorter one) → the entries and that name. */
+  readonly byPrefix: ReadonlyMap<string, [number, string][]>;
+  /** Filled as turns ask: each entry's cleaned summary, each group's gate text and lent suffixes. */
+  readonly summaries: (string | undefined)[];
+  readonly evidence: (readonly string[] | undefined)[];
+  readonly texts: (string | undefined)[];
+  readonly gateTexts: (string | undefined)[];
+  readonly lent: Map<number, Map<number, Contribution>>;
+  /** Per-turn scratch: the turn that last matched each entry, and its match. */
+  readonly seenIn: Uint32Array;
+  readonly matches: (PromptMatch | undefined)[];
+  turn: number;
 }
 
 const prepared = new WeakMap<readonly AgentRecord[], Map<AccessLevel, PreparedLibrary>>();
@@ -162,7 +201,7 @@ function appendUnique(list: string[], seen: Set<string>, value: string): void {
 
 /** The engine's `build_recognition_manifest` entities: merged by stripped, lower-cased name, agents in id order. */
 function mergedEntities(agents: readonly AgentRecord[], level: AccessLevel): MergedEntity[] {
-  const byKey = new Map<string, { entity: MergedEntity; seen: Set<string>[] }>();
+  const byKey = new Map<string, { entity: MergedEntity; seen: [Set<string>, Set<string>, Set<string>] }>();
   for (const agent of agents) {
     for (const entity of agent.entities) {
       if (!canSee(level, entity.visibility)) continue;
@@ -171,17 +210,16 @@ function mergedEntities(agents: readonly AgentRecord[], level: AccessLevel): Mer
       const key = name.toLowerCase();
       let merged = byKey.get(key);
       if (!merged) {
-        merged = {
-          entity: {
-            name,
-            type: entity.type || 'topic',
-            aliases: [],
-            summary: entity.summary ?? '',
-            sourceAgents: [],
-            tags: [],
-          },
-          seen: [new Set(), new Set(), new Set()],
+        const first: MergedEntity = {
+          name,
+          type: entity.type || 'topic',
+          aliases: [],
+          // The first agent's summary as written (even blank); a later one fills it only when empty.
+          summary: entity.summary ?? '',
+          sourceAgents: [],
+          tags: [],
         };
+        merged = { entity: first, seen: [new Set(), new Set(), new Set()] };
         byKey.set(key, merged);
       }
       const [agentSeen, aliasSeen, tagSeen] = merged.seen;
@@ -198,10 +236,6 @@ function mergedEntities(agents: readonly AgentRecord[], level: AccessLevel): Mer
 
 const nonBlank = (items: readonly string[]): string[] => items.filter((item) => pyStrip(item) !== '');
 
-function sessionName(session: AgentRecord['sessions'][number]): string {
-  return nonBlank(session.project_focus)[0] ?? nonBlank(session.key_actions)[0] ?? '';
-}
-
 function index(map: Map<string, number[]>, key: string, entry: number): void {
   const list = map.get(key);
   if (!list) map.set(key, [entry]);
@@ -214,7 +248,8 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
   for (const agent of agents) {
     for (const session of agent.sessions) {
       if (!canSee(level, session.visibility)) continue;
-      const name = sessionName(session);
+      // Named by the first project focus, else the first key action; neither → not a candidate.
+      const name = nonBlank(session.project_focus)[0] ?? nonBlank(session.key_actions)[0];
       if (name) sessions.push({ kind: 'session', session, agent: agent.id, name });
     }
   }
@@ -223,42 +258,67 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
   sessions.sort((a, b) => (dateOf(a) === dateOf(b) ? 0 : dateOf(a) < dateOf(b) ? 1 : -1));
   entries.push(...sessions);
 
+  const views = new Map<string, NameView>();
+  const viewOf = (raw: string): NameView => {
+    let view = views.get(raw);
+    if (!view) views.set(raw, (view = nameView(raw)));
+    return view;
+  };
+  const keys = new Map<string, string>();
   const groupKeys = new Map<string, number>();
   const groups: number[][] = [];
   const groupOf = new Int32Array(entries.length);
   const byToken = new Map<string, number[]>();
-  const byPrefix = new Map<string, number[]>();
-  const semantic: string[] = [];
-  const allNames: string[][] = [];
+  const byPrefix = new Map<string, [number, string][]>();
+  const names: NameView[][] = [];
+  const nameKeys: string[] = [];
   entries.forEach((entry, position) => {
-    const names =
+    const raw =
       entry.kind === 'entity'
         ? [entry.entity.name, ...entry.entity.aliases]
         : [entry.name, ...nonBlank(entry.session.project_focus)];
-    allNames.push(names);
+    const own = raw.map(viewOf);
+    names.push(own);
+    const joined = raw.join('\u0000');
+    let key = keys.get(joined);
+    if (key === undefined) keys.set(joined, (key = joined));
+    nameKeys.push(key);
     const kind = entry.kind === 'entity' ? entityKind(entry.entity) : 'session';
-    const key = `${kind}\u0000${names[0].toLowerCase()}`;
-    let group = groupKeys.get(key);
+    const groupKey = `${kind}\u0000${raw[0].toLowerCase()}`;
+    let group = groupKeys.get(groupKey);
     if (group === undefined) {
       group = groups.length;
-      groupKeys.set(key, group);
+      groupKeys.set(groupKey, group);
       groups.push([]);
     }
     groups[group].push(position);
     groupOf[position] = group;
-    for (const name of names) {
-      for (const token of tokens(name)) index(byToken, token, position);
-      const lower = pyStrip(name.toLowerCase());
-      if (lower) index(byPrefix, lower.slice(0, 3), position);
+    for (const view of own) {
+      for (const token of view.tokens) index(byToken, token, position);
+      if (!view.lower) continue;
+      const prefix = view.lower.slice(0, 3);
+      const bucket = byPrefix.get(prefix);
+      if (bucket) bucket.push([position, view.lower]);
+      else byPrefix.set(prefix, [[position, view.lower]]);
     }
-    const summary = entry.kind === 'entity' ? entry.entity.summary : sessionSummary(entry.session);
-    semantic.push(
-      [names[0], clean(summary), ...(entry.kind === 'session' ? nonBlank(entry.session.project_focus) : [])]
-        .join(' ')
-        .toLowerCase(),
-    );
   });
-  return { entries, groups, groupOf, byToken, byPrefix, names: allNames, semantic };
+  return {
+    entries,
+    names,
+    nameKeys,
+    groups,
+    groupOf,
+    byToken,
+    byPrefix,
+    summaries: new Array<string | undefined>(entries.length),
+    evidence: new Array<readonly string[] | undefined>(entries.length),
+    texts: new Array<string | undefined>(entries.length),
+    gateTexts: new Array<string | undefined>(groups.length),
+    lent: new Map(),
+    seenIn: new Uint32Array(entries.length),
+    matches: new Array<PromptMatch | undefined>(entries.length),
+    turn: 0,
+  };
 }
 
 function entityKind(entity: MergedEntity): CandidateKind {
@@ -266,12 +326,23 @@ function entityKind(entity: MergedEntity): CandidateKind {
   return entity.tags.includes('workflow') || entity.tags.includes('handoff') ? 'handoff' : 'entity';
 }
 
-function sessionSummary(session: AgentRecord['sessions'][number]): string {
+function sessionSummary(session: Session): string {
   const actions = nonBlank(session.key_actions);
   if (actions.length) return actions.slice(0, 2).join('; ');
   const focus = nonBlank(session.project_focus);
   if (focus.length) return `Recent work focused on ${focus.slice(0, 3).join(', ')}.`;
   return 'Recent federated work item.';
+}
+
+/** An entry's summary as its candidate carries it (cleaned), kept once worked out. */
+function summaryOf(library: PreparedLibrary, position: number): string {
+  let summary = library.summaries[position];
+  if (summary === undefined) {
+    const entry = library.entries[position];
+    summary = clean(entry.kind === 'entity' ? entry.entity.summary : sessionSummary(entry.session));
+    library.summaries[position] = summary;
+  }
+  return summary;
 }
 
 function evidenceOf(entry: Entry): string[] {
@@ -289,44 +360,103 @@ function evidenceOf(entry: Entry): string[] {
   return evidence;
 }
 
-function contributionOf(entry: Entry): Contribution {
-  const sourceAgents = entry.kind === 'entity' ? entry.entity.sourceAgents : entry.agent ? [entry.agent] : [];
-  return { sourceAgents, evidence: evidenceOf(entry) };
+const agentsOf = (entry: Entry): readonly string[] =>
+  entry.kind === 'entity' ? entry.entity.sourceAgents : entry.agent ? [entry.agent] : [];
+
+/** What an entry lends as evidence, worked out once. */
+function evidenceAt(library: PreparedLibrary, position: number): readonly string[] {
+  let evidence = library.evidence[position];
+  if (!evidence) library.evidence[position] = evidence = evidenceOf(library.entries[position]);
+  return evidence;
 }
 
-/** The candidate an entry stands for, built fresh (a merge changes its lists). */
-export function candidateOf(entry: Entry): Candidate {
-  const evidence = evidenceOf(entry);
+/** The text `cwd_repo` scoring searches: name, summary, focus and cwd, lower-cased. */
+export function matchText(name: string, summary: string, focus: readonly string[], cwd: string | null): string {
+  return [name, summary, ...focus, cwd ?? ''].join(' ').toLowerCase();
+}
+
+/** The candidate an entry stands for (its lists shared with the library's, never changed: a merge replaces them). */
+function candidateOf(library: PreparedLibrary, position: number): Candidate {
+  const entry = library.entries[position];
+  const summary = summaryOf(library, position);
+  const evidence = evidenceAt(library, position);
   if (entry.kind === 'entity') {
     const { entity } = entry;
     return {
       kind: entityKind(entity),
       name: entity.name,
-      summary: clean(entity.summary),
+      summary,
       source: entity.sourceAgents.length === 1 && entity.sourceAgents[0] === 'codex' ? 'codex_l5' : 'l6_federation',
-      sourceAgents: [...entity.sourceAgents],
+      sourceAgents: entity.sourceAgents,
       aliases: entity.aliases,
       dateText: null,
       cwd: null,
       projectFocus: [],
       filesTouched: [],
       evidence,
+      text: (library.texts[position] ??= matchText(entity.name, summary, [], null)),
     };
   }
   const { session, agent } = entry;
+  const focus = nonBlank(session.project_focus);
   return {
     kind: 'session',
     name: entry.name,
-    summary: clean(sessionSummary(session)),
+    summary,
     source: agent === 'codex' ? 'codex_l5' : 'l6_federation',
     sourceAgents: agent ? [agent] : [],
     aliases: [],
     dateText: session.date || null,
     cwd: session.cwd,
-    projectFocus: nonBlank(session.project_focus),
+    projectFocus: focus,
     filesTouched: nonBlank(session.files_touched),
     evidence,
+    text: (library.texts[position] ??= matchText(entry.name, summary, focus, session.cwd)),
   };
+}
+
+/** What the members after `from` lend a group's survivor, kept per group and starting point. */
+function lentAfter(library: PreparedLibrary, group: number, from: number): Contribution {
+  let byStart = library.lent.get(group);
+  if (!byStart) library.lent.set(group, (byStart = new Map()));
+  let lent = byStart.get(from);
+  if (!lent) {
+    const agents: string[] = [];
+    const evidence: string[] = [];
+    const agentSeen = new Set<string>();
+    const evidenceSeen = new Set<string>();
+    const members = library.groups[group];
+    for (let i = from + 1; i < members.length; i++) {
+      const entry = library.entries[members[i]];
+      for (const agent of agentsOf(entry)) appendUnique(agents, agentSeen, agent);
+      for (const item of evidenceAt(library, members[i])) appendUnique(evidence, evidenceSeen, item);
+    }
+    byStart.set(from, (lent = { sourceAgents: agents, evidence }));
+  }
+  return lent;
+}
+
+/** The survivor with what is lent added to its own lists (new lists: the old ones may be shared). */
+function absorb(survivor: Candidate, lent: Contribution): void {
+  const agents = new Set(survivor.sourceAgents);
+  const newAgents = lent.sourceAgents.filter((agent) => !agents.has(agent));
+  if (newAgents.length) survivor.sourceAgents = [...survivor.sourceAgents, ...newAgents];
+  const evidence = new Set(survivor.evidence);
+  const newEvidence = lent.evidence.filter((item) => !evidence.has(item));
+  if (newEvidence.length) survivor.evidence = [...survivor.evidence, ...newEvidence];
+}
+
+/** The text the continuation gate looks for the repository in: name, summary and focus, lower-cased. */
+function gateText(library: PreparedLibrary, group: number): string {
+  let text = library.gateTexts[group];
+  if (text === undefined) {
+    const first = library.groups[group][0];
+    const entry = library.entries[first];
+    const focus = entry.kind === 'session' ? nonBlank(entry.session.project_focus) : [];
+    text = [library.names[first][0].raw, summaryOf(library, first), ...focus].join(' ').toLowerCase();
+    library.gateTexts[group] = text;
+  }
+  return text;
 }
 
 /** Codex's threads as candidates: named by title or first message, dated, newest first. */
@@ -344,10 +474,11 @@ export function threadCandidates(rows: readonly Row[]): Candidate[] {
     const evidence = [`thread date ${date}`];
     if (hasRollout) evidence.push('rollout available');
     if (cwd) evidence.push(`cwd ${cwd}`);
+    const summary = clean(cwd ? `cwd ${cwd}` : 'Recent Codex thread metadata.');
     candidates.push({
       kind: 'thread',
       name: clean(threadName, 120),
-      summary: clean(cwd ? `cwd ${cwd}` : 'Recent Codex thread metadata.'),
+      summary,
       source: hasRollout ? 'codex_rollout' : 'codex_state',
       sourceAgents: ['codex'],
       aliases: [],
@@ -356,6 +487,7 @@ export function threadCandidates(rows: readonly Row[]): Candidate[] {
       projectFocus: [],
       filesTouched: [],
       evidence,
+      text: matchText(clean(threadName, 120), summary, [], cwd),
     });
   }
   return candidates;
@@ -367,7 +499,7 @@ function truthy(value: unknown): boolean {
   return !(value instanceof Uint8Array && value.length === 0);
 }
 
-/** `str(value)` of a SQLite value that may be NULL (`None` reads as empty here: `value or ""`). */
+/** `str(value or "")` of a SQLite value. */
 function sqlText(value: unknown): string {
   if (!truthy(value)) return '';
   return value instanceof Uint8Array ? `b'${Buffer.from(value).toString('latin1')}'` : String(value);
@@ -379,56 +511,11 @@ export interface Gathered {
   prompt: PromptMatch;
 }
 
-/** What a merged-away candidate lends the survivor: its agents and evidence. */
-interface Contribution {
-  readonly sourceAgents: readonly string[];
-  readonly evidence: readonly string[];
-}
-
-/**
- * One group's survivor: the first candidate, replaced outright by a later one whose prompt score
- * is strictly higher; the others lend it their unseen agents and evidence. Only survivors are
- * built in full (`build`); a group of thousands of sessions lends through `lend`.
- */
-function mergeGroup(
-  size: number,
-  build: (i: number) => Candidate,
-  lend: (i: number) => Contribution,
-  match: (i: number) => PromptMatch,
-): Gathered {
-  let current = build(0);
-  let best = match(0);
-  let agents = new Set(current.sourceAgents);
-  let evidence = new Set(current.evidence);
-  for (let i = 1; i < size; i++) {
-    const nextMatch = match(i);
-    if (nextMatch.score > best.score) {
-      current = build(i);
-      best = nextMatch;
-      agents = new Set(current.sourceAgents);
-      evidence = new Set(current.evidence);
-      continue;
-    }
-    const next = lend(i);
-    for (const agent of next.sourceAgents) {
-      if (agents.has(agent)) continue;
-      agents.add(agent);
-      current.sourceAgents.push(agent);
-    }
-    for (const item of next.evidence) {
-      if (evidence.has(item)) continue;
-      evidence.add(item);
-      current.evidence.push(item);
-    }
-  }
-  return { candidate: current, prompt: best };
-}
-
 /**
  * The merged candidates a turn can keep, in the engine's order (first appearance of each kind and
  * name): every group one of whose members the prompt matches, and for a continuation prompt the
- * non-thread groups whose first member names the repository as a word. The rest cannot pass the
- * recognition gate, so they are never built.
+ * non-thread groups whose first member names the repository as a word (`continuationRepo`,
+ * lower-cased). The rest cannot pass the recognition gate, so they are never built.
  */
 export function gatherCandidates(
   library: PreparedLibrary,
@@ -436,53 +523,68 @@ export function gatherCandidates(
   prompt: PromptView,
   continuationRepo: string | null,
 ): Gathered[] {
-  const matched = new Map<number, PromptMatch>();
+  // Rows share name lists (a project's sessions): each list is matched once per turn. The
+  // scratch arrays are the library's: gathering is synchronous, so turns never interleave here.
+  const turn = (library.turn = (library.turn + 1) >>> 0 || 1);
+  const { seenIn, matches } = library;
+  const considered: number[] = [];
+  const byNames = new Map<string, PromptMatch>();
   const consider = (entry: number): void => {
-    if (!matched.has(entry)) matched.set(entry, promptMatch(library.names[entry], prompt));
+    if (seenIn[entry] === turn) return;
+    seenIn[entry] = turn;
+    const key = library.nameKeys[entry];
+    let match = byNames.get(key);
+    if (!match) byNames.set(key, (match = promptMatch(library.names[entry], prompt)));
+    matches[entry] = match;
+    considered.push(entry);
   };
+  const matchOf = (entry: number): PromptMatch => (seenIn[entry] === turn ? matches[entry]! : NO_MATCH);
   for (const token of prompt.tokenSet) for (const entry of library.byToken.get(token) ?? []) consider(entry);
-  for (let i = 0; i < prompt.lower.length; i++) {
-    for (let width = 1; width <= 3 && i + width <= prompt.lower.length; width++) {
-      for (const entry of library.byPrefix.get(prompt.lower.slice(i, i + width)) ?? []) consider(entry);
+  // A name inside the prompt that shares no token with it ("bourdon" in "bourdonish"): found by
+  // its first characters at each place in the prompt, then compared whole.
+  const { lower } = prompt;
+  for (let i = 0; i < lower.length; i++) {
+    for (let width = 1; width <= 3 && i + width <= lower.length; width++) {
+      for (const [entry, name] of library.byPrefix.get(lower.slice(i, i + width)) ?? [])
+        if (lower.startsWith(name, i)) consider(entry);
     }
   }
   const wanted = new Set<number>();
-  for (const [entry, match] of matched) if (match.score > 0) wanted.add(library.groupOf[entry]);
+  for (const entry of considered) if (matches[entry]!.score > 0) wanted.add(library.groupOf[entry]);
   if (continuationRepo) {
-    library.groups.forEach((members, group) => {
-      const text = library.semantic[members[0]];
+    for (let group = 0; group < library.groups.length; group++) {
+      if (wanted.has(group)) continue;
+      const text = gateText(library, group);
       if (text.includes(continuationRepo) && containsWord(text, continuationRepo)) wanted.add(group);
-    });
+    }
   }
   const gathered: Gathered[] = [...wanted]
     .sort((a, b) => a - b)
     .map((group) => {
       const members = library.groups[group];
-      return mergeGroup(
-        members.length,
-        (i) => candidateOf(library.entries[members[i]]),
-        (i) => contributionOf(library.entries[members[i]]),
-        (i) => matched.get(members[i]) ?? NO_MATCH,
-      );
+      // The survivor is the last member to beat every one before it; those after it lend.
+      let survivor = 0;
+      let best = matchOf(members[0]);
+      for (let i = 1; i < members.length; i++) {
+        const match = matchOf(members[i]);
+        if (match.score > best.score) {
+          survivor = i;
+          best = match;
+        }
+      }
+      const candidate = candidateOf(library, members[survivor]);
+      if (survivor < members.length - 1) absorb(candidate, lentAfter(library, group, survivor));
+      return { candidate, prompt: best };
     });
   // Threads: a handful per turn, merged among themselves (no library row is a thread).
-  const threadGroups = new Map<string, Candidate[]>();
+  const threadGroups = new Map<string, { candidate: Candidate; prompt: PromptMatch }>();
   for (const thread of threads) {
     const key = thread.name.toLowerCase();
-    const group = threadGroups.get(key);
-    if (group) group.push(thread);
-    else threadGroups.set(key, [thread]);
+    const match = promptMatch([nameView(thread.name)], prompt);
+    const current = threadGroups.get(key);
+    if (!current || match.score > current.prompt.score) threadGroups.set(key, { candidate: thread, prompt: match });
+    else absorb(current.candidate, thread);
   }
-  for (const members of threadGroups.values()) {
-    const matches = members.map((thread) => promptMatch(namesOf(thread), prompt));
-    gathered.push(
-      mergeGroup(
-        members.length,
-        (i) => members[i],
-        (i) => members[i],
-        (i) => matches[i],
-      ),
-    );
-  }
+  gathered.push(...threadGroups.values());
   return gathered;
 }
