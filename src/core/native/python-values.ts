@@ -45,3 +45,16 @@ export function pyFloat(value: unknown): number | undefined {
   if (lower === 'nan') return NaN;
   return undefined;
 }
+
+/**
+ * Python's `round(x, 1)`: the nearest tenth of the exact value, an exact half to the even tenth.
+ * `toFixed` rounds by the exact value too but takes a half up; a half is exact only for odd
+ * multiples of 0.25.
+ */
+export function roundTenth(value: number): number {
+  if (Number.isInteger(value * 4) && !Number.isInteger(value * 2)) {
+    const scaled = Math.floor(value * 10);
+    return (scaled % 2 === 0 ? scaled : scaled + 1) / 10;
+  }
+  return Number(value.toFixed(1));
+}

@@ -11,6 +11,7 @@ import { BourdonError } from '../errors.js';
 import { findCodexHome } from '../native/codex-home.js';
 import { codexTurnState, type Stage1Report } from '../native/codex-state.js';
 import { calendarDayOf } from '../native/python-dates.js';
+import { roundTenth } from '../native/python-values.js';
 import { codePointLength, codePointPrefix, containsWord, pyStrip } from '../native/scrub.js';
 import { isAccessLevel, lowerLevel, type AccessLevel } from '../trust/access.js';
 import type { CompileTurnInput } from './inputs.js';
@@ -122,19 +123,6 @@ export interface CompileTurnOutput {
     stage1_jobs: { total: number; by_status: Record<string, number>; error_classes: Record<string, number> };
     exhausted_paths: string[];
   };
-}
-
-/**
- * Python's `round(x, 1)`: the nearest tenth of the exact value, an exact half to the even tenth.
- * `toFixed` rounds by the exact value too but takes a half up; a half is exact only for odd
- * multiples of 0.25.
- */
-export function roundTenth(value: number): number {
-  if (Number.isInteger(value * 4) && !Number.isInteger(value * 2)) {
-    const scaled = Math.floor(value * 10);
-    return (scaled % 2 === 0 ? scaled : scaled + 1) / 10;
-  }
-  return Number(value.toFixed(1));
 }
 
 /** Refusals the engine raises (ValueError), in its order: the first failing check answers. The level asked. */

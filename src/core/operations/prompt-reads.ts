@@ -6,6 +6,7 @@
  */
 import { agentsInScope, type OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
+import { roundTenth } from '../native/python-values.js';
 import { answered, peerReport, tagAgent, type PeerReport } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
 import type { Failed, OneOf } from '../payload.js';
@@ -57,7 +58,8 @@ export async function prepareRecognitionContext(
   );
   if (answers) mergePeerRecognition(matched, answers);
   const recognition = recognitionLine(matched, localDay(ctx.now()));
-  const latency = Number((process.hrtime.bigint() - started) / 1000n);
+  // Microseconds to a tenth, as the engine's `round(latency_us, 1)`: a float, not whole microseconds.
+  const latency = roundTenth(Number(process.hrtime.bigint() - started) / 1000);
   const payload: RecognitionAnswer = {
     ...base,
     recognition,

@@ -122,8 +122,33 @@ export function sourceDateEpoch(env: Readonly<Record<string, string | undefined>
   return new Date(Number(raw.trim()) * 1000);
 }
 
-/** Now, or the instant SOURCE_DATE_EPOCH freezes: checked once, when the clock is made. */
+/** The microseconds within its millisecond of each Date `preciseNow` made (a Date holds milliseconds). */
+const subMillisecond = new WeakMap<Date, number>();
+
+/**
+ * Now, to the microsecond: the Date (milliseconds) and, through `microsecondsOf`, the microseconds
+ * within that millisecond, from the high-resolution clock. The engine stamps writes with
+ * `datetime.now()`, which has microseconds; a stamp padded from milliseconds (`.025000`) would
+ * say a precision it does not have. When the two clocks disagree (the wall clock was stepped
+ * since the process started), the wall clock wins and the microseconds are unknown (0).
+ */
+export function preciseNow(): Date {
+  const wall = Date.now();
+  const exact = performance.timeOrigin + performance.now();
+  if (Math.abs(exact - wall) > 1) return new Date(wall);
+  const millis = Math.floor(exact);
+  const date = new Date(millis);
+  subMillisecond.set(date, Math.min(999, Math.floor((exact - millis) * 1000)));
+  return date;
+}
+
+/** The microseconds within its millisecond of a Date `preciseNow` made; 0 for any other. */
+export function microsecondsOf(date: Date): number {
+  return subMillisecond.get(date) ?? 0;
+}
+
+/** Now (to the microsecond), or the instant SOURCE_DATE_EPOCH freezes: checked once, when the clock is made. */
 export function environmentClock(env: Readonly<Record<string, string | undefined>>): () => Date {
   const frozen = sourceDateEpoch(env);
-  return frozen ? () => new Date(frozen.getTime()) : () => new Date();
+  return frozen ? () => new Date(frozen.getTime()) : preciseNow;
 }

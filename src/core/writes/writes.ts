@@ -21,6 +21,7 @@ import { parseExisting } from './manifest-build.js';
 import type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import { commitOnWriteThread } from './write-thread.js';
+import { microsecondsOf } from '../store/dates.js';
 
 export { serialiseManifest } from './serialise.js';
 export { buildManifest, mergeCommitRows, type BuiltManifest, type CommitCounts } from './manifest-build.js';
@@ -77,11 +78,13 @@ export async function commitLocked(
       `agent id ${pyRepr(args.agent_id)} is served from agents/${served.file} (the last file by name that declares it); a write to agents/${file} would be hidden behind it: remove or rename the duplicate first`,
     );
   }
+  const now = ctx.now();
   const job: CommitJob = {
     paths,
     args,
     origin,
-    now: ctx.now(),
+    now,
+    microseconds: microsecondsOf(now),
     keep: historyKeep(ctx.env, ctx.warn),
     livePath,
     otherPath: otherDeclaringFile(served, livePath),
