@@ -160,15 +160,21 @@ interface Contribution {
 /** The library side of a turn, per snapshot and level. */
 export interface PreparedLibrary {
   readonly entries: readonly Entry[];
-  /** Each entry's names (name, aliases, project focus), and a key equal for equal lists. */
-  readonly names: readonly (readonly NameView[])[];
-  readonly nameKeys: readonly string[];
+  /**
+   * The distinct name lists (name, aliases, project focus) and each entry's: a project's sessions
+   * share one, so a turn matches it once. Per list, the groups its entries are in.
+   */
+  readonly nameLists: readonly (readonly NameView[])[];
+  readonly listOf: Int32Array;
+  readonly listGroups: readonly (readonly number[])[];
   /** Entry indexes per merge group (kind and lower-cased name), groups in order of first appearance. */
   readonly groups: readonly (readonly number[])[];
   readonly groupOf: Int32Array;
-  /** Name token → entries with a name holding it. */
+  /** Each entry's name as written (the first of its list). */
+  readonly firstNames: readonly string[];
+  /** Name token → the name lists holding it. */
   readonly byToken: ReadonlyMap<string, number[]>;
-  /** A lower-cased name's first three characters (all of a shorter one) → the entries and that name. */
+  /** A lower-cased name's first three characters (all of a shorter one) → the name lists and that name. */
   readonly byPrefix: ReadonlyMap<string, [number, string][]>;
   /** Filled as turns ask: each entry's cleaned summary, each group's gate text and lent suffixes. */
   readonly summaries: (string | undefined)[];
@@ -176,7 +182,7 @@ export interface PreparedLibrary {
   readonly texts: (string | undefined)[];
   readonly gateTexts: (string | undefined)[];
   readonly lent: Map<number, Map<number, Contribution>>;
-  /** Per-turn scratch: the turn that last matched each entry, and its match. */
+  /** Per-turn scratch: the turn that last matched each name list, and its match. */
   readonly seenIn: Uint32Array;
   readonly matches: (PromptMatch | undefined)[];
   turn: number;
@@ -264,25 +270,22 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
     if (!view) views.set(raw, (view = nameView(raw)));
     return view;
   };
-  const keys = new Map<string, string>();
+  const listIds = new Map<string, number>();
+  const nameLists: NameView[][] = [];
+  const listGroups: number[][] = [];
+  const listOf = new Int32Array(entries.length);
   const groupKeys = new Map<string, number>();
   const groups: number[][] = [];
   const groupOf = new Int32Array(entries.length);
   const byToken = new Map<string, number[]>();
   const byPrefix = new Map<string, [number, string][]>();
-  const names: NameView[][] = [];
-  const nameKeys: string[] = [];
+  const firstNames: string[] = [];
   entries.forEach((entry, position) => {
     const raw =
       entry.kind === 'entity'
         ? [entry.entity.name, ...entry.entity.aliases]
         : [entry.name, ...nonBlank(entry.session.project_focus)];
-    const own = raw.map(viewOf);
-    names.push(own);
-    const joined = raw.join('\u0000');
-    let key = keys.get(joined);
-    if (key === undefined) keys.set(joined, (key = joined));
-    nameKeys.push(key);
+    firstNames.push(raw[0]);
     const kind = entry.kind === 'entity' ? entityKind(entry.entity) : 'session';
     const groupKey = `${kind}\u0000${raw[0].toLowerCase()}`;
     let group = groupKeys.get(groupKey);
@@ -293,19 +296,33 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
     }
     groups[group].push(position);
     groupOf[position] = group;
-    for (const view of own) {
-      for (const token of view.tokens) index(byToken, token, position);
-      if (!view.lower) continue;
-      const prefix = view.lower.slice(0, 3);
-      const bucket = byPrefix.get(prefix);
-      if (bucket) bucket.push([position, view.lower]);
-      else byPrefix.set(prefix, [[position, view.lower]]);
+    const joined = raw.join('\u0000');
+    let list = listIds.get(joined);
+    if (list === undefined) {
+      list = nameLists.length;
+      listIds.set(joined, list);
+      const own = raw.map(viewOf);
+      nameLists.push(own);
+      listGroups.push([]);
+      for (const view of own) {
+        for (const token of view.tokens) index(byToken, token, list);
+        if (!view.lower) continue;
+        const prefix = view.lower.slice(0, 3);
+        const bucket = byPrefix.get(prefix);
+        if (bucket) bucket.push([list, view.lower]);
+        else byPrefix.set(prefix, [[list, view.lower]]);
+      }
     }
+    listOf[position] = list;
+    const inGroups = listGroups[list];
+    if (inGroups[inGroups.length - 1] !== group && !inGroups.includes(group)) inGroups.push(group);
   });
   return {
     entries,
-    names,
-    nameKeys,
+    nameLists,
+    listOf,
+    listGroups,
+    firstNames,
     groups,
     groupOf,
     byToken,
@@ -315,8 +332,8 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
     texts: new Array<string | undefined>(entries.length),
     gateTexts: new Array<string | undefined>(groups.length),
     lent: new Map(),
-    seenIn: new Uint32Array(entries.length),
-    matches: new Array<PromptMatch | undefined>(entries.length),
+    seenIn: new Uint32Array(nameLists.length),
+    matches: new Array<PromptMatch | undefined>(nameLists.length),
     turn: 0,
   };
 }
@@ -453,7 +470,7 @@ function gateText(library: PreparedLibrary, group: number): string {
     const first = library.groups[group][0];
     const entry = library.entries[first];
     const focus = entry.kind === 'session' ? nonBlank(entry.session.project_focus) : [];
-    text = [library.names[first][0].raw, summaryOf(library, first), ...focus].join(' ').toLowerCase();
+    text = [library.firstNames[first], summaryOf(library, first), ...focus].join(' ').toLowerCase();
     library.gateTexts[group] = text;
   }
   return text;
@@ -523,34 +540,34 @@ export function gatherCandidates(
   prompt: PromptView,
   continuationRepo: string | null,
 ): Gathered[] {
-  // Rows share name lists (a project's sessions): each list is matched once per turn. The
-  // scratch arrays are the library's: gathering is synchronous, so turns never interleave here.
+  // Each name list is matched once per turn. The scratch arrays are the library's: gathering
+  // is synchronous, so turns never interleave here.
   const turn = (library.turn = (library.turn + 1) >>> 0 || 1);
   const { seenIn, matches } = library;
   const considered: number[] = [];
-  const byNames = new Map<string, PromptMatch>();
-  const consider = (entry: number): void => {
-    if (seenIn[entry] === turn) return;
-    seenIn[entry] = turn;
-    const key = library.nameKeys[entry];
-    let match = byNames.get(key);
-    if (!match) byNames.set(key, (match = promptMatch(library.names[entry], prompt)));
-    matches[entry] = match;
-    considered.push(entry);
+  const consider = (list: number): void => {
+    if (seenIn[list] === turn) return;
+    seenIn[list] = turn;
+    matches[list] = promptMatch(library.nameLists[list], prompt);
+    considered.push(list);
   };
-  const matchOf = (entry: number): PromptMatch => (seenIn[entry] === turn ? matches[entry]! : NO_MATCH);
-  for (const token of prompt.tokenSet) for (const entry of library.byToken.get(token) ?? []) consider(entry);
+  const matchOf = (entry: number): PromptMatch => {
+    const list = library.listOf[entry];
+    return seenIn[list] === turn ? matches[list]! : NO_MATCH;
+  };
+  for (const token of prompt.tokenSet) for (const list of library.byToken.get(token) ?? []) consider(list);
   // A name inside the prompt that shares no token with it ("bourdon" in "bourdonish"): found by
   // its first characters at each place in the prompt, then compared whole.
   const { lower } = prompt;
   for (let i = 0; i < lower.length; i++) {
     for (let width = 1; width <= 3 && i + width <= lower.length; width++) {
-      for (const [entry, name] of library.byPrefix.get(lower.slice(i, i + width)) ?? [])
-        if (lower.startsWith(name, i)) consider(entry);
+      for (const [list, name] of library.byPrefix.get(lower.slice(i, i + width)) ?? [])
+        if (lower.startsWith(name, i)) consider(list);
     }
   }
   const wanted = new Set<number>();
-  for (const entry of considered) if (matches[entry]!.score > 0) wanted.add(library.groupOf[entry]);
+  for (const list of considered)
+    if (matches[list]!.score > 0) for (const group of library.listGroups[list]) wanted.add(group);
   if (continuationRepo) {
     for (let group = 0; group < library.groups.length; group++) {
       if (wanted.has(group)) continue;
