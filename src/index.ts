@@ -43,12 +43,11 @@ export {
 export { listRecentWork, type ListRecentWorkOutput } from './core/operations/recent-work.js';
 export {
   prepareRecognitionContext,
-  compileCodexTurn,
   getDeeperContext,
   type RecognitionOutput,
-  type CompileTurnOutput,
   type DeeperContextOutput,
 } from './core/operations/prompt-reads.js';
+export { compileCodexTurn, type CompileTurnOutput } from './core/operations/codex-turn.js';
 export type { Payload } from './core/payload.js';
 export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
 export { commitToFederation, type CommitOutput } from './core/writes/commit.js';

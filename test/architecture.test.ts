@@ -16,7 +16,18 @@ const CORE = path.join(SRC, 'core');
  * files at the core root (errors, payload, rows, …), which import no part; `context` is the one
  * root file that names the parts' types (`context.ts`: the store, the caller, the peers).
  */
-const ORDER = ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation', 'operations', 'admin'] as const;
+const ORDER = [
+  'root',
+  'native',
+  'store',
+  'fs',
+  'trust',
+  'context',
+  'writes',
+  'federation',
+  'operations',
+  'admin',
+] as const;
 
 /** Parts that are a single file at the core root rather than a folder. */
 const ROOT_FILE_PARTS: Record<string, string> = { 'context.ts': 'context' };
@@ -24,14 +35,15 @@ const ROOT_FILE_PARTS: Record<string, string> = { 'context.ts': 'context' };
 /** Which parts of src/core each part may import (its own part always). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   root: [],
+  native: ['root'],
   store: ['root'],
   fs: ['root', 'store'],
   trust: ['root', 'store', 'fs'],
   context: ['root', 'store', 'fs', 'trust'],
   writes: ['root', 'store', 'fs', 'trust', 'context'],
   federation: ['root', 'store', 'fs', 'trust', 'context', 'writes'],
-  operations: ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation'],
-  admin: ['root', 'store', 'fs', 'trust', 'context', 'writes', 'federation', 'operations'],
+  operations: ['root', 'native', 'store', 'fs', 'trust', 'context', 'writes', 'federation'],
+  admin: ['root', 'native', 'store', 'fs', 'trust', 'context', 'writes', 'federation', 'operations'],
 };
 
 /** Packages that belong to the adapters (CLI, MCP, terminal, browser): never imported by the domain. */

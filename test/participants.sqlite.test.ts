@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openReadOnly } from '../src/participants/sqlite.js';
+import { openReadOnly } from '../src/core/native/sqlite.js';
 import { tempDir } from './helpers/fixtures.js';
 
 function python(script: string, ...args: string[]): string {

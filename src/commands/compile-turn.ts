@@ -1,30 +1,35 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { renderTurnBrief } from '../cli/render.js';
 import { invoke } from '../core/operations/invoke.js';
 import { compileCodexTurnOperation } from '../core/operations/read-operations.js';
+import { environmentClock } from '../core/store/dates.js';
 
 export default class CompileTurn extends BaseCommand {
-  static override summary = "Deferred: prints the engine's 'deferred' answer for a Codex turn brief.";
-  static override description = `The brief Codex would get for a turn (the repository, the workstream, what other agents did). The turn compiler is environment-bound (live cwd, git remote) and ships later; until then this prints the deferred payload, so scripts can already call it. Tool: ${compileCodexTurnOperation.name}.`;
+  static override summary = 'The recognition brief Codex gets before a turn.';
+  static override description = `A small ranked brief for one Codex turn, compiled from the prompt, the git repository at the turn's folder (name, root, origin remote), Codex's own thread metadata ($CODEX_HOME or ~/.codex, state_5.sqlite, read-only) and the library. Prints the anchors; --json prints the whole brief with every delivery form (explicit text, MCP payload, MEMORY.md block, fallback block, repo overlay). Default access: team. SOURCE_DATE_EPOCH freezes the day recency is measured from. Tool: ${compileCodexTurnOperation.name}.`;
   static override examples = [
     '<%= config.bin %> compile-turn "fix the flaky sync test" --cwd ~/src/app',
-    '<%= config.bin %> compile-turn "ship 2.4" --json',
+    '<%= config.bin %> compile-turn "ship 2.4" --max-items 3 --json',
   ];
   static override args = { prompt: Args.string({ description: 'The prompt text.', required: true }) };
   static override flags = {
-    cwd: Flags.string({ description: 'Working directory of the turn.' }),
-    'max-items': Flags.integer({ default: 6 }),
-    'max-chars': Flags.integer({ default: 1800 }),
+    cwd: Flags.string({ description: 'Folder of the turn (default: this one; "" for none).' }),
+    'access-level': Flags.string({ description: 'public, team or private (default team).', default: 'team' }),
+    'max-items': Flags.integer({ description: 'Anchors in the brief, 1 to 20.', default: 6 }),
+    'max-chars': Flags.integer({ description: 'Length of the explicit text Codex gets, 400 to 6000.', default: 1800 }),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(CompileTurn);
-    const payload = await invoke(compileCodexTurnOperation, this.openContext(flags.library), {
+    const ctx = this.openContext(flags.library, { now: environmentClock(process.env) });
+    const payload = await invoke(compileCodexTurnOperation, ctx, {
       prompt: args.prompt,
-      cwd: flags.cwd,
+      cwd: flags.cwd ?? null,
+      access_level: flags['access-level'],
       max_items: flags['max-items'],
       max_chars: flags['max-chars'],
     });
-    this.emit(payload, () => `deferred: ${payload.reason}`);
+    this.emit(payload, () => renderTurnBrief(payload));
   }
 }

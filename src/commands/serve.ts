@@ -5,6 +5,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { configPaths, envValue } from '../core/store/config.js';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
 import { L6Store, stderrWarn } from '../core/store/library.js';
+import { environmentClock } from '../core/store/dates.js';
 import {
   DEFAULT_TOOL_PROFILE,
   TOOL_PROFILES,
@@ -112,6 +113,8 @@ export default class Serve extends BaseCommand {
       return;
     }
     const toolFilter = profileFilter(profile);
+    // SOURCE_DATE_EPOCH freezes the clock the server answers by, as it does an export's.
+    const now = environmentClock(process.env);
     const root = this.libraryRoot(flags.library);
     const created = ensureLibrary(root, flags.create);
     // A server learns of changes from the change stamp, the folder and OS events (freshness.ts),
@@ -130,7 +133,7 @@ export default class Serve extends BaseCommand {
     }
     const peers = await this.peers(flags);
     if (flags.transport === 'http') {
-      await this.serveHttp(store, flags, peers, toolFilter, profile);
+      await this.serveHttp(store, flags, peers, toolFilter, profile, now);
       return;
     }
     if (flags.transport !== 'stdio')
@@ -140,7 +143,7 @@ export default class Serve extends BaseCommand {
       import('../mcp/server.js'),
       import('../mcp/stdio.js'),
     ]);
-    const handle = runStdio(() => createL6Server(store, { peers, toolFilter }));
+    const handle = runStdio(() => createL6Server(store, { peers, toolFilter, now }));
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
     );
@@ -208,6 +211,7 @@ export default class Serve extends BaseCommand {
     peers: PeerFanout | null,
     toolFilter: ((name: string) => boolean) | undefined,
     profile: string,
+    now: () => Date,
   ): Promise<void> {
     const shutdown = listenForShutdown({ stdin: false });
     const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
@@ -219,7 +223,7 @@ export default class Serve extends BaseCommand {
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
     const handle = await runHttpServer(
-      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter }),
+      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter, now }),
       {
         host: flags.host,
         port: flags.port,

@@ -14,6 +14,7 @@ import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
 import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
 import type { LibraryFiles } from './fs/atomic.js';
 import type { ConfigPaths, Env } from './store/config.js';
+import { preciseNow } from './store/dates.js';
 import type { PeerFanout } from './peers.js';
 
 export interface OperationContext {
@@ -35,7 +36,7 @@ export function createContext(store: L6Store, overrides: Partial<OperationContex
     store,
     caller: OPERATOR,
     env: process.env,
-    now: () => new Date(),
+    now: preciseNow,
     warn: stderrWarn,
     ...overrides,
   };

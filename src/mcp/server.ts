@@ -5,6 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { OPERATOR, type Caller } from '../core/trust/caller.js';
 import { configPaths } from '../core/store/config.js';
+import { preciseNow } from '../core/store/dates.js';
 import { packageInfo } from '../core/version.js';
 import type { Env, OperationContext } from '../core/context.js';
 import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
@@ -45,7 +46,7 @@ export function createL6Server(store: L6Store, options: L6ServerOptions = {}): M
       store,
       caller,
       env,
-      now: options.now ?? (() => new Date()),
+      now: options.now ?? preciseNow,
       warn,
       peers,
       // Operations that audit on their own (rollback) write where this server's trail goes.

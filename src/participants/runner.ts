@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, UsageError } from '../core/errors.js';
-import { parseCalendarDay } from '../core/store/dates.js';
+import { parseCalendarDay, sourceDateEpoch } from '../core/store/dates.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
@@ -28,14 +28,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * convention) when it is set, else now. A malformed value is refused rather than ignored.
  */
 export function exportClock(env: Env, now: () => Date = () => new Date()): Date {
-  const raw = env.SOURCE_DATE_EPOCH;
-  if (raw === undefined || raw === '') return now();
-  if (!/^\d{1,12}$/.test(raw.trim())) {
-    throw new UsageError(
-      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 (got ${JSON.stringify(raw)})`,
-    );
-  }
-  return new Date(Number(raw.trim()) * 1000);
+  return sourceDateEpoch(env) ?? now();
 }
 
 /** `--since` as a calendar day; a value that names none is a usage error. */

@@ -44,7 +44,8 @@ export type RecognitionInput = z.output<ReturnType<typeof recognitionInput>>;
 
 export const compileTurnInput = () =>
   z.object({
-    prompt: z.string(),
+    // The engine reads a null prompt as an empty one (an empty brief, not an error).
+    prompt: z.string().nullable(),
     cwd: optionalText(),
     access_level: z.string().optional().default('team'),
     max_items: integerWithDefault(6),

@@ -1,17 +1,18 @@
 /**
  * The read operations that take a prompt (spec §5): prepare_recognition_context (which known
  * entities the prompt mentions, here and at hop 0 on peers within a per-turn budget),
- * get_deeper_context and compile_codex_turn (both answered as the engine answers them without
- * their back ends). The matching itself is recognition.ts.
+ * get_deeper_context (answered as the engine answers it without an L2 retriever). The matching
+ * itself is recognition.ts; the Codex turn compiler is codex-turn.ts.
  */
 import { agentsInScope, type OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
+import { roundTenth } from '../native/python-values.js';
 import { answered, peerReport, tagAgent, type PeerReport } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
 import type { Failed, OneOf } from '../payload.js';
 import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 import { access, askPeers, peerAccessArgs, type AccessEcho } from './read-common.js';
-import type { CompileTurnInput, DeeperContextInput, RecognitionInput } from './inputs.js';
+import type { DeeperContextInput, RecognitionInput } from './inputs.js';
 
 /** A recognised entity as the answer lists it. */
 export type RecognisedEntity = { name: string; type: string | null; source_agents: string[] };
@@ -57,7 +58,8 @@ export async function prepareRecognitionContext(
   );
   if (answers) mergePeerRecognition(matched, answers);
   const recognition = recognitionLine(matched, localDay(ctx.now()));
-  const latency = Number((process.hrtime.bigint() - started) / 1000n);
+  // Microseconds to a tenth, as the engine's `round(latency_us, 1)`: a float, not whole microseconds.
+  const latency = roundTenth(Number(process.hrtime.bigint() - started) / 1000);
   const payload: RecognitionAnswer = {
     ...base,
     recognition,
@@ -129,16 +131,5 @@ export async function getDeeperContext(ctx: OperationContext, args: DeeperContex
     include_private: args.include_private ?? false,
     context: '',
     context_chars: 0,
-  };
-}
-
-export type CompileTurnOutput = { _status: 'deferred'; schema_version: string; reason: string };
-
-export async function compileCodexTurn(_ctx: OperationContext, _args: CompileTurnInput): Promise<CompileTurnOutput> {
-  return {
-    _status: 'deferred',
-    schema_version: 'codex-turn-brief/v1',
-    reason:
-      'the Codex turn compiler reads environment-bound local state (the Codex session store) and is not part of this server yet; use prepare_recognition_context for per-turn context',
   };
 }

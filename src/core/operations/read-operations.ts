@@ -7,7 +7,8 @@ import { exportAgents } from './export.js';
 import { listNotes } from './notes.js';
 import { findEntity, getCrossAgentSummary, listAgents, queryAgentMemory } from './reads.js';
 import { listRecentWork } from './recent-work.js';
-import { compileCodexTurn, getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
+import { getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
+import { compileCodexTurn } from './codex-turn.js';
 import { listWorkstreams } from './workstreams.js';
 import {
   compileTurnInput,
@@ -66,7 +67,8 @@ export const prepareRecognitionContextOperation = defineOperation({
 
 export const compileCodexTurnOperation = defineOperation({
   name: 'compile_codex_turn',
-  description: 'Codex turn brief. Deferred in this server: answers with a `_status: "deferred"` payload.',
+  description:
+    'Call before a Codex turn: a small ranked recognition brief (codex-turn-brief/v1) compiled from the prompt, the repository at `cwd`, Codex thread metadata and the library, in every delivery form (explicit text, MCP payload, MEMORY.md block, fallback block, repo overlay).',
   input: compileTurnInput,
   run: compileCodexTurn,
 });

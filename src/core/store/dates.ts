@@ -4,7 +4,7 @@
  * an accepted form is reported and treated as absent, so a typo widens nothing silently:
  * the caller falls back to the cursor's saved cutoff or the default window.
  */
-import { loggedValue } from '../errors.js';
+import { loggedValue, UsageError } from '../errors.js';
 import type { Warn } from './warn.js';
 
 const DEFAULT_WINDOW_DAYS = 14;
@@ -104,4 +104,51 @@ export function relativeDay(value: string | null | undefined, now = new Date()):
   if (days < 60) return `${days} days ago`;
   if (days < 730) return `${Math.round(days / 30)} months ago`;
   return `${Math.round(days / 365)} years ago`;
+}
+
+/**
+ * The clock SOURCE_DATE_EPOCH freezes (whole seconds since 1970, the reproducible-builds
+ * convention): its instant, or undefined when unset. A malformed value is refused rather than
+ * ignored. Exports stamp with it; the server answers as of it (docs/cli.md).
+ */
+export function sourceDateEpoch(env: Readonly<Record<string, string | undefined>>): Date | undefined {
+  const raw = env.SOURCE_DATE_EPOCH;
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^\d{1,12}$/.test(raw.trim())) {
+    throw new UsageError(
+      `SOURCE_DATE_EPOCH must be a whole number of seconds since 1970-01-01 (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return new Date(Number(raw.trim()) * 1000);
+}
+
+/** The microseconds within its millisecond of each Date `preciseNow` made (a Date holds milliseconds). */
+const subMillisecond = new WeakMap<Date, number>();
+
+/**
+ * Now, to the microsecond: the Date (milliseconds) and, through `microsecondsOf`, the microseconds
+ * within that millisecond, from the high-resolution clock. The engine stamps writes with
+ * `datetime.now()`, which has microseconds; a stamp padded from milliseconds (`.025000`) would
+ * say a precision it does not have. When the two clocks disagree (the wall clock was stepped
+ * since the process started), the wall clock wins and the microseconds are unknown (0).
+ */
+export function preciseNow(): Date {
+  const wall = Date.now();
+  const exact = performance.timeOrigin + performance.now();
+  if (Math.abs(exact - wall) > 1) return new Date(wall);
+  const millis = Math.floor(exact);
+  const date = new Date(millis);
+  subMillisecond.set(date, Math.min(999, Math.floor((exact - millis) * 1000)));
+  return date;
+}
+
+/** The microseconds within its millisecond of a Date `preciseNow` made; 0 for any other. */
+export function microsecondsOf(date: Date): number {
+  return subMillisecond.get(date) ?? 0;
+}
+
+/** Now (to the microsecond), or the instant SOURCE_DATE_EPOCH freezes: checked once, when the clock is made. */
+export function environmentClock(env: Readonly<Record<string, string | undefined>>): () => Date {
+  const frozen = sourceDateEpoch(env);
+  return frozen ? () => new Date(frozen.getTime()) : preciseNow;
 }

@@ -27,6 +27,8 @@ export interface CommitJob {
   origin: WriteOrigin;
   /** The commit's clock reading (stamped no earlier than the agent's last write). */
   now: Date;
+  /** Its microseconds within the millisecond (store/dates.ts `microsecondsOf`): a Date crosses to the thread without them. */
+  microseconds: number;
   /** History versions to keep. */
   keep: number;
   livePath: string;
@@ -92,7 +94,9 @@ function commitUnderGate(job: CommitJob, io: CommitJobIo): CommitJobResult {
   const before = loaded?.before ?? null;
   // Stamped no earlier than the agent's last write, should the clock have gone back.
   const now = steadyNow(job.now, [latestStamp(paths, args.agent_id, io.writer), existing?.last_updated]);
-  const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling);
+  // A stamp moved past an earlier one is 1 ms after it: no microseconds of its own.
+  const microseconds = now === job.now ? job.microseconds : 0;
+  const { manifest, payloadCounts } = buildManifest(args, existing, now, livePath, ceiling, microseconds);
   // Totals of what the writer may see: a capped writer learns nothing of hidden rows.
   const summary = {
     agent_id: args.agent_id,

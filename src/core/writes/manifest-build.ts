@@ -25,11 +25,14 @@ import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 /** Thrown inside the gate for a refused commit; becomes the `{error, agent_id, mode}` payload. */
 export class CommitRefused extends Error {}
 
-/** `datetime.now(timezone.utc).isoformat()`: microseconds (omitted when zero) and +00:00. */
-function pythonIsoUtc(moment: Date): string {
+/**
+ * `datetime.now(timezone.utc).isoformat()`: six digits of microseconds (omitted when zero) and
+ * +00:00. `microseconds` are those within the Date's millisecond (store/dates.ts `preciseNow`).
+ */
+export function pythonIsoUtc(moment: Date, microseconds = 0): string {
   const base = moment.toISOString().slice(0, 19);
-  const ms = moment.getUTCMilliseconds();
-  return ms === 0 ? `${base}+00:00` : `${base}.${String(ms).padStart(3, '0')}000+00:00`;
+  const fraction = moment.getUTCMilliseconds() * 1000 + microseconds;
+  return fraction === 0 ? `${base}+00:00` : `${base}.${String(fraction).padStart(6, '0')}+00:00`;
 }
 
 /** The agent type a commit ends up with: the given one, else the existing one; must be in the enum. */
@@ -133,11 +136,12 @@ export function buildManifest(
   now: Date,
   file: string,
   ceiling: AccessLevel = 'private',
+  microseconds = 0,
 ): BuiltManifest {
   const mode = args.mode ?? 'merge';
   const base = mode === 'merge' ? existing : null;
   const type = resolveType(args, base, mode);
-  const stamp = pythonIsoUtc(now);
+  const stamp = pythonIsoUtc(now, microseconds);
   let manifest: RawObject;
   if (!base) {
     manifest = {

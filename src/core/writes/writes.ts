@@ -20,6 +20,7 @@ import { parseExisting } from './manifest-build.js';
 import type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
 import { runCommitJob, type CommitJob } from './commit-job.js';
 import { commitOnWriteThread } from './write-thread.js';
+import { microsecondsOf } from '../store/dates.js';
 
 export { serialiseManifest } from './serialise.js';
 export { buildManifest, mergeCommitRows, type BuiltManifest, type CommitCounts } from './manifest-build.js';
@@ -70,11 +71,13 @@ export async function commitLocked(
   // The file named after the id is always the one served (store/snapshot.ts laterServedOver), so
   // what this writes is read back even where a stray file declares the id too.
   const served = ctx.store.snapshot().byId.get(args.agent_id);
+  const now = ctx.now();
   const job: CommitJob = {
     paths,
     args,
     origin,
-    now: ctx.now(),
+    now,
+    microseconds: microsecondsOf(now),
     keep: historyKeep(ctx.env, ctx.warn),
     livePath,
     otherPath: otherDeclaringFile(served, livePath),

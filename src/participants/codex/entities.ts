@@ -5,7 +5,7 @@
  */
 import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
-import { isCalendarDate } from './dates.js';
+import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
 import { preferenceFields } from './preferences.js';
 import {

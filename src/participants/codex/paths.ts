@@ -8,7 +8,10 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../participant.js';
-import { compareCodePoints, strip } from './text.js';
+import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
+import { compareCodePoints } from './text.js';
+
+export { normalizeLocalPath };
 
 export interface CodexLocations {
   readonly home: string;
@@ -23,29 +26,12 @@ export interface CodexLocations {
   readonly roots: readonly string[];
 }
 
-/** The engine's `_normalize_local_path` on a POSIX runtime: `C:\x\y` → `/mnt/c/x/y`. */
-export function normalizeLocalPath(value: string, platform: NodeJS.Platform): string {
-  const raw = strip(value);
-  if (platform === 'win32') {
-    const wsl = /^\/mnt\/([A-Za-z])(?:\/(.*))?$/.exec(raw);
-    if (!wsl) return raw;
-    const rest = (wsl[2] ?? '').replaceAll('/', '\\');
-    return `${wsl[1].toUpperCase()}:\\${rest}`;
-  }
-  const drive = /^([A-Za-z]):[\\/](.*)$/s.exec(raw);
-  return drive ? `/mnt/${drive[1].toLowerCase()}/${drive[2].replaceAll('\\', '/')}` : raw;
-}
-
 async function statOrUndefined(file: string): Promise<Stats | undefined> {
   try {
     return await stat(file);
   } catch {
     return undefined;
   }
-}
-
-async function isDirectory(dir: string): Promise<boolean> {
-  return (await statOrUndefined(dir))?.isDirectory() ?? false;
 }
 
 async function realOrSelf(file: string): Promise<string> {
@@ -59,16 +45,7 @@ async function realOrSelf(file: string): Promise<string> {
 export async function locate(environment: ExportEnvironment): Promise<CodexLocations> {
   const home = path.resolve(environment.home);
   const cwd = path.resolve(environment.cwd);
-  let codexHome: string | undefined;
-  const fromEnv = environment.env.CODEX_HOME;
-  if (fromEnv) {
-    const candidate = path.resolve(cwd, normalizeLocalPath(fromEnv, environment.platform));
-    if (await isDirectory(candidate)) codexHome = candidate;
-  }
-  if (codexHome === undefined) {
-    const candidate = path.join(home, '.codex');
-    if (await isDirectory(candidate)) codexHome = candidate;
-  }
+  const codexHome = await findCodexHome({ home, cwd, env: environment.env, platform: environment.platform });
   const brain = path.join(home, 'codex-brain');
   const codexBrain = (await isDirectory(brain)) ? brain : undefined;
   // Each source root bounds what is read under it (docs/security.md, "What an export reads"):
@@ -241,7 +218,7 @@ export async function discoverSources(where: CodexLocations): Promise<SourceStat
   const memories = path.join(base, 'memories');
   const paths: Record<SourceName, string> = {
     codex_home: base,
-    state_db: path.join(base, 'state_5.sqlite'),
+    state_db: path.join(base, CODEX_STATE_DB),
     session_index: path.join(base, 'session_index.jsonl'),
     sessions_dir: path.join(base, 'sessions'),
     memories_dir: memories,

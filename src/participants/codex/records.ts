@@ -5,9 +5,11 @@
  * one we know, gives a one-line warning and the index is used, as the engine falls back.
  */
 import path from 'node:path';
-import { openReadOnly, type ReadOnlyDatabase, type Row } from '../sqlite.js';
+import { openReadOnly, type Row } from '../sqlite.js';
+import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
+import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
-import { firstDate, isoDateOf, sortInstant } from './dates.js';
+import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
 import { normalizeLocalPath, safeFile, walkFiles, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
 import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
@@ -40,7 +42,6 @@ const THREAD_COLUMNS = [
   'created_at_ms',
   'created_at',
 ] as const;
-const DATE_COLUMNS = ['updated_at_ms', 'updated_at', 'created_at_ms', 'created_at'] as const;
 
 const textOf = (value: unknown): string => (truthy(value) ? pyStr(value) : '');
 
@@ -76,27 +77,15 @@ async function rolloutAt(file: string, where: CodexLocations): Promise<Rollout |
   return info ? new Rollout(file) : undefined;
 }
 
-function readThreads(db: ReadOnlyDatabase): Row[] | string {
-  if (!db.tables().has('threads')) return 'no threads table';
-  const columns = new Set(db.columns('threads'));
-  if (!columns.has('id')) return 'threads has no id column';
-  const selectable = THREAD_COLUMNS.filter((column) => columns.has(column));
-  if (!selectable.includes('title') && !selectable.includes('first_user_message'))
-    return 'threads has neither title nor first_user_message';
-  const order = DATE_COLUMNS.find((column) => columns.has(column)) ?? 'id';
-  const list = selectable.map((column) => `"${column}"`).join(', ');
-  return db.all(`SELECT ${list} FROM threads ORDER BY "${order}" DESC`);
-}
-
 async function stateRecords(where: CodexLocations, warnings: string[]): Promise<SessionRecord[]> {
   if (where.codexHome === undefined) return [];
-  const file = path.join(where.codexHome, 'state_5.sqlite');
+  const file = path.join(where.codexHome, CODEX_STATE_DB);
   if (!(await safeFile(file, where.roots))) return [];
   let rows: Row[];
   try {
     const db = await openReadOnly(file);
     try {
-      const result = readThreads(db);
+      const result = threadRows(db, THREAD_COLUMNS);
       if (typeof result === 'string') {
         warnings.push(`${file}: unknown schema (${result}); sessions come from the session index`);
         return [];
@@ -121,10 +110,10 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     const title = normalizeText(textOf(row.title));
     const firstMessage = normalizeText(textOf(row.first_user_message));
     const threadName = title || firstMessage || '(untitled)';
-    const date = firstDate(row, DATE_COLUMNS);
+    const date = firstDate(row, THREAD_DATE_COLUMNS);
     if (!date) return undefined;
     const fromRollout = await conceptsAndFiles(await rolloutOf(row));
-    const updatedKey = DATE_COLUMNS.find((column) => truthy(row[column]));
+    const updatedKey = THREAD_DATE_COLUMNS.find((column) => truthy(row[column]));
     return {
       id,
       threadName,

@@ -3,7 +3,8 @@
  * `datetime.fromisoformat(...).date()`, after `Z` → `+00:00`), an epoch in seconds or
  * milliseconds as a UTC date, and the instant used to order records of the same day.
  */
-import { codePointPrefix, pyFloat, pyStr } from './text.js';
+import { codePointPrefix, pyStrip } from './scrub.js';
+import { pyFloat, pyStr } from './python-values.js';
 
 interface IsoParts {
   readonly year: number;
@@ -69,6 +70,8 @@ export function isoDateOf(timestamp: string): string | undefined {
 }
 
 const MAX_PYTHON_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** 0001-01-01T00:00:00Z, the earliest instant Python's datetime holds. */
+const MIN_PYTHON_MS = -62_135_596_800_000;
 
 /** The engine's `_epoch_to_iso_date`: seconds, or milliseconds above 1e10, as a UTC date. */
 export function epochDate(value: unknown): string | undefined {
@@ -108,4 +111,40 @@ export function isCalendarDate(text: string): boolean {
   const month = Number(match[2]);
   const day = Number(match[3]);
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/**
+ * The turn compiler's `_date_from_state_timestamp`: a number is an epoch (milliseconds above
+ * 1e10) read as a UTC date; other text an ISO timestamp's own date; '' when neither (or a date
+ * Python cannot hold).
+ */
+export function stateTimestampDate(value: string): string {
+  const text = pyStrip(value);
+  if (!text) return '';
+  let number = pyFloat(text);
+  if (number === undefined) {
+    const parts = parseIso(text.replaceAll('Z', '+00:00'));
+    return parts ? formatDay(parts.year, parts.month, parts.day) : '';
+  }
+  if (number > 10_000_000_000) number /= 1000;
+  const ms = number * 1000;
+  if (!Number.isFinite(ms) || ms > MAX_PYTHON_MS || ms < MIN_PYTHON_MS) return '';
+  const date = new Date(ms);
+  return formatDay(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+}
+
+/**
+ * The turn compiler's `_parse_date`: the day a date text names — its first ten characters when
+ * they are dashed like `YYYY-MM-DD`, else an ISO timestamp's own date — or undefined.
+ */
+export function calendarDayOf(value: string): string | undefined {
+  const text = pyStrip(value);
+  if (!text) return undefined;
+  const chars = Array.from(codePointPrefix(text, 10));
+  if (chars.length >= 10 && chars[4] === '-' && chars[7] === '-') {
+    const head = chars.join('');
+    return isCalendarDate(head) ? head : undefined;
+  }
+  const parts = parseIso(text.replaceAll('Z', '+00:00'));
+  return parts ? formatDay(parts.year, parts.month, parts.day) : undefined;
 }

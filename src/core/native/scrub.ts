@@ -1,0 +1,145 @@
+/**
+ * The engine's scrubber for text read from an agent's native memory (the codex participant's
+ * `_safe_native_memory_text`, shared by cursor and copilot-cli), and the small pieces of Python's
+ * text semantics it relies on. Python counts code points, treats a wider set of characters as
+ * whitespace than JavaScript and has Unicode word boundaries; each is reproduced here so a port
+ * cuts, collapses and redacts exactly where the engine does.
+ */
+
+/** Characters Python's `str.isspace()` (and `re`'s `\s`) accept: JavaScript's `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
+const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const WS_RUN = new RegExp(`[${WS}]+`, 'g');
+const LEADING_WS = new RegExp(`^[${WS}]+`);
+const TRAILING_WS = new RegExp(`[${WS}]+$`);
+
+/** Python's `\b` on str patterns: word characters are letters, digits and `_` in any script. */
+const WORD = '[\\p{L}\\p{N}_]';
+const START = `(?<!${WORD})`;
+const END = `(?!${WORD})`;
+
+/** Text that names or holds a credential: the whole text is replaced, not just the match. */
+const CREDENTIAL_PATTERNS: readonly RegExp[] = [
+  new RegExp(`${START}api[_-]?key${END}`, 'iu'),
+  new RegExp(`${START}api[_-]?token${END}`, 'iu'),
+  new RegExp(`${START}access[_-]?token${END}`, 'iu'),
+  new RegExp(`${START}bearer[${WS}]+token${END}`, 'iu'),
+  new RegExp(`${START}password${END}`, 'iu'),
+  new RegExp(`${START}sk_live_[A-Za-z0-9_]+${END}`, 'u'),
+  new RegExp(`${START}hf_[A-Za-z0-9_]{10,}${END}`, 'iu'),
+];
+const URL_PATTERN = new RegExp(`https?://[^${WS}]+`, 'gu');
+
+export const REDACTED_TEXT = '[redacted credential-like text]';
+export const LINK_TEXT = '[link]';
+/** The engine's default cut for a native snippet. */
+export const DEFAULT_SNIPPET_LIMIT = 180;
+
+/** Python's `str.strip()`. */
+export function pyStrip(value: string): string {
+  return value.replace(LEADING_WS, '').replace(TRAILING_WS, '');
+}
+
+/** Python's `str.rstrip()`. */
+export function pyRstrip(value: string): string {
+  return value.replace(TRAILING_WS, '');
+}
+
+/** Python's `" ".join(value.split())`: whitespace runs become one space, ends trimmed. */
+export function collapseWhitespace(value: string): string {
+  return pyStrip(value).replace(WS_RUN, ' ');
+}
+
+/** Python's `value.split()`: the non-empty runs between whitespace. */
+export function pySplit(value: string): string[] {
+  return pyStrip(value)
+    .split(WS_RUN)
+    .filter((part) => part !== '');
+}
+
+/** True when the text names or holds a credential (the engine's list). */
+export function looksLikeCredential(value: string): boolean {
+  return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(value));
+}
+
+/** The number of code points in `value` (Python's `len`). */
+export function codePointLength(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** The first `count` code points of `value` (Python's `value[:count]`). */
+export function codePointPrefix(value: string, count: number): string {
+  let end = 0;
+  for (let taken = 0; taken < count && end < value.length; taken++) {
+    const unit = value.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < value.length;
+    end += pair && value.charCodeAt(end + 1) >= 0xdc00 && value.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
+  }
+  return value.slice(0, end);
+}
+
+/** Cuts `value` to `limit` code points, the last `marker.length` of them being the marker. */
+function cut(value: string, limit: number, marker: string): string {
+  // A string of at most `limit` UTF-16 units has at most `limit` code points: the common case is free.
+  if (value.length <= limit || codePointLength(value) <= limit) return value;
+  return pyStrip(codePointPrefix(value, Math.max(0, limit - codePointLength(marker)))) + marker;
+}
+
+/**
+ * The engine's native-memory scrubber: whitespace collapsed; a text that looks like it holds a
+ * credential becomes `[redacted credential-like text]` as a whole; URLs become `[link]`; the rest
+ * is cut to `limit` code points ending in `...`.
+ */
+export function scrubNativeText(value: string, limit: number = DEFAULT_SNIPPET_LIMIT): string {
+  const text = collapseWhitespace(value);
+  if (looksLikeCredential(text)) return REDACTED_TEXT;
+  return cut(text.replace(URL_PATTERN, LINK_TEXT), limit, '...');
+}
+
+/**
+ * The engine's collapse-and-cut: whitespace collapsed; a text longer than `limit` code points
+ * keeps its first `limit - 1`, right-trimmed, plus `ellipsis` (so `...` may end 2 past `limit`).
+ */
+export function collapseAndCut(value: string, limit: number, ellipsis: string): string {
+  const text = collapseWhitespace(value);
+  if (text.length <= limit || codePointLength(text) <= limit) return text;
+  return pyRstrip(codePointPrefix(text, limit - 1)) + ellipsis;
+}
+
+/** Whitespace collapsed and cut to `limit` code points ending in `…` (copilot-cli's `_bounded`). */
+export function boundText(value: string, limit: number): string {
+  return collapseAndCut(value, limit, '…');
+}
+
+const WORD_CHAR = new RegExp(`^${WORD}$`, 'u');
+const wordPatterns = new Map<string, RegExp>();
+
+/**
+ * Python's `re.search(rf"\b{re.escape(word)}\b", text)`: `word` occurs with a word boundary on
+ * each side. A boundary is a change between word and non-word characters, so an end of `word`
+ * that is not a word character needs a word character beside it.
+ */
+export function containsWord(text: string, word: string): boolean {
+  if (!word) return false;
+  let pattern = wordPatterns.get(word);
+  if (!pattern) {
+    const first = String.fromCodePoint(word.codePointAt(0)!);
+    const last = Array.from(word.slice(-2)).pop()!;
+    const before = WORD_CHAR.test(first) ? `(?<!${WORD})` : `(?<=${WORD})`;
+    const after = WORD_CHAR.test(last) ? `(?!${WORD})` : `(?=${WORD})`;
+    const literal = word.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+    pattern = new RegExp(`${before}${literal}${after}`, 'u');
+    // A turn asks about one repository name, thousands of times: compiled once.
+    if (wordPatterns.size >= 64) wordPatterns.clear();
+    wordPatterns.set(word, pattern);
+  }
+  return pattern.test(text);
+}

@@ -1,0 +1,277 @@
+/**
+ * Read-only access to an agent's SQLite database. The file's bytes (and its write-ahead log, when
+ * the agent runs in WAL mode) are read once and the database is opened in memory with sql.js
+ * (SQLite compiled to WebAssembly), so the running agent's file is never opened by SQLite, never
+ * locked and never written, and no native build is needed on install. docs/participants-sqlite.md
+ * has the measurement behind the choice.
+ *
+ * A database is a source read bounded in time: a 16 KB file whose generated column is costly
+ * can keep SQLite busy for minutes in one step. So SQLite runs in a worker thread, answering
+ * each call synchronously (the participants' reads stay plain calls), and a database that has
+ * not answered everything within its budget (`sourceReadBudgetMs`: 20 s, BOURDON_SOURCE_READ_TIMEOUT
+ * overrides it) is abandoned: the worker is stopped, the read fails with one line, the export
+ * goes on without it. One worker serves every database of a process, one after the other.
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { SqlValue } from 'sql.js';
+import { foldWriteAheadLog } from './sqlite-wal.js';
+
+const require = createRequire(import.meta.url);
+
+/** Seconds a database may take, opened and queried, when BOURDON_SOURCE_READ_TIMEOUT does not say. */
+export const DEFAULT_SOURCE_READ_SECONDS = 20;
+
+/** The time budget of one source read, in ms: BOURDON_SOURCE_READ_TIMEOUT (seconds) or the default. */
+export function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.BOURDON_SOURCE_READ_TIMEOUT?.trim();
+  const seconds = raw && /^\d+(?:\.\d+)?$/.test(raw) && Number(raw) > 0 ? Number(raw) : DEFAULT_SOURCE_READ_SECONDS;
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The worker: sql.js behind a port. Each answer is posted, then the shared flag is raised so the
+ * waiting caller wakes (Atomics.wait) and takes it with receiveMessageOnPort. CommonJS, as an
+ * eval'd worker runs.
+ */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+function reply(message) { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
+let db;
+require(workerData.sqlJs)().then((SQL) => {
+  port.on('message', (request) => {
+    try {
+      if (request.kind === 'open') {
+        db?.close();
+        db = new SQL.Database(new Uint8Array(request.bytes));
+        reply({ ok: true });
+      } else if (request.kind === 'all') {
+        const statement = db.prepare(request.sql, request.params);
+        const rows = [];
+        try { while (statement.step()) rows.push(statement.getAsObject()); } finally { statement.free(); }
+        reply({ ok: true, rows });
+      } else {
+        db?.close();
+        db = undefined;
+        reply({ ok: true });
+      }
+    } catch (error) {
+      reply({ ok: false, error: String((error && error.message) || error) });
+    }
+  });
+  reply({ ok: true });
+}, (error) => reply({ ok: false, error: String((error && error.message) || error) }));
+`;
+
+interface WorkerAnswer {
+  ok: boolean;
+  rows?: Row[];
+  error?: string;
+}
+
+/** The worker thread running sql.js, called synchronously against a deadline. */
+class SqliteWorker {
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+  stopped = false;
+
+  constructor(deadline: number) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { flag: this.flag.buffer, port: port2, sqlJs: require.resolve('sql.js') },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.port.unref();
+    this.await(deadline);
+  }
+
+  /** Sends a request and waits for its answer until `deadline` (ms since 1970). */
+  call(request: Record<string, unknown>, deadline: number, transfer: ArrayBuffer[] = []): WorkerAnswer {
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(request, transfer);
+    return this.await(deadline);
+  }
+
+  private await(deadline: number): WorkerAnswer {
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || Atomics.wait(this.flag, 0, 0, remaining) === 'timed-out') {
+        this.stop();
+        throw new ReadTimeout();
+      }
+      const answer = receiveMessageOnPort(this.port);
+      if (answer) {
+        const message = answer.message as WorkerAnswer;
+        if (!message.ok) throw new Error(message.error ?? 'SQLite failed');
+        return message;
+      }
+      // Raised before the message arrived on this side: wait for it a little longer.
+      Atomics.store(this.flag, 0, 0);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    void this.worker.terminate();
+  }
+}
+
+class ReadTimeout extends Error {
+  constructor() {
+    super(
+      `took longer than ${sourceReadBudgetMs() / 1000} s to read (BOURDON_SOURCE_READ_TIMEOUT sets the limit in seconds); skipped`,
+    );
+  }
+}
+
+let shared: SqliteWorker | undefined;
+
+/** The process's worker, started (within `deadline`) when there is none or the last one was stopped. */
+function sqliteWorker(deadline: number): SqliteWorker {
+  if (!shared || shared.stopped) shared = new SqliteWorker(deadline);
+  return shared;
+}
+
+/** Largest database (with its log) read into memory; a larger one is reported and skipped. */
+export const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
+/** Reads of a database caught mid-write are retried this many times, this far apart. */
+const SNAPSHOT_ATTEMPTS = 4;
+const SNAPSHOT_RETRY_MS = 50;
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
+
+export type Row = Record<string, SqlValue>;
+
+export interface ReadOnlyDatabase {
+  /** Names of the tables in the database. */
+  tables(): Set<string>;
+  /** Column names of a table (empty when there is no such table). */
+  columns(table: string): string[];
+  /** All rows of a query, as objects keyed by column name. */
+  all(sql: string, params?: SqlValue[]): Row[];
+  close(): void;
+}
+
+async function readIfPresent(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Identity of a file's current content as far as stat tells it ('' when absent). */
+async function fingerprint(path: string): Promise<string> {
+  try {
+    const info = await stat(path);
+    return `${info.size}:${info.mtimeMs}:${info.ino}`;
+  } catch {
+    return '';
+  }
+}
+
+/** True when a rollback journal holds pages of a transaction still being written (a hot journal). */
+async function hotJournal(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(`${path}-journal`, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(head, 0, 8, 0);
+    return bytesRead === 8 && head.equals(JOURNAL_MAGIC);
+  } finally {
+    await handle.close();
+  }
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The database's committed content: the main file with its write-ahead log folded in. A read
+ * that races a writer (the log changed while we read, or a rollback journal is hot) is retried;
+ * a database still mid-write after that is refused rather than read torn.
+ */
+async function snapshot(path: string): Promise<Buffer> {
+  for (let attempt = 1; ; attempt++) {
+    const walBefore = await fingerprint(`${path}-wal`);
+    const wal = await readIfPresent(`${path}-wal`);
+    const main = await readFile(path);
+    const settled = (await fingerprint(`${path}-wal`)) === walBefore && !(await hotJournal(path));
+    if (settled) return wal ? foldWriteAheadLog(main, wal) : main;
+    if (attempt >= SNAPSHOT_ATTEMPTS) throw new Error('it is being written (a transaction is in progress); try again');
+    await pause(SNAPSHOT_RETRY_MS * attempt);
+  }
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0].trim() || 'unreadable';
+}
+
+/** Opens a copy of the database at `path`; throws with a one-line reason when it cannot or takes too long. */
+export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
+  const deadline = Date.now() + sourceReadBudgetMs();
+  let bytes: Buffer;
+  try {
+    const info = await stat(path);
+    const walSize = (await stat(`${path}-wal`).catch(() => undefined))?.size ?? 0;
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
+    bytes = await snapshot(path);
+  } catch (error) {
+    throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
+  }
+  // SQLite treats an empty file as an empty database; anything else must carry its header.
+  if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
+    throw new Error(`${path}: not a SQLite database`);
+  }
+  let worker: SqliteWorker | undefined;
+  try {
+    worker = sqliteWorker(deadline);
+    const opened = worker;
+    const copy = new Uint8Array(bytes).buffer;
+    opened.call({ kind: 'open', bytes: copy }, deadline, [copy]);
+    // A query's failure is SQLite's message (callers name the file), a timeout included.
+    const all = (sql: string, params: SqlValue[] = []): Row[] =>
+      opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
+    // A torn or foreign file fails here, on its first read, not at some later query.
+    const tableNames = new Set(
+      all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
+    );
+    return {
+      tables: () => tableNames,
+      columns: (table) =>
+        tableNames.has(table)
+          ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
+          : [],
+      all,
+      close: () => {
+        if (!opened.stopped) opened.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+      },
+    };
+  } catch (error) {
+    if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+    const reason = oneLine(error);
+    throw new Error(reason.startsWith(`${path}: `) ? reason : `${path}: ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * What stat says of a database and its write-ahead log ('' when the database is absent): equal
+ * stamps mean a copy read earlier still holds, so a reader asked on every turn opens it once.
+ */
+export async function databaseStamp(path: string): Promise<string> {
+  const main = await fingerprint(path);
+  return main && `${main}|${await fingerprint(`${path}-wal`)}`;
+}

@@ -1,0 +1,610 @@
+/**
+ * compile_codex_turn: a small ranked recognition brief for one Codex turn (schema
+ * `codex-turn-brief/v1`), compiled from the prompt, the repository at the turn's folder, Codex's
+ * own thread metadata and the library, as the engine compiles it (test/fixtures/conformance/turns
+ * has the rules and the recorded cases). Read-only: nothing of Codex's or the library's is
+ * written. docs/codex-turn.md says what each part of the brief is.
+ */
+import os from 'node:os';
+import { agentsInScope, type OperationContext } from '../context.js';
+import { BourdonError } from '../errors.js';
+import { findCodexHome } from '../native/codex-home.js';
+import { codexTurnState, type Stage1Report } from '../native/codex-state.js';
+import { calendarDayOf } from '../native/python-dates.js';
+import { roundTenth } from '../native/python-values.js';
+import { codePointLength, codePointPrefix, containsWord, pyStrip } from '../native/scrub.js';
+import { isAccessLevel, lowerLevel, type AccessLevel } from '../trust/access.js';
+import type { CompileTurnInput } from './inputs.js';
+import {
+  clean,
+  gatherCandidates,
+  preparedLibrary,
+  promptView,
+  threadCandidates,
+  type Candidate,
+  type CandidateKind,
+  type PromptView,
+} from './turn-candidates.js';
+import { detectRepo, expandUser, resolveLoose, resolveTurnCwd, type RepoIdentity } from './turn-repo.js';
+
+export const TURN_SCHEMA_VERSION = 'codex-turn-brief/v1';
+const STRATEGY = 'turn_compiled';
+const MAX_PROMPT_CHARS = 8000;
+const EXHAUSTED_PATHS = ['native_stage1_primary', 'static_fallback_primary', 'l5_export_only', 'sync_native_only'];
+const GENERIC_NAMES = new Set([
+  'memory',
+  'memories',
+  'notes',
+  'project',
+  'session',
+  'thread',
+  'workspace',
+  'repo',
+  'repository',
+]);
+const CONTINUATION_TERMS = new Set([
+  'continue',
+  'next',
+  'working',
+  'work',
+  'here',
+  'this',
+  'repo',
+  'project',
+  'focus',
+  'resume',
+  'again',
+]);
+
+export type NativeStage1 = 'available' | 'degraded' | 'unknown';
+
+export interface TurnItem {
+  rank: number;
+  score: number;
+  kind: CandidateKind;
+  name: string;
+  summary: string;
+  reason: string;
+  source: string;
+  source_agents: string[];
+  evidence: string[];
+}
+
+export interface TurnRouting {
+  mode: 'inject' | 'observe';
+  primary_surface: string;
+  surfaces: string[];
+  confidence: 'high' | 'medium' | 'low' | 'none';
+  reason: string;
+  suppressed_surfaces: string[];
+  next_action: string;
+}
+
+type Components = Record<'prompt' | 'cwd_repo' | 'recency' | 'cross_agent' | 'continuity' | 'penalty', number>;
+
+export interface CompileTurnOutput {
+  schema_version: string;
+  prompt: string;
+  cwd: string | null;
+  repo: RepoIdentity;
+  health: { native_stage1: NativeStage1; strategy: string };
+  routing: TurnRouting;
+  items: TurnItem[];
+  delivery: {
+    explicit_text: string;
+    mcp_payload: {
+      schema_version: string;
+      strategy: string;
+      native_stage1: NativeStage1;
+      repo: RepoIdentity;
+      items: TurnItem[];
+      prompt_context: string;
+    };
+    memory_md_block: string;
+    fallback_block: string;
+    repo_overlay_block: string;
+  };
+  trace: {
+    routing_decision: { primary_surface: string; confidence: string; reason: string };
+    surface_health: { native_stage1: NativeStage1; repo_identity: 'available' | 'missing'; candidate_count: number };
+    source_mix: {
+      candidates: Record<string, number>;
+      selected: Record<string, number>;
+      ignored: Record<string, number>;
+    };
+    selected_items: { name: string; kind: string; score: number; dominant_components: string[]; reason: string }[];
+  };
+  diagnostics: {
+    scoring_components: Record<string, Components>;
+    candidate_count: number;
+    delivery: 'all';
+    max_items: number;
+    max_chars: number;
+    stage1_jobs: { total: number; by_status: Record<string, number>; error_classes: Record<string, number> };
+    exhausted_paths: string[];
+  };
+}
+
+/** Refusals the engine raises (ValueError), in its order: the first failing check answers. The level asked. */
+function checkArguments(input: CompileTurnInput): AccessLevel {
+  const asked = input.access_level;
+  if (!isAccessLevel(asked)) {
+    throw new BourdonError("access_level must be one of ['private', 'public', 'team']", 'invalid_input');
+  }
+  if (input.max_items < 1 || input.max_items > 20) {
+    throw new BourdonError('max_items must be between 1 and 20', 'invalid_input');
+  }
+  if (input.max_chars < 400 || input.max_chars > 6000) {
+    throw new BourdonError('max_chars must be between 400 and 6000', 'invalid_input');
+  }
+  return asked;
+}
+
+/** The prompt trimmed, and past 8,000 characters cut there and trimmed again. */
+function boundedPrompt(prompt: string | null): string {
+  const text = pyStrip(prompt ?? '');
+  return codePointLength(text) > MAX_PROMPT_CHARS ? pyStrip(codePointPrefix(text, MAX_PROMPT_CHARS)) : text;
+}
+
+function classifyStage1(report: Stage1Report): NativeStage1 {
+  if (!report.present) return 'unknown';
+  const errors = report.byStatus.get('error') ?? 0;
+  const done = report.byStatus.get('done') ?? 0;
+  if (errors > 0 && errors >= done) return 'degraded';
+  return done > 0 || report.outputs > 0 ? 'available' : 'unknown';
+}
+
+function isContinuation(prompt: PromptView): boolean {
+  for (const token of prompt.tokenSet) if (CONTINUATION_TERMS.has(token)) return true;
+  const normalized = prompt.tokens.join(' ');
+  return normalized === 'what should i do' || normalized === 'what should i do next';
+}
+
+/** Days since the epoch of a `YYYY-MM-DD`, for ages and order. */
+function epochDay(day: string): number {
+  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
+}
+
+/** What scoring needs of the turn, worked out once. */
+interface TurnScene {
+  readonly prompt: PromptView;
+  /** The prompt asks to go on with something (continue, next, this repo, …). */
+  readonly continuation: boolean;
+  readonly cwd: string | null;
+  readonly repo: RepoIdentity;
+  readonly home: string;
+  readonly serverCwd: string;
+  /** Today, UTC, in days since the epoch. */
+  readonly today: number;
+  readonly resolved: Map<string, string>;
+  readonly dayCache: Map<string, number | null>;
+}
+
+/** A date text's day (days since the epoch), or null when it names none; remembered per turn. */
+function dayNumber(scene: TurnScene, dateText: string | null): number | null {
+  if (!dateText) return null;
+  let day = scene.dayCache.get(dateText);
+  if (day === undefined) {
+    const calendar = calendarDayOf(dateText);
+    day = calendar === undefined ? null : epochDay(calendar);
+    scene.dayCache.set(dateText, day);
+  }
+  return day;
+}
+
+function ageDays(scene: TurnScene, dateText: string | null): number | null {
+  const day = dayNumber(scene, dateText);
+  return day === null ? null : Math.max(0, scene.today - day);
+}
+
+function recencyScore(scene: TurnScene, dateText: string | null): number {
+  const age = ageDays(scene, dateText);
+  if (age === null) return 0;
+  if (age <= 1) return 15;
+  if (age <= 7) return 12;
+  if (age <= 30) return 8;
+  return age <= 90 ? 4 : 1;
+}
+
+/** Is `inner` the folder `outer` or below it? */
+function sameOrNested(inner: string, outer: string): boolean {
+  if (inner === outer) return true;
+  const prefix = outer.endsWith('/') ? outer : `${outer}/`;
+  return inner.startsWith(prefix);
+}
+
+function cwdScore(scene: TurnScene, candidate: Candidate): { score: number; reason: string } {
+  const { cwd, repo } = scene;
+  if (cwd === null && !repo.name) return { score: 0, reason: '' };
+  let score = 0;
+  const reasons: string[] = [];
+  const repoName = (repo.name ?? '').toLowerCase();
+  const remote = (repo.remote ?? '').toLowerCase();
+  const text = [candidate.name, candidate.summary, ...candidate.projectFocus, candidate.cwd ?? '']
+    .join(' ')
+    .toLowerCase();
+  if (candidate.cwd && cwd) {
+    const where = resolveLoose(expandUser(candidate.cwd, scene.home), scene.serverCwd, scene.resolved);
+    if (sameOrNested(where, cwd)) {
+      score = Math.max(score, 25);
+      reasons.push('cwd matched prior Codex thread');
+    } else if (repo.root && sameOrNested(where, repo.root)) {
+      score = Math.max(score, 22);
+      reasons.push('repo root matched prior Codex thread');
+    }
+  }
+  if (repoName && text.includes(repoName) && containsWord(text, repoName)) {
+    score = Math.max(score, 18);
+    reasons.push('repo name matched candidate');
+  }
+  if (repoName && remote && remote.includes(repoName) && candidate.name.toLowerCase().includes(repoName)) {
+    score = Math.max(score, 14);
+    reasons.push('git remote reinforced repo identity');
+  }
+  if (cwd !== null) {
+    const base = basename(cwd).toLowerCase();
+    if (text.includes(base) && !GENERIC_NAMES.has(base)) {
+      score = Math.max(score, 15);
+      reasons.push('cwd basename matched candidate');
+    }
+  }
+  return { score, reason: reasons.join('; ') };
+}
+
+/** `Path.name`: the last part ('' for the root). */
+function basename(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1);
+}
+
+function crossAgentScore(agents: readonly string[]): number {
+  const count = agents.length <= 1 ? agents.length : new Set(agents).size;
+  return count <= 1 ? 0 : Math.min(10, 4 + (count - 1) * 2);
+}
+
+function continuityScore(scene: TurnScene, candidate: Candidate): number {
+  let score = 0;
+  if (candidate.filesTouched.length) score += 5;
+  if ((candidate.kind === 'thread' || candidate.kind === 'session') && candidate.dateText)
+    score += Math.min(5, recencyScore(scene, candidate.dateText) / 3);
+  const repoName = scene.repo.name?.toLowerCase();
+  if (repoName && candidate.filesTouched.some((file) => file.toLowerCase().includes(repoName))) score += 3;
+  if (scene.cwd && candidate.cwd) score += 2;
+  return Math.min(10, score);
+}
+
+function penalty(scene: TurnScene, candidate: Candidate): number {
+  let total = 0;
+  if (GENERIC_NAMES.has(candidate.name.toLowerCase())) total -= 10;
+  // (A string of at most 260 UTF-16 units has at most 260 code points: the count is rarely needed.)
+  if (candidate.summary.length > 260 && codePointLength(candidate.summary) > 260) total -= 4;
+  if (candidate.source === 'codex_l5' && candidate.dateText) {
+    const age = ageDays(scene, candidate.dateText);
+    if (age !== null && age > 30) total -= 4;
+  }
+  return total;
+}
+
+interface Scored {
+  candidate: Candidate;
+  total: number;
+  components: Components;
+  reason: string;
+  /** Sort keys: the date's day (undated lowest) and the lower-cased name. */
+  day: number;
+  lowerName: string;
+}
+
+function reasonOf(promptReason: string, cwdReason: string, components: Components): string {
+  const reasons = [promptReason, cwdReason].filter(Boolean);
+  if (components.cross_agent > 0) reasons.push('cross-agent agreement');
+  if (components.recency >= 8) reasons.push('recent work');
+  if (components.continuity > 0) reasons.push('continuity evidence');
+  if (!reasons.length) reasons.push('weak but available recognition signal');
+  return reasons.join('; ');
+}
+
+function passesGate(scene: TurnScene, candidate: Candidate, components: Components): boolean {
+  if (components.prompt > 0) return true;
+  if (!scene.continuation || candidate.kind === 'thread') return false;
+  const repoName = (scene.repo.name ?? '').toLowerCase();
+  if (!repoName) return false;
+  return containsWord([candidate.name, candidate.summary, ...candidate.projectFocus].join(' ').toLowerCase(), repoName);
+}
+
+/** Total first, then newer (undated last), then name, then source (a stable sort: ties keep gathering order). */
+function compareScored(a: Scored, b: Scored): number {
+  if (a.total !== b.total) return b.total - a.total;
+  if (a.day !== b.day) return b.day - a.day;
+  if (a.lowerName !== b.lowerName) return a.lowerName < b.lowerName ? -1 : 1;
+  return a.candidate.source === b.candidate.source ? 0 : a.candidate.source < b.candidate.source ? -1 : 1;
+}
+
+function scoreCandidates(scene: TurnScene, gathered: ReturnType<typeof gatherCandidates>): Scored[] {
+  const scored: Scored[] = [];
+  for (const { candidate, prompt } of gathered) {
+    const cwd = cwdScore(scene, candidate);
+    const components: Components = {
+      prompt: prompt.score,
+      cwd_repo: cwd.score,
+      recency: recencyScore(scene, candidate.dateText),
+      cross_agent: crossAgentScore(candidate.sourceAgents),
+      continuity: continuityScore(scene, candidate),
+      penalty: penalty(scene, candidate),
+    };
+    // Summed in the engine's order: float sums depend on it.
+    const total =
+      components.prompt +
+      components.cwd_repo +
+      components.recency +
+      components.cross_agent +
+      components.continuity +
+      components.penalty;
+    if (!passesGate(scene, candidate, components) || total <= 0) continue;
+    scored.push({
+      candidate,
+      total,
+      components,
+      reason: reasonOf(prompt.reason, cwd.reason, components),
+      // The engine's date ordinal is 0 for an undated row, below every real day.
+      day: dayNumber(scene, candidate.dateText) ?? -Infinity,
+      lowerName: candidate.name.toLowerCase(),
+    });
+  }
+  return scored.sort(compareScored);
+}
+
+function itemsOf(scored: readonly Scored[], maxItems: number): TurnItem[] {
+  return scored.slice(0, maxItems).map(({ candidate, total, reason }, index) => ({
+    rank: index + 1,
+    score: roundTenth(total),
+    kind: candidate.kind,
+    name: clean(candidate.name, 120),
+    summary: clean(candidate.summary || 'Recognition anchor.', 260),
+    reason,
+    source: candidate.source,
+    source_agents: [...candidate.sourceAgents],
+    evidence: candidate.evidence.slice(0, 4).map((item) => clean(item, 160)),
+  }));
+}
+
+/** `f"{x:.1f}"`. */
+const oneDecimal = (value: number): string => roundTenth(value).toFixed(1);
+
+function explicitText(items: readonly TurnItem[], repo: RepoIdentity, stage1: NativeStage1, maxChars: number): string {
+  const lines = ['Bourdon turn recognition brief', `Strategy: turn-scoped compiler; native Stage 1 is ${stage1}.`];
+  if (repo.name) lines.push(`Repo: ${repo.name}`);
+  if (!items.length) lines.push('No high-confidence recognition anchors found for this turn.');
+  else {
+    lines.push('Use these as recognition anchors, not as a final answer:');
+    for (const item of items) {
+      let line = `${item.rank}. ${item.name} [${item.kind}, ${item.source}, score ${oneDecimal(item.score)}]`;
+      if (item.source_agents.length) line += ` via ${item.source_agents.slice(0, 4).join(', ')}`;
+      lines.push(line, `   ${item.summary}`, `   Why: ${item.reason}`);
+    }
+  }
+  const text = pyStrip(lines.join('\n'));
+  if (codePointLength(text) <= maxChars) return text;
+  return `${pyStrip(codePointPrefix(text, maxChars - 3))}...`;
+}
+
+function routingOf(
+  items: readonly TurnItem[],
+  scored: readonly Scored[],
+  repo: RepoIdentity,
+  stage1: NativeStage1,
+): TurnRouting {
+  if (!items.length) {
+    return {
+      mode: 'observe',
+      primary_surface: 'none',
+      surfaces: [],
+      confidence: 'none',
+      reason: 'no high-confidence recognition anchors',
+      suppressed_surfaces: ['native_stage1', 'memory_md', 'fallback_file'],
+      next_action: 'continue without recognition injection',
+    };
+  }
+  const top = items[0];
+  const confidence = top.score >= 50 ? 'high' : top.score >= 25 ? 'medium' : 'low';
+  const surfaces = ['explicit_pre_turn'];
+  if (top.score >= 35) surfaces.push('mcp');
+  if (repo.name && top.score >= 45) surfaces.push('repo_overlay_candidate');
+  if (stage1 === 'available' && top.score >= 60) surfaces.push('native_memory_supporting');
+  const suppressed: string[] = [];
+  if (stage1 === 'degraded') suppressed.push('native_stage1_primary');
+  if (confidence === 'low') suppressed.push('memory_md', 'fallback_file');
+  const sources = new Set(scored.map(({ candidate }) => candidate.source)).size;
+  const pieces = [`top anchor scored ${oneDecimal(top.score)}`, `source mix spans ${sources} surface(s)`];
+  if (repo.name) pieces.push(`repo identity available as ${repo.name}`);
+  if (stage1 === 'degraded') pieces.push('native Stage 1 is degraded, so active injection is preferred');
+  return {
+    mode: 'inject',
+    primary_surface: surfaces[0],
+    surfaces,
+    confidence,
+    reason: pieces.join('; '),
+    suppressed_surfaces: suppressed,
+    // The first surface is always the explicit pre-turn text.
+    next_action: 'prepend delivery.explicit_text before the Codex turn',
+  };
+}
+
+/** Counts by key, keys sorted (`dict(sorted(...))`). */
+function sortedCounts(counts: Map<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of [...counts.keys()].sort()) out[key] = counts.get(key)!;
+  return out;
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function dominantComponents(components: Components): string[] {
+  return Object.entries(components)
+    .filter(([name, value]) => name !== 'penalty' && value > 0)
+    .sort(([nameA, a], [nameB, b]) => b - a || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0))
+    .slice(0, 3)
+    .map(([name]) => name);
+}
+
+function traceOf(
+  items: readonly TurnItem[],
+  scored: readonly Scored[],
+  repo: RepoIdentity,
+  stage1: NativeStage1,
+  routing: TurnRouting,
+): CompileTurnOutput['trace'] {
+  const selectedKeys = new Set(items.map((item) => `${item.kind}\u0000${item.name.toLowerCase()}`));
+  const selected: CompileTurnOutput['trace']['selected_items'] = [];
+  const candidates = new Map<string, number>();
+  const chosen = new Map<string, number>();
+  const ignored = new Map<string, number>();
+  for (const item of items) bump(chosen, item.source);
+  for (const { candidate, total, components, reason } of scored) {
+    bump(candidates, candidate.source);
+    if (selectedKeys.has(`${candidate.kind}\u0000${candidate.name.toLowerCase()}`)) {
+      selected.push({
+        name: candidate.name,
+        kind: candidate.kind,
+        score: roundTenth(total),
+        dominant_components: dominantComponents(components),
+        reason,
+      });
+    } else bump(ignored, candidate.source);
+  }
+  return {
+    routing_decision: {
+      primary_surface: routing.primary_surface,
+      confidence: routing.confidence,
+      reason: routing.reason,
+    },
+    surface_health: {
+      native_stage1: stage1,
+      repo_identity: repo.name ? 'available' : 'missing',
+      candidate_count: scored.length,
+    },
+    source_mix: {
+      candidates: sortedCounts(candidates),
+      selected: sortedCounts(chosen),
+      ignored: sortedCounts(ignored),
+    },
+    selected_items: selected.slice(0, 10),
+  };
+}
+
+function errorClass(lastError: string): string {
+  const text = lastError.toLowerCase();
+  if (text.includes('usage limit')) return 'usage_limit';
+  if (text.includes('context window') || text.includes('ran out of room')) return 'context_window';
+  return text ? 'other' : 'unknown';
+}
+
+function stage1Jobs(report: Stage1Report): CompileTurnOutput['diagnostics']['stage1_jobs'] {
+  const classes = new Map<string, number>();
+  for (const problem of report.problems) bump(classes, errorClass(problem.last_error));
+  let total = 0;
+  const byStatus: Record<string, number> = {};
+  for (const [status, count] of report.byStatus) {
+    byStatus[status] = count;
+    total += count;
+  }
+  return { total, by_status: byStatus, error_classes: sortedCounts(classes) };
+}
+
+function roundedComponents(components: Components): Components {
+  const out = { ...components };
+  for (const key of Object.keys(out) as (keyof Components)[]) out[key] = roundTenth(out[key]);
+  return out;
+}
+
+function overlayBlock(text: string, repo: RepoIdentity, items: readonly TurnItem[]): string {
+  if (!repo.name || !items.length) return '';
+  const lines = ['<!-- BEGIN BOURDON REPO OVERLAY CANDIDATE -->', `Repo overlay candidate for ${repo.name}`];
+  if (repo.root) lines.push(`Repo root: ${repo.root}`);
+  if (repo.remote) lines.push(`Remote: ${repo.remote}`);
+  lines.push(
+    'Use only as an explicit, human-reviewed overlay candidate.',
+    '',
+    text,
+    '<!-- END BOURDON REPO OVERLAY CANDIDATE -->',
+  );
+  return lines.join('\n');
+}
+
+const block = (text: string, title: string): string => `<!-- BEGIN ${title} -->\n${text}\n<!-- END ${title} -->`;
+
+/** The brief for one Codex turn; a refused argument is an `invalid_input` error carrying the engine's words. */
+export async function compileCodexTurn(ctx: OperationContext, input: CompileTurnInput): Promise<CompileTurnOutput> {
+  const prompt = boundedPrompt(input.prompt);
+  // A caller capped below the level asked (a remote member) reads at its cap.
+  const level = lowerLevel(checkArguments(input), ctx.caller.ceiling);
+  const home = ctx.env.HOME || os.homedir();
+  const serverCwd = process.cwd();
+  const cwd = resolveTurnCwd(input.cwd, serverCwd, home);
+  const repo = detectRepo(cwd);
+  const codexHome = await findCodexHome({ home, cwd: serverCwd, env: ctx.env, platform: process.platform });
+  const state = await codexTurnState(codexHome);
+  const stage1 = classifyStage1(state.stage1);
+
+  const now = ctx.now();
+  const view = promptView(prompt);
+  const scene: TurnScene = {
+    prompt: view,
+    continuation: isContinuation(view),
+    cwd,
+    repo,
+    home,
+    serverCwd,
+    today: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 86_400_000,
+    resolved: new Map(),
+    dayCache: new Map(),
+  };
+  const continuationRepo = scene.continuation && repo.name ? repo.name.toLowerCase() : null;
+  const gathered = gatherCandidates(
+    preparedLibrary(agentsInScope(ctx), level),
+    threadCandidates(state.threads),
+    scene.prompt,
+    continuationRepo,
+  );
+  const scored = scoreCandidates(scene, gathered);
+  const items = itemsOf(scored, input.max_items);
+  const routing = routingOf(items, scored, repo, stage1);
+  const text = explicitText(items, repo, stage1, input.max_chars);
+  const scoring: Record<string, Components> = {};
+  for (const { candidate, components } of scored.slice(0, input.max_items))
+    scoring[candidate.name] = roundedComponents(components);
+  return {
+    schema_version: TURN_SCHEMA_VERSION,
+    prompt,
+    cwd,
+    repo,
+    health: { native_stage1: stage1, strategy: STRATEGY },
+    routing,
+    items,
+    delivery: {
+      explicit_text: text,
+      mcp_payload: {
+        schema_version: TURN_SCHEMA_VERSION,
+        strategy: STRATEGY,
+        native_stage1: stage1,
+        repo,
+        items,
+        prompt_context: text,
+      },
+      memory_md_block: block(text, 'BOURDON TURN BRIEF'),
+      fallback_block: block(text, 'Bourdon Turn Brief'),
+      repo_overlay_block: overlayBlock(text, repo, items),
+    },
+    trace: traceOf(items, scored, repo, stage1, routing),
+    diagnostics: {
+      scoring_components: scoring,
+      candidate_count: scored.length,
+      delivery: 'all',
+      max_items: input.max_items,
+      max_chars: input.max_chars,
+      stage1_jobs: stage1Jobs(state.stage1),
+      exhausted_paths: [...EXHAUSTED_PATHS],
+    },
+  };
+}

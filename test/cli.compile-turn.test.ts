@@ -1,0 +1,80 @@
+/**
+ * `bourdon compile-turn`, the real binary: `--json` prints exactly the brief the tool answers
+ * (the recorded turn cases, run from each case's folder with its HOME and frozen clock), the
+ * brief reads at 80 columns, and a refused argument is one line with the engine's words.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { materialiseTurnCase, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
+import { displayWidth } from '../src/cli/width.js';
+
+/** The tool arguments as the command's flags. */
+function cliArgs(turn: TurnCase): string[] {
+  const args = turn.args as {
+    prompt?: string;
+    cwd?: string;
+    access_level?: string;
+    max_items?: number;
+    max_chars?: number;
+  };
+  const out = [args.prompt ?? '', '--library', turn.library];
+  if (args.cwd !== undefined) out.push(`--cwd=${args.cwd}`);
+  if (args.access_level !== undefined) out.push('--access-level', args.access_level);
+  if (args.max_items !== undefined) out.push('--max-items', String(args.max_items));
+  if (args.max_chars !== undefined) out.push('--max-chars', String(args.max_chars));
+  return out;
+}
+
+const run = (turn: TurnCase, extra: string[], env: Record<string, string> = {}) =>
+  runCli(['compile-turn', ...cliArgs(turn), ...extra], { env: { ...turn.env, ...env }, cwd: turn.cwd });
+
+const answered = turnCaseIds().filter((id) => !materialiseTurnCase(id).expectError);
+
+describe('bourdon compile-turn', () => {
+  it.each(answered)('--json prints the tool payload: %s', async (id) => {
+    const turn = materialiseTurnCase(id);
+    const result = await run(turn, ['--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(turn.expected);
+  });
+
+  it('prints the anchors readably within 80 columns', async () => {
+    const turn = materialiseTurnCase('t_threads');
+    const expected = turn.expected as { items: { name: string; kind: string }[] };
+    const result = await run(turn, [], { COLUMNS: '80' });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toBe('Codex turn brief · repo iltt · native Stage 1 available');
+    const text = result.stdout.replace(/\n +/g, ' ');
+    for (const [index, item] of expected.items.entries())
+      expect(text).toContain(`${index + 1}. ${item.name} [${item.kind},`);
+  });
+
+  it('says so when nothing is recognised', async () => {
+    const turn = materialiseTurnCase('t_bare');
+    const result = await run(turn, []);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'Codex turn brief · folder home, no git repository · native Stage 1 unknown\n' +
+        'No recognition anchors for this turn: Codex continues without a brief.\n',
+    );
+  });
+
+  it.each([
+    ['t_err_max_chars', ['--max-chars', '399']],
+    ['t_err_max_items', ['--max-items', '21']],
+    ['t_err_access', ['--access-level', 'Team', '--max-chars', '10']],
+  ])('refuses %s in one line with the engine message, exit 1', async (id, flags) => {
+    const turn = materialiseTurnCase(id);
+    const { message } = (turn.expected as { error: { message: string } }).error;
+    const result = await runCli(['compile-turn', 'bourdon', '--library', turn.library, ...flags], {
+      env: turn.env,
+      cwd: turn.cwd,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`bourdon: ${message}\n`);
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The engine's number forms, through a real MCP client: `recognition_latency_us` is Python's
+ * `round(latency_us, 1)` (microseconds to a tenth, a float), and a commit's `last_updated` is
+ * `datetime.now().isoformat()` with real microseconds, not milliseconds padded with `000`.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFixtureLibrary } from './helpers/fixtures.js';
+import { linkedClient, type LinkedClient } from './helpers/mcp.js';
+
+describe('number forms as the engine writes them', () => {
+  let library: string;
+  let linked: LinkedClient;
+
+  beforeAll(async () => {
+    library = copyFixtureLibrary();
+    linked = await linkedClient(library);
+  });
+  afterAll(async () => {
+    await linked.close();
+    fs.rmSync(library, { recursive: true, force: true });
+  });
+
+  it('recognition_latency_us: microseconds to one decimal, not whole microseconds', async () => {
+    const latencies: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const result = await linked.client.callTool({
+        name: 'prepare_recognition_context',
+        arguments: { prompt: 'can we keep working on Bourdon?' },
+      });
+      const text = (result.content as { text: string }[])[0].text;
+      latencies.push(/"recognition_latency_us":([^,}]+)/.exec(text)![1]);
+    }
+    for (const latency of latencies) expect(latency).toMatch(/^\d+(\.\d)?$/);
+    // A whole number of microseconds every time would be the old integer form (odds 1 in 10^20 otherwise).
+    expect(latencies.some((latency) => latency.includes('.'))).toBe(true);
+  });
+
+  it('a commit stamps last_updated with real microseconds', async () => {
+    const stamps: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await linked.client.callTool({
+        name: 'commit_to_federation',
+        arguments: {
+          agent_id: 'number-forms',
+          agent_type: 'other',
+          entities: [{ name: `Stamp ${i}`, type: 'concept' }],
+        },
+      });
+      const payload = JSON.parse((result.content as { text: string }[])[0].text) as { last_updated: string };
+      stamps.push(payload.last_updated);
+    }
+    for (const stamp of stamps) expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+00:00$/);
+    // Milliseconds padded to six digits always end in 000 (odds 1 in 10^15 with real microseconds).
+    expect(stamps.some((stamp) => /\.\d{3}(?!000)\d{3}\+/.test(stamp))).toBe(true);
+  });
+});
