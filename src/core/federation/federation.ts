@@ -55,23 +55,53 @@ function latestPeerDay(now: Date): string {
   return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
 }
 
-/** A row with its lists and maps cut to what `budget.items` still allows (and MAX_PEER_LIST_ITEMS). */
+/**
+ * Characters a peer's text may not carry into anything built from it: line breaks (which would
+ * start a line of our own prompt context or output with the peer's words), every other control
+ * character, and the invisible ones that reorder or hide text (bidi overrides and isolates,
+ * zero-width marks, U+2028/U+2029, U+FEFF).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
+const PEER_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]+/g;
+
+/** A peer's string as one line: each run of unsafe characters (PEER_UNSAFE) becomes one space. */
+export function peerText(value: string): string {
+  return value.replace(PEER_UNSAFE, ' ');
+}
+
+/** A peer's value with its strings made one line (peerText); anything else as it is. */
+function peerValue(value: unknown): unknown {
+  return typeof value === 'string' ? peerText(value) : value;
+}
+
+/**
+ * Row fields whose text is a body, shown as a block, where a line break is content (a note's
+ * text); every other string a peer sends — names, summaries, types, tags, agents, paths — is
+ * made one line.
+ */
+const PEER_BODY_FIELDS = new Set(['text']);
+
+/**
+ * A row with its lists and maps cut to what `budget.items` still allows (and
+ * MAX_PEER_LIST_ITEMS), and its strings, list items, map keys and map values made one line
+ * (peerText) before any merge or text is built from them.
+ */
 function boundRow(row: unknown, budget: { items: number }): unknown {
-  if (!row || typeof row !== 'object' || Array.isArray(row)) return row;
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return peerValue(row);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
     if (Array.isArray(value)) {
       const kept = value.slice(0, Math.min(MAX_PEER_LIST_ITEMS, budget.items));
       budget.items -= kept.length;
-      out[key] = kept;
+      out[key] = kept.map(peerValue);
     } else if (value && typeof value === 'object') {
       const entries = Object.entries(value as Record<string, unknown>).slice(
         0,
         Math.min(MAX_PEER_LIST_ITEMS, budget.items),
       );
       budget.items -= entries.length;
-      out[key] = Object.fromEntries(entries);
-    } else out[key] = value;
+      out[key] = Object.fromEntries(entries.map(([name, item]) => [peerText(name), peerValue(item)]));
+    } else out[key] = PEER_BODY_FIELDS.has(key) ? value : peerValue(value);
   }
   return out;
 }
@@ -106,6 +136,23 @@ function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<s
     out[key] = rows;
   }
   return out;
+}
+
+/**
+ * A count a peer sends (a workstream's sessions or notes), as a merge may add it: a whole
+ * number from 0 to Number.MAX_SAFE_INTEGER. Negative, fractional parts, non-numbers and NaN
+ * count 0 (or their whole part); anything larger, Infinity included, the maximum — so no
+ * peer can make a merged count negative, inexact, or `null` in JSON.
+ */
+export function peerCount(value: unknown): number {
+  const count = Number(value);
+  if (Number.isNaN(count) || count <= 0) return 0;
+  return Math.min(Math.floor(count), Number.MAX_SAFE_INTEGER);
+}
+
+/** Two counts added, never past Number.MAX_SAFE_INTEGER. */
+export function addCounts(a: number, b: number): number {
+  return Math.min(a + b, Number.MAX_SAFE_INTEGER);
 }
 
 /** Every answer's payload bounded (see `boundPeerPayload`). */
