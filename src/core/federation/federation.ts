@@ -9,7 +9,7 @@
  * machine configured for it, and rows it dates in the future are dropped.
  */
 import type { OperationContext } from '../context.js';
-import { localDay } from '../store/dates.js';
+import { latestForeignDay } from '../store/dates.js';
 import type { EntityMatch, SessionRef } from '../rows.js';
 import type { PeerAnswer } from '../peers.js';
 
@@ -39,8 +39,6 @@ const MAX_PEER_ROWS = 1_000;
 const MAX_PEER_LIST_ITEMS = 1_000;
 /** Items kept from all the rows' lists and maps of one peer answer together (as a commit's cap). */
 const MAX_PEER_ITEMS = 20_000;
-/** A peer's dated row may be this far ahead of our clock (time zones, skew); later ones are dropped. */
-const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /** The field that dates each kind of row a peer sends, for the future-date rule. */
 const DATED_ROWS: Record<string, string> = {
@@ -50,10 +48,6 @@ const DATED_ROWS: Record<string, string> = {
   workstreams: 'last_activity',
 };
 
-/** The last calendar day a peer's row may carry: tomorrow, by this machine's clock. */
-function latestPeerDay(now: Date): string {
-  return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
-}
 
 /**
  * Characters a peer's text may not carry into anything built from it: line breaks (which would
@@ -110,12 +104,12 @@ function boundRow(row: unknown, budget: { items: number }): unknown {
  * A peer's payload as the merges may take it: each top-level list cut to MAX_PEER_ROWS, each
  * list or map inside a row cut to MAX_PEER_LIST_ITEMS (and all of them together to
  * MAX_PEER_ITEMS), and dated rows later than tomorrow
- * (`latestPeerDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
+ * (`latestForeignDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
  * every real one, forever. A day is compared as text, as the merges sort, so no string that
  * sorts after tomorrow (`"9999"`, `"z"`) gets through either. Linear in the payload.
  */
 function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
-  const latest = latestPeerDay(now);
+  const latest = latestForeignDay(now);
   const budget = { items: MAX_PEER_ITEMS };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
@@ -326,7 +320,7 @@ export function mergeExports(
   const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
   // The future-date rule of boundPeerPayload, for the dates inside an exported agent: a peer
   // cannot make its agent look the freshest ("in 73 years") by dating it 2099.
-  const latest = latestPeerDay(now);
+  const latest = latestForeignDay(now);
   const afterTomorrow = (value: unknown) => typeof value === 'string' && value.slice(0, 10) > latest;
   const notAfterTomorrow = (value: unknown) => (afterTomorrow(value) ? null : value);
   for (const answer of boundAnswers(answers, now)) {
