@@ -261,9 +261,12 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         saveRenderCache(paths, cache);
         return { ...result, changes: [] };
       }
-      const pushed = await runGit(['push', '--porcelain', '--quiet', 'origin', `${commit}:refs/heads/${config.branch}`], {
-        cwd: paths.work,
-      });
+      const pushed = await runGit(
+        ['push', '--porcelain', '--quiet', 'origin', `${commit}:refs/heads/${config.branch}`],
+        {
+          cwd: paths.work,
+        },
+      );
       if (pushed.code === 0) {
         const at = now().toISOString();
         writeState(paths, { ...state, known_head: commit, last_pushed: commit, last_pushed_at: at });

@@ -131,9 +131,7 @@ export async function checkoutFolder(
 
 /** A tree with `subtree` at `parts` (folders made or replaced on the way), written with mktree. */
 async function spliceTree(paths: SyncPaths, tree: string | null, parts: readonly string[], subtree: string) {
-  const entries = tree
-    ? (await git(['ls-tree', '-z', tree], { cwd: paths.work })).split('\0').filter(Boolean)
-    : [];
+  const entries = tree ? (await git(['ls-tree', '-z', tree], { cwd: paths.work })).split('\0').filter(Boolean) : [];
   const [name, ...rest] = parts;
   const at = entries.findIndex((line) => line.slice(line.indexOf('\t') + 1) === name);
   let id = subtree;
@@ -171,9 +169,7 @@ export async function commitFolder(
   fs.rmSync(index, { force: true });
   if (tree === headTree) return null;
   const parents = head ? ['-p', head] : [];
-  return (
-    await git(['commit-tree', tree, ...parents, '-F', '-'], { cwd, env: identity, input: message })
-  ).trim();
+  return (await git(['commit-tree', tree, ...parents, '-F', '-'], { cwd, env: identity, input: message })).trim();
 }
 
 export interface TreeEntry {

@@ -48,7 +48,6 @@ const DATED_ROWS: Record<string, string> = {
   workstreams: 'last_activity',
 };
 
-
 /**
  * Characters a peer's text may not carry into anything built from it: line breaks (which would
  * start a line of our own prompt context or output with the peer's words), every other control
