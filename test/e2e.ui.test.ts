@@ -315,7 +315,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       expect(fs.existsSync(path.join(setup.library, 'staging', 'laptop', 'codex.l5.yaml'))).toBe(true);
       await page.getByRole('button', { name: 'Yes, promote' }).click();
       await page.waitForURL(`${ui.base}/staging`);
-      await expect(page.locator('.flash').textContent()).resolves.toContain('promoted codex: +1 entities');
+      await expect(page.locator('.flash').textContent()).resolves.toContain('promoted codex: +1 entity');
       await expect(page.locator('main').textContent()).resolves.toContain('Nothing staged.');
 
       const cli = await runCli(['staging', 'promote', 'codex', '--yes', '--library', twin.library], {

@@ -198,8 +198,9 @@ describe('failed authentication is rate-limited per remote address', () => {
     expect(limited.text.toLowerCase()).toMatch(/retry-after: \d+/);
     // The right token is refused too while the address is limited: the answer must not confirm a guess.
     expect(statusOf((await post(server, TOKEN)).text)).toBe(429);
-    // Another address is not affected (127.0.0.2 is loopback too, on Linux).
-    if (process.platform === 'linux') expect(statusOf((await post(server, TOKEN, '127.0.0.2')).text)).toBe(200);
+    // Another loopback address is the same caller network: it gets no fresh 30 tries (127.0.0.2
+    // is loopback too, on Linux; each of 127/8 had its own bucket before issue 41).
+    if (process.platform === 'linux') expect(statusOf((await post(server, 'guess-next', '127.0.0.2')).text)).toBe(429);
   });
 
   it("others' failures from the same address never lock out a token that verifies; guesses stay limited", async () => {
@@ -238,10 +239,14 @@ describe('failed authentication is rate-limited per remote address', () => {
 });
 
 describe('the failed-auth limiter on its own', () => {
-  it('keys IPv6 by /64 and IPv4-mapped addresses as IPv4', () => {
+  it('keys by caller network: all loopback as one, IPv4 by /24, IPv6 by /64, IPv4-mapped as IPv4', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb::2'));
     expect(addressKey('2001:db8:1:3::1')).not.toBe(addressKey('2001:db8:1:2::1'));
-    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.0/24');
+    expect(addressKey('192.0.2.200')).toBe(addressKey('192.0.2.7'));
+    expect(addressKey('192.0.3.7')).not.toBe(addressKey('192.0.2.7'));
+    for (const loopback of ['127.0.0.2', '127.255.1.9', '::1', '::ffff:127.0.0.1'])
+      expect(addressKey(loopback)).toBe(addressKey('127.0.0.1'));
     expect(addressKey(undefined)).toBe('');
   });
 

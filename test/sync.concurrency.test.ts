@@ -111,7 +111,7 @@ async function killDuring(machine: Machine, env: Record<string, string>, mark: s
 }
 
 describe('a push killed during its git step', () => {
-  for (const at of ['commit', 'push', 'push:running']) {
+  for (const at of ['commit-tree', 'push', 'push:running']) {
     it(
       `killed at \`git ${at}\`: library untouched, remote before or after, the next push recovers`,
       { timeout: 60_000 },

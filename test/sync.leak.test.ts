@@ -172,7 +172,7 @@ for f in sorted(glob.glob(sys.argv[1] + '/machines/*/agents/*.l5.yaml')):
     const log = gitSync(['log', '--format=%s%n%b', 'main'], remote);
     expect(log).toContain('laptop: publish 1 agent at team (1 changed)');
     expect(log).toContain('laptop: publish 1 agent at public (1 added)');
-    expect(log).toMatch(/added +codex: 4 entities, 1 sessions, 1 notes/);
+    expect(log).toMatch(/added +codex: 4 entities, 1 session, 1 note/);
   });
 });
 

@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/fixtures.js';
-import { bareRemote, gitSync, makeMachine, simpleManifest, snapshotTree, type Machine } from './helpers/sync.js';
+import {
+  bareRemote,
+  commitToRemote,
+  gitSync,
+  makeMachine,
+  simpleManifest,
+  snapshotTree,
+  type Machine,
+} from './helpers/sync.js';
 
 interface AgentsPayload {
   agents: { agent_id?: string; id?: string }[] | string[];
@@ -17,21 +25,6 @@ function agentIds(payload: AgentsPayload): string[] {
   return (payload.agents as unknown[])
     .map((agent) => (typeof agent === 'string' ? agent : ((agent as { agent_id?: string }).agent_id ?? '')))
     .sort();
-}
-
-/** Commits files straight into the remote, as someone with write access and their own git could. */
-function commitToRemote(remote: string, files: Record<string, string | { link: string }>, message: string): void {
-  const clone = path.join(tempDir('bourdon-sync-rogue-'), 'clone');
-  gitSync(['clone', '-q', remote, clone]);
-  for (const [name, content] of Object.entries(files)) {
-    const full = path.join(clone, name);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    if (typeof content === 'string') fs.writeFileSync(full, content);
-    else fs.symlinkSync(content.link, full);
-  }
-  gitSync(['add', '-A'], clone);
-  gitSync(['-c', 'user.name=rogue', '-c', 'user.email=rogue@example.com', 'commit', '-q', '-m', message], clone);
-  gitSync(['push', '-q', 'origin', 'HEAD:main'], clone);
 }
 
 describe('sync pull', () => {

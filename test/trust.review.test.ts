@@ -162,7 +162,7 @@ describe('bourdon staging promote shows, then promotes exactly that', () => {
     const yes = await run(library, home, ['--yes']);
     expect(yes.code, yes.stderr).toBe(0);
     expect(yes.stdout).toContain('Third');
-    expect(yes.stdout).toContain('promoted openclaw: +1 entities');
+    expect(yes.stdout).toContain('promoted openclaw: +1 entity');
   });
 });
 

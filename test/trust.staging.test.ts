@@ -144,7 +144,7 @@ describe('a quarantined write, from staging to live', () => {
     expect(result.code).toBe(0);
     // The review it promoted comes first, then the engine's line.
     expect(result.stdout.trim().split('\n').at(-1)).toBe(
-      'promoted openclaw: +1 entities (~0 updated), +1 sessions (~0 updated), +1 notes; now version 1',
+      'promoted openclaw: +1 entity (~0 updated), +1 session (~0 updated), +1 note; now version 1',
     );
     expect(fs.existsSync(stagedFile())).toBe(false);
     expect(fs.existsSync(path.dirname(stagedFile()))).toBe(false);

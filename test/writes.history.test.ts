@@ -451,8 +451,8 @@ describe('rollback safety', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // One line per call: the rollback's own, written before it restored anything.
     expect(lines.filter((line) => line.op === 'rollback_agent_memory').map((line) => line.detail ?? null)).toEqual([
-      null,
       'restore version 1 (oops)',
     ]);
 

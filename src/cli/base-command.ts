@@ -8,11 +8,13 @@ import path from 'node:path';
 import { Command, Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
 import { isDenial, type Payload } from '../core/payload.js';
+import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
+import { OPERATOR } from '../core/trust/caller.js';
+import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, libraryPaths, type L6Store } from '../core/store/library.js';
-import { configPaths } from '../core/store/config.js';
 import type { LibraryView } from '../core/store/one-shot.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
 import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
@@ -55,6 +57,9 @@ export abstract class BaseCommand extends Command {
   static override baseFlags: typeof JSON_FLAG & Partial<typeof LIBRARY_FLAG> = { ...JSON_FLAG, ...LIBRARY_FLAG };
 
   protected jsonMode = false;
+
+  /** The write this command audits, once it said so (auditAs); cleared when its line is written. */
+  private audited: { op: string; namespace: string } | null = null;
 
   /**
    * Warnings on stderr, each message once per command: a command may open the library more
@@ -229,9 +234,38 @@ export abstract class BaseCommand extends Command {
     return '';
   }
 
+  /**
+   * Marks this command as a write the audit log records (op and namespace as the MCP tool's
+   * line would name them): it leaves one line with its outcome — `allow` when it succeeds
+   * (auditDone, or at the end), `deny` or `fail` with the reason when it is refused or fails.
+   */
+  protected auditAs(op: string, namespace: string): void {
+    this.audited = { op, namespace };
+  }
+
+  /** The audited write succeeded: its line, with what it did. */
+  protected auditDone(detail?: string): void {
+    this.writeAudit('allow', detail);
+  }
+
+  private writeAudit(decision: AuditDecision, detail?: string): void {
+    const pending = this.audited;
+    if (!pending) return;
+    this.audited = null;
+    try {
+      appendAudit(
+        configPaths(process.env).audit,
+        auditRecord(OPERATOR.agent_id, pending.op, pending.namespace, decision, detail),
+      );
+    } catch (error) {
+      this.warnOnce(`audit log not written (${describeError(error)})`);
+    }
+  }
+
   /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
   protected failOnPayloadError(payload: Payload): void {
     if (typeof payload.error !== 'string') return;
+    this.writeAudit(isDenial(payload) ? 'deny' : 'fail', payload.error);
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
     if (this.jsonMode) process.stdout.write(jsonText(payload));
     else process.stderr.write(`${errorLine(payload.error)}\n`);
@@ -246,6 +280,12 @@ export abstract class BaseCommand extends Command {
     const names = Object.keys({ ...ctor.baseFlags, ...ctor.flags }).map((name) => `--${name}`);
     const close = closestFlag(typed, names);
     return close ? `; did you mean ${close}?` : '';
+  }
+
+  /** An audited write that ended without error and without auditDone still leaves its line. */
+  protected override async finally(err: Error | undefined): Promise<void> {
+    if (!err) this.writeAudit('allow');
+    await super.finally(err);
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
@@ -263,6 +303,7 @@ export abstract class BaseCommand extends Command {
     // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
     let message = fromParser ? parseErrorLine(err) : describeError(err, { withPath: true });
     if (fromParser) message += this.flagSuggestion(message);
+    this.writeAudit(code === 2 || code === 3 ? 'deny' : 'fail', message);
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     // The one --json error shape: an object whose `error` is the line stderr would show.
     if (this.jsonMode) process.stdout.write(jsonText({ error: message }));

@@ -56,7 +56,14 @@ export async function setupColors(): Promise<void> {
     magenta: chalk.magenta,
     gray: chalk.gray,
   };
+  // The exact codes these styles emit, and no others, are what the last pass keeps (printableOutput).
+  for (const style of Object.values(active)) for (const [code] of style('x').matchAll(SGR)) ownCodes.add(code);
 }
+
+// eslint-disable-next-line no-control-regex -- the colour codes chalk emits
+const SGR = /\u001b\[[0-9;]*m/g;
+/** The colour codes this CLI's own styles emit (setupColors); empty while colour is off. */
+const ownCodes = new Set<string>();
 
 export function colors(): Colors {
   return active;
@@ -87,11 +94,13 @@ export function printable(value: unknown): string {
 
 /**
  * The last line of defence for whole human outputs: every control character escaped except
- * newlines and, when colour is on, the colour codes this module itself emits.
+ * newlines and, when colour is on, the exact colour codes this module's styles emit (ownCodes):
+ * a code from data that conceals (`ESC[8m`), paints a background, blinks or moves the cursor is
+ * shown escaped, on a terminal too. (Data may still carry one of the palette's own codes; it
+ * cannot hide text or leave the palette.)
  */
 export function printableOutput(text: string): string {
-  const keepColour = active !== plain;
-  return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (match.length > 1 && keepColour ? match : printable(match)));
+  return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (ownCodes.has(match) ? match : printable(match)));
 }
 
 /** File content shown to be copied as it is (a host's config snippet): never wrapped or cut. */

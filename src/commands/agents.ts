@@ -29,8 +29,11 @@ export default class Agents extends BaseCommand {
       return;
     }
     const federated = await this.federate(envelope);
-    // Peers' rows are listed as they sent them (bounded and re-tagged, not re-validated).
-    this.emit(federated, () => renderAgents(federated.agents as ExportedAgent[]));
+    // Peers' rows are listed as they sent them (bounded and re-tagged, not re-validated); each
+    // peer that did not answer is one line under the table, as --json lists it in `sources`.
+    this.emit(federated, () =>
+      [renderAgents(federated.agents as ExportedAgent[]), ...failedPeers(federated.sources)].join('\n'),
+    );
   }
 }
 
@@ -64,6 +67,17 @@ function renderAgents(agents: readonly ExportedAgent[]): string {
         ],
   );
   return table(['AGENT', 'TYPE', 'SESSIONS', 'LAST SESSION', 'ROLE'], rows, { flex: [4] });
+}
+
+/** One line per peer that did not answer: `peer <name> did not answer: <why>`. */
+function failedPeers(sources: unknown): string[] {
+  const c = colors();
+  const rows = Array.isArray(sources) ? (sources as { name?: unknown; reachable?: unknown; error?: unknown }[]) : [];
+  return rows
+    .filter((source) => source.reachable === false)
+    .map((source) =>
+      c.yellow(`peer ${String(source.name)} did not answer: ${firstLine(String(source.error ?? 'unreachable'))}`),
+    );
 }
 
 /** A parse error's first line, whole ("bad indentation … (1:9)"), without the YAML code frame. */

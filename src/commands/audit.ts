@@ -10,9 +10,9 @@ export const HUMAN_DEFAULT_LIMIT = 50;
 
 export default class Audit extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
-  static override summary = 'Show the audit trail: who called what, allowed or denied.';
+  static override summary = 'Show the audit trail: who called or wrote what, and what came of it.';
   static override description =
-    'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call or resource read, allow and deny alike. The table lists the newest first, as the review page does (--oldest-first for the other order); --json and --export keep the order of the log, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';
+    'Reads the audit log ($BOURDON_AUDIT_PATH, else ~/.bourdon/audit.jsonl): one record per tool call, resource read and CLI write (commit, note add, sync push, sync pull), with its decision: allow, deny (refused, and why) or fail (allowed but failed, and why). The table lists the newest first, as the review page does (--oldest-first for the other order); --json and --export keep the order of the log, oldest first. A torn last line (a crash mid-write) is skipped. --export prints the records as JSON lines (a JSON array with --json). Without --limit, the table shows the newest 50; --export and --json show every match.';
   static override examples = [
     '<%= config.bin %> audit',
     '<%= config.bin %> audit --denials --agent openclaw',
@@ -59,7 +59,11 @@ function renderAudit(records: AuditRecord[], matched: number, defaultLimit: bool
     String(record.agent),
     String(record.op),
     String(record.namespace),
-    record.decision === 'deny' ? styled('deny', c.red) : String(record.decision),
+    record.decision === 'deny'
+      ? styled('deny', c.red)
+      : record.decision === 'fail'
+        ? styled('fail', c.yellow)
+        : String(record.decision),
     String(record.detail ?? ''),
   ]);
   const out = table(['TIME', 'AGENT', 'OP', 'NAMESPACE', 'DECISION', 'DETAIL'], rows, { flex: [3, 5] });

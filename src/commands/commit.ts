@@ -36,6 +36,7 @@ export default class Commit extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Commit);
+    this.auditAs(commitToFederationOperation.name, args.agent_id);
     const ctx = this.openContext(flags.library);
     // An id that could name a path outside the library is refused before any input is read.
     if (!isValidAgentId(args.agent_id)) {
@@ -68,6 +69,7 @@ export default class Commit extends BaseCommand {
       mode: commit.mode ?? undefined,
     });
     if (failed(payload)) return this.failOnPayloadError(payload);
+    this.auditDone(payload.staged ? 'staged' : `version ${payload.version}`);
     // The operator's write is live; a member's would be staged (library use only).
     if (payload.staged) return this.emit(payload, () => payload.note);
     // A write that changes nothing records no version: the payload names the version in place.

@@ -12,7 +12,8 @@ import {
   type McpServer,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import { appendAudit, auditRecord } from '../core/trust/audit.js';
+import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
+import { failed, isDenial } from '../core/payload.js';
 import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
@@ -51,12 +52,12 @@ export function audit(
   caller: Caller,
   op: string,
   namespace: string,
-  allowed: boolean,
+  outcome: boolean | AuditDecision,
   detail?: string,
 ): void {
   if (!env.auditPath) return;
   try {
-    appendAudit(env.auditPath, auditRecord(caller.agent_id, op, namespace, allowed, detail));
+    appendAudit(env.auditPath, auditRecord(caller.agent_id, op, namespace, outcome, detail));
   } catch (error) {
     const message = `audit log not written (${describeError(error)})`;
     const now = Date.now();
@@ -68,8 +69,11 @@ export function audit(
 }
 
 /**
- * Runs an operation as the current caller: decide, audit, then run. Returns the payload, or
- * the denial payload when the caller may not make this call.
+ * Runs an operation as the current caller: decide, run, audit. Returns the payload, or the
+ * denial payload when the caller may not make this call. One audit line per call, with its
+ * outcome: `deny` (and why) for a refusal, `fail` with the error for a call that failed —
+ * answered as data (`{error}`: an invalid id, an unknown version, a denial inside the handler)
+ * or thrown —, `allow` for one that did what it was asked.
  */
 export async function guarded<T>(
   env: CallEnvironment,
@@ -80,9 +84,23 @@ export async function guarded<T>(
 ): Promise<T | Record<string, unknown>> {
   const caller = boundedCaller(currentCaller(env.fallbackCaller));
   const decision = authorize(caller, op, namespace);
-  audit(env, caller, op, namespace, decision.allowed, decision.detail);
-  if (!decision.allowed) return Object.assign(denialPayload(caller, op, decision.detail ?? 'denied'), denialExtras);
-  return run(env.contextFor(caller));
+  if (!decision.allowed) {
+    audit(env, caller, op, namespace, false, decision.detail);
+    return Object.assign(denialPayload(caller, op, decision.detail ?? 'denied'), denialExtras);
+  }
+  let payload: T;
+  try {
+    payload = await run(env.contextFor(caller));
+  } catch (error) {
+    audit(env, caller, op, namespace, 'fail', describeError(error));
+    throw error;
+  }
+  const failure = payload !== null && typeof payload === 'object' && failed(payload) ? payload : null;
+  if (failure) audit(env, caller, op, namespace, isDenial(failure) ? false : 'fail', failure.error);
+  // A rollback writes its own allow line before it changes anything (versions.ts: no audit
+  // record, no rollback); a second would say the same.
+  else if (op !== 'rollback_agent_memory') audit(env, caller, op, namespace, true, decision.detail);
+  return payload;
 }
 
 /** Runs an operation on validated input: the guard, then the handler; a thrown failure is an error result. */

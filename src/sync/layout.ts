@@ -22,6 +22,8 @@ export interface PublicationRecord {
   access_level: AccessLevel;
   published_at: string;
   agents: string[];
+  /** The library that owns the folder (workspace.ts libraryId); absent in folders published before it. */
+  library_id?: string;
 }
 
 export function machineFolder(machine: string): string {

@@ -17,6 +17,7 @@ import { isObject } from '../core/store/manifest.js';
 import { PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
 import { isAccessLevel, lowerLevel, type AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
+import { realFolder, refuseLink } from '../core/fs/real-folder.js';
 import { classifyPath, MACHINES_DIR, parsePublication, type PublicationRecord } from './layout.js';
 import {
   ensureWork,
@@ -96,14 +97,18 @@ function readMark(dir: string, machine: string): PulledMarkFile | null {
 }
 
 function writeMark(dir: string, mark: PulledMarkFile): void {
-  writeFileDurably(path.join(dir, PULLED_MARK), JSON.stringify(mark, null, 2) + '\n', 0o644);
+  writeFresh(path.join(dir, PULLED_MARK), JSON.stringify(mark, null, 2) + '\n');
 }
 
-/** A folder the pull may write in: made when missing, refused when it is a link or a file. */
-function realFolder(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  if (!fs.lstatSync(dir).isDirectory())
-    throw new BourdonError(`${dir} is not a folder (a link?): nothing pulled into it`, 'invalid_input');
+/**
+ * Writes a file in a pulled folder durably, in place of whatever is there: a link (or a folder)
+ * at its name is removed first, never written through — the durable writer follows a link
+ * to its target, which may be anywhere.
+ */
+function writeFresh(file: string, text: string): void {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) fs.rmSync(file, { recursive: true, force: true });
+  writeFileDurably(file, text, 0o644);
 }
 
 interface MachineTree {
@@ -152,6 +157,16 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
     if (await historyRewritten(paths, state, head)) throw rewriteError(state, head);
     const result: PullResult = { machine: own, commit: head, machines: [], gone: [], refused: [] };
     const pulledRoot = path.join(paths.library, PULLED_DIR);
+    // The real-folder rule (core/fs/real-folder.ts) before anything is read, written or removed:
+    // a `pulled` that is a link would have the clean-up below empty whatever it points at.
+    try {
+      refuseLink(pulledRoot);
+    } catch (error) {
+      throw new BourdonError(
+        `${describeError(error)}: sync writes only in a real folder there; nothing was pulled (move the link away and pull again)`,
+        'invalid_input',
+      );
+    }
     const trees = head ? groupTree(await listTree(paths, head, MACHINES_DIR), own, result.refused) : new Map();
 
     // Read only what changed since the copies pulled before.
@@ -171,6 +186,9 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       const dir = path.join(pulledRoot, machine);
       let publication: PublicationRecord;
       try {
+        // A machine's folder (or its agents folder) that is a link is neither read nor written.
+        refuseLink(dir);
+        refuseLink(path.join(dir, 'agents'));
         if (!tree.publication) throw new Error('no publication.json');
         publication = parsePublication(blobs.get(tree.publication.blob) ?? Buffer.alloc(0), machine);
       } catch (error) {
@@ -220,7 +238,7 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       if (mark && mark.access_level !== publication.access_level)
         writeMark(dir, { ...mark, access_level: lowerLevel(mark.access_level, publication.access_level) });
       for (const [agent, bytes] of toWrite) {
-        writeFileDurably(path.join(dir, 'agents', `${agent}${MANIFEST_SUFFIX}`), bytes.toString('utf8'), 0o644);
+        writeFresh(path.join(dir, 'agents', `${agent}${MANIFEST_SUFFIX}`), bytes.toString('utf8'));
         (mark?.files[agent] ? report.updated : report.added).push(agent);
       }
       for (const name of fs.readdirSync(path.join(dir, 'agents'))) {
@@ -235,8 +253,10 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
     }
 
     // Machines that no longer publish: their pulled copies go (this machine's never existed here).
+    // A link among them is removed itself (rmSync does not follow it), never emptied.
     let present: string[];
     try {
+      refuseLink(pulledRoot);
       present = fs.readdirSync(pulledRoot);
     } catch {
       present = [];

@@ -13,11 +13,28 @@ import type { Env } from '../core/context.js';
 import { BourdonError } from '../core/errors.js';
 import { libraryPaths } from '../core/store/library.js';
 import type { AccessLevel } from '../core/trust/access.js';
-import { blobId, git, gitReason, runGit } from './git.js';
-import { machineFolder, manifestPath, PUBLICATION_FORMAT, publicationPath, type PublicationRecord } from './layout.js';
-import { buildPublication, type Publication, type PublishedAgent, type RenderCache } from './publish.js';
-import { commitEnv, ensureWork, fetchRemote, historyRewritten, resetWork, rewriteError } from './work.js';
+import { blobId, gitReason, runGit } from './git.js';
 import {
+  classifyPath,
+  machineFolder,
+  manifestPath,
+  PUBLICATION_FORMAT,
+  publicationPath,
+  type PublicationRecord,
+} from './layout.js';
+import { buildPublication, type Publication, type PublishedAgent, type RenderCache } from './publish.js';
+import {
+  checkoutFolder,
+  commitEnv,
+  commitFolder,
+  ensureWork,
+  fetchRemote,
+  historyRewritten,
+  rewriteError,
+  type TreeEntry,
+} from './work.js';
+import {
+  libraryId,
   readState,
   requireRemoteConfig,
   syncMachineName,
@@ -153,6 +170,7 @@ function writeFolder(
   level: AccessLevel,
   publication: Publication,
   now: Date,
+  owner: { library_id: string; repair: boolean },
 ): AgentChange[] {
   const folder = path.join(paths.work, machineFolder(machine));
   const agentsDir = path.join(folder, 'agents');
@@ -172,7 +190,7 @@ function writeFolder(
   } catch {
     previousLevel = null;
   }
-  if (changes.length === 0 && previousLevel === level) return [];
+  if (changes.length === 0 && previousLevel === level && !owner.repair) return [];
   fs.mkdirSync(agentsDir, { recursive: true });
   for (const change of changes) {
     const file = path.join(paths.work, manifestPath(machine, change.agent));
@@ -188,9 +206,11 @@ function writeFolder(
     access_level: level,
     published_at: now.toISOString(),
     agents: publication.agents.map((agent) => agent.id),
+    library_id: owner.library_id,
   };
   writeFresh(path.join(paths.work, publicationPath(machine)), JSON.stringify(record, null, 2) + '\n');
-  // A level change alone is a change too: the folder is republished at the new level.
+  // A level change alone is a change too (the folder is republished at the new level), and so
+  // is a repair (what the remote held in the folder that was not this machine's files is gone).
   return changes.length ? changes : [{ agent: '*', change: 'changed' }];
 }
 
@@ -209,11 +229,17 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
     const state = readState(paths);
     if (options.acceptRewrite) state.known_head = null;
     const [env, firstHead] = await Promise.all([commitEnv(paths, machine), fetchRemote(paths, config)]);
+    const ownId = libraryId(paths.library);
+    const folder = machineFolder(machine);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const head = attempt === 1 ? firstHead : await fetchRemote(paths, config);
       if (await historyRewritten(paths, state, head)) throw rewriteError(state, head);
-      await resetWork(paths, config, head);
-      const changes = writeFolder(paths, machine, options.level, publication, now());
+      const { dropped } = await checkoutFolder(paths, head, folder, ownFile(machine));
+      refuseForeignFolder(machine, ownerOf(paths, machine), ownId);
+      const changes = writeFolder(paths, machine, options.level, publication, now(), {
+        library_id: ownId,
+        repair: dropped > 0,
+      });
       const result: PushResult = {
         machine,
         access_level: options.level,
@@ -229,16 +255,19 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         saveRenderCache(paths, cache);
         return result;
       }
-      await git(['add', '-A', '--', machineFolder(machine)], { cwd: paths.work });
-      await git(['commit', '-q', '--no-verify', '-F', '-'], {
-        cwd: paths.work,
-        env,
-        input: commitMessage(machine, options.level, publication.agents.length, result.changes),
-      });
-      const commit = (await git(['rev-parse', 'HEAD'], { cwd: paths.work })).trim();
-      const pushed = await runGit(['push', '--porcelain', '--quiet', 'origin', `HEAD:refs/heads/${config.branch}`], {
-        cwd: paths.work,
-      });
+      const message = commitMessage(machine, options.level, publication.agents.length, result.changes);
+      const commit = await commitFolder(paths, head, folder, message, env);
+      if (commit === null) {
+        writeState(paths, { ...state, known_head: head });
+        saveRenderCache(paths, cache);
+        return { ...result, changes: [] };
+      }
+      const pushed = await runGit(
+        ['push', '--porcelain', '--quiet', 'origin', `${commit}:refs/heads/${config.branch}`],
+        {
+          cwd: paths.work,
+        },
+      );
       if (pushed.code === 0) {
         const at = now().toISOString();
         writeState(paths, { ...state, known_head: commit, last_pushed: commit, last_pushed_at: at });
@@ -255,6 +284,62 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
     }
     throw new BourdonError(`the remote kept moving: gave up after ${MAX_ATTEMPTS} attempts; try again`, 'busy');
   });
+}
+
+/** Which of the remote's entries under this machine's folder are its files: regular, where they belong. */
+function ownFile(machine: string): (entry: TreeEntry) => boolean {
+  return (entry) => {
+    if (entry.type !== 'blob' || (entry.mode !== '100644' && entry.mode !== '100755')) return false;
+    const where = classifyPath(entry.path);
+    return where.kind !== 'refused' && where.machine === machine;
+  };
+}
+
+/**
+ * The library id this machine's folder on the remote was published by (its publication
+ * record's `library_id`), as the working tree holds it after checkoutFolder; null when the
+ * folder is new or was published before folders carried one.
+ */
+function ownerOf(paths: SyncPaths, machine: string): string | null {
+  try {
+    const bytes = readRegular(path.join(paths.work, publicationPath(machine)));
+    const owner = bytes ? (JSON.parse(bytes.toString('utf8')) as { library_id?: unknown }).library_id : null;
+    return typeof owner === 'string' ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses to publish into a folder another library owns: two machines under one name (the
+ * same host name, no BOURDON_LOCAL_NAME) would otherwise replace each other's publication at
+ * every push. One line, with the fix.
+ */
+export function refuseForeignFolder(machine: string, owner: string | null, ownId: string): void {
+  if (owner === null || owner === ownId) return;
+  throw new BourdonError(foreignFolderReason(machine), 'conflict');
+}
+
+/** Why a push into another library's folder is refused, and what to do (push, status, doctor). */
+export function foreignFolderReason(machine: string): string {
+  return `${machineFolder(machine)} on the remote belongs to another library (another machine publishes as "${machine}"): nothing was pushed; set BOURDON_LOCAL_NAME to a name of this machine's own and push again`;
+}
+
+/**
+ * Whether this machine can push to the remote as it is at `head`, for status and doctor: the
+ * reason it cannot (its folder belongs to another library), or null.
+ */
+export async function pushBlocker(paths: SyncPaths, machine: string, head: string | null): Promise<string | null> {
+  if (!head) return null;
+  const record = await runGit(['cat-file', 'blob', `${head}:${publicationPath(machine)}`], { cwd: paths.work });
+  if (record.code !== 0) return null;
+  let owner: unknown;
+  try {
+    owner = (JSON.parse(record.stdout.toString('utf8')) as { library_id?: unknown }).library_id;
+  } catch {
+    return null;
+  }
+  return typeof owner === 'string' && owner !== libraryId(paths.library) ? foreignFolderReason(machine) : null;
 }
 
 function saveRenderCache(paths: SyncPaths, cache: RenderCache): void {

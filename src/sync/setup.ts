@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Env } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 import { gitReason, gitVersion, maskUrl, runGit } from './git.js';
-import { ensureWork } from './work.js';
+import { ensureWork, fetchRemote } from './work.js';
+import { pushBlocker } from './push.js';
 import {
   checkBranch,
   checkRemote,
@@ -126,6 +127,14 @@ export async function syncDoctorChecks(options: { library: string; env: Env; off
   const reached = await runGit(['ls-remote', '--heads', '--', config.remote], { timeoutMs: 30_000 });
   if (reached.code !== 0) return [check('fail', `cannot reach ${remote}: ${gitReason(reached)}`, [version])];
   const writable = await writableVerdict(paths, config);
+  if (writable.verdict !== 'fail') {
+    // Writable is not enough: the folder this machine publishes into may be another library's.
+    const blocked = await withSyncLock(paths, async () => {
+      await ensureWork(paths, config);
+      return pushBlocker(paths, syncMachineName(options.env), await fetchRemote(paths, config));
+    });
+    if (blocked) return [check('fail', `${remote} (${config.branch}): reachable; cannot push: ${blocked}`, [version])];
+  }
   return [check(writable.verdict, `${remote} (${config.branch}): reachable; ${writable.summary}`, [version])];
 }
 

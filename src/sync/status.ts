@@ -10,7 +10,7 @@ import { PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
 import { isAccessLevel, type AccessLevel } from '../core/trust/access.js';
 import { git, maskUrl, runGit } from './git.js';
 import { classifyPath, MACHINES_DIR, parsePublication } from './layout.js';
-import { preparePublication, type AgentChange } from './push.js';
+import { preparePublication, pushBlocker, type AgentChange } from './push.js';
 import { ensureWork, fetchRemote, historyRewritten, listTree, readBlobs, trackingRef } from './work.js';
 import { readState, requireRemoteConfig, syncMachineName, syncPaths, withSyncLock } from './workspace.js';
 
@@ -38,6 +38,8 @@ export interface SyncStatus {
   behind_commits: number;
   last_pulled_at: string | null;
   last_pushed_at: string | null;
+  /** Why a push from this machine would be refused as the remote is now (push.ts pushBlocker), or null. */
+  push_blocked: string | null;
   machines: MachineStatus[];
 }
 
@@ -131,6 +133,7 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
       behind_commits: behind,
       last_pulled_at: state.last_pulled_at,
       last_pushed_at: state.last_pushed_at,
+      push_blocked: await pushBlocker(paths, own, head),
       machines: machines.sort((a, b) => (a.machine < b.machine ? -1 : 1)),
     };
   });

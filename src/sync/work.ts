@@ -97,17 +97,79 @@ export async function commitEnv(paths: SyncPaths, machine: string): Promise<Node
   return env;
 }
 
-/** Puts the working tree exactly at `head` (or empty, before the first commit), removing leftovers. */
-export async function resetWork(paths: SyncPaths, config: RemoteConfig, head: string | null): Promise<void> {
-  const cwd = paths.work;
-  if (head) {
-    await git(['checkout', '-q', '-f', '-B', config.branch, head], { cwd });
-  } else {
-    await git(['symbolic-ref', 'HEAD', `refs/heads/${config.branch}`], { cwd });
-    await runGit(['update-ref', '-d', `refs/heads/${config.branch}`], { cwd });
-    await git(['read-tree', '--empty'], { cwd });
+/**
+ * Puts this machine's folder as `head` has it, and nothing else, in the working tree: every
+ * other file is removed. Nothing is checked out: a teammate's commit may hold paths git refuses
+ * to check out (`.git/config`), which would stop every push; other machines' folders are never
+ * read here, and the commit is built by splicing this folder into `head`'s tree (commitFolder).
+ * Only entries `keep` accepts (this machine's publication record and manifests, as regular
+ * files) are written; answers how many others the folder held (a directory where a manifest
+ * belongs, a link, a stray file), which the next commit removes.
+ */
+export async function checkoutFolder(
+  paths: SyncPaths,
+  head: string | null,
+  folder: string,
+  keep: (entry: TreeEntry) => boolean,
+): Promise<{ dropped: number }> {
+  for (const name of fs.readdirSync(paths.work))
+    if (name !== '.git') fs.rmSync(path.join(paths.work, name), { recursive: true, force: true });
+  if (!head) return { dropped: 0 };
+  const entries = await listTree(paths, head, `${folder}/`);
+  const kept = entries.filter(keep);
+  const blobs = await readBlobs(
+    paths,
+    kept.map((entry) => entry.blob),
+  );
+  for (const entry of kept) {
+    const file = path.join(paths.work, entry.path);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, blobs.get(entry.blob) ?? Buffer.alloc(0), { flag: 'wx', mode: 0o644 });
   }
-  await git(['clean', '-q', '-f', '-d', '-x'], { cwd });
+  return { dropped: entries.length - kept.length };
+}
+
+/** A tree with `subtree` at `parts` (folders made or replaced on the way), written with mktree. */
+async function spliceTree(paths: SyncPaths, tree: string | null, parts: readonly string[], subtree: string) {
+  const entries = tree ? (await git(['ls-tree', '-z', tree], { cwd: paths.work })).split('\0').filter(Boolean) : [];
+  const [name, ...rest] = parts;
+  const at = entries.findIndex((line) => line.slice(line.indexOf('\t') + 1) === name);
+  let id = subtree;
+  if (rest.length) {
+    const current = at >= 0 ? entries[at].slice(0, entries[at].indexOf('\t')).split(' ') : null;
+    id = await spliceTree(paths, current?.[1] === 'tree' ? current[2] : null, rest, subtree);
+  }
+  const entry = `040000 tree ${id}\t${name}`;
+  if (at >= 0) entries[at] = entry;
+  else entries.push(entry);
+  return (await git(['mktree', '-z'], { cwd: paths.work, input: entries.map((line) => `${line}\0`).join('') })).trim();
+}
+
+/**
+ * The commit that sets `folder` to what the working tree holds and keeps every other path of
+ * `head` as it is; null when that changes nothing. Built in an index of its own, so nothing
+ * of the other folders is ever checked out (see checkoutFolder).
+ */
+export async function commitFolder(
+  paths: SyncPaths,
+  head: string | null,
+  folder: string,
+  message: string,
+  identity: NodeJS.ProcessEnv,
+): Promise<string | null> {
+  const index = path.join(paths.work, '.git', 'bourdon-folder-index');
+  fs.rmSync(index, { force: true });
+  const env = { GIT_INDEX_FILE: index };
+  const cwd = paths.work;
+  await git(['read-tree', '--empty'], { cwd, env });
+  await git(['add', '-A', '--force', '--', folder], { cwd, env });
+  const subtree = (await git(['write-tree', `--prefix=${folder}/`], { cwd, env })).trim();
+  const headTree = head ? (await git(['rev-parse', `${head}^{tree}`], { cwd })).trim() : null;
+  const tree = await spliceTree(paths, headTree, folder.split('/'), subtree);
+  fs.rmSync(index, { force: true });
+  if (tree === headTree) return null;
+  const parents = head ? ['-p', head] : [];
+  return (await git(['commit-tree', tree, ...parents, '-F', '-'], { cwd, env: identity, input: message })).trim();
 }
 
 export interface TreeEntry {

@@ -7,6 +7,7 @@
  * repository) and the lock that keeps two syncs of one library apart. Pulled manifests live in
  * the library (`pulled/`, read by the store: store/pulled.ts).
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,37 @@ export function syncMachineName(env: Env): string {
       'invalid_input',
     );
   return folded;
+}
+
+/** The file in the library root that holds its id (libraryId). */
+export const LIBRARY_ID_FILE = '.bourdon-library-id';
+
+/**
+ * This library's id: generated once (a random UUID) and kept in the library root, so a machine
+ * folder on the remote can say which library owns it — two machines that fold to one name
+ * (the same host name) are then told apart, and neither replaces the other's folder. A link
+ * or anything but a small regular file there is refused, never read through.
+ */
+export function libraryId(library: string): string {
+  const file = path.join(library, LIBRARY_ID_FILE);
+  const read = (): string | null => {
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat) return null;
+    if (!stat.isFile() || stat.size > 100)
+      throw new BourdonError(`${file} is not the library's id file (a link or something else): remove it`);
+    const id = fs.readFileSync(file, 'utf8').trim();
+    if (!/^[0-9a-f-]{36}$/.test(id)) throw new BourdonError(`${file} holds no valid library id: remove it`);
+    return id;
+  };
+  const known = read();
+  if (known) return known;
+  try {
+    fs.writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx', mode: 0o644 });
+  } catch (error) {
+    // Made by another process just now: read it below.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return read()!;
 }
 
 /**

@@ -66,6 +66,9 @@ const ASSETS: Record<string, string> = {
   '/assets/app.js': 'text/javascript; charset=utf-8',
 };
 
+/** Where a refusal page (layout.ts message()) loads the stylesheet from: outside the secret path. */
+const REFUSAL_STYLESHEET = '/assets/style.css';
+
 /** The folder the package ships the page's CSS and JS in (assets/ui at the package root). */
 function assetsDir(): string {
   const dir = path.join(packageRoot(), 'assets', 'ui');
@@ -170,6 +173,11 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     if (origin !== undefined && origin !== `http://${host}`)
       return refuse(res, 403, 'Requests from other sites are refused.');
     const url = new URL(req.url ?? '/', `http://${host}`);
+    // The stylesheet alone is also served outside the secret path: the refusal pages (message())
+    // link it there, since a refusal must not name the path — it answers those who lack it.
+    // It is the package's static CSS: nothing of the library or the session is in it.
+    if ((req.method === 'GET' || req.method === 'HEAD') && url.pathname === REFUSAL_STYLESHEET)
+      return send(res, 200, fs.readFileSync(path.join(assets, 'style.css'), 'utf8'), {}, ASSETS[REFUSAL_STYLESHEET]);
     if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`))
       return refuse(res, 404, 'Not found. Open the link `bourdon ui` printed.');
     url.pathname = url.pathname.slice(prefix.length) || '/';

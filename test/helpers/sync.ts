@@ -98,3 +98,56 @@ export function remoteHead(repo: string): string | null {
     return null;
   }
 }
+
+/** Commits files straight into the remote, as someone with write access and their own git could. */
+export function commitToRemote(
+  remote: string,
+  files: Record<string, string | { link: string }>,
+  message: string,
+): void {
+  const clone = path.join(tempDir('bourdon-sync-rogue-'), 'clone');
+  gitSync(['clone', '-q', remote, clone]);
+  for (const [name, content] of Object.entries(files)) {
+    const full = path.join(clone, name);
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    if (typeof content === 'string') fs.writeFileSync(full, content);
+    else fs.symlinkSync(content.link, full);
+  }
+  gitSync(['add', '-A'], clone);
+  gitSync(['-c', 'user.name=rogue', '-c', 'user.email=rogue@example.com', 'commit', '-q', '-m', message], clone);
+  gitSync(['push', '-q', 'origin', 'HEAD:main'], clone);
+}
+
+/**
+ * Commits one file at a path git refuses to check out (`.git/config`) on top of the remote's
+ * main, with plumbing (no working tree could hold it), as a hostile teammate's git could.
+ */
+export function commitUncheckoutablePath(remote: string, dir: string, file: string, content: string): void {
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], {
+    cwd: remote,
+    input: content,
+    encoding: 'utf8',
+  }).trim();
+  const mktree = (lines: string) =>
+    execFileSync('git', ['mktree'], { cwd: remote, input: lines, encoding: 'utf8' }).trim();
+  const inner = mktree(`100644 blob ${blob}\t${file}\n`);
+  const root = gitSync(['ls-tree', 'main'], remote) + `040000 tree ${inner}\t${dir}\n`;
+  const tree = mktree(root);
+  const commit = execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=rogue',
+      '-c',
+      'user.email=rogue@example.com',
+      'commit-tree',
+      tree,
+      '-p',
+      'main',
+      '-m',
+      'a path git will not check out',
+    ],
+    { cwd: remote, encoding: 'utf8' },
+  ).trim();
+  gitSync(['update-ref', 'refs/heads/main', commit], remote);
+}

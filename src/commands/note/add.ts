@@ -36,6 +36,7 @@ export default class NoteAdd extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(NoteAdd);
+    this.auditAs('note add', args.agent_id);
     const ctx = this.openContext(flags.library);
     this.assertAgentTypeForNew(ctx, args.agent_id, flags['agent-type']);
     const payload = await addNote(ctx, {
@@ -49,6 +50,7 @@ export default class NoteAdd extends BaseCommand {
       agent_type: flags['agent-type'] ?? null,
     });
     if (failed(payload)) return this.failOnPayloadError(payload);
+    this.auditDone(payload.staged ? 'staged' : `version ${payload.version}`);
     // The operator's note is written live; a member's would be staged (library use only).
     if (payload.staged) return this.emit(payload, () => payload.note);
     const c = colors();

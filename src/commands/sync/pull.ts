@@ -16,6 +16,7 @@ export default class SyncPull extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(SyncPull);
+    this.auditAs('sync pull', '*');
     const { pullLibrary } = await import('../../sync/pull.js');
     let stop = this.startProgress('fetching…');
     let result;
@@ -50,6 +51,13 @@ export default class SyncPull extends BaseCommand {
       if (result.refused.length) lines.push(`${plural(result.refused.length, 'file')} refused (see above)`);
       return lines.join('\n');
     });
+    const changed = result.machines.reduce(
+      (sum, machine) => sum + machine.added.length + machine.updated.length + machine.removed.length,
+      0,
+    );
+    this.auditDone(
+      `commit ${result.commit?.slice(0, 12) ?? 'none'}: ${plural(result.machines.length, 'machine')}, ${plural(changed, 'agent')} changed, ${result.gone.length} gone, ${plural(result.refused.length, 'file')} refused`,
+    );
     if (result.refused.length) this.exit(1);
   }
 }

@@ -22,6 +22,7 @@ export default class SyncPush extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(SyncPush);
+    this.auditAs('sync push', '*');
     const { pushLibrary } = await import('../../sync/push.js');
     const stop = this.startProgress('publishing…');
     let result;
@@ -36,6 +37,11 @@ export default class SyncPush extends BaseCommand {
     } finally {
       stop();
     }
+    this.auditDone(
+      result.pushed
+        ? `published ${plural(result.agents, 'agent')} as ${result.machine} at ${result.access_level} (commit ${result.commit?.slice(0, 12)})`
+        : `nothing to publish (${result.machine} at ${result.access_level})`,
+    );
     this.emit(result, () => {
       if (!result.pushed)
         return `nothing to publish: the remote has ${result.machine}'s ${plural(result.agents, 'agent')} at ${result.access_level} as they are`;

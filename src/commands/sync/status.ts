@@ -27,6 +27,7 @@ export default class SyncStatus extends BaseCommand {
         lines.push(
           "the remote's history was rewritten since this machine last saw it: pull and push refuse until you run them with --accept-rewrite",
         );
+      if (status.push_blocked) lines.push(`cannot push: ${status.push_blocked}`);
       lines.push(
         status.ahead.length
           ? `ahead: ${status.ahead.map((change) => `${change.agent} (${change.change})`).join(', ')}`

@@ -9,7 +9,7 @@
  * machine configured for it, and rows it dates in the future are dropped.
  */
 import type { OperationContext } from '../context.js';
-import { localDay } from '../store/dates.js';
+import { latestForeignDay } from '../store/dates.js';
 import { redactSecretsIn } from '../trust/redaction.js';
 import type { EntityMatch, SessionRef } from '../rows.js';
 import type { PeerAnswer } from '../peers.js';
@@ -40,8 +40,6 @@ const MAX_PEER_ROWS = 1_000;
 const MAX_PEER_LIST_ITEMS = 1_000;
 /** Items kept from all the rows' lists and maps of one peer answer together (as a commit's cap). */
 const MAX_PEER_ITEMS = 20_000;
-/** A peer's dated row may be this far ahead of our clock (time zones, skew); later ones are dropped. */
-const PEER_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /** The field that dates each kind of row a peer sends, for the future-date rule. */
 const DATED_ROWS: Record<string, string> = {
@@ -51,28 +49,53 @@ const DATED_ROWS: Record<string, string> = {
   workstreams: 'last_activity',
 };
 
-/** The last calendar day a peer's row may carry: tomorrow, by this machine's clock. */
-function latestPeerDay(now: Date): string {
-  return localDay(new Date(now.getTime() + PEER_FUTURE_SLACK_MS));
+/**
+ * Characters a peer's text may not carry into anything built from it: line breaks (which would
+ * start a line of our own prompt context or output with the peer's words), every other control
+ * character, and the invisible ones that reorder or hide text (bidi overrides and isolates,
+ * zero-width marks, U+2028/U+2029, U+FEFF).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it matches
+const PEER_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]+/g;
+
+/** A peer's string as one line: each run of unsafe characters (PEER_UNSAFE) becomes one space. */
+export function peerText(value: string): string {
+  return value.replace(PEER_UNSAFE, ' ');
 }
 
-/** A row with its lists and maps cut to what `budget.items` still allows (and MAX_PEER_LIST_ITEMS). */
+/** A peer's value with its strings made one line (peerText); anything else as it is. */
+function peerValue(value: unknown): unknown {
+  return typeof value === 'string' ? peerText(value) : value;
+}
+
+/**
+ * Row fields whose text is a body, shown as a block, where a line break is content (a note's
+ * text); every other string a peer sends — names, summaries, types, tags, agents, paths — is
+ * made one line.
+ */
+const PEER_BODY_FIELDS = new Set(['text']);
+
+/**
+ * A row with its lists and maps cut to what `budget.items` still allows (and
+ * MAX_PEER_LIST_ITEMS), and its strings, list items, map keys and map values made one line
+ * (peerText) before any merge or text is built from them.
+ */
 function boundRow(row: unknown, budget: { items: number }): unknown {
-  if (!row || typeof row !== 'object' || Array.isArray(row)) return row;
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return peerValue(row);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row as Record<string, unknown>)) {
     if (Array.isArray(value)) {
       const kept = value.slice(0, Math.min(MAX_PEER_LIST_ITEMS, budget.items));
       budget.items -= kept.length;
-      out[key] = kept;
+      out[key] = kept.map(peerValue);
     } else if (value && typeof value === 'object') {
       const entries = Object.entries(value as Record<string, unknown>).slice(
         0,
         Math.min(MAX_PEER_LIST_ITEMS, budget.items),
       );
       budget.items -= entries.length;
-      out[key] = Object.fromEntries(entries);
-    } else out[key] = value;
+      out[key] = Object.fromEntries(entries.map(([name, item]) => [peerText(name), peerValue(item)]));
+    } else out[key] = PEER_BODY_FIELDS.has(key) ? value : peerValue(value);
   }
   return out;
 }
@@ -81,12 +104,12 @@ function boundRow(row: unknown, budget: { items: number }): unknown {
  * A peer's payload as the merges may take it: each top-level list cut to MAX_PEER_ROWS, each
  * list or map inside a row cut to MAX_PEER_LIST_ITEMS (and all of them together to
  * MAX_PEER_ITEMS), and dated rows later than tomorrow
- * (`latestPeerDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
+ * (`latestForeignDay`) dropped — a session a peer dates 2099-01-01 would otherwise sort above
  * every real one, forever. A day is compared as text, as the merges sort, so no string that
  * sorts after tomorrow (`"9999"`, `"z"`) gets through either. Linear in the payload.
  */
 function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<string, unknown> {
-  const latest = latestPeerDay(now);
+  const latest = latestForeignDay(now);
   const budget = { items: MAX_PEER_ITEMS };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(payload)) {
@@ -107,6 +130,23 @@ function boundPeerPayload(payload: Record<string, unknown>, now: Date): Record<s
     out[key] = rows;
   }
   return out;
+}
+
+/**
+ * A count a peer sends (a workstream's sessions or notes), as a merge may add it: a whole
+ * number from 0 to Number.MAX_SAFE_INTEGER. Negative, fractional parts, non-numbers and NaN
+ * count 0 (or their whole part); anything larger, Infinity included, the maximum — so no
+ * peer can make a merged count negative, inexact, or `null` in JSON.
+ */
+export function peerCount(value: unknown): number {
+  const count = Number(value);
+  if (Number.isNaN(count) || count <= 0) return 0;
+  return Math.min(Math.floor(count), Number.MAX_SAFE_INTEGER);
+}
+
+/** Two counts added, never past Number.MAX_SAFE_INTEGER. */
+export function addCounts(a: number, b: number): number {
+  return Math.min(a + b, Number.MAX_SAFE_INTEGER);
 }
 
 /** Every answer's payload bounded (see `boundPeerPayload`), and its secret values redacted. */
@@ -280,7 +320,7 @@ export function mergeExports(
   const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
   // The future-date rule of boundPeerPayload, for the dates inside an exported agent: a peer
   // cannot make its agent look the freshest ("in 73 years") by dating it 2099.
-  const latest = latestPeerDay(now);
+  const latest = latestForeignDay(now);
   const afterTomorrow = (value: unknown) => typeof value === 'string' && value.slice(0, 10) > latest;
   const notAfterTomorrow = (value: unknown) => (afterTomorrow(value) ? null : value);
   for (const answer of boundAnswers(answers, now)) {

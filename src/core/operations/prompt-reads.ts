@@ -10,7 +10,7 @@ import { roundTenth } from '../native/python-values.js';
 import { answered, peerReport, tagAgent, type PeerReport } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
 import type { Failed, OneOf } from '../payload.js';
-import { promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
+import { mentions, promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
 import { access, askPeers, peerAccessArgs, type AccessEcho } from './read-common.js';
 import type { DeeperContextInput, RecognitionInput } from './inputs.js';
 
@@ -56,7 +56,7 @@ export async function prepareRecognitionContext(
     peerAccessArgs(level, { prompt: args.prompt }),
     RECOGNITION_BUDGET_MS,
   );
-  if (answers) mergePeerRecognition(matched, answers);
+  if (answers) mergePeerRecognition(matched, answers, args.prompt);
   const recognition = recognitionLine(matched, localDay(ctx.now()));
   // Microseconds to a tenth, as the engine's `round(latency_us, 1)`: a float, not whole microseconds.
   const latency = roundTenth(Number(process.hrtime.bigint() - started) / 1000);
@@ -78,8 +78,14 @@ export async function prepareRecognitionContext(
 /** A peer answers recognition within this budget or not at all: it runs at every turn. */
 export const RECOGNITION_BUDGET_MS = 200;
 
-/** Peers' matched entities folded in by lower-cased name; their agents tagged. */
-function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAnswer[]): void {
+/**
+ * Peers' matched entities folded in by lower-cased name; their agents tagged. A peer's entity
+ * this machine did not match is kept only when the prompt mentions its name as a local one
+ * must be mentioned (`mentions`): a peer cannot add to our context what the prompt never
+ * named. (Its strings arrive one line each: boundAnswers.)
+ */
+function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAnswer[], prompt: string): void {
+  const mentioned = mentions(prompt);
   const byKey = new Map(matched.map((entity) => [entity.name.toLowerCase(), entity]));
   // The source agents already listed for each merged entity: one lookup per peer agent.
   const listed = new Map<MergedEntity, Set<string>>();
@@ -95,6 +101,7 @@ function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAns
       if (!row || typeof row.name !== 'string') continue;
       let target = byKey.get(row.name.toLowerCase());
       if (!target) {
+        if (!mentioned(row.name)) continue;
         target = {
           name: row.name,
           type: typeof row.type === 'string' ? row.type : null,

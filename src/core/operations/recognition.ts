@@ -8,6 +8,7 @@ import { canSee, type AccessLevel } from '../trust/access.js';
 import { agentIndex, tokenize } from '../store/indexes.js';
 import type { AgentRecord } from '../store/library.js';
 import { redactText } from '../trust/redaction.js';
+import { peerAgentFilter } from '../federation/federation.js';
 
 export { tokenize };
 
@@ -84,6 +85,19 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
   return merged.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]).map(({ entity }) => entity);
 }
 
+/**
+ * Whether the prompt mentions a name as recognition requires of a local entity's name: its
+ * alphanumeric tokens (at most MAX_PHRASE_TOKENS) appear contiguously among the prompt's. For
+ * names a peer says it matched, which this machine cannot check against the peer's aliases.
+ */
+export function mentions(prompt: string): (name: string) => boolean {
+  const spaced = ` ${tokenize(prompt).join(' ')} `;
+  return (name) => {
+    const tokens = tokenize(name);
+    return tokens.length > 0 && tokens.length <= MAX_PHRASE_TOKENS && spaced.includes(` ${tokens.join(' ')} `);
+  };
+}
+
 const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
 
 export function archivedSuffix(entity: MergedEntity, today: string): string {
@@ -106,11 +120,26 @@ export function recognitionLine(matched: readonly MergedEntity[], today: string)
 
 export const PROMPT_CONTEXT_CAP = 240;
 
+/**
+ * Where an entity came from when only peers know it: `[peer:laptop] ` (each peer once), the
+ * first thing on its context line, so nothing a peer sent reads as this machine's knowledge.
+ * Empty when any local agent knows it (the name, type and summary are then the local ones).
+ */
+function peerProvenance(entity: MergedEntity): string {
+  const peers = new Set<string>();
+  for (const agent of entity.source_agents) {
+    const tagged = peerAgentFilter(agent);
+    if (!tagged) return '';
+    peers.add(`peer:${tagged.peer}`);
+  }
+  return peers.size ? `[${[...peers].join(', ')}] ` : '';
+}
+
 export function promptContext(recognition: string, matched: readonly MergedEntity[]): string {
   if (matched.length === 0) return '';
   const lines = ['Bourdon recognition context', `Immediate recognition: ${recognition}`, 'Matched entities:'];
   for (const entity of matched) {
-    let line = `- ${entity.name}`;
+    let line = `- ${peerProvenance(entity)}${entity.name}`;
     if (entity.type) line += ` (${entity.type})`;
     line += ` via ${entity.source_agents.join(', ')}`;
     if (entity.summary) line += `: ${redactText(entity.summary, PROMPT_CONTEXT_CAP)}`;

@@ -16,7 +16,7 @@ import { pyRepr } from '../store/ids.js';
 import { loggedValue } from '../errors.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
-import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
+import { addCounts, answered, peerAgentFilter, peerCount, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
 import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
 import { pageSize } from './paging.js';
@@ -321,8 +321,8 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
         const fresh: Workstream = {
           name: row.name,
           agents: [],
-          session_count: Number(row.session_count) || 0,
-          note_count: Number(row.note_count) || 0,
+          session_count: peerCount(row.session_count),
+          note_count: peerCount(row.note_count),
           first_activity: typeof row.first_activity === 'string' ? row.first_activity : row.last_activity,
           last_activity: row.last_activity,
           status,
@@ -335,8 +335,8 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
       }
       const seen = agentsOf.get(target)!;
       for (const agent of agents) seen.add(agent);
-      target.session_count += Number(row.session_count) || 0;
-      target.note_count += Number(row.note_count) || 0;
+      target.session_count = addCounts(target.session_count, peerCount(row.session_count));
+      target.note_count = addCounts(target.note_count, peerCount(row.note_count));
       if (typeof row.first_activity === 'string' && row.first_activity < target.first_activity)
         target.first_activity = row.first_activity;
       if (row.last_activity > target.last_activity) target.last_activity = row.last_activity;

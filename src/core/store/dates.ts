@@ -44,6 +44,19 @@ export function localDay(moment: Date): string {
   return `${String(moment.getFullYear()).padStart(4, '0')}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}`;
 }
 
+/** How far ahead of this machine's clock another machine's row may be dated (time zones, skew). */
+export const FOREIGN_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The last calendar day a row from another machine (a peer's answer, a pulled manifest) may
+ * carry: tomorrow, by this machine's clock. A row dated later would sort above every real one,
+ * forever; it is dropped. Compared as text, as the merges sort, so nothing that sorts after
+ * tomorrow (`"9999"`, `"z"`) gets through either.
+ */
+export function latestForeignDay(now: Date): string {
+  return localDay(new Date(now.getTime() + FOREIGN_FUTURE_SLACK_MS));
+}
+
 /** The first day of the default window: today (local) minus DEFAULT_WINDOW_DAYS. */
 export function defaultCutoff(now: Date): string {
   return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - DEFAULT_WINDOW_DAYS));

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from './visibility.js';
 import { isValidAgentId } from './ids.js';
+import { latestForeignDay } from './dates.js';
 import { isObject, type RawObject } from './manifest.js';
 import type { Warn } from './warn.js';
 
@@ -51,8 +52,18 @@ export function readPulledMark(machineDir: string, machine: string): PulledMark 
 
 interface RowsWithVisibility {
   entities: { visibility: AccessLevel }[];
-  sessions: { visibility: AccessLevel }[];
-  notes: { visibility: AccessLevel }[];
+  sessions: { visibility: AccessLevel; date: string }[];
+  notes: { visibility: AccessLevel; date: string }[];
+}
+
+/**
+ * Drops a pulled record's sessions and notes dated after `latest` (latestForeignDay), as a
+ * peer's are: another machine's clock, or its hand, cannot pin a row above every real one.
+ */
+export function dropFutureRows(record: RowsWithVisibility, latest: string): void {
+  const dated = (row: { date: string }) => !(row.date.slice(0, 10) > latest);
+  record.sessions = record.sessions.filter(dated);
+  record.notes = record.notes.filter(dated);
 }
 
 /**
@@ -184,14 +195,17 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
   /** Re-reads what changed; true when the set of records changed. */
   refresh(): boolean {
     const files = listPulledFiles(this.root, this.warn, this.marks);
+    // Part of every record's key: what "after tomorrow" drops changes with the day.
+    const latest = latestForeignDay(new Date());
     let changed = files.length !== this.cache.size;
     const seen = new Set<string>();
     for (const pulled of files) {
       seen.add(pulled.path);
+      const key = `${pulled.key}:${latest}`;
       const cached = this.cache.get(pulled.path);
-      if (cached && cached.key === pulled.key) continue;
+      if (cached && cached.key === key) continue;
       changed = true;
-      this.cache.set(pulled.path, { key: pulled.key, record: this.load(pulled) });
+      this.cache.set(pulled.path, { key, record: this.load(pulled, latest) });
     }
     for (const file of [...this.cache.keys()])
       if (!seen.has(file)) {
@@ -206,12 +220,13 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
     return this.current;
   }
 
-  private load(pulled: PulledFile): R | null {
+  private load(pulled: PulledFile, latest: string): R | null {
     const agent = pulled.file.slice(0, -SUFFIX.length);
     try {
       const record = this.parse(fs.readFileSync(pulled.path), pulled.file, pulled.path);
       if (record.id !== agent) throw new Error(`it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
       capRecordRows(record, pulled.level);
+      dropFutureRows(record, latest);
       record.id = pulledAgentId(pulled.machine, agent);
       record.origin = { machine: pulled.machine, agent, access_level: pulled.level };
       return record;

@@ -7,12 +7,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * What happened to a call: `allow` (allowed, and it did what it was asked), `deny` (refused:
+ * the caller may not, or its arguments were invalid) or `fail` (allowed, but it failed:
+ * the detail says why — an invalid agent id, an unknown version, a remote that refused).
+ */
+export type AuditDecision = 'allow' | 'deny' | 'fail';
+export const AUDIT_DECISIONS: readonly AuditDecision[] = ['allow', 'deny', 'fail'];
+
 export interface AuditRecord {
   ts: string;
   agent: string;
   op: string;
   namespace: string;
-  decision: 'allow' | 'deny';
+  decision: AuditDecision;
   detail?: string;
 }
 
@@ -57,11 +65,12 @@ function field(text: string): string {
   return masked.length > AUDIT_FIELD_MAX ? masked.slice(0, AUDIT_FIELD_MAX - 3) + '...' : masked;
 }
 
+/** A record; `outcome` is the decision, or true / false for allow / deny. */
 export function auditRecord(
   agent: string,
   op: string,
   namespace: string,
-  allowed: boolean,
+  outcome: boolean | AuditDecision,
   detail?: string,
 ): AuditRecord {
   const record: AuditRecord = {
@@ -69,9 +78,10 @@ export function auditRecord(
     agent: field(agent),
     op,
     namespace: field(namespace),
-    decision: allowed ? 'allow' : 'deny',
+    decision: outcome === true ? 'allow' : outcome === false ? 'deny' : outcome,
   };
-  if (detail) record.detail = field(detail);
+  // One line, whatever the failure said (a parse error spans lines).
+  if (detail) record.detail = field(detail.replace(/\s*\n\s*/g, ' '));
   return record;
 }
 
@@ -208,7 +218,7 @@ interface AuditFilter {
   /** Only calls of this tool or operation. */
   op?: string;
   /** Only this decision. */
-  decision?: 'allow' | 'deny';
+  decision?: AuditDecision;
   /** Only the newest N (after the other filters), still oldest first. */
   limit?: number;
 }

@@ -33,9 +33,9 @@ import {
   readIndex,
   readLive,
   readPending,
-  refuseLink,
   unreadable,
 } from './history.js';
+import { refuseLink } from '../fs/real-folder.js';
 import type { LibraryPaths } from '../store/library.js';
 import { CHANGE_STAMP_FILE } from '../store/freshness.js';
 import { makeRecord, sha256, type RowCounts, type VersionRecord } from './version-record.js';

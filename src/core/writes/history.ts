@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_FILES, type LibraryFiles } from '../fs/atomic.js';
+import { refuseLink } from '../fs/real-folder.js';
 import { BourdonError, describeError } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { makeRecord, parseVersionRecord, sha256, type VersionRecord } from './version-record.js';
@@ -78,19 +79,6 @@ export function unreadable(agentId: string, error: unknown): HistoryUnreadable {
   return new HistoryUnreadable(
     `cannot read the history of agent '${agentId}' (${describeError(error)}); nothing was changed`,
   );
-}
-
-/** Refuses a history folder that is a symbolic link (it would put archives outside the library). */
-export function refuseLink(dir: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch (error) {
-    if (isMissing(error)) return;
-    throw error;
-  }
-  if (stat.isSymbolicLink()) throw new BourdonError(`refusing to write through the symbolic link ${dir}`);
-  if (!stat.isDirectory()) throw new BourdonError(`${dir} is not a folder`);
 }
 
 export function readPending(dir: string, agentId: string, files: LibraryFiles): VersionRecord | null {

@@ -21,12 +21,16 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * The key a remote address is counted under (failed-auth limits): an IPv4 address as is, an
- * IPv6 address by its /64 network (one host usually holds a whole /64). '' when unknown.
+ * The key a remote address is counted under (failed-auth limits): the caller's network, not
+ * its address, since one caller holds many — every loopback address (all of 127.0.0.0/8 and
+ * ::1, which any local process may pick from) is one key, any other IPv4 address counts by
+ * its /24, an IPv6 address by its /64 (one host usually holds a whole /64). '' when unknown.
  */
 export function addressKey(address: string | undefined): string {
   const addr = normaliseAddress(address);
+  if (isLoopbackAddress(addr)) return 'loopback';
   if (net.isIPv6(addr)) return `${expandIpv6(addr).split(':').slice(0, 4).join(':')}::/64`;
+  if (net.isIPv4(addr)) return `${addr.split('.').slice(0, 3).join('.')}.0/24`;
   return addr;
 }
 

@@ -2,7 +2,7 @@
  * The Audit view: the audit log newest first, filtered by caller, tool and decision (the newest
  * 100 by default), as `bourdon audit` reads it.
  */
-import { queryAudit } from '../../core/trust/audit.js';
+import { AUDIT_DECISIONS, queryAudit, type AuditDecision } from '../../core/trust/audit.js';
 import { html, when } from '../html.js';
 import { errorBox, options, param, tableHead, type View, type ViewRequest } from './common.js';
 
@@ -12,7 +12,7 @@ export async function auditView(req: ViewRequest): Promise<View> {
   const caller = param(req, 'caller');
   const tool = param(req, 'tool');
   const decisionParam = param(req, 'decision');
-  const decision = decisionParam === 'allow' || decisionParam === 'deny' ? decisionParam : undefined;
+  const decision = AUDIT_DECISIONS.find((known: AuditDecision) => known === decisionParam);
   const limitParam = Number(param(req, 'limit'));
   const limit = Number.isInteger(limitParam) && limitParam > 0 ? Math.min(limitParam, 10_000) : AUDIT_DEFAULT_LIMIT;
   let records: Awaited<ReturnType<typeof queryAudit>>['records'] = [];
@@ -31,7 +31,7 @@ export async function auditView(req: ViewRequest): Promise<View> {
       <label
         >Decision
         <select name="decision">
-          ${options(['allow', 'deny'], decision, 'any')}
+          ${options(AUDIT_DECISIONS, decision, 'any')}
         </select></label
       >
       <label>Newest <input type="number" name="limit" min="1" max="10000" value="${limit}" /></label>
@@ -56,7 +56,9 @@ export async function auditView(req: ViewRequest): Promise<View> {
                       <td data-label="Tool">${r.op}</td>
                       <td data-label="Namespace">${r.namespace}</td>
                       <td data-label="Decision">
-                        <span class="badge ${r.decision === 'deny' ? 'bad' : 'ok'}">${r.decision}</span>
+                        <span class="badge ${r.decision === 'allow' ? 'ok' : r.decision === 'fail' ? 'warn' : 'bad'}"
+                          >${r.decision}</span
+                        >
                       </td>
                       <td data-label="Detail">${r.detail ?? ''}</td>
                     </tr>`,
