@@ -35,7 +35,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { BourdonError, describeError } from '../core/errors.js';
-import { jsonResult } from './register.js';
+import { jsonResult } from './results.js';
 import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 
@@ -318,7 +318,7 @@ export class StdioBridge {
       this.reset();
       const reason = this.explain(error);
       this.warn(`${name}: ${reason}`);
-      return jsonResult({ error: reason }, true);
+      return jsonResult({ error: reason });
     }
   }
 

@@ -10,7 +10,7 @@
  */
 import type { OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
-import type { EntityMatch, SessionRef } from '../rows.js';
+import type { EntityMatch, SessionRef, UnreachablePeer } from '../rows.js';
 import type { PeerAnswer } from '../peers.js';
 
 const PEER_PREFIX = 'peer:';
@@ -255,8 +255,7 @@ export function peerReport(answers: readonly PeerAnswer[]): PeerReport {
   };
 }
 
-/** A peer that did not answer, as payloads that report reachability list it. */
-export type UnreachablePeer = { peer: string; timed_out: boolean; error: string | null };
+export type { UnreachablePeer };
 
 /** Which peers did not answer, for payloads that report reachability. */
 export function unreachable(answers: readonly PeerAnswer[]): UnreachablePeer[] {

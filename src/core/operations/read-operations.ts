@@ -22,10 +22,26 @@ import {
   queryAgentMemoryInput,
   recognitionInput,
 } from './inputs.js';
-import { agentFilterNamespace, defineOperation } from './operation.js';
+import {
+  compileTurnAnswer,
+  crossAgentSummaryAnswer,
+  deeperContextAnswer,
+  exportAgentsAnswer,
+  findEntityAnswer,
+  listAgentsAnswer,
+  listNotesAnswer,
+  listRecentWorkAnswer,
+  listWorkstreamsAnswer,
+  queryAgentMemoryAnswer,
+  recognitionAnswer,
+} from './answers.js';
+import { agentFilterNamespace, defineOperation, FEDERATED_READ, LOCAL_READ } from './operation.js';
 
 export const queryAgentMemoryOperation = defineOperation({
   name: 'query_agent_memory',
+  title: 'What one agent knows about a topic',
+  annotations: LOCAL_READ,
+  output: queryAgentMemoryAnswer,
   description: 'What one agent knows about a topic: the entity matches for `topic` that list `agent`.',
   input: queryAgentMemoryInput,
   namespace: (input) => input.agent,
@@ -34,6 +50,9 @@ export const queryAgentMemoryOperation = defineOperation({
 
 export const listRecentWorkOperation = defineOperation({
   name: 'list_recent_work',
+  title: 'Recent work sessions',
+  annotations: FEDERATED_READ,
+  output: listRecentWorkAnswer,
   description:
     'What happened recently: sessions since a day (default: the last 14 days), newest first, paged with cursors.',
   input: listRecentWorkInput,
@@ -44,6 +63,9 @@ export const listRecentWorkOperation = defineOperation({
 
 export const findEntityOperation = defineOperation({
   name: 'find_entity',
+  title: 'Find who knows about a name',
+  annotations: FEDERATED_READ,
+  output: findEntityAnswer,
   description: 'Who knows about X: entities whose name or alias matches, case-insensitively, across every agent.',
   input: findEntityInput,
   run: findEntity,
@@ -51,6 +73,9 @@ export const findEntityOperation = defineOperation({
 
 export const getCrossAgentSummaryOperation = defineOperation({
   name: 'get_cross_agent_summary',
+  title: 'Everything on one project',
+  annotations: FEDERATED_READ,
+  output: crossAgentSummaryAnswer,
   description: 'Everything every agent has on a project: its entity matches and the sessions that focused on it.',
   input: crossAgentSummaryInput,
   run: getCrossAgentSummary,
@@ -58,6 +83,9 @@ export const getCrossAgentSummaryOperation = defineOperation({
 
 export const prepareRecognitionContextOperation = defineOperation({
   name: 'prepare_recognition_context',
+  title: 'Recognise what a prompt mentions',
+  annotations: FEDERATED_READ,
+  output: recognitionAnswer,
   description:
     'Call at the start of a turn: which known entities the prompt mentions, a one-line recognition and a short context block.',
   input: recognitionInput,
@@ -66,6 +94,9 @@ export const prepareRecognitionContextOperation = defineOperation({
 
 export const compileCodexTurnOperation = defineOperation({
   name: 'compile_codex_turn',
+  title: 'Codex turn brief',
+  annotations: LOCAL_READ,
+  output: compileTurnAnswer,
   description: 'Codex turn brief. Deferred in this server: answers with a `_status: "deferred"` payload.',
   input: compileTurnInput,
   run: compileCodexTurn,
@@ -73,6 +104,9 @@ export const compileCodexTurnOperation = defineOperation({
 
 export const getDeeperContextOperation = defineOperation({
   name: 'get_deeper_context',
+  title: 'Deeper context for a prompt',
+  annotations: LOCAL_READ,
+  output: deeperContextAnswer,
   description: 'Longer context from an L2 retriever. None is configured here, so the context is empty.',
   input: deeperContextInput,
   run: getDeeperContext,
@@ -80,6 +114,9 @@ export const getDeeperContextOperation = defineOperation({
 
 export const listAgentsOperation = defineOperation({
   name: 'list_agents',
+  title: 'List agents',
+  annotations: FEDERATED_READ,
+  output: listAgentsAnswer,
   description: 'The ids of every agent in the library (and on peers), sorted.',
   input: listAgentsInput,
   run: listAgents,
@@ -87,6 +124,9 @@ export const listAgentsOperation = defineOperation({
 
 export const exportAgentsOperation = defineOperation({
   name: 'export_agents',
+  title: "Export this machine's agents",
+  annotations: LOCAL_READ,
+  output: exportAgentsAnswer,
   description:
     "This machine's agents as a redacted bourdon.agents/v1 envelope (never includes private sessions or peers).",
   input: exportAgentsInput,
@@ -95,6 +135,9 @@ export const exportAgentsOperation = defineOperation({
 
 export const listNotesOperation = defineOperation({
   name: 'list_notes',
+  title: 'Notes agents left',
+  annotations: FEDERATED_READ,
+  output: listNotesAnswer,
   description:
     'Notes agents left, newest first: since a day (default: the last 14 days), filtered by agent, tag or project, paged with cursors. Note texts are redacted.',
   input: listNotesInput,
@@ -105,6 +148,9 @@ export const listNotesOperation = defineOperation({
 
 export const listWorkstreamsOperation = defineOperation({
   name: 'list_workstreams',
+  title: 'Workstreams in flight',
+  annotations: FEDERATED_READ,
+  output: listWorkstreamsAnswer,
   description:
     'What is in flight: every project named in sessions and notes, across agents, with its agents, counts, first and last activity, status (active within 14 days, idle, or archived) and newest actions. Sorted by last activity, paged with cursors.',
   input: listWorkstreamsInput,
