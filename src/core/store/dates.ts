@@ -124,12 +124,16 @@ export function utcSeconds(moment: Date): string {
   return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */
+/**
+ * "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). A
+ * value that names no real day ("2024-13-45", "soon") is shown as written, never rolled over
+ * into another month.
+ */
 export function relativeDay(value: string | null | undefined, now = new Date()): string {
   if (!value) return '-';
-  const day = value.slice(0, 10);
+  const day = dayOf(value);
+  if (day === null) return value;
   const parsed = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-  if (Number.isNaN(parsed)) return value;
   const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
   const days = Math.round((today - parsed) / 86_400_000);
   if (days === 0) return 'today';
