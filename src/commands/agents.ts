@@ -29,7 +29,7 @@ export default class Agents extends BaseCommand {
       return;
     }
     const federated = await this.federate(envelope);
-    // Peers' rows are listed as they sent them (bounded and re-tagged, not re-validated).
+    // Peers' rows as the answer model read them (core/operations/peer-answers.ts), bounded and re-tagged.
     this.emit(federated, () => renderAgents(federated.agents as ExportedAgent[]));
   }
 }
