@@ -82,7 +82,7 @@ async function exportWith(agents: unknown[] | string) {
   answers.set('export_agents', typeof agents === 'string' ? agents : envelope(agents));
   const result = await exportFederated(true);
   expect(result.code, result.stderr).toBe(0);
-  const payload = JSON.parse(result.stdout) as { agents: { id: string }[]; sources: Source[] };
+  const payload = JSON.parse(result.stdout) as { agents: { id: string; role_narrative?: string }[]; sources: Source[] };
   const evil = payload.sources.find((source) => source.name === 'evil')!;
   return { payload, evil, ids: payload.agents.map((agent) => agent.id) };
 }
@@ -147,8 +147,8 @@ describe('a peer answer that does not fit is that peer’s error, never a crash'
   it('a huge string and control characters: kept as data, never written raw to a terminal', async () => {
     const huge = 'x'.repeat(1_500_000);
     const { payload } = await exportWith([{ ...goodAgent, role_narrative: huge, type: 'bad\u001b[2J\u0007type' }]);
-    const tagged = payload.agents.find((row) => row.id === 'peer:evil:codex') as { role_narrative: string };
-    expect(tagged.role_narrative).toHaveLength(1_500_000);
+    const tagged = payload.agents.find((row) => row.id === 'peer:evil:codex');
+    expect(tagged?.role_narrative).toHaveLength(1_500_000);
     const human = await exportFederated(false);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout.includes('\u001b[2J') || human.stdout.includes('\u0007')).toBe(false);
