@@ -11,6 +11,7 @@ import { lazy } from '../lazy.js';
 import { laxFlag, laxInteger } from '../lax-input.js';
 import type { Payload } from '../payload.js';
 import { refusal } from './answers.js';
+import { ACCESS_LEVELS } from '../store/visibility.js';
 
 /**
  * How a host should treat a tool (MCP tool annotations), said truthfully per operation:
@@ -113,7 +114,9 @@ export function defineOperation<S extends z.ZodObject, O>(declaration: Operation
 
 /**
  * access_level shows its default in tools/list but is not filled in by the schema, so that
- * BOURDON_DEFAULT_ACCESS_LEVEL can apply when a caller leaves it out (spec §3).
+ * BOURDON_DEFAULT_ACCESS_LEVEL can apply when a caller leaves it out (spec §3). tools/list
+ * shows the levels as an enum; the validator still takes any text, as the engine's does, and
+ * the operation answers another value with the engine's refusal (the edge suite decides).
  */
 export function accessShape(toolDefault: 'public' | 'team') {
   return {
@@ -121,7 +124,7 @@ export function accessShape(toolDefault: 'public' | 'team') {
       .string()
       .nullable()
       .optional()
-      .meta({ default: toolDefault, description: 'public, team or private' }),
+      .meta({ default: toolDefault, description: 'public, team or private', enum: [...ACCESS_LEVELS, null] }),
     include_private: laxFlag(false, 'Same as access_level private.'),
   };
 }
