@@ -116,11 +116,12 @@ export const exportedAgentRow = lazy(() =>
 );
 export type ExportedAgent = z.output<ReturnType<typeof exportedAgentRow>>;
 
+/** A peer's envelope without `generated_from` (where its library lives: never used here) still fits. */
 export const exportAgentsAnswer = lazy(() =>
   z.object({
     schema: z.string(),
     machine: z.string(),
-    generated_from: z.string(),
+    generated_from: z.string().default(''),
     agents: z.array(exportedAgentRow()),
   }),
 );
