@@ -80,10 +80,16 @@ export function answerPayload(tool: string, result: { content?: unknown; isError
 
 /** Strips anything token-like from an error before it is reported. */
 export function safeMessage(error: unknown): string {
-  return describeError(error)
-    .replace(/bdn_[0-9a-f]+/gi, '[token]')
-    .replace(/Bearer\s+\S+/gi, 'Bearer [token]')
-    .slice(0, 200);
+  return maskTokens(describeError(error)).slice(0, 200);
+}
+
+/**
+ * Text with anything token-like masked: the token itself when the caller knows it, every
+ * `bdn_…` token, a Bearer header's value. The one mask of the bridge and the peer client.
+ */
+export function maskTokens(text: string, token?: string): string {
+  const masked = token ? text.split(token).join('[token]') : text;
+  return masked.replace(/bdn_[0-9a-f]+/gi, '[token]').replace(/Bearer\s+\S+/gi, 'Bearer [token]');
 }
 
 /** The codes of a failed TLS handshake (Node's and OpenSSL's), as fetch reports them. */
