@@ -1,7 +1,14 @@
 /** Calendar filters (spec §6), as properties over every accepted and rejected form. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daysInMonth, defaultCutoff, parseCalendarDay, resolveCutoff } from '../src/core/store/dates.js';
+import {
+  daysInMonth,
+  defaultCutoff,
+  localDay,
+  parseCalendarDay,
+  relativeSinceDay,
+  resolveCutoff,
+} from '../src/core/store/dates.js';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
@@ -81,7 +88,9 @@ describe('since: the calendar day as written', () => {
     const freeText = fc.oneof(
       fc.constantFrom(
         'last tuesday',
-        'yesterday',
+        'the day before',
+        '7 days',
+        '-7d',
         '2026-W22-1',
         '20260601',
         '2026-6-1',
@@ -91,7 +100,8 @@ describe('since: the calendar day as written', () => {
         '2026-06-01T',
         '2026-06-01T10',
       ),
-      fc.string().filter((text) => !/^\d{4}-\d{2}-\d{2}/.test(text)),
+      // Not a day, nor a relative form (today, yesterday, 7d, 2w), which resolve to a day.
+      fc.string().filter((text) => !/^\d{4}-\d{2}-\d{2}/.test(text) && relativeSinceDay(text, NOW) === null),
     );
     fc.assert(
       fc.property(fc.oneof(impossibleDay, badTime, freeText), fc.option(validDay, { nil: null }), (since, saved) => {
@@ -102,6 +112,22 @@ describe('since: the calendar day as written', () => {
         expect(warnings).toHaveLength(1);
       }),
     );
+  });
+
+  it('the relative forms (the CLI --since grammar) name a day where the engine would ignore the value', () => {
+    const told: string[] = [];
+    const tell = (message: string) => told.push(message);
+    expect(resolveCutoff('today', null, NOW, tell)).toBe(localDay(NOW));
+    expect(resolveCutoff('Yesterday', null, NOW, tell)).toBe(localDay(new Date(2026, 5, 19)));
+    expect(resolveCutoff('7d', null, NOW, tell)).toBe('2026-06-13');
+    expect(resolveCutoff('2w', '2026-01-01', NOW, tell)).toBe('2026-06-06');
+    expect(told).toEqual([]);
+    expect(resolveCutoff('garbage', null, NOW, tell)).toBe('2026-06-06');
+    expect(resolveCutoff('garbage', '2026-03-01', NOW, tell)).toBe('2026-03-01');
+    expect(told).toEqual([
+      'since "garbage" is not a date (expected YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)); the last 14 days were used',
+      'since "garbage" is not a date (expected YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)); the cursor\'s window (from 2026-03-01) was used',
+    ]);
   });
 
   it('without since, the cursor cutoff wins, then the 14-day window', () => {

@@ -59,15 +59,15 @@ describe('bourdon serve over stdio', () => {
     expect(Object.keys(props('list_recent_work')).sort()).toEqual(
       ['access_level', 'agent', 'cursor', 'federation_hop', 'include_private', 'limit', 'since', 'summary'].sort(),
     );
-    for (const tool of tools) expect(tool.outputSchema, tool.name).toBeUndefined();
+    for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
   });
 
-  it('answers with JSON in a single TextContent and no structuredContent', async () => {
+  it('answers with JSON in a single TextContent, and the same payload as structuredContent', async () => {
     const result = await client.callTool({ name: 'find_entity', arguments: { name: 'bdn' } });
-    expect(result.structuredContent).toBeUndefined();
     const content = result.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
     expect(JSON.parse(content[0].text).matches[0].name).toBe('Bourdon');
+    expect(JSON.stringify(result.structuredContent)).toBe(content[0].text);
   });
 
   it('sees a manifest written by another process on the next call, without a restart', async () => {

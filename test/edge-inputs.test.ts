@@ -81,7 +81,7 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
     expect(fs.existsSync(`${library}/agents/Agent-B.l5.yaml`)).toBe(false);
   });
 
-  it('a write lands in the file that is served: into twin.l5.yaml after twin-2, never behind a later duplicate', async () => {
+  it('a write lands in the file that is served: into twin.l5.yaml after twin-2, and numbers.l5.yaml over a stray duplicate', async () => {
     const written = (await callJson(linked.client, 'commit_to_federation', {
       agent_id: 'twin',
       sessions: [{ date: '2026-07-20', cwd: '/twin/third' }],
@@ -99,12 +99,16 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
       `${library}/agents/zz-numbers.l5.yaml`,
       'agent: {id: numbers, type: tutor}\nknown_entities: [{name: Shadow}]\n',
     );
-    const hidden = (await callJson(linked.client, 'commit_to_federation', {
+    // A stray file declaring the id never hides the file named after it, so the write is read back.
+    const kept = (await callJson(linked.client, 'commit_to_federation', {
       agent_id: 'numbers',
       sessions: [{ date: '2026-07-20', cwd: '/n' }],
-    })) as { error: string };
-    expect(hidden.error).toContain('is served from agents/zz-numbers.l5.yaml');
-    expect(fs.readFileSync(`${library}/agents/numbers.l5.yaml`, 'utf8')).not.toContain('/n');
+    })) as { error?: string };
+    expect(kept.error).toBeUndefined();
+    expect(fs.readFileSync(`${library}/agents/numbers.l5.yaml`, 'utf8')).toContain('/n');
+    const numbers = (await linked.client.readResource({ uri: 'agent-library://agents/numbers/memory' })).contents[0];
+    expect((numbers as { text: string }).text).toContain('/n');
+    expect((numbers as { text: string }).text).not.toContain('Shadow');
   });
 
   it('refuses ids that could read as a path on every read surface, without touching the disk', async () => {

@@ -5,8 +5,13 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProtocolError } from '@modelcontextprotocol/server';
-import { runWithCaller } from '../src/core/trust/caller.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { createContext } from '../src/core/context.js';
+import { defineOperation, LOCAL_READ } from '../src/core/operations/operation.js';
+import { registerTools } from '../src/mcp/register.js';
+import { OPERATOR, runWithCaller } from '../src/core/trust/caller.js';
 import { copyFixtureLibrary } from './helpers/fixtures.js';
 import { linkedClient, type LinkedClient } from './helpers/mcp.js';
 
@@ -53,5 +58,45 @@ describe('tools/call', () => {
       linked.client.callTool({ name: 'get_cross_agent_summary', arguments: { project: 42 } }),
     );
     expect(JSON.parse((refused.content as { text: string }[])[0].text)).toMatchObject({ error: 'access denied' });
+  });
+
+  it('a result that does not fit its outputSchema is answered as the SDK would: an output validation error', async () => {
+    // One operation whose handler answers other than it declares: the server must not send it.
+    const liar = defineOperation({
+      name: 'liar',
+      title: 'Answers off its schema',
+      description: 'test',
+      annotations: LOCAL_READ,
+      input: z.object({}),
+      output: z.object({ count: z.number() }),
+      run: async () => ({ count: 'many' }),
+    });
+    const warnings: string[] = [];
+    const server = new McpServer({ name: 'liar', version: '1' });
+    registerTools(
+      server,
+      {
+        fallbackCaller: OPERATOR,
+        contextFor: (caller) => createContext(linked.store, { caller }),
+        auditPath: null,
+        warn: (m) => warnings.push(m),
+      },
+      [liar],
+      new Set(['liar']),
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'liar-test', version: '1' });
+    await client.connect(clientSide);
+    try {
+      const result = await client.callTool({ name: 'liar', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect((result.content as { text: string }[])[0].text).toMatch(
+        /^Output validation error: Invalid structured content for tool liar: /,
+      );
+      expect(warnings).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -11,13 +11,16 @@ import { invoke } from '../src/core/operations/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { UsageError } from '../src/core/errors.js';
 import { OPERATION_NAMES } from '../src/core/operations/catalog.js';
-import { defineOperation, parseInput } from '../src/core/operations/operation.js';
+import { LOCAL_READ, defineOperation, parseInput } from '../src/core/operations/operation.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { failed } from '../src/core/payload.js';
 import { L6Store } from '../src/core/store/library.js';
 import { FIXTURE_LIBRARY, REPO_ROOT } from './helpers/fixtures.js';
 
 const ctx = () => createContext(new L6Store(FIXTURE_LIBRARY, { warn: () => {} }), { warn: () => {} });
+
+/** The title, hints and (any) output schema every declaration carries; these tests are about inputs. */
+const TOOL_FACE = { title: 'test', annotations: LOCAL_READ, output: () => z.looseObject({}) };
 
 describe('operations declared once, called by both adapters', () => {
   it("a command's input is coerced as the tool's is: the engine's lax values pass, as the tool echoes them", async () => {
@@ -37,6 +40,7 @@ describe('operations declared once, called by both adapters', () => {
     const echo = defineOperation({
       name: 'echo',
       description: 'echo',
+      ...TOOL_FACE,
       input: () => {
         built += 1;
         return z.object({ text: z.string() });

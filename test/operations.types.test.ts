@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { OperationContext } from '../src/core/context.js';
 import { OPERATIONS } from '../src/core/operations/catalog.js';
 import { optionalInteger } from '../src/core/lax-input.js';
-import { defineOperation, type AnyOperation } from '../src/core/operations/operation.js';
+import { LOCAL_READ, defineOperation, type AnyOperation } from '../src/core/operations/operation.js';
 import {
   findEntityOperation,
   listNotesOperation,
@@ -27,17 +27,22 @@ import { explainMemoryChange, listMemoryVersions, rollbackAgentMemory } from '..
 
 const input = () => z.object({ name: z.string(), limit: optionalInteger() });
 
+/** The title, hints and (any) output schema every declaration carries; these tests are about inputs. */
+const TOOL_FACE = { title: 'test', annotations: LOCAL_READ, output: () => z.looseObject({}) };
+
 describe('operations are typed from their schemas', () => {
   it('a handler taking what the schema produces compiles, and so does one taking less', () => {
     const exact = defineOperation({
       name: 'exact',
       description: 'takes the whole parsed input',
+      ...TOOL_FACE,
       input,
       run: async (_ctx, args: { name: string; limit: number | null }) => ({ name: args.name, limit: args.limit }),
     });
     const narrower = defineOperation({
       name: 'narrower',
       description: 'reads only the name',
+      ...TOOL_FACE,
       input,
       run: async (_ctx, args: { name: string }) => args.name,
     });
@@ -48,6 +53,7 @@ describe('operations are typed from their schemas', () => {
     const mismatched = defineOperation({
       name: 'mismatched',
       description: 'asks for topic, which the schema has not got',
+      ...TOOL_FACE,
       input,
       // @ts-expect-error `topic` is not in the schema's output
       run: async (_ctx: OperationContext, args: { name: string; limit: number | null; topic: string }) => args.topic,
@@ -55,6 +61,7 @@ describe('operations are typed from their schemas', () => {
     const tooStrict = defineOperation({
       name: 'too-strict',
       description: 'wants a number where the schema may give null',
+      ...TOOL_FACE,
       input,
       // @ts-expect-error the schema's `limit` may be null (its default)
       run: async (_ctx: OperationContext, args: { name: string; limit: number }) => args.limit,
@@ -62,6 +69,7 @@ describe('operations are typed from their schemas', () => {
     const badNamespace = defineOperation({
       name: 'bad-namespace',
       description: 'names its namespace from a field the schema has not got',
+      ...TOOL_FACE,
       input,
       // @ts-expect-error `agent` is not in the schema's output
       namespace: (args: { agent: string }) => args.agent,
@@ -74,6 +82,7 @@ describe('operations are typed from their schemas', () => {
     const wrongOutput = defineOperation<ReturnType<typeof input>, FindEntityOutput>({
       name: 'wrong-output',
       description: 'answers a shape that is not a FindEntityOutput',
+      ...TOOL_FACE,
       input,
       // @ts-expect-error `{ found: true }` is not a FindEntityOutput
       run: async () => ({ found: true }),

@@ -55,7 +55,7 @@ describe('createL6Server with a toolFilter', () => {
       expect(tools.map((tool) => tool.name)).toEqual([...READ_TOOLS]);
       for (const name of WRITES) {
         const result = await linked.client.callTool({ name, arguments: { agent_id: 'codex' } });
-        expect(result.isError).toBeFalsy();
+        expect(result.isError).toBe(true);
         expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual(NOT_OFFERED(name));
       }
       await expect(linked.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({

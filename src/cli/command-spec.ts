@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import type { OperationContext } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
-import { localDay, parseCalendarDay } from '../core/store/dates.js';
+import { parseCalendarDay, relativeSinceDay, SINCE_FORMS } from '../core/store/dates.js';
 import type { LibraryView } from '../core/store/one-shot.js';
 
 /**
@@ -39,23 +39,20 @@ export type FlagSpec =
   /** A day as people type it (`cliSince`): a day or datetime as written, today, yesterday, 7d, 2w. */
   | (FlagBase & { readonly type: 'since'; readonly parse: (text: string) => string });
 
-export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
+export { SINCE_FORMS };
 
 /**
  * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
- * through unchanged, so --json echoes them as the MCP tool would; `today`, `yesterday`, `7d`
- * and `2w` (CLI only) become the local calendar day they name. Anything else is a usage
- * error: on the command line a typo must not silently widen the query to the default window.
+ * through unchanged, so --json echoes them as the MCP tool would; the relative forms
+ * (`relativeSinceDay`: today, yesterday, 7d, 2w) become the local calendar day they name.
+ * Anything else is a usage error: on the command line a typo must not silently widen the
+ * query to the default window.
  */
 export function cliSince(input: string, now: Date = new Date()): string {
   const text = input.trim();
   if (parseCalendarDay(text)) return text;
-  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
-  const lower = text.toLowerCase();
-  if (lower === 'today') return daysAgo(0);
-  if (lower === 'yesterday') return daysAgo(1);
-  const relative = /^(\d{1,4})([dw])$/.exec(lower);
-  if (relative) return daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1));
+  const day = relativeSinceDay(text, now);
+  if (day) return day;
   throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
 }
 

@@ -18,6 +18,8 @@
  *
  * A token is never part of a snippet: HTTP snippets name the variable that holds it.
  */
+import { OPERATIONS } from '../core/operations/catalog.js';
+import type { AnyOperation } from '../core/operations/operation.js';
 import { packageInfo } from '../core/version.js';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -379,6 +381,21 @@ export function renderSnippet(snippet: HostSnippet): (string | Verbatim)[] {
     { verbatim: snippet.text },
   ];
   if (snippet.command) lines.push(c.dim('or run:'), commandText(snippet.command));
-  for (const note of snippet.notes) lines.push(c.dim(note));
+  for (const note of [...snippet.notes, surfaceNote()]) lines.push(c.dim(note));
   return lines;
+}
+
+/**
+ * What a host shows of the tools, from their declared annotations (docs/mcp-hosts.md): which
+ * are read-only (hosts run them without asking), which destructive (hosts ask first), which
+ * write without losing anything. A --tools profile offers fewer; a note cannot know that of
+ * a remote server, so it speaks of all of them.
+ */
+function surfaceNote(): string {
+  const names = (keep: (operation: AnyOperation) => boolean) =>
+    OPERATIONS.filter(keep).map((operation) => operation.name);
+  const reads = names((operation) => operation.annotations.readOnlyHint);
+  const destructive = names((operation) => operation.annotations.destructiveHint);
+  const keeping = names((operation) => !operation.annotations.readOnlyHint && !operation.annotations.destructiveHint);
+  return `Hosts list each tool with its title: ${reads.length} reads marked read-only (run without asking), ${destructive.join(', ')} marked destructive (hosts ask first), ${keeping.join(', ')} a write that keeps every earlier version.`;
 }

@@ -181,6 +181,8 @@ const MIN_FLEX_WIDTH = 8;
 const MIN_FIXED_WIDTH = 16;
 /** A last column that wraps beside its row needs this much room; with less it goes under the row. */
 const MIN_WRAPPED_WIDTH = 24;
+/** A wrapped cell longer than this is cut (with …): a 1.5 MB role from a peer is not 20,000 lines. */
+const MAX_WRAPPED_CHARS = 1_000;
 /** A last cell set under its row starts this far in. */
 const UNDER_INDENT = '    ';
 
@@ -257,7 +259,8 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
     const shownCells = under ? cells.slice(0, lastUsed) : cells;
     const text = shownCells
       .map((cell, col) => {
-        const shown = wraps && col === lastUsed ? cell.text : truncate(cell.text, widths[col]);
+        const shown =
+          wraps && col === lastUsed ? truncate(cell.text, MAX_WRAPPED_CHARS) : truncate(cell.text, widths[col]);
         const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
         return { shown, pad, style: cell.style };
       })
@@ -269,7 +272,8 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
     if (!under) return wrapLine(text, start + widths[lastUsed], start);
     const last = cells[lastUsed];
     if (isHeader || !last?.text) return text;
-    return `${text}\n${wrapLine(`${UNDER_INDENT}${last.style(last.text)}`, limit, UNDER_INDENT.length)}`;
+    const whole = truncate(last.text, MAX_WRAPPED_CHARS);
+    return `${text}\n${wrapLine(`${UNDER_INDENT}${last.style(whole)}`, limit, UNDER_INDENT.length)}`;
   };
   const header = line(
     headers.map((text) => ({ text, style: same })),

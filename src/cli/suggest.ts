@@ -4,24 +4,9 @@
  */
 import type { OperationContext } from '../core/context.js';
 import { BourdonError } from '../core/errors.js';
+import { editDistance, unknownAgentMessage } from '../core/suggest.js';
 
-/** Edit distance where swapping two neighbouring letters counts once ("agnets" → "agents"). */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
+export { editDistance };
 
 interface Suggestion {
   /** The command id (words joined by ':'). */
@@ -56,15 +41,6 @@ export function closestCommand(typed: string, ids: readonly string[]): Suggestio
  * ids, rather than an empty answer that looks like "knows nothing". Peer ids pass.
  */
 export function assertAgentExists(ctx: OperationContext, agentId: string): void {
-  if (agentId.startsWith('peer:')) return;
-  const ids = [...ctx.store.snapshot().byId.keys()];
-  if (ids.includes(agentId)) return;
-  const close = ids
-    .map((id) => ({ id, distance: editDistance(agentId, id) }))
-    .filter((entry) => entry.distance <= Math.max(2, Math.floor(agentId.length / 3)))
-    .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
-    .slice(0, 3)
-    .map((entry) => entry.id);
-  const hint = close.length ? `; did you mean ${close.join(', ')}?` : '; `bourdon agents` lists them';
-  throw new BourdonError(`no agent "${agentId}" in this library${hint}`, 'not_found');
+  const message = unknownAgentMessage(agentId, ctx.store.snapshot().byId.keys());
+  if (message) throw new BourdonError(message, 'not_found');
 }

@@ -40,7 +40,8 @@ function atoms(text: string): string[] {
   const out: string[] = [];
   for (const [piece] of text.matchAll(COLOUR_OR_TEXT)) {
     if (piece.startsWith('\u001b')) out.push(piece);
-    else if (NARROW.test(piece)) out.push(...piece);
+    // One push per character: spreading a piece of a million characters into push overflows the stack.
+    else if (NARROW.test(piece)) for (const char of piece) out.push(char);
     else for (const { segment } of graphemes().segment(piece)) out.push(segment);
   }
   return out;

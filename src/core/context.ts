@@ -16,6 +16,7 @@ import type { LibraryFiles } from './fs/atomic.js';
 import type { ConfigPaths, Env } from './store/config.js';
 import { preciseNow } from './store/dates.js';
 import type { PeerFanout } from './peers.js';
+import { unknownAgentMessage } from './suggest.js';
 
 export interface OperationContext {
   store: L6Store;
@@ -23,6 +24,12 @@ export interface OperationContext {
   env: Env;
   now: () => Date;
   warn: Warn;
+  /**
+   * What the caller should be told besides the answer, which stays the engine's (an argument
+   * that was ignored, an agent that is not in the library): the MCP adapter sends it as a
+   * second text item. Absent, it goes to `warn`. Use `tell`.
+   */
+  notice?: Warn;
   /** Peers to fan out to; absent or null means local only. */
   peers?: PeerFanout | null;
   /** Paths of the config files (registry, audit, peers), resolved from flags and env. */
@@ -40,6 +47,24 @@ export function createContext(store: L6Store, overrides: Partial<OperationContex
     warn: stderrWarn,
     ...overrides,
   };
+}
+
+/** Tells the caller something beside the answer (see OperationContext.notice). */
+export function tell(ctx: OperationContext, message: string): void {
+  (ctx.notice ?? ctx.warn)(message);
+}
+
+/**
+ * Tells the caller when `agentId` names no agent it may read (with the closest such ids), where
+ * the engine answers such a call as if the agent knew nothing. Only ids in the caller's scope
+ * are named: a quarantined caller learns nothing of the namespaces it was not granted.
+ */
+export function tellUnknownAgent(ctx: OperationContext, agentId: string): void {
+  const message = unknownAgentMessage(
+    agentId,
+    agentsInScope(ctx).map((agent) => agent.id),
+  );
+  if (message) tell(ctx, message);
 }
 
 /** Scoped agent lists, one per grant set per snapshot, so per-snapshot indexes stay warm. */

@@ -35,7 +35,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { BourdonError, describeError } from '../core/errors.js';
-import { jsonResult } from './register.js';
+import { jsonResult } from './results.js';
+import { maskTokens } from './remote-call.js';
 import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 
@@ -76,12 +77,7 @@ class BridgeUnreachableError extends BourdonError {
 
 /** Strips anything token-like from a message before it is shown. */
 function scrub(message: string, token: string | undefined): string {
-  let text = message;
-  if (token) text = text.split(token).join('[token]');
-  return text
-    .replace(/bdn_[0-9a-f]+/gi, '[token]')
-    .replace(/Bearer\s+\S+/gi, 'Bearer [token]')
-    .slice(0, 300);
+  return maskTokens(message, token).slice(0, 300);
 }
 
 function seconds(ms: number): string {
@@ -318,7 +314,7 @@ export class StdioBridge {
       this.reset();
       const reason = this.explain(error);
       this.warn(`${name}: ${reason}`);
-      return jsonResult({ error: reason }, true);
+      return jsonResult({ error: reason });
     }
   }
 

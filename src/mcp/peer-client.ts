@@ -7,121 +7,15 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Env } from '../core/context.js';
-import { describeError } from '../core/errors.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
 import type { PeerAnswer, PeerFanout } from '../core/peers.js';
+import { answerPayload, cappedFetch, MAX_PEER_RESPONSE_BYTES, peerFailure, safeMessage } from './remote-call.js';
 
 const PEER_BUDGET_MS = 5_000;
-
-/**
- * Largest answer read from a peer, counted as it arrives (after any decompression): 2 MiB,
- * twice the request body this server accepts. Our own answers to a peer stay far below it
- * (at most 100 sessions, notes or workstreams, or one name's matches); a 60 MB answer is cut
- * off at 2 MiB, not buffered whole and parsed.
- */
-const MAX_PEER_RESPONSE_BYTES = 2 * 1024 * 1024;
-
-/** Thrown (and reported as the peer's error) when a peer's answer passes the cap. */
-class PeerAnswerTooLarge extends Error {
-  constructor(limit: number) {
-    super(`peer answer over ${limit} bytes; ignored`);
-  }
-}
-
-/**
- * A fetch whose response body fails as soon as more than `limit` bytes have arrived: a
- * declared Content-Length over the limit fails at once, and a body without one is counted
- * chunk by chunk, so the event loop is free between chunks and the budget timer can fire.
- * Cancelling the body closes the connection: nothing past the limit is kept.
- */
-function cappedFetch(limit: number, base: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await base(input, init);
-    const declared = Number(response.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > limit) {
-      await response.body?.cancel().catch(() => {});
-      throw new PeerAnswerTooLarge(limit);
-    }
-    if (!response.body) return response;
-    let seen = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen > limit) controller.error(new PeerAnswerTooLarge(limit));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
 
 interface Connection {
   client: Client;
   ready: Promise<void>;
-}
-
-/** Strips anything token-like from an error before it is reported. */
-function safeMessage(error: unknown): string {
-  return describeError(error)
-    .replace(/bdn_[0-9a-f]+/gi, '[token]')
-    .replace(/Bearer\s+\S+/gi, 'Bearer [token]')
-    .slice(0, 200);
-}
-
-/** The codes of a failed TLS handshake (Node's and OpenSSL's), as fetch reports them. */
-const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|EPROTO$)/;
-
-/** Every error in a cause chain (fetch hides the system error two causes down). */
-function causes(error: unknown): (Error & { code?: unknown; status?: unknown })[] {
-  const chain: (Error & { code?: unknown })[] = [];
-  for (let at = error, depth = 0; at instanceof Error && depth < 6; at = at.cause, depth++) {
-    chain.push(at);
-    // Both addresses of a host failing (IPv4 and IPv6) come as one AggregateError.
-    if (at instanceof AggregateError) chain.push(...at.errors.filter((e): e is Error => e instanceof Error));
-  }
-  return chain;
-}
-
-/**
- * Why a peer could not be reached, in words a person acts on: what failed (DNS, a refused
- * connection, TLS, a timeout, the token) and what to do, instead of the SDK's own text
- * ("Version negotiation probe failed: fetch failed").
- */
-export function peerFailure(error: unknown, peer: PeerConfig, budgetMs: number): string {
-  const chain = causes(error);
-  const code = chain.map((e) => e.code).find((c): c is string => typeof c === 'string');
-  const text = chain.map((e) => e.message).join(' ');
-  const status =
-    /\b(401|403)\b/.exec(text)?.[1] ?? chain.map((e) => e.status ?? e.code).find((c) => c === 401 || c === 403);
-  let where: string;
-  try {
-    const url = new URL(peer.url);
-    where = url.host;
-  } catch {
-    where = peer.url;
-  }
-  const remove = `or \`bourdon peers remove ${peer.name}\``;
-  if (status !== undefined)
-    return `the peer refused the token (HTTP ${status}): check that ${peer.token_env} holds a member token ${peer.name} issued (\`bourdon agent add\` there)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return `DNS: ${where.replace(/:\d+$/, '')} does not resolve; check the URL in peers.yaml (is the machine on this network?), ${remove}`;
-  if (code === 'ECONNREFUSED')
-    return `connection refused at ${where}: nothing listens there; start \`bourdon serve --transport http\` on that machine, ${remove}`;
-  if (code !== undefined && TLS_CODES.test(code))
-    return `TLS failed (${code}): the certificate of ${where} is not trusted here; fix it on that machine, ${remove}`;
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || /no answer within/.test(text))
-    return `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? ${remove.replace(/^or /, 'Else ')}`;
-  if (/\bbad port\b/.test(text))
-    return `fetch refuses port ${where.replace(/^.*:/, '')} (a port reserved for other protocols); serve the peer on another port, ${remove}`;
-  if (code === 'ECONNRESET' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
-    return `the network dropped the connection to ${where} (${code}); try again, ${remove}`;
-  return safeMessage(error);
 }
 
 export class McpPeerFanout implements PeerFanout {
@@ -194,14 +88,7 @@ export class McpPeerFanout implements PeerFanout {
     const work = (async () => {
       await connection.ready;
       const result = await connection.client.callTool({ name: tool, arguments: args }, { timeout: budgetMs });
-      const content = result.content as { type?: string; text?: string }[] | undefined;
-      if (result.isError || !content?.length || content[0].type !== 'text' || typeof content[0].text !== 'string') {
-        throw new Error(`peer answered ${tool} with an error result`);
-      }
-      const payload = JSON.parse(content[0].text) as unknown;
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload))
-        throw new Error(`peer answered ${tool} with a non-object`);
-      return payload as Record<string, unknown>;
+      return answerPayload(tool, result);
     })();
     try {
       const outcome = await Promise.race([work, timeout]);
@@ -281,8 +168,7 @@ export async function checkPeer(
         { name: 'list_agents', arguments: { federation_hop: 1 } },
         { timeout: budgetMs },
       );
-      const text = (result.content as { text?: string }[])[0]?.text ?? '{}';
-      const agents = (JSON.parse(text) as { agents?: unknown }).agents;
+      const agents = answerPayload('list_agents', result).agents;
       return Array.isArray(agents) ? agents.length : null;
     })();
     const count = await Promise.race([

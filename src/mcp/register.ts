@@ -1,15 +1,17 @@
 /**
  * Registration with the cross-cutting concerns applied once, for every tool and resource:
- * the caller's identity, the tier check, the audit line, and the JSON-in-TextContent result
- * shape a Python peer reads (`json.loads(content[0].text)`). Each tool is an operation
- * declared in core (src/core/operations/catalog.ts): its name, description, input schema and
- * handler come from the declaration.
+ * the caller's identity, the tier check, the audit line, and the result shape (./results.ts:
+ * the engine's JSON first, as a Python peer reads it, the same payload as structuredContent,
+ * isError on a refusal). Each tool is an operation declared in core
+ * (src/core/operations/catalog.ts): its name, title, description, hints, input and output
+ * schemas and handler come from the declaration.
  */
 import {
   ProtocolError,
   ProtocolErrorCode,
   type CallToolResult,
   type McpServer,
+  type RegisteredTool,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
@@ -25,6 +27,7 @@ import {
   type InputIssue,
   type OperationInput,
 } from '../core/operations/operation.js';
+import { checkedOutput, errorResult, jsonResult } from './results.js';
 
 export interface CallEnvironment {
   /** Who calls when no identity was set for this request (operator on stdio, unknown on HTTP). */
@@ -34,12 +37,6 @@ export interface CallEnvironment {
   /** Where audit lines go; null disables the trail (library use without a config dir). */
   auditPath: string | null;
   warn: (message: string) => void;
-}
-
-export function jsonResult(payload: unknown, isError = false): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(payload) }] };
-  if (isError) result.isError = true;
-  return result;
 }
 
 /** When each audit failure was last reported: a full disk warns once a minute, not per call. */
@@ -73,7 +70,8 @@ export function audit(
  * denial payload when the caller may not make this call. One audit line per call, with its
  * outcome: `deny` (and why) for a refusal, `fail` with the error for a call that failed —
  * answered as data (`{error}`: an invalid id, an unknown version, a denial inside the handler)
- * or thrown —, `allow` for one that did what it was asked.
+ * or thrown —, `allow` for one that did what it was asked. What the operation tells the
+ * caller besides its answer goes to `notices` when given (see OperationContext.notice).
  */
 export async function guarded<T>(
   env: CallEnvironment,
@@ -81,6 +79,7 @@ export async function guarded<T>(
   namespace: string,
   denialExtras: Record<string, unknown> | undefined,
   run: (ctx: OperationContext) => Promise<T>,
+  notices?: string[],
 ): Promise<T | Record<string, unknown>> {
   const caller = boundedCaller(currentCaller(env.fallbackCaller));
   const decision = authorize(caller, op, namespace);
@@ -88,9 +87,11 @@ export async function guarded<T>(
     audit(env, caller, op, namespace, false, decision.detail);
     return Object.assign(denialPayload(caller, op, decision.detail ?? 'denied'), denialExtras);
   }
+  const ctx = env.contextFor(caller);
+  if (notices) ctx.notice = (message) => notices.push(message);
   let payload: T;
   try {
-    payload = await run(env.contextFor(caller));
+    payload = await run(ctx);
   } catch (error) {
     audit(env, caller, op, namespace, 'fail', describeError(error));
     throw error;
@@ -109,14 +110,14 @@ async function runTool(
   operation: AnyOperation,
   input: OperationInput<AnyOperation['input']>,
 ): Promise<CallToolResult> {
+  const notices: string[] = [];
   try {
     const namespace = operation.namespace ? operation.namespace(input) : '*';
-    return jsonResult(
-      await guarded(env, operation.name, namespace, operation.denialExtras, (ctx) => operation.run(ctx, input)),
-    );
+    const run = (ctx: OperationContext) => operation.run(ctx, input);
+    return jsonResult(await guarded(env, operation.name, namespace, operation.denialExtras, run, notices), notices);
   } catch (error) {
     env.warn(`${operation.name} failed: ${describeError(error)}`);
-    return jsonResult({ error: describeError(error) }, true);
+    return jsonResult({ error: describeError(error) });
   }
 }
 
@@ -131,8 +132,7 @@ function rawNamespace(args: unknown): string {
 
 /** The SDK's wording for arguments its validator refuses (`Input validation error: …`), kept as clients see it. */
 function validationErrorResult(toolName: string, issues: readonly InputIssue[]): CallToolResult {
-  const text = `Input validation error: Invalid arguments for tool ${toolName}: ${describeIssues(issues)}`;
-  return { content: [{ type: 'text', text }], isError: true };
+  return errorResult(`Input validation error: Invalid arguments for tool ${toolName}: ${describeIssues(issues)}`);
 }
 
 type JsonSchemaOptions = Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0];
@@ -164,19 +164,25 @@ function rememberingJsonSchema<I, O>(schema: StandardSchemaWithJSON<I, O>): Stan
     },
   };
 }
-const rememberedSchemas = new WeakMap<
-  AnyOperation,
-  StandardSchemaWithJSON<unknown, OperationInput<AnyOperation['input']>>
->();
-function toolInputSchema(operation: AnyOperation) {
-  let schema = rememberedSchemas.get(operation);
-  if (!schema) rememberedSchemas.set(operation, (schema = rememberingJsonSchema(operation.input)));
-  return schema;
+type ToolSchemas = {
+  input: StandardSchemaWithJSON<unknown, OperationInput<AnyOperation['input']>>;
+  output: StandardSchemaWithJSON;
+};
+const rememberedSchemas = new WeakMap<AnyOperation, ToolSchemas>();
+/** An operation's input and output schemas, each remembering its JSON Schema (built on first use). */
+function toolSchemas(operation: AnyOperation): ToolSchemas {
+  let schemas = rememberedSchemas.get(operation);
+  if (!schemas) {
+    schemas = { input: rememberingJsonSchema(operation.input), output: rememberingJsonSchema(operation.output) };
+    rememberedSchemas.set(operation, schemas);
+  }
+  return schemas;
 }
 
 /**
  * Registers the offered operations as tools and answers tools/call for them, through the SDK's
- * public API only: `registerTool` lists each tool (name, description, input schema), and our own
+ * public API only: `registerTool` lists each tool (name, title, description, annotations, input
+ * and output schemas), and our own
  * `tools/call` handler — the SDK's documented low-level hook, `server.server.setRequestHandler`
  * — replaces the one `registerTool` installs, because the order of checks is ours:
  * - unknown tool names fail as the MCP tools specification has it (-32602 "Unknown tool: X"),
@@ -185,7 +191,9 @@ function toolInputSchema(operation: AnyOperation) {
  * - a tool the caller's tier may not call is refused (and audited) before its arguments are
  *   even validated, so a quarantined caller learns nothing from the validator either;
  * - arguments are validated with the tool's schema (its Standard Schema face, as the SDK
- *   does) and a refusal is audited ("invalid arguments"): every call leaves an audit line.
+ *   does) and a refusal is audited ("invalid arguments"): every call leaves an audit line;
+ * - the result passes the SDK's output check against the registered outputSchema
+ *   (./results.ts `checkedOutput`) and its projection for the negotiated protocol era.
  */
 export function registerTools(
   server: McpServer,
@@ -193,20 +201,21 @@ export function registerTools(
   offered: readonly AnyOperation[],
   knownTools: ReadonlySet<string>,
 ): void {
-  const byName = new Map(offered.map((operation) => [operation.name, operation]));
+  const byName = new Map<string, { operation: AnyOperation; tool: RegisteredTool }>();
   for (const operation of offered) {
+    const { input, output } = toolSchemas(operation);
+    const face = { title: operation.title, description: operation.description, annotations: operation.annotations };
     // Listed by the SDK; called through the handler below (the callback serves only if the SDK ever dispatches itself).
-    server.registerTool(
-      operation.name,
-      { description: operation.description, inputSchema: toolInputSchema(operation) },
-      (input) => runTool(env, operation, input),
+    const tool = server.registerTool(operation.name, { ...face, inputSchema: input, outputSchema: output }, (parsed) =>
+      runTool(env, operation, parsed),
     );
+    byName.set(operation.name, { operation, tool });
   }
   if (byName.size === 0) return; // no tool offered at all: the SDK answers "method not found"
   server.server.setRequestHandler('tools/call', async (request) => {
     const name = request.params.name;
-    const operation = byName.get(name);
-    if (!operation) {
+    const registered = byName.get(name);
+    if (!registered) {
       if (knownTools.has(name)) return jsonResult({ error: 'tool not offered on this connection', tool: name });
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
@@ -214,11 +223,13 @@ export function registerTools(
     if (caller.tier !== 'trusted' && !QUARANTINE_ALLOWED.has(name)) {
       return jsonResult(await guarded(env, name, '*', undefined, async () => ({})));
     }
+    const { operation, tool } = registered;
     const validated = await parseInput(operation, request.params.arguments ?? {});
     if ('issues' in validated) {
       audit(env, caller, name, rawNamespace(request.params.arguments), false, 'invalid arguments');
       return validationErrorResult(name, validated.issues);
     }
-    return server.server.projectCallToolResult(await runTool(env, operation, validated.value), undefined);
+    const result = await checkedOutput(tool, name, await runTool(env, operation, validated.value), env.warn);
+    return server.server.projectCallToolResult(result, tool.outputSchemaJson);
   });
 }

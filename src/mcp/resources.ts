@@ -30,13 +30,13 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
   server.registerResource(
     'agents',
     'agent-library://agents',
-    { description: 'The ids of every agent in the library.', mimeType: JSON_MIME },
+    { title: 'Agents', description: 'The ids of every agent in the library.', mimeType: JSON_MIME },
     async (uri) => contents(uri, await guarded(env, 'resource:agents', '*', undefined, (ctx) => agentsResource(ctx))),
   );
   server.registerResource(
     'agent-memory',
     AGENT_MEMORY,
-    { description: "One agent's manifest, public rows only.", mimeType: JSON_MIME },
+    { title: "An agent's memory", description: "One agent's manifest, public rows only.", mimeType: JSON_MIME },
     async (uri, variables) => {
       const agentId = variable(variables.agent_id);
       return contents(
@@ -48,7 +48,7 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
   server.registerResource(
     'entity',
     ENTITY,
-    { description: 'Entity matches for a name, public rows only.', mimeType: JSON_MIME },
+    { title: 'Entity matches', description: 'Entity matches for a name, public rows only.', mimeType: JSON_MIME },
     async (uri, variables) => {
       const name = variable(variables.name);
       return contents(uri, await guarded(env, 'resource:entity', '*', undefined, (ctx) => entityResource(ctx, name)));

@@ -19,12 +19,33 @@ export async function linkedClient(libraryRoot: string, options: L6ServerOptions
   return { client, store, close: () => client.close() };
 }
 
-/** Calls a tool and parses the single TextContent as JSON, as a Python peer does. */
+/**
+ * Calls a tool and parses the first TextContent as JSON, as a Python peer does. Every result
+ * is checked for the surface's contract on the way: the same payload as structuredContent,
+ * `isError` exactly when the payload is a refusal (`{"error": …}`), and at most one more text
+ * item (what the caller should also know: `callNotices`).
+ */
 export async function callJson(client: Client, name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return (await callWithNotices(client, name, args)).payload;
+}
+
+/** A tool's payload (the first text item) and its notices (the second, if any), checked as callJson checks them. */
+export async function callWithNotices(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ payload: unknown; notices: string | null; isError: boolean }> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
-  if (content.length !== 1 || content[0].type !== 'text') throw new Error(`unexpected content from ${name}`);
-  return JSON.parse(content[0].text) as unknown;
+  if (content.length < 1 || content.length > 2 || content.some((item) => item.type !== 'text'))
+    throw new Error(`unexpected content from ${name}`);
+  const payload = JSON.parse(content[0].text) as unknown;
+  if (JSON.stringify(result.structuredContent) !== content[0].text)
+    throw new Error(`structuredContent of ${name} is not its text payload`);
+  const refused = typeof (payload as { error?: unknown }).error === 'string';
+  if (Boolean(result.isError) !== refused)
+    throw new Error(`isError of ${name} is ${result.isError}, refusal ${refused}`);
+  return { payload, notices: content[1]?.text ?? null, isError: refused };
 }
 
 export async function readJsonResource(client: Client, uri: string): Promise<unknown> {

@@ -11,7 +11,7 @@
 import type { OperationContext } from '../context.js';
 import { latestForeignDay } from '../store/dates.js';
 import { redactSecretsIn } from '../trust/redaction.js';
-import type { EntityMatch, SessionRef } from '../rows.js';
+import type { EntityMatch, SessionRef, UnreachablePeer } from '../rows.js';
 import type { PeerAnswer } from '../peers.js';
 
 const PEER_PREFIX = 'peer:';
@@ -296,8 +296,7 @@ export function peerReport(answers: readonly PeerAnswer[]): PeerReport {
   };
 }
 
-/** A peer that did not answer, as payloads that report reachability list it. */
-export type UnreachablePeer = { peer: string; timed_out: boolean; error: string | null };
+export type { UnreachablePeer };
 
 /** Which peers did not answer, for payloads that report reachability. */
 export function unreachable(answers: readonly PeerAnswer[]): UnreachablePeer[] {

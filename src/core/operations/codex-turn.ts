@@ -82,7 +82,7 @@ export interface TurnRouting {
 
 type Components = Record<'prompt' | 'cwd_repo' | 'recency' | 'cross_agent' | 'continuity' | 'penalty', number>;
 
-export interface CompileTurnOutput {
+export type CompileTurnOutput = {
   schema_version: string;
   prompt: string;
   cwd: string | null;
@@ -123,7 +123,7 @@ export interface CompileTurnOutput {
     stage1_jobs: { total: number; by_status: Record<string, number>; error_classes: Record<string, number> };
     exhausted_paths: string[];
   };
-}
+};
 
 /** Refusals the engine raises (ValueError), in its order: the first failing check answers. The level asked. */
 function checkArguments(input: CompileTurnInput): AccessLevel {

@@ -7,24 +7,12 @@ import { agentsInScope, machineName, type OperationContext } from '../context.js
 import type { AgentRecord, BrokenRecord } from '../store/library.js';
 import { newestFirst } from '../store/manifest.js';
 import { redactList, redactNullable, redactText } from '../trust/redaction.js';
+import type { Answer, ExportedAgent, exportAgentsAnswer } from './answers.js';
 
 export const EXPORT_SCHEMA = 'bourdon.agents/v1';
 const RECENT_ACTIVITY_LIMIT = 10;
 
-export interface ExportedAgent {
-  id: string;
-  type: string | null;
-  instance: string | null;
-  role_narrative: string | null;
-  last_updated: string | null;
-  capability_count: number | null;
-  session_count: number | null;
-  freshest_session_date: string | null;
-  recent_activity: { date: string; project_focus: string[]; key_actions: string[]; visibility: string }[];
-  parse_error: string | null;
-  source: string;
-  source_kind: string;
-}
+export type { ExportedAgent };
 
 function exportAgent(agent: AgentRecord, source: string): ExportedAgent {
   const sessions = agent.sessions
@@ -77,7 +65,7 @@ function timeOf(value: string | null): number {
 }
 
 /** The `bourdon.agents/v1` envelope. */
-export type ExportAgentsOutput = { schema: string; machine: string; generated_from: string; agents: ExportedAgent[] };
+export type ExportAgentsOutput = Answer<typeof exportAgentsAnswer>;
 
 export async function exportAgents(ctx: OperationContext): Promise<ExportAgentsOutput> {
   const machine = machineName(ctx.env);

@@ -12,7 +12,12 @@ import { accessShape, federationHop } from './operation.js';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const pageLimit = () => optionalInteger(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`);
+/** Shown to hosts as 1 to MAX_PAGE_SIZE; the validator still takes any integer, which the engine clamps into that range. */
+const pageLimit = () =>
+  optionalInteger(`Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`).meta({
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+  });
 const sinceDay = () => optionalText().describe('YYYY-MM-DD or an ISO datetime; its calendar day as written.');
 
 export const queryAgentMemoryInput = () => z.object({ agent: z.string(), topic: z.string(), ...accessShape('public') });

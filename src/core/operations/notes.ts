@@ -11,7 +11,8 @@ import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Note } from '../store/manifest.js';
 import { answered, peerAgentFilter, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
-import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
+import { access, askPeers, peerAccessArgs, withReachability } from './read-common.js';
+import type { Answer, listNotesAnswer, NoteRef } from './answers.js';
 import { planPage, takePage } from './paging.js';
 import { MAX_PAGE_SIZE } from './inputs.js';
 import type { Failed, OneOf } from '../payload.js';
@@ -52,14 +53,7 @@ function filterKey(value: string | null | undefined): string | null {
   return key === '' ? null : key;
 }
 
-export interface NoteRef {
-  agent: string;
-  date: string;
-  title: string | null;
-  text: string;
-  tags: string[];
-  project_focus: string[];
-}
+export type { NoteRef };
 
 export function noteRef(agent: string, note: Note): NoteRef {
   return {
@@ -72,7 +66,7 @@ export function noteRef(agent: string, note: Note): NoteRef {
   };
 }
 
-export type ListNotesAnswer = PagedListing & { tag: string | null; project: string | null; notes: NoteRef[] };
+export type ListNotesAnswer = Answer<typeof listNotesAnswer>;
 export type ListNotesOutput = OneOf<ListNotesAnswer | Failed<ListNotesAnswer>>;
 
 export async function listNotes(ctx: OperationContext, args: ListNotesInput): Promise<ListNotesOutput> {

@@ -10,6 +10,33 @@ import type { OperationContext } from '../context.js';
 import { lazy } from '../lazy.js';
 import { laxFlag, laxInteger } from '../lax-input.js';
 import type { Payload } from '../payload.js';
+import { refusal } from './answers.js';
+import { ACCESS_LEVELS } from '../store/visibility.js';
+
+/**
+ * How a host should treat a tool (MCP tool annotations), said truthfully per operation:
+ * hosts run read-only tools without asking and warn before destructive ones.
+ */
+export interface ToolHints {
+  /** Changes nothing a caller can read back (the audit line aside). */
+  readonly readOnlyHint: boolean;
+  /** May delete or overwrite what was there (meaningful for writes only). */
+  readonly destructiveHint: boolean;
+  /** A second identical call changes nothing more. */
+  readonly idempotentHint: boolean;
+  /** Reaches beyond this machine's library: a federated read asks other machines. */
+  readonly openWorldHint: boolean;
+}
+
+/** A read of this machine's library only. */
+export const LOCAL_READ: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** A read that also asks the configured peers (other machines) at hop 0. */
+export const FEDERATED_READ: ToolHints = { ...LOCAL_READ, openWorldHint: true };
 
 /**
  * One operation, typed by its schema: the handler takes exactly what the schema produces
@@ -21,9 +48,14 @@ import type { Payload } from '../payload.js';
 export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
   /** The MCP tool name (the engine's), also named in the CLI command's help. */
   readonly name: string;
+  /** Short and human, as hosts show the tool. */
+  readonly title: string;
   readonly description: string;
+  readonly annotations: ToolHints;
   /** The arguments, as tools/list shows them and as both adapters validate them. */
   readonly input: S;
+  /** What it answers, or a refusal (answers.ts): the outputSchema, and what a peer's answer is parsed with. */
+  readonly output: z.ZodType;
   /** The agent namespace a call touches ('*' for all), for tier checks and the audit line. */
   readonly namespace?: (input: z.output<S>) => string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
@@ -39,41 +71,52 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
  */
 export interface AnyOperation {
   readonly name: string;
+  readonly title: string;
   readonly description: string;
+  readonly annotations: ToolHints;
   readonly input: z.ZodObject;
+  readonly output: z.ZodType;
   namespace?(input: z.output<z.ZodObject>): string;
   readonly denialExtras?: Payload;
-  run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<unknown>;
+  run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<Payload>;
 }
 
 /** An operation's input once its schema has validated it. */
 export type OperationInput<S extends z.ZodObject> = z.output<S>;
 
 /**
- * An operation as declared: like `Operation`, but its input schema may be given as a function
- * that builds it. Building the fifteen zod schemas is most of what loading the declarations
- * costs, and a one-shot CLI call validates with one of them (bench/README.md).
+ * An operation as declared: like `Operation`, but its schemas are given as functions that
+ * build them. Building the zod schemas is most of what loading the declarations costs, and a
+ * one-shot CLI call validates with one of them (bench/README.md). The output schema is the
+ * answer's (answers.ts); the refusal envelope is added here, once for all.
  */
-export type OperationDeclaration<S extends z.ZodObject, O> = Omit<Operation<S, O>, 'input'> & {
+export type OperationDeclaration<S extends z.ZodObject, O> = Omit<Operation<S, O>, 'input' | 'output'> & {
   readonly input: S | (() => S);
+  readonly output: z.ZodType | (() => z.ZodType);
 };
 
-/** An operation from its declaration; a schema given as a function is built on first use, once. */
+/** An operation from its declaration; its schemas are built on first use, once. */
 export function defineOperation<S extends z.ZodObject, O>(declaration: OperationDeclaration<S, O>): Operation<S, O> {
-  const { input } = declaration;
-  if (typeof input !== 'function') return { ...declaration, input };
-  const schema = lazy(input);
+  const declared = declaration.input;
+  const input = typeof declared === 'function' ? lazy(declared) : () => declared;
+  const answer = declaration.output;
+  const output = lazy(() => z.union([typeof answer === 'function' ? answer() : answer, refusal()]));
   return {
     ...declaration,
     get input() {
-      return schema();
+      return input();
+    },
+    get output() {
+      return output();
     },
   };
 }
 
 /**
  * access_level shows its default in tools/list but is not filled in by the schema, so that
- * BOURDON_DEFAULT_ACCESS_LEVEL can apply when a caller leaves it out (spec §3).
+ * BOURDON_DEFAULT_ACCESS_LEVEL can apply when a caller leaves it out (spec §3). tools/list
+ * shows the levels as an enum; the validator still takes any text, as the engine's does, and
+ * the operation answers another value with the engine's refusal (the edge suite decides).
  */
 export function accessShape(toolDefault: 'public' | 'team') {
   return {
@@ -81,7 +124,7 @@ export function accessShape(toolDefault: 'public' | 'team') {
       .string()
       .nullable()
       .optional()
-      .meta({ default: toolDefault, description: 'public, team or private' }),
+      .meta({ default: toolDefault, description: 'public, team or private', enum: [...ACCESS_LEVELS, null] }),
     include_private: laxFlag(false, 'Same as access_level private.'),
   };
 }

@@ -5,7 +5,7 @@
  * previous page ended on (store/cursor.ts), so the last page of a long walk costs what the
  * first one does.
  */
-import type { OperationContext } from '../context.js';
+import { tell, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor, type RowKey } from '../store/cursor.js';
 import { resolveCutoff } from '../store/dates.js';
 import { pyRepr } from '../store/ids.js';
@@ -57,7 +57,7 @@ export function planPage(ctx: OperationContext, request: PageRequest): PagePlan 
   return {
     offset,
     after,
-    cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), ctx.warn),
+    cutoff: resolveCutoff(request.since, savedCutoff, ctx.now(), (message) => tell(ctx, message)),
     size: pageSize(request.limit),
   };
 }

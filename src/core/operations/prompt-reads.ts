@@ -7,23 +7,17 @@
 import { agentsInScope, type OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';
 import { roundTenth } from '../native/python-values.js';
-import { answered, peerReport, tagAgent, type PeerReport } from '../federation/federation.js';
+import { answered, peerReport, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
 import type { Failed, OneOf } from '../payload.js';
 import { mentions, promptContext, recognise, recognitionLine, type MergedEntity } from './recognition.js';
-import { access, askPeers, peerAccessArgs, type AccessEcho } from './read-common.js';
+import { access, askPeers, peerAccessArgs } from './read-common.js';
+import type { Answer, deeperContextAnswer, RecognisedEntity, recognitionAnswer } from './answers.js';
 import type { DeeperContextInput, RecognitionInput } from './inputs.js';
 
-/** A recognised entity as the answer lists it. */
-export type RecognisedEntity = { name: string; type: string | null; source_agents: string[] };
+export type { RecognisedEntity };
 
-export type RecognitionAnswer = { prompt: string } & AccessEcho & {
-    recognition: string;
-    matched_entities: RecognisedEntity[];
-    recognition_latency_us: number;
-    hydration_scheduled: boolean;
-    prompt_context: string;
-  } & Partial<PeerReport>;
+export type RecognitionAnswer = Answer<typeof recognitionAnswer>;
 export type RecognitionOutput = OneOf<RecognitionAnswer | Failed<RecognitionAnswer>>;
 
 export async function prepareRecognitionContext(
@@ -128,7 +122,7 @@ function mergePeerRecognition(matched: MergedEntity[], answers: readonly PeerAns
 }
 
 /** No L2 retriever ships with this package: the context is empty, never an error. */
-export type DeeperContextOutput = { prompt: string } & AccessEcho & { context: string; context_chars: number };
+export type DeeperContextOutput = Answer<typeof deeperContextAnswer>;
 
 export async function getDeeperContext(ctx: OperationContext, args: DeeperContextInput): Promise<DeeperContextOutput> {
   const level = access(ctx, args, 'team');

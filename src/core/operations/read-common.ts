@@ -1,7 +1,7 @@
 /**
  * What the read operations share: resolving a call's access level (the echo every answer
  * carries), asking peers (or nobody) with the level this caller may read at, listing the peers
- * that did not answer, and the fields every paged listing answers besides its rows.
+ * that did not answer. The answers' shapes are declared in answers.ts.
  */
 import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/access.js';
 import type { OperationContext } from '../context.js';
@@ -18,22 +18,7 @@ export interface AccessArgs {
 export type AccessEcho = { access_level: string; include_private: boolean };
 
 /** Peers that did not answer, listed when some did not (federated answers only). */
-export type Reachability = { peers_unreachable?: UnreachablePeer[] };
-
-/**
- * What every paged listing (recent work, notes, workstreams) answers besides its rows: the
- * window and page it was asked for, echoed, the access echo, where the next page starts, and
- * the peers that did not answer.
- */
-export type PagedListing = {
-  since: string | null;
-  agent: string | null;
-  limit: number | null;
-  cursor: string | null;
-  next_cursor: string | null;
-  has_more: boolean;
-} & AccessEcho &
-  Reachability;
+type Reachability = { peers_unreachable?: UnreachablePeer[] };
 
 export function access(ctx: OperationContext, args: AccessArgs, toolDefault: AccessLevel): ResolvedAccess {
   return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);

@@ -23,10 +23,26 @@ import {
   queryAgentMemoryInput,
   recognitionInput,
 } from './inputs.js';
-import { agentFilterNamespace, defineOperation } from './operation.js';
+import {
+  compileTurnAnswer,
+  crossAgentSummaryAnswer,
+  deeperContextAnswer,
+  exportAgentsAnswer,
+  findEntityAnswer,
+  listAgentsAnswer,
+  listNotesAnswer,
+  listRecentWorkAnswer,
+  listWorkstreamsAnswer,
+  queryAgentMemoryAnswer,
+  recognitionAnswer,
+} from './answers.js';
+import { agentFilterNamespace, defineOperation, FEDERATED_READ, LOCAL_READ } from './operation.js';
 
 export const queryAgentMemoryOperation = defineOperation({
   name: 'query_agent_memory',
+  title: 'What one agent knows about a topic',
+  annotations: LOCAL_READ,
+  output: queryAgentMemoryAnswer,
   description: 'What one agent knows about a topic: the entity matches for `topic` that list `agent`.',
   input: queryAgentMemoryInput,
   namespace: (input) => input.agent,
@@ -35,6 +51,9 @@ export const queryAgentMemoryOperation = defineOperation({
 
 export const listRecentWorkOperation = defineOperation({
   name: 'list_recent_work',
+  title: 'Recent work sessions',
+  annotations: FEDERATED_READ,
+  output: listRecentWorkAnswer,
   description:
     'What happened recently: sessions since a day (default: the last 14 days), newest first, paged with cursors.',
   input: listRecentWorkInput,
@@ -45,6 +64,9 @@ export const listRecentWorkOperation = defineOperation({
 
 export const findEntityOperation = defineOperation({
   name: 'find_entity',
+  title: 'Find who knows about a name',
+  annotations: FEDERATED_READ,
+  output: findEntityAnswer,
   description: 'Who knows about X: entities whose name or alias matches, case-insensitively, across every agent.',
   input: findEntityInput,
   run: findEntity,
@@ -52,6 +74,9 @@ export const findEntityOperation = defineOperation({
 
 export const getCrossAgentSummaryOperation = defineOperation({
   name: 'get_cross_agent_summary',
+  title: 'Everything on one project',
+  annotations: FEDERATED_READ,
+  output: crossAgentSummaryAnswer,
   description: 'Everything every agent has on a project: its entity matches and the sessions that focused on it.',
   input: crossAgentSummaryInput,
   run: getCrossAgentSummary,
@@ -59,6 +84,9 @@ export const getCrossAgentSummaryOperation = defineOperation({
 
 export const prepareRecognitionContextOperation = defineOperation({
   name: 'prepare_recognition_context',
+  title: 'Recognise what a prompt mentions',
+  annotations: FEDERATED_READ,
+  output: recognitionAnswer,
   description:
     'Call at the start of a turn: which known entities the prompt mentions, a one-line recognition and a short context block.',
   input: recognitionInput,
@@ -67,6 +95,9 @@ export const prepareRecognitionContextOperation = defineOperation({
 
 export const compileCodexTurnOperation = defineOperation({
   name: 'compile_codex_turn',
+  title: 'Codex turn brief',
+  annotations: LOCAL_READ,
+  output: compileTurnAnswer,
   description:
     'Call before a Codex turn: a small ranked recognition brief (codex-turn-brief/v1) compiled from the prompt, the repository at `cwd`, Codex thread metadata and the library, in every delivery form (explicit text, MCP payload, MEMORY.md block, fallback block, repo overlay).',
   input: compileTurnInput,
@@ -75,6 +106,9 @@ export const compileCodexTurnOperation = defineOperation({
 
 export const getDeeperContextOperation = defineOperation({
   name: 'get_deeper_context',
+  title: 'Deeper context for a prompt',
+  annotations: LOCAL_READ,
+  output: deeperContextAnswer,
   description: 'Longer context from an L2 retriever. None is configured here, so the context is empty.',
   input: deeperContextInput,
   run: getDeeperContext,
@@ -82,6 +116,9 @@ export const getDeeperContextOperation = defineOperation({
 
 export const listAgentsOperation = defineOperation({
   name: 'list_agents',
+  title: 'List agents',
+  annotations: FEDERATED_READ,
+  output: listAgentsAnswer,
   description: 'The ids of every agent in the library (and on peers), sorted.',
   input: listAgentsInput,
   run: listAgents,
@@ -89,6 +126,9 @@ export const listAgentsOperation = defineOperation({
 
 export const exportAgentsOperation = defineOperation({
   name: 'export_agents',
+  title: "Export this machine's agents",
+  annotations: LOCAL_READ,
+  output: exportAgentsAnswer,
   description:
     "This machine's agents as a redacted bourdon.agents/v1 envelope (never includes private sessions or peers).",
   input: exportAgentsInput,
@@ -97,6 +137,9 @@ export const exportAgentsOperation = defineOperation({
 
 export const listNotesOperation = defineOperation({
   name: 'list_notes',
+  title: 'Notes agents left',
+  annotations: FEDERATED_READ,
+  output: listNotesAnswer,
   description:
     'Notes agents left, newest first: since a day (default: the last 14 days), filtered by agent, tag or project, paged with cursors. Note texts are redacted.',
   input: listNotesInput,
@@ -107,6 +150,9 @@ export const listNotesOperation = defineOperation({
 
 export const listWorkstreamsOperation = defineOperation({
   name: 'list_workstreams',
+  title: 'Workstreams in flight',
+  annotations: FEDERATED_READ,
+  output: listWorkstreamsAnswer,
   description:
     'What is in flight: every project named in sessions and notes, across agents, with its agents, counts, first and last activity, status (active within 14 days, idle, or archived) and newest actions. Sorted by last activity, paged with cursors.',
   input: listWorkstreamsInput,

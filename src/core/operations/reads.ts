@@ -4,7 +4,7 @@
  * named type. Payload shapes, key order and defaults follow the Python engine's tools; their
  * declarations (schemas, descriptions) are in read-operations.ts.
  */
-import { agentsInScope, type OperationContext } from '../context.js';
+import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
 import { sessionsForProject } from '../store/indexes.js';
 import {
   byDateRef,
@@ -14,18 +14,18 @@ import {
   peerSessions,
 } from '../federation/federation.js';
 import type { Failed, OneOf } from '../payload.js';
-import { findEntityMatches, sessionRef, type EntityMatch, type SessionRef } from './queries.js';
-import {
-  access,
-  askPeers,
-  peerAccessArgs,
-  withReachability,
-  type AccessEcho,
-  type Reachability,
-} from './read-common.js';
+import { findEntityMatches, sessionRef, type EntityMatch } from './queries.js';
+import { access, askPeers, peerAccessArgs, withReachability } from './read-common.js';
+import type {
+  Answer,
+  crossAgentSummaryAnswer,
+  findEntityAnswer,
+  listAgentsAnswer,
+  queryAgentMemoryAnswer,
+} from './answers.js';
 import type { CrossAgentSummaryInput, FindEntityInput, ListAgentsInput, QueryAgentMemoryInput } from './inputs.js';
 
-export type ListAgentsOutput = { agents: string[] } & Reachability;
+export type ListAgentsOutput = Answer<typeof listAgentsAnswer>;
 
 export async function listAgents(ctx: OperationContext, args: ListAgentsInput): Promise<ListAgentsOutput> {
   const local = agentsInScope(ctx).map((agent) => agent.id);
@@ -34,7 +34,7 @@ export async function listAgents(ctx: OperationContext, args: ListAgentsInput): 
   return withReachability({ agents: mergeAgentIds(local, answers) }, answers);
 }
 
-export type FindEntityAnswer = { name: string } & AccessEcho & { matches: EntityMatch[] } & Reachability;
+export type FindEntityAnswer = Answer<typeof findEntityAnswer>;
 export type FindEntityOutput = OneOf<FindEntityAnswer | Failed<FindEntityAnswer>>;
 
 export async function findEntity(ctx: OperationContext, args: FindEntityInput): Promise<FindEntityOutput> {
@@ -47,7 +47,7 @@ export async function findEntity(ctx: OperationContext, args: FindEntityInput): 
   return withReachability({ ...base, matches: mergeEntityMatches(local, answers) }, answers);
 }
 
-export type QueryAgentMemoryAnswer = { agent: string; topic: string } & AccessEcho & { matches: EntityMatch[] };
+export type QueryAgentMemoryAnswer = Answer<typeof queryAgentMemoryAnswer>;
 export type QueryAgentMemoryOutput = OneOf<QueryAgentMemoryAnswer | Failed<QueryAgentMemoryAnswer>>;
 
 export async function queryAgentMemory(
@@ -62,18 +62,14 @@ export async function queryAgentMemory(
     include_private: args.include_private ?? false,
   };
   if (level.error) return { error: level.error, ...base, matches: [] };
+  tellUnknownAgent(ctx, args.agent);
   const matches = findEntityMatches(agentsInScope(ctx), args.topic, level.effective).filter((match) =>
     match.agents.includes(args.agent),
   );
   return { ...base, matches };
 }
 
-export type CrossAgentSummaryAnswer = {
-  project: string;
-  agents: string[];
-  recent_sessions: SessionRef[];
-  entities: EntityMatch[];
-} & Reachability;
+export type CrossAgentSummaryAnswer = Answer<typeof crossAgentSummaryAnswer>;
 export type CrossAgentSummaryOutput = OneOf<CrossAgentSummaryAnswer | Failed<CrossAgentSummaryAnswer>>;
 
 export async function getCrossAgentSummary(

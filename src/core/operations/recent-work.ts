@@ -4,17 +4,18 @@
  * next page starts from.
  */
 import type { AccessLevel } from '../trust/access.js';
-import { agentsInScope, type OperationContext } from '../context.js';
+import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
 import type { DatedSession } from '../store/indexes.js';
 import { agentSessions, librarySessions } from '../store/library-indexes.js';
 import { byRecencyRef, dedupeSessions, peerAgentFilter, peerSessions } from '../federation/federation.js';
 import type { Failed, OneOf } from '../payload.js';
 import { planPage, takePage, takeSessionPage } from './paging.js';
-import { sessionRef, type SessionRef } from './queries.js';
-import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
+import { sessionRef } from './queries.js';
+import { access, askPeers, peerAccessArgs, withReachability } from './read-common.js';
+import type { Answer, listRecentWorkAnswer } from './answers.js';
 import { MAX_PAGE_SIZE, type ListRecentWorkInput } from './inputs.js';
 
-export type ListRecentWorkAnswer = PagedListing & { summary: boolean; sessions: SessionRef[] };
+export type ListRecentWorkAnswer = Answer<typeof listRecentWorkAnswer>;
 export type ListRecentWorkOutput = OneOf<ListRecentWorkAnswer | Failed<ListRecentWorkAnswer>>;
 
 export async function listRecentWork(ctx: OperationContext, args: ListRecentWorkInput): Promise<ListRecentWorkOutput> {
@@ -35,6 +36,7 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   if ('error' in plan) return { error: plan.error, ...empty };
   const toRef = ({ agent, session }: DatedSession) => sessionRef(agent, session, summary);
   const onPeer = peerAgentFilter(args.agent);
+  if (args.agent && !onPeer) tellUnknownAgent(ctx, args.agent);
   const local = onPeer ? [] : localSessions(ctx, level.effective, args.agent ?? null);
   // A plain agent filter names a local agent; `peer:<peer>:<agent>` names one peer's agent.
   const answers =

@@ -9,37 +9,28 @@
  * works as list_recent_work's: an offset and the cutoff travel in the cursor.
  */
 import { canSee, type AccessLevel } from '../trust/access.js';
-import { agentsInScope, type OperationContext } from '../context.js';
+import { agentsInScope, tell, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../store/cursor.js';
-import { dayOf, defaultCutoff, localDay, parseCalendarDay } from '../store/dates.js';
+import { dayOf, defaultCutoff, ignoredSince, localDay, sinceDay } from '../store/dates.js';
 import { pyRepr } from '../store/ids.js';
-import { loggedValue } from '../errors.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import { addCounts, answered, peerAgentFilter, peerCount, tagAgent } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
-import { access, askPeers, peerAccessArgs, withReachability, type PagedListing } from './read-common.js';
+import { access, askPeers, peerAccessArgs, withReachability } from './read-common.js';
+import { WORKSTREAM_STATUSES, type Answer, type listWorkstreamsAnswer, type Workstream } from './answers.js';
 import { pageSize } from './paging.js';
 import { MAX_PAGE_SIZE } from './inputs.js';
 import type { Failed, OneOf } from '../payload.js';
 import type { ListWorkstreamsInput } from './inputs.js';
 import { redactText } from '../trust/redaction.js';
 
-export const WORKSTREAM_STATUSES = ['active', 'idle', 'archived'] as const;
+export { WORKSTREAM_STATUSES };
 export type WorkstreamStatus = (typeof WORKSTREAM_STATUSES)[number];
 const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
 const RECENT_ACTIONS = 3;
 
-export interface Workstream {
-  name: string;
-  agents: string[];
-  session_count: number;
-  note_count: number;
-  first_activity: string;
-  last_activity: string;
-  status: WorkstreamStatus;
-  recent_actions: string[];
-}
+export type { Workstream };
 
 interface Activity {
   agent: string;
@@ -205,7 +196,7 @@ function byLastActivity(a: StreamBase, b: StreamBase): number {
   return an === bn ? 0 : an < bn ? -1 : 1;
 }
 
-export type ListWorkstreamsAnswer = PagedListing & { status: string | null; workstreams: Workstream[] };
+export type ListWorkstreamsAnswer = Answer<typeof listWorkstreamsAnswer>;
 export type ListWorkstreamsOutput = OneOf<ListWorkstreamsAnswer | Failed<ListWorkstreamsAnswer>>;
 
 export async function listWorkstreams(
@@ -237,9 +228,16 @@ export async function listWorkstreams(
     cutoff = state.cutoff;
   }
   if (args.since !== null && args.since !== undefined) {
-    const day = parseCalendarDay(args.since);
+    const day = sinceDay(args.since, ctx.now());
     if (day) cutoff = day;
-    else ctx.warn(`ignoring invalid since ${loggedValue(args.since)}: expected YYYY-MM-DD or an ISO datetime`);
+    else
+      tell(
+        ctx,
+        ignoredSince(
+          args.since,
+          cutoff ? `the cursor's window (from ${cutoff}) was used` : 'every workstream was listed',
+        ),
+      );
   }
   const now = ctx.now();
   const clock: Clock = { today: localDay(now), activeSince: defaultCutoff(now) };

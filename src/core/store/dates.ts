@@ -62,20 +62,55 @@ export function defaultCutoff(now: Date): string {
   return localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - DEFAULT_WINDOW_DAYS));
 }
 
+/** Every form a `since` may take: the engine's (a day, an ISO datetime) and the relative ones. */
+export const SINCE_FORMS = 'YYYY-MM-DD, an ISO datetime, today, yesterday, 7d (days ago) or 2w (weeks ago)';
+
 /**
- * Resolves the cutoff day for a listing: a valid `since` wins; otherwise the cutoff saved in
- * the cursor; otherwise the default window. An invalid `since` is warned about, never thrown.
+ * The local calendar day a relative `since` names (`today`, `yesterday`, `7d`, `2w`, any
+ * case), or null when it is not one. The one grammar of the CLI's `--since` and of the tools'
+ * `since` where the engine would have ignored the value.
+ */
+export function relativeSinceDay(input: string, now: Date): string | null {
+  const text = input.trim().toLowerCase();
+  const daysAgo = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
+  if (text === 'today') return daysAgo(0);
+  if (text === 'yesterday') return daysAgo(1);
+  const relative = /^(\d{1,4})([dw])$/.exec(text);
+  return relative ? daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1)) : null;
+}
+
+/** The calendar day a `since` names: the engine's forms as written, else a relative one; or null. */
+export function sinceDay(since: string, now: Date): string | null {
+  return parseCalendarDay(since) ?? relativeSinceDay(since, now);
+}
+
+/** What a caller is told of a `since` that names no day, and what was used instead. */
+export function ignoredSince(since: string, used: string): string {
+  return `since ${loggedValue(since)} is not a date (expected ${SINCE_FORMS}); ${used}`;
+}
+
+/**
+ * Resolves the cutoff day for a listing: a valid `since` wins (the engine's forms as written,
+ * else a relative one); otherwise the cutoff saved in the cursor; otherwise the default
+ * window. A `since` that is neither is told (`tell`: the caller's notice, else stderr), never thrown.
  */
 export function resolveCutoff(
   since: string | null | undefined,
   savedCutoff: string | null | undefined,
   now: Date,
-  warn: Warn,
+  tell: Warn,
 ): string {
   if (since !== null && since !== undefined) {
-    const day = parseCalendarDay(since);
+    const day = sinceDay(since, now);
     if (day) return day;
-    warn(`ignoring invalid since ${loggedValue(since)}: expected YYYY-MM-DD or an ISO datetime`);
+    tell(
+      ignoredSince(
+        since,
+        savedCutoff
+          ? `the cursor's window (from ${savedCutoff}) was used`
+          : `the last ${DEFAULT_WINDOW_DAYS} days were used`,
+      ),
+    );
   }
   return savedCutoff ?? defaultCutoff(now);
 }
@@ -102,12 +137,16 @@ export function utcSeconds(moment: Date): string {
   return moment.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). */
+/**
+ * "today", "yesterday", "3 days ago", "in 2 days" for a YYYY-MM-DD day (or ISO datetime). A
+ * value that names no real day ("2024-13-45", "soon") is shown as written, never rolled over
+ * into another month.
+ */
 export function relativeDay(value: string | null | undefined, now = new Date()): string {
   if (!value) return '-';
-  const day = value.slice(0, 10);
+  const day = dayOf(value);
+  if (day === null) return value;
   const parsed = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
-  if (Number.isNaN(parsed)) return value;
   const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
   const days = Math.round((today - parsed) / 86_400_000);
   if (days === 0) return 'today';

@@ -10,6 +10,9 @@ import { optionalInteger, optionalText, requiredInteger } from '../lax-input.js'
 
 const rows = (what: string) => z.array(z.record(z.string(), z.unknown())).nullable().default(null).describe(what);
 
+/** The most versions one list_memory_versions call answers (larger limits are clamped). */
+export const MAX_VERSION_LIMIT = 1000;
+
 export const commitInput = () =>
   z.object({
     agent_id: z.string().describe('The agent id: ^[a-z0-9][a-z0-9_-]*$, at most 64 characters.'),
@@ -43,7 +46,10 @@ export type CommitArgs = Omit<CommitRequest, RowKey> & { [K in RowKey]?: unknown
 export const listVersionsInput = () =>
   z.object({
     agent_id: z.string(),
-    limit: optionalInteger('How many versions, newest first (default 20, at most 1000).'),
+    limit: optionalInteger('How many versions, newest first (default 20, at most 1000).').meta({
+      minimum: 1,
+      maximum: 1000,
+    }),
   });
 export type ListVersionsInput = z.output<ReturnType<typeof listVersionsInput>>;
 

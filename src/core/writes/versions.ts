@@ -11,7 +11,7 @@ import type { OperationContext } from '../context.js';
 import { BourdonError, describeError } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readHistory, readLive, type HistoryState } from './history.js';
-import type { ExplainInput, ListVersionsInput, RollbackInput } from './inputs.js';
+import { MAX_VERSION_LIMIT, type ExplainInput, type ListVersionsInput, type RollbackInput } from './inputs.js';
 import type { RowCounts, VersionRecord } from './version-record.js';
 import {
   runCountsJob,
@@ -35,7 +35,7 @@ import { plural } from '../store/words.js';
 export type { FieldChange, NoteId, SessionId } from './manifest-diff.js';
 
 export const DEFAULT_VERSION_LIMIT = 20;
-export const MAX_VERSION_LIMIT = 1000;
+export { MAX_VERSION_LIMIT };
 
 function trustedOnly(ctx: OperationContext, op: string): DenialPayload | null {
   if (ctx.caller.tier === 'trusted') return null;
