@@ -48,11 +48,17 @@ async function fakePeer(): Promise<FakePeer> {
       if (peer.mode === 'wide-match') {
         // The attack run's answer: one match carrying 30,000 agents and 30,000 tags.
         return text({
+          name: 'bourdon',
+          access_level: 'public',
+          include_private: false,
           matches: [{ name: 'Bourdon', agents: ids('a', 30_000), types: [], summaries: {}, tags: ids('t', 30_000) }],
         });
       }
       // The worst answer under the byte cap: 60 matches of the same name, 1,000 agents and 1,000 tags each.
       return text({
+        name: 'bourdon',
+        access_level: 'public',
+        include_private: false,
         matches: Array.from({ length: 60 }, (_, m) => ({
           name: 'Bourdon',
           agents: ids(`m${m}-a`, 1_000),
@@ -65,6 +71,15 @@ async function fakePeer(): Promise<FakePeer> {
     server.registerTool('list_agents', any, async () => text({ agents: ['peer:laptop:codex', 'codex'] }));
     server.registerTool('list_recent_work', any, async () =>
       text({
+        since: '2000-01-01',
+        agent: null,
+        access_level: 'public',
+        include_private: false,
+        limit: null,
+        cursor: null,
+        summary: false,
+        next_cursor: null,
+        has_more: false,
         sessions: [
           { agent: 'codex', date: '2099-01-01', cwd: '/future', project_focus: ['Pinned'] },
           { agent: 'peer:laptop:codex', date: today, cwd: '/today', project_focus: ['Real'] },

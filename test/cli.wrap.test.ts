@@ -103,7 +103,9 @@ describe('suggestions and the bare command', () => {
   it('a mistyped flag gets the closest flag, as a mistyped command gets the closest command', async () => {
     const result = await runCli(['recent', '--sinse', '7d', '--library', library], { env: env() });
     expect(result.code).toBe(2);
-    expect(result.stderr.split('\n')[0]).toBe('bourdon: Nonexistent flag: --sinse; did you mean --since?');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'bourdon: Nonexistent flag: --sinse; did you mean --since? (see `bourdon recent --help`)',
+    );
     const json = await runCli(['recent', '--lmit', '3', '--json', '--library', library], { env: env() });
     expect(JSON.parse(json.stdout)).toEqual({ error: 'Nonexistent flag: --lmit; did you mean --limit?' });
     const far = await runCli(['recent', '--zzzzzz', '--library', library], { env: env() });

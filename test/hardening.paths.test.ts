@@ -36,6 +36,8 @@ function tree(root: string): Record<string, string> {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       const rel = path.relative(root, full);
+      // The audit log is the one file a refusal writes: its line says what was refused (issue 41).
+      if (entry.name === 'audit.jsonl') continue;
       if (entry.isDirectory()) {
         out[rel + '/'] = 'dir';
         walk(full);

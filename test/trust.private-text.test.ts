@@ -246,12 +246,15 @@ describe('audit and logs', () => {
     expect(log).not.toContain(TOKEN.toUpperCase());
   });
 
-  it('cap an invalid `since` echoed to stderr', async () => {
+  it('cap an invalid `since` echoed back, to the caller (the notice) and to stderr', async () => {
     const since = 'x'.repeat(100_000);
     warnings.length = 0;
-    await call('list_recent_work', { since });
-    await call('list_workstreams', { since });
-    expect(warnings.filter((line) => line.includes('ignoring invalid since'))).toHaveLength(2);
+    for (const name of ['list_recent_work', 'list_workstreams']) {
+      const result = await client.callTool({ name, arguments: { since } });
+      const notices = (result.content as { text: string }[]).slice(1).map((item) => item.text);
+      expect(notices.some((text) => text.includes('is not a date'))).toBe(true);
+      for (const text of notices) expect(text.length).toBeLessThan(400);
+    }
     for (const line of warnings) expect(line.length).toBeLessThan(400);
   });
 

@@ -258,7 +258,9 @@ export abstract class BaseCommand extends Command {
         auditRecord(OPERATOR.agent_id, pending.op, pending.namespace, decision, detail),
       );
     } catch (error) {
-      this.warnOnce(`audit log not written (${describeError(error)})`);
+      // A failed command's one line already says what went wrong (a full or read-only disk
+      // fails both); a write that happened without its audit line is worth a warning.
+      if (decision === 'allow') this.warnOnce(`audit log not written (${describeError(error)})`);
     }
   }
 
