@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { ExportEnvironment, ParticipantHelp } from '../participant.js';
 import type { Signal } from './runs.js';
+import { PROJECT_HINTS } from '../project-hints.js';
 
 /** How runs become sessions and entities. */
 export type AutomationStyle =
@@ -37,22 +38,8 @@ export interface AutomationVariant {
   readonly help: ParticipantHelp;
 }
 
-const HINTS = [
-  'ShipStable',
-  'ILTT',
-  'Prun',
-  'PRUN',
-  'OMNIvour',
-  'Castmore',
-  'Bourdon',
-  'RADLAB',
-  'CHIP',
-  'Claude Brain',
-  'Cursor',
-  'Copilot',
-  'Codex',
-  'Cascade',
-];
+/** The engine's project hints (project-hints.ts), shared with the Claude desktop surfaces. */
+const HINTS: readonly string[] = PROJECT_HINTS;
 
 const SIGNALS: readonly Signal[] = [
   { name: 'human-dashboard-action', words: ['human', 'ryan', 'dashboard', 'manual'] },
