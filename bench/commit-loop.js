@@ -27,7 +27,7 @@ if (!fs.existsSync(SCHEDSTAT)) {
   process.exit(2);
 }
 const dist = (file) => import(path.join(ROOT, 'dist', 'core', file));
-const { L6Store } = await dist('store/library.js');
+const { LibraryStore } = await dist('store/library.js');
 const { createContext } = await dist('context.js');
 const { commitToFederation } = await dist('writes/commit.js');
 const { findEntity } = await dist('operations/reads.js');
@@ -38,7 +38,7 @@ const env = { ...process.env, BOURDON_HOME: home };
 delete env.BOURDON_HISTORY_KEEP;
 
 writeOffThread(!onLoop);
-const store = new L6Store(library, { warn: () => {}, freshness: { watch: true } });
+const store = new LibraryStore(library, { warn: () => {}, freshness: { watch: true } });
 const ctx = createContext(store, { warn: () => {}, env });
 const read = () => findEntity(ctx, { name: 'Project sync 0', access_level: 'team' });
 let serial = 0;

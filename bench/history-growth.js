@@ -12,7 +12,7 @@ const flag = flagReader();
 const COMMITS = Number(flag('--commits', '100'));
 const asJson = process.argv.includes('--json');
 const DIST = path.join(ROOT, 'dist');
-const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { LibraryStore } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const { commitLive } = await import(path.join(DIST, 'core', 'writes', 'writes.js'));
 const { readHistory, readArchive } = await import(path.join(DIST, 'core', 'writes', 'history.js'));
@@ -28,7 +28,7 @@ try {
   fs.mkdirSync(path.join(library, 'agents'));
   const { id, text } = manifestText(0, { entities: 1000, sessions: 500, notes: 50 });
   fs.writeFileSync(path.join(library, 'agents', `${id}.l5.yaml`), text);
-  const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: {} });
+  const ctx = createContext(new LibraryStore(library, { warn: () => {} }), { warn: () => {}, env: {} });
   const manifest = fs.statSync(path.join(library, 'agents', `${id}.l5.yaml`)).size;
   const before = size(library);
   // The first commit also records the hand-written file as version 1 (op external): its base

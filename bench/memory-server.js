@@ -35,8 +35,8 @@ function rssMb(pid) {
  * `{ file, entities, bytes, names }`.
  */
 async function memoryFileFor(library, dir) {
-  const { L6Store } = await import(pathToFileURL(path.join(ROOT, 'dist', 'core', 'store', 'library.js')).href);
-  const store = new L6Store(library, { warn: () => {} });
+  const { LibraryStore } = await import(pathToFileURL(path.join(ROOT, 'dist', 'core', 'store', 'library.js')).href);
+  const store = new LibraryStore(library, { warn: () => {} });
   const byName = new Map();
   for (const agent of store.snapshot().agents) {
     for (const entity of agent.entities) {

@@ -13,18 +13,19 @@ import { ROOT } from './lib.js';
 const agents = Number(process.argv[2] ?? 50);
 const rounds = Number(process.argv[3] ?? 40);
 const dist = (file) => import(path.join(ROOT, 'dist', file));
-const [{ L6Store }, { createL6Server }, { runHttpServer }, { McpPeerFanout }, { readPeerAnswer }] = await Promise.all([
-  dist('core/store/library.js'),
-  dist('mcp/server.js'),
-  dist('mcp/http.js'),
-  dist('mcp/peer-client.js'),
-  dist('core/operations/peer-answers.js'),
-]);
+const [{ LibraryStore }, { createMcpServer }, { runHttpServer }, { McpPeerFanout }, { readPeerAnswer }] =
+  await Promise.all([
+    dist('core/store/library.js'),
+    dist('mcp/server.js'),
+    dist('mcp/http.js'),
+    dist('mcp/peer-client.js'),
+    dist('core/operations/peer-answers.js'),
+  ]);
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-peer-bench-'));
 generateLibrary(scratch, { agents });
-const store = new L6Store(scratch, { warn: () => {} });
-const peer = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), {
+const store = new LibraryStore(scratch, { warn: () => {} });
+const peer = await runHttpServer(() => createMcpServer(store, { warn: () => {}, auditPath: null }), {
   port: 0,
   allowUnauthenticated: true,
   warn: () => {},

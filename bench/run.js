@@ -109,8 +109,8 @@ const measureMemory = (nodeFlags = []) =>
         '--expose-gc',
         '--input-type=module',
         '-e',
-        `const { L6Store } = await import(${JSON.stringify(path.join(DIST, 'core', 'store', 'library.js'))});
-         const store = new L6Store(${JSON.stringify(LIBRARY)}, { warn: () => {} }); store.snapshot();
+        `const { LibraryStore } = await import(${JSON.stringify(path.join(DIST, 'core', 'store', 'library.js'))});
+         const store = new LibraryStore(${JSON.stringify(LIBRARY)}, { warn: () => {} }); store.snapshot();
          const loaded = process.memoryUsage().rss; global.gc(); global.gc();
          const settled = process.memoryUsage().rss;
          await new Promise((resolve) => setTimeout(resolve, 2000)); global.gc();
@@ -270,7 +270,7 @@ if (process.env.NODE_EXTRA_CA_CERTS) {
   );
 }
 
-const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { LibraryStore } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const reads = await import(path.join(DIST, 'core', 'operations', 'reads.js'));
 const recentWork = await import(path.join(DIST, 'core', 'operations', 'recent-work.js'));
@@ -280,10 +280,10 @@ const silent = () => {};
 // Cold load: a new store parsing every manifest (what a server start or an uncached CLI pays).
 const coldRuns = quick ? 3 : 3;
 const cold = [];
-for (let i = 0; i < coldRuns; i++) cold.push(time(() => new L6Store(LIBRARY, { warn: silent }).snapshot()));
+for (let i = 0; i < coldRuns; i++) cold.push(time(() => new LibraryStore(LIBRARY, { warn: silent }).snapshot()));
 record('cold load (parse every manifest)', cold, 5000, 'Python engine: 51 s');
 
-const store = new L6Store(LIBRARY, { warn: silent });
+const store = new LibraryStore(LIBRARY, { warn: silent });
 store.snapshot();
 const ctx = createContext(store, { warn: silent, env: {}, now: () => new Date(Date.UTC(2026, 10, 29, 12)) });
 
@@ -339,7 +339,7 @@ if (writes?.commitToFederation) {
   const copy = path.join(DATA, 'commit-library');
   fs.rmSync(copy, { recursive: true, force: true });
   fs.cpSync(LIBRARY, copy, { recursive: true });
-  const writeStore = new L6Store(copy, { warn: silent });
+  const writeStore = new LibraryStore(copy, { warn: silent });
   writeStore.snapshot();
   const writeCtx = createContext(writeStore, {
     warn: silent,
@@ -415,11 +415,11 @@ if (!asJson)
 
 const http = await optional('mcp/http.js');
 if (http?.runHttpServer) {
-  const { createL6Server } = await import(path.join(DIST, 'mcp', 'server.js'));
+  const { createMcpServer } = await import(path.join(DIST, 'mcp', 'server.js'));
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const httpStore = new L6Store(LIBRARY, { warn: silent });
+  const httpStore = new LibraryStore(LIBRARY, { warn: silent });
   httpStore.snapshot();
-  const server = await http.runHttpServer(() => createL6Server(httpStore, { warn: silent, auditPath: null }), {
+  const server = await http.runHttpServer(() => createMcpServer(httpStore, { warn: silent, auditPath: null }), {
     host: '127.0.0.1',
     port: 0,
     allowUnauthenticated: true,

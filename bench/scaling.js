@@ -25,7 +25,7 @@ const DIST = path.join(ROOT, 'dist');
 const DATA = path.join(ROOT, '.bench-data');
 const SMALL = { entities: 50, sessions: 20, notes: 5 };
 
-const { L6Store, parseManifest } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { LibraryStore, parseManifest } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const reads = await import(path.join(DIST, 'core', 'operations', 'reads.js'));
 const recentWork = await import(path.join(DIST, 'core', 'operations', 'recent-work.js'));
@@ -67,7 +67,7 @@ for (const agents of [10, 1000]) {
     ['server store (stamp + watch)', { warn, freshness: { watch: true } }],
     ['sweeping store (stat per manifest)', { warn }],
   ]) {
-    const store = new L6Store(root, options);
+    const store = new LibraryStore(root, options);
     store.snapshot();
     const ctx = createContext(store, { warn });
     const find = await cpuPerCall(() => reads.findEntity(ctx, { name: ownName, access_level: 'team' }));
@@ -93,7 +93,7 @@ for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per ma
 // --- paging ---------------------------------------------------------------------------------
 {
   const root = library('library-50', { agents: 50 });
-  const store = new L6Store(root, { warn, freshness: { watch: true } });
+  const store = new LibraryStore(root, { warn, freshness: { watch: true } });
   store.snapshot();
   const ctx = createContext(store, { warn });
   const args = { since: '2025-01-01', limit: 100, access_level: 'public' };
@@ -133,7 +133,7 @@ for (const kind of ['server store (stamp + watch)', 'sweeping store (stat per ma
 // agents, against a steady call.
 {
   const root = library('library-50', { agents: 50 });
-  const store = new L6Store(root, { warn, freshness: { watch: true } });
+  const store = new LibraryStore(root, { warn, freshness: { watch: true } });
   const ctx = createContext(store, { warn });
   const args = { name: 'Project sync 0', access_level: 'team' };
   await reads.findEntity(ctx, args);

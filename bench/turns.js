@@ -97,10 +97,10 @@ const p95 = (samples) =>
   [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * 0.95))];
 const ms = (value) => `${value.toFixed(2)} ms`;
 
-const { L6Store } = await import(path.join(DIST, 'core', 'store', 'library.js'));
+const { LibraryStore } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
 const { compileCodexTurn } = await import(path.join(DIST, 'core', 'operations', 'codex-turn.js'));
-const store = new L6Store(LIBRARY, { warn: () => {} });
+const store = new LibraryStore(LIBRARY, { warn: () => {} });
 store.snapshot();
 const ctx = createContext(store, {
   warn: () => {},

@@ -1,10 +1,10 @@
 /**
  * Bourdon's library API: the same core operations and servers the CLI uses, for programs.
  *
- *   import { L6Store, createContext, findEntity, createL6Server, runStdio } from 'bourdon';
+ *   import { LibraryStore, createContext, findEntity, createMcpServer, runStdio } from 'bourdon';
  */
 export {
-  L6Store,
+  LibraryStore,
   libraryPaths,
   parseManifest,
   MAX_MANIFEST_BYTES,
@@ -64,7 +64,7 @@ export {
 export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/writes/staging.js';
 
 // Servers and clients.
-export { createL6Server, SERVER_NAME, SERVER_VERSION, type L6ServerOptions } from './mcp/server.js';
+export { createMcpServer, SERVER_NAME, SERVER_VERSION, type McpServerOptions } from './mcp/server.js';
 export { runStdio } from './mcp/stdio.js';
 export { runHttpServer, BindRefusedError, type HttpServerOptions, type HttpServerHandle } from './mcp/http.js';
 export { McpPeerFanout, checkPeer } from './mcp/peer-client.js';

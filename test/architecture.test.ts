@@ -163,6 +163,11 @@ describe('architecture: participants (src/participants)', () => {
 });
 
 describe('architecture: import rules (docs/architecture.md)', () => {
+  it('the core root holds at most eight files: the rest live in folders named for what they are', () => {
+    const rootFiles = fs.readdirSync(CORE).filter((name) => fs.statSync(path.join(CORE, name)).isFile());
+    expect(rootFiles.length, rootFiles.join(', ')).toBeLessThanOrEqual(8);
+  });
+
   it('finds the parts the rules name', () => {
     const parts = new Set(coreFiles.map(partOf));
     expect([...parts].sort()).toEqual(Object.keys(MAY_IMPORT).sort());

@@ -16,12 +16,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { READ_TOOLS, profileFilter } from '../src/core/trust/profiles.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { StdioBridge } from '../src/mcp/bridge.js';
 import { runHttpServer } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
@@ -380,9 +380,9 @@ describe('StdioBridge in-process', () => {
   });
 
   it("the server's own profile holds under a bridge that offers everything", async () => {
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const upstream = await runHttpServer(
-      () => createL6Server(store, { auditPath: null, warn: () => {}, toolFilter: profileFilter('read') }),
+      () => createMcpServer(store, { auditPath: null, warn: () => {}, toolFilter: profileFilter('read') }),
       {
         port: 0,
         allowUnauthenticated: true,
@@ -412,7 +412,7 @@ describe('StdioBridge in-process', () => {
   });
 
   it('bridges a handshake-era server with sessions (as the Python engine is), and survives its restart', async () => {
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     // One transport per session, as a stateful server keeps them; a restart forgets them all.
     let sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
     let sessionsMade = 0;
@@ -437,7 +437,7 @@ describe('StdioBridge in-process', () => {
             sessionsMade++;
           },
         });
-        await createL6Server(store, { auditPath: null, warn: () => {} }).connect(fresh);
+        await createMcpServer(store, { auditPath: null, warn: () => {} }).connect(fresh);
         transport = fresh;
       }
       const response = await transport.handleRequest(
@@ -472,8 +472,8 @@ describe('StdioBridge in-process', () => {
 
   it('a server that goes away mid-session: an error result, then it answers again once the server is back', async () => {
     const lib = copyFixtureLibrary();
-    const store = new L6Store(lib, { warn: () => {} });
-    const factory = () => createL6Server(store, { auditPath: null, warn: () => {} });
+    const store = new LibraryStore(lib, { warn: () => {} });
+    const factory = () => createMcpServer(store, { auditPath: null, warn: () => {} });
     let upstream = await runHttpServer(factory, {
       port: 0,
       allowUnauthenticated: true,

@@ -9,7 +9,7 @@ import {
   prepareRecognitionContextOperation,
 } from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { BourdonError } from '../src/core/errors.js';
 import { redactText, REDACTED } from '../src/core/trust/redaction.js';
@@ -33,7 +33,7 @@ describe('manifest loading', () => {
       'a.l5.yaml':
         "agent: {id: a, type: other}\nrecent_sessions:\n  - date: '2026-06-01'\n    project_focus: Bourdon\n    key_actions: Chased flaky test\n",
     });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     const payload = await invoke(listRecentWorkOperation, ctx, { since: '2026-01-01' });
     expect(payload.sessions).toEqual([
       {
@@ -54,7 +54,7 @@ describe('manifest loading', () => {
       'bad.l5.yaml': 'agent: [\n',
       'list.l5.yaml': '- 1\n',
     });
-    const store = new L6Store(root, { warn: (message) => warnings.push(message) });
+    const store = new LibraryStore(root, { warn: (message) => warnings.push(message) });
     const snapshot = store.snapshot();
     expect(snapshot.agents.map((agent) => agent.id)).toEqual(['good']);
     expect(snapshot.broken.map((record) => record.id).sort()).toEqual(['bad', 'list']);
@@ -76,7 +76,7 @@ describe('manifest loading', () => {
       'twin-1.l5.yaml': manifest('twin', 'First'),
       'twin-2.l5.yaml': manifest('twin', 'Second'),
     });
-    const store = new L6Store(root, { warn: (message) => warnings.push(message) });
+    const store = new LibraryStore(root, { warn: (message) => warnings.push(message) });
     const snapshot = store.snapshot();
     expect(snapshot.byId.get('codex')!.file).toBe('codex.l5.yaml');
     expect(snapshot.byId.get('twin')!.file).toBe('twin-2.l5.yaml');
@@ -92,7 +92,7 @@ describe('manifest loading', () => {
       'bare.l5.yaml': 'known_entities: [{name: X}]\n',
       'evil.l5.yaml': "agent: {id: '../../etc', type: other}\n",
     });
-    const snapshot = new L6Store(root, { warn: () => {} }).snapshot();
+    const snapshot = new LibraryStore(root, { warn: () => {} }).snapshot();
     expect(snapshot.agents.map((agent) => agent.id)).toEqual(['bare']);
     expect(snapshot.broken[0].error).toContain('invalid agent.id');
   });
@@ -103,14 +103,14 @@ describe('manifest loading', () => {
     fs.writeFileSync(path.join(outside, 'secret.l5.yaml'), 'agent: {id: secret, type: other}\n');
     const root = library({});
     fs.symlinkSync(path.join(outside, 'secret.l5.yaml'), path.join(root, 'agents', 'secret.l5.yaml'));
-    const snapshot = new L6Store(root, { warn: () => {} }).snapshot();
+    const snapshot = new LibraryStore(root, { warn: () => {} }).snapshot();
     expect(snapshot.agents).toEqual([]);
     expect(snapshot.broken[0].error).toContain('symbolic link');
   });
 
   it('sees edits, additions and removals by other processes on the next snapshot', async () => {
     const root = library({ 'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: Old}]\n' });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     expect((await invoke(findEntityOperation, ctx, { name: 'old' })).matches).toHaveLength(1);
     const file = path.join(root, 'agents', 'a.l5.yaml');
     // Same size, rewritten through a rename: only the inode tells.
@@ -127,7 +127,7 @@ describe('manifest loading', () => {
       'a.l5.yaml':
         "agent: {id: a, type: other}\nknown_entities:\n  - {name: Satellite, aliases: [orbit], summary: 'the satellite'}\n  - {name: Orbit, summary: 'the orbit'}\n",
     });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     const payload = await invoke(prepareRecognitionContextOperation, ctx, { prompt: 'what about orbit?' });
     expect(payload.prompt_context).toContain('- Satellite via a: the satellite\n- Orbit via a: the orbit\n');
     expect((await invoke(findEntityOperation, ctx, { name: 'orbit' })).matches.map((match) => match.name)).toEqual([
@@ -140,7 +140,7 @@ describe('manifest loading', () => {
     const root = library({
       'a.l5.yaml': 'agent: {id: a, type: other}\nknown_entities: [{name: X, visibility: internal}]\n',
     });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     expect((await invoke(findEntityOperation, ctx, { name: 'x', access_level: 'team' })).matches).toHaveLength(0);
     expect((await invoke(findEntityOperation, ctx, { name: 'x', access_level: 'private' })).matches).toHaveLength(1);
   });
@@ -152,7 +152,7 @@ describe('raw documents (manifest resource, doctor)', () => {
 
   it('the manifest resource serves the file with its fields as written, and an edit on the next read', async () => {
     const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     expect(await agentMemoryResource(ctx, 'a')).toEqual({
       spec_version: '0.1',
       agent: { id: 'a', type: 'other' },
@@ -166,7 +166,7 @@ describe('raw documents (manifest resource, doctor)', () => {
 
   it('reads the file as it is now when it changed after the snapshot', () => {
     const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
-    const store = new L6Store(root, { warn: () => {} });
+    const store = new LibraryStore(root, { warn: () => {} });
     const record = store.snapshot().byId.get('a')!;
     fs.writeFileSync(path.join(root, 'agents', 'a.l5.yaml'), manifest('a', 'Newer'));
     expect(store.document(record).known_entities).toEqual([
@@ -181,7 +181,7 @@ describe('raw documents (manifest resource, doctor)', () => {
     ['is removed', null, 'cannot read agents/a.l5.yaml again: the file was removed'],
   ])('a file that %s after the snapshot is a one-line error, and the file is left as it is', (_, text, message) => {
     const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
-    const store = new L6Store(root, { warn: () => {} });
+    const store = new LibraryStore(root, { warn: () => {} });
     const record = store.snapshot().byId.get('a')!;
     const file = path.join(root, 'agents', 'a.l5.yaml');
     if (text === null) fs.rmSync(file);
@@ -200,7 +200,7 @@ describe('raw documents (manifest resource, doctor)', () => {
 
   it.skipIf(process.getuid?.() === 0)('an unreadable file is a one-line error naming no path', () => {
     const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
-    const store = new L6Store(root, { warn: () => {} });
+    const store = new LibraryStore(root, { warn: () => {} });
     const record = store.snapshot().byId.get('a')!;
     const file = path.join(root, 'agents', 'a.l5.yaml');
     fs.chmodSync(file, 0o000);
@@ -213,7 +213,7 @@ describe('raw documents (manifest resource, doctor)', () => {
 
   it('the manifest resource answers a file that became unreadable as an error, not stale rows', async () => {
     const root = library({ 'a.l5.yaml': manifest('a', 'Old') });
-    const ctx = createContext(new L6Store(root, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(root, { warn: () => {} }));
     expect(await agentMemoryResource(ctx, 'a')).toMatchObject({ known_entities: [{ name: 'Old' }] });
     fs.writeFileSync(path.join(root, 'agents', 'a.l5.yaml'), 'agent: [\n');
     expect(await agentMemoryResource(ctx, 'a')).toEqual({ error: 'agent not found: a' });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../src/core/admin/doctor.js';
 import { createContext } from '../src/core/context.js';
 import { configPaths } from '../src/core/store/config.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { invoke } from '../src/core/operations/invoke.js';
 import { findEntityOperation, listNotesOperation } from '../src/core/operations/read-operations.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -54,7 +54,7 @@ describe('doctor and the queries read the same rows', () => {
     ]);
 
     // What doctor did not report, the queries answer.
-    const ctx = createContext(new L6Store(library, { warn: () => {} }));
+    const ctx = createContext(new LibraryStore(library, { warn: () => {} }));
     const found = await invoke(findEntityOperation, ctx, { name: '42' });
     expect('matches' in found && found.matches.map((match) => match.name)).toEqual(['42']);
     const notes = await invoke(listNotesOperation, ctx, { since: '2026-11-01' });

@@ -13,7 +13,7 @@ import { invoke } from '../src/core/operations/invoke.js';
 import { findEntityOperation, listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const LEVELS = ['public', 'team', 'private'] as const;
@@ -147,7 +147,7 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
           });
           fs.writeFileSync(path.join(root, 'agents', `file-${m}.l5.yaml`), lines.join('\n') + '\n');
         });
-        const ctx = createContext(new L6Store(root, { warn: () => {} }), { warn: () => {}, env: {} });
+        const ctx = createContext(new LibraryStore(root, { warn: () => {} }), { warn: () => {}, env: {} });
 
         for (const level of LEVELS) {
           for (const row of entityRows) {

@@ -10,12 +10,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { localDay } from '../src/core/store/dates.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -115,8 +115,8 @@ describe('a hostile peer', () => {
     const peers: PeerConfig[] = [{ name: 'laptop', url: peer.url, token_env: 'BOURDON_PEER_TOKEN' }];
     // A long budget: the stand-in answers whenever this machine gets to it.
     fanout = new McpPeerFanout(peers, { BOURDON_PEER_TOKEN: 'unchecked' }, 30_000);
-    const store = new L6Store(library, { warn: silent });
-    a = await runHttpServer(() => createL6Server(store, { warn: silent, auditPath: null, peers: fanout }), {
+    const store = new LibraryStore(library, { warn: silent });
+    a = await runHttpServer(() => createMcpServer(store, { warn: silent, auditPath: null, peers: fanout }), {
       port: 0,
       legacyToken: TOKEN_A,
       warn: silent,

@@ -10,7 +10,7 @@ import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelconte
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAudit } from '../src/core/trust/audit.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { localDay } from '../src/core/store/dates.js';
 import { mergeExports } from '../src/core/federation/federation.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
@@ -18,7 +18,7 @@ import type { PeerFanout } from '../src/core/peers.js';
 import { RECOGNITION_BUDGET_MS } from '../src/core/operations/prompt-reads.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { runCli } from './helpers/cli.js';
 import { BIN, tempDir } from './helpers/fixtures.js';
@@ -129,8 +129,8 @@ describe('federation across machines', () => {
     const peersOfB: PeerConfig[] = [];
     const fanoutB = new McpPeerFanout(peersOfB, env);
     fanouts.push(fanoutB);
-    const storeB = new L6Store(libB, { warn: silent });
-    const b = await runHttpServer(() => createL6Server(storeB, { warn: silent, auditPath: null, peers: fanoutB }), {
+    const storeB = new LibraryStore(libB, { warn: silent });
+    const b = await runHttpServer(() => createMcpServer(storeB, { warn: silent, auditPath: null, peers: fanoutB }), {
       port: 0,
       legacyToken: TOKEN_B,
       warn: silent,
@@ -172,8 +172,8 @@ describe('federation across machines', () => {
         return peersOfA.map((peer) => answers.find((answer) => answer.peer === peer.name)!);
       },
     };
-    const storeA = new L6Store(libA, { warn: silent });
-    a = await runHttpServer(() => createL6Server(storeA, { warn: silent, auditPath: auditA, peers: fanoutA }), {
+    const storeA = new LibraryStore(libA, { warn: silent });
+    a = await runHttpServer(() => createMcpServer(storeA, { warn: silent, auditPath: auditA, peers: fanoutA }), {
       port: 0,
       legacyToken: TOKEN_A,
       warn: silent,
@@ -394,7 +394,7 @@ describe('federation across machines', () => {
       hermes: 'known_entities:\n  - {name: Vault Plan, visibility: private}\n  - {name: Open Plan}\n',
     });
     const f = await runHttpServer(
-      () => createL6Server(new L6Store(libF, { warn: silent }), { warn: silent, auditPath: null }),
+      () => createMcpServer(new LibraryStore(libF, { warn: silent }), { warn: silent, auditPath: null }),
       {
         port: 0,
         legacyToken: 'token-f',
@@ -408,7 +408,7 @@ describe('federation across machines', () => {
     fanouts.push(fanout);
     // A2 serves callers from another machine (capped at team), and federates with F.
     const a2 = await runHttpServer(
-      () => createL6Server(new L6Store(libA, { warn: silent }), { warn: silent, auditPath: null, peers: fanout }),
+      () => createMcpServer(new LibraryStore(libA, { warn: silent }), { warn: silent, auditPath: null, peers: fanout }),
       {
         port: 0,
         legacyToken: TOKEN_A,

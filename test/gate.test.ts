@@ -12,7 +12,7 @@ import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/fs/gate.js';
 import { readHistory } from '../src/core/writes/history.js';
-import { L6Store, libraryPaths } from '../src/core/store/library.js';
+import { LibraryStore, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 const cleanup: string[] = [];
@@ -28,7 +28,7 @@ function library(): string {
 }
 
 function context(root: string) {
-  return createContext(new L6Store(root, { warn: () => {} }), { warn: () => {}, env: {} });
+  return createContext(new LibraryStore(root, { warn: () => {} }), { warn: () => {}, env: {} });
 }
 
 /** A lock directory as another machine's writer would leave it. */

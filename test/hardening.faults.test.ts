@@ -26,7 +26,7 @@ import { exportAgents } from '../src/core/operations/export.js';
 import { MAX_CLOCK_STEP_BACK_MS } from '../src/core/writes/clock.js';
 import { archiveFile, INDEX_FILE, PENDING_FILE, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
-import { L6Store, parseManifest } from '../src/core/store/library.js';
+import { LibraryStore, parseManifest } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
@@ -52,7 +52,7 @@ interface Ctx extends OperationContext {
 function context(library: string, overrides: Partial<OperationContext> = {}): Ctx {
   const warnings: string[] = [];
   const home = path.join(library, '..', `${path.basename(library)}-home`);
-  const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+  const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
     warn: (message) => warnings.push(message),
     env: { BOURDON_HOME: home, BOURDON_HISTORY_KEEP: '1000' },
     config: {
@@ -91,7 +91,7 @@ function leftovers(library: string): string[] {
 
 /** History is whole: numbered 1…n, every archive matches its record, the live file is the newest. */
 function expectConsistent(library: string, agent = 'a'): number[] {
-  const state = readHistory(new L6Store(library).paths, agent);
+  const state = readHistory(new LibraryStore(library).paths, agent);
   expect(state.damaged).toBe(false);
   const versions = state.records.map((record) => record.version);
   expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
@@ -185,7 +185,7 @@ describe('a full disk or a read-only file system at every step of a commit', () 
     }
     const next = await commitToFederation(context(library), { agent_id: 'a', entities: [{ name: 'x' }] });
     expect(next.version).toBe(4);
-    const state = readHistory(new L6Store(library).paths, 'a');
+    const state = readHistory(new LibraryStore(library).paths, 'a');
     expect(state.records.map((r) => r.op)).toEqual(['commit', 'commit', 'external', 'commit']);
     expect(readArchivedBytes(state.dir, 3).equals(edited)).toBe(true);
     expectConsistent(library);

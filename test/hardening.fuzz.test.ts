@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATIONS as ALL_TOOLS } from '../src/core/operations/catalog.js';
 import { FIXTURE_LIBRARY, tempDir } from './helpers/fixtures.js';
 import { linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
@@ -173,7 +173,7 @@ describe('fuzzing every tool through a real MCP client', () => {
     expect(fs.readdirSync(path.join(parent, 'home')).filter((file) => !file.startsWith('audit'))).toEqual([]);
     for (const entry of fs.readdirSync(library))
       expect(['agents', 'history', 'staging', '.bourdon.lock', '.bourdon.lock.lock']).toContain(entry);
-    const snapshot = new L6Store(library, { warn: () => {} }).snapshot();
+    const snapshot = new LibraryStore(library, { warn: () => {} }).snapshot();
     expect(snapshot.broken.map((record) => record.id)).toEqual(['broken']);
     expect(snapshot.agents.length).toBeGreaterThanOrEqual(5);
   });

@@ -17,7 +17,7 @@ import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { readArchivedBytes, readHistory } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
-import { L6Store, parseManifest } from '../src/core/store/library.js';
+import { LibraryStore, parseManifest } from '../src/core/store/library.js';
 import { callerFor, FederationRegistry, parseRegistry } from '../src/core/trust/registry.js';
 import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
@@ -87,7 +87,7 @@ describe('staged writes, their writer killed mid-write', () => {
     const library = tempDir('bourdon-kill-staging-');
     cleanup.push(library);
     fs.mkdirSync(path.join(library, 'agents'));
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const member = createContext(store, {
       warn: () => {},
       caller: callerFor('m', { tier: 'quarantined', grants: [] }),
@@ -116,7 +116,7 @@ describe('staged writes, their writer killed mid-write', () => {
     const library = tempDir('bourdon-kill-promote-');
     cleanup.push(library);
     fs.mkdirSync(path.join(library, 'agents'));
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const operator = createContext(store, { warn: () => {}, caller: OPERATOR, env: { BOURDON_HISTORY_KEEP: '1000' } });
     await commitToFederation(operator, { agent_id: 'm', agent_type: 'other', entities: [{ name: 'live-before' }] });
     const expected = new Set(['live-before']);

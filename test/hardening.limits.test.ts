@@ -12,12 +12,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
-import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
+import { LibraryStore, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
 import { MAX_INPUT_BYTES, MAX_INPUT_DEPTH } from '../src/core/writes/commit-input.js';
 import { runHttpServer } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, rpcMessage } from './helpers/http.js';
@@ -35,7 +35,7 @@ function library(): string {
 }
 
 const context = (root: string, caller = callerFor('operator', { tier: 'trusted', grants: [] })) =>
-  createContext(new L6Store(root, { warn: () => {} }), { warn: () => {}, env: {}, caller });
+  createContext(new LibraryStore(root, { warn: () => {} }), { warn: () => {}, env: {}, caller });
 
 /** `{k: {k: … 'leaf'}}`, `levels` objects deep. */
 function nested(levels: number): unknown {
@@ -91,8 +91,8 @@ describe('commit input nesting', () => {
 
   it('over raw HTTP, a 150,000-level body under the 1 MiB cap is answered with the error, and the server keeps serving', async () => {
     const root = library();
-    const store = new L6Store(root, { warn: () => {} });
-    const handle = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), {
+    const store = new LibraryStore(root, { warn: () => {} });
+    const handle = await runHttpServer(() => createMcpServer(store, { warn: () => {}, auditPath: null }), {
       port: 0,
       allowUnauthenticated: true,
       warn: () => {},
@@ -161,7 +161,7 @@ describe('sizes', () => {
     fs.writeFileSync(path.join(root, 'agents', 'shallow.l5.yaml'), doc('shallow', 90));
     fs.writeFileSync(path.join(root, 'agents', 'deep.l5.yaml'), doc('deep', 101));
     const warnings: string[] = [];
-    const snapshot = new L6Store(root, { warn: (message) => warnings.push(message) }).snapshot();
+    const snapshot = new LibraryStore(root, { warn: (message) => warnings.push(message) }).snapshot();
     expect(snapshot.agents.map((agent) => agent.id)).toEqual(['shallow']);
     expect(snapshot.broken.map((record) => record.id)).toEqual(['deep']);
     expect(warnings.join('\n')).toMatch(/skipping .*deep\.l5\.yaml: .*nesting exceeded maxDepth \(100\)/);

@@ -14,7 +14,7 @@ import {
 } from '../src/core/operations/read-operations.js';
 import { createContext } from '../src/core/context.js';
 import { exportAgents } from '../src/core/operations/export.js';
-import { L6Store, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
+import { LibraryStore, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const GOOD =
@@ -54,7 +54,7 @@ describe('hostile manifests', () => {
     const fd = fs.openSync(path.join(root, 'agents', 'huge.l5.yaml'), 'w');
     fs.ftruncateSync(fd, 50 * 1024 * 1024);
     fs.closeSync(fd);
-    ctx = createContext(new L6Store(root, { warn: (message) => warnings.push(message) }), { warn: () => {} });
+    ctx = createContext(new LibraryStore(root, { warn: (message) => warnings.push(message) }), { warn: () => {} });
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor, FederationRegistry } from '../src/core/trust/registry.js';
 import { promoteStaged, rejectStaged, stageCommit } from '../src/core/writes/staging.js';
 import { runCli, runCliBatch } from './helpers/cli.js';
@@ -88,7 +88,10 @@ beforeAll(async () => {
   rows = path.join(parent, 'rows.json');
   fs.writeFileSync(rows, JSON.stringify({ entities: [{ name: 'Escaped' }] }));
   // Some state worth protecting: a version history and a member.
-  const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: { BOURDON_HOME: home } });
+  const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
+    warn: () => {},
+    env: { BOURDON_HOME: home },
+  });
   await commitToFederation(ctx, { agent_id: 'codex', entities: [{ name: 'Versioned' }] });
   new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} }).add('member', { grants: ['codex'] });
 });
@@ -188,7 +191,7 @@ describe('hostile ids through the core staging and registry operations', () => {
   it('are refused, NUL bytes included, and nothing is created', async () => {
     const before = tree(parent);
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
-    const operator = createContext(new L6Store(library, { warn: () => {} }), {
+    const operator = createContext(new LibraryStore(library, { warn: () => {} }), {
       warn: () => {},
       env: { BOURDON_HOME: home },
     });

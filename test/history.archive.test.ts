@@ -10,7 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { REAL_FILES } from '../src/core/fs/atomic.js';
 import { decodeArchive, listArchiveNames, writeArchive } from '../src/core/writes/archive.js';
 import { readArchive, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
@@ -21,7 +21,7 @@ import { tempDir } from './helpers/fixtures.js';
 
 function context(library: string, env: Record<string, string> = {}): OperationContext {
   const home = tempDir('bourdon-archive-home-');
-  return createContext(new L6Store(library, { warn: () => {} }), {
+  return createContext(new LibraryStore(library, { warn: () => {} }), {
     warn: () => {},
     env: { BOURDON_HOME: home, ...env },
     config: {

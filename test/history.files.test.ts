@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { commitToFederation, listMemoryVersions } from './helpers/write-calls.js';
 import { archiveFile, INDEX_FILE, readHistory } from '../src/core/writes/history.js';
 import { FaultyWriter, type ReadFault } from './helpers/faults.js';
@@ -26,7 +26,7 @@ function freshLibrary(): string {
 }
 
 function context(library: string, overrides: Partial<OperationContext> = {}): OperationContext {
-  return createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: {}, ...overrides });
+  return createContext(new LibraryStore(library, { warn: () => {} }), { warn: () => {}, env: {}, ...overrides });
 }
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;

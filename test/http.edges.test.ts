@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CALLER } from '../src/core/trust/caller.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { BindRefusedError, runHttpServer, type HttpServerHandle, type HttpServerOptions } from '../src/mcp/http.js';
 import { addressKey } from '../src/mcp/http/address.js';
 import { FailedAuthLimiter } from '../src/mcp/http/auth.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import path from 'node:path';
@@ -19,13 +19,13 @@ import { TOOLS_LIST_BODY, mcpHeaders, rawRequest } from './helpers/http.js';
 
 const TOKEN = 'edge-legacy-token-0123456789abcdef0123';
 let library: string;
-let store: L6Store;
+let store: LibraryStore;
 const warnings: string[] = [];
 const handles: HttpServerHandle[] = [];
 
 async function start(options: HttpServerOptions = {}): Promise<HttpServerHandle> {
   const handle = await runHttpServer(
-    () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: (m) => warnings.push(m) }),
+    () => createMcpServer(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: (m) => warnings.push(m) }),
     { port: 0, registry: null, legacyToken: TOKEN, warn: (m) => warnings.push(m), ...options },
   );
   handles.push(handle);
@@ -65,7 +65,7 @@ function statusOf(text: string): number {
 
 beforeAll(() => {
   library = copyFixtureLibrary();
-  store = new L6Store(library, { warn: () => {} });
+  store = new LibraryStore(library, { warn: () => {} });
 });
 afterAll(async () => {
   await Promise.all(handles.map((handle) => handle.close()));

@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CALLER } from '../src/core/trust/caller.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { MemberConcurrency } from '../src/mcp/http/concurrency.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { TOOLS_LIST_BODY, mcpHeaders } from './helpers/http.js';
 
@@ -80,10 +80,10 @@ describe('the bound on a real server', () => {
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
     flooder = registry.add('flooder', { tier: 'trusted' }).token;
     other = registry.add('other', { tier: 'trusted' }).token;
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     bound = new MemberConcurrency({ inFlight: 1, queued: 1, retryAfterSeconds: 2 });
     server = await runHttpServer(
-      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: () => {} }),
+      () => createMcpServer(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: () => {} }),
       { port: 0, registry, memberConcurrency: bound, warn: () => {} },
     );
   });

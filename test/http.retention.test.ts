@@ -10,10 +10,10 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_CALLER } from '../src/core/trust/caller.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { mcpHeaders } from './helpers/http.js';
 
@@ -35,9 +35,9 @@ describe('a served call', () => {
     const home = tempDir('bourdon-retention-home-');
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: () => {} });
     token = registry.add('caller', { tier: 'trusted' }).token;
-    const store = new L6Store(copyFixtureLibrary(), { warn: () => {} });
+    const store = new LibraryStore(copyFixtureLibrary(), { warn: () => {} });
     server = await runHttpServer(
-      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: () => {} }),
+      () => createMcpServer(store, { fallbackCaller: UNKNOWN_CALLER, auditPath: null, warn: () => {} }),
       { port: 0, registry, warn: () => {} },
     );
     globalThis.Request = class CountedRequest extends OriginalRequest {

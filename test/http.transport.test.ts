@@ -9,7 +9,7 @@ import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { UNKNOWN_CALLER } from '../src/core/trust/caller.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import {
   BindRefusedError,
@@ -22,7 +22,7 @@ import {
   type HttpServerHandle,
   type HttpServerOptions,
 } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import {
   ERA_MODES,
@@ -46,13 +46,13 @@ let library: string;
 let home: string;
 let auditPath: string;
 let registryPath: string;
-let store: L6Store;
+let store: LibraryStore;
 let tokens: { alice: string; bob: string; carol: string };
 const warnings: string[] = [];
 const handles: HttpServerHandle[] = [];
 
 function l6Factory() {
-  return () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, auditPath, warn: (m) => warnings.push(m) });
+  return () => createMcpServer(store, { fallbackCaller: UNKNOWN_CALLER, auditPath, warn: (m) => warnings.push(m) });
 }
 
 async function start(options: HttpServerOptions = {}, factory = l6Factory()): Promise<HttpServerHandle> {
@@ -80,7 +80,7 @@ beforeAll(() => {
   home = tempDir('bourdon-http-home-');
   auditPath = path.join(home, 'audit.jsonl');
   registryPath = path.join(home, 'federation.yaml');
-  store = new L6Store(library, { warn: () => {} });
+  store = new LibraryStore(library, { warn: () => {} });
   const admin = new FederationRegistry(registryPath);
   tokens = {
     alice: admin.add('alice', { tier: 'trusted' }).token,

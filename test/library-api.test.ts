@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURE_LIBRARY, REPO_ROOT } from './helpers/fixtures.js';
 
 const PROGRAM = `
-import { L6Store, createContext, findEntity, createL6Server, runHttpServer, FederationRegistry, runWithCaller, ALL_TOOLS } from 'bourdon';
-const ctx = createContext(new L6Store(process.argv[1], { warn: () => {} }));
+import { LibraryStore, createContext, findEntity, createMcpServer, runHttpServer, FederationRegistry, runWithCaller, ALL_TOOLS } from 'bourdon';
+const ctx = createContext(new LibraryStore(process.argv[1], { warn: () => {} }));
 const payload = await findEntity(ctx, { name: 'bdn' });
-const server = createL6Server(ctx.store, { auditPath: null });
+const server = createMcpServer(ctx.store, { auditPath: null });
 process.stdout.write(JSON.stringify({
   matches: payload.matches.map((m) => m.name),
   tools: ALL_TOOLS.length,

@@ -18,9 +18,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { OPERATIONS } from '../src/core/operations/catalog.js';
 import { BIN, caseFile, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { httpClient } from './helpers/http.js';
@@ -143,8 +143,8 @@ describe('the TypeScript SDK client lists and calls every tool without a validat
   }, 60_000);
 
   it('over streamable HTTP', async () => {
-    const store = new L6Store(copyFixtureLibrary(), { warn: () => {} });
-    const served = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), {
+    const store = new LibraryStore(copyFixtureLibrary(), { warn: () => {} });
+    const served = await runHttpServer(() => createMcpServer(store, { warn: () => {}, auditPath: null }), {
       port: 0,
       allowUnauthenticated: true,
       warn: () => {},
@@ -192,8 +192,8 @@ describe.skipIf(!python)('the Python mcp client lists and calls every tool witho
   beforeAll(async () => {
     casesFile = path.join(tempDir('bourdon-surface-py-'), 'cases.json');
     fs.writeFileSync(casesFile, JSON.stringify(all));
-    const store = new L6Store(copyFixtureLibrary(), { warn: () => {} });
-    http = await runHttpServer(() => createL6Server(store, { warn: () => {}, auditPath: null }), {
+    const store = new LibraryStore(copyFixtureLibrary(), { warn: () => {} });
+    http = await runHttpServer(() => createMcpServer(store, { warn: () => {}, auditPath: null }), {
       port: 0,
       allowUnauthenticated: true,
       warn: () => {},

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../src/core/operations/invoke.js';
 import { listNotesOperation, listWorkstreamsOperation } from '../src/core/operations/read-operations.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -63,7 +63,7 @@ let library: string;
 const NOW = new Date(2026, 5, 14, 12, 0, 0); // local noon, 14 June 2026
 
 function ctxAt(now: Date, overrides: Partial<OperationContext> = {}): OperationContext {
-  return createContext(new L6Store(library, { warn: () => {} }), {
+  return createContext(new LibraryStore(library, { warn: () => {} }), {
     now: () => now,
     warn: () => {},
     env: {},

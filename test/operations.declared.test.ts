@@ -14,10 +14,10 @@ import { OPERATION_NAMES } from '../src/core/operations/catalog.js';
 import { LOCAL_READ, defineOperation, parseInput } from '../src/core/operations/operation.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { failed } from '../src/core/payload.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { FIXTURE_LIBRARY, REPO_ROOT } from './helpers/fixtures.js';
 
-const ctx = () => createContext(new L6Store(FIXTURE_LIBRARY, { warn: () => {} }), { warn: () => {} });
+const ctx = () => createContext(new LibraryStore(FIXTURE_LIBRARY, { warn: () => {} }), { warn: () => {} });
 
 /** The title, hints and (any) output schema every declaration carries; these tests are about inputs. */
 const TOOL_FACE = { title: 'test', annotations: LOCAL_READ, output: () => z.looseObject({}) };

@@ -11,7 +11,7 @@ import { invoke } from '../src/core/operations/invoke.js';
 import type { ListRecentWorkOutput } from '../src/core/operations/recent-work.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { canSee, type AccessLevel } from '../src/core/trust/access.js';
-import { parseManifest, type AgentRecord, type L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
+import { parseManifest, type AgentRecord, type LibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
 import { encodeCursor } from '../src/core/store/cursor.js';
 
 const silent = () => {};
@@ -38,7 +38,7 @@ function agentRecord(id: string, rows: Row[]): AgentRecord {
 }
 
 /** A store over records in memory: a snapshot is what the test says it is. */
-function fakeStore(state: { agents: AgentRecord[] }): L6Store {
+function fakeStore(state: { agents: AgentRecord[] }): LibraryStore {
   let generation = 0;
   let last: LibrarySnapshot | null = null;
   let lastAgents: AgentRecord[] | null = null;
@@ -50,7 +50,7 @@ function fakeStore(state: { agents: AgentRecord[] }): L6Store {
       last = { generation: (generation += 1), agents, broken: [], byId: new Map(agents.map((a) => [a.id, a])) };
       return last;
     },
-  } as unknown as L6Store;
+  } as unknown as LibraryStore;
 }
 
 /** The order the engine defines: date as written descending, then agent id descending, then file order. */

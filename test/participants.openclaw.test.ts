@@ -16,7 +16,7 @@ import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { serveFakeOpenclaw, serveHandler, type FakeApi, type FakeInstance } from './helpers/openclaw-fake.mjs';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
@@ -487,7 +487,7 @@ describe('openclaw export: staging for review', () => {
 describe("stageExportInLibrary: a new export replaces its previous staged one, never the member's own staged rows", () => {
   it('keeps rows OpenClaw staged through commit_to_federation, drops rows only its previous export wrote', async () => {
     fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const audit = path.join(bourdonHome, 'audit.jsonl');
     const operator = createContext(store, { warn: () => {}, env: {} });
     const member = createContext(store, {

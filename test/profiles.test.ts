@@ -1,5 +1,5 @@
 /**
- * Connection profiles: `createL6Server(store, { toolFilter })` and `bourdon serve --tools`.
+ * Connection profiles: `createMcpServer(store, { toolFilter })` and `bourdon serve --tools`.
  * A tool the profile leaves out is absent from tools/list and refused by name as a tool
  * result; a name that is no Bourdon tool stays a protocol error (−32602 "Unknown tool: X").
  * Also: `serve` on a missing, unreadable or empty library.
@@ -47,7 +47,7 @@ describe('profiles (src/core/trust/profiles.ts)', () => {
   });
 });
 
-describe('createL6Server with a toolFilter', () => {
+describe('createMcpServer with a toolFilter', () => {
   it('read: write and rollback tools are absent, refused by name as a result; unknown names are protocol errors', async () => {
     const linked = await linkedClient(library, { toolFilter: profileFilter('read') });
     try {

@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { invoke } from '../src/core/operations/invoke.js';
 import { createContext } from '../src/core/context.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
-import { L6Store } from '../src/core/store/library.js';
-import { PartialLibraryStore } from '../src/core/store/one-shot.js';
+import { LibraryStore } from '../src/core/store/library.js';
+import { PartialLibraryStore } from '../src/core/store/partial-store.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const silent = () => {};
@@ -62,7 +62,7 @@ describe('recent from the months its window reaches', () => {
           const input = { since, limit: 100, access_level: level };
           const whole = await invoke(
             listRecentWorkOperation,
-            createContext(new L6Store(root, { warn: silent }), { warn: silent }),
+            createContext(new LibraryStore(root, { warn: silent }), { warn: silent }),
             input,
           );
           const options = { warn: silent, cachePath };

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { SEARCH_MATCH_LIMIT, searchEntities } from '../src/core/operations/search.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
 
 let library: string;
-const ctx = () => createContext(new L6Store(library, { warn: () => {} }), { warn: () => {}, env: {} });
+const ctx = () => createContext(new LibraryStore(library, { warn: () => {} }), { warn: () => {}, env: {} });
 
 const manifest = (id: string, entities: object[]) => ({
   spec_version: '0.1',

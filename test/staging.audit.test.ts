@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { readAudit } from '../src/core/trust/audit.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { callerFor } from '../src/core/trust/registry.js';
@@ -25,7 +25,7 @@ function setup(auditPath: string) {
   const library = copyFixtureLibrary();
   const home = tempDir('bourdon-staging-audit-');
   cleanup.push(library, home);
-  const store = new L6Store(library, { warn: () => {} });
+  const store = new LibraryStore(library, { warn: () => {} });
   const config = { home, registry: path.join(home, 'federation.yaml'), audit: auditPath, peers: path.join(home, 'p') };
   const ctx = (caller = OPERATOR): OperationContext =>
     createContext(store, { caller, warn: () => {}, env: {}, config });

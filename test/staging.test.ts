@@ -13,7 +13,7 @@ import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { readHistory } from '../src/core/writes/history.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { listStaged, promoteStaged, rejectStaged, stageCommit, stagingNote } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
@@ -25,10 +25,10 @@ afterEach(() => {
   for (const dir of cleanup.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function setup(): { library: string; store: L6Store; as: (caller: Caller) => OperationContext } {
+function setup(): { library: string; store: LibraryStore; as: (caller: Caller) => OperationContext } {
   const library = copyFixtureLibrary();
   cleanup.push(library);
-  const store = new L6Store(library, { warn: () => {} });
+  const store = new LibraryStore(library, { warn: () => {} });
   return { library, store, as: (caller) => createContext(store, { caller, warn: () => {}, env: {} }) };
 }
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { SWEEP_MS_UNWATCHED } from '../src/core/store/freshness.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { commitLive } from '../src/core/writes/writes.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -24,7 +24,7 @@ known_entities:
     type: project
 `;
 
-const stores: L6Store[] = [];
+const stores: LibraryStore[] = [];
 afterEach(() => {
   for (const store of stores.splice(0)) store.close();
 });
@@ -40,12 +40,12 @@ function library(): { root: string; file: string } {
 /** A store whose fallback sweep never comes due unless the test moves `clock.ms`. */
 function watchedStore(root: string, watch: boolean) {
   const clock = { ms: 1_000_000 };
-  const store = new L6Store(root, { warn: () => {}, freshness: { watch, now: () => clock.ms } });
+  const store = new LibraryStore(root, { warn: () => {}, freshness: { watch, now: () => clock.ms } });
   stores.push(store);
   return { store, clock };
 }
 
-const names = (store: L6Store) =>
+const names = (store: LibraryStore) =>
   store
     .snapshot()
     .byId.get('a')!
@@ -130,7 +130,7 @@ describe('a watched store sees edits by other processes', () => {
     expect(names(store)).toEqual(['Alpha']);
     const stampBefore = fs.existsSync(store.paths.stamp) ? fs.readFileSync(store.paths.stamp, 'utf8') : '';
     // Another store stands for another process: this one is not told of the write.
-    const writer = createContext(new L6Store(root, { warn: () => {} }), { warn: () => {} });
+    const writer = createContext(new LibraryStore(root, { warn: () => {} }), { warn: () => {} });
     const result = await commitLive(
       writer,
       { agent_id: 'a', entities: [{ name: 'Epsilon', type: 'project' }] },
@@ -165,13 +165,13 @@ describe('a watched store sees edits by other processes', () => {
     expect(names(store)).toEqual(['Alpha', 'Zeta']);
     // The writer hands its manifest to the store instead of a re-parse: the same record a reader
     // of the file gets.
-    const fresh = new L6Store(root, { warn: () => {} }).snapshot().byId.get('a');
+    const fresh = new LibraryStore(root, { warn: () => {} }).snapshot().byId.get('a');
     expect(store.snapshot().byId.get('a')).toEqual(fresh);
   });
 
   it('a store without freshness options still sweeps at every snapshot', () => {
     const { root, file } = library();
-    const store = new L6Store(root, { warn: () => {} });
+    const store = new LibraryStore(root, { warn: () => {} });
     expect(names(store)).toEqual(['Alpha']);
     python(IN_PLACE_SAME_SIZE, file);
     expect(names(store)).toEqual(['Gamma']);

@@ -8,8 +8,8 @@ import { runDoctor } from '../src/core/admin/doctor.js';
 import { configPaths } from '../src/core/store/config.js';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { L6Store, type LibrarySnapshot } from '../src/core/store/library.js';
-import { PartialLibraryStore } from '../src/core/store/one-shot.js';
+import { LibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
+import { PartialLibraryStore } from '../src/core/store/partial-store.js';
 import { newestFirst } from '../src/core/store/manifest.js';
 import { parsedLibraryCachePath } from '../src/core/store/config.js';
 import { ParsedCache, contentHash } from '../src/core/store/parsed-cache.js';
@@ -69,8 +69,8 @@ function write(id: string, text: string): void {
 /** What a process with the cache answers, next to what one without it answers. */
 function lookups(name: string) {
   const cached = new PartialLibraryStore(root, { entity: name }, { warn: silent, cachePath: cacheDir }).snapshot();
-  const full = new L6Store(root, { warn: silent, cachePath: cacheDir }).snapshot();
-  const truth = new L6Store(root, { warn: silent }).snapshot();
+  const full = new LibraryStore(root, { warn: silent, cachePath: cacheDir }).snapshot();
+  const truth = new LibraryStore(root, { warn: silent }).snapshot();
   const matches = (snapshot: LibrarySnapshot) => findEntityMatches(snapshot.agents, name, 'private');
   return { lookup: matches(cached), full: matches(full), truth: matches(truth), ids: full.agents.map((a) => a.id) };
 }
@@ -87,7 +87,7 @@ function expectFresh(name: string) {
   const { lookup, full, truth, ids } = lookups(name);
   expect(lookup).toEqual(truth);
   expect(full).toEqual(truth);
-  const uncached = new L6Store(root, { warn: silent }).snapshot();
+  const uncached = new LibraryStore(root, { warn: silent }).snapshot();
   expect(ids).toEqual(uncached.agents.map((a) => a.id));
   // The other partial views (bourdon recent, bourdon agents --json) see the same library.
   const options = { warn: silent, cachePath: cacheDir };
@@ -430,7 +430,7 @@ describe('parsed-library cache', () => {
     const header = fs.readFileSync(path.join(cacheDir, 'lookup.json'));
     write('gamma', manifest([{ name: 'Widget', summary: 'gamma says wdg', aliases: ['wdg'] }]));
     const found = new PartialLibraryStore(root, { entity: 'wdg' }, options).snapshot();
-    const truth = new L6Store(root, { warn: silent }).snapshot();
+    const truth = new LibraryStore(root, { warn: silent }).snapshot();
     expect(findEntityMatches(found.agents, 'wdg', 'private')).toEqual(
       findEntityMatches(truth.agents, 'wdg', 'private'),
     );

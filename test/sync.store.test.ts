@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const MANIFEST = `agent:
@@ -20,7 +20,7 @@ known_entities:
     visibility: private
 `;
 
-function library(mark: unknown): { root: string; warnings: string[]; store: L6Store } {
+function library(mark: unknown): { root: string; warnings: string[]; store: LibraryStore } {
   const root = tempDir('bourdon-sync-store-');
   fs.mkdirSync(path.join(root, 'agents'));
   fs.writeFileSync(path.join(root, 'agents', 'codex.l5.yaml'), 'agent:\n  id: codex\n  type: other\n');
@@ -29,7 +29,7 @@ function library(mark: unknown): { root: string; warnings: string[]; store: L6St
   fs.writeFileSync(path.join(dir, 'agents', 'codex.l5.yaml'), MANIFEST);
   if (mark !== undefined) fs.writeFileSync(path.join(dir, 'publication.json'), JSON.stringify(mark));
   const warnings: string[] = [];
-  return { root, warnings, store: new L6Store(root, { warn: (message) => warnings.push(message) }) };
+  return { root, warnings, store: new LibraryStore(root, { warn: (message) => warnings.push(message) }) };
 }
 
 describe('the store serves pulled manifests', () => {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readAudit, type AuditRecord } from '../src/core/trust/audit.js';
 import { auditView } from '../src/ui/views/audit.js';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
@@ -64,7 +64,7 @@ describe('over MCP', () => {
     expect(records[3].detail).toBeUndefined();
 
     // The review page shows them as failed, not allowed.
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {} });
     const page = await auditView({ ctx, params: new URLSearchParams(), now: new Date(), csrf: 'unused', auditPath });
     const body = String(page.body);

@@ -10,13 +10,13 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import type { Caller } from '../src/core/trust/caller.js';
 import { commitToFederation } from './helpers/write-calls.js';
 import { promoteStaged } from '../src/core/writes/staging.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
-import { createL6Server } from '../src/mcp/server.js';
+import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, httpClient } from './helpers/http.js';
@@ -83,9 +83,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(library, 'agents', 'vault.l5.yaml'), VAULT);
   fs.writeFileSync(path.join(library, 'agents', 'broken.l5.yaml'), BROKEN);
   auditPath = path.join(root, 'audit.jsonl');
-  const store = new L6Store(library, { warn: () => {} });
+  const store = new LibraryStore(library, { warn: () => {} });
   const warn = (message: string) => warnings.push(message);
-  handle = await runHttpServer(() => createL6Server(store, { warn, auditPath }), {
+  handle = await runHttpServer(() => createMcpServer(store, { warn, auditPath }), {
     port: 0,
     legacyToken: TOKEN,
     warn,
@@ -269,7 +269,7 @@ describe('promoting a quarantined member’s staged write', () => {
     try {
       fs.mkdirSync(path.join(lib, 'agents'));
       fs.writeFileSync(path.join(lib, 'agents', 'vault.l5.yaml'), VAULT);
-      const store = new L6Store(lib, { warn: () => {} });
+      const store = new LibraryStore(lib, { warn: () => {} });
       const member: Caller = { agent_id: 'vault', tier: 'quarantined', grants: ['vault'], ceiling: 'team' };
       const staged = await commitToFederation(createContext(store, { caller: member, warn: () => {} }), {
         agent_id: 'vault',

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { invoke } from '../src/core/operations/invoke.js';
 import { findEntityOperation } from '../src/core/operations/read-operations.js';
@@ -27,7 +27,7 @@ afterEach(() => {
 function setup(): { library: string; as: (caller: Caller) => OperationContext } {
   const library = copyFixtureLibrary();
   cleanup.push(library);
-  const store = new L6Store(library, { warn: () => {} });
+  const store = new LibraryStore(library, { warn: () => {} });
   return { library, as: (caller) => createContext(store, { caller, warn: () => {}, env: {} }) };
 }
 
@@ -96,7 +96,7 @@ describe('a rejection given a reviewed digest is bound to it too', () => {
     const shown = previewPromotion(as(OPERATOR), 'openclaw').digest!;
     await stageCommit(as(MEMBER), LATER);
     const staged = fs.readFileSync(stagedFile(library));
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     await expect(rejectStaged(store, 'openclaw', { digest: shown })).rejects.toMatchObject({
       code: 'conflict',
       message:

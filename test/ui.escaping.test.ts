@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { html } from '../src/ui/html.js';
 import { activityView } from '../src/ui/views/activity.js';
 import { agentsView } from '../src/ui/views/agents.js';
@@ -60,7 +60,7 @@ describe('a hostile manifest row, end to end', () => {
     ].join('\n'),
   );
   const request = (params: Record<string, string> = {}): ViewRequest => ({
-    ctx: createContext(new L6Store(library, { warn: () => {} }), { warn: () => {} }),
+    ctx: createContext(new LibraryStore(library, { warn: () => {} }), { warn: () => {} }),
     params: new URLSearchParams(params),
     now: new Date(),
     csrf: 'token',

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { startUiServer } from '../src/ui/server.js';
 import { copyFixtureLibrary } from './helpers/fixtures.js';
@@ -19,7 +19,7 @@ afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 
 describe('a refusal page', () => {
   it('loads its stylesheet (200, text/css) and never shows the secret path', async () => {
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {} });
     const ui = await startUiServer({ ctx, auditPath: '/nonexistent/audit.jsonl', port: 0 });
     try {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { startUiServer } from '../src/ui/server.js';
 import { baseEnv } from './helpers/cli.js';
@@ -22,7 +22,7 @@ afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 describe('the page session', () => {
   it('ends after the idle lifetime; each request renews it', async () => {
     let now = 1_000_000;
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {} });
     const ui = await startUiServer({
       ctx,

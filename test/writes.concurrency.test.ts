@@ -16,7 +16,7 @@ import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { readHistory, readArchivedBytes, PENDING_FILE } from '../src/core/writes/history.js';
 import { sha256 } from '../src/core/writes/version-record.js';
-import { L6Store, parseManifest } from '../src/core/store/library.js';
+import { LibraryStore, parseManifest } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 
@@ -77,7 +77,7 @@ describe('8 processes × 25 commits through the CLI, at the same time', () => {
   });
 
   it('records 200 versions in a consistent order', () => {
-    const state = readHistory(new L6Store(library).paths, 'swarm');
+    const state = readHistory(new LibraryStore(library).paths, 'swarm');
     expect(state.damaged).toBe(false);
     expect(state.records.map((r) => r.version)).toEqual(Array.from({ length: WORKERS * COMMITS }, (_, i) => i + 1));
     // Each commit added one entity to what the previous version held: the order is the write order.
@@ -102,7 +102,7 @@ describe('a writer killed mid-write, repeatedly', () => {
     home = tempDir('bourdon-home-');
     cleanup.push(library, home);
     fs.mkdirSync(path.join(library, 'agents'));
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+    const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
       warn: () => {},
       env: { BOURDON_HOME: home },
     });
@@ -124,7 +124,7 @@ describe('a writer killed mid-write, repeatedly', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(names.filter((name) => name.startsWith('base-'))).toHaveLength(BASE);
     // The bytes are a recorded version, or the one in flight when the writer died.
-    const state = readHistory(new L6Store(library).paths, 'victim');
+    const state = readHistory(new LibraryStore(library).paths, 'victim');
     const known = new Set(state.records.map((r) => r.sha256));
     const pendingFile = path.join(state.dir, PENDING_FILE);
     if (fs.existsSync(pendingFile))
@@ -133,7 +133,7 @@ describe('a writer killed mid-write, repeatedly', () => {
   }
 
   it('always leaves a whole manifest, and the next writer recovers the lock at once', async () => {
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+    const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
       warn: () => {},
       env: { BOURDON_HOME: home },
     });
@@ -161,7 +161,7 @@ describe('a writer killed mid-write, repeatedly', () => {
     await holder.exited;
     expect(holder.stdout()).toContain('held');
     expect(fs.existsSync(path.join(library, '.bourdon.lock'))).toBe(true);
-    const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+    const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
       warn: () => {},
       env: { BOURDON_HOME: home },
     });
@@ -173,7 +173,7 @@ describe('a writer killed mid-write, repeatedly', () => {
   });
 
   it('keeps history consistent through every crash', () => {
-    const state = readHistory(new L6Store(library).paths, 'victim');
+    const state = readHistory(new LibraryStore(library).paths, 'victim');
     expect(state.damaged).toBe(false);
     expect(state.records.map((r) => r.version)).toEqual(Array.from({ length: state.records.length }, (_, i) => i + 1));
     for (const record of state.records)

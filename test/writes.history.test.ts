@@ -16,7 +16,7 @@ import {
 } from './helpers/write-calls.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { INDEX_FILE, readArchivedBytes, readHistory } from '../src/core/writes/history.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -54,7 +54,7 @@ function freshLibrary(): { library: string; home: string; env: Record<string, st
 }
 
 function contextFor(library: string, home: string, overrides: Partial<OperationContext> = {}): OperationContext {
-  return createContext(new L6Store(library, { warn: () => {} }), {
+  return createContext(new LibraryStore(library, { warn: () => {} }), {
     warn: () => {},
     env: { BOURDON_HOME: home },
     config: {
@@ -302,7 +302,7 @@ describe('history and diff on the CLI', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--yes');
     expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(before)).toBe(true);
-    expect(readHistory(new L6Store(library).paths, 'codex').records).toHaveLength(2);
+    expect(readHistory(new LibraryStore(library).paths, 'codex').records).toHaveLength(2);
   });
 
   it('rollback --yes restores, audits as the operator, and history shows it', async () => {
@@ -317,7 +317,7 @@ describe('history and diff on the CLI', () => {
       version: 3,
       reason: 'bad import',
     });
-    const state = readHistory(new L6Store(library).paths, 'codex');
+    const state = readHistory(new LibraryStore(library).paths, 'codex');
     expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(readArchivedBytes(state.dir, 1))).toBe(
       true,
     );
@@ -498,7 +498,7 @@ describe('rollback safety', () => {
     } finally {
       await linked.close();
     }
-    expect(readHistory(new L6Store(library).paths, 'openclaw').records).toHaveLength(1);
+    expect(readHistory(new LibraryStore(library).paths, 'openclaw').records).toHaveLength(1);
     // The core operation refuses too, whoever calls it.
     const direct = contextFor(library, home, { caller: member });
     expect(await rollbackAgentMemory(direct, { agent_id: 'openclaw', version: 1 })).toMatchObject({

@@ -24,7 +24,7 @@ import type * as WriteThread from '../src/core/writes/write-thread.js';
 import { createContext as createSourceContext } from '../src/core/context.js';
 import { invoke as invokeFromSources } from '../src/core/operations/invoke.js';
 import { listMemoryVersionsOperation } from '../src/core/operations/write-operations.js';
-import { L6Store } from '../src/core/store/library.js';
+import { LibraryStore } from '../src/core/store/library.js';
 import { REPO_ROOT } from './helpers/fixtures.js';
 import { callJson, httpClient, oneAgentLibrary, startHttpServe, type ServedHttp } from './helpers/http.js';
 
@@ -141,7 +141,7 @@ describe("a capped caller's version list", () => {
   it('counts the visible rows of each version on the write thread exactly as in place', async () => {
     // The built modules: the write thread runs only from dist/ (from sources, work runs in place).
     const dist = (file: string) => import(path.join(REPO_ROOT, 'dist', 'core', file));
-    const { L6Store: BuiltStore } = (await dist('store/library.js')) as typeof StoreModule;
+    const { LibraryStore: BuiltStore } = (await dist('store/library.js')) as typeof StoreModule;
     const { createContext } = (await dist('context.js')) as typeof ContextModule;
     const { invoke } = (await dist('operations/invoke.js')) as typeof InvokeModule;
     const operations = (await dist('operations/write-operations.js')) as typeof WriteOperations;
@@ -166,7 +166,7 @@ describe("a capped caller's version list", () => {
       writeOffThread(true);
       const onThread = await invoke(operations.listMemoryVersionsOperation, capped, args);
       // The same list from the sources, which count in place (and cache apart from dist/'s).
-      const sourceStore = new L6Store(root, { warn: () => {} });
+      const sourceStore = new LibraryStore(root, { warn: () => {} });
       const inPlace = await invokeFromSources(
         listMemoryVersionsOperation,
         createSourceContext(sourceStore, { warn: () => {}, caller: capped.caller }),

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FederationRegistry } from '../src/core/trust/registry.js';
-import { L6Store, libraryPaths } from '../src/core/store/library.js';
+import { LibraryStore, libraryPaths } from '../src/core/store/library.js';
 import { readArchive, readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -180,7 +180,7 @@ describe('reads while this process replaces a manifest', () => {
       known_entities: [{ name }],
     });
     fs.writeFileSync(livePath, serialiseManifest(manifest('before')));
-    const store = new L6Store(library, { warn: () => {} });
+    const store = new LibraryStore(library, { warn: () => {} });
     const names = () =>
       store
         .snapshot()

@@ -14,8 +14,8 @@ import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
 import { AGENT_TYPES } from '../core/store/manifest.js';
 import { isValidAgentId } from '../core/store/ids.js';
-import { MANIFEST_SUFFIX, libraryPaths, type L6Store } from '../core/store/library.js';
-import type { LibraryView } from '../core/store/one-shot.js';
+import { MANIFEST_SUFFIX, libraryPaths, type LibraryStore } from '../core/store/library.js';
+import type { LibraryView } from '../core/store/partial-store.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
 import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
 import { editDistance } from './suggest.js';
@@ -146,7 +146,7 @@ export abstract class BaseCommand extends Command {
    * A library with many manifests can take a while to load the first time (before the parsed
    * cache is warm): load it now, behind a progress line, instead of inside the operation.
    */
-  private preloadLargeLibrary(store: L6Store): void {
+  private preloadLargeLibrary(store: LibraryStore): void {
     if (!progressWanted(this.jsonMode)) return;
     let count: number;
     try {

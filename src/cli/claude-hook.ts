@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BourdonError } from '../core/errors.js';
-import { packageRoot } from '../core/package-root.js';
+import { packageRoot } from '../core/admin/package-root.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { shellWord } from './output.js';
 

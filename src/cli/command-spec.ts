@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import type { OperationContext } from '../core/context.js';
 import { UsageError } from '../core/errors.js';
 import { parseCalendarDay, relativeSinceDay, SINCE_FORMS } from '../core/store/dates.js';
-import type { LibraryView } from '../core/store/one-shot.js';
+import type { LibraryView } from '../core/store/partial-store.js';
 
 /**
  * Opens the library a command reads, from its --library flag. A command that reads only part

@@ -16,7 +16,7 @@ import * as z from 'zod';
 import { failed } from '../core/payload.js';
 import { parseReadArgv, type AnyReadCommand } from './command-spec.js';
 import { jsonText, openLibrary, READ_COMMANDS } from './read-commands.js';
-import { writeWhole } from './whole-write.js';
+import { writeWhole } from './synchronous-output.js';
 import { warningText } from './width.js';
 
 // One call validates one input once: zod's compiled fast parser costs more to generate (a

@@ -20,10 +20,10 @@
  */
 import { OPERATIONS } from '../core/operations/catalog.js';
 import type { AnyOperation } from '../core/operations/operation.js';
-import { packageInfo } from '../core/version.js';
+import { packageInfo } from '../core/admin/version.js';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { packageRoot } from '../core/package-root.js';
+import { packageRoot } from '../core/admin/package-root.js';
 import { normalisePeerUrl } from '../core/federation/peers-config.js';
 import { colors, commandText, shellWord, type Verbatim } from './output.js';
 

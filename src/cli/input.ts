@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
 import { isObject } from '../core/store/manifest.js';
 import { MAX_INPUT_BYTES, type CommitArgs } from '../core/writes/commit-input.js';
-import { readCapped } from '../core/read-capped.js';
+import { readCapped } from '../core/fs/read-capped.js';
 import { parseYaml } from '../core/store/yaml.js';
 
 const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];

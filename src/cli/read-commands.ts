@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { failed } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
-import { L6Store, type Warn } from '../core/store/library.js';
-import { PartialLibraryStore, type LibraryView } from '../core/store/one-shot.js';
+import { LibraryStore, type Warn } from '../core/store/library.js';
+import { PartialLibraryStore, type LibraryView } from '../core/store/partial-store.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
@@ -65,7 +65,7 @@ export function openLibrary(
 ): OperationContext {
   const root = libraryRoot(libraryFlag);
   const options = { warn, cachePath: parsedLibraryCachePath(root) };
-  const store = view === undefined ? new L6Store(root, options) : new PartialLibraryStore(root, view, options);
+  const store = view === undefined ? new LibraryStore(root, options) : new PartialLibraryStore(root, view, options);
   store.assertExists();
   // A folder without agents/ answers every question with nothing; say so rather than look empty.
   if (!fs.existsSync(store.paths.agents))

@@ -4,7 +4,7 @@
  */
 import type { OperationContext } from '../core/context.js';
 import { BourdonError } from '../core/errors.js';
-import { editDistance, unknownAgentMessage } from '../core/suggest.js';
+import { editDistance, unknownAgentMessage } from '../core/store/suggest.js';
 
 export { editDistance };
 

@@ -6,7 +6,7 @@ import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { colors, wrap } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 import { installDemoLibrary, recordDemoHistory } from '../core/admin/demo-library.js';
-import { packageRoot } from '../core/package-root.js';
+import { packageRoot } from '../core/admin/package-root.js';
 
 interface Match {
   name: string;

@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { configPaths, envValue } from '../core/store/config.js';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
-import { L6Store, stderrWarn } from '../core/store/library.js';
+import { LibraryStore, stderrWarn } from '../core/store/library.js';
 import { environmentClock } from '../core/store/dates.js';
 import {
   DEFAULT_TOOL_PROFILE,
@@ -119,7 +119,7 @@ export default class Serve extends BaseCommand {
     const created = ensureLibrary(root, flags.create);
     // A server learns of changes from the change stamp, the folder and OS events (freshness.ts),
     // not from a stat of every manifest per request.
-    const store = new L6Store(root, { warn: stderrWarn, freshness: { watch: true } });
+    const store = new LibraryStore(root, { warn: stderrWarn, freshness: { watch: true } });
     // Live commits do their work on a write thread: reads go on meanwhile (write-thread.ts).
     // BOURDON_WRITE_ON_LOOP=1 keeps it on the event loop, for comparison (bench/overlap.js).
     if (process.env.BOURDON_WRITE_ON_LOOP !== '1') {
@@ -139,11 +139,11 @@ export default class Serve extends BaseCommand {
     if (flags.transport !== 'stdio')
       throw new UsageError(`transport ${flags.transport} is not available in this build`);
     const shutdown = listenForShutdown();
-    const [{ createL6Server }, { runStdio }] = await Promise.all([
+    const [{ createMcpServer }, { runStdio }] = await Promise.all([
       import('../mcp/server.js'),
       import('../mcp/stdio.js'),
     ]);
-    const handle = runStdio(() => createL6Server(store, { peers, toolFilter, now }));
+    const handle = runStdio(() => createMcpServer(store, { peers, toolFilter, now }));
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
     );
@@ -200,7 +200,7 @@ export default class Serve extends BaseCommand {
 
   /** HTTP: refuses unsafe binds before listening, then runs until SIGINT/SIGTERM. */
   private async serveHttp(
-    store: L6Store,
+    store: LibraryStore,
     flags: {
       host: string;
       port: number;
@@ -214,7 +214,7 @@ export default class Serve extends BaseCommand {
     now: () => Date,
   ): Promise<void> {
     const shutdown = listenForShutdown({ stdin: false });
-    const [{ createL6Server }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
+    const [{ createMcpServer }, { runHttpServer }, { FederationRegistry }, { UNKNOWN_CALLER }] = await Promise.all([
       import('../mcp/server.js'),
       import('../mcp/http.js'),
       import('../core/trust/registry.js'),
@@ -223,7 +223,7 @@ export default class Serve extends BaseCommand {
     const registry = new FederationRegistry(configPaths(process.env).registry, { warn: stderrWarn });
     // A request reaching a handler without an identity is an unknown quarantined caller (fail closed).
     const handle = await runHttpServer(
-      () => createL6Server(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter, now }),
+      () => createMcpServer(store, { fallbackCaller: UNKNOWN_CALLER, peers, toolFilter, now }),
       {
         host: flags.host,
         port: flags.port,

@@ -11,15 +11,15 @@
 import os from 'node:os';
 import type { AccessLevel } from './trust/access.js';
 import { mayRead, OPERATOR, type Caller } from './trust/caller.js';
-import { stderrWarn, type AgentRecord, type L6Store, type Warn } from './store/library.js';
+import { stderrWarn, type AgentRecord, type LibraryStore, type Warn } from './store/library.js';
 import type { LibraryFiles } from './fs/atomic.js';
 import type { ConfigPaths, Env } from './store/config.js';
 import { preciseNow } from './store/dates.js';
 import type { PeerFanout } from './peers.js';
-import { unknownAgentMessage } from './suggest.js';
+import { unknownAgentMessage } from './store/suggest.js';
 
 export interface OperationContext {
-  store: L6Store;
+  store: LibraryStore;
   caller: Caller;
   env: Env;
   now: () => Date;
@@ -38,7 +38,7 @@ export interface OperationContext {
   files?: LibraryFiles;
 }
 
-export function createContext(store: L6Store, overrides: Partial<OperationContext> = {}): OperationContext {
+export function createContext(store: LibraryStore, overrides: Partial<OperationContext> = {}): OperationContext {
   return {
     store,
     caller: OPERATOR,

@@ -104,7 +104,7 @@ export interface HttpServerOptions {
   memberConcurrency?: MemberConcurrency;
   /**
    * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across
-   * members (http/admission.ts). A server from `createL6Server` steps its peer waits aside.
+   * members (http/admission.ts). A server from `createMcpServer` steps its peer waits aside.
    */
   admission?: FairAdmission;
 }

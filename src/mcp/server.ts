@@ -1,14 +1,14 @@
 /**
- * createL6Server: one MCP server over one library. Cheap to build (the store and its parsed
+ * createMcpServer: one MCP server over one library. Cheap to build (the store and its parsed
  * manifests are shared), so HTTP builds one per request and stdio one per connection.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import { OPERATOR, type Caller } from '../core/trust/caller.js';
 import { configPaths } from '../core/store/config.js';
 import { preciseNow } from '../core/store/dates.js';
-import { packageInfo } from '../core/version.js';
+import { packageInfo } from '../core/admin/version.js';
 import type { Env, OperationContext } from '../core/context.js';
-import { stderrWarn, type L6Store, type Warn } from '../core/store/library.js';
+import { stderrWarn, type LibraryStore, type Warn } from '../core/store/library.js';
 import type { PeerFanout } from '../core/peers.js';
 import { registerTools, type CallEnvironment } from './register.js';
 import { registerResources } from './resources.js';
@@ -19,7 +19,7 @@ export const SERVER_NAME = 'bourdon-l6';
 /** The installed package's version (package.json is the one place it is written). */
 export const SERVER_VERSION = packageInfo().version;
 
-export interface L6ServerOptions {
+export interface McpServerOptions {
   env?: Env;
   now?: () => Date;
   warn?: Warn;
@@ -32,7 +32,7 @@ export interface L6ServerOptions {
   toolFilter?: (name: string) => boolean;
 }
 
-export function createL6Server(store: L6Store, options: L6ServerOptions = {}): McpServer {
+export function createMcpServer(store: LibraryStore, options: McpServerOptions = {}): McpServer {
   const env = options.env ?? process.env;
   const warn = options.warn ?? stderrWarn;
   // Over HTTP a call waiting on its peers gives its admission slot back meanwhile

@@ -22,7 +22,7 @@ import { promoteStaged, promotionSummary, rejectStaged } from '../core/writes/st
 import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
 import { failed } from '../core/payload.js';
-import { readCapped } from '../core/read-capped.js';
+import { readCapped } from '../core/fs/read-capped.js';
 import { html, query } from './html.js';
 import { layout, message, type Flash } from './layout.js';
 import { activityView } from './views/activity.js';
@@ -33,7 +33,7 @@ import { historyView, rollbackConfirmView } from './views/history.js';
 import { searchView } from './views/search.js';
 import { stagingConfirmView, stagingView } from './views/staging.js';
 import { workstreamsView } from './views/workstreams.js';
-import { packageRoot } from '../core/package-root.js';
+import { packageRoot } from '../core/admin/package-root.js';
 import { openLinkChannel } from './link-channel.js';
 
 const UI_HOST = '127.0.0.1';

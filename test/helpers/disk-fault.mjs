@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 
 const [repoRoot, dir] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
-const { L6Store, parseManifest } = await load('store/library.js');
+const { LibraryStore, parseManifest } = await load('store/library.js');
 const { createContext } = await load('context.js');
 const { commitToFederation } = await load('writes/commit.js');
 const { readHistory, readArchivedBytes } = await load('writes/history.js');
@@ -31,7 +31,7 @@ const livePath = path.join(library, 'agents', 'disk.l5.yaml');
 fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
 const warnings = [];
 // A short history keeps the tmpfs from filling with archives, and adds pruning to every write.
-const ctx = createContext(new L6Store(library, { warn: () => {} }), {
+const ctx = createContext(new LibraryStore(library, { warn: () => {} }), {
   warn: (m) => warnings.push(m),
   env: { BOURDON_HISTORY_KEEP: '3' },
 });
@@ -70,7 +70,7 @@ function names() {
 }
 
 function historyCheck() {
-  const state = readHistory(new L6Store(library).paths, 'disk');
+  const state = readHistory(new LibraryStore(library).paths, 'disk');
   const versions = state.records.map((r) => r.version);
   const contiguous = versions.every((v, i) => i === 0 || v === versions[i - 1] + 1);
   const archivesMatch = state.records.every((r) => sha256(readArchivedBytes(state.dir, r.version)) === r.sha256);

@@ -1,17 +1,17 @@
-/** Real MCP clients for tests: in-memory linked to createL6Server, or over stdio to the binary. */
+/** Real MCP clients for tests: in-memory linked to createMcpServer, or over stdio to the binary. */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { L6Store } from '../../src/core/store/library.js';
-import { createL6Server, type L6ServerOptions } from '../../src/mcp/server.js';
+import { LibraryStore } from '../../src/core/store/library.js';
+import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 
 export interface LinkedClient {
   client: Client;
-  store: L6Store;
+  store: LibraryStore;
   close(): Promise<void>;
 }
 
-export async function linkedClient(libraryRoot: string, options: L6ServerOptions = {}): Promise<LinkedClient> {
-  const store = new L6Store(libraryRoot, { warn: () => {} });
-  const server = createL6Server(store, { warn: () => {}, auditPath: null, ...options });
+export async function linkedClient(libraryRoot: string, options: McpServerOptions = {}): Promise<LinkedClient> {
+  const store = new LibraryStore(libraryRoot, { warn: () => {} });
+  const server = createMcpServer(store, { warn: () => {}, auditPath: null, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'bourdon-test', version: '1.0.0' });

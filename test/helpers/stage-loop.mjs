@@ -7,12 +7,12 @@ import { pathToFileURL } from 'node:url';
 
 const [repoRoot, library, member, tag] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
-const { L6Store } = await load('store/library.js');
+const { LibraryStore } = await load('store/library.js');
 const { createContext } = await load('context.js');
 const { callerFor } = await load('trust/registry.js');
 const { stageCommit, promoteStaged } = await load('writes/staging.js');
 
-const store = new L6Store(library, { warn: () => {} });
+const store = new LibraryStore(library, { warn: () => {} });
 if (tag === '--promote') {
   process.stdout.write('start\n');
   await promoteStaged(createContext(store, { warn: () => {} }), member);

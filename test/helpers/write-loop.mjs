@@ -5,11 +5,11 @@ import { pathToFileURL } from 'node:url';
 
 const [repoRoot, library, agent, tag] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(path.join(repoRoot, 'dist', 'core', file)).href);
-const { L6Store } = await load('store/library.js');
+const { LibraryStore } = await load('store/library.js');
 const { createContext } = await load('context.js');
 const { commitToFederation } = await load('writes/commit.js');
 
-const ctx = createContext(new L6Store(library, { warn: () => {} }), { warn: () => {} });
+const ctx = createContext(new LibraryStore(library, { warn: () => {} }), { warn: () => {} });
 for (let i = 0; ; i++) {
   const payload = await commitToFederation(ctx, {
     agent_id: agent,

@@ -11,12 +11,12 @@ import { createContext } from '../context.js';
 import { BourdonError } from '../errors.js';
 import { configPaths } from '../store/config.js';
 import { localDay } from '../store/dates.js';
-import { L6Store } from '../store/library.js';
+import { LibraryStore } from '../store/library.js';
 import type { Caller } from '../trust/caller.js';
 import { invoke } from '../operations/invoke.js';
 import { commitToFederationOperation } from '../operations/write-operations.js';
 import type { CommitRequest } from '../writes/inputs.js';
-import { packageRoot } from '../package-root.js';
+import { packageRoot } from './package-root.js';
 
 /** The demo manifests as shipped (demo/templates in the package), one `<agent>.l5.yaml.in` each. */
 function demoTemplates(): string {
@@ -89,7 +89,7 @@ export async function recordDemoHistory(target: string, home: string, now = new 
   const day = (days: number) => localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - days));
   fs.writeFileSync(path.join(target, DEMO_ROWS_FILE), DEMO_ROWS.replace('__DAY-0__', day(0)));
   fs.writeFileSync(path.join(target, DEMO_MEMORY_FILE), `${DEMO_MEMORY}\n`);
-  const store = new L6Store(target, { warn: () => {} });
+  const store = new LibraryStore(target, { warn: () => {} });
   const ctx = createContext(store, { config: configPaths({ BOURDON_HOME: home }), env: { BOURDON_HOME: home } });
   const commits: CommitRequest[] = [
     {

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { ConfigPaths, Env } from '../store/config.js';
 import { describeError } from '../errors.js';
-import { L6Store } from '../store/library.js';
+import { LibraryStore } from '../store/library.js';
 import type { PeerConfig } from '../federation/peers-config.js';
 import { check, type CheckResult, type Verdict } from './doctor/check.js';
 import { auditCheck, cacheCheck, configDirCheck } from './doctor/config.js';
@@ -59,7 +59,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
 
   const libraryOk = libraryExists(root, checks);
   if (libraryOk) {
-    const store = new L6Store(root, { warn: () => {}, keepDocuments: true });
+    const store = new LibraryStore(root, { warn: () => {}, keepDocuments: true });
     await guarded('manifests', 'manifests', () => manifestChecks(store));
     await guarded('gate', 'write gate', () => gateCheck(store, options.gateTimeoutMs ?? 1_500));
     await guarded('staging', 'staging', () => [stagingCheck(store, now, options.staleDays ?? DEFAULT_STALE_DAYS)]);

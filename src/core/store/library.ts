@@ -6,7 +6,7 @@
  * snapshot. A sweep parses only files whose stat changed, so edits by other processes show up
  * without a restart, and an unchanged library costs no parsing at all. Where the parts live is
  * paths.ts, how a file is loaded loader.ts, how outcomes make a snapshot snapshot.ts, and the
- * one-shot CLI's partial snapshots one-shot.ts.
+ * one-shot CLI's partial snapshots partial-store.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,7 +62,7 @@ interface CachedFile {
   outcome: Outcome;
 }
 
-export class L6Store {
+export class LibraryStore {
   readonly paths: LibraryPaths;
   protected readonly warn: Warn;
   /** Reads manifests, through the parsed cache for short-lived processes (the CLI). */

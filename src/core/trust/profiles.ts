@@ -55,7 +55,7 @@ export function profileTools(profile: ToolProfile): readonly string[] | null {
   return null;
 }
 
-/** The filter for createL6Server / the bridge; undefined for `all` (no filtering). */
+/** The filter for createMcpServer / the bridge; undefined for `all` (no filtering). */
 export function profileFilter(profile: ToolProfile): ((name: string) => boolean) | undefined {
   const tools = profileTools(profile);
   if (!tools) return undefined;

@@ -2,7 +2,7 @@
  * The manifest a live commit writes, built exactly as the Python engine's commit_l5 builds it
  * (plus notes): the live manifest parsed (or refused with the reason), merged or replaced row by
  * row as the writer's ceiling allows, stamped. Pure: no file is written here, so it runs on a
- * server's write thread as well as in place (commit-job.ts).
+ * server's write thread as well as in place (commit-steps.ts).
  */
 import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { pyRepr } from '../store/ids.js';

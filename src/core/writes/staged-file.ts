@@ -6,12 +6,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError } from '../errors.js';
-import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type L6Store } from '../store/library.js';
+import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type LibraryStore } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { parseYaml, yamlErrorReason } from '../store/yaml.js';
 import { readLive } from './history.js';
 
-export function stagedPath(store: L6Store, caller: string, agentId: string): string {
+export function stagedPath(store: LibraryStore, caller: string, agentId: string): string {
   return path.join(store.paths.staging, caller, `${agentId}${MANIFEST_SUFFIX}`);
 }
 

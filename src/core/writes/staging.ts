@@ -19,7 +19,7 @@ import { utcSeconds } from '../store/dates.js';
 import { plural } from '../store/words.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
-import { MANIFEST_SUFFIX, type L6Store } from '../store/library.js';
+import { MANIFEST_SUFFIX, type LibraryStore } from '../store/library.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { appendAudit, auditRecord } from '../trust/audit.js';
 import { denialPayload } from '../trust/policy.js';
@@ -168,7 +168,7 @@ export async function stageCommit(
 }
 
 /** Every staged write, sorted by path (caller, then agent id). Never locks. */
-export function listStaged(store: L6Store, now: Date = new Date()): StagedWrite[] {
+export function listStaged(store: LibraryStore, now: Date = new Date()): StagedWrite[] {
   const root = store.paths.staging;
   let callers: string[];
   try {
@@ -366,7 +366,7 @@ export interface RejectOptions {
 
 /** Deletes every staged write for `agentId`. */
 export async function rejectStaged(
-  store: L6Store,
+  store: LibraryStore,
   agentId: string,
   options: RejectOptions = {},
 ): Promise<RejectResult> {

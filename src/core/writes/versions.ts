@@ -21,7 +21,7 @@ import {
   type ExplainJob,
   type ManifestDiffResult,
   type RollbackJob,
-} from './version-work.js';
+} from './version-jobs.js';
 import { countsOnWriteThread, explainOnWriteThread, rollbackOnWriteThread } from './write-thread.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';

@@ -1,8 +1,8 @@
 /**
  * A server's write thread: the worker (write-worker.ts) a live commit's work under the gate
- * runs on (commit-job.ts: parse of the live manifest, merge, serialise and read-back proof,
+ * runs on (commit-steps.ts: parse of the live manifest, merge, serialise and read-back proof,
  * archive delta, fsyncs), and a rollback's, an explanation's and a capped version list's
- * (version-work.ts: unpacking, parsing, diffing and counting archived versions, writing a
+ * (version-jobs.ts: unpacking, parsing, diffing and counting archived versions, writing a
  * restored one), so the event loop goes on
  * answering reads from the last snapshot meanwhile. The event loop keeps the gate: it takes the
  * lock, refreshes it, and releases it only once the thread has answered; the thread checks the
@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { HeldLock } from '../fs/gate.js';
 import type { AgentRecord } from '../store/manifest-file.js';
-import type { CommitJob, CommitJobResult } from './commit-job.js';
+import type { CommitJob, CommitJobResult } from './commit-steps.js';
 import type { RowCounts } from './version-record.js';
-import type { CountsJob, ExplainJob, ManifestDiffResult, RollbackJob, RollbackJobResult } from './version-work.js';
+import type { CountsJob, ExplainJob, ManifestDiffResult, RollbackJob, RollbackJobResult } from './version-jobs.js';
 
 /** A worker idle this long is stopped (its heap is returned); the next commit starts another. */
 const IDLE_MS = 15_000;

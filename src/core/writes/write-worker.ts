@@ -13,10 +13,10 @@ import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { describeError } from '../errors.js';
 import { heldGateHandle } from '../fs/gate.js';
-import { L6Store } from '../store/library.js';
+import { LibraryStore } from '../store/library.js';
 import { MANIFEST_SUFFIX, parseManifest, recordFromDoc, type AgentRecord } from '../store/manifest-file.js';
-import { runCommitJob } from './commit-job.js';
-import { runCountsJob, runExplainJob, runRollbackJob } from './version-work.js';
+import { runCommitJob } from './commit-steps.js';
+import { runCountsJob, runExplainJob, runRollbackJob } from './version-jobs.js';
 import type { ThreadTask, ThreadTasks, WriteThreadAnswer } from './write-thread.js';
 
 /** How much nicer than the event loop the thread runs. */
@@ -62,7 +62,7 @@ const HANDLERS: {
     const result = runCommitJob(job, { gate: heldGateHandle(held), warn });
     if (result.kind !== 'written') return result;
     const file = `${job.args.agent_id}${MANIFEST_SUFFIX}`;
-    if (cachePath) new L6Store(job.paths.root, { warn }).written(file, result.data, result.manifest, cachePath);
+    if (cachePath) new LibraryStore(job.paths.root, { warn }).written(file, result.data, result.manifest, cachePath);
     // The event loop gets the record, built here: the whole document need not cross, nor be
     // normalised on the loop (bench/README.md, memory).
     const { manifest, ...rest } = result;

@@ -2,7 +2,7 @@
  * Writes to the live store (spec §5.10, §8, §9). A commit is validated (commit-input.ts),
  * then, under the library gate, the manifest is re-read from disk, merged or replaced exactly
  * as the Python engine does (manifest-build.ts), serialised (YAML 1.1-safe), checked to read
- * back as written, and written as a new version (history-writer.ts): commit-job.ts, which a
+ * back as written, and written as a new version (history-writer.ts): commit-steps.ts, which a
  * server runs on its write thread (write-thread.ts) so reads go on meanwhile. The store then
  * adopts the written manifest. Nothing is written when anything fails.
  */
@@ -18,7 +18,7 @@ import type { RawObject } from '../store/manifest.js';
 import type { AgentRecord } from '../store/library.js';
 import { parseExisting } from './manifest-build.js';
 import type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
-import { runCommitJob, type CommitJob } from './commit-job.js';
+import { runCommitJob, type CommitJob } from './commit-steps.js';
 import { commitOnWriteThread } from './write-thread.js';
 import { microsecondsOf } from '../store/dates.js';
 
@@ -53,7 +53,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A live commit; the caller holds the library gate. Returns the write summary or an error
- * payload. The work under the gate (commit-job.ts) runs on a server's write thread, in place
+ * payload. The work under the gate (commit-steps.ts) runs on a server's write thread, in place
  * elsewhere or with injected file operations; either way the live file, its history and their
  * fsyncs are done before this answers. The store then adopts the written manifest.
  */

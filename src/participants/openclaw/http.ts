@@ -10,7 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { BourdonError } from '../../core/errors.js';
-import { packageInfo } from '../../core/version.js';
+import { packageInfo } from '../../core/admin/version.js';
 
 export interface InstanceClientOptions {
   /** The instance's base URL, without a trailing `/` (paths are appended to it as text). */

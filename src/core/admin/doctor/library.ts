@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isAccessLevel, rowVisibility } from '../../store/visibility.js';
-import { MANIFEST_SUFFIX, parseManifest, type L6Store, type LibrarySnapshot } from '../../store/library.js';
+import { MANIFEST_SUFFIX, parseManifest, type LibraryStore, type LibrarySnapshot } from '../../store/library.js';
 import {
   AGENT_TYPES,
   isObject,
@@ -48,7 +48,7 @@ export function libraryExists(root: string, checks: CheckResult[]): boolean {
   return true;
 }
 
-export function manifestChecks(store: L6Store): CheckResult[] {
+export function manifestChecks(store: LibraryStore): CheckResult[] {
   const snapshot = store.snapshot();
   const out: CheckResult[] = [];
   const duplicates = duplicateFiles(store, snapshot);
@@ -123,7 +123,7 @@ export function manifestChecks(store: L6Store): CheckResult[] {
 }
 
 /** Files that parsed but lost their id to another file (store/snapshot.ts laterServedOver chooses). */
-function duplicateFiles(store: L6Store, snapshot: LibrarySnapshot): string[] {
+function duplicateFiles(store: LibraryStore, snapshot: LibrarySnapshot): string[] {
   const kept = new Set(snapshot.agents.map((agent) => agent.file));
   const broken = new Set(snapshot.broken.map((item) => item.file));
   let names: string[];

@@ -4,11 +4,11 @@
  */
 import { BourdonError, describeError } from '../../errors.js';
 import { readOwner, withLibraryGate } from '../../fs/gate.js';
-import { MANIFEST_SUFFIX, type L6Store } from '../../store/library.js';
+import { MANIFEST_SUFFIX, type LibraryStore } from '../../store/library.js';
 import { listStaged } from '../../writes/staging.js';
 import { check, plural, type CheckResult } from './check.js';
 
-export async function gateCheck(store: L6Store, timeoutMs: number): Promise<CheckResult[]> {
+export async function gateCheck(store: LibraryStore, timeoutMs: number): Promise<CheckResult[]> {
   const { paths } = store;
   const details: string[] = [];
   const owner = readOwner(paths.lock);
@@ -31,7 +31,7 @@ export async function gateCheck(store: L6Store, timeoutMs: number): Promise<Chec
   return [check('gate', 'write gate', 'ok', `writers can take ${paths.lock}`, details)];
 }
 
-export function stagingCheck(store: L6Store, now: Date, staleDays: number): CheckResult {
+export function stagingCheck(store: LibraryStore, now: Date, staleDays: number): CheckResult {
   const staged = listStaged(store, now);
   if (staged.length === 0) return check('staging', 'staging', 'ok', 'nothing awaiting review');
   const unreadable = staged.filter((item) => item.error);

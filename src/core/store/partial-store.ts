@@ -10,7 +10,7 @@ import type { AgentRecord, FileStamp } from './manifest-file.js';
 import { entityKeys, lookupFileOf, NameLookup, type LookupFile } from './lookup.js';
 import { trustedPath, type CacheMeta, type ParsedCache } from './parsed-cache.js';
 import { assembleSnapshot, type LibrarySnapshot, type Outcome } from './snapshot.js';
-import { L6Store, type StoreOptions } from './library.js';
+import { LibraryStore, type StoreOptions } from './library.js';
 
 /**
  * What a one-shot command reads of each agent: the entities one name finds (`find`, `query`),
@@ -27,7 +27,7 @@ type Rows = Partial<Pick<AgentRecord, 'entities' | 'sessions'>>;
  * parsed cache is available, else the full one. What the view does not name is left empty, so
  * only the operations the view is made for may read this snapshot.
  */
-export class PartialLibraryStore extends L6Store {
+export class PartialLibraryStore extends LibraryStore {
   private partial: LibrarySnapshot | null = null;
 
   constructor(
