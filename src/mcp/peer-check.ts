@@ -5,7 +5,7 @@
  */
 import type { Env } from '../core/context.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
-import { PEER_BUDGET_MS } from './peer-client.js';
+import { MAX_PEER_ERROR_CHARS, PEER_BUDGET_MS } from './peer-client.js';
 import { answerPayload } from './remote/answer.js';
 import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
@@ -87,37 +87,34 @@ export async function checkPeer(
 
 /** Why a peer could not be reached: what failed (DNS, a refused connection, TLS, a timeout, the token) and what to do. */
 function peerFailure(error: unknown, peer: PeerConfig, budgetMs: number, token: string | undefined): string {
-  let where: string;
+  let host = peer.url;
+  let where = peer.url;
   try {
-    where = new URL(peer.url).host;
+    ({ hostname: host, host: where } = new URL(peer.url));
   } catch {
-    where = peer.url;
+    // an unparseable URL is named as written
   }
-  const remove = `or \`bourdon peers remove ${peer.name}\``;
+  const remove = `\`bourdon peers remove ${peer.name}\``;
+  const timeout = `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? Else ${remove}`;
   const failure = classifyFailure(error, peer.url);
-  switch (failure.kind) {
-    case 'http':
-      if (failure.status === 401 || failure.status === 403)
-        return `the peer refused the token (HTTP ${failure.status}): check that ${peer.token_env} holds a member token ${peer.name} issued (\`bourdon agent add\` there)`;
-      break;
-    case 'timeout':
-      return `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? ${remove.replace(/^or /, 'Else ')}`;
-    case 'blocked-port':
-      return `fetch refuses port ${failure.port} (a port reserved for other protocols); serve the peer on another port, ${remove}`;
-    case 'network':
-      switch (failure.cause) {
-        case 'dns':
-          return `DNS: ${where.replace(/:\d+$/, '')} does not resolve; check the URL in peers.yaml (is the machine on this network?), ${remove}`;
-        case 'refused':
-          return `connection refused at ${where}: nothing listens there; start \`bourdon serve --transport http\` on that machine, ${remove}`;
-        case 'tls':
-          return `TLS failed (${failure.code}): the certificate of ${where} is not trusted here; fix it on that machine, ${remove}`;
-        case 'connect-timeout':
-          return `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? ${remove.replace(/^or /, 'Else ')}`;
-        case 'dropped':
-          return `the network dropped the connection to ${where} (${failure.code}); try again, ${remove}`;
-      }
-      break;
+  if (failure.kind === 'http' && (failure.status === 401 || failure.status === 403))
+    return `the peer refused the token (HTTP ${failure.status}): check that ${peer.token_env} holds a member token ${peer.name} issued (\`bourdon agent add\` there)`;
+  if (failure.kind === 'timeout') return timeout;
+  if (failure.kind === 'blocked-port')
+    return `fetch refuses port ${failure.port} (a port reserved for other protocols); serve the peer on another port, or ${remove}`;
+  if (failure.kind === 'network') {
+    switch (failure.cause) {
+      case 'dns':
+        return `DNS: ${host} does not resolve; check the URL in peers.yaml (is the machine on this network?), or ${remove}`;
+      case 'refused':
+        return `connection refused at ${where}: nothing listens there; start \`bourdon serve --transport http\` on that machine, or ${remove}`;
+      case 'tls':
+        return `TLS failed (${failure.code}): the certificate of ${where} is not trusted here; fix it on that machine, or ${remove}`;
+      case 'connect-timeout':
+        return timeout;
+      case 'dropped':
+        return `the network dropped the connection to ${where} (${failure.code}); try again, or ${remove}`;
+    }
   }
-  return maskedReason(error, token).slice(0, 200);
+  return maskedReason(error, token).slice(0, MAX_PEER_ERROR_CHARS);
 }

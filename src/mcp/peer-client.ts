@@ -18,7 +18,7 @@ import { maskedReason, RemoteTimeout } from './remote/failure.js';
 export const PEER_BUDGET_MS = 5_000;
 
 /** Longest peer error a payload carries. */
-const MAX_PEER_ERROR_CHARS = 200;
+export const MAX_PEER_ERROR_CHARS = 200;
 
 interface Connection {
   client: Client;
