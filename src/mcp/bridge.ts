@@ -10,11 +10,11 @@
  *   that is no tool at all is −32602 "Unknown tool: X", and the server's own refusals and
  *   protocol errors come back as the server gave them;
  * - resources/list, resources/templates/list and resources/read are forwarded;
- * - every forwarded request waits at most 30 s;
- * - the upstream client negotiates the protocol era (`auto`) and sends
- *   `Authorization: Bearer <token>` from a BOURDON_PEER_* variable; the token is never logged
- *   or echoed;
- * - a connection that failed is dropped and made again on the next request.
+ * - every forwarded request waits at most 30 s, and an answer is read up to 64 MiB;
+ * - the connection to the server (./bridge/upstream.ts, made as the peer client's are:
+ *   ./remote/) negotiates the protocol era and sends `Authorization: Bearer <token>` from a
+ *   BOURDON_PEER_* variable, never logged or echoed; one that failed is dropped and made again
+ *   on the next request.
  *
  * Handlers are installed on the low-level server (`mcp.server.setRequestHandler`) because the
  * schemas arrive as JSON Schema, not zod.
