@@ -55,7 +55,7 @@ const BLOCKED_PORTS = new Set([
 ]);
 
 /** The URL's port when fetch refuses it, else null. */
-export function blockedPort(url: string): number | null {
+function blockedPort(url: string): number | null {
   try {
     const port = Number(new URL(url).port);
     return BLOCKED_PORTS.has(port) ? port : null;
@@ -65,7 +65,7 @@ export function blockedPort(url: string): number | null {
 }
 
 /** What a network failure means to the person who fixes it. */
-export type NetworkCause = 'dns' | 'refused' | 'tls' | 'connect-timeout' | 'dropped' | 'other';
+type NetworkCause = 'dns' | 'refused' | 'tls' | 'connect-timeout' | 'dropped' | 'other';
 
 export type RemoteFailure =
   | { kind: 'network'; code: string; cause: NetworkCause }
@@ -109,7 +109,7 @@ function isLink(value: unknown): value is ChainLink {
  * two causes down), the SDK's `data.cause`, and both addresses of a host failing (IPv4 and
  * IPv6), which come as one AggregateError.
  */
-export function causeChain(error: unknown): ChainLink[] {
+function causeChain(error: unknown): ChainLink[] {
   const chain: ChainLink[] = [];
   for (let at = error, depth = 0; isLink(at) && depth < 6; depth++) {
     chain.push(at);
