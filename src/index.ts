@@ -67,7 +67,8 @@ export { stageCommit, listStaged, promoteStaged, rejectStaged } from './core/wri
 export { createMcpServer, SERVER_NAME, SERVER_VERSION, type McpServerOptions } from './mcp/server.js';
 export { runStdio } from './mcp/stdio.js';
 export { runHttpServer, BindRefusedError, type HttpServerOptions, type HttpServerHandle } from './mcp/http.js';
-export { McpPeerFanout, checkPeer } from './mcp/peer-client.js';
+export { McpPeerFanout } from './mcp/peer-client.js';
+export { checkPeer } from './mcp/peer-check.js';
 
 // The declarations the MCP tools and CLI commands derive from (ALL_TOOLS: the earlier name).
 export { OPERATIONS, OPERATIONS as ALL_TOOLS, OPERATION_NAMES } from './core/operations/catalog.js';

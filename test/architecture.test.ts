@@ -375,3 +375,45 @@ describe('architecture: adapters', () => {
     expect(violations).toEqual([]);
   });
 });
+
+const MCP = path.join(SRC, 'mcp');
+/** The longest file src/mcp holds: past it, a file holds more than one part (issue 42, 43). */
+const MCP_MAX_LINES = 250;
+
+describe('architecture: the MCP adapter (src/mcp)', () => {
+  it('has a README saying what it owns and what it may import, naming each of its folders', () => {
+    const text = fs.readFileSync(path.join(MCP, 'README.md'), 'utf8');
+    expect(text).toMatch(/^# mcp — /);
+    expect(text).toContain('May import');
+    const folders = fs
+      .readdirSync(MCP, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `\`${entry.name}/\``);
+    expect(folders.filter((folder) => !text.includes(folder))).toEqual([]);
+  });
+
+  it('imports only src/core, itself and the MCP SDK', () => {
+    const violations: string[] = [];
+    for (const file of sourceFiles(MCP)) {
+      for (const spec of importsOf(file)) {
+        const name = path.relative(REPO_ROOT, file);
+        if (spec.startsWith('.')) {
+          const target = path.resolve(path.dirname(file), spec);
+          if (![CORE, MCP].some((dir) => target.startsWith(dir + path.sep))) violations.push(`${name} imports ${spec}`);
+        } else if (ADAPTER_PACKAGES.test(spec) && !spec.startsWith('@modelcontextprotocol/'))
+          violations.push(`${name} imports ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it(`holds no file over ${MCP_MAX_LINES} lines`, () => {
+    const long = sourceFiles(MCP)
+      .map((file) => ({
+        file: path.relative(REPO_ROOT, file),
+        lines: fs.readFileSync(file, 'utf8').split('\n').length - 1,
+      }))
+      .filter(({ lines }) => lines > MCP_MAX_LINES);
+    expect(long).toEqual([]);
+  });
+});

@@ -232,4 +232,50 @@ describe('bourdon mcp-config', () => {
       await client.close();
     }
   });
+
+  it('says what the host will show, as the snippet’s own server lists it: titles, read-only tools, the writes that ask', async () => {
+    /** The tools the Cursor snippet's server lists to a real client, as hosts see them. */
+    const listedBy = async (args: string[]) => {
+      const entry = JSON.parse((await run(['--host', 'cursor', '--library', library, ...args])).stdout).mcpServers
+        .bourdon as { command: string; args: string[]; env: Record<string, string> };
+      const client = new Client({ name: 'mcp-config-surface', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: entry.command,
+          args: entry.args,
+          env: { ...entry.env, PATH: process.env.PATH ?? '' },
+          stderr: 'pipe',
+        }),
+      );
+      try {
+        return (await client.listTools()).tools.map((tool) => ({
+          name: tool.name,
+          title: tool.title,
+          read_only: tool.annotations?.readOnlyHint,
+          destructive: tool.annotations?.destructiveHint,
+          open_world: tool.annotations?.openWorldHint,
+        }));
+      } finally {
+        await client.close();
+      }
+    };
+    for (const profile of [[], ['--tools', 'read']]) {
+      const said = JSON.parse((await run(['--json', '--library', library, ...profile])).stdout).tools;
+      expect(said, profile.join(' ')).toEqual(await listedBy(profile));
+    }
+    // For people: on stderr beside one host's snippet (stdout stays the snippet), after all hosts on stdout.
+    const one = await run(['--host', 'claude-code', '--library', library]);
+    const stderr = one.stderr.replace(/\n# {3}/g, ' ');
+    expect(stderr).toMatch(/^# What the host shows: 15 tools, each under its title\.$/m);
+    expect(stderr).toMatch(
+      /^# Read-only, so hosts that honour readOnlyHint run them without asking \(13\): "What one agent knows about a topic" \(query_agent_memory\)/m,
+    );
+    expect(stderr).toMatch(
+      /^# Writes, which hosts ask you to confirm: "Write to an agent's memory" \(commit_to_federation; marked destructive/m,
+    );
+    expect(() => JSON.parse(one.stdout)).not.toThrow();
+    const reads = await run(['--library', library, '--tools', 'read']);
+    expect(reads.stdout.replace(/\n {2}/g, ' ')).toMatch(/What the host shows: 13 tools/);
+    expect(reads.stdout).not.toMatch(/Writes, which hosts ask/);
+  }, 60_000);
 });

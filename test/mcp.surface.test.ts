@@ -8,10 +8,10 @@
  * the engine would have ignored or not found is said in a second text item.
  *
  * The Python half needs the `mcp` package: BOURDON_TEST_PYTHON names a python that has it, else
- * `python3` is used if it can import it; without one those tests are skipped, saying so
- * (CI installs it: `pip install mcp`).
+ * `python3` if it has it, else the suite installs it with pip into a cached virtual environment
+ * (helpers/python-mcp.ts); when pip cannot, those tests are skipped, saying why in one line.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,7 @@ import { OPERATIONS } from '../src/core/operations/catalog.js';
 import { BIN, caseFile, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { httpClient } from './helpers/http.js';
 import { callWithNotices } from './helpers/mcp.js';
+import { pythonWithMcp } from './helpers/python-mcp.js';
 
 type Case = { name: string; arguments: Record<string, unknown> };
 
@@ -159,20 +160,10 @@ describe('the TypeScript SDK client lists and calls every tool without a validat
   }, 60_000);
 });
 
-/** A python that can import the official `mcp` client, or null. */
-function pythonWithMcp(): string | null {
-  for (const candidate of [process.env.BOURDON_TEST_PYTHON, 'python3'].filter(Boolean) as string[]) {
-    try {
-      execFileSync(candidate, ['-c', 'import mcp.client.streamable_http'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-const python = pythonWithMcp();
-if (!python) console.warn('mcp.surface: no python with the `mcp` package; the Python client tests are skipped');
+const pythonMcp = await pythonWithMcp();
+const python = 'python' in pythonMcp ? pythonMcp.python : null;
+if ('unavailable' in pythonMcp)
+  console.warn(`mcp.surface: ${pythonMcp.unavailable}; the Python client tests are skipped`);
 
 type PythonReport = {
   tools: {
@@ -218,6 +209,8 @@ describe.skipIf(!python)('the Python mcp client lists and calls every tool witho
       expect(tool.has_output_schema, tool.name).toBe(true);
     }
     expect(report.calls.filter((call) => call.exception)).toEqual([]);
+    expect(report.calls.map((call) => call.name)).toEqual(all.map((entry) => entry.name));
+    expect(new Set(report.calls.map((call) => call.name)).size).toBe(OPERATIONS.length);
     report.calls.forEach((call, index) => {
       const payload = JSON.parse(call.text!) as { error?: unknown };
       expect(call.is_error, `${call.name} ${JSON.stringify(all[index].arguments)}`).toBe(

@@ -29,10 +29,13 @@ describe('the run-wide private HOME', () => {
     process.env.BOURDON_HOME = path.join(realHome, '.bourdon');
     process.env.BOURDON_LIBRARY = path.join(realHome, 'agent-library');
     process.env.CODEX_HOME = path.join(realHome, '.codex');
+    process.env.BOURDON_TEST_PYTHON = '/opt/py-with-mcp/bin/python';
 
     const teardown = setupPrivateHome();
     expect(os.homedir()).not.toBe(realHome);
     expect(process.env.BOURDON_LIBRARY).toBeUndefined();
+    // What configures the run itself is kept (helpers/python-mcp.ts reads it).
+    expect(process.env.BOURDON_TEST_PYTHON).toBe('/opt/py-with-mcp/bin/python');
     expect(process.env.CODEX_HOME).toBeUndefined();
     fs.mkdirSync(path.join(realHome, '.bourdon', 'cache'));
     fs.mkdirSync(path.join(realHome, '.mcp-inspector'));

@@ -19,7 +19,7 @@
  * A token is never part of a snippet: HTTP snippets name the variable that holds it.
  */
 import { OPERATIONS } from '../core/operations/catalog.js';
-import type { AnyOperation } from '../core/operations/operation.js';
+import { DEFAULT_TOOL_PROFILE, parseToolProfile, profileFilter } from '../core/trust/profiles.js';
 import { packageInfo } from '../core/admin/version.js';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -53,6 +53,8 @@ interface StdioTarget {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The --tools profile the started server offers (all when unset). */
+  tools?: string;
 }
 
 interface HttpTarget {
@@ -61,6 +63,8 @@ interface HttpTarget {
   tokenEnv: string;
   /** How a stdio-only host starts the bridge (`bourdon serve --url`) to reach the URL. */
   bridge: { command: string; args: string[] };
+  /** The --tools profile the bridge offers (all when unset); the server's own decides for the others. */
+  tools?: string;
 }
 
 export type ServerTarget = StdioTarget | HttpTarget;
@@ -121,7 +125,7 @@ export function stdioTarget(
     const value = env[name];
     if (value) passed[name] = path.resolve(value);
   }
-  return { transport: 'stdio', ...launch(launcher, serve), env: passed };
+  return { transport: 'stdio', ...launch(launcher, serve), env: passed, ...(tools ? { tools } : {}) };
 }
 
 /** The variable the bridge reads its token from in a host's env block (peer-token namespace). */
@@ -140,6 +144,7 @@ export function httpTarget(
     url,
     tokenEnv: checkEnvName(tokenEnv),
     bridge: launch(launcher, ['serve', '--url', url, '--token-env', BRIDGE_TOKEN_ENV, ...toolsArgs(tools)]),
+    ...(tools ? { tools } : {}),
   };
 }
 
@@ -381,21 +386,68 @@ export function renderSnippet(snippet: HostSnippet): (string | Verbatim)[] {
     { verbatim: snippet.text },
   ];
   if (snippet.command) lines.push(c.dim('or run:'), commandText(snippet.command));
-  for (const note of [...snippet.notes, surfaceNote()]) lines.push(c.dim(note));
+  for (const note of snippet.notes) lines.push(c.dim(note));
   return lines;
 }
 
+/** What decides the tools a host is offered: how it reaches the server, and the --tools profile. */
+type ServerOffer = Pick<ServerTarget, 'transport' | 'tools'>;
+
+/** One tool as a host shows it (tools/list): its title, and the hints that decide whether it asks first. */
+export interface HostTool {
+  name: string;
+  title: string;
+  /** readOnlyHint: hosts that honour it run the tool without a confirmation prompt. */
+  read_only: boolean;
+  /** destructiveHint: hosts warn before it. */
+  destructive: boolean;
+  /** openWorldHint: it also asks the configured peers, on other machines. */
+  open_world: boolean;
+}
+
 /**
- * What a host shows of the tools, from their declared annotations (docs/mcp-hosts.md): which
- * are read-only (hosts run them without asking), which destructive (hosts ask first), which
- * write without losing anything. A --tools profile offers fewer; a note cannot know that of
- * a remote server, so it speaks of all of them.
+ * The tools a host is offered by the server it starts (the target's --tools profile; every
+ * tool without one), in the engine's order, with what tools/list tells the host about each.
  */
-function surfaceNote(): string {
-  const names = (keep: (operation: AnyOperation) => boolean) =>
-    OPERATIONS.filter(keep).map((operation) => operation.name);
-  const reads = names((operation) => operation.annotations.readOnlyHint);
-  const destructive = names((operation) => operation.annotations.destructiveHint);
-  const keeping = names((operation) => !operation.annotations.readOnlyHint && !operation.annotations.destructiveHint);
-  return `Hosts list each tool with its title: ${reads.length} reads marked read-only (run without asking), ${destructive.join(', ')} marked destructive (hosts ask first), ${keeping.join(', ')} a write that keeps every earlier version.`;
+export function hostTools(target: ServerOffer): HostTool[] {
+  const offered = profileFilter(parseToolProfile(target.tools ?? DEFAULT_TOOL_PROFILE));
+  return OPERATIONS.filter((operation) => !offered || offered(operation.name)).map((operation) => ({
+    name: operation.name,
+    title: operation.title,
+    read_only: operation.annotations.readOnlyHint,
+    destructive: operation.annotations.destructiveHint,
+    open_world: operation.annotations.openWorldHint,
+  }));
+}
+
+/**
+ * What the host will show, for people (docs/mcp-hosts.md): each tool under its title, which
+ * run without asking (read-only) and which ask first, and which reach other machines.
+ */
+export function describeHostTools(target: ServerOffer): string[] {
+  const tools = hostTools(target);
+  const titled = (list: HostTool[]) => list.map((tool) => `"${tool.title}" (${tool.name})`).join(', ');
+  const reads = tools.filter((tool) => tool.read_only);
+  const writes = tools.filter((tool) => !tool.read_only);
+  const lines = [
+    `What the host shows: ${tools.length} tools, each under its title.`,
+    `Read-only, so hosts that honour readOnlyHint run them without asking (${reads.length}): ${titled(reads)}.`,
+  ];
+  if (writes.length)
+    lines.push(
+      `Writes, which hosts ask you to confirm: ${writes
+        .map((tool) =>
+          tool.destructive
+            ? `"${tool.title}" (${tool.name}; marked destructive: a replace drops rows, so hosts warn)`
+            : `"${tool.title}" (${tool.name}; writes a new version, every earlier one kept)`,
+        )
+        .join(', ')}.`,
+    );
+  const open = tools.filter((tool) => tool.open_world).map((tool) => tool.name);
+  if (open.length) lines.push(`${open.join(', ')} also ask your configured peers on other machines (openWorldHint).`);
+  if (target.transport === 'http')
+    lines.push(
+      "Over HTTP the host is offered what the running server offers (its own --tools), narrowed by --tools here for Claude Desktop's bridge: at most the tools above.",
+    );
+  return lines;
 }

@@ -90,7 +90,7 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
 async function peerProbe(
   timeoutMs: number,
 ): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
-  const { checkPeer } = await import('../mcp/peer-client.js');
+  const { checkPeer } = await import('../mcp/peer-check.js');
   return async (peer) => {
     const result = await checkPeer(peer, process.env, timeoutMs);
     return { reachable: result.reachable, latency_ms: result.latency_ms, error: result.error };

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { HOSTS, hostSnippet, renderSnippet, stdioTarget, type Host, type HostSnippet } from '../cli/host-config.js';
+import {
+  HOSTS,
+  describeHostTools,
+  hostSnippet,
+  renderSnippet,
+  stdioTarget,
+  type Host,
+  type HostSnippet,
+} from '../cli/host-config.js';
 import { colors, outputColumns, wrap, type Verbatim } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 import {
@@ -478,6 +486,8 @@ function renderInit(
     );
   else lines.push(wrap(`  ${c.dim("none found (no agent's memory Bourdon can read is on this machine)")}`));
   for (const snippet of snippets) lines.push('', ...renderSnippet(snippet));
+  // The server init configures offers every tool over stdio.
+  if (snippets.length) lines.push('', ...describeHostTools({ transport: 'stdio' }).map((line) => c.dim(line)));
   lines.push('', c.bold('Next'));
   const next: [string, string][] = [
     [

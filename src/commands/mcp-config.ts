@@ -6,7 +6,9 @@ import {
   DEFAULT_TOKEN_ENV,
   HOSTS,
   LAUNCHERS,
+  describeHostTools,
   hostSnippet,
+  hostTools,
   renderSnippet,
   httpTarget,
   stdioTarget,
@@ -25,7 +27,9 @@ With --host, stdout carries the snippet alone (so it can be redirected or piped)
 
 stdio snippets start the server with absolute paths (this Node and this bourdon), since hosts start servers outside your shell; --command npx gives a portable \`npx -y bourdon@<this version> serve\` instead, pinned so it can only run this release (it needs the package published to the npm registry). BOURDON_HOME, BOURDON_FEDERATION_CONFIG and BOURDON_AUDIT_PATH, when set, are passed on so the host-started server uses the same config as this shell.
 
-HTTP snippets never contain a token: they read it from the variable named by --token-env (default BOURDON_TOKEN), holding a member token from \`bourdon agent add\`.`;
+HTTP snippets never contain a token: they read it from the variable named by --token-env (default BOURDON_TOKEN), holding a member token from \`bourdon agent add\`.
+
+It ends with what the host will show: each tool under its title, the read-only ones (which hosts that honour readOnlyHint run without asking), the writes they ask you to confirm, and the reads that also ask your peers; --json lists them as \`tools\`.`;
   static override examples = [
     { description: 'Claude Code, stdio, this library', command: '<%= config.bin %> mcp-config --host claude-code' },
     {
@@ -88,28 +92,29 @@ HTTP snippets never contain a token: they read it from the variable named by --t
         ? { url: target.url, token_env: target.tokenEnv }
         : { command: target.command, args: target.args, env: target.env }),
       snippets,
+      tools: hostTools(target),
     };
     if (this.jsonMode) {
       this.emit(payload, () => '');
       return;
     }
     if (flags.host) {
-      process.stderr.write(guidance(snippets[0]));
+      process.stderr.write(guidance(snippets[0], describeHostTools(target)));
       process.stdout.write(snippets[0].text + '\n');
       return;
     }
-    this.say(renderAll(snippets));
+    this.say([...renderAll(snippets), '', ...describeHostTools(target)]);
   }
 }
 
 /** Where a snippet goes, on stderr when stdout carries the snippet alone. */
-function guidance(snippet: HostSnippet): string {
+function guidance(snippet: HostSnippet, toolLines: string[]): string {
   // Comments wrap at stderr's width, each continued line a comment too (the command as well:
   // commented out, it is not pasted as it is anyway).
   const comment = (text: string) => wrap(`# ${text}`, { width: stderrWidth(), continuation: '#   ' });
   const lines = [comment(`${snippet.title} (${snippet.transport}): ${snippet.file}`)];
   if (snippet.command) lines.push(comment(`or run: ${snippet.command}`));
-  for (const note of snippet.notes) lines.push(comment(note));
+  for (const note of [...snippet.notes, ...toolLines]) lines.push(comment(note));
   return lines.join('\n') + '\n';
 }
 

@@ -19,19 +19,20 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  type HttpServerHandle,
+  type HttpServerOptions,
+} from './http/server-options.js';
 import { OPERATOR, runWithCaller, type Caller } from '../core/trust/caller.js';
 import { envValue } from '../core/store/config.js';
-import type { Env } from '../core/context.js';
 import { describeError } from '../core/errors.js';
 import { addressKey, isLoopbackAddress, isWildcard, makeHostCheck, stripBrackets, urlHost } from './http/address.js';
-import {
-  DEFAULT_FAILED_AUTH_LIMIT,
-  FailedAuthLimiter,
-  TokenAuthenticator,
-  bearerToken,
-  type FailedAuthLimit,
-  type MemberAuthenticator,
-} from './http/auth.js';
+import { DEFAULT_FAILED_AUTH_LIMIT, FailedAuthLimiter, TokenAuthenticator, bearerToken } from './http/auth.js';
 import { LEGACY_TOKEN_ENV, checkBind, describeServing, listen, type AuthMode } from './http/bind.js';
 import { Exchange, forwardRequest, readRequest } from './http/exchange.js';
 import { MemberConcurrency, readyOrAborted, untilReadyOrAborted, type MemberSlot } from './http/concurrency.js';
@@ -62,66 +63,7 @@ export { BindRefusedError, LEGACY_TOKEN_ENV, type AuthMode } from './http/bind.j
 export { MCP_PATH } from './http/guards.js';
 export { FairAdmission, peersAwayFromSlot } from './http/admission.js';
 
-const DEFAULT_HTTP_HOST = '127.0.0.1';
-const DEFAULT_HTTP_PORT = 7500;
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-const DEFAULT_TIMEOUT_MS = 45_000;
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-
-export interface HttpServerOptions {
-  /** Interface to bind; default 127.0.0.1. `localhost`, IPv4 and IPv6 literals (with or without brackets). */
-  host?: string;
-  /** Port; default 7500; 0 picks a free one (see the handle's `port`). */
-  port?: number;
-  /** Registered members; null/undefined means none. Re-read by the registry itself on stat change. */
-  registry?: MemberAuthenticator | null;
-  /** The legacy shared token (operator); default `BOURDON_PEER_TOKEN_SERVER` from `env`. Empty = unset. */
-  legacyToken?: string | null;
-  env?: Env;
-  /** Every caller is operator, no token asked. Loopback binds only. */
-  allowUnauthenticated?: boolean;
-  /** Extra `Host` values accepted (`name` or `name:port`). */
-  allowedHosts?: readonly string[];
-  /** `Origin` values accepted (e.g. `https://app.example`); any other Origin gets 403. */
-  allowedOrigins?: readonly string[];
-  /** Largest request body; default 1 MiB. */
-  maxBodyBytes?: number;
-  /** Time a request has to be answered, from its arrival; default 45 s. */
-  timeoutMs?: number;
-  /** Time a client has to send its request headers; default 10 s (then 408 and the connection closes). */
-  headersTimeoutMs?: number;
-  /** Failed authentications allowed per remote address; default 30 in a burst, then 30 a minute. */
-  failedAuthLimit?: FailedAuthLimit;
-  /**
-   * Whether a request comes from another machine (its caller is then capped at `team`).
-   * Default: the socket's remote address is not a loopback address. Injectable for tests and
-   * for deployments behind a local reverse proxy, where every socket is loopback.
-   */
-  isRemote?: (req: http.IncomingMessage) => boolean;
-  /** Where transport problems are reported (never tokens); default stderr. */
-  warn?: (message: string) => void;
-  /** The bound on each member's concurrent calls; default 8 running and 56 waiting (http/concurrency.ts). */
-  memberConcurrency?: MemberConcurrency;
-  /**
-   * Which calls are inside the MCP handler: a few at once, the rest in turn round-robin across
-   * members (http/admission.ts). A server from `createMcpServer` steps its peer waits aside.
-   */
-  admission?: FairAdmission;
-}
-
-export interface HttpServerHandle {
-  server: http.Server;
-  /** The bound address as given (brackets removed) and the real port. */
-  host: string;
-  port: number;
-  /** `http://<host>:<port>/mcp`, usable by a client on this machine. */
-  url: string;
-  /** How callers authenticate right now (members may be added later without restart). */
-  authMode(): AuthMode;
-  /** One line for stderr: where it listens and how callers authenticate. */
-  describe(): string;
-  close(): Promise<void>;
-}
+export type { HttpServerHandle, HttpServerOptions } from './http/server-options.js';
 
 export async function runHttpServer(
   factory: () => McpServer,

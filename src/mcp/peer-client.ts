@@ -1,17 +1,24 @@
 /**
- * The peer client: calls other Bourdon servers (ours or the Python engine's) over MCP with
- * the SDK v2 client, negotiating the protocol era automatically. A peer call never throws and
- * never outlives its budget: a dead, slow, old or misconfigured peer contributes nothing and
- * is reported. Tokens come from each peer's BOURDON_PEER_* variable at call time and are
- * never logged or echoed.
+ * The peer client: calls other Bourdon servers (ours or the Python engine's) over MCP through
+ * the one way of calling another server (./remote/). A peer call never throws and never
+ * outlives its budget: a dead, slow, old or misconfigured peer contributes nothing and is
+ * reported. Tokens come from each peer's BOURDON_PEER_* variable at call time and are never
+ * logged or echoed.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Env } from '../core/context.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
 import type { PeerAnswer, PeerFanout } from '../core/peers.js';
-import { answerPayload, cappedFetch, MAX_PEER_RESPONSE_BYTES, peerFailure, safeMessage } from './remote-call.js';
+import { answerPayload } from './remote/answer.js';
+import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
+import { remoteClient, withinBudget } from './remote/client.js';
+import { maskedReason, RemoteTimeout } from './remote/failure.js';
 
-const PEER_BUDGET_MS = 5_000;
+/** A peer call's budget when the operation gives none. */
+export const PEER_BUDGET_MS = 5_000;
+
+/** Longest peer error a payload carries. */
+export const MAX_PEER_ERROR_CHARS = 200;
 
 interface Connection {
   client: Client;
@@ -53,12 +60,11 @@ export class McpPeerFanout implements PeerFanout {
   private connection(peer: PeerConfig): Connection {
     let connection = this.connections.get(peer.name);
     if (!connection) {
-      const token = this.env[peer.token_env];
-      const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-      const client = new Client({ name: 'bourdon-peer', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
-      const transport = new StreamableHTTPClientTransport(new URL(peer.url), {
-        requestInit: { headers },
-        fetch: cappedFetch(this.maxResponseBytes),
+      const { client, transport } = remoteClient({
+        url: peer.url,
+        token: this.env[peer.token_env],
+        clientName: 'bourdon-peer',
+        maxResponseBytes: this.maxResponseBytes,
       });
       connection = { client, ready: client.connect(transport) };
       connection.ready.catch(() => {}); // observed through callOne
@@ -81,123 +87,24 @@ export class McpPeerFanout implements PeerFanout {
     const started = process.hrtime.bigint();
     const elapsedUs = () => Number((process.hrtime.bigint() - started) / 1000n);
     const connection = this.connection(peer);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), budgetMs);
-    });
     const work = (async () => {
       await connection.ready;
       const result = await connection.client.callTool({ name: tool, arguments: args }, { timeout: budgetMs });
       return answerPayload(tool, result);
     })();
     try {
-      const outcome = await Promise.race([work, timeout]);
-      if (outcome === 'timeout') {
-        work.catch(() => {});
-        this.drop(peer, connection);
-        return {
-          peer: peer.name,
-          ok: false,
-          timed_out: true,
-          latency_us: elapsedUs(),
-          payload: null,
-          error: `no answer within ${budgetMs} ms`,
-        };
-      }
-      return { peer: peer.name, ok: true, timed_out: false, latency_us: elapsedUs(), payload: outcome };
+      const payload = await withinBudget(work, budgetMs);
+      return { peer: peer.name, ok: true, timed_out: false, latency_us: elapsedUs(), payload };
     } catch (error) {
       this.drop(peer, connection);
       return {
         peer: peer.name,
         ok: false,
-        timed_out: false,
+        timed_out: error instanceof RemoteTimeout,
         latency_us: elapsedUs(),
         payload: null,
-        error: safeMessage(error),
+        error: maskedReason(error, this.env[peer.token_env]).slice(0, MAX_PEER_ERROR_CHARS),
       };
-    } finally {
-      clearTimeout(timer);
     }
-  }
-}
-
-interface PeerCheck {
-  name: string;
-  url: string;
-  reachable: boolean;
-  latency_ms: number | null;
-  protocol_era: string | null;
-  protocol_version: string | null;
-  agent_count: number | null;
-  error: string | null;
-}
-
-/** One-off health check of a peer (`bourdon peers check`): connect, list agents, report. */
-export async function checkPeer(
-  peer: PeerConfig,
-  env: Env = process.env,
-  budgetMs = PEER_BUDGET_MS,
-): Promise<PeerCheck> {
-  const started = Date.now();
-  const token = env[peer.token_env];
-  const client = new Client({ name: 'bourdon-peer-check', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
-  // The SDK reports a failed request without its cause: keep the last one fetch threw, and the
-  // status of a refusal, so the report can say what failed (DNS, refused, TLS, the token).
-  let lastFailure: unknown = null;
-  const recording: typeof fetch = async (input, init) => {
-    try {
-      const response = await fetch(input, init);
-      if (response.status === 401 || response.status === 403)
-        lastFailure = Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
-      return response;
-    } catch (error) {
-      lastFailure = error;
-      throw error;
-    }
-  };
-  const transport = new StreamableHTTPClientTransport(new URL(peer.url), {
-    requestInit: { headers: token ? { Authorization: `Bearer ${token}` } : {} },
-    fetch: cappedFetch(MAX_PEER_RESPONSE_BYTES, recording),
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const base = { name: peer.name, url: peer.url };
-  try {
-    const work = (async () => {
-      await client.connect(transport);
-      const result = await client.callTool(
-        { name: 'list_agents', arguments: { federation_hop: 1 } },
-        { timeout: budgetMs },
-      );
-      const agents = answerPayload('list_agents', result).agents;
-      return Array.isArray(agents) ? agents.length : null;
-    })();
-    const count = await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${budgetMs} ms`)), budgetMs);
-      }),
-    ]);
-    return {
-      ...base,
-      reachable: true,
-      latency_ms: Date.now() - started,
-      protocol_era: client.getProtocolEra?.() ?? null,
-      protocol_version: client.getNegotiatedProtocolVersion?.() ?? null,
-      agent_count: count,
-      error: token ? null : `${peer.token_env} is not set`,
-    };
-  } catch (error) {
-    return {
-      ...base,
-      reachable: false,
-      latency_ms: null,
-      protocol_era: null,
-      protocol_version: null,
-      agent_count: null,
-      error: peerFailure(lastFailure ?? error, peer, budgetMs),
-    };
-  } finally {
-    clearTimeout(timer);
-    await client.close().catch(() => {});
   }
 }

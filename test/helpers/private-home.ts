@@ -11,8 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** Variables a user may export that would send a test's reads or writes to their own folders. */
-const CLEARED = /^(BOURDON_|XDG_|CLAUDE_|CODEX_HOME$|CURSOR_|COPILOT_|OPENCLAW_|MEMORY_FILE_PATH$|APPDATA$)/;
+/**
+ * Variables a user may export that would send a test's reads or writes to their own folders.
+ * BOURDON_TEST_* configure the run itself (BOURDON_TEST_PYTHON: a python with the `mcp` client)
+ * and are kept.
+ */
+const CLEARED =
+  /^((?!BOURDON_TEST_)BOURDON_|XDG_|CLAUDE_|CODEX_HOME$|CURSOR_|COPILOT_|OPENCLAW_|MEMORY_FILE_PATH$|APPDATA$)/;
 
 /** Every entry under `root` with its size and mtime ("" when root does not exist). */
 function snapshot(root: string): string {

@@ -19,7 +19,7 @@ export default class PeersCheck extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(PeersCheck);
     const peers = readPeersForEdit(configPaths(process.env).peers);
-    const { checkPeer } = await import('../../mcp/peer-client.js');
+    const { checkPeer } = await import('../../mcp/peer-check.js');
     const spinner =
       !this.jsonMode && process.stderr.isTTY && peers.length
         ? this.startProgress(`checking ${peers.length} peer(s)…`)

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { maskTokens } from './token-mask.js';
 
 /**
  * What happened to a call: `allow` (allowed, and it did what it was asked), `deny` (refused:
@@ -27,10 +28,6 @@ export interface AuditRecord {
 /** Longest namespace or detail kept in a record: arguments come from callers, lines stay small. */
 const AUDIT_FIELD_MAX = 200;
 
-const TOKEN_SHAPED = /bdn_[0-9a-f]{16,}/gi;
-/** `Bearer <credentials>` and `Authorization: <credentials>`, as a header would carry them. */
-const BEARER_SHAPED = /\b(bearer|authorization:)\s+[^\s"',;)]+/gi;
-
 /** The legacy operator token's variable (the HTTP transport reads the same one). */
 const LEGACY_TOKEN_VARIABLE = 'BOURDON_PEER_TOKEN_SERVER';
 
@@ -46,22 +43,15 @@ export function maskSecret(secret: string): void {
 /**
  * Masks anything that could be a credential, so a token passed as an argument is never
  * logged: member tokens (`bdn_…`), the configured legacy token (registered, or in this
- * process's BOURDON_PEER_TOKEN_SERVER) and `Bearer …` / `Authorization: …` values. A bare
- * opaque string is not guessed at: agent ids can be long too. Linear in the text.
+ * process's BOURDON_PEER_TOKEN_SERVER) and `Bearer …` / `Authorization: …` values
+ * (the one mask, token-mask.ts, told this process's secrets).
  */
-export function maskTokens(text: string): string {
-  let out = text;
-  const fromEnv = process.env[LEGACY_TOKEN_VARIABLE]?.trim();
-  for (const secret of fromEnv ? [...configuredSecrets, fromEnv] : configuredSecrets) {
-    if (out.includes(secret)) out = out.split(secret).join('[masked]');
-  }
-  return out
-    .replace(TOKEN_SHAPED, 'bdn_[masked]')
-    .replace(BEARER_SHAPED, (_match, scheme: string) => `${scheme} [masked]`);
+export function maskConfiguredTokens(text: string): string {
+  return maskTokens(text, { known: [...configuredSecrets, process.env[LEGACY_TOKEN_VARIABLE]] });
 }
 
 function field(text: string): string {
-  const masked = maskTokens(text);
+  const masked = maskConfiguredTokens(text);
   return masked.length > AUDIT_FIELD_MAX ? masked.slice(0, AUDIT_FIELD_MAX - 3) + '...' : masked;
 }
 

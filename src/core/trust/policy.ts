@@ -4,7 +4,7 @@
  * may write only under their own id (to staging). Denials are payloads, not exceptions.
  */
 import { markDenied, type DenialPayload, type Payload } from '../payload.js';
-import { maskTokens } from './audit.js';
+import { maskConfiguredTokens } from './audit.js';
 import type { Caller } from './caller.js';
 
 export const QUARANTINE_ALLOWED = new Set([
@@ -55,7 +55,7 @@ export function denialPayload(caller: Caller, op: string, detail: string): Denia
     op,
     agent: caller.agent_id,
     tier: caller.tier,
-    detail: maskTokens(detail),
+    detail: maskConfiguredTokens(detail),
   };
   markDenied(payload);
   return payload;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../fs/atomic.js';
 import { lockFileSync } from '../fs/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
+import { maskTokens } from './token-mask.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
 import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { utcSeconds } from '../store/dates.js';
@@ -72,14 +73,6 @@ function constantTimeEqualHex(a: string, b: string): boolean {
 }
 
 /**
- * Error texts about the registry file can quote it (a YAML parser shows the offending line):
- * anything shaped like a hash or a token is masked before it reaches a log or a terminal.
- */
-function maskSecrets(text: string): string {
-  return text.replace(/bdn_[0-9a-f]{16,}/gi, 'bdn_[masked]').replace(/[0-9a-f]{32,}/gi, '[masked]');
-}
-
-/**
  * How long after a change the file is re-read on every request, whatever its stat says. File
  * times are coarse (a few ms on Linux, 2 s on FAT) and a rename can reuse an inode, so two
  * writes close together could leave the same size, mtime and inode: a rotation must not be
@@ -131,7 +124,8 @@ export class FederationRegistry {
     try {
       this.rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
     } catch (error) {
-      this.corrupt = maskSecrets(describeError(error));
+      // The YAML parser's message can quote the file: its hashes and tokens are masked.
+      this.corrupt = maskTokens(describeError(error), { hashes: true });
       // Once per distinct problem, not once per request while it lasts.
       if (this.corrupt !== previous) {
         this.warn(`registry ${this.path} is unreadable (${this.corrupt}); no member can authenticate`);
@@ -261,7 +255,7 @@ export class FederationRegistry {
           rows = parseRegistry(fs.readFileSync(this.path, 'utf8'));
         } catch (error) {
           throw new BourdonError(
-            `registry ${this.path} is unreadable (${maskSecrets(describeError(error))}); fix or move it first`,
+            `registry ${this.path} is unreadable (${maskTokens(describeError(error), { hashes: true })}); fix or move it first`,
           );
         }
       }

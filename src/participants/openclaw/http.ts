@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { BourdonError } from '../../core/errors.js';
+import { maskTokens } from '../../core/trust/token-mask.js';
 import { packageInfo } from '../../core/admin/version.js';
 
 export interface InstanceClientOptions {
@@ -80,10 +81,9 @@ function seconds(ms: number): string {
 export class InstanceClient {
   constructor(private readonly options: InstanceClientOptions) {}
 
-  /** `text` with the token replaced, wherever it appears. */
+  /** `text` with the token (and anything else credential-shaped) masked, wherever it appears. */
   mask(text: string): string {
-    const token = this.options.token;
-    return token ? text.split(token).join('[OPENCLAW_TOKEN]') : text;
+    return maskTokens(text, { known: [this.options.token] });
   }
 
   /** GET `<baseUrl><path>`. */
