@@ -17,6 +17,18 @@ import {
 } from '../cli/host-config.js';
 import { UsageError } from '../core/errors.js';
 
+/** What `mcp-config` answers: the server entry and each host's snippet for it. */
+type McpConfigPayload = {
+  name: string;
+  transport: ServerTarget['transport'];
+  url?: string;
+  token_env?: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  snippets: HostSnippet[];
+};
+
 export default class McpConfig extends BaseCommand {
   static override summary = 'Print the config an MCP host needs to use Bourdon.';
   static override description = `Prints exactly what Claude Code, Claude Desktop, Cursor, Codex or VS Code read to start (stdio) or reach (--http) a Bourdon server: JSON for most hosts, TOML for Codex.
@@ -73,7 +85,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<McpConfigPayload> {
     const { flags } = await this.parse(McpConfig);
     if (flags['token-env'] && !flags.http) throw new UsageError('--token-env needs --http');
     const target: ServerTarget = flags.http
@@ -81,7 +93,7 @@ HTTP snippets never contain a token: they read it from the variable named by --t
       : stdioTarget(this.libraryRoot(flags.library), flags.command as Launcher, process.env, flags.tools);
     const hosts: Host[] = flags.host ? [flags.host as Host] : [...HOSTS];
     const snippets = hosts.map((host) => hostSnippet(host, target, flags.name));
-    const payload = {
+    const payload: McpConfigPayload = {
       name: flags.name,
       transport: target.transport,
       ...(target.transport === 'http'
@@ -89,16 +101,14 @@ HTTP snippets never contain a token: they read it from the variable named by --t
         : { command: target.command, args: target.args, env: target.env }),
       snippets,
     };
-    if (this.jsonMode) {
-      this.emit(payload, () => '');
-      return;
-    }
+    if (this.jsonEnabled()) return payload;
     if (flags.host) {
       process.stderr.write(guidance(snippets[0]));
       process.stdout.write(snippets[0].text + '\n');
-      return;
+      return payload;
     }
     this.say(renderAll(snippets));
+    return payload;
   }
 }
 

@@ -121,7 +121,7 @@ export class McpPeerFanout implements PeerFanout {
   }
 }
 
-interface PeerCheck {
+export interface PeerCheck {
   name: string;
   url: string;
   reachable: boolean;
