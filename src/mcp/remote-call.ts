@@ -6,7 +6,7 @@
  */
 import type { PeerConfig } from '../core/federation/peers-config.js';
 import { describeError } from '../core/errors.js';
-import type { Payload } from '../core/payload.js';
+import type { AnyAnswer } from '../core/payload.js';
 import { readPeerAnswer } from '../core/operations/peer-answers.js';
 
 /**
@@ -62,7 +62,7 @@ export function cappedFetch(limit: number, base: typeof fetch = fetch): typeof f
  * first text item, JSON) and parsed through the answer model (readPeerAnswer): an answer that
  * does not fit, a refusal or an error result is thrown as the peer's error, one line.
  */
-export function answerPayload(tool: string, result: { content?: unknown; isError?: unknown }): Payload {
+export function answerPayload(tool: string, result: { content?: unknown; isError?: unknown }): AnyAnswer {
   const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
   const text = first && typeof first === 'object' && 'text' in first ? first.text : undefined;
   if (typeof text !== 'string') throw new Error(`peer answered ${tool} without a text result`);
