@@ -48,7 +48,7 @@ export {
   type DeeperContextOutput,
 } from './core/operations/prompt-reads.js';
 export { compileCodexTurn, type CompileTurnOutput } from './core/operations/codex-turn.js';
-export type { Payload } from './core/payload.js';
+export type { AnyAnswer } from './core/payload.js';
 export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
 export { commitToFederation, type CommitOutput } from './core/writes/commit.js';
 export { listNotes, type ListNotesOutput } from './core/operations/notes.js';

@@ -32,13 +32,13 @@ const NOT_RUN: { start: string; why: string }[] = [
 const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = [
   {
     pattern: /^bourdon rollback \w+ \d+ --reason "[^"]*"\s*(#.*)?$/,
-    code: 1,
-    says: /without --yes/,
+    code: 2,
+    says: /pass --yes/,
     why: 'asks first on a terminal; elsewhere it refuses without --yes',
   },
   {
     pattern: /^bourdon staging promote \w+$/,
-    code: 1,
+    code: 2,
     says: /--yes|--digest/,
     why: 'shows the review and asks on a terminal; elsewhere it refuses without --yes or --digest',
   },

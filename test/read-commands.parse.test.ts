@@ -6,7 +6,7 @@
  * the fast path takes (so it is not agreeing by refusing everything).
  */
 import path from 'node:path';
-import { Parser, type Command } from '@oclif/core';
+import { Flags, Parser, type Command } from '@oclif/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseReadArgv, type AnyReadCommand, type FlagSpec } from '../src/cli/command-spec.js';
@@ -27,7 +27,8 @@ async function oclifParse(
   try {
     const output = await Parser.parse(words, {
       args: command.args,
-      flags: { ...command.baseFlags, ...command.flags },
+      // --json is oclif's own (enableJsonFlag): added as Command.parse adds it.
+      flags: { ...(command.enableJsonFlag ? { json: Flags.boolean() } : {}), ...command.baseFlags, ...command.flags },
       strict: true,
     });
     const flags = Object.fromEntries(Object.entries(output.flags).filter(([, value]) => value !== undefined));

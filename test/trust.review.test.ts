@@ -133,7 +133,7 @@ describe('bourdon staging promote shows, then promotes exactly that', () => {
     cleanup.push(home);
     await stageCommit(as(MEMBER), HARMLESS);
     const result = await run(library, home, []);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toContain('Harmless Helper');
     const digest = previewPromotion(as(OPERATOR), 'openclaw').digest!;
     expect(result.stdout).toContain(`digest ${digest}`);
@@ -143,7 +143,7 @@ describe('bourdon staging promote shows, then promotes exactly that', () => {
         .split('\n')
         .filter((line) => !line.includes(': warning: ')),
     ).toEqual([
-      `bourdon: refusing to promote without --yes when not on a terminal; nothing was changed (to promote exactly what is shown: bourdon staging promote openclaw --digest ${digest})`,
+      `bourdon: not a terminal, so no one can be asked: pass --yes to promote what is staged now (or, to promote exactly what is shown: bourdon staging promote openclaw --digest ${digest}); nothing was changed (see \`bourdon staging promote --help\`)`,
     ]);
     expect(fs.existsSync(liveFile(library))).toBe(false);
   });

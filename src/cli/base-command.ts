@@ -1,13 +1,15 @@
 /**
  * The base of every `bourdon` command: `--json`, `--library` and one error policy.
- * Errors are one line on stderr (or `{"error": …}` on stdout under --json), never a stack
- * trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
+ * `--json` is oclif's own (JsonCommand): `run()` returns the command's payload, typed as its
+ * operation's answer, which oclif prints under --json; without it the command prints its human
+ * output itself (`emit`). Errors are one line on stderr (or `{"error": …}` on stdout
+ * under --json), never a stack trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command, Errors, Flags } from '@oclif/core';
+import { Errors, Flags } from '@oclif/core';
 import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
-import { isDenial, type Payload } from '../core/payload.js';
+import { isDenial, type Failure } from '../core/payload.js';
 import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
 import { OPERATOR } from '../core/trust/caller.js';
 import { configPaths } from '../core/store/config.js';
@@ -20,6 +22,7 @@ import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/
 import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
 import { editDistance } from './suggest.js';
 import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
+import { JsonCommand } from './json-command.js';
 import { cliWarn, displayWidth, stderrLine, stderrWidth, truncate } from './width.js';
 
 /** Libraries with at least this many files in agents/ load behind a progress line. */
@@ -33,17 +36,14 @@ function progressWanted(jsonMode: boolean): boolean {
   return !jsonMode && Boolean(process.stderr.isTTY) && Boolean(process.stdout.isTTY) && process.env.TERM !== 'dumb';
 }
 
-const JSON_FLAG = {
-  json: Flags.boolean({ description: 'Print the exact JSON payload instead of human output.', default: false }),
-};
-
 /**
  * The base flags of a command that works on no library (members, peers and the audit trail
  * live in $BOURDON_HOME; the demo makes its own copy): there a --library is refused as an
- * unknown flag (exit 2) instead of being accepted and ignored. (A module constant, not a static:
- * oclif copies every static of a command into its manifest.)
+ * unknown flag (exit 2) instead of being accepted and ignored; --json is still oclif's
+ * (`enableJsonFlag`). (A module constant, not a static: oclif copies every static of a command
+ * into its manifest.)
  */
-export const NO_LIBRARY_FLAGS = JSON_FLAG;
+export const NO_LIBRARY_FLAGS = {};
 
 const LIBRARY_FLAG = {
   library: Flags.string({
@@ -52,11 +52,9 @@ const LIBRARY_FLAG = {
   }),
 };
 
-export abstract class BaseCommand extends Command {
+export abstract class BaseCommand extends JsonCommand {
   // Typed with --library optional so that a command may leave it out (NO_LIBRARY_FLAGS).
-  static override baseFlags: typeof JSON_FLAG & Partial<typeof LIBRARY_FLAG> = { ...JSON_FLAG, ...LIBRARY_FLAG };
-
-  protected jsonMode = false;
+  static override baseFlags: Partial<typeof LIBRARY_FLAG> = LIBRARY_FLAG;
 
   /** The write this command audits, once it said so (auditAs); cleared when its line is written. */
   private audited: { op: string; namespace: string } | null = null;
@@ -76,11 +74,9 @@ export abstract class BaseCommand extends Command {
   })();
 
   public override async init(): Promise<void> {
-    // Read before parsing so that a parse error is reported in the mode asked for.
-    this.jsonMode = flagGiven(this.argv, '--json');
     await super.init();
     setupWidth(flagGiven(this.argv, '--wide'));
-    if (!this.jsonMode) await setupColors();
+    if (!this.jsonEnabled()) await setupColors();
   }
 
   /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
@@ -147,7 +143,7 @@ export abstract class BaseCommand extends Command {
    * cache is warm): load it now, behind a progress line, instead of inside the operation.
    */
   private preloadLargeLibrary(store: LibraryStore): void {
-    if (!progressWanted(this.jsonMode)) return;
+    if (!progressWanted(this.jsonEnabled())) return;
     let count: number;
     try {
       count = fs.readdirSync(store.paths.agents).length;
@@ -163,13 +159,23 @@ export abstract class BaseCommand extends Command {
     }
   }
 
-  /** Prints a payload: JSON under --json, else the command's human rendering. */
-  protected emit(payload: unknown, human: () => HumanOutput): void {
-    if (this.jsonMode) {
-      process.stdout.write(jsonText(payload));
-      return;
-    }
-    this.say(human());
+  /**
+   * A command's answer: returned for `run()` to return, which oclif prints under --json
+   * (`logJson`); else the command's human rendering is printed here.
+   */
+  protected emit<T>(payload: T, human: () => HumanOutput): T {
+    if (!this.jsonEnabled()) this.say(human());
+    return payload;
+  }
+
+  /**
+   * Ends a command whose answer is shown but whose status is not success (doctor found a
+   * problem, a peer did not answer): `run()` never returns, so under --json the answer is printed
+   * here, as oclif prints a returned one; then exit `code`.
+   */
+  protected exitAfter(payload: object, code: number): never {
+    if (this.jsonEnabled()) this.logJson(payload);
+    this.exit(code);
   }
 
   /**
@@ -186,7 +192,7 @@ export abstract class BaseCommand extends Command {
    * under --json. Returns the function that clears it.
    */
   protected startProgress(message: string): () => void {
-    if (!progressWanted(this.jsonMode)) return () => {};
+    if (!progressWanted(this.jsonEnabled())) return () => {};
     const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
     let frame = 0;
     // The first frame at once: synchronous work (a large parse) shows it before blocking.
@@ -222,7 +228,7 @@ export abstract class BaseCommand extends Command {
     noun: readonly [one: string, many: string],
     count: (level: AccessLevel) => Promise<number>,
   ): Promise<string> {
-    if (this.jsonMode || flags['include-private']) return '';
+    if (this.jsonEnabled() || flags['include-private']) return '';
     const asked = (flags['access-level'] ?? envDefaultLevel(process.env) ?? toolDefault).trim().toLowerCase();
     const start = ACCESS_LEVELS.findIndex((level) => level === asked);
     if (start < 0 || start === ACCESS_LEVELS.length - 1) return '';
@@ -264,12 +270,11 @@ export abstract class BaseCommand extends Command {
     }
   }
 
-  /** A payload that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
-  protected failOnPayloadError(payload: Payload): void {
-    if (typeof payload.error !== 'string') return;
+  /** An answer that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
+  protected failOnPayloadError(payload: Failure): never {
     this.writeAudit(isDenial(payload) ? 'deny' : 'fail', payload.error);
     const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
-    if (this.jsonMode) process.stdout.write(jsonText(payload));
+    if (this.jsonEnabled()) process.stdout.write(jsonText(payload));
     else process.stderr.write(`${errorLine(payload.error)}\n`);
     this.exit(code);
   }
@@ -279,7 +284,8 @@ export abstract class BaseCommand extends Command {
     const typed = /^Nonexistent flags?: (--?[^\s=,]+)/.exec(message)?.[1];
     if (!typed) return '';
     const ctor = this.constructor as typeof BaseCommand;
-    const names = Object.keys({ ...ctor.baseFlags, ...ctor.flags }).map((name) => `--${name}`);
+    const json = ctor.enableJsonFlag ? ['json'] : [];
+    const names = [...json, ...Object.keys({ ...ctor.baseFlags, ...ctor.flags })].map((name) => `--${name}`);
     const close = closestFlag(typed, names);
     return close ? `; did you mean ${close}?` : '';
   }
@@ -308,7 +314,7 @@ export abstract class BaseCommand extends Command {
     this.writeAudit(code === 2 || code === 3 ? 'deny' : 'fail', message);
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
     // The one --json error shape: an object whose `error` is the line stderr would show.
-    if (this.jsonMode) process.stdout.write(jsonText({ error: message }));
+    if (this.jsonEnabled()) process.stdout.write(jsonText({ error: message }));
     else {
       // A usage error names the help that shows the usage, on the same one line.
       const help = code === 2 ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';

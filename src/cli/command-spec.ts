@@ -10,8 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { OperationContext } from '../core/context.js';
-import { UsageError } from '../core/errors.js';
-import { parseCalendarDay, relativeSinceDay, SINCE_FORMS } from '../core/store/dates.js';
+import { SINCE_FORMS } from '../core/store/dates.js';
 import type { LibraryView } from '../core/store/partial-store.js';
 
 /**
@@ -36,25 +35,10 @@ export type FlagSpec =
   | (FlagBase & { readonly type: 'boolean' })
   | (FlagBase & { readonly type: 'string'; readonly options?: readonly string[] })
   | (FlagBase & { readonly type: 'integer'; readonly min?: number; readonly max?: number })
-  /** A day as people type it (`cliSince`): a day or datetime as written, today, yesterday, 7d, 2w. */
+  /** A day as people type it (dates.ts `parseSince`): a day or datetime as written, today, yesterday, 7d, 2w. */
   | (FlagBase & { readonly type: 'since'; readonly parse: (text: string) => string });
 
 export { SINCE_FORMS };
-
-/**
- * A `--since` day as people type it. Forms the tools accept (a day or an ISO datetime) pass
- * through unchanged, so --json echoes them as the MCP tool would; the relative forms
- * (`relativeSinceDay`: today, yesterday, 7d, 2w) become the local calendar day they name.
- * Anything else is a usage error: on the command line a typo must not silently widen the
- * query to the default window.
- */
-export function cliSince(input: string, now: Date = new Date()): string {
-  const text = input.trim();
-  if (parseCalendarDay(text)) return text;
-  const day = relativeSinceDay(text, now);
-  if (day) return day;
-  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
-}
 
 export interface ArgSpec {
   readonly name: string;
@@ -72,7 +56,7 @@ export type FlagValue<F extends FlagSpec> = F extends { type: 'boolean' }
 
 /** The flags every read command takes besides its own (BaseCommand.baseFlags). */
 export type BaseFlagValues = {
-  json: boolean;
+  json?: boolean | undefined;
   library?: string | undefined;
 };
 
@@ -116,7 +100,7 @@ interface ValueRule {
   readonly dependsOn?: readonly string[];
 }
 
-/** --json and --library (BaseCommand.baseFlags), as the fast path reads them. */
+/** --json (oclif's, BaseCommand.enableJsonFlag) and --library (BaseCommand.baseFlags), as the fast path reads them. */
 const BASE_FLAGS: Readonly<Record<string, ValueRule>> = { json: { type: 'boolean' }, library: { type: 'string' } };
 
 /** A value the fast path reads as oclif would, or null when it cannot vouch for it. */

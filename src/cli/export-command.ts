@@ -11,6 +11,7 @@ import { colors, plural } from './output.js';
 import { stderrLine } from './width.js';
 import { BourdonError } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
+import { parseSince, SINCE_FORMS } from '../core/store/dates.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
@@ -22,7 +23,16 @@ export const exportFlags = {
     description: "Write the manifest to this file instead of the library's agents/<agent-id>.l5.yaml.",
     helpValue: '<file>',
   }),
-  since: Flags.string({ description: 'Only sessions on or after this day (YYYY-MM-DD).', helpValue: '<day>' }),
+  // The one --since grammar (dates.ts parseSince), checked here so a bad value is refused as every
+  // command refuses it; a relative day is resolved by the export's clock (exportEnvironment).
+  since: Flags.custom<string>({
+    description: `Only sessions on or after this day: ${SINCE_FORMS}.`,
+    helpValue: '<day>',
+    parse: async (input) => {
+      parseSince(input);
+      return input;
+    },
+  })(),
   'access-level': Flags.string({
     description: 'Rows above this level are dropped before writing (default team).',
     options: [...ACCESS_LEVELS],
@@ -41,13 +51,16 @@ export interface ExportFlags {
   library?: string;
 }
 
+/** What an export command answers: its report, with the YAML only when --print asked for it. */
+export type ExportPayload = Omit<ExportReport, 'yaml'> & { yaml?: string | null };
+
 export abstract class ExportCommand extends BaseCommand {
   /** Runs `participant` with the parsed flags; `environment` lets a command add to it (--file). */
   protected async exportWith(
     participant: Participant,
     flags: ExportFlags,
     environment: ExportEnvironment = exportEnvironment(process.env, { since: flags.since }),
-  ): Promise<ExportReport> {
+  ): Promise<ExportPayload> {
     const report = await runExport(participant, environment, {
       accessLevel: flags['access-level'] as AccessLevel,
       out: flags.out,
@@ -55,18 +68,16 @@ export abstract class ExportCommand extends BaseCommand {
       library: () => this.libraryForExport(flags.library),
       auditPath: configPaths(process.env).audit,
     });
-    if (!this.jsonMode) for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
-    if (flags.print && report.yaml !== null && !this.jsonMode) process.stdout.write(report.yaml);
     const { yaml, ...rest } = report;
     const payload = flags.print ? { ...rest, yaml } : rest;
-    if (this.jsonMode) this.emit(payload, () => '');
-    else {
-      const line = exportLine(report);
-      // With --print, stdout is the manifest: the report line goes to stderr.
-      if (flags.print) process.stderr.write(stderrLine(line));
-      else this.emit(payload, () => line);
-    }
-    return report;
+    if (this.jsonEnabled()) return payload;
+    for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
+    if (flags.print && yaml !== null) process.stdout.write(yaml);
+    const line = exportLine(report);
+    // With --print, stdout is the manifest: the report line goes to stderr.
+    if (flags.print) process.stderr.write(stderrLine(line));
+    else this.say(line);
+    return payload;
   }
 }
 
@@ -139,7 +150,7 @@ export function participantExportCommand(participant: Participant): typeof Expor
         ];
     static override flags = flags;
 
-    async run(): Promise<void> {
+    async run(): Promise<ExportPayload> {
       const { flags: parsed } = await this.parse(ParticipantExport);
       // Each variable flag is its variable given on the command line: the same precedence and
       // checks, one code path.
@@ -153,7 +164,7 @@ export function participantExportCommand(participant: Participant): typeof Expor
         given[flag.env] = flag.isFile ? path.resolve(value) : value;
       }
       const env = { ...process.env, ...given };
-      await this.exportWith(participant, parsed, exportEnvironment(env, { since: parsed.since }));
+      return this.exportWith(participant, parsed, exportEnvironment(env, { since: parsed.since }));
     }
   };
 }

@@ -17,7 +17,7 @@ import { PartialLibraryStore, type LibraryView } from '../core/store/partial-sto
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
-import { resolveCutoff } from '../core/store/dates.js';
+import { parseSince, resolveCutoff } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
 import {
@@ -40,7 +40,6 @@ import { parseNoteId, showNote } from '../core/operations/notes.js';
 import { parseVersion } from './input.js';
 import { assertAgentExists } from './suggest.js';
 import {
-  cliSince,
   defineReadCommand,
   SINCE_FORMS,
   type AnyReadCommand,
@@ -270,7 +269,7 @@ export const WIDE = {
 } as const satisfies FlagSpecs;
 
 const since = (description: string) =>
-  ({ type: 'since', description: `${description} ${SINCE_FORMS}.`, helpValue: '<day>', parse: cliSince }) as const;
+  ({ type: 'since', description: `${description} ${SINCE_FORMS}.`, helpValue: '<day>', parse: parseSince }) as const;
 
 /** The page size: out-of-range values are usage errors (exit 2), not silently clamped. */
 const LIMIT = {

@@ -5,6 +5,8 @@ import { configPaths } from '../core/store/config.js';
 import type { ExportAgentsOutput, ExportedAgent } from '../core/operations/export.js';
 import { agentsCommand, agentsPayload, exportPayload } from '../cli/read-commands.js';
 import { exportAgentsOperation } from '../core/operations/read-operations.js';
+import type { ListAgentsOutput } from '../core/operations/reads.js';
+import type { ExportSource, FederatedExport } from '../core/federation/federation.js';
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
@@ -12,32 +14,29 @@ export default class Agents extends BaseCommand {
   static override examples = ['<%= config.bin %> agents', '<%= config.bin %> agents --export --json > agents.json'];
   static override flags = oclifFlags(agentsCommand.flags);
 
-  private federate(local: ExportAgentsOutput): Promise<Record<string, unknown>> {
+  private federate(local: ExportAgentsOutput): Promise<FederatedExport<ExportAgentsOutput>> {
     return federatedExport(local, this.startProgress('asking peers…'));
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<ListAgentsOutput | ExportAgentsOutput | FederatedExport<ExportAgentsOutput>> {
     const { flags } = await this.parse(Agents);
-    if (this.jsonMode && !flags.export) {
-      this.emit(await agentsPayload(this.open, flags), () => '');
-      return;
-    }
+    if (this.jsonEnabled() && !flags.export) return agentsPayload(this.open, flags);
     // The human listing uses the export view: it carries type, sessions and freshness.
     const envelope = await exportPayload(this.open, flags);
-    if (!flags.federated) {
-      this.emit(envelope, () => renderAgents(envelope.agents));
-      return;
-    }
+    if (!flags.federated) return this.emit(envelope, () => renderAgents(envelope.agents));
     const federated = await this.federate(envelope);
     // Peers' rows are listed as they sent them (bounded and re-tagged, not re-validated); each
     // peer that did not answer is one line under the table, as --json lists it in `sources`.
-    this.emit(federated, () =>
+    return this.emit(federated, () =>
       [renderAgents(federated.agents as ExportedAgent[]), ...failedPeers(federated.sources)].join('\n'),
     );
   }
 }
 
-async function federatedExport(local: ExportAgentsOutput, stopProgress: () => void): Promise<Record<string, unknown>> {
+async function federatedExport(
+  local: ExportAgentsOutput,
+  stopProgress: () => void,
+): Promise<FederatedExport<ExportAgentsOutput>> {
   const [{ loadPeersFile }, { McpPeerFanout }, { mergeExports }] = await Promise.all([
     import('../core/federation/peers-config.js'),
     import('../mcp/peer-client.js'),
@@ -70,14 +69,11 @@ function renderAgents(agents: readonly ExportedAgent[]): string {
 }
 
 /** One line per peer that did not answer: `peer <name> did not answer: <why>`. */
-function failedPeers(sources: unknown): string[] {
+function failedPeers(sources: readonly ExportSource[]): string[] {
   const c = colors();
-  const rows = Array.isArray(sources) ? (sources as { name?: unknown; reachable?: unknown; error?: unknown }[]) : [];
-  return rows
-    .filter((source) => source.reachable === false)
-    .map((source) =>
-      c.yellow(`peer ${String(source.name)} did not answer: ${firstLine(String(source.error ?? 'unreachable'))}`),
-    );
+  return sources
+    .filter((source) => !source.reachable)
+    .map((source) => c.yellow(`peer ${source.name} did not answer: ${firstLine(source.error ?? 'unreachable')}`));
 }
 
 /** A parse error's first line, whole ("bad indentation … (1:9)"), without the YAML code frame. */

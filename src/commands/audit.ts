@@ -31,23 +31,21 @@ export default class Audit extends BaseCommand {
     ...wideFlag,
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<AuditRecord[]> {
     const { flags } = await this.parse(Audit);
     const auditPath = configPaths(process.env).audit;
-    const machine = this.jsonMode || flags.export;
+    const machine = this.jsonEnabled() || flags.export;
     const limit = flags.limit ?? (machine ? undefined : HUMAN_DEFAULT_LIMIT);
     const { records, matched } = await queryAudit(auditPath, { agent: flags.agent, denials: flags.denials, limit });
-    if (this.jsonMode) {
-      this.emit(records, () => '');
-      return;
-    }
+    if (this.jsonEnabled()) return records;
     if (flags.export) {
       process.stdout.write(records.map((record) => JSON.stringify(record) + '\n').join(''));
-      return;
+      return records;
     }
     // The table reads as the page does, newest first; the log and --json stay in time order.
     const shown = flags['oldest-first'] ? records : [...records].reverse();
     this.say(renderAudit(shown, matched, flags.limit === undefined));
+    return records;
   }
 }
 

@@ -10,6 +10,7 @@ import type { OperationContext } from '../core/context.js';
 import { commitToFederationOperation, listMemoryVersionsOperation } from '../core/operations/write-operations.js';
 import { commitError, type CommitArgs, type CommitSummary } from '../core/writes/writes.js';
 import { precheckCommit } from '../core/writes/commit-input.js';
+import type { StagedCommit } from '../core/writes/staging.js';
 
 export default class Commit extends BaseCommand {
   static override summary = "Write entities, sessions and notes to an agent's manifest.";
@@ -34,7 +35,7 @@ export default class Commit extends BaseCommand {
     role: Flags.string({ description: 'agent.role_narrative.' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<CommitSummary | StagedCommit> {
     const { args, flags } = await this.parse(Commit);
     this.auditAs(commitToFederationOperation.name, args.agent_id);
     const ctx = this.openContext(flags.library);
@@ -74,7 +75,7 @@ export default class Commit extends BaseCommand {
     if (payload.staged) return this.emit(payload, () => payload.note);
     // A write that changes nothing records no version: the payload names the version in place.
     const unchanged = heldBefore !== null && payload.version === heldBefore;
-    this.emit(payload, () => renderCommit(payload, unchanged));
+    return this.emit(payload, () => renderCommit(payload, unchanged));
   }
 }
 

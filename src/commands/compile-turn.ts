@@ -4,6 +4,7 @@ import { renderTurnBrief } from '../cli/render.js';
 import { invoke } from '../core/operations/invoke.js';
 import { compileCodexTurnOperation } from '../core/operations/read-operations.js';
 import { environmentClock } from '../core/store/dates.js';
+import type { CompileTurnOutput } from '../core/operations/codex-turn.js';
 
 export default class CompileTurn extends BaseCommand {
   static override summary = 'The recognition brief Codex gets before a turn.';
@@ -20,7 +21,7 @@ export default class CompileTurn extends BaseCommand {
     'max-chars': Flags.integer({ description: 'Length of the explicit text Codex gets, 400 to 6000.', default: 1800 }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<CompileTurnOutput> {
     const { args, flags } = await this.parse(CompileTurn);
     const ctx = this.openContext(flags.library, { now: environmentClock(process.env) });
     const payload = await invoke(compileCodexTurnOperation, ctx, {
@@ -30,6 +31,6 @@ export default class CompileTurn extends BaseCommand {
       max_items: flags['max-items'],
       max_chars: flags['max-chars'],
     });
-    this.emit(payload, () => renderTurnBrief(payload));
+    return this.emit(payload, () => renderTurnBrief(payload));
   }
 }

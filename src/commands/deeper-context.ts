@@ -2,6 +2,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { deeperContextCommand, deeperContextPayload } from '../cli/read-commands.js';
 import { getDeeperContextOperation } from '../core/operations/read-operations.js';
+import type { DeeperContextOutput } from '../core/operations/prompt-reads.js';
 
 export default class DeeperContext extends BaseCommand {
   static override summary = 'Longer context for a prompt from an L2 retriever.';
@@ -13,9 +14,9 @@ export default class DeeperContext extends BaseCommand {
   static override args = oclifArgs(deeperContextCommand.args);
   static override flags = oclifFlags(deeperContextCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<DeeperContextOutput> {
     const { args, flags } = await this.parse(DeeperContext);
     const payload = await deeperContextPayload(this.open, args, flags);
-    this.emit(payload, () => payload.context || 'No deeper context (no L2 retriever configured).');
+    return this.emit(payload, () => payload.context || 'No deeper context (no L2 retriever configured).');
   }
 }

@@ -7,17 +7,18 @@ import { colors, wrap } from '../cli/output.js';
 import { stderrLine } from '../cli/width.js';
 import { installDemoLibrary, recordDemoHistory } from '../core/admin/demo-library.js';
 import { packageRoot } from '../core/admin/package-root.js';
+import type { CrossAgentSummaryAnswer, FindEntityAnswer, ListAgentsOutput } from '../core/operations/reads.js';
+import type { RecognitionAnswer } from '../core/operations/prompt-reads.js';
+import type { ListRecentWorkAnswer } from '../core/operations/recent-work.js';
 
-interface Match {
-  name: string;
+/** What the demo shows: the library it made and the answers of the tools it called. */
+interface DemoPayload {
+  library: string;
   agents: string[];
-  summaries: Record<string, string>;
-}
-interface SessionRow {
-  agent: string;
-  date: string;
-  project_focus: string[];
-  key_actions?: string[];
+  recognition: RecognitionAnswer;
+  found: FindEntityAnswer;
+  recent: ListRecentWorkAnswer;
+  summary: CrossAgentSummaryAnswer;
 }
 
 export default class Demo extends BaseCommand {
@@ -30,7 +31,7 @@ export default class Demo extends BaseCommand {
     keep: Flags.boolean({ description: 'Keep the demo library and print where it is.', default: false }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<DemoPayload> {
     const { flags } = await this.parse(Demo);
     const c = colors();
     const root = installDemoLibrary(fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-demo-')));
@@ -45,10 +46,11 @@ export default class Demo extends BaseCommand {
       stderr: 'pipe',
     });
     const client = new Client({ name: 'bourdon-demo', version: '1.0.0' });
-    const call = async (name: string, args: Record<string, unknown>) => {
+    // The demo library answers every call it makes (no refusal): each answer is the tool's own.
+    const call = async <A>(name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
       const [first] = result.content as { text: string }[];
-      return JSON.parse(first.text) as Record<string, unknown>;
+      return JSON.parse(first.text) as A;
     };
     try {
       // Versions, a staged write and rows.yaml: what the README's and --help's examples use.
@@ -66,51 +68,54 @@ export default class Demo extends BaseCommand {
       say(c.dim(`library: ${root}`));
       say();
 
-      const agents = (await call('list_agents', {})).agents as string[];
+      const { agents } = await call<ListAgentsOutput>('list_agents', {});
       say(`${c.cyan('list_agents')} → ${agents.join(', ')}`);
       say();
 
       const prompt = 'codex, can you pick up the sync engine bug before release 2.4?';
-      const recognition = await call('prepare_recognition_context', { prompt });
+      const recognition = await call<RecognitionAnswer>('prepare_recognition_context', { prompt });
       say(`${c.cyan('prepare_recognition_context')} ${c.dim(`"${prompt}"`)}`);
-      say(`  ${c.green(recognition.recognition as string)}`);
-      for (const entity of recognition.matched_entities as { name: string; source_agents: string[] }[]) {
+      say(`  ${c.green(recognition.recognition)}`);
+      for (const entity of recognition.matched_entities) {
         say(`  - ${entity.name} is known by ${entity.source_agents.join(', ')}`);
       }
       say();
 
-      const found = await call('find_entity', { name: 'sync engine' });
+      const found = await call<FindEntityAnswer>('find_entity', { name: 'sync engine' });
       say(`${c.cyan('find_entity')} ${c.dim('"sync engine"')} — what codex learns from the others:`);
-      for (const match of found.matches as Match[]) {
+      for (const match of found.matches) {
         for (const [agent, summary] of Object.entries(match.summaries)) {
           if (agent !== 'codex') say(`  ${c.bold(agent)} says: ${summary}`);
         }
       }
       say();
 
-      const recent = await call('list_recent_work', { summary: false, limit: 5 });
+      const recent = await call<ListRecentWorkAnswer>('list_recent_work', { summary: false, limit: 5 });
       say(`${c.cyan('list_recent_work')} ${c.dim('(last 14 days, public rows)')}`);
-      for (const session of recent.sessions as SessionRow[]) {
+      for (const session of recent.sessions) {
         const lead = `  ${session.date}  ${session.agent.padEnd(12)} `;
         say(`${lead}${session.project_focus.join(', ')}: ${(session.key_actions ?? []).join('; ')}`, lead.length);
       }
       say();
 
-      const summary = await call('get_cross_agent_summary', { project: 'Release 2.4', access_level: 'team' });
+      const summary = await call<CrossAgentSummaryAnswer>('get_cross_agent_summary', {
+        project: 'Release 2.4',
+        access_level: 'team',
+      });
       say(
-        `${c.cyan('get_cross_agent_summary')} ${c.dim('"Release 2.4" at team access')} → agents: ${(summary.agents as string[]).join(', ')}`,
+        `${c.cyan('get_cross_agent_summary')} ${c.dim('"Release 2.4" at team access')} → agents: ${summary.agents.join(', ')}`,
       );
-      for (const session of summary.recent_sessions as SessionRow[]) {
+      for (const session of summary.recent_sessions) {
         say(`  ${session.date}  ${session.agent}: ${(session.key_actions ?? []).join('; ')}`);
       }
       say();
-      const hidden = await call('find_entity', { name: 'Personal Budget' });
+      const hidden = await call<FindEntityAnswer>('find_entity', { name: 'Personal Budget' });
       say(
-        `${c.cyan('find_entity')} ${c.dim('"Personal Budget"')} → ${(hidden.matches as Match[]).length} matches at public access ${c.dim('(the row is private: it never leaves the machine unless asked for locally)')}`,
+        `${c.cyan('find_entity')} ${c.dim('"Personal Budget"')} → ${hidden.matches.length} matches at public access ${c.dim('(the row is private: it never leaves the machine unless asked for locally)')}`,
       );
       say();
       say(`Next: ${c.bold('bourdon serve')} wires your own library into an MCP host; see README.md.`);
-      this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.join('\n'));
+      return this.emit({ library: root, agents, recognition, found, recent, summary }, () => out.join('\n'));
     } finally {
       await client.close().catch(() => {});
       fs.rmSync(home, { recursive: true, force: true });

@@ -15,7 +15,7 @@ export default class Diff extends BaseCommand {
   static override args = oclifArgs(diffCommand.args);
   static override flags = oclifFlags(diffCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ExplainAnswer> {
     const { args, flags } = await this.parse(Diff);
     const payload = await diffPayload(this.open, args, flags);
     if (failed(payload)) {
@@ -28,7 +28,7 @@ export default class Diff extends BaseCommand {
       }
       return this.failOnPayloadError(payload);
     }
-    this.emit(payload, () => renderDiff(payload));
+    return this.emit(payload, () => renderDiff(payload));
   }
 }
 

@@ -63,7 +63,7 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<DoctorReport> {
     const { flags } = await this.parse(Doctor);
     const root = this.libraryRoot(flags.library);
     const stop = this.startProgress('checking the library, members, staging, peers and audit log…');
@@ -83,7 +83,8 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
       stop();
     }
     this.emit(report, () => renderReport(report));
-    if (!report.ok || (flags.strict && report.counts.warn > 0)) this.exit(1);
+    if (!report.ok || (flags.strict && report.counts.warn > 0)) this.exitAfter(report, 1);
+    return report;
   }
 }
 

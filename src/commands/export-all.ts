@@ -1,6 +1,6 @@
 import { exportFlags } from '../cli/export-command.js';
 import { BaseCommand } from '../cli/base-command.js';
-import { printRunWarnings, runLine, runParticipants } from '../cli/participant-runs.js';
+import { printRunWarnings, runLine, runParticipants, type ParticipantRun } from '../cli/participant-runs.js';
 import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
 import type { AccessLevel } from '../core/trust/access.js';
@@ -21,7 +21,7 @@ export default class ExportAll extends BaseCommand {
     'dry-run': exportFlags['dry-run'],
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ results: ParticipantRun[]; failed: number }> {
     const { flags } = await this.parse(ExportAll);
     const environment = exportEnvironment(process.env, { since: flags.since });
     let library: OperationContext | undefined;
@@ -31,9 +31,10 @@ export default class ExportAll extends BaseCommand {
       library: () => (library ??= this.libraryForExport(flags.library)),
       auditPath: configPaths(process.env).audit,
     });
-    if (!this.jsonMode) for (const result of results) printRunWarnings(result);
+    if (!this.jsonEnabled()) for (const result of results) printRunWarnings(result);
     const failed = results.filter((result) => result.outcome === 'failed').length;
-    this.emit({ results, failed }, () => results.map((result) => runLine(result)));
-    if (failed > 0) this.exit(1);
+    const payload = this.emit({ results, failed }, () => results.map((result) => runLine(result)));
+    if (failed > 0) this.exitAfter(payload, 1);
+    return payload;
   }
 }

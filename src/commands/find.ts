@@ -4,6 +4,7 @@ import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
 import { findCommand, findPayload } from '../cli/read-commands.js';
 import { findEntityOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { FindEntityAnswer } from '../core/operations/reads.js';
 
 export default class Find extends BaseCommand {
   static override summary = 'Who knows about X.';
@@ -15,7 +16,7 @@ export default class Find extends BaseCommand {
   static override args = oclifArgs(findCommand.args);
   static override flags = oclifFlags(findCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<FindEntityAnswer> {
     const { args, flags } = await this.parse(Find);
     const payload = await findPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
@@ -23,6 +24,8 @@ export default class Find extends BaseCommand {
       const whole = await findPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.matches.length;
     });
-    this.emit(payload, () => withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint));
+    return this.emit(payload, () =>
+      withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { memberLine, openRegistry } from '../cli/members.js';
+import type { MemberView } from '../core/trust/registry.js';
 
 export default class Grant extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -13,9 +14,9 @@ export default class Grant extends BaseCommand {
     namespace: Args.string({ description: 'Agent id it may read.', required: true }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<MemberView> {
     const { args } = await this.parse(Grant);
     const member = openRegistry().grant(args.id, args.namespace);
-    this.emit(member, () => `granted ${args.namespace} to ${memberLine(member)}.`);
+    return this.emit(member, () => `granted ${args.namespace} to ${memberLine(member)}.`);
   }
 }

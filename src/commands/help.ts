@@ -1,11 +1,12 @@
-import { Args, Command, Flags, loadHelpClass } from '@oclif/core';
+import { Args, loadHelpClass } from '@oclif/core';
+import { JsonCommand } from '../cli/json-command.js';
 import { groupTitle } from '../cli/help.js';
 import { stderrLine } from '../cli/width.js';
 
-export default class HelpCommand extends Command {
+export default class HelpCommand extends JsonCommand {
   static override summary = "Commands by task, a topic's guide, or one command's help.";
   static override description =
-    'Without arguments, lists every command grouped by what you want to do. `bourdon help <topic>` (agent, staging, peers, note) opens with a short guide to that area; `bourdon help <command>` is the same as `bourdon <command> --help`.';
+    'Without arguments, lists every command grouped by what you want to do; with --json, every command as {commands: [{id, summary, group}]}. `bourdon help <topic>` (agent, staging, peers, note) opens with a short guide to that area; `bourdon help <command>` is the same as `bourdon <command> --help`.';
   static override examples = [
     '<%= config.bin %> help',
     '<%= config.bin %> help peers',
@@ -14,17 +15,11 @@ export default class HelpCommand extends Command {
   static override args = {
     subject: Args.string({ description: 'A topic or command (words separated by spaces).', required: false }),
   };
-  static override flags = {
-    json: Flags.boolean({
-      description: 'List every command as JSON: {commands: [{id, summary, group}]}.',
-      default: false,
-    }),
-  };
   static override strict = false;
 
-  async run(): Promise<void> {
-    const { argv, flags } = await this.parse(HelpCommand);
-    if (flags.json) {
+  async run(): Promise<{ commands: { id: string; summary: string; group: string }[] } | undefined> {
+    const { argv } = await this.parse(HelpCommand);
+    if (this.jsonEnabled()) {
       const commands = this.config.commands
         .filter((command) => !command.hidden)
         .map((command) => ({
@@ -33,8 +28,7 @@ export default class HelpCommand extends Command {
           group: groupTitle(command.id),
         }))
         .sort((a, b) => a.id.localeCompare(b.id));
-      process.stdout.write(JSON.stringify({ commands }, null, 2) + '\n');
-      return;
+      return { commands };
     }
     const Help = await loadHelpClass(this.config);
     const help = new Help(this.config, this.config.pjson.oclif?.helpOptions ?? this.config.pjson.helpOptions);

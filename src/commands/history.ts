@@ -3,7 +3,7 @@ import { colors, commandHint, shellWord, styled, table } from '../cli/output.js'
 import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { failed } from '../core/payload.js';
 import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
-import type { CappedVersionView, VersionView } from '../core/writes/versions.js';
+import type { CappedVersionView, ListVersionsAnswer, VersionView } from '../core/writes/versions.js';
 import { historyCommand, historyPayload } from '../cli/read-commands.js';
 
 export default class History extends BaseCommand {
@@ -16,7 +16,7 @@ export default class History extends BaseCommand {
   static override args = oclifArgs(historyCommand.args);
   static override flags = oclifFlags(historyCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ListVersionsAnswer> {
     const { args, flags } = await this.parse(History);
     // No versions and no manifest is a typo, not an agent without history: historyPayload says so.
     const payload = await historyPayload(this.open, args, flags);
@@ -28,7 +28,7 @@ export default class History extends BaseCommand {
       versions.length === limit && oldest > 1
         ? '\n' + commandHint('Older: ', nextHistoryCommand(args.agent_id, Math.min(1000, limit * 2), flags.library))
         : '';
-    this.emit(payload, () => renderHistory(args.agent_id, versions) + more);
+    return this.emit(payload, () => renderHistory(args.agent_id, versions) + more);
   }
 }
 

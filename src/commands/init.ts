@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { assertCanAsk, prompting, yesFlag } from '../cli/confirm.js';
 import {
   HOSTS,
   describeHostTools,
@@ -32,7 +33,7 @@ import {
 import type { ExportEnvironment, Participant } from '../participants/participant.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment } from '../participants/runner.js';
-import { BourdonError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import {
   DEFAULT_TOKEN_ENV,
@@ -109,7 +110,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
     },
   ];
   static override flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Ask nothing: use the flags and defaults.', default: false }),
+    yes: yesFlag('Ask nothing: use the flags and defaults.'),
     member: Flags.string({ description: 'Register this member (an agent id) for HTTP access.', helpValue: '<id>' }),
     tier: Flags.string({
       description: "The member's tier.",
@@ -152,16 +153,15 @@ Running it again is safe: what exists is reported and left alone; an existing me
     }),
   };
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Init);
     if (flags['remove-claude-hook']) {
       const result = removeClaudeHook(claudeSettingsPath());
-      this.emit({ claude_hook: result }, () =>
+      return this.emit({ claude_hook: result }, () =>
         result.status === 'removed'
           ? `${colors().green('removed')} the SessionEnd hook from ${result.path}`
           : `no Bourdon hook in ${result.path}; nothing changed`,
       );
-      return;
     }
     const environment = exportEnvironment(process.env);
     const available = await availableParticipants(environment);
@@ -197,7 +197,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
         auditPath: config.audit,
       },
     );
-    if (!this.jsonMode) for (const run of exports) printRunWarnings(run);
+    if (!this.jsonEnabled()) for (const run of exports) printRunWarnings(run);
     const payload = {
       library: steps[0].path,
       config_dir: steps[1].path,
@@ -211,20 +211,14 @@ Running it again is safe: what exists is reported and left alone; an existing me
       agents_found: available.map((participant) => participant.agentId),
       exports,
     };
-    this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook, available, exports));
+    return this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook, available, exports));
   }
 
   /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */
   private async ask(library: string, flags: InitFlags, available: readonly Participant[]): Promise<Plan> {
-    if (!process.stdin.isTTY || !process.stderr.isTTY) {
-      throw new UsageError(
-        'not a terminal, so no questions can be asked: pass --yes (with --member, --peer-url, --host as needed)',
-      );
-    }
-    const { input, confirm, select, checkbox } = await import('@inquirer/prompts');
-    const context = { output: process.stderr };
+    assertCanAsk('use the flags and defaults', 'with --member, --peer-url, --host as needed');
     const c = colors();
-    try {
+    return prompting('init', async ({ input, confirm, select, checkbox }, context) => {
       process.stderr.write(
         stderrLine(
           `${c.bold('Bourdon setup')} ${c.dim('— Enter accepts the default; Ctrl-C stops without changing anything.')}`,
@@ -354,12 +348,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
         claudeHook,
         exports,
       };
-    } catch (error) {
-      if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError') {
-        throw new BourdonError('init cancelled; nothing was changed', 'cancelled');
-      }
-      throw error;
-    }
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import { noteIdsOf, type NoteRef } from '../core/operations/notes.js';
 import { listNotesCommand, listNotesPayload } from '../cli/read-commands.js';
 import { listNotesOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { ListNotesAnswer } from '../core/operations/notes.js';
 
 export default class ListNotes extends BaseCommand {
   static override summary = 'Notes agents left, newest first.';
@@ -17,7 +18,7 @@ export default class ListNotes extends BaseCommand {
   ];
   static override flags = oclifFlags(listNotesCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ListNotesAnswer> {
     const { flags } = await this.parse(ListNotes);
     const payload = await listNotesPayload(this.open, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
@@ -41,7 +42,7 @@ export default class ListNotes extends BaseCommand {
       });
       return failed(whole) ? 0 : whole.notes.length;
     });
-    this.emit(payload, () => {
+    return this.emit(payload, () => {
       const ids = payload.notes.length ? noteIdsOf(this.open(flags.library), payload.notes) : [];
       return withHint(renderNotes(payload.notes, ids), hint) + more;
     });

@@ -14,10 +14,24 @@ import {
   stdioTarget,
   type Host,
   type HostSnippet,
+  type HostTool,
   type Launcher,
   type ServerTarget,
 } from '../cli/host-config.js';
 import { UsageError } from '../core/errors.js';
+
+/** What `mcp-config` answers: the server entry and each host's snippet for it. */
+type McpConfigPayload = {
+  name: string;
+  transport: ServerTarget['transport'];
+  url?: string;
+  token_env?: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  snippets: HostSnippet[];
+  tools: HostTool[];
+};
 
 export default class McpConfig extends BaseCommand {
   static override summary = 'Print the config an MCP host needs to use Bourdon.';
@@ -77,7 +91,7 @@ It ends with what the host will show: each tool under its title, the read-only o
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<McpConfigPayload> {
     const { flags } = await this.parse(McpConfig);
     if (flags['token-env'] && !flags.http) throw new UsageError('--token-env needs --http');
     const target: ServerTarget = flags.http
@@ -85,7 +99,7 @@ It ends with what the host will show: each tool under its title, the read-only o
       : stdioTarget(this.libraryRoot(flags.library), flags.command as Launcher, process.env, flags.tools);
     const hosts: Host[] = flags.host ? [flags.host as Host] : [...HOSTS];
     const snippets = hosts.map((host) => hostSnippet(host, target, flags.name));
-    const payload = {
+    const payload: McpConfigPayload = {
       name: flags.name,
       transport: target.transport,
       ...(target.transport === 'http'
@@ -94,16 +108,14 @@ It ends with what the host will show: each tool under its title, the read-only o
       snippets,
       tools: hostTools(target),
     };
-    if (this.jsonMode) {
-      this.emit(payload, () => '');
-      return;
-    }
+    if (this.jsonEnabled()) return payload;
     if (flags.host) {
       process.stderr.write(guidance(snippets[0], describeHostTools(target)));
       process.stdout.write(snippets[0].text + '\n');
-      return;
+      return payload;
     }
     this.say([...renderAll(snippets), '', ...describeHostTools(target)]);
+    return payload;
   }
 }
 

@@ -4,6 +4,7 @@ import { MATCH_NOUN, renderAgentMatches, withHint } from '../cli/render.js';
 import { queryCommand, queryPayload } from '../cli/read-commands.js';
 import { queryAgentMemoryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { QueryAgentMemoryAnswer } from '../core/operations/reads.js';
 
 export default class Query extends BaseCommand {
   static override summary = 'What one agent knows about a topic.';
@@ -15,7 +16,7 @@ export default class Query extends BaseCommand {
   static override args = oclifArgs(queryCommand.args);
   static override flags = oclifFlags(queryCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<QueryAgentMemoryAnswer> {
     const { args, flags } = await this.parse(Query);
     // An unknown agent is an error (queryPayload checks), not an empty answer.
     const payload = await queryPayload(this.open, args, flags);
@@ -24,7 +25,7 @@ export default class Query extends BaseCommand {
       const whole = await queryPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.matches.length;
     });
-    this.emit(payload, () =>
+    return this.emit(payload, () =>
       withHint(
         renderAgentMatches(payload.matches, args.agent, `${args.agent} knows nothing about "${args.topic}".`),
         hint,

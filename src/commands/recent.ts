@@ -5,6 +5,7 @@ import { commandHint } from '../cli/output.js';
 import { recentCommand, recentPayload } from '../cli/read-commands.js';
 import { listRecentWorkOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { ListRecentWorkAnswer } from '../core/operations/recent-work.js';
 
 export default class Recent extends BaseCommand {
   static override summary = 'What happened recently, across agents.';
@@ -17,7 +18,7 @@ export default class Recent extends BaseCommand {
   ];
   static override flags = oclifFlags(recentCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ListRecentWorkAnswer> {
     const { flags } = await this.parse(Recent);
     const payload = await recentPayload(this.open, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
@@ -32,6 +33,9 @@ export default class Recent extends BaseCommand {
       const whole = await recentPayload(this.open, { ...flags, 'access-level': level, cursor: undefined, all: true });
       return failed(whole) ? 0 : whole.sessions.length;
     });
-    this.emit(payload, () => withHint(renderSessions(payload.sessions, 'No sessions in this window.'), hint) + more);
+    return this.emit(
+      payload,
+      () => withHint(renderSessions(payload.sessions, 'No sessions in this window.'), hint) + more,
+    );
   }
 }

@@ -4,6 +4,7 @@ import { wrap } from '../cli/output.js';
 import { recognizeCommand, recognizePayload } from '../cli/read-commands.js';
 import { prepareRecognitionContextOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { RecognitionAnswer } from '../core/operations/prompt-reads.js';
 
 export default class Recognize extends BaseCommand {
   static override summary = 'Which known entities a prompt mentions.';
@@ -12,10 +13,10 @@ export default class Recognize extends BaseCommand {
   static override args = oclifArgs(recognizeCommand.args);
   static override flags = oclifFlags(recognizeCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<RecognitionAnswer> {
     const { args, flags } = await this.parse(Recognize);
     const payload = await recognizePayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
-    this.emit(payload, () => wrap(payload.prompt_context || 'Nothing recognised.'));
+    return this.emit(payload, () => wrap(payload.prompt_context || 'Nothing recognised.'));
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { openRegistry } from '../cli/members.js';
+import type { MemberView } from '../core/trust/registry.js';
 
 export default class Revoke extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -10,9 +11,9 @@ export default class Revoke extends BaseCommand {
   static override examples = ['<%= config.bin %> revoke ci-bot'];
   static override args = { id: Args.string({ description: 'Member id.', required: true }) };
 
-  async run(): Promise<void> {
+  async run(): Promise<MemberView> {
     const { args } = await this.parse(Revoke);
     const member = openRegistry().revoke(args.id);
-    this.emit(member, () => `revoked ${member.agent_id}: its token no longer authenticates.`);
+    return this.emit(member, () => `revoked ${member.agent_id}: its token no longer authenticates.`);
   }
 }

@@ -5,6 +5,7 @@ import { colors } from '../cli/output.js';
 import { summaryCommand, summaryPayload } from '../cli/read-commands.js';
 import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { CrossAgentSummaryAnswer } from '../core/operations/reads.js';
 
 export default class Summary extends BaseCommand {
   static override summary = 'Everything every agent has on a project.';
@@ -16,7 +17,7 @@ export default class Summary extends BaseCommand {
   static override args = oclifArgs(summaryCommand.args);
   static override flags = oclifFlags(summaryCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<CrossAgentSummaryAnswer> {
     const { args, flags } = await this.parse(Summary);
     const payload = await summaryPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
@@ -25,7 +26,7 @@ export default class Summary extends BaseCommand {
       const whole = await summaryPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.agents.length;
     });
-    this.emit(payload, () => {
+    return this.emit(payload, () => {
       const c = colors();
       if (agents.length === 0) return withHint(`Nothing on "${args.project}".`, hint);
       return withHint(

@@ -26,6 +26,10 @@ export default class Ui extends BaseCommand {
     }),
   };
 
+  /**
+   * A server: under --json its answer (where it serves) is printed as soon as it serves, not
+   * returned when it stops, so `run()` returns nothing.
+   */
   async run(): Promise<void> {
     const { flags } = await this.parse(Ui);
     const config = configPaths(process.env);
@@ -36,7 +40,7 @@ export default class Ui extends BaseCommand {
     // Already serving this library: a new one-time link from that server, not a second server.
     const running = linkSocket ? await askRunningUi(linkSocket) : null;
     if (running) {
-      if (this.jsonMode) this.emit({ ...running, running: true }, () => '');
+      if (this.jsonEnabled()) this.logJson({ ...running, running: true });
       else
         this.say([
           `bourdon ui: already serving ${running.library} on ${running.origin}`,
@@ -56,8 +60,8 @@ export default class Ui extends BaseCommand {
     const shutdown = listenForShutdown({ stdin: false });
     const { startUiServer } = await import('../ui/server.js');
     const ui = await startUiServer({ ctx, auditPath: config.audit, port: flags.port, linkSocket });
-    if (this.jsonMode)
-      this.emit({ url: ui.url, origin: ui.origin, port: ui.port, library: ctx.store.paths.root }, () => '');
+    if (this.jsonEnabled())
+      this.logJson({ url: ui.url, origin: ui.origin, port: ui.port, library: ctx.store.paths.root });
     else
       this.say([
         `bourdon ui: serving ${ctx.store.paths.root} on ${ui.origin} (this machine only)`,
@@ -71,7 +75,7 @@ export default class Ui extends BaseCommand {
     const opener = flags.open ? openBrowser(ui.url, warn, { keepMs: REDIRECT_FILE_MS, holdProcess: false }) : null;
     await shutdown.closeWhenRequested(() => ui.close());
     opener?.cleanup();
-    if (!this.jsonMode) process.stderr.write('bourdon ui: stopped\n');
+    if (!this.jsonEnabled()) process.stderr.write('bourdon ui: stopped\n');
   }
 }
 

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../cli/base-command.js';
 import { memberLine, openRegistry } from '../cli/members.js';
+import type { MemberView } from '../core/trust/registry.js';
 
 export default class Ungrant extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -13,9 +14,9 @@ export default class Ungrant extends BaseCommand {
     namespace: Args.string({ description: 'Agent id it may no longer read.', required: true }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<MemberView> {
     const { args } = await this.parse(Ungrant);
     const member = openRegistry().ungrant(args.id, args.namespace);
-    this.emit(member, () => `removed ${args.namespace} from ${memberLine(member)}.`);
+    return this.emit(member, () => `removed ${args.namespace} from ${memberLine(member)}.`);
   }
 }

@@ -6,6 +6,7 @@ import type { Workstream } from '../core/operations/workstreams.js';
 import { workstreamsCommand, workstreamsPayload } from '../cli/read-commands.js';
 import { listWorkstreamsOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import type { ListWorkstreamsAnswer } from '../core/operations/workstreams.js';
 
 export default class Workstreams extends BaseCommand {
   static override summary = 'What is in flight, across agents.';
@@ -17,7 +18,7 @@ export default class Workstreams extends BaseCommand {
   ];
   static override flags = oclifFlags(workstreamsCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ListWorkstreamsAnswer> {
     const { flags } = await this.parse(Workstreams);
     const payload = await workstreamsPayload(this.open, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
@@ -37,7 +38,7 @@ export default class Workstreams extends BaseCommand {
       });
       return failed(whole) ? 0 : whole.workstreams.length;
     });
-    this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams), hint) + more);
+    return this.emit(payload, () => withHint(renderWorkstreams(payload.workstreams), hint) + more);
   }
 }
 

@@ -1,9 +1,14 @@
 /**
- * What every operation answers: a JSON object, exactly as the MCP tool result or `--json`
- * prints it. Each operation names its output type (e.g. `FindEntityOutput`); `Payload` is what
- * any of them is when the adapter does not care which.
+ * The answer of any operation: a JSON object, exactly as the MCP tool result or `--json` prints
+ * it. Code that knows which operation answered uses its named output type (`FindEntityOutput`,
+ * `CommitOutput`, …); this is only for code that handles every answer alike: the list of all
+ * operations and the MCP registration loop over it, a peer's answer before its tool's model
+ * reads it, the keys a denial adds.
  */
-export type Payload = Record<string, unknown>;
+export type AnyAnswer = Record<string, unknown>;
+
+/** The arguments of any tool call, as a peer is asked them (`PeerFanout.call`). */
+export type ToolArguments = Record<string, unknown>;
 
 /**
  * A failure the engine answers as data: its envelope with an `error` string (the conformance
@@ -47,11 +52,11 @@ export type DenialPayload = {
   readonly [DENIED]: true;
 };
 
-export function isDenial(payload: Payload): payload is DenialPayload {
+export function isDenial(payload: object): payload is DenialPayload {
   return (payload as Partial<DenialPayload>)[DENIED] === true;
 }
 
 /** Marks a payload as a denial, in place (see DENIED). */
-export function markDenied(payload: Payload): asserts payload is DenialPayload {
+export function markDenied(payload: object): asserts payload is DenialPayload {
   Object.defineProperty(payload, DENIED, { value: true });
 }

@@ -3,16 +3,19 @@
  * asks "call this tool on every peer and give me what came back", and never waits past the
  * budget the implementation enforces.
  */
+import type { AnyAnswer, ToolArguments } from './payload.js';
+
 export interface PeerAnswer {
   peer: string;
   ok: boolean;
   latency_us: number;
   timed_out: boolean;
-  payload: Record<string, unknown> | null;
+  /** The answer, read through its tool's model (peer-answers.ts); null when there is none. */
+  payload: AnyAnswer | null;
   error?: string;
 }
 
 export interface PeerFanout {
   readonly names: readonly string[];
-  call(tool: string, args: Record<string, unknown>, options?: { budgetMs?: number }): Promise<PeerAnswer[]>;
+  call(tool: string, args: ToolArguments, options?: { budgetMs?: number }): Promise<PeerAnswer[]>;
 }

@@ -11,7 +11,7 @@ import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
 import { classifyFailure, maskedReason, RemoteHttpRefusal } from './remote/failure.js';
 
-interface PeerCheck {
+export interface PeerCheck {
   name: string;
   url: string;
   reachable: boolean;

@@ -9,8 +9,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError, UsageError } from '../core/errors.js';
-import { parseCalendarDay, sourceDateEpoch } from '../core/store/dates.js';
+import { BourdonError } from '../core/errors.js';
+import { parseCalendarDay, parseSince, sourceDateEpoch } from '../core/store/dates.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
@@ -31,19 +31,10 @@ export function exportClock(env: Env, now: () => Date = () => new Date()): Date 
   return sourceDateEpoch(env) ?? now();
 }
 
-/** `--since` as a calendar day; a value that names none is a usage error. */
-export function sinceDay(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const day = parseCalendarDay(value.trim());
-  if (!day)
-    throw new UsageError(`--since ${JSON.stringify(value)} is not a date: expected YYYY-MM-DD or an ISO datetime`);
-  return day;
-}
-
 /**
  * The instant `--since` names, for the participants that compare instants (cascade): a date is
  * its midnight UTC, a time without an offset is read as UTC. undefined when `value` is not a
- * `--since` sinceDay accepts.
+ * day or an ISO time.
  */
 export function sinceInstant(value: string | undefined): Date | undefined {
   if (value === undefined || !parseCalendarDay(value.trim())) return undefined;
@@ -55,18 +46,24 @@ export function sinceInstant(value: string | undefined): Date | undefined {
   return Number.isNaN(moment) ? undefined : new Date(moment);
 }
 
-/** The environment a participant reads from: this process's, with the export's clock and name. */
+/**
+ * The environment a participant reads from: this process's, with the export's clock and name.
+ * `since` is read by the one `--since` grammar (dates.ts `parseSince`): a day or an ISO time as
+ * written, or a relative form (`7d`) as the day it names by the export's clock.
+ */
 export function exportEnvironment(env: Env, options: { since?: string; cwd?: string } = {}): ExportEnvironment {
   const named = env.BOURDON_LOCAL_NAME?.trim();
+  const now = exportClock(env);
+  const since = options.since === undefined ? undefined : parseSince(options.since, now);
   return {
     home: env.HOME && env.HOME.trim() ? env.HOME : os.homedir(),
     env,
     cwd: options.cwd ?? process.cwd(),
-    now: exportClock(env),
+    now,
     hostname: named ? named : os.hostname(),
-    since: sinceDay(options.since),
-    sinceText: options.since === undefined ? undefined : options.since.trim(),
-    sinceInstant: sinceInstant(options.since),
+    since: since === undefined ? undefined : (parseCalendarDay(since) ?? undefined),
+    sinceText: since,
+    sinceInstant: sinceInstant(since),
     platform: process.platform,
   };
 }

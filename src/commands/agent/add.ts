@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { openRegistry, tokenNotice } from '../../cli/members.js';
+import type { IssuedToken } from '../../core/trust/registry.js';
 
 export default class AgentAdd extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -29,14 +30,13 @@ export default class AgentAdd extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<IssuedToken> {
     const { args, flags } = await this.parse(AgentAdd);
     const issued = openRegistry().add(args.id, { tier: flags.tier, grants: flags.grant ?? [] });
-    if (this.jsonMode) {
-      this.emit({ agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token }, () => '');
-      return;
+    if (!this.jsonEnabled()) {
+      process.stderr.write(tokenNotice(issued, 'added'));
+      process.stdout.write(issued.token + '\n');
     }
-    process.stderr.write(tokenNotice(issued, 'added'));
-    process.stdout.write(issued.token + '\n');
+    return { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token };
   }
 }

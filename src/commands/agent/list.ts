@@ -13,12 +13,12 @@ export default class AgentList extends BaseCommand {
 
   static override flags = { ...wideFlag };
 
-  async run(): Promise<void> {
+  async run(): Promise<MemberView[]> {
     await this.parse(AgentList);
     const registry = openRegistry();
     assertReadable(registry);
     const members = registry.list();
-    this.emit(members, () => renderMembers(members));
+    return this.emit(members, () => renderMembers(members));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { openRegistry, tokenNotice } from '../../cli/members.js';
+import type { IssuedToken } from '../../core/trust/registry.js';
 
 export default class AgentRotate extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -13,14 +14,13 @@ export default class AgentRotate extends BaseCommand {
   ];
   static override args = { id: Args.string({ description: 'Member id.', required: true }) };
 
-  async run(): Promise<void> {
+  async run(): Promise<IssuedToken> {
     const { args } = await this.parse(AgentRotate);
     const issued = openRegistry().rotate(args.id);
-    if (this.jsonMode) {
-      this.emit({ agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token }, () => '');
-      return;
+    if (!this.jsonEnabled()) {
+      process.stderr.write(tokenNotice(issued, 'rotated the token of'));
+      process.stdout.write(issued.token + '\n');
     }
-    process.stderr.write(tokenNotice(issued, 'rotated the token of'));
-    process.stdout.write(issued.token + '\n');
+    return { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token };
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand, NO_LIBRARY_FLAGS } from '../../cli/base-command.js';
 import { memberLine, openRegistry } from '../../cli/members.js';
+import type { MemberView } from '../../core/trust/registry.js';
 
 export default class AgentSetTier extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -16,9 +17,9 @@ export default class AgentSetTier extends BaseCommand {
     tier: Args.string({ description: 'quarantined or trusted.', required: true, options: ['quarantined', 'trusted'] }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<MemberView> {
     const { args } = await this.parse(AgentSetTier);
     const member = openRegistry().setTier(args.id, args.tier);
-    this.emit(member, () => `${memberLine(member)}: tier set.`);
+    return this.emit(member, () => `${memberLine(member)}: tier set.`);
   }
 }

@@ -5,6 +5,8 @@ import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { AGENT_TYPES } from '../../core/store/manifest.js';
 import { addNote } from '../../core/operations/notes.js';
 import { failed } from '../../core/payload.js';
+import type { CommitSummary } from '../../core/writes/commit-types.js';
+import type { StagedCommit } from '../../core/writes/staging.js';
 
 export default class NoteAdd extends BaseCommand {
   static override summary = "Add a note to an agent's manifest.";
@@ -34,7 +36,7 @@ export default class NoteAdd extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<CommitSummary | StagedCommit> {
     const { args, flags } = await this.parse(NoteAdd);
     this.auditAs('note add', args.agent_id);
     const ctx = this.openContext(flags.library);
@@ -54,7 +56,7 @@ export default class NoteAdd extends BaseCommand {
     // The operator's note is written live; a member's would be staged (library use only).
     if (payload.staged) return this.emit(payload, () => payload.note);
     const c = colors();
-    this.emit(
+    return this.emit(
       payload,
       () =>
         `${c.green('noted')} on ${payload.agent_id} ${c.bold(`version ${payload.version}`)} (${plural(payload.total_notes, 'note')})`,

@@ -4,6 +4,7 @@ import { colors, list, relativeDay, wrap } from '../../cli/output.js';
 import { noteShowCommand } from '../../cli/read-commands.js';
 import type { ShownNote } from '../../core/operations/notes.js';
 import { failed } from '../../core/payload.js';
+import type { ShowNoteAnswer } from '../../core/operations/notes.js';
 
 export default class NoteShow extends BaseCommand {
   static override summary = 'One note, whole.';
@@ -16,11 +17,11 @@ export default class NoteShow extends BaseCommand {
   static override args = oclifArgs(noteShowCommand.args);
   static override flags = oclifFlags(noteShowCommand.flags);
 
-  async run(): Promise<void> {
+  async run(): Promise<ShowNoteAnswer> {
     const { args, flags } = await this.parse(NoteShow);
     const payload = await noteShowCommand.payload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
-    this.emit(payload, () => renderNote(payload.note));
+    return this.emit(payload, () => renderNote(payload.note));
   }
 }
 

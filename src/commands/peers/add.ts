@@ -9,6 +9,7 @@ import {
   editPeersFile,
   normalisePeerUrl,
 } from '../../core/federation/peers-config.js';
+import type { PeerConfig } from '../../core/federation/peers-config.js';
 
 export default class PeersAdd extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -30,7 +31,7 @@ export default class PeersAdd extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ added: PeerConfig; path: string }> {
     const { args, flags } = await this.parse(PeersAdd);
     const peer = {
       name: checkPeerName(args.name),
@@ -44,7 +45,7 @@ export default class PeersAdd extends BaseCommand {
       }
       peers.push(peer);
     });
-    this.emit(
+    return this.emit(
       { added: peer, path: file },
       () => `added peer ${peer.name} → ${peer.url} (token from $${peer.token_env})`,
     );

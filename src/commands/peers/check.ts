@@ -4,6 +4,7 @@ import { colors, styled, table, wrap } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
+import type { PeerCheck } from '../../mcp/peer-check.js';
 
 export default class PeersCheck extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -16,18 +17,18 @@ export default class PeersCheck extends BaseCommand {
     ...wideFlag,
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ peers: PeerCheck[] }> {
     const { flags } = await this.parse(PeersCheck);
     const peers = readPeersForEdit(configPaths(process.env).peers);
     const { checkPeer } = await import('../../mcp/peer-check.js');
     const spinner =
-      !this.jsonMode && process.stderr.isTTY && peers.length
+      !this.jsonEnabled() && process.stderr.isTTY && peers.length
         ? this.startProgress(`checking ${peers.length} peer(s)…`)
         : null;
     const results = await Promise.all(peers.map((peer) => checkPeer(peer, process.env, flags.timeout)));
     spinner?.();
     const c = colors();
-    this.emit({ peers: results }, () =>
+    const payload = this.emit({ peers: results }, () =>
       results.length
         ? table(
             ['PEER', 'STATUS', 'LATENCY', 'PROTOCOL', 'AGENTS', 'NOTE'],
@@ -43,7 +44,8 @@ export default class PeersCheck extends BaseCommand {
           ) + failures(results)
         : 'No peers configured.',
     );
-    if (results.some((r) => !r.reachable)) this.exit(1);
+    if (results.some((r) => !r.reachable)) this.exitAfter(payload, 1);
+    return payload;
   }
 }
 

@@ -3,6 +3,7 @@ import { table } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
 import { configPaths } from '../../core/store/config.js';
 import { readPeersForEdit } from '../../core/federation/peers-config.js';
+import type { PeerConfig } from '../../core/federation/peers-config.js';
 
 export default class PeersList extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -13,11 +14,11 @@ export default class PeersList extends BaseCommand {
 
   static override flags = { ...wideFlag };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ path: string; peers: PeerConfig[] }> {
     await this.parse(PeersList);
     const file = configPaths(process.env).peers;
     const peers = readPeersForEdit(file);
-    this.emit({ path: file, peers }, () =>
+    return this.emit({ path: file, peers }, () =>
       peers.length
         ? table(
             ['NAME', 'URL', 'TOKEN FROM'],

@@ -12,7 +12,7 @@ export default class PeersRemove extends BaseCommand {
   static override examples = ['<%= config.bin %> peers remove laptop'];
   static override args = { name: Args.string({ description: 'Peer name.', required: true }) };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ removed: string; path: string }> {
     const { args } = await this.parse(PeersRemove);
     const file = configPaths(process.env).peers;
     editPeersFile(file, (peers) => {
@@ -20,6 +20,6 @@ export default class PeersRemove extends BaseCommand {
       if (index < 0) throw new BourdonError(`no peer named ${JSON.stringify(args.name)}`);
       peers.splice(index, 1);
     });
-    this.emit({ removed: args.name, path: file }, () => `removed peer ${args.name}`);
+    return this.emit({ removed: args.name, path: file }, () => `removed peer ${args.name}`);
   }
 }

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
 import { colors, styled, table } from '../../cli/output.js';
 import { wideFlag } from '../../cli/flags.js';
-import { listStaged, previewPromotion, type StagedWrite } from '../../core/writes/staging.js';
+import { listStaged, previewPromotion, type PromotionPreview, type StagedWrite } from '../../core/writes/staging.js';
 
 export default class StagingList extends BaseCommand {
   static override summary = 'List quarantined writes awaiting review.';
@@ -24,20 +24,19 @@ export default class StagingList extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<PromotionPreview[] | StagedWrite[]> {
     const { flags } = await this.parse(StagingList);
     const ctx = this.openContext(flags.library);
     const staged = listStaged(ctx.store, ctx.now());
     if (flags.diff) {
       const previews = [...new Set(staged.map((item) => item.agent_id))].map((agent) => previewPromotion(ctx, agent));
-      this.emit(previews, () =>
+      return this.emit(previews, () =>
         previews.length
           ? previews.map((preview) => stagedReviewLines(preview).join('\n')).join('\n\n')
           : 'Nothing staged.',
       );
-      return;
     }
-    this.emit(staged, () => renderStaged(staged));
+    return this.emit(staged, () => renderStaged(staged));
   }
 }
 

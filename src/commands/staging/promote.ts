@@ -1,9 +1,10 @@
 import { Args, Flags } from '@oclif/core';
+import { confirmChange, yesFlag } from '../../cli/confirm.js';
 import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
 import { BourdonError } from '../../core/errors.js';
 import { configPaths } from '../../core/store/config.js';
-import { previewPromotion, promoteStaged, promotionSummary } from '../../core/writes/staging.js';
+import { previewPromotion, promoteStaged, promotionSummary, type PromoteResult } from '../../core/writes/staging.js';
 
 export default class StagingPromote extends BaseCommand {
   static override summary = "Merge an agent's staged writes into the live library.";
@@ -17,46 +18,31 @@ export default class StagingPromote extends BaseCommand {
     agent: Args.string({ description: 'Agent id whose staged writes to promote.', required: true }),
   };
   static override flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Promote what is staged now without asking.', default: false }),
+    yes: yesFlag('Promote what is staged now without asking.'),
     digest: Flags.string({
       description: 'Promote only if the staged files are still the ones a review showed with this digest.',
       helpValue: '<sha256>',
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<PromoteResult> {
     const { args, flags } = await this.parse(StagingPromote);
     const ctx = this.openContext(flags.library, { config: configPaths(process.env) });
     let digest = flags.digest;
     if (digest === undefined) {
       const preview = previewPromotion(ctx, args.agent);
       if (preview.error) throw new BourdonError(preview.error, preview.staged.length ? 'failed' : 'not_found');
-      if (!this.jsonMode) this.say(stagedReviewLines(preview).join('\n'));
-      if (!flags.yes) await this.confirm(args.agent, preview.digest!);
+      if (!this.jsonEnabled()) this.say(stagedReviewLines(preview).join('\n'));
       digest = preview.digest!;
+      await confirmChange({
+        yes: flags.yes,
+        question: `Promote these staged writes into ${args.agent}'s live manifest?`,
+        action: 'promote what is staged now',
+        what: 'promotion',
+        other: `or, to promote exactly what is shown: bourdon staging promote ${args.agent} --digest ${digest}`,
+      });
     }
     const result = await promoteStaged(ctx, args.agent, { digest });
-    this.emit(result, () => promotionSummary(result));
-  }
-
-  private async confirm(agentId: string, digest: string): Promise<void> {
-    if (!process.stdin.isTTY || !process.stderr.isTTY) {
-      throw new BourdonError(
-        `refusing to promote without --yes when not on a terminal; nothing was changed (to promote exactly what is shown: bourdon staging promote ${agentId} --digest ${digest})`,
-      );
-    }
-    const { confirm } = await import('@inquirer/prompts');
-    let ok: boolean;
-    try {
-      ok = await confirm(
-        { message: `Promote these staged writes into ${agentId}'s live manifest?`, default: false },
-        { output: process.stderr },
-      );
-    } catch (error) {
-      if ((error as Error).name === 'ExitPromptError' || (error as Error).name === 'AbortPromptError')
-        throw new BourdonError('promotion cancelled; nothing was changed', 'cancelled');
-      throw error;
-    }
-    if (!ok) throw new BourdonError('promotion cancelled; nothing was changed');
+    return this.emit(result, () => promotionSummary(result));
   }
 }

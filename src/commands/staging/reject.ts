@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { configPaths } from '../../core/store/config.js';
 import { rejectStaged } from '../../core/writes/staging.js';
+import type { RejectResult } from '../../core/writes/staging.js';
 
 export default class StagingReject extends BaseCommand {
   static override summary = "Delete an agent's staged writes unread.";
@@ -18,7 +19,7 @@ export default class StagingReject extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<RejectResult> {
     const { args, flags } = await this.parse(StagingReject);
     const ctx = this.openContext(flags.library);
     const result = await rejectStaged(ctx.store, args.agent, {
@@ -26,6 +27,6 @@ export default class StagingReject extends BaseCommand {
       actor: ctx.caller.agent_id,
       ...(flags.digest === undefined ? {} : { digest: flags.digest }),
     });
-    this.emit(result, () => `rejected ${result.rejected} staged write(s) for ${result.agent_id}`);
+    return this.emit(result, () => `rejected ${result.rejected} staged write(s) for ${result.agent_id}`);
   }
 }

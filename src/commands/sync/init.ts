@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import type { InitResult } from '../../sync/setup.js';
 
 export default class SyncInit extends BaseCommand {
   static override summary = 'Record the git remote this library is shared through.';
@@ -19,7 +20,7 @@ export default class SyncInit extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<InitResult> {
     const { args, flags } = await this.parse(SyncInit);
     const { initSync } = await import('../../sync/setup.js');
     const result = await initSync({
@@ -28,7 +29,7 @@ export default class SyncInit extends BaseCommand {
       remote: args.remote,
       branch: flags.branch,
     });
-    this.emit(
+    return this.emit(
       result,
       () =>
         `sync remote for ${result.library}: ${result.remote} (branch ${result.branch})\nthis machine publishes as ${result.machine}; next: \`bourdon sync push\`, \`bourdon sync pull\``,

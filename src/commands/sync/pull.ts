@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
+import type { PullResult } from '../../sync/pull.js';
 
 export default class SyncPull extends BaseCommand {
   static override summary = "Bring every other machine's published manifests into this library.";
@@ -14,7 +15,7 @@ export default class SyncPull extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<PullResult> {
     const { flags } = await this.parse(SyncPull);
     this.auditAs('sync pull', '*');
     const { pullLibrary } = await import('../../sync/pull.js');
@@ -58,6 +59,7 @@ export default class SyncPull extends BaseCommand {
     this.auditDone(
       `commit ${result.commit?.slice(0, 12) ?? 'none'}: ${plural(result.machines.length, 'machine')}, ${plural(changed, 'agent')} changed, ${result.gone.length} gone, ${plural(result.refused.length, 'file')} refused`,
     );
-    if (result.refused.length) this.exit(1);
+    if (result.refused.length) this.exitAfter(result, 1);
+    return result;
   }
 }

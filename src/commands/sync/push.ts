@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
 import type { AccessLevel } from '../../core/trust/access.js';
+import type { PushResult } from '../../sync/push.js';
 
 export default class SyncPush extends BaseCommand {
   static override summary = "Publish this machine's manifests to the sync remote, filtered to a level.";
@@ -20,7 +21,7 @@ export default class SyncPush extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<PushResult> {
     const { flags } = await this.parse(SyncPush);
     this.auditAs('sync push', '*');
     const { pushLibrary } = await import('../../sync/push.js');
@@ -42,7 +43,7 @@ export default class SyncPush extends BaseCommand {
         ? `published ${plural(result.agents, 'agent')} as ${result.machine} at ${result.access_level} (commit ${result.commit?.slice(0, 12)})`
         : `nothing to publish (${result.machine} at ${result.access_level})`,
     );
-    this.emit(result, () => {
+    return this.emit(result, () => {
       if (!result.pushed)
         return `nothing to publish: the remote has ${result.machine}'s ${plural(result.agents, 'agent')} at ${result.access_level} as they are`;
       const lines = [

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { plural, table } from '../../cli/output.js';
+import type { SyncStatus as SyncStatusReport } from '../../sync/status.js';
 
 export default class SyncStatus extends BaseCommand {
   static override summary = 'What is ahead of and behind the remote, and when each machine last published.';
@@ -11,7 +12,7 @@ export default class SyncStatus extends BaseCommand {
     offline: Flags.boolean({ description: 'Do not fetch: compare with the remote as last fetched.', default: false }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<SyncStatusReport> {
     const { flags } = await this.parse(SyncStatus);
     const { syncStatus } = await import('../../sync/status.js');
     const status = await syncStatus({
@@ -19,7 +20,7 @@ export default class SyncStatus extends BaseCommand {
       env: process.env,
       offline: flags.offline,
     });
-    this.emit(status, () => {
+    return this.emit(status, () => {
       const lines = [
         `remote ${status.remote} (${status.branch}), this machine: ${status.machine}${status.offline ? ' (offline)' : ''}`,
       ];

@@ -305,18 +305,35 @@ export function unreachable(answers: readonly PeerAnswer[]): UnreachablePeer[] {
     .map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));
 }
 
+/** What mergeExports reads of the local export envelope. */
+type ExportEnvelope = { machine: string; agents: readonly Record<string, unknown>[] };
+
+/** One library a federated export asked (this machine or a peer) and whether it answered. */
+export interface ExportSource {
+  name: string;
+  kind: 'local' | 'peer';
+  reachable: boolean;
+  error: string | null;
+}
+
+/** A federated export: the local envelope with every peer's agents added as sent (re-tagged), and who answered. */
+export type FederatedExport<L extends ExportEnvelope> = Omit<L, 'agents'> & {
+  agents: Record<string, unknown>[];
+  sources: ExportSource[];
+};
+
 /**
  * A federated export (`bourdon agents --export --federated`), merged caller-side: each peer's
  * agents are re-tagged here. A peer's own `machine`, `source` and `source_kind` claims are
  * never trusted: provenance is the peer name this machine configured.
  */
-export function mergeExports(
-  local: Record<string, unknown>,
+export function mergeExports<L extends ExportEnvelope>(
+  local: L,
   answers: readonly PeerAnswer[],
   now: Date = new Date(),
-): Record<string, unknown> {
-  const agents = [...((local.agents as Record<string, unknown>[]) ?? [])];
-  const sources: Record<string, unknown>[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
+): FederatedExport<L> {
+  const agents: Record<string, unknown>[] = [...local.agents];
+  const sources: ExportSource[] = [{ name: local.machine, kind: 'local', reachable: true, error: null }];
   // The future-date rule of boundPeerPayload, for the dates inside an exported agent: a peer
   // cannot make its agent look the freshest ("in 73 years") by dating it 2099.
   const latest = latestForeignDay(now);

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { OperationContext } from '../context.js';
 import { lazy } from '../lazy.js';
 import { laxFlag, laxInteger } from '../lax-input.js';
-import type { Payload } from '../payload.js';
+import type { AnyAnswer } from '../payload.js';
 import { refusal } from './answers.js';
 import { ACCESS_LEVELS } from '../store/visibility.js';
 
@@ -59,7 +59,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
   /** The agent namespace a call touches ('*' for all), for tier checks and the audit line. */
   readonly namespace?: (input: z.output<S>) => string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
-  readonly denialExtras?: Payload;
+  readonly denialExtras?: AnyAnswer;
   readonly run: (ctx: OperationContext, input: z.output<S>) => Promise<O>;
 }
 
@@ -77,8 +77,8 @@ export interface AnyOperation {
   readonly input: z.ZodObject;
   readonly output: z.ZodType;
   namespace?(input: z.output<z.ZodObject>): string;
-  readonly denialExtras?: Payload;
-  run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<Payload>;
+  readonly denialExtras?: AnyAnswer;
+  run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<AnyAnswer>;
 }
 
 /** An operation's input once its schema has validated it. */

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
-import type { Payload } from '../payload.js';
+import type { AnyAnswer } from '../payload.js';
 import {
   crossAgentSummaryAnswer,
   exportAgentsAnswer,
@@ -21,7 +21,7 @@ import {
 } from './answers.js';
 
 /** The tools this server asks its peers, with the answer each must fit. */
-const PEER_TOOLS: Record<string, () => z.ZodType<Payload>> = {
+const PEER_TOOLS: Record<string, () => z.ZodType<AnyAnswer>> = {
   list_agents: listAgentsAnswer,
   find_entity: findEntityAnswer,
   list_recent_work: listRecentWorkAnswer,
@@ -53,7 +53,7 @@ function fieldPath(path: readonly PropertyKey[]): string {
  * (a refusal, `{"error": …}`, is the peer's error too). A tool this server never asks a peer
  * passes as it came.
  */
-export function readPeerAnswer(tool: string, raw: unknown): { payload: Payload } | { error: string } {
+export function readPeerAnswer(tool: string, raw: unknown): { payload: AnyAnswer } | { error: string } {
   const schema = PEER_TOOLS[tool];
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { error: `answered ${tool} with a non-object` };
   if ('error' in raw && typeof raw.error === 'string') return { error: `refused ${tool}: ${raw.error.slice(0, 200)}` };

@@ -7,7 +7,7 @@ import { resolveAccess, type AccessLevel, type ResolvedAccess } from '../trust/a
 import type { OperationContext } from '../context.js';
 import { boundAnswers, shouldFanOut, unreachable, type UnreachablePeer } from '../federation/federation.js';
 import type { PeerAnswer } from '../peers.js';
-import type { Payload } from '../payload.js';
+import type { ToolArguments } from '../payload.js';
 
 export interface AccessArgs {
   access_level?: string | null;
@@ -29,7 +29,7 @@ export async function askPeers(
   ctx: OperationContext,
   args: { federation_hop?: number | null },
   tool: string,
-  peerArgs: Payload,
+  peerArgs: ToolArguments,
   budgetMs?: number,
 ): Promise<PeerAnswer[] | null> {
   if (!shouldFanOut(ctx, args)) return null;
@@ -50,6 +50,6 @@ export function withReachability<T extends object>(payload: T, answers: PeerAnsw
  * include_private and the caller's ceiling — never the level it asked for. A remote caller
  * capped at team must not get a loopback peer's private rows through this server.
  */
-export function peerAccessArgs(level: ResolvedAccess, rest: Payload): Payload {
+export function peerAccessArgs(level: ResolvedAccess, rest: ToolArguments): ToolArguments {
   return { ...rest, access_level: level.effective };
 }

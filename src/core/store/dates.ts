@@ -79,6 +79,22 @@ export function relativeSinceDay(input: string, now: Date): string | null {
   return relative ? daysAgo(Number(relative[1]) * (relative[2] === 'w' ? 7 : 1)) : null;
 }
 
+/**
+ * A `--since` as people type it: the one grammar of every command that has the flag, reads and
+ * exports alike. The engine's forms (a day, an ISO datetime) pass through as written (trimmed),
+ * so --json echoes them as the MCP tool would and an export cuts where it always did; the
+ * relative forms (`relativeSinceDay`) become the local calendar day they name, by `now`.
+ * Anything else is a usage error, with the same words on every command: on the command line a
+ * typo must not silently widen the query to the default window.
+ */
+export function parseSince(input: string, now: Date = new Date()): string {
+  const text = input.trim();
+  if (parseCalendarDay(text)) return text;
+  const day = relativeSinceDay(text, now);
+  if (day) return day;
+  throw new UsageError(`expected ${SINCE_FORMS}, not ${JSON.stringify(input.slice(0, 60))}`);
+}
+
 /** The calendar day a `since` names: the engine's forms as written, else a relative one; or null. */
 export function sinceDay(since: string, now: Date): string | null {
   return parseCalendarDay(since) ?? relativeSinceDay(since, now);

@@ -3,7 +3,7 @@
  * call a fixed set of read tools plus commit, each limited to their granted namespaces, and
  * may write only under their own id (to staging). Denials are payloads, not exceptions.
  */
-import { markDenied, type DenialPayload, type Payload } from '../payload.js';
+import { markDenied, type DenialPayload } from '../payload.js';
 import { maskConfiguredTokens } from './audit.js';
 import type { Caller } from './caller.js';
 
@@ -50,7 +50,7 @@ export function authorize(caller: Caller, op: string, namespace: string): Decisi
 /** The denial payload every tool and resource answers with. */
 export function denialPayload(caller: Caller, op: string, detail: string): DenialPayload {
   // The detail can quote an argument: a token pasted into one is masked, never echoed.
-  const payload: Payload = {
+  const payload = {
     error: 'access denied',
     op,
     agent: caller.agent_id,

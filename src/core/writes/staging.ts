@@ -76,7 +76,7 @@ export interface PromoteResult {
   promoted: PromotedWrite[];
 }
 
-interface RejectResult {
+export interface RejectResult {
   agent_id: string;
   rejected: number;
   paths: string[];

@@ -1,5 +1,5 @@
 /** A peer's tool result read as the engine's own peer client reads it, through the answer model. */
-import type { Payload } from '../../core/payload.js';
+import type { AnyAnswer } from '../../core/payload.js';
 import { readPeerAnswer } from '../../core/operations/peer-answers.js';
 import { UnusableAnswer } from './failure.js';
 
@@ -8,7 +8,7 @@ import { UnusableAnswer } from './failure.js';
  * model (readPeerAnswer). An answer that does not fit, a refusal or an error result is thrown
  * as the peer's error (UnusableAnswer), one line.
  */
-export function answerPayload(tool: string, result: { content?: unknown; isError?: unknown }): Payload {
+export function answerPayload(tool: string, result: { content?: unknown; isError?: unknown }): AnyAnswer {
   const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
   const text = first && typeof first === 'object' && 'text' in first ? first.text : undefined;
   if (typeof text !== 'string') throw new UnusableAnswer(`peer answered ${tool} without a text result`);
