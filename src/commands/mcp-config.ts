@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { stderrWidth, wrap, type Verbatim } from '../cli/output.js';
+import { commandText, stderrWidth, wrap, type Verbatim } from '../cli/output.js';
 import {
   DEFAULT_SERVER_NAME,
   DEFAULT_TOKEN_ENV,
@@ -104,11 +104,16 @@ HTTP snippets never contain a token: they read it from the variable named by --t
 
 /** Where a snippet goes, on stderr when stdout carries the snippet alone. */
 function guidance(snippet: HostSnippet): string {
-  // Comments wrap at stderr's width, each continued line a comment too (the command as well:
-  // commented out, it is not pasted as it is anyway).
-  const comment = (text: string) => wrap(`# ${text}`, { width: stderrWidth(), continuation: '#   ' });
+  // Comments wrap at stderr's width, each continued line a comment too. The command is not a
+  // comment: it is laid out as commands to copy are (continued with ` \`), so the lines under
+  // "# or run:" paste into a shell as the one command.
+  const width = stderrWidth();
+  const comment = (text: string) => wrap(`# ${text}`, { width, continuation: '#   ' });
   const lines = [comment(`${snippet.title} (${snippet.transport}): ${snippet.file}`)];
-  if (snippet.command) lines.push(comment(`or run: ${snippet.command}`));
+  if (snippet.command) {
+    lines.push(comment('or run:'));
+    lines.push(commandText(snippet.command, '', width));
+  }
   for (const note of snippet.notes) lines.push(comment(note));
   return lines.join('\n') + '\n';
 }
