@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { confirmMessage } from '../cli/width.js';
 import { BaseCommand } from '../cli/base-command.js';
 import { parseVersion } from '../cli/input.js';
 import { colors, plural } from '../cli/output.js';
@@ -74,7 +75,9 @@ export default class Rollback extends BaseCommand {
     try {
       ok = await confirm(
         {
-          message: `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`,
+          message: confirmMessage(
+            `Restore ${agentId} to version ${target.version} (${target.op} at ${when}, ${rows})?`,
+          ),
           default: false,
         },
         { output: process.stderr },

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { confirmMessage } from '../../cli/width.js';
 import { BaseCommand } from '../../cli/base-command.js';
 import { stagedReviewLines } from '../../cli/diff-render.js';
 import { BourdonError } from '../../core/errors.js';
@@ -49,7 +50,7 @@ export default class StagingPromote extends BaseCommand {
     let ok: boolean;
     try {
       ok = await confirm(
-        { message: `Promote these staged writes into ${agentId}'s live manifest?`, default: false },
+        { message: confirmMessage(`Promote these staged writes into ${agentId}'s live manifest?`), default: false },
         { output: process.stderr },
       );
     } catch (error) {
