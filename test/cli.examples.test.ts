@@ -75,7 +75,14 @@ function readmeExamples(): Example[] {
     if (heading) section = heading[1].trim();
     if (lines[i] !== '```sh') continue;
     const block: string[] = [];
-    for (i++; i < lines.length && lines[i] !== '```'; i++) block.push(lines[i]);
+    // A command continued with ` \` (the README fits 80 columns) is one line, as the shell reads
+    // it; a comment on a line of its own below its command is left out.
+    for (i++; i < lines.length && lines[i] !== '```'; i++) {
+      if (/^\s+#/.test(lines[i])) continue;
+      if (block.length && block[block.length - 1].endsWith(' \\'))
+        block[block.length - 1] = `${block[block.length - 1].slice(0, -1)}${lines[i].trim()}`;
+      else block.push(lines[i]);
+    }
     if (README_SKIPPED_SECTIONS.has(section)) continue;
     const source = `README "${section}"`;
     const oneLiners = block.every((line) => /^(bourdon |export |claude |mkdir -p |$)/.test(line));

@@ -200,6 +200,37 @@ describe('bourdon mcp-config', () => {
     expect(words.slice(-4)).toEqual([`bourdon@${packageVersion}`, 'serve', '--library', spaced]);
   });
 
+  it('with --host, the "or run:" command on stderr pastes as one command: continued with ` \\`, not split over comments', async () => {
+    const spaced = path.join(tempDir(), 'my library');
+    const all = await run(['--json', '--library', spaced]);
+    const commands = JSON.parse(all.stdout).snippets as { host: string; command: string | null }[];
+    /** The words bash reads from a command as printed (continued lines joined as the shell joins them). */
+    const argv = (text: string) =>
+      execFileSync('bash', ['-c', `set -- ${text}\nprintf '%s\\0' "$@"`], { encoding: 'utf8' }).split('\0');
+    for (const host of ['claude-code', 'vscode'] as const) {
+      for (const columns of ['80', '60']) {
+        const one = await runCli(['mcp-config', '--host', host, '--library', spaced], {
+          env: { BOURDON_HOME: home, COLUMNS: columns },
+        });
+        expect(one.code, one.stderr).toBe(0);
+        const lines = one.stderr.trimEnd().split('\n');
+        const start = lines.indexOf('# or run:');
+        expect(start, one.stderr).toBeGreaterThan(0);
+        const rest = lines.slice(start + 1);
+        const end = rest.findIndex((line) => line.startsWith('#'));
+        const printed = rest.slice(0, end === -1 ? undefined : end);
+        expect(printed.length, one.stderr).toBeGreaterThan(1);
+        for (const line of printed) expect(line.length).toBeLessThanOrEqual(Number(columns));
+        expect(
+          printed.slice(0, -1).every((line) => line.endsWith('\\')),
+          one.stderr,
+        ).toBe(true);
+        const expected = commands.find((snippet) => snippet.host === host)!.command!;
+        expect(argv(printed.join('\n'))).toEqual(argv(expected));
+      }
+    }
+  });
+
   it('refuses what no host could use: plain http off loopback, credentials in the URL, a bad variable name', async () => {
     expect((await run(['--http', 'http://desk.example:7500'])).code).toBe(2);
     const creds = await run(['--http', 'https://user:pw@desk.example']);

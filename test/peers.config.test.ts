@@ -107,6 +107,32 @@ describe('bourdon peers', () => {
     expect(JSON.parse((await runCli(['peers', 'list', '--json'], { env })).stdout).peers).toEqual([]);
   });
 
+  it('add warns in one line when the token variable it names is not set in this shell (as doctor does), and adds the peer', async () => {
+    const home = tempDir('bourdon-peers-home-');
+    try {
+      const args = ['peers', 'add', 'laptop', 'https://laptop.example:7500', '--token-env', 'BOURDON_PEER_LAPTOP'];
+      const unset = await runCli(args, { env: { BOURDON_HOME: home, BOURDON_PEER_LAPTOP: undefined } });
+      expect(unset.code, unset.stderr).toBe(0);
+      expect(unset.stderr).toBe(
+        'bourdon: warning: $BOURDON_PEER_LAPTOP is not set in this shell: export the token laptop issued before `bourdon serve --federate`\n',
+      );
+      expect(
+        JSON.parse((await runCli(['peers', 'list', '--json'], { env: { BOURDON_HOME: home } })).stdout).peers,
+      ).toHaveLength(1);
+      // Set (to anything but blanks), nothing is said.
+      const set = await runCli(
+        [...args.slice(0, 2), 'desk', 'https://desk.example:7500', '--token-env', 'BOURDON_PEER_DESK'],
+        {
+          env: { BOURDON_HOME: home, BOURDON_PEER_DESK: 'bdn_' + 'cd'.repeat(24) },
+        },
+      );
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.stderr).toBe('');
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('add refuses --token-env BOURDON_PEER_TOKEN_SERVER (the server operator token) and writes nothing', async () => {
     const home = tempDir('bourdon-peers-home-');
     try {

@@ -81,7 +81,9 @@ describe('bourdon ui, run again for the same library', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const record = (await opener.opened())!;
     expect(stdout).toContain(`already serving ${library} on ${ui.origin}`);
@@ -92,8 +94,29 @@ describe('bourdon ui, run again for the same library', () => {
     expect(record.content).toContain(`url=${fresh[1]}`);
     // The link the opener got is the running server's new one: it opens the page once.
     expect((await open(ui, fresh[1])).status).toBe(303);
+    // While it holds the file for the browser, it says so rather than sit silent.
+    for (let i = 0; i < 100 && !stderr.includes('Ctrl-C'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stderr).toMatch(/^bourdon ui: the browser is opening the link printed above; this ends in 15 s/);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
+    expect(fs.existsSync(record.argv.replace(/^file:\/\//, ''))).toBe(false);
+  }, 60_000);
+
+  it('--open with no browser to open it says so in one line, pointing at the printed link, and ends at once', async () => {
+    const { library, env } = setup();
+    await serve(library, env);
+    const opener = fakeOpener(3);
+    dirs.push(opener.bin);
+    const again = await runCli(['ui', '--open', '--library', library], {
+      env: { ...env, PATH: `${opener.bin}:${process.env.PATH}` },
+    });
+    const record = (await opener.opened())!;
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/http:\/\/\S+\?token=[0-9a-f]{64}/);
+    expect(again.stderr).toBe(
+      'bourdon: could not open a browser (xdg-open exited with 3); the link is printed above: open it by hand\n',
+    );
+    // Nothing was left to wait for: the file the opener got is already gone.
     expect(fs.existsSync(record.argv.replace(/^file:\/\//, ''))).toBe(false);
   }, 60_000);
 

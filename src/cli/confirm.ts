@@ -7,6 +7,7 @@
 import { Flags } from '@oclif/core';
 import type * as inquirer from '@inquirer/prompts';
 import { BourdonError, UsageError } from '../core/errors.js';
+import { confirmMessage } from './width.js';
 
 /** The prompts, loaded when first asked for: most runs ask nothing. */
 type Prompts = typeof inquirer;
@@ -70,7 +71,7 @@ export async function confirmChange(confirmation: Confirmation): Promise<void> {
   if (confirmation.yes) return;
   assertCanAsk(confirmation.action, confirmation.other);
   const ok = await prompting(confirmation.what, ({ confirm }, context) =>
-    confirm({ message: confirmation.question, default: false }, context),
+    confirm({ message: confirmMessage(confirmation.question), default: false }, context),
   );
   if (!ok) throw new BourdonError(`${confirmation.what} cancelled; nothing was changed`);
 }

@@ -135,8 +135,17 @@ const MOST_USED = ['find', 'query', 'recent', 'commit', 'doctor'];
 
 const OVERVIEW_FOOTER = `Run \`bourdon help\` for every command and guide, \`bourdon <command> --help\` for one command's flags and examples. New here? \`bourdon demo\` shows federation on a sample library.`;
 
-const FOOTER = `Every command takes --json (the exact payload on stdout) and --library <dir> (default $BOURDON_LIBRARY, else ~/agent-library).
-Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
+/**
+ * The flags many commands share, each said once in the footer with the commands that do not
+ * take it: read from the commands' own flags, so the footer cannot promise a flag a command
+ * refuses (`agent list --library`).
+ */
+const SHARED_FLAGS: [flag: string, shown: string][] = [
+  ['json', '--json (the exact payload on stdout)'],
+  ['library', '--library <dir> (default $BOURDON_LIBRARY, else ~/agent-library)'],
+];
+
+const FOOTER = `Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
 Run \`bourdon <command> --help\` for its flags and examples, \`bourdon help <topic>\` for a guide.`;
 
 /** The width help lays examples out at: the terminal's, less the section's indentation. */
@@ -167,18 +176,24 @@ class BourdonCommandHelp extends CommandHelp {
   }
 
   /**
-   * The usage line, wrapped at the width as oclif wraps it. oclif measures the line with
-   * `<%= command.id %>` in place of the id, so an id longer than that placeholder
-   * (`claude-code-automations export`) ran past the width.
+   * The usage lines (the command's own, else oclif's generated one), each wrapped at the width
+   * as oclif wraps it. oclif measures a line with `<%= command.id %>` in place of the id, so an
+   * id longer than that placeholder (`claude-code-automations export`) ran past the width, and
+   * a shorter one broke early.
    */
   protected override usage(): string {
-    if (this.command.usage) return super.usage();
     const id = this.config.topicSeparator === ':' ? this.command.id : this.command.id.replaceAll(':', ' ');
-    const line = `$ ${this.config.bin} ${id} ${this.defaultUsage().replace('<%= command.id %>', '').trim()}`.trim();
+    const { usage } = this.command;
+    const usages = usage === undefined ? [this.defaultUsage()] : typeof usage === 'string' ? [usage] : usage;
     const width = this.opts.maxWidth - this.indentSpacing;
-    if (line.length <= width) return line;
-    const split = line.slice(0, width).lastIndexOf(' ');
-    return `${line.slice(0, split)}\n${this.indent(this.wrap(line.slice(split), this.indentSpacing * 2))}`;
+    return usages
+      .map((text) => {
+        const line = `$ ${this.config.bin} ${id} ${text.replace('<%= command.id %>', '').trim()}`.trim();
+        if (line.length <= width) return line;
+        const split = line.slice(0, width).lastIndexOf(' ');
+        return `${line.slice(0, split)}\n${this.indent(this.wrap(line.slice(split), this.indentSpacing * 2))}`;
+      })
+      .join('\n');
   }
 
   /** The example with `<%= config.bin %>` filled in and any `$ ` it was written with taken off. */
@@ -251,7 +266,31 @@ export default class BourdonHelp extends Help {
       );
       this.log('');
     }
-    this.log(this.wrap(FOOTER));
+    this.log(this.wrap(`${this.sharedFlags(commands)}\n${FOOTER}`));
+  }
+
+  /**
+   * "Every command takes --json …, every command but agent …, audit, … takes --library …":
+   * a topic whose commands all lack the flag is named once (`agent …`).
+   */
+  private sharedFlags(commands: Command.Loadable[]): string {
+    const visible = commands.filter((command) => !command.hidden && command.id !== 'help');
+    const lines = SHARED_FLAGS.map(([flag, shown]) => {
+      const lacking = visible.filter((command) => !(flag in command.flags)).map((command) => command.id);
+      const names = new Set(
+        lacking.map((id) => {
+          const topic = id.includes(':') ? id.slice(0, id.indexOf(':')) : null;
+          const whole =
+            topic !== null &&
+            visible.every((command) => !command.id.startsWith(`${topic}:`) || lacking.includes(command.id));
+          return whole ? `${topic} …` : this.displayId(id);
+        }),
+      );
+      return names.size
+        ? `Every command but ${[...names].sort().join(', ')} takes ${shown}.`
+        : `Every command takes ${shown}.`;
+    });
+    return lines.join('\n');
   }
 
   private showOverview(commands: Command.Loadable[]): void {

@@ -331,10 +331,11 @@ export function relativeTime(value: string | null | undefined, now = new Date())
  * output width it is continued over lines with ` \\`, and a word too long for a line (a cursor,
  * a long path, a quoted JSON argument) is broken with a backslash at the line's end, so it
  * still pastes into a shell as one command (wrapExample). The last pass leaves it as it is.
+ * `width` is stdout's unless given (stderr's, for a command printed there).
  */
-export function commandText(line: string, label = ''): string {
-  if (outputWidth === null) return label + line;
-  return wrapExample(line, outputWidth, label, { indent: '  ', breakWords: true }).join('\n');
+export function commandText(line: string, label = '', width: number | null = outputWidth): string {
+  if (width === null) return label + line;
+  return wrapExample(line, width, label, { indent: '  ', breakWords: true }).join('\n');
 }
 
 /** commandText for a command given as its shell words (already quoted). */

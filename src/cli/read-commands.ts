@@ -15,7 +15,7 @@ import { createContext, type OperationContext } from '../core/context.js';
 import { LibraryStore, type Warn } from '../core/store/library.js';
 import { PartialLibraryStore, type LibraryView } from '../core/store/partial-store.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
-import { defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
+import { configPaths, defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
 import { parseSince, resolveCutoff } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
@@ -231,7 +231,9 @@ export async function historyPayload(
   args: { agent_id: string },
   flags: LibraryFlags & { limit?: number },
 ) {
-  const ctx = open(flags.library);
+  // The audit log says why each rollback was made: the listing reads it where it is configured.
+  const opened = open(flags.library);
+  const ctx = { ...opened, config: opened.config ?? configPaths(opened.env) };
   const payload = await invoke(listMemoryVersionsOperation, ctx, { agent_id: args.agent_id, limit: flags.limit });
   if (!failed(payload) && payload.versions.length === 0) assertAgentExists(ctx, args.agent_id);
   return payload;

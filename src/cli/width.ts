@@ -194,6 +194,28 @@ export function stderrLine(text: string): string {
   return wrapText(text, stderrWidth(), 2) + '\n';
 }
 
+/**
+ * A question for `@inquirer/prompts`, which draws it after `? ` and before what it adds
+ * (`suffix`: ` (y/N)`, a default in parentheses): wrapped at stderr's width at word
+ * boundaries, each continued line under the question's first word. Left to itself the prompt
+ * library wraps too, but continues at the terminal's first column, under the `?`.
+ */
+export function promptMessage(text: string, suffix = ''): string {
+  const width = stderrWidth();
+  if (width === null) return text;
+  // The suffix held to the last word (its spaces stood in for), so it never wraps alone; one
+  // too long for a line (a long default path) is broken inside, and then left to the prompt.
+  const glued = suffix.replaceAll(' ', '_');
+  const wrapped = wrapText(`? ${text}${glued}`, width, 2).slice(2);
+  if (glued && wrapped.endsWith(glued)) return wrapped.slice(0, -glued.length);
+  return wrapText(`? ${text}`, width, 2).slice(2);
+}
+
+/** A yes/no question as promptMessage lays it out, before the ` (y/N)` (or ` (Y/n)`) confirm adds. */
+export function confirmMessage(text: string): string {
+  return promptMessage(text, ' (y/N)');
+}
+
 /** One of the CLI's warnings (a manifest skipped, …) as printed: a `bourdon: warning:` line, wrapped as above. */
 export function warningText(message: string): string {
   return stderrLine(`bourdon: warning: ${message}`);

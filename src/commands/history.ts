@@ -1,5 +1,5 @@
 import { BaseCommand } from '../cli/base-command.js';
-import { colors, commandHint, shellWord, styled, table } from '../cli/output.js';
+import { colors, commandHint, shellWord, styled, table, wrap } from '../cli/output.js';
 import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { failed } from '../core/payload.js';
 import { listMemoryVersionsOperation } from '../core/operations/write-operations.js';
@@ -51,10 +51,21 @@ function renderHistory(agentId: string, versions: readonly (VersionView | Capped
     styled((v.sha256 ?? '-').slice(0, 12), c.dim),
   ]);
   // Short count headers (ENT, SES) so the nine columns fit 80 characters; --json has the names.
-  return table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, {
+  const listing = table([' V', 'WHEN (UTC)', 'OP', 'ACTOR', 'ENT', 'SES', 'NOTES', 'BYTES', 'SHA256'], rows, {
     flex: [8],
     wrapLast: false,
   });
+  // What each rollback restored and why, under the table (a tenth column would not fit 80).
+  const restores = versions
+    .filter((v) => v.op === 'rollback' && v.restored_version !== undefined)
+    .map((v) => wrap(`version ${v.version} ${restoreText(v)}`, { continuation: 2 }));
+  return restores.length ? `${listing}\n\n${restores.join('\n')}` : listing;
+}
+
+/** "restored version 3: “the import was wrong”", as the page says it. */
+function restoreText(v: VersionView | CappedVersionView): string {
+  const restored = `restored version ${v.restored_version ?? '?'}`;
+  return v.reason ? `${restored}: “${v.reason}”` : restored;
 }
 
 function nextHistoryCommand(agentId: string, limit: number, library: string | undefined): string[] {

@@ -3,47 +3,35 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { assertCanAsk, prompting, yesFlag } from '../cli/confirm.js';
-import {
-  HOSTS,
-  describeHostTools,
-  hostSnippet,
-  renderSnippet,
-  stdioTarget,
-  type Host,
-  type HostSnippet,
-} from '../cli/host-config.js';
-import { colors, outputColumns, wrap, type Verbatim } from '../cli/output.js';
-import { stderrLine } from '../cli/width.js';
+import { HOSTS, hostSnippet, stdioTarget, type Host } from '../cli/host-config.js';
+import { colors } from '../cli/output.js';
+import { confirmMessage, promptMessage, stderrLine } from '../cli/width.js';
 import {
   checkClaudeSettings,
   claudeSettingsPath,
   hookCommand,
   installClaudeHook,
   removeClaudeHook,
-  type HookResult,
 } from '../cli/claude-hook.js';
+import {
+  availableParticipants,
+  grantsProblem,
+  planFromFlags,
+  splitList,
+  tokenEnvProblem,
+  urlProblem,
+  type InitFlags,
+  type Plan,
+} from '../cli/init-plan.js';
+import { renderInit } from '../cli/init-summary.js';
 import { configPaths } from '../core/store/config.js';
-import {
-  foundSources,
-  printRunWarnings,
-  runLine,
-  runParticipants,
-  type ParticipantRun,
-} from '../cli/participant-runs.js';
-import type { ExportEnvironment, Participant } from '../participants/participant.js';
-import { PARTICIPANTS } from '../participants/registry.js';
+import { printRunWarnings, runParticipants } from '../cli/participant-runs.js';
+import type { Participant } from '../participants/participant.js';
 import { exportEnvironment } from '../participants/runner.js';
-import { UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
-import {
-  DEFAULT_TOKEN_ENV,
-  checkPeerTokenEnv,
-  normalisePeerUrl,
-  peerNameFromUrl,
-} from '../core/federation/peers-config.js';
+import { DEFAULT_TOKEN_ENV, normalisePeerUrl, peerNameFromUrl } from '../core/federation/peers-config.js';
 import type { IssuedToken } from '../core/trust/registry.js';
 import {
-  checkPeerRequest,
   ensureConfigDir,
   ensureLibraryFolders,
   ensureMember,
@@ -52,31 +40,6 @@ import {
   type PeerRequest,
   type SetupStep,
 } from '../core/admin/setup.js';
-
-interface Plan {
-  library: string;
-  member: MemberRequest | null;
-  peer: PeerRequest | null;
-  hosts: Host[];
-  /** Install the Claude Code SessionEnd hook that runs `bourdon claude-code export`. */
-  claudeHook: boolean;
-  /** The agents (participants whose sources are on this machine) to export into the library now. */
-  exports: string[];
-}
-
-interface InitFlags {
-  library?: string;
-  yes: boolean;
-  member?: string;
-  tier: string;
-  grant?: string[];
-  'peer-url'?: string;
-  'peer-name'?: string;
-  'peer-token-env': string;
-  host?: string[];
-  'claude-hook': boolean;
-  export: boolean;
-}
 
 export default class Init extends BaseCommand {
   static override summary = 'Set up the library and config dir, a first member and peer.';
@@ -226,7 +189,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
       );
       const root = await input(
         {
-          message: 'Library folder',
+          message: promptMessage('Library folder', ` (${library})`),
           default: library,
           validate: (value) => (value.trim() ? true : 'a folder is needed'),
         },
@@ -236,7 +199,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
       let member: MemberRequest | null = null;
       if (
         await confirm(
-          { message: 'Register a member who may call this server over HTTP?', default: Boolean(flags.member) },
+          {
+            message: confirmMessage('Register a member who may call this server over HTTP?'),
+            default: Boolean(flags.member),
+          },
           context,
         )
       ) {
@@ -271,7 +237,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
         if (tier === 'quarantined') {
           const answer = await input(
             {
-              message: 'Namespaces it may read (agent ids, comma-separated; empty for none)',
+              message: promptMessage(
+                'Namespaces it may read (agent ids, comma-separated; empty for none)',
+                flags.grant?.length ? ` (${flags.grant.join(',')})` : '',
+              ),
               default: (flags.grant ?? []).join(','),
               validate: grantsProblem,
             },
@@ -285,7 +254,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
       let peer: PeerRequest | null = null;
       if (
         await confirm(
-          { message: "Add a peer (another machine's Bourdon server)?", default: Boolean(flags['peer-url']) },
+          {
+            message: confirmMessage("Add a peer (another machine's Bourdon server)?"),
+            default: Boolean(flags['peer-url']),
+          },
           context,
         )
       ) {
@@ -300,7 +272,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
         );
         const tokenEnv = await input(
           {
-            message: 'Variable holding its token (BOURDON_PEER_*)',
+            message: promptMessage('Variable holding its token (BOURDON_PEER_*)', ` (${flags['peer-token-env']})`),
             default: flags['peer-token-env'],
             validate: tokenEnvProblem,
           },
@@ -322,7 +294,9 @@ Running it again is safe: what exists is reported and left alone; an existing me
       );
       const claudeHook = await confirm(
         {
-          message: `Refresh the library after every Claude Code session (a SessionEnd hook in ${claudeSettingsPath()})?`,
+          message: confirmMessage(
+            `Refresh the library after every Claude Code session (a SessionEnd hook in ${claudeSettingsPath()})?`,
+          ),
           default: flags['claude-hook'] || fs.existsSync(path.dirname(claudeSettingsPath())),
         },
         context,
@@ -330,7 +304,7 @@ Running it again is safe: what exists is reported and left alone; an existing me
       const exports = available.length
         ? await checkbox(
             {
-              message: 'Export the memory of these agents, found on this machine, into the library now?',
+              message: promptMessage('Export the memory of these agents, found on this machine, into the library now?'),
               choices: available.map((participant) => ({
                 name: participant.agentId,
                 value: participant.agentId,
@@ -350,149 +324,4 @@ Running it again is safe: what exists is reported and left alone; an existing me
       };
     });
   }
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
-function grantsProblem(text: string): true | string {
-  const bad = splitList(text).find((item) => !isValidAgentId(item));
-  return bad === undefined ? true : `${JSON.stringify(bad)} is not an agent id`;
-}
-
-function urlProblem(text: string): true | string {
-  try {
-    normalisePeerUrl(text.trim());
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-function tokenEnvProblem(text: string): true | string {
-  try {
-    checkPeerTokenEnv(text.trim());
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-/** The registered participants with at least one source on this machine, in registry order. */
-async function availableParticipants(environment: ExportEnvironment): Promise<Participant[]> {
-  const available: Participant[] = [];
-  for (const participant of PARTICIPANTS)
-    if ((await foundSources(participant, environment)).found) available.push(participant);
-  return available;
-}
-
-function planFromFlags(library: string, flags: InitFlags, available: readonly Participant[]): Plan {
-  let member: MemberRequest | null = null;
-  if (flags.member !== undefined) {
-    if (!isValidAgentId(flags.member)) throw new UsageError(invalidAgentIdMessage(flags.member, 'member id'));
-    const grants = (flags.grant ?? []).map((grant) => grant.trim()).filter(Boolean);
-    const problem = grantsProblem(grants.join(','));
-    if (problem !== true) throw new UsageError(`--grant: ${problem}`);
-    member = { id: flags.member, tier: flags.tier as MemberRequest['tier'], grants };
-  } else if (flags.grant?.length) {
-    throw new UsageError('--grant needs --member');
-  }
-  let peer: PeerRequest | null = null;
-  if (flags['peer-url'] !== undefined) {
-    const url = normalisePeerUrl(flags['peer-url']);
-    peer = checkPeerRequest({
-      name: flags['peer-name'] ?? peerNameFromUrl(url),
-      url,
-      token_env: flags['peer-token-env'],
-    });
-  } else if (flags['peer-name'] !== undefined) {
-    throw new UsageError('--peer-name needs --peer-url');
-  }
-  return {
-    library,
-    member,
-    peer,
-    hosts: [...new Set((flags.host ?? []) as Host[])],
-    claudeHook: flags['claude-hook'],
-    exports: flags.export ? available.map((participant) => participant.agentId) : [],
-  };
-}
-
-const WHAT: Record<SetupStep['what'], string> = {
-  library: 'library',
-  config: 'config dir',
-  member: 'member',
-  peer: 'peer',
-};
-
-function renderInit(
-  steps: SetupStep[],
-  issued: IssuedToken | null,
-  snippets: HostSnippet[],
-  plan: Plan,
-  hook: HookResult | null,
-  available: readonly Participant[],
-  exports: readonly ParticipantRun[],
-): (string | Verbatim)[] {
-  const c = colors();
-  const status = (step: SetupStep) =>
-    step.status === 'exists' ? c.dim(step.status.padEnd(7)) : c.green(step.status.padEnd(7));
-  const lines: (string | Verbatim)[] = [c.bold('Bourdon is set up.'), ''];
-  for (const step of steps) {
-    const detail = step.what === 'library' || step.what === 'config' ? step.path : step.detail;
-    lines.push(
-      wrap(`  ${status(step)}  ${WHAT[step.what].padEnd(10)}  ${detail}`, { continuation: 2 + 7 + 2 + 10 + 2 }),
-    );
-  }
-  if (hook) {
-    const state = hook.status === 'exists' ? c.dim('exists '.padEnd(7)) : c.green('added'.padEnd(7));
-    lines.push(
-      wrap(`  ${state}  ${'hook'.padEnd(10)}  Claude Code SessionEnd → claude-code export (${hook.path})`, {
-        continuation: 2 + 7 + 2 + 10 + 2,
-      }),
-    );
-  }
-  if (issued) {
-    lines.push(
-      '',
-      wrap(`Token for ${c.bold(issued.agent_id)}, shown this once (only its SHA-256 is kept) — store it now:`),
-      { verbatim: issued.token },
-    );
-  }
-  lines.push('', c.bold('Agents on this machine'));
-  const columns = outputColumns();
-  if (exports.length) lines.push(...exports.map((run) => `  ${runLine(run, columns === null ? null : columns - 2)}`));
-  else if (available.length)
-    lines.push(
-      wrap(
-        `  found: ${available.map((participant) => participant.agentId).join(', ')} ${c.dim('(not exported yet: bourdon export-all)')}`,
-        { continuation: 2 },
-      ),
-    );
-  else lines.push(wrap(`  ${c.dim("none found (no agent's memory Bourdon can read is on this machine)")}`));
-  for (const snippet of snippets) lines.push('', ...renderSnippet(snippet));
-  // The server init configures offers every tool over stdio.
-  if (snippets.length) lines.push('', ...describeHostTools({ transport: 'stdio' }).map((line) => c.dim(line)));
-  lines.push('', c.bold('Next'));
-  const next: [string, string][] = [
-    [
-      'bourdon export-all',
-      exports.length
-        ? "refresh the library from the agents' own memory (after sessions)"
-        : "fill the library from the agents' own memory on this machine",
-    ],
-    ['bourdon doctor', 'check the library, members, staging, peers and audit log'],
-    ['bourdon demo', 'see federation work on a built-in sample library'],
-    ['bourdon mcp-config --host <host>', 'the config for Claude Code, Claude Desktop, Cursor, Codex or VS Code'],
-  ];
-  if (plan.member) next.push(['bourdon serve --transport http', 'serve members over HTTP (see `bourdon help agent`)']);
-  if (plan.peer) next.push(['bourdon peers check', 'is the peer reachable?']);
-  const width = Math.max(...next.map(([command]) => command.length));
-  for (const [command, why] of next)
-    lines.push(wrap(`  ${command.padEnd(width)}  ${c.dim(why)}`, { continuation: 2 + width + 2 }));
-  return lines;
 }

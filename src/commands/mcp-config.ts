@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { stderrWidth, wrap, type Verbatim } from '../cli/output.js';
+import { commandText, stderrWidth, wrap, type Verbatim } from '../cli/output.js';
 import {
   DEFAULT_SERVER_NAME,
   DEFAULT_TOKEN_ENV,
@@ -121,11 +121,16 @@ It ends with what the host will show: each tool under its title, the read-only o
 
 /** Where a snippet goes, on stderr when stdout carries the snippet alone. */
 function guidance(snippet: HostSnippet, toolLines: string[]): string {
-  // Comments wrap at stderr's width, each continued line a comment too (the command as well:
-  // commented out, it is not pasted as it is anyway).
-  const comment = (text: string) => wrap(`# ${text}`, { width: stderrWidth(), continuation: '#   ' });
+  // Comments wrap at stderr's width, each continued line a comment too. The command is not a
+  // comment: it is laid out as commands to copy are (continued with ` \`), so the lines under
+  // "# or run:" paste into a shell as the one command.
+  const width = stderrWidth();
+  const comment = (text: string) => wrap(`# ${text}`, { width, continuation: '#   ' });
   const lines = [comment(`${snippet.title} (${snippet.transport}): ${snippet.file}`)];
-  if (snippet.command) lines.push(comment(`or run: ${snippet.command}`));
+  if (snippet.command) {
+    lines.push(comment('or run:'));
+    lines.push(commandText(snippet.command, '', width));
+  }
   for (const note of [...snippet.notes, ...toolLines]) lines.push(comment(note));
   return lines.join('\n') + '\n';
 }

@@ -22,13 +22,26 @@ export default class Serve extends BaseCommand {
   static override summary = 'Serve the library to AI agents over MCP.';
   static override description =
     'Runs the Bourdon MCP server: 15 tools and 3 resources. Over stdio (the default) the caller is the operator and stdout carries only MCP; every log goes to stderr. Over HTTP (--transport http) it serves http://<host>:<port>/mcp, stateless, to both MCP protocol eras; callers authenticate with `Authorization: Bearer <token>` (a member token from `bourdon agent add`, or BOURDON_PEER_TOKEN_SERVER for the operator). A library folder that does not exist is refused (a typo would otherwise serve an empty library, and hosts hide stderr from the model): run `bourdon init` first, or pass --create. --tools read|write|all narrows the tools a connection offers (docs/profiles.md). With --url it opens no library: it serves stdio and forwards every request to a running Bourdon HTTP server (a bridge for hosts that only start stdio servers).';
+  // Two ways to run, said apart: oclif's generated line nests every flag --url excludes under
+  // --token-env (which needs --url), as if --library needed --token-env.
+  static override usage = [
+    '<%= command.id %> [--library <dir>] [--create] [--transport stdio|http] [--tools read|write|all] [HTTP FLAGS] [PEER FLAGS]',
+    '<%= command.id %> --url <url> [--token-env <VAR>] [--tools read|write|all]',
+  ];
   static override examples = [
-    '<%= config.bin %> serve',
-    '<%= config.bin %> serve --library ~/agent-library',
-    '<%= config.bin %> serve --transport http',
-    '<%= config.bin %> serve --transport http --host 0.0.0.0 --port 7500 --allowed-host mybox.tailnet.ts.net',
-    '<%= config.bin %> serve --tools read',
-    '<%= config.bin %> serve --url http://127.0.0.1:7500/mcp --token-env BOURDON_PEER_DESKTOP',
+    { description: 'Over stdio, as an MCP host starts it, on the default library', command: '<%= config.bin %> serve' },
+    { description: 'On another library', command: '<%= config.bin %> serve --library ~/agent-library' },
+    { description: 'Over HTTP on this machine (127.0.0.1:7500)', command: '<%= config.bin %> serve --transport http' },
+    {
+      description: 'Over HTTP to the tailnet (members need tokens: bourdon agent add)',
+      command:
+        '<%= config.bin %> serve --transport http --host 0.0.0.0 --port 7500 --allowed-host mybox.tailnet.ts.net',
+    },
+    { description: 'Offer the read tools only', command: '<%= config.bin %> serve --tools read' },
+    {
+      description: 'A stdio bridge to a running HTTP server (opens no library; the token in $BOURDON_PEER_DESKTOP)',
+      command: '<%= config.bin %> serve --url http://127.0.0.1:7500/mcp --token-env BOURDON_PEER_DESKTOP',
+    },
   ];
   static override flags = {
     tools: Flags.string({
@@ -38,6 +51,7 @@ export default class Serve extends BaseCommand {
       default: DEFAULT_TOOL_PROFILE,
     }),
     url: Flags.string({
+      helpGroup: 'BRIDGE',
       description:
         'Bridge: serve MCP on stdio and forward every request to the running Bourdon HTTP server at this endpoint (https, or http on loopback), which keeps the library. No library is opened here.',
       helpValue: '<url>',
@@ -58,6 +72,7 @@ export default class Serve extends BaseCommand {
       ],
     }),
     'token-env': Flags.string({
+      helpGroup: 'BRIDGE',
       description:
         'Bridge: the BOURDON_PEER_* variable holding the bearer token for --url (default BOURDON_PEER_TOKEN).',
       helpValue: '<VAR>',
@@ -65,39 +80,56 @@ export default class Serve extends BaseCommand {
     }),
     transport: Flags.string({ description: 'stdio or http.', options: ['stdio', 'http'], default: 'stdio' }),
     host: Flags.string({
+      helpGroup: 'HTTP',
       description: 'HTTP: interface to bind. A non-loopback bind needs auth configured.',
       default: '127.0.0.1',
       helpValue: '<address>',
     }),
-    port: Flags.integer({ description: 'HTTP: port (0 picks a free one).', default: 7500, min: 0, max: 65535 }),
+    port: Flags.integer({
+      helpGroup: 'HTTP',
+      description: 'HTTP: port (0 picks a free one).',
+      default: 7500,
+      min: 0,
+      max: 65535,
+    }),
     'allow-unauthenticated': Flags.boolean({
+      helpGroup: 'HTTP',
       description: 'HTTP: serve without bearer tokens, every caller being the operator. Loopback binds only.',
       default: false,
     }),
     'allowed-host': Flags.string({
+      helpGroup: 'HTTP',
       description: 'HTTP: another Host header value to accept (name or name:port). Repeatable.',
       multiple: true,
       helpValue: '<host>',
     }),
     federate: Flags.boolean({
+      helpGroup: 'PEER',
       description: 'Federate with the peers in $BOURDON_HOME/peers.yaml (fails closed if missing or invalid).',
       default: false,
     }),
     'peers-config': Flags.string({
+      helpGroup: 'PEER',
       description: 'Federate with the peers in this file only (fails closed).',
       helpValue: '<path>',
     }),
     peer: Flags.string({
+      helpGroup: 'PEER',
       description: 'Federate with this peer URL (token from BOURDON_PEER_TOKEN). Repeatable.',
       multiple: true,
       helpValue: '<url>',
     }),
-    'no-peers': Flags.boolean({ description: 'Assert local-only: refuse any peer option.', default: false }),
+    'no-peers': Flags.boolean({
+      helpGroup: 'PEER',
+      description: 'Assert local-only: refuse any peer option.',
+      default: false,
+    }),
     create: Flags.boolean({
       description: 'Create the library folder (with agents/) when it does not exist, instead of refusing.',
       default: false,
     }),
     'allowed-origin': Flags.string({
+      helpGroup: 'HTTP',
       description:
         'HTTP: a browser Origin to accept (e.g. https://app.example). Repeatable; any other Origin gets 403.',
       multiple: true,

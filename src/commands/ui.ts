@@ -34,7 +34,8 @@ export default class Ui extends BaseCommand {
     const { flags } = await this.parse(Ui);
     const config = configPaths(process.env);
     const ctx = this.openContext(flags.library, { config });
-    const warn = (message: string) => process.stderr.write(stderrLine(`bourdon: ${message}`));
+    const warn = (message: string, kind: 'note' | 'warning' = 'warning') =>
+      process.stderr.write(stderrLine(kind === 'note' ? `bourdon ui: ${message}` : `bourdon: ${message}`));
     const { askRunningUi, linkSocketPath } = await import('../ui/link-channel.js');
     const linkSocket = linkSocketPath(config.home, ctx.store.paths.root);
     // Already serving this library: a new one-time link from that server, not a second server.
@@ -48,7 +49,16 @@ export default class Ui extends BaseCommand {
           { verbatim: running.url },
         ]);
       if (flags.open) {
-        const opener = openBrowser(running.url, warn, { keepMs: BRIEF_REDIRECT_FILE_MS, holdProcess: true });
+        const opener = openBrowser(running.url, warn, {
+          keepMs: BRIEF_REDIRECT_FILE_MS,
+          holdProcess: true,
+          // Said only once the browser has the file: the wait is for it, and ends with the file.
+          onOpened: () =>
+            warn(
+              `the browser is opening the link printed above; this ends in ${BRIEF_REDIRECT_FILE_MS / 1000} s, when the file it opens is removed (Ctrl-C ends it now)`,
+              'note',
+            ),
+        });
         process.once('SIGINT', () => {
           opener.cleanup();
           process.exit(130);
@@ -90,11 +100,14 @@ const BRIEF_REDIRECT_FILE_MS = 15_000;
  * private temp folder, that redirects to it; the platform's opener gets the file's path. The
  * file is removed after `keepMs`, or when the command ends; `closed` settles when it is gone.
  * `holdProcess` keeps the process alive until then (a command that only asked for a link).
+ * An opener that cannot run or fails (no browser: xdg-open exits non-zero) is said at once, in
+ * one line pointing at the printed link, and the file goes at once: nothing is left to wait for.
+ * `onOpened` runs when the opener has handed the file on (exit 0).
  */
 function openBrowser(
   url: string,
   warn: (message: string) => void,
-  options: { keepMs: number; holdProcess: boolean },
+  options: { keepMs: number; holdProcess: boolean; onOpened?: () => void },
 ): { cleanup(): void; closed: Promise<void> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-ui-')); // mode 700
   const file = path.join(dir, 'open.html');
@@ -119,12 +132,27 @@ function openBrowser(
       : process.platform === 'win32'
         ? ['rundll32', ['url.dll,FileProtocolHandler', target]]
         : ['xdg-open', [target]];
+  let failedOnce = false;
+  // A spawn that fails may report both 'error' and 'exit': one line.
+  const failed = (why: string) => {
+    if (failedOnce) return;
+    failedOnce = true;
+    warn(`could not open a browser (${why}); the link is printed above: open it by hand`);
+    clearTimeout(timer);
+    cleanup();
+    removed();
+  };
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
-    child.on('error', () => warn(`could not open a browser (${command}); open the link above by hand`));
+    child.on('error', () => failed(`${command} did not start`));
+    child.on('exit', (code, signal) => {
+      if (code === 0) options.onOpened?.();
+      else if (code !== null || signal !== null)
+        failed(code !== null ? `${command} exited with ${code}` : `${command} stopped by ${signal}`);
+    });
     child.unref();
   } catch {
-    warn(`could not open a browser (${command}); open the link above by hand`);
+    failed(`${command} did not start`);
   }
   return { cleanup, closed };
 }

@@ -37,6 +37,11 @@ export interface Publication {
   agents: PublishedAgent[];
   /** Local manifests left out, with why (never copied). */
   skipped: { file: string; reason: string }[];
+  /**
+   * Agents left out because no row of theirs is at or below the level: published, each would
+   * show as an empty agent on the other machines (docs/sync.md).
+   */
+  empty: string[];
 }
 
 /** The cache of rendered manifests kept between pushes: file → its stat key and what it gave. */
@@ -224,6 +229,14 @@ export function buildPublication(
       skipped.push({ file, reason: describeError(error).split('\n')[0] });
     }
   }
-  const agents = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { publication: { agents, skipped }, cache: nextCache };
+  const all = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const hasRows = (agent: PublishedAgent) => agent.counts.entities + agent.counts.sessions + agent.counts.notes > 0;
+  return {
+    publication: {
+      agents: all.filter(hasRows),
+      skipped,
+      empty: all.filter((agent) => !hasRows(agent)).map((agent) => agent.id),
+    },
+    cache: nextCache,
+  };
 }

@@ -72,6 +72,8 @@ export interface PushResult {
   agents: number;
   changes: AgentChange[];
   skipped: { file: string; reason: string }[];
+  /** Agents with no rows at the level, not published (Publication.empty). */
+  empty: string[];
   attempts: number;
 }
 
@@ -248,6 +250,7 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         agents: publication.agents.length,
         changes: changes.filter((change) => change.agent !== '*'),
         skipped: publication.skipped,
+        empty: publication.empty,
         attempts: attempt,
       };
       if (changes.length === 0) {

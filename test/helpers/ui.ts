@@ -110,13 +110,14 @@ export interface OpenerRecord {
 /**
  * A fake `xdg-open` in a folder to put first on PATH: it records its arguments, the mode of the
  * file it was given and what that file holds; `opened()` waits for the record (null if none).
+ * It exits with `exitCode` (3 is xdg-open's "no browser to open it with").
  */
-export function fakeOpener(): { bin: string; opened(): Promise<OpenerRecord | null> } {
+export function fakeOpener(exitCode = 0): { bin: string; opened(): Promise<OpenerRecord | null> } {
   const bin = tempDir('bourdon-fake-opener-');
   const log = path.join(bin, 'argv.log');
   fs.writeFileSync(
     path.join(bin, 'xdg-open'),
-    `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.tmp"\nfile=$(printf '%s' "$1" | sed 's|^file://||')\nstat -c '%a' "$file" >> "${log}.tmp"\ncat "$file" >> "${log}.tmp"\nmv "${log}.tmp" "${log}"\n`,
+    `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.tmp"\nfile=$(printf '%s' "$1" | sed 's|^file://||')\nstat -c '%a' "$file" >> "${log}.tmp"\ncat "$file" >> "${log}.tmp"\nmv "${log}.tmp" "${log}"\nexit ${exitCode}\n`,
     { mode: 0o755 },
   );
   return {

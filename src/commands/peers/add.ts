@@ -8,8 +8,10 @@ import {
   DEFAULT_TOKEN_ENV,
   editPeersFile,
   normalisePeerUrl,
+  peerTokenSet,
 } from '../../core/federation/peers-config.js';
 import type { PeerConfig } from '../../core/federation/peers-config.js';
+import { cliWarn } from '../../cli/width.js';
 
 export default class PeersAdd extends BaseCommand {
   static override baseFlags = NO_LIBRARY_FLAGS;
@@ -45,6 +47,11 @@ export default class PeersAdd extends BaseCommand {
       }
       peers.push(peer);
     });
+    // Said now, as doctor says it: else the first sign is a federated query with no peer rows.
+    if (!peerTokenSet(peer, process.env))
+      cliWarn(
+        `$${peer.token_env} is not set in this shell: export the token ${peer.name} issued before \`bourdon serve --federate\``,
+      );
     return this.emit(
       { added: peer, path: file },
       () => `added peer ${peer.name} → ${peer.url} (token from $${peer.token_env})`,

@@ -43,9 +43,18 @@ export default class SyncPush extends BaseCommand {
         ? `published ${plural(result.agents, 'agent')} as ${result.machine} at ${result.access_level} (commit ${result.commit?.slice(0, 12)})`
         : `nothing to publish (${result.machine} at ${result.access_level})`,
     );
+    // One line for every agent left out with no rows at the level, whatever else happened.
+    const empty = result.empty.length
+      ? [
+          `not published, no rows at ${result.access_level}: ${plural(result.empty.length, 'agent')} (${result.empty.join(', ')})`,
+        ]
+      : [];
     return this.emit(result, () => {
       if (!result.pushed)
-        return `nothing to publish: the remote has ${result.machine}'s ${plural(result.agents, 'agent')} at ${result.access_level} as they are`;
+        return [
+          `nothing to publish: the remote has ${result.machine}'s ${plural(result.agents, 'agent')} at ${result.access_level} as they are`,
+          ...empty,
+        ].join('\n');
       const lines = [
         `published ${plural(result.agents, 'agent')} of ${result.machine} at ${result.access_level} (commit ${result.commit?.slice(0, 12)})`,
         ...result.changes.map((change) =>
@@ -54,6 +63,7 @@ export default class SyncPush extends BaseCommand {
             : `  ${change.change.padEnd(8)} ${change.agent}: ${plural(change.entities ?? 0, 'entity', 'entities')}, ${plural(change.sessions ?? 0, 'session')}, ${plural(change.notes ?? 0, 'note')}`,
         ),
       ];
+      lines.push(...empty);
       if (result.skipped.length)
         lines.push(`${plural(result.skipped.length, 'manifest')} not published (see the warnings above)`);
       return lines.join('\n');

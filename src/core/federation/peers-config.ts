@@ -80,6 +80,11 @@ export function checkPeerTokenEnv(name: string): string {
   return name;
 }
 
+/** Whether a peer's token variable holds a token in `env` (blank counts as unset, as a peer call finds it). */
+export function peerTokenSet(peer: Pick<PeerConfig, 'token_env'>, env: NodeJS.ProcessEnv): boolean {
+  return Boolean((env[peer.token_env] ?? '').trim());
+}
+
 /**
  * The stdio bridge's token variable: a BOURDON_PEER_* name; this server's own operator token
  * only for a server on this machine (the operator bridging to their own HTTP server). It never

@@ -5,8 +5,12 @@
  * text shaped like a member token (a caller can pass anything as an argument) is masked.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { maskTokens } from './token-mask.js';
+import type * as Readline from 'node:readline';
+
+const require = createRequire(import.meta.url);
 
 /**
  * What happened to a call: `allow` (allowed, and it did what it was asked), `deny` (refused:
@@ -228,7 +232,8 @@ export async function queryAudit(auditPath: string, filter: AuditFilter = {}): P
   const kept: AuditRecord[] = [];
   let matched = 0;
   // Loaded here, not at the top: every CLI call loads this module, few read the audit trail.
-  const readline = await import('node:readline');
+  // Required, not import()ed: the --json fast path runs as a script, where import() fails.
+  const readline = require('node:readline') as typeof Readline;
   for (const file of auditFiles(auditPath)) {
     let stream: fs.ReadStream;
     try {

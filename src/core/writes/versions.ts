@@ -30,6 +30,7 @@ import { denialPayload } from '../trust/policy.js';
 import type { DenialPayload, Failed, OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 import { plural } from '../store/words.js';
+import { rollbackAuditDetail, rollbackNotes, type RollbackNote } from './rollback-notes.js';
 
 /** The diff's row shape, for the commands that render explain_memory_change's answer. */
 export type { FieldChange, NoteId, SessionId } from './manifest-diff.js';
@@ -54,12 +55,17 @@ function liveBytes(ctx: OperationContext, agentId: string): Buffer | null {
   }
 }
 
-export interface VersionView extends VersionRecord {
+/**
+ * A version as listed; a rollback's also says which version it restored and why
+ * (`restored_version`, `reason`: rollback-notes.ts), a field the spec's listing lacks
+ * (docs/conformance.md, D18).
+ */
+export interface VersionView extends VersionRecord, Partial<RollbackNote> {
   current: boolean;
 }
 
 /** What a caller capped below private sees of a version: counts of its rows, no whole-file facts. */
-export interface CappedVersionView extends Omit<VersionRecord, 'sha256' | 'bytes'> {
+export interface CappedVersionView extends Omit<VersionRecord, 'sha256' | 'bytes'>, Partial<RollbackNote> {
   sha256: null;
   bytes: null;
   current: boolean;
@@ -131,8 +137,11 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
     } catch (error) {
       return { error: describeError(error), agent_id: args.agent_id, versions: [] };
     }
+    // The version a rollback restored, but not the reason: that is the operator's audit log.
+    const restores = await rollbackNotes(null, args.agent_id, state.records, newest);
     const capped: CappedVersionView[] = newest.map((record, index) => ({
       ...record,
+      ...restores.get(record.version),
       sha256: null,
       bytes: null,
       ...counts[index]!,
@@ -140,7 +149,12 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
     }));
     return { agent_id: args.agent_id, versions: capped };
   }
-  const versions: VersionView[] = newest.map((record) => ({ ...record, current: record.version === current }));
+  const restores = await rollbackNotes(ctx.config?.audit ?? null, args.agent_id, state.records, newest);
+  const versions: VersionView[] = newest.map((record) => ({
+    ...record,
+    ...restores.get(record.version),
+    current: record.version === current,
+  }));
   return { agent_id: args.agent_id, versions };
 }
 
@@ -221,21 +235,6 @@ export type RollbackAnswer = {
 export type RollbackOutput = OneOf<
   RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
 >;
-
-/** The audit record's detail for a rollback: `restore version N (reason)`. */
-export function rollbackAuditDetail(version: number, reason: string | null): string {
-  return `restore version ${version}${reason ? ` (${reason})` : ''}`;
-}
-
-/** The version and reason a rollback's audit detail names (a long reason is cut by the audit log), or null. */
-export function parseRollbackAuditDetail(
-  detail: string | undefined,
-): { version: number; reason: string | null } | null {
-  const match = /^restore version (\d+)(?: \((.*))?$/s.exec(detail ?? '');
-  if (!match) return null;
-  const reason = match[2] === undefined ? null : match[2].replace(/\)$/, '');
-  return { version: Number(match[1]), reason };
-}
 
 export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackInput): Promise<RollbackOutput> {
   const denied = trustedOnly(ctx, 'rollback_agent_memory');

@@ -8,6 +8,13 @@ import { html, type SafeHtml } from '../html.js';
 
 /** Columns of the activity chart: the most recent days of the window. */
 const CHART_MAX_DAYS = 60;
+/**
+ * At least this many columns, days before the first with activity shown empty: one day of data
+ * drew a grid 16 px wide, too small to read as a chart (issue 44). Two weeks, the default window.
+ */
+const CHART_MIN_DAYS = 14;
+/** Room a day label (MM-DD at 10 px, about 30 px) takes past its column's left edge. */
+const TICK_WIDTH = 34;
 
 export interface DayActivity {
   sessions: SessionRef[];
@@ -20,7 +27,10 @@ export function chart(byDay: Map<string, DayActivity>, agents: string[]): SafeHt
   // Every calendar day from the first with activity to the last, the newest CHART_MAX_DAYS.
   const all: string[] = [];
   const last = Date.parse(`${days[days.length - 1]}T00:00:00Z`);
-  const first = Math.max(Date.parse(`${days[0]}T00:00:00Z`), last - (CHART_MAX_DAYS - 1) * 86_400_000);
+  const first = Math.min(
+    Math.max(Date.parse(`${days[0]}T00:00:00Z`), last - (CHART_MAX_DAYS - 1) * 86_400_000),
+    last - (CHART_MIN_DAYS - 1) * 86_400_000,
+  );
   for (let t = first; t <= last; t += 86_400_000) all.push(new Date(t).toISOString().slice(0, 10));
   const count = new Map<string, number>();
   let most = 1;
@@ -34,9 +44,11 @@ export function chart(byDay: Map<string, DayActivity>, agents: string[]): SafeHt
   }
   const cell = 18;
   const labelWidth = 130;
-  const width = labelWidth + all.length * cell;
+  // The last column's day label runs past the grid: the picture is wide enough to hold it whole.
+  const width = labelWidth + Math.max(all.length * cell, (all.length - 1) * cell + TICK_WIDTH);
   const height = agents.length * cell + 30;
-  // Day labels (MM-DD, about 30px wide) on every other column at most, eight at most.
+  // Day labels on every other column at most, eight at most, counted back from the newest day
+  // so that it is always labelled.
   const tick = Math.max(2, Math.ceil(all.length / 8));
   return html`<figure class="chart">
     <svg role="img" aria-labelledby="chart-title" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
@@ -60,7 +72,7 @@ export function chart(byDay: Map<string, DayActivity>, agents: string[]): SafeHt
             })}`,
       )}
       ${all.map((day, col) =>
-        col % tick === 0
+        (all.length - 1 - col) % tick === 0
           ? html`<text class="tick" x="${labelWidth + col * cell}" y="${agents.length * cell + 14}"
               >${day.slice(5)}</text
             >`

@@ -10,13 +10,12 @@ import type { CappedVersionView, VersionView } from '../../core/writes/versions.
 import { html, query, whenTime } from '../html.js';
 import { agentIds, errorBox, options, param, tableHead, type View, type ViewRequest } from './common.js';
 import { renderDiff } from './diff.js';
-import { rollbackNotes, type RollbackNote } from './rollbacks.js';
 
-/** Under a rollback's op: the version it restored and the reason given. */
-function restoreNote(note: RollbackNote | undefined) {
-  if (!note) return '';
+/** Under a rollback's op: the version it restored and the reason given (list_memory_versions says them). */
+function restoreNote(version: VersionView | CappedVersionView) {
+  if (version.op !== 'rollback' || version.restored_version === undefined) return '';
   return html` <span class="detail restore"
-    >restored version ${note.restored ?? '?'}${note.reason ? html`: “${note.reason}”` : ''}</span
+    >restored version ${version.restored_version ?? '?'}${version.reason ? html`: “${version.reason}”` : ''}</span
   >`;
 }
 
@@ -53,7 +52,6 @@ export async function historyView(req: ViewRequest): Promise<View> {
     ? await invoke(explainMemoryChangeOperation, req.ctx, { agent_id: agent, version: selected.version })
     : null;
   const count = (n: number | null) => (n === null ? '?' : n);
-  const restores = await rollbackNotes(req.auditPath, agent, versions);
   const body = html` <h1>History of ${agent}</h1>
     ${picker}
     ${
@@ -76,7 +74,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
                           ${v.version}${v.current ? html` <span class="badge ok">current</span>` : ''}
                         </th>
                         <td data-label="When" class="when">${whenTime(v.ts, req.now)}</td>
-                        <td data-label="Op">${v.op}${restoreNote(restores.get(v.version))}</td>
+                        <td data-label="Op">${v.op}${restoreNote(v)}</td>
                         <td data-label="Actor">${v.actor ?? '-'}</td>
                         <td data-label="Entities" class="num">${count(v.entities)}</td>
                         <td data-label="Sessions" class="num">${count(v.sessions)}</td>

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { describeError } from '../../errors.js';
 import type { Env } from '../../store/config.js';
-import { loadPeersFile, type PeerConfig } from '../../federation/peers-config.js';
+import { loadPeersFile, peerTokenSet, type PeerConfig } from '../../federation/peers-config.js';
 import { check, plural, type CheckResult } from './check.js';
 
 export interface PeerProbe {
@@ -29,7 +29,7 @@ export async function peersChecks(
     ];
   }
   if (peers.length === 0) return [check('peers', 'peers', 'info', `${file} lists no peers`)];
-  const unset = peers.filter((peer) => !(env[peer.token_env] ?? '').trim());
+  const unset = peers.filter((peer) => !peerTokenSet(peer, env));
   const out: CheckResult[] = [];
   out.push(
     unset.length
