@@ -129,7 +129,7 @@ export async function runExport(
   if (!result.manifest) return report;
   const finished = finishManifest(result.manifest, options.accessLevel);
   const counts = finished.counts;
-  const { manifest, leftOut } = fitManifest(finished.manifest);
+  const { manifest, leftOut, yaml } = fitManifest(finished.manifest);
   if (leftOut.entities + leftOut.sessions > 0) {
     report.warnings = [
       ...report.warnings,
@@ -141,7 +141,7 @@ export async function runExport(
   }
   let data: Buffer;
   try {
-    data = serialiseManifest(manifest as RawObject);
+    data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
   } catch (error) {
     throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`);
   }
@@ -165,6 +165,7 @@ export async function runExport(
     agentId: participant.agentId,
     actor: `participant:${participant.agentId}`,
     manifest,
+    bytes: data,
     auditPath: options.auditPath,
     detail: `${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.sessions, 'session')} at ${options.accessLevel}`,
   };
