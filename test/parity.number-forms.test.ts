@@ -1,10 +1,13 @@
 /**
  * The engine's number forms, through a real MCP client: `recognition_latency_us` is Python's
- * `round(latency_us, 1)` (microseconds to a tenth, a float), and a commit's `last_updated` is
- * `datetime.now().isoformat()` with real microseconds, not milliseconds padded with `000`.
+ * `round(latency_us, 1)` (microseconds to a tenth, a float, which `json.dumps` prints with its
+ * `.0` when whole), and a commit's `last_updated` is `datetime.now().isoformat()` with real
+ * microseconds, not milliseconds padded with `000`.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payloadJson } from '../src/core/payload.js';
+import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary } from './helpers/fixtures.js';
 import { linkedClient, type LinkedClient } from './helpers/mcp.js';
 
@@ -31,9 +34,34 @@ describe('number forms as the engine writes them', () => {
       const text = (result.content as { text: string }[])[0].text;
       latencies.push(/"recognition_latency_us":([^,}]+)/.exec(text)![1]);
     }
-    for (const latency of latencies) expect(latency).toMatch(/^\d+(\.\d)?$/);
+    // Always one decimal, as Python prints a float: a whole latency is `412.0`, never `412`.
+    for (const latency of latencies) expect(latency).toMatch(/^\d+\.\d$/);
     // A whole number of microseconds every time would be the old integer form (odds 1 in 10^20 otherwise).
     expect(latencies.some((latency) => latency.includes('.'))).toBe(true);
+  });
+
+  it('bourdon recognize --json prints the latency as the engine does', async () => {
+    for (let i = 0; i < 10; i++) {
+      const result = await runCli(['recognize', 'can we keep working on Bourdon?', '--json', '--library', library]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/"recognition_latency_us": \d+\.\d,\n/);
+    }
+  });
+
+  it('a whole float keeps its .0; integers elsewhere and strings naming the key are untouched', () => {
+    const payload = {
+      prompt: '"recognition_latency_us":7 in a prompt \\',
+      matched_entities: [{ name: 'recognition_latency_us', count: 3 }],
+      recognition_latency_us: 412,
+      peers: { recognition_latency_us: -3 },
+      hydration_scheduled: true,
+    };
+    const compact = payloadJson(payload);
+    expect(compact).toBe(JSON.stringify(payload).replace(':412,', ':412.0,').replace(':-3}', ':-3.0}'));
+    expect(JSON.parse(compact)).toEqual(payload);
+    expect(payloadJson(payload, 2)).toContain('"recognition_latency_us": 412.0,\n');
+    expect(payloadJson({ recognition_latency_us: 41.5 })).toBe('{"recognition_latency_us":41.5}');
+    expect(payloadJson({ recognition_latency_us: 1e21 })).toBe('{"recognition_latency_us":1e+21}');
   });
 
   it('a commit stamps last_updated with real microseconds', async () => {

@@ -4,13 +4,22 @@
  * case's library with the case's HOME, environment and working directory and the clock frozen
  * by SOURCE_DATE_EPOCH, called through a real MCP client over stdio.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './helpers/fixtures.js';
-import { materialiseTurnCase, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
+import { materialiseTurnCase, TURNS_DIR, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
 
-async function callTurn(turn: TurnCase): Promise<{ isError: boolean; text: string; stderr: string }> {
+/**
+ * The case's answer from a fresh server; with `warmUp`, the same server first answers those
+ * arguments (a warm server keeps per-library work between turns), and the case is asked twice.
+ */
+async function callTurn(
+  turn: TurnCase,
+  warmUp: Record<string, unknown>[] = [],
+): Promise<{ isError: boolean; text: string; stderr: string }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--library', turn.library],
@@ -23,9 +32,14 @@ async function callTurn(turn: TurnCase): Promise<{ isError: boolean; text: strin
   const client = new Client({ name: 'turn-parity', version: '1.0.0' });
   await client.connect(transport);
   try {
+    for (const args of warmUp) await client.callTool({ name: 'compile_codex_turn', arguments: args });
     const result = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
     const content = result.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
+    if (warmUp.length) {
+      const again = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
+      expect((again.content as { text: string }[])[0].text).toBe(content[0].text);
+    }
     return { isError: result.isError === true, text: content[0].text, stderr };
   } finally {
     await client.close();
@@ -54,3 +68,33 @@ describe('compile_codex_turn: the recorded turn cases through a real MCP client'
     });
   }
 });
+
+describe('compile_codex_turn: a warm server answers each recorded case as a fresh one does', () => {
+  // Every case's prompt and folder first (the folder in this case's home), at this case's level:
+  // what the server keeps between turns (candidates, merge groups, each repository's continuation
+  // groups, threads) must not leak into the next brief.
+  const specs = ids.map((id) => ({ id, ...recordedSpec(id) }));
+  for (const spec of specs) {
+    if (spec.expect_error) continue;
+    it(spec.id, async () => {
+      const turn = materialiseTurnCase(spec.id);
+      const warmUp = specs
+        .filter((other) => typeof other.args.prompt === 'string')
+        .flatMap((other) => [
+          { ...turn.args, prompt: other.args.prompt },
+          { ...turn.args, ...JSON.parse(JSON.stringify(other.args).split('${HOME}').join(turn.home)) },
+        ]);
+      const answer = await callTurn(turn, warmUp);
+      expect(answer.isError, answer.text).toBe(false);
+      expect(JSON.parse(answer.text)).toEqual(turn.expected);
+    });
+  }
+});
+
+/** A recorded case's arguments and whether it is a refusal, as its case.json says. */
+function recordedSpec(id: string): { args: Record<string, unknown>; expect_error: boolean } {
+  return JSON.parse(fs.readFileSync(path.join(TURNS_DIR, id, 'case.json'), 'utf8')) as {
+    args: Record<string, unknown>;
+    expect_error: boolean;
+  };
+}

@@ -11,6 +11,7 @@ import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
+import { stringifyYaml } from '../src/core/store/yaml.js';
 import { MAX_GRAPH_ENTITIES } from '../src/participants/knowledge-graph.js';
 import { fitManifest, MAX_NAME_CHARS } from '../src/participants/finish.js';
 import { openReadOnly } from '../src/participants/sqlite.js';
@@ -213,10 +214,16 @@ describe('an export bounded in size', () => {
         { date: '2019-01-01', key_actions: [big] },
       ],
     };
-    const { manifest: fitted, leftOut } = fitManifest(manifest, 2_600);
+    const { manifest: fitted, leftOut, yaml: text } = fitManifest(manifest, 2_600);
     expect(leftOut).toEqual({ entities: 1, sessions: 1 });
     expect(fitted.known_entities).toEqual([manifest.known_entities[1]]);
     expect(fitted.recent_sessions).toEqual([manifest.recent_sessions[0]]);
-    expect(fitManifest(manifest, 10_000)).toEqual({ manifest, leftOut: { entities: 0, sessions: 0 } });
+    // The YAML it sized is the fitted manifest's, ready to write.
+    expect(text).toBe(stringifyYaml(fitted));
+    expect(fitManifest(manifest, 10_000)).toEqual({
+      manifest,
+      leftOut: { entities: 0, sessions: 0 },
+      yaml: stringifyYaml(manifest),
+    });
   });
 });

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import { UsageError } from '../core/errors.js';
-import { failed } from '../core/payload.js';
+import { failed, payloadJson } from '../core/payload.js';
 import { createContext, type OperationContext } from '../core/context.js';
 import { LibraryStore, type Warn } from '../core/store/library.js';
 import { PartialLibraryStore, type LibraryView } from '../core/store/partial-store.js';
@@ -74,7 +74,7 @@ export function openLibrary(
 
 /** A payload as `--json` prints it. */
 export function jsonText(payload: unknown): string {
-  return JSON.stringify(payload, null, 2) + '\n';
+  return payloadJson(payload, 2) + '\n';
 }
 
 export function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {

@@ -60,3 +60,56 @@ export function isDenial(payload: object): payload is DenialPayload {
 export function markDenied(payload: object): asserts payload is DenialPayload {
   Object.defineProperty(payload, DENIED, { value: true });
 }
+
+/**
+ * Keys whose number the engine writes as a Python float (`round(x, 1)`), so `json.dumps` prints a
+ * whole value as `412.0`; JavaScript would print `412`.
+ */
+const FLOAT_KEYS: ReadonlySet<string> = new Set(['recognition_latency_us']);
+
+/**
+ * A payload as JSON, as the MCP text and `--json` print it: JSON.stringify's text, with the
+ * engine's number forms (a whole number under a float key keeps its `.0`).
+ */
+export function payloadJson(payload: unknown, indent?: number): string {
+  let wholeFloats = false;
+  const text = JSON.stringify(
+    payload,
+    (key, value: unknown) => {
+      if (typeof value === 'number' && Number.isInteger(value) && FLOAT_KEYS.has(key)) wholeFloats = true;
+      return value;
+    },
+    indent,
+  );
+  return wholeFloats ? withFloatForms(text) : text;
+}
+
+/**
+ * Adds `.0` to each integer literal that is the value of a float key. The text is scanned as
+ * JSON (strings skipped whole), so a string that merely contains `"recognition_latency_us":1`
+ * is never touched.
+ */
+function withFloatForms(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== '"') {
+      i++;
+      continue;
+    }
+    // A string: find its end (a quote no backslash escapes).
+    let end = i + 1;
+    while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    const key = text.slice(i + 1, end);
+    i = end + 1;
+    if (!FLOAT_KEYS.has(key)) continue;
+    const value = /^: ?(-?\d+)(?![\d.eE])/.exec(text.slice(i, i + 40));
+    if (!value) continue;
+    const at = i + value[0].length;
+    out += text.slice(copied, at) + '.0';
+    copied = at;
+    i = at;
+  }
+  return out + text.slice(copied);
+}

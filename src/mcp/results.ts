@@ -12,12 +12,12 @@
  * outputSchema, or the call answers the SDK's "Output validation error" instead.
  */
 import type { CallToolResult, RegisteredTool } from '@modelcontextprotocol/server';
-import { failed } from '../core/payload.js';
+import { failed, payloadJson } from '../core/payload.js';
 import { describeIssues } from '../core/operations/operation.js';
 
 /** A tool result for a payload; `notices` (if any) become the second text item. */
 export function jsonResult(payload: Record<string, unknown>, notices: readonly string[] = []): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(payload) }];
+  const content: CallToolResult['content'] = [{ type: 'text', text: payloadJson(payload) }];
   if (notices.length) content.push({ type: 'text', text: notices.join('\n') });
   const result: CallToolResult = { content, structuredContent: payload };
   if (failed(payload)) result.isError = true;

@@ -162,14 +162,16 @@ function rowDate(row: Row): string {
  * A finished manifest that serialises within `limit` bytes (the library's manifest limit): when
  * it would not, the newest rows that fit are kept — dated rows newest first, then undated ones
  * in their participant's order — and the others are left out and counted. Each list keeps its
- * order. Returns the manifest unchanged when it fits.
+ * order. Returns the manifest unchanged when it fits, and its YAML (`stringifyYaml`), which
+ * sizing it made (writing it need not make it again).
  */
 export function fitManifest(
   manifest: ManifestData,
   limit: number = MAX_MANIFEST_BYTES,
-): { manifest: ManifestData; leftOut: LeftOut } {
+): { manifest: ManifestData; leftOut: LeftOut; yaml: string | null } {
   const size = (data: ManifestData) => Buffer.byteLength(stringifyYaml(data));
-  if (size(manifest) <= limit) return { manifest, leftOut: { entities: 0, sessions: 0 } };
+  const whole = stringifyYaml(manifest);
+  if (Buffer.byteLength(whole) <= limit) return { manifest, leftOut: { entities: 0, sessions: 0 }, yaml: whole };
   const entities = (manifest.known_entities ?? []) as Row[];
   const sessions = (manifest.recent_sessions ?? []) as Row[];
   const ranked = [...sessions, ...entities]
@@ -190,14 +192,15 @@ export function fitManifest(
       known_entities: entities.filter((row) => kept.has(row)),
       recent_sessions: sessions.filter((row) => kept.has(row)),
     };
-    if (size(fitted) <= limit) {
+    const yaml = stringifyYaml(fitted);
+    if (Buffer.byteLength(yaml) <= limit) {
       const leftOut = {
         entities: entities.length - fitted.known_entities.length,
         sessions: sessions.length - fitted.recent_sessions.length,
       };
-      return { manifest: fitted, leftOut };
+      return { manifest: fitted, leftOut, yaml };
     }
   }
   const empty = { ...manifest, known_entities: [], recent_sessions: [] };
-  return { manifest: empty, leftOut: { entities: entities.length, sessions: sessions.length } };
+  return { manifest: empty, leftOut: { entities: entities.length, sessions: sessions.length }, yaml: null };
 }

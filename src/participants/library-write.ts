@@ -121,6 +121,8 @@ export interface LibraryExportRequest {
   /** Who the history and audit name as the writer (`participant:claude-code`). */
   actor: string;
   manifest: ManifestData;
+  /** `manifest` serialised and checked (`serialiseManifest`), when the caller has it: not made again. */
+  bytes?: Buffer;
   auditPath: string;
   /** One line for the audit record (counts). */
   detail: string;
@@ -156,7 +158,7 @@ export async function writeExportToLibrary(
       let own: Buffer;
       try {
         data = serialiseManifest(manifest);
-        own = serialiseManifest(structuredClone(request.manifest) as RawObject);
+        own = request.bytes ?? serialiseManifest(structuredClone(request.manifest) as RawObject);
       } catch (error) {
         throw new BourdonError(`${describeError(error)}`);
       }
@@ -253,7 +255,7 @@ export async function stageExportInLibrary(
       let own: Buffer;
       try {
         data = serialiseManifest(manifest);
-        own = serialiseManifest(structuredClone(request.manifest) as RawObject);
+        own = request.bytes ?? serialiseManifest(structuredClone(request.manifest) as RawObject);
       } catch (error) {
         throw new BourdonError(describeError(error));
       }

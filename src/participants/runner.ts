@@ -126,7 +126,7 @@ export async function runExport(
   if (!result.manifest) return report;
   const finished = finishManifest(result.manifest, options.accessLevel);
   const counts = finished.counts;
-  const { manifest, leftOut } = fitManifest(finished.manifest);
+  const { manifest, leftOut, yaml } = fitManifest(finished.manifest);
   if (leftOut.entities + leftOut.sessions > 0) {
     report.warnings = [
       ...report.warnings,
@@ -138,7 +138,7 @@ export async function runExport(
   }
   let data: Buffer;
   try {
-    data = serialiseManifest(manifest as RawObject);
+    data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
   } catch (error) {
     throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`);
   }
@@ -162,6 +162,7 @@ export async function runExport(
     agentId: participant.agentId,
     actor: `participant:${participant.agentId}`,
     manifest,
+    bytes: data,
     auditPath: options.auditPath,
     detail: `${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.sessions, 'session')} at ${options.accessLevel}`,
   };

@@ -172,6 +172,10 @@ interface TurnScene {
   readonly continuation: boolean;
   readonly cwd: string | null;
   readonly repo: RepoIdentity;
+  /** The repository's name and remote, lower-cased ('' without), and the folder's name lower-cased. */
+  readonly repoName: string;
+  readonly remote: string;
+  readonly cwdBase: string;
   readonly home: string;
   readonly serverCwd: string;
   /** Today, UTC, in days since the epoch. */
@@ -213,42 +217,45 @@ function sameOrNested(inner: string, outer: string): boolean {
   return inner.startsWith(prefix);
 }
 
-function cwdScore(scene: TurnScene, candidate: Candidate): { score: number; reason: string } {
-  const { cwd, repo } = scene;
-  if (cwd === null && !repo.name) return { score: 0, reason: '' };
+/** The repository component's reasons, in the engine's order; a score carries the set it met as bits. */
+const CWD_REASONS = [
+  'cwd matched prior Codex thread',
+  'repo root matched prior Codex thread',
+  'repo name matched candidate',
+  'git remote reinforced repo identity',
+  'cwd basename matched candidate',
+];
+
+function cwdScore(scene: TurnScene, candidate: Candidate): { score: number; reasons: number } {
+  const { cwd, repo, repoName, remote } = scene;
+  if (cwd === null && !repo.name) return { score: 0, reasons: 0 };
   let score = 0;
-  const reasons: string[] = [];
-  const repoName = (repo.name ?? '').toLowerCase();
-  const remote = (repo.remote ?? '').toLowerCase();
-  const text = [candidate.name, candidate.summary, ...candidate.projectFocus, candidate.cwd ?? '']
-    .join(' ')
-    .toLowerCase();
+  let reasons = 0;
+  // Name, summary, project focus and cwd, lower-cased: the candidate's `text`.
+  const { text } = candidate;
   if (candidate.cwd && cwd) {
     const where = resolveLoose(expandUser(candidate.cwd, scene.home), scene.serverCwd, scene.resolved);
     if (sameOrNested(where, cwd)) {
       score = Math.max(score, 25);
-      reasons.push('cwd matched prior Codex thread');
+      reasons |= 1;
     } else if (repo.root && sameOrNested(where, repo.root)) {
       score = Math.max(score, 22);
-      reasons.push('repo root matched prior Codex thread');
+      reasons |= 2;
     }
   }
   if (repoName && text.includes(repoName) && containsWord(text, repoName)) {
     score = Math.max(score, 18);
-    reasons.push('repo name matched candidate');
+    reasons |= 4;
   }
-  if (repoName && remote && remote.includes(repoName) && candidate.name.toLowerCase().includes(repoName)) {
+  if (repoName && remote && remote.includes(repoName) && candidate.lowerName.includes(repoName)) {
     score = Math.max(score, 14);
-    reasons.push('git remote reinforced repo identity');
+    reasons |= 8;
   }
-  if (cwd !== null) {
-    const base = basename(cwd).toLowerCase();
-    if (text.includes(base) && !GENERIC_NAMES.has(base)) {
-      score = Math.max(score, 15);
-      reasons.push('cwd basename matched candidate');
-    }
+  if (cwd !== null && text.includes(scene.cwdBase) && !GENERIC_NAMES.has(scene.cwdBase)) {
+    score = Math.max(score, 15);
+    reasons |= 16;
   }
-  return { score, reason: reasons.join('; ') };
+  return { score, reasons };
 }
 
 /** `Path.name`: the last part ('' for the root). */
@@ -256,8 +263,9 @@ function basename(file: string): string {
   return file.slice(file.lastIndexOf('/') + 1);
 }
 
+/** The engine counts distinct agents; a candidate's list never repeats one (merges add only new ones). */
 function crossAgentScore(agents: readonly string[]): number {
-  const count = agents.length <= 1 ? agents.length : new Set(agents).size;
+  const count = agents.length;
   return count <= 1 ? 0 : Math.min(10, 4 + (count - 1) * 2);
 }
 
@@ -266,7 +274,7 @@ function continuityScore(scene: TurnScene, candidate: Candidate): number {
   if (candidate.filesTouched.length) score += 5;
   if ((candidate.kind === 'thread' || candidate.kind === 'session') && candidate.dateText)
     score += Math.min(5, recencyScore(scene, candidate.dateText) / 3);
-  const repoName = scene.repo.name?.toLowerCase();
+  const { repoName } = scene;
   if (repoName && candidate.filesTouched.some((file) => file.toLowerCase().includes(repoName))) score += 3;
   if (scene.cwd && candidate.cwd) score += 2;
   return Math.min(10, score);
@@ -274,7 +282,7 @@ function continuityScore(scene: TurnScene, candidate: Candidate): number {
 
 function penalty(scene: TurnScene, candidate: Candidate): number {
   let total = 0;
-  if (GENERIC_NAMES.has(candidate.name.toLowerCase())) total -= 10;
+  if (GENERIC_NAMES.has(candidate.lowerName)) total -= 10;
   // (A string of at most 260 UTF-16 units has at most 260 code points: the count is rarely needed.)
   if (candidate.summary.length > 260 && codePointLength(candidate.summary) > 260) total -= 4;
   if (candidate.source === 'codex_l5' && candidate.dateText) {
@@ -288,14 +296,18 @@ interface Scored {
   candidate: Candidate;
   total: number;
   components: Components;
-  reason: string;
+  /** What the reason is made of (it is written only for the rows a brief shows). */
+  promptName: string;
+  cwdReasons: number;
   /** Sort keys: the date's day (undated lowest) and the lower-cased name. */
   day: number;
   lowerName: string;
 }
 
-function reasonOf(promptReason: string, cwdReason: string, components: Components): string {
-  const reasons = [promptReason, cwdReason].filter(Boolean);
+function reasonOf({ promptName, cwdReasons, components }: Scored): string {
+  const reasons: string[] = [];
+  if (promptName) reasons.push(`prompt matched ${promptName}`);
+  if (cwdReasons) reasons.push(CWD_REASONS.filter((_, bit) => cwdReasons & (1 << bit)).join('; '));
   if (components.cross_agent > 0) reasons.push('cross-agent agreement');
   if (components.recency >= 8) reasons.push('recent work');
   if (components.continuity > 0) reasons.push('continuity evidence');
@@ -306,7 +318,7 @@ function reasonOf(promptReason: string, cwdReason: string, components: Component
 function passesGate(scene: TurnScene, candidate: Candidate, components: Components): boolean {
   if (components.prompt > 0) return true;
   if (!scene.continuation || candidate.kind === 'thread') return false;
-  const repoName = (scene.repo.name ?? '').toLowerCase();
+  const { repoName } = scene;
   if (!repoName) return false;
   return containsWord([candidate.name, candidate.summary, ...candidate.projectFocus].join(' ').toLowerCase(), repoName);
 }
@@ -319,6 +331,11 @@ function compareScored(a: Scored, b: Scored): number {
   return a.candidate.source === b.candidate.source ? 0 : a.candidate.source < b.candidate.source ? -1 : 1;
 }
 
+/**
+ * The candidates that pass the gate, in gathering order (`ranked` orders them). The engine sorts
+ * them all; a brief shows the first few and the trace names only rows sharing a shown row's kind
+ * and name, so only those are ever put in order.
+ */
 function scoreCandidates(scene: TurnScene, gathered: ReturnType<typeof gatherCandidates>): Scored[] {
   const scored: Scored[] = [];
   for (const { candidate, prompt } of gathered) {
@@ -344,26 +361,42 @@ function scoreCandidates(scene: TurnScene, gathered: ReturnType<typeof gatherCan
       candidate,
       total,
       components,
-      reason: reasonOf(prompt.reason, cwd.reason, components),
+      promptName: prompt.name,
+      cwdReasons: cwd.reasons,
       // The engine's date ordinal is 0 for an undated row, below every real day.
       day: dayNumber(scene, candidate.dateText) ?? -Infinity,
-      lowerName: candidate.name.toLowerCase(),
+      lowerName: candidate.lowerName,
     });
   }
-  return scored.sort(compareScored);
+  return scored;
 }
 
-function itemsOf(scored: readonly Scored[], maxItems: number): TurnItem[] {
-  return scored.slice(0, maxItems).map(({ candidate, total, reason }, index) => ({
+/** The first `count` of `scored` in the engine's order: what a full stable sort would put first. */
+function ranked(scored: readonly Scored[], count: number): Scored[] {
+  const top: Scored[] = [];
+  for (const row of scored) {
+    if (top.length === count && compareScored(row, top[count - 1]) >= 0) continue;
+    // After every row it does not rank above: a tie keeps gathering order, as a stable sort does.
+    let at = top.length;
+    while (at > 0 && compareScored(row, top[at - 1]) < 0) at--;
+    top.splice(at, 0, row);
+    if (top.length > count) top.pop();
+  }
+  return top;
+}
+
+/** The brief's items: the first rows in the engine's order. */
+function itemsOf(top: readonly Scored[]): TurnItem[] {
+  return top.map((row, index) => ({
     rank: index + 1,
-    score: roundTenth(total),
-    kind: candidate.kind,
-    name: clean(candidate.name, 120),
-    summary: clean(candidate.summary || 'Recognition anchor.', 260),
-    reason,
-    source: candidate.source,
-    source_agents: [...candidate.sourceAgents],
-    evidence: candidate.evidence.slice(0, 4).map((item) => clean(item, 160)),
+    score: roundTenth(row.total),
+    kind: row.candidate.kind,
+    name: clean(row.candidate.name, 120),
+    summary: clean(row.candidate.summary || 'Recognition anchor.', 260),
+    reason: reasonOf(row),
+    source: row.candidate.source,
+    source_agents: [...row.candidate.sourceAgents],
+    evidence: row.candidate.evidence.slice(0, 4).map((item) => clean(item, 160)),
   }));
 }
 
@@ -455,23 +488,21 @@ function traceOf(
   stage1: NativeStage1,
   routing: TurnRouting,
 ): CompileTurnOutput['trace'] {
-  const selectedKeys = new Set(items.map((item) => `${item.kind}\u0000${item.name.toLowerCase()}`));
-  const selected: CompileTurnOutput['trace']['selected_items'] = [];
+  // Every row of a shown item's kind and name is "selected", in the engine's order.
+  const shownKinds = new Map<string, string[]>();
+  for (const item of items) {
+    const lower = item.name.toLowerCase();
+    shownKinds.set(lower, [...(shownKinds.get(lower) ?? []), item.kind]);
+  }
+  const selected: Scored[] = [];
   const candidates = new Map<string, number>();
   const chosen = new Map<string, number>();
   const ignored = new Map<string, number>();
   for (const item of items) bump(chosen, item.source);
-  for (const { candidate, total, components, reason } of scored) {
-    bump(candidates, candidate.source);
-    if (selectedKeys.has(`${candidate.kind}\u0000${candidate.name.toLowerCase()}`)) {
-      selected.push({
-        name: candidate.name,
-        kind: candidate.kind,
-        score: roundTenth(total),
-        dominant_components: dominantComponents(components),
-        reason,
-      });
-    } else bump(ignored, candidate.source);
+  for (const row of scored) {
+    bump(candidates, row.candidate.source);
+    if (shownKinds.get(row.lowerName)?.includes(row.candidate.kind)) selected.push(row);
+    else bump(ignored, row.candidate.source);
   }
   return {
     routing_decision: {
@@ -489,7 +520,16 @@ function traceOf(
       selected: sortedCounts(chosen),
       ignored: sortedCounts(ignored),
     },
-    selected_items: selected.slice(0, 10),
+    selected_items: selected
+      .sort(compareScored)
+      .slice(0, 10)
+      .map((row) => ({
+        name: row.candidate.name,
+        kind: row.candidate.kind,
+        score: roundTenth(row.total),
+        dominant_components: dominantComponents(row.components),
+        reason: reasonOf(row),
+      })),
   };
 }
 
@@ -554,13 +594,16 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
     continuation: isContinuation(view),
     cwd,
     repo,
+    repoName: (repo.name ?? '').toLowerCase(),
+    remote: (repo.remote ?? '').toLowerCase(),
+    cwdBase: cwd === null ? '' : basename(cwd).toLowerCase(),
     home,
     serverCwd,
     today: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) / 86_400_000,
     resolved: new Map(),
     dayCache: new Map(),
   };
-  const continuationRepo = scene.continuation && repo.name ? repo.name.toLowerCase() : null;
+  const continuationRepo = scene.continuation && scene.repoName ? scene.repoName : null;
   const gathered = gatherCandidates(
     preparedLibrary(agentsInScope(ctx), level),
     threadCandidates(state.threads),
@@ -568,12 +611,12 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
     continuationRepo,
   );
   const scored = scoreCandidates(scene, gathered);
-  const items = itemsOf(scored, input.max_items);
+  const top = ranked(scored, input.max_items);
+  const items = itemsOf(top);
   const routing = routingOf(items, scored, repo, stage1);
   const text = explicitText(items, repo, stage1, input.max_chars);
   const scoring: Record<string, Components> = {};
-  for (const { candidate, components } of scored.slice(0, input.max_items))
-    scoring[candidate.name] = roundedComponents(components);
+  for (const { candidate, components } of top) scoring[candidate.name] = roundedComponents(components);
   return {
     schema_version: TURN_SCHEMA_VERSION,
     prompt,

@@ -35,6 +35,8 @@ export interface Candidate {
   evidence: readonly string[];
   /** Name, summary, project focus and cwd, lower-cased: what the repository is looked for in. */
   text: string;
+  /** The name lower-cased. */
+  lowerName: string;
 }
 
 /** `_safe_summary`: the engine's native-memory scrubber, 220 code points unless told. */
@@ -106,25 +108,29 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
 
 export interface PromptMatch {
   score: number;
-  reason: string;
+  /** The first name reaching the score ('' without a match): the reason says "prompt matched <name>". */
+  name: string;
 }
 
-const NO_MATCH: PromptMatch = { score: 0, reason: '' };
+const NO_MATCH: PromptMatch = { score: 0, name: '' };
 
 /**
  * The prompt component: the best over the candidate's name, aliases and project focus — the
  * whole prompt 40, inside the prompt 36, its tokens a run of the prompt's 30, else 12 per shared
- * meaningful term (at most 24). The first name reaching the best is the one named.
+ * meaningful term (at most 24). The first name reaching the best is the one named. `inPrompt`,
+ * when given, holds every name of these lists that occurs in the prompt (the library's, found by
+ * prefix), so no name is searched for.
  */
-function promptMatch(names: readonly NameView[], prompt: PromptView): PromptMatch {
+function promptMatch(names: readonly NameView[], prompt: PromptView, inPrompt?: ReadonlySet<string>): PromptMatch {
   let best = 0;
   let bestName = '';
   for (const name of names) {
     if (!name.lower) continue;
     let score: number;
-    if (prompt.lower === name.lower) score = 40;
-    else if (prompt.lower.includes(name.lower)) score = 36;
-    else if (containsRun(prompt.tokens, name.tokens)) score = 30;
+    if (inPrompt ? inPrompt.has(name.lower) : prompt.lower.includes(name.lower))
+      score = prompt.lower === name.lower ? 40 : 36;
+    // A run of the prompt's tokens starts with one of them (a set lookup rules most names out).
+    else if (prompt.tokenSet.has(name.tokens[0]) && containsRun(prompt.tokens, name.tokens)) score = 30;
     else {
       let overlap = 0;
       for (const term of name.terms) if (prompt.terms.has(term)) overlap++;
@@ -135,7 +141,7 @@ function promptMatch(names: readonly NameView[], prompt: PromptView): PromptMatc
       bestName = name.raw;
     }
   }
-  return best ? { score: best, reason: `prompt matched ${bestName}` } : NO_MATCH;
+  return best ? { score: best, name: bestName } : NO_MATCH;
 }
 
 /** A library row a candidate is built from, only when a turn needs it. */
@@ -157,6 +163,18 @@ interface Contribution {
   readonly evidence: readonly string[];
 }
 
+/** The names of one prefix: each distinct name's lists, and the names' distinct lengths. */
+interface PrefixBucket {
+  readonly lists: Map<string, number[]>;
+  readonly lengths: number[];
+}
+
+/** A group's distinct name lists and where each first appears among its members. */
+interface Contenders {
+  readonly lists: Int32Array;
+  readonly members: Int32Array;
+}
+
 /** The library side of a turn, per snapshot and level. */
 export interface PreparedLibrary {
   readonly entries: readonly Entry[];
@@ -170,18 +188,26 @@ export interface PreparedLibrary {
   /** Entry indexes per merge group (kind and lower-cased name), groups in order of first appearance. */
   readonly groups: readonly (readonly number[])[];
   readonly groupOf: Int32Array;
-  /** Each entry's name as written (the first of its list). */
+  /** Each entry's name as written (the first of its list), and its candidate kind. */
   readonly firstNames: readonly string[];
+  readonly kinds: readonly CandidateKind[];
   /** Name token → the name lists holding it. */
   readonly byToken: ReadonlyMap<string, number[]>;
-  /** A lower-cased name's first three characters (all of a shorter one) → the name lists and that name. */
-  readonly byPrefix: ReadonlyMap<string, [number, string][]>;
-  /** Filled as turns ask: each entry's cleaned summary, each group's gate text and lent suffixes. */
+  /** A lower-cased name's first three characters (all of a shorter one) → the names starting so. */
+  readonly byPrefix: ReadonlyMap<string, PrefixBucket>;
+  /**
+   * Filled as turns ask: each entry's cleaned summary and candidate (never changed: a merge
+   * works on a copy), each group's gate text and lent suffixes.
+   */
   readonly summaries: (string | undefined)[];
   readonly evidence: (readonly string[] | undefined)[];
-  readonly texts: (string | undefined)[];
+  readonly candidates: (Candidate | undefined)[];
   readonly gateTexts: (string | undefined)[];
   readonly lent: Map<number, Map<number, Contribution>>;
+  /** Per group of several members: its distinct name lists in order of first appearance (the survivor is one of their first members). */
+  readonly contenders: (Contenders | undefined)[];
+  /** Per repository name (lower-cased): the groups a continuation prompt keeps for it, in order. */
+  readonly continuing: Map<string, readonly number[]>;
   /** Per-turn scratch: the turn that last matched each name list, and its match. */
   readonly seenIn: Uint32Array;
   readonly matches: (PromptMatch | undefined)[];
@@ -278,8 +304,9 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
   const groups: number[][] = [];
   const groupOf = new Int32Array(entries.length);
   const byToken = new Map<string, number[]>();
-  const byPrefix = new Map<string, [number, string][]>();
+  const byPrefix = new Map<string, PrefixBucket>();
   const firstNames: string[] = [];
+  const kinds: CandidateKind[] = [];
   entries.forEach((entry, position) => {
     const raw =
       entry.kind === 'entity'
@@ -287,6 +314,7 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
         : [entry.name, ...nonBlank(entry.session.project_focus)];
     firstNames.push(raw[0]);
     const kind = entry.kind === 'entity' ? entityKind(entry.entity) : 'session';
+    kinds.push(kind);
     const groupKey = `${kind}\u0000${raw[0].toLowerCase()}`;
     let group = groupKeys.get(groupKey);
     if (group === undefined) {
@@ -308,9 +336,11 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
         for (const token of view.tokens) index(byToken, token, list);
         if (!view.lower) continue;
         const prefix = view.lower.slice(0, 3);
-        const bucket = byPrefix.get(prefix);
-        if (bucket) bucket.push([list, view.lower]);
-        else byPrefix.set(prefix, [[list, view.lower]]);
+        let bucket = byPrefix.get(prefix);
+        if (!bucket) byPrefix.set(prefix, (bucket = { lists: new Map(), lengths: [] }));
+        const { length } = view.lower;
+        if (!bucket.lists.has(view.lower) && !bucket.lengths.includes(length)) bucket.lengths.push(length);
+        index(bucket.lists, view.lower, list);
       }
     }
     listOf[position] = list;
@@ -323,15 +353,18 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
     listOf,
     listGroups,
     firstNames,
+    kinds,
     groups,
     groupOf,
     byToken,
     byPrefix,
     summaries: new Array<string | undefined>(entries.length),
     evidence: new Array<readonly string[] | undefined>(entries.length),
-    texts: new Array<string | undefined>(entries.length),
+    candidates: new Array<Candidate | undefined>(entries.length),
     gateTexts: new Array<string | undefined>(groups.length),
     lent: new Map(),
+    contenders: new Array<Contenders | undefined>(groups.length),
+    continuing: new Map(),
     seenIn: new Uint32Array(nameLists.length),
     matches: new Array<PromptMatch | undefined>(nameLists.length),
     turn: 0,
@@ -392,15 +425,19 @@ export function matchText(name: string, summary: string, focus: readonly string[
   return [name, summary, ...focus, cwd ?? ''].join(' ').toLowerCase();
 }
 
-/** The candidate an entry stands for (its lists shared with the library's, never changed: a merge replaces them). */
+/** The candidate an entry stands for, built once (its lists shared with the library's: never change it). */
 function candidateOf(library: PreparedLibrary, position: number): Candidate {
+  return (library.candidates[position] ??= buildCandidate(library, position));
+}
+
+function buildCandidate(library: PreparedLibrary, position: number): Candidate {
   const entry = library.entries[position];
   const summary = summaryOf(library, position);
   const evidence = evidenceAt(library, position);
   if (entry.kind === 'entity') {
     const { entity } = entry;
     return {
-      kind: entityKind(entity),
+      kind: library.kinds[position],
       name: entity.name,
       summary,
       source: entity.sourceAgents.length === 1 && entity.sourceAgents[0] === 'codex' ? 'codex_l5' : 'l6_federation',
@@ -411,7 +448,8 @@ function candidateOf(library: PreparedLibrary, position: number): Candidate {
       projectFocus: [],
       filesTouched: [],
       evidence,
-      text: (library.texts[position] ??= matchText(entity.name, summary, [], null)),
+      text: matchText(entity.name, summary, [], null),
+      lowerName: entity.name.toLowerCase(),
     };
   }
   const { session, agent } = entry;
@@ -428,7 +466,8 @@ function candidateOf(library: PreparedLibrary, position: number): Candidate {
     projectFocus: focus,
     filesTouched: nonBlank(session.files_touched),
     evidence,
-    text: (library.texts[position] ??= matchText(entry.name, summary, focus, session.cwd)),
+    text: matchText(entry.name, summary, focus, session.cwd),
+    lowerName: entry.name.toLowerCase(),
   };
 }
 
@@ -476,8 +515,55 @@ function gateText(library: PreparedLibrary, group: number): string {
   return text;
 }
 
-/** Codex's threads as candidates: named by title or first message, dated, newest first. */
-export function threadCandidates(rows: readonly Row[]): Candidate[] {
+/** A group's contenders, worked out on first use. */
+function contendersOf(library: PreparedLibrary, group: number): Contenders {
+  let contenders = library.contenders[group];
+  if (!contenders) {
+    const members = library.groups[group];
+    const lists: number[] = [];
+    const firsts: number[] = [];
+    const seen = new Set<number>();
+    members.forEach((entry, i) => {
+      const list = library.listOf[entry];
+      if (!seen.has(list)) {
+        seen.add(list);
+        lists.push(list);
+        firsts.push(i);
+      }
+    });
+    library.contenders[group] = contenders = { lists: Int32Array.from(lists), members: Int32Array.from(firsts) };
+  }
+  return contenders;
+}
+
+/**
+ * The groups a continuation prompt keeps for a repository whatever the prompt says: those whose
+ * first member names it as a word (name, summary and focus). Kept per repository name: a Codex
+ * session asks about one repository turn after turn.
+ */
+function continuingGroups(library: PreparedLibrary, repo: string): readonly number[] {
+  let groups = library.continuing.get(repo);
+  if (!groups) {
+    const found: number[] = [];
+    for (let group = 0; group < library.groups.length; group++) {
+      const text = gateText(library, group);
+      if (text.includes(repo) && containsWord(text, repo)) found.push(group);
+    }
+    if (library.continuing.size >= 16) library.continuing.clear();
+    library.continuing.set(repo, (groups = found));
+  }
+  return groups;
+}
+
+const threadCache = new WeakMap<readonly Row[], readonly Candidate[]>();
+
+/**
+ * Codex's threads as candidates: named by title or first message, dated, newest first. Kept per
+ * row list (the state database's rows are kept while its stamp holds); never changed in place.
+ */
+export function threadCandidates(rows: readonly Row[]): readonly Candidate[] {
+  const kept = threadCache.get(rows);
+  if (kept) return kept;
   const candidates: Candidate[] = [];
   for (const row of rows) {
     const title = clean(sqlText(row.title), 180);
@@ -492,9 +578,10 @@ export function threadCandidates(rows: readonly Row[]): Candidate[] {
     if (hasRollout) evidence.push('rollout available');
     if (cwd) evidence.push(`cwd ${cwd}`);
     const summary = clean(cwd ? `cwd ${cwd}` : 'Recent Codex thread metadata.');
+    const name = clean(threadName, 120);
     candidates.push({
       kind: 'thread',
-      name: clean(threadName, 120),
+      name,
       summary,
       source: hasRollout ? 'codex_rollout' : 'codex_state',
       sourceAgents: ['codex'],
@@ -504,9 +591,11 @@ export function threadCandidates(rows: readonly Row[]): Candidate[] {
       projectFocus: [],
       filesTouched: [],
       evidence,
-      text: matchText(clean(threadName, 120), summary, [], cwd),
+      text: matchText(name, summary, [], cwd),
+      lowerName: name.toLowerCase(),
     });
   }
+  threadCache.set(rows, candidates);
   return candidates;
 }
 
@@ -544,62 +633,74 @@ export function gatherCandidates(
   // is synchronous, so turns never interleave here.
   const turn = (library.turn = (library.turn + 1) >>> 0 || 1);
   const { seenIn, matches } = library;
+  // Every name inside the prompt, whether or not it shares a token with it ("bourdon" in
+  // "bourdonish"): found by its first characters at each place in the prompt, then looked up
+  // whole at each length such names have.
+  const { lower } = prompt;
+  const inPrompt = new Set<string>();
+  const inPromptLists: (readonly number[])[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    for (let width = 1; width <= 3 && i + width <= lower.length; width++) {
+      const bucket = library.byPrefix.get(lower.slice(i, i + width));
+      if (!bucket) continue;
+      for (const length of bucket.lengths) {
+        if (length < width || i + length > lower.length) continue;
+        const name = lower.slice(i, i + length);
+        const lists = bucket.lists.get(name);
+        if (!lists) continue;
+        inPrompt.add(name);
+        inPromptLists.push(lists);
+      }
+    }
+  }
   const considered: number[] = [];
   const consider = (list: number): void => {
     if (seenIn[list] === turn) return;
     seenIn[list] = turn;
-    matches[list] = promptMatch(library.nameLists[list], prompt);
+    matches[list] = promptMatch(library.nameLists[list], prompt, inPrompt);
     considered.push(list);
   };
-  const matchOf = (entry: number): PromptMatch => {
-    const list = library.listOf[entry];
-    return seenIn[list] === turn ? matches[list]! : NO_MATCH;
-  };
+  const matchOf = (list: number): PromptMatch => (seenIn[list] === turn ? matches[list]! : NO_MATCH);
+  for (const lists of inPromptLists) for (const list of lists) consider(list);
+  // The other names that can match share a token with the prompt.
   for (const token of prompt.tokenSet) for (const list of library.byToken.get(token) ?? []) consider(list);
-  // A name inside the prompt that shares no token with it ("bourdon" in "bourdonish"): found by
-  // its first characters at each place in the prompt, then compared whole.
-  const { lower } = prompt;
-  for (let i = 0; i < lower.length; i++) {
-    for (let width = 1; width <= 3 && i + width <= lower.length; width++) {
-      for (const [list, name] of library.byPrefix.get(lower.slice(i, i + width)) ?? [])
-        if (lower.startsWith(name, i)) consider(list);
-    }
-  }
   const wanted = new Set<number>();
   for (const list of considered)
     if (matches[list]!.score > 0) for (const group of library.listGroups[list]) wanted.add(group);
-  if (continuationRepo) {
-    for (let group = 0; group < library.groups.length; group++) {
-      if (wanted.has(group)) continue;
-      const text = gateText(library, group);
-      if (text.includes(continuationRepo) && containsWord(text, continuationRepo)) wanted.add(group);
-    }
-  }
+  if (continuationRepo) for (const group of continuingGroups(library, continuationRepo)) wanted.add(group);
   const gathered: Gathered[] = [...wanted]
     .sort((a, b) => a - b)
     .map((group) => {
       const members = library.groups[group];
-      // The survivor is the last member to beat every one before it; those after it lend.
+      // The survivor is the last member to beat every one before it; those after it lend. A
+      // member's match is its name list's, so only each list's first member can be the one.
       let survivor = 0;
-      let best = matchOf(members[0]);
-      for (let i = 1; i < members.length; i++) {
-        const match = matchOf(members[i]);
-        if (match.score > best.score) {
-          survivor = i;
-          best = match;
+      let best = matchOf(library.listOf[members[0]]);
+      if (members.length > 1) {
+        const { lists, members: firsts } = contendersOf(library, group);
+        for (let i = 1; i < lists.length; i++) {
+          const match = matchOf(lists[i]);
+          if (match.score > best.score) {
+            survivor = firsts[i];
+            best = match;
+          }
         }
       }
-      const candidate = candidateOf(library, members[survivor]);
-      if (survivor < members.length - 1) absorb(candidate, lentAfter(library, group, survivor));
+      const kept = candidateOf(library, members[survivor]);
+      if (survivor === members.length - 1) return { candidate: kept, prompt: best };
+      const candidate = { ...kept };
+      absorb(candidate, lentAfter(library, group, survivor));
       return { candidate, prompt: best };
     });
-  // Threads: a handful per turn, merged among themselves (no library row is a thread).
+  // Threads: a handful per turn, merged among themselves (no library row is a thread). Merging
+  // replaces a candidate's lists, so each turn works on copies of the kept candidates.
   const threadGroups = new Map<string, { candidate: Candidate; prompt: PromptMatch }>();
   for (const thread of threads) {
-    const key = thread.name.toLowerCase();
+    const key = thread.lowerName;
     const match = promptMatch([nameView(thread.name)], prompt);
     const current = threadGroups.get(key);
-    if (!current || match.score > current.prompt.score) threadGroups.set(key, { candidate: thread, prompt: match });
+    if (!current || match.score > current.prompt.score)
+      threadGroups.set(key, { candidate: { ...thread }, prompt: match });
     else absorb(current.candidate, thread);
   }
   gathered.push(...threadGroups.values());

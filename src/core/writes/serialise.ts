@@ -12,9 +12,12 @@ import { sameValue } from './merge.js';
 /** A manifest that must not be written; the message is the commit's error. */
 export class SerialiseRefused extends Error {}
 
-/** Serialises a manifest and checks it reads back as written; refuses what the store would refuse to read. */
-export function serialiseManifest(manifest: RawObject): Buffer {
-  const text = stringifyYaml(manifest);
+/**
+ * Serialises a manifest and checks it reads back as written; refuses what the store would refuse
+ * to read. `text` is this manifest's `stringifyYaml`, when the caller has made it already (an
+ * export sizes its manifest first): not made twice.
+ */
+export function serialiseManifest(manifest: RawObject, text: string = stringifyYaml(manifest)): Buffer {
   const data = Buffer.from(text, 'utf8');
   if (data.length > MAX_MANIFEST_BYTES) {
     throw new SerialiseRefused(`the manifest would be ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
