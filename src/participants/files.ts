@@ -20,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
 import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
@@ -293,6 +294,22 @@ export class SourceReader {
     } finally {
       fs.closeSync(fd);
     }
+  }
+
+  /**
+   * A read-only copy of the SQLite database `file` (core/native/sqlite.ts), confined as any file;
+   * so are its write-ahead log and rollback journal beside it: one that leads out is refused with
+   * a warning and the database read as if it had none. null when the database is missing or
+   * may not be read; throws, as openReadOnly does, when it cannot be read.
+   */
+  async openDatabase(file: string): Promise<ReadOnlyDatabase | null> {
+    const main = this.confined(file);
+    if (!main) return null;
+    const companion = (suffix: string): string | undefined => {
+      const beside = file + suffix;
+      return fs.lstatSync(beside, { throwIfNoEntry: false }) ? (this.confined(beside) ?? undefined) : undefined;
+    };
+    return openReadOnly(file, { main, wal: companion('-wal'), journal: companion('-journal') });
   }
 
   /**
