@@ -99,6 +99,7 @@ describe('escape sequences from data on a terminal', () => {
       separateStderr: true,
     });
     expect(result.stderr).toContain('ev\\u001b[31mil\\u009b8m.l5.yaml');
+    // eslint-disable-next-line no-control-regex -- the point: no ESC and no C1 control on stderr
     expect(result.stderr).not.toMatch(/[\u001b\u0080-\u009f]/);
   }, 30_000);
 });
