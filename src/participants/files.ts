@@ -55,13 +55,22 @@ export interface SourceReaderOptions {
   readonly workingFolder?: string;
 }
 
-/** Whether resolving `target` fails because its links loop. */
-function linkLoops(target: string): boolean {
+/**
+ * Why `target`, which does not resolve, is worth a warning: a link that loops or leads to
+ * nothing; undefined when it is simply missing (a source not on this machine).
+ */
+function brokenLink(target: string): string | undefined {
   try {
-    fs.realpathSync.native(target);
-    return false;
+    if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP';
+    // A folder on the way loops.
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : undefined;
+  }
+  try {
+    fs.statSync(target);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
   }
 }
 
@@ -142,8 +151,9 @@ export class SourceReader {
     }
     const real = realOrNull(target);
     if (!real) {
-      // Missing is ordinary (a source not on this machine); a link that loops is worth saying.
-      if (linkLoops(target)) this.warn(`${file}: skipped, a link that loops`);
+      // Missing is ordinary (a source not on this machine); a broken link is worth saying.
+      const broken = brokenLink(target);
+      if (broken) this.warn(`${file}: skipped, ${broken}`);
       return null;
     }
     if (root === target) return real;
