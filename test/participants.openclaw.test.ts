@@ -22,7 +22,8 @@ import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
-import { isoInstant, pyStr, pyTruthy } from '../src/participants/python-values.js';
+import { pyStr, truthy } from '../src/core/native/python-values.js';
+import { isoInstant } from '../src/core/native/python-dates.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import {
@@ -574,7 +575,7 @@ describe('openclaw values as Python reads them (checked against python3)', () =>
     const expected = JSON.parse(run.stdout) as unknown[];
     const ours = documents.map((text) => {
       const value = parsePythonJson(text);
-      return [pyStr(value), pyTruthy(value), Array.isArray(value) ? value.map(pyTruthy) : null];
+      return [pyStr(value), truthy(value), Array.isArray(value) ? value.map(truthy) : null];
     });
     expect(ours).toEqual(expected);
   });

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, TomlDate } from 'smol-toml';
-import type { SourceReader } from '../files.js';
+import type { SourceReader } from '../source-reader.js';
 import { pyTruthy } from '../markdown.js';
 import { pyStrip } from '../scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { SqlValue } from 'sql.js';
-import { SourceReader, modifiedAt } from '../files.js';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { boundText, scrubNativeText } from '../scrub.js';
 import type { ReadOnlyDatabase, Row } from '../sqlite.js';

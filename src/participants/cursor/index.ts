@@ -7,7 +7,7 @@
  * reported and the others still export.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../files.js';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import type { ReadOnlyDatabase } from '../sqlite.js';
 import {
