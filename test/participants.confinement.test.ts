@@ -134,6 +134,30 @@ describe('an export run in a hostile repository', () => {
   });
 });
 
+describe('a broken link in a store', () => {
+  it('claude-code: a brain note that is a link to nothing, or one that loops, is named once each; the rest is exported', async () => {
+    const root = tempDir('bourdon-broken-links-');
+    const brain = path.join(root, 'home', 'claude-brain');
+    write(path.join(brain, 'LOG', '2026-12-03-real.md'), 'Shipped the parser.\n');
+    fs.symlinkSync('nowhere.md', path.join(brain, 'LOG', '2026-12-01-gone.md'));
+    fs.symlinkSync('2026-12-02-loop.md', path.join(brain, 'LOG', '2026-12-02-loop.md'));
+    const out = path.join(root, 'out.yaml');
+    const result = await runCli(['claude-code', 'export', '--out', out], {
+      env: { HOME: path.join(root, 'home'), CLAUDE_BRAIN: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('Shipped the parser.');
+    const lines = result.stderr.trim().split('\n');
+    expect(
+      lines.filter((line) => line.includes('2026-12-01-gone.md') && line.includes('a link to nothing')),
+    ).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.includes('2026-12-02-loop.md') && line.includes('a link that loops')),
+    ).toHaveLength(1);
+  });
+});
+
 /** Runs `script` in Python with `args`; its sqlite3 plays the agent writing its store. */
 function python(script: string, ...args: string[]): void {
   const run = spawnSync('python3', ['-c', script, ...args], { encoding: 'utf8' });
