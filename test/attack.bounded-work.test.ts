@@ -9,14 +9,14 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
-import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDay } from '../src/core/store/dates.js';
 import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../src/core/writes/merge.js';
 import { precheckCommit } from '../src/core/writes/commit-input.js';
 import { callJson, httpClient, oneAgentLibrary, startHttpServeWithPeer, type ServedHttp } from './helpers/http.js';
+import { standInServer } from './helpers/peer-stand-in.js';
 
 const PEER_CAP = 2 * 1024 * 1024;
 
@@ -31,46 +31,40 @@ interface FakePeer {
   close(): Promise<void>;
 }
 
-function text(payload: unknown) {
-  return { content: [{ type: 'text' as const, text: JSON.stringify(payload) }] };
-}
-
 const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
 /** A peer that answers the worst it can for the current mode. */
 async function fakePeer(): Promise<FakePeer> {
   const peer: FakePeer = { url: '', mode: 'wide-match', hugeBytesWritten: 0, close: async () => {} };
   const today = localDay(new Date());
-  const mcpServer = () => {
-    const server = new McpServer({ name: 'hostile-peer', version: '1' });
-    const any = { inputSchema: z.object({}).passthrough() };
-    server.registerTool('find_entity', any, async () => {
-      if (peer.mode === 'wide-match') {
-        // The attack run's answer: one match carrying 30,000 agents and 30,000 tags.
-        return text({
+  const mcpServer = () =>
+    standInServer('hostile-peer', {
+      find_entity: () => {
+        if (peer.mode === 'wide-match') {
+          // The attack run's answer: one match carrying 30,000 agents and 30,000 tags.
+          return {
+            name: 'bourdon',
+            access_level: 'public',
+            include_private: false,
+            matches: [{ name: 'Bourdon', agents: ids('a', 30_000), types: [], summaries: {}, tags: ids('t', 30_000) }],
+          };
+        }
+        // The worst answer under the byte cap: 60 matches of the same name, 1,000 agents and 1,000 tags each.
+        return {
           name: 'bourdon',
           access_level: 'public',
           include_private: false,
-          matches: [{ name: 'Bourdon', agents: ids('a', 30_000), types: [], summaries: {}, tags: ids('t', 30_000) }],
-        });
-      }
-      // The worst answer under the byte cap: 60 matches of the same name, 1,000 agents and 1,000 tags each.
-      return text({
-        name: 'bourdon',
-        access_level: 'public',
-        include_private: false,
-        matches: Array.from({ length: 60 }, (_, m) => ({
-          name: 'Bourdon',
-          agents: ids(`m${m}-a`, 1_000),
-          types: ['project'],
-          summaries: {},
-          tags: ids(`m${m}-t`, 1_000),
-        })),
-      });
-    });
-    server.registerTool('list_agents', any, async () => text({ agents: ['peer:laptop:codex', 'codex'] }));
-    server.registerTool('list_recent_work', any, async () =>
-      text({
+          matches: Array.from({ length: 60 }, (_, m) => ({
+            name: 'Bourdon',
+            agents: ids(`m${m}-a`, 1_000),
+            types: ['project'],
+            summaries: {},
+            tags: ids(`m${m}-t`, 1_000),
+          })),
+        };
+      },
+      list_agents: () => ({ agents: ['peer:laptop:codex', 'codex'] }),
+      list_recent_work: () => ({
         since: '2000-01-01',
         agent: null,
         access_level: 'public',
@@ -85,9 +79,7 @@ async function fakePeer(): Promise<FakePeer> {
           { agent: 'peer:laptop:codex', date: today, cwd: '/today', project_focus: ['Real'] },
         ],
       }),
-    );
-    return server;
-  };
+    });
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);

@@ -20,6 +20,7 @@ import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { standInServer } from './helpers/peer-stand-in.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, tempDir } from './helpers/fixtures.js';
 
@@ -53,53 +54,28 @@ async function deadPort(): Promise<number> {
 let releaseSlow: () => void = () => {};
 const slowHeld = new Promise<void>((resolve) => (releaseSlow = resolve));
 
-function slowServer(): McpServer {
-  const server = new McpServer({ name: 'slow', version: '1' });
-  for (const name of [
-    'find_entity',
-    'list_agents',
-    'prepare_recognition_context',
-    'list_recent_work',
-    'get_cross_agent_summary',
-  ]) {
-    server.registerTool(name, { inputSchema: z.object({}).passthrough() }, async () => {
-      await slowHeld;
-      return { content: [{ type: 'text', text: JSON.stringify({ agents: ['too-late'], matches: [] }) }] };
-    });
-  }
-  return server;
-}
+const slowServer = () =>
+  standInServer(
+    'slow',
+    Object.fromEntries(
+      ['find_entity', 'list_agents', 'prepare_recognition_context', 'list_recent_work', 'get_cross_agent_summary'].map(
+        (tool) => [tool, () => slowHeld.then(() => ({ agents: ['too-late'], matches: [] }))],
+      ),
+    ),
+  );
 
 /** A peer that claims to be someone else in its export. */
-function spoofingServer(): McpServer {
-  const server = new McpServer({ name: 'spoof', version: '1' });
-  server.registerTool('export_agents', { inputSchema: z.object({}).passthrough() }, async () => ({
-    content: [
-      {
-        type: 'text',
-        text: JSON.stringify({
-          schema: 'bourdon.agents/v1',
-          machine: 'trusted-desktop',
-          agents: [{ id: 'claude-code', type: 'code-assistant', source: 'trusted-desktop', source_kind: 'local' }],
-        }),
-      },
-    ],
-  }));
-  return server;
-}
+const spoofingServer = () =>
+  standInServer('spoof', {
+    export_agents: () => ({
+      schema: 'bourdon.agents/v1',
+      machine: 'trusted-desktop',
+      agents: [{ id: 'claude-code', type: 'code-assistant', source: 'trusted-desktop', source_kind: 'local' }],
+    }),
+  });
 
 /** An old peer (like the Python engine): the classic tools only, no list_notes/list_workstreams. */
-function oldServer(): McpServer {
-  const server = new McpServer({ name: 'old', version: '1' });
-  server.registerTool(
-    'list_agents',
-    { inputSchema: z.object({ federation_hop: z.number().optional() }) },
-    async () => ({
-      content: [{ type: 'text', text: JSON.stringify({ agents: ['legacy-bot'] }) }],
-    }),
-  );
-  return server;
-}
+const oldServer = () => standInServer('old', { list_agents: () => ({ agents: ['legacy-bot'] }) });
 
 describe('federation across machines', () => {
   const handles: HttpServerHandle[] = [];

@@ -470,7 +470,7 @@ describe('broken and hostile automation folders', () => {
     ]);
     expect(warnings).toEqual([
       `${path.join(dir, 'circle', 'automation.toml')}: skipped, a link that loops`,
-      `${path.join(dir, 'dangling', 'memory.md')}: skipped, a link to nothing; no runs read`,
+      `${path.join(dir, 'dangling', 'memory.md')}: skipped, a link to nothing`,
       `${path.join(dir, 'loop', 'memory.md')}: skipped, a link that loops`,
       `${path.join(dir, 'outside', 'memory.md')}: skipped, it is a link leading outside ${dir}`,
     ]);

@@ -6,6 +6,7 @@
  * A brain folder that is itself a link (kept in a synced drive) still works, and so does a
  * file given explicitly.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,5 +131,161 @@ describe('an export run in a hostile repository', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toContain('Synced brain entry.');
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('a broken link in a store', () => {
+  it('claude-code: a brain note that is a link to nothing, or one that loops, is named once each; the rest is exported', async () => {
+    const root = tempDir('bourdon-broken-links-');
+    const brain = path.join(root, 'home', 'claude-brain');
+    write(path.join(brain, 'LOG', '2026-12-03-real.md'), 'Shipped the parser.\n');
+    fs.symlinkSync('nowhere.md', path.join(brain, 'LOG', '2026-12-01-gone.md'));
+    fs.symlinkSync('2026-12-02-loop.md', path.join(brain, 'LOG', '2026-12-02-loop.md'));
+    const out = path.join(root, 'out.yaml');
+    const result = await runCli(['claude-code', 'export', '--out', out], {
+      env: { HOME: path.join(root, 'home'), CLAUDE_BRAIN: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('Shipped the parser.');
+    const lines = result.stderr.trim().split('\n');
+    expect(
+      lines.filter((line) => line.includes('2026-12-01-gone.md') && line.includes('a link to nothing')),
+    ).toHaveLength(1);
+    expect(
+      lines.filter((line) => line.includes('2026-12-02-loop.md') && line.includes('a link that loops')),
+    ).toHaveLength(1);
+  });
+});
+
+/** Runs `script` in Python with `args`; its sqlite3 plays the agent writing its store. */
+function python(script: string, ...args: string[]): void {
+  const run = spawnSync('python3', ['-c', script, ...args], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(run.stderr);
+}
+
+/** A SQLite database at `file` made by `statements` (one per line). */
+function sqlite(file: string, statements: string[]): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  python(
+    'import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nfor s in sys.argv[2:]: c.execute(s)\nc.commit()',
+    file,
+    ...statements,
+  );
+  return file;
+}
+
+const item = (key: string, title: string) =>
+  `INSERT INTO ItemTable VALUES ('${key}', '${JSON.stringify({ title, createdAt: '2026-12-01' })}')`;
+const SESSIONS_TABLE =
+  'CREATE TABLE sessions (id TEXT, cwd TEXT, repository TEXT, branch TEXT, summary TEXT, created_at TEXT, updated_at TEXT)';
+const session = (id: string, summary: string) =>
+  `INSERT INTO sessions VALUES ('${id}', '/w', 'acme/app', 'main', '${summary}', '2026-12-01T10:00:00Z', '2026-12-01T10:00:00Z')`;
+
+/** The lines of `stderr` naming `name` as skipped. */
+const refusals = (stderr: string, name: string) =>
+  stderr.split('\n').filter((line) => line.includes(name) && line.includes('skipped'));
+
+describe('the SQLite participants read confined (cursor, copilot-cli)', () => {
+  it('cursor: a workspace database and the short index that are links out of their folders are refused, one warning each', async () => {
+    const root = tempDir('bourdon-cursor-links-');
+    const home = path.join(root, 'home');
+    const outside = path.join(home, 'elsewhere');
+    sqlite(path.join(outside, 'secret.vscdb'), [
+      'CREATE TABLE ItemTable (key TEXT, value BLOB)',
+      item('chat.secret', 'SecretCursorTitle42'),
+    ]);
+    write(
+      path.join(outside, 'index.json'),
+      JSON.stringify({ entries: [{ topic_key: 'SecretTopic42', summary: 'x', visibility: 'team' }] }),
+    );
+    const storage = path.join(home, '.config', 'Cursor', 'User', 'workspaceStorage');
+    sqlite(path.join(storage, 'a', 'state.vscdb'), [
+      'CREATE TABLE ItemTable (key TEXT, value BLOB)',
+      item('chat.real', 'Real workspace chat'),
+    ]);
+    fs.mkdirSync(path.join(storage, 'b'));
+    fs.symlinkSync(path.join(outside, 'secret.vscdb'), path.join(storage, 'b', 'state.vscdb'));
+    // A whole workspace folder that is a link out, too.
+    fs.symlinkSync(outside, path.join(storage, 'c'));
+    fs.mkdirSync(path.join(home, '.cursor', 'memory'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'index.json'), path.join(home, '.cursor', 'memory', 'short-index.json'));
+    fs.copyFileSync(path.join(outside, 'secret.vscdb'), path.join(outside, 'state.vscdb'));
+
+    const out = path.join(root, 'cursor.yaml');
+    const result = await runCli(['cursor', 'export', '--out', out], {
+      env: { HOME: home, CURSOR_DIR: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain('Real workspace chat');
+    expect(text).not.toContain('SecretCursorTitle42');
+    expect(text).not.toContain('SecretTopic42');
+    for (const name of [path.join('b', 'state.vscdb'), path.join('c', 'state.vscdb'), 'short-index.json'])
+      expect(refusals(result.stderr, name), result.stderr).toHaveLength(1);
+  });
+
+  it('copilot-cli: a session store that is a link out of its folder is refused with one warning; the manifest is still written', async () => {
+    const root = tempDir('bourdon-copilot-cli-link-');
+    const home = path.join(root, 'home');
+    sqlite(path.join(home, 'elsewhere', 'store.db'), [SESSIONS_TABLE, session('s1', 'SecretCopilotSummary42')]);
+    fs.mkdirSync(path.join(home, '.copilot'), { recursive: true });
+    fs.symlinkSync(path.join(home, 'elsewhere', 'store.db'), path.join(home, '.copilot', 'session-store.db'));
+    const out = path.join(root, 'copilot-cli.yaml');
+    const result = await runCli(['copilot-cli', 'export', '--out', out], {
+      env: { HOME: home, COPILOT_CLI_HOME: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).not.toContain('SecretCopilotSummary42');
+    expect(refusals(result.stderr, 'session-store.db'), result.stderr).toHaveLength(1);
+  });
+
+  it("copilot-cli: a write-ahead log that is a link out is refused with one warning; the store's own rows are exported", async () => {
+    const root = tempDir('bourdon-copilot-cli-wal-');
+    const home = path.join(root, 'home');
+    const agent = path.join(home, 'elsewhere', 'agent.db');
+    fs.mkdirSync(path.dirname(agent), { recursive: true });
+    // A WAL-mode store whose checkpointed row is in the main file and whose later row is only in its log.
+    python(
+      [
+        'import sqlite3,sys',
+        'c=sqlite3.connect(sys.argv[1],isolation_level=None)',
+        "c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')",
+        'c.execute(sys.argv[2]); c.execute(sys.argv[3])',
+        "c.execute('PRAGMA wal_checkpoint(TRUNCATE)')",
+        'c.execute(sys.argv[4])',
+        "import shutil; shutil.copy(sys.argv[1], sys.argv[5]); shutil.copy(sys.argv[1] + '-wal', sys.argv[1] + '-kept-wal')",
+      ].join('\n'),
+      agent,
+      SESSIONS_TABLE,
+      session('s1', 'Checkpointed summary'),
+      session('s2', 'SecretWalSummary42'),
+      path.join(home, 'elsewhere', 'main.db'),
+    );
+    const folder = path.join(home, '.copilot');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.copyFileSync(path.join(home, 'elsewhere', 'main.db'), path.join(folder, 'session-store.db'));
+    fs.symlinkSync(`${agent}-kept-wal`, path.join(folder, 'session-store.db-wal'));
+    const out = path.join(root, 'copilot-cli.yaml');
+    const result = await runCli(['copilot-cli', 'export', '--out', out], {
+      env: { HOME: home, COPILOT_CLI_HOME: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain('Checkpointed summary');
+    expect(text).not.toContain('SecretWalSummary42');
+    expect(refusals(result.stderr, 'session-store.db-wal'), result.stderr).toHaveLength(1);
+    // The same log beside the store, not a link, is read: the refusal is the link's, not the log's.
+    fs.rmSync(path.join(folder, 'session-store.db-wal'));
+    fs.copyFileSync(`${agent}-kept-wal`, path.join(folder, 'session-store.db-wal'));
+    const again = await runCli(['copilot-cli', 'export', '--out', out], {
+      env: { HOME: home, COPILOT_CLI_HOME: undefined, SOURCE_DATE_EPOCH: '1764806400' },
+      cwd: root,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('SecretWalSummary42');
   });
 });

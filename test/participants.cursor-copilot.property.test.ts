@@ -14,7 +14,7 @@ import type { SqlJsStatic, SqlValue } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
-import { isoCalendarDate } from '../src/participants/python-values.js';
+import { isoCalendarDate } from '../src/core/native/python-dates.js';
 import { codePointLength } from '../src/participants/scrub.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';

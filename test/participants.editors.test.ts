@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { cascadeParticipant } from '../src/participants/cascade/index.js';
 import { copilotParticipant } from '../src/participants/copilot/index.js';
 import { exportCopilotVscode, copilotVscodeParticipant } from '../src/participants/copilot-vscode/index.js';
-import { SourceReader } from '../src/participants/files.js';
+import { SourceReader } from '../src/participants/source-reader.js';
 import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
 import { sinceInstant } from '../src/participants/runner.js';
 import { runCli } from './helpers/cli.js';

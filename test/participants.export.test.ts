@@ -11,8 +11,7 @@ import * as yaml from 'js-yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/fixtures.js';
 import { runCli, type CliResult } from './helpers/cli.js';
-
-const EPOCH = String(Date.parse('2026-05-01T12:00:00Z') / 1000);
+import { runExportCli } from './helpers/export-cli.js';
 
 let root: string;
 let home: string;
@@ -26,20 +25,8 @@ function write(relative: string, text: string): string {
   return file;
 }
 
-function bourdon(args: string[], extra: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runCli(args, {
-    cwd: home,
-    env: {
-      HOME: home,
-      BOURDON_HOME: bourdonHome,
-      BOURDON_LIBRARY: library,
-      BOURDON_LOCAL_NAME: 'test-host',
-      SOURCE_DATE_EPOCH: EPOCH,
-      TZ: 'UTC',
-      ...extra,
-    },
-    timeoutMs: 60_000,
-  });
+function bourdon(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  return runExportCli({ home, bourdonHome, library }, args, env);
 }
 
 function manifest(agent: string): Record<string, unknown> {

@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from './helpers/cli.js';
+import type { CliResult } from './helpers/cli.js';
+import { runExportCli } from './helpers/export-cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { serveFakeOpenclaw, serveHandler, type FakeApi, type FakeInstance } from './helpers/openclaw-fake.mjs';
 import { createContext } from '../src/core/context.js';
@@ -22,7 +23,8 @@ import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
-import { isoInstant, pyStr, pyTruthy } from '../src/participants/python-values.js';
+import { pyStr, truthy } from '../src/core/native/python-values.js';
+import { isoInstant } from '../src/core/native/python-dates.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import {
@@ -34,7 +36,6 @@ import {
 } from '../src/participants/openclaw/handshake.js';
 
 const TOKEN = 'oc-secret-7f3a9c1e2b4d6f80';
-const EPOCH = String(Date.parse('2026-05-01T12:00:00Z') / 1000);
 
 const STATUS = { version: '2026.3.2', auth_enabled: true };
 const SESSIONS = [
@@ -86,19 +87,7 @@ async function handler(fn: Parameters<typeof serveHandler>[0]): Promise<FakeInst
 }
 
 function bourdon(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  return runCli(args, {
-    cwd: home,
-    env: {
-      HOME: home,
-      BOURDON_HOME: bourdonHome,
-      BOURDON_LIBRARY: library,
-      BOURDON_LOCAL_NAME: 'test-host',
-      SOURCE_DATE_EPOCH: EPOCH,
-      TZ: 'UTC',
-      ...env,
-    },
-    timeoutMs: 60_000,
-  });
+  return runExportCli({ home, bourdonHome, library }, args, env);
 }
 
 const out = () => path.join(root, 'out.l5.yaml');
@@ -574,7 +563,7 @@ describe('openclaw values as Python reads them (checked against python3)', () =>
     const expected = JSON.parse(run.stdout) as unknown[];
     const ours = documents.map((text) => {
       const value = parsePythonJson(text);
-      return [pyStr(value), pyTruthy(value), Array.isArray(value) ? value.map(pyTruthy) : null];
+      return [pyStr(value), truthy(value), Array.isArray(value) ? value.map(truthy) : null];
     });
     expect(ours).toEqual(expected);
   });

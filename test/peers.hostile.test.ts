@@ -8,27 +8,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { McpServer } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
+import type { HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { runCli } from './helpers/cli.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
+import { runStandInPeer } from './helpers/peer-stand-in.js';
 import { tempDir } from './helpers/fixtures.js';
 
 /** What the stand-in answers to each tool: the raw text of its first content item. */
 const answers = new Map<string, string>();
 
-function hostileServer(): McpServer {
-  const server = new McpServer({ name: 'hostile', version: '1' });
-  for (const tool of ['export_agents', 'list_agents', 'find_entity']) {
-    server.registerTool(tool, { inputSchema: z.looseObject({}) }, async () => ({
-      content: [{ type: 'text', text: answers.get(tool) ?? '{}' }],
-    }));
-  }
-  return server;
-}
+/** The stand-in's tools, each answering its text from `answers`. */
+const HOSTILE_TOOLS = Object.fromEntries(
+  ['export_agents', 'list_agents', 'find_entity'].map((tool) => [tool, () => answers.get(tool) ?? '{}']),
+);
 
 /** A well-formed exported agent, for one field at a time to be spoiled. */
 const goodAgent = {
@@ -53,7 +47,7 @@ let home: string;
 let library: string;
 
 beforeAll(async () => {
-  peer = await runHttpServer(hostileServer, { port: 0, allowUnauthenticated: true, warn: () => {} });
+  peer = await runStandInPeer('hostile', HOSTILE_TOOLS);
   home = tempDir('bourdon-hostile-home-');
   library = tempDir('bourdon-hostile-lib-');
   fs.mkdirSync(path.join(library, 'agents'));

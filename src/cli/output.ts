@@ -3,9 +3,10 @@
  */
 import { relativeDay } from '../core/store/dates.js';
 import { wrapExample } from './example-wrap.js';
+import { printable, printableOutput, stampedStyle } from './terminal-text.js';
 import { cutVisible, displayWidth, stderrWidth, truncate, wrapLine, wrapText } from './width.js';
 
-export { relativeDay, stderrWidth };
+export { printable, printableOutput, relativeDay, stderrWidth };
 
 /** The few styles human output uses; plain strings when colour is off. */
 interface Colors {
@@ -39,68 +40,26 @@ function colorWanted(): boolean {
 }
 
 /**
- * Loads chalk only when colour will be shown (a TTY), so scripts and hooks do not pay for it.
- * Called once by the base command before a command runs.
+ * Turns colour on when it will be shown (a TTY, NO_COLOR unset). Called once by the base command
+ * before a command runs. The codes are chalk's (level 1), written stamped (terminal-text.ts), so
+ * the last pass keeps them and escapes any code that came with data.
  */
 export async function setupColors(): Promise<void> {
   if (!colorWanted()) return;
-  const { Chalk } = await import('chalk');
-  const chalk = new Chalk({ level: 1 });
   active = {
-    bold: chalk.bold,
-    dim: chalk.dim,
-    red: chalk.red,
-    green: chalk.green,
-    cyan: chalk.cyan,
-    yellow: chalk.yellow,
-    magenta: chalk.magenta,
-    gray: chalk.gray,
+    bold: stampedStyle(1, 22),
+    dim: stampedStyle(2, 22),
+    red: stampedStyle(31, 39),
+    green: stampedStyle(32, 39),
+    cyan: stampedStyle(36, 39),
+    yellow: stampedStyle(33, 39),
+    magenta: stampedStyle(35, 39),
+    gray: stampedStyle(90, 39),
   };
-  // The exact codes these styles emit, and no others, are what the last pass keeps (printableOutput).
-  for (const style of Object.values(active)) for (const [code] of style('x').matchAll(SGR)) ownCodes.add(code);
 }
-
-// eslint-disable-next-line no-control-regex -- the colour codes chalk emits
-const SGR = /\u001b\[[0-9;]*m/g;
-/** The colour codes this CLI's own styles emit (setupColors); empty while colour is off. */
-const ownCodes = new Set<string>();
 
 export function colors(): Colors {
   return active;
-}
-
-/**
- * Invisible characters that change what a reader sees without showing themselves: bidi
- * overrides, embeddings and isolates (U+202A–U+202E, U+2066–U+2069), the Arabic letter mark
- * (U+061C), zero-width and directional marks (U+200B–U+200F) and U+FEFF. Escaped like control
- * characters, as the page escapes them, so `evil\u202egnp.exe` cannot pass for another name.
- */
-const INVISIBLE = '\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufeff';
-const escapeChar = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-const UNPRINTABLE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'g');
-const UNPRINTABLE_IN_OUTPUT = new RegExp(
-  `\\u001b\\[[0-9;]*m|[\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
-  'g',
-);
-
-/**
- * Control characters in data (ESC, CR, BEL, …) and invisible ones (INVISIBLE) shown escaped as
- * `\u001b`, so no row a caller committed can move the cursor, clear the screen, fake a line or
- * reorder what the reader sees in the terminal.
- */
-export function printable(value: unknown): string {
-  return String(value).replace(UNPRINTABLE, escapeChar);
-}
-
-/**
- * The last line of defence for whole human outputs: every control character escaped except
- * newlines and, when colour is on, the exact colour codes this module's styles emit (ownCodes):
- * a code from data that conceals (`ESC[8m`), paints a background, blinks or moves the cursor is
- * shown escaped, on a terminal too. (Data may still carry one of the palette's own codes; it
- * cannot hide text or leave the palette.)
- */
-export function printableOutput(text: string): string {
-  return text.replace(UNPRINTABLE_IN_OUTPUT, (match) => (ownCodes.has(match) ? match : printable(match)));
 }
 
 /** File content shown to be copied as it is (a host's config snippet): never wrapped or cut. */
@@ -112,7 +71,8 @@ export interface Verbatim {
 export type HumanOutput = string | readonly (string | Verbatim)[];
 
 /**
- * Human output as printed: control characters in data escaped (printableOutput), then every
+ * Human output as printed: escape sequences and control characters in data escaped, our own
+ * colour codes kept (printableOutput, terminal-text.ts), then every
  * line wrapped to the output width (wrap), the last pass that keeps any line a renderer left
  * too long from running past the terminal. Verbatim parts are only escaped.
  */

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type * as Tty from 'node:tty';
 import { eastAsianWidth } from 'get-east-asian-width';
 import { lazy } from '../core/lazy.js';
+import { printableOutput } from './terminal-text.js';
 
 const require = createRequire(import.meta.url);
 
@@ -189,9 +190,12 @@ export function wrapText(text: string, width: number | null, continuation?: numb
     .join('\n');
 }
 
-/** A line for a person on stderr (`bourdon: …`), wrapped at stderr's width, continued 2 in. */
+/**
+ * A line for a person on stderr (`bourdon: …`): escape sequences from data shown escaped, our
+ * colour codes kept (printableOutput), wrapped at stderr's width, continued 2 in.
+ */
 export function stderrLine(text: string): string {
-  return wrapText(text, stderrWidth(), 2) + '\n';
+  return wrapText(printableOutput(text), stderrWidth(), 2) + '\n';
 }
 
 /**

@@ -7,8 +7,8 @@
  * front matter and converts the other fields is its own.
  */
 import path from 'node:path';
-import type { SourceReader } from './files.js';
-import { modifiedAt } from './files.js';
+import type { SourceReader } from './source-reader.js';
+import { modifiedAt } from './source-reader.js';
 import { YamlTimestamp, isMapping, pyStr, pyStrip, pyTruthy, slice } from './markdown.js';
 import type { SourceStatus } from './participant.js';
 

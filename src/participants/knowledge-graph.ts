@@ -4,7 +4,7 @@
  * rules: person types and any observation that looks like a credential make an entity private.
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
-import type { SourceReader } from './files.js';
+import type { SourceReader } from './source-reader.js';
 import { cut } from './markdown.js';
 import { isPersonType, type EntityRow } from './rows.js';
 

@@ -3,36 +3,12 @@
  * value shows: a float that is a whole number (`2.0` is `'2.0'` in Python, `2` in JavaScript), an
  * exponent (`1e16` → `'1e+16'`), an integer past 2^53 (exact in Python), and the `NaN`,
  * `Infinity` and `-Infinity` literals Python accepts. Floats come back as PyFloat, large integers
- * as bigint; python-values.ts's `pyStr` and `pyTruthy` understand both. A text without any such
+ * as bigint; core/native/python-values.ts's `pyStr` and `truthy` understand both. A text without any such
  * number is read by JSON.parse itself (the common case costs one scan).
  */
+import { PyFloat } from '../core/native/python-values.js';
 
-/** A JSON number Python reads as a float, with the text `str()` gives it. */
-export class PyFloat {
-  constructor(readonly value: number) {}
-
-  /** Python's `repr(float)`: the shortest round-trip digits, `.0` on whole numbers, exponents outside 1e-4 to 1e16. */
-  toString(): string {
-    const value = this.value;
-    if (Number.isNaN(value)) return 'nan';
-    if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-    if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-    const [mantissa, exponentText] = value.toExponential().split('e');
-    const exponent = Number(exponentText);
-    const negative = mantissa.startsWith('-');
-    const digits = mantissa.replace('-', '').replace('.', '');
-    let text: string;
-    if (exponent >= -4 && exponent < 16) {
-      if (exponent < 0) text = `0.${'0'.repeat(-exponent - 1)}${digits}`;
-      else if (digits.length <= exponent + 1) text = `${digits}${'0'.repeat(exponent + 1 - digits.length)}.0`;
-      else text = `${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
-    } else {
-      const body = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-      text = `${body}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-    }
-    return negative ? `-${text}` : text;
-  }
-}
+export { PyFloat };
 
 /** A number token JSON.parse would read differently from Python, or one of Python's extra literals. */
 const PYTHON_ONLY = /"(?:[^"\\]|\\.)*"|(-?(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d{16,})|NaN|-?Infinity)/g;

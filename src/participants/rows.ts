@@ -2,7 +2,7 @@
  * The rows participants build (entities, sessions), the engine's merge of entity lists from
  * several sources, and the person types that make an entity private.
  */
-import { byCodePoint } from './files.js';
+import { compareCodePoints } from '../core/native/python-values.js';
 import { ENTITY_KEYS, SESSION_KEYS } from './manifest-shape.js';
 import { pyStrip } from './markdown.js';
 
@@ -71,7 +71,7 @@ export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityR
       seen.visibility = stricter(seen.visibility, row.visibility);
     }
   }
-  return [...byKey.values()].sort((a, b) => byCodePoint(a.name.toLowerCase(), b.name.toLowerCase()));
+  return [...byKey.values()].sort((a, b) => compareCodePoints(a.name.toLowerCase(), b.name.toLowerCase()));
 }
 
 /** Entity keys in the engine's order, empty values left out. */

@@ -179,10 +179,10 @@ async function fingerprint(path: string): Promise<string> {
 }
 
 /** True when a rollback journal holds pages of a transaction still being written (a hot journal). */
-async function hotJournal(path: string): Promise<boolean> {
+async function hotJournal(journal: string): Promise<boolean> {
   let handle;
   try {
-    handle = await open(`${path}-journal`, 'r');
+    handle = await open(journal, 'r');
   } catch {
     return false;
   }
@@ -198,16 +198,34 @@ async function hotJournal(path: string): Promise<boolean> {
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * The files one database is read from: the database itself and, beside it, its write-ahead log
+ * and rollback journal. A reader that confines what it reads (participants/files.ts) passes the
+ * real paths it allowed, and undefined for a companion it refused: read as if absent.
+ */
+export interface DatabaseFiles {
+  readonly main: string;
+  readonly wal: string | undefined;
+  readonly journal: string | undefined;
+}
+
+/** The files SQLite itself would read for the database at `path`. */
+export function filesBeside(path: string): DatabaseFiles {
+  return { main: path, wal: `${path}-wal`, journal: `${path}-journal` };
+}
+
+/**
  * The database's committed content: the main file with its write-ahead log folded in. A read
  * that races a writer (the log changed while we read, or a rollback journal is hot) is retried;
  * a database still mid-write after that is refused rather than read torn.
  */
-async function snapshot(path: string): Promise<Buffer> {
+async function snapshot(files: DatabaseFiles): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
-    const walBefore = await fingerprint(`${path}-wal`);
-    const wal = await readIfPresent(`${path}-wal`);
-    const main = await readFile(path);
-    const settled = (await fingerprint(`${path}-wal`)) === walBefore && !(await hotJournal(path));
+    const walBefore = files.wal === undefined ? '' : await fingerprint(files.wal);
+    const wal = files.wal === undefined ? undefined : await readIfPresent(files.wal);
+    const main = await readFile(files.main);
+    const settled =
+      (files.wal === undefined ? '' : await fingerprint(files.wal)) === walBefore &&
+      !(files.journal !== undefined && (await hotJournal(files.journal)));
     if (settled) return wal ? foldWriteAheadLog(main, wal) : main;
     if (attempt >= SNAPSHOT_ATTEMPTS) throw new Error('it is being written (a transaction is in progress); try again');
     await pause(SNAPSHOT_RETRY_MS * attempt);
@@ -219,16 +237,19 @@ function oneLine(error: unknown): string {
   return text.split('\n')[0].trim() || 'unreadable';
 }
 
-/** Opens a copy of the database at `path`; throws with a one-line reason when it cannot or takes too long. */
-export async function openReadOnly(path: string): Promise<ReadOnlyDatabase> {
+/**
+ * Opens a copy of the database at `path` (read from `files`, by default the files beside it);
+ * throws with a one-line reason naming `path` when it cannot or takes too long.
+ */
+export async function openReadOnly(path: string, files: DatabaseFiles = filesBeside(path)): Promise<ReadOnlyDatabase> {
   const deadline = Date.now() + sourceReadBudgetMs();
   let bytes: Buffer;
   try {
-    const info = await stat(path);
-    const walSize = (await stat(`${path}-wal`).catch(() => undefined))?.size ?? 0;
+    const info = await stat(files.main);
+    const walSize = files.wal === undefined ? 0 : ((await stat(files.wal).catch(() => undefined))?.size ?? 0);
     if (!info.isFile()) throw new Error('not a regular file');
     if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
-    bytes = await snapshot(path);
+    bytes = await snapshot(files);
   } catch (error) {
     throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
   }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, TomlDate } from 'smol-toml';
-import type { SourceReader } from '../files.js';
+import type { SourceReader } from '../source-reader.js';
 import { pyTruthy } from '../markdown.js';
 import { pyStrip } from '../scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';
@@ -166,24 +166,6 @@ function readTable(reader: SourceReader, file: string): Record<string, unknown> 
   }
 }
 
-/** What is at `target`: nothing, something, or a link that loops or leads to nothing. */
-function linkState(target: string): 'absent' | 'present' | 'loop' | 'dangling' {
-  const loops = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ELOOP';
-  try {
-    fs.lstatSync(target);
-  } catch (error) {
-    return loops(error) ? 'loop' : 'absent';
-  }
-  try {
-    fs.statSync(target);
-    return 'present';
-  } catch (error) {
-    return loops(error) ? 'loop' : 'dangling';
-  }
-}
-
-const LINK_PROBLEM = { loop: 'a link that loops', dangling: 'a link to nothing' } as const;
-
 /**
  * The automations of a folder, in folder-name order: every `<folder>/automation.toml` one level
  * down (a folder without one is not an automation, whatever else it holds). An id that trims to
@@ -194,18 +176,15 @@ export function readAutomations(reader: SourceReader, dir: string, filter: Actio
   for (const entry of reader.list(dir)) {
     const folder = path.join(dir, entry);
     const tomlFile = path.join(folder, 'automation.toml');
-    const tomlState = linkState(tomlFile);
-    if (tomlState === 'loop' || tomlState === 'dangling')
-      reader.warn(`${tomlFile}: skipped, ${LINK_PROBLEM[tomlState]}`);
-    if (tomlState !== 'present') continue;
+    // Absent, or a link that loops or leads to nothing (the reader warns of those): no automation.
+    // One that leads outside the folders an export reads is refused and read as an empty table.
+    if (!reader.stat(tomlFile) && !fs.existsSync(tomlFile)) continue;
     const table = readTable(reader, tomlFile);
     const id = textField(table, 'id', entry);
     if (!id) continue;
     const memoryPath = path.join(folder, 'memory.md');
+    // A memory.md that is a broken link or leads out is named by the reader: no runs.
     const memoryFile = reader.isFile(memoryPath) ? memoryPath : undefined;
-    const memoryState = memoryFile ? 'present' : linkState(memoryPath);
-    // A loop the reader has already named (files.ts); a link to nothing it does not.
-    if (memoryState === 'dangling') reader.warn(`${memoryPath}: skipped, ${LINK_PROBLEM[memoryState]}; no runs read`);
     const memory = memoryFile ? reader.readStrictText(memoryFile, { maxBytes: MEMORY_TAIL_BYTES, tail: true }) : null;
     automations.push({
       folder,

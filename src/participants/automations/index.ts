@@ -4,7 +4,8 @@
  * one folder (automations.ts), their runs (runs.ts), and the sessions and entities the engine
  * builds from them (conformance/participants/README.md, "claude_code_automations" and after).
  */
-import { byCodePoint, modifiedAt, SourceReader } from '../files.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
+import { modifiedAt, SourceReader } from '../source-reader.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -50,10 +51,14 @@ interface AutomationRun {
 /** The runs on or after `since`, newest first: by (date, id) descending, ties in automation then file order. */
 function keptRuns(automations: readonly Automation[], since: string | undefined): AutomationRun[] {
   const runs = automations.flatMap((automation) =>
-    automation.runs.filter((run) => !since || byCodePoint(run.date, since) >= 0).map((run) => ({ automation, run })),
+    automation.runs
+      .filter((run) => !since || compareCodePoints(run.date, since) >= 0)
+      .map((run) => ({ automation, run })),
   );
   // Array.prototype.sort is stable: equal keys keep their order.
-  return runs.sort((a, b) => byCodePoint(b.run.date, a.run.date) || byCodePoint(b.automation.id, a.automation.id));
+  return runs.sort(
+    (a, b) => compareCodePoints(b.run.date, a.run.date) || compareCodePoints(b.automation.id, a.automation.id),
+  );
 }
 
 /** What one export builds rows with: its variant, its reader (for warnings), its compiled signals. */

@@ -6,8 +6,8 @@
  * runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../files.js';
-import { isoCalendarDate } from '../python-values.js';
+import { SourceReader } from '../source-reader.js';
+import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { loadYaml, isMapping, pyStrip, truthyText } from '../markdown.js';
 import { manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../files.js';
+import { modifiedAt, SourceReader } from '../source-reader.js';
 import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { readGraph } from '../knowledge-graph.js';
 import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';

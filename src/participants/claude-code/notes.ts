@@ -4,7 +4,7 @@
  * and `LOG/<date>….md`), read as conformance/participants/README.md ("claude_code") says.
  */
 import path from 'node:path';
-import type { SourceReader } from '../files.js';
+import type { SourceReader } from '../source-reader.js';
 import { cut, cutTitle, firstH1, firstParagraph, parseNote, pyStr, pyTruthy, tagList } from '../markdown.js';
 import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
 

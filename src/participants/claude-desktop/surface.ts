@@ -9,7 +9,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { SourceReader, byCodePoint, modifiedAt } from '../files.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { pyStr, pyTruthy } from '../markdown.js';
 import type {
@@ -206,7 +207,7 @@ function stateFiles(reader: SourceReader, store: string): string[] {
 
 /** Newest first by (date, id) as text; ties keep file order. */
 function byDateThenId<Extra>(a: Conversation<Extra>, b: Conversation<Extra>): number {
-  return byCodePoint(b.date, a.date) || byCodePoint(b.id, a.id);
+  return compareCodePoints(b.date, a.date) || compareCodePoints(b.id, a.id);
 }
 
 function sessionOf<Extra>(surface: Surface<Extra>, conversation: Conversation<Extra>): SessionRow {

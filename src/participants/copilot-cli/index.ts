@@ -1,15 +1,17 @@
 /**
  * The GitHub Copilot CLI participant: sessions (with their checkpoints, turns, refs and files)
  * and repositories from `session-store.db`, plus the dynamic context items the CLI learns per
- * repository. The database is read through a copy (sqlite.ts), WAL included, never in place.
- * A missing table contributes nothing; a table the queries cannot read is reported.
+ * repository. The database is read through a SourceReader (files.ts): it, its write-ahead log
+ * and its journal must stay inside the CLI's folder (a link leading out is refused), and it is
+ * read through a copy (core/native/sqlite.ts), WAL included, never in place. A missing table
+ * contributes nothing; a table the queries cannot read is reported.
  */
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlValue } from 'sql.js';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { boundText, scrubNativeText } from '../scrub.js';
-import { openReadOnly, type ReadOnlyDatabase, type Row } from '../sqlite.js';
+import type { ReadOnlyDatabase, Row } from '../sqlite.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -49,9 +51,25 @@ const KEY_ACTIONS = 6;
 const KEY_ACTION_LIMIT = 280;
 const SUMMARY_LIMIT = 260;
 
-function databasePath({ env, home, cwd }: ExportEnvironment): string {
-  const dir = env.COPILOT_CLI_HOME ? path.resolve(cwd, env.COPILOT_CLI_HOME) : path.join(home, '.copilot');
-  return path.join(dir, 'session-store.db');
+interface Located {
+  /** The CLI's folder: `$COPILOT_CLI_HOME`, else `~/.copilot`. */
+  readonly folder: string;
+  readonly database: string;
+  /** Reads the database confined to the CLI's folder, which may lie outside the home when the user named it. */
+  readonly reader: SourceReader;
+}
+
+function locate({ env, home, cwd }: ExportEnvironment): Located {
+  const folder = env.COPILOT_CLI_HOME ? path.resolve(cwd, env.COPILOT_CLI_HOME) : path.join(home, '.copilot');
+  const reader = new SourceReader([home], { workingFolder: cwd });
+  // Allowed, not given: the folder stays the source root the database must lie inside.
+  reader.allow(folder);
+  return { folder, database: path.join(folder, 'session-store.db'), reader };
+}
+
+/** Whether the session store may be read: the folder is asked first, so the store must stay inside it. */
+function storeReadable({ reader, folder, database }: Located): boolean {
+  return reader.isDir(folder) && reader.isFile(database);
 }
 
 /** Python's `str()` of a column value (text, number, NULL). */
@@ -67,7 +85,7 @@ function present(value: SqlValue | undefined): value is string | number | Uint8A
 }
 
 /** Queries that never throw: a missing table gives no rows; any other failure is warned once. */
-function querier(db: ReadOnlyDatabase, file: string, warnings: string[]) {
+function querier(db: ReadOnlyDatabase, file: string, warn: (message: string) => void) {
   const tables = new Set([...db.tables()].map((name) => name.toLowerCase()));
   const warned = new Set<string>();
   return (table: string, sql: string, params: SqlValue[] = []): Row[] => {
@@ -77,7 +95,7 @@ function querier(db: ReadOnlyDatabase, file: string, warnings: string[]) {
     } catch (error) {
       if (!warned.has(table)) {
         warned.add(table);
-        warnings.push(`copilot-cli: ${file}: table ${table} unreadable: ${(error as Error).message.split('\n')[0]}`);
+        warn(`copilot-cli: ${file}: table ${table} unreadable: ${(error as Error).message.split('\n')[0]}`);
       }
       return [];
     }
@@ -177,35 +195,39 @@ function manifestOf(environment: ExportEnvironment, body: Record<string, unknown
   );
 }
 
-async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
-  const file = databasePath(environment);
-  const info = await stat(file).catch(() => undefined);
+function statuses(located: Located): SourceStatus[] {
+  const { database } = located;
+  const modified = storeReadable(located) ? modifiedAt(database) : undefined;
   return [
-    info?.isFile()
-      ? { name: 'session_store', path: file, found: true, modified: info.mtime.toISOString() }
-      : { name: 'session_store', path: file, found: false },
+    modified
+      ? { name: 'session_store', path: database, found: true, modified }
+      : { name: 'session_store', path: database, found: false },
   ];
 }
 
+async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
+  return statuses(locate(environment));
+}
+
 async function exportCopilotCli(environment: ExportEnvironment): Promise<ParticipantExport> {
-  const file = databasePath(environment);
-  const warnings: string[] = [];
-  const found = (await stat(file).catch(() => undefined))?.isFile() ?? false;
-  // No store: the engine still writes a manifest, with nothing in it.
-  if (!found) return { manifest: manifestOf(environment, {}), sources: await sources(environment), warnings };
+  const located = locate(environment);
+  const { database: file, reader } = located;
+  // No store (or one that leads out of the folder): the engine still writes a manifest, with nothing in it.
+  if (!storeReadable(located))
+    return { manifest: manifestOf(environment, {}), sources: statuses(located), warnings: reader.warnings };
 
   let rows: Row[] = [];
   let contextItems: Row[] = [];
   let sessions: Record<string, unknown>[] = [];
-  let db: ReadOnlyDatabase | undefined;
+  let db: ReadOnlyDatabase | null = null;
   try {
-    db = await openReadOnly(file);
+    db = await reader.openDatabase(file);
   } catch (error) {
-    warnings.push(`copilot-cli: skipped ${(error as Error).message}`);
+    reader.warn(`copilot-cli: skipped ${(error as Error).message}`);
   }
   if (db) {
     try {
-      const query = querier(db, file, warnings);
+      const query = querier(db, file, (message) => reader.warn(message));
       const since = environment.since ? [`${environment.since}T00:00:00+00:00`] : [];
       rows = query(
         'sessions',
@@ -230,7 +252,7 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
     recent_sessions: sessions,
     known_entities: entities.map((entity) => shaped(entity, ENTITY_KEYS)),
   });
-  return { manifest, sources: await sources(environment), warnings };
+  return { manifest, sources: statuses(located), warnings: reader.warnings };
 }
 
 export const copilotCliParticipant: Participant = {

@@ -7,11 +7,11 @@
  * never read.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../files.js';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import { slice } from '../markdown.js';
 import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { compareCodePoints, pyStr, pyTruthy } from '../python-values.js';
+import { compareCodePoints, pyStr, truthy } from '../../core/native/python-values.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';
 
 const AGENT_ID = 'copilot-vscode';
@@ -136,7 +136,7 @@ export function readTranscript(reader: SourceReader, file: string): Transcript |
       if (record.type === 'assistant.turn_end') transcript.turns += 1;
       continue;
     }
-    if (pyTruthy(data) && !isObject(data)) {
+    if (truthy(data) && !isObject(data)) {
       wrong(`line ${lines} has a ${String(record.type)} whose data is not an object`);
       continue;
     }
@@ -150,7 +150,7 @@ export function readTranscript(reader: SourceReader, file: string): Transcript |
       transcript.startTime = start ?? '';
       transcript.producer = fields.producer ?? null;
       transcript.copilotVersion = fields.copilotVersion ?? null;
-    } else if (pyTruthy(fields.content)) {
+    } else if (truthy(fields.content)) {
       if (typeof fields.content !== 'string') {
         wrong(`line ${lines} has a message whose content is not text`);
         continue;
@@ -165,8 +165,8 @@ function sessionOf(transcript: Transcript): Record<string, unknown> {
   const actions: string[] = [];
   if (transcript.firstMessage !== undefined) actions.push(scrubNativeText(transcript.firstMessage));
   if (transcript.turns > 0) actions.push(`turns: ${transcript.turns}`);
-  if (pyTruthy(transcript.copilotVersion)) actions.push(`copilot: ${pyStr(transcript.copilotVersion)}`);
-  if (pyTruthy(transcript.producer)) actions.push(`mode: ${pyStr(transcript.producer)}`);
+  if (truthy(transcript.copilotVersion)) actions.push(`copilot: ${pyStr(transcript.copilotVersion)}`);
+  if (truthy(transcript.producer)) actions.push(`mode: ${pyStr(transcript.producer)}`);
   return { date: slice(transcript.startTime, 10), key_actions: actions, visibility: 'team' };
 }
 

@@ -6,7 +6,7 @@
  * session texts are not (the runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../files.js';
+import { SourceReader } from '../source-reader.js';
 import { parseNote, pyStrip, pyTruthy, isMapping, truthyText, pyStr } from '../markdown.js';
 import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';

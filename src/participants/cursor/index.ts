@@ -1,13 +1,15 @@
 /**
  * The Cursor participant: sessions and workspace projects from the editor's `state.vscdb`
  * databases (`ItemTable` key/value rows), recurring topics inferred from them, and the curated
- * topics of `memory/short-index.json`. Databases are read through a copy (sqlite.ts), never opened
- * in place; one that cannot be read is reported and the others still export.
+ * topics of `memory/short-index.json`. Everything is read through a SourceReader (files.ts), so a
+ * database or index that is a link leading out of its folder is refused; databases are read
+ * through a copy (core/native/sqlite.ts), never opened in place; one that cannot be read is
+ * reported and the others still export.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { SourceReader, modifiedAt } from '../source-reader.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { openReadOnly, type ReadOnlyDatabase } from '../sqlite.js';
+import type { ReadOnlyDatabase } from '../sqlite.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -23,7 +25,6 @@ import {
 } from '../manifest-shape.js';
 import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
-import { compareCodePoints } from '../python-values.js';
 
 const AGENT_ID = 'cursor';
 const ROLE_NARRATIVE =
@@ -41,7 +42,15 @@ const MAX_SHORT_INDEX_BYTES = 16 * 1024 * 1024;
 interface Located {
   /** The data directory, or undefined when the platform has none (Windows without APPDATA). */
   readonly dataDir: string | undefined;
+  /** The folder holding `memory/short-index.json`: `$CURSOR_DIR`, else `~/.cursor`. */
+  readonly memoryHome: string;
   readonly shortIndex: string;
+  /**
+   * Reads the sources confined: each to the first of them it asks about that holds it (the
+   * data directory, the memory folder). A folder the user named ($CURSOR_DIR, $APPDATA) may lie
+   * outside the home.
+   */
+  readonly reader: SourceReader;
 }
 
 function locate(environment: ExportEnvironment): Located {
@@ -51,29 +60,23 @@ function locate(environment: ExportEnvironment): Located {
   if (!dataDir && platform === 'darwin') dataDir = path.join(home, 'Library', 'Application Support', 'Cursor');
   else if (!dataDir && platform === 'win32') dataDir = env.APPDATA ? path.join(env.APPDATA, 'Cursor') : undefined;
   else if (!dataDir) dataDir = path.join(home, '.config', 'Cursor');
-  return { dataDir, shortIndex: path.join(override ?? path.join(home, '.cursor'), 'memory', 'short-index.json') };
-}
-
-async function statOf(file: string): Promise<Awaited<ReturnType<typeof stat>> | undefined> {
-  try {
-    return await stat(file);
-  } catch {
-    return undefined;
-  }
+  const memoryHome = override ?? path.join(home, '.cursor');
+  const reader = new SourceReader([home], { workingFolder: cwd });
+  // Allowed, not given: each is still the source root the files below it must stay inside.
+  if (dataDir) reader.allow(dataDir);
+  reader.allow(memoryHome);
+  return { dataDir, memoryHome, shortIndex: path.join(memoryHome, 'memory', 'short-index.json'), reader };
 }
 
 /** The state databases in the engine's order: the root one, the global one, then each workspace's. */
-async function stateDatabases(dataDir: string): Promise<string[]> {
+function stateDatabases(reader: SourceReader, dataDir: string): string[] {
+  // The data directory first: it is the source root every database must stay inside.
+  if (!reader.isDir(dataDir)) return [];
   const candidates = [path.join(dataDir, 'state.vscdb'), path.join(dataDir, 'User', 'globalStorage', 'state.vscdb')];
   const workspaces = path.join(dataDir, 'User', 'workspaceStorage');
-  if ((await statOf(workspaces))?.isDirectory()) {
-    const children = await readdir(workspaces).catch(() => [] as string[]);
-    // Code-point order, as Python sorts names (JavaScript's default sort compares UTF-16 units).
-    for (const child of children.sort(compareCodePoints)) candidates.push(path.join(workspaces, child, 'state.vscdb'));
-  }
-  const found: string[] = [];
-  for (const candidate of candidates) if ((await statOf(candidate))?.isFile()) found.push(candidate);
-  return found;
+  // In code-point order, as Python sorts names.
+  for (const child of reader.list(workspaces)) candidates.push(path.join(workspaces, child, 'state.vscdb'));
+  return candidates.filter((candidate) => reader.isFile(candidate));
 }
 
 function rowKey(key: unknown): unknown {
@@ -97,14 +100,15 @@ function rowValue(value: unknown): unknown {
 }
 
 /** Sessions from one database; a database that cannot be read adds a warning instead. */
-async function readDatabase(file: string, today: string, warnings: string[]): Promise<CursorSession[]> {
-  let db: ReadOnlyDatabase;
+async function readDatabase(reader: SourceReader, file: string, today: string): Promise<CursorSession[]> {
+  let db: ReadOnlyDatabase | null;
   try {
-    db = await openReadOnly(file);
+    db = await reader.openDatabase(file);
   } catch (error) {
-    warnings.push(`cursor: skipped ${(error as Error).message}`);
+    reader.warn(`cursor: skipped ${(error as Error).message}`);
     return [];
   }
+  if (!db) return [];
   const sessions: CursorSession[] = [];
   try {
     if (!db.tables().has('ItemTable')) return [];
@@ -113,7 +117,7 @@ async function readDatabase(file: string, today: string, warnings: string[]): Pr
       if (session) sessions.push(session);
     }
   } catch (error) {
-    warnings.push(`cursor: skipped ${file}: its ItemTable cannot be read: ${(error as Error).message.split('\n')[0]}`);
+    reader.warn(`cursor: skipped ${file}: its ItemTable cannot be read: ${(error as Error).message.split('\n')[0]}`);
     return [];
   } finally {
     db.close();
@@ -121,53 +125,65 @@ async function readDatabase(file: string, today: string, warnings: string[]): Pr
   return sessions;
 }
 
-async function readShortIndex(file: string, warnings: string[]): Promise<Entity[]> {
-  const info = await statOf(file);
-  if (!info?.isFile()) return [];
+/** Whether the short index may be read: the memory folder is asked first, so the index must stay inside it. */
+function shortIndexReadable({ reader, memoryHome, shortIndex }: Located): boolean {
+  return reader.isDir(memoryHome) && reader.isFile(shortIndex);
+}
+
+function readShortIndex(located: Located): Entity[] {
+  const { reader, shortIndex } = located;
+  if (!shortIndexReadable(located)) return [];
+  const info = reader.stat(shortIndex);
+  if (!info) return [];
   if (info.size > MAX_SHORT_INDEX_BYTES) {
-    warnings.push(`cursor: skipped ${file}: larger than ${MAX_SHORT_INDEX_BYTES} bytes`);
+    reader.warn(`cursor: skipped ${shortIndex}: larger than ${MAX_SHORT_INDEX_BYTES} bytes`);
     return [];
   }
+  const text = reader.readText(shortIndex, MAX_SHORT_INDEX_BYTES);
+  if (text === null) return [];
   try {
-    return shortIndexEntities(await readFile(file, 'utf8'));
+    return shortIndexEntities(text);
   } catch (error) {
-    warnings.push(`cursor: skipped ${file}: ${(error as Error).message.split('\n')[0]}`);
+    reader.warn(`cursor: skipped ${shortIndex}: ${(error as Error).message.split('\n')[0]}`);
     return [];
   }
 }
 
-async function sourceStatus(name: string, file: string): Promise<SourceStatus> {
-  const info = await statOf(file);
-  return info
-    ? { name, path: file, found: true, modified: info.mtime.toISOString() }
-    : { name, path: file, found: false };
+function sourceStatus(reader: SourceReader, name: string, file: string): SourceStatus {
+  const modified = reader.stat(file) ? modifiedAt(file) : undefined;
+  return modified ? { name, path: file, found: true, modified } : { name, path: file, found: false };
 }
 
-async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
-  const { dataDir, shortIndex } = locate(environment);
+function statuses(located: Located): SourceStatus[] {
+  const { dataDir, shortIndex, reader } = located;
   const result: SourceStatus[] = [];
   if (dataDir) {
-    result.push(await sourceStatus('data_dir', dataDir));
-    for (const db of (await statOf(dataDir))?.isDirectory() ? await stateDatabases(dataDir) : []) {
-      result.push(await sourceStatus('state_db', db));
-    }
+    result.push(sourceStatus(reader, 'data_dir', dataDir));
+    for (const db of stateDatabases(reader, dataDir)) result.push(sourceStatus(reader, 'state_db', db));
   }
-  result.push(await sourceStatus('short_index', shortIndex));
+  const index = shortIndexReadable(located);
+  result.push(
+    index ? sourceStatus(reader, 'short_index', shortIndex) : { name: 'short_index', path: shortIndex, found: false },
+  );
   return result;
 }
 
+async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> {
+  return statuses(locate(environment));
+}
+
 async function exportCursor(environment: ExportEnvironment): Promise<ParticipantExport> {
-  const warnings: string[] = [];
-  const { dataDir, shortIndex } = locate(environment);
+  const located = locate(environment);
+  const { dataDir, reader } = located;
   const today = utcDate(environment.now);
   const read: CursorSession[] = [];
-  if (dataDir && (await statOf(dataDir))?.isDirectory()) {
-    for (const db of await stateDatabases(dataDir)) read.push(...(await readDatabase(db, today, warnings)));
+  if (dataDir) {
+    for (const db of stateDatabases(reader, dataDir)) read.push(...(await readDatabase(reader, db, today)));
   }
   // Entities come from every session; --since only trims the session list.
   const entities = inferEntities(read);
   const seen = new Set(entities.map((entity) => String(entity.name).toLowerCase()));
-  for (const entity of await readShortIndex(shortIndex, warnings)) {
+  for (const entity of readShortIndex(located)) {
     const key = String(entity.name).toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -200,7 +216,7 @@ async function exportCursor(environment: ExportEnvironment): Promise<Participant
     },
     MANIFEST_KEYS,
   );
-  return { manifest, sources: await sources(environment), warnings };
+  return { manifest, sources: statuses(located), warnings: reader.warnings };
 }
 
 export const cursorParticipant: Participant = {

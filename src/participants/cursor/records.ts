@@ -5,7 +5,8 @@
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
 import { type Entity } from '../manifest-shape.js';
-import { compareCodePoints, isoCalendarDate, pyStr, pyTruthy } from '../python-values.js';
+import { compareCodePoints, pyStr, truthy } from '../../core/native/python-values.js';
+import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { posixName, utcDateOfEpoch } from '../values.js';
 
 export interface CursorSession {
@@ -68,7 +69,7 @@ function firstMessageText(messages: unknown): string {
   if (!Array.isArray(messages)) return '';
   for (const message of messages) {
     if (!isObject(message)) continue;
-    const content = pyTruthy(message.content) ? message.content : message.text;
+    const content = truthy(message.content) ? message.content : message.text;
     if (typeof content === 'string' && pyStrip(content)) return pyStrip(content);
   }
   return '';

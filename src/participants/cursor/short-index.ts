@@ -3,7 +3,7 @@
  * file keeps by hand, each with its own access level.
  */
 import { type Entity } from '../manifest-shape.js';
-import { pyStr, pyTruthy } from '../python-values.js';
+import { pyStr, truthy } from '../../core/native/python-values.js';
 import { pyStrip } from '../scrub.js';
 
 type JsonObject = Record<string, unknown>;
@@ -27,17 +27,17 @@ export function shortIndexEntities(text: string): Entity[] {
   if (!isObject(payload) || !Array.isArray(payload.entries)) return [];
   const byKey = new Map<string, JsonObject>();
   for (const entry of payload.entries) {
-    if (isObject(entry) && pyTruthy(entry.topic_key)) byKey.set(pyStrip(pyStr(entry.topic_key)).toLowerCase(), entry);
+    if (isObject(entry) && truthy(entry.topic_key)) byKey.set(pyStrip(pyStr(entry.topic_key)).toLowerCase(), entry);
   }
   const entities: Entity[] = [];
   for (const entry of byKey.values()) {
     // `topic_name or topic_key`, `triggers or aliases`: Python's `or`, so an empty value falls through.
-    const name = pyStrip(pyStr(pyTruthy(entry.topic_name) ? entry.topic_name : entry.topic_key));
+    const name = pyStrip(pyStr(truthy(entry.topic_name) ? entry.topic_name : entry.topic_key));
     if (!name) continue;
-    const aliases = stringList(pyTruthy(entry.triggers) ? entry.triggers : entry.aliases);
-    const summary = pyTruthy(entry.summary) ? pyStrip(pyStr(entry.summary)) : '';
-    const lastTouched = pyTruthy(entry.last_updated) ? pyStr(entry.last_updated) : '';
-    const access = pyTruthy(entry.access_level) ? pyStrip(pyStr(entry.access_level)).toLowerCase() : 'team';
+    const aliases = stringList(truthy(entry.triggers) ? entry.triggers : entry.aliases);
+    const summary = truthy(entry.summary) ? pyStrip(pyStr(entry.summary)) : '';
+    const lastTouched = truthy(entry.last_updated) ? pyStr(entry.last_updated) : '';
+    const access = truthy(entry.access_level) ? pyStrip(pyStr(entry.access_level)).toLowerCase() : 'team';
     entities.push({
       name,
       type: 'topic',

@@ -7,7 +7,7 @@
  * `~/claude-memory/memory.jsonl` inside claude-code; docs/participants.md.
  */
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../files.js';
+import { modifiedAt, SourceReader } from '../source-reader.js';
 import { readGraph } from '../knowledge-graph.js';
 import { PRIVATE_TAGS } from '../manifest-shape.js';
 import { mergeEntities, orderedEntity } from '../rows.js';

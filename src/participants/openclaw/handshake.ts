@@ -3,7 +3,7 @@
  * `/api/status` must report a version at least MIN_VERSION and authentication on, or nothing is
  * read from it. Pure functions over the parsed status object.
  */
-import { pyTruthy } from '../python-values.js';
+import { truthy } from '../../core/native/python-values.js';
 import { PyFloat } from '../python-json.js';
 import { pyStrip } from '../scrub.js';
 
@@ -59,10 +59,10 @@ export function compareVersions(a: readonly number[], b: readonly number[]): num
  * present decides, by Python truthiness), else `auth.enabled` when `auth` is an object; else off.
  */
 export function authenticationOn(status: Status): boolean {
-  for (const key of ['auth_enabled', 'authEnabled']) if (key in status) return pyTruthy(status[key]);
+  for (const key of ['auth_enabled', 'authEnabled']) if (key in status) return truthy(status[key]);
   const auth = status.auth;
   if (auth !== null && typeof auth === 'object' && !Array.isArray(auth) && !(auth instanceof PyFloat))
-    return pyTruthy((auth as Record<string, unknown>).enabled);
+    return truthy((auth as Record<string, unknown>).enabled);
   return false;
 }
 

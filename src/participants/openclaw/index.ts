@@ -9,7 +9,8 @@
  */
 import { BourdonError, UsageError } from '../../core/errors.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { isoInstant, pyStr, pyTruthy } from '../python-values.js';
+import { pyStr, truthy } from '../../core/native/python-values.js';
+import { isoInstant } from '../../core/native/python-dates.js';
 import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
 import { parsePythonJson, PyFloat } from '../python-json.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';
@@ -174,7 +175,7 @@ async function listed(client: InstanceClient, route: string, key: string, warnin
   }
   let list = body.value;
   if (isItem(list)) {
-    if (!pyTruthy(list[key])) return [];
+    if (!truthy(list[key])) return [];
     list = list[key];
   }
   if (!Array.isArray(list)) {
@@ -193,7 +194,7 @@ function describeJson(value: unknown): string {
 
 /** The first truthy of `keys` in `item`, as Python's `a or b` picks it; undefined when none is. */
 function firstTruthy(item: Item, keys: readonly string[]): unknown {
-  for (const key of keys) if (pyTruthy(item[key])) return item[key];
+  for (const key of keys) if (truthy(item[key])) return item[key];
   return undefined;
 }
 
@@ -203,7 +204,7 @@ function firstTruthy(item: Item, keys: readonly string[]): unknown {
  * skipped with a warning: the engine fails on it (README, Not covered).
  */
 function scrubbedItems(value: unknown, count: number, what: string, warnings: string[]): string[] {
-  if (!pyTruthy(value)) return [];
+  if (!truthy(value)) return [];
   let items: unknown[];
   if (Array.isArray(value)) items = value.slice(0, count);
   else if (typeof value === 'string') items = [...value].slice(0, count);
@@ -223,8 +224,8 @@ function entitiesOf(items: readonly Item[], warnings: string[]): EntityRow[] {
     if (!name) continue;
     entities.push({
       name,
-      type: pyTruthy(item.type) ? pyStr(item.type) : 'topic',
-      summary: scrubNativeText(pyTruthy(item.summary) ? pyStr(item.summary) : ''),
+      type: truthy(item.type) ? pyStr(item.type) : 'topic',
+      summary: scrubNativeText(truthy(item.summary) ? pyStr(item.summary) : ''),
       tags: scrubbedItems(item.tags, MAX_TAGS, `the tags of memory ${JSON.stringify(name)}`, warnings),
     });
   }

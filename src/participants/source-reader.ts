@@ -20,47 +20,39 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
+import { compareCodePoints } from '../core/native/python-values.js';
+import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
+import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
+import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
-/** Largest part of a JSONL file read. */
-export const MAX_JSONL_BYTES = 64 * 1024 * 1024;
-/** Longest JSONL line parsed; longer lines are skipped. */
-export const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
 /** Most entries of one folder looked at. */
 export const MAX_DIR_ENTRIES = 20_000;
 /** Most files one walk of a folder tree returns. */
 export const MAX_WALK_FILES = 100_000;
-
-const REPLACEMENT = '\uFFFD';
-const ENCODED_REPLACEMENT = Buffer.from(REPLACEMENT, 'utf8');
-
-/**
- * Whether decoding `bytes` (after the `tail` of the bytes before it) replaced invalid UTF-8: the
- * decoded text holds more U+FFFD than the bytes spelled out.
- */
-function replacedInvalidBytes(decoded: string, bytes: Buffer, tail: Buffer = Buffer.alloc(0)): boolean {
-  if (!decoded.includes(REPLACEMENT)) return false;
-  const raw = Buffer.concat([tail, bytes]);
-  let spelled = 0;
-  for (let at = raw.indexOf(ENCODED_REPLACEMENT); at !== -1; at = raw.indexOf(ENCODED_REPLACEMENT, at + 3))
-    spelled += 1;
-  return decoded.split(REPLACEMENT).length - 1 > spelled;
-}
 
 export interface SourceReaderOptions {
   /** The folder the export runs in (default: the process's): what its files name stays in it. */
   readonly workingFolder?: string;
 }
 
-/** Whether resolving `target` fails because its links loop. */
-function linkLoops(target: string): boolean {
+/**
+ * Why `target`, which does not resolve, is worth a warning: a link that loops or leads to
+ * nothing; undefined when it is simply missing (a source not on this machine).
+ */
+function brokenLink(target: string): string | undefined {
   try {
-    fs.realpathSync.native(target);
-    return false;
+    if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP';
+    // A folder on the way loops.
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : undefined;
+  }
+  try {
+    fs.statSync(target);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
   }
 }
 
@@ -141,8 +133,9 @@ export class SourceReader {
     }
     const real = realOrNull(target);
     if (!real) {
-      // Missing is ordinary (a source not on this machine); a link that loops is worth saying.
-      if (linkLoops(target)) this.warn(`${file}: skipped, a link that loops`);
+      // Missing is ordinary (a source not on this machine); a broken link is worth saying.
+      const broken = brokenLink(target);
+      if (broken) this.warn(`${file}: skipped, ${broken}`);
       return null;
     }
     if (root === target) return real;
@@ -186,7 +179,7 @@ export class SourceReader {
     if (names.length > MAX_DIR_ENTRIES) {
       this.warn(`${dir}: ${names.length} entries; only the first ${MAX_DIR_ENTRIES} by name are read`);
     }
-    return names.sort(byCodePoint).slice(0, MAX_DIR_ENTRIES);
+    return names.sort(compareCodePoints).slice(0, MAX_DIR_ENTRIES);
   }
 
   /**
@@ -296,162 +289,58 @@ export class SourceReader {
   }
 
   /**
-   * The lines of a JSONL file, one at a time: at most MAX_JSONL_BYTES read, lines longer than
-   * MAX_JSONL_LINE_BYTES skipped. Yields nothing when the file cannot be read.
+   * A read-only copy of the SQLite database `file` (core/native/sqlite.ts), confined as any file;
+   * so are its write-ahead log and rollback journal beside it: one that leads out is refused with
+   * a warning and the database read as if it had none. null when the database is missing or
+   * may not be read; throws, as openReadOnly does, when it cannot be read.
    */
+  async openDatabase(file: string): Promise<ReadOnlyDatabase | null> {
+    const main = this.confined(file);
+    if (!main) return null;
+    const companion = (suffix: string): string | undefined => {
+      const beside = file + suffix;
+      return fs.lstatSync(beside, { throwIfNoEntry: false }) ? (this.confined(beside) ?? undefined) : undefined;
+    };
+    return openReadOnly(file, { main, wal: companion('-wal'), journal: companion('-journal') });
+  }
+
+  /** The lines of a JSONL file, one at a time (line-streams.ts); nothing when it cannot be read. */
   *jsonlLines(file: string): Generator<string> {
-    const real = this.confined(file);
-    if (!real) return;
-    let fd: number;
-    try {
-      fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-    } catch {
-      return;
-    }
-    try {
-      const info = fs.fstatSync(fd);
-      if (!info.isFile()) return;
-      if (info.size > MAX_JSONL_BYTES)
-        this.warn(`${file}: ${info.size} bytes; only the first ${MAX_JSONL_BYTES} are read`);
-      const chunk = Buffer.alloc(1024 * 1024);
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      let skipping = false;
-      let offset = 0;
-      const decoder = () => new StringDecoder('utf8');
-      while (offset < MAX_JSONL_BYTES) {
-        const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset);
-        if (n === 0) break;
-        offset += n;
-        let start = 0;
-        for (
-          let newline = chunk.indexOf(10, start);
-          newline !== -1 && newline < n;
-          newline = chunk.indexOf(10, start)
-        ) {
-          if (!skipping) {
-            pending.push(Buffer.from(chunk.subarray(start, newline)));
-            yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
-          }
-          pending = [];
-          pendingBytes = 0;
-          skipping = false;
-          start = newline + 1;
-        }
-        if (start < n && !skipping) {
-          pendingBytes += n - start;
-          if (pendingBytes > MAX_JSONL_LINE_BYTES) {
-            this.warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} bytes was skipped`);
-            skipping = true;
-            pending = [];
-          } else pending.push(Buffer.from(chunk.subarray(start, n)));
-        }
-      }
-      if (!skipping && pending.length) yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
-    } finally {
-      fs.closeSync(fd);
-    }
+    yield* this.streamed(file, false, jsonlLines);
   }
 
   /**
-   * The lines of a text file as Python's `text.strip().splitlines()` gives them (UTF-8 with bad
-   * bytes replaced, newlines normalised), read as a stream and stopped after `maxLines`: a chat
-   * transcript of hundreds of megabytes costs only its first lines. At most MAX_JSONL_BYTES are
-   * read; a line longer than MAX_JSONL_LINE_BYTES yields undefined (it still counts as a line).
+   * The lines of a text file as Python's `text.strip().splitlines()` gives them, read as a
+   * stream and stopped after `maxLines` (line-streams.ts); a file that cannot be read is named.
    */
   *strippedLines(file: string, maxLines = Number.POSITIVE_INFINITY): Generator<string | undefined> {
+    yield* this.streamed(file, true, (source) => strippedLines(source, maxLines));
+  }
+
+  /**
+   * `read` over `file` opened (confined, a regular file), closed when it is done. `named`: a
+   * file that cannot be opened or is not a regular file is named in a warning.
+   */
+  private *streamed<T>(file: string, named: boolean, read: (source: OpenSource) => Generator<T>): Generator<T> {
     const real = this.confined(file);
     if (!real) return;
     let fd: number;
     try {
       fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
-      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      if (named) this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
       return;
     }
     try {
       if (!fs.fstatSync(fd).isFile()) {
-        this.warn(`${file}: skipped, not a regular file`);
+        if (named) this.warn(`${file}: skipped, not a regular file`);
         return;
       }
-      const decoder = new StringDecoder('utf8');
-      // Most transcripts hold their first 500 lines well within one read; uninitialised, as every byte used is read first.
-      const chunk = Buffer.allocUnsafe(256 * 1024);
-      let tail = Buffer.alloc(0);
-      let offset = 0;
-      let started = false;
-      let carriageReturn = false;
-      let invalid = false;
-      let partial = '';
-      let overlong = false;
-      let emitted = 0;
-      // The last non-blank line and the blank lines after it: whether strip() cuts them depends
-      // on what follows.
-      let held: (string | undefined)[] = [];
-      const complete = function* (line: string | undefined): Generator<string | undefined, boolean> {
-        if (line !== undefined && pyStripStart(line) === '') {
-          held.push(line);
-          return true;
-        }
-        for (const waiting of held) {
-          if (emitted >= maxLines) return false;
-          emitted += 1;
-          yield waiting;
-        }
-        held = [line];
-        return emitted < maxLines;
-      };
-      const warn = (message: string) => this.warn(message);
-      const feed = function* (text: string): Generator<string | undefined, boolean> {
-        if (!started) {
-          text = pyStripStart(text);
-          if (text === '') return true;
-          started = true;
-        }
-        const pieces = text.split(PY_LINE_BREAK);
-        for (let i = 0; i < pieces.length - 1; i++) {
-          const line = overlong ? undefined : partial + pieces[i];
-          partial = '';
-          overlong = false;
-          if (!(yield* complete(line))) return false;
-        }
-        if (!overlong) partial += pieces[pieces.length - 1];
-        if (partial.length > MAX_JSONL_LINE_BYTES) {
-          if (!overlong) warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} characters was skipped`);
-          overlong = true;
-          partial = '';
-        }
-        return true;
-      };
-      for (;;) {
-        const n =
-          offset < MAX_JSONL_BYTES
-            ? fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset)
-            : 0;
-        if (n === 0 && offset >= MAX_JSONL_BYTES && fs.fstatSync(fd).size > offset)
-          this.warn(`${file}: only the first ${MAX_JSONL_BYTES} bytes are read`);
-        let text = n === 0 ? decoder.end() : decoder.write(chunk.subarray(0, n));
-        if (!invalid && replacedInvalidBytes(text, chunk.subarray(0, n), tail)) {
-          invalid = true;
-          this.warn(`${file}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`);
-        }
-        if (n > 0) tail = Buffer.from(chunk.subarray(Math.max(0, n - 2), n));
-        offset += n;
-        if (carriageReturn) text = '\r' + text;
-        carriageReturn = n > 0 && text.endsWith('\r');
-        if (carriageReturn) text = text.slice(0, -1);
-        if (!(yield* feed(normaliseNewlines(text)))) return;
-        if (n === 0) break;
-      }
-      if (overlong || partial !== '') if (!(yield* complete(overlong ? undefined : partial))) return;
-      // The end of the text: strip() removes the blank lines and the last line's trailing space.
-      const last = held[0];
-      if (held.length > 0 && emitted < maxLines) yield last === undefined ? undefined : pyStrip(last);
+      yield* read({ fd, file, warn: (message) => this.warn(message) });
     } finally {
       fs.closeSync(fd);
     }
   }
-
   /**
    * Every file below `dir` whose name passes `accept`, as paths relative to `dir` split into
    * their parts, depth first in name order. Symbolic links to folders are not entered (as
@@ -489,24 +378,6 @@ function realOrNull(target: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Python's text mode: \r\n and lone \r read as \n. */
-export function normaliseNewlines(text: string): string {
-  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-}
-
-/** Python's string order (code points), not JavaScript's (UTF-16 units). */
-export function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  const left = [...a];
-  const right = [...b];
-  const n = Math.min(left.length, right.length);
-  for (let i = 0; i < n; i += 1) {
-    const d = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return left.length - right.length;
 }
 
 /** Last modified of a path, ISO 8601; undefined when it does not exist. */

@@ -1,0 +1,141 @@
+/**
+ * Text files read as a stream of lines, for sources too large to read whole (JSONL transcripts,
+ * knowledge graphs, chat logs): at most MAX_JSONL_BYTES are read and a line longer than
+ * MAX_JSONL_LINE_BYTES is skipped, each with a warning naming the file. They read a file the
+ * source reader has opened (source-reader.ts: confined, a regular file), through its
+ * `jsonlLines` and `strippedLines`.
+ */
+import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
+import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
+
+/** Largest part of a JSONL file read. */
+export const MAX_JSONL_BYTES = 64 * 1024 * 1024;
+/** Longest JSONL line parsed; longer lines are skipped. */
+export const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
+
+/** A regular file the source reader opened: its descriptor, the name warnings use, and where they go. */
+export interface OpenSource {
+  readonly fd: number;
+  readonly file: string;
+  readonly warn: (message: string) => void;
+}
+
+/** The lines of a JSONL file, one at a time (a trailing CR cut, invalid UTF-8 replaced). */
+export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
+  const size = fs.fstatSync(fd).size;
+  if (size > MAX_JSONL_BYTES) warn(`${file}: ${size} bytes; only the first ${MAX_JSONL_BYTES} are read`);
+  const chunk = Buffer.alloc(1024 * 1024);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  let offset = 0;
+  const decoder = () => new StringDecoder('utf8');
+  while (offset < MAX_JSONL_BYTES) {
+    const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset);
+    if (n === 0) break;
+    offset += n;
+    let start = 0;
+    for (let newline = chunk.indexOf(10, start); newline !== -1 && newline < n; newline = chunk.indexOf(10, start)) {
+      if (!skipping) {
+        pending.push(Buffer.from(chunk.subarray(start, newline)));
+        yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
+      }
+      pending = [];
+      pendingBytes = 0;
+      skipping = false;
+      start = newline + 1;
+    }
+    if (start < n && !skipping) {
+      pendingBytes += n - start;
+      if (pendingBytes > MAX_JSONL_LINE_BYTES) {
+        warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} bytes was skipped`);
+        skipping = true;
+        pending = [];
+      } else pending.push(Buffer.from(chunk.subarray(start, n)));
+    }
+  }
+  if (!skipping && pending.length) yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
+}
+
+/**
+ * The lines of a text file as Python's `text.strip().splitlines()` gives them (UTF-8 with bad
+ * bytes replaced, newlines normalised), stopped after `maxLines`: a chat transcript of hundreds
+ * of megabytes costs only its first lines. A line longer than MAX_JSONL_LINE_BYTES yields
+ * undefined (it still counts as a line).
+ */
+export function* strippedLines({ fd, file, warn }: OpenSource, maxLines: number): Generator<string | undefined> {
+  const decoder = new StringDecoder('utf8');
+  // Most transcripts hold their first 500 lines well within one read; uninitialised, as every byte used is read first.
+  const chunk = Buffer.allocUnsafe(256 * 1024);
+  let tail = Buffer.alloc(0);
+  let offset = 0;
+  let started = false;
+  let carriageReturn = false;
+  let invalid = false;
+  let partial = '';
+  let overlong = false;
+  let emitted = 0;
+  // The last non-blank line and the blank lines after it: whether strip() cuts them depends
+  // on what follows.
+  let held: (string | undefined)[] = [];
+  const complete = function* (line: string | undefined): Generator<string | undefined, boolean> {
+    if (line !== undefined && pyStripStart(line) === '') {
+      held.push(line);
+      return true;
+    }
+    for (const waiting of held) {
+      if (emitted >= maxLines) return false;
+      emitted += 1;
+      yield waiting;
+    }
+    held = [line];
+    return emitted < maxLines;
+  };
+  const feed = function* (text: string): Generator<string | undefined, boolean> {
+    if (!started) {
+      text = pyStripStart(text);
+      if (text === '') return true;
+      started = true;
+    }
+    const pieces = text.split(PY_LINE_BREAK);
+    for (let i = 0; i < pieces.length - 1; i++) {
+      const line = overlong ? undefined : partial + pieces[i];
+      partial = '';
+      overlong = false;
+      if (!(yield* complete(line))) return false;
+    }
+    if (!overlong) partial += pieces[pieces.length - 1];
+    if (partial.length > MAX_JSONL_LINE_BYTES) {
+      if (!overlong) warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} characters was skipped`);
+      overlong = true;
+      partial = '';
+    }
+    return true;
+  };
+  for (;;) {
+    const n =
+      offset < MAX_JSONL_BYTES
+        ? fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset)
+        : 0;
+    if (n === 0 && offset >= MAX_JSONL_BYTES && fs.fstatSync(fd).size > offset)
+      warn(`${file}: only the first ${MAX_JSONL_BYTES} bytes are read`);
+    let text = n === 0 ? decoder.end() : decoder.write(chunk.subarray(0, n));
+    if (!invalid && replacedInvalidBytes(text, chunk.subarray(0, n), tail)) {
+      invalid = true;
+      warn(`${file}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`);
+    }
+    if (n > 0) tail = Buffer.from(chunk.subarray(Math.max(0, n - 2), n));
+    offset += n;
+    if (carriageReturn) text = '\r' + text;
+    carriageReturn = n > 0 && text.endsWith('\r');
+    if (carriageReturn) text = text.slice(0, -1);
+    if (!(yield* feed(normaliseNewlines(text)))) return;
+    if (n === 0) break;
+  }
+  if (overlong || partial !== '') if (!(yield* complete(overlong ? undefined : partial))) return;
+  // The end of the text: strip() removes the blank lines and the last line's trailing space.
+  const last = held[0];
+  if (held.length > 0 && emitted < maxLines) yield last === undefined ? undefined : pyStrip(last);
+}
