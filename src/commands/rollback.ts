@@ -63,7 +63,10 @@ export default class Rollback extends BaseCommand {
 
   private async confirm(agentId: string, target: VersionView | CappedVersionView): Promise<void> {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
-      throw new BourdonError('refusing to roll back without --yes when not on a terminal; nothing was changed');
+      throw new BourdonError(
+        'refusing to roll back without --yes when not on a terminal; nothing was changed',
+        'usage',
+      );
     }
     const { confirm } = await import('@inquirer/prompts');
     const when = target.ts.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
@@ -85,6 +88,6 @@ export default class Rollback extends BaseCommand {
         throw new BourdonError('rollback cancelled; nothing was changed', 'cancelled');
       throw error;
     }
-    if (!ok) throw new BourdonError('rollback cancelled; nothing was changed');
+    if (!ok) throw new BourdonError('rollback cancelled; nothing was changed', 'cancelled');
   }
 }

@@ -3,6 +3,8 @@
  * prints it. Each operation names its output type (e.g. `FindEntityOutput`); `Payload` is what
  * any of them is when the adapter does not care which.
  */
+import type { ErrorCode } from './errors.js';
+
 export type Payload = Record<string, unknown>;
 
 /**
@@ -54,4 +56,26 @@ export function isDenial(payload: Payload): payload is DenialPayload {
 /** Marks a payload as a denial, in place (see DENIED). */
 export function markDenied(payload: Payload): asserts payload is DenialPayload {
   Object.defineProperty(payload, DENIED, { value: true });
+}
+
+/**
+ * The code of a failure answered as data, kept beside the payload as the denial marker is (a
+ * non-enumerable symbol key, so the engine's JSON is unchanged): adapters read the exit status
+ * and HTTP status from it (errors.ts FAILURES), never from the `error` text.
+ */
+const FAILURE_CODE: unique symbol = Symbol('bourdon.failure-code');
+
+/** Gives a failure payload its code, in place, and returns it (see FAILURE_CODE). */
+export function coded<P extends Failure>(payload: P, code: ErrorCode): P {
+  Object.defineProperty(payload, FAILURE_CODE, { value: code });
+  return payload;
+}
+
+/**
+ * The code of a failure payload: a denial's is `access_denied`; one given with coded() keeps
+ * its own; any other the engine answers as data is an argument it could not use (`invalid_input`).
+ */
+export function failureCode(payload: Failure): ErrorCode {
+  if (isDenial(payload)) return 'access_denied';
+  return (payload as { [FAILURE_CODE]?: ErrorCode })[FAILURE_CODE] ?? 'invalid_input';
 }

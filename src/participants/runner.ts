@@ -143,7 +143,7 @@ export async function runExport(
   try {
     data = serialiseManifest(manifest as RawObject);
   } catch (error) {
-    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`);
+    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`, 'source_unreadable');
   }
   report.counts = counts;
   report.yaml = data.toString('utf8');
@@ -159,7 +159,7 @@ export async function runExport(
     report.written = true;
     return report;
   }
-  if (!options.library || !options.auditPath) throw new BourdonError('no library to export into');
+  if (!options.library || !options.auditPath) throw new BourdonError('no library to export into', 'usage');
   const ctx = options.library();
   const request = {
     agentId: participant.agentId,

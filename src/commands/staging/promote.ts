@@ -30,7 +30,8 @@ export default class StagingPromote extends BaseCommand {
     let digest = flags.digest;
     if (digest === undefined) {
       const preview = previewPromotion(ctx, args.agent);
-      if (preview.error) throw new BourdonError(preview.error, preview.staged.length ? 'failed' : 'not_found');
+      if (preview.error)
+        throw new BourdonError(preview.error, preview.staged.length ? 'source_unreadable' : 'not_found');
       if (!this.jsonMode) this.say(stagedReviewLines(preview).join('\n'));
       if (!flags.yes) await this.confirm(args.agent, preview.digest!);
       digest = preview.digest!;
@@ -43,6 +44,7 @@ export default class StagingPromote extends BaseCommand {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
       throw new BourdonError(
         `refusing to promote without --yes when not on a terminal; nothing was changed (to promote exactly what is shown: bourdon staging promote ${agentId} --digest ${digest})`,
+        'usage',
       );
     }
     const { confirm } = await import('@inquirer/prompts');
@@ -57,6 +59,6 @@ export default class StagingPromote extends BaseCommand {
         throw new BourdonError('promotion cancelled; nothing was changed', 'cancelled');
       throw error;
     }
-    if (!ok) throw new BourdonError('promotion cancelled; nothing was changed');
+    if (!ok) throw new BourdonError('promotion cancelled; nothing was changed', 'cancelled');
   }
 }

@@ -183,6 +183,7 @@ export class FederationRegistry {
       if (existing && !existing.revoked) {
         throw new BourdonError(
           `agent ${pyRepr(agentId)} already registered; use \`bourdon agent rotate\` for a new token or \`bourdon revoke\` first`,
+          'conflict',
         );
       }
       const token = newToken();
@@ -262,6 +263,7 @@ export class FederationRegistry {
         } catch (error) {
           throw new BourdonError(
             `registry ${this.path} is unreadable (${maskSecrets(describeError(error))}); fix or move it first`,
+            'source_unreadable',
           );
         }
       }

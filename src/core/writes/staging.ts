@@ -341,7 +341,7 @@ export async function promoteStaged(
           { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },
           gate,
         );
-        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
+        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`, 'conflict');
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));
         promoted.push({ caller: item.caller, path: item.path, result });
@@ -411,6 +411,7 @@ function auditReview(
   } catch (error) {
     throw new BourdonError(
       `${op} refused: the audit record could not be written (${describeError(error)}); nothing was changed`,
+      'unavailable',
     );
   }
 }

@@ -128,7 +128,7 @@ function isItem(value: unknown): value is Item {
 }
 
 function refused(client: InstanceClient, reason: string): BourdonError {
-  return new BourdonError(client.mask(`openclaw: handshake refused: ${reason}`));
+  return new BourdonError(client.mask(`openclaw: handshake refused: ${reason}`), 'peer_refused');
 }
 
 /** `/api/status` and the handshake; the version the instance reports, or a refusal (exit 1, nothing written). */
