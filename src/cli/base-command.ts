@@ -325,13 +325,14 @@ export abstract class BaseCommand extends Command {
 export { cliWarn };
 
 /**
- * The code of an error that ends a command: ours carry theirs; oclif's own parse errors are
- * CLIParseErrors (they have `parse`), and a flag's own parser failing, whatever it threw, gets
- * `oclif.exit` = exitCodes.failedFlagParsing (2, package.json): both are usage errors. Any
- * other error oclif raised with an exit status of its own keeps it as a usage error when 2.
+ * The code of an error that ends a command: ours carry theirs. A CLIError is oclif's own, and
+ * no command raises one (they throw BourdonErrors): its parser's (a CLIParseError, or a plain
+ * CLIError such as "Flag --library expects a value") are usage errors, and so is a flag's own
+ * parser failing, whatever it threw, which oclif marks with `oclif.exit` =
+ * exitCodes.failedFlagParsing (2, package.json).
  */
 function cliErrorCode(err: Error & { oclif?: { exit?: number } }): ErrorCode {
-  if (err instanceof Errors.CLIError && 'parse' in err) return 'usage';
+  if (err instanceof Errors.CLIError) return 'usage';
   if (err.oclif?.exit === FAILURES.usage.exit) return 'usage';
   return codeOf(err);
 }

@@ -78,7 +78,11 @@ export function runCommitJob(job: CommitJob, io: CommitJobIo): CommitJobResult {
     return commitUnderGate(job, io);
   } catch (error) {
     if (error instanceof CommitRefused || error instanceof SerialiseRefused || error instanceof BourdonError)
-      return { kind: 'refused', message: error.message, code: error instanceof BourdonError ? error.code : 'invalid_input' };
+      return {
+        kind: 'refused',
+        message: error.message,
+        code: error instanceof BourdonError ? error.code : 'invalid_input',
+      };
     throw error;
   }
 }
