@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 interface Example {
@@ -32,25 +33,25 @@ const NOT_RUN: { start: string; why: string }[] = [
 const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = [
   {
     pattern: /^bourdon rollback \w+ \d+ --reason "[^"]*"\s*(#.*)?$/,
-    code: 1,
+    code: FAILURES.usage.exit,
     says: /without --yes/,
     why: 'asks first on a terminal; elsewhere it refuses without --yes',
   },
   {
     pattern: /^bourdon staging promote \w+$/,
-    code: 1,
+    code: FAILURES.usage.exit,
     says: /--yes|--digest/,
     why: 'shows the review and asks on a terminal; elsewhere it refuses without --yes or --digest',
   },
   {
     pattern: /^bourdon sync init git@/,
-    code: 1,
+    code: FAILURES.unavailable.exit,
     says: /git@github\.com|reach|remote/,
     why: 'an invented ssh remote: init says it cannot reach it (a local bare repository is the runnable example)',
   },
   {
     pattern: /^bourdon openclaw export/,
-    code: 1,
+    code: FAILURES.peer_unreachable.exit,
     says: /handshake refused/,
     why: 'no OpenClaw instance runs where the examples run: the export refuses in one line (test/participants.openclaw.test.ts runs it against one)',
   },
