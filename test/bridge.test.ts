@@ -15,6 +15,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import * as z from 'zod';
 import { LibraryStore } from '../src/core/store/library.js';
 import { READ_TOOLS, profileFilter } from '../src/core/trust/profiles.js';
@@ -265,7 +266,7 @@ describe('bourdon serve --url that cannot serve', () => {
     const port = await deadPort();
     const started = Date.now();
     const result = await runCli(['serve', '--url', `http://127.0.0.1:${port}`], { env: { BOURDON_HOME: bridgeHome } });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
     expect(result.stderr).toBe(
       `bourdon: cannot reach the Bourdon server at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)\n`,
     );
@@ -277,13 +278,13 @@ describe('bourdon serve --url that cannot serve', () => {
     const wrong = await runCli(['serve', '--url', server.url, '--token-env', TOKEN_ENV], {
       env: { [TOKEN_ENV]: 'bdn_0123456789abcdef', BOURDON_HOME: bridgeHome },
     });
-    expect(wrong.code).toBe(1);
+    expect(wrong.code).toBe(FAILURES.peer_unreachable.exit);
     expect(wrong.stderr).toContain(`refused the token in ${TOKEN_ENV} (401)`);
     expect(wrong.stderr).not.toContain('0123456789abcdef');
     const missing = await runCli(['serve', '--url', server.url], {
       env: { BOURDON_PEER_TOKEN: '', BOURDON_HOME: bridgeHome },
     });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(FAILURES.peer_unreachable.exit);
     expect(missing.stderr).toContain('asks for a token (401) and BOURDON_PEER_TOKEN is not set');
   });
 
@@ -294,7 +295,7 @@ describe('bourdon serve --url that cannot serve', () => {
     expect(chosen.code).toBe(0);
     expect(chosen.stderr).toContain(`token: from ${TOKEN_ENV}`);
     const fallback = await runCli(['serve', '--url', server.url], { env });
-    expect(fallback.code).toBe(1);
+    expect(fallback.code).toBe(FAILURES.peer_unreachable.exit);
     expect(fallback.stderr).toContain('refused the token in BOURDON_PEER_TOKEN (401)');
   });
 
@@ -326,7 +327,7 @@ describe('bourdon serve --url that cannot serve', () => {
       ['serve', '--url', `http://127.0.0.1:${port}`, '--token-env', 'BOURDON_PEER_TOKEN_SERVER'],
       { env: { BOURDON_PEER_TOKEN_SERVER: secret, BOURDON_HOME: bridgeHome } },
     );
-    expect(local.code).toBe(1);
+    expect(local.code).toBe(FAILURES.peer_unreachable.exit);
     expect(local.stderr).toContain('cannot reach the Bourdon server');
   });
 });

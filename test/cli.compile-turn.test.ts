@@ -4,6 +4,7 @@
  * brief reads at 80 columns, and a refused argument is one line with the engine's words.
  */
 import { describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { materialiseTurnCase, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
 import { displayWidth } from '../src/cli/width.js';
@@ -66,14 +67,14 @@ describe('bourdon compile-turn', () => {
     ['t_err_max_chars', ['--max-chars', '399']],
     ['t_err_max_items', ['--max-items', '21']],
     ['t_err_access', ['--access-level', 'Team', '--max-chars', '10']],
-  ])('refuses %s in one line with the engine message, exit 1', async (id, flags) => {
+  ])('refuses %s in one line with the engine message, as invalid input (exit 6)', async (id, flags) => {
     const turn = materialiseTurnCase(id);
     const { message } = (turn.expected as { error: { message: string } }).error;
     const result = await runCli(['compile-turn', 'bourdon', '--library', turn.library, ...flags], {
       env: turn.env,
       cwd: turn.cwd,
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`bourdon: ${message}\n`);
   });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { displayWidth } from '../src/cli/width.js';
@@ -247,7 +248,7 @@ describe('bourdon doctor', () => {
       expect(byId('peers').summary).toMatch(/a `token:` key is not allowed: the file holds variable names only/);
       expect(result.stdout + result.stderr).not.toContain(secret);
       const serve = await runCli(['serve', '--library', library, '--federate'], { env });
-      expect(serve.code).toBe(1);
+      expect(serve.code).toBe(FAILURES.invalid_input.exit);
       expect(serve.stderr).toMatch(/`token:` key is not allowed/);
       expect(serve.stderr).not.toContain(secret);
     } finally {

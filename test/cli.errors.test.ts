@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES, type ErrorCode } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { demoLibrary } from './helpers/demo.js';
 
@@ -20,24 +21,24 @@ const cli = (args: string[], input?: string) =>
   runCli(args, { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library }, cwd: library, input, timeoutMs: 60_000 });
 
 describe('one --json error shape', () => {
-  const failures: [string, string[], number][] = [
-    ['a usage error (the parser)', ['recent', '--limit', '0'], 2],
-    ['a missing library', ['agents', '--library', path.join('/nonexistent', 'lib')], 1],
-    ['an unknown agent (a read)', ['history', 'codx'], 1],
-    ['an unknown agent (rollback)', ['rollback', 'codx', '1', '--yes'], 1],
-    ['an unknown version (rollback)', ['rollback', 'codex', '99', '--yes'], 1],
-    ['an unknown version (diff)', ['diff', 'codex', '99'], 1],
-    ['an unknown agent (diff)', ['diff', 'codx', '1'], 1],
-    ['an unknown note (note show)', ['note', 'show', 'codex:99'], 1],
-    ['a malformed note id (note show)', ['note', 'show', 'codex'], 2],
-    ["a tool's refusal (its payload)", ['commit', '../x', '--agent-type', 'other'], 1],
-    ['a missing input file', ['commit', 'notes-bot', '--file', 'nope.yaml'], 1],
-    ['an unknown member', ['agent', 'rotate', 'nobody'], 1],
+  const failures: [string, string[], ErrorCode][] = [
+    ['a usage error (the parser)', ['recent', '--limit', '0'], 'usage'],
+    ['a missing library', ['agents', '--library', path.join('/nonexistent', 'lib')], 'not_found'],
+    ['an unknown agent (a read)', ['history', 'codx'], 'not_found'],
+    ['an unknown agent (rollback)', ['rollback', 'codx', '1', '--yes'], 'not_found'],
+    ['an unknown version (rollback)', ['rollback', 'codex', '99', '--yes'], 'not_found'],
+    ['an unknown version (diff)', ['diff', 'codex', '99'], 'not_found'],
+    ['an unknown agent (diff)', ['diff', 'codx', '1'], 'not_found'],
+    ['an unknown note (note show)', ['note', 'show', 'codex:99'], 'not_found'],
+    ['a malformed note id (note show)', ['note', 'show', 'codex'], 'usage'],
+    ["a tool's refusal (its payload)", ['commit', '../x', '--agent-type', 'other'], 'invalid_input'],
+    ['a missing input file', ['commit', 'notes-bot', '--file', 'nope.yaml'], 'source_unreadable'],
+    ['an unknown member', ['agent', 'rotate', 'nobody'], 'not_found'],
   ];
   for (const [what, args, code] of failures) {
     it(`${what}: a JSON object on stdout whose first key is "error", printed as every payload is`, async () => {
       const result = await cli([...args, '--json']);
-      expect(result.code, result.stdout + result.stderr).toBe(code);
+      expect(result.code, result.stdout + result.stderr).toBe(FAILURES[code].exit);
       expect(result.stderr).toBe('');
       const parsed = JSON.parse(result.stdout) as Record<string, unknown>;
       expect(Object.keys(parsed)[0]).toBe('error');
@@ -51,7 +52,7 @@ describe('one --json error shape', () => {
 describe('errors in words', () => {
   it('a missing file says so in words, never the errno text', async () => {
     const result = await cli(['commit', 'notes-bot', '--agent-type', 'note-capture', '--file', 'nope.yaml']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.source_unreadable.exit);
     expect(result.stderr).toBe('bourdon: cannot read nope.yaml: no such file\n');
   });
 
@@ -71,7 +72,7 @@ describe('errors in words', () => {
 
   it('rollback to a version that does not exist lists the versions that do', async () => {
     const result = await cli(['rollback', 'codex', '99', '--yes']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.not_found.exit);
     expect(result.stderr.split('\n')[0]).toBe(
       'bourdon: codex has no version 99; it has versions 1–4 (`bourdon history codex`)',
     );
@@ -81,7 +82,7 @@ describe('errors in words', () => {
 describe('diff and note show answer as history and rollback do', () => {
   it('diff names the closest agent, as history does', async () => {
     const [diff, history] = await Promise.all([cli(['diff', 'codx', '1']), cli(['history', 'codx'])]);
-    expect(diff.code).toBe(1);
+    expect(diff.code).toBe(FAILURES.not_found.exit);
     expect(diff.stderr.split('\n')[0]).toBe('bourdon: no agent "codx" in this library; did you mean codex?');
     expect(diff.stderr.split('\n')[0]).toBe(history.stderr.split('\n')[0]);
   });
@@ -91,7 +92,7 @@ describe('diff and note show answer as history and rollback do', () => {
       cli(['diff', 'codex', '99']),
       cli(['rollback', 'codex', '99', '--yes']),
     ]);
-    expect(diff.code).toBe(1);
+    expect(diff.code).toBe(FAILURES.not_found.exit);
     expect(diff.stderr.split('\n')[0]).toBe(
       'bourdon: codex has no version 99; it has versions 1–4 (`bourdon history codex`)',
     );
@@ -100,10 +101,10 @@ describe('diff and note show answer as history and rollback do', () => {
 
   it('note show: an unknown agent gets the closest ids, an unknown note the ids there are', async () => {
     const agent = await cli(['note', 'show', 'codx:1']);
-    expect(agent.code).toBe(1);
+    expect(agent.code).toBe(FAILURES.not_found.exit);
     expect(agent.stderr.split('\n')[0]).toBe('bourdon: no agent "codx" in this library; did you mean codex?');
     const note = await cli(['note', 'show', 'codex:99']);
-    expect(note.code).toBe(1);
+    expect(note.code).toBe(FAILURES.not_found.exit);
     expect(note.stderr).toBe('bourdon: no note codex:99; the notes of codex are codex:1 to codex:2\n');
     const malformed = await cli(['note', 'show', 'codex']);
     expect(malformed.code).toBe(2);

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 interface Example {
@@ -44,13 +45,13 @@ const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = 
   },
   {
     pattern: /^bourdon sync init git@/,
-    code: 1,
+    code: FAILURES.unavailable.exit,
     says: /git@github\.com|reach|remote/,
     why: 'an invented ssh remote: init says it cannot reach it (a local bare repository is the runnable example)',
   },
   {
     pattern: /^bourdon openclaw export/,
-    code: 1,
+    code: FAILURES.peer_unreachable.exit,
     says: /handshake refused/,
     why: 'no OpenClaw instance runs where the examples run: the export refuses in one line (test/participants.openclaw.test.ts runs it against one)',
   },

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { runCli } from './helpers/cli.js';
@@ -245,7 +246,7 @@ describe('bourdon init without a terminal', () => {
       ['init', '--yes', '--library', library, '--peer-url', 'http://127.0.0.1:7602', '--peer-name', 'desk'],
       { env },
     );
-    expect(clash.code).toBe(1);
+    expect(clash.code).toBe(FAILURES.conflict.exit);
     expect(clash.stderr).toContain('a different peer named "desk"');
     const badUrl = await runCli(['init', '--yes', '--library', library, '--peer-url', 'http://desk.example:7500'], {
       env,

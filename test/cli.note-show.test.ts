@@ -79,7 +79,8 @@ describe('note show', () => {
     const ids = await listedIds(['--agent', 'codex']);
     const id = ids[0];
     const refused = await cli(['note', 'show', id]);
-    expect(refused.code).toBe(1);
+    // Not visible at this level (5), told apart from a note that does not exist (4): docs/errors.md.
+    expect(refused.code).toBe(5);
     expect(refused.stderr).toBe(`bourdon: note ${id} is not visible at access level public\n`);
     const json = await cli(['note', 'show', id, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: `note ${id} is not visible at access level public` });

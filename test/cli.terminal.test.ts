@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
@@ -357,13 +358,13 @@ describe('unknown agents, unchanged writes, wording', () => {
     [['workstreams', '--agent', 'nosuch-agent']],
   ])('%j says the agent does not exist (exit 1)', async (args) => {
     const result = await cli(args);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.not_found.exit);
     expect(result.stderr).toContain('no agent "nosuch-agent" in this library');
   });
 
   it('a near miss lists the close ids', async () => {
     const result = await cli(['query', 'agent-03', 'sync']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.not_found.exit);
     expect(result.stderr).toMatch(/did you mean agent-003/);
   });
 
@@ -372,7 +373,7 @@ describe('unknown agents, unchanged writes, wording', () => {
     [['commit', 'nosuchagent', '-f', '-'], '{"notes":[{"date":"2026-01-01","text":"hello"}]}'],
   ])('%j on a new agent names the --agent-type flag, not the tool argument', async (args, input) => {
     const result = await runCli([...args, '--library', library], { env: env(), input });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr).toContain('nosuchagent has no manifest yet: give --agent-type (code-assistant, ');
     expect(result.stderr).not.toContain('agent_type');
     expect(fs.existsSync(path.join(library, 'agents', 'nosuchagent.l5.yaml'))).toBe(false);

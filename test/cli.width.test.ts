@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCliBatch, spawnUntil, type BatchResult } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/fixtures.js';
 import { runInPty } from './helpers/pty.js';
@@ -63,7 +64,7 @@ function runsFor(lib: WidthLibrary): Record<string, Run[] | { skip: string }> {
     query: [
       { args: [LONG_AGENT, 'merge ordering rework'] },
       { args: [WIDE_AGENT, '同期エンジン設計'] },
-      { args: ['no-such-agent-with-a-name-long-enough-to-wrap-the-error-message', 'x'], code: 1 },
+      { args: ['no-such-agent-with-a-name-long-enough-to-wrap-the-error-message', 'x'], code: FAILURES.not_found.exit },
     ],
     summary: [{ args: [FOCUS] }],
     recent: [
@@ -96,7 +97,7 @@ function runsFor(lib: WidthLibrary): Record<string, Run[] | { skip: string }> {
     'cursor:export': [{ args: ['--dry-run'] }],
     'mcp-memory:export': [{ args: ['--dry-run'] }],
     // No instance listens where the test runs: the refusal is what must fit.
-    'openclaw:export': [{ args: ['--dry-run'], code: 1 }],
+    'openclaw:export': [{ args: ['--dry-run'], code: FAILURES.peer_unreachable.exit }],
     'export-all': [{ args: ['--dry-run'] }],
     completion: [{ args: ['bash'], data: true }],
     help: [{ args: [] }, { args: ['staging'] }, { args: ['no-such-topic-with-a-rather-long-name'], code: 2 }],

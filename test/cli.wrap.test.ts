@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { demoLibrary } from './helpers/demo.js';
 import { BIN } from './helpers/fixtures.js';
@@ -43,7 +44,7 @@ describe('prose wraps at the terminal width', () => {
   it('an error message: continuation indented; piped, one line', async () => {
     const missing = path.join('/nonexistent', 'a-rather-long-folder-name', 'that-keeps-going', 'agent-library');
     const shown = await terminalLines(['agents', '--library', missing]);
-    expect(shown.code).toBe(1);
+    expect(shown.code).toBe(FAILURES.not_found.exit);
     expect(wide(shown.lines)).toEqual([]);
     const message = shown.lines.filter((line) => !line.startsWith('See '));
     expect(message.length).toBeGreaterThan(1);
@@ -112,7 +113,10 @@ describe('suggestions and the bare command', () => {
       'bourdon: Nonexistent flag: --sinse; did you mean --since? (see `bourdon recent --help`)',
     );
     const json = await runCli(['recent', '--lmit', '3', '--json', '--library', library], { env: env() });
-    expect(JSON.parse(json.stdout)).toEqual({ error: 'Nonexistent flag: --lmit; did you mean --limit?' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: 'Nonexistent flag: --lmit; did you mean --limit?',
+      code: 'usage',
+    });
     const far = await runCli(['recent', '--zzzzzz', '--library', library], { env: env() });
     expect(far.stderr).not.toContain('did you mean');
   });

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 
@@ -12,19 +13,22 @@ describe('bourdon CLI', () => {
   });
   afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
 
-  it('a missing library is one clear line and exit 1', async () => {
+  it('a missing library is one clear line and exit 4 (not found)', async () => {
     const missing = path.join(tempDir(), 'nope');
     const result = await runCli(['find', 'Bourdon', '--library', missing]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.not_found.exit);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(`library not found: ${missing}`)]);
     expect(result.stderr).not.toMatch(/\bat .+\.js:\d+/);
   });
 
-  it('a missing library under --json is {"error": …} on stdout', async () => {
+  it('a missing library under --json is {"error": …, "code": "not_found"} on stdout', async () => {
     const result = await runCli(['agents', '--json', '--library', '/definitely/not/here']);
-    expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ error: expect.stringContaining('library not found') });
+    expect(result.code).toBe(FAILURES.not_found.exit);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: expect.stringContaining('library not found'),
+      code: 'not_found',
+    });
   });
 
   it('bad flags and missing arguments exit 2', async () => {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
@@ -97,7 +98,7 @@ describe('unsafe binds refuse to start', () => {
         env: { BOURDON_HOME: empty, BOURDON_PEER_TOKEN_SERVER: '' },
       },
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     // (The fixture library's broken manifest adds a warning line before it.)
     expect(result.stderr.split('\n').filter((line) => line.includes('refusing'))).toHaveLength(1);
     expect(result.stderr).toMatch(
@@ -121,7 +122,7 @@ describe('unsafe binds refuse to start', () => {
       ],
       { env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN_SERVER: LEGACY_TOKEN } },
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr).toMatch(
       /^bourdon: refusing to start: --allow-unauthenticated with non-loopback bind '0\.0\.0\.0'/m,
     );
@@ -136,7 +137,7 @@ describe('unsafe binds refuse to start', () => {
         env: { BOURDON_HOME: home },
       },
     );
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr).toContain('refusing to start');
   });
 });

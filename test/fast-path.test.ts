@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type vm from 'node:vm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { READ_COMMANDS } from '../src/cli/read-commands.js';
 import { parseFastCall, runFastPath } from '../src/cli/fast-path.js';
 import { baseEnv, runCli, type CliResult } from './helpers/cli.js';
@@ -222,9 +223,15 @@ describe('fast path: the same answers as oclif', () => {
         differences.push(`${rows[i].argv.join(' ')}\n  on:  ${JSON.stringify(fast)}\n  off: ${JSON.stringify(slow)}`);
     });
     expect(differences).toEqual([]);
-    // The matrix exercises every outcome: answers, usage errors (2), errors (1), and warnings.
+    // The matrix exercises every outcome: answers, usage errors, unknown agents and versions,
+    // refused values (docs/errors.md), and warnings.
     const codes = new Set(results.map(([fast]) => fast.code));
-    expect([...codes].sort()).toEqual([0, 1, 2]);
+    expect([...codes].sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      0,
+      FAILURES.usage.exit,
+      FAILURES.not_found.exit,
+      FAILURES.invalid_input.exit,
+    ]);
     expect(results.some(([fast]) => fast.code === 0 && fast.stderr.includes('warning'))).toBe(true);
   }, 240_000);
 });

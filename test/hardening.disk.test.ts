@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 const run = promisify(execFile);
@@ -145,7 +146,7 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
   it('a read-only file system refuses the commit in one clear line; the file is unchanged; it works again once writable', () => {
     expect(report.readOnly.error).toMatch(/read-only file system \(EROFS\)/);
     expect(report.readOnly.unchanged).toBe(true);
-    expect(report.readOnly.cli.code).toBe(1);
+    expect(report.readOnly.cli.code).toBe(FAILURES.unavailable.exit);
     expect(report.readOnly.cli.stdout).toBe('');
     expect(report.readOnly.cli.stderr).toMatch(
       /^bourdon: cannot take the library lock .*: read-only file system \(EROFS\)[^\n]*\n$/,
@@ -168,12 +169,12 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
     expect(membersAfter).toBe(41);
   });
 
-  it('the CLI on a full disk: exit 1, one line (or the JSON error payload), file unchanged; then it commits', () => {
+  it('the CLI on a full disk: exit 12 (unavailable), one line (or the JSON error payload), file unchanged; then it commits', () => {
     const { human, json, unchanged, after } = report.fullCli;
-    expect(human.code).toBe(1);
+    expect(human.code).toBe(FAILURES.unavailable.exit);
     expect(human.stdout).toBe('');
     expect(human.stderr).toMatch(/^bourdon: cannot [^\n]*no space left on the device \(ENOSPC\)[^\n]*\n$/);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(FAILURES.unavailable.exit);
     expect(JSON.parse(json.stdout)).toEqual({
       error: expect.stringMatching(/ENOSPC/),
       agent_id: 'disk',

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { LibraryStore, MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
@@ -80,11 +81,11 @@ describe('commit input nesting', () => {
     const file = path.join(root, 'deep.json');
     fs.writeFileSync(file, JSON.stringify({ entities: [{ name: 'y', extra: nested(80) }] }));
     const result = await runCli(['commit', 'a', '--agent-type', 'other', '--file', file, '--library', root]);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr).toBe(`bourdon: ${DEPTH_ERROR}\n`);
     fs.writeFileSync(file, `{"entities": [{"name": "y", "extra": ${'['.repeat(5_000)}${']'.repeat(5_000)}}]}`);
     const deeper = await runCli(['commit', 'a', '--agent-type', 'other', '--file', file, '--library', root]);
-    expect(deeper.code).toBe(1);
+    expect(deeper.code).toBe(FAILURES.invalid_input.exit);
     expect(deeper.stderr).toMatch(/^bourdon: cannot parse .*deep\.json.*nesting exceeded maxDepth \(100\)[^\n]*\n$/);
     expect(fs.readdirSync(path.join(root, 'agents'))).toEqual([]);
   });

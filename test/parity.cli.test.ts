@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { caseFile, copyFixtureLibrary, normalise, type ConformanceCase } from './helpers/fixtures.js';
 import { parseCalendarDay } from '../src/core/store/dates.js';
@@ -118,12 +119,12 @@ describe('bourdon <command> --json prints the tool payload', () => {
     await expectCliPayload(testCase, library);
   });
 
-  it('a bad cursor is a one-line error, exit 1, with the payload under --json', async () => {
+  it('a bad cursor is a one-line error, invalid input, with the payload under --json', async () => {
     const result = await runCli(['recent', '--cursor', 'not-a-cursor', '--json', '--library', library], { env: ENV });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(JSON.parse(result.stdout).error).toBe("invalid cursor: 'not-a-cursor'");
     const human = await runCli(['recent', '--cursor', 'not-a-cursor', '--library', library], { env: ENV });
-    expect(human.code).toBe(1);
+    expect(human.code).toBe(FAILURES.invalid_input.exit);
     expect(
       human.stderr
         .trim()

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { tempDir } from './helpers/fixtures.js';
 import { runCli } from './helpers/cli.js';
 
@@ -78,7 +79,7 @@ describe('the Claude Code SessionEnd hook', () => {
     fs.writeFileSync(settingsFile, '{ "model": "opus", // a comment\n}');
     const before = fs.readFileSync(settingsFile);
     const result = await runCli(['init', '--yes', '--claude-hook', '--library', library], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr).toMatch(/^bourdon: .*settings\.json is not valid JSON/);
     expect(fs.readFileSync(settingsFile).equals(before)).toBe(true);
     expect(fs.existsSync(library), 'nothing else was set up either').toBe(false);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { loadPeersFile, normalisePeerUrl, parsePeersFile, selectPeers } from '../src/core/federation/peers-config.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -97,7 +98,7 @@ describe('bourdon peers', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.trim().split('\n')[0]).toMatch(/https/);
     const dup = await runCli(['peers', 'add', 'laptop', 'https://x.example'], { env });
-    expect(dup.code).toBe(1);
+    expect(dup.code).toBe(FAILURES.conflict.exit);
     const list = await runCli(['peers', 'list', '--json'], { env });
     expect(JSON.parse(list.stdout).peers).toEqual([
       { name: 'laptop', url: 'https://laptop.example:7500/mcp', token_env: 'BOURDON_PEER_LAPTOP' },
@@ -165,7 +166,7 @@ describe('bourdon serve peer options', () => {
     const library = tempDir('bourdon-serve-lib-');
     const env = { BOURDON_HOME: home };
     const federate = await runCli(['serve', '--library', library, '--federate'], { env });
-    expect(federate.code).toBe(1);
+    expect(federate.code).toBe(FAILURES.not_found.exit);
     expect(federate.stderr).toMatch(/peers file .* does not exist/);
     const bad = await runCli(['serve', '--library', library, '--peer', 'http://10.1.2.3:7500'], { env });
     expect(bad.code).toBe(2);
@@ -177,7 +178,7 @@ describe('bourdon serve peer options', () => {
     expect(both.stderr).toMatch(/--no-peers/);
     fs.writeFileSync(path.join(home, 'peers.yaml'), 'peers: [{name: x, url: "https://x.example", token_env: PATH}]\n');
     const invalid = await runCli(['serve', '--library', library, '--federate'], { env });
-    expect(invalid.code).toBe(1);
+    expect(invalid.code).toBe(FAILURES.invalid_input.exit);
     expect(invalid.stderr).toMatch(/BOURDON_PEER_/);
   });
 });

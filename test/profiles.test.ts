@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/trust/profiles.js';
 import { translateServerArgs } from '../src/mcp/server-args.js';
 import { OPERATIONS as ALL_TOOLS, OPERATION_NAMES as TOOL_NAMES } from '../src/core/operations/catalog.js';
@@ -206,7 +207,7 @@ describe('bourdon serve and its library', () => {
       }),
     ];
     for (const result of runs) {
-      expect(result.code).toBe(1);
+      expect(result.code).toBe(FAILURES.not_found.exit);
       expect(result.stdout).toBe('');
       expect(result.stderr.trim().split('\n')).toEqual([
         `bourdon: no library at ${root}: run \`bourdon init\` to set one up, or pass --create to serve a new empty one`,
@@ -238,17 +239,17 @@ describe('bourdon serve and its library', () => {
     fs.writeFileSync(file, 'not a library');
     try {
       const notFolder = await runCli(['serve', '--library', file], { env: { BOURDON_HOME: home } });
-      expect(notFolder.code).toBe(1);
+      expect(notFolder.code).toBe(FAILURES.invalid_input.exit);
       expect(notFolder.stderr).toContain(`library is not a folder: ${file}`);
       expect(notFolder.stdout).toBe('');
       const underFile = await runCli(['serve', '--library', path.join(file, 'lib')], { env: { BOURDON_HOME: home } });
-      expect(underFile.code).toBe(1);
+      expect([FAILURES.source_unreadable.exit, FAILURES.unavailable.exit]).toContain(underFile.code);
       expect(underFile.stderr).toMatch(/cannot (read|create) library .*plain-file\/lib: part of the path is a file/);
       expect(underFile.stdout).toBe('');
       fs.mkdirSync(path.join(dir, 'lib2'));
       fs.writeFileSync(path.join(dir, 'lib2', 'agents'), 'a file where the folder should be');
       const badAgents = await runCli(['serve', '--library', path.join(dir, 'lib2')], { env: { BOURDON_HOME: home } });
-      expect(badAgents.code).toBe(1);
+      expect(badAgents.code).toBe(FAILURES.source_unreadable.exit);
       expect(badAgents.stderr).toMatch(/cannot read .*lib2\/agents/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /** `bourdon doctor` checks the sync remote: git present, the remote reachable and writable. */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { bareRemote, makeMachine } from './helpers/sync.js';
 
 interface Report {
@@ -45,13 +46,13 @@ describe('doctor: the sync remote', () => {
   it('init refuses an unreachable remote or one with credentials in it, and records nothing', async () => {
     const laptop = makeMachine('laptop');
     const missing = await laptop.run(['sync', 'init', '/nonexistent/remote.git']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(FAILURES.unavailable.exit);
     expect(missing.stderr).toMatch(/cannot reach the remote .*nothing was recorded/);
     const secret = await laptop.run(['sync', 'init', 'https://me:ghp_secret123@example.com/team.git']);
     expect(secret.code).toBe(2);
     expect(secret.stderr).not.toContain('ghp_secret123');
     const push = await laptop.run(['sync', 'push']);
-    expect(push.code).toBe(1);
+    expect(push.code).toBe(FAILURES.not_found.exit);
     expect(push.stderr).toMatch(/no sync remote .* run `bourdon sync init <remote>` first/);
   });
 });

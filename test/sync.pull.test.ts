@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { tempDir } from './helpers/fixtures.js';
 import {
   bareRemote,
@@ -195,11 +196,11 @@ describe('sync pull', () => {
     gitSync(['push', '-q', '--force', 'origin', 'HEAD:main'], clone);
 
     const pull = await desk.run(['sync', 'pull']);
-    expect(pull.code).toBe(1);
+    expect(pull.code).toBe(FAILURES.conflict.exit);
     expect(pull.stderr).toMatch(/history was rewritten/);
     expect(snapshotTree(path.join(desk.library, 'pulled'))).toEqual(pulledBefore);
     const push = await desk.run(['sync', 'push']);
-    expect(push.code).toBe(1);
+    expect(push.code).toBe(FAILURES.conflict.exit);
     expect(push.stderr).toMatch(/history was rewritten/);
     const status = await desk.json<{ history_rewritten: boolean }>(['sync', 'status']);
     expect(status.history_rewritten).toBe(true);

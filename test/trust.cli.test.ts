@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { runWithCaller } from '../src/core/trust/caller.js';
 import { FederationRegistry, hashToken } from '../src/core/trust/registry.js';
 import { runCli, type CliResult } from './helpers/cli.js';
@@ -89,12 +90,12 @@ describe('member commands', () => {
   it('errors are one line with the right exit code, and change nothing', async () => {
     const before = fs.readFileSync(path.join(home, 'federation.yaml'), 'utf8');
     const cases: [string[], number, string][] = [
-      [['agent', 'add', 'openclaw'], 1, "bourdon: agent 'openclaw' already registered"],
+      [['agent', 'add', 'openclaw'], FAILURES.conflict.exit, "bourdon: agent 'openclaw' already registered"],
       [['agent', 'add', 'Bad'], 2, "bourdon: invalid agent_id 'Bad'"],
       [['agent', 'add', 'x', '--tier', 'admin'], 2, 'bourdon: Expected --tier=admin to be one of'],
       [['grant', 'openclaw', '../etc'], 2, "bourdon: invalid namespace '../etc'"],
-      [['agent', 'rotate', 'nobody'], 1, "bourdon: unknown agent 'nobody'"],
-      [['revoke', 'nobody'], 1, "bourdon: unknown agent 'nobody'"],
+      [['agent', 'rotate', 'nobody'], FAILURES.not_found.exit, "bourdon: unknown agent 'nobody'"],
+      [['revoke', 'nobody'], FAILURES.not_found.exit, "bourdon: unknown agent 'nobody'"],
       [['agent', 'set-tier', 'openclaw', 'root'], 2, 'bourdon: Expected root to be one of'],
       [['agent', 'add'], 2, 'bourdon: missing required argument: <'],
     ];
@@ -108,8 +109,8 @@ describe('member commands', () => {
       expect(result.stdout).toBe('');
     }
     const json = await cli(['agent', 'rotate', 'nobody', '--json']);
-    expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual({ error: "unknown agent 'nobody'" });
+    expect(json.code).toBe(FAILURES.not_found.exit);
+    expect(JSON.parse(json.stdout)).toEqual({ error: "unknown agent 'nobody'", code: 'not_found' });
     expect(fs.readFileSync(path.join(home, 'federation.yaml'), 'utf8')).toBe(before);
   });
 
@@ -133,7 +134,7 @@ describe('member commands', () => {
     expect(server.authenticate(tokens[1])).toBeNull();
     expect((await cli(['agent', 'list'])).stdout).toMatch(/laptop\s+trusted\s+all\s+\S+\s+revoked/);
     const again = await cli(['agent', 'rotate', 'laptop']);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(FAILURES.conflict.exit);
     expect(again.stderr).toContain("agent 'laptop' is revoked; re-add it instead");
   });
 
@@ -148,7 +149,7 @@ describe('member commands', () => {
         ['grant', 'openclaw', 'x'],
       ]) {
         const result = await cli(args);
-        expect(result.code).toBe(1);
+        expect(result.code).toBe(FAILURES.source_unreadable.exit);
         expect(result.stderr).toMatch(/^bourdon: registry .* is unreadable/);
         expect(result.stderr.trim().split('\n')).toHaveLength(1);
       }

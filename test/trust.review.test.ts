@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { createContext, type OperationContext } from '../src/core/context.js';
 import { LibraryStore } from '../src/core/store/library.js';
@@ -112,7 +113,7 @@ describe('a rejection given a reviewed digest is bound to it too', () => {
     const { library, as, home, stale } = await reviewedThenStagedMore();
     const env = { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library } };
     const refused = await runCli(['staging', 'reject', 'openclaw', '--digest', stale], env);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(FAILURES.conflict.exit);
     expect(refused.stderr).toContain('changed since they were reviewed; nothing was rejected');
     expect(fs.existsSync(stagedFile(library))).toBe(true);
     const current = previewPromotion(as(OPERATOR), 'openclaw').digest!;
@@ -151,7 +152,7 @@ describe('bourdon staging promote shows, then promotes exactly that', () => {
   it('--digest of a stale review is refused; --digest of the current one and --yes promote', async () => {
     const { library, as, home, stale } = await reviewedThenStagedMore();
     const refused = await run(library, home, ['--digest', stale]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(FAILURES.conflict.exit);
     expect(refused.stderr).toContain('changed since they were reviewed; nothing was promoted');
     expect(fs.existsSync(liveFile(library))).toBe(false);
     const current = previewPromotion(as(OPERATOR), 'openclaw').digest!;

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { readAudit } from '../src/core/trust/audit.js';
 import { runWithCaller } from '../src/core/trust/caller.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
@@ -190,10 +191,14 @@ describe('a quarantined write, from staging to live', () => {
 
   it('promote and reject with nothing staged, or a bad id, fail with one line', async () => {
     const cases: [string[], number, string][] = [
-      [['staging', 'promote', 'openclaw'], 1, "bourdon: no staged writes for agent 'openclaw'"],
-      [['staging', 'reject', 'openclaw'], 1, "bourdon: no staged writes for agent 'openclaw'"],
-      [['staging', 'promote', '../agents/codex'], 1, "bourdon: invalid agent_id '../agents/codex'"],
-      [['staging', 'reject'], 2, 'bourdon: missing required argument: <'],
+      [['staging', 'promote', 'openclaw'], FAILURES.not_found.exit, "bourdon: no staged writes for agent 'openclaw'"],
+      [['staging', 'reject', 'openclaw'], FAILURES.not_found.exit, "bourdon: no staged writes for agent 'openclaw'"],
+      [
+        ['staging', 'promote', '../agents/codex'],
+        FAILURES.invalid_input.exit,
+        "bourdon: invalid agent_id '../agents/codex'",
+      ],
+      [['staging', 'reject'], FAILURES.usage.exit, 'bourdon: missing required argument: <'],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args, { env: env() })));
     for (const [index, [args, code, message]] of cases.entries()) {
@@ -202,6 +207,6 @@ describe('a quarantined write, from staging to live', () => {
       expect(results[index].stdout, args.join(' ')).toBe('');
     }
     const missing = await runCli(['staging', 'list', '--library', path.join(home, 'nope')], { env: env() });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(FAILURES.not_found.exit);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The write commands on the real binary: `bourdon commit` (file and stdin, YAML and JSON),
- * `bourdon note add`, and bad input of every kind. Each bad input is one line on stderr,
- * exit 1, and nothing written anywhere in the library.
+ * `bourdon note add`, and bad input of every kind. Each bad input is one line on stderr, the
+ * exit status of its code (docs/errors.md), and nothing written anywhere in the library.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES, type ErrorCode } from '../src/core/errors.js';
 import { baseEnv, runCli, type CliResult } from './helpers/cli.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
@@ -158,10 +159,20 @@ describe('bad input to the write commands', () => {
     ],
   ];
 
+  /** The bad inputs that are not malformed input (exit 6): what they name does not exist, or cannot be read. */
+  const otherCodes: Record<string, ErrorCode> = {
+    'diff of an unknown version, naming the versions there are': 'not_found',
+    'diff against an unknown version': 'not_found',
+    'rollback to an unknown version': 'not_found',
+    'rollback for an agent not in the library, as history answers it': 'not_found',
+    'a missing input file': 'source_unreadable',
+  };
+
   for (const [title, args, input, message] of cases) {
-    it(`${title}: one line, exit 1, nothing written`, async () => {
+    const code = otherCodes[title] ?? 'invalid_input';
+    it(`${title}: one line, ${code} (exit ${FAILURES[code].exit}), nothing written`, async () => {
       const result = await runCli([...args, '--library', library], { env, input });
-      expect(result.code, result.stderr).toBe(1);
+      expect(result.code, result.stderr).toBe(FAILURES[code].exit);
       const lines = result.stderr.trimEnd().split('\n');
       expect(lines, result.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/^bourdon: /);
@@ -171,9 +182,9 @@ describe('bad input to the write commands', () => {
     });
   }
 
-  it('--json turns a refusal into the error payload on stdout, still exit 1', async () => {
+  it('--json turns a refusal into the error payload on stdout, the same exit status', async () => {
     const result = await runCli(['commit', '../x', '--agent-type', 'other', '--json', '--library', library], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(JSON.parse(result.stdout)).toEqual({
       error: "invalid agent_id '../x': must match ^[a-z0-9][a-z0-9_-]*$",
       agent_id: '../x',
@@ -182,22 +193,22 @@ describe('bad input to the write commands', () => {
     expect(tree(library)).toEqual(before);
   });
 
-  it('oversize input on stdin (> 4 MiB): one line, exit 1, nothing written', async () => {
+  it('oversize input on stdin (> 4 MiB): one line, invalid input, nothing written', async () => {
     const big = Buffer.from(JSON.stringify({ entities: [{ name: 'Big', summary: 'x'.repeat(4 * 1024 * 1024 + 10) }] }));
     const result = await runWithBigStdin(['commit', 'codex', '--file', '-', '--library', library], big, env);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/larger than 4194304 bytes/);
     expect(tree(library)).toEqual(before);
   });
 
-  it('oversize input file (> 4 MiB): one line, exit 1, nothing written', async () => {
+  it('oversize input file (> 4 MiB): one line, invalid input, nothing written', async () => {
     const dir = tempDir('bourdon-big-');
     cleanup.push(dir);
     const file = path.join(dir, 'big.json');
     fs.writeFileSync(file, JSON.stringify({ entities: [{ name: 'Big', summary: 'x'.repeat(4 * 1024 * 1024 + 10) }] }));
     const result = await runCli(['commit', 'codex', '--file', file, '--library', library], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/larger than 4194304 bytes/);
     expect(tree(library)).toEqual(before);
@@ -299,7 +310,7 @@ describe('bourdon commit and note add', () => {
       env,
       input: '{"entities":[{"name":"Only"}]}',
     });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(FAILURES.invalid_input.exit);
     expect(refused.stderr).toContain('--mode replace writes a new manifest: give --agent-type (');
     const replaced = await runCli(
       [

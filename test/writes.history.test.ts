@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import {
   commitToFederation,
   explainMemoryChange,
@@ -298,7 +299,7 @@ describe('history and diff on the CLI', () => {
   it('rollback refuses without --yes off a terminal, and writes nothing', async () => {
     const before = fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'));
     const result = await runCli(['rollback', 'codex', '1', '--library', library], { env });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(FAILURES.usage.exit);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('--yes');
     expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml')).equals(before)).toBe(true);

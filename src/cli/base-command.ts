@@ -2,14 +2,15 @@
  * The base of every `bourdon` command: `--json`, `--library` and one error policy.
  * `--json` is oclif's own (JsonCommand): `run()` returns the command's payload, typed as its
  * operation's answer, which oclif prints under --json; without it the command prints its human
- * output itself (`emit`). Errors are one line on stderr (or `{"error": …}` on stdout
- * under --json), never a stack trace; exit codes follow spec §12: 1 error, 2 usage, 3 access denied.
+ * output itself (`emit`). Errors are one line on stderr (or `{"error": …, "code": …}` on stdout
+ * under --json), never a stack trace; the exit status is the code's (core/errors.ts FAILURES,
+ * docs/errors.md: 2 usage, 3 access denied, 4 not found, 5 not visible, …).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Errors, Flags } from '@oclif/core';
-import { BourdonError, describeError, exitCodeOf } from '../core/errors.js';
-import { isDenial, type Failure } from '../core/payload.js';
+import { BourdonError, codeOf, describeError, exitCodeOf, FAILURES, type ErrorCode } from '../core/errors.js';
+import { failureCode, type Failure } from '../core/payload.js';
 import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
 import { OPERATOR } from '../core/trust/caller.js';
 import { configPaths } from '../core/store/config.js';
@@ -270,18 +271,26 @@ export abstract class BaseCommand extends JsonCommand {
     }
   }
 
-  /** An answer that carries `error` is a failed request: print it, then exit 1 (3 when denied). */
+  /**
+   * An answer that carries `error` is a failed request: print it (under --json exactly the
+   * tool's payload), then exit with its code's status (payload.ts failureCode).
+   */
   protected failOnPayloadError(payload: Failure): never {
-    this.writeAudit(isDenial(payload) ? 'deny' : 'fail', payload.error);
-    const code = exitCodeOf(isDenial(payload) ? 'access_denied' : 'failed');
+    const code = failureCode(payload);
+    this.writeAudit(FAILURES[code].audit, auditDetail(code, payload.error));
     if (this.jsonEnabled()) process.stdout.write(jsonText(payload));
     else process.stderr.write(`${errorLine(payload.error)}\n`);
-    this.exit(code);
+    this.exit(exitCodeOf(code));
   }
 
-  /** "; did you mean --since?" for a mistyped flag, as a mistyped command gets its suggestion. */
-  private flagSuggestion(message: string): string {
-    const typed = /^Nonexistent flags?: (--?[^\s=,]+)/.exec(message)?.[1];
+  /**
+   * "; did you mean --since?" for a mistyped flag, as a mistyped command gets its suggestion:
+   * from oclif's NonExistentFlagsError (not exported), the parse error whose `flags` lists the
+   * words typed.
+   */
+  private flagSuggestion(err: Error & { flags?: unknown }): string {
+    const flags = Array.isArray(err.flags) ? err.flags : [];
+    const typed = typeof flags[0] === 'string' ? flags[0].split('=')[0] : undefined;
     if (!typed) return '';
     const ctor = this.constructor as typeof BaseCommand;
     const json = ctor.enableJsonFlag ? ['json'] : [];
@@ -299,32 +308,45 @@ export abstract class BaseCommand extends JsonCommand {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     // oclif's own exit() signal: let it through untouched.
     if (err instanceof Errors.ExitError) throw err;
-    // oclif's own parse errors are CLIParseErrors (they have `parse`); a flag's own parser failing,
-    // whatever it threw, gets `oclif.exit` = exitCodes.failedFlagParsing (2, package.json).
-    let code: number;
-    if (err instanceof BourdonError) code = err.exitCode;
-    else if (err instanceof Errors.CLIError && 'parse' in err) code = 2;
-    else code = err.oclif?.exit ?? 1;
-    // Whether the parser threw or wrapped it: a CLIError ending in usage, or any other error oclif
-    // marked (ours carry no `oclif` of their own).
-    const fromParser = err instanceof Errors.CLIError ? code === 2 : err.oclif !== undefined;
+    const code = cliErrorCode(err);
+    // Whether the parser threw or wrapped it: a usage CLIError, or any other error oclif marked
+    // (ours carry no `oclif` of their own).
+    const fromParser = err instanceof Errors.CLIError ? code === 'usage' : err.oclif !== undefined;
     // The parser's messages span lines ("Parsing --limit \n\tExpected…"): one line, all of it.
     let message = fromParser ? parseErrorLine(err) : describeError(err, { withPath: true });
-    if (fromParser) message += this.flagSuggestion(message);
-    this.writeAudit(code === 2 || code === 3 ? 'deny' : 'fail', message);
+    if (fromParser) message += this.flagSuggestion(err);
+    this.writeAudit(FAILURES[code].audit, auditDetail(code, message));
     if (process.env.BOURDON_DEBUG) process.stderr.write(`${err.stack ?? message}\n`);
-    // The one --json error shape: an object whose `error` is the line stderr would show.
-    if (this.jsonEnabled()) process.stdout.write(jsonText({ error: message }));
+    // The one --json error shape: the line stderr would show, and the code a script branches on.
+    if (this.jsonEnabled()) process.stdout.write(jsonText({ error: message, code }));
     else {
       // A usage error names the help that shows the usage, on the same one line.
-      const help = code === 2 ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';
+      const help = code === 'usage' ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';
       process.stderr.write(`${errorLine(message + help)}\n`);
     }
-    this.exit(code);
+    this.exit(exitCodeOf(code));
   }
 }
 
 export { cliWarn };
+
+/**
+ * The code of an error that ends a command: ours carry theirs. A CLIError is oclif's own, and
+ * no command raises one (they throw BourdonErrors): its parser's (a CLIParseError, or a plain
+ * CLIError such as "Flag --library expects a value") are usage errors, and so is a flag's own
+ * parser failing, whatever it threw, which oclif marks with `oclif.exit` =
+ * exitCodes.failedFlagParsing (2, package.json).
+ */
+function cliErrorCode(err: Error & { oclif?: { exit?: number } }): ErrorCode {
+  if (err instanceof Errors.CLIError) return 'usage';
+  if (err.oclif?.exit === FAILURES.usage.exit) return 'usage';
+  return codeOf(err);
+}
+
+/** An audit line's detail for a failure: its code first, so the trail is read without parsing words. */
+function auditDetail(code: ErrorCode, message: string): string {
+  return `${code}: ${message}`;
+}
 
 /** An error as stderr shows it: one line, wrapped at the terminal's width when it is one. */
 function errorLine(message: string): string {

@@ -80,14 +80,14 @@ function sessionEndGroups(settings: Json, create: boolean): unknown[] | null {
   if (!isJson(settings.hooks)) {
     if (!create) return null;
     if (settings.hooks !== undefined)
-      throw new BourdonError('settings.json: "hooks" is not an object; nothing was changed');
+      throw new BourdonError('settings.json: "hooks" is not an object; nothing was changed', 'invalid_input');
     settings.hooks = {};
   }
   const hooks = settings.hooks as Json;
   if (!Array.isArray(hooks.SessionEnd)) {
     if (!create) return null;
     if (hooks.SessionEnd !== undefined)
-      throw new BourdonError('settings.json: "hooks.SessionEnd" is not a list; nothing was changed');
+      throw new BourdonError('settings.json: "hooks.SessionEnd" is not a list; nothing was changed', 'invalid_input');
     hooks.SessionEnd = [];
   }
   return hooks.SessionEnd as unknown[];

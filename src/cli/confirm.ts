@@ -73,5 +73,5 @@ export async function confirmChange(confirmation: Confirmation): Promise<void> {
   const ok = await prompting(confirmation.what, ({ confirm }, context) =>
     confirm({ message: confirmMessage(confirmation.question), default: false }, context),
   );
-  if (!ok) throw new BourdonError(`${confirmation.what} cancelled; nothing was changed`);
+  if (!ok) throw new BourdonError(`${confirmation.what} cancelled; nothing was changed`, 'cancelled');
 }

@@ -43,15 +43,15 @@ export async function readInput(file: string): Promise<{ text: string; label: st
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`);
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, 'source_unreadable');
   }
-  if (stat.isDirectory()) throw new BourdonError(`cannot read ${file}: it is a folder`);
+  if (stat.isDirectory()) throw new BourdonError(`cannot read ${file}: it is a folder`, 'invalid_input');
   if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge();
   try {
     return { text: (await readInputStream(fs.createReadStream(file))).toString('utf8'), label: file };
   } catch (error) {
     if (error instanceof BourdonError) throw error;
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`);
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, 'source_unreadable');
   }
 }
 

@@ -18,7 +18,11 @@ export function openRegistry(): FederationRegistry {
 /** Fails with one line when the registry file exists but cannot be read. */
 export function assertReadable(registry: FederationRegistry): void {
   const problem = registry.problem();
-  if (problem) throw new BourdonError(`registry ${registry.path} is unreadable (${problem}); fix or move it first`);
+  if (problem)
+    throw new BourdonError(
+      `registry ${registry.path} is unreadable (${problem}); fix or move it first`,
+      'source_unreadable',
+    );
 }
 
 function reads(member: Pick<MemberView, 'tier' | 'grants'>): string {

@@ -288,13 +288,14 @@ export function ensureLibrary(root: string, create: boolean): boolean {
   const full = path.resolve(root);
   try {
     const stat = fs.statSync(full);
-    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${full}`);
+    if (!stat.isDirectory()) throw new BourdonError(`library is not a folder: ${full}`, 'invalid_input');
     fs.accessSync(full, fs.constants.R_OK | fs.constants.X_OK);
     return false;
   } catch (error) {
     if (error instanceof BourdonError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new BourdonError(`cannot read library ${full}: ${describeError(error)}`);
+    if (code !== 'ENOENT')
+      throw new BourdonError(`cannot read library ${full}: ${describeError(error)}`, 'source_unreadable');
     if (!create)
       throw new BourdonError(
         `no library at ${full}: run \`bourdon init\` to set one up, or pass --create to serve a new empty one`,
@@ -303,7 +304,7 @@ export function ensureLibrary(root: string, create: boolean): boolean {
     try {
       fs.mkdirSync(path.join(full, 'agents'), { recursive: true });
     } catch (mkdirError) {
-      throw new BourdonError(`cannot create library ${full}: ${describeError(mkdirError)}`);
+      throw new BourdonError(`cannot create library ${full}: ${describeError(mkdirError)}`, 'unavailable');
     }
     process.stderr.write(`bourdon: created an empty library at ${full}\n`);
     return true;

@@ -1,40 +1,142 @@
-/**
- * What kind of failure an error is: adapters decide from the code (CLI exit status, doctor's
- * warn-or-fail), never from the message text. A closed set: add a code here before using it.
- * - `usage`: the command line or a flag is wrong (exit 2).
- * - `invalid_input`: a value or document given is malformed (bad YAML, an invalid id).
- * - `not_found`: the library, an agent, a version or a staged write does not exist.
- * - `access_denied`: the caller may not do this (exit 3).
- * - `busy`: another writer holds the library; trying again later can succeed.
- * - `unavailable`: a file, port or peer cannot be reached or used right now.
- * - `conflict`: the request contradicts the current state (a revoked member, a lock lost).
- * - `cancelled`: the person stopped a prompt (Ctrl-C); nothing was changed (exit 130).
- * - `failed`: anything else; the message says what.
- */
-export type ErrorCode =
-  | 'usage'
-  | 'invalid_input'
-  | 'not_found'
-  | 'access_denied'
-  | 'busy'
-  | 'unavailable'
-  | 'conflict'
-  | 'cancelled'
-  | 'failed';
+/** How each adapter shows a failure of one code: the CLI's exit status, the page's HTTP status, the audit line's decision. */
+export interface FailureRule {
+  /** What the code means, as docs/errors.md says it. */
+  readonly meaning: string;
+  /** The CLI exit status (spec §12 keeps 2 for usage and 3 for access denied). */
+  readonly exit: number;
+  /** The page's HTTP status (500 only for a bug). */
+  readonly http: number;
+  /** The audit line's decision: `deny` when the call was refused, `fail` when it could not be done. */
+  readonly audit: 'deny' | 'fail';
+}
 
-/** The CLI exit status of a code (spec §12): 1 error, 2 usage, 3 access denied; 130 cancelled (128 + SIGINT). */
+/**
+ * Every kind of failure, the one table adapters decide from (never from the message text): the
+ * CLI's exit status, `--json`'s `code`, the page's HTTP status, the audit line's decision and
+ * the code an MCP client reads in a thrown failure's result. A closed set: add a code here (and
+ * to docs/errors.md, which test/failure-codes.test.ts holds to this table) before using it.
+ * Scripts tell "no such agent" (4) from "not visible at this level" (5) from "busy, retry" (8).
+ */
+export const FAILURES = {
+  internal: {
+    meaning: 'a bug or an unexpected fault; the message says what happened',
+    exit: 1,
+    http: 500,
+    audit: 'fail',
+  },
+  usage: { meaning: 'the command line or a flag is wrong', exit: 2, http: 400, audit: 'deny' },
+  access_denied: {
+    meaning: 'the caller may not do this (its tier, grants or ceiling)',
+    exit: 3,
+    http: 403,
+    audit: 'deny',
+  },
+  not_found: {
+    meaning: 'the library, an agent, a version, a note, a peer or a staged write does not exist',
+    exit: 4,
+    http: 404,
+    audit: 'fail',
+  },
+  not_visible: {
+    meaning: 'it exists, above the access level asked for (or the caller may read): ask at a higher level',
+    exit: 5,
+    http: 403,
+    audit: 'deny',
+  },
+  invalid_input: {
+    meaning: 'a value or document given is malformed (bad YAML, an invalid id, an unknown cursor)',
+    exit: 6,
+    http: 400,
+    audit: 'fail',
+  },
+  conflict: {
+    meaning: 'the request contradicts the current state (a revoked member, a staged file changed, a lock lost)',
+    exit: 7,
+    http: 409,
+    audit: 'fail',
+  },
+  busy: {
+    meaning: 'another writer holds the library or the remote moved; trying again later can succeed',
+    exit: 8,
+    http: 429,
+    audit: 'fail',
+  },
+  peer_unreachable: {
+    meaning: 'a peer or remote did not answer (no connection, timed out)',
+    exit: 9,
+    http: 503,
+    audit: 'fail',
+  },
+  peer_refused: { meaning: 'a peer or remote answered with a refusal', exit: 10, http: 502, audit: 'fail' },
+  source_unreadable: {
+    meaning: "a file Bourdon must read (a manifest, an input file, an agent's own store) cannot be read or parsed",
+    exit: 11,
+    http: 503,
+    audit: 'fail',
+  },
+  unavailable: {
+    meaning: 'a port, a disk, a folder or a program (git) cannot be used right now',
+    exit: 12,
+    http: 503,
+    audit: 'fail',
+  },
+  cancelled: {
+    meaning: 'the person stopped or declined a prompt; nothing was changed',
+    exit: 130,
+    http: 400,
+    audit: 'deny',
+  },
+} as const satisfies Record<string, FailureRule>;
+
+/** What kind of failure an error is (see FAILURES). */
+export type ErrorCode = keyof typeof FAILURES;
+
+export const ERROR_CODES = Object.keys(FAILURES) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(FAILURES, value);
+}
+
+/** The CLI exit status of a code. */
 export function exitCodeOf(code: ErrorCode): number {
-  if (code === 'usage') return 2;
-  if (code === 'access_denied') return 3;
-  if (code === 'cancelled') return 130;
-  return 1;
+  return FAILURES[code].exit;
+}
+
+/** The page's HTTP status for a failure of this code. */
+export function httpStatusOf(code: ErrorCode): number {
+  return FAILURES[code].http;
+}
+
+/** Node's system errors that say a disk or the machine ran out, rather than a file being wrong. */
+const UNAVAILABLE_SYSTEM_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EIO',
+  'EMFILE',
+  'ENFILE',
+  'EBUSY',
+  'EADDRINUSE',
+]);
+
+/**
+ * The code of any thrown value: a BourdonError's own; a Node system error that reached an
+ * adapter unwrapped is a file that cannot be read (ENOENT, EACCES, …) or a resource that cannot
+ * be used (a full disk); anything else is a bug (`internal`).
+ */
+export function codeOf(error: unknown): ErrorCode {
+  if (error instanceof BourdonError) return error.code;
+  const { code, errno } = error instanceof Error ? (error as NodeJS.ErrnoException) : {};
+  if (typeof code === 'string' && typeof errno === 'number')
+    return UNAVAILABLE_SYSTEM_CODES.has(code) ? 'unavailable' : 'source_unreadable';
+  return 'internal';
 }
 
 /** Errors that reach users: a coded failure with a one-line message, meant to be shown as is. */
 export class BourdonError extends Error {
   readonly code: ErrorCode;
-  constructor(message: string, code: ErrorCode = 'failed') {
-    super(message);
+  constructor(message: string, code: ErrorCode, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'BourdonError';
     this.code = code;
   }
@@ -110,12 +212,13 @@ const FOLDER_SYSCALLS = new Set(['scandir', 'opendir', 'mkdir', 'rmdir', 'chdir'
 /**
  * The words for a Node system error ("ENOENT: no such file or directory, stat 'rows.yaml'"
  * becomes "no such file"), or null for any other error. Only an error whose message is Node's
- * own `CODE: …` form is reworded, so a message written by this project is never replaced.
+ * own (a numeric errno beside its code) is reworded, so a message written by this project is never replaced.
  */
 export function systemErrorWords(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
-  const { code, syscall } = error as NodeJS.ErrnoException;
-  if (typeof code !== 'string' || !error.message.startsWith(`${code}:`)) return null;
+  // Node's own errors carry a numeric errno beside the code; ours (whose `code` is an ErrorCode) do not.
+  const { code, errno, syscall } = error as NodeJS.ErrnoException;
+  if (error instanceof BourdonError || typeof code !== 'string' || typeof errno !== 'number') return null;
   const words = SYSTEM_ERROR_WORDS[code];
   if (code === 'ENOENT' && syscall && FOLDER_SYSCALLS.has(syscall)) return 'no such folder';
   return words ?? null;

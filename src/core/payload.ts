@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors.js';
+
 /**
  * The answer of any operation: a JSON object, exactly as the MCP tool result or `--json` prints
  * it. Code that knows which operation answered uses its named output type (`FindEntityOutput`,
@@ -112,4 +114,26 @@ function withFloatForms(text: string): string {
     i = at;
   }
   return out + text.slice(copied);
+}
+
+/**
+ * The code of a failure answered as data, kept beside the payload as the denial marker is (a
+ * non-enumerable symbol key, so the engine's JSON is unchanged): adapters read the exit status
+ * and HTTP status from it (errors.ts FAILURES), never from the `error` text.
+ */
+const FAILURE_CODE: unique symbol = Symbol('bourdon.failure-code');
+
+/** Gives a failure payload its code, in place, and returns it (see FAILURE_CODE). */
+export function coded<P extends Failure>(payload: P, code: ErrorCode): P {
+  Object.defineProperty(payload, FAILURE_CODE, { value: code });
+  return payload;
+}
+
+/**
+ * The code of a failure payload: a denial's is `access_denied`; one given with coded() keeps
+ * its own; any other the engine answers as data is an argument it could not use (`invalid_input`).
+ */
+export function failureCode(payload: Failure): ErrorCode {
+  if (isDenial(payload)) return 'access_denied';
+  return (payload as { [FAILURE_CODE]?: ErrorCode })[FAILURE_CODE] ?? 'invalid_input';
 }

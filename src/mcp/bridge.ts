@@ -65,7 +65,7 @@ interface UpstreamInfo {
 /** The server could not be reached or refused the bridge; the message is one line. */
 class BridgeUnreachableError extends BourdonError {
   constructor(message: string) {
-    super(message, 'unavailable');
+    super(message, 'peer_unreachable');
     this.name = 'BridgeUnreachableError';
   }
 }

@@ -15,10 +15,10 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
-import { failed, isDenial } from '../core/payload.js';
+import { failed, failureCode, isDenial } from '../core/payload.js';
 import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
-import { describeError } from '../core/errors.js';
+import { codeOf, describeError, FAILURES } from '../core/errors.js';
 import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/policy.js';
 import {
   describeIssues,
@@ -93,11 +93,18 @@ export async function guarded<T>(
   try {
     payload = await run(ctx);
   } catch (error) {
-    audit(env, caller, op, namespace, 'fail', describeError(error));
+    const code = codeOf(error);
+    audit(env, caller, op, namespace, FAILURES[code].audit, `${code}: ${describeError(error)}`);
     throw error;
   }
   const failure = payload !== null && typeof payload === 'object' && failed(payload) ? payload : null;
-  if (failure) audit(env, caller, op, namespace, isDenial(failure) ? false : 'fail', failure.error);
+  // A denial's line is the policy's (`deny`, the engine's "access denied"); any other failure's
+  // decision and the code leading its detail come from its code (core/errors.ts FAILURES).
+  if (failure && isDenial(failure)) audit(env, caller, op, namespace, false, failure.error);
+  else if (failure) {
+    const code = failureCode(failure);
+    audit(env, caller, op, namespace, FAILURES[code].audit, `${code}: ${failure.error}`);
+  }
   // A rollback writes its own allow line before it changes anything (versions.ts: no audit
   // record, no rollback); a second would say the same.
   else if (op !== 'rollback_agent_memory') audit(env, caller, op, namespace, true, decision.detail);
@@ -116,8 +123,9 @@ async function runTool(
     const run = (ctx: OperationContext) => operation.run(ctx, input);
     return jsonResult(await guarded(env, operation.name, namespace, operation.denialExtras, run, notices), notices);
   } catch (error) {
+    // The engine answers no payload for this failure: the result names its code, for clients to branch on.
     env.warn(`${operation.name} failed: ${describeError(error)}`);
-    return jsonResult({ error: describeError(error) });
+    return jsonResult({ error: describeError(error), code: codeOf(error) });
   }
 }
 

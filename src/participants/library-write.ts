@@ -160,7 +160,7 @@ export async function writeExportToLibrary(
         data = serialiseManifest(manifest);
         own = request.bytes ?? serialiseManifest(structuredClone(request.manifest) as RawObject);
       } catch (error) {
-        throw new BourdonError(`${describeError(error)}`);
+        throw new BourdonError(`${describeError(error)}`, 'source_unreadable');
       }
       const recordPath = exportRecordPath(paths.root, request.agentId);
       const keepRecord = () => {
@@ -175,7 +175,10 @@ export async function writeExportToLibrary(
       try {
         appendAudit(request.auditPath, auditRecord(request.actor, EXPORT_OP, request.agentId, true, request.detail));
       } catch (error) {
-        throw new BourdonError(`export refused: the audit record could not be written (${describeError(error)})`);
+        throw new BourdonError(
+          `export refused: the audit record could not be written (${describeError(error)})`,
+          'unavailable',
+        );
       }
       const record = writeVersion({
         paths,
@@ -242,6 +245,7 @@ export async function stageExportInLibrary(
       } catch (error) {
         throw new BourdonError(
           `${describeError(error)}; nothing was staged (review it with \`bourdon staging list\`, or reject it with \`bourdon staging reject ${request.agentId}\`)`,
+          'source_unreadable',
         );
       }
       const combined = combineWithLive(request.manifest, staged, previousExport(recordPath));
@@ -257,7 +261,7 @@ export async function stageExportInLibrary(
         data = serialiseManifest(manifest);
         own = request.bytes ?? serialiseManifest(structuredClone(request.manifest) as RawObject);
       } catch (error) {
-        throw new BourdonError(describeError(error));
+        throw new BourdonError(describeError(error), 'source_unreadable');
       }
       const keepRecord = () => {
         const before = readLive(recordPath);
@@ -270,7 +274,10 @@ export async function stageExportInLibrary(
       try {
         appendAudit(request.auditPath, auditRecord(request.actor, STAGE_OP, request.agentId, true, request.detail));
       } catch (error) {
-        throw new BourdonError(`export refused: the audit record could not be written (${describeError(error)})`);
+        throw new BourdonError(
+          `export refused: the audit record could not be written (${describeError(error)})`,
+          'unavailable',
+        );
       }
       sweepAtomicTemps(path.dirname(stagedFile), (name) => isTempOf(name, path.basename(stagedFile), true));
       writeDurable(stagedFile, data, { writer: ctx.files });

@@ -140,7 +140,7 @@ export async function runExport(
   try {
     data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
   } catch (error) {
-    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`);
+    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`, 'source_unreadable');
   }
   report.counts = counts;
   report.yaml = data.toString('utf8');
@@ -156,7 +156,7 @@ export async function runExport(
     report.written = true;
     return report;
   }
-  if (!options.library || !options.auditPath) throw new BourdonError('no library to export into');
+  if (!options.library || !options.auditPath) throw new BourdonError('no library to export into', 'usage');
   const ctx = options.library();
   const request = {
     agentId: participant.agentId,

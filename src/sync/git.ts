@@ -62,7 +62,7 @@ export function runGit(args: readonly string[], options: GitOptions = {}): Promi
             reject(new BourdonError(`git ${args[0]} was stopped (timed out or killed)`, 'unavailable'));
             return;
           }
-          reject(new BourdonError(`git ${args[0]} failed: ${maskUrl(error.message)}`, 'failed'));
+          reject(new BourdonError(`git ${args[0]} failed: ${maskUrl(error.message)}`, 'unavailable'));
           return;
         }
         resolve({ code: code ?? 1, stdout: stdout as Buffer, stderr: maskUrl((stderr as Buffer).toString('utf8')) });

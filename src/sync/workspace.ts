@@ -109,9 +109,13 @@ export function libraryId(library: string): string {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (!stat) return null;
     if (!stat.isFile() || stat.size > 100)
-      throw new BourdonError(`${file} is not the library's id file (a link or something else): remove it`);
+      throw new BourdonError(
+        `${file} is not the library's id file (a link or something else): remove it`,
+        'invalid_input',
+      );
     const id = fs.readFileSync(file, 'utf8').trim();
-    if (!/^[0-9a-f-]{36}$/.test(id)) throw new BourdonError(`${file} holds no valid library id: remove it`);
+    if (!/^[0-9a-f-]{36}$/.test(id))
+      throw new BourdonError(`${file} holds no valid library id: remove it`, 'invalid_input');
     return id;
   };
   const known = read();
@@ -162,7 +166,7 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
     text = fs.readFileSync(paths.remoteFile, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`);
+      throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`, 'source_unreadable');
     return adoptRenamedWorkspace(paths) ? readRemoteConfig(paths) : null;
   }
   try {
@@ -172,6 +176,7 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
   } catch (error) {
     throw new BourdonError(
       `${paths.remoteFile} is not valid (${describeError(error)}): run \`bourdon sync init <remote>\` again`,
+      'invalid_input',
     );
   }
 }

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError, describeError } from '../core/errors.js';
+import { BourdonError, codeOf, describeError, httpStatusOf } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { promoteStaged, promotionSummary, rejectStaged } from '../core/writes/staging.js';
 import { invoke } from '../core/operations/invoke.js';
@@ -28,7 +28,7 @@ import { layout, message, type Flash } from './layout.js';
 import { activityView } from './views/activity.js';
 import { agentsView } from './views/agents.js';
 import { auditView } from './views/audit.js';
-import type { View, ViewRequest } from './views/common.js';
+import { errorBox, type View, type ViewRequest } from './views/common.js';
 import { historyView, rollbackConfirmView } from './views/history.js';
 import { searchView } from './views/search.js';
 import { stagingConfirmView, stagingView } from './views/staging.js';
@@ -73,7 +73,7 @@ const REFUSAL_STYLESHEET = '/assets/style.css';
 function assetsDir(): string {
   const dir = path.join(packageRoot(), 'assets', 'ui');
   if (fs.existsSync(path.join(dir, 'style.css'))) return dir;
-  throw new BourdonError('the page assets (assets/ui) are missing from this installation');
+  throw new BourdonError('the page assets (assets/ui) are missing from this installation', 'internal');
 }
 
 interface UiServerOptions {
@@ -248,10 +248,11 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       csrf: current.csrf,
       auditPath: options.auditPath,
     };
-    const view = await render(viewRequest);
+    const view = await viewOrFailure(render, viewRequest);
     const flash = current.flash;
     current.flash = null;
-    send(res, 200, method === 'HEAD' ? '' : underPrefix(layout(view, url.pathname, flash)));
+    const status = view.failure ? httpStatusOf(view.failure) : 200;
+    send(res, status, method === 'HEAD' ? '' : underPrefix(layout(view, url.pathname, flash)));
   }
 
   /** The writes, each through the same core operation as its CLI command, as the operator. */
@@ -328,6 +329,26 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     '/search': searchView,
   };
 
+  /**
+   * A view, or the failure it threw shown in the page (its header and navigation, the way back),
+   * with the code's HTTP status: 500 only for a bug (core/errors.ts codeOf).
+   */
+  async function viewOrFailure(render: (req: ViewRequest) => Promise<View>, req: ViewRequest): Promise<View> {
+    try {
+      return await render(req);
+    } catch (error) {
+      const failure = codeOf(error);
+      if (failure === 'internal') options.ctx.warn(`ui: ${describeError(error)}`);
+      const title = failure === 'internal' ? 'Error' : 'Not possible';
+      return {
+        title,
+        body: html`<h1>${title}</h1>
+          ${errorBox(describeError(error))}`,
+        failure,
+      };
+    }
+  }
+
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       options.ctx.warn(`ui: ${describeError(error)}`);
@@ -345,6 +366,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
           error.code === 'EADDRINUSE'
             ? `port ${options.port} on ${UI_HOST} is in use; pick another with --port`
             : `cannot listen on ${UI_HOST}:${options.port}: ${error.message}`,
+          'unavailable',
         ),
       ),
     );

@@ -43,7 +43,7 @@ export default class PeersAdd extends BaseCommand {
     const file = configPaths(process.env).peers;
     editPeersFile(file, (peers) => {
       if (peers.some((existing) => existing.name === peer.name)) {
-        throw new BourdonError(`peer ${JSON.stringify(peer.name)} already exists; remove it first`);
+        throw new BourdonError(`peer ${JSON.stringify(peer.name)} already exists; remove it first`, 'conflict');
       }
       peers.push(peer);
     });

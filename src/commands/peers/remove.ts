@@ -17,7 +17,7 @@ export default class PeersRemove extends BaseCommand {
     const file = configPaths(process.env).peers;
     editPeersFile(file, (peers) => {
       const index = peers.findIndex((peer) => peer.name === args.name);
-      if (index < 0) throw new BourdonError(`no peer named ${JSON.stringify(args.name)}`);
+      if (index < 0) throw new BourdonError(`no peer named ${JSON.stringify(args.name)}`, 'not_found');
       peers.splice(index, 1);
     });
     return this.emit({ removed: args.name, path: file }, () => `removed peer ${args.name}`);

@@ -31,7 +31,8 @@ export default class StagingPromote extends BaseCommand {
     let digest = flags.digest;
     if (digest === undefined) {
       const preview = previewPromotion(ctx, args.agent);
-      if (preview.error) throw new BourdonError(preview.error, preview.staged.length ? 'failed' : 'not_found');
+      if (preview.error)
+        throw new BourdonError(preview.error, preview.staged.length ? 'source_unreadable' : 'not_found');
       if (!this.jsonEnabled()) this.say(stagedReviewLines(preview).join('\n'));
       digest = preview.digest!;
       await confirmChange({

@@ -120,7 +120,7 @@ export async function recordDemoHistory(target: string, home: string, now = new 
   ];
   for (const args of commits) {
     const result = await invoke(commitToFederationOperation, ctx, args);
-    if ('error' in result) throw new BourdonError(`demo history: ${String(result.error)}`);
+    if ('error' in result) throw new BourdonError(`demo history: ${String(result.error)}`, 'internal');
   }
   // Two members' writes await review: one to promote, one to reject.
   const stagedWrites: [string, CommitRequest['entities']][] = [
@@ -134,6 +134,6 @@ export async function recordDemoHistory(target: string, home: string, now = new 
       { ...ctx, caller: member },
       { agent_id: id, agent_type: 'code-assistant', entities },
     );
-    if ('error' in staged) throw new BourdonError(`demo staging: ${String(staged.error)}`);
+    if ('error' in staged) throw new BourdonError(`demo staging: ${String(staged.error)}`, 'internal');
   }
 }

@@ -30,12 +30,15 @@ export interface SetupStep {
 export function ensureLibraryFolders(root: string): SetupStep {
   const paths = libraryPaths(root);
   if (fs.existsSync(paths.root) && !fs.statSync(paths.root).isDirectory())
-    throw new BourdonError(`library is not a folder: ${paths.root}`);
+    throw new BourdonError(`library is not a folder: ${paths.root}`, 'invalid_input');
   const existed = fs.existsSync(paths.agents);
   try {
     fs.mkdirSync(paths.agents, { recursive: true });
   } catch (error) {
-    throw new BourdonError(`cannot create library ${paths.root}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new BourdonError(
+      `cannot create library ${paths.root}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      'unavailable',
+    );
   }
   return {
     what: 'library',
@@ -49,13 +52,17 @@ export function ensureLibraryFolders(root: string): SetupStep {
 export function ensureConfigDir(home: string): SetupStep {
   const resolved = path.resolve(home);
   if (fs.existsSync(resolved)) {
-    if (!fs.statSync(resolved).isDirectory()) throw new BourdonError(`config dir is not a folder: ${resolved}`);
+    if (!fs.statSync(resolved).isDirectory())
+      throw new BourdonError(`config dir is not a folder: ${resolved}`, 'invalid_input');
     return { what: 'config', status: 'exists', path: resolved, detail: 'config dir already there' };
   }
   try {
     fs.mkdirSync(resolved, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new BourdonError(`cannot create config dir ${resolved}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new BourdonError(
+      `cannot create config dir ${resolved}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      'unavailable',
+    );
   }
   return {
     what: 'config',
@@ -78,7 +85,11 @@ export function ensureMember(
 ): { step: SetupStep; issued: IssuedToken | null } {
   const registry = new FederationRegistry(registryPath, { warn: () => {} });
   const problem = registry.problem();
-  if (problem) throw new BourdonError(`registry ${registryPath} is unreadable (${problem}); fix or move it first`);
+  if (problem)
+    throw new BourdonError(
+      `registry ${registryPath} is unreadable (${problem}); fix or move it first`,
+      'source_unreadable',
+    );
   const existing = registry.get(request.id);
   if (existing && !existing.revoked) {
     return {
@@ -141,6 +152,7 @@ export function ensurePeer(peersPath: string, request: PeerRequest): { step: Set
     if (peers.some((other) => other.name === peer.name)) {
       throw new BourdonError(
         `a different peer named ${JSON.stringify(peer.name)} is already configured; \`bourdon peers remove ${peer.name}\` first`,
+        'conflict',
       );
     }
     peers.push(peer);

@@ -125,23 +125,27 @@ export function parsePeersFile(text: string, source: string): PeerConfig[] {
   try {
     doc = parseYaml(text);
   } catch (error) {
-    throw new BourdonError(`peers file ${source} is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    throw new BourdonError(
+      `peers file ${source} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      'invalid_input',
+    );
   }
   if (doc === null || doc === undefined) return [];
   if (!isObject(doc) || (doc.peers !== undefined && doc.peers !== null && !Array.isArray(doc.peers))) {
-    throw new BourdonError(`peers file ${source} must be a mapping with a \`peers:\` list`);
+    throw new BourdonError(`peers file ${source} must be a mapping with a \`peers:\` list`, 'invalid_input');
   }
   const peers: PeerConfig[] = [];
   const names = new Set<string>();
   for (const [index, raw] of ((doc.peers as unknown[] | null) ?? []).entries()) {
     const where = `peers file ${source}, entry ${index + 1}`;
     if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.url !== 'string') {
-      throw new BourdonError(`${where}: needs a name and a url`);
+      throw new BourdonError(`${where}: needs a name and a url`, 'invalid_input');
     }
     const secretKey = Object.keys(raw).find((key) => SECRET_KEYS.test(key));
     if (secretKey !== undefined) {
       throw new BourdonError(
         `${where}: a \`${secretKey}:\` key is not allowed: the file holds variable names only; remove it, put the token in a BOURDON_PEER_* variable named by \`token_env:\`, and rotate it (it was stored in plain text)`,
+        'invalid_input',
       );
     }
     try {
@@ -150,11 +154,12 @@ export function parsePeersFile(text: string, source: string): PeerConfig[] {
         url: normalisePeerUrl(raw.url),
         token_env: checkPeerTokenEnv(typeof raw.token_env === 'string' ? raw.token_env : DEFAULT_TOKEN_ENV),
       };
-      if (names.has(peer.name)) throw new BourdonError(`duplicate peer name ${JSON.stringify(peer.name)}`);
+      if (names.has(peer.name))
+        throw new BourdonError(`duplicate peer name ${JSON.stringify(peer.name)}`, 'invalid_input');
       names.add(peer.name);
       peers.push(peer);
     } catch (error) {
-      throw new BourdonError(`${where}: ${(error as Error).message}`);
+      throw new BourdonError(`${where}: ${(error as Error).message}`, 'invalid_input');
     }
   }
   return peers;
@@ -169,6 +174,7 @@ export function loadPeersFile(file: string): PeerConfig[] {
     const code = (error as NodeJS.ErrnoException).code;
     throw new BourdonError(
       `peers file ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; refusing to start without the peers you asked for`,
+      code === 'ENOENT' ? 'not_found' : 'source_unreadable',
     );
   }
   return parsePeersFile(text, file);

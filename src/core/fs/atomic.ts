@@ -120,7 +120,7 @@ export function writeFileDurably(target: string, data: string, mode = 0o644): vo
     fs.mkdirSync(path.dirname(target), { recursive: true });
     replaceFileSync(target, data, { fsync: true, mode });
   } catch (error) {
-    throw new BourdonError(`cannot write ${target}: ${describeError(error)}; the file is unchanged`);
+    throw new BourdonError(`cannot write ${target}: ${describeError(error)}; the file is unchanged`, 'unavailable');
   }
 }
 

@@ -105,7 +105,7 @@ export function lockFileSync(
     try {
       made = createLock(lockDir, owner);
     } catch (error) {
-      throw new BourdonError(`cannot take the lock ${lockDir}: ${describeError(error)}`);
+      throw new BourdonError(`cannot take the lock ${lockDir}: ${describeError(error)}`, 'unavailable');
     }
     if (made) {
       remember(lockDir, owner.token);
@@ -181,7 +181,7 @@ async function holdGate<T>(
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
         throw new BourdonError(`library not found: ${paths.root}`, 'not_found');
-      throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`);
+      throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`, 'unavailable');
     }
     if (made) break;
     if (Date.now() > deadline) throw busy(paths);

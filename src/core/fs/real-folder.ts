@@ -17,8 +17,9 @@ export function refuseLink(dir: string): void {
     throw error;
   }
   if (!stat) return;
-  if (stat.isSymbolicLink()) throw new BourdonError(`refusing to write through the symbolic link ${dir}`);
-  if (!stat.isDirectory()) throw new BourdonError(`${dir} is not a folder`);
+  if (stat.isSymbolicLink())
+    throw new BourdonError(`refusing to write through the symbolic link ${dir}`, 'invalid_input');
+  if (!stat.isDirectory()) throw new BourdonError(`${dir} is not a folder`, 'invalid_input');
 }
 
 /** A folder to write in, made when missing (its parents checked first by the caller); refused as refuseLink does. */

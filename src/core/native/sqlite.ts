@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SqlValue } from 'sql.js';
 import { foldWriteAheadLog } from './sqlite-wal.js';
+import { BourdonError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -251,11 +252,11 @@ export async function openReadOnly(path: string, files: DatabaseFiles = filesBes
     if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
     bytes = await snapshot(files);
   } catch (error) {
-    throw new Error(`${path}: ${oneLine(error)}`, { cause: error });
+    throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
   // SQLite treats an empty file as an empty database; anything else must carry its header.
   if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
-    throw new Error(`${path}: not a SQLite database`);
+    throw new BourdonError(`${path}: not a SQLite database`, 'source_unreadable');
   }
   let worker: SqliteWorker | undefined;
   try {
@@ -283,8 +284,8 @@ export async function openReadOnly(path: string, files: DatabaseFiles = filesBes
     };
   } catch (error) {
     if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
-    const reason = oneLine(error);
-    throw new Error(reason.startsWith(`${path}: `) ? reason : `${path}: ${reason}`, { cause: error });
+    // The worker knows only the bytes, so its reasons never name the file: this names it.
+    throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
 }
 

@@ -15,7 +15,7 @@ import { access, askPeers, peerAccessArgs, withReachability } from './read-commo
 import type { Answer, listNotesAnswer, NoteRef } from './answers.js';
 import { planPage, takePage } from './paging.js';
 import { MAX_PAGE_SIZE } from './inputs.js';
-import type { Failed, OneOf } from '../payload.js';
+import { coded, type Failed, type OneOf } from '../payload.js';
 import type { ListNotesInput } from './inputs.js';
 import type { CommitOutput } from '../writes/commit.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
@@ -231,11 +231,14 @@ export async function showNote(ctx: OperationContext, args: ShowNoteArgs): Promi
   const parsed = parseNoteId(args.id);
   if (!parsed) return { error: 'a note id is <agent>:<n>, like codex:2 (`bourdon list-notes` shows them)', ...base };
   const agent = agentsInScope(ctx).find((record) => record.id === parsed.agent);
-  if (!agent) return { error: `no agent "${parsed.agent}" in this library`, ...base };
+  if (!agent) return coded({ error: `no agent "${parsed.agent}" in this library`, ...base }, 'not_found');
   const note = agent.notes[parsed.position - 1];
-  if (!note) return { error: `no note ${args.id}; ${heldNotes(agent)}`, ...base };
+  if (!note) return coded({ error: `no note ${args.id}; ${heldNotes(agent)}`, ...base }, 'not_found');
   if (!canSee(level.effective, note.visibility))
-    return { error: `note ${args.id} is not visible at access level ${level.effective}`, ...base };
+    return coded(
+      { error: `note ${args.id} is not visible at access level ${level.effective}`, ...base },
+      'not_visible',
+    );
   const id = noteId(agent.id, parsed.position);
   return { ...base, id, note: { id, ...noteRef(agent.id, note), visibility: note.visibility } };
 }

@@ -1,7 +1,8 @@
 /**
  * The three MCP resources (spec §5, "Resources"), read at public access.
  */
-import { describeError } from '../errors.js';
+import { codeOf, describeError } from '../errors.js';
+import { coded } from '../payload.js';
 import { canSee, rowVisibility } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import { invalidAgentIdMessage, isServedAgentId } from '../store/ids.js';
@@ -53,12 +54,12 @@ export async function agentMemoryResource(ctx: OperationContext, agentId: string
   // Any id a manifest may declare is served (`Agent-B`); the id is only looked up, never a path.
   if (!isServedAgentId(agentId)) return { error: invalidAgentIdMessage(agentId) };
   const agent = agentsInScope(ctx).find((record) => record.id === agentId);
-  if (!agent) return { error: `agent not found: ${agentId}` };
+  if (!agent) return coded({ error: `agent not found: ${agentId}` }, 'not_found');
   let doc: RawObject;
   try {
     doc = ctx.store.document(agent);
   } catch (error) {
-    return { error: describeError(error) };
+    return coded({ error: describeError(error) }, codeOf(error));
   }
   const manifest = manifestAtLevel(doc, 'public');
   for (const key of ALWAYS_LISTED) if (!Array.isArray(manifest[key])) manifest[key] = [];

@@ -41,7 +41,7 @@ export class ManifestLoader {
       entries = fs.readdirSync(this.agentsDir, { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new BourdonError(`cannot read ${this.agentsDir}: ${describeError(error)}`);
+      throw new BourdonError(`cannot read ${this.agentsDir}: ${describeError(error)}`, 'source_unreadable');
     }
     const out: [string, FileStamp][] = [];
     for (const entry of entries) {

@@ -177,6 +177,7 @@ export class FederationRegistry {
       if (existing && !existing.revoked) {
         throw new BourdonError(
           `agent ${pyRepr(agentId)} already registered; use \`bourdon agent rotate\` for a new token or \`bourdon revoke\` first`,
+          'conflict',
         );
       }
       const token = newToken();
@@ -256,6 +257,7 @@ export class FederationRegistry {
         } catch (error) {
           throw new BourdonError(
             `registry ${this.path} is unreadable (${maskTokens(describeError(error), { hashes: true })}); fix or move it first`,
+            'source_unreadable',
           );
         }
       }

@@ -6,7 +6,7 @@
  * write thread (write-thread.ts) while the event loop answers reads, and anything else runs it
  * in place; the steps, their order and their durability are the same either way.
  */
-import { BourdonError } from '../errors.js';
+import { BourdonError, type ErrorCode } from '../errors.js';
 import type { LibraryFiles } from '../fs/atomic.js';
 import type { GateHandle } from '../fs/gate.js';
 import type { LibraryPaths } from '../store/library.js';
@@ -38,7 +38,7 @@ export interface CommitJob {
 
 /** A refusal (nothing written), a commit that changed nothing, or a new version and what it holds. */
 export type CommitJobResult =
-  | { kind: 'refused'; message: string }
+  | { kind: 'refused'; message: string; code: ErrorCode }
   | { kind: 'unchanged'; summary: CommitSummary }
   | { kind: 'written'; summary: CommitSummary; data: Buffer; manifest: RawObject };
 
@@ -78,7 +78,11 @@ export function runCommitJob(job: CommitJob, io: CommitJobIo): CommitJobResult {
     return commitUnderGate(job, io);
   } catch (error) {
     if (error instanceof CommitRefused || error instanceof SerialiseRefused || error instanceof BourdonError)
-      return { kind: 'refused', message: error.message };
+      return {
+        kind: 'refused',
+        message: error.message,
+        code: error instanceof BourdonError ? error.code : 'invalid_input',
+      };
     throw error;
   }
 }

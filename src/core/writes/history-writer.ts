@@ -246,6 +246,7 @@ export function writeVersion(request: WriteVersionRequest): VersionRecord {
     }
     throw new BourdonError(
       `cannot write ${request.livePath}: ${describeError(error)}; nothing was written, the manifest is unchanged`,
+      'unavailable',
     );
   } finally {
     if (landed) bumpChangeStamp(request.paths);

@@ -78,6 +78,7 @@ export function isMissing(error: unknown): boolean {
 export function unreadable(agentId: string, error: unknown): HistoryUnreadable {
   return new HistoryUnreadable(
     `cannot read the history of agent '${agentId}' (${describeError(error)}); nothing was changed`,
+    'source_unreadable',
   );
 }
 
@@ -198,11 +199,14 @@ export function readArchive(state: HistoryState, version: number, files: Library
   } catch (error) {
     if (isMissing(error)) return null;
     if (error instanceof ArchiveDamaged)
-      throw new BourdonError(`archived version ${version} is damaged (${error.message})`);
-    throw new BourdonError(`cannot read archived version ${version} (${describeError(error)})`);
+      throw new BourdonError(`archived version ${version} is damaged (${error.message})`, 'source_unreadable');
+    throw new BourdonError(`cannot read archived version ${version} (${describeError(error)})`, 'source_unreadable');
   }
   if (sha256(data) !== record.sha256) {
-    throw new BourdonError(`archived version ${version} is damaged (its hash does not match the index)`);
+    throw new BourdonError(
+      `archived version ${version} is damaged (its hash does not match the index)`,
+      'source_unreadable',
+    );
   }
   return data;
 }
@@ -215,8 +219,9 @@ export function readLive(livePath: string): Buffer | null {
   } catch {
     return null;
   }
-  if (stat.isSymbolicLink()) throw new BourdonError(`refusing to write through the symbolic link ${livePath}`);
-  if (!stat.isFile()) throw new BourdonError(`${livePath} is not a regular file`);
+  if (stat.isSymbolicLink())
+    throw new BourdonError(`refusing to write through the symbolic link ${livePath}`, 'invalid_input');
+  if (!stat.isFile()) throw new BourdonError(`${livePath} is not a regular file`, 'invalid_input');
   return fs.readFileSync(livePath);
 }
 

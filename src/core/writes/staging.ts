@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isTempOf, sweepAtomicTemps, writeDurable } from '../fs/atomic.js';
 import { steadyNow } from './clock.js';
-import { AccessDeniedError, BourdonError, describeError } from '../errors.js';
+import { AccessDeniedError, BourdonError, codeOf, describeError } from '../errors.js';
 import type { OperationContext } from '../context.js';
 import { utcSeconds } from '../store/dates.js';
 import { plural } from '../store/words.js';
@@ -155,6 +155,7 @@ export async function stageCommit(
         return commitError(
           args,
           `cannot write ${dest}: ${describeError(error)}; nothing was staged, the staged file is unchanged`,
+          codeOf(error),
         );
       }
       return { staged: true, agent_id: args.agent_id, path: dest, note: stagingNote(args.agent_id) };
@@ -162,7 +163,7 @@ export async function stageCommit(
     { warn: ctx.warn },
   ).catch((error: unknown) => {
     // The gate could not be taken (busy, read-only or full library): nothing was staged.
-    if (error instanceof BourdonError) return commitError(args, error.message);
+    if (error instanceof BourdonError) return commitError(args, error.message, error.code);
     throw error;
   });
 }
@@ -341,7 +342,7 @@ export async function promoteStaged(
           { op: 'promote', actor: item.caller, ceiling: STAGED_ROWS_CEILING },
           gate,
         );
-        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`);
+        if (failed(result)) throw new BourdonError(`cannot promote ${item.path}: ${result.error}`, 'conflict');
         fs.unlinkSync(item.path);
         pruneEmptyDir(path.dirname(item.path));
         promoted.push({ caller: item.caller, path: item.path, result });
@@ -411,6 +412,7 @@ function auditReview(
   } catch (error) {
     throw new BourdonError(
       `${op} refused: the audit record could not be written (${describeError(error)}); nothing was changed`,
+      'unavailable',
     );
   }
 }

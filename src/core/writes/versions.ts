@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AccessLevel } from '../trust/access.js';
 import { appendAudit, auditRecord } from '../trust/audit.js';
 import type { OperationContext } from '../context.js';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, codeOf, describeError, type ErrorCode } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readHistory, readLive, type HistoryState } from './history.js';
 import { MAX_VERSION_LIMIT, type ExplainInput, type ListVersionsInput, type RollbackInput } from './inputs.js';
@@ -27,7 +27,7 @@ import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { FieldChange, ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
-import type { DenialPayload, Failed, OneOf } from '../payload.js';
+import { coded, type DenialPayload, type Failed, type OneOf } from '../payload.js';
 import { redactText } from '../trust/redaction.js';
 import { plural } from '../store/words.js';
 import { rollbackAuditDetail, rollbackNotes, type RollbackNote } from './rollback-notes.js';
@@ -107,7 +107,8 @@ async function visibleCounts(
 }
 
 export type ListVersionsAnswer = { agent_id: string; versions: VersionView[] | CappedVersionView[] };
-export type ListVersionsOutput = OneOf<ListVersionsAnswer | Failed<{ agent_id: string; versions: [] }> | DenialPayload>;
+type ListVersionsFailure = Failed<{ agent_id: string; versions: [] }>;
+export type ListVersionsOutput = OneOf<ListVersionsAnswer | ListVersionsFailure | DenialPayload>;
 
 export async function listMemoryVersions(ctx: OperationContext, args: ListVersionsInput): Promise<ListVersionsOutput> {
   const denied = trustedOnly(ctx, 'list_memory_versions');
@@ -122,7 +123,8 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
   try {
     state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
   } catch (error) {
-    if (error instanceof BourdonError) return { error: error.message, agent_id: args.agent_id, versions: [] };
+    if (error instanceof BourdonError)
+      return coded<ListVersionsFailure>({ error: error.message, agent_id: args.agent_id, versions: [] }, error.code);
     throw error;
   }
   const current = currentVersion(state, liveBytes(ctx, args.agent_id));
@@ -135,7 +137,10 @@ export async function listMemoryVersions(ctx: OperationContext, args: ListVersio
     try {
       counts = await visibleCounts(ctx, state, newest, ceiling);
     } catch (error) {
-      return { error: describeError(error), agent_id: args.agent_id, versions: [] };
+      return coded<ListVersionsFailure>(
+        { error: describeError(error), agent_id: args.agent_id, versions: [] },
+        codeOf(error),
+      );
     }
     // The version a rollback restored, but not the reason: that is the operator's audit log.
     const restores = await rollbackNotes(null, args.agent_id, state.records, newest);
@@ -179,18 +184,19 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainIn
   const denied = trustedOnly(ctx, 'explain_memory_change');
   if (denied) return denied;
   const against = args.against ?? null;
-  const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, against });
+  const fail = (message: string, code: ErrorCode = 'invalid_input') =>
+    coded({ error: message, agent_id: args.agent_id, version: args.version, against }, code);
   if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
   let state: HistoryState;
   try {
     state = readHistory(ctx.store.paths, args.agent_id, ctx.files);
   } catch (error) {
-    if (error instanceof BourdonError) return fail(error.message);
+    if (error instanceof BourdonError) return fail(error.message, error.code);
     throw error;
   }
   const has = (version: unknown) => state.records.some((record) => record.version === version);
-  if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id));
-  if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id));
+  if (!has(args.version)) return fail(unknownVersion(args.version, args.agent_id), 'not_found');
+  if (against !== null && !has(against)) return fail(unknownVersion(against, args.agent_id), 'not_found');
   const base = against ?? [...state.records].reverse().find((record) => record.version < args.version)?.version ?? null;
   const job: ExplainJob = { state, version: args.version, base, ceiling: ctx.caller.ceiling };
   let diff: ManifestDiffResult;
@@ -198,7 +204,7 @@ export async function explainMemoryChange(ctx: OperationContext, args: ExplainIn
     // Injected file operations (tests) cannot cross to a thread: those run in place.
     diff = (ctx.files ? null : await explainOnWriteThread(job, ctx.warn)) ?? runExplainJob(job, ctx.files);
   } catch (error) {
-    return fail(describeError(error));
+    return fail(describeError(error), codeOf(error));
   }
   const summaryParts = [
     `version ${args.version} against ${base === null ? 'nothing (first version)' : `version ${base}`}:`,
@@ -240,32 +246,34 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
   const denied = trustedOnly(ctx, 'rollback_agent_memory');
   if (denied) return denied;
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
-  const fail = (message: string) => ({ error: message, agent_id: args.agent_id, version: args.version, reason });
+  const fail = (message: string, code: ErrorCode = 'invalid_input') =>
+    coded({ error: message, agent_id: args.agent_id, version: args.version, reason }, code);
   if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
   // Restoring whole bytes would change private rows too, which a capped caller may neither
   // change nor detect: refused for every agent alike, whatever its rows (docs/trust.md).
   if (ctx.caller.ceiling !== 'private') {
     return fail(
       `rollback restores private rows too; it needs a caller that may read them (the operator, or a member on this machine)`,
+      'access_denied',
     );
   }
   const known = (state: HistoryState) => state.records.some((record) => record.version === args.version);
   try {
     if (!known(readHistory(ctx.store.paths, args.agent_id, ctx.files)))
-      return fail(unknownVersion(args.version, args.agent_id));
+      return fail(unknownVersion(args.version, args.agent_id), 'not_found');
   } catch (error) {
-    if (error instanceof BourdonError) return fail(error.message);
+    if (error instanceof BourdonError) return fail(error.message, error.code);
     throw error;
   }
 
   // Audited before it happens; no audit record, no rollback.
   const auditPath = ctx.config?.audit;
-  if (!auditPath) return fail('rollback refused: no audit log is configured');
+  if (!auditPath) return fail('rollback refused: no audit log is configured', 'unavailable');
   try {
     const detail = rollbackAuditDetail(args.version, reason);
     appendAudit(auditPath, auditRecord(ctx.caller.agent_id, 'rollback_agent_memory', args.agent_id, true, detail));
   } catch (error) {
-    return fail(`rollback refused: the audit record could not be written (${describeError(error)})`);
+    return fail(`rollback refused: the audit record could not be written (${describeError(error)})`, 'unavailable');
   }
 
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
@@ -286,8 +294,8 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
         // Injected file operations (tests) cannot cross to a thread: those run in place.
         const onThread = ctx.files ? null : await rollbackOnWriteThread(job, gate.held, ctx.warn);
         const result = onThread ?? runRollbackJob(job, { gate, writer: ctx.files, warn: ctx.warn });
-        if (result.kind === 'failed') return fail(result.message);
-        if (result.kind === 'unknown') return fail(unknownVersion(args.version, args.agent_id));
+        if (result.kind === 'failed') return fail(result.message, 'unavailable');
+        if (result.kind === 'unknown') return fail(unknownVersion(args.version, args.agent_id), 'not_found');
         if (result.kind === 'written') {
           if (onThread?.kind === 'written' && onThread.record) ctx.store.adopt(file, onThread.data, onThread.record);
           else ctx.store.invalidate(file);
@@ -306,7 +314,7 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
     { warn: ctx.warn },
   ).catch((error: unknown) => {
     // The gate could not be taken (busy, read-only or full library): nothing was written.
-    if (error instanceof BourdonError) return fail(error.message);
+    if (error instanceof BourdonError) return fail(error.message, error.code);
     throw error;
   });
 }

@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 import type { OperationContext } from '../context.js';
-import { BourdonError } from '../errors.js';
+import { BourdonError, type ErrorCode } from '../errors.js';
+import { coded } from '../payload.js';
 import { withLibraryGate, type GateHandle } from '../fs/gate.js';
 import { historyKeep, readLive } from './history.js';
 import { parsedLibraryCachePath } from '../store/config.js';
@@ -30,8 +31,9 @@ export type { CommitArgs };
 
 export type { CommitFailure, CommitSummary, WriteOrigin } from './commit-types.js';
 
-export function commitError(args: CommitArgs, message: string): CommitFailure {
-  return { error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' };
+/** A commit's refusal, as the engine answers it; its code (invalid input unless said) rides beside it (payload.ts coded). */
+export function commitError(args: CommitArgs, message: string, code: ErrorCode = 'invalid_input'): CommitFailure {
+  return coded({ error: message, agent_id: args.agent_id, mode: args.mode ?? 'merge' }, code);
 }
 
 /** The manifest a merge starts from: the live file, re-read under the gate. */
@@ -90,7 +92,7 @@ export async function commitLocked(
     // Injected file operations (tests) cannot cross to a thread: those commits run in place.
     const onThread = ctx.files ? null : await commitOnWriteThread(job, gate.held, cachePath, ctx.warn);
     if (onThread) {
-      if (onThread.kind === 'refused') return commitError(args, onThread.message);
+      if (onThread.kind === 'refused') return commitError(args, onThread.message, onThread.code);
       if (onThread.kind === 'written') {
         // The thread proved `data` reads back as the manifest, recorded it in the parsed cache
         // and built its record; the store adopts it after the reads that queued behind the answer.
@@ -101,7 +103,7 @@ export async function commitLocked(
       return onThread.summary;
     }
     const result = runCommitJob(job, { gate, writer: ctx.files, warn: ctx.warn });
-    if (result.kind === 'refused') return commitError(args, result.message);
+    if (result.kind === 'refused') return commitError(args, result.message, result.code);
     if (result.kind === 'written') ctx.store.written(file, result.data, result.manifest, cachePath);
     return result.summary;
   } finally {
@@ -121,7 +123,7 @@ export async function commitLive(
     return await withLibraryGate(ctx.store.paths, (gate) => commitLocked(ctx, args, origin, gate), { warn: ctx.warn });
   } catch (error) {
     // The gate could not be taken (busy, read-only or full library): nothing was written.
-    if (error instanceof BourdonError) return commitError(args, error.message);
+    if (error instanceof BourdonError) return commitError(args, error.message, error.code);
     throw error;
   }
 }

@@ -72,7 +72,7 @@ export function listen(server: http.Server, host: string, port: number): Promise
         reject(new BourdonError(`cannot listen on ${where}: no such address on this machine`, 'unavailable'));
       else if (error.code === 'EACCES')
         reject(new BourdonError(`cannot listen on ${where}: permission denied`, 'unavailable'));
-      else reject(new BourdonError(`cannot listen on ${where}: ${error.code ?? describeError(error)}`));
+      else reject(new BourdonError(`cannot listen on ${where}: ${error.code ?? describeError(error)}`, 'unavailable'));
     };
     const onListening = () => {
       server.off('error', onError);

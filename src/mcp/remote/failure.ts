@@ -14,7 +14,7 @@ export class RemoteTimeout extends BourdonError {
     readonly budgetMs: number,
     what = 'answer',
   ) {
-    super(`no ${what} within ${budgetMs} ms`, 'unavailable');
+    super(`no ${what} within ${budgetMs} ms`, 'peer_unreachable');
     this.name = 'RemoteTimeout';
   }
 }
@@ -22,7 +22,7 @@ export class RemoteTimeout extends BourdonError {
 /** The server answered an HTTP status that refuses the request (a recording fetch saw it). */
 export class RemoteHttpRefusal extends BourdonError {
   constructor(readonly status: number) {
-    super(`HTTP ${status}`, 'unavailable');
+    super(`HTTP ${status}`, 'peer_refused');
     this.name = 'RemoteHttpRefusal';
   }
 }
@@ -30,7 +30,7 @@ export class RemoteHttpRefusal extends BourdonError {
 /** The answer passed the size cap (capped-fetch.ts): nothing of it is used. */
 export class AnswerTooLarge extends BourdonError {
   constructor(readonly limit: number) {
-    super(`peer answer over ${limit} bytes; ignored`, 'unavailable');
+    super(`peer answer over ${limit} bytes; ignored`, 'peer_refused');
     this.name = 'AnswerTooLarge';
   }
 }
@@ -38,7 +38,7 @@ export class AnswerTooLarge extends BourdonError {
 /** The answer arrived but cannot be used: no text, not JSON, not the answer model's shape, a refusal. */
 export class UnusableAnswer extends BourdonError {
   constructor(message: string) {
-    super(message, 'failed');
+    super(message, 'peer_refused');
     this.name = 'UnusableAnswer';
   }
 }

@@ -35,7 +35,7 @@ const MAX_REDIRECTS = 3;
 /** The request could not be made or its answer not read: no connection, a timeout, the cap, a redirect away. */
 export class InstanceUnreachable extends BourdonError {
   constructor(message: string) {
-    super(message, 'unavailable');
+    super(message, 'peer_unreachable');
   }
 }
 

@@ -7,7 +7,7 @@
  * host, the token only in its header). OpenClaw is a quarantined member: without `--out` its
  * export is staged for review, not written live (`staged`).
  */
-import { BourdonError, UsageError } from '../../core/errors.js';
+import { BourdonError, UsageError, type ErrorCode } from '../../core/errors.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { pyStr, truthy } from '../../core/native/python-values.js';
 import { isoInstant } from '../../core/native/python-dates.js';
@@ -128,8 +128,8 @@ function isItem(value: unknown): value is Item {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof PyFloat);
 }
 
-function refused(client: InstanceClient, reason: string): BourdonError {
-  return new BourdonError(client.mask(`openclaw: handshake refused: ${reason}`));
+function refused(client: InstanceClient, reason: string, code: ErrorCode = 'peer_refused'): BourdonError {
+  return new BourdonError(client.mask(`openclaw: handshake refused: ${reason}`), code);
 }
 
 /** `/api/status` and the handshake; the version the instance reports, or a refusal (exit 1, nothing written). */
@@ -138,7 +138,7 @@ async function handshake(client: InstanceClient, token: string | undefined): Pro
   try {
     answer = await client.get('/api/status');
   } catch (error) {
-    if (error instanceof InstanceUnreachable) throw refused(client, error.message);
+    if (error instanceof InstanceUnreachable) throw refused(client, error.message, error.code);
     throw error;
   }
   if (answer.status === 401 || answer.status === 403)

@@ -6,6 +6,7 @@
 import type { OperationContext } from '../../core/context.js';
 import { invoke } from '../../core/operations/invoke.js';
 import { listAgentsOperation } from '../../core/operations/read-operations.js';
+import type { ErrorCode } from '../../core/errors.js';
 import { ACCESS_LEVELS } from '../../core/trust/access.js';
 import { html, type SafeHtml } from '../html.js';
 
@@ -20,6 +21,8 @@ export interface ViewRequest {
 export interface View {
   title: string;
   body: SafeHtml;
+  /** When the page shows a failure instead of what was asked: its code, which sets the HTTP status (core/errors.ts). */
+  failure?: ErrorCode;
 }
 
 /** Most rows one timeline or listing reads (sessions, notes, workstreams): pages of 100, at most this many. */

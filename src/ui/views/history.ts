@@ -4,7 +4,7 @@
  */
 import { invoke } from '../../core/operations/invoke.js';
 import { explainMemoryChangeOperation, listMemoryVersionsOperation } from '../../core/operations/write-operations.js';
-import { failed } from '../../core/payload.js';
+import { failed, failureCode } from '../../core/payload.js';
 import { isValidAgentId } from '../../core/store/ids.js';
 import type { CappedVersionView, VersionView } from '../../core/writes/versions.js';
 import { html, query, whenTime } from '../html.js';
@@ -44,6 +44,14 @@ export async function historyView(req: ViewRequest): Promise<View> {
       title: 'History',
       body: html`<h1>History</h1>
         ${picker}${errorBox(listing.error)}`,
+      failure: failureCode(listing),
+    };
+  if (listing.versions.length === 0 && !ids.includes(agent))
+    return {
+      title: 'History',
+      body: html`<h1>History</h1>
+        ${picker}${errorBox(`no agent ${agent} in this library`)}`,
+      failure: 'not_found',
     };
   const versions: readonly (VersionView | CappedVersionView)[] = listing.versions;
   const asked = Number(param(req, 'version'));
@@ -115,7 +123,8 @@ export async function historyView(req: ViewRequest): Promise<View> {
 export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
   const agent = param(req, 'agent') ?? '';
   const version = Number(param(req, 'version'));
-  if (!isValidAgentId(agent)) return { title: 'Rollback', body: errorBox(`not a valid agent id: ${agent}`) };
+  if (!isValidAgentId(agent))
+    return { title: 'Rollback', body: errorBox(`not a valid agent id: ${agent}`), failure: 'invalid_input' };
   const listing = await invoke(listMemoryVersionsOperation, req.ctx, { agent_id: agent, limit: 1000 });
   const versions: readonly (VersionView | CappedVersionView)[] = failed(listing) ? [] : listing.versions;
   const target = versions.find((v) => v.version === version);
@@ -124,6 +133,7 @@ export async function rollbackConfirmView(req: ViewRequest): Promise<View> {
       title: 'Rollback',
       body: html`<h1>Roll back ${agent}</h1>
         ${errorBox(`unknown version ${param(req, 'version') ?? ''} for agent ${agent}`)}`,
+      failure: 'not_found',
     };
   const current = versions.find((v) => v.current);
   const against = current && current.version !== target.version ? current.version : null;

@@ -69,7 +69,8 @@ export async function stagingView(req: ViewRequest): Promise<View> {
 export async function stagingConfirmView(req: ViewRequest): Promise<View> {
   const action = param(req, 'action') === 'reject' ? 'reject' : 'promote';
   const agent = param(req, 'agent') ?? '';
-  if (!isValidAgentId(agent)) return { title: 'Staging', body: errorBox(`not a valid agent id: ${agent}`) };
+  if (!isValidAgentId(agent))
+    return { title: 'Staging', body: errorBox(`not a valid agent id: ${agent}`), failure: 'invalid_input' };
   const preview = previewPromotion(req.ctx, agent);
   const n = preview.staged.length;
   const question =

@@ -1,0 +1,331 @@
+/**
+ * Issue 43: every failure is a code from one table (src/core/errors.ts FAILURES, docs/errors.md),
+ * and each adapter shows it from the code alone. One table of cases drives the codes through the
+ * real binary (exit status; `--json`: `{error, code}` on stdout, or the tool's own payload where
+ * the engine answers the failure as data), the page over HTTP (its status, the header still
+ * there) and a real MCP client (isError; the engine's bytes where it has an error payload, the
+ * code named where it has none). And the `no-message-regex` mark: nothing in src decides by
+ * reading an error's message text.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../src/core/context.js';
+import { ERROR_CODES, FAILURES, type ErrorCode } from '../src/core/errors.js';
+import { lockFileSync } from '../src/core/fs/gate.js';
+import { configPaths } from '../src/core/store/config.js';
+import { LibraryStore } from '../src/core/store/library.js';
+import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
+import { startUiServer } from '../src/ui/server.js';
+import { runCli } from './helpers/cli.js';
+import { demoLibrary } from './helpers/demo.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { callWithNotices, linkedClient, type LinkedClient } from './helpers/mcp.js';
+import { rawRequest } from './helpers/ui.js';
+
+let library: string;
+let home: string;
+/** A note above the default (public) level, added by the binary: note show refuses it as not visible. */
+let teamNote: string;
+
+const cli = (args: string[]) =>
+  runCli([...args], { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1' }, timeoutMs: 60_000 });
+
+beforeAll(async () => {
+  ({ library, home } = await demoLibrary('bourdon-failure-codes'));
+  const added = await cli(['note', 'add', 'codex', 'Team-only: the watch build slips', '--visibility', 'team']);
+  expect(added.code, added.stderr).toBe(0);
+  const listed = await cli(['list-notes', '--agent', 'codex', '--since', '30d', '--access-level', 'team', '--json']);
+  const notes = (JSON.parse(listed.stdout) as { notes: { text: string }[] }).notes;
+  teamNote = `codex:${notes.length}`;
+}, 120_000);
+
+/** A port something already listens on: a page started there cannot listen. */
+async function takenPort(): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+interface CliCase {
+  code: ErrorCode;
+  what: string;
+  args: () => string[] | Promise<string[]>;
+  /** The engine answers this failure as data: --json prints the tool's payload, without `code`. */
+  payload?: boolean;
+}
+
+const CLI_CASES: CliCase[] = [
+  { code: 'usage', what: 'a mistyped flag', args: () => ['find', 'x', '--limt', '3'] },
+  { code: 'usage', what: 'a missing argument', args: () => ['query', 'codex'] },
+  { code: 'not_found', what: 'no such agent', args: () => ['query', 'nosuch-agent', 'x'] },
+  { code: 'not_found', what: 'no such note', args: () => ['note', 'show', 'codex:999'], payload: true },
+  {
+    code: 'not_visible',
+    what: 'a note above the level asked for',
+    args: () => ['note', 'show', teamNote],
+    payload: true,
+  },
+  {
+    code: 'invalid_input',
+    what: 'a cursor no listing made',
+    args: () => ['recent', '--cursor', 'garbage'],
+    payload: true,
+  },
+  { code: 'not_found', what: 'no such version', args: () => ['diff', 'codex', '999'] },
+  {
+    code: 'conflict',
+    what: 'a peer that already exists',
+    args: () => ['peers', 'add', 'twin', 'http://127.0.0.1:9/mcp'],
+  },
+  {
+    code: 'source_unreadable',
+    what: 'an input file that cannot be read',
+    args: () => ['commit', 'codex', '--file', path.join(home, 'no-such-input.yaml')],
+  },
+];
+
+describe('the CLI: exit status and --json from the code', () => {
+  beforeAll(async () => {
+    const first = await cli(['peers', 'add', 'twin', 'http://127.0.0.1:9/mcp']);
+    expect(first.code, first.stderr).toBe(0);
+  }, 60_000);
+
+  for (const row of CLI_CASES) {
+    it(`${row.code}: ${row.what} exits ${FAILURES[row.code].exit}, the same with --json`, async () => {
+      const args = await row.args();
+      const human = await cli(args);
+      expect(human.code, human.stderr).toBe(FAILURES[row.code].exit);
+      expect(human.stdout).toBe('');
+      expect(
+        human.stderr
+          .trim()
+          .split('\n')
+          .filter((line) => !line.includes('warning:')),
+      ).toHaveLength(1);
+      const json = await cli([...args, '--json']);
+      expect(json.code, json.stderr).toBe(FAILURES[row.code].exit);
+      const printed = JSON.parse(json.stdout) as { error: unknown; code?: unknown };
+      expect(typeof printed.error).toBe('string');
+      if (row.payload) expect(printed.code, 'the tool payload, as the engine answers it').toBeUndefined();
+      else expect(printed).toEqual({ error: printed.error, code: row.code });
+    }, 60_000);
+  }
+
+  it('unavailable: a page whose port is taken exits 12', async () => {
+    const taken = await takenPort();
+    try {
+      const json = await cli(['ui', '--port', String(taken.port), '--json']);
+      expect(json.code, json.stderr).toBe(FAILURES.unavailable.exit);
+      expect(JSON.parse(json.stdout)).toMatchObject({ code: 'unavailable' });
+    } finally {
+      await taken.close();
+    }
+  }, 60_000);
+
+  it('busy: a peers file another process is editing exits 8 (try again)', async () => {
+    const release = lockFileSync(configPaths({ BOURDON_HOME: home }).peers);
+    try {
+      const json = await cli(['peers', 'add', 'other', 'http://127.0.0.1:9/mcp', '--json']);
+      expect(json.code, json.stderr).toBe(FAILURES.busy.exit);
+      expect(JSON.parse(json.stdout)).toMatchObject({ code: 'busy', error: expect.stringContaining('try again') });
+    } finally {
+      release();
+    }
+  }, 60_000);
+
+  it('peer_unreachable: a bridge to a server nobody runs exits 9', async () => {
+    const closed = await takenPort();
+    await closed.close();
+    const json = await cli(['serve', '--url', `http://127.0.0.1:${closed.port}/mcp`, '--json']);
+    expect(json.code, json.stderr).toBe(FAILURES.peer_unreachable.exit);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'peer_unreachable' });
+  }, 60_000);
+
+  it("an audited write that fails leaves one line: the code's decision, the code leading its detail", async () => {
+    const audit = configPaths({ BOURDON_HOME: home }).audit;
+    const before = fs.existsSync(audit) ? fs.readFileSync(audit, 'utf8').split('\n').length : 1;
+    const refused = await cli(['commit', 'codex', '--file', path.join(home, 'missing-rows.yaml')]);
+    expect(refused.code).toBe(FAILURES.source_unreadable.exit);
+    const added = fs
+      .readFileSync(audit, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(before - 1);
+    expect(added).toHaveLength(1);
+    expect(JSON.parse(added[0]!)).toMatchObject({
+      op: 'commit_to_federation',
+      decision: FAILURES.source_unreadable.audit,
+      detail: expect.stringMatching(/^source_unreadable: cannot read /),
+    });
+  }, 60_000);
+
+  it('every refusal and failure above is told apart: no two codes share a status', () => {
+    const statuses = ERROR_CODES.map((code) => FAILURES[code].exit);
+    expect(new Set(statuses).size).toBe(ERROR_CODES.length);
+    expect(FAILURES.usage.exit).toBe(2);
+    expect(FAILURES.access_denied.exit).toBe(3);
+  });
+});
+
+describe('the page: HTTP status from the code, the header and a way back still there', () => {
+  let ui: Awaited<ReturnType<typeof startUiServer>>;
+  let prefix: string;
+  let cookie: string;
+  beforeAll(async () => {
+    const store = new LibraryStore(library, { warn: () => {} });
+    const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {} });
+    ui = await startUiServer({ ctx, auditPath: path.join(home, 'audit.jsonl'), port: 0 });
+    const url = new URL(ui.url);
+    prefix = url.pathname.replace(/\/$/, '');
+    const signIn = await rawRequest(ui.port, { path: `${url.pathname}${url.search}` });
+    expect(signIn.status).toBe(303);
+    cookie = String(signIn.headers['set-cookie']).split(';')[0]!;
+  });
+  afterAll(() => ui.close());
+
+  const PAGE_CASES: { code: ErrorCode; what: string; path: string }[] = [
+    { code: 'not_found', what: 'the history of no such agent', path: '/history?agent=nosuch-agent' },
+    { code: 'not_found', what: 'an unknown version to roll back to', path: '/history/confirm?agent=codex&version=999' },
+    { code: 'invalid_input', what: 'an invalid agent id', path: '/history/confirm?agent=Bad%20Id!&version=1' },
+    { code: 'invalid_input', what: 'staging for an invalid agent id', path: '/staging/confirm?agent=..%2Fetc' },
+  ];
+  for (const row of PAGE_CASES) {
+    it(`${row.code}: ${row.what} answers ${FAILURES[row.code].http}`, async () => {
+      const page = await rawRequest(ui.port, { path: `${prefix}${row.path}`, headers: { Cookie: cookie } });
+      expect(page.status).toBe(FAILURES[row.code].http);
+      expect(page.body).toContain('<nav aria-label="Views">');
+      expect(page.body).toContain('role="alert"');
+    });
+  }
+
+  it('a view that works answers 200', async () => {
+    const page = await rawRequest(ui.port, { path: `${prefix}/history?agent=codex`, headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+  });
+});
+
+describe('MCP: the engine bytes where it has an error payload, the code where it has none', () => {
+  let linked: LinkedClient;
+  let quarantined: LinkedClient;
+  beforeAll(async () => {
+    linked = await linkedClient(library);
+    const visitor: Caller = { agent_id: 'visitor', tier: 'quarantined', grants: ['visitor'], ceiling: 'team' };
+    quarantined = await linkedClient(library, { fallbackCaller: visitor });
+  });
+  afterAll(async () => {
+    await linked.close();
+    await quarantined.close();
+  });
+
+  const MCP_CASES: {
+    code: ErrorCode;
+    what: string;
+    client: () => LinkedClient;
+    tool: string;
+    args: Record<string, unknown>;
+    payload: Record<string, unknown>;
+  }[] = [
+    {
+      code: 'not_found',
+      what: 'no such version',
+      client: () => linked,
+      tool: 'explain_memory_change',
+      args: { agent_id: 'codex', version: 999 },
+      payload: { agent_id: 'codex', version: 999, against: null },
+    },
+    {
+      code: 'invalid_input',
+      what: 'an invalid agent id',
+      client: () => linked,
+      tool: 'list_memory_versions',
+      args: { agent_id: '../etc' },
+      payload: { agent_id: '../etc', versions: [] },
+    },
+    {
+      code: 'access_denied',
+      what: 'a quarantined caller rolling back',
+      client: () => quarantined,
+      tool: 'rollback_agent_memory',
+      args: { agent_id: 'codex', version: 1 },
+      payload: { error: 'access denied', op: 'rollback_agent_memory', agent: 'visitor', tier: 'quarantined' },
+    },
+  ];
+  for (const row of MCP_CASES) {
+    it(`${row.code}: ${row.what} is isError with the engine's payload, no code added`, async () => {
+      const { payload, isError } = await callWithNotices(row.client().client, row.tool, row.args);
+      expect(isError).toBe(true);
+      expect(payload).toMatchObject(row.payload);
+      expect(payload).not.toHaveProperty('code');
+    });
+  }
+
+  it('a thrown failure (the library is not a folder) is isError and names its code', async () => {
+    const notALibrary = path.join(tempDir('bourdon-failure-codes-file-'), 'library');
+    fs.writeFileSync(notALibrary, 'a file, not a library\n');
+    const broken = await linkedClient(notALibrary);
+    try {
+      const result = await broken.client.callTool({ name: 'find_entity', arguments: { name: 'x' } });
+      expect(result.isError).toBe(true);
+      const text = (result.content as { text: string }[])[0]!.text;
+      const answer = JSON.parse(text) as { error: string; code: ErrorCode };
+      expect(ERROR_CODES).toContain(answer.code);
+      expect(answer.code).not.toBe('internal');
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe('docs/errors.md', () => {
+  it('lists every code with its exit and HTTP status, as the table in core says', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'errors.md'), 'utf8');
+    for (const code of ERROR_CODES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${code}\` `));
+      expect(row, code).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim());
+      expect(cells[3], `${code} exit`).toBe(String(FAILURES[code].exit));
+      expect(cells[4], `${code} HTTP`).toBe(String(FAILURES[code].http));
+    }
+  });
+});
+
+/**
+ * Decides by an error's words: a string test (`.includes`, `.startsWith`, `.match`, …) on a
+ * `.message`, or a regex `.test`/`.exec` of one, directly or through a variable set from one.
+ */
+function messageTests(source: string): string[] {
+  const fromMessage = [...source.matchAll(/\b(?:const|let)\s+(\w+)\s*=[^;]*\.message\b/g)].map((m) => m[1]!);
+  const subject = ['(?:\\w+\\.)*message\\b', ...fromMessage.map((name) => `\\b${name}\\b`)].join('|');
+  const stringTest = new RegExp(`(?:${subject})\\s*\\.\\s*(?:includes|startsWith|endsWith|match|search)\\(`);
+  const regexTest = new RegExp(`\\.(?:test|exec)\\(\\s*(?:${subject})`);
+  return source.split('\n').filter((line) => stringTest.test(line) || regexTest.test(line));
+}
+
+describe('no-message-regex: nothing in src branches on an error message text', () => {
+  it('the scan finds the forms it looks for', () => {
+    expect(messageTests('if (/401/.test(error.message)) x();')).toHaveLength(1);
+    expect(messageTests("if (err.message.includes('busy')) x();")).toHaveLength(1);
+    expect(messageTests('const text = e.message;\nif (/bad port/.test(text)) y();')).toHaveLength(1);
+    expect(messageTests('const line = describe(error);')).toHaveLength(0);
+  });
+
+  it('holds for every source file', () => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts')) {
+          const relative = path.relative(REPO_ROOT, full).split(path.sep).join('/');
+          for (const line of messageTests(fs.readFileSync(full, 'utf8'))) found.push(`${relative}: ${line.trim()}`);
+        }
+      }
+    };
+    walk(path.join(REPO_ROOT, 'src'));
+    expect(found).toEqual([]);
+  });
+});
