@@ -446,7 +446,8 @@ export type WrittenEntity = z.input<ReturnType<typeof writtenEntity>>;
 
 export const writtenSession = lazy(() =>
   z.looseObject({
-    date: writtenText().refine((date) => date.trim() !== '', { error: 'expected a date' }),
+    // The engine writes a session whose source had no date with an empty one (the reader skips it).
+    date: writtenText(),
     cwd: writtenText().optional(),
     project_focus: writtenList().optional(),
     key_actions: writtenList().optional(),
