@@ -22,6 +22,7 @@ import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
+const NOT_A_MAPPING = 'manifest is not a YAML mapping';
 /** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
@@ -80,7 +81,7 @@ export function readManifestFile(full: string): Buffer {
  * naming the file, how many values were left out and the first one's field.
  */
 export function recordFromDoc(doc: unknown, file: string, filePath: string, warn?: Warn): AgentRecord {
-  if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+  if (!isObject(doc)) throw new ManifestError(NOT_A_MAPPING);
   // Every string the record keeps goes through `intern`, which detaches it from the manifest's text.
   const intern = interner();
   const id = intern(agentIdOf(doc, file));
@@ -173,7 +174,7 @@ export function fileStamp(full: string): FileStamp | null {
 export function rereadDocument(record: AgentRecord): RawObject {
   try {
     const doc = parseDocument(readManifestFile(record.path));
-    if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+    if (!isObject(doc)) throw new ManifestError(NOT_A_MAPPING);
     const id = agentIdOf(doc, record.file);
     const origin = record.origin;
     if (id !== (origin ? origin.agent : record.id))
