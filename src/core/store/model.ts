@@ -456,6 +456,8 @@ export const writtenSession = lazy(() =>
   }),
 );
 
+export type WrittenSession = z.input<ReturnType<typeof writtenSession>>;
+
 export const visibilityPolicy = lazy(() =>
   z.looseObject({
     default: level(),
