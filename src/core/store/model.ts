@@ -384,7 +384,7 @@ export function defineKey(target: RawObject, key: string, value: unknown): void 
 /** Longest field path a warning names (a hostile key is cut, never printed whole). */
 const MAX_PATH_CHARS = 120;
 
-/** Where a value is, as `known_entities[3].name`; characters that could upset a terminal shown as `?`. */
+/** Where a value is, as `known_entities[3].name` (or in a peer's answer, `agents[0].parse_error`); characters that could upset a terminal shown as `?`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   const text = path
     .map((part, index) =>
