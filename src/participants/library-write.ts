@@ -18,7 +18,7 @@ import type { OperationContext } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
 import { MANIFEST_SUFFIX } from '../core/store/library.js';
 import { isObject, type RawObject } from '../core/store/manifest.js';
-import { parseYaml } from '../core/store/yaml.js';
+import { parseYamlMapping } from '../core/store/yaml.js';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { withLibraryGate } from '../core/fs/gate.js';
 import { isTempOf, sweepAtomicTemps, writeDurable } from '../core/fs/atomic.js';
@@ -61,8 +61,7 @@ function rows(doc: RawObject | null, key: string): RawObject[] {
 function parsed(data: Buffer | null): RawObject | null {
   if (!data) return null;
   try {
-    const doc = parseYaml(data);
-    return isObject(doc) ? doc : null;
+    return parseYamlMapping(data);
   } catch {
     return null;
   }

@@ -34,8 +34,8 @@ export const ENTITY_KEYS = [
   'valid_to',
 ] as const;
 
-/** An entity as plain data, before it is shaped for output. */
-export type Entity = Record<string, unknown>;
+/** An entity as a participant writes it: the L5 model's (core/store/model.ts). */
+export type { WrittenEntity as Entity } from '../core/store/model.js';
 
 /** `source` with only `keys`, in that order, leaving out undefined, null and empty-list values. */
 export function shaped(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

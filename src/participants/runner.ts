@@ -15,6 +15,7 @@ import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
+import { writtenManifestMisfit } from '../core/store/model.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stageExportInLibrary, writeExportToLibrary, type LibraryExportResult } from './library-write.js';
@@ -136,6 +137,14 @@ export async function runExport(
     counts.entities -= leftOut.entities;
     counts.sessions -= leftOut.sessions;
   }
+  // Checked against the L5 model before anything is written (or printed): a participant whose
+  // output does not fit is refused whole, naming the field, rather than writing what a reader drops.
+  const misfit = writtenManifestMisfit(manifest);
+  if (misfit !== null)
+    throw new BourdonError(
+      `${participant.agentId}: the export does not fit the L5 model at ${misfit}; nothing was written`,
+      'internal',
+    );
   let data: Buffer;
   try {
     data = serialiseManifest(manifest as RawObject, yaml ?? undefined);

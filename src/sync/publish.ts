@@ -12,7 +12,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { asText, isObject, rawRows, type RawObject } from '../core/store/manifest.js';
 import { laterServedOver } from '../core/store/snapshot.js';
-import { parseYaml } from '../core/store/yaml.js';
+import { parseYamlMapping } from '../core/store/yaml.js';
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
 import { redactText } from '../core/trust/redaction.js';
 import { blobId } from './git.js';
@@ -199,8 +199,8 @@ export function buildPublication(
         agent = { id: known.id, file, bytes: kept, blob: known.blob, counts: known.counts };
       } else {
         const source = fs.readFileSync(full);
-        const doc = parseYaml(source);
-        if (!isObject(doc)) throw new Error('manifest is not a YAML mapping');
+        const doc = parseYamlMapping(source);
+        if (!doc) throw new Error('manifest is not a YAML mapping');
         const id = publishedId(doc, file);
         const published = publishedDocument(doc, id, level);
         const bytes = Buffer.from(publishedYaml(published), 'utf8');

@@ -9,6 +9,7 @@
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
 import type { AnyAnswer } from '../payload.js';
+import { fieldPath } from '../store/model.js';
 import {
   crossAgentSummaryAnswer,
   exportAgentsAnswer,
@@ -35,19 +36,6 @@ const PEER_TOOLS: Record<string, () => z.ZodType<AnyAnswer>> = {
 /** The answer of a tool this server does not model for peers: any object, as it came. */
 const anyObject = lazy(() => z.looseObject({}));
 
-/** Longest field path a problem names (a hostile path is cut, never printed whole). */
-const MAX_PATH_CHARS = 120;
-
-/** Where a problem is, as `agents[0].parse_error`. */
-function fieldPath(path: readonly PropertyKey[]): string {
-  const text = path
-    .map((part, index) =>
-      typeof part === 'number' ? `[${part}]` : `${index ? '.' : ''}${String(part).replace(/[^\w-]/g, '?')}`,
-    )
-    .join('');
-  return text.length > MAX_PATH_CHARS ? `${text.slice(0, MAX_PATH_CHARS)}…` : text || '(the answer)';
-}
-
 /**
  * A peer's answer to `tool` as the model reads it, or the one line saying what does not fit
  * (a refusal, `{"error": …}`, is the peer's error too). A tool this server never asks a peer
@@ -60,5 +48,7 @@ export function readPeerAnswer(tool: string, raw: unknown): { payload: AnyAnswer
   const parsed = (schema ? schema() : anyObject()).safeParse(raw);
   if (parsed.success) return { payload: parsed.data };
   const issue = parsed.error.issues[0];
-  return { error: `answer to ${tool} does not fit at ${fieldPath(issue.path)}: ${issue.message.slice(0, 100)}` };
+  return {
+    error: `answer to ${tool} does not fit at ${fieldPath(issue.path) || '(the answer)'}: ${issue.message.slice(0, 100)}`,
+  };
 }

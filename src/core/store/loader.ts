@@ -71,7 +71,7 @@ export class ManifestLoader {
     if (doc === undefined) return null;
     let record: AgentRecord;
     try {
-      record = recordFromDoc(doc, file, path.join(this.agentsDir, file));
+      record = recordFromDoc(doc, file, path.join(this.agentsDir, file), this.warn);
     } catch {
       return null;
     }
@@ -91,7 +91,7 @@ export class ManifestLoader {
         this.parsedAny = true;
       }
       const doc = parseDocument(bytes);
-      const record = recordFromDoc(doc, file, full);
+      const record = recordFromDoc(doc, file, full, this.warn);
       // recordFromDoc has checked that the document is a mapping.
       this.documents?.set(record, doc as RawObject);
       this.disk?.write(file, stamp, sha, { id: record.id, doc, ...rows(record) });

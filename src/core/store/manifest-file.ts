@@ -6,13 +6,8 @@
 import fs from 'node:fs';
 import { isServedAgentId, isValidAgentId } from './ids.js';
 import {
-  asText,
   interner,
   isObject,
-  normaliseEntity,
-  normaliseNote,
-  normaliseSession,
-  rawRows,
   type AgentInfo,
   type Entity,
   type Intern,
@@ -20,11 +15,14 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
+import { defineKey, readManifest } from './model.js';
+import type { Warn } from './warn.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
 export const MANIFEST_SUFFIX = '.l5.yaml';
+const NOT_A_MAPPING = 'manifest is not a YAML mapping';
 /** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
@@ -52,10 +50,10 @@ export interface BrokenRecord {
 
 /**
  * Builds a record from manifest text or bytes (UTF-8); throws a one-line reason when it is not
- * a manifest.
+ * a manifest. Values that do not fit the model are left out, and `warn` told once (recordFromDoc).
  */
-export function parseManifest(text: string | Buffer, file: string, filePath: string): AgentRecord {
-  return recordFromDoc(parseDocument(text), file, filePath);
+export function parseManifest(text: string | Buffer, file: string, filePath: string, warn?: Warn): AgentRecord {
+  return recordFromDoc(parseDocument(text), file, filePath, warn);
 }
 
 export function parseDocument(text: string | Buffer): unknown {
@@ -76,31 +74,33 @@ export function readManifestFile(full: string): Buffer {
   return fs.readFileSync(full);
 }
 
-/** Builds a record from a parsed document; throws a one-line reason when it is not a manifest. */
-export function recordFromDoc(doc: unknown, file: string, filePath: string): AgentRecord {
-  if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
-  const agentBlock = isObject(doc.agent) ? doc.agent : {};
-  const present = <T>(rows: (T | null)[]) => rows.filter((row): row is T => row !== null);
+/**
+ * Builds a record from a parsed document, its rows read through the L5 model (model.ts); throws
+ * a one-line reason when it is not a manifest. A value that does not fit is left out (a list
+ * item, a field, or the row that needs it) and the rest read: `warn` is told once per document,
+ * naming the file, how many values were left out and the first one's field.
+ */
+export function recordFromDoc(doc: unknown, file: string, filePath: string, warn?: Warn): AgentRecord {
+  if (!isObject(doc)) throw new ManifestError(NOT_A_MAPPING);
   // Every string the record keeps goes through `intern`, which detaches it from the manifest's text.
   const intern = interner();
-  const text = (value: unknown) => {
-    const found = asText(value);
-    return found === null ? null : intern(found);
-  };
+  const id = intern(agentIdOf(doc, file));
+  const { rows, misfits } = readManifest(doc, intern);
+  if (misfits.length > 0 && warn) {
+    const [first] = misfits;
+    const count = misfits.length === 1 ? 'a value' : `${misfits.length} values`;
+    warn(`reading ${filePath}: left out ${count} that do not fit the L5 model (${first.field}: ${first.reason})`);
+  }
   return {
-    id: intern(agentIdOf(doc, file)),
+    id,
     file,
     path: filePath,
-    agent: {
-      type: text(agentBlock.type),
-      instance: text(agentBlock.instance),
-      role_narrative: text(agentBlock.role_narrative),
-    },
-    last_updated: text(doc.last_updated),
-    capabilities: Array.isArray(doc.capabilities) ? detachAll(doc.capabilities, intern) : [],
-    entities: present(rawRows(doc, 'known_entities').map((row) => normaliseEntity(row, intern))),
-    sessions: present(rawRows(doc, 'recent_sessions').map((row) => normaliseSession(row, intern))),
-    notes: present(rawRows(doc, 'notes').map((row) => normaliseNote(row, intern))),
+    agent: rows.agent,
+    last_updated: rows.last_updated,
+    capabilities: detachAll(rows.capabilities, intern),
+    entities: rows.entities,
+    sessions: rows.sessions,
+    notes: rows.notes,
   };
 }
 
@@ -110,14 +110,7 @@ function detachAll<T>(value: T, intern: Intern): T {
   if (Array.isArray(value)) return value.map((item: unknown) => detachAll(item, intern)) as T;
   if (isObject(value)) {
     const out: RawObject = {};
-    // Defined, not assigned: a key like "__proto__" is a key like any other.
-    for (const [key, item] of Object.entries(value))
-      Object.defineProperty(out, key, {
-        value: detachAll(item, intern),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const [key, item] of Object.entries(value)) defineKey(out, key, detachAll(item, intern));
     return out as T;
   }
   return value;
@@ -181,7 +174,7 @@ export function fileStamp(full: string): FileStamp | null {
 export function rereadDocument(record: AgentRecord): RawObject {
   try {
     const doc = parseDocument(readManifestFile(record.path));
-    if (!isObject(doc)) throw new ManifestError('manifest is not a YAML mapping');
+    if (!isObject(doc)) throw new ManifestError(NOT_A_MAPPING);
     const id = agentIdOf(doc, record.file);
     const origin = record.origin;
     if (id !== (origin ? origin.agent : record.id))

@@ -170,7 +170,8 @@ export function listPulledFiles(
 
 /**
  * The pulled records of a library, parsed once per file version. `parse` is the store's own
- * manifest reader; the record it gives is renamed to its provenance id and capped.
+ * manifest reader (through the L5 model, which tells `warn` what it left out); the record it
+ * gives is renamed to its provenance id and capped.
  */
 export class PulledManifests<R extends RowsWithVisibility & { id: string; origin?: PulledOrigin }> {
   private readonly cache = new Map<string, { key: string; record: R | null }>();
@@ -182,7 +183,7 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
 
   constructor(
     private readonly root: string,
-    private readonly parse: (bytes: Buffer, file: string, full: string) => R,
+    private readonly parse: (bytes: Buffer, file: string, full: string, warn: Warn) => R,
     warn: Warn,
   ) {
     this.warn = (message) => {
@@ -223,7 +224,7 @@ export class PulledManifests<R extends RowsWithVisibility & { id: string; origin
   private load(pulled: PulledFile, latest: string): R | null {
     const agent = pulled.file.slice(0, -SUFFIX.length);
     try {
-      const record = this.parse(fs.readFileSync(pulled.path), pulled.file, pulled.path);
+      const record = this.parse(fs.readFileSync(pulled.path), pulled.file, pulled.path, this.warn);
       if (record.id !== agent) throw new Error(`it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
       capRecordRows(record, pulled.level);
       dropFutureRows(record, latest);

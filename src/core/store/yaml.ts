@@ -18,6 +18,7 @@ import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
+import { isObject, kindOf, type RawObject } from './model.js';
 
 // The `yaml` package costs ~60 ms to import: it is loaded only when something is written. js-yaml
 // too: a query answered from the parsed cache parses no YAML at all.
@@ -87,6 +88,33 @@ export function parseYaml(source: string | Buffer): unknown {
   if (documents.length > 1) throw new Error('expected a single document in the stream');
   const doc = documents.length === 0 ? null : documents[0];
   if (ALIAS.test(text)) checkExpansion(doc);
+  return doc;
+}
+
+/** Why bytes are not a YAML mapping: `syntax` when they are not YAML at all (the reason is yamlErrorReason's). */
+export class NotYamlMapping extends Error {
+  constructor(
+    message: string,
+    readonly syntax: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Text or bytes read as a YAML mapping (a manifest, a staged file, a registry, a peers file):
+ * the mapping, or null for an empty document. Throws NotYamlMapping, one line naming no text of
+ * the document, when they are not YAML or not a mapping.
+ */
+export function parseYamlMapping(source: string | Buffer): RawObject | null {
+  let doc: unknown;
+  try {
+    doc = parseYaml(source);
+  } catch (error) {
+    throw new NotYamlMapping(yamlErrorReason(error), true);
+  }
+  if (doc === null || doc === undefined) return null;
+  if (!isObject(doc)) throw new NotYamlMapping(`it is not a YAML mapping (found ${kindOf(doc)})`, false);
   return doc;
 }
 

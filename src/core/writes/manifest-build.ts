@@ -20,7 +20,7 @@ import {
   sessionKey,
   sortSessions,
 } from './merge.js';
-import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+import { NotYamlMapping, parseYamlMapping } from '../store/yaml.js';
 
 /** Thrown inside the gate for a refused commit; becomes the `{error, agent_id, mode}` payload. */
 export class CommitRefused extends Error {}
@@ -57,14 +57,16 @@ export function parseExisting(data: Buffer, file: string): RawObject {
       `cannot merge into ${file}: it is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
     );
   }
-  let doc: unknown;
+  let doc: RawObject | null = null;
   try {
-    doc = parseYaml(data.toString('utf8'));
+    doc = parseYamlMapping(data);
   } catch (error) {
-    const reason = yamlErrorReason(error);
-    throw new CommitRefused(`cannot merge into ${file}: ${reason}; fix the file or commit with mode 'replace'`);
+    if (error instanceof NotYamlMapping && error.syntax)
+      throw new CommitRefused(
+        `cannot merge into ${file}: ${error.message}; fix the file or commit with mode 'replace'`,
+      );
   }
-  if (!isObject(doc)) {
+  if (!doc) {
     throw new CommitRefused(
       `cannot merge into ${file}: it is not a YAML mapping; fix the file or commit with mode 'replace'`,
     );

@@ -8,7 +8,7 @@ import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
 import { redactText } from '../trust/redaction.js';
-import { parseYaml } from '../store/yaml.js';
+import { parseYamlMapping } from '../store/yaml.js';
 
 /** Longest list shown for one field in a diff; the rest is counted. */
 const MAX_LIST_ITEMS = 20;
@@ -71,8 +71,8 @@ export interface Side {
 export function sideOf(data: Buffer | null): Side {
   if (data === null) return { doc: null, unreadable: false };
   try {
-    const doc = parseYaml(data.toString('utf8'));
-    return isObject(doc) ? { doc, unreadable: false } : { doc: null, unreadable: true };
+    const doc = parseYamlMapping(data);
+    return doc ? { doc, unreadable: false } : { doc: null, unreadable: true };
   } catch {
     return { doc: null, unreadable: true };
   }

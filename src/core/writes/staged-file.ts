@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError } from '../errors.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, type LibraryStore } from '../store/library.js';
-import { isObject, type RawObject } from '../store/manifest.js';
-import { parseYaml, yamlErrorReason } from '../store/yaml.js';
+import type { RawObject } from '../store/manifest.js';
+import { NotYamlMapping, parseYamlMapping } from '../store/yaml.js';
 import { readLive } from './history.js';
 
 export function stagedPath(store: LibraryStore, caller: string, agentId: string): string {
@@ -27,15 +27,13 @@ export function parseStaged(file: string, data: Buffer | null): RawObject | null
       `staged file ${file} is ${data.length} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
       'invalid_input',
     );
-  let doc: unknown;
   try {
-    doc = parseYaml(data.toString('utf8'));
+    return parseYamlMapping(data) ?? {};
   } catch (error) {
-    throw new BourdonError(`staged file ${file} is unreadable (${yamlErrorReason(error)})`, 'invalid_input');
+    if (error instanceof NotYamlMapping && error.syntax)
+      throw new BourdonError(`staged file ${file} is unreadable (${error.message})`, 'invalid_input');
+    throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
   }
-  if (doc === null || doc === undefined) return {};
-  if (!isObject(doc)) throw new BourdonError(`staged file ${file} is not a YAML mapping`, 'invalid_input');
-  return doc;
 }
 
 export function listOf(doc: RawObject, key: string): unknown[] {

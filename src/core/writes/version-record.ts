@@ -6,8 +6,7 @@
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
 import { sha256Hex } from '../store/hashing.js';
-import { isObject } from '../store/manifest.js';
-import { parseYaml } from '../store/yaml.js';
+import { parseYamlMapping } from '../store/yaml.js';
 
 /** A row count: a whole number, or null when the bytes were not a manifest (anything else reads as null). */
 const rowCount = () => z.number().int().nullable().catch(null);
@@ -47,8 +46,8 @@ export function sha256(data: Buffer): string {
 /** Row counts of a manifest's bytes; null counts when the bytes are not a manifest. */
 function countRows(data: Buffer): RowCounts {
   try {
-    const doc = parseYaml(data.toString('utf8'));
-    if (!isObject(doc)) return { entities: null, sessions: null, notes: null };
+    const doc = parseYamlMapping(data);
+    if (!doc) return { entities: null, sessions: null, notes: null };
     const count = (key: string) => (Array.isArray(doc[key]) ? (doc[key] as unknown[]).length : 0);
     return { entities: count('known_entities'), sessions: count('recent_sessions'), notes: count('notes') };
   } catch {

@@ -4,6 +4,7 @@
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
 import { PRIVATE_TAGS } from '../manifest-shape.js';
+import type { WrittenEntity, WrittenSession } from '../../core/store/model.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
@@ -20,24 +21,16 @@ import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
 import { codePointLength, compareCodePoints, dedupe, lowerKey, pyRegex, strip } from './text.js';
 
-export interface Entity {
-  name: string;
-  type: string;
-  aliases: string[];
-  summary?: string;
-  last_touched?: string;
-  tags: string[];
-  visibility: 'team';
-}
+/** An entity as this participant builds it: the L5 model's written entity, with the keys it always sets. */
+export type Entity = WrittenEntity & { type: string; aliases: string[]; tags: string[]; visibility: 'team' };
 
-export interface Session {
-  date: string;
-  cwd?: string;
+/** A session as this participant builds it: the L5 model's written session, with the keys it always sets. */
+export type Session = WrittenSession & {
   project_focus: string[];
   key_actions: string[];
   files_touched: string[];
   visibility: 'team';
-}
+};
 
 export interface DeriveInput {
   readonly records: readonly SessionRecord[];

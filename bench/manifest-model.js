@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// What reading manifests through the L5 model (src/core/store/model.ts) costs (issue 42): the
+// rows of a generated library built into records from their parsed documents (the part the
+// model does, on every CLI call that loads the library: a cache hit re-reads the document), the
+// full cold load (YAML parse included), and the CLI's `--version` and a warm `agents` spawned.
+// Usage: npm run build && node bench/manifest-model.js [agents=50] [rounds=30]
+// BOURDON_BENCH_ROOT=<another checkout> measures its build instead (a before/after on one machine).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateLibrary } from './generate.js';
+import { ROOT as OWN_ROOT } from './lib.js';
+
+const ROOT = process.env.BOURDON_BENCH_ROOT ?? OWN_ROOT;
+
+const agents = Number(process.argv[2] ?? 50);
+const rounds = Number(process.argv[3] ?? 30);
+const { parseDocument, recordFromDoc } = await import(path.join(ROOT, 'dist', 'core', 'store', 'manifest-file.js'));
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-model-bench-'));
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-model-home-'));
+try {
+  const library = generateLibrary(scratch, { agents });
+  const agentsDir = path.join(scratch, 'agents');
+  const files = fs.readdirSync(agentsDir).sort();
+  const texts = files.map((file) => fs.readFileSync(path.join(agentsDir, file)));
+  const docs = texts.map((bytes) => parseDocument(bytes));
+
+  const median = (samples) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  const time = (work) => {
+    const samples = [];
+    for (let round = 0; round < rounds; round++) {
+      const start = process.hrtime.bigint();
+      work();
+      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return median(samples);
+  };
+  const records = () => docs.forEach((doc, i) => recordFromDoc(doc, files[i], path.join(agentsDir, files[i])));
+  const cold = () => texts.forEach((bytes, i) => recordFromDoc(parseDocument(bytes), files[i], files[i]));
+  records(); // warm the schemas and the JIT
+  const rows = docs.reduce(
+    (sum, doc) => sum + doc.known_entities.length + doc.recent_sessions.length + (doc.notes?.length ?? 0),
+    0,
+  );
+  const recordsMs = time(records);
+  const coldMs = time(cold);
+
+  const env = { ...process.env, HOME: home, BOURDON_LIBRARY: scratch, NO_COLOR: '1' };
+  const cli = (args) => {
+    const samples = [];
+    for (let round = 0; round < Math.min(rounds, 15); round++) {
+      const start = process.hrtime.bigint();
+      const run = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'run.js'), ...args], { env });
+      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+      if (run.status !== 0) throw new Error(`bourdon ${args.join(' ')} failed: ${run.stderr}`);
+    }
+    return median(samples);
+  };
+  const versionMs = cli(['--version']);
+  cli(['agents']); // writes the parsed cache
+  const agentsMs = cli(['agents']);
+
+  const round = (ms) => Math.round(ms * 10) / 10;
+  const result = {
+    agents,
+    rows,
+    bytes: library.bytes,
+    records_ms: round(recordsMs),
+    per_row_us: round((recordsMs * 1000) / rows),
+    cold_load_ms: round(coldMs),
+    version_ms: round(versionMs),
+    warm_agents_ms: round(agentsMs),
+  };
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  fs.rmSync(scratch, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+}

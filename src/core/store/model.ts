@@ -1,0 +1,494 @@
+/**
+ * The L5 manifest as one data model, declared once with zod (spec §2, `../shared/spec`): the
+ * agent block, entities, sessions, notes and the visibility policy. Two readings of it:
+ *
+ * - `readManifest`: what the store serves from a manifest someone else wrote (a library's
+ *   `agents/`, a pulled sync branch). It keeps the engine's lenience (docs/conformance.md): a
+ *   scalar list field is a one-item list (D1), a number or true/false where text is expected is
+ *   its text (D7), an unknown visibility label is private (D8), a date that names no day leaves a
+ *   session undated. A value that does not fit is dropped at the smallest level that makes the
+ *   rest fit: a list item, else the field, else the row (a row without its name, date or text);
+ *   every drop is reported, so the loader warns once naming the file and the first field.
+ * - `writtenManifest`: what a participant hands the writer, checked before anything is written.
+ *   It is the shape the engine writes: text where text is written, lists of text, levels by name.
+ *
+ * Types (Entity, Session, Note, AgentInfo, WrittenEntity) are inferred from the schemas. The
+ * schemas are built on first use (lazy.ts): `--version` and a `find` answered from the parsed
+ * cache never build them (bench/README.md, "The L5 model").
+ */
+import * as z from 'zod';
+import { lazy } from '../lazy.js';
+import { dayOf } from './dates.js';
+import { ACCESS_LEVELS, rowVisibility } from './visibility.js';
+
+export type RawObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Gives back one shared string for equal texts (manifest.ts `interner`). */
+export type Intern = (text: string) => string;
+
+const keep: Intern = (text) => text;
+
+/**
+ * The Intern of the manifest being read. zod transforms take no context of the caller's, and a
+ * read is synchronous, so `readManifest` sets it for the length of one parse.
+ */
+let intern: Intern = keep;
+
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/** Text as the engine reads it: a number or true/false is its text (D7). */
+const asText = (value: string | number | boolean): string => intern(typeof value === 'string' ? value : String(value));
+const asOptionalText = (value: unknown): string | null => (isScalar(value) ? asText(value) : null);
+
+// The field schemas only check (one zod layer each, no transform): each row's one transform reads
+// the values that fit, so a row costs a few checks and one function (bench/README.md).
+
+/** Text; a number or true/false counts (D7). `filled`: not only spaces. */
+const text = (filled = false) =>
+  z.unknown().superRefine((value, ctx) => {
+    if (!isScalar(value)) ctx.addIssue({ code: 'custom', message: `expected text, found ${kindOf(value)}` });
+    else if (filled && String(value).trim() === '')
+      ctx.addIssue({ code: 'custom', message: 'expected text, found only spaces' });
+  });
+
+/** Text that may be absent or null. */
+const optionalText = () =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value != null && !isScalar(value))
+        ctx.addIssue({ code: 'custom', message: `expected text, found ${kindOf(value)}` });
+    })
+    .optional();
+
+/**
+ * A list, or a single value read as a one-item list (D1); absent or null is empty. An item that
+ * does not fit is named by its index, so only it is left out.
+ */
+const list = (fits: (item: unknown) => boolean, expected: string) =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value == null) return;
+      if (!Array.isArray(value)) {
+        if (!fits(value)) ctx.addIssue({ code: 'custom', message: `expected ${expected}, found ${kindOf(value)}` });
+        return;
+      }
+      value.forEach((item, index) => {
+        if (!fits(item))
+          ctx.addIssue({ code: 'custom', path: [index], message: `expected text, found ${kindOf(item)}` });
+      });
+    })
+    .optional();
+
+/** A list of text: numbers and true/false as their text. */
+const textList = () => list(isScalar, 'a list of text');
+/** Entity tags: only items written as text, as the engine keeps them (`[1, true, 't']` → `['t']`). */
+const tagList = () => list((item) => typeof item === 'string', 'a list of text');
+
+/**
+ * A list field's items as text, at their exact length: an array built by push keeps room for 16
+ * more items, and with a server holding some 150,000 short lists that was a fifth of its heap.
+ */
+function asList(value: unknown): string[] {
+  if (value == null) return [];
+  if (!Array.isArray(value)) return isScalar(value) ? [asText(value)] : [];
+  return value.length ? value.map((item: string | number | boolean) => asText(item)) : [];
+}
+
+export const entityRow = lazy(() =>
+  z
+    .object({
+      name: text(true),
+      type: optionalText(),
+      aliases: textList(),
+      summary: optionalText(),
+      tags: tagList(),
+      valid_to: optionalText(),
+      visibility: z.unknown().optional(),
+    })
+    .transform((row) => ({
+      // Answered stripped, so ' Orbit ' merges with another agent's 'Orbit'.
+      name: intern(String(row.name).trim()),
+      type: asOptionalText(row.type),
+      aliases: asList(row.aliases),
+      summary: asOptionalText(row.summary),
+      tags: asList(row.tags),
+      valid_to: asOptionalText(row.valid_to),
+      // Absent is public, an unknown label private (D8): never refused.
+      visibility: rowVisibility(row.visibility),
+    })),
+);
+
+export const sessionRow = lazy(() =>
+  z
+    .object({
+      date: text(true),
+      cwd: optionalText(),
+      project_focus: textList(),
+      key_actions: textList(),
+      files_touched: textList(),
+      visibility: z.unknown().optional(),
+    })
+    .transform((row) => {
+      const date = asText(row.date as string | number | boolean);
+      // A date that names no real day (`2026-13-01`, `soon`) leaves the session undated: it is
+      // dropped wherever a date window applies and never the newest.
+      const day = dayOf(date);
+      return {
+        date,
+        day: day === null ? null : intern(day),
+        cwd: asOptionalText(row.cwd),
+        project_focus: asList(row.project_focus),
+        key_actions: asList(row.key_actions),
+        files_touched: asList(row.files_touched),
+        visibility: rowVisibility(row.visibility),
+      };
+    }),
+);
+
+export const noteRow = lazy(() =>
+  z
+    .object({
+      date: text().superRefine((value, ctx) => {
+        if (isScalar(value) && dayOf(String(value)) === null)
+          ctx.addIssue({ code: 'custom', message: 'expected a date (YYYY-MM-DD)' });
+      }),
+      text: text(true),
+      title: optionalText(),
+      tags: textList(),
+      project_focus: textList(),
+      visibility: z.unknown().optional(),
+    })
+    .transform((row) => {
+      const date = asText(row.date as string | number | boolean);
+      return {
+        date,
+        day: intern(dayOf(date) ?? date),
+        text: asText(row.text as string | number | boolean),
+        title: asOptionalText(row.title),
+        tags: asList(row.tags),
+        project_focus: asList(row.project_focus),
+        visibility: rowVisibility(row.visibility),
+      };
+    }),
+);
+
+export const agentBlock = lazy(() =>
+  z
+    .object({ type: optionalText(), instance: optionalText(), role_narrative: optionalText() })
+    .optional()
+    .transform((block) => ({
+      type: asOptionalText(block?.type),
+      instance: asOptionalText(block?.instance),
+      role_narrative: asOptionalText(block?.role_narrative),
+    })),
+);
+
+/** A list of rows: each row is read on its own (readRows), so one that does not fit costs only itself. */
+const rowList = () =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value != null && !Array.isArray(value))
+        ctx.addIssue({ code: 'custom', message: `expected a list, found ${kindOf(value)}` });
+    })
+    .optional();
+
+/** A manifest's blocks as the store reads them (the agent id is read apart: manifest-file.ts). */
+const manifestBlocks = lazy(() =>
+  z.object({
+    agent: agentBlock(),
+    last_updated: optionalText(),
+    capabilities: rowList(),
+    known_entities: rowList(),
+    recent_sessions: rowList(),
+    notes: rowList(),
+  }),
+);
+
+export type Entity = z.output<ReturnType<typeof entityRow>>;
+export type Session = z.output<ReturnType<typeof sessionRow>>;
+export type Note = z.output<ReturnType<typeof noteRow>>;
+export type AgentInfo = z.output<ReturnType<typeof agentBlock>>;
+/** A manifest's blocks and rows as the store reads them. */
+export interface ManifestRows {
+  agent: AgentInfo;
+  last_updated: string | null;
+  capabilities: unknown[];
+  entities: Entity[];
+  sessions: Session[];
+  notes: Note[];
+}
+
+/** A value left out because it does not fit: where (`known_entities[3].name`) and why. */
+export interface Misfit {
+  field: string;
+  reason: string;
+}
+
+/** Passes after which a document still not fitting gives up its rows (each pass drops at least one value). */
+const MAX_PASSES = 8;
+
+/**
+ * A manifest's blocks and rows as the model reads them, and what was left out to read them.
+ * `doc` is not changed (the store keeps raw documents as written): values are dropped from a
+ * copy of the path to them.
+ */
+export function readManifest(doc: RawObject, pool: Intern = keep): { rows: ManifestRows; misfits: Misfit[] } {
+  const before = intern;
+  intern = pool;
+  try {
+    const misfits: Misfit[] = [];
+    const blocks = readFitting(manifestBlocks(), doc, [], misfits) ?? manifestBlocks().parse({});
+    const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+    return {
+      rows: {
+        agent: blocks.agent,
+        last_updated: asOptionalText(blocks.last_updated),
+        capabilities: list(blocks.capabilities),
+        entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits),
+        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits),
+        notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits),
+      },
+      misfits,
+    };
+  } finally {
+    intern = before;
+  }
+}
+
+/** The rows of one list that fit (each with what does not fit left out); the others are named in `misfits`. */
+function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: string, misfits: Misfit[]): T[] {
+  const out: T[] = [];
+  raw.forEach((item, index) => {
+    if (!isObject(item)) {
+      misfits.push({ field: `${field}[${index}]`, reason: `expected a mapping, found ${kindOf(item)}` });
+      return;
+    }
+    const parsed = schema.safeParse(item);
+    const row = parsed.success ? parsed.data : readFitting(schema, item, [field, index], misfits);
+    if (row !== null) out.push(row);
+  });
+  return out;
+}
+
+/** One row through its schema (the doctor reports rows one at a time); null when the row does not fit. */
+export function readRow<T>(schema: () => z.ZodType<T>, raw: unknown, pool: Intern = keep): T | null {
+  if (!isObject(raw)) return null;
+  const before = intern;
+  intern = pool;
+  try {
+    return readFitting(schema(), raw, [], []);
+  } finally {
+    intern = before;
+  }
+}
+
+/**
+ * `doc` read through `schema`, dropping what does not fit at the smallest level (a list item,
+ * else the field, else the whole) until the rest does; null when the whole must go. Each value
+ * left out is added to `misfits`, named from `at` (the document's place in the manifest).
+ */
+function readFitting<T>(schema: z.ZodType<T>, doc: RawObject, at: Path, misfits: Misfit[]): T | null {
+  const dropped = new Set<string>();
+  let candidate: unknown = doc;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const parsed = schema.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+    const drops: Path[] = [];
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+      let where = path;
+      // A key dropped already or never written (a row without its name): its row goes. A single
+      // value read as a list (D1) whose one item does not fit: the value goes.
+      while (where.length > 0 && (dropped.has(fieldPath(where)) || valueAt(candidate, where) === undefined))
+        where = where.slice(0, -1);
+      if (!dropped.has(fieldPath(path)))
+        misfits.push({ field: fieldPath([...at, ...path]), reason: describeMisfit(issue, candidate) });
+      if (where.length === 0) return null;
+      dropped.add(fieldPath(where));
+      drops.push(where);
+    }
+    candidate = without(candidate, trieOf(drops));
+  }
+  // Only a document built to defeat the passes gets here: none of it is read.
+  misfits.push({ field: fieldPath(at) || '(the manifest)', reason: 'too many values do not fit' });
+  return null;
+}
+
+type Path = readonly (string | number)[];
+/** Paths to drop, as a tree: `true` drops the value at that key. */
+type Drops = Map<string, Drops | true>;
+
+function trieOf(paths: readonly Path[]): Drops {
+  const root: Drops = new Map();
+  for (const path of paths) {
+    let node = root;
+    path.forEach((part, index) => {
+      const key = String(part);
+      const found = node.get(key);
+      if (found === true) return;
+      if (index === path.length - 1) node.set(key, true);
+      else {
+        const next: Drops = found ?? new Map();
+        node.set(key, next);
+        node = next;
+      }
+    });
+  }
+  return root;
+}
+
+function valueAt(value: unknown, path: Path): unknown {
+  let found = value;
+  for (const part of path) {
+    if (Array.isArray(found) && typeof part === 'number') found = found[part];
+    else if (isObject(found) && Object.prototype.hasOwnProperty.call(found, part)) found = found[part];
+    else return undefined;
+  }
+  return found;
+}
+
+/** `value` without what `drops` names (list items, fields), copying only the paths to them. */
+function without(value: unknown, drops: Drops): unknown {
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    value.forEach((item, index) => {
+      const drop = drops.get(String(index));
+      if (drop === undefined) out.push(item);
+      else if (drop !== true) out.push(without(item, drop));
+    });
+    return out;
+  }
+  if (!isObject(value)) return value;
+  const out: RawObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    const drop = drops.get(key);
+    if (drop === undefined) defineKey(out, key, item);
+    else if (drop !== true) defineKey(out, key, without(item, drop));
+  }
+  return out;
+}
+
+/** Defined, not assigned: a key like "__proto__" is a key like any other. */
+export function defineKey(target: RawObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Longest field path a warning names (a hostile key is cut, never printed whole). */
+const MAX_PATH_CHARS = 120;
+
+/** Where a value is, as `known_entities[3].name` (or in a peer's answer, `agents[0].parse_error`); characters that could upset a terminal shown as `?`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  const text = path
+    .map((part, index) =>
+      typeof part === 'number' ? `[${part}]` : `${index ? '.' : ''}${String(part).replace(/[^\w-]/g, '?')}`,
+    )
+    .join('');
+  return text.length > MAX_PATH_CHARS ? `${text.slice(0, MAX_PATH_CHARS)}…` : text;
+}
+
+/** The kind of a value, as a warning names it. */
+export function kindOf(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return typeof value === 'string' ? 'text' : `a ${typeof value}`;
+}
+
+const EXPECTED: Record<string, string> = {
+  array: 'a list',
+  object: 'a mapping',
+  string: 'text',
+  nonoptional: 'a value',
+};
+
+/** Why a value does not fit, naming the kind of value found and never the value itself. */
+function describeMisfit(issue: z.core.$ZodIssue, doc: unknown): string {
+  const value = valueAt(
+    doc,
+    issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
+  );
+  if (issue.code === 'invalid_type')
+    return `expected ${EXPECTED[issue.expected] ?? issue.expected}, found ${kindOf(value)}`;
+  if (issue.code === 'invalid_value') return `expected one of ${issue.values.map(String).join(', ')}`;
+  return issue.message;
+}
+
+// What a participant writes (checked before it is written: participants/runner.ts).
+
+const level = () => z.enum(ACCESS_LEVELS);
+const writtenText = () => z.string();
+const writtenList = () => z.array(z.string());
+
+/** An entity as a participant writes it (spec §2.3); keys beyond these are the participant's own. */
+export const writtenEntity = lazy(() =>
+  z.looseObject({
+    name: writtenText().refine((name) => name.trim() !== '', { error: 'expected a name' }),
+    type: writtenText().optional(),
+    aliases: writtenList().optional(),
+    summary: writtenText().optional(),
+    last_touched: writtenText().optional(),
+    tags: writtenList().optional(),
+    visibility: level().optional(),
+    valid_from: writtenText().optional(),
+    valid_to: writtenText().optional(),
+  }),
+);
+export type WrittenEntity = z.input<ReturnType<typeof writtenEntity>>;
+
+export const writtenSession = lazy(() =>
+  z.looseObject({
+    // The engine writes a session whose source had no date with an empty one (the reader skips it).
+    date: writtenText(),
+    cwd: writtenText().optional(),
+    project_focus: writtenList().optional(),
+    key_actions: writtenList().optional(),
+    files_touched: writtenList().optional(),
+    visibility: level().optional(),
+  }),
+);
+
+export type WrittenSession = z.input<ReturnType<typeof writtenSession>>;
+
+export const visibilityPolicy = lazy(() =>
+  z.looseObject({
+    default: level(),
+    private_tags: writtenList().optional(),
+    team_tags: writtenList().optional(),
+  }),
+);
+
+/** A whole manifest as a participant hands it to the writer. */
+export const writtenManifest = lazy(() =>
+  z.looseObject({
+    spec_version: writtenText(),
+    agent: z.looseObject({
+      id: writtenText(),
+      type: writtenText(),
+      instance: writtenText().optional(),
+      spec_version_compat: writtenText().optional(),
+      role_narrative: writtenText().optional(),
+    }),
+    last_updated: writtenText(),
+    capabilities: writtenList().optional(),
+    recent_sessions: z.array(writtenSession()).optional(),
+    known_entities: z.array(writtenEntity()).optional(),
+    visibility_policy: visibilityPolicy().optional(),
+  }),
+);
+
+/** The first place a participant's manifest does not fit the model, as one line; null when it fits. */
+export function writtenManifestMisfit(manifest: unknown): string | null {
+  const parsed = writtenManifest().safeParse(manifest);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  return `${fieldPath(issue.path) || '(the manifest)'}: ${describeMisfit(issue, manifest)}`;
+}
