@@ -53,6 +53,7 @@ describe('asking first, off a terminal', () => {
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout)).toEqual({
       error: 'not a terminal, so no one can be asked: pass --yes to roll back; nothing was changed',
+      code: 'usage',
     });
   });
 

@@ -51,7 +51,7 @@ const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = 
   },
   {
     pattern: /^bourdon openclaw export/,
-    code: FAILURES.peer_unreachable.exit,
+    code: 1, // an export's failure, as the engine's exporters exit (docs/errors.md)
     says: /handshake refused/,
     why: 'no OpenClaw instance runs where the examples run: the export refuses in one line (test/participants.openclaw.test.ts runs it against one)',
   },

@@ -456,9 +456,9 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     await expect(page.locator('main').textContent()).resolves.toContain("No entity's name, alias or summary holds");
     // A team-level entity is found at private (the page's level) and not at public.
     await page.goto(`${ui.base}/search?q=l6%20store`);
-    expect(await page.locator('section.match[data-entity="LibraryStore"]').count()).toBe(1);
+    expect(await page.locator('section.match[data-entity="L6Store"]').count()).toBe(1);
     await page.goto(`${ui.base}/search?q=l6%20store&level=public`);
-    expect(await page.locator('section.match[data-entity="LibraryStore"]').count()).toBe(0);
+    expect(await page.locator('section.match[data-entity="L6Store"]').count()).toBe(0);
   });
 
   it('at 390 px every view fits: no sideways scrolling, table rows stack into labelled lines', async () => {

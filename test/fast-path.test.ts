@@ -60,7 +60,7 @@ function matrix(): Row[] {
   add(false, 'agents', '--json', '--library', '');
   // find and query
   add(true, 'find', 'bourdon', '--json', ...L);
-  add(true, 'find', 'LibraryStore', '--json', '--access-level', 'public', ...L);
+  add(true, 'find', 'L6Store', '--json', '--access-level', 'public', ...L);
   add(true, 'find', '--json', 'bourdon', '--access-level=private', ...L);
   add(true, 'find', 'bourdon', '--json', '--include-private', ...L);
   add(true, 'find', 'nothing like this', '--json', ...L);

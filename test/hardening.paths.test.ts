@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURES } from '../src/core/errors.js';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
 import { LibraryStore } from '../src/core/store/library.js';
@@ -239,7 +240,8 @@ describe('hostile ids on the command line', () => {
   const env = () => ({ BOURDON_HOME: home, BOURDON_NO_CACHE: '1', BOURDON_LIBRARY: library });
 
   function expectRefused(result: { code: number | null; stdout: string; stderr: string }, label: string): void {
-    expect([1, 2], `${label}: ${result.stderr}`).toContain(result.code);
+    // A hostile id is invalid input (or a usage error where a flag's own parser refuses it).
+    expect([FAILURES.usage.exit, FAILURES.invalid_input.exit], `${label}: ${result.stderr}`).toContain(result.code);
     const lines = result.stderr.trim().split('\n');
     expect(lines, label).toHaveLength(1);
     expect(lines[0], label).toMatch(/^bourdon: invalid (agent_id|namespace) /);

@@ -97,7 +97,7 @@ describe('classifyFailure: by class and code, never by message text', () => {
   it('a budget that runs out is a RemoteTimeout carrying it', async () => {
     const error = await failureOf(withinBudget(new Promise(() => {}), 20));
     expect(error).toBeInstanceOf(RemoteTimeout);
-    expect(error).toMatchObject({ budgetMs: 20, code: 'unavailable' });
+    expect(error).toMatchObject({ budgetMs: 20, code: 'peer_unreachable' });
     expect(classifyFailure(error, closedUrl)).toEqual({ kind: 'timeout' });
   });
 

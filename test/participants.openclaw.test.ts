@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAILURES } from '../src/core/errors.js';
+/** A failed export exits 1, as the engine's exporters do (docs/errors.md); `--json` carries the code. */
+const EXPORT_FAILED = 1;
 import type { CliResult } from './helpers/cli.js';
 import { runExportCli } from './helpers/export-cli.js';
 import { tempDir } from './helpers/fixtures.js';
@@ -165,7 +166,7 @@ describe('openclaw export: the handshake, through the binary', () => {
       OPENCLAW_URL: server.url,
       OPENCLAW_TOKEN: TOKEN,
     });
-    expect(result.code).toBe(FAILURES.peer_refused.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: OpenClaw 2026\.1\.28 is older than 2026\.1\.29/);
     expect(server.requests.map((request) => request.path)).toEqual(['/api/status']);
     nothingWritten();
@@ -174,7 +175,7 @@ describe('openclaw export: the handshake, through the binary', () => {
   it('refuses an instance without authentication', async () => {
     const server = await instance(api({ '/api/status': { json: { version: '2026.3.0', auth_enabled: 0 } } }, null));
     const result = await bourdon(['openclaw', 'export'], { OPENCLAW_URL: server.url });
-    expect(result.code).toBe(FAILURES.peer_refused.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: the instance runs without authentication/);
     nothingWritten();
   });
@@ -213,7 +214,7 @@ describe('openclaw export: the token', () => {
       OPENCLAW_URL: server.url,
       OPENCLAW_TOKEN: wrong,
     });
-    expect(result.code).toBe(FAILURES.peer_refused.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     const line = oneLine(result.stderr);
     expect(line).toMatch(/HTTP 401: the instance refused the token in OPENCLAW_TOKEN/);
     expect(result.stderr + result.stdout).not.toContain(wrong);
@@ -223,7 +224,7 @@ describe('openclaw export: the token', () => {
   it('a missing token on an instance that wants one: one line saying to set OPENCLAW_TOKEN', async () => {
     const server = await instance(api());
     const result = await bourdon(['openclaw', 'export', '--json'], { OPENCLAW_URL: server.url });
-    expect(result.code).toBe(FAILURES.peer_refused.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(JSON.parse(result.stdout).error).toMatch(/HTTP 401: the instance wants its API token in OPENCLAW_TOKEN/);
     nothingWritten();
   });
@@ -259,7 +260,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
     const result = await bourdon(['openclaw', 'export', '--timeout', '0.5', '--out', out()], {
       OPENCLAW_URL: server.url,
     });
-    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/\/api\/status did not answer within 0\.5 s/);
     nothingWritten();
   });
@@ -277,7 +278,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
       OPENCLAW_URL: server.url,
       BOURDON_OPENCLAW_TIMEOUT: '0.5',
     });
-    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/\/api\/sessions did not answer within 0\.5 s/);
     nothingWritten();
   });
@@ -302,7 +303,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
       OPENCLAW_URL: server.url,
       BOURDON_OPENCLAW_MAX_BYTES: '65536',
     });
-    expect(streamed.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(streamed.code).toBe(EXPORT_FAILED);
     expect(oneLine(streamed.stderr)).toMatch(/\/api\/sessions answered more than 65536 bytes .*refused/);
     nothingWritten();
 
@@ -311,7 +312,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
       OPENCLAW_URL: declared.url,
       BOURDON_OPENCLAW_MAX_BYTES: '1024',
     });
-    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: \/api\/status answered more than 1024 bytes/);
   });
 
@@ -330,7 +331,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
       OPENCLAW_URL: server.url,
       OPENCLAW_TOKEN: TOKEN,
     });
-    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/redirects to another origin \(http:\/\/localhost:\d+\); not followed/);
     expect(elsewhere.requests).toEqual([]);
     nothingWritten();
@@ -360,7 +361,7 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
     const url = closed.url;
     await servers.pop()!.close();
     const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: url });
-    expect(result.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: connection refused at http:\/\/127\.0\.0\.1:\d+/);
     nothingWritten();
   });
@@ -370,11 +371,11 @@ describe('openclaw export: answers that are not what they should be', () => {
   it('a status that is not JSON, or not an object: refused in one line', async () => {
     const html = await instance(api({ '/api/status': { text: '<html>login</html>' } }, null));
     const result = await bourdon(['openclaw', 'export'], { OPENCLAW_URL: html.url });
-    expect(result.code).toBe(FAILURES.peer_refused.exit);
+    expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: \/api\/status answered a body that is not JSON/);
     const list = await instance(api({ '/api/status': { json: ['2026.3.2'] } }, null));
     const listed = await bourdon(['openclaw', 'export'], { OPENCLAW_URL: list.url });
-    expect(listed.code).toBe(FAILURES.peer_refused.exit);
+    expect(listed.code).toBe(EXPORT_FAILED);
     expect(oneLine(listed.stderr)).toMatch(/handshake refused: \/api\/status reports no version/);
     nothingWritten();
   });

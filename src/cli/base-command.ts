@@ -324,7 +324,12 @@ export abstract class BaseCommand extends JsonCommand {
       const help = code === 'usage' ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';
       process.stderr.write(`${errorLine(message + help)}\n`);
     }
-    this.exit(exitCodeOf(code));
+    this.exit(this.exitStatusOf(code));
+  }
+
+  /** The exit status a failure with `code` ends this command with: the code's (docs/errors.md). */
+  protected exitStatusOf(code: ErrorCode): number {
+    return exitCodeOf(code);
   }
 }
 

@@ -9,7 +9,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import { colors, plural } from './output.js';
 import { stderrLine } from './width.js';
-import { BourdonError } from '../core/errors.js';
+import { BourdonError, exitCodeOf, type ErrorCode } from '../core/errors.js';
 import { configPaths } from '../core/store/config.js';
 import { parseSince, SINCE_FORMS } from '../core/store/dates.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
@@ -55,6 +55,15 @@ export interface ExportFlags {
 export type ExportPayload = Omit<ExportReport, 'yaml'> & { yaml?: string | null };
 
 export abstract class ExportCommand extends BaseCommand {
+  /**
+   * An export that fails exits 1, as the engine's exporters do (the participants' recorded cases
+   * fix it: openclaw's refused handshake); a usage error or Ctrl-C keeps its own. `--json` and the
+   * audit line still carry the failure's code (docs/errors.md).
+   */
+  protected override exitStatusOf(code: ErrorCode): number {
+    return code === 'usage' || code === 'cancelled' ? exitCodeOf(code) : 1;
+  }
+
   /** Runs `participant` with the parsed flags; `environment` lets a command add to it (--file). */
   protected async exportWith(
     participant: Participant,

@@ -25,6 +25,9 @@ const READ_MESSAGES: Record<ReadFault, string> = {
   EACCES: 'permission denied',
 };
 
+/** The errno Node gives each (os.constants.errno, negated as libuv reports it). */
+const READ_ERRNOS: Record<ReadFault, number> = { EIO: -5, EMFILE: -24, EACCES: -13 };
+
 export interface WriterCall {
   kind: 'replace' | 'append';
   target: string;
@@ -98,6 +101,7 @@ export class FaultyWriter implements LibraryFiles {
     const code = this.failReads.code;
     return Object.assign(new Error(`${code}: ${READ_MESSAGES[code]}, ${syscall} '${file}'`), {
       code,
+      errno: READ_ERRNOS[code],
       syscall,
       path: file,
     });
