@@ -359,7 +359,7 @@ function errorLine(message: string): string {
 }
 
 /** The flag closest to a mistyped one: at most 1 edit for short names, 2 for longer, or a prefix. */
-export function closestFlag(typed: string, names: readonly string[]): string | null {
+function closestFlag(typed: string, names: readonly string[]): string | null {
   const word = typed.replace(/^-+/, '').toLowerCase();
   let best: { name: string; distance: number } | null = null;
   for (const name of names) {

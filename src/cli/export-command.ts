@@ -54,7 +54,7 @@ export interface ExportFlags {
 /** What an export command answers: its report, with the YAML only when --print asked for it. */
 export type ExportPayload = Omit<ExportReport, 'yaml'> & { yaml?: string | null };
 
-export abstract class ExportCommand extends BaseCommand {
+abstract class ExportCommand extends BaseCommand {
   /**
    * An export that fails exits 1, as the engine's exporters do (the participants' recorded cases
    * fix it: openclaw's refused handshake); a usage error or Ctrl-C keeps its own. `--json` and the
@@ -91,7 +91,7 @@ export abstract class ExportCommand extends BaseCommand {
 }
 
 /** One line saying what an export did. */
-export function exportLine(report: ExportReport): string {
+function exportLine(report: ExportReport): string {
   const c = colors();
   if (report.outcome === 'nothing') {
     const looked = report.sources.map((source) => source.path).join(', ');
@@ -129,7 +129,7 @@ function variableFlagDefinition(flag: VariableFlag) {
  * participant's command has the same flags and behaviour, so adding a participant adds no
  * command file (scripts/bundle.mjs registers one per registry entry).
  */
-export function participantExportCommand(participant: Participant): typeof ExportCommand {
+function participantExportCommand(participant: Participant): typeof ExportCommand {
   const { agentId, topic, help } = participant;
   const variables = help.flags ?? [];
   const flags = {

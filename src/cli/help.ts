@@ -17,7 +17,7 @@ interface Group {
 }
 
 /** Task groups, in the order a newcomer meets them. Unlisted commands land under "Other". */
-export const GROUPS: Group[] = [
+const GROUPS: Group[] = [
   {
     title: 'Ask the library',
     ids: [

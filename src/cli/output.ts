@@ -6,7 +6,7 @@ import { wrapExample } from './example-wrap.js';
 import { printable, printableOutput, stampedStyle } from './terminal-text.js';
 import { cutVisible, displayWidth, stderrWidth, truncate, wrapLine, wrapText } from './width.js';
 
-export { printable, printableOutput, relativeDay, stderrWidth };
+export { printable, relativeDay, stderrWidth };
 
 /** The few styles human output uses; plain strings when colour is off. */
 interface Colors {

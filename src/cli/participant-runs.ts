@@ -34,7 +34,7 @@ export interface ParticipantRun {
 }
 
 /** The reason of a participant none of whose sources is on this machine. */
-export const NO_SOURCE = 'no source';
+const NO_SOURCE = 'no source';
 
 /** Whether any of a participant's sources is on this machine; a participant that cannot look has none. */
 export async function foundSources(

@@ -48,7 +48,6 @@ import {
 } from './command-spec.js';
 
 export type { OpenLibrary };
-export { assertAgentExists };
 
 /** The library root: --library wins over BOURDON_LIBRARY; an empty variable counts as unset. */
 export function libraryRoot(flag: string | undefined): string {
@@ -77,7 +76,7 @@ export function jsonText(payload: unknown): string {
   return payloadJson(payload, 2) + '\n';
 }
 
-export function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {
+function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {
   access_level?: string;
   include_private?: boolean;
 } {
@@ -91,7 +90,7 @@ export function accessArgs(flags: { 'access-level'?: string; 'include-private'?:
  * Runs a paged operation: one page, or with `all` every page merged into one payload
  * (core/operations/follow-pages.ts). The first page that errs is the answer.
  */
-export async function pages<O extends PageEnvelope>(
+async function pages<O extends PageEnvelope>(
   field: string,
   all: boolean,
   fetch: (cursor: string | undefined) => Promise<O>,

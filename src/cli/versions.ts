@@ -8,7 +8,7 @@ import { BourdonError } from '../core/errors.js';
 import { assertAgentExists } from './suggest.js';
 
 /** "versions 1–4 and 6", "version 2": the versions kept, as ranges. */
-export function versionRanges(numbers: readonly number[]): string {
+function versionRanges(numbers: readonly number[]): string {
   const sorted = [...new Set(numbers)].sort((a, b) => a - b);
   const ranges: string[] = [];
   for (let i = 0; i < sorted.length;) {

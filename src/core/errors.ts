@@ -93,10 +93,6 @@ export type ErrorCode = keyof typeof FAILURES;
 
 export const ERROR_CODES = Object.keys(FAILURES) as ErrorCode[];
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(FAILURES, value);
-}
-
 /** The CLI exit status of a code. */
 export function exitCodeOf(code: ErrorCode): number {
   return FAILURES[code].exit;
@@ -214,7 +210,7 @@ const FOLDER_SYSCALLS = new Set(['scandir', 'opendir', 'mkdir', 'rmdir', 'chdir'
  * becomes "no such file"), or null for any other error. Only an error whose message is Node's
  * own (a numeric errno beside its code) is reworded, so a message written by this project is never replaced.
  */
-export function systemErrorWords(error: unknown): string | null {
+function systemErrorWords(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
   // Node's own errors carry a numeric errno beside the code; ours (whose `code` is an ErrorCode) do not.
   const { code, errno, syscall } = error as NodeJS.ErrnoException;

@@ -17,7 +17,7 @@ const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
 /** pydantic's lax bool: a boolean, 0 or 1, or one of its true/false words in any case. */
-export function laxBoolean(value: unknown): unknown {
+function laxBoolean(value: unknown): unknown {
   if (value === 0 || value === 1) return value === 1;
   if (typeof value !== 'string') return value;
   const word = value.trim().toLowerCase();

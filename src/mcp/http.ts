@@ -59,9 +59,7 @@ import {
 
 export { isLoopbackAddress, isLoopbackHost, makeHostCheck, parseHostHeader } from './http/address.js';
 export { bearerToken, type FailedAuthLimit, type MemberAuthenticator } from './http/auth.js';
-export { BindRefusedError, LEGACY_TOKEN_ENV, type AuthMode } from './http/bind.js';
-export { MCP_PATH } from './http/guards.js';
-export { FairAdmission, peersAwayFromSlot } from './http/admission.js';
+export { BindRefusedError, type AuthMode } from './http/bind.js';
 
 export type { HttpServerHandle, HttpServerOptions } from './http/server-options.js';
 

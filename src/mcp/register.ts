@@ -44,7 +44,7 @@ const auditWarnedAt = new Map<string, number>();
 const AUDIT_WARN_INTERVAL_MS = 60_000;
 
 /** Writes an audit line; a failure is reported on stderr and never fails the call. */
-export function audit(
+function audit(
   env: CallEnvironment,
   caller: Caller,
   op: string,

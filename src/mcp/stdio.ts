@@ -25,7 +25,7 @@ function errorLine(id: unknown, code: number, message: string): string {
 }
 
 /** What to do with one line: pass it to the SDK, or answer it (and say so on stderr). */
-export function screenLine(line: string): { pass: true } | { pass: false; answer: string; log: string } {
+function screenLine(line: string): { pass: true } | { pass: false; answer: string; log: string } {
   const text = line.replace(/\r$/, '').replace(/^\ufeff/, '');
   if (text.trim() === '') return { pass: true };
   let parsed: unknown;

@@ -17,7 +17,7 @@ import { codePointLength, codePointPrefix } from './scrub.js';
 /** Longest entity name exported, in code points (the summaries' cut): a 200,000-character name is cut here. */
 export const MAX_NAME_CHARS = 500;
 /** Longest other text exported: a participant's own cuts are shorter; this bounds one that forgets. */
-export const MAX_TEXT_CHARS = 2_000;
+const MAX_TEXT_CHARS = 2_000;
 
 /** What finishing did, for `--json` and the tests. */
 export interface FinishCounts {

@@ -9,7 +9,7 @@ import { cut } from './markdown.js';
 import { isPersonType, type EntityRow } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
-export const GRAPH_REDACTED = '[redacted -- contains credential-like content]';
+const GRAPH_REDACTED = '[redacted -- contains credential-like content]';
 const SUMMARY_CHARS = 500;
 /** How many observations the summary is made of (non-strings count toward it). */
 const SUMMARY_OBSERVATIONS = 2;
@@ -18,7 +18,7 @@ const SUMMARY_OBSERVATIONS = 2;
 const GRAPH_CREDENTIAL =
   /\b(?:api[_-]?key|api[_-]?token|service[_-]?role|access[_-]?token|stripe[\s_-]*(?:key|secret|token)|keystore|private[_-]?key|ssh[_-]?key|password|bearer\s+token|(?:sk|pk)_(?:live|test)_\w+|appl_\w+|hf_\w{10,})\b|\.env\b/i;
 
-export function graphLooksLikeCredential(text: string): boolean {
+function graphLooksLikeCredential(text: string): boolean {
   return GRAPH_CREDENTIAL.test(text);
 }
 

@@ -39,9 +39,9 @@ import { serialiseManifest } from '../core/writes/writes.js';
 import type { ManifestData } from './participant.js';
 
 /** The history op of an export; the actor names the participant. */
-export const EXPORT_OP = 'export';
+const EXPORT_OP = 'export';
 /** The audit op of an export staged for review (stageExportInLibrary). */
-export const STAGE_OP = 'stage';
+const STAGE_OP = 'stage';
 
 export interface LibraryExportResult {
   path: string;
@@ -68,7 +68,7 @@ function parsed(data: Buffer | null): RawObject | null {
 }
 
 /** Where the rows of an agent's last export are kept (the participant's own, before any merge). */
-export function exportRecordPath(libraryRoot: string, agentId: string): string {
+function exportRecordPath(libraryRoot: string, agentId: string): string {
   return path.join(libraryRoot, EXPORTS_DIR, `${agentId}${MANIFEST_SUFFIX}`);
 }
 
@@ -95,7 +95,7 @@ function othersRows(live: RawObject | null, previous: RawObject | null, key: str
 }
 
 /** The manifest to write: the export, with other writers' rows applied again on top. */
-export function combineWithLive(
+function combineWithLive(
   exported: ManifestData,
   live: RawObject | null,
   previous: RawObject | null,

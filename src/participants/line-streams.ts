@@ -11,9 +11,9 @@ import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 
 /** Largest part of a JSONL file read. */
-export const MAX_JSONL_BYTES = 64 * 1024 * 1024;
+const MAX_JSONL_BYTES = 64 * 1024 * 1024;
 /** Longest JSONL line parsed; longer lines are skipped. */
-export const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
 
 /** A regular file the source reader opened: its descriptor, the name warnings use, and where they go. */
 export interface OpenSource {

@@ -28,7 +28,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * The clock of an export: SOURCE_DATE_EPOCH (whole seconds since 1970, the reproducible-builds
  * convention) when it is set, else now. A malformed value is refused rather than ignored.
  */
-export function exportClock(env: Env, now: () => Date = () => new Date()): Date {
+function exportClock(env: Env, now: () => Date = () => new Date()): Date {
   return sourceDateEpoch(env) ?? now();
 }
 

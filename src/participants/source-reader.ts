@@ -26,11 +26,11 @@ import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
-export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 /** Most entries of one folder looked at. */
-export const MAX_DIR_ENTRIES = 20_000;
+const MAX_DIR_ENTRIES = 20_000;
 /** Most files one walk of a folder tree returns. */
-export const MAX_WALK_FILES = 100_000;
+const MAX_WALK_FILES = 100_000;
 
 export interface SourceReaderOptions {
   /** The folder the export runs in (default: the process's): what its files name stays in it. */

@@ -13,7 +13,7 @@ import { isObject } from '../core/store/manifest.js';
 import { isAccessLevel, type AccessLevel } from '../core/trust/access.js';
 
 export const MACHINES_DIR = 'machines';
-export const PUBLICATION_FILE = 'publication.json';
+const PUBLICATION_FILE = 'publication.json';
 export const PUBLICATION_FORMAT = 'bourdon-sync/1';
 
 export interface PublicationRecord {

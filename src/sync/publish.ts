@@ -21,7 +21,7 @@ import { blobId } from './git.js';
  * Longest published text. The read surfaces cap what they show at 180 characters; a published
  * manifest is read again by queries on other machines, so it keeps more, redacted the same way.
  */
-export const PUBLISHED_TEXT_CAP = 2_000;
+const PUBLISHED_TEXT_CAP = 2_000;
 
 export interface PublishedAgent {
   id: string;

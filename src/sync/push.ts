@@ -110,7 +110,7 @@ export function preparePublication(
 }
 
 /** The changes a publication makes to this machine's folder as the working tree has it. */
-export function changesAgainst(dir: string, agents: readonly PublishedAgent[]): AgentChange[] {
+function changesAgainst(dir: string, agents: readonly PublishedAgent[]): AgentChange[] {
   const changes: AgentChange[] = [];
   const published = new Set<string>();
   for (const agent of agents) {
@@ -138,7 +138,7 @@ export function changesAgainst(dir: string, agents: readonly PublishedAgent[]): 
 }
 
 /** The commit message: the machine and what changed, readable in `git log`. */
-export function commitMessage(machine: string, level: AccessLevel, total: number, changes: AgentChange[]): string {
+function commitMessage(machine: string, level: AccessLevel, total: number, changes: AgentChange[]): string {
   const count = (kind: AgentChange['change']) => changes.filter((change) => change.change === kind).length;
   const parts = (['added', 'changed', 'removed'] as const)
     .filter((kind) => count(kind) > 0)
@@ -318,13 +318,13 @@ function ownerOf(paths: SyncPaths, machine: string): string | null {
  * same host name, no BOURDON_LOCAL_NAME) would otherwise replace each other's publication at
  * every push. One line, with the fix.
  */
-export function refuseForeignFolder(machine: string, owner: string | null, ownId: string): void {
+function refuseForeignFolder(machine: string, owner: string | null, ownId: string): void {
   if (owner === null || owner === ownId) return;
   throw new BourdonError(foreignFolderReason(machine), 'conflict');
 }
 
 /** Why a push into another library's folder is refused, and what to do (push, status, doctor). */
-export function foreignFolderReason(machine: string): string {
+function foreignFolderReason(machine: string): string {
   return `${machineFolder(machine)} on the remote belongs to another library (another machine publishes as "${machine}"): nothing was pushed; set BOURDON_LOCAL_NAME to a name of this machine's own and push again`;
 }
 

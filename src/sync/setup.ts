@@ -22,7 +22,7 @@ import {
 } from './workspace.js';
 
 /** Whether git reads this remote as a path on this machine (not `host:path`, not a URL). */
-export function isLocalPath(remote: string): boolean {
+function isLocalPath(remote: string): boolean {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) return /^file:\/\//i.test(remote);
   const colon = remote.indexOf(':');
   const slash = remote.indexOf('/');

@@ -95,7 +95,7 @@ export function syncMachineName(env: Env): string {
 }
 
 /** The file in the library root that holds its id (libraryId). */
-export const LIBRARY_ID_FILE = '.bourdon-library-id';
+const LIBRARY_ID_FILE = '.bourdon-library-id';
 
 /**
  * This library's id: generated once (a random UUID) and kept in the library root, so a machine

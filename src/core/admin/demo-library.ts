@@ -40,7 +40,7 @@ export function installDemoLibrary(target: string, now = new Date()): string {
 }
 
 /** The rows file the `commit` examples read (`--file rows.yaml`), written beside `agents/`. */
-export const DEMO_ROWS_FILE = 'rows.yaml';
+const DEMO_ROWS_FILE = 'rows.yaml';
 
 const DEMO_ROWS = `# Rows for \`bourdon commit notes-bot --agent-type note-capture --file rows.yaml\`:
 # the commit tool's shape (entities, sessions, notes); an L5 manifest is accepted too.
@@ -57,7 +57,7 @@ notes:
 `;
 
 /** A knowledge graph as the MCP memory server keeps it, for `mcp-memory export --file memory.jsonl`. */
-export const DEMO_MEMORY_FILE = 'memory.jsonl';
+const DEMO_MEMORY_FILE = 'memory.jsonl';
 
 const DEMO_MEMORY = [
   {

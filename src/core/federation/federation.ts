@@ -59,7 +59,7 @@ const DATED_ROWS: Record<string, string> = {
 const PEER_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]+/g;
 
 /** A peer's string as one line: each run of unsafe characters (PEER_UNSAFE) becomes one space. */
-export function peerText(value: string): string {
+function peerText(value: string): string {
   return value.replace(PEER_UNSAFE, ' ');
 }
 

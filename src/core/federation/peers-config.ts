@@ -62,7 +62,7 @@ export function normalisePeerUrl(raw: string, what = 'peer url'): string {
   return url.toString();
 }
 
-export function checkTokenEnv(name: string): string {
+function checkTokenEnv(name: string): string {
   if (!TOKEN_ENV_PATTERN.test(name)) {
     throw new UsageError(`invalid token_env ${JSON.stringify(name)}: must be a BOURDON_PEER_* variable name`);
   }

@@ -70,7 +70,7 @@ export function newOwner(): LockOwner {
   };
 }
 
-export const ownerFileName = (token: string) => `owner-${token}.json`;
+const ownerFileName = (token: string) => `owner-${token}.json`;
 
 function parseOwner(text: string): LockOwner | null {
   try {

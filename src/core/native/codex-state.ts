@@ -102,7 +102,7 @@ const NO_STATE: CodexTurnState = {
 /** The thread columns a turn brief reads. */
 const TURN_THREAD_COLUMNS = ['id', 'title', 'first_user_message', 'cwd', 'rollout_path', ...THREAD_DATE_COLUMNS];
 /** The engine compiles a turn from the 60 newest threads. */
-export const TURN_THREAD_LIMIT = 60;
+const TURN_THREAD_LIMIT = 60;
 
 const turnStateCache = new Map<string, { stamp: string; state: CodexTurnState }>();
 

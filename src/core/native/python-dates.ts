@@ -74,7 +74,7 @@ const MAX_PYTHON_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const MIN_PYTHON_MS = -62_135_596_800_000;
 
 /** The engine's `_epoch_to_iso_date`: seconds, or milliseconds above 1e10, as a UTC date. */
-export function epochDate(value: unknown): string | undefined {
+function epochDate(value: unknown): string | undefined {
   let number = pyFloat(value);
   if (number === undefined || Number.isNaN(number) || number <= 0) return undefined;
   if (number > 10_000_000_000) number /= 1000;

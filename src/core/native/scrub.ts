@@ -30,9 +30,9 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
 const URL_PATTERN = new RegExp(`https?://[^${WS}]+`, 'gu');
 
 export const REDACTED_TEXT = '[redacted credential-like text]';
-export const LINK_TEXT = '[link]';
+const LINK_TEXT = '[link]';
 /** The engine's default cut for a native snippet. */
-export const DEFAULT_SNIPPET_LIMIT = 180;
+const DEFAULT_SNIPPET_LIMIT = 180;
 
 /** Python's `str.strip()`. */
 export function pyStrip(value: string): string {

@@ -22,10 +22,10 @@ import { BourdonError } from '../errors.js';
 const require = createRequire(import.meta.url);
 
 /** Seconds a database may take, opened and queried, when BOURDON_SOURCE_READ_TIMEOUT does not say. */
-export const DEFAULT_SOURCE_READ_SECONDS = 20;
+const DEFAULT_SOURCE_READ_SECONDS = 20;
 
 /** The time budget of one source read, in ms: BOURDON_SOURCE_READ_TIMEOUT (seconds) or the default. */
-export function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = env.BOURDON_SOURCE_READ_TIMEOUT?.trim();
   const seconds = raw && /^\d+(?:\.\d+)?$/.test(raw) && Number(raw) > 0 ? Number(raw) : DEFAULT_SOURCE_READ_SECONDS;
   return Math.round(seconds * 1000);
@@ -141,7 +141,7 @@ function sqliteWorker(deadline: number): SqliteWorker {
 }
 
 /** Largest database (with its log) read into memory; a larger one is reported and skipped. */
-export const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
+const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
 /** Reads of a database caught mid-write are retried this many times, this far apart. */
 const SNAPSHOT_ATTEMPTS = 4;
 const SNAPSHOT_RETRY_MS = 50;
@@ -210,7 +210,7 @@ export interface DatabaseFiles {
 }
 
 /** The files SQLite itself would read for the database at `path`. */
-export function filesBeside(path: string): DatabaseFiles {
+function filesBeside(path: string): DatabaseFiles {
   return { main: path, wal: `${path}-wal`, journal: `${path}-journal` };
 }
 

@@ -27,7 +27,7 @@ import {
 } from './turn-candidates.js';
 import { detectRepo, expandUser, resolveLoose, resolveTurnCwd, type RepoIdentity } from './turn-repo.js';
 
-export const TURN_SCHEMA_VERSION = 'codex-turn-brief/v1';
+const TURN_SCHEMA_VERSION = 'codex-turn-brief/v1';
 const STRATEGY = 'turn_compiled';
 const MAX_PROMPT_CHARS = 8000;
 const EXHAUSTED_PATHS = ['native_stage1_primary', 'static_fallback_primary', 'l5_export_only', 'sync_native_only'];

@@ -9,7 +9,7 @@ import { newestFirst } from '../store/manifest.js';
 import { redactList, redactNullable, redactText } from '../trust/redaction.js';
 import type { Answer, ExportedAgent, exportAgentsAnswer } from './answers.js';
 
-export const EXPORT_SCHEMA = 'bourdon.agents/v1';
+const EXPORT_SCHEMA = 'bourdon.agents/v1';
 const RECENT_ACTIVITY_LIMIT = 10;
 
 export type { ExportedAgent };

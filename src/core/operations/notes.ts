@@ -26,7 +26,7 @@ export interface DatedNote {
 }
 
 /** Newest first: by day, then by the written date (a datetime after a bare day), then agent id descending. */
-export function byNoteRecency(a: DatedNote, b: DatedNote): number {
+function byNoteRecency(a: DatedNote, b: DatedNote): number {
   if (a.note.day !== b.note.day) return a.note.day < b.note.day ? 1 : -1;
   if (a.note.date !== b.note.date) return a.note.date < b.note.date ? 1 : -1;
   if (a.agent !== b.agent) return a.agent < b.agent ? 1 : -1;
@@ -36,7 +36,7 @@ export function byNoteRecency(a: DatedNote, b: DatedNote): number {
 const notesCache = new WeakMap<readonly AgentRecord[], DatedNote[]>();
 
 /** Every note of these agents, newest first (cached per snapshot). */
-export function notesByRecency(agents: readonly AgentRecord[]): DatedNote[] {
+function notesByRecency(agents: readonly AgentRecord[]): DatedNote[] {
   let sorted = notesCache.get(agents);
   if (!sorted) {
     sorted = [];
@@ -55,7 +55,7 @@ function filterKey(value: string | null | undefined): string | null {
 
 export type { NoteRef };
 
-export function noteRef(agent: string, note: Note): NoteRef {
+function noteRef(agent: string, note: Note): NoteRef {
   return {
     agent,
     date: note.date,
@@ -186,7 +186,7 @@ function byNoteRefRecency(a: NoteRef, b: NoteRef): number {
 // replaced, rolled back or edited by hand. It holds no text, so it shows nothing a level
 // hides beyond that the note exists.
 
-export function noteId(agent: string, position: number): string {
+function noteId(agent: string, position: number): string {
   return `${agent}:${position}`;
 }
 
@@ -281,7 +281,7 @@ export interface AddNoteArgs {
 }
 
 /** Local date and time with its offset: the day as written is the local calendar day. */
-export function localIsoMinute(moment: Date): string {
+function localIsoMinute(moment: Date): string {
   const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, '0');
   const offset = -moment.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';

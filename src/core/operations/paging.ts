@@ -14,8 +14,6 @@ import { positionAfter, rankInGroup } from '../store/library-indexes.js';
 
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './inputs.js';
 
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
-
 export function pageSize(limit: number | null | undefined): number {
   if (limit === null || limit === undefined || !Number.isFinite(limit)) return DEFAULT_PAGE_SIZE;
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.trunc(limit)));

@@ -10,8 +10,6 @@ import type { AgentRecord } from '../store/library.js';
 import { redactText } from '../trust/redaction.js';
 import { peerAgentFilter } from '../federation/federation.js';
 
-export { tokenize };
-
 /** Bounds the work per prompt: a name or alias of more words than this is not recognised. */
 const MAX_PHRASE_TOKENS = 32;
 
@@ -100,7 +98,7 @@ export function mentions(prompt: string): (name: string) => boolean {
 
 const ARCHIVE_TAGS = new Set(['archived', 'canceled', 'cancelled']);
 
-export function archivedSuffix(entity: MergedEntity, today: string): string {
+function archivedSuffix(entity: MergedEntity, today: string): string {
   if (entity.tags.some((tag) => ARCHIVE_TAGS.has(tag.toLowerCase()))) return ' (archived)';
   if (entity.valid_to && entity.valid_to.slice(0, 10) < today) return ` (archived ${entity.valid_to})`;
   return '';
@@ -118,7 +116,7 @@ export function recognitionLine(matched: readonly MergedEntity[], today: string)
   return `You're asking about ${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]} -- I have all of those.`;
 }
 
-export const PROMPT_CONTEXT_CAP = 240;
+const PROMPT_CONTEXT_CAP = 240;
 
 /**
  * Where an entity came from when only peers know it: `[peer:laptop] ` (each peer once), the

@@ -25,7 +25,7 @@ function normaliseRow(row: RawObject, listFields: readonly string[]): RawObject 
 }
 
 /** A manifest with only the rows visible at `level`; every other field kept as written. */
-export function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): RawObject {
+function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): RawObject {
   const out: RawObject = {};
   for (const [key, value] of Object.entries(doc)) {
     const listFields = LIST_FIELDS[key];

@@ -45,11 +45,11 @@ export const clean = (value: string, limit = 220): string => scrubNativeText(val
 const TOKEN = /[a-zA-Z0-9]+/g;
 
 /** Runs of ASCII letters and digits, lower-cased. */
-export function tokens(value: string): string[] {
+function tokens(value: string): string[] {
   return (value.match(TOKEN) ?? []).map((token) => token.toLowerCase());
 }
 
-export const STOPWORDS: ReadonlySet<string> = new Set(
+const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a about again am an and anything are as at be can do for from how i is it keep like me new of on or please ' +
     'remind should tell the there to was we what whats with working'
@@ -421,7 +421,7 @@ function evidenceAt(library: PreparedLibrary, position: number): readonly string
 }
 
 /** The text `cwd_repo` scoring searches: name, summary, focus and cwd, lower-cased. */
-export function matchText(name: string, summary: string, focus: readonly string[], cwd: string | null): string {
+function matchText(name: string, summary: string, focus: readonly string[], cwd: string | null): string {
   return [name, summary, ...focus, cwd ?? ''].join(' ').toLowerCase();
 }
 

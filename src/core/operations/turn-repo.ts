@@ -71,7 +71,7 @@ function gitRoot(cwd: string): string | null {
  * line continuing the value above, `#` and `;` lines comments. A file configparser refuses — a
  * line before any section, a line that is neither, a section or key given twice — has no remote.
  */
-export function originUrl(configText: string): string | null {
+function originUrl(configText: string): string | null {
   const sections = new Map<string, Map<string, string>>();
   let section: Map<string, string> | null = null;
   let option: string | null = null;

@@ -45,7 +45,7 @@ export function localDay(moment: Date): string {
 }
 
 /** How far ahead of this machine's clock another machine's row may be dated (time zones, skew). */
-export const FOREIGN_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
+const FOREIGN_FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The last calendar day a row from another machine (a peer's answer, a pulled manifest) may

@@ -24,7 +24,7 @@ import path from 'node:path';
 export const CHANGE_STAMP_FILE = '.bourdon.stamp';
 
 /** The longest an unseen change can stay unseen, with and without a trusted watcher. */
-export const SWEEP_MS_WATCHED = 10_000;
+const SWEEP_MS_WATCHED = 10_000;
 export const SWEEP_MS_UNWATCHED = 1_000;
 
 /** statfs types (Linux f_type) of network and user-space file systems: events are not trusted there. */

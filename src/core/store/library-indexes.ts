@@ -150,7 +150,7 @@ export function entityHolders(agents: readonly AgentRecord[], key: string): read
 }
 
 /** list_recent_work order: a later date first, then a greater agent id, then the agent's own order. */
-export function recencyBefore(a: DatedSession, b: DatedSession): boolean {
+function recencyBefore(a: DatedSession, b: DatedSession): boolean {
   const da = a.session.date;
   const db = b.session.date;
   return da !== db ? da > db : a.agent > b.agent;

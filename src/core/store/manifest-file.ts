@@ -117,7 +117,7 @@ function detachAll<T>(value: T, intern: Intern): T {
 }
 
 /** The agent id a manifest declares, else its file name's stem; throws a one-line reason when invalid. */
-export function agentIdOf(doc: RawObject, file: string): string {
+function agentIdOf(doc: RawObject, file: string): string {
   const stem = file.slice(0, -MANIFEST_SUFFIX.length);
   const agentBlock = isObject(doc.agent) ? doc.agent : {};
   const declared = agentBlock.id;

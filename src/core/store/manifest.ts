@@ -59,7 +59,7 @@ export function interner(): Intern {
  * surrogates included) into one flat string; a concatenation then a slice would copy too, but
  * keep a 32-byte view over the copy for every string (5.6 MB of a 50-agent server: bench/README.md).
  */
-export function detached(text: string): string {
+function detached(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 

@@ -458,7 +458,7 @@ export const writtenSession = lazy(() =>
 
 export type WrittenSession = z.input<ReturnType<typeof writtenSession>>;
 
-export const visibilityPolicy = lazy(() =>
+const visibilityPolicy = lazy(() =>
   z.looseObject({
     default: level(),
     private_tags: writtenList().optional(),
@@ -467,7 +467,7 @@ export const visibilityPolicy = lazy(() =>
 );
 
 /** A whole manifest as a participant hands it to the writer. */
-export const writtenManifest = lazy(() =>
+const writtenManifest = lazy(() =>
   z.looseObject({
     spec_version: writtenText(),
     agent: z.looseObject({

@@ -33,7 +33,7 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
  * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
  */
-export const CACHE_FORMAT = 7;
+const CACHE_FORMAT = 7;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -99,7 +99,7 @@ export function contentHash(text: string | Buffer): string {
   return sha256Hex(text);
 }
 
-export function bucketOf(key: string): number {
+function bucketOf(key: string): number {
   return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
 }
 

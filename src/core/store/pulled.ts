@@ -30,7 +30,7 @@ export interface PulledOrigin {
 }
 
 /** The id a pulled agent is served under. */
-export function pulledAgentId(machine: string, agent: string): string {
+function pulledAgentId(machine: string, agent: string): string {
   return `sync:${machine}:${agent}`;
 }
 
@@ -40,7 +40,7 @@ export interface PulledMark {
 }
 
 /** A machine folder's mark, or null when missing or invalid. */
-export function readPulledMark(machineDir: string, machine: string): PulledMark | null {
+function readPulledMark(machineDir: string, machine: string): PulledMark | null {
   try {
     const parsed: unknown = JSON.parse(fs.readFileSync(path.join(machineDir, PULLED_MARK), 'utf8'));
     if (!isObject(parsed) || parsed.machine !== machine || !isAccessLevel(parsed.access_level)) return null;
@@ -60,7 +60,7 @@ interface RowsWithVisibility {
  * Drops a pulled record's sessions and notes dated after `latest` (latestForeignDay), as a
  * peer's are: another machine's clock, or its hand, cannot pin a row above every real one.
  */
-export function dropFutureRows(record: RowsWithVisibility, latest: string): void {
+function dropFutureRows(record: RowsWithVisibility, latest: string): void {
   const dated = (row: { date: string }) => !(row.date.slice(0, 10) > latest);
   record.sessions = record.sessions.filter(dated);
   record.notes = record.notes.filter(dated);
@@ -71,7 +71,7 @@ export function dropFutureRows(record: RowsWithVisibility, latest: string): void
  * and a row labelled above the level its machine published at (which an honest push never
  * writes) is not served at all.
  */
-export function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
+function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
   const allowed = (row: { visibility: AccessLevel }) => canSee(level, row.visibility);
   record.entities = record.entities.filter(allowed);
   record.sessions = record.sessions.filter(allowed);
@@ -103,7 +103,7 @@ export interface PulledFile {
  * Every pulled manifest file, with its machine's level. Folders and files that are not what a
  * pull writes (bad names, links, no mark, too large) are skipped with a warning.
  */
-export function listPulledFiles(
+function listPulledFiles(
   root: string,
   warn: Warn,
   marks: Map<string, { key: string; mark: PulledMark | null }> = new Map(),

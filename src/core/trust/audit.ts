@@ -125,7 +125,7 @@ export interface AuditRotation {
 }
 
 /** 10 MiB per file (about 90,000 records), 5 rotated files: the trail stays under 60 MiB. */
-export const AUDIT_ROTATION: AuditRotation = { maxBytes: 10 * 1024 * 1024, keep: 5 };
+const AUDIT_ROTATION: AuditRotation = { maxBytes: 10 * 1024 * 1024, keep: 5 };
 
 /**
  * Shifts `.1` … `.keep-1` up by one (dropping `.keep`) and renames the current log to `.1`;

@@ -147,7 +147,7 @@ function secretAssignment(name: string, sep: string, value: string, quoted: bool
 }
 
 /** Where the secret values of `text` are, sorted, overlapping ones merged. */
-export function findSecrets(text: string): SecretSpan[] {
+function findSecrets(text: string): SecretSpan[] {
   const spans: [number, number][] = [];
   const lower = text.toLowerCase();
   for (const rule of SECRET_RULES) {

@@ -6,7 +6,7 @@
  */
 
 /** What a masked credential reads as. */
-export const MASKED = '[masked]';
+const MASKED = '[masked]';
 
 /** A member token (`bdn_` and hex; issued ones have 48 digits, shorter prefixes are masked too). */
 const MEMBER_TOKEN = /bdn_[0-9a-f]{16,}/gi;

@@ -43,13 +43,13 @@ export function baseName(version: number): string {
 }
 
 /** The version an archive file name holds, or null for any other file. */
-export function archivedVersion(name: string): number | null {
+function archivedVersion(name: string): number | null {
   const match = PACKED.exec(name) ?? PLAIN.exec(name);
   return match ? Number(match[1]) : null;
 }
 
 /** The version a base file name was taken at, or null. */
-export function baseVersion(name: string): number | null {
+function baseVersion(name: string): number | null {
   const match = BASE.exec(name);
   return match ? Number(match[1]) : null;
 }

@@ -13,7 +13,7 @@ import { ENTITY_LIST_FIELDS, NOTE_LIST_FIELDS, SESSION_LIST_FIELDS } from './mer
 /** Largest commit accepted, as JSON: 4 MiB. */
 export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
 
-export const COMMIT_MODES = ['merge', 'replace'] as const;
+const COMMIT_MODES = ['merge', 'replace'] as const;
 
 export type { CommitArgs };
 

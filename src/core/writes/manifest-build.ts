@@ -29,7 +29,7 @@ export class CommitRefused extends Error {}
  * `datetime.now(timezone.utc).isoformat()`: six digits of microseconds (omitted when zero) and
  * +00:00. `microseconds` are those within the Date's millisecond (store/dates.ts `preciseNow`).
  */
-export function pythonIsoUtc(moment: Date, microseconds = 0): string {
+function pythonIsoUtc(moment: Date, microseconds = 0): string {
   const base = moment.toISOString().slice(0, 19);
   const fraction = moment.getUTCMilliseconds() * 1000 + microseconds;
   return fraction === 0 ? `${base}+00:00` : `${base}.${String(fraction).padStart(6, '0')}+00:00`;

@@ -25,9 +25,7 @@ export function rollbackAuditDetail(version: number, reason: string | null): str
 }
 
 /** The version and reason a rollback's audit detail names (a long reason is cut by the audit log), or null. */
-export function parseRollbackAuditDetail(
-  detail: string | undefined,
-): { version: number; reason: string | null } | null {
+function parseRollbackAuditDetail(detail: string | undefined): { version: number; reason: string | null } | null {
   const match = /^restore version (\d+)(?: \((.*))?$/s.exec(detail ?? '');
   if (!match) return null;
   const reason = match[2] === undefined ? null : match[2].replace(/\)$/, '');

@@ -17,7 +17,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PeerFanout } from '../../core/peers.js';
 
 /** Calls inside the handler at once: enough to overlap one call's file reads with another's CPU. */
-export const DEFAULT_ADMISSION_SLOTS = 4;
+const DEFAULT_ADMISSION_SLOTS = 4;
 
 export interface AdmissionTicket {
   /** Settles when the call may run (at once when a slot was free and no one waited). */
@@ -172,7 +172,7 @@ export function runAdmitted<T>(ticket: AdmissionTicket, work: () => T): T {
 }
 
 /** Runs `wait` outside the current call's slot, if it holds one (a wait on other servers). */
-export function awayFromSlot<T>(wait: () => Promise<T>): Promise<T> {
+function awayFromSlot<T>(wait: () => Promise<T>): Promise<T> {
   const ticket = current.getStore();
   return ticket ? ticket.stepAside(wait) : wait();
 }

@@ -10,7 +10,7 @@ import { codePointLength, collapseAndCut, pyRstrip, pyStrip, scrubNativeText } f
 /** Only the end of a run memory is read: the engine keeps its last 160,000 characters. */
 export const MEMORY_TAIL_CHARS = 160_000;
 /** Actions kept per run. */
-export const ACTIONS_PER_RUN = 6;
+const ACTIONS_PER_RUN = 6;
 const ACTION_LIMIT = 180;
 const TITLE_LIMIT = 120;
 

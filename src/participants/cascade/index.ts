@@ -41,7 +41,7 @@ function memoryPath(environment: ExportEnvironment): string {
  * after those three characters (even inside a line), trimmed. An empty block, YAML that does not
  * load or does not load to a mapping: none.
  */
-export function cascadeFrontMatter(text: string): Record<string, unknown> | null {
+function cascadeFrontMatter(text: string): Record<string, unknown> | null {
   if (!text.startsWith('---')) return null;
   const end = text.indexOf('---', 3);
   if (end < 0) return null;
@@ -52,7 +52,7 @@ export function cascadeFrontMatter(text: string): Record<string, unknown> | null
 }
 
 /** A summary: a string is redacted whole when it names a credential, else scrubbed at 180; any other value passes. */
-export function cascadeSummary(value: unknown): unknown {
+function cascadeSummary(value: unknown): unknown {
   if (typeof value !== 'string') return plainValue(value);
   if (CASCADE_CREDENTIAL.some((pattern) => pattern.test(value)) || looksLikeCredential(value)) return REDACTED_TEXT;
   return scrubNativeText(value);

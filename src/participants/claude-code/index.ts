@@ -14,7 +14,7 @@ import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';
 import { exportStamp } from '../stamp.js';
 import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
 
-export const CLAUDE_CODE_ID = 'claude-code';
+const CLAUDE_CODE_ID = 'claude-code';
 
 const ROLE_NARRATIVE =
   "Anthropic's agentic coding assistant in the terminal. Publishes what it keeps between sessions: " +

@@ -11,7 +11,7 @@ import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
 const SUMMARY_CHARS = 500;
 const KEY_ACTION_CHARS = 250;
 /** Most sessions taken from LOG/ (newest first). */
-export const MAX_LOG_SESSIONS = 100;
+const MAX_LOG_SESSIONS = 100;
 /** How far after a status heading its keywords are looked for. */
 const STATUS_WINDOW = 400;
 const STATUS_HEADING = /^##[ \t]+(?:Current[ \t]+)?Status/im;
@@ -26,7 +26,7 @@ function metaText(meta: Record<string, unknown> | null, key: string): string | u
 }
 
 /** One auto-memory note as an entity (name, type, summary, tags; private for person types). */
-export function memoryEntity(text: string, stem: string): EntityRow {
+function memoryEntity(text: string, stem: string): EntityRow {
   const { meta, body } = parseNote(text);
   const h1 = firstH1(body);
   const name = metaText(meta, 'name') ?? (h1 !== null && cutTitle(h1) ? cutTitle(h1) : stem);
@@ -73,7 +73,7 @@ function statusTags(body: string): string[] {
 }
 
 /** One brain project (`PROJECTS/<dir>/OVERVIEW.md`) as a `project` entity. */
-export function projectEntity(text: string, dirName: string): EntityRow {
+function projectEntity(text: string, dirName: string): EntityRow {
   const { body } = parseNote(text);
   const h1 = firstH1(body);
   const entity: EntityRow = { name: h1 !== null && cutTitle(h1) ? cutTitle(h1) : dirName, type: 'project' };

@@ -85,7 +85,7 @@ const OBSERVED_ONLY = pyRegex('^observed across \\d+ codex session\\(s\\)\\.?$',
 const PLAIN_TAGS = new Set(['codex-project', 'codex-thread', 'codex-memory']);
 
 /** Placeholder names and placeholder-only project summaries are no recall anchor. */
-export function isJunk(entity: Entity): boolean {
+function isJunk(entity: Entity): boolean {
   const name = strip(entity.name);
   if (!name) return true;
   const lower = name.toLowerCase();

@@ -12,14 +12,14 @@ const ROLE_NARRATIVE =
   'Code assistant (OpenAI Codex CLI). Publishes the threads it worked on, the projects and topics ' +
   'they touched, and the preferences its memory distilled, so other agents can pick up where it left off.';
 
-export const VISIBILITY_POLICY = {
+const VISIBILITY_POLICY = {
   default: 'team',
   private_tags: [...PRIVATE_TAGS],
   team_tags: ['codex-memory', 'workspace'],
 } as const;
 
 /** `2026-05-01T12:00:00+00:00`: UTC, whole seconds. */
-export function formatInstant(now: Date): string {
+function formatInstant(now: Date): string {
   return `${now.toISOString().slice(0, 19)}+00:00`;
 }
 

@@ -23,7 +23,7 @@ import {
   stripChars,
 } from './text.js';
 
-export const SECTION_KEYS = ['task_groups', 'task_titles', 'preferences', 'keywords', 'descriptions'] as const;
+const SECTION_KEYS = ['task_groups', 'task_titles', 'preferences', 'keywords', 'descriptions'] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];
 
 /** The five lists, each de-duplicated case-insensitively, first spelling kept. */
@@ -111,7 +111,7 @@ const KNOWLEDGE_HEADINGS = new Set(['## reusable knowledge', '### reusable knowl
 const SECTION_END = /^[a-z][a-z0-9 /()'`-]*:$/;
 
 /** One memory text's sections (the engine's `_parse_memory_text`). */
-export function parseMemoryText(text: string): Sections {
+function parseMemoryText(text: string): Sections {
   const result = new Sections();
   let section: 'preferences' | 'keywords' | 'descriptions' | undefined;
   for (const raw of splitLines(text)) {
@@ -160,7 +160,7 @@ export function parseMemoryText(text: string): Sections {
 const THREAD_HEADING = pyRegex('^##\\s+Thread\\s+`([^`]+)`');
 
 /** `raw_memories.md` split at each `## Thread \`<id>\`` heading, parsed per thread. */
-export function parseRawMemoryThreads(text: string): Map<string, Sections> {
+function parseRawMemoryThreads(text: string): Map<string, Sections> {
   const threads = new Map<string, Sections>();
   let current: string | undefined;
   let lines: string[] = [];
@@ -190,7 +190,7 @@ const FALLBACK_BEGIN = '<!-- BEGIN BOURDON FALLBACK MEMORY -->';
 const FALLBACK_END = '<!-- END BOURDON FALLBACK MEMORY -->';
 
 /** MEMORY.md without the block Bourdon itself may have written into it. */
-export function stripFallbackBlock(original: string): string {
+function stripFallbackBlock(original: string): string {
   let text = original;
   while (text.includes(FALLBACK_BEGIN)) {
     const start = text.indexOf(FALLBACK_BEGIN);

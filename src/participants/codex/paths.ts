@@ -68,7 +68,7 @@ function insideRoots(real: string, roots: readonly string[]): boolean {
  * The stats of a file or directory we may read, following a symlink only when it resolves inside
  * the roots; undefined when absent or pointing out.
  */
-export async function safeStat(file: string, roots: readonly string[]): Promise<Stats | undefined> {
+async function safeStat(file: string, roots: readonly string[]): Promise<Stats | undefined> {
   let info: Stats;
   try {
     info = await lstat(file);
@@ -99,7 +99,7 @@ export async function safeDirectory(dir: string, roots: readonly string[]): Prom
 }
 
 /** Most files a directory walk returns (a runaway tree is cut there). */
-export const MAX_WALK_FILES = 200_000;
+const MAX_WALK_FILES = 200_000;
 
 export interface WalkedFile {
   readonly path: string;
@@ -184,7 +184,7 @@ export async function readHead(file: string, maxBytes: number): Promise<Buffer> 
 }
 
 /** Largest memory file read whole; a larger one is read up to this size (and reported). */
-export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A text file as UTF-8 (invalid bytes replaced), up to MAX_TEXT_FILE_BYTES. */
 export async function readText(file: string): Promise<{ text: string; truncated: boolean }> {
@@ -194,7 +194,7 @@ export async function readText(file: string): Promise<{ text: string; truncated:
 }
 
 /** The source names the engine reports, in its order (capabilities are the found ones, sorted). */
-export const SOURCE_NAMES = [
+const SOURCE_NAMES = [
   'codex_home',
   'state_db',
   'session_index',

@@ -10,7 +10,7 @@ import { PyPattern, normalizeText, pyRegex, strip, stripChars } from './text.js'
 const TASK_SUFFIX = pyRegex('\\s*\\[Task\\s+\\d+\\]\\s*$', 'i');
 
 /** The bullet without its `[Task N]` reference and end punctuation. */
-export function cleanPreferenceText(text: string): string {
+function cleanPreferenceText(text: string): string {
   return stripChars(normalizeText(text).replace(TASK_SUFFIX, ''), ' .');
 }
 
@@ -45,7 +45,7 @@ function canonicalName(lower: string): string | undefined {
 }
 
 /** The entity name for a preference bullet. */
-export function preferenceName(text: string): string {
+function preferenceName(text: string): string {
   const lower = cleanPreferenceText(text).toLowerCase();
   const canonical = canonicalName(lower);
   if (canonical) return canonical;

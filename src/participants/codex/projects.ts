@@ -51,7 +51,7 @@ const DATED = pyRegex('^\\d{4}[-_ ]\\d{2}[-_ ]\\d{2}');
 const DIGIT = /\p{Nd}/u;
 
 /** Dated, `202…`, or `codex` with a digit: a workspace some tool generated, not a project. */
-export function looksGenerated(value: string): boolean {
+function looksGenerated(value: string): boolean {
   return DATED.test(value) || value.startsWith('202') || (value.includes('codex') && DIGIT.test(value));
 }
 

@@ -12,11 +12,11 @@ import { codePointPrefix, dedupe, lowerKey, splitLines, strip } from './text.js'
 /** A rollout up to this size is read whole, once. */
 const WHOLE_READ_BYTES = 4 * 1024 * 1024;
 /** A streamed line longer than this is skipped (tool outputs, never the metadata we read). */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** The engine scans this many characters of a rollout for concepts, and for user prompts. */
 const CONCEPT_SCAN_CHARS = 2_000_000;
 /** The engine looks for `apply_patch` calls only in rollouts up to this size. */
-export const PATCH_SCAN_MAX_BYTES = 1_000_000;
+const PATCH_SCAN_MAX_BYTES = 1_000_000;
 /** The engine looks for `session_meta` among this many first records. */
 const META_RECORDS = 5;
 
@@ -267,7 +267,7 @@ const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/u;
 const PATCH_MOVE = /^\*\*\* Move to: (.+)$/u;
 
 /** `*** Update|Add|Delete File: X` and `*** Move to: X` lines of a patch, de-duplicated case-insensitively. */
-export function filesInPatch(patch: string): string[] {
+function filesInPatch(patch: string): string[] {
   if (!patch) return [];
   const files: string[] = [];
   for (const raw of splitLines(patch)) {

@@ -4,9 +4,7 @@
  * with cursor and copilot-cli) with the bound the engine puts on that kind of text. The export
  * runner's redaction runs over the whole manifest afterwards; this is the engine's own pass.
  */
-import { looksLikeCredential, scrubNativeText } from '../scrub.js';
-
-export { REDACTED_TEXT } from '../scrub.js';
+import { scrubNativeText } from '../scrub.js';
 
 /** Bounds the engine puts on each kind of text. */
 export const LIMITS = {
@@ -17,9 +15,6 @@ export const LIMITS = {
   preferenceSummary: 320,
   memoryFile: 90,
 } as const;
-
-/** True when the text names something credential-like (the whole field is then replaced). */
-export const looksSensitive = looksLikeCredential;
 
 /** The engine's `_safe_native_memory_text`: normalised, credential check, links, cut with `...`. */
 export function scrub(value: string, limit: number = LIMITS.default): string {

@@ -9,9 +9,8 @@
 const WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const WHITESPACE_CHAR = new RegExp(`^[${WHITESPACE}]$`, 'u');
 const WHITESPACE_RUN = new RegExp(`[${WHITESPACE}]+`, 'gu');
-/** `\s` and `\S` for patterns built from Python source. */
-export const S = `[${WHITESPACE}]`;
-export const NON_SPACE = `[^${WHITESPACE}]`;
+/** `\s` for patterns built from Python source. */
+const S = `[${WHITESPACE}]`;
 
 function isSpace(char: string): boolean {
   return WHITESPACE_CHAR.test(char);
@@ -266,7 +265,7 @@ export function pyTitle(text: string): string {
   return out;
 }
 
-export { pyFloat, pyStr, truthy } from '../../core/native/python-values.js';
+export { pyStr, truthy } from '../../core/native/python-values.js';
 
 /** Keeps the first item of each key, in order (the engine's `_dedupe_preserve`). */
 export function dedupe(items: readonly string[], key: (item: string) => string = (item) => item): string[] {

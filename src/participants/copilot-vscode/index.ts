@@ -40,17 +40,13 @@ const COMMAND_WINDOW = 100;
 const MOST_USED_COMMANDS = 10;
 const SUMMARY_BULLETS = 3;
 /** Where Windows' drive C holds its users under WSL. */
-export const WSL_USERS = '/mnt/c/Users';
+const WSL_USERS = '/mnt/c/Users';
 
 /**
  * VS Code's workspaceStorage: `$COPILOT_VSCODE_STORAGE`; else on Linux the first Windows user's
  * under WSL, then `$XDG_CONFIG_HOME/Code/…`, then `~/.config/Code/…`; macOS and Windows their own.
  */
-export function storageDir(
-  environment: ExportEnvironment,
-  reader: SourceReader,
-  wslUsers = WSL_USERS,
-): string | undefined {
+function storageDir(environment: ExportEnvironment, reader: SourceReader, wslUsers = WSL_USERS): string | undefined {
   const { env, home, cwd, platform } = environment;
   const tail = ['Code', 'User', 'workspaceStorage'];
   if (env.COPILOT_VSCODE_STORAGE) return path.resolve(cwd, env.COPILOT_VSCODE_STORAGE);
@@ -108,7 +104,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * silently (the engine's rule); a line or field of the wrong type, which stops the engine, is
  * skipped with a warning.
  */
-export function readTranscript(reader: SourceReader, file: string): Transcript | undefined {
+function readTranscript(reader: SourceReader, file: string): Transcript | undefined {
   const transcript: Transcript = {
     startTime: '',
     producer: null,
@@ -175,7 +171,7 @@ function sessionOf(transcript: Transcript): Record<string, unknown> {
  * extension; summary = its first three `- ` bullets (nested ones too), joined with `; `, scrubbed.
  * A blank note gives none.
  */
-export function memoryEntity(
+function memoryEntity(
   reader: SourceReader,
   file: string,
   parts: readonly string[],

@@ -119,7 +119,7 @@ export function rowToSession(key: unknown, value: unknown, today: string): Curso
 }
 
 /** A workspace folder's last path component (`pathlib`'s `.name`), or '' when it has none. */
-export function projectName(cwd: string): string {
+function projectName(cwd: string): string {
   const name = pyStrip(posixName(cwd));
   return name === '.' || name === '/' ? '' : name;
 }

@@ -14,7 +14,7 @@ import { mergeEntities, orderedEntity } from '../rows.js';
 import { exportStamp } from '../stamp.js';
 import { memoryFileCandidates } from './locate.js';
 
-export const MCP_MEMORY_ID = 'mcp-memory';
+const MCP_MEMORY_ID = 'mcp-memory';
 
 const ROLE_NARRATIVE =
   "The MCP memory server's knowledge graph: entities and their observations that MCP hosts " +

@@ -13,7 +13,7 @@ export const MIN_VERSION: readonly number[] = [2026, 1, 29];
 type Status = Readonly<Record<string, unknown>>;
 
 /** The version the status reports: the first non-blank string of its version keys, trimmed. */
-export function reportedVersion(status: Status): string | undefined {
+function reportedVersion(status: Status): string | undefined {
   for (const key of ['version', 'openclaw_version', 'app_version']) {
     const value = status[key];
     if (typeof value === 'string' && pyStrip(value) !== '') return pyStrip(value);

@@ -40,7 +40,7 @@ export class InstanceUnreachable extends BourdonError {
 }
 
 /** `origin` of a URL as it is shown in messages: scheme, host and port, never credentials or a query. */
-export function shownOrigin(url: URL): string {
+function shownOrigin(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }
 

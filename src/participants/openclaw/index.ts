@@ -17,7 +17,7 @@ import { pyStrip, scrubNativeText } from '../scrub.js';
 import { handshakeProblem } from './handshake.js';
 import { InstanceClient, InstanceUnreachable, type InstanceClientOptions } from './http.js';
 
-export const OPENCLAW_ID = 'openclaw';
+const OPENCLAW_ID = 'openclaw';
 
 const ROLE_NARRATIVE =
   'OpenClaw, a personal AI assistant, read over its HTTP API: its memories and recent sessions. ' +
@@ -25,13 +25,13 @@ const ROLE_NARRATIVE =
   'other agents see it.';
 
 /** The engine's default instance. */
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+const DEFAULT_URL = 'http://127.0.0.1:8080';
 /** Until the TCP connection is made (DNS included), per request. */
-export const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
+const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
 /** Until the last byte of an answer, per request. */
-export const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_TIMEOUT_SECONDS = 30;
 /** The largest answer read: 10,000 sessions take about 2 MB; far past that is not an OpenClaw answer. */
-export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
 const MAX_MEMORIES = 100;
 const MAX_SESSIONS = 50;
@@ -63,7 +63,7 @@ export interface InstanceSettings {
   readonly client: InstanceClientOptions;
 }
 
-export function instanceSettings(env: Env): InstanceSettings {
+function instanceSettings(env: Env): InstanceSettings {
   const url = (setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL).replace(/\/+$/, '');
   let parsed: URL;
   try {
