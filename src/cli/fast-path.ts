@@ -20,7 +20,7 @@ import { writeWhole } from './synchronous-output.js';
 import { warningText } from './width.js';
 
 // One call validates one input once: zod's compiled fast parser costs more to generate (a
-// `new Function` per schema) than it saves, ~9 M instructions of a ~100 M call (bench/README.md).
+// `new Function` per schema) than it saves (measured: bench/README.md).
 z.config({ jitless: true });
 
 export interface FastCall {

@@ -1,8 +1,8 @@
 /**
  * Writes a one-shot command's whole answer to standard output or error with `fs.writeSync`,
  * not through `process.stdout`/`process.stderr`: the first touch of either builds its stream (a
- * pipe's loads `net` and the stream machinery), 10-17 M instructions each, as much as the rest
- * of a `bourdon agents --json` call after Node's own start (bench/README.md). The text is
+ * pipe's loads `net` and the stream machinery), about as much as the rest of a
+ * `bourdon agents --json` call after Node's own start (bench/README.md). The text is
  * complete before it is written, so a stream buys nothing here.
  *
  * A reader that went away (EPIPE: `bourdon … --json | head -1`) ends the writing quietly, as

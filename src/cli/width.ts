@@ -30,8 +30,8 @@ const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\u20E3/u;
 
 /**
  * Graphemes (what a terminal draws as one character: an emoji sequence, a letter with its
- * marks), made on first use: building an Intl.Segmenter costs 20-30 ms, more than a whole
- * `--json` read, and text that is all ASCII never needs one (why not string-width, which
+ * marks), made on first use: building an Intl.Segmenter costs more than a whole `--json` read
+ * (bench/README.md), and text that is all ASCII never needs one (why not string-width, which
  * builds one when it is imported).
  */
 const graphemes = lazy(() => new Intl.Segmenter(undefined, { granularity: 'grapheme' }));

@@ -54,10 +54,10 @@ export function interner(): Intern {
 /**
  * `text`, as a string that holds no reference to the one it was cut from. V8 keeps a substring
  * of 13 characters or more (what the YAML parser returns for every scalar) as a view of its
- * source, so one kept scalar keeps the whole manifest text alive: a server holding 50 manifests
- * of 315 KB held their 15 MB of text beside the records. JSON's round trip copies exactly (lone
+ * source, so one kept scalar keeps the whole manifest text alive: a server held every manifest's
+ * whole text beside its records (bench/README.md, memory). JSON's round trip copies exactly (lone
  * surrogates included) into one flat string; a concatenation then a slice would copy too, but
- * keep a 32-byte view over the copy for every string (5.6 MB of a 50-agent server: bench/README.md).
+ * keep a view over the copy for every string (bench/README.md, memory).
  */
 function detached(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);

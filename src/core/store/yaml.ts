@@ -20,7 +20,7 @@ import { lazy } from '../lazy.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 import { isObject, kindOf, type RawObject } from './model.js';
 
-// The `yaml` package costs ~60 ms to import: it is loaded only when something is written. js-yaml
+// The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written. js-yaml
 // too: a query answered from the parsed cache parses no YAML at all.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);

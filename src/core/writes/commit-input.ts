@@ -62,9 +62,9 @@ const MAX_LIST_ITEMS = 1_000;
 
 /**
  * List items one commit may carry in all (every list field of every row). The write path
- * re-serialises the manifest as YAML under the library gate (on a server's write thread), at
- * roughly 10 µs per value on the development VM, so this, with the row cap, bounds what one
- * call can hold every other writer for.
+ * re-serialises the manifest as YAML under the library gate (on a server's write thread), in
+ * time linear in its values, so this, with the row cap, bounds what one call can hold every
+ * other writer for (bench/README.md).
  */
 const MAX_COMMIT_ITEMS = 20_000;
 

@@ -1,8 +1,8 @@
 /**
  * A manifest's bytes as a write stores them: serialised (YAML 1.1-safe) and proved to read back
  * as the same data, so a YAML quirk can never silently change what is stored. Serialising is
- * most of a commit's CPU (about 150 ms of 200 ms for a 315 KB manifest): on a server a live
- * commit does it on the write thread (write-thread.ts).
+ * most of a commit's CPU (bench/README.md): on a server a live commit does it on the write
+ * thread (write-thread.ts).
  */
 import { MAX_MANIFEST_BYTES } from '../store/manifest-file.js';
 import type { RawObject } from '../store/manifest.js';

@@ -3,7 +3,7 @@
  * capped caller, as plain-data jobs a server runs on its write thread (write-thread.ts) and
  * other processes in place: reading and unpacking archived versions, parsing and diffing two of
  * them, counting the rows of each a caller may see, and writing a restored version.
- * On the event loop they held every read for the time a 315 KB manifest takes to parse twice
+ * On the event loop they held every read for the time a large manifest takes to parse twice
  * (explain) or to be restored and parsed again by the next read (rollback). The operations'
  * checks, audit and answers stay in versions.ts.
  */

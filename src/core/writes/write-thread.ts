@@ -23,8 +23,8 @@ const IDLE_MS = 15_000;
 
 /**
  * The thread's young generation, in MB. V8's default lets it grow to tens of MB while a commit
- * parses and serialises a large manifest, and keeps it: 2 to 8 MB cost the server about 20 MB
- * less after one commit of a 315 KB manifest (bench/README.md, memory), 4 in the middle.
+ * parses and serialises a large manifest, and keeps it; a small fixed one leaves the server
+ * smaller after a large commit at no measurable cost (bench/README.md, memory).
  */
 const YOUNG_GENERATION_MB = 4;
 
