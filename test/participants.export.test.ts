@@ -9,7 +9,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FAILURES } from '../src/core/errors.js';
 import { tempDir } from './helpers/fixtures.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { runExportCli } from './helpers/export-cli.js';
@@ -228,7 +227,7 @@ describe('mcp-memory', () => {
     });
     expect(entityNames(yaml.load(fromFlag.stdout) as Record<string, unknown>)).toEqual(['Flagged']);
     const missing = await bourdon(['mcp-memory', 'export', '--file', path.join(home, 'nope.jsonl')]);
-    expect(missing.code).toBe(FAILURES.not_found.exit);
+    expect(missing.code).toBe(1); // an export's failure (docs/errors.md)
     expect(missing.stderr).toContain('no such file');
   });
 });
