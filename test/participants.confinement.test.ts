@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
-import { tempDir } from './helpers/fixtures.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 const PGPASS = 'db.example.com:5432:app:admin:PgpassSecret42';
 const KUBE = 'client-key-data: S3VCRS1LRVktREFUQS1TRUNSRVQ=';
@@ -287,5 +287,61 @@ describe('the SQLite participants read confined (cursor, copilot-cli)', () => {
     });
     expect(again.code, again.stderr).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toContain('SecretWalSummary42');
+  });
+});
+
+describe("codex reads its state database's log confined too", () => {
+  it('a write-ahead log beside state_5.sqlite that is a link out is refused with one warning; the checkpointed rows are exported', async () => {
+    const root = tempDir('bourdon-codex-wal-');
+    const home = path.join(root, 'home');
+    const fixture = path.join(
+      REPO_ROOT,
+      'test',
+      'fixtures',
+      'conformance',
+      'participants',
+      'codex',
+      'cx_state_db',
+      'home',
+    );
+    fs.cpSync(fixture, home, { recursive: true });
+    const state = path.join(home, '.codex', 'state_5.sqlite');
+    const elsewhere = path.join(root, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    // A change only in the log: kept (with the main file as it was) while the connection is open.
+    python(
+      [
+        'import sqlite3,sys,shutil',
+        'c=sqlite3.connect(sys.argv[1],isolation_level=None)',
+        "c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')",
+        "c.execute(\"UPDATE threads SET title='SecretWalTitle42' WHERE id='thr-aaaa-0001'\")",
+        "shutil.copy(sys.argv[1], sys.argv[2]); shutil.copy(sys.argv[1] + '-wal', sys.argv[3])",
+      ].join('\n'),
+      state,
+      path.join(elsewhere, 'main.sqlite'),
+      path.join(elsewhere, 'kept-wal'),
+    );
+    fs.rmSync(`${state}-wal`, { force: true });
+    fs.rmSync(`${state}-shm`, { force: true });
+    fs.copyFileSync(path.join(elsewhere, 'main.sqlite'), state);
+    fs.symlinkSync(path.join(elsewhere, 'kept-wal'), `${state}-wal`);
+    const out = path.join(root, 'codex.yaml');
+    const run = () =>
+      runCli(['codex', 'export', '--out', out], {
+        env: { HOME: home, CODEX_HOME: undefined, SOURCE_DATE_EPOCH: '1777636800' },
+        cwd: home,
+      });
+    const result = await run();
+    expect(result.code, result.stderr).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain('Quarry import pipeline');
+    expect(text).not.toContain('SecretWalTitle42');
+    expect(refusals(result.stderr, 'state_5.sqlite-wal'), result.stderr).toHaveLength(1);
+    // The same log beside the database, not a link, is read: the refusal is the link's.
+    fs.rmSync(`${state}-wal`);
+    fs.copyFileSync(path.join(elsewhere, 'kept-wal'), `${state}-wal`);
+    const again = await run();
+    expect(again.code, again.stderr).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toContain('SecretWalTitle42');
   });
 });

@@ -9,6 +9,7 @@ import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
+import type { DatabaseFiles } from '../../core/native/sqlite.js';
 import { compareCodePoints } from './text.js';
 
 export { normalizeLocalPath };
@@ -92,6 +93,26 @@ async function safeStat(file: string, roots: readonly string[]): Promise<Stats |
 export async function safeFile(file: string, roots: readonly string[]): Promise<Stats | undefined> {
   const info = await safeStat(file, roots);
   return info?.isFile() ? info : undefined;
+}
+
+/**
+ * The files SQLite would read for the database `file`, each confined to the roots as any file
+ * is: a write-ahead log or rollback journal beside it that leads out is left out, with one
+ * warning, and the database is read as if it had none (its checkpointed rows).
+ */
+export async function confinedDatabaseFiles(
+  file: string,
+  roots: readonly string[],
+  warnings: string[],
+): Promise<DatabaseFiles> {
+  const companion = async (suffix: string): Promise<string | undefined> => {
+    const beside = file + suffix;
+    if (!(await lstat(beside).catch(() => undefined))) return undefined;
+    if (await safeFile(beside, roots)) return beside;
+    warnings.push(`${beside}: skipped, it leads outside the folders an export reads`);
+    return undefined;
+  };
+  return { main: file, wal: await companion('-wal'), journal: await companion('-journal') };
 }
 
 export async function safeDirectory(dir: string, roots: readonly string[]): Promise<boolean> {

@@ -10,7 +10,7 @@ import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
 import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
-import { normalizeLocalPath, safeFile, walkFiles, type CodexLocations } from './paths.js';
+import { confinedDatabaseFiles, normalizeLocalPath, safeFile, walkFiles, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
 import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
 
@@ -83,7 +83,7 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
   if (!(await safeFile(file, where.roots))) return [];
   let rows: Row[];
   try {
-    const db = await openReadOnly(file);
+    const db = await openReadOnly(file, await confinedDatabaseFiles(file, where.roots, warnings));
     try {
       const result = threadRows(db, THREAD_COLUMNS);
       if (typeof result === 'string') {
