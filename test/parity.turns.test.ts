@@ -65,9 +65,29 @@ describe('compile_codex_turn: the recorded turn cases through a real MCP client'
       }
       expect(answer.isError, answer.text).toBe(false);
       expect(JSON.parse(answer.text)).toEqual(turn.expected);
+      // And the engine's number forms: a whole score is written `36.0`, as json.dumps writes a float.
+      const recorded = fs.readFileSync(path.join(TURNS_DIR, id, 'expected.json'), 'utf8');
+      expect(numberLiterals(answer.text)).toEqual(numberLiterals(recorded));
     });
   }
 });
+
+/** Every number literal of a JSON text as written (strings skipped), sorted: forms, not order. */
+function numberLiterals(json: string): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < json.length; i++) {
+    if (json[i] === '"') {
+      for (i++; json[i] !== '"'; i++) if (json[i] === '\\') i++;
+      continue;
+    }
+    const number = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(json.slice(i, i + 40));
+    if (number) {
+      found.push(number[0]);
+      i += number[0].length - 1;
+    }
+  }
+  return found.sort();
+}
 
 describe('compile_codex_turn: a warm server answers each recorded case as a fresh one does', () => {
   // Every case's prompt and folder first (the folder in this case's home), at this case's level:

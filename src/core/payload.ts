@@ -64,26 +64,45 @@ export function markDenied(payload: object): asserts payload is DenialPayload {
 }
 
 /**
- * Keys whose number the engine writes as a Python float (`round(x, 1)`), so `json.dumps` prints a
- * whole value as `412.0`; JavaScript would print `412`.
+ * Keys whose number the engine writes as a Python float in every answer (`round(x, 1)`), so
+ * `json.dumps` prints a whole value as `412.0`; JavaScript would print `412`.
  */
 const FLOAT_KEYS: ReadonlySet<string> = new Set(['recognition_latency_us']);
+
+/**
+ * The keys one answer holds as Python floats besides FLOAT_KEYS (a turn brief's scores), kept
+ * beside the payload as the denial marker is: a non-enumerable symbol, so the answer's JSON and
+ * its structured content are unchanged. Only an answer whose keys are all its own is marked
+ * (no row of a caller's data is copied into it under its own keys).
+ */
+const ANSWER_FLOAT_KEYS: unique symbol = Symbol('bourdon.float-keys');
+
+/** Marks `payload`'s whole numbers under `keys` as Python floats, in place, and returns it. */
+export function withPythonFloats<P extends object>(payload: P, keys: ReadonlySet<string>): P {
+  Object.defineProperty(payload, ANSWER_FLOAT_KEYS, { value: keys });
+  return payload;
+}
 
 /**
  * A payload as JSON, as the MCP text and `--json` print it: JSON.stringify's text, with the
  * engine's number forms (a whole number under a float key keeps its `.0`).
  */
 export function payloadJson(payload: unknown, indent?: number): string {
+  const own =
+    payload !== null && typeof payload === 'object'
+      ? (payload as { [ANSWER_FLOAT_KEYS]?: ReadonlySet<string> })[ANSWER_FLOAT_KEYS]
+      : undefined;
+  const floatKeys = own ? new Set([...FLOAT_KEYS, ...own]) : FLOAT_KEYS;
   let wholeFloats = false;
   const text = JSON.stringify(
     payload,
     (key, value: unknown) => {
-      if (typeof value === 'number' && Number.isInteger(value) && FLOAT_KEYS.has(key)) wholeFloats = true;
+      if (typeof value === 'number' && Number.isInteger(value) && floatKeys.has(key)) wholeFloats = true;
       return value;
     },
     indent,
   );
-  return wholeFloats ? withFloatForms(text) : text;
+  return wholeFloats ? withFloatForms(text, floatKeys) : text;
 }
 
 /**
@@ -91,7 +110,7 @@ export function payloadJson(payload: unknown, indent?: number): string {
  * JSON (strings skipped whole), so a string that merely contains `"recognition_latency_us":1`
  * is never touched.
  */
-function withFloatForms(text: string): string {
+function withFloatForms(text: string, floatKeys: ReadonlySet<string>): string {
   let out = '';
   let copied = 0;
   let i = 0;
@@ -105,7 +124,7 @@ function withFloatForms(text: string): string {
     while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
     const key = text.slice(i + 1, end);
     i = end + 1;
-    if (!FLOAT_KEYS.has(key)) continue;
+    if (!floatKeys.has(key)) continue;
     const value = /^: ?(-?\d+)(?![\d.eE])/.exec(text.slice(i, i + 40));
     if (!value) continue;
     const at = i + value[0].length;

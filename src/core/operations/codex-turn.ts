@@ -8,6 +8,7 @@
 import os from 'node:os';
 import { agentsInScope, type OperationContext } from '../context.js';
 import { BourdonError } from '../errors.js';
+import { withPythonFloats } from '../payload.js';
 import { findCodexHome } from '../native/codex-home.js';
 import { codexTurnState, type Stage1Report } from '../native/codex-state.js';
 import { calendarDayOf } from '../native/python-dates.js';
@@ -617,37 +618,51 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
   const text = explicitText(items, repo, stage1, input.max_chars);
   const scoring: Record<string, Components> = {};
   for (const { candidate, components } of top) scoring[candidate.name] = roundedComponents(components);
-  return {
-    schema_version: TURN_SCHEMA_VERSION,
-    prompt,
-    cwd,
-    repo,
-    health: { native_stage1: stage1, strategy: STRATEGY },
-    routing,
-    items,
-    delivery: {
-      explicit_text: text,
-      mcp_payload: {
-        schema_version: TURN_SCHEMA_VERSION,
-        strategy: STRATEGY,
-        native_stage1: stage1,
-        repo,
-        items,
-        prompt_context: text,
+  return withPythonFloats(
+    {
+      schema_version: TURN_SCHEMA_VERSION,
+      prompt,
+      cwd,
+      repo,
+      health: { native_stage1: stage1, strategy: STRATEGY },
+      routing,
+      items,
+      delivery: {
+        explicit_text: text,
+        mcp_payload: {
+          schema_version: TURN_SCHEMA_VERSION,
+          strategy: STRATEGY,
+          native_stage1: stage1,
+          repo,
+          items,
+          prompt_context: text,
+        },
+        memory_md_block: block(text, 'BOURDON TURN BRIEF'),
+        fallback_block: block(text, 'Bourdon Turn Brief'),
+        repo_overlay_block: overlayBlock(text, repo, items),
       },
-      memory_md_block: block(text, 'BOURDON TURN BRIEF'),
-      fallback_block: block(text, 'Bourdon Turn Brief'),
-      repo_overlay_block: overlayBlock(text, repo, items),
+      trace: traceOf(items, scored, repo, stage1, routing),
+      diagnostics: {
+        scoring_components: scoring,
+        candidate_count: scored.length,
+        delivery: 'all',
+        max_items: input.max_items,
+        max_chars: input.max_chars,
+        stage1_jobs: stage1Jobs(state.stage1),
+        exhausted_paths: [...EXHAUSTED_PATHS],
+      },
     },
-    trace: traceOf(items, scored, repo, stage1, routing),
-    diagnostics: {
-      scoring_components: scoring,
-      candidate_count: scored.length,
-      delivery: 'all',
-      max_items: input.max_items,
-      max_chars: input.max_chars,
-      stage1_jobs: stage1Jobs(state.stage1),
-      exhausted_paths: [...EXHAUSTED_PATHS],
-    },
-  };
+    TURN_FLOAT_KEYS,
+  );
 }
+
+/** The brief's numbers the engine writes as floats : item scores and their components. */
+const TURN_FLOAT_KEYS: ReadonlySet<string> = new Set([
+  'score',
+  'continuity',
+  'cross_agent',
+  'cwd_repo',
+  'penalty',
+  'prompt',
+  'recency',
+]);
