@@ -91,11 +91,15 @@ export function parseYaml(source: string | Buffer): unknown {
   return doc;
 }
 
-/** Why bytes are not a YAML mapping: `syntax` when they are not YAML at all (the reason is yamlErrorReason's). */
+/**
+ * Why bytes are not a YAML mapping: `syntax` when they are not YAML at all (the reason is
+ * yamlErrorReason's); otherwise `found` is what the document is instead (kindOf: `a list`, `text`).
+ */
 export class NotYamlMapping extends Error {
   constructor(
     message: string,
     readonly syntax: boolean,
+    readonly found?: string,
   ) {
     super(message);
   }
@@ -114,7 +118,10 @@ export function parseYamlMapping(source: string | Buffer): RawObject | null {
     throw new NotYamlMapping(yamlErrorReason(error), true);
   }
   if (doc === null || doc === undefined) return null;
-  if (!isObject(doc)) throw new NotYamlMapping(`it is not a YAML mapping (found ${kindOf(doc)})`, false);
+  if (!isObject(doc)) {
+    const found = kindOf(doc);
+    throw new NotYamlMapping(`it is not a YAML mapping (found ${found})`, false, found);
+  }
   return doc;
 }
 
