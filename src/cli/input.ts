@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import { BourdonError, describeError, UsageError } from '../core/errors.js';
 import { isObject } from '../core/store/manifest.js';
+import type { RawObject } from '../core/store/model.js';
 import { MAX_INPUT_BYTES, type CommitArgs } from '../core/writes/commit-input.js';
 import { readCapped } from '../core/fs/read-capped.js';
-import { parseYaml } from '../core/store/yaml.js';
+import { NotYamlMapping, parseYamlMapping } from '../core/store/yaml.js';
 
 const TOOL_KEYS = ['agent_type', 'instance', 'role_narrative', 'entities', 'sessions', 'notes', 'mode'];
 const MANIFEST_KEYS = [
@@ -55,6 +56,10 @@ export async function readInput(file: string): Promise<{ text: string; label: st
   }
 }
 
+function notCommitArgs(label: string, kind: string): BourdonError {
+  return new BourdonError(`${label} must be a mapping with entities, sessions or notes (got ${kind})`, 'invalid_input');
+}
+
 /** Commit arguments from input text; one-line errors for anything that is not usable. */
 export function commitArgsFromText(
   text: string,
@@ -66,19 +71,16 @@ export function commitArgsFromText(
       `${label} is empty: expected YAML or JSON with entities, sessions or notes`,
       'invalid_input',
     );
-  let doc: unknown;
+  let doc: RawObject | null;
   try {
-    doc = parseYaml(text);
+    doc = parseYamlMapping(text);
   } catch (error) {
-    throw new BourdonError(`cannot parse ${label} as YAML or JSON: ${describeError(error)}`, 'invalid_input');
+    if (!(error instanceof NotYamlMapping) || error.syntax)
+      throw new BourdonError(`cannot parse ${label} as YAML or JSON: ${describeError(error)}`, 'invalid_input');
+    // kindOf's `text` is `a string` in this message, as it always was.
+    throw notCommitArgs(label, error.found === 'text' ? 'a string' : (error.found ?? 'nothing'));
   }
-  if (!isObject(doc)) {
-    const kind = Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`;
-    throw new BourdonError(
-      `${label} must be a mapping with entities, sessions or notes (got ${kind})`,
-      'invalid_input',
-    );
-  }
+  if (doc === null) throw notCommitArgs(label, 'null');
   const ignored = Object.keys(doc).filter((key) => !TOOL_KEYS.includes(key) && !MANIFEST_KEYS.includes(key));
   const dropped = ['capabilities', 'visibility_policy'].filter((key) => key in doc);
   if (ignored.length || dropped.length) warn(`ignoring ${[...dropped, ...ignored].join(', ')} in ${label}`);

@@ -9,7 +9,8 @@
 import path from 'node:path';
 import type { SourceReader } from './source-reader.js';
 import { modifiedAt } from './source-reader.js';
-import { YamlTimestamp, isMapping, pyStr, pyStrip, pyTruthy, slice } from './markdown.js';
+import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
+import { isMapping, pyStr, pyStrip, pyTruthy, slice } from './markdown.js';
 import type { SourceStatus } from './participant.js';
 
 /** The source's name in `--json` and doctor. */

@@ -3,12 +3,8 @@
  * first H1, the first paragraph, and Python's str() of frontmatter values
  * (conformance/participants/README.md, "Frontmatter").
  */
-import { createRequire } from 'node:module';
-import type * as YamlPackage from 'yaml';
-import { lazy } from '../core/lazy.js';
-
-const require = createRequire(import.meta.url);
-const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
+import { parseYaml11LikePyYaml } from '../core/store/yaml.js';
+import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
 
 /** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
@@ -37,152 +33,9 @@ export function parseNote(text: string, maxFrontMatterChars = MAX_FRONTMATTER_CH
   if (end < 0) return { meta: null, body: text };
   const source = text.slice(OPEN.length, end);
   if (source.length > maxFrontMatterChars) return { meta: null, body: text };
-  const loaded = loadYaml(source);
+  const loaded = parseYaml11LikePyYaml(source);
   if (!loaded) return { meta: null, body: text };
   return { meta: isMapping(loaded.value) ? loaded.value : null, body: text.slice(end + CLOSE.length) };
-}
-
-/**
- * A YAML 1.1 timestamp as PyYAML constructs it: a `datetime.date`, or a `datetime.datetime` with
- * microseconds and an optional fixed offset. Kept as its parts, not as a JavaScript Date, which
- * would lose the offset, the microseconds and the difference between a date and midnight.
- */
-export class YamlTimestamp {
-  constructor(
-    readonly year: number,
-    readonly month: number,
-    readonly day: number,
-    /** [hour, minute, second, microsecond], or undefined for a date. */
-    readonly time?: readonly [number, number, number, number],
-    /** The offset in minutes east of UTC, or undefined for a naive datetime. */
-    readonly offsetMinutes?: number,
-  ) {}
-
-  /** Python's `str()`: `2026-04-27`, `2026-04-30 09:15:00`, `… 09:15:00.500000+02:00`. */
-  toString(): string {
-    const date = `${pad(this.year, 4)}-${pad(this.month, 2)}-${pad(this.day, 2)}`;
-    if (!this.time) return date;
-    const [hour, minute, second, micro] = this.time;
-    let text = `${date} ${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${micro ? `.${pad(micro, 6)}` : ''}`;
-    if (this.offsetMinutes !== undefined) {
-      const sign = this.offsetMinutes < 0 ? '-' : '+';
-      const minutes = Math.abs(this.offsetMinutes);
-      text += `${sign}${pad(Math.floor(minutes / 60), 2)}:${pad(minutes % 60, 2)}`;
-    }
-    return text;
-  }
-
-  /** Python's `repr()`: `datetime.date(2026, 4, 27)`, `datetime.datetime(2026, 4, 30, 9, 15)`. */
-  repr(): string {
-    if (!this.time) return `datetime.date(${this.year}, ${this.month}, ${this.day})`;
-    const [hour, minute, second, micro] = this.time;
-    const parts = [this.year, this.month, this.day, hour, minute];
-    if (second || micro) parts.push(second);
-    if (micro) parts.push(micro);
-    let zone = '';
-    if (this.offsetMinutes === 0) zone = ', tzinfo=datetime.timezone.utc';
-    else if (this.offsetMinutes !== undefined) {
-      // timedelta normalises to days and non-negative seconds: -2h is days=-1, seconds=79200.
-      const seconds = this.offsetMinutes * 60;
-      const delta = seconds < 0 ? `days=-1, seconds=${86_400 + seconds}` : `seconds=${seconds}`;
-      zone = `, tzinfo=datetime.timezone(datetime.timedelta(${delta}))`;
-    }
-    return `datetime.datetime(${parts.join(', ')}${zone})`;
-  }
-}
-
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-
-/** PyYAML's implicit timestamp resolver: a date needs two-digit month and day (`2026-4-2` is text). */
-const TIMESTAMP_IMPLICIT =
-  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
-/** PyYAML's timestamp constructor's pattern (an explicit `!!timestamp` may use one-digit parts). */
-const TIMESTAMP_PARTS =
-  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
-
-/** PyYAML's `construct_yaml_timestamp`; throws where Python's date or datetime would (2026-02-30). */
-function constructTimestamp(source: string): YamlTimestamp {
-  const match = TIMESTAMP_PARTS.exec(source);
-  if (!match) throw new Error('not a timestamp');
-  const [, y, mo, d, h, mi, s, fraction, zone, sign, zoneHour, zoneMinute] = match;
-  const [year, month, day] = [Number(y), Number(mo), Number(d)];
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (year < 1 || days === undefined || day < 1 || day > days) throw new Error('day is out of range for month');
-  if (h === undefined) return new YamlTimestamp(year, month, day);
-  const [hour, minute, second] = [Number(h), Number(mi), Number(s)];
-  if (hour > 23 || minute > 59 || second > 59) throw new Error('time out of range');
-  const micro = fraction ? Number(fraction.slice(0, 6).padEnd(6, '0')) : 0;
-  let offset: number | undefined;
-  if (sign) {
-    offset = (Number(zoneHour) * 60 + Number(zoneMinute ?? 0)) * (sign === '-' ? -1 : 1);
-    // datetime.timezone accepts offsets strictly within a day.
-    if (Math.abs(offset) >= 24 * 60) throw new Error('offset out of range');
-  } else if (zone) offset = 0;
-  return new YamlTimestamp(year, month, day, [hour, minute, second, micro], offset);
-}
-
-const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
-const FLOAT_TAG = 'tag:yaml.org,2002:float';
-/**
- * PyYAML's float resolver (but for .inf, .nan and base 60, which the yaml package reads as it
- * does): a digit before the point or after a bare one, and an exponent only with its sign, so
- * `1e3`, `E0` and `-.5` stay text.
- */
-const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?)$/;
-
-/** The yaml package's YAML 1.1 tags, with PyYAML's timestamps and decimal floats. */
-function pythonTags(tags: YamlPackage.Tags): YamlPackage.Tags {
-  return tags.map((tag) => {
-    if (typeof tag !== 'object' || 'collection' in tag) return tag;
-    if (tag.tag === TIMESTAMP_TAG) return pythonTimestamp;
-    const decimal = tag.tag === FLOAT_TAG && tag.format !== 'TIME' && !/nan/i.test(String(tag.test));
-    return decimal ? { ...tag, test: PY_FLOAT } : tag;
-  });
-}
-const pythonTimestamp = {
-  identify: (value: unknown) => value instanceof YamlTimestamp,
-  default: true,
-  tag: TIMESTAMP_TAG,
-  test: TIMESTAMP_IMPLICIT,
-  resolve: constructTimestamp,
-};
-
-/**
- * The YAML loaded as PyYAML's safe_load would, or undefined where safe_load raises: a syntax
- * error, more than one document, a tag it has no constructor for (`!custom`), a timestamp that
- * names no real moment, or a list or mapping as a key (unhashable in Python). Timestamps load as
- * YamlTimestamp.
- */
-export function loadYaml(source: string): { value: unknown } | undefined {
-  const yaml = yamlPackage();
-  try {
-    // 'error': errors (a second document too) are kept, but no Node warning about a user's
-    // note reaches stderr.
-    const document = yaml.parseDocument(source, {
-      version: '1.1',
-      uniqueKeys: false,
-      prettyErrors: false,
-      logLevel: 'error',
-      customTags: pythonTags,
-    });
-    if (document.errors.length > 0) return undefined;
-    if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
-    let unhashableKey = false;
-    yaml.visit(document, {
-      Pair(_, pair) {
-        const key = yaml.isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
-        if (!yaml.isCollection(key)) return undefined;
-        unhashableKey = true;
-        return yaml.visit.BREAK;
-      },
-    });
-    if (unhashableKey) return undefined;
-    // More aliases than this (an alias bomb) throws: read as malformed.
-    return { value: document.toJS({ maxAliasCount: 100 }) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** A plain mapping, as PyYAML's dict (not a list, a Set, a Map from `!!omap`, a timestamp or bytes). */

@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileDurably } from '../fs/atomic.js';
-import { BourdonError, UsageError } from '../errors.js';
+import { BourdonError, describeError, UsageError } from '../errors.js';
 import { isValidAgentId } from '../store/ids.js';
 import { isObject } from '../store/manifest.js';
+import type { RawObject } from '../store/model.js';
 import { lockConfigFile } from '../trust/registry.js';
-import { parseYaml, stringifyYaml } from '../store/yaml.js';
+import { NotYamlMapping, parseYamlMapping, stringifyYaml } from '../store/yaml.js';
 
 export const DEFAULT_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
 const TOKEN_ENV_PATTERN = /^BOURDON_PEER_[A-Z0-9_]+$/;
@@ -120,20 +121,20 @@ export function peerNameFromUrl(url: string): string {
   );
 }
 
+function notPeersMapping(source: string): BourdonError {
+  return new BourdonError(`peers file ${source} must be a mapping with a \`peers:\` list`, 'invalid_input');
+}
+
 export function parsePeersFile(text: string, source: string): PeerConfig[] {
-  let doc: unknown;
+  let doc: RawObject | null;
   try {
-    doc = parseYaml(text);
+    doc = parseYamlMapping(text);
   } catch (error) {
-    throw new BourdonError(
-      `peers file ${source} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
-      'invalid_input',
-    );
+    if (error instanceof NotYamlMapping && !error.syntax) throw notPeersMapping(source);
+    throw new BourdonError(`peers file ${source} is not valid YAML: ${describeError(error)}`, 'invalid_input');
   }
-  if (doc === null || doc === undefined) return [];
-  if (!isObject(doc) || (doc.peers !== undefined && doc.peers !== null && !Array.isArray(doc.peers))) {
-    throw new BourdonError(`peers file ${source} must be a mapping with a \`peers:\` list`, 'invalid_input');
-  }
+  if (doc === null) return [];
+  if (doc.peers !== undefined && doc.peers !== null && !Array.isArray(doc.peers)) throw notPeersMapping(source);
   const peers: PeerConfig[] = [];
   const names = new Set<string>();
   for (const [index, raw] of ((doc.peers as unknown[] | null) ?? []).entries()) {

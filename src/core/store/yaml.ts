@@ -1,14 +1,27 @@
 /**
- * The one place manifests are parsed and serialised.
+ * The one place YAML packages are loaded: manifests parsed and serialised, front matter read.
  *
- * Reading: one parser, js-yaml, configured for the reading the engine does with PyYAML's
+ * Two readings of YAML 1.1, because the conformance cases fix two answers: a manifest's dates
+ * stay the text written, where the engine's date objects break `since` and its memory resource
+ * (D10, D13 in docs/conformance.md), while a participant's front matter gives exactly what the
+ * engine's PyYAML `safe_load` gives, dates as timestamps printed as Python prints them
+ * (test/fixtures/conformance/participants, "Frontmatter"). Manifests are read by js-yaml, fast to
+ * load on every query's path; js-yaml cannot build PyYAML's timestamps nor refuse the keys
+ * Python cannot hash, so front matter, read only by the exporters, goes through the `yaml`
+ * package, which can.
+ *
+ * Manifests: one parser, js-yaml, configured for the reading the engine does with PyYAML's
  * `safe_load` where the two can agree: merge keys (`<<: *anchor`, explicit keys win, a list of
- * anchors merges in order, first wins) and anchors/aliases, on the YAML 1.2 core schema for
- * scalars (dates and `yes`/`no` stay the text written: D7, D10, D13 in docs/conformance.md).
+ * anchors merges in order, first wins) and anchors/aliases, with PyYAML's YAML 1.1 scalars but
+ * for dates, which stay the text written (`manifestSchema`; D7, D10, D13 in docs/conformance.md).
  * Aliases are references in what js-yaml builds, so a "billion laughs" document costs nothing
  * to parse but everything to walk: a document that uses aliases is measured once (each shared
  * node counted once per use, memoised, so the check is linear in the document) and refused past
  * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused.
+ *
+ * Front matter (`parseYaml11LikePyYaml`): the `yaml` package's YAML 1.1 document parse with
+ * PyYAML's timestamps (YamlTimestamp, yaml-timestamp.ts) and decimal floats, failing wherever
+ * `safe_load` raises.
  *
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
  * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
@@ -18,9 +31,11 @@ import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
+import { constructTimestamp, TIMESTAMP_IMPLICIT, YamlTimestamp } from './yaml-timestamp.js';
 import { isObject, kindOf, type RawObject } from './model.js';
 
-// The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written. js-yaml
+// The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written or
+// front matter is read. js-yaml
 // too: a query answered from the parsed cache parses no YAML at all.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
@@ -91,11 +106,15 @@ export function parseYaml(source: string | Buffer): unknown {
   return doc;
 }
 
-/** Why bytes are not a YAML mapping: `syntax` when they are not YAML at all (the reason is yamlErrorReason's). */
+/**
+ * Why bytes are not a YAML mapping: `syntax` when they are not YAML at all (the reason is
+ * yamlErrorReason's); otherwise `found` is what the document is instead (kindOf: `a list`, `text`).
+ */
 export class NotYamlMapping extends Error {
   constructor(
     message: string,
     readonly syntax: boolean,
+    readonly found?: string,
   ) {
     super(message);
   }
@@ -114,7 +133,10 @@ export function parseYamlMapping(source: string | Buffer): RawObject | null {
     throw new NotYamlMapping(yamlErrorReason(error), true);
   }
   if (doc === null || doc === undefined) return null;
-  if (!isObject(doc)) throw new NotYamlMapping(`it is not a YAML mapping (found ${kindOf(doc)})`, false);
+  if (!isObject(doc)) {
+    const found = kindOf(doc);
+    throw new NotYamlMapping(`it is not a YAML mapping (found ${found})`, false, found);
+  }
   return doc;
 }
 
@@ -153,6 +175,69 @@ export function yamlErrorReason(error: unknown): string {
   if (failure.mark) return reason + position(Number(failure.mark.line) + 1, Number(failure.mark.column) + 1);
   const start = Array.isArray(failure.linePos) ? failure.linePos[0] : undefined;
   return reason + (start ? position(start.line, start.col) : '');
+}
+
+const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+/**
+ * PyYAML's float resolver (but for .inf, .nan and base 60, which the yaml package reads as it
+ * does): a digit before the point or after a bare one, and an exponent only with its sign, so
+ * `1e3`, `E0` and `-.5` stay text.
+ */
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?)$/;
+
+/** The yaml package's YAML 1.1 tags, with PyYAML's timestamps and decimal floats. */
+function pythonTags(tags: YamlPackage.Tags): YamlPackage.Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== 'object' || 'collection' in tag) return tag;
+    if (tag.tag === TIMESTAMP_TAG) return pythonTimestamp;
+    const decimal = tag.tag === FLOAT_TAG && tag.format !== 'TIME' && !/nan/i.test(String(tag.test));
+    return decimal ? { ...tag, test: PY_FLOAT } : tag;
+  });
+}
+const pythonTimestamp = {
+  identify: (value: unknown) => value instanceof YamlTimestamp,
+  default: true,
+  tag: TIMESTAMP_TAG,
+  test: TIMESTAMP_IMPLICIT,
+  resolve: constructTimestamp,
+};
+
+/**
+ * Front matter loaded as the engine's PyYAML safe_load would (YAML 1.1, see the header), or undefined where safe_load raises: a syntax
+ * error, more than one document, a tag it has no constructor for (`!custom`), a timestamp that
+ * names no real moment, or a list or mapping as a key (unhashable in Python). Timestamps load as
+ * YamlTimestamp.
+ */
+export function parseYaml11LikePyYaml(source: string): { value: unknown } | undefined {
+  const yaml = yamlPackage();
+  try {
+    // 'error': errors (a second document too) are kept, but no Node warning about a user's
+    // note reaches stderr.
+    const document = yaml.parseDocument(source, {
+      version: '1.1',
+      uniqueKeys: false,
+      prettyErrors: false,
+      logLevel: 'error',
+      customTags: pythonTags,
+    });
+    if (document.errors.length > 0) return undefined;
+    if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
+    let unhashableKey = false;
+    yaml.visit(document, {
+      Pair(_, pair) {
+        const key = yaml.isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+        if (!yaml.isCollection(key)) return undefined;
+        unhashableKey = true;
+        return yaml.visit.BREAK;
+      },
+    });
+    if (unhashableKey) return undefined;
+    // More aliases than this (an alias bomb) throws: read as malformed.
+    return { value: document.toJS({ maxAliasCount: 100 }) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** PyYAML's safe loader rejects a bare `=` (its `value` tag), which the writer leaves plain. */

@@ -16,8 +16,9 @@ import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
 import { utcSeconds } from '../store/dates.js';
 import { crypto } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
+import type { RawObject } from '../store/model.js';
 import { stderrWarn } from '../store/warn.js';
-import { parseYaml, stringifyYaml } from '../store/yaml.js';
+import { NotYamlMapping, parseYamlMapping, stringifyYaml } from '../store/yaml.js';
 
 interface MemberRow {
   tier: Tier;
@@ -331,9 +332,13 @@ function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
 }
 
 export function parseRegistry(text: string): Map<string, MemberRow> {
-  const doc = parseYaml(text);
-  if (doc === null || doc === undefined) return new Map();
-  if (!isObject(doc)) throw new Error('registry is not a YAML mapping');
+  let doc: RawObject | null;
+  try {
+    doc = parseYamlMapping(text);
+  } catch (error) {
+    throw error instanceof NotYamlMapping && !error.syntax ? new Error('registry is not a YAML mapping') : error;
+  }
+  if (doc === null) return new Map();
   if (doc.version !== undefined && doc.version !== 1)
     throw new Error(`unsupported registry version ${String(doc.version)}`);
   const agents = doc.agents ?? {};

@@ -8,7 +8,8 @@
 import path from 'node:path';
 import { SourceReader } from '../source-reader.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
-import { loadYaml, isMapping, pyStrip, truthyText } from '../markdown.js';
+import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
+import { isMapping, pyStrip, truthyText } from '../markdown.js';
 import { manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
 import { REDACTED_TEXT, looksLikeCredential, scrubNativeText } from '../scrub.js';
@@ -47,7 +48,7 @@ function cascadeFrontMatter(text: string): Record<string, unknown> | null {
   if (end < 0) return null;
   const block = pyStrip(text.slice(3, end));
   if (!block) return null;
-  const loaded = loadYaml(block);
+  const loaded = parseYaml11LikePyYaml(block);
   return loaded && isMapping(loaded.value) ? loaded.value : null;
 }
 
