@@ -406,6 +406,30 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
     });
   }
 
+  drive('MCP', 'unavailable', "a write whose lock folder cannot be made: isError, the engine's payload", async () => {
+    const lock = path.join(library, '.bourdon.lock');
+    const live = path.join(library, 'agents', 'codex.l5.yaml');
+    const before = fs.readFileSync(live, 'utf8');
+    fs.writeFileSync(lock, 'a file where the lock folder goes\n');
+    try {
+      const result = await linked.client.callTool({
+        name: 'commit_to_federation',
+        arguments: { agent_id: 'codex', agent_type: 'codex', entities: [{ name: 'Never Written' }] },
+      });
+      expect(result.isError).toBe(true);
+      const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
+      // commit_to_federation answers its failures as data (the engine's payload): no code is added to it.
+      expect(answer).toEqual({
+        error: expect.stringMatching(/^cannot take the library lock .*part of the path is a file/),
+        agent_id: 'codex',
+        mode: 'merge',
+      });
+      expect(fs.readFileSync(live, 'utf8')).toBe(before);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
   drive('MCP', 'usage', 'arguments of the wrong type are isError, the SDK naming the input', async () => {
     const result = await linked.client.callTool({
       name: 'explain_memory_change',
