@@ -274,17 +274,17 @@ describe('bourdon serve --url that cannot serve', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('a refused or missing token: exits non-zero saying so, never printing the token', async () => {
+  it('a refused or missing token: exits 10 (peer refused) saying so, never printing the token', async () => {
     const wrong = await runCli(['serve', '--url', server.url, '--token-env', TOKEN_ENV], {
       env: { [TOKEN_ENV]: 'bdn_0123456789abcdef', BOURDON_HOME: bridgeHome },
     });
-    expect(wrong.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(wrong.code).toBe(FAILURES.peer_refused.exit);
     expect(wrong.stderr).toContain(`refused the token in ${TOKEN_ENV} (401)`);
     expect(wrong.stderr).not.toContain('0123456789abcdef');
     const missing = await runCli(['serve', '--url', server.url], {
       env: { BOURDON_PEER_TOKEN: '', BOURDON_HOME: bridgeHome },
     });
-    expect(missing.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(missing.code).toBe(FAILURES.peer_refused.exit);
     expect(missing.stderr).toContain('asks for a token (401) and BOURDON_PEER_TOKEN is not set');
   });
 
@@ -295,7 +295,7 @@ describe('bourdon serve --url that cannot serve', () => {
     expect(chosen.code).toBe(0);
     expect(chosen.stderr).toContain(`token: from ${TOKEN_ENV}`);
     const fallback = await runCli(['serve', '--url', server.url], { env });
-    expect(fallback.code).toBe(FAILURES.peer_unreachable.exit);
+    expect(fallback.code).toBe(FAILURES.peer_refused.exit);
     expect(fallback.stderr).toContain('refused the token in BOURDON_PEER_TOKEN (401)');
   });
 

@@ -8,6 +8,7 @@
  * reading an error's message text.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATOR, type Caller } from '../src/core/trust/caller.js';
 import { startUiServer } from '../src/ui/server.js';
 import { runCli } from './helpers/cli.js';
+import { runInPty, stripAnsi } from './helpers/pty.js';
 import { demoLibrary } from './helpers/demo.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callWithNotices, linkedClient, type LinkedClient } from './helpers/mcp.js';
@@ -26,6 +28,16 @@ import { rawRequest } from './helpers/ui.js';
 
 let library: string;
 let home: string;
+
+type Adapter = 'CLI' | 'page' | 'MCP';
+/** The codes a case below drives through each adapter: docs/errors.md's "where each code can arise" must say `driven` for exactly these. */
+const DRIVEN: Record<Adapter, Set<ErrorCode>> = { CLI: new Set(), page: new Set(), MCP: new Set() };
+
+/** A test that drives `code` through `adapter`, recorded in DRIVEN. */
+function drive(adapter: Adapter, code: ErrorCode, title: string, fn: () => Promise<void>, timeoutMs?: number): void {
+  DRIVEN[adapter].add(code);
+  it(`${code}: ${title}`, fn, timeoutMs);
+}
 /** A note above the default (public) level, added by the binary: note show refuses it as not visible. */
 let teamNote: string;
 
@@ -95,55 +107,121 @@ describe('the CLI: exit status and --json from the code', () => {
   }, 60_000);
 
   for (const row of CLI_CASES) {
-    it(`${row.code}: ${row.what} exits ${FAILURES[row.code].exit}, the same with --json`, async () => {
-      const args = await row.args();
-      const human = await cli(args);
-      expect(human.code, human.stderr).toBe(FAILURES[row.code].exit);
-      expect(human.stdout).toBe('');
-      expect(
-        human.stderr
-          .trim()
-          .split('\n')
-          .filter((line) => !line.includes('warning:')),
-      ).toHaveLength(1);
-      const json = await cli([...args, '--json']);
-      expect(json.code, json.stderr).toBe(FAILURES[row.code].exit);
-      const printed = JSON.parse(json.stdout) as { error: unknown; code?: unknown };
-      expect(typeof printed.error).toBe('string');
-      if (row.payload) expect(printed.code, 'the tool payload, as the engine answers it').toBeUndefined();
-      else expect(printed).toEqual({ error: printed.error, code: row.code });
-    }, 60_000);
+    drive(
+      'CLI',
+      row.code,
+      `${row.what} exits ${FAILURES[row.code].exit}, the same with --json`,
+      async () => {
+        const args = await row.args();
+        const human = await cli(args);
+        expect(human.code, human.stderr).toBe(FAILURES[row.code].exit);
+        expect(human.stdout).toBe('');
+        expect(
+          human.stderr
+            .trim()
+            .split('\n')
+            .filter((line) => !line.includes('warning:')),
+        ).toHaveLength(1);
+        const json = await cli([...args, '--json']);
+        expect(json.code, json.stderr).toBe(FAILURES[row.code].exit);
+        const printed = JSON.parse(json.stdout) as { error: unknown; code?: unknown };
+        expect(typeof printed.error).toBe('string');
+        if (row.payload) expect(printed.code, 'the tool payload, as the engine answers it').toBeUndefined();
+        else expect(printed).toEqual({ error: printed.error, code: row.code });
+      },
+      60_000,
+    );
   }
 
-  it('unavailable: a page whose port is taken exits 12', async () => {
-    const taken = await takenPort();
-    try {
-      const json = await cli(['ui', '--port', String(taken.port), '--json']);
-      expect(json.code, json.stderr).toBe(FAILURES.unavailable.exit);
-      expect(JSON.parse(json.stdout)).toMatchObject({ code: 'unavailable' });
-    } finally {
-      await taken.close();
-    }
-  }, 60_000);
+  drive(
+    'CLI',
+    'unavailable',
+    'a page whose port is taken exits 12',
+    async () => {
+      const taken = await takenPort();
+      try {
+        const json = await cli(['ui', '--port', String(taken.port), '--json']);
+        expect(json.code, json.stderr).toBe(FAILURES.unavailable.exit);
+        expect(JSON.parse(json.stdout)).toMatchObject({ code: 'unavailable' });
+      } finally {
+        await taken.close();
+      }
+    },
+    60_000,
+  );
 
-  it('busy: a peers file another process is editing exits 8 (try again)', async () => {
-    const release = lockFileSync(configPaths({ BOURDON_HOME: home }).peers);
-    try {
-      const json = await cli(['peers', 'add', 'other', 'http://127.0.0.1:9/mcp', '--json']);
-      expect(json.code, json.stderr).toBe(FAILURES.busy.exit);
-      expect(JSON.parse(json.stdout)).toMatchObject({ code: 'busy', error: expect.stringContaining('try again') });
-    } finally {
-      release();
-    }
-  }, 60_000);
+  drive(
+    'CLI',
+    'busy',
+    'a peers file another process is editing exits 8 (try again)',
+    async () => {
+      const release = lockFileSync(configPaths({ BOURDON_HOME: home }).peers);
+      try {
+        const json = await cli(['peers', 'add', 'other', 'http://127.0.0.1:9/mcp', '--json']);
+        expect(json.code, json.stderr).toBe(FAILURES.busy.exit);
+        expect(JSON.parse(json.stdout)).toMatchObject({ code: 'busy', error: expect.stringContaining('try again') });
+      } finally {
+        release();
+      }
+    },
+    60_000,
+  );
 
-  it('peer_unreachable: a bridge to a server nobody runs exits 9', async () => {
-    const closed = await takenPort();
-    await closed.close();
-    const json = await cli(['serve', '--url', `http://127.0.0.1:${closed.port}/mcp`, '--json']);
-    expect(json.code, json.stderr).toBe(FAILURES.peer_unreachable.exit);
-    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'peer_unreachable' });
-  }, 60_000);
+  drive(
+    'CLI',
+    'peer_unreachable',
+    'a bridge to a server nobody runs exits 9',
+    async () => {
+      const closed = await takenPort();
+      await closed.close();
+      const json = await cli(['serve', '--url', `http://127.0.0.1:${closed.port}/mcp`, '--json']);
+      expect(json.code, json.stderr).toBe(FAILURES.peer_unreachable.exit);
+      expect(JSON.parse(json.stdout)).toMatchObject({ code: 'peer_unreachable' });
+    },
+    60_000,
+  );
+
+  drive(
+    'CLI',
+    'peer_refused',
+    'a bridge to a server that answers 401 exits 10',
+    async () => {
+      const refusing = http.createServer((_req, res) => res.writeHead(401).end('no'));
+      await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+      const address = refusing.address();
+      if (!address || typeof address !== 'object') throw new Error('no port');
+      try {
+        const json = await cli(['serve', '--url', `http://127.0.0.1:${address.port}/mcp`, '--json']);
+        expect(json.code, json.stderr).toBe(FAILURES.peer_refused.exit);
+        expect(JSON.parse(json.stdout)).toMatchObject({ code: 'peer_refused' });
+      } finally {
+        refusing.closeAllConnections();
+        await new Promise((resolve) => refusing.close(resolve));
+      }
+    },
+    60_000,
+  );
+
+  drive(
+    'CLI',
+    'cancelled',
+    'Ctrl-C at a confirmation prompt exits 130 and changes nothing',
+    async () => {
+      const history = async () =>
+        (JSON.parse((await cli(['history', 'codex', '--json'])).stdout) as { versions: unknown[] }).versions.length;
+      const before = await history();
+      const result = await runInPty(
+        ['rollback', 'codex', '1'],
+        [{ expect: 'Restore codex to version 1', send: '\u0003' }],
+        { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1' } },
+      );
+      expect(result.unanswered).toEqual([]);
+      expect(result.code, stripAnsi(result.output)).toBe(FAILURES.cancelled.exit);
+      expect(stripAnsi(result.output)).toContain('nothing was changed');
+      expect(await history()).toBe(before);
+    },
+    60_000,
+  );
 
   it("an audited write that fails leaves one line: the code's decision, the code leading its detail", async () => {
     const audit = configPaths({ BOURDON_HOME: home }).audit;
@@ -194,13 +272,78 @@ describe('the page: HTTP status from the code, the header and a way back still t
     { code: 'invalid_input', what: 'staging for an invalid agent id', path: '/staging/confirm?agent=..%2Fetc' },
   ];
   for (const row of PAGE_CASES) {
-    it(`${row.code}: ${row.what} answers ${FAILURES[row.code].http}`, async () => {
+    drive('page', row.code, `${row.what} answers ${FAILURES[row.code].http}`, async () => {
       const page = await rawRequest(ui.port, { path: `${prefix}${row.path}`, headers: { Cookie: cookie } });
       expect(page.status).toBe(FAILURES[row.code].http);
       expect(page.body).toContain('<nav aria-label="Views">');
       expect(page.body).toContain('role="alert"');
     });
   }
+
+  drive(
+    'page',
+    'source_unreadable',
+    'a library whose agents folder is a file answers 503, the header still there',
+    async () => {
+      const broken = tempDir('bourdon-failure-codes-page-');
+      fs.writeFileSync(path.join(broken, 'agents'), 'a file where the agents folder should be\n');
+      const store = new LibraryStore(broken, { warn: () => {} });
+      const brokenUi = await startUiServer({
+        ctx: createContext(store, { caller: OPERATOR, warn: () => {}, env: {} }),
+        auditPath: path.join(home, 'audit.jsonl'),
+        port: 0,
+      });
+      try {
+        const url = new URL(brokenUi.url);
+        const signIn = await rawRequest(brokenUi.port, { path: `${url.pathname}${url.search}` });
+        const session = String(signIn.headers['set-cookie']).split(';')[0]!;
+        const page = await rawRequest(brokenUi.port, {
+          path: `${url.pathname.replace(/\/$/, '')}/history?agent=codex`,
+          headers: { Cookie: session },
+        });
+        expect(page.body).toMatch(/role="alert">cannot read [^<]*agents: part of the path is a file/);
+        expect(page.status).toBe(FAILURES.source_unreadable.http);
+        expect(page.body).toContain('<nav aria-label="Views">');
+      } finally {
+        await brokenUi.close();
+      }
+    },
+  );
+
+  drive(
+    'page',
+    'conflict',
+    'a promotion whose staged writes changed since review redirects back (303) and says so',
+    async () => {
+      const staged = path.join(library, 'staging', 'laptop', 'codex.l5.yaml');
+      fs.mkdirSync(path.dirname(staged), { recursive: true });
+      fs.writeFileSync(staged, 'agent: {id: codex}\nknown_entities:\n- {name: Staged Later}\n');
+      const live = fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'), 'utf8');
+      try {
+        const staging = await rawRequest(ui.port, {
+          path: `${prefix}/staging/confirm?action=promote&agent=codex`,
+          headers: { Cookie: cookie },
+        });
+        const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1]!;
+        const origin = `http://127.0.0.1:${ui.port}`;
+        const posted = await rawRequest(ui.port, {
+          method: 'POST',
+          path: `${prefix}/staging/promote`,
+          headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`,
+        });
+        expect(posted.status).toBe(303);
+        expect(posted.headers.location).toBe(`${prefix}/staging`);
+        const back = await rawRequest(ui.port, { path: `${prefix}/staging`, headers: { Cookie: cookie } });
+        expect(back.body).toMatch(
+          /class="flash error"[^>]*>the staged writes for &#39;codex&#39; changed since they were reviewed; nothing was promoted/,
+        );
+        expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'), 'utf8')).toBe(live);
+      } finally {
+        fs.rmSync(path.join(library, 'staging', 'laptop'), { recursive: true, force: true });
+      }
+    },
+  );
 
   it('a view that works answers 200', async () => {
     const page = await rawRequest(ui.port, { path: `${prefix}/history?agent=codex`, headers: { Cookie: cookie } });
@@ -255,7 +398,7 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
     },
   ];
   for (const row of MCP_CASES) {
-    it(`${row.code}: ${row.what} is isError with the engine's payload, no code added`, async () => {
+    drive('MCP', row.code, `${row.what} is isError with the engine's payload, no code added`, async () => {
       const { payload, isError } = await callWithNotices(row.client().client, row.tool, row.args);
       expect(isError).toBe(true);
       expect(payload).toMatchObject(row.payload);
@@ -263,21 +406,58 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
     });
   }
 
-  it('a thrown failure (the library is not a folder) is isError and names its code', async () => {
-    const notALibrary = path.join(tempDir('bourdon-failure-codes-file-'), 'library');
-    fs.writeFileSync(notALibrary, 'a file, not a library\n');
-    const broken = await linkedClient(notALibrary);
+  drive('MCP', 'unavailable', "a write whose lock folder cannot be made: isError, the engine's payload", async () => {
+    const lock = path.join(library, '.bourdon.lock');
+    const live = path.join(library, 'agents', 'codex.l5.yaml');
+    const before = fs.readFileSync(live, 'utf8');
+    fs.writeFileSync(lock, 'a file where the lock folder goes\n');
     try {
-      const result = await broken.client.callTool({ name: 'find_entity', arguments: { name: 'x' } });
+      const result = await linked.client.callTool({
+        name: 'commit_to_federation',
+        arguments: { agent_id: 'codex', agent_type: 'codex', entities: [{ name: 'Never Written' }] },
+      });
       expect(result.isError).toBe(true);
-      const text = (result.content as { text: string }[])[0]!.text;
-      const answer = JSON.parse(text) as { error: string; code: ErrorCode };
-      expect(ERROR_CODES).toContain(answer.code);
-      expect(answer.code).not.toBe('internal');
+      const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
+      // commit_to_federation answers its failures as data (the engine's payload): no code is added to it.
+      expect(answer).toEqual({
+        error: expect.stringMatching(/^cannot take the library lock .*part of the path is a file/),
+        agent_id: 'codex',
+        mode: 'merge',
+      });
+      expect(fs.readFileSync(live, 'utf8')).toBe(before);
     } finally {
-      await broken.close();
+      fs.rmSync(lock, { force: true });
     }
   });
+
+  drive('MCP', 'usage', 'arguments of the wrong type are isError, the SDK naming the input', async () => {
+    const result = await linked.client.callTool({
+      name: 'explain_memory_change',
+      arguments: { agent_id: 'codex', version: 'three' },
+    });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/Input validation error/);
+  });
+
+  drive(
+    'MCP',
+    'source_unreadable',
+    'a thrown failure (the library is not a folder) is isError and names its code',
+    async () => {
+      const notALibrary = path.join(tempDir('bourdon-failure-codes-file-'), 'library');
+      fs.writeFileSync(notALibrary, 'a file, not a library\n');
+      const broken = await linkedClient(notALibrary);
+      try {
+        const result = await broken.client.callTool({ name: 'find_entity', arguments: { name: 'x' } });
+        expect(result.isError).toBe(true);
+        const text = (result.content as { text: string }[])[0]!.text;
+        const answer = JSON.parse(text) as { error: string; code: ErrorCode };
+        expect(answer).toEqual({ error: expect.any(String), code: 'source_unreadable' });
+      } finally {
+        await broken.close();
+      }
+    },
+  );
 });
 
 describe('docs/errors.md', () => {
@@ -291,7 +471,32 @@ describe('docs/errors.md', () => {
       expect(cells[4], `${code} HTTP`).toBe(String(FAILURES[code].http));
     }
   });
+
+  it('says where each code can arise: "driven" for exactly the codes a case above drives, per adapter', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'errors.md'), 'utf8');
+    const section = doc.split('## Where each code can arise')[1]!.split('\n## ')[0]!;
+    const ADAPTERS: Adapter[] = ['CLI', 'page', 'MCP'];
+    const header = section.split('\n').find((line) => line.startsWith('| code |'))!;
+    expect(header.split('|').map((cell) => cell.trim())).toEqual(['', 'code', ...ADAPTERS, '']);
+    const documented: Record<Adapter, ErrorCode[]> = { CLI: [], page: [], MCP: [] };
+    for (const code of ERROR_CODES) {
+      const row = section.split('\n').find((line) => line.startsWith(`| \`${code}\` `));
+      expect(row, code).toBeDefined();
+      const cells = row!
+        .split('|')
+        .map((cell) => cell.trim())
+        .slice(2, 5);
+      for (const [at, cell] of cells.entries()) {
+        expect(['driven', '—', 'not driven'], `${code} ${ADAPTERS[at]}`).toContain(cell);
+        if (cell === 'driven') documented[ADAPTERS[at]!].push(code);
+      }
+    }
+    for (const adapter of ADAPTERS) expect(documented[adapter], adapter).toEqual([...DRIVEN[adapter]].sort(byTable));
+  });
 });
+
+/** ERROR_CODES' order (the table's). */
+const byTable = (a: ErrorCode, b: ErrorCode) => ERROR_CODES.indexOf(a) - ERROR_CODES.indexOf(b);
 
 /**
  * Decides by an error's words: a string test (`.includes`, `.startsWith`, `.match`, …) on a

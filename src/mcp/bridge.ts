@@ -34,6 +34,7 @@ import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 import { isProtocolError, passThrough, relay } from './bridge/forwarded.js';
 import { Upstream } from './bridge/upstream.js';
+import { classifyFailure, remoteFailureCode } from './remote/failure.js';
 
 const BRIDGE_TIMEOUT_MS = 30_000;
 
@@ -62,11 +63,11 @@ interface UpstreamInfo {
   tools: number;
 }
 
-/** The server could not be reached or refused the bridge; the message is one line. */
-class BridgeUnreachableError extends BourdonError {
-  constructor(message: string) {
-    super(message, 'peer_unreachable');
-    this.name = 'BridgeUnreachableError';
+/** The server could not be reached (peer_unreachable) or refused the bridge (peer_refused); the message is one line. */
+class BridgeStartError extends BourdonError {
+  constructor(message: string, code: 'peer_refused' | 'peer_unreachable') {
+    super(message, code);
+    this.name = 'BridgeStartError';
   }
 }
 
@@ -95,7 +96,7 @@ export class StdioBridge {
   }
 
   /**
-   * Connects and lists the server's tools; throws BridgeUnreachableError with a clear reason
+   * Connects and lists the server's tools; throws BridgeStartError with a clear reason
    * when the server cannot be reached or refuses the bridge. Run before serving anything.
    */
   async start(): Promise<UpstreamInfo> {
@@ -106,7 +107,8 @@ export class StdioBridge {
       this.tools = listed.tools;
     } catch (error) {
       this.upstream.reset();
-      throw new BridgeUnreachableError(this.upstream.explain(error, this.connectTimeoutMs));
+      const code = remoteFailureCode(classifyFailure(error, this.url));
+      throw new BridgeStartError(this.upstream.explain(error, this.connectTimeoutMs), code);
     }
     this.instructions = client.getInstructions();
     this.capabilities = { resources: Boolean(client.getServerCapabilities()?.resources) };

@@ -166,6 +166,11 @@ export function classifyFailure(error: unknown, url: string): RemoteFailure {
   return { kind: 'unknown' };
 }
 
+/** The code of a failed call: the server answered but refused or sent what cannot be used, or it did not answer. */
+export function remoteFailureCode(failure: RemoteFailure): 'peer_refused' | 'peer_unreachable' {
+  return failure.kind === 'http' || failure.kind === 'too-large' ? 'peer_refused' : 'peer_unreachable';
+}
+
 /** Longest failure a report shows. */
 const MAX_REASON_CHARS = 300;
 
