@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../src/core/store/library.js';
 import { localDay } from '../src/core/store/dates.js';
@@ -15,6 +14,7 @@ import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
+import { callOverHttp } from './helpers/http.js';
 import { runStandInPeer } from './helpers/peer-stand-in.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -115,20 +115,7 @@ describe('a hostile peer', () => {
     await Promise.all(handles.map((handle) => handle.close()));
   });
 
-  async function askA(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const client = new Client({ name: 'hostile-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(a.url), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },
-      }),
-    );
-    try {
-      const result = await client.callTool({ name: tool, arguments: args });
-      return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
-    } finally {
-      await client.close();
-    }
-  }
+  const askA = (tool: string, args: Record<string, unknown>) => callOverHttp(a.url, TOKEN_A, tool, args);
 
   it('cannot write a line into the recognition prompt or add what the prompt never named', async () => {
     const payload = await askA('prepare_recognition_context', {

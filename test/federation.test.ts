@@ -22,6 +22,7 @@ import { createMcpServer } from '../src/mcp/server.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { standInServer } from './helpers/peer-stand-in.js';
 import { runCli } from './helpers/cli.js';
+import { callOverHttp } from './helpers/http.js';
 import { BIN, tempDir } from './helpers/fixtures.js';
 
 const TOKEN_A = 'shared-token-for-a';
@@ -165,20 +166,7 @@ describe('federation across machines', () => {
     await Promise.all(handles.map((handle) => handle.close()));
   });
 
-  async function askA(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const client = new Client({ name: 'fed-test', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(a.url), {
-        requestInit: { headers: { Authorization: `Bearer ${TOKEN_A}` } },
-      }),
-    );
-    try {
-      const result = await client.callTool({ name: tool, arguments: args });
-      return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
-    } finally {
-      await client.close();
-    }
-  }
+  const askA = (tool: string, args: Record<string, unknown>) => callOverHttp(a.url, TOKEN_A, tool, args);
 
   it("lists B's agents tagged with provenance, and reports the dead and slow peers", async () => {
     const payload = await askA('list_agents', {});

@@ -23,6 +23,22 @@ export async function httpClient(url: string, mode: EraMode, token?: string): Pr
   return client;
 }
 
+/** Calls `tool` on the server at `url` as the bearer of `token`, and parses the first text item (the engine's JSON). */
+export async function callOverHttp(
+  url: string,
+  token: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const client = await httpClient(url, 'auto', token);
+  try {
+    const result = await client.callTool({ name: tool, arguments: args });
+    return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
+  } finally {
+    await client.close();
+  }
+}
+
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
