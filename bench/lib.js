@@ -1,11 +1,12 @@
 // Shared by the bench scripts: flag parsing, a scratch copy of a benchmark library, and starting
 // the real HTTP server.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { generateLibrary } from './generate.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -239,5 +240,51 @@ export async function crowd(url, name, args, tokens, seconds, mark = async () =>
     p99: at(0.99),
     max: Math.round(latencies.at(-1)),
     per_client: { min: Math.min(...answered), max: Math.max(...answered) },
+  };
+}
+
+const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+/**
+ * Median wall and CPU time (user + system, from bash's `time`) and peak RSS (GNU time's maximum
+ * resident set) of `runs` cold runs of `bourdon <args> --out <cwd>/out.yaml` in `cwd` with only
+ * `env` (and PATH). Spawned asynchronously, so this process may serve what the command reads. On
+ * a shared, loaded machine the wall time mostly measures the queue for a core; the CPU time is
+ * what the export costs, and what it takes on an idle core.
+ */
+export async function measureExport(args, { cwd, env, runs }) {
+  const wall = [];
+  const cpu = [];
+  const rss = [];
+  const bin = path.join(ROOT, 'bin', 'run.js');
+  const command = [process.execPath, bin, ...args, '--out', path.join(cwd, 'out.yaml')]
+    .map((word) => `'${word}'`)
+    .join(' ');
+  const measured = gnuTime ? `${gnuTime} -f 'RSS %M' ${command}` : command;
+  for (let i = 0; i < runs; i += 1) {
+    const start = process.hrtime.bigint();
+    let result;
+    try {
+      result = await promisify(execFile)('bash', ['-c', `TIMEFORMAT='%3U %3S'; time (${measured} >/dev/null)`], {
+        cwd,
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    } catch (error) {
+      throw new Error(`${args.join(' ')} failed: ${error.stderr ?? error.message}`, { cause: error });
+    }
+    wall.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const lines = result.stderr.trim().split('\n');
+    const [user, system] = lines.pop().split(' ').map(Number);
+    cpu.push((user + system) * 1000);
+    const peak = lines.map((line) => /^RSS (\d+)$/.exec(line)).find(Boolean);
+    if (peak) rss.push(Number(peak[1]) / 1024);
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    wall_ms: Math.round(median(wall)),
+    cpu_ms: Math.round(median(cpu)),
+    rss_mb: rss.length ? Math.round(median(rss)) : null,
   };
 }

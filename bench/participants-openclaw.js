@@ -5,16 +5,12 @@
 // JSON reader runs), each export the real binary (`bourdon openclaw export --out …`), cold (a
 // new process each run), median of 5: wall and CPU time (bash's `time`) and peak RSS (GNU time
 // when present). Budget (issue 40): ≤ 5 s and ≤ 300 MB.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { serveFakeOpenclaw } from '../test/helpers/openclaw-fake.mjs';
+import { measureExport } from './lib.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'run.js');
 const RUNS = 5;
 const BUDGET_MS = 5000;
 const BUDGET_RSS_MB = 300;
@@ -51,47 +47,19 @@ const served = await serveFakeOpenclaw({
 const bytes = JSON.stringify(api.routes).length;
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-openclaw-'));
-const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
-
-/** Median wall, CPU (user + system) and peak RSS of a cold export (spawned asynchronously: this process serves the instance). */
-async function run() {
-  const wall = [];
-  const cpu = [];
-  const rss = [];
-  const out = path.join(home, 'out.yaml');
-  const command = [process.execPath, BIN, 'openclaw', 'export', '--out', out].map((word) => `'${word}'`).join(' ');
-  const measured = gnuTime ? `${gnuTime} -f 'RSS %M' ${command}` : command;
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = process.hrtime.bigint();
-    const result = await promisify(execFile)('bash', ['-c', `TIMEFORMAT='%3U %3S'; time (${measured} >/dev/null)`], {
-      cwd: home,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        BOURDON_HOME: path.join(home, '.bourdon'),
-        OPENCLAW_URL: served.url,
-        OPENCLAW_TOKEN: 'bench-token',
-      },
-      encoding: 'utf8',
-    });
-    wall.push(Number(process.hrtime.bigint() - start) / 1e6);
-    const lines = result.stderr.trim().split('\n');
-    const [user, system] = lines.pop().split(' ').map(Number);
-    cpu.push((user + system) * 1000);
-    const peak = lines.map((line) => /^RSS (\d+)$/.exec(line)).find(Boolean);
-    if (peak) rss.push(Number(peak[1]) / 1024);
-  }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  return {
-    wall_ms: Math.round(median(wall)),
-    cpu_ms: Math.round(median(cpu)),
-    rss_mb: rss.length ? Math.round(median(rss)) : null,
-  };
-}
 
 const result = {
   name: `openclaw export (${COUNT} sessions, ${COUNT} memories, ${(bytes / 1e6).toFixed(1)} MB)`,
-  ...(await run()),
+  ...(await measureExport(['openclaw', 'export'], {
+    cwd: home,
+    env: {
+      HOME: home,
+      BOURDON_HOME: path.join(home, '.bourdon'),
+      OPENCLAW_URL: served.url,
+      OPENCLAW_TOKEN: 'bench-token',
+    },
+    runs: RUNS,
+  })),
 };
 result.pass = result.cpu_ms <= BUDGET_MS && (result.rss_mb === null || result.rss_mb <= BUDGET_RSS_MB);
 await served.close();

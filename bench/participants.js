@@ -8,16 +8,12 @@
 // system) and wall time from bash's `time`, peak RSS from GNU time. Budget (issue 40): ≤ 5 s
 // and ≤ 300 MB each. `--only a,b` runs those participants alone; `--json` prints JSON.
 // (openclaw, the network source, has bench/participants-openclaw.js; codex and cursor theirs.)
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HOMES, words } from './participant-homes.js';
-import { flagReader } from './lib.js';
+import { flagReader, measureExport } from './lib.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'run.js');
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '5'));
 const ONLY = flag('--only', '') ? flag('--only', '').split(',') : null;
@@ -25,7 +21,6 @@ const BUDGET_MS = 5000;
 const BUDGET_RSS_MB = 300;
 const asJson = process.argv.includes('--json');
 const wanted = (id) => ONLY === null || ONLY.includes(id);
-const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-participants-'));
 const write = (relative, text) => {
@@ -70,54 +65,29 @@ for (let n = 0; bytes < 50 * 1024 * 1024; n += 1) {
 }
 if (lines.length) fs.appendFileSync(graph, lines.join('\n') + '\n');
 
-/**
- * Median wall and CPU time (user + system, from bash's `time`) and peak RSS (GNU time's maximum
- * resident set) of a cold export in `dir`. On a shared, loaded machine the wall time mostly
- * measures the queue for a core; the CPU time is what the export costs, and what it takes on an
- * idle core.
- */
-function run(dir, args, extraEnv = {}) {
-  const wall = [];
-  const cpu = [];
-  const rss = [];
-  const out = path.join(dir, 'out.yaml');
-  const command = [process.execPath, BIN, ...args, '--out', out].map((word) => `'${word}'`).join(' ');
-  const measured = gnuTime ? `${gnuTime} -f 'RSS %M' ${command}` : command;
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = process.hrtime.bigint();
-    const result = spawnSync('bash', ['-c', `TIMEFORMAT='%3U %3S'; time (${measured} >/dev/null)`], {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: dir, BOURDON_HOME: path.join(dir, '.bourdon'), ...extraEnv },
-      encoding: 'utf8',
-    });
-    wall.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-    const lines = result.stderr.trim().split('\n');
-    const [user, system] = lines.pop().split(' ').map(Number);
-    cpu.push((user + system) * 1000);
-    const peak = lines.map((line) => /^RSS (\d+)$/.exec(line)).find(Boolean);
-    if (peak) rss.push(Number(peak[1]) / 1024);
-  }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  return {
-    wall_ms: Math.round(median(wall)),
-    cpu_ms: Math.round(median(cpu)),
-    rss_mb: rss.length ? Math.round(median(rss)) : null,
-  };
-}
+/** A cold export in `dir` (its own HOME and BOURDON_HOME), measured by lib.js. */
+const run = (dir, args, extraEnv = {}) =>
+  measureExport(args, {
+    cwd: dir,
+    env: { HOME: dir, BOURDON_HOME: path.join(dir, '.bourdon'), ...extraEnv },
+    runs: RUNS,
+  });
 
 const results = [];
 if (wanted('claude-code'))
-  results.push({ name: 'claude-code (1,000 notes, 100 projects, 100 logs)', ...run(home, ['claude-code', 'export']) });
+  results.push({
+    name: 'claude-code (1,000 notes, 100 projects, 100 logs)',
+    ...(await run(home, ['claude-code', 'export'])),
+  });
 if (wanted('mcp-memory'))
-  results.push({ name: 'mcp-memory (50 MB graph)', ...run(home, ['mcp-memory', 'export', '--file', graph]) });
+  results.push({ name: 'mcp-memory (50 MB graph)', ...(await run(home, ['mcp-memory', 'export', '--file', graph])) });
 fs.rmSync(home, { recursive: true, force: true });
 for (const [id, make] of Object.entries(HOMES)) {
   if (!wanted(id)) continue;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bourdon-bench-${id}-`));
   try {
     const made = make(dir);
-    results.push({ name: `${id} (${made})`, ...run(dir, [id, 'export']) });
+    results.push({ name: `${id} (${made})`, ...(await run(dir, [id, 'export'])) });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
