@@ -13,6 +13,7 @@
 import type { Row } from '../native/sqlite.js';
 import { THREAD_DATE_COLUMNS } from '../native/codex-state.js';
 import { stateTimestampDate } from '../native/python-dates.js';
+import { truthy } from '../native/python-values.js';
 import { containsWord, pyStrip, scrubNativeText } from '../native/scrub.js';
 import type { AgentRecord } from '../store/manifest-file.js';
 import type { Session } from '../store/manifest.js';
@@ -597,12 +598,6 @@ export function threadCandidates(rows: readonly Row[]): readonly Candidate[] {
   }
   threadCache.set(rows, candidates);
   return candidates;
-}
-
-/** Python truthiness of a SQLite value. */
-function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === 0 || value === '') return false;
-  return !(value instanceof Uint8Array && value.length === 0);
 }
 
 /** `str(value or "")` of a SQLite value. */
