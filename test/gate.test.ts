@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitToFederation } from './helpers/write-calls.js';
 import { createContext } from '../src/core/context.js';
-import { breakLock, inspect, STALE_MS, withLibraryGate } from '../src/core/fs/gate.js';
+import { breakLock, inspect, lockWaitMs, STALE_MS, withLibraryGate } from '../src/core/fs/gate.js';
 import { readHistory } from '../src/core/writes/history.js';
 import { LibraryStore, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
@@ -109,6 +109,33 @@ describe('the library write gate', () => {
     const started = Date.now();
     expect(await withLibraryGate(libraryPaths(root), () => 'ran', { timeoutMs: 5_000, warn: () => {} })).toBe('ran');
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('BOURDON_LOCK_WAIT: seconds to wait (0 tries once), a dead holder recovered even then, a bad value warned once', async () => {
+    expect(lockWaitMs({})).toBe(60_000);
+    expect(lockWaitMs({ BOURDON_LOCK_WAIT: ' ' })).toBe(60_000);
+    expect(lockWaitMs({ BOURDON_LOCK_WAIT: '0.5' })).toBe(500);
+    expect(lockWaitMs({ BOURDON_LOCK_WAIT: '0' })).toBe(0);
+    const warnings: string[] = [];
+    for (const raw of ['soon', 'soon', '-1']) lockWaitMs({ BOURDON_LOCK_WAIT: raw }, (m) => warnings.push(m));
+    expect(warnings).toEqual([
+      'ignoring BOURDON_LOCK_WAIT="soon": expected seconds (like 5 or 0.5); waiting 60 s',
+      'ignoring BOURDON_LOCK_WAIT="-1": expected seconds (like 5 or 0.5); waiting 60 s',
+    ]);
+
+    process.env.BOURDON_LOCK_WAIT = '0';
+    try {
+      const live = library();
+      foreignLock(live, 0);
+      await expect(withLibraryGate(libraryPaths(live), () => 'never', { warn: () => {} })).rejects.toThrow(
+        /^the library is busy: pid 1 on another-host/,
+      );
+      const dead = library();
+      foreignLock(dead, STALE_MS + 5_000);
+      expect(await withLibraryGate(libraryPaths(dead), () => 'ran', { warn: () => {} })).toBe('ran');
+    } finally {
+      delete process.env.BOURDON_LOCK_WAIT;
+    }
   });
 
   it('serialises concurrent writers in one process without losing a row', async () => {

@@ -45,8 +45,31 @@ export { breakLock, inspect, readOwner, STALE_MS } from './lock-dir.js';
 
 /** A live holder of the library gate refreshes the lock's mtime this often. */
 const REFRESH_MS = 1_000;
-/** How long a writer waits for the gate before giving up. */
-const DEFAULT_GATE_TIMEOUT_MS = 60_000;
+/** How long a writer waits for the gate before giving up, when BOURDON_LOCK_WAIT does not say. */
+const DEFAULT_LOCK_WAIT_SECONDS = 60;
+const warnedLockWaits = new Set<string>();
+
+/**
+ * How long a write waits for another writer's library lock before it fails `busy`, in ms:
+ * BOURDON_LOCK_WAIT (seconds, 0 = try once) or 60 s. A script that would rather retry itself
+ * sets it low; a value that is not a number is warned about once and the default used.
+ */
+export function lockWaitMs(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  warn: (message: string) => void = stderrWarn,
+): number {
+  const raw = env.BOURDON_LOCK_WAIT;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_LOCK_WAIT_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!/^\s*\d+(?:\.\d+)?\s*$/.test(raw) || !Number.isFinite(seconds)) {
+    if (!warnedLockWaits.has(raw)) {
+      warnedLockWaits.add(raw);
+      warn(`ignoring BOURDON_LOCK_WAIT=${JSON.stringify(raw)}: expected seconds (like 5 or 0.5); waiting 60 s`);
+    }
+    return DEFAULT_LOCK_WAIT_SECONDS * 1000;
+  }
+  return Math.round(seconds * 1000);
+}
 
 export interface GateHandle {
   /** Throws when the lock was lost (broken by another process); call before irreversible steps. */
@@ -170,7 +193,7 @@ async function holdGate<T>(
   options: GateOptions,
 ): Promise<T> {
   const warn = options.warn ?? stderrWarn;
-  const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_GATE_TIMEOUT_MS);
+  const deadline = Date.now() + (options.timeoutMs ?? lockWaitMs(process.env, warn));
   const lockDir = paths.lock;
   const owner = newOwner();
   for (let attempt = 0; ; attempt++) {
@@ -184,8 +207,9 @@ async function holdGate<T>(
       throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`, 'unavailable');
     }
     if (made) break;
-    if (Date.now() > deadline) throw busy(paths);
+    // A dead holder's lock is recovered even when no wait is allowed (BOURDON_LOCK_WAIT=0).
     if (breakIfStale(lockDir, warn, 'library lock')) continue;
+    if (Date.now() >= deadline) throw busy(paths);
     // Short polls: a holder keeps the gate for milliseconds, and a long sleep leaves it idle.
     await sleep(Math.min(25, 2 + attempt) + Math.random() * 8);
   }
