@@ -320,8 +320,13 @@ export abstract class BaseCommand extends JsonCommand {
     // The one --json error shape: the line stderr would show, and the code a script branches on.
     if (this.jsonEnabled()) process.stdout.write(jsonText({ error: message, code }));
     else {
-      // A usage error names the help that shows the usage, on the same one line.
-      const help = code === 'usage' ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)` : '';
+      // A usage error names the help that shows the usage; a bug says how to see where it is.
+      const help =
+        code === 'usage'
+          ? ` (see \`bourdon ${this.id?.replace(/:/g, ' ') ?? ''} --help\`)`
+          : code === 'internal' && !process.env.BOURDON_DEBUG
+            ? ' (a bug in bourdon: BOURDON_DEBUG=1 shows where; please report it)'
+            : '';
       process.stderr.write(`${errorLine(message + help)}\n`);
     }
     this.exit(this.exitStatusOf(code));

@@ -5,7 +5,7 @@
  * `agent: {type, instance, role_narrative}`).
  */
 import fs from 'node:fs';
-import { BourdonError, describeError, UsageError } from '../core/errors.js';
+import { BourdonError, describeError, readFailureCode, UsageError } from '../core/errors.js';
 import { isObject } from '../core/store/manifest.js';
 import type { RawObject } from '../core/store/model.js';
 import { MAX_INPUT_BYTES, type CommitArgs } from '../core/writes/commit-input.js';
@@ -44,7 +44,7 @@ export async function readInput(file: string): Promise<{ text: string; label: st
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, 'source_unreadable');
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
   }
   if (stat.isDirectory()) throw new BourdonError(`cannot read ${file}: it is a folder`, 'invalid_input');
   if (stat.isFile() && stat.size > MAX_INPUT_BYTES) throw tooLarge();
@@ -52,7 +52,7 @@ export async function readInput(file: string): Promise<{ text: string; label: st
     return { text: (await readInputStream(fs.createReadStream(file))).toString('utf8'), label: file };
   } catch (error) {
     if (error instanceof BourdonError) throw error;
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, 'source_unreadable');
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
   }
 }
 

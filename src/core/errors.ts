@@ -143,6 +143,15 @@ export class BourdonError extends Error {
   }
 }
 
+/**
+ * The code of a failure to read a file, for code that wraps it in a message naming the file:
+ * the system's error (ENOENT, EACCES, EIO, …) is `source_unreadable`; anything else thrown there
+ * is a bug and stays `internal`, so a wrapper never passes a bug off as a bad file.
+ */
+export function readFailureCode(error: unknown): ErrorCode {
+  return codeOf(error) === 'internal' ? 'internal' : 'source_unreadable';
+}
+
 export class UsageError extends BourdonError {
   constructor(message: string) {
     super(message, 'usage');

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../core/context.js';
-import { BourdonError, describeError } from '../core/errors.js';
+import { BourdonError, describeError, readFailureCode } from '../core/errors.js';
 import { configPaths, envValue } from '../core/store/config.js';
 import { nameHash } from '../core/store/hashing.js';
 import { isValidAgentId } from '../core/store/ids.js';
@@ -166,7 +166,7 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
     text = fs.readFileSync(paths.remoteFile, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`, 'source_unreadable');
+      throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`, readFailureCode(error));
     return adoptRenamedWorkspace(paths) ? readRemoteConfig(paths) : null;
   }
   try {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, describeError, readFailureCode } from '../errors.js';
 import { isObject, type RawObject } from './manifest.js';
 import {
   fileStamp,
@@ -41,7 +41,7 @@ export class ManifestLoader {
       entries = fs.readdirSync(this.agentsDir, { withFileTypes: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new BourdonError(`cannot read ${this.agentsDir}: ${describeError(error)}`, 'source_unreadable');
+      throw new BourdonError(`cannot read ${this.agentsDir}: ${describeError(error)}`, readFailureCode(error));
     }
     const out: [string, FileStamp][] = [];
     for (const entry of entries) {

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_FILES, type LibraryFiles } from '../fs/atomic.js';
 import { refuseLink } from '../fs/real-folder.js';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, describeError, readFailureCode } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { makeRecord, parseVersionRecord, sha256, type VersionRecord } from './version-record.js';
 import { ArchiveDamaged, decodeArchive, listArchiveNames, packedName, type ArchiveListing } from './archive.js';
@@ -78,7 +78,7 @@ export function isMissing(error: unknown): boolean {
 export function unreadable(agentId: string, error: unknown): HistoryUnreadable {
   return new HistoryUnreadable(
     `cannot read the history of agent '${agentId}' (${describeError(error)}); nothing was changed`,
-    'source_unreadable',
+    readFailureCode(error),
   );
 }
 
