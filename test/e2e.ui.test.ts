@@ -250,8 +250,10 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     fs.mkdirSync(path.dirname(later), { recursive: true });
     fs.writeFileSync(later, 'agent: {id: codex}\nknown_entities:\n- {name: Sync Engine, summary: curl x | sh}\n');
     try {
+      // A failed form is answered in place (409), not redirected: the address is the form's.
+      const answered = page.waitForResponse(`${ui.base}/staging/promote`);
       await page.getByRole('button', { name: 'Yes, promote' }).click();
-      await page.waitForURL(`${ui.base}/staging`);
+      expect((await answered).status()).toBe(409);
       await expect(page.locator('.flash.error').textContent()).resolves.toContain(
         "the staged writes for 'codex' changed since they were reviewed; nothing was promoted",
       );
@@ -269,8 +271,9 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     fs.mkdirSync(path.dirname(later), { recursive: true });
     fs.writeFileSync(later, 'agent: {id: codex}\nknown_entities:\n- {name: Unreviewed}\n');
     try {
+      const answered = page.waitForResponse(`${ui.base}/staging/reject`);
       await page.getByRole('button', { name: 'Yes, reject' }).click();
-      await page.waitForURL(`${ui.base}/staging`);
+      expect((await answered).status()).toBe(409);
       await expect(page.locator('.flash.error').textContent()).resolves.toContain(
         "the staged writes for 'codex' changed since they were reviewed; nothing was rejected",
       );
@@ -629,14 +632,19 @@ describe('bourdon ui refuses what it should', () => {
 
   it('a promotion that does not carry the digest of what was shown promotes nothing', async () => {
     const before = snapshot(setup.library);
-    for (const body of [`csrf=${csrf}&agent=codex`, `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`]) {
+    // No digest is a wrong form (400); another digest is a conflict with what is staged (409).
+    const cases = [
+      { body: `csrf=${csrf}&agent=codex`, status: 400 },
+      { body: `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`, status: 409 },
+    ];
+    for (const { body, status } of cases) {
       const response = await rawRequest(ui.port, {
         method: 'POST',
         path: `${ui.prefix}/staging/promote`,
         headers: { Cookie: cookie, Origin: ui.origin, ...form },
         body,
       });
-      expect(response.status).toBe(303);
+      expect(response.status).toBe(status);
     }
     expect(snapshot(setup.library)).toEqual(before);
   });

@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { ERROR_CODES, FAILURES, type ErrorCode } from '../src/core/errors.js';
@@ -22,9 +24,9 @@ import { startUiServer } from '../src/ui/server.js';
 import { runCli } from './helpers/cli.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
 import { demoLibrary } from './helpers/demo.js';
-import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callWithNotices, linkedClient, type LinkedClient } from './helpers/mcp.js';
-import { rawRequest } from './helpers/ui.js';
+import { rawRequest, startUi } from './helpers/ui.js';
 
 let library: string;
 let home: string;
@@ -41,8 +43,11 @@ function drive(adapter: Adapter, code: ErrorCode, title: string, fn: () => Promi
 /** A note above the default (public) level, added by the binary: note show refuses it as not visible. */
 let teamNote: string;
 
-const cli = (args: string[]) =>
-  runCli([...args], { env: { BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1' }, timeoutMs: 60_000 });
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli([...args], {
+    env: { BOURDON_HOME: home, BOURDON_LIBRARY: library, NO_COLOR: '1', ...env },
+    timeoutMs: 60_000,
+  });
 
 beforeAll(async () => {
   ({ library, home } = await demoLibrary('bourdon-failure-codes'));
@@ -60,6 +65,31 @@ async function takenPort(): Promise<{ port: number; close: () => Promise<void> }
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('no port');
   return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A live library lock held by "another machine" (a fresh foreign owner record); returns its removal. */
+function foreignLibraryLock(root: string): () => void {
+  const lock = path.join(root, '.bourdon.lock');
+  fs.mkdirSync(lock);
+  const owner = { pid: 1, host: 'another-host', boot: null, token: 'foreign', acquired: new Date().toISOString() };
+  fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify(owner));
+  return () => fs.rmSync(lock, { recursive: true, force: true });
+}
+
+/** Runs `fn` with writes in this process not waiting for a held lock (BOURDON_LOCK_WAIT=0). */
+async function withoutLockWait(fn: () => Promise<void>): Promise<void> {
+  process.env.BOURDON_LOCK_WAIT = '0';
+  try {
+    await fn();
+  } finally {
+    delete process.env.BOURDON_LOCK_WAIT;
+  }
+}
+
+/** The environment that loads test/helpers/plant-fault.mjs into a real bourdon process. */
+function planted(plant: string, extra: Record<string, string> = {}): Record<string, string> {
+  const preload = path.join(REPO_ROOT, 'test', 'helpers', 'plant-fault.mjs');
+  return { NODE_OPTIONS: `--import=${preload}`, BOURDON_PLANT: plant, ...extra };
 }
 
 interface CliCase {
@@ -255,8 +285,10 @@ describe('the page: HTTP status from the code, the header and a way back still t
   let cookie: string;
   beforeAll(async () => {
     const store = new LibraryStore(library, { warn: () => {} });
-    const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {} });
-    ui = await startUiServer({ ctx, auditPath: path.join(home, 'audit.jsonl'), port: 0 });
+    // As `bourdon ui` makes it: the config paths of this home (a rollback audits there first).
+    const config = configPaths({ BOURDON_HOME: home });
+    const ctx = createContext(store, { caller: OPERATOR, warn: () => {}, env: {}, config });
+    ui = await startUiServer({ ctx, auditPath: config.audit, port: 0 });
     const url = new URL(ui.url);
     prefix = url.pathname.replace(/\/$/, '');
     const signIn = await rawRequest(ui.port, { path: `${url.pathname}${url.search}` });
@@ -310,40 +342,97 @@ describe('the page: HTTP status from the code, the header and a way back still t
     },
   );
 
+  /** A form's POST from this page (its origin, the session's cookie). */
+  const postForm = (action: string, body: string) =>
+    rawRequest(ui.port, {
+      method: 'POST',
+      path: `${prefix}${action}`,
+      headers: {
+        Cookie: cookie,
+        Origin: `http://127.0.0.1:${ui.port}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body,
+    });
+  /** The session's form token, from a confirmation page. */
+  const formToken = async () => {
+    const confirm = await rawRequest(ui.port, {
+      path: `${prefix}/history/confirm?agent=codex&version=1`,
+      headers: { Cookie: cookie },
+    });
+    return /name="csrf" value="([0-9a-f]+)"/.exec(confirm.body)![1]!;
+  };
+  const liveCodex = () => fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'), 'utf8');
+
   drive(
     'page',
     'conflict',
-    'a promotion whose staged writes changed since review redirects back (303) and says so',
+    'a promotion whose staged writes changed since review answers 409 on the staging page, nothing promoted',
     async () => {
       const staged = path.join(library, 'staging', 'laptop', 'codex.l5.yaml');
       fs.mkdirSync(path.dirname(staged), { recursive: true });
       fs.writeFileSync(staged, 'agent: {id: codex}\nknown_entities:\n- {name: Staged Later}\n');
-      const live = fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'), 'utf8');
+      const live = liveCodex();
       try {
-        const staging = await rawRequest(ui.port, {
-          path: `${prefix}/staging/confirm?action=promote&agent=codex`,
-          headers: { Cookie: cookie },
-        });
-        const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1]!;
-        const origin = `http://127.0.0.1:${ui.port}`;
-        const posted = await rawRequest(ui.port, {
-          method: 'POST',
-          path: `${prefix}/staging/promote`,
-          headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: `csrf=${csrf}&agent=codex&digest=${'0'.repeat(64)}`,
-        });
-        expect(posted.status).toBe(303);
-        expect(posted.headers.location).toBe(`${prefix}/staging`);
-        const back = await rawRequest(ui.port, { path: `${prefix}/staging`, headers: { Cookie: cookie } });
-        expect(back.body).toMatch(
+        const posted = await postForm(
+          '/staging/promote',
+          `csrf=${await formToken()}&agent=codex&digest=${'0'.repeat(64)}`,
+        );
+        expect(posted.status).toBe(FAILURES.conflict.http);
+        expect(posted.headers.location).toBeUndefined();
+        expect(posted.body).toMatch(
           /class="flash error"[^>]*>the staged writes for &#39;codex&#39; changed since they were reviewed; nothing was promoted/,
         );
-        expect(fs.readFileSync(path.join(library, 'agents', 'codex.l5.yaml'), 'utf8')).toBe(live);
+        expect(posted.body).toContain('<nav aria-label="Views">');
+        expect(liveCodex()).toBe(live);
       } finally {
         fs.rmSync(path.join(library, 'staging', 'laptop'), { recursive: true, force: true });
       }
     },
   );
+
+  drive(
+    'page',
+    'busy',
+    'a rollback while another writer holds the library answers 429 on the history page, nothing changed',
+    async () => {
+      const csrf = await formToken();
+      const live = liveCodex();
+      const release = foreignLibraryLock(library);
+      try {
+        await withoutLockWait(async () => {
+          const posted = await postForm('/history/rollback', `csrf=${csrf}&agent=codex&version=1`);
+          expect(posted.status).toBe(FAILURES.busy.http);
+          expect(posted.body).toMatch(/class="flash error"[^>]*>the library is busy: pid 1 on another-host holds /);
+          expect(posted.body).toContain('<nav aria-label="Views">');
+        });
+        expect(liveCodex()).toBe(live);
+      } finally {
+        release();
+      }
+    },
+  );
+
+  drive('page', 'unavailable', 'a rollback whose lock folder cannot be made answers 503, nothing changed', async () => {
+    const csrf = await formToken();
+    const live = liveCodex();
+    const lock = path.join(library, '.bourdon.lock');
+    fs.writeFileSync(lock, 'a file where the lock folder goes\n');
+    try {
+      const posted = await postForm('/history/rollback', `csrf=${csrf}&agent=codex&version=1`);
+      expect(posted.status).toBe(FAILURES.unavailable.http);
+      expect(posted.body).toMatch(/class="flash error"[^>]*>cannot take the library lock /);
+      expect(liveCodex()).toBe(live);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
+  drive('page', 'invalid_input', 'a rollback to version zero answers 400 and says why', async () => {
+    const posted = await postForm('/history/rollback', `csrf=${await formToken()}&agent=codex&version=0`);
+    expect(posted.status).toBe(FAILURES.invalid_input.http);
+    expect(posted.body).toMatch(/class="flash error"[^>]*>the version must be a positive whole number/);
+  });
 
   it('a view that works answers 200', async () => {
     const page = await rawRequest(ui.port, { path: `${prefix}/history?agent=codex`, headers: { Cookie: cookie } });
@@ -414,7 +503,7 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
     try {
       const result = await linked.client.callTool({
         name: 'commit_to_federation',
-        arguments: { agent_id: 'codex', agent_type: 'codex', entities: [{ name: 'Never Written' }] },
+        arguments: { agent_id: 'codex', agent_type: 'code-assistant', entities: [{ name: 'Never Written' }] },
       });
       expect(result.isError).toBe(true);
       const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
@@ -427,6 +516,30 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
       expect(fs.readFileSync(live, 'utf8')).toBe(before);
     } finally {
       fs.rmSync(lock, { force: true });
+    }
+  });
+
+  drive('MCP', 'busy', "a write while another writer holds the library: isError, the engine's payload", async () => {
+    const live = path.join(library, 'agents', 'codex.l5.yaml');
+    const before = fs.readFileSync(live, 'utf8');
+    const release = foreignLibraryLock(library);
+    try {
+      await withoutLockWait(async () => {
+        const { payload, isError } = await callWithNotices(linked.client, 'commit_to_federation', {
+          agent_id: 'codex',
+          agent_type: 'code-assistant',
+          entities: [{ name: 'Never Written' }],
+        });
+        expect(isError).toBe(true);
+        expect(payload).toEqual({
+          error: expect.stringMatching(/^the library is busy: pid 1 on another-host holds .*; try again$/),
+          agent_id: 'codex',
+          mode: 'merge',
+        });
+      });
+      expect(fs.readFileSync(live, 'utf8')).toBe(before);
+    } finally {
+      release();
     }
   });
 
@@ -455,6 +568,100 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
         expect(answer).toEqual({ error: expect.any(String), code: 'source_unreadable' });
       } finally {
         await broken.close();
+      }
+    },
+  );
+});
+
+describe('faults no input can cause, planted in the real processes: a bug, a lock taken mid-write', () => {
+  drive('CLI', 'internal', 'a bug exits 1 with one line saying so, no stack; --json names internal', async () => {
+    const human = await cli(['agents'], planted('bug:/agents'));
+    expect(human.code, human.stderr).toBe(FAILURES.internal.exit);
+    expect(human.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^bourdon: cannot read .*agents: planted bug: .*\(a bug in bourdon: BOURDON_DEBUG=1 shows where; please report it\)$/,
+      ),
+    ]);
+    const json = await cli(['agents', '--json'], planted('bug:/agents'));
+    expect(json.code).toBe(FAILURES.internal.exit);
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringContaining('planted bug'), code: 'internal' });
+    expect(json.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  drive('page', 'internal', 'a bug answers 500 inside the page, the header and navigation still there', async () => {
+    const ui = await startUi(library, { BOURDON_HOME: home, ...planted('bug:/agents') });
+    try {
+      const signIn = await rawRequest(ui.port, { path: new URL(ui.url).pathname + new URL(ui.url).search });
+      const session = String(signIn.headers['set-cookie']).split(';')[0]!;
+      const page = await rawRequest(ui.port, { path: `${ui.prefix}/agents`, headers: { Cookie: session } });
+      expect(page.status).toBe(FAILURES.internal.http);
+      expect(page.body).toContain('<nav aria-label="Views">');
+      expect(page.body).toMatch(/role="alert">cannot read [^<]*agents: planted bug/);
+      expect(ui.stderr()).toMatch(/ui: cannot read .*planted bug/);
+    } finally {
+      await ui.stop();
+    }
+  });
+
+  /** A real `bourdon serve` over stdio, the plant loaded, with a real client. */
+  async function servePlanted(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
+    let stderr = '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--library', library],
+      env: { PATH: process.env.PATH ?? '', BOURDON_HOME: home, ...env },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name: 'failure-codes', version: '1.0.0' });
+    await client.connect(transport);
+    return { client, stderr: () => stderr };
+  }
+
+  drive('MCP', 'internal', 'a bug is isError naming internal; the server goes on serving', async () => {
+    const armed = path.join(tempDir('bourdon-failure-codes-armed-'), 'armed');
+    const served = await servePlanted(planted('bug:/agents', { BOURDON_PLANT_ARMED: armed }));
+    const extra = path.join(library, 'agents', 'not-a-manifest.txt');
+    try {
+      fs.writeFileSync(armed, '');
+      fs.writeFileSync(extra, 'the agents folder changed: the server lists it again\n');
+      const result = await served.client.callTool({ name: 'find_entity', arguments: { name: 'x' } });
+      expect(result.isError).toBe(true);
+      const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
+      expect(answer).toEqual({ error: expect.stringContaining('planted bug'), code: 'internal' });
+      fs.rmSync(armed);
+      const after = await served.client.callTool({ name: 'find_entity', arguments: { name: 'x' } });
+      expect(after.isError).toBeFalsy();
+    } finally {
+      fs.rmSync(extra, { force: true });
+      await served.client.close();
+    }
+  });
+
+  drive(
+    'MCP',
+    'conflict',
+    "a lock taken by another process mid-write: isError, the engine's payload, nothing written",
+    async () => {
+      const live = path.join(library, 'agents', 'codex.l5.yaml');
+      const before = fs.readFileSync(live, 'utf8');
+      const served = await servePlanted(planted(`steal-lock:${library}`));
+      try {
+        const { payload, isError } = await callWithNotices(served.client, 'commit_to_federation', {
+          agent_id: 'codex',
+          agent_type: 'code-assistant',
+          entities: [{ name: 'Never Written' }],
+        });
+        expect(isError).toBe(true);
+        expect(payload).toEqual({
+          error: expect.stringMatching(/^lost the library lock .* to another process; nothing was written$/),
+          agent_id: 'codex',
+          mode: 'merge',
+        });
+        expect(fs.readFileSync(live, 'utf8')).toBe(before);
+      } finally {
+        await served.client.close();
+        fs.rmSync(path.join(library, '.bourdon.lock'), { recursive: true, force: true });
       }
     },
   );

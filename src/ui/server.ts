@@ -16,12 +16,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError, codeOf, describeError, httpStatusOf } from '../core/errors.js';
+import { BourdonError, codeOf, describeError, httpStatusOf, type ErrorCode } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { promoteStaged, promotionSummary, rejectStaged } from '../core/writes/staging.js';
 import { invoke } from '../core/operations/invoke.js';
 import { rollbackAgentMemoryOperation } from '../core/operations/write-operations.js';
-import { failed } from '../core/payload.js';
+import { failed, failureCode } from '../core/payload.js';
 import { readCapped } from '../core/fs/read-capped.js';
 import { html, query } from './html.js';
 import { layout, message, type Flash } from './layout.js';
@@ -35,6 +35,13 @@ import { stagingConfirmView, stagingView } from './views/staging.js';
 import { workstreamsView } from './views/workstreams.js';
 import { packageRoot } from '../core/admin/package-root.js';
 import { openLinkChannel } from './link-channel.js';
+
+/** Where a form's write leads: its page and the flash; `failure` when it was not done. */
+interface WriteOutcome {
+  location: string;
+  flash: Flash;
+  failure?: ErrorCode;
+}
 
 const UI_HOST = '127.0.0.1';
 /** Largest form a write may send: three short fields. */
@@ -229,17 +236,38 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       const form = await readForm(req);
       if (!form || !sameSecret(form.get('csrf') ?? undefined, current.csrf))
         return refuse(res, 403, 'Missing or wrong form token; nothing was changed. Reload the page and try again.');
-      const { location, flash } = await write(url.pathname, form);
-      current.flash = flash;
-      return redirect(res, location);
+      const outcome = await write(url.pathname, form);
+      if (!outcome.failure) {
+        current.flash = outcome.flash;
+        return redirect(res, outcome.location);
+      }
+      // A failed write is not redirected: its page answers with the code's status (409 for a
+      // conflict, 429 when busy…), which a 303 would hide from scripts and monitors. The page
+      // is the one the form returns to, the message on top; reloading it asks to resend.
+      const back = new URL(outcome.location, url);
+      return sendView(res, back, current, outcome.flash, httpStatusOf(outcome.failure), false);
     }
 
+    const flash = current.flash;
+    current.flash = null;
+    await sendView(res, url, current, flash, 200, method === 'HEAD');
+  }
+
+  /** One view with the flash on top: its own failure's status if it failed, else `status`. */
+  async function sendView(
+    res: http.ServerResponse,
+    url: URL,
+    current: Session,
+    flash: Flash | null,
+    status: number,
+    headOnly: boolean,
+  ): Promise<void> {
     const render = ROUTES[url.pathname];
     if (!render)
       return send(
         res,
         404,
-        underPrefix(layout({ title: 'Not found', body: html`<h1>Not found</h1>` }, url.pathname, null)),
+        underPrefix(layout({ title: 'Not found', body: html`<h1>Not found</h1>` }, url.pathname, flash)),
       );
     const viewRequest: ViewRequest = {
       ctx: options.ctx,
@@ -249,16 +277,17 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       auditPath: options.auditPath,
     };
     const view = await viewOrFailure(render, viewRequest);
-    const flash = current.flash;
-    current.flash = null;
-    const status = view.failure ? httpStatusOf(view.failure) : 200;
-    send(res, status, method === 'HEAD' ? '' : underPrefix(layout(view, url.pathname, flash)));
+    const answered = view.failure ? httpStatusOf(view.failure) : status;
+    send(res, answered, headOnly ? '' : underPrefix(layout(view, url.pathname, flash)));
   }
 
   /** The writes, each through the same core operation as its CLI command, as the operator. */
-  async function write(pathname: string, form: URLSearchParams): Promise<{ location: string; flash: Flash }> {
+  async function write(pathname: string, form: URLSearchParams): Promise<WriteOutcome> {
     const agent = form.get('agent') ?? '';
-    const fail = (location: string, text: string) => ({ location, flash: { kind: 'error' as const, text } });
+    const fail = (location: string, text: string, failure: ErrorCode = 'invalid_input'): WriteOutcome => {
+      if (failure === 'internal') options.ctx.warn(`ui: ${text}`);
+      return { location, flash: { kind: 'error', text }, failure };
+    };
     if (!isValidAgentId(agent)) return fail('/', `not a valid agent id: ${agent}`);
     try {
       if (pathname === '/staging/promote') {
@@ -300,7 +329,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
           version,
           reason: reason || null,
         });
-        if (failed(payload)) return fail(back, payload.error);
+        if (failed(payload)) return fail(back, payload.error, failureCode(payload));
         return {
           location: `/history${query({ agent, version: String(payload.version) })}`,
           flash: {
@@ -311,9 +340,9 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
       }
     } catch (error) {
       const back = pathname.startsWith('/history') ? `/history${query({ agent })}` : '/staging';
-      return fail(back, describeError(error));
+      return fail(back, describeError(error), codeOf(error));
     }
-    return fail('/', 'unknown action');
+    return fail('/', 'unknown action', 'not_found');
   }
 
   const ROUTES: Record<string, (req: ViewRequest) => Promise<View>> = {
