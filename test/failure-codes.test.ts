@@ -407,6 +407,15 @@ describe('the page: HTTP status from the code, the header and a way back still t
           expect(posted.body).toContain('<nav aria-label="Views">');
         });
         expect(liveCodex()).toBe(live);
+        // The rollback was audited before it was tried; the line after it says it did not happen.
+        const trail = fs
+          .readFileSync(configPaths({ BOURDON_HOME: home }).audit, 'utf8')
+          .trimEnd()
+          .split('\n');
+        expect(trail.slice(-2).map((line) => JSON.parse(line) as { decision: string; detail: string })).toEqual([
+          expect.objectContaining({ decision: 'allow', detail: 'restore version 1' }),
+          expect.objectContaining({ decision: 'fail', detail: expect.stringMatching(/^busy: the library is busy/) }),
+        ]);
       } finally {
         release();
       }

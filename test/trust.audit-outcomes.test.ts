@@ -101,6 +101,33 @@ describe('from the CLI', () => {
     expect(records.every((record) => record.agent === 'operator')).toBe(true);
   });
 
+  it('a rollback keeps its own trail: audited, then busy (a fail line follows), then done', async () => {
+    const library = copyFixtureLibrary();
+    const env = { BOURDON_AUDIT_PATH: auditPath, BOURDON_HOME: home, BOURDON_LOCK_WAIT: '0' };
+    const agent = 'codex';
+    const note = await runCli(['note', 'add', agent, 'a second version', '--library', library], { env });
+    expect(note.code, note.stderr).toBe(0);
+    const rollback = (version: string) => runCli(['rollback', agent, version, '--yes', '--library', library], { env });
+    // Refused before anything is asked of the library (the prompt needs the version): no line.
+    expect((await rollback('99')).code).toBe(4);
+    // Another writer holds the library: the rollback was audited (allow), then could not happen.
+    const lock = path.join(library, '.bourdon.lock');
+    fs.mkdirSync(lock);
+    fs.writeFileSync(
+      path.join(lock, 'owner.json'),
+      JSON.stringify({ pid: 1, host: 'elsewhere', boot: null, token: 't' }),
+    );
+    expect((await rollback('1')).code).toBe(8);
+    fs.rmSync(lock, { recursive: true });
+    expect((await rollback('1')).code).toBe(0);
+    const records = readAudit(auditPath).filter((record) => record.op === 'rollback_agent_memory');
+    expect(records.map(({ decision, detail }) => ({ decision, detail }))).toEqual([
+      { decision: 'allow', detail: 'restore version 1' },
+      { decision: 'fail', detail: expect.stringMatching(/^busy: the library is busy: pid 1 on elsewhere/) },
+      { decision: 'allow', detail: 'restore version 1' },
+    ]);
+  });
+
   it('sync push and sync pull leave one line each; a refused push says why', async () => {
     const remote = bareRemote();
     const laptop = makeMachine('laptop');

@@ -14,9 +14,8 @@ import {
   type RegisteredTool,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import { appendAudit, auditRecord, type AuditDecision } from '../core/trust/audit.js';
 import { failed, failureCode, isDenial } from '../core/payload.js';
-import { boundedCaller, currentCaller, type Caller } from '../core/trust/caller.js';
+import { boundedCaller, currentCaller } from '../core/trust/caller.js';
 import type { OperationContext } from '../core/context.js';
 import { codeOf, describeError, FAILURES } from '../core/errors.js';
 import { authorize, denialPayload, QUARANTINE_ALLOWED } from '../core/trust/policy.js';
@@ -28,41 +27,19 @@ import {
   type OperationInput,
 } from '../core/operations/operation.js';
 import { checkedOutput, errorResult, jsonResult } from './results.js';
+import { audit, type CallEnvironment } from './call-environment.js';
 
-export interface CallEnvironment {
-  /** Who calls when no identity was set for this request (operator on stdio, unknown on HTTP). */
-  fallbackCaller: Caller;
-  /** Builds the operation context for a caller. */
-  contextFor: (caller: Caller) => OperationContext;
-  /** Where audit lines go; null disables the trail (library use without a config dir). */
-  auditPath: string | null;
-  warn: (message: string) => void;
-}
+export type { CallEnvironment };
 
-/** When each audit failure was last reported: a full disk warns once a minute, not per call. */
-const auditWarnedAt = new Map<string, number>();
-const AUDIT_WARN_INTERVAL_MS = 60_000;
-
-/** Writes an audit line; a failure is reported on stderr and never fails the call. */
-function audit(
-  env: CallEnvironment,
-  caller: Caller,
-  op: string,
-  namespace: string,
-  outcome: boolean | AuditDecision,
-  detail?: string,
-): void {
-  if (!env.auditPath) return;
-  try {
-    appendAudit(env.auditPath, auditRecord(caller.agent_id, op, namespace, outcome, detail));
-  } catch (error) {
-    const message = `audit log not written (${describeError(error)})`;
-    const now = Date.now();
-    if (now - (auditWarnedAt.get(message) ?? -Infinity) < AUDIT_WARN_INTERVAL_MS) return;
-    if (auditWarnedAt.size > 100) auditWarnedAt.clear();
-    auditWarnedAt.set(message, now);
-    env.warn(message);
-  }
+/** What a guarded call is, for its tier check and its audit line. */
+export interface GuardedCall {
+  op: string;
+  /** The agent namespace it touches ('*' for all). */
+  namespace: string;
+  /** Keys added to a denial (Operation.denialExtras). */
+  denialExtras?: Record<string, unknown>;
+  /** The operation writes its own audit lines once it runs (Operation.auditsItself). */
+  auditsItself?: boolean;
 }
 
 /**
@@ -75,12 +52,11 @@ function audit(
  */
 export async function guarded<T>(
   env: CallEnvironment,
-  op: string,
-  namespace: string,
-  denialExtras: Record<string, unknown> | undefined,
+  call: GuardedCall,
   run: (ctx: OperationContext) => Promise<T>,
   notices?: string[],
 ): Promise<T | Record<string, unknown>> {
+  const { op, namespace, denialExtras } = call;
   const caller = boundedCaller(currentCaller(env.fallbackCaller));
   const decision = authorize(caller, op, namespace);
   if (!decision.allowed) {
@@ -97,6 +73,8 @@ export async function guarded<T>(
     audit(env, caller, op, namespace, FAILURES[code].audit, `${code}: ${describeError(error)}`);
     throw error;
   }
+  // A rollback keeps its own trail, its outcome included (core/writes/versions.ts).
+  if (call.auditsItself) return payload;
   const failure = payload !== null && typeof payload === 'object' && failed(payload) ? payload : null;
   // A denial's line is the policy's (`deny`, the engine's "access denied"); any other failure's
   // decision and the code leading its detail come from its code (core/errors.ts FAILURES).
@@ -104,10 +82,7 @@ export async function guarded<T>(
   else if (failure) {
     const code = failureCode(failure);
     audit(env, caller, op, namespace, FAILURES[code].audit, `${code}: ${failure.error}`);
-  }
-  // A rollback writes its own allow line before it changes anything (versions.ts: no audit
-  // record, no rollback); a second would say the same.
-  else if (op !== 'rollback_agent_memory') audit(env, caller, op, namespace, true, decision.detail);
+  } else audit(env, caller, op, namespace, true, decision.detail);
   return payload;
 }
 
@@ -121,7 +96,13 @@ async function runTool(
   try {
     const namespace = operation.namespace ? operation.namespace(input) : '*';
     const run = (ctx: OperationContext) => operation.run(ctx, input);
-    return jsonResult(await guarded(env, operation.name, namespace, operation.denialExtras, run, notices), notices);
+    const call = {
+      op: operation.name,
+      namespace,
+      denialExtras: operation.denialExtras,
+      auditsItself: operation.auditsItself,
+    };
+    return jsonResult(await guarded(env, call, run, notices), notices);
   } catch (error) {
     // The engine answers no payload for this failure: the result names its code, for clients to branch on.
     env.warn(`${operation.name} failed: ${describeError(error)}`);
@@ -229,7 +210,7 @@ export function registerTools(
     }
     const caller = boundedCaller(currentCaller(env.fallbackCaller));
     if (caller.tier !== 'trusted' && !QUARANTINE_ALLOWED.has(name)) {
-      return jsonResult(await guarded(env, name, '*', undefined, async () => ({})));
+      return jsonResult(await guarded(env, { op: name, namespace: '*' }, async () => ({})));
     }
     const { operation, tool } = registered;
     const validated = await parseInput(operation, request.params.arguments ?? {});

@@ -31,7 +31,8 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
     'agents',
     'agent-library://agents',
     { title: 'Agents', description: 'The ids of every agent in the library.', mimeType: JSON_MIME },
-    async (uri) => contents(uri, await guarded(env, 'resource:agents', '*', undefined, (ctx) => agentsResource(ctx))),
+    async (uri) =>
+      contents(uri, await guarded(env, { op: 'resource:agents', namespace: '*' }, (ctx) => agentsResource(ctx))),
   );
   server.registerResource(
     'agent-memory',
@@ -41,7 +42,9 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
       const agentId = variable(variables.agent_id);
       return contents(
         uri,
-        await guarded(env, 'resource:agent-memory', agentId, undefined, (ctx) => agentMemoryResource(ctx, agentId)),
+        await guarded(env, { op: 'resource:agent-memory', namespace: agentId }, (ctx) =>
+          agentMemoryResource(ctx, agentId),
+        ),
       );
     },
   );
@@ -51,7 +54,10 @@ export function registerResources(server: McpServer, env: CallEnvironment): void
     { title: 'Entity matches', description: 'Entity matches for a name, public rows only.', mimeType: JSON_MIME },
     async (uri, variables) => {
       const name = variable(variables.name);
-      return contents(uri, await guarded(env, 'resource:entity', '*', undefined, (ctx) => entityResource(ctx, name)));
+      return contents(
+        uri,
+        await guarded(env, { op: 'resource:entity', namespace: '*' }, (ctx) => entityResource(ctx, name)),
+      );
     },
   );
 }

@@ -60,6 +60,8 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
   readonly namespace?: (input: z.output<S>) => string;
   /** Keys added to a denial so a caller reading the usual envelope still finds its lists. */
   readonly denialExtras?: AnyAnswer;
+  /** It writes its own audit lines, its outcome included, in every adapter: they add none once it runs. */
+  readonly auditsItself?: boolean;
   readonly run: (ctx: OperationContext, input: z.output<S>) => Promise<O>;
 }
 
@@ -78,6 +80,7 @@ export interface AnyOperation {
   readonly output: z.ZodType;
   namespace?(input: z.output<z.ZodObject>): string;
   readonly denialExtras?: AnyAnswer;
+  readonly auditsItself?: boolean;
   run(ctx: OperationContext, input: z.output<z.ZodObject>): Promise<AnyAnswer>;
 }
 

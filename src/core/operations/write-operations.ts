@@ -68,5 +68,6 @@ export const rollbackAgentMemoryOperation = defineOperation({
     "Restore an agent's manifest to an earlier version, byte for byte, recorded as a new version (op rollback). Trusted callers only; audited before it happens and refused when the audit record cannot be written.",
   input: rollbackInput,
   namespace: agentIdNamespace,
+  auditsItself: true,
   run: rollbackAgentMemory,
 });

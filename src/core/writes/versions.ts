@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import type { AccessLevel } from '../trust/access.js';
-import { appendAudit, auditRecord } from '../trust/audit.js';
+import { appendAudit, auditRecord, type AuditDecision } from '../trust/audit.js';
 import type { OperationContext } from '../context.js';
-import { BourdonError, codeOf, describeError, type ErrorCode } from '../errors.js';
+import { BourdonError, codeOf, describeError, FAILURES, type ErrorCode } from '../errors.js';
 import { withLibraryGate } from '../fs/gate.js';
 import { currentVersion, historyKeep, readHistory, readLive, type HistoryState } from './history.js';
 import { MAX_VERSION_LIMIT, type ExplainInput, type ListVersionsInput, type RollbackInput } from './inputs.js';
@@ -37,6 +37,8 @@ export type { FieldChange, NoteId, SessionId } from './manifest-diff.js';
 
 export const DEFAULT_VERSION_LIMIT = 20;
 export { MAX_VERSION_LIMIT };
+
+const ROLLBACK_OP = 'rollback_agent_memory';
 
 function trustedOnly(ctx: OperationContext, op: string): DenialPayload | null {
   if (ctx.caller.tier === 'trusted') return null;
@@ -242,12 +244,33 @@ export type RollbackOutput = OneOf<
   RollbackAnswer | Failed<{ agent_id: string; version: number; reason: string | null }> | DenialPayload
 >;
 
+/**
+ * A rollback keeps its own audit trail, whichever adapter asked (MCP, the CLI, the page): an
+ * `allow` line before it changes anything (no line, no rollback), and a `deny` or `fail` line
+ * when it is refused or does not happen, even after its `allow` (busy, a lost lock, a full disk).
+ */
 export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackInput): Promise<RollbackOutput> {
-  const denied = trustedOnly(ctx, 'rollback_agent_memory');
-  if (denied) return denied;
+  const auditPath = ctx.config?.audit ?? null;
+  const trail = (decision: AuditDecision, detail: string) => {
+    if (!auditPath) return;
+    try {
+      appendAudit(auditPath, auditRecord(ctx.caller.agent_id, ROLLBACK_OP, args.agent_id, decision, detail));
+    } catch {
+      // The answer says what went wrong; a refusal the trail cannot record is still a refusal.
+    }
+  };
+  const denied = trustedOnly(ctx, ROLLBACK_OP);
+  if (denied) {
+    trail('deny', denied.error);
+    return denied;
+  }
   const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
-  const fail = (message: string, code: ErrorCode = 'invalid_input') =>
+  const refuse = (message: string, code: ErrorCode) =>
     coded({ error: message, agent_id: args.agent_id, version: args.version, reason }, code);
+  const fail = (message: string, code: ErrorCode = 'invalid_input') => {
+    trail(FAILURES[code].audit, `${code}: ${message}`);
+    return refuse(message, code);
+  };
   if (!isValidAgentId(args.agent_id)) return fail(invalidAgentIdMessage(args.agent_id));
   // Restoring whole bytes would change private rows too, which a capped caller may neither
   // change nor detect: refused for every agent alike, whatever its rows (docs/trust.md).
@@ -266,14 +289,13 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
     throw error;
   }
 
-  // Audited before it happens; no audit record, no rollback.
-  const auditPath = ctx.config?.audit;
-  if (!auditPath) return fail('rollback refused: no audit log is configured', 'unavailable');
+  // Audited before it happens; no audit record, no rollback (and no line to say so).
+  if (!auditPath) return refuse('rollback refused: no audit log is configured', 'unavailable');
   try {
     const detail = rollbackAuditDetail(args.version, reason);
-    appendAudit(auditPath, auditRecord(ctx.caller.agent_id, 'rollback_agent_memory', args.agent_id, true, detail));
+    appendAudit(auditPath, auditRecord(ctx.caller.agent_id, ROLLBACK_OP, args.agent_id, true, detail));
   } catch (error) {
-    return fail(`rollback refused: the audit record could not be written (${describeError(error)})`, 'unavailable');
+    return refuse(`rollback refused: the audit record could not be written (${describeError(error)})`, 'unavailable');
   }
 
   const file = `${args.agent_id}${MANIFEST_SUFFIX}`;
