@@ -351,7 +351,9 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
   const cwd = resolveTurnCwd(input.cwd, serverCwd, home);
   const repo = detectRepo(cwd);
   const codexHome = await findCodexHome({ home, cwd: serverCwd, env: ctx.env, platform: process.platform });
-  const state = await codexTurnState(codexHome);
+  const warnings: string[] = [];
+  const state = await codexTurnState(codexHome, warnings);
+  for (const warning of warnings) ctx.warn(warning);
   const stage1 = classifyStage1(state.stage1);
 
   const now = ctx.now();
