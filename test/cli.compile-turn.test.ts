@@ -1,8 +1,12 @@
 /**
  * `bourdon compile-turn`, the real binary: `--json` prints exactly the brief the tool answers
  * (the recorded turn cases, run from each case's folder with its HOME and frozen clock), the
- * brief reads at 80 columns, and a refused argument is one line with the engine's words.
+ * brief reads at 80 columns, a refused argument is one line with the engine's words, and Codex's
+ * state database is read confined to the Codex home as the codex exporter reads it.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
@@ -77,5 +81,58 @@ describe('bourdon compile-turn', () => {
     expect(result.code).toBe(FAILURES.invalid_input.exit);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`bourdon: ${message}\n`);
+  });
+});
+
+describe("compile-turn reads Codex's state database confined (docs/security.md)", () => {
+  /** t_threads with a change only in the state database's log: th-5 retitled; the log and the main file as it was kept outside the home. */
+  function caseWithLogOutside() {
+    const turn = materialiseTurnCase('t_threads');
+    const state = path.join(turn.home, '.codex', 'state_5.sqlite');
+    const elsewhere = path.join(path.dirname(turn.home), 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const script = [
+      'import sqlite3,sys,shutil',
+      'c=sqlite3.connect(sys.argv[1],isolation_level=None)',
+      "c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0')",
+      "c.execute(\"UPDATE threads SET title='SecretWalTitle42 ILTT sync workouts' WHERE id='th-5'\")",
+      "shutil.copy(sys.argv[1], sys.argv[2]); shutil.copy(sys.argv[1] + '-wal', sys.argv[3])",
+    ].join('\n');
+    const kept = { main: path.join(elsewhere, 'main.sqlite'), wal: path.join(elsewhere, 'kept-wal') };
+    const python = spawnSync('python3', ['-c', script, state, kept.main, kept.wal], { encoding: 'utf8' });
+    expect(python.status, python.stderr).toBe(0);
+    for (const suffix of ['-wal', '-shm']) fs.rmSync(state + suffix, { force: true });
+    fs.copyFileSync(kept.main, state);
+    return { turn, state, kept };
+  }
+
+  it('a write-ahead log that is a link out of the Codex home is not followed, with one warning; the brief is the checkpointed rows', async () => {
+    const { turn, state, kept } = caseWithLogOutside();
+    fs.symlinkSync(kept.wal, `${state}-wal`);
+    const result = await run(turn, ['--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('SecretWalTitle42');
+    expect(JSON.parse(result.stdout)).toEqual(turn.expected);
+    const lines = result.stderr.split('\n').filter(Boolean);
+    expect(lines, result.stderr).toHaveLength(1);
+    expect(lines[0]).toContain(`${state}-wal: skipped`);
+    // The same log beside the database, not a link, is read: the refusal is the link's.
+    fs.rmSync(`${state}-wal`);
+    fs.copyFileSync(kept.wal, `${state}-wal`);
+    const again = await run(turn, ['--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('SecretWalTitle42');
+  });
+
+  it('a state database that is a link out of the Codex home is not read: no thread in the brief', async () => {
+    const { turn, state, kept } = caseWithLogOutside();
+    fs.rmSync(state);
+    fs.symlinkSync(kept.main, state);
+    const result = await run(turn, ['--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const brief = JSON.parse(result.stdout) as { items: { kind: string }[]; health: { native_stage1: string } };
+    expect(brief.items.filter((item) => item.kind === 'thread')).toEqual([]);
+    expect(brief.health.native_stage1).toBe('unknown');
   });
 });

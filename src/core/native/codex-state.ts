@@ -3,11 +3,13 @@
  * table as the engine selects from it (shared by the codex exporter and the turn compiler), and
  * the memory pipeline's health (Stage 1 jobs and outputs). The turn compiler asks on every Codex
  * turn, so what it reads is kept while the database's stamp (size, mtime, inode, and the log's)
- * is unchanged: a warm turn costs two stats, not a database load.
+ * is unchanged: a warm turn costs two stats, not a database load. The turn compiler reads it as
+ * the codex exporter does, confined to the Codex home (confined-reads.ts).
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CODEX_STATE_DB } from './codex-home.js';
+import { confinedDatabaseFiles, realOrSelf, safeFile } from './confined-reads.js';
 import { databaseStamp, openReadOnly, type ReadOnlyDatabase, type Row } from './sqlite.js';
 
 /** The columns a thread's time is read from, in the engine's order of preference. */
@@ -109,9 +111,12 @@ const turnStateCache = new Map<string, { stamp: string; state: CodexTurnState }>
 /**
  * The state a turn brief reads from the Codex home's database: none without a home or a
  * database; a database that cannot be read counts as present with nothing in it (the engine's
- * reading). Kept per database while its stamp holds.
+ * reading). Kept per database while its stamp holds. Read only inside the Codex home, as the
+ * codex exporter reads it (docs/security.md): a database that is a link leading out is none, and
+ * a log or journal beside it that does is left out with a warning in `warnings` (given when the
+ * database is read, not on each turn that reuses what was read).
  */
-export async function codexTurnState(codexHome: string | undefined): Promise<CodexTurnState> {
+export async function codexTurnState(codexHome: string | undefined, warnings: string[]): Promise<CodexTurnState> {
   if (codexHome === undefined) return NO_STATE;
   const file = path.join(codexHome, CODEX_STATE_DB);
   // The engine's `is_file()`: a folder of that name is no database.
@@ -119,18 +124,20 @@ export async function codexTurnState(codexHome: string | undefined): Promise<Cod
   const stamp = await databaseStamp(file);
   const cached = turnStateCache.get(file);
   if (cached?.stamp === stamp) return cached.state;
-  const state = await readTurnState(file);
+  const state = await readTurnState(codexHome, file, warnings);
   // One entry per database: a server sees one Codex home, a test a handful.
   if (turnStateCache.size >= 16) turnStateCache.clear();
   turnStateCache.set(file, { stamp, state });
   return state;
 }
 
-async function readTurnState(file: string): Promise<CodexTurnState> {
+async function readTurnState(codexHome: string, file: string, warnings: string[]): Promise<CodexTurnState> {
+  const roots = [await realOrSelf(codexHome)];
+  if (!(await safeFile(file, roots))) return NO_STATE;
   const empty: CodexTurnState = { stage1: { ...NO_STATE.stage1, present: true }, threads: [] };
   let db: ReadOnlyDatabase;
   try {
-    db = await openReadOnly(file);
+    db = await openReadOnly(file, await confinedDatabaseFiles(file, roots, warnings));
   } catch {
     return empty;
   }

@@ -200,8 +200,9 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /**
  * The files one database is read from: the database itself and, beside it, its write-ahead log
- * and rollback journal. A reader that confines what it reads (participants/files.ts) passes the
- * real paths it allowed, and undefined for a companion it refused: read as if absent.
+ * and rollback journal. A reader that confines what it reads (participants/source-reader.ts,
+ * confined-reads.ts) passes the paths it allowed, and undefined for a companion it refused: read
+ * as if absent.
  */
 export interface DatabaseFiles {
   readonly main: string;

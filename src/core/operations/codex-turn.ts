@@ -15,15 +15,10 @@ import { roundTenth } from '../native/python-values.js';
 import { codePointLength, codePointPrefix, pyStrip } from '../native/scrub.js';
 import { isAccessLevel, lowerLevel, type AccessLevel } from '../trust/access.js';
 import type { CompileTurnInput } from './inputs.js';
-import {
-  clean,
-  gatherCandidates,
-  preparedLibrary,
-  promptView,
-  threadCandidates,
-  type CandidateKind,
-  type PromptView,
-} from './turn-candidates.js';
+import { clean, type CandidateKind } from './turn-candidates.js';
+import { gatherCandidates } from './turn-gather.js';
+import { preparedLibrary } from './turn-library.js';
+import { promptView, type PromptView } from './turn-prompt-match.js';
 import { detectRepo, resolveTurnCwd, type RepoIdentity } from './turn-repo.js';
 import {
   basename,
@@ -35,6 +30,7 @@ import {
   type Scored,
   type TurnScene,
 } from './turn-scoring.js';
+import { threadCandidates } from './turn-threads.js';
 
 const TURN_SCHEMA_VERSION = 'codex-turn-brief/v1';
 const STRATEGY = 'turn_compiled';
@@ -355,7 +351,9 @@ export async function compileCodexTurn(ctx: OperationContext, input: CompileTurn
   const cwd = resolveTurnCwd(input.cwd, serverCwd, home);
   const repo = detectRepo(cwd);
   const codexHome = await findCodexHome({ home, cwd: serverCwd, env: ctx.env, platform: process.platform });
-  const state = await codexTurnState(codexHome);
+  const warnings: string[] = [];
+  const state = await codexTurnState(codexHome, warnings);
+  for (const warning of warnings) ctx.warn(warning);
   const stage1 = classifyStage1(state.stage1);
 
   const now = ctx.now();

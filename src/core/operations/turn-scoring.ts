@@ -6,7 +6,9 @@
  */
 import { calendarDayOf } from '../native/python-dates.js';
 import { codePointLength, containsWord } from '../native/scrub.js';
-import type { gatherCandidates, Candidate, PromptView } from './turn-candidates.js';
+import type { Candidate } from './turn-candidates.js';
+import type { gatherCandidates } from './turn-gather.js';
+import type { PromptView } from './turn-prompt-match.js';
 import { expandUser, resolveLoose, type RepoIdentity } from './turn-repo.js';
 
 /** Names too common to say where a turn is (a folder called `notes` says nothing). */

@@ -7,7 +7,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { compareParts, readText, safeDirectory, safeFile, walkFiles, type CodexLocations } from './paths.js';
+import { safeDirectory, safeFile } from '../../core/native/confined-reads.js';
+import { compareParts, readText, walkFiles, type CodexLocations } from './paths.js';
 import { friendlyLabel, looksLikeMemoriesPath, projectKeyFromCwd } from './projects.js';
 import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';

@@ -2,14 +2,15 @@
  * Where Codex keeps its memory, and safe access to it: the Codex home (`$CODEX_HOME`, else
  * `~/.codex`), the `~/codex-brain` overlay, the sources the engine reports as capabilities, and
  * reads that are bounded and never follow a symlink out of the source roots (the Codex home,
- * the overlay; either may itself be a link). Nothing here writes.
+ * the overlay; either may itself be a link: the rule is core/native/confined-reads.ts, which the
+ * turn compiler reads Codex's state database by too). Nothing here writes.
  */
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
-import type { DatabaseFiles } from '../../core/native/sqlite.js';
+import { realOrSelf, safeDirectory, safeFile, safeStat } from '../../core/native/confined-reads.js';
 import { compareCodePoints } from './text.js';
 
 export { normalizeLocalPath };
@@ -35,14 +36,6 @@ async function statOrUndefined(file: string): Promise<Stats | undefined> {
   }
 }
 
-async function realOrSelf(file: string): Promise<string> {
-  try {
-    return await realpath(file);
-  } catch {
-    return path.resolve(file);
-  }
-}
-
 export async function locate(environment: ExportEnvironment): Promise<CodexLocations> {
   const home = path.resolve(environment.home);
   const cwd = path.resolve(environment.cwd);
@@ -55,68 +48,6 @@ export async function locate(environment: ExportEnvironment): Promise<CodexLocat
     [codexHome, codexBrain].filter((dir): dir is string => dir !== undefined).map(realOrSelf),
   );
   return { home, cwd, platform: environment.platform, codexHome, codexBrain, roots };
-}
-
-/** Is `real` (a resolved path) inside one of the roots? */
-function insideRoots(real: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const relative = path.relative(root, real);
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  });
-}
-
-/**
- * The stats of a file or directory we may read, following a symlink only when it resolves inside
- * the roots; undefined when absent or pointing out.
- */
-async function safeStat(file: string, roots: readonly string[]): Promise<Stats | undefined> {
-  let info: Stats;
-  try {
-    info = await lstat(file);
-  } catch {
-    return undefined;
-  }
-  if (!info.isSymbolicLink()) {
-    // The path itself may pass through a symlinked parent; check where it really is.
-    if (!insideRoots(await realOrSelf(file), roots)) return undefined;
-    return info;
-  }
-  try {
-    const real = await realpath(file);
-    if (!insideRoots(real, roots)) return undefined;
-    return await stat(real);
-  } catch {
-    return undefined;
-  }
-}
-
-export async function safeFile(file: string, roots: readonly string[]): Promise<Stats | undefined> {
-  const info = await safeStat(file, roots);
-  return info?.isFile() ? info : undefined;
-}
-
-/**
- * The files SQLite would read for the database `file`, each confined to the roots as any file
- * is: a write-ahead log or rollback journal beside it that leads out is left out, with one
- * warning, and the database is read as if it had none (its checkpointed rows).
- */
-export async function confinedDatabaseFiles(
-  file: string,
-  roots: readonly string[],
-  warnings: string[],
-): Promise<DatabaseFiles> {
-  const companion = async (suffix: string): Promise<string | undefined> => {
-    const beside = file + suffix;
-    if (!(await lstat(beside).catch(() => undefined))) return undefined;
-    if (await safeFile(beside, roots)) return beside;
-    warnings.push(`${beside}: skipped, it leads outside the folders an export reads`);
-    return undefined;
-  };
-  return { main: file, wal: await companion('-wal'), journal: await companion('-journal') };
-}
-
-export async function safeDirectory(dir: string, roots: readonly string[]): Promise<boolean> {
-  return (await safeStat(dir, roots))?.isDirectory() ?? false;
 }
 
 /** Most files a directory walk returns (a runaway tree is cut there). */

@@ -10,7 +10,8 @@ import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
 import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
-import { confinedDatabaseFiles, normalizeLocalPath, safeFile, walkFiles, type CodexLocations } from './paths.js';
+import { confinedDatabaseFiles, safeFile } from '../../core/native/confined-reads.js';
+import { normalizeLocalPath, walkFiles, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
 import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
 
