@@ -1,7 +1,8 @@
 /**
  * The built-in demo library: invented agents working on an invented app. Its dates are
- * written relative to today (`__DAY-N__` = N days ago) so recent-work queries always find
- * something, whenever the demo runs. The shipped files are templates (`demo/templates/*.l5.yaml.in`,
+ * written relative to today (`__DAY-N__` = N days ago; `__MINUTES-AGO-N__`, a time N minutes
+ * ago, so that no stamp is ever in the future) so recent-work queries always find something,
+ * whenever the demo runs. The shipped files are templates (`demo/templates/*.l5.yaml.in`,
  * no `agents/` folder) so that nobody points `--library` at them by mistake and sees a library
  * whose every date is unreadable; `bourdon demo --keep` gives a real copy.
  */
@@ -31,9 +32,14 @@ export function installDemoLibrary(target: string, now = new Date()): string {
   for (const file of fs.readdirSync(demoTemplates())) {
     if (!file.endsWith('.l5.yaml' + TEMPLATE_SUFFIX)) continue;
     const text = fs.readFileSync(path.join(demoTemplates(), file), 'utf8');
-    const dated = text.replace(/__DAY-(\d+)__/g, (_, days: string) =>
-      localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - Number(days))),
-    );
+    // Days ago as local dates; times of today as minutes ago, so that no stamp is in the future.
+    const dated = text
+      .replace(/__DAY-(\d+)__/g, (_, days: string) =>
+        localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - Number(days))),
+      )
+      .replace(/__MINUTES-AGO-(\d+)__/g, (_, minutes: string) =>
+        new Date(now.getTime() - Number(minutes) * 60_000).toISOString().replace(/\.\d+Z$/, '+00:00'),
+      );
     fs.writeFileSync(path.join(agentsDir, file.slice(0, -TEMPLATE_SUFFIX.length)), dated);
   }
   return target;
