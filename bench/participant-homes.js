@@ -69,6 +69,17 @@ function automation(write, root, n, runs) {
   write(`${root}/${id}/memory.md`, log.join('\n'));
 }
 
+/**
+ * An automation home: 100 automations × 50 runs (a year of weekly runs), or at `scale` 2 twice
+ * as many automations with twice the runs each (4 times the runs: 200 × 100).
+ */
+function automations(write, bytes, root, scale) {
+  const count = 100 * scale;
+  const runs = 50 * scale;
+  for (let n = 0; n < count; n += 1) automation(write, root, n, runs);
+  return `${count} automations × ${runs} runs, ${(bytes() / 1e6).toFixed(1)} MB`;
+}
+
 /** A Copilot Chat transcript: session.start, then `turns` user turns (replies are never read, but are on disk). */
 function transcript(n, targetBytes) {
   const id = uuid('5d0c8a1e', n);
@@ -140,29 +151,25 @@ export const HOMES = {
     }
     return `500 workspaces, 2,000 transcripts, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
-  'claude-code-automations'(home) {
+  'claude-code-automations'(home, scale = 1) {
     const { write, bytes } = writer(home);
     write('.claude/settings.json', '{}\n');
-    for (let n = 0; n < 100; n += 1) automation(write, '.claude/automations', n, 50);
-    return `100 automations × 50 runs, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return automations(write, bytes, '.claude/automations', scale);
   },
-  'codex-automations'(home) {
+  'codex-automations'(home, scale = 1) {
     const { write, bytes } = writer(home);
     write('.codex/config.toml', 'model = "gpt-5"\n');
-    for (let n = 0; n < 100; n += 1) automation(write, '.codex/automations', n, 50);
-    return `100 automations × 50 runs, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return automations(write, bytes, '.codex/automations', scale);
   },
-  'cursor-automations'(home) {
+  'cursor-automations'(home, scale = 1) {
     const { write, bytes } = writer(home);
     write('.cursor/argv.json', '{}\n');
-    for (let n = 0; n < 100; n += 1) automation(write, '.cursor/automations', n, 50);
-    return `100 automations × 50 runs, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return automations(write, bytes, '.cursor/automations', scale);
   },
-  'copilot-automations'(home) {
+  'copilot-automations'(home, scale = 1) {
     const { write, bytes } = writer(home);
     write('.copilot-bourdon/memory.md', memoryFile(20, 5, 'Copilot Bourdon Memory'));
-    for (let n = 0; n < 100; n += 1) automation(write, '.copilot-bourdon/automations', n, 50);
-    return `100 automations × 50 runs, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return automations(write, bytes, '.copilot-bourdon/automations', scale);
   },
   'claude-desktop-code'(home) {
     const { write, bytes } = writer(home);

@@ -6,7 +6,8 @@
 // user of each realistically has. Each export runs the real binary (`bourdon <participant>
 // export --out …`), cold (a new process each run), median of --runs (5): CPU time (user +
 // system) and wall time from bash's `time`, peak RSS from GNU time. Budget (issue 40): ≤ 5 s
-// and ≤ 300 MB each. `--only a,b` runs those participants alone; `--json` prints JSON.
+// and ≤ 300 MB each. `--only a,b` runs those participants alone; `--scale 2` gives the four
+// automation participants a home 4 times larger (200 automations × 100 runs); `--json` prints JSON.
 // (openclaw, the network source, has bench/participants-openclaw.js; codex and cursor theirs.)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { flagReader, measureExport } from './lib.js';
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '5'));
 const ONLY = flag('--only', '') ? flag('--only', '').split(',') : null;
+const SCALE = Number(flag('--scale', '1'));
 const BUDGET_MS = 5000;
 const BUDGET_RSS_MB = 300;
 const asJson = process.argv.includes('--json');
@@ -86,7 +88,7 @@ for (const [id, make] of Object.entries(HOMES)) {
   if (!wanted(id)) continue;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bourdon-bench-${id}-`));
   try {
-    const made = make(dir);
+    const made = make(dir, SCALE);
     results.push({ name: `${id} (${made})`, ...(await run(dir, [id, 'export'])) });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -11,13 +11,8 @@ import { maskTokens } from '../src/core/trust/token-mask.js';
 import { maskConfiguredTokens, maskSecret } from '../src/core/trust/audit.js';
 import { cappedFetch } from '../src/mcp/remote/capped-fetch.js';
 import { remoteClient, withinBudget } from '../src/mcp/remote/client.js';
-import {
-  AnswerTooLarge,
-  classifyFailure,
-  maskedReason,
-  RemoteHttpRefusal,
-  RemoteTimeout,
-} from '../src/mcp/remote/failure.js';
+import { AnswerTooLarge, RemoteHttpRefusal, RemoteTimeout } from '../src/core/remote-failure.js';
+import { classifySdkFailure as classifyFailure, maskedReason } from '../src/mcp/remote/failure.js';
 
 const servers: net.Server[] = [];
 let closedUrl: string;
@@ -98,7 +93,7 @@ describe('classifyFailure: by class and code, never by message text', () => {
     const error = await failureOf(withinBudget(new Promise(() => {}), 20));
     expect(error).toBeInstanceOf(RemoteTimeout);
     expect(error).toMatchObject({ budgetMs: 20, code: 'peer_unreachable' });
-    expect(classifyFailure(error, closedUrl)).toEqual({ kind: 'timeout' });
+    expect(classifyFailure(error, closedUrl)).toEqual({ kind: 'timeout', budgetMs: 20, what: 'answer' });
   });
 
   it('an answer over the cap fails as AnswerTooLarge, whether or not its length is declared', async () => {

@@ -154,6 +154,33 @@ describe('export flags', () => {
     expect(epoch.code).toBe(2);
   });
 
+  it('says once that there is no source, naming where it looked; --json lists every source', async () => {
+    // codex looks for nine sources, seven of them inside ~/.codex: the missing folder stands for them.
+    const codex = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml')]);
+    expect(codex.code, codex.stderr).toBe(0);
+    expect(codex.stderr).toBe('');
+    expect(codex.stdout).toBe(
+      `nothing codex: no source found (looked for ${path.join(home, '.codex')}, ${path.join(home, 'codex-brain')}); nothing written\n`,
+    );
+    // One source, missing under a ~/.claude that exists: named as it is.
+    const automations = await bourdon(['claude-code-automations', 'export', '--out', path.join(root, 'cca.yaml')]);
+    expect(automations.code, automations.stderr).toBe(0);
+    expect(automations.stderr).toBe('');
+    expect(automations.stdout).toBe(
+      `nothing claude-code-automations: no source found (looked for ${path.join(home, '.claude', 'automations')}); nothing written\n`,
+    );
+    // In an 80-column terminal that one line wraps (each part indented under it), and nothing else is said.
+    const narrow = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml')], { COLUMNS: '80' });
+    expect(narrow.stderr).toBe('');
+    expect(narrow.stdout.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(narrow.stdout.replaceAll('\n  ', ' ')).toBe(codex.stdout);
+    const json = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml'), '--json']);
+    const report = JSON.parse(json.stdout) as { outcome: string; sources: { found: boolean }[]; warnings: string[] };
+    expect(report).toMatchObject({ outcome: 'nothing', warnings: [] });
+    expect(report.sources).toHaveLength(9);
+    expect(fs.existsSync(path.join(root, 'codex.yaml'))).toBe(false);
+  });
+
   it('names a participant this build does not have in one line', async () => {
     const result = await bourdon(['codex', 'export', '--dry-run']);
     if (result.code === 0) return; // registered since: nothing to check here

@@ -365,6 +365,21 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
     expect(oneLine(result.stderr)).toMatch(/handshake refused: connection refused at http:\/\/127\.0\.0\.1:\d+/);
     nothingWritten();
   });
+
+  it('a connection cut before the answer: one line naming the system code, unreachable as every remote call', async () => {
+    const server = await handler((request) => {
+      request.socket.destroy();
+    });
+    const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: server.url });
+    expect(result.code).toBe(EXPORT_FAILED);
+    expect(oneLine(result.stderr)).toBe(
+      `bourdon: openclaw: handshake refused: the network dropped the connection to ${server.url} before it answered (ECONNRESET)`,
+    );
+    const json = await bourdon(['openclaw', 'export', '--out', out(), '--json'], { OPENCLAW_URL: server.url });
+    expect(json.code).toBe(EXPORT_FAILED);
+    expect(JSON.parse(json.stdout)).toMatchObject({ code: 'peer_unreachable' });
+    nothingWritten();
+  });
 });
 
 describe('openclaw export: answers that are not what they should be', () => {

@@ -15,7 +15,7 @@ import { parseSince, SINCE_FORMS } from '../core/store/dates.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
-import type { ExportEnvironment, Participant, VariableFlag } from '../participants/participant.js';
+import type { ExportEnvironment, Participant, SourceStatus, VariableFlag } from '../participants/participant.js';
 
 /** The flags of every export command (and of export-all, but --out and --print). */
 export const exportFlags = {
@@ -90,11 +90,22 @@ abstract class ExportCommand extends BaseCommand {
   }
 }
 
+/**
+ * Where an export looked, for its one line: each source's path but those inside a missing one,
+ * which stands for them (codex's nine sources are `~/.codex` and `~/codex-brain`); `--json`
+ * lists them all.
+ */
+function lookedFor(sources: readonly SourceStatus[]): string[] {
+  const missing = sources.filter((source) => !source.found && source.path).map((source) => source.path);
+  const under = (file: string, folder: string) => file.startsWith(folder + path.sep);
+  return sources.map((source) => source.path).filter((file) => file && !missing.some((folder) => under(file, folder)));
+}
+
 /** One line saying what an export did. */
 function exportLine(report: ExportReport): string {
   const c = colors();
   if (report.outcome === 'nothing') {
-    const looked = report.sources.map((source) => source.path).join(', ');
+    const looked = lookedFor(report.sources).join(', ');
     return `${c.cyan('nothing')} ${report.agent_id}: no source found${looked ? ` (looked for ${looked})` : ''}; nothing written`;
   }
   const counts = report.counts

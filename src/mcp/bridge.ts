@@ -34,7 +34,8 @@ import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 import { isProtocolError, passThrough, relay } from './bridge/forwarded.js';
 import { Upstream } from './bridge/upstream.js';
-import { classifyFailure, remoteFailureCode } from './remote/failure.js';
+import { remoteFailureCode } from '../core/remote-failure.js';
+import { classifySdkFailure } from './remote/failure.js';
 
 const BRIDGE_TIMEOUT_MS = 30_000;
 
@@ -107,7 +108,7 @@ export class StdioBridge {
       this.tools = listed.tools;
     } catch (error) {
       this.upstream.reset();
-      const code = remoteFailureCode(classifyFailure(error, this.url));
+      const code = remoteFailureCode(classifySdkFailure(error, this.url));
       throw new BridgeStartError(this.upstream.explain(error, this.connectTimeoutMs), code);
     }
     this.instructions = client.getInstructions();

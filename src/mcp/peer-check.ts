@@ -9,7 +9,8 @@ import { MAX_PEER_ERROR_CHARS, PEER_BUDGET_MS } from './peer-client.js';
 import { answerPayload } from './remote/answer.js';
 import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
-import { classifyFailure, maskedReason, RemoteHttpRefusal } from './remote/failure.js';
+import { RemoteHttpRefusal } from '../core/remote-failure.js';
+import { classifySdkFailure, maskedReason } from './remote/failure.js';
 
 export interface PeerCheck {
   name: string;
@@ -96,7 +97,7 @@ function peerFailure(error: unknown, peer: PeerConfig, budgetMs: number, token: 
   }
   const remove = `\`bourdon peers remove ${peer.name}\``;
   const timeout = `timeout: no answer from ${where} within ${budgetMs} ms; is the machine up? Else ${remove}`;
-  const failure = classifyFailure(error, peer.url);
+  const failure = classifySdkFailure(error, peer.url);
   if (failure.kind === 'http' && (failure.status === 401 || failure.status === 403))
     return `the peer refused the token (HTTP ${failure.status}): check that ${peer.token_env} holds a member token ${peer.name} issued (\`bourdon agent add\` there)`;
   if (failure.kind === 'timeout') return timeout;

@@ -10,7 +10,7 @@
 import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
 import { containsSecret, redactSecrets } from '../core/trust/redaction.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
-import { stringifyYaml } from '../core/store/yaml.js';
+import { stringifyYamlPiecewise } from '../core/store/yaml.js';
 import type { ManifestData } from './participant.js';
 import { codePointLength, codePointPrefix } from './scrub.js';
 
@@ -163,14 +163,17 @@ function rowDate(row: Row): string {
  * it would not, the newest rows that fit are kept — dated rows newest first, then undated ones
  * in their participant's order — and the others are left out and counted. Each list keeps its
  * order. Returns the manifest unchanged when it fits, and its YAML (`stringifyYaml`), which
- * sizing it made (writing it need not make it again).
+ * sizing it made (writing it need not make it again). Each row is serialised once, however many
+ * selections are tried (`stringifyYamlPiecewise`).
  */
 export function fitManifest(
   manifest: ManifestData,
   limit: number = MAX_MANIFEST_BYTES,
 ): { manifest: ManifestData; leftOut: LeftOut; yaml: string | null } {
-  const size = (data: ManifestData) => Buffer.byteLength(stringifyYaml(data));
-  const whole = stringifyYaml(manifest);
+  const rowTexts = new WeakMap<object, string>();
+  const yamlOf = (data: ManifestData) => stringifyYamlPiecewise(data, rowTexts);
+  const size = (data: ManifestData) => Buffer.byteLength(yamlOf(data));
+  const whole = yamlOf(manifest);
   if (Buffer.byteLength(whole) <= limit) return { manifest, leftOut: { entities: 0, sessions: 0 }, yaml: whole };
   const entities = (manifest.known_entities ?? []) as Row[];
   const sessions = (manifest.recent_sessions ?? []) as Row[];
@@ -192,7 +195,7 @@ export function fitManifest(
       known_entities: entities.filter((row) => kept.has(row)),
       recent_sessions: sessions.filter((row) => kept.has(row)),
     };
-    const yaml = stringifyYaml(fitted);
+    const yaml = yamlOf(fitted);
     if (Buffer.byteLength(yaml) <= limit) {
       const leftOut = {
         entities: entities.length - fitted.known_entities.length,

@@ -278,3 +278,61 @@ export function stringifyYaml(value: unknown): string {
   });
   return escapeForPyYaml(doc.toString({ singleQuote: true, lineWidth: 0 }));
 }
+
+/**
+ * `stringifyYaml(mapping)`, written a top-level key and a list item at a time: the same text, since
+ * the writer writes each key of a block mapping and each item of a block list alone, at the same
+ * indentation wherever it stands, but without the `yaml` package's document model of the whole,
+ * which for an export of 20,000 sessions was most of its peak memory (bench/README.md,
+ * "Participant exports"). The text of each object item is kept in `items`: a caller writing
+ * several selections of the same rows (fitManifest) writes each row once (the rows must not
+ * change in between). Data where one object
+ * appears twice (the writer gives it an anchor and aliases, numbered over the whole document) is
+ * written whole.
+ */
+export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object, string> = new WeakMap()): string {
+  const entries = Object.entries(mapping);
+  if (entries.length === 0 || entries.some(([, value]) => value === undefined) || sharesAnObject(mapping))
+    return stringifyYaml(mapping);
+  const parts: string[] = [];
+  for (const [key, value] of entries) {
+    // `key:` on a line of its own, as the writer writes it over a list (quoted where it must be).
+    const probe = Array.isArray(value) && value.length > 0 ? stringifyYaml({ [key]: [null] }) : '';
+    if (!Array.isArray(value) || !probe.endsWith(`:\n${LIST_PROBE}`)) {
+      parts.push(stringifyYaml({ [key]: value }));
+      continue;
+    }
+    const keyLine = probe.slice(0, -LIST_PROBE.length);
+    parts.push(keyLine);
+    for (const item of value) {
+      const row = typeof item === 'object' && item !== null ? item : undefined;
+      const cached = row && items.get(row);
+      if (cached !== undefined) {
+        parts.push(cached);
+        continue;
+      }
+      // Each item as the writer writes a one-item list in the same place.
+      const itemText = stringifyYaml({ [key]: [item] }).slice(keyLine.length);
+      if (row) items.set(row, itemText);
+      parts.push(itemText);
+    }
+  }
+  return parts.join('');
+}
+
+/** A one-item list of null, as the writer writes it under a key. */
+const LIST_PROBE = '  - null\n';
+
+/** Whether some object (mapping or list) is reached twice in JSON-like `root`. */
+function sharesAnObject(root: object): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (seen.has(node)) return true;
+    seen.add(node);
+    stack.push(...Object.values(node));
+  }
+  return false;
+}

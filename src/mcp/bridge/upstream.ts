@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { MAX_BRIDGED_RESPONSE_BYTES } from '../remote/capped-fetch.js';
 import { remoteClient, withinBudget } from '../remote/client.js';
-import { classifyFailure, maskedReason } from '../remote/failure.js';
+import { classifySdkFailure, maskedReason } from '../remote/failure.js';
 import { isProtocolError } from './forwarded.js';
 
 export interface UpstreamOptions {
@@ -89,7 +89,7 @@ export class Upstream {
     try {
       return await run(await this.connected());
     } catch (error) {
-      const failure = isProtocolError(error) ? null : classifyFailure(error, this.options.url);
+      const failure = isProtocolError(error) ? null : classifySdkFailure(error, this.options.url);
       if (failure?.kind !== 'http' || (failure.status !== 400 && failure.status !== 404)) throw error;
       this.reset();
       return run(await this.connected());
@@ -123,7 +123,7 @@ export class Upstream {
   explain(error: unknown, budgetMs = this.options.timeoutMs): string {
     const { url, token, tokenEnv } = this.options;
     const where = `the Bourdon server at ${url}`;
-    const failure = classifyFailure(error, url);
+    const failure = classifySdkFailure(error, url);
     let reason: string;
     if (failure.kind === 'network') {
       reason = `cannot reach ${where}: ${NETWORK_WORDS[failure.code] ?? failure.code}`;

@@ -38,12 +38,8 @@ async function exportCodex(environment: ExportEnvironment): Promise<ParticipantE
   const where = await locate(environment);
   const sources = await discoverSources(where);
   const found = sources.filter((source) => source.found);
-  if (found.length === 0) {
-    warnings.push(
-      `codex: no Codex memory found (looked for ${sources[0].path} and ${sources[8].path}); nothing exported`,
-    );
-    return { manifest: undefined, sources, warnings };
-  }
+  // Nothing found: the report says so, once, naming where it looked (export-command.ts).
+  if (found.length === 0) return { manifest: undefined, sources, warnings };
   const records = await guarded<SessionRecord[]>('sessions', warnings, [], () =>
     collectSessionRecords(where, warnings),
   );

@@ -10,6 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { BourdonError } from '../../core/errors.js';
+import { AnswerTooLarge, classifyFailure, RemoteTimeout } from '../../core/remote-failure.js';
 import { maskTokens } from '../../core/trust/token-mask.js';
 import { packageInfo } from '../../core/admin/version.js';
 
@@ -44,29 +45,40 @@ function shownOrigin(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }
 
-/** Why a transport failed, in words a person acts on; the error's own text only as a last resort. */
-function transportFailure(error: NodeJS.ErrnoException, url: URL): string {
+/**
+ * Why a request failed, in words a person acts on: classified as every call to another server
+ * is (core/remote-failure.ts, by error class and system code); the error's own text only as a
+ * last resort. A port fetch would block means nothing to `node:http`, so is not named.
+ */
+function transportFailure(error: unknown, url: URL): string {
+  if (error instanceof InstanceUnreachable) return error.message;
   const where = shownOrigin(url);
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return `connection refused at ${where}: nothing listens there (is OpenClaw running? set OPENCLAW_URL or --url)`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `${url.hostname} does not resolve (check OPENCLAW_URL or --url)`;
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return `${where} closed the connection before answering`;
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return `${where} cannot be reached from this machine (${error.code})`;
-    default:
-      if (
-        typeof error.code === 'string' &&
-        /^(CERT_|ERR_TLS_|ERR_SSL_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_)/.test(error.code)
-      )
-        return `TLS with ${where} failed (${error.code}): its certificate is not trusted here`;
-      return `${where}: ${error.message.split('\n')[0]}`;
+  const failure = classifyFailure(error, url.href);
+  switch (failure.kind) {
+    case 'timeout': {
+      const within = failure.budgetMs === undefined ? 'in time' : `within ${seconds(failure.budgetMs)}`;
+      return failure.what === 'connection'
+        ? `no connection to ${where} ${within} (the connect timeout, --connect-timeout)`
+        : `${where}${url.pathname} did not answer ${within} (the timeout, --timeout)`;
+    }
+    case 'too-large':
+      return `${url.pathname} answered more than ${failure.limit} bytes (the cap, BOURDON_OPENCLAW_MAX_BYTES); refused`;
+    case 'network':
+      switch (failure.cause) {
+        case 'refused':
+          return `connection refused at ${where}: nothing listens there (is OpenClaw running? set OPENCLAW_URL or --url)`;
+        case 'dns':
+          return `${url.hostname} does not resolve (check OPENCLAW_URL or --url)`;
+        case 'tls':
+          return `TLS with ${where} failed (${failure.code}): its certificate is not trusted here`;
+        case 'dropped':
+          return `the network dropped the connection to ${where} before it answered (${failure.code})`;
+        case 'connect-timeout':
+          return `no connection to ${where}: the system gave up waiting (${failure.code})`;
+      }
+      break;
   }
+  return `${where}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
 }
 
 /** Seconds as a person reads them (`5 s`, `0.2 s`). */
@@ -95,8 +107,7 @@ export class InstanceClient {
       try {
         answer = await this.once(url, options.withToken ?? true);
       } catch (error) {
-        if (error instanceof InstanceUnreachable) throw new InstanceUnreachable(this.mask(error.message));
-        throw new InstanceUnreachable(this.mask(transportFailure(error as NodeJS.ErrnoException, url)));
+        throw new InstanceUnreachable(this.mask(transportFailure(error, url)));
       }
       if (!('redirect' in answer)) return answer;
       let next: URL;
@@ -150,10 +161,7 @@ export class InstanceClient {
           return;
         }
         const declared = Number(response.headers['content-length']);
-        const tooLarge = () =>
-          new InstanceUnreachable(
-            `${url.pathname} answered more than ${maxBytes} bytes (the cap, BOURDON_OPENCLAW_MAX_BYTES); refused`,
-          );
+        const tooLarge = () => new AnswerTooLarge(maxBytes);
         if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge());
         const chunks: Buffer[] = [];
         let size = 0;
@@ -167,33 +175,13 @@ export class InstanceClient {
         response.on('aborted', () => fail(new InstanceUnreachable(`${url.pathname}: the answer was cut off`)));
       });
       request.on('error', (error) => fail(error));
-      timers.push(
-        setTimeout(
-          () =>
-            fail(
-              new InstanceUnreachable(
-                `no connection to ${shownOrigin(url)} within ${seconds(connectTimeoutMs)} (the connect timeout, --connect-timeout)`,
-              ),
-            ),
-          connectTimeoutMs,
-        ),
-      );
+      timers.push(setTimeout(() => fail(new RemoteTimeout(connectTimeoutMs, 'connection')), connectTimeoutMs));
       request.on('socket', (socket) => {
         const connected = () => clearTimeout(timers[0]);
         if (!socket.connecting) connected();
         else socket.once('connect', connected);
       });
-      timers.push(
-        setTimeout(
-          () =>
-            fail(
-              new InstanceUnreachable(
-                `${shownOrigin(url)}${url.pathname} did not answer within ${seconds(timeoutMs)} (the timeout, --timeout)`,
-              ),
-            ),
-          timeoutMs,
-        ),
-      );
+      timers.push(setTimeout(() => fail(new RemoteTimeout(timeoutMs, 'answer')), timeoutMs));
       request.end();
     });
   }
