@@ -9,11 +9,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError } from '../core/errors.js';
+import { BourdonError, describeError } from '../core/errors.js';
 import { parseCalendarDay, parseSince, sourceDateEpoch } from '../core/store/dates.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
-import { serialiseManifest } from '../core/writes/writes.js';
+import { SerialiseRefused, serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
 import { writtenManifestMisfit } from '../core/store/model.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
@@ -149,7 +149,9 @@ export async function runExport(
   try {
     data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
   } catch (error) {
-    throw new BourdonError(`${participant.agentId}: ${(error as Error).message}`, 'source_unreadable');
+    // Refused (too large, would not read back): what the source held; anything else is a bug.
+    const code = error instanceof SerialiseRefused ? 'source_unreadable' : 'internal';
+    throw new BourdonError(`${participant.agentId}: ${describeError(error)}`, code);
   }
   report.counts = counts;
   report.yaml = data.toString('utf8');

@@ -23,7 +23,7 @@ import { runCommitJob, type CommitJob } from './commit-steps.js';
 import { commitOnWriteThread } from './write-thread.js';
 import { microsecondsOf } from '../store/dates.js';
 
-export { serialiseManifest } from './serialise.js';
+export { SerialiseRefused, serialiseManifest } from './serialise.js';
 export { buildManifest, mergeCommitRows, type BuiltManifest, type CommitCounts } from './manifest-build.js';
 
 /** The commit's input shape, for the adapters that build one. */
