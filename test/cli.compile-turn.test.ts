@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
-import { materialiseTurnCase, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
+import { materialiseTurnCase, turnCaseIds, turnServer, type TurnCase } from './helpers/turn-cases.js';
 import { displayWidth } from '../src/cli/width.js';
 
 /** The tool arguments as the command's flags. */
@@ -125,7 +125,7 @@ describe("compile-turn reads Codex's state database confined (docs/security.md)"
     expect(again.stdout).toContain('SecretWalTitle42');
   });
 
-  it('a state database that is a link out of the Codex home is not read: no thread in the brief', async () => {
+  it('a state database that is a link out of the Codex home is not read, with one warning naming it: no thread in the brief', async () => {
     const { turn, state, kept } = caseWithLogOutside();
     fs.rmSync(state);
     fs.symlinkSync(kept.main, state);
@@ -134,5 +134,27 @@ describe("compile-turn reads Codex's state database confined (docs/security.md)"
     const brief = JSON.parse(result.stdout) as { items: { kind: string }[]; health: { native_stage1: string } };
     expect(brief.items.filter((item) => item.kind === 'thread')).toEqual([]);
     expect(brief.health.native_stage1).toBe('unknown');
+    const codexHome = path.dirname(state);
+    expect(result.stderr).toBe(`bourdon: warning: ${state}: skipped, it is a link leading outside ${codexHome}\n`);
+  });
+
+  it('a long-running server says that refusal once, when it reads the database, not on every warm turn', async () => {
+    const { turn, state, kept } = caseWithLogOutside();
+    fs.rmSync(state);
+    fs.symlinkSync(kept.main, state);
+    const server = await turnServer(turn, 'confined-turns');
+    try {
+      for (let call = 0; call < 3; call++) {
+        const result = await server.client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
+        expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+      }
+    } finally {
+      await server.close();
+    }
+    const stderr = server.stderr();
+    const named = stderr.split('\n').filter((line) => line.includes('state_5.sqlite'));
+    expect(named, stderr).toEqual([
+      `bourdon: warning: ${state}: skipped, it is a link leading outside ${path.dirname(state)}`,
+    ]);
   });
 });

@@ -179,6 +179,51 @@ describe('codex participant: sources and failures', () => {
     expect(sessionsOf(result.manifest).map((session) => session.key_actions)).toEqual([['Tune the harbour lights']]);
   });
 
+  it('says each file it refuses once: a MEMORY.md linked out of the Codex home is one warning naming it', async () => {
+    const outside = tempDir('cx-outside-');
+    write(path.join(outside, 'MEMORY.md'), '# Task Group: secret from outside\n');
+    const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
+    const memoryMd = path.join(home, '.codex', 'memories', 'MEMORY.md');
+    fs.mkdirSync(path.dirname(memoryMd));
+    fs.symlinkSync(path.join(outside, 'MEMORY.md'), memoryMd);
+    const result = await codexParticipant.export(environment(home));
+    expect(result.warnings).toEqual([
+      `${memoryMd}: skipped, it is a link leading outside ${path.join(home, '.codex')}`,
+    ]);
+    expect(result.sources.find((source) => source.name === 'memory_md')?.found).toBe(false);
+  });
+
+  it('does not read a rollout the state database names outside the Codex home, with one warning; one inside is read', async () => {
+    const require = createRequire(import.meta.url);
+    const SQL = await (require('sql.js') as () => Promise<{ Database: new () => SqlDatabase }>)();
+    const home = freshHome();
+    const codexHome = path.join(home, '.codex');
+    const inside = path.join(codexHome, 'sessions', 'rollout-2026-04-20T10-00-00-t-1.jsonl');
+    const outside = path.join(home, 'elsewhere', 'rollout-2026-04-20T10-00-00-t-1.jsonl');
+    for (const file of [inside, outside])
+      write(file, [meta('t-1', '/work/harbour'), patch(['src/secret.ts'])].join('\n'));
+    const exportNaming = async (rollout: string) => {
+      const db = new SQL.Database();
+      db.run('CREATE TABLE threads (id, title, cwd, rollout_path, updated_at)');
+      db.run('INSERT INTO threads VALUES (?, ?, ?, ?, ?)', [
+        't-1',
+        'Tune the harbour lights',
+        '/work/harbour',
+        rollout,
+        '2026-04-20T10:00:00Z',
+      ]);
+      write(path.join(codexHome, 'state_5.sqlite'), db.export());
+      db.close();
+      return codexParticipant.export(environment(home));
+    };
+    const refused = await exportNaming(outside);
+    expect(refused.warnings).toEqual([`${outside}: skipped, it leads outside ${codexHome}`]);
+    expect(sessionsOf(refused.manifest).map((session) => session.files_touched)).toEqual([undefined]);
+    const read = await exportNaming(inside);
+    expect(read.warnings).toEqual([]);
+    expect(sessionsOf(read.manifest).map((session) => session.files_touched)).toEqual([['src/secret.ts']]);
+  });
+
   it('keeps the files apply_patch touched, only for rollouts up to 1,000,000 bytes', async () => {
     const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'noise', text: 'x'.repeat(1_000_000) } });
     const home = indexedHome([

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { runExportCli } from './helpers/export-cli.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 
 const PGPASS = 'db.example.com:5432:app:admin:PgpassSecret42';
@@ -290,24 +291,43 @@ describe('the SQLite participants read confined (cursor, copilot-cli)', () => {
   });
 });
 
+/** The recorded cx_state_db home in a fresh machine, with `elsewhere/` beside the home (outside the Codex home); `exportCodex` exports into its library. */
+function codexMachine() {
+  const root = tempDir('bourdon-codex-links-');
+  const folders = {
+    home: path.join(root, 'home'),
+    bourdonHome: path.join(root, 'config'),
+    library: path.join(root, 'library'),
+  };
+  const fixture = path.join(
+    REPO_ROOT,
+    'test',
+    'fixtures',
+    'conformance',
+    'participants',
+    'codex',
+    'cx_state_db',
+    'home',
+  );
+  fs.cpSync(fixture, folders.home, { recursive: true });
+  const codexHome = path.join(folders.home, '.codex');
+  const elsewhere = path.join(root, 'elsewhere');
+  fs.mkdirSync(elsewhere);
+  const exportCodex = async () => {
+    const result = await runExportCli(folders, ['codex', 'export'], { CODEX_HOME: undefined });
+    expect(result.code, result.stderr).toBe(0);
+    return {
+      stderr: result.stderr,
+      manifest: fs.readFileSync(path.join(folders.library, 'agents', 'codex.l5.yaml'), 'utf8'),
+    };
+  };
+  return { root, home: folders.home, codexHome, elsewhere, exportCodex };
+}
+
 describe("codex reads its state database's log confined too", () => {
   it('a write-ahead log beside state_5.sqlite that is a link out is refused with one warning; the checkpointed rows are exported', async () => {
-    const root = tempDir('bourdon-codex-wal-');
-    const home = path.join(root, 'home');
-    const fixture = path.join(
-      REPO_ROOT,
-      'test',
-      'fixtures',
-      'conformance',
-      'participants',
-      'codex',
-      'cx_state_db',
-      'home',
-    );
-    fs.cpSync(fixture, home, { recursive: true });
+    const { root, home, elsewhere } = codexMachine();
     const state = path.join(home, '.codex', 'state_5.sqlite');
-    const elsewhere = path.join(root, 'elsewhere');
-    fs.mkdirSync(elsewhere);
     // A change only in the log: kept (with the main file as it was) while the connection is open.
     python(
       [
@@ -344,4 +364,54 @@ describe("codex reads its state database's log confined too", () => {
     expect(again.code, again.stderr).toBe(0);
     expect(fs.readFileSync(out, 'utf8')).toContain('SecretWalTitle42');
   });
+});
+
+describe('codex: a main file of the Codex home that is a link out is refused with one warning (docs/security.md)', () => {
+  /** A file outside the Codex home holding SecretOutside42 where `file` (a path in the Codex home) would be. */
+  const outsideFiles: [string, string, (file: string, outside: string) => void][] = [
+    [
+      'memories/MEMORY.md',
+      'MEMORY.md',
+      (_file, outside) => {
+        write(outside, '# Task Group: SecretOutside42\n');
+      },
+    ],
+    [
+      'state_5.sqlite',
+      'state.sqlite',
+      (file, outside) => {
+        fs.copyFileSync(file, outside);
+        fs.rmSync(file);
+        python(
+          "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.execute(\"UPDATE threads SET title='SecretOutside42' WHERE id='thr-aaaa-0001'\")\nc.commit()",
+          outside,
+        );
+      },
+    ],
+  ];
+
+  it.each(outsideFiles)(
+    '%s linked outside: the rest is exported, one warning names it, its content is not published',
+    async (relative, name, makeOutside) => {
+      const { codexHome, elsewhere, exportCodex } = codexMachine();
+      const file = path.join(codexHome, relative);
+      const outside = path.join(elsewhere, name);
+      makeOutside(file, outside);
+      fs.symlinkSync(outside, file);
+      const { stderr, manifest } = await exportCodex();
+      // The rest: the raw memories (and, without the database, the session index's sessions).
+      expect(manifest).toContain('explain quarry schema');
+      expect(manifest).not.toContain('SecretOutside42');
+      const named = stderr.split('\n').filter((line) => line.includes(path.basename(file)));
+      expect(named, stderr).toEqual([
+        expect.stringContaining(`${file}: skipped, it is a link leading outside ${codexHome}`),
+      ]);
+      // The same file in the home, not a link, is read: the refusal is the link's.
+      fs.rmSync(file);
+      fs.copyFileSync(outside, file);
+      const again = await exportCodex();
+      expect(again.manifest).toContain('SecretOutside42');
+      expect(again.stderr).not.toContain(path.basename(file));
+    },
+  );
 });

@@ -11,6 +11,8 @@
  *   fallbacks); it may itself be a link (a brain folder kept in a synced drive).
  * - Every path below a source root is read only if its real path stays inside the root's real
  *   path: a link in a store that leads out of it (to ~/.pgpass, ~/.kube/config) is refused.
+ *   That rule is core/native/confined-reads.ts (shared with the codex exporter and the turn
+ *   compiler); this reader decides which roots there are.
  * - A path that a file in the working folder names (`./.mcp.json` naming a graph) is read only
  *   if it stays inside the working folder (`namedBy`); a path the user gives explicitly is not
  *   subject to this.
@@ -21,6 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { compareCodePoints } from '../core/native/python-values.js';
+import { confinedDatabaseFiles, confinedPath, realOrNull, within } from '../core/native/confined-reads.js';
 import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
 import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
@@ -35,30 +38,6 @@ const MAX_WALK_FILES = 100_000;
 export interface SourceReaderOptions {
   /** The folder the export runs in (default: the process's): what its files name stays in it. */
   readonly workingFolder?: string;
-}
-
-/**
- * Why `target`, which does not resolve, is worth a warning: a link that loops or leads to
- * nothing; undefined when it is simply missing (a source not on this machine).
- */
-function brokenLink(target: string): string | undefined {
-  try {
-    if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;
-  } catch (error) {
-    // A folder on the way loops.
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : undefined;
-  }
-  try {
-    fs.statSync(target);
-    return undefined;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
-  }
-}
-
-/** Whether `target` is `folder` or lies inside it (both absolute, same spelling). */
-function within(target: string, folder: string): boolean {
-  return target === folder || target.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }
 
 /** Where an export may read, and where it tells what it skipped. */
@@ -88,9 +67,10 @@ export class SourceReader {
     }
   }
 
-  warn(message: string): void {
+  /** Says `message` once (bound: the confinement rule, core/native/confined-reads.ts, says its refusals through it). */
+  readonly warn = (message: string): void => {
     if (!this.warnings.includes(message)) this.warnings.push(message);
-  }
+  };
 
   /**
    * Whether `target`, a path the file `namingFile` names, may be read: always when that file
@@ -122,29 +102,23 @@ export class SourceReader {
     return target;
   }
 
-  /** The real path of `file` when it may be read (see the header); null (with a warning) otherwise. */
-  private confined(file: string): string | null {
+  /**
+   * The source root `file` is read under; null (with a warning when it exists) when it may not
+   * be read at all: a working-folder file named it outside, or it lies outside every bound.
+   */
+  private rootFor(file: string): string | null {
     const target = path.resolve(file);
     if (this.refused.has(target)) return null;
     const root = this.sourceRoot(target);
-    if (root === null) {
-      if (realOrNull(target)) this.warn(`${file}: skipped, it leads outside the folders an export reads`);
-      return null;
-    }
-    const real = realOrNull(target);
-    if (!real) {
-      // Missing is ordinary (a source not on this machine); a broken link is worth saying.
-      const broken = brokenLink(target);
-      if (broken) this.warn(`${file}: skipped, ${broken}`);
-      return null;
-    }
-    if (root === target) return real;
-    const rootReal = realOrNull(root);
-    if (!rootReal || !within(real, rootReal)) {
-      this.warn(`${file}: skipped, it is a link leading outside ${root}`);
-      return null;
-    }
-    return real;
+    if (root === null && realOrNull(target))
+      this.warn(`${file}: skipped, it leads outside the folders an export reads`);
+    return root;
+  }
+
+  /** The real path of `file` when it may be read (see the header); null (with a warning) otherwise. */
+  private confined(file: string): string | null {
+    const root = this.rootFor(file);
+    return root === null ? null : (confinedPath(file, root, this.warn) ?? null);
   }
 
   /** Stats of a regular file or folder within the roots; null when missing or elsewhere. */
@@ -295,13 +269,9 @@ export class SourceReader {
    * may not be read; throws, as openReadOnly does, when it cannot be read.
    */
   async openDatabase(file: string): Promise<ReadOnlyDatabase | null> {
-    const main = this.confined(file);
-    if (!main) return null;
-    const companion = (suffix: string): string | undefined => {
-      const beside = file + suffix;
-      return fs.lstatSync(beside, { throwIfNoEntry: false }) ? (this.confined(beside) ?? undefined) : undefined;
-    };
-    return openReadOnly(file, { main, wal: companion('-wal'), journal: companion('-journal') });
+    const root = this.rootFor(file);
+    const files = root === null ? undefined : confinedDatabaseFiles(file, root, this.warn);
+    return files ? openReadOnly(file, files) : null;
   }
 
   /** The lines of a JSONL file, one at a time (line-streams.ts); nothing when it cannot be read. */
@@ -369,14 +339,6 @@ export class SourceReader {
     };
     if (this.isDir(dir)) visit(dir, []);
     return found;
-  }
-}
-
-function realOrNull(target: string): string | null {
-  try {
-    return fs.realpathSync.native(target);
-  } catch {
-    return null;
   }
 }
 

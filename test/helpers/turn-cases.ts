@@ -2,11 +2,14 @@
  * The compile_codex_turn conformance cases (test/fixtures/conformance/turns, README.md there):
  * each materialised as its README says — its home copied into a fresh folder named `home`
  * (`dot-git` renamed `.git`), its library copied beside it, `${HOME}` substituted with the
- * home's real path — ready to run against a server spawned with the case's env and cwd.
+ * home's real path — ready to run against a server spawned with the case's env and cwd
+ * (`turnServer`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONFORMANCE_DIR, tempDir } from './fixtures.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { BIN, CONFORMANCE_DIR, tempDir } from './fixtures.js';
 
 export const TURNS_DIR = path.join(CONFORMANCE_DIR, 'turns');
 
@@ -88,4 +91,27 @@ export function materialiseTurnCase(id: string): TurnCase {
     expected: JSON.parse(substitute(expectedText, home)) as unknown,
     notes: spec.notes,
   };
+}
+
+/** `bourdon serve` spawned over the case's library, with its env and cwd, and a real MCP client connected over stdio. */
+export interface TurnServer {
+  readonly client: Client;
+  /** What the server has written to stderr so far. */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export async function turnServer(turn: TurnCase, clientName: string): Promise<TurnServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--library', turn.library],
+    env: turn.env,
+    cwd: turn.cwd,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
 }

@@ -9,7 +9,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { CODEX_STATE_DB } from './codex-home.js';
-import { confinedDatabaseFiles, realOrSelf, safeFile } from './confined-reads.js';
+import { confinedDatabaseFiles } from './confined-reads.js';
 import { databaseStamp, openReadOnly, type ReadOnlyDatabase, type Row } from './sqlite.js';
 
 /** The columns a thread's time is read from, in the engine's order of preference. */
@@ -113,8 +113,8 @@ const turnStateCache = new Map<string, { stamp: string; state: CodexTurnState }>
  * database; a database that cannot be read counts as present with nothing in it (the engine's
  * reading). Kept per database while its stamp holds. Read only inside the Codex home, as the
  * codex exporter reads it (docs/security.md): a database that is a link leading out is none, and
- * a log or journal beside it that does is left out with a warning in `warnings` (given when the
- * database is read, not on each turn that reuses what was read).
+ * a log or journal beside it that does is left out; each such refusal is one warning in
+ * `warnings`, given when the database is read, not on each turn that reuses what was read.
  */
 export async function codexTurnState(codexHome: string | undefined, warnings: string[]): Promise<CodexTurnState> {
   if (codexHome === undefined) return NO_STATE;
@@ -132,12 +132,12 @@ export async function codexTurnState(codexHome: string | undefined, warnings: st
 }
 
 async function readTurnState(codexHome: string, file: string, warnings: string[]): Promise<CodexTurnState> {
-  const roots = [await realOrSelf(codexHome)];
-  if (!(await safeFile(file, roots))) return NO_STATE;
+  const files = confinedDatabaseFiles(file, codexHome, (message) => warnings.push(message));
+  if (files === undefined) return NO_STATE;
   const empty: CodexTurnState = { stage1: { ...NO_STATE.stage1, present: true }, threads: [] };
   let db: ReadOnlyDatabase;
   try {
-    db = await openReadOnly(file, await confinedDatabaseFiles(file, roots, warnings));
+    db = await openReadOnly(file, files);
   } catch {
     return empty;
   }

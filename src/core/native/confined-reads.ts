@@ -1,82 +1,116 @@
 /**
- * Reads of an agent's files confined to its source roots (docs/security.md, "What an export
- * reads"): a path is read only when its real path stays inside one of the roots, so a link in
- * the store that leads out (to ~/.pgpass) is never followed. The codex exporter
- * (src/participants/codex) and the turn compiler (operations/codex-turn.ts) both read Codex's
- * home through this, so they follow one rule. Nothing here writes.
+ * The one rule for reading an agent's files (docs/security.md, "What an export reads"): a path
+ * read under a source root is read only when its real path stays inside the root's real path,
+ * so a link in the store that leads out (to ~/.pgpass) is never followed; each refusal is one
+ * warning naming the file, and so is a link that loops or leads to nothing, while a file that is
+ * simply missing is said nothing of (a source not on this machine). The root itself may be a
+ * link (a brain folder kept in a synced drive).
+ *
+ * Every reader of native files decides by this: the participants' SourceReader
+ * (src/participants/source-reader.ts, which adds which roots an export may read), the codex
+ * exporter (src/participants/codex) and the turn compiler (operations/codex-turn.ts, reading
+ * Codex's state database). Synchronous, as SourceReader is: a decision is two or three stats.
+ * Nothing here writes.
  */
-import type { Stats } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseFiles } from './sqlite.js';
 
-/** The real path of `file`, or `file` resolved when it does not exist. */
-export async function realOrSelf(file: string): Promise<string> {
+/** Where a refusal is said: one warning line, naming the file. */
+export type Warn = (message: string) => void;
+
+/** The real path of `target`, or null when it does not resolve (missing, a broken link, a loop). */
+export function realOrNull(target: string): string | null {
   try {
-    return await realpath(file);
+    return fs.realpathSync.native(target);
   } catch {
-    return path.resolve(file);
+    return null;
   }
 }
 
-/** Is `real` (a resolved path) inside one of the roots? */
-function insideRoots(real: string, roots: readonly string[]): boolean {
-  return roots.some((root) => {
-    const relative = path.relative(root, real);
-    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-  });
+/** Whether `target` is `folder` or lies inside it (both absolute, same spelling). */
+export function within(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
 }
 
 /**
- * The stats of a file or directory we may read, following a symlink only when it resolves inside
- * the roots; undefined when absent or pointing out.
+ * Why `target`, which does not resolve, is worth a warning: a link that loops or leads to
+ * nothing; undefined when it is simply missing (a source not on this machine).
  */
-export async function safeStat(file: string, roots: readonly string[]): Promise<Stats | undefined> {
-  let info: Stats;
+function brokenLink(target: string): string | undefined {
   try {
-    info = await lstat(file);
-  } catch {
+    if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;
+  } catch (error) {
+    // A folder on the way loops.
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : undefined;
+  }
+  try {
+    fs.statSync(target);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
+  }
+}
+
+/**
+ * The real path to read `file` at, when it may be read under the source root `root`; undefined
+ * when it is missing, or refused (then with one warning through `warn`). A path inside the root
+ * whose real path is not (it, or a folder on its way, is a link leading out) is refused; so is a
+ * path outside the root (one a store's file names) unless its real path lies inside it.
+ */
+export function confinedPath(file: string, root: string, warn: Warn): string | undefined {
+  const target = path.resolve(file);
+  const real = realOrNull(target);
+  if (real === null) {
+    const broken = brokenLink(target);
+    if (broken) warn(`${file}: skipped, ${broken}`);
     return undefined;
   }
-  if (!info.isSymbolicLink()) {
-    // The path itself may pass through a symlinked parent; check where it really is.
-    if (!insideRoots(await realOrSelf(file), roots)) return undefined;
-    return info;
-  }
+  const base = path.resolve(root);
+  if (target === base) return real;
+  const baseReal = realOrNull(base);
+  if (baseReal !== null && within(real, baseReal)) return real;
+  warn(`${file}: skipped, ${within(target, base) ? 'it is a link leading outside' : 'it leads outside'} ${root}`);
+  return undefined;
+}
+
+/** The stats of `file` (read where its links lead) when it may be read under `root`; else undefined (see confinedPath). */
+export function confinedStat(file: string, root: string, warn: Warn): fs.Stats | undefined {
+  const real = confinedPath(file, root, warn);
+  if (real === undefined) return undefined;
   try {
-    const real = await realpath(file);
-    if (!insideRoots(real, roots)) return undefined;
-    return await stat(real);
+    return fs.statSync(real);
   } catch {
     return undefined;
   }
 }
 
-export async function safeFile(file: string, roots: readonly string[]): Promise<Stats | undefined> {
-  const info = await safeStat(file, roots);
+/** The stats of a regular file that may be read under `root`; undefined otherwise. */
+export function confinedFile(file: string, root: string, warn: Warn): fs.Stats | undefined {
+  const info = confinedStat(file, root, warn);
   return info?.isFile() ? info : undefined;
 }
 
-export async function safeDirectory(dir: string, roots: readonly string[]): Promise<boolean> {
-  return (await safeStat(dir, roots))?.isDirectory() ?? false;
+/** Whether `dir` is a folder that may be read under `root`. */
+export function confinedDirectory(dir: string, root: string, warn: Warn): boolean {
+  return confinedStat(dir, root, warn)?.isDirectory() ?? false;
 }
 
 /**
- * The files SQLite would read for the database `file`, each confined to the roots as any file
- * is: a write-ahead log or rollback journal beside it that leads out is left out, with one
- * warning, and the database is read as if it had none (its checkpointed rows).
+ * The files SQLite would read for the database `file`, each confined to `root` as any file is;
+ * undefined when the database itself is missing or refused. A write-ahead log or rollback
+ * journal beside it that is refused is left out (one warning), and the database is read as if
+ * it had none (its checkpointed rows). A database that is itself the source root keeps its
+ * companions inside its own folder.
  */
-export async function confinedDatabaseFiles(
-  file: string,
-  roots: readonly string[],
-  warnings: string[],
-): Promise<DatabaseFiles> {
-  const companion = async (suffix: string): Promise<string | undefined> => {
+export function confinedDatabaseFiles(file: string, root: string, warn: Warn): DatabaseFiles | undefined {
+  const main = confinedPath(file, root, warn);
+  if (main === undefined) return undefined;
+  const companionRoot = path.resolve(file) === path.resolve(root) ? path.dirname(path.resolve(file)) : root;
+  const companion = (suffix: string): string | undefined => {
     const beside = file + suffix;
-    if (!(await lstat(beside).catch(() => undefined))) return undefined;
-    if (await safeFile(beside, roots)) return beside;
-    warnings.push(`${beside}: skipped, it is a link leading outside ${roots.join(' and ')}`);
-    return undefined;
+    if (!fs.lstatSync(beside, { throwIfNoEntry: false })) return undefined;
+    return confinedPath(beside, companionRoot, warn);
   };
-  return { main: file, wal: await companion('-wal'), journal: await companion('-journal') };
+  return { main, wal: companion('-wal'), journal: companion('-journal') };
 }

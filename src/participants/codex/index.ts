@@ -8,7 +8,7 @@ import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } 
 import { derive } from './entities.js';
 import { AGENT_ID, assembleManifest } from './manifest.js';
 import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';
-import { discoverSources, locate } from './paths.js';
+import { discoverSources, locate, warnOnceInto } from './paths.js';
 import { collectSessionRecords, type SessionRecord } from './records.js';
 import { compareCodePoints } from './text.js';
 
@@ -36,7 +36,7 @@ function withStateProblem(sources: SourceStatus[], warnings: readonly string[]):
 async function exportCodex(environment: ExportEnvironment): Promise<ParticipantExport> {
   const warnings: string[] = [];
   const where = await locate(environment);
-  const sources = await discoverSources(where);
+  const sources = discoverSources(where, warnOnceInto(warnings));
   const found = sources.filter((source) => source.found);
   // Nothing found: the report says so, once, naming where it looked (export-command.ts).
   if (found.length === 0) return { manifest: undefined, sources, warnings };
@@ -77,7 +77,8 @@ export const codexParticipant: Participant = {
       "Reads Codex's home ($CODEX_HOME or ~/.codex: state_5.sqlite, session_index.jsonl, sessions/, memories/) and ~/codex-brain, read-only.",
   },
   async sources(environment) {
-    return discoverSources(await locate(environment));
+    // Which sources are here; what an export would refuse is said when it exports.
+    return discoverSources(await locate(environment), () => undefined);
   },
   export: exportCodex,
 };

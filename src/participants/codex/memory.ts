@@ -7,8 +7,8 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { safeDirectory, safeFile } from '../../core/native/confined-reads.js';
-import { compareParts, readText, walkFiles, type CodexLocations } from './paths.js';
+import { confinedDirectory, confinedFile } from '../../core/native/confined-reads.js';
+import { compareParts, readText, walkFiles, warnOnceInto, type CodexLocations } from './paths.js';
 import { friendlyLabel, looksLikeMemoriesPath, projectKeyFromCwd } from './projects.js';
 import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
@@ -215,18 +215,20 @@ async function readMemoryFile(file: string, warnings: string[]): Promise<string 
   }
 }
 
-/** Everything the memory files say. */
+/** Everything the memory files say; a file that may not be read (a link leading out) is one warning. */
 export async function collectMemory(where: CodexLocations, warnings: string[]): Promise<MemoryData> {
   const data = emptyMemory();
-  const memories = where.codexHome === undefined ? undefined : path.join(where.codexHome, 'memories');
-  if (memories !== undefined && (await safeDirectory(memories, where.roots))) {
+  const warn = warnOnceInto(warnings);
+  const home = where.codexHome;
+  const memories = home === undefined ? undefined : path.join(home, 'memories');
+  if (home !== undefined && memories !== undefined && confinedDirectory(memories, home, warn)) {
     const memoryMd = path.join(memories, 'MEMORY.md');
-    if (await safeFile(memoryMd, where.roots)) {
+    if (confinedFile(memoryMd, home, warn)) {
       const text = await readMemoryFile(memoryMd, warnings);
       if (text !== undefined) data.main.extend(parseMemoryText(stripFallbackBlock(text)));
     }
     const rawMemories = path.join(memories, 'raw_memories.md');
-    if (await safeFile(rawMemories, where.roots)) {
+    if (confinedFile(rawMemories, home, warn)) {
       const text = await readMemoryFile(rawMemories, warnings);
       if (text !== undefined) {
         data.main.extend(parseMemoryText(text));
@@ -234,24 +236,29 @@ export async function collectMemory(where: CodexLocations, warnings: string[]): 
       }
     }
     const summaries = path.join(memories, 'rollout_summaries');
-    if (await safeDirectory(summaries, where.roots)) {
+    if (confinedDirectory(summaries, home, warn)) {
       const names = await readdir(summaries).then(
         (all) => all.filter((name) => name.endsWith('.md')).sort(compareCodePoints),
         () => [] as string[],
       );
       for (const name of names) {
         const file = path.join(summaries, name);
-        if (!(await safeFile(file, where.roots))) continue;
+        if (!confinedFile(file, home, warn)) continue;
         const text = await readMemoryFile(file, warnings);
         if (text !== undefined) data.main.extend(parseMemoryText(text));
       }
     }
   }
   if (where.codexBrain !== undefined) {
-    const files = await walkFiles(where.codexBrain, where.roots, (name) => {
-      const lower = name.toLowerCase();
-      return lower.endsWith('.md') || lower.endsWith('.txt');
-    });
+    const files = await walkFiles(
+      where.codexBrain,
+      where.codexBrain,
+      (name) => {
+        const lower = name.toLowerCase();
+        return lower.endsWith('.md') || lower.endsWith('.txt');
+      },
+      warn,
+    );
     files.sort((a, b) => compareParts(a.parts, b.parts));
     for (const file of files) {
       if (file.size === 0) continue;

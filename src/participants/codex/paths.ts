@@ -1,16 +1,17 @@
 /**
  * Where Codex keeps its memory, and safe access to it: the Codex home (`$CODEX_HOME`, else
  * `~/.codex`), the `~/codex-brain` overlay, the sources the engine reports as capabilities, and
- * reads that are bounded and never follow a symlink out of the source roots (the Codex home,
- * the overlay; either may itself be a link: the rule is core/native/confined-reads.ts, which the
- * turn compiler reads Codex's state database by too). Nothing here writes.
+ * reads that are bounded and never follow a link out of their source root (the Codex home or
+ * the overlay; either may itself be a link). The rule, and its one warning per refused file, is
+ * core/native/confined-reads.ts, which SourceReader and the turn compiler follow too. Nothing
+ * here writes.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
-import { realOrSelf, safeDirectory, safeFile, safeStat } from '../../core/native/confined-reads.js';
+import { confinedDirectory, confinedFile, confinedStat, type Warn } from '../../core/native/confined-reads.js';
 import { compareCodePoints } from './text.js';
 
 export { normalizeLocalPath };
@@ -24,8 +25,16 @@ export interface CodexLocations {
   readonly codexHome: string | undefined;
   /** `~/codex-brain`, when it is a directory. */
   readonly codexBrain: string | undefined;
-  /** Real paths a read may resolve into: the Codex home's and the overlay's. */
-  readonly roots: readonly string[];
+}
+
+/**
+ * A `Warn` that adds each message to `warnings` once: several reads ask about the same file (the
+ * sources, then the read), and each refusal is one warning.
+ */
+export function warnOnceInto(warnings: string[]): Warn {
+  return (message) => {
+    if (!warnings.includes(message)) warnings.push(message);
+  };
 }
 
 async function statOrUndefined(file: string): Promise<Stats | undefined> {
@@ -42,12 +51,7 @@ export async function locate(environment: ExportEnvironment): Promise<CodexLocat
   const codexHome = await findCodexHome({ home, cwd, env: environment.env, platform: environment.platform });
   const brain = path.join(home, 'codex-brain');
   const codexBrain = (await isDirectory(brain)) ? brain : undefined;
-  // Each source root bounds what is read under it (docs/security.md, "What an export reads"):
-  // a link in the Codex home or the overlay that leads elsewhere in the home is not followed.
-  const roots = await Promise.all(
-    [codexHome, codexBrain].filter((dir): dir is string => dir !== undefined).map(realOrSelf),
-  );
-  return { home, cwd, platform: environment.platform, codexHome, codexBrain, roots };
+  return { home, cwd, platform: environment.platform, codexHome, codexBrain };
 }
 
 /** Most files a directory walk returns (a runaway tree is cut there). */
@@ -62,28 +66,29 @@ export interface WalkedFile {
 }
 
 /**
- * Every regular file below `root` whose name passes `accept`, depth first in name order. Symlinked
- * directories are not entered (as `Path.rglob` does not); a symlinked file is kept only when it
- * resolves inside the roots.
+ * Every regular file below `dir` (read under the source root `root`) whose name passes `accept`,
+ * depth first in name order. Symlinked directories are not entered (as `Path.rglob` does not); a
+ * symlinked file is kept only when it resolves inside the root, else refused through `warn`.
  */
 export async function walkFiles(
+  dir: string,
   root: string,
-  roots: readonly string[],
   accept: (name: string) => boolean,
+  warn: Warn,
   options: { sizes: boolean } = { sizes: true },
 ): Promise<WalkedFile[]> {
   const found: WalkedFile[] = [];
-  const visit = async (dir: string, prefix: readonly string[]): Promise<void> => {
+  const visit = async (folder: string, prefix: readonly string[]): Promise<void> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readdir(folder, { withFileTypes: true });
     } catch {
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (found.length >= MAX_WALK_FILES) return;
-      const full = path.join(dir, entry.name);
+      const full = path.join(folder, entry.name);
       const parts = [...prefix, entry.name];
       if (entry.isDirectory()) {
         await visit(full, parts);
@@ -96,13 +101,13 @@ export async function walkFiles(
           const info = await statOrUndefined(full);
           if (info) found.push({ path: full, parts, size: info.size });
         } else if (entry.isSymbolicLink()) {
-          const info = await safeFile(full, roots);
+          const info = confinedFile(full, root, warn);
           if (info) found.push({ path: full, parts, size: info.size });
         }
       }
     }
   };
-  if (await safeDirectory(root, roots)) await visit(root, []);
+  if (confinedDirectory(dir, root, warn)) await visit(dir, []);
   return found;
 }
 
@@ -164,8 +169,8 @@ function isoModified(info: Stats | undefined): string | undefined {
   return info ? new Date(info.mtimeMs).toISOString() : undefined;
 }
 
-/** Every source, found or not, with its path and last modification. */
-export async function discoverSources(where: CodexLocations): Promise<SourceStatus[]> {
+/** Every source, found or not, with its path and last modification; one that may not be read is not found (said through `warn`). */
+export function discoverSources(where: CodexLocations, warn: Warn): SourceStatus[] {
   const base = where.codexHome ?? path.join(where.home, '.codex');
   const memories = path.join(base, 'memories');
   const paths: Record<SourceName, string> = {
@@ -190,7 +195,8 @@ export async function discoverSources(where: CodexLocations): Promise<SourceStat
   for (const name of SOURCE_NAMES) {
     const file = paths[name];
     const homeMissing = where.codexHome === undefined && name !== 'codex_brain';
-    const info = homeMissing ? undefined : await safeStat(file, where.roots);
+    const root = name === 'codex_brain' ? paths.codex_brain : base;
+    const info = homeMissing ? undefined : confinedStat(file, root, warn);
     const found = info !== undefined && (wantsDirectory.has(name) ? info.isDirectory() : info.isFile());
     statuses.push(found ? { name, path: file, found, modified: isoModified(info) } : { name, path: file, found });
   }

@@ -10,8 +10,8 @@ import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
 import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
-import { confinedDatabaseFiles, safeFile } from '../../core/native/confined-reads.js';
-import { normalizeLocalPath, walkFiles, type CodexLocations } from './paths.js';
+import { confinedDatabaseFiles, confinedFile, type Warn } from '../../core/native/confined-reads.js';
+import { normalizeLocalPath, walkFiles, warnOnceInto, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
 import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
 
@@ -73,18 +73,22 @@ async function conceptsAndFiles(rollout: Rollout | undefined): Promise<{ concept
   }
 }
 
-async function rolloutAt(file: string, where: CodexLocations): Promise<Rollout | undefined> {
-  const info = await safeFile(file, where.roots);
-  return info ? new Rollout(file) : undefined;
+/** The rollout the state database names, when it may be read (inside the Codex home). */
+function rolloutAt(file: string, codexHome: string, warn: Warn): Rollout | undefined {
+  return confinedFile(file, codexHome, warn) ? new Rollout(file) : undefined;
 }
 
 async function stateRecords(where: CodexLocations, warnings: string[]): Promise<SessionRecord[]> {
-  if (where.codexHome === undefined) return [];
-  const file = path.join(where.codexHome, CODEX_STATE_DB);
-  if (!(await safeFile(file, where.roots))) return [];
+  const home = where.codexHome;
+  if (home === undefined) return [];
+  const warn = warnOnceInto(warnings);
+  const file = path.join(home, CODEX_STATE_DB);
+  if (!confinedFile(file, home, warn)) return [];
+  const files = confinedDatabaseFiles(file, home, warn);
+  if (files === undefined) return [];
   let rows: Row[];
   try {
-    const db = await openReadOnly(file, await confinedDatabaseFiles(file, where.roots, warnings));
+    const db = await openReadOnly(file, files);
     try {
       const result = threadRows(db, THREAD_COLUMNS);
       if (typeof result === 'string') {
@@ -100,10 +104,10 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     warnings.push(`${file}: not readable as a Codex state database (${reason}); sessions come from the session index`);
     return [];
   }
-  const rolloutOf = async (row: Row): Promise<Rollout | undefined> => {
+  const rolloutOf = (row: Row): Rollout | undefined => {
     const value = row.rollout_path;
     if (typeof value !== 'string' || !strip(value)) return undefined;
-    return rolloutAt(path.resolve(where.cwd, normalizeLocalPath(value, where.platform)), where);
+    return rolloutAt(path.resolve(where.cwd, normalizeLocalPath(value, where.platform)), home, warn);
   };
   const built = await mapConcurrent(rows, PARALLEL_READS, async (row): Promise<SessionRecord | undefined> => {
     const id = textOf(row.id);
@@ -113,7 +117,7 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     const threadName = title || firstMessage || '(untitled)';
     const date = firstDate(row, THREAD_DATE_COLUMNS);
     if (!date) return undefined;
-    const fromRollout = await conceptsAndFiles(await rolloutOf(row));
+    const fromRollout = await conceptsAndFiles(rolloutOf(row));
     const updatedKey = THREAD_DATE_COLUMNS.find((column) => truthy(row[column]));
     return {
       id,
@@ -133,9 +137,15 @@ async function unindexedRecords(
   where: CodexLocations,
   excluded: ReadonlySet<string>,
   afterDate: string,
+  warn: Warn,
 ): Promise<SessionRecord[]> {
   if (where.codexHome === undefined) return [];
-  const files = await walkFiles(path.join(where.codexHome, 'sessions'), where.roots, (name) => name.endsWith('.jsonl'));
+  const files = await walkFiles(
+    path.join(where.codexHome, 'sessions'),
+    where.codexHome,
+    (name) => name.endsWith('.jsonl'),
+    warn,
+  );
   const built = await mapConcurrent(files, PARALLEL_READS, async (file): Promise<SessionRecord | undefined> => {
     const rollout = new Rollout(file.path);
     try {
@@ -164,14 +174,15 @@ async function unindexedRecords(
 }
 
 /** Session id → its rollout, for names `rollout-*-<id>.jsonl` under `sessions/` then `archived_sessions/`. */
-async function rolloutsById(where: CodexLocations): Promise<Map<string, Rollout>> {
+async function rolloutsById(where: CodexLocations, warn: Warn): Promise<Map<string, Rollout>> {
   const byId = new Map<string, Rollout>();
   if (where.codexHome === undefined) return byId;
   for (const folder of ['sessions', 'archived_sessions']) {
     const files = await walkFiles(
       path.join(where.codexHome, folder),
-      where.roots,
+      where.codexHome,
       (name) => name.startsWith('rollout-') && name.endsWith('.jsonl'),
+      warn,
       { sizes: false },
     );
     for (const file of files) {
@@ -198,12 +209,12 @@ async function indexEntries(file: string): Promise<JsonObject[]> {
   return entries.sort((a, b) => compareCodePoints(key(b), key(a)));
 }
 
-async function indexRecords(where: CodexLocations): Promise<SessionRecord[]> {
+async function indexRecords(where: CodexLocations, warn: Warn): Promise<SessionRecord[]> {
   if (where.codexHome === undefined) return [];
   const file = path.join(where.codexHome, 'session_index.jsonl');
-  if (!(await safeFile(file, where.roots))) return [];
+  if (!confinedFile(file, where.codexHome, warn)) return [];
   const entries = await indexEntries(file);
-  const rollouts = entries.length > 0 ? await rolloutsById(where) : new Map<string, Rollout>();
+  const rollouts = entries.length > 0 ? await rolloutsById(where, warn) : new Map<string, Rollout>();
   const built = await mapConcurrent(entries, PARALLEL_READS, async (entry): Promise<SessionRecord | undefined> => {
     const id = entry.id as string;
     const rollout = rollouts.get(id);
@@ -245,13 +256,15 @@ function compareRecords(a: SessionRecord, b: SessionRecord): number {
 
 /**
  * Every session record, newest first. A problem with the state database is pushed to `warnings`
- * (one line each) and the session index is used instead.
+ * (one line each) and the session index is used instead; so is each file that may not be read
+ * (a link leading out of the Codex home), once.
  */
 export async function collectSessionRecords(where: CodexLocations, warnings: string[]): Promise<SessionRecord[]> {
+  const warn = warnOnceInto(warnings);
   const state = await stateRecords(where, warnings);
-  if (state.length === 0) return indexRecords(where);
+  if (state.length === 0) return indexRecords(where, warn);
   const latest = state.reduce((max, record) => (compareCodePoints(record.date, max) > 0 ? record.date : max), '');
-  const extra = await unindexedRecords(where, new Set(state.map((record) => record.id)), latest);
+  const extra = await unindexedRecords(where, new Set(state.map((record) => record.id)), latest, warn);
   const byId = new Map<string, SessionRecord>();
   for (const record of [...state, ...extra]) if (record.id && !byId.has(record.id)) byId.set(record.id, record);
   // Newest first; records with equal keys keep their order (a stable sort, as Python's).
