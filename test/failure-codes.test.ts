@@ -92,6 +92,23 @@ function planted(plant: string, extra: Record<string, string> = {}): Record<stri
   return { NODE_OPTIONS: `--import=${preload}`, BOURDON_PLANT: plant, ...extra };
 }
 
+/**
+ * A commit over MCP that the library refuses: isError with the engine's payload (no code added:
+ * commit_to_federation answers its failures as data), the live manifest unchanged.
+ */
+async function expectCommitRefused(client: Client, error: RegExp): Promise<void> {
+  const live = path.join(library, 'agents', 'codex.l5.yaml');
+  const before = fs.readFileSync(live, 'utf8');
+  const { payload, isError } = await callWithNotices(client, 'commit_to_federation', {
+    agent_id: 'codex',
+    agent_type: 'code-assistant',
+    entities: [{ name: 'Never Written' }],
+  });
+  expect(isError).toBe(true);
+  expect(payload).toEqual({ error: expect.stringMatching(error), agent_id: 'codex', mode: 'merge' });
+  expect(fs.readFileSync(live, 'utf8')).toBe(before);
+}
+
 interface CliCase {
   code: ErrorCode;
   what: string;
@@ -506,47 +523,20 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
 
   drive('MCP', 'unavailable', "a write whose lock folder cannot be made: isError, the engine's payload", async () => {
     const lock = path.join(library, '.bourdon.lock');
-    const live = path.join(library, 'agents', 'codex.l5.yaml');
-    const before = fs.readFileSync(live, 'utf8');
     fs.writeFileSync(lock, 'a file where the lock folder goes\n');
     try {
-      const result = await linked.client.callTool({
-        name: 'commit_to_federation',
-        arguments: { agent_id: 'codex', agent_type: 'code-assistant', entities: [{ name: 'Never Written' }] },
-      });
-      expect(result.isError).toBe(true);
-      const answer = JSON.parse((result.content as { text: string }[])[0]!.text) as unknown;
-      // commit_to_federation answers its failures as data (the engine's payload): no code is added to it.
-      expect(answer).toEqual({
-        error: expect.stringMatching(/^cannot take the library lock .*part of the path is a file/),
-        agent_id: 'codex',
-        mode: 'merge',
-      });
-      expect(fs.readFileSync(live, 'utf8')).toBe(before);
+      await expectCommitRefused(linked.client, /^cannot take the library lock .*part of the path is a file/);
     } finally {
       fs.rmSync(lock, { force: true });
     }
   });
 
   drive('MCP', 'busy', "a write while another writer holds the library: isError, the engine's payload", async () => {
-    const live = path.join(library, 'agents', 'codex.l5.yaml');
-    const before = fs.readFileSync(live, 'utf8');
     const release = foreignLibraryLock(library);
     try {
-      await withoutLockWait(async () => {
-        const { payload, isError } = await callWithNotices(linked.client, 'commit_to_federation', {
-          agent_id: 'codex',
-          agent_type: 'code-assistant',
-          entities: [{ name: 'Never Written' }],
-        });
-        expect(isError).toBe(true);
-        expect(payload).toEqual({
-          error: expect.stringMatching(/^the library is busy: pid 1 on another-host holds .*; try again$/),
-          agent_id: 'codex',
-          mode: 'merge',
-        });
-      });
-      expect(fs.readFileSync(live, 'utf8')).toBe(before);
+      await withoutLockWait(() =>
+        expectCommitRefused(linked.client, /^the library is busy: pid 1 on another-host holds .*; try again$/),
+      );
     } finally {
       release();
     }
@@ -647,33 +637,15 @@ describe('faults no input can cause, planted in the real processes: a bug, a loc
     }
   });
 
-  drive(
-    'MCP',
-    'conflict',
-    "a lock taken by another process mid-write: isError, the engine's payload, nothing written",
-    async () => {
-      const live = path.join(library, 'agents', 'codex.l5.yaml');
-      const before = fs.readFileSync(live, 'utf8');
-      const served = await servePlanted(planted(`steal-lock:${library}`));
-      try {
-        const { payload, isError } = await callWithNotices(served.client, 'commit_to_federation', {
-          agent_id: 'codex',
-          agent_type: 'code-assistant',
-          entities: [{ name: 'Never Written' }],
-        });
-        expect(isError).toBe(true);
-        expect(payload).toEqual({
-          error: expect.stringMatching(/^lost the library lock .* to another process; nothing was written$/),
-          agent_id: 'codex',
-          mode: 'merge',
-        });
-        expect(fs.readFileSync(live, 'utf8')).toBe(before);
-      } finally {
-        await served.client.close();
-        fs.rmSync(path.join(library, '.bourdon.lock'), { recursive: true, force: true });
-      }
-    },
-  );
+  drive('MCP', 'conflict', "a lock taken by another process mid-write: isError, the engine's payload", async () => {
+    const served = await servePlanted(planted(`steal-lock:${library}`));
+    try {
+      await expectCommitRefused(served.client, /^lost the library lock .* to another process; nothing was written$/);
+    } finally {
+      await served.client.close();
+      fs.rmSync(path.join(library, '.bourdon.lock'), { recursive: true, force: true });
+    }
+  });
 });
 
 describe('docs/errors.md', () => {
