@@ -4,7 +4,8 @@
  * milliseconds as a UTC date, and the instant used to order records of the same day.
  */
 import { codePointPrefix, pyStrip } from './scrub.js';
-import { pyFloat, pyStr } from './python-values.js';
+import { pyStr } from '../python-str.js';
+import { pyFloat } from './python-values.js';
 
 interface IsoParts {
   readonly year: number;

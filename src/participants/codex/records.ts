@@ -12,7 +12,8 @@ import { conceptsIn, threadNameFromConcepts } from './concepts.js';
 import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
 import { confinedDatabaseFiles, normalizeLocalPath, safeFile, walkFiles, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
-import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { compareCodePoints, dedupe, lowerKey, normalizeText, strip } from './text.js';
 
 export interface SessionRecord {
   readonly id: string;
