@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { linkClient } from './helpers/mcp.js';
 
 const TOKEN_ENV = 'BOURDON_PEER_BRIDGE_TEST';
 
@@ -333,12 +334,8 @@ describe('bourdon serve --url that cannot serve', () => {
 });
 
 /** Connects a host client to a bridge's server in-process. */
-async function linkBridge(bridge: StdioBridge): Promise<Client> {
-  const [hostSide, bridgeSide] = InMemoryTransport.createLinkedPair();
-  await bridge.createServer().connect(bridgeSide);
-  const client = new Client({ name: 'in-process-host', version: '1' });
-  await client.connect(hostSide);
-  return client;
+function linkBridge(bridge: StdioBridge): Promise<Client> {
+  return linkClient(bridge.createServer(), 'in-process-host');
 }
 
 describe('StdioBridge in-process', () => {
