@@ -102,4 +102,19 @@ describe('escape sequences from data on a terminal', () => {
     // eslint-disable-next-line no-control-regex -- the point: no ESC and no C1 control on stderr
     expect(result.stderr).not.toMatch(/[\u001b\u0080-\u009f]/);
   }, 30_000);
+
+  it('a tab in a warning on stderr shows as a space, while a sequence beside it is still escaped', async () => {
+    const folder = tempDir('bourdon-escapes-tab-');
+    fs.mkdirSync(path.join(folder, 'agents'));
+    fs.writeFileSync(path.join(folder, 'agents', 'two\twords\u001b[31m.l5.yaml'), 'x: [\n');
+    const result = await runInPty(['recent', '--library', folder], [], {
+      env: { BOURDON_HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined },
+      separateStderr: true,
+    });
+    expect(result.stderr).toContain('two words\\u001b[31m.l5.yaml');
+    expect(result.stderr).not.toContain('\\u0009');
+    expect(result.stderr).not.toContain('\t');
+    // eslint-disable-next-line no-control-regex -- the point: no ESC and no C1 control on stderr
+    expect(result.stderr).not.toMatch(/[\u001b\u0080-\u009f]/);
+  }, 30_000);
 });
