@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pyStr } from '../src/core/python-str.js';
-import { cutTitle, firstParagraph, parseNote, pyStrip, tagList } from '../src/participants/markdown.js';
+import { cutTitle, firstParagraph, parseNote, tagList } from '../src/participants/markdown.js';
+import { pyStrip } from '../src/participants/scrub.js';
 import { graphEntity } from '../src/participants/knowledge-graph.js';
 
 describe('note conventions', () => {

@@ -11,7 +11,8 @@ import type { SourceReader } from './source-reader.js';
 import { modifiedAt } from './source-reader.js';
 import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
 import { pyStr, truthy } from '../core/python-str.js';
-import { isMapping, pyStrip, slice } from './markdown.js';
+import { isMapping, slice } from './markdown.js';
+import { pyStrip } from './scrub.js';
 import type { SourceStatus } from './participant.js';
 
 /** The source's name in `--json` and doctor. */

@@ -5,6 +5,7 @@
  */
 import { pyStr, truthy } from '../core/python-str.js';
 import { parseYaml11LikePyYaml } from '../core/store/yaml.js';
+import { pyStrip } from './scrub.js';
 
 /** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
@@ -45,30 +46,15 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** Python's whitespace (str.isspace), which differs from JavaScript's trim: U+001C–U+001F and U+0085 are, U+FEFF is not. */
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 /** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
 // eslint-disable-next-line no-control-regex -- Python counts these as line breaks
 export const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
-
-const PY_LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-
-/** Python's str.strip(). */
-export function pyStrip(text: string): string {
-  return text.replace(PY_STRIP, '');
-}
 
 /** Python's str.splitlines() of a text whose \r\n and \r were already read as \n: no trailing empty line. */
 export function pySplitLines(text: string): string[] {
   const lines = text.split(PY_LINE_BREAK);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/** Python's str.lstrip(). */
-export function pyStripStart(text: string): string {
-  return text.replace(PY_LEADING_SPACE, '');
 }
 
 /** The text of the first `# ` heading line, or null. */

@@ -8,10 +8,10 @@
 import path from 'node:path';
 import { SourceReader } from '../source-reader.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { parseNote, pyStrip, isMapping, truthyText } from '../markdown.js';
+import { parseNote, isMapping, truthyText } from '../markdown.js';
 import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { scrubNativeText } from '../scrub.js';
+import { pyStrip, scrubNativeText } from '../scrub.js';
 import {
   entityName,
   memoryFile,
