@@ -6,10 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { BIN } from './helpers/fixtures.js';
+import { stdioClient } from './helpers/mcp.js';
 import { materialiseTurnCase, TURNS_DIR, turnCaseIds, type TurnCase } from './helpers/turn-cases.js';
 
 /**
@@ -20,17 +19,10 @@ async function callTurn(
   turn: TurnCase,
   warmUp: Record<string, unknown>[] = [],
 ): Promise<{ isError: boolean; text: string; stderr: string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--library', turn.library],
-    env: turn.env,
-    cwd: turn.cwd,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'turn-parity', version: '1.0.0' });
-  await client.connect(transport);
+  const { client, stderr } = await stdioClient(
+    { args: [BIN, 'serve', '--library', turn.library], env: turn.env, cwd: turn.cwd },
+    { name: 'turn-parity' },
+  );
   try {
     for (const args of warmUp) await client.callTool({ name: 'compile_codex_turn', arguments: args });
     const result = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
@@ -40,7 +32,7 @@ async function callTurn(
       const again = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
       expect((again.content as { text: string }[])[0].text).toBe(content[0].text);
     }
-    return { isError: result.isError === true, text: content[0].text, stderr };
+    return { isError: result.isError === true, text: content[0].text, stderr: stderr() };
   } finally {
     await client.close();
   }

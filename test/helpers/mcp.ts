@@ -1,6 +1,7 @@
 /** Real MCP clients for tests: in-memory linked to createMcpServer, or over stdio to the binary. */
 import fs from 'node:fs';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll } from 'vitest';
 import { LibraryStore } from '../../src/core/store/library.js';
@@ -51,6 +52,37 @@ export function linkedFixtureClient(options: McpServerOptions = {}): () => Linke
     if (!linked) throw new Error('the linked client is made in beforeAll: read it inside a test');
     return linked;
   };
+}
+
+/** A client connected over stdio to a server it spawned, with what the server wrote to stderr so far. */
+export interface StdioClient {
+  client: Client;
+  stderr(): string;
+  pid: number;
+}
+
+/**
+ * Spawns a server the way an MCP host does, `command` (node by default) with `args`, `env` and
+ * `cwd`, and connects a client to it over stdio; the server's stderr is collected, not shown.
+ * `mode` is the client's protocol version negotiation, when a test pins it.
+ */
+export async function stdioClient(
+  spawn: { command?: string; args: string[]; env?: Record<string, string>; cwd?: string },
+  options: { name?: string; mode?: 'legacy' | 'auto' } = {},
+): Promise<StdioClient> {
+  const transport = new StdioClientTransport({
+    command: spawn.command ?? process.execPath,
+    args: spawn.args,
+    env: spawn.env,
+    cwd: spawn.cwd,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const info = { name: options.name ?? 'bourdon-test-host', version: '1.0.0' };
+  const client = options.mode ? new Client(info, { versionNegotiation: { mode: options.mode } }) : new Client(info);
+  await client.connect(transport);
+  return { client, stderr: () => stderr, pid: transport.pid ?? -1 };
 }
 
 /**
