@@ -11,8 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
@@ -26,6 +25,7 @@ import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { linkClient, stdioClient, type StdioClient } from './helpers/mcp.js';
 
 const TOKEN_ENV = 'BOURDON_PEER_BRIDGE_TEST';
 
@@ -34,19 +34,8 @@ async function connectBridge(
   args: string[],
   env: Record<string, string>,
   mode: 'legacy' | 'auto' = 'legacy',
-): Promise<{ client: Client; stderr: () => string; pid: number }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', ...args],
-    cwd: REPO_ROOT,
-    env,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'bridge-host', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, pid: transport.pid ?? -1 };
+): Promise<StdioClient> {
+  return stdioClient({ args: [BIN, 'serve', ...args], cwd: REPO_ROOT, env }, { name: 'bridge-host', mode });
 }
 
 function text(result: { content?: unknown }): string {
@@ -333,12 +322,8 @@ describe('bourdon serve --url that cannot serve', () => {
 });
 
 /** Connects a host client to a bridge's server in-process. */
-async function linkBridge(bridge: StdioBridge): Promise<Client> {
-  const [hostSide, bridgeSide] = InMemoryTransport.createLinkedPair();
-  await bridge.createServer().connect(bridgeSide);
-  const client = new Client({ name: 'in-process-host', version: '1' });
-  await client.connect(hostSide);
-  return client;
+function linkBridge(bridge: StdioBridge): Promise<Client> {
+  return linkClient(bridge.createServer(), 'in-process-host');
 }
 
 describe('StdioBridge in-process', () => {

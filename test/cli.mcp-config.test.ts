@@ -6,11 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, readJson, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { stdioClient } from './helpers/mcp.js';
 
 const packageVersion = readJson<{ version: string }>(path.join(REPO_ROOT, 'package.json')).version;
 
@@ -247,15 +246,11 @@ describe('bourdon mcp-config', () => {
       args: string[];
       env: Record<string, string>;
     };
-    const transport = new StdioClientTransport({
-      command: entry.command,
-      args: entry.args,
-      env: { ...entry.env, PATH: process.env.PATH ?? '' },
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'mcp-config-test', version: '1.0.0' });
+    const { client } = await stdioClient(
+      { command: entry.command, args: entry.args, env: { ...entry.env, PATH: process.env.PATH ?? '' } },
+      { name: 'mcp-config-test' },
+    );
     try {
-      await client.connect(transport);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('find_entity');
       expect(tools).toHaveLength(15);
@@ -269,14 +264,9 @@ describe('bourdon mcp-config', () => {
     const listedBy = async (args: string[]) => {
       const entry = JSON.parse((await run(['--host', 'cursor', '--library', library, ...args])).stdout).mcpServers
         .bourdon as { command: string; args: string[]; env: Record<string, string> };
-      const client = new Client({ name: 'mcp-config-surface', version: '1.0.0' });
-      await client.connect(
-        new StdioClientTransport({
-          command: entry.command,
-          args: entry.args,
-          env: { ...entry.env, PATH: process.env.PATH ?? '' },
-          stderr: 'pipe',
-        }),
+      const { client } = await stdioClient(
+        { command: entry.command, args: entry.args, env: { ...entry.env, PATH: process.env.PATH ?? '' } },
+        { name: 'mcp-config-surface' },
       );
       try {
         return (await client.listTools()).tools.map((tool) => ({

@@ -55,6 +55,17 @@ async function onTerminal(args: string[]): Promise<string> {
   return result.output;
 }
 
+/** `recent` on a terminal over a library whose one manifest, named `fileName`, is malformed: its warning names the file. */
+async function warningNaming(fileName: string): Promise<{ stderr: string }> {
+  const folder = tempDir('bourdon-escapes-warning-');
+  fs.mkdirSync(path.join(folder, 'agents'));
+  fs.writeFileSync(path.join(folder, 'agents', fileName), 'x: [\n');
+  return runInPty(['recent', '--library', folder], [], {
+    env: { BOURDON_HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined },
+    separateStderr: true,
+  });
+}
+
 /** Each sequence, where the data put it (between `s<i>` and `e<i>`), shown escaped and not raw. */
 function expectNeutralised(output: string, marker: string): void {
   expect(output).toContain(marker);
@@ -91,14 +102,17 @@ describe('escape sequences from data on a terminal', () => {
   }, 30_000);
 
   it('a warning on stderr naming a file from data shows its sequences escaped', async () => {
-    const folder = tempDir('bourdon-escapes-warning-');
-    fs.mkdirSync(path.join(folder, 'agents'));
-    fs.writeFileSync(path.join(folder, 'agents', 'ev\u001b[31mil\u009b8m.l5.yaml'), 'x: [\n');
-    const result = await runInPty(['recent', '--library', folder], [], {
-      env: { BOURDON_HOME: home, NO_COLOR: undefined, FORCE_COLOR: undefined },
-      separateStderr: true,
-    });
+    const result = await warningNaming('ev\u001b[31mil\u009b8m.l5.yaml');
     expect(result.stderr).toContain('ev\\u001b[31mil\\u009b8m.l5.yaml');
+    // eslint-disable-next-line no-control-regex -- the point: no ESC and no C1 control on stderr
+    expect(result.stderr).not.toMatch(/[\u001b\u0080-\u009f]/);
+  }, 30_000);
+
+  it('a tab in a warning on stderr shows as a space, while a sequence beside it is still escaped', async () => {
+    const result = await warningNaming('two\twords\u001b[31m.l5.yaml');
+    expect(result.stderr).toContain('two words\\u001b[31m.l5.yaml');
+    expect(result.stderr).not.toContain('\\u0009');
+    expect(result.stderr).not.toContain('\t');
     // eslint-disable-next-line no-control-regex -- the point: no ESC and no C1 control on stderr
     expect(result.stderr).not.toMatch(/[\u001b\u0080-\u009f]/);
   }, 30_000);

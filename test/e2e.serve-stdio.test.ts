@@ -1,10 +1,10 @@
 /** `bourdon serve` spawned the way an MCP host does it, driven by a real MCP client over stdio. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { stdioClient } from './helpers/mcp.js';
 
 const READ_TOOLS = [
   'query_agent_memory',
@@ -22,20 +22,17 @@ describe('bourdon serve over stdio', () => {
   let library: string;
   let home: string;
   let client: Client;
-  let stderr = '';
+  let stderr: () => string;
 
   beforeAll(async () => {
     library = copyFixtureLibrary();
     home = tempDir('bourdon-home-');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--library', library],
-      env: { BOURDON_HOME: home, BOURDON_LOCAL_NAME: 'e2e-machine' },
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(transport);
+    const served = await stdioClient(
+      { args: [BIN, 'serve', '--library', library], env: { BOURDON_HOME: home, BOURDON_LOCAL_NAME: 'e2e-machine' } },
+      { name: 'e2e' },
+    );
+    client = served.client;
+    stderr = served.stderr;
   });
   afterAll(async () => {
     await client.close();
@@ -93,6 +90,6 @@ describe('bourdon serve over stdio', () => {
   });
 
   it('keeps stdout for the protocol: warnings about the broken manifest went to stderr', () => {
-    expect(stderr).toContain('broken.l5.yaml');
+    expect(stderr()).toContain('broken.l5.yaml');
   });
 });

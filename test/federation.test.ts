@@ -19,11 +19,11 @@ import { RECOGNITION_BUDGET_MS } from '../src/core/operations/prompt-reads.js';
 import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createMcpServer } from '../src/mcp/server.js';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { standInServer } from './helpers/peer-stand-in.js';
 import { runCli } from './helpers/cli.js';
 import { callOverHttp } from './helpers/http.js';
 import { BIN, tempDir } from './helpers/fixtures.js';
+import { stdioClient } from './helpers/mcp.js';
 
 const TOKEN_A = 'shared-token-for-a';
 const TOKEN_B = 'shared-token-for-b';
@@ -288,14 +288,12 @@ describe('federation across machines', () => {
   });
 
   it('a spawned `bourdon serve --peer <url>` federates with B over the network', async () => {
-    const client = new Client({ name: 'fed-stdio', version: '1' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
+    const { client } = await stdioClient(
+      {
         args: [BIN, 'serve', '--library', libA, '--peer', handles[0].url],
         env: { BOURDON_HOME: tempDir('bourdon-fed-stdio-'), BOURDON_PEER_TOKEN: TOKEN_B },
-        stderr: 'ignore',
-      }),
+      },
+      { name: 'fed-stdio' },
     );
     try {
       const result = await client.callTool({ name: 'list_agents', arguments: {} });

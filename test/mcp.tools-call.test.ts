@@ -3,33 +3,20 @@
  * for unknown tools, invalid arguments and refusals, so a change of how the dispatch is wired
  * cannot change a byte of them.
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { describe, expect, it } from 'vitest';
 import { McpServer, ProtocolError } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { createContext } from '../src/core/context.js';
 import { defineOperation, LOCAL_READ } from '../src/core/operations/operation.js';
 import { registerTools } from '../src/mcp/register.js';
 import { OPERATOR, runWithCaller } from '../src/core/trust/caller.js';
-import { copyFixtureLibrary } from './helpers/fixtures.js';
-import { linkedClient, type LinkedClient } from './helpers/mcp.js';
+import { linkClient, linkedFixtureClient } from './helpers/mcp.js';
 
-let library: string;
-let linked: LinkedClient;
-
-beforeAll(async () => {
-  library = copyFixtureLibrary();
-  linked = await linkedClient(library);
-});
-afterAll(async () => {
-  await linked.close();
-  fs.rmSync(library, { recursive: true, force: true });
-});
+const linked = linkedFixtureClient();
 
 describe('tools/call', () => {
   it('invalid arguments: the validator’s message, as an error result, naming every bad field', async () => {
-    const result = await linked.client.callTool({ name: 'find_entity', arguments: { name: 42 } });
+    const result = await linked().client.callTool({ name: 'find_entity', arguments: { name: 42 } });
     expect(result).toEqual({
       content: [
         {
@@ -39,7 +26,7 @@ describe('tools/call', () => {
       ],
       isError: true,
     });
-    const several = await linked.client.callTool({
+    const several = await linked().client.callTool({
       name: 'list_recent_work',
       arguments: { since: 5, limit: 'ten', agent: ['x'] },
     });
@@ -49,13 +36,15 @@ describe('tools/call', () => {
   });
 
   it('a name that is no tool is a protocol error; the caller’s tier is checked before the arguments', async () => {
-    const error = await linked.client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+    const error = await linked()
+      .client.callTool({ name: 'no_such_tool', arguments: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).code).toBe(-32602);
     expect((error as ProtocolError).message).toContain('Unknown tool: no_such_tool');
     const quarantined = { agent_id: 'q', tier: 'quarantined' as const, grants: [], ceiling: 'team' as const };
     const refused = await runWithCaller(quarantined, () =>
-      linked.client.callTool({ name: 'get_cross_agent_summary', arguments: { project: 42 } }),
+      linked().client.callTool({ name: 'get_cross_agent_summary', arguments: { project: 42 } }),
     );
     expect(JSON.parse((refused.content as { text: string }[])[0].text)).toMatchObject({ error: 'access denied' });
   });
@@ -77,17 +66,14 @@ describe('tools/call', () => {
       server,
       {
         fallbackCaller: OPERATOR,
-        contextFor: (caller) => createContext(linked.store, { caller }),
+        contextFor: (caller) => createContext(linked().store, { caller }),
         auditPath: null,
         warn: (m) => warnings.push(m),
       },
       [liar],
       new Set(['liar']),
     );
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'liar-test', version: '1' });
-    await client.connect(clientSide);
+    const client = await linkClient(server, 'liar-test');
     try {
       const result = await client.callTool({ name: 'liar', arguments: {} });
       expect(result.isError).toBe(true);

@@ -4,30 +4,18 @@
  * `.0` when whole), and a commit's `last_updated` is `datetime.now().isoformat()` with real
  * microseconds, not milliseconds padded with `000`.
  */
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payloadJson } from '../src/core/payload.js';
 import { runCli } from './helpers/cli.js';
-import { copyFixtureLibrary } from './helpers/fixtures.js';
-import { linkedClient, type LinkedClient } from './helpers/mcp.js';
+import { linkedFixtureClient } from './helpers/mcp.js';
 
 describe('number forms as the engine writes them', () => {
-  let library: string;
-  let linked: LinkedClient;
-
-  beforeAll(async () => {
-    library = copyFixtureLibrary();
-    linked = await linkedClient(library);
-  });
-  afterAll(async () => {
-    await linked.close();
-    fs.rmSync(library, { recursive: true, force: true });
-  });
+  const linked = linkedFixtureClient();
 
   it('recognition_latency_us: microseconds to one decimal, not whole microseconds', async () => {
     const latencies: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const result = await linked.client.callTool({
+      const result = await linked().client.callTool({
         name: 'prepare_recognition_context',
         arguments: { prompt: 'can we keep working on Bourdon?' },
       });
@@ -42,7 +30,13 @@ describe('number forms as the engine writes them', () => {
 
   it('bourdon recognize --json prints the latency as the engine does', async () => {
     for (let i = 0; i < 10; i++) {
-      const result = await runCli(['recognize', 'can we keep working on Bourdon?', '--json', '--library', library]);
+      const result = await runCli([
+        'recognize',
+        'can we keep working on Bourdon?',
+        '--json',
+        '--library',
+        linked().library,
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/"recognition_latency_us": \d+\.\d,\n/);
     }
@@ -67,7 +61,7 @@ describe('number forms as the engine writes them', () => {
   it('a commit stamps last_updated with real microseconds', async () => {
     const stamps: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const result = await linked.client.callTool({
+      const result = await linked().client.callTool({
         name: 'commit_to_federation',
         arguments: {
           agent_id: 'number-forms',

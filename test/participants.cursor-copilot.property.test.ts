@@ -14,7 +14,14 @@ import type { SqlJsStatic, SqlValue } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
-import { isoCalendarDate } from '../src/core/native/python-dates.js';
+import {
+  calendarDayOf,
+  isoCalendarDate,
+  isoDateOf,
+  isoInstant,
+  sortInstant,
+  stateTimestampDate,
+} from '../src/core/native/python-dates.js';
 import { codePointLength } from '../src/participants/scrub.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
@@ -291,7 +298,7 @@ describe('copilot-cli export over hostile databases', () => {
 });
 
 describe('ISO dates read as Python 3.11 reads them', () => {
-  it('agrees with datetime.fromisoformat on generated ISO-like strings', () => {
+  it('agrees with datetime.fromisoformat on generated ISO-like strings: the date, and the instant (naive read as UTC)', () => {
     const digits = (n: number) =>
       fc.array(fc.constantFrom(...'0123456789'), { minLength: n, maxLength: n }).map((d) => d.join(''));
     const piece = fc.oneof(
@@ -307,16 +314,45 @@ describe('ISO dates read as Python 3.11 reads them', () => {
       fc.array(piece, { maxLength: 9 }).map((parts) => parts.join('')),
       { numRuns: 5000, seed: 5 },
     );
+    // The instant as microseconds since 1970, exact (a float timestamp would round far from 1970).
     const script =
-      'import json,sys\nfrom datetime import datetime\nout=[]\nfor v in json.load(sys.stdin):\n' +
-      '  try: out.append(datetime.fromisoformat(v.replace("Z","+00:00")).date().isoformat())\n' +
-      '  except (ValueError, OverflowError): out.append(None)\nprint(json.dumps(out))\n';
+      'import json,sys\nfrom datetime import datetime,timezone\nepoch=datetime(1970,1,1,tzinfo=timezone.utc)\nout=[]\n' +
+      'for v in json.load(sys.stdin):\n' +
+      '  try: d=datetime.fromisoformat(v.replace("Z","+00:00"))\n' +
+      '  except (ValueError, OverflowError): out.append(None); continue\n' +
+      '  u=d if d.tzinfo else d.replace(tzinfo=timezone.utc)\n' +
+      '  try: micros=(u-epoch)//__import__("datetime").timedelta(microseconds=1)\n' +
+      '  except OverflowError: micros=None\n' +
+      '  out.append([d.date().isoformat(), micros])\nprint(json.dumps(out))\n';
     const run = spawnSync('python3', ['-c', script], { input: JSON.stringify(samples), encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(0);
-    const expected = JSON.parse(run.stdout) as (string | null)[];
+    const expected = JSON.parse(run.stdout) as ([string, number | null] | null)[];
+    const micros = (sample: string) => {
+      const instant = isoInstant(sample);
+      return instant === undefined ? null : Math.round(instant * 1000);
+    };
     const differences = samples
-      .map((sample, i) => ({ sample, python: expected[i], ours: isoCalendarDate(sample) ?? null }))
-      .filter((row) => row.python !== row.ours);
+      .map((sample, i) => ({
+        sample,
+        python: expected[i] && [expected[i][0], expected[i][1]],
+        ours: isoCalendarDate(sample) === undefined ? null : [isoCalendarDate(sample), micros(sample)],
+      }))
+      // An aware instant before year 1 or after 9999 in UTC: Python cannot subtract it; the day still stands.
+      .filter((row) => !(row.python && row.ours && row.python[1] === null && row.python[0] === row.ours[0]))
+      .filter((row) => JSON.stringify(row.python) !== JSON.stringify(row.ours));
     expect(differences).toEqual([]);
+    expect(expected.filter(Boolean).length).toBeGreaterThan(50);
+  });
+
+  it('the codex rules and the turn compiler read ISO text through the same parser (week dates, offset seconds, years below 100)', () => {
+    expect(isoDateOf('2026-W15-1')).toBe('2026-04-06');
+    expect(calendarDayOf('2026W011T10:00')).toBe('2025-12-29');
+    expect(stateTimestampDate('2026-04-27T10:00:00+05:30:15.5')).toBe('2026-04-27');
+    // Offset seconds count, as Python's timedelta does: 10:00 at +05:30:15.5 is 04:29:44.5 UTC.
+    expect(sortInstant('2026-04-27T10:00:00+05:30:15.5')).toBe(Date.UTC(2026, 3, 27, 4, 29, 44, 500) / 1000);
+    expect(sortInstant('0050-01-01')).toBe(-60_589_296_000);
+    // Text after a complete offset is refused, as Python refuses it; isoDateOf then takes the dashed head.
+    expect(stateTimestampDate('2026-04-23T14:00:00Z20')).toBe('');
+    expect(isoDateOf('2026-04-23T14:00:00Z20')).toBe('2026-04-23');
   });
 });

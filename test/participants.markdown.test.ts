@@ -3,7 +3,9 @@
  * frontmatter read as PyYAML reads it (YAML 1.1, str() of its values), H1 cuts.
  */
 import { describe, expect, it } from 'vitest';
-import { cutTitle, firstParagraph, parseNote, pyStr, pyStrip, tagList } from '../src/participants/markdown.js';
+import { pyStr } from '../src/core/python-str.js';
+import { cutTitle, firstParagraph, parseNote, tagList } from '../src/participants/markdown.js';
+import { pyStrip } from '../src/participants/scrub.js';
 import { graphEntity } from '../src/participants/knowledge-graph.js';
 
 describe('note conventions', () => {

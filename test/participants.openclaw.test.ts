@@ -25,7 +25,7 @@ import { stageCommit } from '../src/core/writes/staging.js';
 import { stageExportInLibrary } from '../src/participants/library-write.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
-import { pyStr, truthy } from '../src/core/native/python-values.js';
+import { pyStr, truthy } from '../src/core/python-str.js';
 import { isoInstant } from '../src/core/native/python-dates.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';

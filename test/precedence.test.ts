@@ -7,8 +7,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAccess } from '../src/core/trust/access.js';
 import { configPaths, defaultLibraryRoot, parsedLibraryCachePath } from '../src/core/store/config.js';
@@ -17,7 +15,7 @@ import { historyKeep } from '../src/core/writes/history.js';
 import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, FIXTURE_LIBRARY, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { callJson, linkedClient } from './helpers/mcp.js';
+import { callJson, linkedClient, stdioClient } from './helpers/mcp.js';
 
 let library: string;
 let fakeHome: string; // a HOME holding ~/agent-library and ~/.bourdon, for the "unset" defaults
@@ -125,24 +123,21 @@ describe('an environment variable set to the empty string counts as unset', () =
   it('over MCP (bourdon serve spawned by a host with empty variables): library, access level, config dir and audit path all fall back', async () => {
     const auditFile = path.join(fakeHome, '.bourdon', 'audit.jsonl');
     fs.rmSync(auditFile, { force: true });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve'],
-      cwd: REPO_ROOT,
-      env: {
-        HOME: fakeHome,
-        BOURDON_LIBRARY: '',
-        BOURDON_DEFAULT_ACCESS_LEVEL: '',
-        BOURDON_HOME: '',
-        BOURDON_AUDIT_PATH: '',
-        BOURDON_LOCAL_NAME: '',
+    const { client, stderr } = await stdioClient(
+      {
+        args: [BIN, 'serve'],
+        cwd: REPO_ROOT,
+        env: {
+          HOME: fakeHome,
+          BOURDON_LIBRARY: '',
+          BOURDON_DEFAULT_ACCESS_LEVEL: '',
+          BOURDON_HOME: '',
+          BOURDON_AUDIT_PATH: '',
+          BOURDON_LOCAL_NAME: '',
+        },
       },
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const client = new Client({ name: 'precedence-host', version: '1' });
-    await client.connect(transport);
+      { name: 'precedence-host' },
+    );
     try {
       expect(((await callJson(client, 'list_agents')) as { agents: string[] }).agents).toEqual(FIXTURE_AGENTS);
       expect(((await callJson(client, 'find_entity', { name: 'bdn' })) as { access_level: string }).access_level).toBe(
@@ -152,7 +147,7 @@ describe('an environment variable set to the empty string counts as unset', () =
         access_level: string;
       };
       expect(recognition.access_level).toBe('team');
-      expect(stderr).toContain(`serving ${path.join(fakeHome, 'agent-library')}`);
+      expect(stderr()).toContain(`serving ${path.join(fakeHome, 'agent-library')}`);
     } finally {
       await client.close();
     }

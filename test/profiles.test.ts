@@ -6,8 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { READ_TOOLS, WRITE_TOOLS, parseToolProfile, profileFilter, profileTools } from '../src/core/trust/profiles.js';
@@ -15,7 +13,7 @@ import { translateServerArgs } from '../src/mcp/server-args.js';
 import { OPERATIONS as ALL_TOOLS, OPERATION_NAMES as TOOL_NAMES } from '../src/core/operations/catalog.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { callJson, linkedClient } from './helpers/mcp.js';
+import { callJson, linkedClient, stdioClient, type StdioClient } from './helpers/mcp.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
 const NOT_OFFERED = (tool: string) => ({ error: 'tool not offered on this connection', tool });
@@ -107,23 +105,11 @@ describe('createMcpServer with a toolFilter', () => {
 });
 
 /** Spawns a server over stdio the way an MCP host does (command + args + env). */
-async function hostConnect(
-  bin: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, ...args],
-    cwd: REPO_ROOT,
-    env: { BOURDON_HOME: home, NO_COLOR: '1', ...env },
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'profiles-host', version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
+async function hostConnect(bin: string, args: string[], env: Record<string, string> = {}): Promise<StdioClient> {
+  return stdioClient(
+    { args: [bin, ...args], cwd: REPO_ROOT, env: { BOURDON_HOME: home, NO_COLOR: '1', ...env } },
+    { name: 'profiles-host' },
+  );
 }
 
 describe('bourdon serve --tools, spawned as an MCP host does', () => {

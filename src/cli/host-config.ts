@@ -16,19 +16,18 @@
  * - VS Code: `.vscode/mcp.json`, `{"servers": {name: {type: "stdio"|"http", …}}}`; header values
  *   expand `${env:VAR}` (and `${input:…}`).
  *
- * A token is never part of a snippet: HTTP snippets name the variable that holds it.
+ * A token is never part of a snippet: HTTP snippets name the variable that holds it. How the
+ * server is reached (the target a snippet is for) is host-targets.ts; the tools it offers,
+ * host-tools.ts.
  */
-import { OPERATIONS } from '../core/operations/catalog.js';
-import { DEFAULT_TOOL_PROFILE, parseToolProfile, profileFilter } from '../core/trust/profiles.js';
-import { packageInfo } from '../core/admin/version.js';
-import path from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { packageRoot } from '../core/admin/package-root.js';
-import { normalisePeerUrl } from '../core/federation/peers-config.js';
+import { BRIDGE_TOKEN_ENV, type ServerTarget, type StdioTarget } from './host-targets.js';
 import { colors, commandText, shellWord, type Verbatim } from './output.js';
 
 export const HOSTS = ['claude-code', 'claude-desktop', 'cursor', 'codex', 'vscode'] as const;
 export type Host = (typeof HOSTS)[number];
+
+export const DEFAULT_SERVER_NAME = 'bourdon';
 
 const HOST_TITLES: Record<Host, string> = {
   'claude-code': 'Claude Code',
@@ -37,37 +36,6 @@ const HOST_TITLES: Record<Host, string> = {
   codex: 'Codex',
   vscode: 'VS Code',
 };
-
-/** How the host starts `bourdon serve` for stdio. */
-export const LAUNCHERS = ['node', 'npx', 'bourdon'] as const;
-export type Launcher = (typeof LAUNCHERS)[number];
-
-export const DEFAULT_SERVER_NAME = 'bourdon';
-export const DEFAULT_TOKEN_ENV = 'BOURDON_TOKEN';
-
-/** Variables a host-started server should see as the CLI does: where its config lives. */
-const PASSED_ENV = ['BOURDON_HOME', 'BOURDON_FEDERATION_CONFIG', 'BOURDON_AUDIT_PATH'] as const;
-
-interface StdioTarget {
-  transport: 'stdio';
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  /** The --tools profile the started server offers (all when unset). */
-  tools?: string;
-}
-
-interface HttpTarget {
-  transport: 'http';
-  url: string;
-  tokenEnv: string;
-  /** How a stdio-only host starts the bridge (`bourdon serve --url`) to reach the URL. */
-  bridge: { command: string; args: string[] };
-  /** The --tools profile the bridge offers (all when unset); the server's own decides for the others. */
-  tools?: string;
-}
-
-export type ServerTarget = StdioTarget | HttpTarget;
 
 export interface HostSnippet {
   host: Host;
@@ -83,69 +51,10 @@ export interface HostSnippet {
   notes: string[];
 }
 
-/** The compiled CLI entry, for hosts that start the server with an absolute path. */
-function binPath(): string {
-  return path.join(packageRoot(), 'bin', 'run.js');
-}
-
 function checkServerName(name: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
     throw new UsageError(`invalid server name ${JSON.stringify(name)}: use letters, digits, - and _`);
   return name;
-}
-
-function checkEnvName(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UsageError(`invalid variable name ${JSON.stringify(name)}`);
-  return name;
-}
-
-/** How a host runs `bourdon <args>` with this launcher. */
-function launch(launcher: Launcher, args: string[]): { command: string; args: string[] } {
-  // Pinned to this exact version: an unpinned name would run whatever the registry serves under it.
-  if (launcher === 'npx') return { command: 'npx', args: ['-y', `bourdon@${packageInfo().version}`, ...args] };
-  if (launcher === 'bourdon') return { command: 'bourdon', args };
-  return { command: process.execPath, args: [binPath(), ...args] };
-}
-
-/** `--tools <profile>` for serve, unless the profile is the default (all). */
-function toolsArgs(tools: string | undefined): string[] {
-  return tools && tools !== 'all' ? ['--tools', tools] : [];
-}
-
-/** The stdio launch: absolute paths, so a host started outside a shell finds everything. */
-export function stdioTarget(
-  libraryRoot: string,
-  launcher: Launcher = 'node',
-  env: NodeJS.ProcessEnv = process.env,
-  tools?: string,
-): StdioTarget {
-  const serve = ['serve', '--library', path.resolve(libraryRoot), ...toolsArgs(tools)];
-  const passed: Record<string, string> = {};
-  for (const name of PASSED_ENV) {
-    const value = env[name];
-    if (value) passed[name] = path.resolve(value);
-  }
-  return { transport: 'stdio', ...launch(launcher, serve), env: passed, ...(tools ? { tools } : {}) };
-}
-
-/** The variable the bridge reads its token from in a host's env block (peer-token namespace). */
-const BRIDGE_TOKEN_ENV = 'BOURDON_PEER_TOKEN';
-
-/** The HTTP target: the URL checked as peers are (https unless loopback; /mcp appended). */
-export function httpTarget(
-  rawUrl: string,
-  tokenEnv = DEFAULT_TOKEN_ENV,
-  launcher: Launcher = 'node',
-  tools?: string,
-): HttpTarget {
-  const url = normalisePeerUrl(rawUrl, '--http url');
-  return {
-    transport: 'http',
-    url,
-    tokenEnv: checkEnvName(tokenEnv),
-    bridge: launch(launcher, ['serve', '--url', url, '--token-env', BRIDGE_TOKEN_ENV, ...toolsArgs(tools)]),
-    ...(tools ? { tools } : {}),
-  };
 }
 
 function json(value: unknown): string {
@@ -387,67 +296,5 @@ export function renderSnippet(snippet: HostSnippet): (string | Verbatim)[] {
   ];
   if (snippet.command) lines.push(c.dim('or run:'), commandText(snippet.command));
   for (const note of snippet.notes) lines.push(c.dim(note));
-  return lines;
-}
-
-/** What decides the tools a host is offered: how it reaches the server, and the --tools profile. */
-type ServerOffer = Pick<ServerTarget, 'transport' | 'tools'>;
-
-/** One tool as a host shows it (tools/list): its title, and the hints that decide whether it asks first. */
-export interface HostTool {
-  name: string;
-  title: string;
-  /** readOnlyHint: hosts that honour it run the tool without a confirmation prompt. */
-  read_only: boolean;
-  /** destructiveHint: hosts warn before it. */
-  destructive: boolean;
-  /** openWorldHint: it also asks the configured peers, on other machines. */
-  open_world: boolean;
-}
-
-/**
- * The tools a host is offered by the server it starts (the target's --tools profile; every
- * tool without one), in the engine's order, with what tools/list tells the host about each.
- */
-export function hostTools(target: ServerOffer): HostTool[] {
-  const offered = profileFilter(parseToolProfile(target.tools ?? DEFAULT_TOOL_PROFILE));
-  return OPERATIONS.filter((operation) => !offered || offered(operation.name)).map((operation) => ({
-    name: operation.name,
-    title: operation.title,
-    read_only: operation.annotations.readOnlyHint,
-    destructive: operation.annotations.destructiveHint,
-    open_world: operation.annotations.openWorldHint,
-  }));
-}
-
-/**
- * What the host will show, for people (docs/mcp-hosts.md): each tool under its title, which
- * run without asking (read-only) and which ask first, and which reach other machines.
- */
-export function describeHostTools(target: ServerOffer): string[] {
-  const tools = hostTools(target);
-  const titled = (list: HostTool[]) => list.map((tool) => `"${tool.title}" (${tool.name})`).join(', ');
-  const reads = tools.filter((tool) => tool.read_only);
-  const writes = tools.filter((tool) => !tool.read_only);
-  const lines = [
-    `What the host shows: ${tools.length} tools, each under its title.`,
-    `Read-only, so hosts that honour readOnlyHint run them without asking (${reads.length}): ${titled(reads)}.`,
-  ];
-  if (writes.length)
-    lines.push(
-      `Writes, which hosts ask you to confirm: ${writes
-        .map((tool) =>
-          tool.destructive
-            ? `"${tool.title}" (${tool.name}; marked destructive: a replace drops rows, so hosts warn)`
-            : `"${tool.title}" (${tool.name}; writes a new version, every earlier one kept)`,
-        )
-        .join(', ')}.`,
-    );
-  const open = tools.filter((tool) => tool.open_world).map((tool) => tool.name);
-  if (open.length) lines.push(`${open.join(', ')} also ask your configured peers on other machines (openWorldHint).`);
-  if (target.transport === 'http')
-    lines.push(
-      "Over HTTP the host is offered what the running server offers (its own --tools), narrowed by --tools here for Claude Desktop's bridge: at most the tools above.",
-    );
   return lines;
 }

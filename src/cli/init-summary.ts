@@ -6,7 +6,8 @@
 import type { IssuedToken } from '../core/trust/registry.js';
 import type { SetupStep } from '../core/admin/setup.js';
 import type { HookResult } from './claude-hook.js';
-import { describeHostTools, renderSnippet, type HostSnippet } from './host-config.js';
+import { renderSnippet, type HostSnippet } from './host-config.js';
+import { describeHostTools } from './host-tools.js';
 import type { Plan } from './init-plan.js';
 import { colors, outputColumns, wrap, type Verbatim } from './output.js';
 import { runLine, type ParticipantRun } from './participant-runs.js';

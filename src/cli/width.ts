@@ -192,10 +192,13 @@ export function wrapText(text: string, width: number | null, continuation?: numb
 
 /**
  * A line for a person on stderr (`bourdon: …`): escape sequences from data shown escaped, our
- * colour codes kept (printableOutput), wrapped at stderr's width, continued 2 in.
+ * colour codes kept (printableOutput), wrapped at stderr's width, continued 2 in. A tab (a
+ * file name's, a parser's message) moves no cursor but where it lands depends on the terminal,
+ * so it is shown as the space it reads as rather than as `\u0009`; the line is then measured
+ * and wrapped as it will be seen.
  */
 export function stderrLine(text: string): string {
-  return wrapText(printableOutput(text), stderrWidth(), 2) + '\n';
+  return wrapText(printableOutput(text.replaceAll('\t', ' ')), stderrWidth(), 2) + '\n';
 }
 
 /**

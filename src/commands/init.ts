@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { assertCanAsk, prompting, yesFlag } from '../cli/confirm.js';
-import { HOSTS, hostSnippet, stdioTarget, type Host } from '../cli/host-config.js';
+import { HOSTS, hostSnippet, type Host } from '../cli/host-config.js';
+import { stdioTarget } from '../cli/host-targets.js';
 import { colors } from '../cli/output.js';
 import { confirmMessage, promptMessage, stderrLine } from '../cli/width.js';
 import {

@@ -3,21 +3,21 @@ import { BaseCommand } from '../cli/base-command.js';
 import { commandText, stderrWidth, wrap, type Verbatim } from '../cli/output.js';
 import {
   DEFAULT_SERVER_NAME,
-  DEFAULT_TOKEN_ENV,
   HOSTS,
-  LAUNCHERS,
-  describeHostTools,
   hostSnippet,
-  hostTools,
   renderSnippet,
-  httpTarget,
-  stdioTarget,
   type Host,
   type HostSnippet,
-  type HostTool,
+} from '../cli/host-config.js';
+import {
+  DEFAULT_TOKEN_ENV,
+  LAUNCHERS,
+  httpTarget,
+  stdioTarget,
   type Launcher,
   type ServerTarget,
-} from '../cli/host-config.js';
+} from '../cli/host-targets.js';
+import { describeHostTools, hostTools, type HostTool } from '../cli/host-tools.js';
 import { UsageError } from '../core/errors.js';
 
 /** What `mcp-config` answers: the server entry and each host's snippet for it. */

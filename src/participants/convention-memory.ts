@@ -10,7 +10,9 @@ import path from 'node:path';
 import type { SourceReader } from './source-reader.js';
 import { modifiedAt } from './source-reader.js';
 import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
-import { isMapping, pyStr, pyStrip, pyTruthy, slice } from './markdown.js';
+import { pyStr, truthy } from '../core/python-str.js';
+import { isMapping, slice } from './markdown.js';
+import { pyStrip } from './scrub.js';
 import type { SourceStatus } from './participant.js';
 
 /** The source's name in `--json` and doctor. */
@@ -67,7 +69,7 @@ export interface FieldAt {
  * there): nothing, and a warning.
  */
 export function pyItems(value: unknown, at: FieldAt): unknown[] {
-  if (!pyTruthy(value)) return [];
+  if (!truthy(value)) return [];
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') return [...value];
   if (isMapping(value)) return Object.keys(value);
@@ -83,7 +85,7 @@ export function entityName(item: unknown): string | undefined {
 
 /** A session's date: its truthy `date` converted to text, first 10 characters; undefined otherwise. */
 export function sessionDate(item: unknown): string | undefined {
-  if (!isMapping(item) || !pyTruthy(item.date)) return undefined;
+  if (!isMapping(item) || !truthy(item.date)) return undefined;
   return slice(pyStr(item.date), 10);
 }
 

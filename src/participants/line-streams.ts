@@ -7,7 +7,8 @@
  */
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { PY_LINE_BREAK, pyStrip, pyStripStart } from './markdown.js';
+import { PY_LINE_BREAK } from './markdown.js';
+import { pyLstrip, pyStrip } from './scrub.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 
 /** Largest part of a JSONL file read. */
@@ -81,7 +82,7 @@ export function* strippedLines({ fd, file, warn }: OpenSource, maxLines: number)
   // on what follows.
   let held: (string | undefined)[] = [];
   const complete = function* (line: string | undefined): Generator<string | undefined, boolean> {
-    if (line !== undefined && pyStripStart(line) === '') {
+    if (line !== undefined && pyLstrip(line) === '') {
       held.push(line);
       return true;
     }
@@ -95,7 +96,7 @@ export function* strippedLines({ fd, file, warn }: OpenSource, maxLines: number)
   };
   const feed = function* (text: string): Generator<string | undefined, boolean> {
     if (!started) {
-      text = pyStripStart(text);
+      text = pyLstrip(text);
       if (text === '') return true;
       started = true;
     }

@@ -1,10 +1,11 @@
 /**
  * The Markdown conventions the engine's participants read notes with: YAML frontmatter, the
- * first H1, the first paragraph, and Python's str() of frontmatter values
- * (conformance/participants/README.md, "Frontmatter").
+ * first H1, the first paragraph (Python's str() and truthiness of frontmatter values are the
+ * core root's python-str.ts; conformance/participants/README.md, "Frontmatter").
  */
+import { pyStr, truthy } from '../core/python-str.js';
 import { parseYaml11LikePyYaml } from '../core/store/yaml.js';
-import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
+import { pyStrip } from './scrub.js';
 
 /** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
@@ -45,30 +46,15 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** Python's whitespace (str.isspace), which differs from JavaScript's trim: U+001C–U+001F and U+0085 are, U+FEFF is not. */
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 /** Python's str.splitlines() boundaries (after \r\n and \r were read as \n). */
 // eslint-disable-next-line no-control-regex -- Python counts these as line breaks
 export const PY_LINE_BREAK = /[\n\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
-
-const PY_LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-
-/** Python's str.strip(). */
-export function pyStrip(text: string): string {
-  return text.replace(PY_STRIP, '');
-}
 
 /** Python's str.splitlines() of a text whose \r\n and \r were already read as \n: no trailing empty line. */
 export function pySplitLines(text: string): string[] {
   const lines = text.split(PY_LINE_BREAK);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/** Python's str.lstrip(). */
-export function pyStripStart(text: string): string {
-  return text.replace(PY_LEADING_SPACE, '');
 }
 
 /** The text of the first `# ` heading line, or null. */
@@ -109,53 +95,13 @@ export function cut(text: string, limit: number): string {
   return pyStrip(slice(text, limit));
 }
 
-/** Python truthiness of a YAML value (None, False, 0, '', [] and {} are false). */
-export function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object' && !(value instanceof YamlTimestamp)) return Object.keys(value).length > 0;
-  return true;
-}
-
 /** A value converted to text (Python's `str()`) when it is truthy; undefined otherwise. */
 export function truthyText(value: unknown): string | undefined {
-  return pyTruthy(value) ? pyStr(value) : undefined;
+  return truthy(value) ? pyStr(value) : undefined;
 }
 
-/** Python's str() of a YAML value, as the engine turns frontmatter values into text. */
-export function pyStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return pyNumber(value);
-  if (typeof value === 'bigint') return String(value);
-  if (value instanceof YamlTimestamp) return value.toString();
-  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>);
-    return '{' + entries.map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ') + '}';
-  }
-  return String(value);
-}
-
-function pyRepr(value: unknown): string {
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
-    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
-  }
-  if (value instanceof YamlTimestamp) return value.repr();
-  return pyStr(value);
-}
-
-function pyNumber(value: number): string {
-  if (Number.isNaN(value)) return 'nan';
-  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
-  const text = String(value);
-  return /[.e]/.test(text) ? text.replace(/e\+?/, 'e+').replace('e+-', 'e-') : `${text}.0`;
-}
+// automations still imports truthiness under this name.
+export { truthy as pyTruthy };
 
 /** Tags as the engine reads them: a YAML list, each item as str(); anything else means none. */
 export function tagList(value: unknown): string[] {

@@ -3,10 +3,10 @@
  * value shows: a float that is a whole number (`2.0` is `'2.0'` in Python, `2` in JavaScript), an
  * exponent (`1e16` → `'1e+16'`), an integer past 2^53 (exact in Python), and the `NaN`,
  * `Infinity` and `-Infinity` literals Python accepts. Floats come back as PyFloat, large integers
- * as bigint; core/native/python-values.ts's `pyStr` and `truthy` understand both. A text without any such
+ * as bigint; core/python-str.ts's `pyStr` and `truthy` understand both. A text without any such
  * number is read by JSON.parse itself (the common case costs one scan).
  */
-import { PyFloat } from '../core/native/python-values.js';
+import { PyFloat } from '../core/python-str.js';
 
 export { PyFloat };
 

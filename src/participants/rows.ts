@@ -4,7 +4,7 @@
  */
 import { compareCodePoints } from '../core/native/python-values.js';
 import { ENTITY_KEYS, SESSION_KEYS } from './manifest-shape.js';
-import { pyStrip } from './markdown.js';
+import { pyStrip } from './scrub.js';
 
 export interface EntityRow {
   name: string;

@@ -7,9 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { BIN, CONFORMANCE_DIR, tempDir } from './fixtures.js';
+import { stdioClient } from './mcp.js';
 
 export const TURNS_DIR = path.join(CONFORMANCE_DIR, 'turns');
 
@@ -102,16 +102,9 @@ export interface TurnServer {
 }
 
 export async function turnServer(turn: TurnCase, clientName: string): Promise<TurnServer> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--library', turn.library],
-    env: turn.env,
-    cwd: turn.cwd,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: clientName, version: '1.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  const { client, stderr } = await stdioClient(
+    { args: [BIN, 'serve', '--library', turn.library], env: turn.env, cwd: turn.cwd },
+    { name: clientName },
+  );
+  return { client, stderr, close: () => client.close() };
 }

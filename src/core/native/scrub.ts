@@ -39,6 +39,11 @@ export function pyStrip(value: string): string {
   return value.replace(LEADING_WS, '').replace(TRAILING_WS, '');
 }
 
+/** Python's `str.lstrip()`. */
+export function pyLstrip(value: string): string {
+  return value.replace(LEADING_WS, '');
+}
+
 /** Python's `str.rstrip()`. */
 export function pyRstrip(value: string): string {
   return value.replace(TRAILING_WS, '');

@@ -8,7 +8,7 @@
 import { tell, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor, type RowKey } from '../store/cursor.js';
 import { resolveCutoff } from '../store/dates.js';
-import { pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
 import type { DatedSession } from '../store/indexes.js';
 import { positionAfter, rankInGroup } from '../store/library-indexes.js';
 

@@ -12,7 +12,7 @@ import { canSee, type AccessLevel } from '../trust/access.js';
 import { agentsInScope, tell, type OperationContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../store/cursor.js';
 import { dayOf, defaultCutoff, ignoredSince, localDay, sinceDay } from '../store/dates.js';
-import { pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
 import type { AgentRecord } from '../store/library.js';
 import { foldKey, type Entity, type Session } from '../store/manifest.js';
 import { addCounts, answered, peerAgentFilter, peerCount, tagAgent } from '../federation/federation.js';

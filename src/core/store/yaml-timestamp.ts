@@ -3,12 +3,14 @@
  * it, for `parseYaml11LikePyYaml` in yaml.ts, and how Python prints it. Apart from yaml.ts so the
  * participants that print front-matter values use the type without the YAML module.
  */
+import { PythonObject } from '../python-str.js';
+
 /**
  * A YAML 1.1 timestamp as PyYAML constructs it: a `datetime.date`, or a `datetime.datetime` with
  * microseconds and an optional fixed offset. Kept as its parts, not as a JavaScript Date, which
  * would lose the offset, the microseconds and the difference between a date and midnight.
  */
-export class YamlTimestamp {
+export class YamlTimestamp extends PythonObject {
   constructor(
     readonly year: number,
     readonly month: number,
@@ -17,7 +19,14 @@ export class YamlTimestamp {
     readonly time?: readonly [number, number, number, number],
     /** The offset in minutes east of UTC, or undefined for a naive datetime. */
     readonly offsetMinutes?: number,
-  ) {}
+  ) {
+    super();
+  }
+
+  /** A date or datetime is always true. */
+  truthy(): boolean {
+    return true;
+  }
 
   /** Python's `str()`: `2026-04-27`, `2026-04-30 09:15:00`, `… 09:15:00.500000+02:00`. */
   toString(): string {

@@ -12,7 +12,8 @@ import { lockFileSync } from '../fs/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { maskTokens } from './token-mask.js';
 import { BourdonError, describeError, UsageError } from '../errors.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { pyRepr, truthy } from '../python-str.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../store/ids.js';
 import { utcSeconds } from '../store/dates.js';
 import { crypto } from '../store/hashing.js';
 import { isObject } from '../store/manifest.js';
@@ -316,14 +317,6 @@ function checkNamespace(namespace: string): string {
   return namespace;
 }
 
-/** Python's truthiness, for the `revoked` flag: any truthy value revokes (fail closed). */
-function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
 function activeRow(rows: Map<string, MemberRow>, agentId: string): MemberRow {
   const row = rows.get(agentId);
   if (!row) throw new BourdonError(`unknown agent ${pyRepr(agentId)}`, 'not_found');
@@ -359,7 +352,8 @@ export function parseRegistry(text: string): Map<string, MemberRow> {
       tier: raw.tier === 'trusted' ? 'trusted' : 'quarantined',
       token_sha256: hash,
       created_at: typeof raw.created_at === 'string' ? raw.created_at : '',
-      revoked: pyTruthy(raw.revoked),
+      // Python's truthiness: any truthy value revokes (fail closed).
+      revoked: truthy(raw.revoked),
       grants,
     };
     if (typeof raw.rotated_at === 'string') row.rotated_at = raw.rotated_at;

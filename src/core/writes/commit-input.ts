@@ -5,7 +5,8 @@
  * problems its own way. Pure; no file access.
  */
 import { parseCalendarDay } from '../store/dates.js';
-import { invalidWriteAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
+import { invalidWriteAgentIdMessage, isValidAgentId } from '../store/ids.js';
 import { AGENT_TYPES, isObject } from '../store/manifest.js';
 import type { CommitArgs } from './inputs.js';
 import { ENTITY_LIST_FIELDS, NOTE_LIST_FIELDS, SESSION_LIST_FIELDS } from './merge.js';

@@ -5,7 +5,7 @@
  * server's write thread as well as in place (commit-steps.ts).
  */
 import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
-import { pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
 import { enumError, type CommitArgs } from './commit-input.js';
 import { MAX_MANIFEST_BYTES } from '../store/library.js';
 import { AGENT_TYPES, isObject, type RawObject } from '../store/manifest.js';

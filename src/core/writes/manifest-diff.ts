@@ -6,7 +6,8 @@
  */
 import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
-import { entityKey, noteKey, pyTruthy, pyStr, sameValue, sessionKey } from './merge.js';
+import { pyStr, truthy } from '../python-str.js';
+import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
 import { redactText } from '../trust/redaction.js';
 import { parseYamlMapping } from '../store/yaml.js';
 
@@ -118,7 +119,7 @@ function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>)
 /** `shown` of a text or null: redacted text, or null. */
 const shownText = (value: string | null): string | null => (value === null ? null : redactText(value));
 /** The text of a field as Python's truthiness and str() read it, or null. */
-const textOrNull = (value: unknown): string | null => (pyTruthy(value) ? pyStr(value) : null);
+const textOrNull = (value: unknown): string | null => (truthy(value) ? pyStr(value) : null);
 
 /** How a diff names a session and a note (an entity is named by its name). */
 export type SessionId = { date: string | null; cwd: string | null };

@@ -6,7 +6,7 @@
  * null; existing keys keep their position and new keys are appended. New rows are appended in
  * the caller's key order with their list fields coerced to lists.
  */
-import { pyRepr } from '../store/ids.js';
+import { pyStr, truthy } from '../python-str.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 
 export const ENTITY_LIST_FIELDS = ['tags', 'aliases'] as const;
@@ -18,24 +18,9 @@ interface MergeCounts {
   updated: number;
 }
 
-/** Python truthiness for JSON-like values. */
-export function pyTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
-/** Python's str() of a JSON-like value. */
-export function pyStr(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  return pyRepr(value);
-}
-
 /** `str(value or "")`. */
 function strOrEmpty(value: unknown): string {
-  return pyTruthy(value) ? pyStr(value) : '';
+  return truthy(value) ? pyStr(value) : '';
 }
 
 function coerceList(value: unknown): unknown[] {

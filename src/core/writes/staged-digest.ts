@@ -5,7 +5,7 @@
  * hashed.
  */
 import { crypto } from '../store/hashing.js';
-import { pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
 import { readLive } from './history.js';
 
 /** What the digest binds of a staged file (staging.ts lists them): who staged it, for which agent, where. */

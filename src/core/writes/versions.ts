@@ -23,7 +23,8 @@ import {
   type RollbackJob,
 } from './version-jobs.js';
 import { countsOnWriteThread, explainOnWriteThread, rollbackOnWriteThread } from './write-thread.js';
-import { invalidAgentIdMessage, isValidAgentId, pyRepr } from '../store/ids.js';
+import { pyRepr } from '../python-str.js';
+import { invalidAgentIdMessage, isValidAgentId } from '../store/ids.js';
 import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { FieldChange, ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { SourceReader } from '../source-reader.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
-import { isMapping, pyStrip, truthyText } from '../markdown.js';
+import { isMapping, truthyText } from '../markdown.js';
 import { manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { REDACTED_TEXT, looksLikeCredential, scrubNativeText } from '../scrub.js';
+import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../scrub.js';
 import {
   entityName,
   memoryStatus,

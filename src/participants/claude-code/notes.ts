@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import type { SourceReader } from '../source-reader.js';
-import { cut, cutTitle, firstH1, firstParagraph, parseNote, pyStr, pyTruthy, tagList } from '../markdown.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../markdown.js';
 import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
 
 const SUMMARY_CHARS = 500;
@@ -22,7 +23,7 @@ const LOG_NAME = /^(\d{4}-\d{2}-\d{2})(?:-.*)?\.md$/s;
 function metaText(meta: Record<string, unknown> | null, key: string): string | undefined {
   if (!meta || !(key in meta)) return undefined;
   const value = meta[key];
-  return pyTruthy(value) ? pyStr(value) : undefined;
+  return truthy(value) ? pyStr(value) : undefined;
 }
 
 /** One auto-memory note as an entity (name, type, summary, tags; private for person types). */

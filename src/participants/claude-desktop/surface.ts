@@ -12,7 +12,7 @@ import path from 'node:path';
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { SourceReader, modifiedAt } from '../source-reader.js';
 import { PRIVATE_TAGS } from '../manifest-shape.js';
-import { pyStr, pyTruthy } from '../markdown.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import type {
   ExportEnvironment,
   Participant,
@@ -180,7 +180,7 @@ function readConversation<Extra>(
   }
   const fields = state as State;
   return {
-    id: pyTruthy(fields.sessionId) ? pyStr(fields.sessionId) : path.basename(file).slice(0, -'.json'.length),
+    id: truthy(fields.sessionId) ? pyStr(fields.sessionId) : path.basename(file).slice(0, -'.json'.length),
     date: conversationDate(fields),
     cwd: label(fields.cwd, CWD_LIMIT),
     title: label(fields.title, TITLE_LIMIT) || surface.untitled,

@@ -13,7 +13,8 @@ import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-date
 import { confinedDatabaseFiles, confinedFile, type Warn } from '../../core/native/confined-reads.js';
 import { normalizeLocalPath, walkFiles, warnOnceInto, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
-import { compareCodePoints, dedupe, lowerKey, normalizeText, pyStr, strip, truthy } from './text.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { compareCodePoints, dedupe, lowerKey, normalizeText, strip } from './text.js';
 
 export interface SessionRecord {
   readonly id: string;

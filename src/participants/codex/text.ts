@@ -265,8 +265,6 @@ export function pyTitle(text: string): string {
   return out;
 }
 
-export { pyStr, truthy } from '../../core/native/python-values.js';
-
 /** Keeps the first item of each key, in order (the engine's `_dedupe_preserve`). */
 export function dedupe(items: readonly string[], key: (item: string) => string = (item) => item): string[] {
   const seen = new Set<string>();

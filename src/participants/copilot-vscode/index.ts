@@ -11,7 +11,8 @@ import { SourceReader, modifiedAt } from '../source-reader.js';
 import { slice } from '../markdown.js';
 import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { compareCodePoints, pyStr, truthy } from '../../core/native/python-values.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';
 
 const AGENT_ID = 'copilot-vscode';

@@ -7,10 +7,11 @@
  */
 import path from 'node:path';
 import { SourceReader } from '../source-reader.js';
-import { parseNote, pyStrip, pyTruthy, isMapping, truthyText, pyStr } from '../markdown.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { parseNote, isMapping, truthyText } from '../markdown.js';
 import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { scrubNativeText } from '../scrub.js';
+import { pyStrip, scrubNativeText } from '../scrub.js';
 import {
   entityName,
   memoryFile,
@@ -58,7 +59,7 @@ function entityOf(item: unknown, index: number, at: (field: string) => FieldAt):
     name,
     type: truthyText(item.type),
     aliases: stringItems(item.aliases, at(`entities[${index}].aliases`)),
-    summary: pyTruthy(item.summary) ? scrubNativeText(pyStr(item.summary)) : undefined,
+    summary: truthy(item.summary) ? scrubNativeText(pyStr(item.summary)) : undefined,
     last_touched: truthyText(item.last_touched),
     tags: stringItems(item.tags, at(`entities[${index}].tags`)),
     valid_from: truthyText(item.valid_from),

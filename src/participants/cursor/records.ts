@@ -5,7 +5,8 @@
  */
 import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
 import { type Entity } from '../manifest-shape.js';
-import { compareCodePoints, pyStr, truthy } from '../../core/native/python-values.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { posixName, utcDateOfEpoch } from '../values.js';
 

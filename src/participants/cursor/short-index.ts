@@ -3,7 +3,7 @@
  * file keeps by hand, each with its own access level.
  */
 import { type Entity } from '../manifest-shape.js';
-import { pyStr, truthy } from '../../core/native/python-values.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import { pyStrip } from '../scrub.js';
 
 type JsonObject = Record<string, unknown>;
