@@ -11,7 +11,7 @@ import { maskTokens } from '../src/core/trust/token-mask.js';
 import { maskConfiguredTokens, maskSecret } from '../src/core/trust/audit.js';
 import { cappedFetch } from '../src/mcp/remote/capped-fetch.js';
 import { remoteClient, withinBudget } from '../src/mcp/remote/client.js';
-import { AnswerTooLarge, RemoteHttpRefusal, RemoteTimeout } from '../src/core/remote-failure.js';
+import { AnswerTooLarge, RemoteHttpRefusal, RemoteTimeout } from '../src/core/federation/remote-failure.js';
 import { classifySdkFailure as classifyFailure, maskedReason } from '../src/mcp/remote/failure.js';
 
 const servers: net.Server[] = [];

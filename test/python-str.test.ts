@@ -4,8 +4,10 @@
  * The cases are where the exporters', the commit merge's and the registry's copies used to
  * disagree; each expected text is what CPython prints.
  */
+import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { pyRepr, pyStr, truthy } from '../src/core/python-str.js';
+import { textField } from '../src/participants/automations/automations.js';
 import { isMapping, parseNote } from '../src/participants/markdown.js';
 import { parsePythonJson } from '../src/participants/python-json.js';
 
@@ -21,6 +23,13 @@ describe('str() and truthiness of the values Bourdon reads', () => {
     expect(pyStr(meta?.items)).toBe(`[datetime.date(2026, 4, 27), "it's", 'a\\rb']`);
     expect(truthy(meta?.empty)).toBe(false);
     expect(truthy(meta?.zero)).toBe(false);
+  });
+
+  it("TOML: a date is true, as Python's datetime is (an automation's date-valued field is its text)", () => {
+    const table = parseToml('name = 2026-04-27\nwhen = 2026-04-27T10:00:00Z\n');
+    expect(truthy(table.name)).toBe(true);
+    expect(textField(table, 'name', 'fallback')).toBe('2026-04-27');
+    expect(textField(table, 'when', 'fallback')).toBe('2026-04-27 10:00:00+00:00');
   });
 
   it('JSON as json.loads reads it: a float zero is false, floats and big integers keep their text', () => {

@@ -112,6 +112,8 @@ export function truthy(value: unknown): boolean {
   if (typeof value === 'bigint') return value !== 0n;
   if (value instanceof PythonObject) return value.truthy();
   if (Array.isArray(value) || value instanceof Uint8Array) return value.length > 0;
+  // A date or time (TOML's, as smol-toml reads it) is always true, as Python's are.
+  if (value instanceof Date) return true;
   if (typeof value === 'object') return Object.keys(value).length > 0;
   return true;
 }

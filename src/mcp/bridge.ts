@@ -34,7 +34,7 @@ import { SERVER_NAME, SERVER_VERSION } from './server.js';
 import { OPERATION_NAMES as TOOL_NAMES } from '../core/operations/catalog.js';
 import { isProtocolError, passThrough, relay } from './bridge/forwarded.js';
 import { Upstream } from './bridge/upstream.js';
-import { remoteFailureCode } from '../core/remote-failure.js';
+import { remoteFailureCode } from '../core/federation/remote-failure.js';
 import { classifySdkFailure } from './remote/failure.js';
 
 const BRIDGE_TIMEOUT_MS = 30_000;

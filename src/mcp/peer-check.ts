@@ -9,7 +9,7 @@ import { MAX_PEER_ERROR_CHARS, PEER_BUDGET_MS } from './peer-client.js';
 import { answerPayload } from './remote/answer.js';
 import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
-import { RemoteHttpRefusal } from '../core/remote-failure.js';
+import { RemoteHttpRefusal } from '../core/federation/remote-failure.js';
 import { classifySdkFailure, maskedReason } from './remote/failure.js';
 
 export interface PeerCheck {

@@ -12,7 +12,7 @@ import type { PeerAnswer, PeerFanout } from '../core/peers.js';
 import { answerPayload } from './remote/answer.js';
 import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
-import { RemoteTimeout } from '../core/remote-failure.js';
+import { RemoteTimeout } from '../core/federation/remote-failure.js';
 import { maskedReason } from './remote/failure.js';
 
 /** A peer call's budget when the operation gives none. */

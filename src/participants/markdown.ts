@@ -100,9 +100,6 @@ export function truthyText(value: unknown): string | undefined {
   return truthy(value) ? pyStr(value) : undefined;
 }
 
-// automations still imports truthiness under this name.
-export { truthy as pyTruthy };
-
 /** Tags as the engine reads them: a YAML list, each item as str(); anything else means none. */
 export function tagList(value: unknown): string[] {
   return Array.isArray(value) ? value.map(pyStr) : [];

@@ -7,9 +7,6 @@
  */
 import { pyStrip } from './scrub.js';
 
-// For the callers still importing them from here (openclaw, the turn candidates).
-export { pyStr, truthy } from '../python-str.js';
-
 const PY_FLOAT = /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
 
 /** `float(value)`, or undefined where Python raises. */

@@ -5,7 +5,7 @@
 import type { Row } from '../native/sqlite.js';
 import { THREAD_DATE_COLUMNS } from '../native/codex-state.js';
 import { stateTimestampDate } from '../native/python-dates.js';
-import { truthy } from '../native/python-values.js';
+import { truthy } from '../python-str.js';
 import { clean, matchText, type Candidate } from './turn-candidates.js';
 
 const threadCache = new WeakMap<readonly Row[], readonly Candidate[]>();

@@ -1,7 +1,7 @@
 /** A peer's tool result read as the engine's own peer client reads it, through the answer model. */
 import type { AnyAnswer } from '../../core/payload.js';
 import { readPeerAnswer } from '../../core/operations/peer-answers.js';
-import { UnusableAnswer } from '../../core/remote-failure.js';
+import { UnusableAnswer } from '../../core/federation/remote-failure.js';
 
 /**
  * The payload of a peer's tool result: the first text item, JSON, parsed through the answer

@@ -2,7 +2,7 @@
  * What is read of another server's answer, capped as it arrives (after any decompression): a
  * 60 MB answer is cut off at the cap, not buffered whole and parsed.
  */
-import { AnswerTooLarge } from '../../core/remote-failure.js';
+import { AnswerTooLarge } from '../../core/federation/remote-failure.js';
 
 /**
  * Largest answer read from a peer: 2 MiB, twice the request body this server accepts. Our own

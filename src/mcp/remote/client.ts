@@ -7,7 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { packageInfo } from '../../core/admin/version.js';
 import { cappedFetch } from './capped-fetch.js';
-import { RemoteTimeout } from '../../core/remote-failure.js';
+import { RemoteTimeout } from '../../core/federation/remote-failure.js';
 
 export interface RemoteServer {
   /** The server's MCP endpoint. */

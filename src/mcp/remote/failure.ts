@@ -6,7 +6,7 @@
  */
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describeError } from '../../core/errors.js';
-import { classifyFailure, type LibraryErrors, type RemoteFailure } from '../../core/remote-failure.js';
+import { classifyFailure, type LibraryErrors, type RemoteFailure } from '../../core/federation/remote-failure.js';
 import { maskTokens } from '../../core/trust/token-mask.js';
 
 /** The MCP SDK's errors, by their classes and codes. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, TomlDate } from 'smol-toml';
 import type { SourceReader } from '../source-reader.js';
-import { pyTruthy } from '../markdown.js';
+import { truthy } from '../../core/python-str.js';
 import { pyStrip } from '../scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';
 
@@ -120,7 +120,7 @@ export function tomlText(value: unknown): string {
 /** `str(table[key]).strip()` when the value is truthy, else `fallback`. */
 export function textField(table: Readonly<Record<string, unknown>>, key: string, fallback = ''): string {
   const value = table[key];
-  return pyStrip(pyTruthy(value) ? tomlText(value) : fallback);
+  return pyStrip(truthy(value) ? tomlText(value) : fallback);
 }
 
 /**
@@ -135,7 +135,7 @@ export function stringItems(
   reader: SourceReader,
 ): string[] {
   const value = table[key];
-  if (!pyTruthy(value)) return [];
+  if (!truthy(value)) return [];
   let items: unknown[];
   if (typeof value === 'string') items = [...value];
   else if (Array.isArray(value)) items = value;

@@ -3,7 +3,7 @@
  * `/api/status` must report a version at least MIN_VERSION and authentication on, or nothing is
  * read from it. Pure functions over the parsed status object.
  */
-import { truthy } from '../../core/native/python-values.js';
+import { truthy } from '../../core/python-str.js';
 import { PyFloat } from '../python-json.js';
 import { pyStrip } from '../scrub.js';
 

@@ -10,7 +10,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { BourdonError } from '../../core/errors.js';
-import { AnswerTooLarge, classifyFailure, RemoteTimeout } from '../../core/remote-failure.js';
+import { AnswerTooLarge, classifyFailure, RemoteTimeout } from '../../core/federation/remote-failure.js';
 import { maskTokens } from '../../core/trust/token-mask.js';
 import { packageInfo } from '../../core/admin/version.js';
 

@@ -9,7 +9,7 @@
  */
 import { BourdonError, UsageError, type ErrorCode } from '../../core/errors.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { pyStr, truthy } from '../../core/native/python-values.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import { isoInstant } from '../../core/native/python-dates.js';
 import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
 import { parsePythonJson, PyFloat } from '../python-json.js';

@@ -4,10 +4,10 @@
  * the `LibraryErrors` its caller passes: src/mcp/remote/failure.ts reads the MCP SDK's HTTP
  * status and request timeout) and the system or TLS code fetch or `node:http` hides down the
  * cause chain. One classifier for every caller — the MCP bridge, the peer client, the openclaw
- * participant — each wording the same failure for its own readers. A root leaf of core, so the
- * participants may import it; it knows no client library.
+ * participant — each wording the same failure for its own readers. In core, so the participants
+ * may import it; it knows no client library.
  */
-import { BourdonError } from './errors.js';
+import { BourdonError } from '../errors.js';
 
 /** No answer within the budget. `what` is the step that waited (`answer`, `connection`). */
 export class RemoteTimeout extends BourdonError {
