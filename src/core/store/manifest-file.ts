@@ -15,7 +15,8 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
-import { defineKey, readManifest } from './model.js';
+import { readManifest } from './lenient-reader.js';
+import { defineKey } from './model.js';
 import type { Warn } from './warn.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
@@ -75,7 +76,7 @@ export function readManifestFile(full: string): Buffer {
 }
 
 /**
- * Builds a record from a parsed document, its rows read through the L5 model (model.ts); throws
+ * Builds a record from a parsed document, its rows read through the L5 model (lenient-reader.ts); throws
  * a one-line reason when it is not a manifest. A value that does not fit is left out (a list
  * item, a field, or the row that needs it) and the rest read: `warn` is told once per document,
  * naming the file, how many values were left out and the first one's field.
