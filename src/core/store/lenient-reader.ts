@@ -31,6 +31,11 @@ import {
 export interface Misfit {
   field: string;
   reason: string;
+  /**
+   * Whether the rest of the row holding it is read (only the value, a list item or a field, is
+   * left out); false when the whole row went with it. Doctor reports those two apart.
+   */
+  rowKept: boolean;
 }
 
 /** Passes after which a document still not fitting gives up its rows (each pass drops at least one value). */
@@ -65,7 +70,8 @@ function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: strin
   const out: T[] = [];
   raw.forEach((item, index) => {
     if (!isObject(item)) {
-      misfits.push({ field: `${field}[${index}]`, reason: `expected a mapping, found ${kindOf(item)}` });
+      const reason = `expected a mapping, found ${kindOf(item)}`;
+      misfits.push({ field: `${field}[${index}]`, reason, rowKept: false });
       return;
     }
     const parsed = schema.safeParse(item);
@@ -87,6 +93,7 @@ export function readRow<T>(schema: () => z.ZodType<T>, raw: unknown, pool: Inter
  * left out is added to `misfits`, named from `at` (the document's place in the manifest).
  */
 function readFitting<T>(schema: z.ZodType<T>, doc: RawObject, at: Path, misfits: Misfit[]): T | null {
+  const first = misfits.length;
   const dropped = new Set<string>();
   let candidate: unknown = doc;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -101,15 +108,21 @@ function readFitting<T>(schema: z.ZodType<T>, doc: RawObject, at: Path, misfits:
       while (where.length > 0 && (dropped.has(fieldPath(where)) || valueAt(candidate, where) === undefined))
         where = where.slice(0, -1);
       if (!dropped.has(fieldPath(path)))
-        misfits.push({ field: fieldPath([...at, ...path]), reason: describeMisfit(issue, candidate) });
-      if (where.length === 0) return null;
+        misfits.push({ field: fieldPath([...at, ...path]), reason: describeMisfit(issue, candidate), rowKept: true });
+      if (where.length === 0) return wholeLost(misfits, first);
       dropped.add(fieldPath(where));
       drops.push(where);
     }
     candidate = without(candidate, trieOf(drops));
   }
   // Only a document built to defeat the passes gets here: none of it is read.
-  misfits.push({ field: fieldPath(at) || '(the manifest)', reason: 'too many values do not fit' });
+  misfits.push({ field: fieldPath(at) || '(the manifest)', reason: 'too many values do not fit', rowKept: false });
+  return wholeLost(misfits, first);
+}
+
+/** Null, the document read by readFitting having gone whole: its misfits from `first` on kept no row. */
+function wholeLost(misfits: Misfit[], first: number): null {
+  for (const misfit of misfits.slice(first)) misfit.rowKept = false;
   return null;
 }
 

@@ -82,7 +82,7 @@ export function readManifestFile(full: string): Buffer {
  */
 export interface LeftOut {
   count: number;
-  first: Misfit;
+  first: Pick<Misfit, 'field' | 'reason'>;
 }
 
 /**
@@ -119,7 +119,11 @@ export function readRecord(
     sessions: rows.sessions,
     notes: rows.notes,
   };
-  return { record, leftOut: misfits.length ? { count: misfits.length, first: misfits[0]! } : null };
+  const [first] = misfits;
+  return {
+    record,
+    leftOut: first ? { count: misfits.length, first: { field: first.field, reason: first.reason } } : null,
+  };
 }
 
 /** The one warning for a manifest whose reading left values out. */
