@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../src/core/store/library.js';
+import { parseDocument } from '../src/core/store/manifest-file.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 
@@ -147,6 +148,24 @@ describe('what the model left out, warned about', () => {
     expect(warnings[1]).toContain('left out a value that do not fit the L5 model (known_entities[1].aliases[1]: ');
     // The next one-shot read answers from the entry the change wrote, with that warning.
     expect(cachedRead().warnings).toEqual([warnings[1]]);
+  });
+
+  it("a writer's entry keeps the warning too: the next one-shot read says it without parsing the manifest", () => {
+    const file = path.join(agentsDir, 'beta.l5.yaml');
+    const bytes = fs.readFileSync(file);
+    const doc = parseDocument(bytes) as Record<string, unknown>;
+    // As a commit does once the file landed: its record adopted, the cache entry written from it.
+    new LibraryStore(root, { warn: () => {} }).written('beta.l5.yaml', bytes, doc, cacheDir);
+    const [entry] = entries() as [string];
+    fs.rmSync(path.join(entry, 'doc.json'));
+    const warm = cachedRead();
+    expect(fs.existsSync(path.join(entry, 'doc.json'))).toBe(false); // not parsed and written again
+    expect(warm.warnings).toEqual([expect.stringContaining(`beta.l5.yaml: left out 2 values`)]);
+    expect(warm.warnings[0]).toContain(SUMMARY_WARNING);
+    expect(warm.agents.find((agent) => agent.id === 'beta')!.entities.map((entity) => entity.name)).toEqual([
+      'Gadget',
+      'Gizmo',
+    ]);
   });
 
   it('through the real binary: a warm `summary` says the warning again, once, and answers the same', async () => {
