@@ -24,6 +24,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readJson, readJsonRange, trustedPath } from './cache-files.js';
 import { crypto, nameHash, sha256Hex } from './hashing.js';
 import type { AgentRecord, FileStamp, LeftOut } from './manifest-file.js';
 import { foldKey, isObject, newestFirst, type Entity, type Session } from './manifest.js';
@@ -107,7 +108,7 @@ export type StoredRows = Pick<
 
 /**
  * rows.json's content as StoredRows, or null. Checked to the shape of each part, not each row:
- * the file is this user's own (trustedCacheStat) and carries the entry's token, as the lookup
+ * the file is this user's own (cache-files.ts) and carries the entry's token, as the lookup
  * buckets and sessions parts are.
  */
 function asStoredRows(data: unknown, token: string): StoredRows | null {
@@ -151,61 +152,6 @@ export function contentHash(text: string | Buffer): string {
 
 function bucketOf(key: string): number {
   return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
-}
-
-/**
- * Whether a cache file or folder can be trusted: owned by this user and writable by no one
- * else. Another local user who can write into a group- or world-writable config dir could
- * otherwise plant an entry, and the CLI would serve rows that are in no manifest. An entry
- * that fails this is a miss (rebuilt from the manifest); `doctor` reports it.
- */
-export function trustedCacheStat(stat: fs.Stats): boolean {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  return (uid === null || stat.uid === uid) && (stat.mode & 0o022) === 0;
-}
-
-export function trustedPath(file: string): boolean {
-  try {
-    return trustedCacheStat(fs.lstatSync(file));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The JSON in bytes [start, end) of a file (or, `raw`, the text); undefined when absent, short,
- * corrupt or untrusted (a miss).
- */
-export function readJsonRange(file: string, start: number, end: number, raw = false): unknown {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(file, 'r');
-    const stat = fs.fstatSync(fd);
-    if (!trustedCacheStat(stat)) return undefined;
-    if (stat.size < end) return undefined; // not the file meta.json describes
-    const bytes = Buffer.alloc(end - start);
-    if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) return undefined;
-    return raw ? bytes.toString('utf8') : JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
-}
-
-/** A whole JSON file; undefined when absent, corrupt or untrusted (a miss). */
-export function readJson(file: string): unknown {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(file, 'r');
-    // Checked on the open file, so a swap after the check cannot be read.
-    if (!trustedCacheStat(fs.fstatSync(fd))) return undefined;
-    return JSON.parse(fs.readFileSync(fd, 'utf8'));
-  } catch {
-    return undefined; // absent, unreadable or corrupt: a miss
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
 }
 
 export class ParsedCache {
