@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // What reading manifests through the L5 model (src/core/store/model.ts) costs (issue 42): the
 // rows of a generated library built into records from their parsed documents (the part the
-// model does, on every CLI call that loads the library: a cache hit re-reads the document), the
-// full cold load (YAML parse included), and the CLI's `--version` and a warm `agents` spawned.
+// model does when a manifest is parsed), the full cold load (YAML parse included), and spawned:
+// the CLI's `--version`, a warm `agents` (ids only) and a warm `summary --json` (every record
+// built, from the parsed cache's rows); and in process, a warm full read: a new store over the
+// parsed cache, every record built, as a whole-record CLI call makes it.
 // Usage: npm run build && node bench/manifest-model.js [agents=50] [rounds=30]
 // BOURDON_BENCH_ROOT=<another checkout> measures its build instead (a before/after on one machine).
 import { spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ const ROOT = process.env.BOURDON_BENCH_ROOT ?? OWN_ROOT;
 const agents = Number(process.argv[2] ?? 50);
 const rounds = Number(process.argv[3] ?? 30);
 const { parseDocument, recordFromDoc } = await import(path.join(ROOT, 'dist', 'core', 'store', 'manifest-file.js'));
+const { LibraryStore } = await import(path.join(ROOT, 'dist', 'core', 'store', 'library.js'));
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-model-bench-'));
 const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-model-home-'));
@@ -46,6 +49,10 @@ try {
   );
   const recordsMs = time(records);
   const coldMs = time(cold);
+  const cachePath = path.join(home, 'parsed');
+  const warmRead = () => new LibraryStore(scratch, { warn: () => {}, cachePath }).snapshot();
+  warmRead(); // writes the parsed cache
+  const warmReadMs = time(warmRead);
 
   const env = { ...process.env, HOME: home, BOURDON_LIBRARY: scratch, NO_COLOR: '1' };
   const cli = (args) => {
@@ -61,6 +68,11 @@ try {
   const versionMs = cli(['--version']);
   cli(['agents']); // writes the parsed cache
   const agentsMs = cli(['agents']);
+  // A read that builds every agent's full record: a project the generated sessions name.
+  const project = docs[0].recent_sessions[0].project_focus[0];
+  const summary = ['summary', project, '--json'];
+  cli(summary); // writes the parsed cache's full rows, where the build has them
+  const summaryMs = cli(summary);
 
   const round = (ms) => Math.round(ms * 10) / 10;
   const result = {
@@ -70,8 +82,10 @@ try {
     records_ms: round(recordsMs),
     per_row_us: round((recordsMs * 1000) / rows),
     cold_load_ms: round(coldMs),
+    warm_full_read_ms: round(warmReadMs),
     version_ms: round(versionMs),
     warm_agents_ms: round(agentsMs),
+    warm_summary_ms: round(summaryMs),
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } finally {

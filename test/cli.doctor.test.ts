@@ -81,6 +81,7 @@ describe('bourdon doctor', () => {
         'manifests',
         'duplicates',
         'schema',
+        'fields',
         'gate',
         'staging',
         'config',
@@ -187,6 +188,64 @@ describe('bourdon doctor', () => {
     expect(result.code).toBe(0);
     expect(byId('schema').verdict).toBe('warn');
     expect((await doctor(library, env, ['--strict'])).result.code).toBe(1);
+  });
+
+  it('values left out of rows that are still read: a count per file and its first fields, bounded; a warning only', async () => {
+    const { library, env } = healthy();
+    const agents = path.join(library, 'agents');
+    // One entity keeps its row without a summary that is a mapping, one without an alias that is a list.
+    fs.writeFileSync(
+      path.join(agents, 'codex.l5.yaml'),
+      MANIFEST('codex').replace(
+        '    summary: federated memory\n',
+        '    summary: {not: text}\n  - name: Orbit\n    aliases: [orb, [nested]]\n',
+      ),
+    );
+    // Five values in one file: three named, the rest counted.
+    const many = Array.from({ length: 5 }, (_, i) => `  - {name: E${i}, type: [a, list]}`).join('\n');
+    fs.writeFileSync(
+      path.join(agents, 'cursor.l5.yaml'),
+      MANIFEST('cursor').replace('known_entities:\n', `known_entities:\n${many}\n`),
+    );
+    const { result, report, byId } = await doctor(library, env);
+    expect(result.code, result.stdout).toBe(0);
+    expect(report.ok).toBe(true);
+    const fields = byId('fields');
+    expect(fields).toEqual({
+      id: 'fields',
+      title: 'fields',
+      verdict: 'warn',
+      summary: '7 values in 2 manifests do not fit the L5 model and are left out of rows that are still read',
+      details: [
+        'agents/codex.l5.yaml: 2 values (known_entities[0].summary, known_entities[1].aliases[1])',
+        'agents/cursor.l5.yaml: 5 values (known_entities[0].type, known_entities[1].type, known_entities[2].type, and 2 more)',
+      ],
+    });
+    // The rows themselves are read: the schema check has nothing to say, and the queries answer them.
+    expect(byId('schema').verdict).toBe('ok');
+    const found = await runCli(['find', 'orb', '--library', library, '--json'], { env });
+    expect(JSON.parse(found.stdout).matches.map((match: { name: string }) => match.name)).toEqual(['Orbit']);
+
+    const human = await runCli(['doctor', '--library', library], { env });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^warn\s+fields\s+7 values in 2 manifests do not fit the L5 model/m);
+    expect(human.stdout).toContain(
+      'agents/codex.l5.yaml: 2 values (known_entities[0].summary, known_entities[1].aliases[1])',
+    );
+    expect((await doctor(library, env, ['--strict'])).result.code).toBe(1);
+
+    // Past twenty files, the rest are counted on one line.
+    for (let i = 0; i < 21; i++)
+      fs.writeFileSync(
+        path.join(agents, `extra-${String(i).padStart(2, '0')}.l5.yaml`),
+        `agent: {id: extra-${String(i).padStart(2, '0')}, type: other}\nknown_entities: [{name: X, summary: [a]}]\n`,
+      );
+    const bounded = (await doctor(library, env)).byId('fields');
+    expect(bounded.summary).toBe(
+      '28 values in 23 manifests do not fit the L5 model and are left out of rows that are still read',
+    );
+    expect(bounded.details).toHaveLength(21);
+    expect(bounded.details.at(-1)).toBe('and 3 more files');
   });
 
   it('registry: unreadable fails; revoked members and quarantined members without grants are reported', async () => {

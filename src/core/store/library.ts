@@ -12,16 +12,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError } from '../errors.js';
 import { LibraryFreshness, type FreshnessOptions } from './freshness.js';
-import { ManifestLoader, rows } from './loader.js';
+import { entryRows, ManifestLoader } from './loader.js';
 import { type RawObject } from './manifest.js';
 import {
   fileStamp,
   parseManifest,
   readManifestFile,
-  recordFromDoc,
+  readRecord,
   rereadDocument,
   type AgentRecord,
   type FileStamp,
+  type LeftOut,
 } from './manifest-file.js';
 import { contentHash, ParsedCache } from './parsed-cache.js';
 import { libraryPaths, type LibraryPaths } from './paths.js';
@@ -179,14 +180,19 @@ export class LibraryStore {
    * stale in the library-wide lookup and reads this entry beside it: lookup.ts).
    */
   written(file: string, data: Buffer, doc: RawObject, cachePath: string | null): void {
-    const adopted = this.adoptChecked(file, data, (full) => recordFromDoc(doc, file, full));
+    // What the model left out is kept in the entry, for the one-shot reads that answer from it to say.
+    const adopted = this.adoptChecked(file, data, (full) => readRecord(doc, file, full));
     if (!adopted) return;
     this.loader.documents?.set(adopted.record, doc);
     const disk = this.loader.disk ?? (cachePath ? new ParsedCache(cachePath, this.paths.agents) : null);
     // The stamp is seconds old at most, so the entry carries the content hash and is checked by it.
     // The library-wide lookup is left as it is: the next one-shot read finds this file stale and
     // reads this entry beside it (lookup.ts).
-    disk?.write(file, adopted.stamp, contentHash(data), { id: adopted.record.id, doc, ...rows(adopted.record) });
+    disk?.write(file, adopted.stamp, contentHash(data), {
+      id: adopted.record.id,
+      doc,
+      ...entryRows(adopted.record, adopted.leftOut),
+    });
   }
 
   /**
@@ -196,7 +202,7 @@ export class LibraryStore {
    * any other entry stale by its stamp.
    */
   adopt(file: string, data: Buffer, record: AgentRecord): void {
-    this.adoptChecked(file, data, () => record);
+    this.adoptChecked(file, data, () => ({ record, leftOut: null }));
   }
 
   /**
@@ -207,22 +213,22 @@ export class LibraryStore {
   private adoptChecked(
     file: string,
     data: Buffer,
-    build: (full: string) => AgentRecord,
-  ): { record: AgentRecord; stamp: FileStamp } | null {
+    build: (full: string) => { record: AgentRecord; leftOut: LeftOut | null },
+  ): { record: AgentRecord; leftOut: LeftOut | null; stamp: FileStamp } | null {
     this.invalidate(file);
     const full = path.join(this.paths.agents, file);
-    let record: AgentRecord;
+    let built: { record: AgentRecord; leftOut: LeftOut | null };
     let stamp: FileStamp | null;
     try {
       stamp = fileStamp(full);
       if (stamp?.kind !== 'file' || !readManifestFile(full).equals(data)) return null;
-      record = build(full);
+      built = build(full);
       if (fileStamp(full)?.key !== stamp.key) return null;
     } catch {
       return null; // the next snapshot parses the file
     }
-    this.cache.set(file, { key: stamp.key, outcome: { ok: true, record } });
+    this.cache.set(file, { key: stamp.key, outcome: { ok: true, record: built.record } });
     this.current = null; // the next snapshot is assembled with the new record
-    return { record, stamp };
+    return { ...built, stamp };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The manifests of a library's `agents/` folder, listed with their stats and loaded into
- * outcomes: from the CLI's parsed cache while a file is unchanged (parsed-cache.ts), else read
- * and parsed, and the cache entry written afresh.
+ * outcomes: from the CLI's parsed cache while a file is unchanged (parsed-cache.ts: the rows the
+ * model read, so a warm read runs no model), else read and parsed, and the cache entry written
+ * afresh.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,11 +14,13 @@ import {
   MANIFEST_SUFFIX,
   parseDocument,
   readManifestFile,
-  recordFromDoc,
+  readRecord,
+  warnLeftOut,
   type AgentRecord,
   type FileStamp,
+  type LeftOut,
 } from './manifest-file.js';
-import { contentHash, type CacheMeta, type ParsedCache } from './parsed-cache.js';
+import { contentHash, type CacheMeta, type ParsedCache, type StoredRows } from './parsed-cache.js';
 import type { Outcome } from './snapshot.js';
 import type { Warn } from './warn.js';
 
@@ -62,21 +65,37 @@ export class ManifestLoader {
 
   /**
    * A manifest's outcome from its parsed-cache entry (`meta`, when the caller read it already),
-   * or null on a miss. `rewrite` writes the entry afresh (a one-shot read found a part missing).
+   * or null on a miss: the rows the model read when the entry was written, with the warning that
+   * reading gave said again, else the cached document read through the model. `rewrite` writes
+   * the entry afresh (a one-shot read found a part missing).
    */
   fromCache(file: string, stamp: FileStamp, rewrite = false, meta = this.disk?.meta(file, stamp)): Outcome | null {
     if (!this.disk || !meta) return null;
     if (meta.error !== null) return this.broken(file, meta.error);
-    const doc = this.disk.doc(meta);
-    if (doc === undefined) return null;
+    const full = path.join(this.agentsDir, file);
+    const stored = rewrite || meta.id === null ? null : this.disk.rows(meta);
+    // A store that keeps documents (doctor) wants the document as well: from doc.json.
+    const doc = stored && !this.documents ? undefined : this.disk.doc(meta);
     let record: AgentRecord;
-    try {
-      record = recordFromDoc(doc, file, path.join(this.agentsDir, file), this.warn);
-    } catch {
-      return null;
+    let leftOut: LeftOut | null;
+    if (stored && meta.id !== null) {
+      const { leftOut: said, ...rows } = stored;
+      record = { id: meta.id, file, path: full, ...rows };
+      leftOut = said;
+    } else {
+      if (doc === undefined) return null;
+      try {
+        ({ record, leftOut } = readRecord(doc, file, full));
+      } catch {
+        return null;
+      }
     }
-    if (isObject(doc)) this.documents?.set(record, doc);
-    if (rewrite) this.disk.write(file, stamp, meta.sha, { id: record.id, doc, ...rows(record) });
+    if (this.documents) {
+      if (!isObject(doc)) return null;
+      this.documents.set(record, doc);
+    }
+    if (leftOut) warnLeftOut(this.warn, full, leftOut);
+    if (rewrite) this.disk.write(file, stamp, meta.sha, { id: record.id, doc, ...entryRows(record, leftOut) });
     return { ok: true, record };
   }
 
@@ -91,10 +110,11 @@ export class ManifestLoader {
         this.parsedAny = true;
       }
       const doc = parseDocument(bytes);
-      const record = recordFromDoc(doc, file, full, this.warn);
-      // recordFromDoc has checked that the document is a mapping.
+      const { record, leftOut } = readRecord(doc, file, full);
+      if (leftOut) warnLeftOut(this.warn, full, leftOut);
+      // readRecord has checked that the document is a mapping.
       this.documents?.set(record, doc as RawObject);
-      this.disk?.write(file, stamp, sha, { id: record.id, doc, ...rows(record) });
+      this.disk?.write(file, stamp, sha, { id: record.id, doc, ...entryRows(record, leftOut) });
       return { ok: true, record };
     } catch (error) {
       const reason = error instanceof ManifestError ? error.message : describeError(error);
@@ -116,7 +136,11 @@ export class ManifestLoader {
   }
 }
 
-/** The rows a cache entry keeps besides the document. */
-export function rows(record: AgentRecord): Pick<AgentRecord, 'entities' | 'sessions'> {
-  return { entities: record.entities, sessions: record.sessions };
+/** The rows a cache entry keeps besides the document: the record's, and what reading it left out. */
+export function entryRows(
+  record: AgentRecord,
+  leftOut: LeftOut | null,
+): Pick<AgentRecord, 'entities' | 'sessions'> & { rows: StoredRows } {
+  const { agent, last_updated, capabilities, entities, sessions, notes } = record;
+  return { entities, sessions, rows: { agent, last_updated, capabilities, entities, sessions, notes, leftOut } };
 }

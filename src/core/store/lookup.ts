@@ -21,17 +21,8 @@ import path from 'node:path';
 import { crypto, nameHash } from './hashing.js';
 import { foldKey, isObject, type Entity } from './manifest.js';
 import type { FileStamp } from './manifest-file.js';
-import {
-  BUCKETS,
-  isOffsetTable,
-  LOOKUP_FILES,
-  readJson,
-  readJsonRange,
-  settled,
-  trustedPath,
-  type CacheMeta,
-  type ParsedCache,
-} from './parsed-cache.js';
+import { readJson, readJsonRange, trustedPath } from './cache-files.js';
+import { BUCKETS, isOffsetTable, LOOKUP_FILES, settled, type CacheMeta, type ParsedCache } from './parsed-cache.js';
 
 const [HEADER, BUCKET_FILE] = LOOKUP_FILES as [string, string];
 const LOOKUP_FORMAT = 2;

@@ -15,7 +15,8 @@ import {
   type RawObject,
   type Session,
 } from './manifest.js';
-import { defineKey, readManifest } from './model.js';
+import { readManifest, type Misfit } from './lenient-reader.js';
+import { defineKey } from './model.js';
 import type { Warn } from './warn.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
@@ -75,23 +76,39 @@ export function readManifestFile(full: string): Buffer {
 }
 
 /**
- * Builds a record from a parsed document, its rows read through the L5 model (model.ts); throws
+ * What reading a manifest through the model left out, as its one warning says it: how many
+ * values, and the first one's field and reason. The parsed cache keeps it with the rows, so a
+ * warm read says the same warning without reading the document through the model again.
+ */
+export interface LeftOut {
+  count: number;
+  first: Pick<Misfit, 'field' | 'reason'>;
+}
+
+/**
+ * Builds a record from a parsed document, its rows read through the L5 model (lenient-reader.ts); throws
  * a one-line reason when it is not a manifest. A value that does not fit is left out (a list
  * item, a field, or the row that needs it) and the rest read: `warn` is told once per document,
  * naming the file, how many values were left out and the first one's field.
  */
 export function recordFromDoc(doc: unknown, file: string, filePath: string, warn?: Warn): AgentRecord {
+  const { record, leftOut } = readRecord(doc, file, filePath);
+  if (leftOut && warn) warnLeftOut(warn, filePath, leftOut);
+  return record;
+}
+
+/** As recordFromDoc, with what was left out given back instead of said. */
+export function readRecord(
+  doc: unknown,
+  file: string,
+  filePath: string,
+): { record: AgentRecord; leftOut: LeftOut | null } {
   if (!isObject(doc)) throw new ManifestError(NOT_A_MAPPING);
   // Every string the record keeps goes through `intern`, which detaches it from the manifest's text.
   const intern = interner();
   const id = intern(agentIdOf(doc, file));
   const { rows, misfits } = readManifest(doc, intern);
-  if (misfits.length > 0 && warn) {
-    const [first] = misfits;
-    const count = misfits.length === 1 ? 'a value' : `${misfits.length} values`;
-    warn(`reading ${filePath}: left out ${count} that do not fit the L5 model (${first.field}: ${first.reason})`);
-  }
-  return {
+  const record: AgentRecord = {
     id,
     file,
     path: filePath,
@@ -102,6 +119,17 @@ export function recordFromDoc(doc: unknown, file: string, filePath: string, warn
     sessions: rows.sessions,
     notes: rows.notes,
   };
+  const [first] = misfits;
+  return {
+    record,
+    leftOut: first ? { count: misfits.length, first: { field: first.field, reason: first.reason } } : null,
+  };
+}
+
+/** The one warning for a manifest whose reading left values out. */
+export function warnLeftOut(warn: Warn, filePath: string, { count, first }: LeftOut): void {
+  const values = count === 1 ? 'a value' : `${count} values`;
+  warn(`reading ${filePath}: left out ${values} that do not fit the L5 model (${first.field}: ${first.reason})`);
 }
 
 /** A copy of a raw value whose strings are all interned (so detached from the manifest's text). */

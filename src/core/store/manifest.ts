@@ -3,11 +3,12 @@
  * and written back loses nothing); the normalised view reads scalar list fields as one-item
  * lists (divergence D1) and resolves visibility once.
  */
+import { readRow } from './lenient-reader.js';
 import {
   entityRow,
   isObject,
+  keep,
   noteRow,
-  readRow,
   sessionRow,
   type Entity,
   type Intern,
@@ -30,8 +31,6 @@ export const AGENT_TYPES = [
   'research-assistant',
   'tutor',
 ] as const;
-
-const keep: Intern = (text) => text;
 
 /**
  * An Intern for the rows of one manifest. Rows repeat a few values thousands of times (types,

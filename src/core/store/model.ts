@@ -1,14 +1,14 @@
 /**
  * The L5 manifest as one data model, declared once with zod (spec §2, `../shared/spec`): the
- * agent block, entities, sessions, notes and the visibility policy. Two readings of it:
+ * agent block, entities, sessions, notes and the visibility policy. Two shapes of it:
  *
- * - `readManifest`: what the store serves from a manifest someone else wrote (a library's
- *   `agents/`, a pulled sync branch). It keeps the engine's lenience (docs/conformance.md): a
- *   scalar list field is a one-item list (D1), a number or true/false where text is expected is
- *   its text (D7), an unknown visibility label is private (D8), a date that names no day leaves a
- *   session undated. A value that does not fit is dropped at the smallest level that makes the
- *   rest fit: a list item, else the field, else the row (a row without its name, date or text);
- *   every drop is reported, so the loader warns once naming the file and the first field.
+ * - the read rows (`entityRow`, `sessionRow`, `noteRow`, `agentBlock`, `manifestBlocks`): what
+ *   the store serves from a manifest someone else wrote (a library's `agents/`, a pulled sync
+ *   branch). They keep the engine's lenience (docs/conformance.md): a scalar list field is a
+ *   one-item list (D1), a number or true/false where text is expected is its text (D7), an
+ *   unknown visibility label is private (D8), a date that names no day leaves a session undated.
+ *   lenient-reader.ts reads a manifest through them, dropping what does not fit at the smallest
+ *   level that makes the rest fit.
  * - `writtenManifest`: what a participant hands the writer, checked before anything is written.
  *   It is the shape the engine writes: text where text is written, lists of text, levels by name.
  *
@@ -30,20 +30,32 @@ export function isObject(value: unknown): value is RawObject {
 /** Gives back one shared string for equal texts (manifest.ts `interner`). */
 export type Intern = (text: string) => string;
 
-const keep: Intern = (text) => text;
+/** Keeps each text as it is: rows read without a pool. */
+export const keep: Intern = (text) => text;
 
 /**
  * The Intern of the manifest being read. zod transforms take no context of the caller's, and a
- * read is synchronous, so `readManifest` sets it for the length of one parse.
+ * read is synchronous, so `withIntern` sets it for the length of one read.
  */
 let intern: Intern = keep;
+
+/** `read()`'s result, the rows it parses keeping their texts through `pool`. */
+export function withIntern<T>(pool: Intern, read: () => T): T {
+  const before = intern;
+  intern = pool;
+  try {
+    return read();
+  } finally {
+    intern = before;
+  }
+}
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /** Text as the engine reads it: a number or true/false is its text (D7). */
 const asText = (value: string | number | boolean): string => intern(typeof value === 'string' ? value : String(value));
-const asOptionalText = (value: unknown): string | null => (isScalar(value) ? asText(value) : null);
+export const asOptionalText = (value: unknown): string | null => (isScalar(value) ? asText(value) : null);
 
 // The field schemas only check (one zod layer each, no transform): each row's one transform reads
 // the values that fit, so a row costs a few checks and one function (bench/README.md).
@@ -190,7 +202,7 @@ export const agentBlock = lazy(() =>
     })),
 );
 
-/** A list of rows: each row is read on its own (readRows), so one that does not fit costs only itself. */
+/** A list of rows: each row is read on its own (lenient-reader.ts), so one that does not fit costs only itself. */
 const rowList = () =>
   z
     .unknown()
@@ -201,7 +213,7 @@ const rowList = () =>
     .optional();
 
 /** A manifest's blocks as the store reads them (the agent id is read apart: manifest-file.ts). */
-const manifestBlocks = lazy(() =>
+export const manifestBlocks = lazy(() =>
   z.object({
     agent: agentBlock(),
     last_updated: optionalText(),
@@ -224,156 +236,6 @@ export interface ManifestRows {
   entities: Entity[];
   sessions: Session[];
   notes: Note[];
-}
-
-/** A value left out because it does not fit: where (`known_entities[3].name`) and why. */
-export interface Misfit {
-  field: string;
-  reason: string;
-}
-
-/** Passes after which a document still not fitting gives up its rows (each pass drops at least one value). */
-const MAX_PASSES = 8;
-
-/**
- * A manifest's blocks and rows as the model reads them, and what was left out to read them.
- * `doc` is not changed (the store keeps raw documents as written): values are dropped from a
- * copy of the path to them.
- */
-export function readManifest(doc: RawObject, pool: Intern = keep): { rows: ManifestRows; misfits: Misfit[] } {
-  const before = intern;
-  intern = pool;
-  try {
-    const misfits: Misfit[] = [];
-    const blocks = readFitting(manifestBlocks(), doc, [], misfits) ?? manifestBlocks().parse({});
-    const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-    return {
-      rows: {
-        agent: blocks.agent,
-        last_updated: asOptionalText(blocks.last_updated),
-        capabilities: list(blocks.capabilities),
-        entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits),
-        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits),
-        notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits),
-      },
-      misfits,
-    };
-  } finally {
-    intern = before;
-  }
-}
-
-/** The rows of one list that fit (each with what does not fit left out); the others are named in `misfits`. */
-function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: string, misfits: Misfit[]): T[] {
-  const out: T[] = [];
-  raw.forEach((item, index) => {
-    if (!isObject(item)) {
-      misfits.push({ field: `${field}[${index}]`, reason: `expected a mapping, found ${kindOf(item)}` });
-      return;
-    }
-    const parsed = schema.safeParse(item);
-    const row = parsed.success ? parsed.data : readFitting(schema, item, [field, index], misfits);
-    if (row !== null) out.push(row);
-  });
-  return out;
-}
-
-/** One row through its schema (the doctor reports rows one at a time); null when the row does not fit. */
-export function readRow<T>(schema: () => z.ZodType<T>, raw: unknown, pool: Intern = keep): T | null {
-  if (!isObject(raw)) return null;
-  const before = intern;
-  intern = pool;
-  try {
-    return readFitting(schema(), raw, [], []);
-  } finally {
-    intern = before;
-  }
-}
-
-/**
- * `doc` read through `schema`, dropping what does not fit at the smallest level (a list item,
- * else the field, else the whole) until the rest does; null when the whole must go. Each value
- * left out is added to `misfits`, named from `at` (the document's place in the manifest).
- */
-function readFitting<T>(schema: z.ZodType<T>, doc: RawObject, at: Path, misfits: Misfit[]): T | null {
-  const dropped = new Set<string>();
-  let candidate: unknown = doc;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const parsed = schema.safeParse(candidate);
-    if (parsed.success) return parsed.data;
-    const drops: Path[] = [];
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
-      let where = path;
-      // A key dropped already or never written (a row without its name): its row goes. A single
-      // value read as a list (D1) whose one item does not fit: the value goes.
-      while (where.length > 0 && (dropped.has(fieldPath(where)) || valueAt(candidate, where) === undefined))
-        where = where.slice(0, -1);
-      if (!dropped.has(fieldPath(path)))
-        misfits.push({ field: fieldPath([...at, ...path]), reason: describeMisfit(issue, candidate) });
-      if (where.length === 0) return null;
-      dropped.add(fieldPath(where));
-      drops.push(where);
-    }
-    candidate = without(candidate, trieOf(drops));
-  }
-  // Only a document built to defeat the passes gets here: none of it is read.
-  misfits.push({ field: fieldPath(at) || '(the manifest)', reason: 'too many values do not fit' });
-  return null;
-}
-
-type Path = readonly (string | number)[];
-/** Paths to drop, as a tree: `true` drops the value at that key. */
-type Drops = Map<string, Drops | true>;
-
-function trieOf(paths: readonly Path[]): Drops {
-  const root: Drops = new Map();
-  for (const path of paths) {
-    let node = root;
-    path.forEach((part, index) => {
-      const key = String(part);
-      const found = node.get(key);
-      if (found === true) return;
-      if (index === path.length - 1) node.set(key, true);
-      else {
-        const next: Drops = found ?? new Map();
-        node.set(key, next);
-        node = next;
-      }
-    });
-  }
-  return root;
-}
-
-function valueAt(value: unknown, path: Path): unknown {
-  let found = value;
-  for (const part of path) {
-    if (Array.isArray(found) && typeof part === 'number') found = found[part];
-    else if (isObject(found) && Object.prototype.hasOwnProperty.call(found, part)) found = found[part];
-    else return undefined;
-  }
-  return found;
-}
-
-/** `value` without what `drops` names (list items, fields), copying only the paths to them. */
-function without(value: unknown, drops: Drops): unknown {
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    value.forEach((item, index) => {
-      const drop = drops.get(String(index));
-      if (drop === undefined) out.push(item);
-      else if (drop !== true) out.push(without(item, drop));
-    });
-    return out;
-  }
-  if (!isObject(value)) return value;
-  const out: RawObject = {};
-  for (const [key, item] of Object.entries(value)) {
-    const drop = drops.get(key);
-    if (drop === undefined) defineKey(out, key, item);
-    else if (drop !== true) defineKey(out, key, without(item, drop));
-  }
-  return out;
 }
 
 /** Defined, not assigned: a key like "__proto__" is a key like any other. */
@@ -410,8 +272,21 @@ const EXPECTED: Record<string, string> = {
   nonoptional: 'a value',
 };
 
+export type Path = readonly (string | number)[];
+
+/** The value at `path` in `value`, or undefined when there is none. */
+export function valueAt(value: unknown, path: Path): unknown {
+  let found = value;
+  for (const part of path) {
+    if (Array.isArray(found) && typeof part === 'number') found = found[part];
+    else if (isObject(found) && Object.prototype.hasOwnProperty.call(found, part)) found = found[part];
+    else return undefined;
+  }
+  return found;
+}
+
 /** Why a value does not fit, naming the kind of value found and never the value itself. */
-function describeMisfit(issue: z.core.$ZodIssue, doc: unknown): string {
+export function describeMisfit(issue: z.core.$ZodIssue, doc: unknown): string {
   const value = valueAt(
     doc,
     issue.path.filter((part): part is string | number => typeof part !== 'symbol'),

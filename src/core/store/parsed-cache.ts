@@ -6,7 +6,9 @@
  *
  * An entry is a folder named after a hash of the manifest's file name, holding `meta.json`
  * (the file's stat when parsed, its agent id or its error, and a token), `doc.json` (the
- * parsed document), `entities.jsonl` (the lookup buckets, one JSON line each, which a lookup
+ * parsed document), `rows.json` (every row of the agent's record as the L5 model read them, in
+ * file order, and what the reading left out: a full read builds the record from it without the
+ * model), `entities.jsonl` (the lookup buckets, one JSON line each, which a lookup
  * reads alone by the byte offsets in meta.json), and the sessions newest first in parts named by
  * their newest month (`sessions-2026-11.json`: one part for each of the three newest months,
  * one for every older month, then `sessions-undated.json`), so `bourdon recent` reads only the
@@ -22,8 +24,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readJson, readJsonRange, trustedPath } from './cache-files.js';
 import { crypto, nameHash, sha256Hex } from './hashing.js';
-import type { FileStamp } from './manifest-file.js';
+import type { AgentRecord, FileStamp, LeftOut } from './manifest-file.js';
 import { foldKey, isObject, newestFirst, type Entity, type Session } from './manifest.js';
 
 /**
@@ -32,8 +35,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 5: sessions in parts by month, newest first (meta.months).
  * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
  * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
+ * 8: the record's rows as the model read them, and what it left out, in rows.json (meta.rows).
  */
-const CACHE_FORMAT = 7;
+const CACHE_FORMAT = 8;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -55,6 +59,8 @@ export interface CacheMeta {
   error: string | null;
   /** Whether doc.json holds the document (JSON cannot carry YAML's .inf and .nan). */
   doc: boolean;
+  /** Whether rows.json holds the record's rows (its capabilities are raw values, JSON-safe or not). */
+  rows: boolean;
   /** Each sessions part's newest month, newest first (`2026-11`); `undated` last when any row has no day. */
   months: string[];
   /** Where each lookup bucket's line starts in entities.jsonl, and where the last ends (BUCKETS + 1 offsets). */
@@ -81,13 +87,58 @@ export function isOffsetTable(value: unknown, length: number): value is number[]
  */
 function asCacheMeta(data: unknown): CacheMeta | null {
   if (!isObject(data)) return null;
-  const { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets } = data;
+  const { format, agents, file, stamp, sha, token, id, error, doc, rows, months, entityOffsets } = data;
   if (typeof format !== 'number' || !isText(agents) || !isText(file) || !isText(stamp) || !isTextOrNull(sha))
     return null;
   if (!isText(token) || !isTextOrNull(id) || !isTextOrNull(error) || typeof doc !== 'boolean') return null;
+  if (typeof rows !== 'boolean') return null;
   if (!Array.isArray(months) || !months.every((month) => isText(month) && SESSION_PART.test(month))) return null;
   if (!isOffsetTable(entityOffsets, id === null ? 0 : BUCKETS + 1)) return null;
-  return { format, agents, file, stamp, sha, token, id, error, doc, months, entityOffsets };
+  return { format, agents, file, stamp, sha, token, id, error, doc, rows, months, entityOffsets };
+}
+
+/**
+ * What rows.json holds: a record's rows as the L5 model read them (every row, in file order) and
+ * what the reading left out, so a warm full read neither runs the model nor loses its warning.
+ */
+export type StoredRows = Pick<
+  AgentRecord,
+  'agent' | 'last_updated' | 'capabilities' | 'entities' | 'sessions' | 'notes'
+> & { leftOut: LeftOut | null };
+
+/**
+ * rows.json's content as StoredRows, or null. Checked to the shape of each part, not each row:
+ * the file is this user's own (cache-files.ts) and carries the entry's token, as the lookup
+ * buckets and sessions parts are.
+ */
+function asStoredRows(data: unknown, token: string): StoredRows | null {
+  if (!isObject(data) || data.token !== token) return null;
+  const { agent, last_updated, capabilities, entities, sessions, notes, leftOut } = data;
+  if (!isObject(agent) || !isTextOrNull(last_updated)) return null;
+  const { type, instance, role_narrative } = agent;
+  if (!isTextOrNull(type) || !isTextOrNull(instance) || !isTextOrNull(role_narrative)) return null;
+  if (!Array.isArray(capabilities) || !Array.isArray(entities) || !Array.isArray(sessions) || !Array.isArray(notes))
+    return null;
+  if (leftOut !== null && !isLeftOut(leftOut)) return null;
+  return {
+    agent: { type, instance, role_narrative },
+    last_updated,
+    capabilities,
+    entities,
+    sessions,
+    notes,
+    leftOut,
+  };
+}
+
+function isLeftOut(value: unknown): value is LeftOut {
+  return (
+    isObject(value) &&
+    Number.isSafeInteger(value.count) &&
+    isObject(value.first) &&
+    isText(value.first.field) &&
+    isText(value.first.reason)
+  );
 }
 
 /** Whether a manifest's last change is old enough that a later edit cannot share its stamp. */
@@ -101,61 +152,6 @@ export function contentHash(text: string | Buffer): string {
 
 function bucketOf(key: string): number {
   return Number.parseInt(nameHash(key).slice(-2), 16) % BUCKETS;
-}
-
-/**
- * Whether a cache file or folder can be trusted: owned by this user and writable by no one
- * else. Another local user who can write into a group- or world-writable config dir could
- * otherwise plant an entry, and the CLI would serve rows that are in no manifest. An entry
- * that fails this is a miss (rebuilt from the manifest); `doctor` reports it.
- */
-export function trustedCacheStat(stat: fs.Stats): boolean {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : null;
-  return (uid === null || stat.uid === uid) && (stat.mode & 0o022) === 0;
-}
-
-export function trustedPath(file: string): boolean {
-  try {
-    return trustedCacheStat(fs.lstatSync(file));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The JSON in bytes [start, end) of a file (or, `raw`, the text); undefined when absent, short,
- * corrupt or untrusted (a miss).
- */
-export function readJsonRange(file: string, start: number, end: number, raw = false): unknown {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(file, 'r');
-    const stat = fs.fstatSync(fd);
-    if (!trustedCacheStat(stat)) return undefined;
-    if (stat.size < end) return undefined; // not the file meta.json describes
-    const bytes = Buffer.alloc(end - start);
-    if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) return undefined;
-    return raw ? bytes.toString('utf8') : JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
-}
-
-/** A whole JSON file; undefined when absent, corrupt or untrusted (a miss). */
-export function readJson(file: string): unknown {
-  let fd: number | null = null;
-  try {
-    fd = fs.openSync(file, 'r');
-    // Checked on the open file, so a swap after the check cannot be read.
-    if (!trustedCacheStat(fs.fstatSync(fd))) return undefined;
-    return JSON.parse(fs.readFileSync(fd, 'utf8'));
-  } catch {
-    return undefined; // absent, unreadable or corrupt: a miss
-  } finally {
-    if (fd !== null) fs.closeSync(fd);
-  }
 }
 
 export class ParsedCache {
@@ -217,6 +213,12 @@ export class ParsedCache {
     return data.doc;
   }
 
+  /** The record's rows and what their reading left out, from rows.json; null on a miss. */
+  rows(meta: CacheMeta): StoredRows | null {
+    if (!meta.rows) return null;
+    return asStoredRows(readJson(path.join(this.entryDir(meta.file), 'rows.json')), meta.token);
+  }
+
   /**
    * The agent's entities answering to a folded key, from its lookup bucket; null on a miss. The
    * entry's parts as its meta.json names them, or as the library-wide lookup recorded them.
@@ -243,7 +245,8 @@ export class ParsedCache {
     stamp: FileStamp,
     sha: string | null,
     outcome:
-      { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[] } | { error: string },
+      | { id: string; doc: unknown; entities: readonly Entity[]; sessions: readonly Session[]; rows?: StoredRows }
+      | { error: string },
   ): CacheMeta | null {
     const writtenAt = Date.now();
     const token = crypto().randomBytes(8).toString('hex');
@@ -259,6 +262,7 @@ export class ParsedCache {
       id: 'id' in outcome ? outcome.id : null,
       error: 'error' in outcome ? outcome.error : null,
       doc: false,
+      rows: false,
       months: [],
       entityOffsets: [],
     };
@@ -269,6 +273,10 @@ export class ParsedCache {
         if (jsonSafe(outcome.doc)) {
           this.writeFile(dir, 'doc.json', { token, doc: outcome.doc });
           meta.doc = true;
+        }
+        if (outcome.rows && jsonSafe(outcome.rows.capabilities)) {
+          this.writeFile(dir, 'rows.json', { token, ...outcome.rows });
+          meta.rows = true;
         }
         // Null-prototype maps: a name like "__proto__" is a key like any other.
         const buckets = Array.from({ length: BUCKETS }, () => Object.create(null) as Record<string, Entity[]>);
@@ -298,6 +306,7 @@ export class ParsedCache {
       const current = new Set([
         'meta.json',
         ...(meta.doc ? ['doc.json'] : []),
+        ...(meta.rows ? ['rows.json'] : []),
         ...(meta.entityOffsets.length ? ['entities.jsonl'] : []),
         ...meta.months.map((month) => `sessions-${month}.json`),
       ]);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { foldKey } from './manifest.js';
 import type { AgentRecord, FileStamp } from './manifest-file.js';
 import { entityKeys, lookupFileOf, NameLookup, type LookupFile } from './lookup.js';
-import { trustedPath, type CacheMeta, type ParsedCache } from './parsed-cache.js';
+import { trustedPath } from './cache-files.js';
+import type { CacheMeta, ParsedCache } from './parsed-cache.js';
 import { assembleSnapshot, type LibrarySnapshot, type Outcome } from './snapshot.js';
 import { LibraryStore, type StoreOptions } from './library.js';
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeError } from '../../errors.js';
-import { trustedCacheStat } from '../../store/parsed-cache.js';
+import { trustedCacheStat } from '../../store/cache-files.js';
 import { check, plural, type CheckResult } from './check.js';
 
 export function configDirCheck(home: string): CheckResult {

@@ -2,11 +2,13 @@
  * Doctor's library checks: the library folder, whether every manifest is read, ids declared
  * twice, and what of each manifest the queries leave out. Which rows are read is the store's
  * rule (its normalisers in store/manifest.ts): a row they drop is reported, so doctor and the
- * queries cannot disagree.
+ * queries cannot disagree; so is a value the store's reading drops from a row it keeps
+ * (store/lenient-reader.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isAccessLevel, rowVisibility } from '../../store/visibility.js';
+import { readManifest } from '../../store/lenient-reader.js';
 import { MANIFEST_SUFFIX, parseManifest, type LibraryStore, type LibrarySnapshot } from '../../store/library.js';
 import {
   AGENT_TYPES,
@@ -84,10 +86,14 @@ export function manifestChecks(store: LibraryStore): CheckResult[] {
 
   const failures: string[] = [];
   const warnings: string[] = [];
+  const leftOut: { file: string; fields: string[] }[] = [];
   for (const record of snapshot.agents) {
-    const problems = schemaProblems(store.document(record));
+    const doc = store.document(record);
+    const problems = schemaProblems(doc);
     for (const problem of problems.fail) failures.push(`agents/${record.file}: ${problem}`);
     for (const problem of problems.warn) warnings.push(`agents/${record.file}: ${problem}`);
+    const fields = valuesLeftOutOfKeptRows(doc);
+    if (fields.length) leftOut.push({ file: record.file, fields });
   }
   if (failures.length) {
     out.push(
@@ -119,7 +125,52 @@ export function manifestChecks(store: LibraryStore): CheckResult[] {
       ),
     );
   }
+  out.push(fieldsCheck(leftOut, snapshot.agents.length));
   return out;
+}
+
+/** Field names a `fields` detail line names before `and N more`. */
+const FIELDS_NAMED = 3;
+/** Files the `fields` check names one line each; the rest are counted. */
+const FILES_NAMED = 20;
+
+/**
+ * The values the store's reading left out of rows it still reads (an entity's summary that is
+ * a mapping, one alias that is a list): the queries answer the row without them. A count per
+ * file and its first fields, bounded; the rows left out whole are the schema check's.
+ */
+function fieldsCheck(leftOut: readonly { file: string; fields: string[] }[], agents: number): CheckResult {
+  if (!leftOut.length)
+    return check(
+      'fields',
+      'fields',
+      'ok',
+      agents ? 'every value of the rows read fits the L5 model' : 'nothing to check',
+    );
+  const total = leftOut.reduce((sum, { fields }) => sum + fields.length, 0);
+  const details = leftOut.slice(0, FILES_NAMED).map(({ file, fields }) => {
+    const named = fields.slice(0, FIELDS_NAMED).join(', ');
+    const more = fields.length > FIELDS_NAMED ? `, and ${fields.length - FIELDS_NAMED} more` : '';
+    return `agents/${file}: ${plural(fields.length, 'value')} (${named}${more})`;
+  });
+  if (leftOut.length > FILES_NAMED) details.push(`and ${plural(leftOut.length - FILES_NAMED, 'more file')}`);
+  return check(
+    'fields',
+    'fields',
+    'warn',
+    `${plural(total, 'value')} in ${plural(leftOut.length, 'manifest')} ${total === 1 ? 'does' : 'do'} not fit the L5 model and ${total === 1 ? 'is' : 'are'} left out of rows that are still read`,
+    details,
+  );
+}
+
+/**
+ * Where the store's reading of `doc` left a value out of a row it kept. A whole block of the
+ * wrong kind (`known_entities` not a list, `last_updated` not text) is the schema check's.
+ */
+function valuesLeftOutOfKeptRows(doc: RawObject): string[] {
+  return readManifest(doc)
+    .misfits.filter(({ field, rowKept }) => rowKept && /[.[]/.test(field))
+    .map(({ field }) => field);
 }
 
 /** Files that parsed but lost their id to another file (store/snapshot.ts laterServedOver chooses). */
