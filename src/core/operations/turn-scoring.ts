@@ -28,7 +28,7 @@ const GENERIC_NAMES = new Set([
 export type Components = Record<'prompt' | 'cwd_repo' | 'recency' | 'cross_agent' | 'continuity' | 'penalty', number>;
 
 /** Days since the epoch of a `YYYY-MM-DD`, for ages and order. */
-export function epochDay(day: string): number {
+function epochDay(day: string): number {
   return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
 }
 
