@@ -120,7 +120,6 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 /** The browser's getComputedStyle, as the functions run in the page see it (no DOM types here). */
-type Styles = { getComputedStyle(element: unknown, pseudo?: string): { display: string; content: string } };
 
 const missing = chromiumMissing();
 
@@ -487,11 +486,14 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
       }
       await page.goto(`${ui.base}/`);
       const row = page.locator('tr[data-agent="codex"]');
-      expect(await row.evaluate((tr) => (globalThis as unknown as Styles).getComputedStyle(tr).display)).toBe('block');
+      // Expressions in the page (no DOM types here): the row's computed style and its cell's label.
+      const style = (selector: string, pseudo: string, property: string) =>
+        page.evaluate(
+          `getComputedStyle(document.querySelector(${JSON.stringify(selector)}), ${JSON.stringify(pseudo)}).${property}`,
+        );
+      expect(await style('tr[data-agent="codex"]', '', 'display')).toBe('block');
       const health = row.locator('td[data-label="Health"]');
-      expect(
-        await health.evaluate((td) => (globalThis as unknown as Styles).getComputedStyle(td, '::before').content),
-      ).toBe('"Health"');
+      expect(await style('tr[data-agent="codex"] td[data-label="Health"]', '::before', 'content')).toBe('"Health"');
       // The row's cells are one under the other, not side by side.
       const [a, b] = await Promise.all([row.locator('th').boundingBox(), health.boundingBox()]);
       expect(b!.y).toBeGreaterThan(a!.y);

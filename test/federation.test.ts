@@ -102,9 +102,9 @@ describe('federation across machines', () => {
     auditA = path.join(home, 'audit-a.jsonl');
     const env = { BOURDON_PEER_TOKEN_A: TOKEN_A, BOURDON_PEER_TOKEN_B: TOKEN_B };
 
-    // B first, so A can point at it; B's peer list names A, filled in once A is up.
-    const peersOfB: PeerConfig[] = [];
-    const fanoutB = new McpPeerFanout(peersOfB, env);
+    // B first, so A can point at it; B's peers are A, once A is up (B's server is made per
+    // request, so it takes the fan-out as it is then).
+    let fanoutB = new McpPeerFanout([], env);
     fanouts.push(fanoutB);
     const storeB = new LibraryStore(libB, { warn: silent });
     const b = await runHttpServer(() => createMcpServer(storeB, { warn: silent, auditPath: null, peers: fanoutB }), {
@@ -156,8 +156,8 @@ describe('federation across machines', () => {
       warn: silent,
     });
     handles.push(a);
-    peersOfB.push({ name: 'a', url: a.url, token_env: 'BOURDON_PEER_TOKEN_A' });
-    (fanoutB as unknown as { names: string[] }).names = ['a'];
+    fanoutB = new McpPeerFanout([{ name: 'a', url: a.url, token_env: 'BOURDON_PEER_TOKEN_A' }], env);
+    fanouts.push(fanoutB);
   });
 
   afterAll(async () => {

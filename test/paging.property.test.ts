@@ -11,7 +11,7 @@ import { invoke } from '../src/core/operations/invoke.js';
 import type { ListRecentWorkOutput } from '../src/core/operations/recent-work.js';
 import { listRecentWorkOperation } from '../src/core/operations/read-operations.js';
 import { canSee, type AccessLevel } from '../src/core/trust/access.js';
-import { parseManifest, type AgentRecord, type LibraryStore, type LibrarySnapshot } from '../src/core/store/library.js';
+import { LibraryStore, parseManifest, type AgentRecord, type LibrarySnapshot } from '../src/core/store/library.js';
 import { encodeCursor } from '../src/core/store/cursor.js';
 
 const silent = () => {};
@@ -37,20 +37,20 @@ function agentRecord(id: string, rows: Row[]): AgentRecord {
   return parseManifest(text, `${id}.l5.yaml`, `/nowhere/${id}.l5.yaml`);
 }
 
-/** A store over records in memory: a snapshot is what the test says it is. */
+/** A store over records in memory: a snapshot is what the test says it is (its root is never read). */
 function fakeStore(state: { agents: AgentRecord[] }): LibraryStore {
   let generation = 0;
   let last: LibrarySnapshot | null = null;
   let lastAgents: AgentRecord[] | null = null;
-  return {
-    snapshot() {
+  return new (class extends LibraryStore {
+    override snapshot(): LibrarySnapshot {
       if (last && lastAgents === state.agents) return last;
       const agents = [...state.agents].sort((a, b) => (a.id < b.id ? -1 : 1));
       lastAgents = state.agents;
       last = { generation: (generation += 1), agents, broken: [], byId: new Map(agents.map((a) => [a.id, a])) };
       return last;
-    },
-  } as unknown as LibraryStore;
+    }
+  })('/nonexistent/bourdon-paging-property', { warn: () => {} });
 }
 
 /** The order the engine defines: date as written descending, then agent id descending, then file order. */
