@@ -394,4 +394,27 @@ describe("bourdon doctor: the agents' native sources", () => {
     });
     expect(byId('participant:codex').verdict).toBe('info');
   });
+
+  it('a source that is a link to nothing or a loop is unreadable, not missing (as an export warns)', async () => {
+    const { library, env } = healthy();
+    const userHome = tempDir('bourdon-doctor-links-');
+    fs.mkdirSync(path.join(userHome, '.codex'));
+    fs.symlinkSync(path.join(userHome, 'gone.sqlite'), path.join(userHome, '.codex', 'state_5.sqlite'));
+    const loop = path.join(userHome, '.copilot', 'session-store.db');
+    fs.mkdirSync(path.dirname(loop));
+    fs.symlinkSync(loop, loop);
+    const run = { ...env, HOME: userHome, MEMORY_FILE_PATH: undefined, CLAUDE_BRAIN: undefined, CODEX_HOME: undefined };
+    const { byId } = await doctor(library, run, ['--offline']);
+    expect(byId('participant:codex')).toMatchObject({
+      verdict: 'warn',
+      summary: 'found but unreadable: state_db',
+      details: expect.arrayContaining([
+        `unreadable state_db: ${path.join(userHome, '.codex', 'state_5.sqlite')}: a link to nothing`,
+      ]),
+    });
+    expect(byId('participant:copilot-cli')).toMatchObject({
+      verdict: 'warn',
+      details: [`unreadable session_store: ${loop}: a link that loops`],
+    });
+  });
 });

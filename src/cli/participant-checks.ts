@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { CheckResult, DoctorReport } from '../core/admin/doctor.js';
 import { describeError } from '../core/errors.js';
+import { brokenLink } from '../core/native/confined-reads.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment } from '../participants/runner.js';
 import type { SourceStatus } from '../participants/participant.js';
@@ -22,8 +23,12 @@ function unreadable(source: SourceStatus): string | undefined {
   }
 }
 
+function brokenLinkProblem(source: SourceStatus): string | undefined {
+  return /^https?:\/\//.test(source.path) ? undefined : brokenLink(source.path);
+}
+
 function sourceLine(source: SourceStatus, problem: string | undefined): string {
-  if (!source.found) return `missing  ${source.name}: ${source.path}`;
+  if (!source.found && !problem) return `missing  ${source.name}: ${source.path}`;
   const when = source.modified ? ` (modified ${source.modified.slice(0, 16).replace('T', ' ')} UTC)` : '';
   return problem
     ? `unreadable ${source.name}: ${source.path}: ${problem}`
@@ -56,10 +61,15 @@ export async function participantChecks(env: NodeJS.ProcessEnv = process.env): P
       continue;
     }
     const found = sources.filter((source) => source.found);
-    const problems = new Map(found.map((source) => [source, unreadable(source)]));
-    const bad = found.filter((source) => problems.get(source) !== undefined);
+    // A source not found may still be there as a link that loops or leads to nothing: an export
+    // warns about it, and doctor says what is wrong rather than calling it missing.
+    const problems = new Map(
+      sources.map((source) => [source, source.found ? unreadable(source) : brokenLinkProblem(source)]),
+    );
+    const bad = sources.filter((source) => problems.get(source) !== undefined);
     const details = sources.map((source) => sourceLine(source, problems.get(source)));
-    if (found.length === 0) checks.push({ id, title, verdict: 'info', summary: 'no source on this machine', details });
+    if (found.length === 0 && bad.length === 0)
+      checks.push({ id, title, verdict: 'info', summary: 'no source on this machine', details });
     else if (bad.length)
       checks.push({ id, title, verdict: 'warn', summary: `found but unreadable: ${names(bad)}`, details });
     else {
