@@ -5,18 +5,9 @@
  */
 import fs from 'node:fs';
 import { isServedAgentId, isValidAgentId } from './ids.js';
-import {
-  interner,
-  isObject,
-  type AgentInfo,
-  type Entity,
-  type Intern,
-  type Note,
-  type RawObject,
-  type Session,
-} from './manifest.js';
+import { interner, isObject, type Intern, type RawObject } from './manifest.js';
 import { readManifest, type Misfit } from './lenient-reader.js';
-import { defineKey } from './model.js';
+import { defineKey, type ManifestRows } from './model.js';
 import type { Warn } from './warn.js';
 import { BourdonError } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
@@ -27,16 +18,11 @@ const NOT_A_MAPPING = 'manifest is not a YAML mapping';
 /** Larger files are refused unread: no real manifest comes near this (1,000 entities ≈ 0.3 MB). */
 export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
 
-export interface AgentRecord {
+/** A manifest's rows (model.ts) and where they were read. */
+export interface AgentRecord extends ManifestRows {
   id: string;
   file: string;
   path: string;
-  agent: AgentInfo;
-  last_updated: string | null;
-  capabilities: unknown[];
-  entities: Entity[];
-  sessions: Session[];
-  notes: Note[];
   /** Set on a manifest another machine published (pulled through sync: store/pulled.ts). */
   origin?: PulledOrigin;
 }
