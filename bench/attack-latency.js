@@ -21,6 +21,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { findEntityAnswer, ids, wideMatchAnswer, worstAllowedAnswer } from '../test/helpers/hostile-matches.mjs';
 import { flagReader, ROOT, startHttpServer } from './lib.js';
 
 const args = process.argv.slice(2);
@@ -29,7 +30,6 @@ const rounds = Number(flag('--rounds', 5));
 const asJson = args.includes('--json');
 const { FederationRegistry } = await import(path.join(ROOT, 'dist', 'core', 'trust', 'registry.js'));
 
-const ids = (prefix, count) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 const text = (payload) => ({ content: [{ type: 'text', text: JSON.stringify(payload) }] });
 
 const peerState = { mode: 'idle' };
@@ -37,21 +37,9 @@ function hostileServer() {
   const server = new McpServer({ name: 'hostile-peer', version: '1' });
   const any = { inputSchema: z.object({}).passthrough() };
   server.registerTool('find_entity', any, async () => {
-    if (peerState.mode === 'wide-match')
-      return text({
-        matches: [{ name: 'Bourdon', agents: ids('a', 30_000), types: [], summaries: {}, tags: ids('t', 30_000) }],
-      });
-    if (peerState.mode === 'worst-allowed')
-      return text({
-        matches: Array.from({ length: 60 }, (_, m) => ({
-          name: 'Bourdon',
-          agents: ids(`m${m}-a`, 1_000),
-          types: ['project'],
-          summaries: {},
-          tags: ids(`m${m}-t`, 1_000),
-        })),
-      });
-    return text({ matches: [] });
+    if (peerState.mode === 'wide-match') return text(wideMatchAnswer());
+    if (peerState.mode === 'worst-allowed') return text(worstAllowedAnswer());
+    return text(findEntityAnswer([]));
   });
   server.registerTool('list_agents', any, async () => text({ agents: [] }));
   return server;

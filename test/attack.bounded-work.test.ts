@@ -17,6 +17,7 @@ import { mergeRows, ENTITY_LIST_FIELDS, entityKey, incomingEntityKey } from '../
 import { precheckCommit } from '../src/core/writes/commit-input.js';
 import { callJson, httpClient, oneAgentLibrary, startHttpServeWithPeer, type ServedHttp } from './helpers/http.js';
 import { standInServer } from './helpers/peer-stand-in.js';
+import { ids, wideMatchAnswer, worstAllowedAnswer } from './helpers/hostile-matches.mjs';
 
 const PEER_CAP = 2 * 1024 * 1024;
 
@@ -31,38 +32,13 @@ interface FakePeer {
   close(): Promise<void>;
 }
 
-const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}`);
-
 /** A peer that answers the worst it can for the current mode. */
 async function fakePeer(): Promise<FakePeer> {
   const peer: FakePeer = { url: '', mode: 'wide-match', hugeBytesWritten: 0, close: async () => {} };
   const today = localDay(new Date());
   const mcpServer = () =>
     standInServer('hostile-peer', {
-      find_entity: () => {
-        if (peer.mode === 'wide-match') {
-          // The attack run's answer: one match carrying 30,000 agents and 30,000 tags.
-          return {
-            name: 'bourdon',
-            access_level: 'public',
-            include_private: false,
-            matches: [{ name: 'Bourdon', agents: ids('a', 30_000), types: [], summaries: {}, tags: ids('t', 30_000) }],
-          };
-        }
-        // The worst answer under the byte cap: 60 matches of the same name, 1,000 agents and 1,000 tags each.
-        return {
-          name: 'bourdon',
-          access_level: 'public',
-          include_private: false,
-          matches: Array.from({ length: 60 }, (_, m) => ({
-            name: 'Bourdon',
-            agents: ids(`m${m}-a`, 1_000),
-            types: ['project'],
-            summaries: {},
-            tags: ids(`m${m}-t`, 1_000),
-          })),
-        };
-      },
+      find_entity: () => (peer.mode === 'wide-match' ? wideMatchAnswer() : worstAllowedAnswer()),
       list_agents: () => ({ agents: ['peer:laptop:codex', 'codex'] }),
       list_recent_work: () => ({
         since: '2000-01-01',
