@@ -78,6 +78,8 @@ function importsOf(file: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)) found.push(match[1]);
   for (const match of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) found.push(match[1]);
+  // A module imported for its effects alone (`import 'x';`) is an import too.
+  for (const match of text.matchAll(/(?:^|\n)\s*import\s+'([^']+)'/g)) found.push(match[1]);
   return found;
 }
 
