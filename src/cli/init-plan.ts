@@ -50,22 +50,22 @@ export function grantsProblem(text: string): true | string {
   return bad === undefined ? true : `${JSON.stringify(bad)} is not an agent id`;
 }
 
-export function urlProblem(text: string): true | string {
+/** true when `check` accepts the trimmed text, else what it refused it with. */
+function refusal(check: (value: string) => unknown, text: string): true | string {
   try {
-    normalisePeerUrl(text.trim());
+    check(text.trim());
     return true;
   } catch (error) {
     return (error as Error).message;
   }
 }
 
+export function urlProblem(text: string): true | string {
+  return refusal(normalisePeerUrl, text);
+}
+
 export function tokenEnvProblem(text: string): true | string {
-  try {
-    checkPeerTokenEnv(text.trim());
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  return refusal(checkPeerTokenEnv, text);
 }
 
 /** The registered participants with at least one source on this machine, in registry order. */
