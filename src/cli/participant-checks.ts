@@ -11,20 +11,22 @@ import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment } from '../participants/runner.js';
 import type { SourceStatus } from '../participants/participant.js';
 
-function unreadable(source: SourceStatus): string | undefined {
-  if (source.problem) return source.problem;
+/**
+ * What is wrong with a source, if anything: one found that cannot be read (its participant's
+ * own reason, else the system's), one not found that is a link that loops or leads to nothing
+ * (an export warns about it, so it is not called missing).
+ */
+function problemOf(source: SourceStatus): string | undefined {
+  if (source.found && source.problem) return source.problem;
   // A network source (openclaw's instance URL) is found only when it answered: no file to check.
   if (/^https?:\/\//.test(source.path)) return undefined;
+  if (!source.found) return brokenLink(source.path);
   try {
     fs.accessSync(source.path, fs.constants.R_OK);
     return undefined;
   } catch (error) {
     return describeError(error);
   }
-}
-
-function brokenLinkProblem(source: SourceStatus): string | undefined {
-  return /^https?:\/\//.test(source.path) ? undefined : brokenLink(source.path);
 }
 
 function sourceLine(source: SourceStatus, problem: string | undefined): string {
@@ -61,11 +63,7 @@ export async function participantChecks(env: NodeJS.ProcessEnv = process.env): P
       continue;
     }
     const found = sources.filter((source) => source.found);
-    // A source not found may still be there as a link that loops or leads to nothing: an export
-    // warns about it, and doctor says what is wrong rather than calling it missing.
-    const problems = new Map(
-      sources.map((source) => [source, source.found ? unreadable(source) : brokenLinkProblem(source)]),
-    );
+    const problems = new Map(sources.map((source) => [source, problemOf(source)]));
     const bad = sources.filter((source) => problems.get(source) !== undefined);
     const details = sources.map((source) => sourceLine(source, problems.get(source)));
     if (found.length === 0 && bad.length === 0)

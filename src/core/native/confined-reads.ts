@@ -37,7 +37,6 @@ export function within(target: string, folder: string): boolean {
  * Why `target`, which does not resolve, is worth a warning: a link that loops or leads to
  * nothing; undefined when it is simply missing (a source not on this machine).
  */
-/** What is wrong with `target` when it is a link that loops or leads to nothing; undefined otherwise. */
 export function brokenLink(target: string): string | undefined {
   try {
     if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;

@@ -286,9 +286,8 @@ export function stringifyYaml(value: unknown): string {
  * which for an export of 20,000 sessions was most of its peak memory (bench/README.md,
  * "Participant exports"). The text of each object item is kept in `items`: a caller writing
  * several selections of the same rows (fitManifest) writes each row once (the rows must not
- * change in between). Data where one object
- * appears twice (the writer gives it an anchor and aliases, numbered over the whole document) is
- * written whole.
+ * change in between). Data where one object appears twice (the writer gives it an anchor and
+ * aliases, numbered over the whole document) is written whole.
  */
 export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object, string> = new WeakMap()): string {
   const entries = Object.entries(mapping);
