@@ -11,8 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { ERROR_CODES, FAILURES, type ErrorCode } from '../src/core/errors.js';
@@ -25,7 +24,7 @@ import { runCli } from './helpers/cli.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
 import { demoLibrary } from './helpers/demo.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { callWithNotices, linkedClient, type LinkedClient } from './helpers/mcp.js';
+import { callWithNotices, linkedClient, stdioClient, type LinkedClient } from './helpers/mcp.js';
 import { rawRequest, startUi } from './helpers/ui.js';
 
 let library: string;
@@ -603,19 +602,11 @@ describe('faults no input can cause, planted in the real processes: a bug, a loc
   });
 
   /** A real `bourdon serve` over stdio, the plant loaded, with a real client. */
-  async function servePlanted(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-    let stderr = '';
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'serve', '--library', library],
-      env: { PATH: process.env.PATH ?? '', BOURDON_HOME: home, ...env },
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const client = new Client({ name: 'failure-codes', version: '1.0.0' });
-    await client.connect(transport);
-    return { client, stderr: () => stderr };
-  }
+  const servePlanted = (env: Record<string, string>) =>
+    stdioClient(
+      { args: [BIN, 'serve', '--library', library], env: { PATH: process.env.PATH ?? '', BOURDON_HOME: home, ...env } },
+      { name: 'failure-codes' },
+    );
 
   drive('MCP', 'internal', 'a bug is isError naming internal; the server goes on serving', async () => {
     const armed = path.join(tempDir('bourdon-failure-codes-armed-'), 'armed');
