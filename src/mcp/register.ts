@@ -29,8 +29,6 @@ import {
 import { checkedOutput, errorResult, jsonResult } from './results.js';
 import { audit, type CallEnvironment } from './call-environment.js';
 
-export type { CallEnvironment };
-
 /** What a guarded call is, for its tier check and its audit line. */
 export interface GuardedCall {
   op: string;

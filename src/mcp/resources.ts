@@ -4,7 +4,8 @@
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { agentMemoryResource, agentsResource, entityResource } from '../core/operations/resources.js';
-import { guarded, type CallEnvironment } from './register.js';
+import type { CallEnvironment } from './call-environment.js';
+import { guarded } from './register.js';
 
 const JSON_MIME = 'application/json';
 // Built once: HTTP builds a server per request, and parsing the URI templates each time is
