@@ -60,15 +60,14 @@ export function lockWaitMs(
 ): number {
   const raw = env.BOURDON_LOCK_WAIT;
   if (raw === undefined || raw.trim() === '') return DEFAULT_LOCK_WAIT_SECONDS * 1000;
-  const seconds = Number(raw);
-  if (!/^\s*\d+(?:\.\d+)?\s*$/.test(raw) || !Number.isFinite(seconds)) {
+  if (!/^\s*\d+(?:\.\d+)?\s*$/.test(raw)) {
     if (!warnedLockWaits.has(raw)) {
       warnedLockWaits.add(raw);
       warn(`ignoring BOURDON_LOCK_WAIT=${JSON.stringify(raw)}: expected seconds (like 5 or 0.5); waiting 60 s`);
     }
     return DEFAULT_LOCK_WAIT_SECONDS * 1000;
   }
-  return Math.round(seconds * 1000);
+  return Math.round(Number(raw) * 1000);
 }
 
 export interface GateHandle {
