@@ -24,6 +24,7 @@ import { runCli } from './helpers/cli.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
 import { demoLibrary } from './helpers/demo.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { foreignLock } from './helpers/foreign-lock.js';
 import { callWithNotices, linkedClient, stdioClient, type LinkedClient } from './helpers/mcp.js';
 import { rawRequest, startUi } from './helpers/ui.js';
 
@@ -64,15 +65,6 @@ async function takenPort(): Promise<{ port: number; close: () => Promise<void> }
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('no port');
   return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** A live library lock held by "another machine" (a fresh foreign owner record); returns its removal. */
-function foreignLibraryLock(root: string): () => void {
-  const lock = path.join(root, '.bourdon.lock');
-  fs.mkdirSync(lock);
-  const owner = { pid: 1, host: 'another-host', boot: null, token: 'foreign', acquired: new Date().toISOString() };
-  fs.writeFileSync(path.join(lock, 'owner.json'), JSON.stringify(owner));
-  return () => fs.rmSync(lock, { recursive: true, force: true });
 }
 
 /** Runs `fn` with writes in this process not waiting for a held lock (BOURDON_LOCK_WAIT=0). */
@@ -414,7 +406,7 @@ describe('the page: HTTP status from the code, the header and a way back still t
     async () => {
       const csrf = await formToken();
       const live = liveCodex();
-      const release = foreignLibraryLock(library);
+      const release = foreignLock(library);
       try {
         await withoutLockWait(async () => {
           const posted = await postForm('/history/rollback', `csrf=${csrf}&agent=codex&version=1`);
@@ -531,7 +523,7 @@ describe('MCP: the engine bytes where it has an error payload, the code where it
   });
 
   drive('MCP', 'busy', "a write while another writer holds the library: isError, the engine's payload", async () => {
-    const release = foreignLibraryLock(library);
+    const release = foreignLock(library);
     try {
       await withoutLockWait(() =>
         expectCommitRefused(linked.client, /^the library is busy: pid 1 on another-host holds .*; try again$/),

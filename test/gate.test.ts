@@ -14,6 +14,7 @@ import { breakLock, inspect, lockWaitMs, STALE_MS, withLibraryGate } from '../sr
 import { readHistory } from '../src/core/writes/history.js';
 import { LibraryStore, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { foreignLock } from './helpers/foreign-lock.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -29,18 +30,6 @@ function library(): string {
 
 function context(root: string) {
   return createContext(new LibraryStore(root, { warn: () => {} }), { warn: () => {}, env: {} });
-}
-
-/** A lock directory as another machine's writer would leave it. */
-function foreignLock(root: string, ageMs: number): void {
-  const lock = libraryPaths(root).lock;
-  fs.mkdirSync(lock);
-  fs.writeFileSync(
-    path.join(lock, 'owner.json'),
-    JSON.stringify({ pid: 1, host: 'another-host', boot: null, token: 'abc', acquired: '' }),
-  );
-  const when = new Date(Date.now() - ageMs);
-  fs.utimesSync(lock, when, when);
 }
 
 describe('the library write gate', () => {
@@ -71,7 +60,7 @@ describe('the library write gate', () => {
 
   it('gives up with one clear line while a live foreign holder keeps the lock', async () => {
     const root = library();
-    foreignLock(root, 0);
+    foreignLock(root);
     await expect(
       withLibraryGate(libraryPaths(root), () => 'never', { timeoutMs: 200, warn: () => {} }),
     ).rejects.toThrow(/^the library is busy: pid 1 on another-host holds .*\.bourdon\.lock; try again$/);
@@ -80,7 +69,7 @@ describe('the library write gate', () => {
 
   it('recovers a lock nobody refreshed for longer than the stale age', async () => {
     const root = library();
-    foreignLock(root, STALE_MS + 5_000);
+    foreignLock(root, { ageMs: STALE_MS + 5_000 });
     const warnings: string[] = [];
     const result = await withLibraryGate(libraryPaths(root), () => 'ran', {
       timeoutMs: 2_000,
@@ -126,12 +115,12 @@ describe('the library write gate', () => {
     process.env.BOURDON_LOCK_WAIT = '0';
     try {
       const live = library();
-      foreignLock(live, 0);
+      foreignLock(live);
       await expect(withLibraryGate(libraryPaths(live), () => 'never', { warn: () => {} })).rejects.toThrow(
         /^the library is busy: pid 1 on another-host/,
       );
       const dead = library();
-      foreignLock(dead, STALE_MS + 5_000);
+      foreignLock(dead, { ageMs: STALE_MS + 5_000 });
       expect(await withLibraryGate(libraryPaths(dead), () => 'ran', { warn: () => {} })).toBe('ran');
     } finally {
       delete process.env.BOURDON_LOCK_WAIT;

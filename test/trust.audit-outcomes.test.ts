@@ -14,6 +14,7 @@ import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATOR } from '../src/core/trust/caller.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { foreignLock } from './helpers/foreign-lock.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
 import { bareRemote, makeMachine, simpleManifest } from './helpers/sync.js';
 
@@ -111,14 +112,9 @@ describe('from the CLI', () => {
     // Refused before anything is asked of the library (the prompt needs the version): no line.
     expect((await rollback('99')).code).toBe(4);
     // Another writer holds the library: the rollback was audited (allow), then could not happen.
-    const lock = path.join(library, '.bourdon.lock');
-    fs.mkdirSync(lock);
-    fs.writeFileSync(
-      path.join(lock, 'owner.json'),
-      JSON.stringify({ pid: 1, host: 'elsewhere', boot: null, token: 't' }),
-    );
+    const release = foreignLock(library, { host: 'elsewhere' });
     expect((await rollback('1')).code).toBe(8);
-    fs.rmSync(lock, { recursive: true });
+    release();
     expect((await rollback('1')).code).toBe(0);
     const records = readAudit(auditPath).filter((record) => record.op === 'rollback_agent_memory');
     expect(records.map(({ decision, detail }) => ({ decision, detail }))).toEqual([
