@@ -24,7 +24,7 @@ import { runCli } from './helpers/cli.js';
 import { runInPty, stripAnsi } from './helpers/pty.js';
 import { demoLibrary } from './helpers/demo.js';
 import { BIN, REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { foreignLock } from './helpers/foreign-lock.js';
+import { foreignLock, withoutLockWait } from './helpers/foreign-lock.js';
 import { callWithNotices, linkedClient, stdioClient, type LinkedClient } from './helpers/mcp.js';
 import { rawRequest, startUi } from './helpers/ui.js';
 
@@ -65,16 +65,6 @@ async function takenPort(): Promise<{ port: number; close: () => Promise<void> }
   const address = server.address();
   if (!address || typeof address !== 'object') throw new Error('no port');
   return { port: address.port, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** Runs `fn` with writes in this process not waiting for a held lock (BOURDON_LOCK_WAIT=0). */
-async function withoutLockWait(fn: () => Promise<void>): Promise<void> {
-  process.env.BOURDON_LOCK_WAIT = '0';
-  try {
-    await fn();
-  } finally {
-    delete process.env.BOURDON_LOCK_WAIT;
-  }
 }
 
 /** The environment that loads test/helpers/plant-fault.mjs into a real bourdon process. */

@@ -14,7 +14,7 @@ import { breakLock, inspect, lockWaitMs, STALE_MS, withLibraryGate } from '../sr
 import { readHistory } from '../src/core/writes/history.js';
 import { LibraryStore, libraryPaths } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
-import { foreignLock } from './helpers/foreign-lock.js';
+import { foreignLock, withoutLockWait } from './helpers/foreign-lock.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -112,8 +112,7 @@ describe('the library write gate', () => {
       'ignoring BOURDON_LOCK_WAIT="-1": expected seconds (like 5 or 0.5); waiting 60 s',
     ]);
 
-    process.env.BOURDON_LOCK_WAIT = '0';
-    try {
+    await withoutLockWait(async () => {
       const live = library();
       foreignLock(live);
       await expect(withLibraryGate(libraryPaths(live), () => 'never', { warn: () => {} })).rejects.toThrow(
@@ -122,9 +121,7 @@ describe('the library write gate', () => {
       const dead = library();
       foreignLock(dead, { ageMs: STALE_MS + 5_000 });
       expect(await withLibraryGate(libraryPaths(dead), () => 'ran', { warn: () => {} })).toBe('ran');
-    } finally {
-      delete process.env.BOURDON_LOCK_WAIT;
-    }
+    });
   });
 
   it('serialises concurrent writers in one process without losing a row', async () => {

@@ -1,4 +1,4 @@
-/** The library lock as another machine's writer leaves it, for tests of waiting, busy and recovery. */
+/** The library lock as another machine's writer leaves it, and no wait for it: tests of waiting, busy and recovery. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { libraryPaths } from '../../src/core/store/library.js';
@@ -16,4 +16,14 @@ export function foreignLock(root: string, options: { ageMs?: number; host?: stri
   const when = new Date(Date.now() - (options.ageMs ?? 0));
   fs.utimesSync(lock, when, when);
   return () => fs.rmSync(lock, { recursive: true, force: true });
+}
+
+/** Runs `fn` with writes in this process not waiting for a held lock (BOURDON_LOCK_WAIT=0). */
+export async function withoutLockWait(fn: () => Promise<void>): Promise<void> {
+  process.env.BOURDON_LOCK_WAIT = '0';
+  try {
+    await fn();
+  } finally {
+    delete process.env.BOURDON_LOCK_WAIT;
+  }
 }
