@@ -137,8 +137,9 @@ export function lockFileSync(
         releaseLock(lockDir, owner.token);
       };
     }
-    if (Date.now() <= deadline && breakIfStale(lockDir, warn, 'lock')) continue;
-    if (Date.now() > deadline) {
+    // A dead holder's lock is recovered even when no wait is allowed (a timeout of 0), as the gate does.
+    if (breakIfStale(lockDir, warn, 'lock')) continue;
+    if (Date.now() >= deadline) {
       const holder = readOwner(lockDir);
       throw new BourdonError(
         `${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`,
