@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAccessLevel, rowVisibility } from '../../store/visibility.js';
+import { isAccessLevel, labelLevel } from '../../store/visibility.js';
 import { readManifest } from '../../store/lenient-reader.js';
 import { MANIFEST_SUFFIX, parseManifest, type LibraryStore, type LibrarySnapshot } from '../../store/library.js';
 import {
@@ -257,7 +257,7 @@ function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
 function visibilityProblem(row: RawObject, where: string, warn: string[]): void {
   const value = row.visibility;
   if (value === undefined || value === null || isAccessLevel(value)) return;
-  const level = rowVisibility(value);
+  const level = labelLevel(value);
   // `TEAM` and ' team ' are read as team (labels are trimmed, case-insensitive): worth tidying, not a problem.
   if (typeof value === 'string' && value.trim().toLowerCase() === level) {
     warn.push(`${where}.visibility ${JSON.stringify(value)} is read as ${level}; write it as '${level}'`);
