@@ -124,6 +124,18 @@ export function fitWrittenManifest(manifest: RawObject): { manifest: RawObject |
   return { manifest: fitted && (fitted.candidate as RawObject), misfits };
 }
 
+/**
+ * Any value read through `schema` as a manifest is: what does not fit left out at the smallest
+ * level (a list item, else the field, else what holds it), and named in `misfits`; `value` is
+ * null when the whole must go. A peer's answer is read so (operations/peer-answers.ts).
+ */
+export function readLeniently<T>(schema: z.ZodType<T>, doc: RawObject): { value: T | null; misfits: Misfit[] } {
+  const misfits: Misfit[] = [];
+  const parsed = schema.safeParse(doc);
+  if (parsed.success) return { value: parsed.data, misfits };
+  return { value: readFitting(schema, doc, [], misfits), misfits };
+}
+
 /** readFitting's work: the parsed value and the document it parsed (`doc` less what was dropped). */
 function fitting<T>(
   schema: z.ZodType<T>,
