@@ -132,12 +132,13 @@ describe('cascade rules', () => {
     ]);
   });
 
-  it('drops entities tagged personal, credential, financial, secret or private (exactly), ignoring visibility', async () => {
+  it('drops entities tagged personal, credential, financial, secret or private (exactly), and one labelled private itself (issue 50)', async () => {
     const { manifest } = await cascade(
       tempDir(),
-      '---\nentities:\n  - {name: A, tags: [secret]}\n  - {name: B, tags: [private]}\n  - {name: C, tags: [Personal]}\n  - {name: D, visibility: private}\n  - {name: "  ", tags: []}\n  - {name: 5}\n---\n',
+      '---\nentities:\n  - {name: A, tags: [secret]}\n  - {name: B, tags: [private]}\n  - {name: C, tags: [Personal]}\n  - {name: D, visibility: private}\n  - {name: E, visibility: " PRIVATE "}\n  - {name: F, visibility: team}\n  - {name: "  ", tags: []}\n  - {name: 5}\n---\n',
     );
-    expect(names(manifest.known_entities)).toEqual(['C', 'D']);
+    // A label other than private is ignored (F is written without it), as the engine ignores it.
+    expect(names(manifest.known_entities)).toEqual(['C', 'F']);
     expect(manifest.visibility_policy).toBeUndefined();
     expect((manifest.agent as Row).instance).toBeUndefined();
   });
