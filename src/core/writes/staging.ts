@@ -251,11 +251,7 @@ function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
 export interface PromotionPreview {
   agent_id: string;
   staged: StagedWrite[];
-  /**
-   * What promoting every staged write now would change in the live manifest: every value
-   * whole, every character promoting would write (never cut, never replaced); a renderer
-   * escapes it for its terminal or page.
-   */
+  /** What promoting every staged write now would change in the live manifest: every value whole (a renderer escapes it). */
   diff: ManifestDiff | null;
   /** Why the promotion would be refused, or null. */
   error: string | null;
