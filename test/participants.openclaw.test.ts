@@ -772,9 +772,15 @@ describe('openclaw export: the token over plain http', () => {
     expect(isLoopbackHost('[::ffff:7f00:1]')).toBe(true);
   });
 
-  it('--help names --insecure', async () => {
+  it('--help names --insecure, and the switch is taken (here to this machine, where it changes nothing)', async () => {
     const help = await bourdon(['openclaw', 'export', '--help']);
     expect(help.stdout).toMatch(/--insecure/);
+    const server = await instance(api());
+    const result = await bourdon(['openclaw', 'export', '--insecure', '--out', out()], {
+      OPENCLAW_URL: server.url,
+      OPENCLAW_TOKEN: TOKEN,
+    });
+    expect(result.code, result.stderr).toBe(0);
   });
 });
 
