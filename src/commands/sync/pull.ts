@@ -45,7 +45,8 @@ export default class SyncPull extends BaseCommand {
           machine.updated.length ? `${machine.updated.length} updated` : '',
           machine.removed.length ? `${machine.removed.length} removed` : '',
         ].filter(Boolean);
-        return `${machine.machine}: ${plural(machine.agents, 'agent')} at ${machine.access_level}, published ${machine.published_at ?? '?'}${changed.length ? ` (${changed.join(', ')})` : ' (up to date)'}`;
+        const key = machine.first_use ? `; key ${machine.key} trusted on first use` : '';
+        return `${machine.machine}: ${plural(machine.agents, 'agent')} at ${machine.access_level}, published ${machine.published_at ?? '?'}${changed.length ? ` (${changed.join(', ')})` : ' (up to date)'}${key}`;
       });
       for (const gone of result.gone) lines.push(`${gone}: no longer publishes; its pulled copy was removed`);
       if (!lines.length) lines.push('no other machine publishes on this remote yet');
