@@ -11,7 +11,7 @@ import { latestForeignDay } from './dates.js';
 import { isValidAgentId } from './ids.js';
 import { ManifestLoader } from './loader.js';
 import { fileStamp, type AgentRecord } from './manifest-file.js';
-import { ParsedCache } from './parsed-cache.js';
+import { ParsedCache, type CacheMeta } from './parsed-cache.js';
 import {
   capRecordRows,
   dropFutureRows,
@@ -81,6 +81,45 @@ export class PulledManifests {
     return this.current;
   }
 
+  /**
+   * The pulled records for one read of a one-shot process, each with only the rows `rowsOf`
+   * takes from its parsed-cache entry (the entities one name finds, the sessions of a window):
+   * a warm `find` reads one small bucket per pulled agent, whatever their size. A file without a
+   * usable entry is read whole (and its entry written).
+   */
+  partial(rowsOf: (disk: ParsedCache, meta: CacheMeta) => Partial<Pick<AgentRecord, 'entities' | 'sessions'>> | null) {
+    const files = listPulledFiles(this.root, this.warn, this.marks);
+    const latest = latestForeignDay(new Date());
+    const out: AgentRecord[] = [];
+    for (const pulled of files) {
+      const agent = pulled.file.slice(0, -SUFFIX.length);
+      const stamp = fileStamp(pulled.path);
+      if (!stamp) continue;
+      const disk = this.loaderFor(pulled.machine, path.dirname(pulled.path)).disk;
+      const meta = disk?.meta(pulled.file, stamp);
+      const found = disk && meta && meta.id === agent && meta.error === null ? rowsOf(disk, meta) : null;
+      if (!found) {
+        const record = this.load(pulled, latest);
+        if (record) out.push(record);
+        continue;
+      }
+      const record: AgentRecord = {
+        id: agent,
+        file: pulled.file,
+        path: pulled.path,
+        agent: { type: null, instance: null, role_narrative: null },
+        last_updated: null,
+        capabilities: [],
+        entities: [],
+        sessions: [],
+        notes: [],
+        ...found,
+      };
+      out.push(this.served(record, pulled, agent, latest));
+    }
+    return out;
+  }
+
   private loaderFor(machine: string, agentsDir: string): ManifestLoader {
     let loader = this.loaders.get(machine);
     if (!loader) {
@@ -103,6 +142,11 @@ export class PulledManifests {
       this.warn(`skipping ${pulled.path}: it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
       return null;
     }
+    return this.served(record, pulled, agent, latest);
+  }
+
+  /** A pulled record as served: capped at its machine's level, no row after `latest`, under its provenance id. */
+  private served(record: AgentRecord, pulled: PulledFile, agent: string, latest: string): AgentRecord {
     capRecordRows(record, pulled.level);
     dropFutureRows(record, latest);
     record.id = pulledAgentId(pulled.machine, agent);
