@@ -42,14 +42,18 @@ describe('sync caps', () => {
     const remote = bareRemote();
     const laptop = makeMachine('laptop');
     // Five manifests of about 7.6 MB published each (one entity with 3,800 tags of 2,000 characters).
-    const tags = Array.from({ length: 3800 }, (_, i) => `"${String(i).padStart(6, '0')}${'t'.repeat(1994)}"`).join(', ');
+    const tags = Array.from({ length: 3800 }, (_, i) => `"${String(i).padStart(6, '0')}${'t'.repeat(1994)}"`).join(
+      ', ',
+    );
     for (const id of ['a1', 'a2', 'a3', 'a4', 'a5'])
       laptop.writeManifest(id, `agent:\n  id: ${id}\nknown_entities:\n  - name: Tagged ${id}\n    tags: [${tags}]\n`);
     expect((await laptop.run(['sync', 'init', remote])).code).toBe(0);
     const push = await laptop.run(['sync', 'push']);
     expect(push.code, push.stderr).toBe(0);
     expect(push.stdout).toMatch(/^not published, over the 32 MiB one machine may publish: 1 agent \(a5\)$/m);
-    const files = gitSync(['ls-tree', '-r', '--name-only', 'main', 'machines/laptop/agents/'], remote).trim().split('\n');
+    const files = gitSync(['ls-tree', '-r', '--name-only', 'main', 'machines/laptop/agents/'], remote)
+      .trim()
+      .split('\n');
     expect(files).toEqual(['a1', 'a2', 'a3', 'a4'].map((id) => `machines/laptop/agents/${id}.l5.yaml`));
     const json = await laptop.json<{ over_cap: string[] }>(['sync', 'push']);
     expect(json.over_cap).toEqual(['a5']);
@@ -60,7 +64,9 @@ describe('sync caps', () => {
     const desk = makeMachine('desk');
     expect((await desk.run(['sync', 'init', remote])).code).toBe(0);
     const many = (prefix: string, count: number, size: number) =>
-      Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, bigManifest(`${prefix}${i}`, size)]));
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [`${prefix}${i}`, bigManifest(`${prefix}${i}`, size)]),
+      );
     commitToRemote(
       remote,
       {

@@ -53,7 +53,10 @@ describe('sync runs no hook', () => {
     const userHooks = path.join(tempDir('bourdon-sync-userhooks-'), 'hooks');
     plantHooks(userHooks, 'user', markers);
     const globalConfig = path.join(tempDir('bourdon-sync-gitconfig-'), 'gitconfig');
-    fs.writeFileSync(globalConfig, `[core]\n\thooksPath = ${userHooks}\n[receive]\n\tautogc = true\n[gc]\n\tauto = 1\n`);
+    fs.writeFileSync(
+      globalConfig,
+      `[core]\n\thooksPath = ${userHooks}\n[receive]\n\tautogc = true\n[gc]\n\tauto = 1\n`,
+    );
     const extra = { GIT_CONFIG_GLOBAL: globalConfig };
 
     for (const target of [remote, other]) {

@@ -39,7 +39,11 @@ async function team(): Promise<{ remote: string; alice: Machine; bob: Machine }>
   for (const machine of [alice, bob]) expect((await machine.run(['sync', 'init', remote])).code).toBe(0);
   expect((await alice.run(['sync', 'push'])).code).toBe(0);
   const first = await bob.json<PullPayload>(['sync', 'pull']);
-  expect(first.machines[0]).toMatchObject({ machine: 'alice', first_use: true, key: expect.stringMatching(/^SHA256:/) });
+  expect(first.machines[0]).toMatchObject({
+    machine: 'alice',
+    first_use: true,
+    key: expect.stringMatching(/^SHA256:/),
+  });
   return { remote, alice, bob };
 }
 
@@ -58,10 +62,16 @@ describe('signed publications', () => {
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
     const pem = fs.readFileSync(keyFile, 'utf8');
     expect(pem).toMatch(/BEGIN PRIVATE KEY/);
-    const body = pem.split('\n').filter((line) => line && !line.startsWith('-----')).join('');
+    const body = pem
+      .split('\n')
+      .filter((line) => line && !line.startsWith('-----'))
+      .join('');
     const objects = allObjects(remote);
     expect(objects).not.toContain(body);
-    const record = JSON.parse(gitSync(['show', 'main:machines/alice/publication.json'], remote)) as Record<string, unknown>;
+    const record = JSON.parse(gitSync(['show', 'main:machines/alice/publication.json'], remote)) as Record<
+      string,
+      unknown
+    >;
     expect(record).toMatchObject({ public_key: expect.stringMatching(/^ed25519:/), signature: expect.any(String) });
     expect(Object.keys(record.digests as object)).toEqual(['codex']);
   });
@@ -76,18 +86,26 @@ describe('signed publications', () => {
     const pull = await bob.run(['sync', 'pull']);
     expect(pull.code).toBe(1);
     expect(refusals(pull.stderr)).toEqual([
-      expect.stringMatching(/machine alice refused: its folder does not match what alice signed \(agents\/codex\.l5\.yaml differs\)/),
+      expect.stringMatching(
+        /machine alice refused: its folder does not match what alice signed \(agents\/codex\.l5\.yaml differs\)/,
+      ),
     ]);
     expect(await summaryOnBob(bob)).toBe('the real summary');
 
     // A manifest added beside alice's is refused the same way.
     commitToRemote(remote, { 'machines/alice/agents/extra.l5.yaml': simpleManifest('extra', 'Extra') }, 'one more');
     const again = await bob.run(['sync', 'pull']);
-    expect(refusals(again.stderr)).toEqual([expect.stringMatching(/machine alice refused: .*extra\.l5\.yaml is not in it/)]);
+    expect(refusals(again.stderr)).toEqual([
+      expect.stringMatching(/machine alice refused: .*extra\.l5\.yaml is not in it/),
+    ]);
 
     const status = await alice.json<StatusPayload>(['sync', 'status']);
-    expect(status.foreign_publication).toMatch(/the remote holds a publication for alice that this library did not sign/);
-    expect((await alice.run(['sync', 'status'])).stdout).toMatch(/publication for alice that this library did not sign/);
+    expect(status.foreign_publication).toMatch(
+      /the remote holds a publication for alice that this library did not sign/,
+    );
+    expect((await alice.run(['sync', 'status'])).stdout).toMatch(
+      /publication for alice that this library did not sign/,
+    );
     const doctor = await alice.run(['doctor']);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/sync remote.*did not sign/);
@@ -112,7 +130,9 @@ describe('signed publications', () => {
     expect(pull.code).toBe(1);
     const lines = refusals(pull.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/machine alice refused: its publication is signed by another key \(SHA256:.*\) than the one trusted for alice .*bourdon sync trust alice/);
+    expect(lines[0]).toMatch(
+      /machine alice refused: its publication is signed by another key \(SHA256:.*\) than the one trusted for alice .*bourdon sync trust alice/,
+    );
     expect(await summaryOnBob(bob)).toBe('the real summary');
 
     const bobStatus = await bob.json<StatusPayload>(['sync', 'status']);
@@ -134,13 +154,19 @@ describe('signed publications', () => {
     commitToRemote(
       remote,
       {
-        'machines/carol/publication.json': JSON.stringify({ format: 'bourdon-sync/1', machine: 'carol', access_level: 'public' }),
+        'machines/carol/publication.json': JSON.stringify({
+          format: 'bourdon-sync/1',
+          machine: 'carol',
+          access_level: 'public',
+        }),
         'machines/carol/agents/codex.l5.yaml': manifest,
       },
       'carol by hand',
     );
     const unsigned = await bob.run(['sync', 'pull']);
-    expect(refusals(unsigned.stderr)).toEqual([expect.stringMatching(/machine carol refused: its publication is not signed/)]);
+    expect(refusals(unsigned.stderr)).toEqual([
+      expect.stringMatching(/machine carol refused: its publication is not signed/),
+    ]);
     const signed = JSON.parse(signedPublication('carol', { codex: manifest }, strayKey())) as Record<string, unknown>;
     commitToRemote(
       remote,
@@ -148,7 +174,9 @@ describe('signed publications', () => {
       'carol raises her level by hand',
     );
     const misSigned = await bob.run(['sync', 'pull']);
-    expect(refusals(misSigned.stderr)).toEqual([expect.stringMatching(/machine carol refused: .*signature does not verify/)]);
+    expect(refusals(misSigned.stderr)).toEqual([
+      expect.stringMatching(/machine carol refused: .*signature does not verify/),
+    ]);
     expect(fs.existsSync(path.join(bob.library, 'pulled', 'carol'))).toBe(false);
   });
 
@@ -174,7 +202,9 @@ describe('signed publications', () => {
     const pull = await bob.run(['sync', 'pull']);
     expect(pull.code, pull.stderr).toBe(0);
     expect(await summaryOnBob(bob)).toBe('after the key change');
-    expect((await bob.json<StatusPayload>(['sync', 'status'])).machines.find((m) => m.machine === 'alice')).toMatchObject({
+    expect(
+      (await bob.json<StatusPayload>(['sync', 'status'])).machines.find((m) => m.machine === 'alice'),
+    ).toMatchObject({
       key: aliceKey,
       signature: 'trusted',
     });

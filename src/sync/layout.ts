@@ -85,7 +85,8 @@ export function parsePublication(bytes: Buffer, folderMachine: string): Publicat
     published_at: typeof parsed.published_at === 'string' ? parsed.published_at.slice(0, 40) : '',
     agents,
   };
-  if (typeof parsed.library_id === 'string' && LIBRARY_ID.test(parsed.library_id)) record.library_id = parsed.library_id;
+  if (typeof parsed.library_id === 'string' && LIBRARY_ID.test(parsed.library_id))
+    record.library_id = parsed.library_id;
   // The signed parts, kept only when every one has its shape (a signature over anything else
   // cannot verify: trust.ts then calls the publication mis-signed, or unsigned without one).
   if (parsed.signature !== undefined) record.signature = '';

@@ -219,7 +219,9 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
         publication = parsePublication(blobs.get(tree.publication.blob) ?? Buffer.alloc(0), machine);
         signedBy = acceptSigned(publication, trusted, tree, digestOf);
         if (size > MAX_PUBLICATION_BYTES)
-          throw new Error(`its manifests are ${mebibytes(size)}, over the ${mebibytes(MAX_PUBLICATION_BYTES)} one machine may publish`);
+          throw new Error(
+            `its manifests are ${mebibytes(size)}, over the ${mebibytes(MAX_PUBLICATION_BYTES)} one machine may publish`,
+          );
       } catch (error) {
         const reason = `machine ${machine} refused: ${describeError(error)}`;
         result.refused.push({ path: `${MACHINES_DIR}/${machine}/`, reason });

@@ -230,7 +230,13 @@ function writeFolder(
     const file = path.join(paths.work, manifestPath(machine, agent.id));
     if (changes.some((change) => change.agent === agent.id)) writeFresh(file, agent.bytes);
   }
-  const signed = { machine, library_id: owner.library_id, access_level: level, published_at: now.toISOString(), digests };
+  const signed = {
+    machine,
+    library_id: owner.library_id,
+    access_level: level,
+    published_at: now.toISOString(),
+    digests,
+  };
   const record: PublicationRecord = {
     format: PUBLICATION_FORMAT,
     machine,
@@ -302,7 +308,14 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         return { ...result, changes: [] };
       }
       const pushed = await runGit(
-        ['push', ...pushOptions(config.remote), '--porcelain', '--quiet', 'origin', `${commit}:refs/heads/${config.branch}`],
+        [
+          'push',
+          ...pushOptions(config.remote),
+          '--porcelain',
+          '--quiet',
+          'origin',
+          `${commit}:refs/heads/${config.branch}`,
+        ],
         {
           cwd: paths.work,
         },

@@ -139,7 +139,8 @@ export async function syncDoctorChecks(options: { library: string; env: Env; off
     };
   });
   const details = [version, ...seen.keys];
-  if (seen.blocked) return [check('fail', `${remote} (${config.branch}): reachable; cannot push: ${seen.blocked}`, details)];
+  if (seen.blocked)
+    return [check('fail', `${remote} (${config.branch}): reachable; cannot push: ${seen.blocked}`, details)];
   if (seen.foreign) return [check('fail', `${remote} (${config.branch}): reachable; ${seen.foreign}`, details)];
   return [check(writable.verdict, `${remote} (${config.branch}): reachable; ${writable.summary}`, details)];
 }
@@ -190,10 +191,13 @@ async function writableVerdict(
   if (!known) return { verdict: 'info', summary: 'writability is checked by the first push' };
   return withSyncLock(paths, async () => {
     await ensureWork(paths, config);
-    const dry = await runGit(['push', ...pushOptions(config.remote), '--dry-run', '--quiet', 'origin', `${known}:refs/heads/${config.branch}`], {
-      cwd: paths.work,
-      timeoutMs: 30_000,
-    });
+    const dry = await runGit(
+      ['push', ...pushOptions(config.remote), '--dry-run', '--quiet', 'origin', `${known}:refs/heads/${config.branch}`],
+      {
+        cwd: paths.work,
+        timeoutMs: 30_000,
+      },
+    );
     return dry.code === 0
       ? { verdict: 'ok', summary: 'writable (dry-run push)' }
       : { verdict: 'fail', summary: `a dry-run push fails: ${gitReason(dry)}` };

@@ -56,7 +56,10 @@ export function libraryKey(library: string, create = true): LibraryKey | null {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (!stat) return null;
     if (!stat.isFile() || stat.size > 4096)
-      throw new BourdonError(`${file} is not the library's key file (a link or something else): remove it`, 'invalid_input');
+      throw new BourdonError(
+        `${file} is not the library's key file (a link or something else): remove it`,
+        'invalid_input',
+      );
     if ((stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
     let privateKey: KeyObject;
     try {

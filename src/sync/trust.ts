@@ -17,13 +17,7 @@ import { runGit } from './git.js';
 import { classifyPath, MACHINES_DIR, parsePublication, publicationPath, type PublicationRecord } from './layout.js';
 import { fingerprint, manifestDigest, signatureVerifies } from './signing.js';
 import { ensureWork, fetchRemote, listTree, readBlobs, type TreeEntry } from './work.js';
-import {
-  requireRemoteConfig,
-  syncMachineName,
-  syncPaths,
-  withSyncLock,
-  type SyncPaths,
-} from './workspace.js';
+import { requireRemoteConfig, syncMachineName, syncPaths, withSyncLock, type SyncPaths } from './workspace.js';
 
 export interface TrustedKey {
   public_key: string;
@@ -95,7 +89,11 @@ export function checkSignature(record: PublicationRecord): SignatureCheck {
       record.signature,
     )
   )
-    return { ok: false, state: 'mis-signed', reason: `its publication's signature does not verify: not what ${machine} signed` };
+    return {
+      ok: false,
+      state: 'mis-signed',
+      reason: `its publication's signature does not verify: not what ${machine} signed`,
+    };
   return { ok: true, publicKey: record.public_key, fingerprint: fingerprint(record.public_key) };
 }
 
@@ -135,13 +133,7 @@ export function folderMismatch(record: PublicationRecord, present: ReadonlyMap<s
 
 /** How a machine's publication on the remote stands with this library (status, doctor). */
 export type KeyState =
-  | 'trusted'
-  | 'new'
-  | 'other key'
-  | 'unsigned'
-  | 'mis-signed'
-  | 'this library'
-  | 'not this library';
+  'trusted' | 'new' | 'other key' | 'unsigned' | 'mis-signed' | 'this library' | 'not this library';
 
 /**
  * The key a publication is signed by (its fingerprint, null when it has no valid signature) and
@@ -157,7 +149,10 @@ export function keyState(
   const signature = checkSignature(record);
   if (!signature.ok) return { key: null, signature: signature.state };
   if (mine)
-    return { key: signature.fingerprint, signature: signature.publicKey === ownKey ? 'this library' : 'not this library' };
+    return {
+      key: signature.fingerprint,
+      signature: signature.publicKey === ownKey ? 'this library' : 'not this library',
+    };
   return { key: signature.fingerprint, signature: keyTrust(record.machine, signature, trusted).trust };
 }
 
@@ -228,14 +223,19 @@ export async function trustMachine(options: { library: string; env: Env; machine
   return withSyncLock(paths, async () => {
     await ensureWork(paths, config);
     const head = await fetchRemote(paths, config);
-    const blob = head ? await runGit(['cat-file', 'blob', `${head}:${publicationPath(machine)}`], { cwd: paths.work }) : null;
+    const blob = head
+      ? await runGit(['cat-file', 'blob', `${head}:${publicationPath(machine)}`], { cwd: paths.work })
+      : null;
     if (!blob || blob.code !== 0)
       throw new BourdonError(`the remote holds no publication of ${machine}: nothing to trust`, 'not_found');
     let record: PublicationRecord;
     try {
       record = parsePublication(blob.stdout, machine);
     } catch (error) {
-      throw new BourdonError(`${machine}'s publication is not valid (${(error as Error).message}): nothing trusted`, 'invalid_input');
+      throw new BourdonError(
+        `${machine}'s publication is not valid (${(error as Error).message}): nothing trusted`,
+        'invalid_input',
+      );
     }
     const signature = checkSignature(record);
     if (!signature.ok) throw new BourdonError(`${machine}: ${signature.reason}; nothing trusted`, 'invalid_input');

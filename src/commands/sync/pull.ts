@@ -6,7 +6,7 @@ import type { PullResult } from '../../sync/pull.js';
 export default class SyncPull extends BaseCommand {
   static override summary = "Bring every other machine's published manifests into this library.";
   static override description =
-    "They land in <library>/pulled/<machine>/ and are served as sync:<machine>:<agent>, never above the level their machine published them at; this machine's own manifests are never changed. Each remote file is checked on its own: one that does not parse, is too large, sits outside its machine's agents/ folder or names another agent is refused with its reason, and the rest applies. A remote whose history was rewritten (force-pushed) is refused as a whole. Exits 1 when anything was refused. See docs/sync.md.";
+    "They land in <library>/pulled/<machine>/ and are served as sync:<machine>:<agent>, never above the level their machine published them at; this machine's own manifests are never changed. Each remote file is checked on its own: one that does not parse, is too large, sits outside its machine's agents/ folder or names another agent is refused with its reason, and the rest applies. A machine whose publication is unsigned, mis-signed, signed by another key than the one first seen for it (see `bourdon sync trust`) or not what it signed is refused whole, as is one over 32 MiB, or past the 64 MiB a pull keeps in all. A remote whose history was rewritten (force-pushed) is refused as a whole. Exits 1 when anything was refused. See docs/sync.md.";
   static override examples = ['<%= config.bin %> sync pull', '<%= config.bin %> sync pull --json'];
   static override flags = {
     'accept-rewrite': Flags.boolean({

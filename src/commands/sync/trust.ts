@@ -15,8 +15,14 @@ export default class SyncTrust extends BaseCommand {
     const { args, flags } = await this.parse(SyncTrust);
     this.auditAs('sync trust', '*');
     const { trustMachine } = await import('../../sync/trust.js');
-    const result = await trustMachine({ library: this.libraryRoot(flags.library), env: process.env, machine: args.machine });
-    this.auditDone(`${result.machine}: ${result.changed ? `trusts ${result.fingerprint} (was ${result.previous ?? 'none'})` : `already trusted ${result.fingerprint}`}`);
+    const result = await trustMachine({
+      library: this.libraryRoot(flags.library),
+      env: process.env,
+      machine: args.machine,
+    });
+    this.auditDone(
+      `${result.machine}: ${result.changed ? `trusts ${result.fingerprint} (was ${result.previous ?? 'none'})` : `already trusted ${result.fingerprint}`}`,
+    );
     return this.emit(result, () =>
       result.changed
         ? `${result.machine}: now trusting key ${result.fingerprint}${result.previous ? ` (was ${result.previous})` : ''}; \`bourdon sync pull\` takes its publication`

@@ -16,7 +16,6 @@ import { entryRows, ManifestLoader } from './loader.js';
 import { type RawObject } from './manifest.js';
 import {
   fileStamp,
-  parseManifest,
   readManifestFile,
   readRecord,
   rereadDocument,

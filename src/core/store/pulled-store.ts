@@ -163,8 +163,7 @@ export class PulledManifests {
       list.push(pulled.file);
       byMachine.set(pulled.machine, list);
     }
-    for (const [machine, loader] of this.loaders)
-      loader.disk?.prune(byMachine.get(machine) ?? []);
+    for (const [machine, loader] of this.loaders) loader.disk?.prune(byMachine.get(machine) ?? []);
     let names: string[];
     try {
       names = fs.readdirSync(this.cacheRoot);
