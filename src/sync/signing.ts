@@ -11,7 +11,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError } from '../core/errors.js';
+import { BourdonError, errnoOf } from '../core/errors.js';
 
 /** The file in the library root that holds its private key. */
 export const LIBRARY_KEY_FILE = '.bourdon-library-key';
@@ -81,7 +81,7 @@ export function libraryKey(library: string, create = true): LibraryKey | null {
     fs.writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     // Made by another process just now: read it below.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errnoOf(error) !== 'EEXIST') throw error;
   }
   return read();
 }
