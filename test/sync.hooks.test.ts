@@ -90,5 +90,5 @@ describe('sync runs no hook', () => {
       expect(gitSync(['show', 'main:machines/laptop/agents/codex.l5.yaml'], target)).toContain('round 1');
     }
     expect(fs.existsSync(markers) ? fs.readFileSync(markers, 'utf8') : '').toBe('');
-  });
+  }, 240_000);
 });

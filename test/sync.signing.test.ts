@@ -74,7 +74,7 @@ describe('signed publications', () => {
     >;
     expect(record).toMatchObject({ public_key: expect.stringMatching(/^ed25519:/), signature: expect.any(String) });
     expect(Object.keys(record.digests as object)).toEqual(['codex']);
-  });
+  }, 120_000);
 
   it("a plain commit into machines/alice/ is refused on pull in one line; alice's status and doctor say so", async () => {
     const { remote, alice, bob } = await team();
@@ -115,7 +115,7 @@ describe('signed publications', () => {
     expect((await alice.json<StatusPayload>(['sync', 'status'])).foreign_publication).toBeNull();
     expect((await bob.run(['sync', 'pull'])).code).toBe(0);
     expect(await summaryOnBob(bob)).toBe('the real summary');
-  });
+  }, 120_000);
 
   it("alice's library_id copied into another library and pushed as alice is refused on pull (another key)", async () => {
     const { alice, bob, remote } = await team();
@@ -146,7 +146,7 @@ describe('signed publications', () => {
     const doctor = await alice.run(['doctor']);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/did not sign/);
-  });
+  }, 120_000);
 
   it('an unsigned or mis-signed publication is refused in one line naming the machine', async () => {
     const { remote, bob } = await team();
@@ -178,7 +178,7 @@ describe('signed publications', () => {
       expect.stringMatching(/machine carol refused: .*signature does not verify/),
     ]);
     expect(fs.existsSync(path.join(bob.library, 'pulled', 'carol'))).toBe(false);
-  });
+  }, 120_000);
 
   it('`sync trust <machine>` accepts a deliberate key change; until then the new key is refused', async () => {
     const { alice, bob } = await team();
@@ -218,5 +218,5 @@ describe('signed publications', () => {
     expect(none.code).not.toBe(0);
     expect(none.stderr.trim().split('\n')).toHaveLength(1);
     expect(none.stderr).toMatch(/no publication of nobody/);
-  });
+  }, 120_000);
 });
