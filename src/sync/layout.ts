@@ -99,6 +99,8 @@ export function parsePublication(bytes: Buffer, folderMachine: string): Publicat
     Object.keys(parsed.digests).every((id) => isValidAgentId(id))
   ) {
     record.digests = { ...parsed.digests };
+    // The agents are the ones signed (`agents` itself is not signed).
+    record.agents = Object.keys(record.digests).sort();
     record.public_key = parsed.public_key;
     record.signature = parsed.signature;
   }
