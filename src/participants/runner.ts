@@ -15,7 +15,7 @@ import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { SerialiseRefused, serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
-import { writtenManifestMisfit } from '../core/store/model.js';
+import { fitWrittenManifest } from '../core/store/lenient-reader.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stageExportInLibrary, writeExportToLibrary, type LibraryExportResult } from './library-write.js';
@@ -127,7 +127,8 @@ export async function runExport(
   if (!result.manifest) return report;
   const finished = finishManifest(result.manifest, options.accessLevel);
   const counts = finished.counts;
-  const { manifest, leftOut, yaml } = fitManifest(finished.manifest);
+  const sized = fitManifest(finished.manifest);
+  const { leftOut } = sized;
   if (leftOut.entities + leftOut.sessions > 0) {
     report.warnings = [
       ...report.warnings,
@@ -137,17 +138,33 @@ export async function runExport(
     counts.entities -= leftOut.entities;
     counts.sessions -= leftOut.sessions;
   }
-  // Checked against the L5 model before anything is written (or printed): a participant whose
-  // output does not fit is refused whole, naming the field, rather than writing what a reader drops.
-  const misfit = writtenManifestMisfit(manifest);
-  if (misfit !== null)
+  // Checked against the L5 model before anything is written (or printed): a value that does not
+  // fit is left out at the smallest level (a list item, else the field, else the row), as a read
+  // would leave it out, with one warning naming the first; never the whole export for one value.
+  // Only a manifest whose agent block does not fit (a bug of ours) is refused whole.
+  const fitted = fitWrittenManifest(sized.manifest as RawObject);
+  const [misfit] = fitted.misfits;
+  if (fitted.manifest === null)
     throw new BourdonError(
-      `${participant.agentId}: the export does not fit the L5 model at ${misfit}; nothing was written`,
+      `${participant.agentId}: the export does not fit the L5 model at ${misfit?.field ?? '(the manifest)'}: ${misfit?.reason ?? 'unknown'}; nothing was written`,
       'internal',
     );
+  const manifest = fitted.manifest;
+  let yaml = sized.yaml;
+  if (misfit) {
+    const values = fitted.misfits.length === 1 ? 'a value' : `${fitted.misfits.length} values`;
+    report.warnings = [
+      ...report.warnings,
+      `left out ${values} that ${fitted.misfits.length === 1 ? 'does' : 'do'} not fit the L5 model (${misfit.field}: ${misfit.reason})`,
+    ];
+    const rows = (field: string) => (Array.isArray(manifest[field]) ? manifest[field].length : 0);
+    counts.entities = rows('known_entities');
+    counts.sessions = rows('recent_sessions');
+    yaml = null;
+  }
   let data: Buffer;
   try {
-    data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
+    data = serialiseManifest(manifest, yaml ?? undefined);
   } catch (error) {
     // Refused (too large, would not read back): what the source held; anything else is a bug.
     const code = error instanceof SerialiseRefused ? 'source_unreadable' : 'internal';

@@ -4,7 +4,7 @@
  * an added or removed row and every changed field of a changed one, every value redacted
  * (spec §7), long lists cut. Pure; no file access.
  */
-import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { canSee, policyOf, rowLevel, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { pyStr, truthy } from '../python-str.js';
 import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
@@ -46,7 +46,7 @@ export interface RowField {
  * tags, actions), not only its name.
  */
 function rowFields(row: RawObject, naming: readonly string[]): RowField[] {
-  const out: RowField[] = [{ field: 'visibility', value: rowVisibility(row.visibility) }];
+  const out: RowField[] = [{ field: 'visibility', value: levels.get(row) ?? rowLevel(row, null) }];
   for (const [field, value] of Object.entries(row))
     if (field !== 'visibility' && !naming.includes(field)) out.push({ field, value: shown(value) });
   return out;
@@ -79,6 +79,9 @@ export function sideOf(data: Buffer | null): Side {
   }
 }
 
+/** Each row rowsByKey kept, with the level its manifest's visibility_policy gives it (D19). */
+const levels = new WeakMap<RawObject, AccessLevel>();
+
 /** Visible rows of one list, keyed; a later duplicate key wins. */
 function rowsByKey(
   doc: RawObject | null,
@@ -88,8 +91,12 @@ function rowsByKey(
 ): Map<string, RawObject> {
   const out = new Map<string, RawObject>();
   const rows = doc && Array.isArray(doc[field]) ? (doc[field] as unknown[]) : [];
+  const policy = policyOf(doc);
   for (const row of rows) {
-    if (!isObject(row) || !canSee(level, rowVisibility(row.visibility))) continue;
+    if (!isObject(row)) continue;
+    const visibility = rowLevel(row, policy);
+    if (!canSee(level, visibility)) continue;
+    levels.set(row, visibility);
     const key = keyOf(row);
     if (key !== null) out.set(key, row);
   }
