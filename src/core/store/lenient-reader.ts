@@ -14,6 +14,7 @@ import {
   entityRow,
   fieldPath,
   isObject,
+  isRecordedUndated,
   keep,
   kindOf,
   manifestBlocks,
@@ -57,7 +58,7 @@ export function readManifest(doc: RawObject, pool: Intern = keep): { rows: Manif
         last_updated: asOptionalText(blocks.last_updated),
         capabilities: list(blocks.capabilities),
         entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits),
-        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits),
+        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits, isRecordedUndated),
         notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits),
       },
       misfits,
@@ -65,10 +66,20 @@ export function readManifest(doc: RawObject, pool: Intern = keep): { rows: Manif
   });
 }
 
-/** The rows of one list that fit (each with what does not fit left out); the others are named in `misfits`. */
-function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: string, misfits: Misfit[]): T[] {
+/**
+ * The rows of one list that fit (each with what does not fit left out); the others are named in
+ * `misfits`, except those `recorded` says were written to be left out (model.ts isRecordedUndated).
+ */
+function readRows<T>(
+  schema: z.ZodType<T>,
+  raw: readonly unknown[],
+  field: string,
+  misfits: Misfit[],
+  recorded: (item: unknown) => boolean = () => false,
+): T[] {
   const out: T[] = [];
   raw.forEach((item, index) => {
+    if (recorded(item)) return;
     if (!isObject(item)) {
       const reason = `expected a mapping, found ${kindOf(item)}`;
       misfits.push({ field: `${field}[${index}]`, reason, rowKept: false });
