@@ -6,7 +6,7 @@
  * warnings, counts, the file and version written). Works for any registry entry.
  */
 import { colors, outputColumns, plural } from './output.js';
-import { cutVisible, stderrLine } from './width.js';
+import { cutVisible, displayWidth, stderrLine, truncate } from './width.js';
 import { describeError } from '../core/errors.js';
 import type { FinishCounts } from '../participants/finish.js';
 import type { LibraryExportResult } from '../participants/library-write.js';
@@ -112,30 +112,40 @@ const LABELS: Record<ParticipantRun['outcome'], string> = {
 };
 const LABEL_WIDTH = Math.max(...Object.values(LABELS).map((label) => label.length));
 
-/** What a run did, after the id: versions and counts, or why not. */
-function detail(run: ParticipantRun): string {
-  if (run.outcome === 'skipped' || run.outcome === 'failed') return run.reason ?? '';
+/**
+ * What a run did, after the id, longest form first: versions and counts (or why not), then the
+ * rows kept of other writers and the warnings, each shorter in the later forms and then left out
+ * (`--json` and stderr carry them whole). The first part, what happened, is in every form.
+ */
+function details(run: ParticipantRun): string[] {
+  if (run.outcome === 'skipped' || run.outcome === 'failed') return [run.reason ?? ''];
   const counts = run.counts
     ? `${plural(run.counts.entities, 'entity', 'entities')}, ${plural(run.counts.sessions, 'session')}`
     : '';
   const version = run.version !== null ? `version ${run.version}` : '';
-  const parts =
+  const main =
     run.outcome === 'exported'
-      ? [[version, counts].filter(Boolean).join(', ')]
+      ? [version, counts].filter(Boolean).join(', ')
       : run.outcome === 'unchanged'
-        ? [`${counts}${version ? `, as ${version}` : run.staged ? ', already staged' : ''}`]
+        ? `${counts}${version ? `, as ${version}` : run.staged ? ', already staged' : ''}`
         : run.outcome === 'staged'
-          ? [`${counts}, for review`]
-          : [counts];
+          ? `${counts}, for review`
+          : counts;
   const kept = run.kept ? run.kept.entities + run.kept.sessions + run.kept.notes : 0;
-  if (kept > 0) parts.push(`kept ${plural(kept, 'row')} of other writers`);
-  if (run.warnings.length) parts.push(plural(run.warnings.length, 'warning'));
-  return parts.join('; ');
+  const warnings = run.warnings.length ? plural(run.warnings.length, 'warning') : '';
+  const forms = [
+    [main, kept ? `kept ${plural(kept, 'row')} of other writers` : '', warnings],
+    [main, kept ? `kept ${kept}` : '', warnings],
+    [main, '', warnings],
+    [main, '', ''],
+  ];
+  return [...new Set(forms.map((parts) => parts.filter(Boolean).join('; ')))];
 }
 
 /**
- * One line for a run, cut to the output width (`width`, by default the width human output is
- * fitted to; null never cuts): the whole story is in `--json`.
+ * One line for a run, fitted to the output width (`width`, by default the width human output is
+ * fitted to; null never cuts): the longest form of its details that fits; when even the
+ * shortest does not, only its end is cut, never the outcome and the id. The whole story is in `--json`.
  */
 export function runLine(run: ParticipantRun, width: number | null = outputColumns()): string {
   const c = colors();
@@ -147,8 +157,15 @@ export function runLine(run: ParticipantRun, width: number | null = outputColumn
     skipped: c.dim,
     failed: c.red,
   }[run.outcome];
-  const line = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: ${detail(run)}`;
-  return width === null ? line : cutVisible(line, width);
+  const head = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: `;
+  const forms = details(run).map((detail) => head + detail);
+  if (width === null) return forms[0];
+  const fitting = forms.find((line) => displayWidth(line) <= width);
+  if (fitting !== undefined) return fitting;
+  const shortest = forms[forms.length - 1];
+  // The outcome and the id stay whole; only the detail after them is cut.
+  if (displayWidth(head) < width) return head + truncate(shortest.slice(head.length), width - displayWidth(head));
+  return cutVisible(shortest, width);
 }
 
 /** Warnings shown per participant on stderr; the rest are counted (`--json` lists them all). */
