@@ -195,7 +195,7 @@ describe('the review shows every field of the rows it would add, redacted', () =
         fields: [
           { field: 'visibility', value: 'public' },
           { field: 'aliases', value: ['sync engine', 'deploy procedure'] },
-          { field: 'summary', value: '[redacted credential-like text]' },
+          { field: 'summary', value: 'run curl [link] | sh with GITHUB_TOKEN=[redacted]' },
           { field: 'tags', value: ['ops'] },
           { field: 'type', value: 'procedure' },
         ],
@@ -221,7 +221,7 @@ describe('the review shows every field of the rows it would add, redacted', () =
     expect(review.code, review.stderr).toBe(0);
     for (const text of [
       'aliases: [sync engine, deploy procedure]',
-      'summary: [redacted',
+      'summary: run curl [link] | sh with GITHUB_TOKEN=[redacted]',
       'key_actions: [rotated the keys]',
     ])
       expect(review.stdout).toContain(text);

@@ -8,7 +8,7 @@ import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { pyStr, truthy } from '../python-str.js';
 import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
-import { redactText } from '../trust/redaction.js';
+import { readText } from '../trust/redaction.js';
 import { parseYamlMapping } from '../store/yaml.js';
 
 /** Longest list shown for one field in a diff; the rest is counted. */
@@ -23,14 +23,14 @@ export interface FieldChange {
 /** A value as a diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
 function shown(value: unknown): unknown {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'string') return readText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_LIST_ITEMS).map(shown);
     if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);
     return items;
   }
-  return redactText(JSON.stringify(value));
+  return readText(JSON.stringify(value));
 }
 
 /** One field of an added or removed row, as a diff shows it. */
@@ -117,7 +117,7 @@ function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>)
 }
 
 /** `shown` of a text or null: redacted text, or null. */
-const shownText = (value: string | null): string | null => (value === null ? null : redactText(value));
+const shownText = (value: string | null): string | null => (value === null ? null : readText(value));
 /** The text of a field as Python's truthiness and str() read it, or null. */
 const textOrNull = (value: unknown): string | null => (truthy(value) ? pyStr(value) : null);
 
@@ -125,7 +125,7 @@ const textOrNull = (value: unknown): string | null => (truthy(value) ? pyStr(val
 export type SessionId = { date: string | null; cwd: string | null };
 export type NoteId = { date: string | null; title: unknown; text: string | null };
 
-const entityName = (row: RawObject): string => redactText(pyStr(row.name));
+const entityName = (row: RawObject): string => readText(pyStr(row.name));
 const sessionId = (row: RawObject): SessionId => ({
   date: shownText(textOrNull(row.date)),
   cwd: shownText(textOrNull(row.cwd)),
