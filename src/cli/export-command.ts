@@ -82,7 +82,7 @@ abstract class ExportCommand extends BaseCommand {
     if (this.jsonEnabled()) return payload;
     for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
     if (flags.print && yaml !== null) process.stdout.write(yaml);
-    const line = exportLine(report);
+    const line = exportLine(report, participant.help.lookedFor);
     // With --print, stdout is the manifest: the report line goes to stderr.
     if (flags.print) process.stderr.write(stderrLine(line));
     else this.say(line);
@@ -102,10 +102,10 @@ function lookedFor(sources: readonly SourceStatus[]): string[] {
 }
 
 /** One line saying what an export did, opening with its outcome (ExportReport.outcome), as --json says it. */
-function exportLine(report: ExportReport): string {
+function exportLine(report: ExportReport, looksFor?: string): string {
   const c = colors();
   if (report.outcome === 'skipped') {
-    const looked = lookedFor(report.sources).join(', ');
+    const looked = lookedFor(report.sources).join(', ') || looksFor;
     return `${c.dim('skipped')} ${report.agent_id}: ${report.reason ?? NO_SOURCE_FOUND}${looked ? ` (looked for ${looked})` : ''}; nothing written`;
   }
   const counts = report.counts
