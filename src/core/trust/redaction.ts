@@ -6,7 +6,7 @@
  *   prose that only names a credential ("rotated the staging api_key"), is kept. The boundaries
  *   where text leaves a source apply it (`redactSecrets`, `redactSecretsIn`: a participant's
  *   manifest, a commit, a peer's answer), and so does every read surface of this project's own
- *   (`readText`: notes, workstreams, history and review diffs, a rollback's reason), so the same
+ *   (`readText`: notes, workstreams, history diffs, a rollback's reason), so the same
  *   row reads the same in `find`, `summary`, `workstreams` and `list-notes`.
  * - The engine's spec §7 (`redactText`: a text that names or holds a credential replaced whole)
  *   is kept only where the engine's payload is the contract: `export_agents`,
