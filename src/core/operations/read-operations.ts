@@ -130,7 +130,7 @@ export const exportAgentsOperation = defineOperation({
   annotations: LOCAL_READ,
   output: exportAgentsAnswer,
   description:
-    "Reads only, writes nothing: every agent in this machine's library summarised as a bourdon.agents/v1 envelope (type, counts, newest session, recent public and team activity, redacted; never private sessions, never peers' agents). `generated_from` is the library's agents folder on this machine.",
+    "Reads only, writes nothing: every agent in this machine's library summarised as a bourdon.agents/v1 envelope (type, counts, newest session, recent public and team activity, redacted; never private sessions, never peers' agents). `generated_from` is the library's agents folder on this machine (empty for a caller capped below private: remote or quarantined).",
   input: exportAgentsInput,
   run: (ctx) => exportAgents(ctx),
 });
