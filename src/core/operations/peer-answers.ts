@@ -19,6 +19,7 @@ import {
   listRecentWorkAnswer,
   listWorkstreamsAnswer,
   recognitionAnswer,
+  searchMemoryAnswer,
 } from './answers.js';
 
 /** The tools this server asks its peers, with the answer each must fit. */
@@ -31,6 +32,7 @@ const PEER_TOOLS: Record<string, () => z.ZodType<AnyAnswer>> = {
   list_notes: listNotesAnswer,
   list_workstreams: listWorkstreamsAnswer,
   export_agents: exportAgentsAnswer,
+  search_memory: searchMemoryAnswer,
 };
 
 /** The answer of a tool this server does not model for peers: any object, as it came. */
