@@ -8,7 +8,8 @@
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
  */
-import { tellUnknownAgent, type OperationContext } from '../context.js';
+import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
+import { findEntityMatches, type EntityMatch } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
 import type { AccessLevel } from '../store/visibility.js';
@@ -121,7 +122,8 @@ interface Group {
   rows: IndexedRow[];
   fields: Set<string>;
   terms: Set<string>;
-  exact: boolean;
+  /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
+  exact: number;
 }
 
 function groupKey(row: IndexedRow, id: number): string {
@@ -130,11 +132,21 @@ function groupKey(row: IndexedRow, id: number): string {
   return `${row.kind}\u0001${id}`;
 }
 
-/** Whether the whole query is this entity's or workstream's name or one of its aliases, word for word. */
-function isExact(row: IndexedRow, phrase: string): boolean {
-  const same = (text: string) => words(text).join(' ') === phrase;
-  if (row.kind === 'entity') return same(row.entity.name) || row.entity.aliases.some(same);
-  return row.kind === 'workstream' && same(row.name);
+/**
+ * How closely the query names this entity or workstream: 2 when it is the name or an alias word
+ * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
+ * one of them (a typo in an exact name), else 0.
+ */
+function exactness(row: IndexedRow, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+  const names =
+    row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : row.kind === 'workstream' ? [row.name] : [];
+  let best = 0;
+  for (const name of names) {
+    const nameWords = words(name);
+    if (nameWords.join(' ') === phrase) return 2;
+    if (nameWords.length === termCount && nameWords.every((word) => matched.has(word))) best = 1;
+  }
+  return best;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -167,7 +179,12 @@ function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: Read
   }
 }
 
-function resultOf(group: Group, score: number, today: string): SearchResult {
+function resultOf(
+  group: Group,
+  score: number,
+  today: string,
+  holders: (name: string) => EntityMatch | undefined,
+): SearchResult {
   const first = group.rows[0];
   const matched = [...group.fields].sort();
   const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
@@ -175,12 +192,14 @@ function resultOf(group: Group, score: number, today: string): SearchResult {
   switch (first.kind) {
     case 'entity': {
       const entities = group.rows.flatMap((row) => (row.kind === 'entity' ? [row] : []));
+      // Every agent that holds the name at this level, as find_entity lists them, not only the rows that matched.
+      const whole = holders(first.entity.name);
       return {
         kind: 'entity',
         name: first.entity.name,
-        agents: unique(entities.map((row) => row.agent.id)).sort(),
-        types: unique(entities.flatMap((row) => (row.entity.type ? [row.entity.type] : []))),
-        tags: unique(entities.flatMap((row) => row.entity.tags)),
+        agents: whole ? [...whole.agents] : unique(entities.map((row) => row.agent.id)).sort(),
+        types: whole ? [...whole.types] : unique(entities.flatMap((row) => (row.entity.type ? [row.entity.type] : []))),
+        tags: whole ? [...whole.tags] : unique(entities.flatMap((row) => row.entity.tags)),
         superseded: entities.every((row) => superseded(row, today)),
         ...common,
       };
@@ -219,15 +238,16 @@ function resultOf(group: Group, score: number, today: string): SearchResult {
   }
 }
 
-/** Every result the local library has for `query` at `level`, best first (not cut to a limit). */
+/** The best `limit` results the local library has for `query` at `level`, and how many it has in all. */
 export function localSearch(
   ctx: OperationContext,
   query: string,
   level: AccessLevel,
   filters: SearchFilters,
-): SearchResult[] {
+  limit: number,
+): { results: SearchResult[]; total: number } {
   const terms = unique(words(query.slice(0, SEARCH_TEXT_LIMIT))).slice(0, MAX_TERMS);
-  if (!terms.length) return [];
+  if (!terms.length) return { results: [], total: 0 };
   const index = searchIndex(ctx, level);
   const today = ctx.now().toISOString().slice(0, 10);
   const origin = new Map<string, string>();
@@ -249,7 +269,7 @@ export function localSearch(
     const key = groupKey(row, id);
     let group = groups.get(key);
     if (!group) {
-      group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: false };
+      group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: 0 };
       groups.set(key, group);
     }
     // Several words together: a row holding every word of the query outranks one holding one.
@@ -257,7 +277,7 @@ export function localSearch(
     const score = hit.score * covered * covered;
     group.score = Math.max(group.score, score);
     group.rows.push(row);
-    group.exact ||= isExact(row, phrase);
+    group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, new Set(Object.keys(hit.match))));
     for (const [term, fields] of Object.entries(hit.match)) {
       group.terms.add(term);
       for (const field of fields) group.fields.add(field);
@@ -265,10 +285,14 @@ export function localSearch(
   }
   const all = [...groups.values()];
   const top = all.reduce((best, group) => Math.max(best, group.score), 0);
-  return all
-    .map((group) => ({ group, score: group.score + (group.exact ? top : 0) }))
+  const agents = agentsInScope(ctx);
+  const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
+  const results = all
+    .map((group) => ({ group, score: group.score + (top * group.exact) / 2 }))
     .sort((a, b) => b.score - a.score)
-    .map(({ group, score }) => resultOf(group, score, today));
+    .slice(0, limit)
+    .map(({ group, score }) => resultOf(group, score, today, holders));
+  return { results, total: all.length };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
@@ -289,10 +313,13 @@ export async function searchMemory(ctx: OperationContext, args: SearchMemoryInpu
   const localAgent = agent !== null && !agent.startsWith('peer:') ? agent : null;
   if (localAgent !== null) tellUnknownAgent(ctx, localAgent);
   const filters: SearchFilters = { kinds, agent, since };
-  const local = agent !== null && localAgent === null ? [] : localSearch(ctx, query, level.effective, filters);
-  const merged = await searchPeers(ctx, args, level, local, filters);
+  const local =
+    agent !== null && localAgent === null
+      ? { results: [], total: 0 }
+      : localSearch(ctx, query, level.effective, filters, limit);
+  const merged = await searchPeers(ctx, args, level, local.results, filters);
   const results = merged.results.slice(0, limit);
-  const answer = { ...base, results, truncated: merged.results.length > limit };
+  const answer = { ...base, results, truncated: local.total > limit || merged.results.length > limit };
   return merged.unreachable ? { ...answer, peers_unreachable: merged.unreachable } : answer;
 }
 
@@ -301,7 +328,13 @@ export async function searchMemory(ctx: OperationContext, args: SearchMemoryInpu
  * workstream names the search finds at `level`, never one the level hides.
  */
 export function searchSuggestions(ctx: OperationContext, text: string, level: AccessLevel, count = 3): string[] {
-  const results = localSearch(ctx, text, level, { kinds: new Set(['entity', 'workstream']), agent: null, since: null });
+  const { results } = localSearch(
+    ctx,
+    text,
+    level,
+    { kinds: new Set(['entity', 'workstream']), agent: null, since: null },
+    count * 2,
+  );
   const names: string[] = [];
   for (const result of results) {
     if ((result.kind === 'entity' || result.kind === 'workstream') && !names.includes(result.name))
