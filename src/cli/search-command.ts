@@ -12,7 +12,8 @@ import { SEARCH_KINDS } from '../core/operations/search-index.js';
 import { parseSince } from '../core/store/dates.js';
 import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { defineReadCommand, SINCE_FORMS, type OpenLibrary } from './command-spec.js';
-import { colors, outputColumns, printable } from './output.js';
+import { colors, outputColumns, printable, shellWord } from './output.js';
+import { failed } from '../core/payload.js';
 import { displayWidth, truncate } from './width.js';
 
 /** The widest a search result's lines get, even on a wider terminal. */
@@ -118,4 +119,35 @@ export function renderSearch(results: readonly SearchResult[], query: string): s
       return `${line}\n${' '.repeat(kindWidth + 2)}${highlighted(result.snippet, columns - kindWidth - 2)}`;
     })
     .join('\n');
+}
+
+/**
+ * "Did you mean …?" for a find, query or summary that found nothing: the best names search
+ * finds for the same words at the same level (never one the level hides), or '' when none.
+ */
+export async function didYouMean(
+  open: OpenLibrary,
+  text: string,
+  flags: SearchFlags,
+  kind: 'entity' | 'entity,workstream',
+  agent?: string,
+): Promise<string> {
+  const payload = await searchPayload(
+    open,
+    { text },
+    {
+      library: flags.library,
+      kind,
+      agent,
+      limit: 3,
+      'access-level': flags['access-level'],
+      'include-private': flags['include-private'],
+    },
+  );
+  if (failed(payload)) return '';
+  const names = [...new Set(payload.results.flatMap((result) => ('name' in result ? [result.name] : [])))];
+  if (!names.length) return '';
+  const quoted = names.map((name) => `"${printable(name)}"`);
+  const choice = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return `Did you mean ${choice}? (\`bourdon search ${shellWord(printable(text))}\` searches everything)`;
 }
