@@ -110,12 +110,17 @@ export async function searchPeers(
     agent: peerFilter?.agent ?? null,
     limit: MAX_PAGE_SIZE,
   });
-  const fallback = (!filters.kinds || filters.kinds.has('entity')) && filters.since === null;
-  const [searched, found] = await Promise.all([
-    askPeers(ctx, args, 'search_memory', peerArgs),
-    fallback ? askPeers(ctx, args, 'find_entity', peerAccessArgs(level, { name: args.query })) : null,
-  ]);
+  const searched = await askPeers(ctx, args, 'search_memory', peerArgs);
   if (!searched) return { results: local, unreachable: null };
+  // A peer that answered but not search_memory (the engine has no such tool) is asked find_entity,
+  // after: a failed call closes that peer's connection, so the two are never in flight together.
+  // A peer that timed out is not asked again.
+  const fallback = (!filters.kinds || filters.kinds.has('entity')) && filters.since === null;
+  const engines = searched.filter((answer) => !answer.ok && !answer.timed_out).map((answer) => answer.peer);
+  const found =
+    fallback && engines.length
+      ? await askPeers(ctx, args, 'find_entity', peerAccessArgs(level, { name: args.query }), undefined, engines)
+      : null;
   const findAnswers = new Map((found ?? []).map((answer) => [answer.peer, answer]));
   const top = local.reduce((best, result) => Math.max(best, result.score), 1);
   const incoming: SearchResult[] = [];
