@@ -34,6 +34,8 @@ export type SearchMemoryOutput = OneOf<SearchMemoryAnswer | Failed<SearchMemoryA
 /** Longest query taken (longer text is cut), and the most words of it looked up. */
 export const SEARCH_TEXT_LIMIT = 200;
 const MAX_TERMS = 12;
+/** Hits (rows, best first by the index's score) grouped and ranked further. */
+const MAX_HITS = 1_000;
 /** What a row whose valid_to is past scores, against a current one. */
 const SUPERSEDED_WEIGHT = 0.25;
 /** Weights of a fuzzy and a prefix match against an exact one (MiniSearch's own are 0.45 and 0.375). */
@@ -262,7 +264,10 @@ export function localSearch(
   });
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
-  for (const hit of hits) {
+  // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
+  // every row holds would otherwise cost the whole library on every search).
+  const considered = hits.length > MAX_HITS ? hits.slice(0, MAX_HITS) : hits;
+  for (const hit of considered) {
     const id = hit.id as number;
     const row = index.rows.get(id);
     if (!row) continue;
@@ -292,7 +297,7 @@ export function localSearch(
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map(({ group, score }) => resultOf(group, score, today, holders));
-  return { results, total: all.length };
+  return { results, total: considered.length < hits.length ? hits.length : all.length };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
