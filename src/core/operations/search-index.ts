@@ -16,6 +16,7 @@ import type { Entity, Note, Session } from '../store/manifest.js';
 import { canSee, type AccessLevel } from '../store/visibility.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
 import type { LibraryStore } from '../store/library.js';
+import { dayOf } from '../store/dates.js';
 
 export const SEARCH_KINDS = ['entity', 'session', 'note', 'workstream'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -79,6 +80,8 @@ export class SearchIndex {
     },
   });
   readonly rows = new Map<number, IndexedRow>();
+  /** The day each entity row with a valid_to ends (its rows only: most have none). */
+  readonly validTo = new Map<number, string>();
   private readonly ids = new Map<AgentRecord, number[]>();
   private nextId = 1;
   agents: readonly AgentRecord[] = [];
@@ -93,7 +96,10 @@ export class SearchIndex {
     for (const agent of removed) {
       const ids = this.ids.get(agent)!;
       this.engine.discardAll(ids);
-      for (const id of ids) this.rows.delete(id);
+      for (const id of ids) {
+        this.rows.delete(id);
+        this.validTo.delete(id);
+      }
       this.ids.delete(agent);
     }
     for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
@@ -112,6 +118,8 @@ export class SearchIndex {
     const level = this.level;
     for (const entity of agent.entities) {
       if (!canSee(level, entity.visibility)) continue;
+      const until = entity.valid_to === null ? null : dayOf(entity.valid_to);
+      if (until !== null) this.validTo.set(this.nextId, until);
       put(
         { kind: 'entity', agent, entity },
         {
