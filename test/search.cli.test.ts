@@ -47,7 +47,7 @@ describe('did you mean', () => {
     const find = await cli(['find', 'tidewatr']);
     expect(find.stdout).toContain('No agent knows about "tidewatr".');
     expect(find.stdout).toMatch(/Did you mean "Tidewater"/);
-    const query = await cli(['query', 'copilot', 'ledgrline']);
+    const query = await cli(['query', 'copilot', 'ledgrline', '--access-level', 'team']);
     expect(query.stdout).toMatch(/Did you mean "Ledgerline"\?/);
     const summary = await cli(['summary', 'tidewatr']);
     expect(summary.stdout).toMatch(/Did you mean "Tidewater"/);
