@@ -15,7 +15,7 @@
  * Linear on any input: each attempt starts at a keyword and is bounded (fixed gaps, fixed or
  * `{m,n}` value lengths); hints gate each rule on its keywords.
  */
-import type { SecretRule } from './secret-rules.js';
+import type { SecretRule } from './secret-rule.js';
 
 interface KeywordFamily {
   /** What the rule covers (gitleaks' ids where they apply). */

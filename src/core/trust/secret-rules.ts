@@ -16,16 +16,10 @@
  * `hints` (lower-case) gate a rule cheaply: it runs only when the text contains one of them.
  */
 import { KEYWORD_RULES } from './secret-keyword-rules.js';
+import type { SecretRule } from './secret-rule.js';
 import { TOKEN_RULES } from './secret-token-rules.js';
 
-export interface SecretRule {
-  readonly id: string;
-  /** Global, with indices (`gd`); a `value` group marks the secret, else the whole match does. */
-  readonly pattern: RegExp;
-  readonly hints: readonly string[];
-  /** A last check of a match (default: every match counts). */
-  readonly accept?: (match: RegExpMatchArray) => boolean;
-}
+export type { SecretRule } from './secret-rule.js';
 
 /** Shapes recognised by their context: key blocks, webhook URLs, headers, command lines, files. */
 const STRUCTURAL: readonly SecretRule[] = [

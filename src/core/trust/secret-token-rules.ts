@@ -9,7 +9,7 @@
  * starts (`START`), a failing attempt is bounded by a fixed or `{m,n}` part, and an open-ended
  * run only follows a prefix that already matched.
  */
-import type { SecretRule } from './secret-rules.js';
+import type { SecretRule } from './secret-rule.js';
 
 /** A token's characters after its prefix. */
 export const TOKEN = '[A-Za-z0-9_-]';
