@@ -150,6 +150,9 @@ const FAMILIES: readonly KeywordFamily[] = [
     values: ['t1\\.[a-z0-9_-]{1,200}={0,2}\\.[a-z0-9_-]{86}={0,2}', 'AQVN[a-z0-9_-]{35,38}', 'YC[a-z0-9_-]{38}'],
   },
   { id: 'zendesk-secret-key', keywords: ['zendesk'], values: [`${A}{40}`] },
+  { id: 'looker-client-id, -client-secret', keywords: ['looker'], values: [`${A}{20}`, `${A}{24}`] },
+  { id: 'braintree-tokenization-key', keywords: ['braintree'], values: [`(?:production|sandbox)_${A}{8}_${A}{16}`] },
+  { id: 'adyen-client-key', keywords: ['adyen'], values: [`(?:test|live)_${A}{30,40}`] },
 ];
 
 /** Where a value ends: no token character follows. */

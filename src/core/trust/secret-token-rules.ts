@@ -140,6 +140,23 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   prefixed('facebook-access-token', `EAA[A-Z]${ALNUM}{100,}`, ['eaa']),
   prefixed('typeform-token', 'tfp_[A-Za-z0-9_.=-]{59}', ['tfp_']),
   prefixed('dropbox-short-lived-token', 'sl\\.[A-Za-z0-9_=-]{130,}', ['sl.']),
+  // Rules of gitleaks' newer releases: Groq, LangSmith, Cast AI, Chief Tools, Braintree, Adyen,
+  // Azure Data Factory runtime keys, Django's generated insecure secret keys.
+  prefixed('groq-api-key', `gsk_${ALNUM}{48}`, ['gsk_']),
+  prefixed('langsmith-api-key', `lsv2_(?:pt|sk)_${ALNUM}{32}_${ALNUM}{10}`, ['lsv2_']),
+  prefixed('castai-api-key', `castai_v1_${ALNUM}{64}_${ALNUM}{8}`, ['castai_v1_']),
+  prefixed('chieftools-token', `ct[por]_${ALNUM}{30,248}`, ['ctp_', 'cto_', 'ctr_']),
+  prefixed('braintree-access-token', `access_token\\$(?:production|sandbox)\\$${ALNUM}{16}`, ['access_token$']),
+  prefixed('adyen-api-key', `AQE${ALNUM}{5,}\\.[A-Za-z0-9_=-]{50,80}`, ['aqe']),
+  prefixed('datafactory-shir-key', `IR@[0-9a-zA-Z-]{36}@[^@\\s]{1,200}@[0-9a-zA-Z=-]{0,100}@[A-Za-z0-9+/=]{44}`, [
+    'ir@',
+  ]),
+  prefixed('django-insecure-secret-key', 'django-insecure-[^"\'\\s]{1,250}', ['django-insecure-']),
+  {
+    id: 'claude-code-session-url',
+    pattern: /claude\.ai\/code\/(?<value>session_[A-Za-z0-9]{16,})/dgi,
+    hints: ['claude.ai/code/session_'],
+  },
   // Discord bot tokens: the bot's id in base64, a dot, 6 characters, a dot, the HMAC.
   prefixed('discord-bot-token', `[MNO]${TOKEN}{23,27}\\.${TOKEN}{6}\\.${TOKEN}{27,40}`, ['.']),
   // Azure AD client secrets: three characters, a digit, `Q~`, 31 to 34 more.
