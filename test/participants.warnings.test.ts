@@ -97,13 +97,15 @@ describe('FIFOs are skipped with one warning, by every participant', () => {
     const brain = path.join(home, 'claude-brain');
     write(path.join(brain, 'LOG', '2026-12-01-real.md'), 'Shipped the parser.\n');
     const log = fifo(path.join(brain, 'LOG', '2026-12-02-pipe.md'));
+    // A FIFO where a folder is looked for: the brain's PROJECTS/.
+    const projects = fifo(path.join(brain, 'PROJECTS'));
     const out = path.join(root, 'out.yaml');
     const result = await runCli(['claude-code', 'export', '--out', out], {
       env: { HOME: home, CLAUDE_BRAIN: brain, SOURCE_DATE_EPOCH: EPOCH },
       cwd: root,
     });
     expect(result.code, result.stderr).toBe(0);
-    for (const file of [note, log]) {
+    for (const file of [note, log, projects]) {
       expect(linesNaming(result.stderr, file), result.stderr).toEqual([
         `bourdon: ${file}: skipped, not a regular file (a FIFO)`,
       ]);

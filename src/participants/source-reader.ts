@@ -155,6 +155,9 @@ export class SourceReader {
     try {
       names = fs.readdirSync(real);
     } catch {
+      // A FIFO, a device or a socket where a folder is looked for is named; anything else is not a folder.
+      const info = fs.statSync(real, { throwIfNoEntry: false });
+      if (info) warnIfSpecial(dir, info, this.warn);
       return [];
     }
     if (names.length > MAX_DIR_ENTRIES) {
