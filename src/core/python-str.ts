@@ -56,6 +56,60 @@ export class PyFloat extends PythonObject {
   truthy(): boolean {
     return this.value !== 0;
   }
+
+  /** In JSON: the number, or its text where JSON has none (`nan`, `inf`, `-inf`). */
+  toJSON(): number | string {
+    return Number.isFinite(this.value) ? this.value : this.toString();
+  }
+}
+
+/**
+ * An integer too large for a JavaScript number to hold exactly (a YAML `12345678901234567890`):
+ * kept whole, printed with every digit. In JSON it is its digits as text, never a number a
+ * reader would round.
+ */
+export class PyInt extends PythonObject {
+  constructor(readonly value: bigint) {
+    super();
+  }
+
+  toString(): string {
+    return this.value.toString();
+  }
+
+  repr(): string {
+    return this.toString();
+  }
+
+  truthy(): boolean {
+    return this.value !== 0n;
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+/** Whether a value is a number as Python reads one: a JavaScript number, a bigint, a PyFloat or a PyInt. */
+export function isPyNumber(value: unknown): value is number | bigint | PyFloat | PyInt {
+  return typeof value === 'number' || typeof value === 'bigint' || value instanceof PyFloat || value instanceof PyInt;
+}
+
+/**
+ * Python's `==` between two numbers (`2 == 2.0`, exact for integers of any size); NaN equals
+ * NaN here, as a value read back equals the value written.
+ */
+export function samePyNumber(a: number | bigint | PyFloat | PyInt, b: number | bigint | PyFloat | PyInt): boolean {
+  const exact = (value: typeof a): bigint | number =>
+    value instanceof PyInt ? value.value : value instanceof PyFloat ? value.value : value;
+  const x = exact(a);
+  const y = exact(b);
+  if (typeof x === 'bigint' || typeof y === 'bigint') {
+    const whole = (value: bigint | number) =>
+      typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value) : undefined;
+    return whole(x) !== undefined && whole(x) === whole(y);
+  }
+  return x === y || (Number.isNaN(x) && Number.isNaN(y));
 }
 
 /**

@@ -18,13 +18,20 @@
  */
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
+import { isPyNumber, pyStr, truthy, type PyFloat, type PyInt } from '../python-str.js';
 import { dayOf } from './dates.js';
 import { ACCESS_LEVELS, rowVisibility } from './visibility.js';
 
 export type RawObject = Record<string, unknown>;
 
+/**
+ * A mapping: a plain object (as a YAML or JSON reader builds one). A value of a class (a PyFloat,
+ * a PyInt, a `!!set`'s Set, `!!binary` bytes, a Date) is not one.
+ */
 export function isObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /** Gives back one shared string for equal texts (manifest.ts `interner`). */
@@ -50,12 +57,24 @@ export function withIntern<T>(pool: Intern, read: () => T): T {
   }
 }
 
-const isScalar = (value: unknown): value is string | number | boolean =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+const isScalar = (value: unknown): value is Scalar =>
+  typeof value === 'string' || typeof value === 'boolean' || isPyNumber(value);
+type Scalar = string | boolean | number | bigint | PyFloat | PyInt;
 
-/** Text as the engine reads it: a number or true/false is its text (D7). */
-const asText = (value: string | number | boolean): string => intern(typeof value === 'string' ? value : String(value));
+/** Text as the engine prints a value, Python's `str()`: `True`, `3`, `2.0`, `1.5e-07`, `nan`, every digit of a long integer. */
+const asText = (value: Scalar): string => intern(pyStr(value));
 export const asOptionalText = (value: unknown): string | null => (isScalar(value) ? asText(value) : null);
+/**
+ * A field the engine serves only when set, `str(x or …)` (an entity's type and summary, the agent
+ * block): a false value (`no`, `0`, `''`, `0.0`) is as if absent; any other is its `str()` (`yes`
+ * is `True`).
+ */
+const asSetText = (value: unknown): string | null => (isScalar(value) && truthy(value) ? asText(value) : null);
+/**
+ * A name or alias (D7): the engine crashes on one that is not text, so ours is the text a YAML
+ * 1.1 reader wrote it as: `yes` is `true`, a number its `str()`.
+ */
+const asName = (value: Scalar): string => intern(typeof value === 'boolean' ? String(value) : pyStr(value));
 
 // The field schemas only check (one zod layer each, no transform): each row's one transform reads
 // the values that fit, so a row costs a few checks and one function (bench/README.md).
@@ -107,10 +126,10 @@ const tagList = () => list((item) => typeof item === 'string', 'a list of text')
  * A list field's items as text, at their exact length: an array built by push keeps room for 16
  * more items, and with a server holding some 150,000 short lists that was a fifth of its heap.
  */
-function asList(value: unknown): string[] {
+function asList(value: unknown, each: (item: Scalar) => string = asText): string[] {
   if (value == null) return [];
-  if (!Array.isArray(value)) return isScalar(value) ? [asText(value)] : [];
-  return value.length ? value.map((item: string | number | boolean) => asText(item)) : [];
+  if (!Array.isArray(value)) return isScalar(value) ? [each(value)] : [];
+  return value.length ? value.map((item: Scalar) => each(item)) : [];
 }
 
 export const entityRow = lazy(() =>
@@ -126,12 +145,13 @@ export const entityRow = lazy(() =>
     })
     .transform((row) => ({
       // Answered stripped, so ' Orbit ' merges with another agent's 'Orbit'.
-      name: intern(String(row.name).trim()),
-      type: asOptionalText(row.type),
-      aliases: asList(row.aliases),
-      summary: asOptionalText(row.summary),
+      name: intern(asName(row.name as Scalar).trim()),
+      type: asSetText(row.type),
+      aliases: asList(row.aliases, asName),
+      summary: asSetText(row.summary),
       tags: asList(row.tags),
-      valid_to: asOptionalText(row.valid_to),
+      // Only a date written as text ends an entity's life, as the engine reads it.
+      valid_to: typeof row.valid_to === 'string' && row.valid_to !== '' ? intern(row.valid_to) : null,
       // Absent is public, an unknown label private (D8): never refused.
       visibility: rowVisibility(row.visibility),
     })),
@@ -148,7 +168,7 @@ export const sessionRow = lazy(() =>
       visibility: z.unknown().optional(),
     })
     .transform((row) => {
-      const date = asText(row.date as string | number | boolean);
+      const date = asText(row.date as Scalar);
       // A date that names no real day (`2026-13-01`, `soon`) leaves the session undated: it is
       // dropped wherever a date window applies and never the newest.
       const day = dayOf(date);
@@ -168,7 +188,7 @@ export const noteRow = lazy(() =>
   z
     .object({
       date: text().superRefine((value, ctx) => {
-        if (isScalar(value) && dayOf(String(value)) === null)
+        if (isScalar(value) && dayOf(pyStr(value)) === null)
           ctx.addIssue({ code: 'custom', message: 'expected a date (YYYY-MM-DD)' });
       }),
       text: text(true),
@@ -178,11 +198,11 @@ export const noteRow = lazy(() =>
       visibility: z.unknown().optional(),
     })
     .transform((row) => {
-      const date = asText(row.date as string | number | boolean);
+      const date = asText(row.date as Scalar);
       return {
         date,
         day: intern(dayOf(date) ?? date),
-        text: asText(row.text as string | number | boolean),
+        text: asText(row.text as Scalar),
         title: asOptionalText(row.title),
         tags: asList(row.tags),
         project_focus: asList(row.project_focus),
@@ -196,9 +216,9 @@ export const agentBlock = lazy(() =>
     .object({ type: optionalText(), instance: optionalText(), role_narrative: optionalText() })
     .optional()
     .transform((block) => ({
-      type: asOptionalText(block?.type),
-      instance: asOptionalText(block?.instance),
-      role_narrative: asOptionalText(block?.role_narrative),
+      type: asSetText(block?.type),
+      instance: asSetText(block?.instance),
+      role_narrative: asSetText(block?.role_narrative),
     })),
 );
 
@@ -261,6 +281,9 @@ export function kindOf(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (isPyNumber(value)) return 'a number';
+  if (value instanceof Set) return 'a set';
+  if (value instanceof Uint8Array) return 'bytes';
   if (typeof value === 'object') return 'a mapping';
   return typeof value === 'string' ? 'text' : `a ${typeof value}`;
 }

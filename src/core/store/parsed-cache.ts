@@ -36,8 +36,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
  * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
  * 8: the record's rows as the model read them, and what it left out, in rows.json (meta.rows).
+ * 9: values as Python's str() prints them (`True`, `2.0`, every digit), false type and summary left out.
  */
-const CACHE_FORMAT = 8;
+const CACHE_FORMAT = 9;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -417,10 +418,15 @@ function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
   return parts;
 }
 
-/** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
+/**
+ * Whether JSON round-trips a parsed document exactly: text, true/false, null, integers and the
+ * lists and mappings of them. A float (PyFloat, `2.0` would come back as `2`), an integer past
+ * 2^53 (PyInt), bytes or a set do not.
+ */
 function jsonSafe(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (Array.isArray(value)) return value.every(jsonSafe);
   if (isObject(value)) return Object.values(value).every(jsonSafe);
-  return true;
+  return false;
 }
