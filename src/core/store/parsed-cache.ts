@@ -398,15 +398,27 @@ const MONTHS_APART = 3;
  * Sessions newest first (the order every recency view uses, file order among equals) in parts:
  * one for each of the MONTHS_APART newest months, one for every older month, each named by its
  * newest month, and last the rows that name no day. A month is the first seven characters of
- * the date, which a row with a day starts with. Few files (every part is a write when the
+ * the row's day. Few files (every part is a write when the
  * manifest changes) and a window of the usual weeks reads the newest parts only.
  */
 function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
   const parts: [string, Session[]][] = [];
   let monthsSeen = 0;
   let lastMonth: string | null = null;
-  for (const session of [...sessions].sort(newestFirst)) {
-    const month = session.day === null ? UNDATED : session.date.slice(0, 7);
+  const sorted = [...sessions].sort(newestFirst);
+  // A row's part is named by the newest month of it and every row after it: rows sort by the
+  // date as written, and a basic-format date (`20261204`) sorts above the dashed dates of its
+  // year, so its month can be older than a later row's; reading stops at the first part older
+  // than the window, which must then hold nothing newer.
+  const months: string[] = new Array(sorted.length);
+  let newest = '';
+  for (let index = sorted.length - 1; index >= 0; index -= 1) {
+    const day = sorted[index].day;
+    if (day !== null && day.slice(0, 7) > newest) newest = day.slice(0, 7);
+    months[index] = day === null ? UNDATED : newest;
+  }
+  for (const [index, session] of sorted.entries()) {
+    const month = months[index];
     if (month !== lastMonth) {
       monthsSeen += 1;
       lastMonth = month;
