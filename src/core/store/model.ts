@@ -132,6 +132,19 @@ function asList(value: unknown, each: (item: Scalar) => string = asText): string
   return value.length ? value.map((item: Scalar) => each(item)) : [];
 }
 
+/**
+ * A row's list field as the tools serve it, for the surfaces that serve a row as written (the
+ * memory resource): a single value is a one-item list (D1); each item that fits is its text, as
+ * the row model reads it (an entity's tags only when written as text, aliases as names, other
+ * items as Python's `str()`); an item that does not fit (a mapping, a list, null) is left out.
+ */
+export function servedList(row: 'entity' | 'session' | 'note', field: string, value: unknown): string[] {
+  const items = value == null ? [] : Array.isArray(value) ? value : [value];
+  const tags = row === 'entity' && field === 'tags';
+  const each = row === 'entity' && field === 'aliases' ? asName : asText;
+  return items.filter((item): item is Scalar => (tags ? typeof item === 'string' : isScalar(item))).map(each);
+}
+
 export const entityRow = lazy(() =>
   z
     .object({
