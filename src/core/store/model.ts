@@ -106,6 +106,11 @@ const list = (fits: (item: unknown) => boolean, expected: string) =>
     .unknown()
     .superRefine((value, ctx) => {
       if (value == null) return;
+      // A `!!set` is the list of its members, as Python iterates it; one that does not fit goes whole.
+      if (value instanceof Set) {
+        if (![...value].every(fits)) ctx.addIssue({ code: 'custom', message: `expected ${expected}, found a set` });
+        return;
+      }
       if (!Array.isArray(value)) {
         if (!fits(value)) ctx.addIssue({ code: 'custom', message: `expected ${expected}, found ${kindOf(value)}` });
         return;
@@ -128,6 +133,7 @@ const tagList = () => list((item) => typeof item === 'string', 'a list of text')
  */
 function asList(value: unknown, each: (item: Scalar) => string = asText): string[] {
   if (value == null) return [];
+  if (value instanceof Set) return [...(value as Set<Scalar>)].map(each);
   if (!Array.isArray(value)) return isScalar(value) ? [each(value)] : [];
   return value.length ? value.map((item: Scalar) => each(item)) : [];
 }
@@ -139,7 +145,7 @@ function asList(value: unknown, each: (item: Scalar) => string = asText): string
  * items as Python's `str()`); an item that does not fit (a mapping, a list, null) is left out.
  */
 export function servedList(row: 'entity' | 'session' | 'note', field: string, value: unknown): string[] {
-  const items = value == null ? [] : Array.isArray(value) ? value : [value];
+  const items = value == null ? [] : Array.isArray(value) ? value : value instanceof Set ? [...value] : [value];
   const tags = row === 'entity' && field === 'tags';
   const each = row === 'entity' && field === 'aliases' ? asName : asText;
   return items.filter((item): item is Scalar => (tags ? typeof item === 'string' : isScalar(item))).map(each);
