@@ -221,7 +221,10 @@ describe('federation across machines', () => {
       },
     ]);
     const unreachableNotes = (notes.peers_unreachable as { peer: string }[]).map((peer) => peer.peer).sort();
-    expect(unreachableNotes).toEqual(['c', 'd', 'e']); // e answers "Unknown tool": it contributes nothing
+    expect(unreachableNotes).toEqual(['c']);
+    // d and e offer no list_notes (e is an old server): they answered, contribute nothing, and are
+    // named as lacking the tool rather than unreachable.
+    expect(notes.peers_without_tool).toEqual(['d', 'e']);
     const streams = await askA('list_workstreams', { since: '2026-01-01' });
     const bourdon = (
       streams.workstreams as {
