@@ -17,14 +17,16 @@
  * Aliases are references in what js-yaml builds, so a "billion laughs" document costs nothing
  * to parse but everything to walk: a document that uses aliases is measured once (each shared
  * node counted once per use, memoised, so the check is linear in the document) and refused past
- * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused.
+ * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused; every tag `safe_load`
+ * constructs is read, and numbers keep every digit and their kind (yaml-numbers.ts).
  *
  * Front matter (`parseYaml11LikePyYaml`): the `yaml` package's YAML 1.1 document parse with
  * PyYAML's timestamps (YamlTimestamp, yaml-timestamp.ts) and decimal floats, failing wherever
  * `safe_load` raises.
  *
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
- * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
+ * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do; a PyFloat or PyInt
+ * a manifest was read with is written as PyYAML's `safe_dump` writes it (`2.0`, `1.0e+16`, `.nan`).
  */
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
