@@ -33,11 +33,11 @@ export const exportFlags = {
       return input;
     },
   })(),
-  'access-level': Flags.string({
+  'access-level': Flags.option({
     description: 'Rows above this level are dropped before writing (default team).',
-    options: [...ACCESS_LEVELS],
+    options: ACCESS_LEVELS,
     default: 'team',
-  }),
+  })(),
   print: Flags.boolean({ description: 'Print the manifest (YAML) on stdout.', default: false }),
   'dry-run': Flags.boolean({ description: 'Read and build the manifest, write nothing.', default: false }),
 };
@@ -45,7 +45,7 @@ export const exportFlags = {
 export interface ExportFlags {
   out?: string;
   since?: string;
-  'access-level': string;
+  'access-level': AccessLevel;
   print: boolean;
   'dry-run': boolean;
   library?: string;
@@ -71,7 +71,7 @@ abstract class ExportCommand extends BaseCommand {
     environment: ExportEnvironment = exportEnvironment(process.env, { since: flags.since }),
   ): Promise<ExportPayload> {
     const report = await runExport(participant, environment, {
-      accessLevel: flags['access-level'] as AccessLevel,
+      accessLevel: flags['access-level'],
       out: flags.out,
       dryRun: flags['dry-run'],
       library: () => this.libraryForExport(flags.library),

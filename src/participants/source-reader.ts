@@ -27,6 +27,7 @@ import { confinedDatabaseFiles, confinedPath, realOrNull, within } from '../core
 import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
 import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
+import { errnoOf } from '../core/errors.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -255,7 +256,7 @@ export class SourceReader {
       }
       return { bytes: buffer.subarray(0, read), size: info.size };
     } catch (error) {
-      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      this.warn(`${file}: unreadable (${errnoOf(error) ?? 'error'})`);
       return null;
     } finally {
       fs.closeSync(fd);
@@ -298,7 +299,7 @@ export class SourceReader {
     try {
       fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
-      if (named) this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      if (named) this.warn(`${file}: unreadable (${errnoOf(error) ?? 'error'})`);
       return;
     }
     try {

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { BourdonError } from '../core/errors.js';
+import { BourdonError, errnoOf } from '../core/errors.js';
 
 export interface GitResult {
   code: number;
@@ -52,7 +52,7 @@ export function runGit(args: readonly string[], options: GitOptions = {}): Promi
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         if (error && code === null) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          if (errnoOf(error) === 'ENOENT') {
             reject(
               new BourdonError('git is not installed or not on PATH: `bourdon sync` uses your own git', 'unavailable'),
             );

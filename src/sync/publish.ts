@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeError } from '../core/errors.js';
+import { describeError, errnoOf } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { asText, isObject, rawRows, type RawObject } from '../core/store/manifest.js';
@@ -179,7 +179,7 @@ export function buildPublication(
   try {
     names = fs.readdirSync(agentsDir).filter((name) => name.endsWith(MANIFEST_SUFFIX));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errnoOf(error) !== 'ENOENT') throw error;
     names = [];
   }
   // Sorted load order, so that two files declaring one id resolve as the store resolves them.

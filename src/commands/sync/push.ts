@@ -10,11 +10,11 @@ export default class SyncPush extends BaseCommand {
     'One commit in machines/<this machine>/ on the remote, naming the machine and what changed. Only rows at or below --access-level are published (public by default; private never leaves the machine), every text redacted as the read surfaces redact it, and only the manifest fields of the L5 format. A manifest that does not parse is skipped with a warning, never copied; history, staging, the audit log, members, peers and config are never published. When another machine pushed first, the push fetches and tries again. See docs/sync.md.';
   static override examples = ['<%= config.bin %> sync push', '<%= config.bin %> sync push --access-level team --json'];
   static override flags = {
-    'access-level': Flags.string({
+    'access-level': Flags.option({
       description: 'Highest row visibility published.',
-      options: ['public', 'team'],
+      options: ['public', 'team'] as const satisfies readonly AccessLevel[],
       default: 'public',
-    }),
+    })(),
     'accept-rewrite': Flags.boolean({
       description: "Go on although the remote's history was rewritten since this machine last saw it.",
       default: false,
@@ -31,7 +31,7 @@ export default class SyncPush extends BaseCommand {
       result = await pushLibrary({
         library: this.libraryRoot(flags.library),
         env: process.env,
-        level: flags['access-level'] as AccessLevel,
+        level: flags['access-level'],
         acceptRewrite: flags['accept-rewrite'],
         warn: cliWarn,
       });
