@@ -209,6 +209,40 @@ describe('values as the engine prints them (issue 56)', () => {
     });
   });
 
+  it('compile_codex_turn reads list items, aliases, a cwd and a later summary only where written as text', async () => {
+    const home = tempDir('values-home-');
+    roots.push(home);
+    const { client } = await serve(
+      {
+        'hostile.l5.yaml':
+          head('hostile') +
+          'known_entities:\n' +
+          '  - {name: Orbit, summary: 42, type: project, aliases: [7, orb]}\n' +
+          '  - {name: Orbit, summary: later text}\n' +
+          'recent_sessions:\n' +
+          "  - {date: '2026-12-04', cwd: 12, project_focus: [Orbit, 12], key_actions: [fix orbit, 3], files_touched: [7]}\n",
+        'codex.l5.yaml':
+          "spec_version: '0.1'\nagent: {id: codex, type: code-assistant}\nknown_entities:\n" +
+          "  - {name: Orbit, summary: '', type: project}\n  - {name: '12', summary: twelve}\n" +
+          "recent_sessions:\n  - {date: '2026-12-03', cwd: /repo, project_focus: [Orbit]}\n",
+      },
+      { env: { HOME: home, SOURCE_DATE_EPOCH: '1765000000' } },
+    );
+    type Item = { name: string; kind: string; score: number; summary: string; evidence: string[] };
+    const items = async (prompt: string) =>
+      ((await callJson(client, 'compile_codex_turn', { prompt })) as { items: Item[] }).items;
+    // The engine's answers on this library: the `12` in project_focus and the alias 7 are not text.
+    const orbit = await items('work on Orbit 12');
+    expect(orbit.map((item) => [item.name, item.kind, item.score])).toEqual([
+      ['Orbit', 'session', 58],
+      ['Orbit', 'project', 42],
+      ['12', 'entity', 36],
+    ]);
+    expect(orbit[0].evidence).toEqual(['session date 2026-12-04', 'cwd 12', 'session date 2026-12-03', 'cwd /repo']);
+    expect(orbit[1].summary).toBe('later text');
+    expect(await items('what about 7')).toEqual([]);
+  });
+
   it('a peer without list_notes or list_workstreams (an engine peer) is said to lack the tool, not to be unreachable', async () => {
     const engineLike = await runStandInPeer('engine', {
       list_agents: () => ({ agents: [] }),

@@ -139,6 +139,36 @@ function asList(value: unknown, each: (item: Scalar) => string = asText): string
 }
 
 /**
+ * The list fields (and a session's cwd) as the Codex turn compiler reads them: only the items
+ * written as text, as the engine's compiler keeps them (`isinstance(x, str)`); present only on a
+ * row where some item or the cwd was not written as text (`aliases: [7, orb]`), so the usual row
+ * costs nothing.
+ */
+export interface TextOnly {
+  aliases?: string[];
+  project_focus?: string[];
+  key_actions?: string[];
+  files_touched?: string[];
+  /** The cwd, when written as text; null when it was not. */
+  cwd?: string | null;
+  /** Null when the summary was not written as text (`summary: 42`). */
+  summary?: null;
+}
+
+function textOnly(lists: Record<string, unknown>, cwd?: unknown, summary?: unknown): { textOnly?: TextOnly } {
+  let out: TextOnly | undefined;
+  for (const [field, value] of Object.entries(lists)) {
+    const items = value instanceof Set ? [...value] : value;
+    if (!Array.isArray(items) || items.every((item) => typeof item === 'string')) continue;
+    out ??= {};
+    out[field as 'aliases'] = items.filter((item): item is string => typeof item === 'string').map(intern);
+  }
+  if (cwd != null && typeof cwd !== 'string') (out ??= {}).cwd = null;
+  if (summary != null && typeof summary !== 'string') (out ??= {}).summary = null;
+  return out ? { textOnly: out } : {};
+}
+
+/**
  * A row's list field as the tools serve it, for the surfaces that serve a row as written (the
  * memory resource): a single value is a one-item list (D1); each item that fits is its text, as
  * the row model reads it (an entity's tags only when written as text, aliases as names, other
@@ -173,6 +203,7 @@ export const entityRow = lazy(() =>
       valid_to: typeof row.valid_to === 'string' && row.valid_to !== '' ? intern(row.valid_to) : null,
       // Absent is public, an unknown label private (D8): never refused.
       visibility: rowVisibility(row.visibility),
+      ...textOnly({ aliases: row.aliases }, undefined, row.summary),
     })),
 );
 
@@ -199,6 +230,10 @@ export const sessionRow = lazy(() =>
         key_actions: asList(row.key_actions),
         files_touched: asList(row.files_touched),
         visibility: rowVisibility(row.visibility),
+        ...textOnly(
+          { project_focus: row.project_focus, key_actions: row.key_actions, files_touched: row.files_touched },
+          row.cwd,
+        ),
       };
     }),
 );
