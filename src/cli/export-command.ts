@@ -132,6 +132,7 @@ function exportLine(report: ExportReport): string {
 
 /** The flag a participant's variable flag becomes on its command (`--file <file>`). */
 function variableFlagDefinition(flag: VariableFlag) {
+  if (flag.switch) return Flags.boolean({ description: flag.description });
   return Flags.string({ description: flag.description, helpValue: flag.helpValue });
 }
 
@@ -178,6 +179,7 @@ function participantExportCommand(participant: Participant): typeof ExportComman
       const values: Record<string, unknown> = parsed;
       for (const flag of variables) {
         const value = values[flag.name];
+        if (flag.switch && value === true) given[flag.env] = '1';
         if (typeof value !== 'string') continue;
         if (flag.isFile && !fs.statSync(value, { throwIfNoEntry: false })?.isFile())
           throw new BourdonError(`--${flag.name} ${value}: no such file`, 'not_found');

@@ -11,6 +11,7 @@ import {
   type Verdict,
 } from '../core/admin/doctor.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
+import type { PeerProbe } from '../core/admin/doctor/peers.js';
 import { PARTICIPANT_CHECK, participantChecks, withChecks } from '../cli/participant-checks.js';
 
 export default class Doctor extends BaseCommand {
@@ -88,13 +89,16 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
   }
 }
 
-async function peerProbe(
-  timeoutMs: number,
-): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
+async function peerProbe(timeoutMs: number): Promise<(peer: PeerConfig) => Promise<PeerProbe>> {
   const { checkPeer } = await import('../mcp/peer-check.js');
   return async (peer) => {
     const result = await checkPeer(peer, process.env, timeoutMs);
-    return { reachable: result.reachable, latency_ms: result.latency_ms, error: result.error };
+    return {
+      reachable: result.reachable,
+      latency_ms: result.latency_ms,
+      error: result.error,
+      left_out: result.left_out,
+    };
   };
 }
 

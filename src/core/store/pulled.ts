@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from './visibility.js';
+import { canSee, isAccessLevel, policyOf, rowLevel, type AccessLevel } from './visibility.js';
 import { isValidAgentId } from './ids.js';
 import { latestForeignDay } from './dates.js';
 import { isObject, type RawObject } from './manifest.js';
@@ -81,10 +81,10 @@ function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
 /** The same cap on a raw document (the manifest resource filters raw rows by their labels). */
 export function capDocument(doc: RawObject, level: AccessLevel): RawObject {
   const out: RawObject = { ...doc };
+  const policy = policyOf(doc);
   for (const field of ['known_entities', 'recent_sessions', 'notes']) {
     const rows = doc[field];
-    if (Array.isArray(rows))
-      out[field] = rows.filter((row) => !isObject(row) || canSee(level, rowVisibility(row.visibility)));
+    if (Array.isArray(rows)) out[field] = rows.filter((row) => !isObject(row) || canSee(level, rowLevel(row, policy)));
   }
   return out;
 }
