@@ -31,7 +31,7 @@ export default class Doctor extends BaseCommand {
   peers         peers.yaml is valid and each token variable is set
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
-  sync remote   git present, the remote reachable and writable (when \`bourdon sync init\` set one)
+  sync remote   git present, the remote reachable and writable, this machine's publication signed by this library; each machine's key (when \`bourdon sync init\` set one)
 
 Then one line per agent Bourdon can read (every participant): its native sources found (ok), found but unreadable (warn), or not on this machine (info); --json has each source's path and last change.
 

@@ -11,6 +11,7 @@ import { describeError, errnoOf } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { asText, isObject, rawRows, type RawObject } from '../core/store/manifest.js';
+import { MAX_PUBLICATION_BYTES } from '../core/store/pulled.js';
 import { laterServedOver } from '../core/store/snapshot.js';
 import { parseYamlMapping } from '../core/store/yaml.js';
 import { canSee, policyOf, rowLevel, type AccessLevel, type VisibilityPolicy } from '../core/trust/access.js';
@@ -42,6 +43,11 @@ export interface Publication {
    * show as an empty agent on the other machines (docs/sync.md).
    */
   empty: string[];
+  /**
+   * Agents left out because the publication would pass what one machine may publish
+   * (MAX_PUBLICATION_BYTES, in all): the agents are taken in id order while they fit.
+   */
+  over_cap: string[];
 }
 
 /**
@@ -250,11 +256,23 @@ export function buildPublication(
   }
   const all = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const hasRows = (agent: PublishedAgent) => agent.counts.entities + agent.counts.sessions + agent.counts.notes > 0;
+  const agents: PublishedAgent[] = [];
+  const overCap: string[] = [];
+  let total = 0;
+  for (const agent of all.filter(hasRows)) {
+    if (total + agent.bytes.length > MAX_PUBLICATION_BYTES) {
+      overCap.push(agent.id);
+      continue;
+    }
+    total += agent.bytes.length;
+    agents.push(agent);
+  }
   return {
     publication: {
-      agents: all.filter(hasRows),
+      agents,
       skipped,
       empty: all.filter((agent) => !hasRows(agent)).map((agent) => agent.id),
+      over_cap: overCap,
     },
     cache: nextCache,
   };

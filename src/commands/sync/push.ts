@@ -3,6 +3,7 @@ import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
 import type { AccessLevel } from '../../core/trust/access.js';
 import type { PushResult } from '../../sync/push.js';
+import { MAX_PUBLICATION_BYTES } from '../../core/store/pulled.js';
 
 export default class SyncPush extends BaseCommand {
   static override summary = "Publish this machine's manifests to the sync remote, filtered to a level.";
@@ -49,6 +50,10 @@ export default class SyncPush extends BaseCommand {
           `not published, no rows at ${result.access_level}: ${plural(result.empty.length, 'agent')} (${result.empty.join(', ')})`,
         ]
       : [];
+    if (result.over_cap.length)
+      empty.push(
+        `not published, over the ${MAX_PUBLICATION_BYTES / (1024 * 1024)} MiB one machine may publish: ${plural(result.over_cap.length, 'agent')} (${result.over_cap.join(', ')})`,
+      );
     return this.emit(result, () => {
       if (!result.pushed)
         return [

@@ -141,7 +141,9 @@ export const federationHop = lazy(() =>
       .int()
       .default(0)
       .transform((hop) => Math.max(0, hop))
-      .describe('Set by peers: a value above 0 answers from the local store only.'),
+      .describe(
+        'Not for models: set by a peer server forwarding the call (above 0 answers from this library only, asking no peer). Leave it out.',
+      ),
   ),
 );
 

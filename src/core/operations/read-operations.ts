@@ -126,11 +126,11 @@ export const listAgentsOperation = defineOperation({
 
 export const exportAgentsOperation = defineOperation({
   name: 'export_agents',
-  title: "Export this machine's agents",
+  title: "This machine's agents, summarised",
   annotations: LOCAL_READ,
   output: exportAgentsAnswer,
   description:
-    "This machine's agents as a redacted bourdon.agents/v1 envelope (never includes private sessions or peers).",
+    "Reads only, writes nothing: every agent in this machine's library summarised as a bourdon.agents/v1 envelope (type, counts, newest session, recent public and team activity, redacted; never private sessions, never peers' agents). `generated_from` is the library's agents folder on this machine (empty for a caller capped below private: remote or quarantined).",
   input: exportAgentsInput,
   run: (ctx) => exportAgents(ctx),
 });

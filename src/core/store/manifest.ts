@@ -8,6 +8,7 @@ import { readRow } from './lenient-reader.js';
 import {
   entityRow,
   isObject,
+  isRecordedUndated,
   keep,
   noteRow,
   sessionRow,
@@ -18,7 +19,7 @@ import {
   type Session,
 } from './model.js';
 
-export { isObject };
+export { isObject, isRecordedUndated };
 export type { AgentInfo, Entity, Intern, Note, RawObject, Session } from './model.js';
 
 export const AGENT_TYPES = [
