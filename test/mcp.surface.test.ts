@@ -41,6 +41,7 @@ const CASES: Case[] = [
   { name: 'list_memory_versions', arguments: { agent_id: 'codex' } },
   { name: 'explain_memory_change', arguments: { agent_id: 'codex', version: 2 } },
   { name: 'rollback_agent_memory', arguments: { agent_id: 'codex', version: 1, reason: 'surface test' } },
+  { name: 'search_memory', arguments: { query: 'bourdn', access_level: 'team' } },
 ];
 
 /** Refusals: each answered `isError: true`, the engine's envelope as the first text item. */
@@ -50,6 +51,7 @@ const REFUSALS: Case[] = [
   { name: 'list_memory_versions', arguments: { agent_id: '../etc' } },
   { name: 'commit_to_federation', arguments: { agent_id: 'newcomer', entities: [{ name: 'X' }] } },
   { name: 'list_recent_work', arguments: { cursor: 'not-a-cursor' } },
+  { name: 'search_memory', arguments: { query: 'x', kind: 'planet' } },
 ];
 
 /** What the caller is told beside the engine's answer (the second text item). */
@@ -76,6 +78,7 @@ const FEDERATED = new Set([
   'prepare_recognition_context',
   'list_notes',
   'list_workstreams',
+  'search_memory',
 ]);
 
 /** The hints each tool must declare (see docs/mcp-hosts.md). */

@@ -21,6 +21,7 @@ const GROUPS: Group[] = [
   {
     title: 'Ask the library',
     ids: [
+      'search',
       'agents',
       'find',
       'query',

@@ -254,6 +254,67 @@ export const listWorkstreamsAnswer = lazy(() =>
   }),
 );
 
+export const SEARCH_RESULT_KINDS = ['entity', 'session', 'note', 'workstream'] as const;
+
+/** What every search result carries: its kind, its score (higher is better), the fields that matched and a marked snippet. */
+const searchResultBase = () => ({
+  score: z.number(),
+  matched: texts(),
+  snippet: z.string(),
+});
+
+/** One search_memory result, by kind (the fields the judged queries read: docs/cli.md, `search`). */
+export const searchResultRow = lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('entity'),
+      name: z.string(),
+      agents: texts(),
+      types: texts().default([]),
+      tags: texts().default([]),
+      superseded: z.boolean().default(false),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('session'),
+      agent: z.string(),
+      date: z.string(),
+      cwd: nullableText(),
+      project_focus: texts().default([]),
+      key_actions: texts().default([]),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('note'),
+      agent: z.string(),
+      id: nullableText(),
+      date: z.string(),
+      title: nullableText(),
+      tags: texts().default([]),
+      project_focus: texts().default([]),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('workstream'),
+      name: z.string(),
+      agents: texts(),
+      last_activity: nullableText(),
+      ...searchResultBase(),
+    }),
+  ]),
+);
+export type SearchResult = z.output<ReturnType<typeof searchResultRow>>;
+
+export const searchMemoryAnswer = lazy(() =>
+  z.object({
+    query: z.string(),
+    ...accessEcho(),
+    results: z.array(searchResultRow()),
+    truncated: z.boolean(),
+    ...reachability(),
+  }),
+);
+
 export const commitAnswer = lazy(() =>
   z.union([
     z.looseObject({ agent_id: z.string(), path: z.string(), mode: z.string(), version: z.number().int() }),

@@ -141,3 +141,23 @@ export const listWorkstreamsInput = () =>
     federation_hop: federationHop(),
   });
 export type ListWorkstreamsInput = z.output<ReturnType<typeof listWorkstreamsInput>>;
+
+export const searchMemoryInput = () =>
+  z.object({
+    query: z
+      .string()
+      .describe(
+        'Words to look for in names, aliases, tags, summaries, session actions, folders, files and notes. Typos, accents and case are forgiven.',
+      ),
+    kind: optionalText().describe(
+      'Only results of these kinds: entity, session, note or workstream (comma-separated).',
+    ),
+    agent: optionalText().describe('Only rows of this agent.'),
+    since: optionalText().describe(
+      'Only sessions, notes and workstreams dated on or after this day (YYYY-MM-DD or an ISO datetime); entities carry no date and are left out.',
+    ),
+    ...accessShape('public'),
+    limit: pageLimit(),
+    federation_hop: federationHop(),
+  });
+export type SearchMemoryInput = z.output<ReturnType<typeof searchMemoryInput>>;

@@ -66,7 +66,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
 }
 
 /**
- * Any operation, for the lists that hold all fifteen (the catalog, the MCP registration). Its
+ * Any operation, for the lists that hold all sixteen (the catalog, the MCP registration). Its
  * handler is a method here, so that every `Operation` is one (methods compare their parameters
  * bivariantly) without a cast; such a list only ever runs an operation on the value its own
  * schema produced (`parseInput`). Declarations are checked strictly, as `Operation`s.

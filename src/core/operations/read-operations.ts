@@ -10,6 +10,7 @@ import { listRecentWork } from './recent-work.js';
 import { getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
 import { compileCodexTurn } from './codex-turn.js';
 import { listWorkstreams } from './workstreams.js';
+import { searchMemory } from './search-memory.js';
 import {
   compileTurnInput,
   crossAgentSummaryInput,
@@ -22,6 +23,7 @@ import {
   listWorkstreamsInput,
   queryAgentMemoryInput,
   recognitionInput,
+  searchMemoryInput,
 } from './inputs.js';
 import {
   compileTurnAnswer,
@@ -35,6 +37,7 @@ import {
   listWorkstreamsAnswer,
   queryAgentMemoryAnswer,
   recognitionAnswer,
+  searchMemoryAnswer,
 } from './answers.js';
 import { agentFilterNamespace, defineOperation, FEDERATED_READ, LOCAL_READ } from './operation.js';
 
@@ -159,4 +162,17 @@ export const listWorkstreamsOperation = defineOperation({
   namespace: agentFilterNamespace,
   denialExtras: { workstreams: [], next_cursor: null, has_more: false },
   run: listWorkstreams,
+});
+
+export const searchMemoryOperation = defineOperation({
+  name: 'search_memory',
+  title: 'Search everything agents remember',
+  annotations: FEDERATED_READ,
+  output: searchMemoryAnswer,
+  description:
+    'Search everything agents remember when you do not know the exact name: entities (name, aliases, tags, summary), sessions (key actions, project, folder, files), notes and workstreams. Ranked best first, exact names first; forgives typos, accents and case. Each result has its kind, a score, the fields that matched and a snippet with the matching words in **bold**. Use find_entity when you know the exact name.',
+  input: searchMemoryInput,
+  namespace: agentFilterNamespace,
+  denialExtras: { results: [], truncated: false },
+  run: searchMemory,
 });
