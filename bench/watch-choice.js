@@ -94,6 +94,7 @@ if (process.argv[2] === '--child') {
   const list = path.join(home, '..', 'watch-targets.json');
   fs.writeFileSync(list, JSON.stringify(paths));
   const probe = path.join(home, '.cascade-bourdon', 'memory.md');
+  const original = fs.readFileSync(probe);
   const results = [];
   for (const library of ['chokidar', '@parcel/watcher']) {
     const out = await new Promise((resolve, reject) => {
@@ -120,6 +121,7 @@ if (process.argv[2] === '--child') {
     });
     results.push(out);
   }
+  fs.writeFileSync(probe, original);
   const tree = countTree(home);
   if (asJson) console.log(JSON.stringify({ tree, followed: paths.length, results }, null, 2));
   else {

@@ -47,11 +47,19 @@ readline.createInterface({ input: child.stdout }).on('line', (line) => {
   lastEventAt = Date.now();
   for (const waiter of [...waiters]) if (waiter.test(event)) waiter.resolve(event);
 });
-const waitFor = (test, ms = 120_000) =>
+const waitFor = (test, ms = 120_000, what = 'the event') =>
   new Promise((resolve, reject) => {
     const found = events.find(test);
     if (found) return resolve(found);
-    const timer = setTimeout(() => reject(new Error('no such event in time')), ms);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `${what}: not within ${ms} ms; last events: ${JSON.stringify(events.slice(-5).map((e) => e.message))}`,
+          ),
+        ),
+      ms,
+    );
     waiters.push({
       test,
       resolve: (event) => {

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { bareRemote, remoteHead } from './helpers/sync.js';
 import { tempDir } from './helpers/fixtures.js';
 import { libraryHas, memoryFile, startWatch, writeFile, type RunningWatch } from './helpers/watch.js';
 
@@ -217,4 +218,32 @@ describe('bourdon watch: faults', () => {
     await watch.waitFor((e) => e.event === 'exported' && e.agent === 'cascade' && e.version === 3, { from: marker });
     expect(watch.events.slice(from).filter(isExport('claude-desktop-code'))).toHaveLength(1);
   }, 90_000);
+});
+
+describe('bourdon watch: the sync remote', () => {
+  it('pushes after an export, says a remote that went away once, and pushes when it is back', async () => {
+    const s = stand();
+    const remote = bareRemote();
+    fs.mkdirSync(path.join(s.library, 'agents'), { recursive: true });
+    const env = { ...s.env, BOURDON_LOCAL_NAME: 'desk' };
+    const init = await runCli(['sync', 'init', remote, '--library', s.library], { env, timeoutMs: 60_000 });
+    expect(init.code, init.stderr).toBe(0);
+    fs.renameSync(remote, `${remote}.away`);
+    writeFile(s.cascade, memoryFile(['Alpha']));
+    const watch = startWatch(['--library', s.library, '--retry', '1', '--pull', '1'], env);
+    running.push(watch);
+    await watch.waitFor((e) => e.event === 'exported' && e.agent === 'cascade');
+    await watch.waitFor((e) => e.event === 'sync failed' && e.message.startsWith('sync push failed'));
+    // Retried every second or two meanwhile, said once per direction.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const failures = watch.events.filter((e) => e.event === 'sync failed');
+    expect(failures.map((e) => e.message.split(':')[0]).sort()).toEqual(['sync pull failed', 'sync push failed']);
+    expect(remoteHead(`${remote}.away`)).toBeNull();
+    fs.renameSync(`${remote}.away`, remote);
+    await watch.waitFor((e) => e.event === 'pushed', { ms: 60_000 });
+    await watch.waitFor((e) => e.event === 'sync working' && e.message === 'sync push works again');
+    expect(remoteHead(remote)).not.toBeNull();
+    const status = JSON.parse(fs.readFileSync(path.join(s.library, '.bourdon-watch.json'), 'utf8'));
+    expect(status.sync.push).not.toBeNull();
+  }, 120_000);
 });

@@ -48,6 +48,17 @@ export default class Watch extends BaseCommand {
       options: ['public', 'team'],
       default: 'public',
     }),
+    install: Flags.boolean({
+      description:
+        'Install the watch as a per-user service that starts at login (a systemd user unit on Linux, a launchd agent on macOS), logging to ~/.bourdon/watch.log, and start it.',
+      exclusive: ['uninstall'],
+      default: false,
+    }),
+    uninstall: Flags.boolean({
+      description: 'Stop and remove the per-user service.',
+      exclusive: ['install'],
+      default: false,
+    }),
     'catch-up': Flags.boolean({
       description: 'Export every agent whose sources exist once at the start.',
       default: true,
@@ -58,6 +69,7 @@ export default class Watch extends BaseCommand {
   /** A long-running command: under --json its events are JSON lines as they happen, so `run()` returns nothing. */
   async run(): Promise<void> {
     const { flags } = await this.parse(Watch);
+    if (flags.install || flags.uninstall) return this.service(flags.install, flags.library);
     const shutdown = listenForShutdown({ stdin: false });
     const json = this.jsonEnabled();
     const say = (event: WatchEvent) => {
@@ -108,5 +120,44 @@ export default class Watch extends BaseCommand {
     });
     await shutdown.requested;
     await watch.stop();
+  }
+
+  /** `--install` / `--uninstall`: the service file, and the service manager asked when it is reachable. */
+  private async service(install: boolean, libraryFlag: string | undefined): Promise<void> {
+    const { installService, uninstallService } = await import('../watch/service.js');
+    const { packageRoot } = await import('../core/admin/package-root.js');
+    const pathModule = await import('node:path');
+    let change;
+    try {
+      if (install) {
+        const library = this.libraryForExport(libraryFlag).store.paths.root;
+        const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+        for (const name of ['BOURDON_HOME', 'BOURDON_LOCAL_NAME'] as const)
+          if (process.env[name]) env[name] = process.env[name]!;
+        change = await installService(
+          { node: process.execPath, cli: pathModule.join(packageRoot(), 'bin', 'run.js'), library, env },
+          process.env,
+        );
+      } else change = await uninstallService(process.env);
+    } catch (error) {
+      if (error instanceof BourdonError) throw error;
+      throw new BourdonError((error as Error).message, 'unavailable');
+    }
+    if (this.jsonEnabled()) {
+      this.logJson(change);
+      return;
+    }
+    const kind = change.manager === 'systemd' ? 'systemd user unit' : 'launchd agent';
+    const lines: string[] = [];
+    if (change.outcome === 'absent') lines.push(`no watch service to remove (${change.file} is not there)`);
+    else if (change.outcome === 'removed') lines.push(`removed the watch service (${kind} ${change.file})`);
+    else
+      lines.push(
+        `${change.outcome === 'replaced' ? 'replaced' : 'installed'} the watch service: ${kind} ${change.file}, starting at login; its log: ${change.log}`,
+      );
+    for (const ran of change.ran) if (!ran.ok) lines.push(`\`${ran.command}\` failed: ${ran.detail}`);
+    if (change.manual)
+      lines.push(`not asked of the service manager: ${change.manual.reason}; run: ${change.manual.command}`);
+    this.say(lines.join('\n'));
   }
 }

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { configPaths, envValue, type Env } from './config.js';
 
 /** The last thing the watch did for one agent. */
 export interface WatchAgentRecord {
@@ -77,4 +78,108 @@ export function lastWatchExport(status: WatchStatus | null): { agent: string; at
   for (const [agent, record] of Object.entries(status?.agents ?? {}))
     if (record.exported_at && (!newest || record.exported_at > newest.at)) newest = { agent, at: record.exported_at };
   return newest;
+}
+
+/** The per-user service `bourdon watch --install` writes, where it lives and where it logs. */
+export interface WatchService {
+  readonly manager: 'systemd' | 'launchd';
+  /** The unit or agent's name (`bourdon-watch.service`, `dev.bourdon.watch`). */
+  readonly name: string;
+  /** The unit file or the launchd agent's plist. */
+  readonly file: string;
+  /** Where the service's output goes (the config dir's `watch.log`): doctor reads it. */
+  readonly log: string;
+}
+
+export const SYSTEMD_UNIT = 'bourdon-watch.service';
+export const LAUNCHD_LABEL = 'dev.bourdon.watch';
+
+/**
+ * This user's watch service on this platform: a systemd user unit on Linux (in
+ * `$XDG_CONFIG_HOME/systemd/user`, else `~/.config/systemd/user`), a launchd agent on macOS
+ * (`~/Library/LaunchAgents`); null elsewhere.
+ */
+export function watchService(env: Env, platform: NodeJS.Platform = process.platform): WatchService | null {
+  const home = envValue(env, 'HOME') ?? os.homedir();
+  const log = path.join(configPaths(env).home, 'watch.log');
+  if (platform === 'linux') {
+    const config = envValue(env, 'XDG_CONFIG_HOME') ?? path.join(home, '.config');
+    return { manager: 'systemd', name: SYSTEMD_UNIT, file: path.join(config, 'systemd', 'user', SYSTEMD_UNIT), log };
+  }
+  if (platform === 'darwin')
+    return {
+      manager: 'launchd',
+      name: LAUNCHD_LABEL,
+      file: path.join(home, 'Library', 'LaunchAgents', `${LAUNCHD_LABEL}.plist`),
+      log,
+    };
+  return null;
+}
+
+/** The library a service file runs the watch on (its `--library` argument), or null. */
+export function serviceLibrary(text: string): string | null {
+  const unit = /^ExecStart=.*\s"--library"\s+"((?:[^"\\]|\\.)*)"/m.exec(text);
+  if (unit) return unit[1].replace(/\\(.)/g, '$1').replace(/%%/g, '%').replace(/\$\$/g, '$');
+  const plist = /<string>--library<\/string>\s*<string>([^<]*)<\/string>/.exec(text);
+  if (plist)
+    return plist[1]
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
+  return null;
+}
+
+/** Everything doctor and the page say of the watch of one library. */
+export interface WatchState {
+  readonly service: (WatchService & { readonly installed: boolean; readonly library: string | null }) | null;
+  readonly running: boolean;
+  readonly status: WatchStatus | null;
+  readonly lastExport: { agent: string; at: string } | null;
+  /** The log's last line, when there is a log. */
+  readonly lastLogLine: string | null;
+}
+
+function lastLine(file: string): string | null {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const length = Math.min(size, 4096);
+      const buffer = Buffer.alloc(length);
+      fs.readSync(fd, buffer, 0, length, size - length);
+      const lines = buffer
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim());
+      return lines.at(-1) ?? null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+export function watchState(libraryRoot: string, env: Env): WatchState {
+  const service = watchService(env);
+  let installed: (WatchService & { installed: boolean; library: string | null }) | null = null;
+  if (service) {
+    let text: string | null;
+    try {
+      text = fs.readFileSync(service.file, 'utf8');
+    } catch {
+      text = null;
+    }
+    installed = { ...service, installed: text !== null, library: text === null ? null : serviceLibrary(text) };
+  }
+  const status = readWatchStatus(libraryRoot);
+  return {
+    service: installed,
+    running: watchRunning(libraryRoot, status),
+    status,
+    lastExport: lastWatchExport(status),
+    lastLogLine: service ? lastLine(service.log) : null,
+  };
 }
