@@ -94,6 +94,7 @@ try {
   const started = performance.now();
   await waitFor((event) => event.event === 'watching');
   const readyMs = performance.now() - started;
+  await waitFor((event) => event.event === 'caught up', 600_000, 'the start-up exports');
   while (Date.now() - lastEventAt < 5000) await sleep(500);
   const catchUp = events.filter((event) => ['exported', 'unchanged', 'failed', 'staged'].includes(event.event)).length;
   const before = procStat(child.pid);

@@ -90,13 +90,8 @@ export default class Watch extends BaseCommand {
     } catch (error) {
       throw new BourdonError(`the sync remote's settings cannot be read: ${(error as Error).message}`, 'invalid_input');
     }
-    let first = true;
     const watch = await startWatch({
       libraryRoot,
-      // The first export writes into the library opened above; each later one opens it afresh, as
-      // `bourdon <agent> export` would, so it sees what other writers did meanwhile.
-      openLibrary: () => (first ? ((first = false), library) : this.libraryForExport(libraryRoot)),
-      auditPath: config.audit,
       accessLevel: flags['access-level'] as AccessLevel,
       env: process.env,
       participants: PARTICIPANTS,

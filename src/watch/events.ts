@@ -4,6 +4,7 @@
  */
 export type WatchEventKind =
   | 'watching'
+  | 'caught up'
   | 'exported'
   | 'staged'
   | 'unchanged'

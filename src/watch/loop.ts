@@ -187,7 +187,12 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
       if (sources.some((source) => source.found)) dirty.add(target.participant);
     }
     for (const participant of active) dirty.add(participant);
+    const checked = dirty.size;
     kick();
+    void (async () => {
+      while (worker) await worker;
+      if (!stopping) say('caught up', `caught up: ${plural(checked, 'agent')} checked; following their changes`);
+    })();
   }
   sync?.start();
 
