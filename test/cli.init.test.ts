@@ -61,6 +61,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: '❯ cursor', send: DOWN },
         { expect: '❯ codex', send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
@@ -104,6 +105,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
       { expect: 'Add a peer', send: ENTER },
       { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
       { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+      { expect: 'Keep the library current by itself', send: `n${ENTER}` },
     ];
     const first = await runInPty(['init'], steps(true), { env });
     const firstScreen = stripAnsi(first.output);
@@ -134,6 +136,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
         { expect: /Export the memory of these agents[\s\S]*◉ claude-code/, send: ENTER },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );

@@ -57,7 +57,7 @@ function exportChild(participant: Participant, settings: ExportSettings): Promis
       args,
       { env: settings.env as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024, windowsHide: true },
       (error, stdout, stderr) => {
-        let answer: ExportAnswer | null = null;
+        let answer: ExportAnswer | null;
         try {
           answer = JSON.parse(stdout) as ExportAnswer;
         } catch {
