@@ -111,9 +111,9 @@ try {
     const name = `Latency probe ${i}`;
     const from = events.length;
     const t = performance.now();
-    fs.writeFileSync(cascade, withEntity(cascadeOriginal, name));
+    fs.writeFileSync(copilot, withEntity(copilotOriginal, name));
     const event = await waitFor(
-      (e, index = events.indexOf(e)) => index >= from && e.agent === 'cascade' && e.event === 'exported',
+      (e, index = events.indexOf(e)) => index >= from && e.agent === 'copilot' && e.event === 'exported',
     );
     delays.push(event.seen - t);
     await sleep(300);
