@@ -36,7 +36,7 @@ const GROUPS: Group[] = [
   },
   {
     title: 'Fill the library',
-    ids: ['export-all'],
+    ids: ['export-all', 'watch', 'hook'],
     // One per registered participant, made from the registry (src/cli/export-command.ts).
     joins: (id) => id.endsWith(':export'),
   },
