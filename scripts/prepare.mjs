@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The build's inputs: the sources, the bundler, and the files that configure them. */
 const INPUTS = ['src', 'scripts/bundle.mjs', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** What the build writes (tsc's output, then the bundles): the oldest of them dates the build. */
-const OUTPUTS = ['dist/index.js', 'dist/bundle/cli.js', 'dist/bundle/fast-path.js'];
+const OUTPUTS = ['dist/index.js', 'dist/bundle/cli.js', 'dist/bundle/fast-path.cjs'];
 
 function newestMtime(entry) {
   let stat;

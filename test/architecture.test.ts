@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './helpers/fixtures.js';
+import { errnoOf, systemErrorOf } from '../src/core/errors.js';
 
 const SRC = path.join(REPO_ROOT, 'src');
 const CORE = path.join(SRC, 'core');
@@ -429,5 +430,25 @@ function longerThan(files: string[], max: number): { file: string; lines: number
 describe('architecture: file size', () => {
   it(`holds no source file over ${SRC_MAX_LINES} lines`, () => {
     expect(longerThan(sourceFiles(SRC), SRC_MAX_LINES)).toEqual([]);
+  });
+});
+
+describe('architecture: system errors', () => {
+  it('no file casts a caught error to NodeJS.ErrnoException: errnoOf / systemErrorOf (core/errors.ts) read its fields', () => {
+    const casts = sourceFiles(SRC).filter((file) => /as NodeJS\.ErrnoException/.test(fs.readFileSync(file, 'utf8')));
+    expect(casts.map((file) => path.relative(REPO_ROOT, file))).toEqual([]);
+  });
+
+  it('errnoOf reads the code of a real file error, and nothing from values that carry none', () => {
+    let caught: unknown;
+    try {
+      fs.readFileSync(path.join(REPO_ROOT, 'no-such-file-here'));
+    } catch (error) {
+      caught = error;
+    }
+    expect(errnoOf(caught)).toBe('ENOENT');
+    expect(systemErrorOf(caught)).toMatchObject({ code: 'ENOENT', syscall: 'open', errno: expect.any(Number) });
+    for (const value of [null, undefined, 'ENOENT', 42, new Error('plain'), { code: 7 }])
+      expect(errnoOf(value)).toBeUndefined();
   });
 });

@@ -253,14 +253,12 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
 describe('bourdon serve --url that cannot serve', () => {
   it('a dead endpoint: exits non-zero at once with a clear message, nothing on stdout', async () => {
     const port = await deadPort();
-    const started = Date.now();
     const result = await runCli(['serve', '--url', `http://127.0.0.1:${port}`], { env: { BOURDON_HOME: bridgeHome } });
     expect(result.code).toBe(FAILURES.peer_unreachable.exit);
     expect(result.stderr).toBe(
       `bourdon: cannot reach the Bourdon server at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)\n`,
     );
     expect(result.stdout).toBe('');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('a refused or missing token: exits 10 (peer refused) saying so, never printing the token', async () => {

@@ -165,7 +165,7 @@ describe('bourdon doctor', () => {
 
     fs.writeFileSync(
       path.join(library, 'agents', 'notes-bot.l5.yaml'),
-      `spec_version: '0.1'\nagent: {id: notes-bot, type: robot}\nlast_updated: '2026-06-01T10:00:00Z'\nknown_entities:\n  - type: idea\n  - name: Fine\n    visibility: secret\nrecent_sessions:\n  - date: yesterday\n`,
+      `spec_version: '0.1'\nagent: {id: notes-bot, type: robot}\nlast_updated: '2026-06-01T10:00:00Z'\nvisibility_policy: {default: internal}\nknown_entities:\n  - type: idea\n  - name: Fine\n    visibility: secret\nrecent_sessions:\n  - date: yesterday\n`,
     );
     ({ result, byId } = await doctor(library, env));
     expect(result.code).toBe(1);
@@ -177,6 +177,10 @@ describe('bourdon doctor', () => {
         'agents/notes-bot.l5.yaml: recent_sessions[0] has no valid date (YYYY-MM-DD): undated, it is left out wherever a date window applies',
         expect.stringContaining('agent.type "robot" is not one of'),
         expect.stringContaining('known_entities[1].visibility "secret" is unknown'),
+        // Issue 50 (D19): the policy decides unlabelled rows, so a default we do not know is named.
+        expect.stringContaining(
+          'visibility_policy.default "internal" is unknown: rows without a visibility are read as private',
+        ),
       ]),
     );
 

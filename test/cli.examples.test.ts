@@ -50,6 +50,12 @@ const REFUSED: { pattern: RegExp; code: number; says: RegExp; why: string }[] = 
     why: 'an invented ssh remote: init says it cannot reach it (a local bare repository is the runnable example)',
   },
   {
+    pattern: /^bourdon sync trust laptop/,
+    code: FAILURES.not_found.exit,
+    says: /no publication of laptop/,
+    why: 'no other machine publishes on the remote the examples set up: there is no laptop key to trust (test/sync.signing.test.ts runs it between two machines)',
+  },
+  {
     pattern: /^bourdon openclaw export/,
     code: 1, // an export's failure, as the engine's exporters exit (docs/errors.md)
     says: /handshake refused/,

@@ -33,15 +33,36 @@ function question(lines: string[], start: string): string[] {
   return lines.slice(first, end + 1);
 }
 
+/** Where the wrapper may break a word too long for a line: after one of these, else anywhere. */
+const BREAK_MARKS = '/-_.?&=,;:';
+
+/**
+ * The lines fit `columns`, each continued line sits under the question's first word, and the
+ * lines are `full` broken only between words, or inside a word too long for a line after one
+ * of its break marks (a path between its folders) or at the line's edge — whatever the length
+ * of the temp folder the paths in the question live in.
+ */
 function expectFitted(shown: string[], full: string, columns: number): void {
   for (const line of shown) expect(line.length, line).toBeLessThanOrEqual(columns);
-  // Continued under the question's first word, and wrapped only between words, or inside a
-  // path too long for any line after one of its `/` (as all prose wraps, docs/cli.md).
   for (const line of shown.slice(1)) expect(line, shown.join('\n')).toMatch(/^ {2}\S/);
-  const joined = shown
-    .map((line) => line.trim())
-    .reduce((text, line) => (text === '' ? line : text.endsWith('/') ? text + line : `${text} ${line}`), '');
-  expect(joined).toBe(full);
+  let at = 0;
+  shown.forEach((line, index) => {
+    const text = index === 0 ? line.trimEnd() : line.trim();
+    if (index > 0) {
+      if (full[at] === ' ') at += 1;
+      else {
+        const brokenAt = full[at - 1];
+        const atEdge = shown[index - 1].length === columns;
+        expect(
+          BREAK_MARKS.includes(brokenAt) || atEdge,
+          `broken inside a word after "${brokenAt}": ${shown.join('\n')}`,
+        ).toBe(true);
+      }
+    }
+    expect(full.slice(at, at + text.length), shown.join('\n')).toBe(text);
+    at += text.length;
+  });
+  expect(at).toBe(full.length);
 }
 
 describe('prompts wrap at word boundaries in a narrow terminal', () => {
@@ -91,11 +112,11 @@ describe('prompts wrap at word boundaries in a narrow terminal', () => {
       const result = await runInPty(
         ['init', '--library', path.join(library, 'new')],
         [
-          { expect: 'Library folder', send: ENTER },
+          { expect: /Library\s+folder/, send: ENTER },
           { expect: '(y/N)', send: ENTER },
           { expect: 'Add a peer', send: ENTER },
           { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
-          { expect: /settings\.json\)\? \(Y\/n\)/, send: `n${ENTER}` },
+          { expect: /settings\.json\)\?\s+\(Y\/n\)/, send: `n${ENTER}` },
           { expect: 'Keep the library current by itself', send: `n${ENTER}` },
         ],
         { columns, env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 60_000 },

@@ -107,6 +107,7 @@ function runsFor(lib: WidthLibrary): Record<string, Run[] | { skip: string }> {
     'sync:push': [{ args: [] }],
     'sync:status': [{ args: [] }],
     'sync:pull': [{ args: [] }],
+    'sync:trust': [{ args: ['a-teammate-machine-with-a-rather-long-name'], code: FAILURES.not_found.exit }],
     'note:add': [
       {
         args: [LONG_AGENT, `A long note about ${URL} and ${LONG_CWD}`, '--tag', 'release-engineering-and-coordination'],

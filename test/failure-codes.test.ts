@@ -379,7 +379,7 @@ describe('the page: HTTP status from the code, the header and a way back still t
         expect(posted.status).toBe(FAILURES.conflict.http);
         expect(posted.headers.location).toBeUndefined();
         expect(posted.body).toMatch(
-          /class="flash error"[^>]*>the staged writes for &#39;codex&#39; changed since they were reviewed; nothing was promoted/,
+          /class="flash error"[^>]*>the staged writes for &#39;codex&#39; \(or the live manifest they merge into\) changed since they were reviewed; nothing was promoted/,
         );
         expect(posted.body).toContain('<nav aria-label="Views">');
         expect(liveCodex()).toBe(live);

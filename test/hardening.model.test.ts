@@ -211,29 +211,34 @@ describe("a participant's export that does not fit", () => {
     visibility_policy: { default: 'team' },
   });
 
-  it('is refused before anything is written, naming the field', async () => {
+  it('loses only the value that does not fit, with one warning naming it (issue 50); a broken agent block is refused whole', async () => {
     const dir = tempDir('bourdon-model-export-');
     try {
       const out = path.join(dir, 'misfit.l5.yaml');
       const environment = exportEnvironment({ HOME: dir }, { cwd: dir });
+      const report = await runExport(
+        participant(manifest([{ name: 'Fine' }, { name: 42, type: 'project' }, { name: 'Tagged', tags: ['ok', 7] }])),
+        environment,
+        { accessLevel: 'team', out, dryRun: false },
+      );
+      expect(report.outcome).toBe('exported');
+      expect(report.warnings).toEqual([
+        'left out 2 values that do not fit the L5 model (known_entities[1].name: expected text, found a number)',
+      ]);
+      expect(report.counts).toMatchObject({ entities: 2, sessions: 1 });
+      const written = fs.readFileSync(out, 'utf8');
+      expect(written).toContain('name: Fine');
+      expect(written).toMatch(/name: Tagged\n\s+tags:\n\s+- ok\n/);
+      expect(written).not.toContain('42');
+      // Nothing of a manifest whose agent block does not fit is written.
+      fs.rmSync(out);
+      const broken = { ...manifest([{ name: 'Fine' }]), agent: { id: 'misfit', type: 7 } };
       await expect(
-        runExport(participant(manifest([{ name: 'Fine' }, { name: 42, type: 'project' }])), environment, {
-          accessLevel: 'team',
-          out,
-          dryRun: false,
-        }),
+        runExport(participant(broken), environment, { accessLevel: 'team', out, dryRun: false }),
       ).rejects.toThrow(
-        /^misfit: the export does not fit the L5 model at known_entities\[1\]\.name: expected text, found a number; nothing was written$/,
+        /^misfit: the export does not fit the L5 model at agent\.type: expected text, found a number; nothing was written$/,
       );
       expect(fs.existsSync(out)).toBe(false);
-      // The same participant with rows that fit writes its file.
-      const report = await runExport(participant(manifest([{ name: 'Fine', type: 'project' }])), environment, {
-        accessLevel: 'team',
-        out,
-        dryRun: false,
-      });
-      expect(report.outcome).toBe('exported');
-      expect(fs.readFileSync(out, 'utf8')).toContain('name: Fine');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -542,7 +542,6 @@ describe('timeout', () => {
     it(`${era.label}: a call not answered in time is JSON-RPC error -32603`, async () => {
       const server = await start({ timeoutMs: 300 }, slowFactory());
       const client = await httpClient(server.url, era.mode, LEGACY_TOKEN);
-      const started = Date.now();
       const error = await client.callTool({ name: 'slow', arguments: {} }).then(
         () => null,
         (caught: unknown) => caught,
@@ -550,7 +549,6 @@ describe('timeout', () => {
       expect(error).toBeInstanceOf(ProtocolError);
       expect((error as ProtocolError).code).toBe(-32603);
       expect((error as ProtocolError).message).toMatch(/timed out/);
-      expect(Date.now() - started).toBeLessThan(3_000);
       await client.close();
     });
   }

@@ -5,6 +5,7 @@
  * very large transcript. The bad item is skipped with one line naming the file; the rest exports.
  * Then a few runs of the real binary: --out, and into the library (a version; rollback undoes it).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
@@ -131,12 +132,13 @@ describe('cascade rules', () => {
     ]);
   });
 
-  it('drops entities tagged personal, credential, financial, secret or private (exactly), ignoring visibility', async () => {
+  it('drops entities tagged personal, credential, financial, secret or private (exactly), and one labelled private itself (issue 50)', async () => {
     const { manifest } = await cascade(
       tempDir(),
-      '---\nentities:\n  - {name: A, tags: [secret]}\n  - {name: B, tags: [private]}\n  - {name: C, tags: [Personal]}\n  - {name: D, visibility: private}\n  - {name: "  ", tags: []}\n  - {name: 5}\n---\n',
+      '---\nentities:\n  - {name: A, tags: [secret]}\n  - {name: B, tags: [private]}\n  - {name: C, tags: [Personal]}\n  - {name: D, visibility: private}\n  - {name: E, visibility: " PRIVATE "}\n  - {name: F, visibility: team}\n  - {name: "  ", tags: []}\n  - {name: 5}\n---\n',
     );
-    expect(names(manifest.known_entities)).toEqual(['C', 'D']);
+    // A label other than private is ignored (F is written without it), as the engine ignores it.
+    expect(names(manifest.known_entities)).toEqual(['C', 'F']);
     expect(manifest.visibility_policy).toBeUndefined();
     expect((manifest.agent as Row).instance).toBeUndefined();
   });
@@ -383,6 +385,18 @@ describe('copilot rules', () => {
   });
 });
 
+/** A folder's names in the file system's listing order, as Python's os.listdir gives them (the engine's iterdir and glob). */
+const listed = (dir: string): string[] =>
+  JSON.parse(
+    execFileSync('python3', ['-c', 'import json, os, sys; print(json.dumps(os.listdir(sys.argv[1])))', dir], {
+      encoding: 'utf8',
+    }),
+  ) as string[];
+
+/** `items` ordered by where their key stands in `order`, stably. */
+const inOrder = <T>(items: T[], key: (item: T) => string, order: string[]): T[] =>
+  [...items].sort((a, b) => order.indexOf(key(a)) - order.indexOf(key(b)));
+
 describe('copilot-vscode rules', () => {
   const storage = (home: string) => path.join(home, '.config/Code/User/workspaceStorage');
   const jsonl = (...records: unknown[]) => records.map((record) => JSON.stringify(record)).join('\n') + '\n';
@@ -493,10 +507,11 @@ describe('copilot-vscode rules', () => {
     transcript(home, 'b', '3.jsonl', jsonl(start('2026-04-01'), message('b3 old')));
     transcript(home, 'b', '4.jsonl', '  \n\n');
     const all = await vscode(home);
+    // The two sessions of one start time keep the order their workspaces are listed in.
+    const ties = inOrder(['a1', 'b1 tie'], (action) => action[0], listed(storage(home)));
     expect((all.manifest.recent_sessions ?? []).map((row) => (row.key_actions as string[])[0])).toEqual([
       'b2',
-      'a1',
-      'b1 tie',
+      ...ties,
       'b3 old',
       'a2 undated',
     ]);
@@ -513,11 +528,15 @@ describe('copilot-vscode rules', () => {
     memory(home, 'b', 'notes.txt', '- not markdown\n');
     const { manifest } = await vscode(home);
     const memories = (manifest.known_entities ?? []).map(({ name, summary }) => ({ name, summary }));
-    expect(memories).toEqual([
-      { name: 'repo/web/app.v1', summary: 'one; two (nested); three' },
-      { name: 'secrets', summary: '[redacted credential-like text]' },
-      { name: 'repo/web/app.v1', summary: undefined },
-    ]);
+    // Workspace by workspace, in the order the storage folder lists them.
+    const byWorkspace: Record<string, { name: string; summary: unknown }[]> = {
+      a: [
+        { name: 'repo/web/app.v1', summary: 'one; two (nested); three' },
+        { name: 'secrets', summary: '[redacted credential-like text]' },
+      ],
+      b: [{ name: 'repo/web/app.v1', summary: undefined }],
+    };
+    expect(memories).toEqual(listed(storage(home)).flatMap((workspace) => byWorkspace[workspace] ?? []));
   });
 
   it('command entities: the 10 most used slash commands over all transcripts, ties by first appearance, --since aside', async () => {
@@ -583,19 +602,32 @@ describe('copilot-vscode rules', () => {
       ]),
     );
     const { manifest, warnings } = await vscode(home);
-    expect(warnings).toEqual([
-      `${file}: line 1 is JSON but not an object; that line is skipped`,
-      `${file}: line 2 has a session.start whose data is not an object; that line is skipped`,
-      `${file}: line 3 has a startTime that is not text; that line is skipped`,
-      `${file}: line 4 has a message whose content is not text; that line is skipped`,
-      `${bad}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`,
-      `${utf8}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`,
-      `${path.join(path.dirname(file), 'folder.jsonl')}: skipped, not a regular file`,
-    ]);
+    // File by file, in the order the transcripts folder lists them.
+    const byFile: Record<string, string[]> = {
+      'a.jsonl': [
+        `${file}: line 1 is JSON but not an object; that line is skipped`,
+        `${file}: line 2 has a session.start whose data is not an object; that line is skipped`,
+        `${file}: line 3 has a startTime that is not text; that line is skipped`,
+        `${file}: line 4 has a message whose content is not text; that line is skipped`,
+      ],
+      'b.jsonl': [`${bad}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`],
+      'c.jsonl': [`${utf8}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`],
+      'folder.jsonl': [`${path.join(path.dirname(file), 'folder.jsonl')}: skipped, not a regular file`],
+    };
+    const files = listed(path.dirname(file));
+    expect(warnings).toEqual(files.flatMap((name) => byFile[name] ?? []));
+    // The two undated sessions keep the order their files are listed in.
+    const undated = inOrder(
+      [
+        { name: 'b.jsonl', row: { date: '', visibility: 'team' } },
+        { name: 'c.jsonl', row: { date: '', key_actions: ['caf\uFFFD'], visibility: 'team' } },
+      ],
+      (item) => item.name,
+      files,
+    ).map((item) => item.row);
     expect(manifest.recent_sessions).toEqual([
       { date: '2026-04-03', key_actions: ['kept'], visibility: 'team' },
-      { date: '', visibility: 'team' },
-      { date: '', key_actions: ['caf\uFFFD'], visibility: 'team' },
+      ...undated,
     ]);
   });
 

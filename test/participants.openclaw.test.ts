@@ -9,9 +9,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 /** A failed export exits 1, as the engine's exporters do (docs/errors.md); `--json` carries the code. */
 const EXPORT_FAILED = 1;
 import type { CliResult } from './helpers/cli.js';
@@ -33,9 +34,11 @@ import {
   authenticationOn,
   compareVersions,
   handshakeProblem,
+  MAX_VERSION_CHARS,
   MIN_VERSION,
   versionNumbers,
 } from '../src/participants/openclaw/handshake.js';
+import { insecureProblem, isLoopbackHost } from '../src/participants/openclaw/settings.js';
 
 const TOKEN = 'oc-secret-7f3a9c1e2b4d6f80';
 
@@ -606,5 +609,205 @@ describe('openclaw values as Python reads them (checked against python3)', () =>
       return at === undefined ? null : Math.round(at * 1000) / 1000;
     });
     expect(ours).toEqual(JSON.parse(run.stdout));
+  });
+});
+
+describe('openclaw export: an instance that echoes the token', () => {
+  it('the token it sends back (version, memory, session) is in no staged file, export copy, --print or --json', async () => {
+    const server = await instance(
+      api({
+        '/api/status': { json: { ...STATUS, version: `2026.3.2+${TOKEN}` } },
+        '/api/memories': {
+          json: [{ name: `Echo ${TOKEN}`, summary: `the key is ${TOKEN}`, tags: [TOKEN, 'garden'] }],
+        },
+        '/api/sessions': { json: [{ title: `logged in with ${TOKEN}`, date: '2026-04-29', projects: [TOKEN] }] },
+      }),
+    );
+    const env = { OPENCLAW_URL: server.url, OPENCLAW_TOKEN: TOKEN };
+    const staged = await bourdon(['openclaw', 'export', '--json'], env);
+    expect(staged.code, staged.stderr).toBe(0);
+    const printed = await bourdon(['openclaw', 'export', '--dry-run', '--json', '--print'], env);
+    expect(printed.code, printed.stderr).toBe(0);
+    const out1 = await bourdon(['openclaw', 'export', '--out', out(), '--print'], env);
+    expect(out1.code, out1.stderr).toBe(0);
+    const files = { ...filesUnder(library), ...filesUnder(bourdonHome), ...filesUnder(path.dirname(out())) };
+    expect(Object.keys(files)).toContain(stagedFile());
+    expect(Object.keys(files).some((file) => file.includes(`${path.sep}.exports${path.sep}`))).toBe(true);
+    for (const [file, text] of Object.entries(files)) expect(text, file).not.toContain(TOKEN);
+    for (const result of [staged, printed, out1]) expect(result.stdout + result.stderr).not.toContain(TOKEN);
+    // What was around the token is kept; the token itself reads [redacted].
+    const doc = yaml.load(JSON.parse(printed.stdout).yaml) as Record<string, unknown>;
+    expect(doc.capabilities).toEqual(['openclaw 2026.3.2+[redacted]']);
+    expect(doc.known_entities).toEqual([
+      expect.objectContaining({ name: 'Echo [redacted]', summary: 'the key is [redacted]' }),
+    ]);
+  });
+});
+
+describe('openclaw export: the version an instance reports', () => {
+  it('is written into capabilities without escapes or secret values, and cut: never 2 MB of it', async () => {
+    const key = 'AKIAZ7Q4M2XK9PLR3TQW';
+    const version = `2026.3.2 \u001b]0;owned\u0007\u001b[2J build ${key} ${'x'.repeat(2 * 1024 * 1024)}`;
+    const server = await instance(api({ '/api/status': { json: { ...STATUS, version } } }, null));
+    const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: server.url });
+    expect(result.code, result.stderr).toBe(0);
+    const written = fs.readFileSync(out(), 'utf8');
+    expect(written.length).toBeLessThan(4096);
+    expect(written).not.toContain(key);
+    expect(written).not.toContain('\u001b');
+    const doc = yaml.load(written) as Record<string, unknown>;
+    const [capability] = doc.capabilities as string[];
+    expect(capability).toMatch(/^openclaw 2026\.3\.2 \]0;owned \[2J build \[redacted\] x+…$/);
+    expect([...capability.slice('openclaw '.length)]).toHaveLength(MAX_VERSION_CHARS);
+    // An old version is named in the refusal as cleaned: one short line.
+    const old = await instance(
+      api({ '/api/status': { json: { ...STATUS, version: `2026.1.1 ${key} ${'y'.repeat(100_000)}` } } }, null),
+    );
+    const refusedOld = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: old.url });
+    expect(refusedOld.code).toBe(EXPORT_FAILED);
+    const line = oneLine(refusedOld.stderr);
+    expect(line).not.toContain(key);
+    expect(line.length).toBeLessThan(400);
+  });
+});
+
+describe('openclaw export: one total timeout', () => {
+  it('a chain of slow same-origin redirects ends at the total timeout, not a fresh one per hop', async () => {
+    let hop = 0;
+    const server = await handler((_request, response) => {
+      // Each answer a little later, each a redirect to the next address on the same origin.
+      const next = `/api/status/hop${++hop}`;
+      setTimeout(() => response.writeHead(302, { Location: next }).end(), 200);
+    });
+    const result = await bourdon(['openclaw', 'export', '--out', out()], {
+      OPENCLAW_URL: server.url,
+      BOURDON_OPENCLAW_TIMEOUT: '0.5',
+    });
+    expect(result.code).toBe(EXPORT_FAILED);
+    expect(oneLine(result.stderr)).toMatch(
+      /did not answer within 0\.5 s \(the timeout, --timeout, bounds the whole export\)/,
+    );
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    nothingWritten();
+  });
+});
+
+describe('openclaw export: answers deep or large', () => {
+  it('tags nested 2,500 deep are skipped with one warning; the rest of the memory is exported', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 2500; i++) deep = [deep];
+    const server = await instance(
+      api(
+        {
+          '/api/memories': {
+            json: [
+              { name: 'Deep', summary: 'kept', tags: [deep] },
+              { name: 'Flat', tags: ['garden'] },
+            ],
+          },
+        },
+        null,
+      ),
+    );
+    const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: server.url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(oneLine(result.stderr)).toBe(
+      'bourdon: openclaw: /api/memories: 1 field nested more than 32 levels deep skipped',
+    );
+    const doc = yaml.load(fs.readFileSync(out(), 'utf8')) as Record<string, unknown>;
+    expect(doc.known_entities).toEqual([
+      { name: 'Deep', type: 'topic', summary: 'kept' },
+      { name: 'Flat', type: 'topic', summary: '', tags: ['garden'] },
+    ]);
+  });
+
+  it('a valid 9 MB status (a long string full of escapes) passes the handshake', async () => {
+    const status = { ...STATUS, notes: 'a \\ "quoted" line\n'.repeat(500_000) };
+    const server = await instance(api({ '/api/status': { json: status } }, null));
+    const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: server.url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect((yaml.load(fs.readFileSync(out(), 'utf8')) as Record<string, unknown>).capabilities).toEqual([
+      'openclaw 2026.3.2',
+    ]);
+  });
+});
+
+describe('openclaw export: the token over plain http', () => {
+  const remote = 'http://openclaw.example:8080';
+  const environment = (env: Record<string, string>) =>
+    exportEnvironment(home, { env: { HOME: home, OPENCLAW_URL: remote, OPENCLAW_TOKEN: TOKEN, ...env } });
+
+  it('to a host other than this machine: refused before any request unless --insecure (or its variable)', async () => {
+    // No request may leave this process: any attempt is recorded and fails here.
+    const attempts: string[] = [];
+    const spy = vi.spyOn(http, 'request').mockImplementation(((url: URL) => {
+      attempts.push(String(url));
+      throw new Error('no network in tests');
+    }) as unknown as typeof http.request);
+    try {
+      await expect(openclawParticipant.export(environment({}))).rejects.toMatchObject({
+        code: 'usage',
+        message: `refusing to send OPENCLAW_TOKEN over plain http to openclaw.example:8080, which is not this machine: anyone on the way could read it. Use https://, or pass --insecure (BOURDON_OPENCLAW_INSECURE=1) to send it anyway`,
+      });
+      expect(attempts).toEqual([]);
+      // The user's word lets it through (here to the recorded attempt).
+      await expect(openclawParticipant.export(environment({ BOURDON_OPENCLAW_INSECURE: '1' }))).rejects.toThrow();
+      expect(attempts).toEqual([`${remote}/api/status`]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('loopback hosts need no word; without a token nothing secret is sent', () => {
+    for (const host of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]', '[::ffff:127.0.0.1]'])
+      expect(insecureProblem(new URL(`http://${host}:8080`), TOKEN, {}), host).toBeUndefined();
+    for (const host of ['10.0.0.2', 'openclaw.example', '[::2]', '0.0.0.0', '128.0.0.1'])
+      expect(insecureProblem(new URL(`http://${host}:8080`), TOKEN, {}), host).toMatch(/refusing to send/);
+    expect(insecureProblem(new URL('https://openclaw.example'), TOKEN, {})).toBeUndefined();
+    expect(insecureProblem(new URL('http://openclaw.example'), undefined, {})).toBeUndefined();
+    expect(insecureProblem(new URL('http://openclaw.example'), TOKEN, { BOURDON_OPENCLAW_INSECURE: '0' })).toMatch(
+      /refusing/,
+    );
+    expect(isLoopbackHost('[::ffff:7f00:1]')).toBe(true);
+  });
+
+  it('--help names --insecure, and the switch is taken (here to this machine, where it changes nothing)', async () => {
+    const help = await bourdon(['openclaw', 'export', '--help']);
+    expect(help.stdout).toMatch(/--insecure/);
+    const server = await instance(api());
+    const result = await bourdon(['openclaw', 'export', '--insecure', '--out', out()], {
+      OPENCLAW_URL: server.url,
+      OPENCLAW_TOKEN: TOKEN,
+    });
+    expect(result.code, result.stderr).toBe(0);
+  });
+});
+
+describe('openclaw export: a failed export leaves its audit line', () => {
+  it('a refused handshake: one line, decision fail, the code and the reason; never the token', async () => {
+    const server = await instance(
+      api({ '/api/status': { json: { version: `2026.1.1-${TOKEN}`, auth_enabled: true } } }),
+    );
+    const result = await bourdon(['openclaw', 'export'], { OPENCLAW_URL: server.url, OPENCLAW_TOKEN: TOKEN });
+    expect(result.code).toBe(EXPORT_FAILED);
+    const audit = fs.readFileSync(path.join(bourdonHome, 'audit.jsonl'), 'utf8');
+    expect(audit).not.toContain(TOKEN);
+    const lines = audit
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        agent: 'participant:openclaw',
+        op: 'stage',
+        namespace: 'openclaw',
+        decision: 'fail',
+        detail: expect.stringMatching(
+          /^peer_refused: openclaw: handshake refused: OpenClaw 2026\.1\.1-\[masked\] is older/,
+        ),
+      }),
+    ]);
+    nothingWritten();
   });
 });

@@ -81,22 +81,26 @@ async function exportWith(agents: unknown[] | string) {
   return { payload, evil, ids: payload.agents.map((agent) => agent.id) };
 }
 
-describe('a peer answer that does not fit is that peer’s error, never a crash', () => {
-  const spoiled: [string, Record<string, unknown>, RegExp][] = [
-    ['a number for parse_error', { parse_error: 12345 }, /agents\[0\]\.parse_error: .*expected string/],
-    ['a number for freshest_session_date', { freshest_session_date: 20240101 }, /agents\[0\]\.freshest_session_date/],
-    ['an object for type', { type: { name: 'code' } }, /agents\[0\]\.type: .*expected string/],
-    ['null for the id', { id: null }, /agents\[0\]\.id: .*expected string/],
-    ['no source at all', { source: undefined }, /agents\[0\]\.source: /],
-    ['a string for recent_activity', { recent_activity: 'lots' }, /agents\[0\]\.recent_activity: .*expected array/],
+describe('a peer answer is read item by item, as a manifest is: what does not fit is left out, never a crash', () => {
+  // Issue 50: one value that does not fit costs that value (or the row it names), not the peer's
+  // whole answer; the field is then what the engine answers for it absent (null, []).
+  const spoiled: [string, Record<string, unknown>, Record<string, unknown> | null][] = [
+    ['a number for parse_error', { parse_error: 12345 }, { parse_error: null }],
+    ['a number for freshest_session_date', { freshest_session_date: 20240101 }, { freshest_session_date: null }],
+    ['an object for type', { type: { name: 'code' } }, { type: null }],
+    ['null for the id', { id: null }, null],
+    ['no source at all', { source: undefined }, null],
+    ['a string for recent_activity', { recent_activity: 'lots' }, { recent_activity: [] }],
   ];
-  for (const [label, change, field] of spoiled) {
-    it(`${label}: the local agents are listed, the peer is reported with the field, its rows are dropped`, async () => {
-      const { evil, ids } = await exportWith([{ ...goodAgent, ...change }]);
-      expect(ids).toEqual(['claude-code']);
-      expect(evil.reachable).toBe(false);
-      expect(evil.error).toMatch(/^answer to export_agents does not fit at /);
-      expect(evil.error).toMatch(field);
+  for (const [label, change, kept] of spoiled) {
+    it(`${label}: the value is left out (the row with it when it names the row), the rest listed`, async () => {
+      const good = { ...goodAgent, id: 'other' };
+      const { payload, evil, ids } = await exportWith([{ ...goodAgent, ...change }, good]);
+      expect(evil).toMatchObject({ reachable: true, error: null });
+      expect(ids).toContain('peer:evil:other');
+      const row = payload.agents.find((agent) => agent.id === 'peer:evil:codex');
+      if (kept === null) expect(row).toBeUndefined();
+      else expect(row).toMatchObject({ ...kept, role_narrative: 'Peer role.' });
       // The human listing of the same answer: no crash, the local agent shown.
       const human = await exportFederated(false);
       expect(human.code, human.stderr).toBe(0);
@@ -160,21 +164,38 @@ describe('a peer answer that does not fit is that peer’s error, never a crash'
 });
 
 describe('a hostile peer seen from the MCP server and from doctor', () => {
-  it('find_entity answers the local matches and lists the peer, naming the field, in peers_unreachable', async () => {
-    answers.set(
-      'find_entity',
-      JSON.stringify({ name: 'x', access_level: 'public', include_private: false, matches: [{ name: 7 }] }),
-    );
+  it('find_entity takes what the engine takes: a bare list, or any object with a matches list; only items that do not fit go', async () => {
     const fanout = new McpPeerFanout([{ name: 'evil', url: peer.url, token_env: 'BOURDON_PEER_TOKEN' }], {});
     const linked = await linkedClient(library, { peers: fanout });
-    try {
-      const payload = (await callJson(linked.client, 'find_entity', { name: 'bourdon' })) as {
-        matches: { agents: string[] }[];
-        peers_unreachable: { peer: string; error: string }[];
+    const ask = async (answer: unknown) => {
+      answers.set('find_entity', JSON.stringify(answer));
+      return (await callJson(linked.client, 'find_entity', { name: 'bourdon' })) as {
+        matches: { name: string; agents: string[]; types: string[] }[];
+        peers_unreachable?: unknown[];
       };
-      expect(payload.matches.map((match) => match.agents)).toEqual([['claude-code']]);
-      expect(payload.peers_unreachable).toEqual([
-        { peer: 'evil', timed_out: false, error: expect.stringMatching(/matches\[0\]\.name: .*expected string/) },
+    };
+    const good = { name: 'Bourdon', agents: ['codex'], types: ['project', 3] };
+    try {
+      // No top-level name (refused whole before issue 50), a bare list, items that are not objects or have no name.
+      for (const answer of [{ matches: [7, good, { name: 7 }] }, [good, 'x', null], { matches: [good], name: 5 }]) {
+        const payload = await ask(answer);
+        expect(payload.peers_unreachable).toBeUndefined();
+        expect(payload.matches).toHaveLength(1);
+        expect(payload.matches[0]).toMatchObject({
+          name: 'Bourdon',
+          agents: ['claude-code', 'peer:evil:codex'],
+          types: ['project'],
+        });
+      }
+      // An answer with no list at all is still the peer's error, naming the field.
+      const none = await ask({ name: 'x' });
+      expect(none.matches.map((match) => match.agents)).toEqual([['claude-code']]);
+      expect(none.peers_unreachable).toEqual([
+        {
+          peer: 'evil',
+          timed_out: false,
+          error: expect.stringMatching(/^answer to find_entity does not fit at matches: /),
+        },
       ]);
     } finally {
       await linked.close();
@@ -182,7 +203,7 @@ describe('a hostile peer seen from the MCP server and from doctor', () => {
     }
   });
 
-  it('doctor names the peer and the field when its list_agents answer does not fit', async () => {
+  it('doctor names the peer and the first value left out when its list_agents answer has items that do not fit', async () => {
     answers.set('list_agents', JSON.stringify({ agents: [1, 2] }));
     const result = await runCli(['doctor', '--json', '--library', library], {
       env: { BOURDON_HOME: home, BOURDON_PEER_TOKEN: 'unused' },
@@ -191,7 +212,7 @@ describe('a hostile peer seen from the MCP server and from doctor', () => {
     const report = JSON.parse(result.stdout) as { checks: { id: string; details: string[] }[] };
     const reach = report.checks.find((check) => check.id === 'reachability');
     expect(reach?.details.join('\n')).toMatch(
-      /evil: unreachable \(answer to list_agents does not fit at agents\[0\]: /,
+      /evil: reachable in \d+ ms; left out 2 values of its list_agents answer that do not fit \(agents\[0\]: expected text, found a number\)/,
     );
   });
 });

@@ -13,7 +13,13 @@ import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 const root = tempDir('bourdon-prepare-');
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const OUTPUTS = ['dist/index.js', 'dist/bundle/cli.js', 'dist/bundle/fast-path.js'];
+/** The outputs prepare.mjs dates the build by, read from the script itself. */
+const OUTPUTS = JSON.parse(
+  (/const OUTPUTS = (\[[^\]]*\]);/.exec(fs.readFileSync(path.join(REPO_ROOT, 'scripts', 'prepare.mjs'), 'utf8')) ?? [
+    '',
+    '[]',
+  ])[1].replace(/'/g, '"'),
+) as string[];
 
 function write(file: string, text = '', ageSeconds = 0): void {
   const full = path.join(root, file);
@@ -58,9 +64,14 @@ describe('prepare builds only when the build is out of date', () => {
     fs.utimesSync(path.join(root, 'src', 'a.ts'), later, later);
     prepare();
     expect(builds()).toBe(2);
-    fs.rmSync(path.join(root, 'dist', 'bundle', 'fast-path.js'));
+    fs.rmSync(path.join(root, OUTPUTS[OUTPUTS.length - 1]));
     prepare();
     expect(builds()).toBe(3);
+  });
+
+  it('dates the build by files the real build writes (else every install would build again)', () => {
+    expect(OUTPUTS.length).toBeGreaterThan(0);
+    for (const output of OUTPUTS) expect(fs.existsSync(path.join(REPO_ROOT, output)), output).toBe(true);
   });
 
   it('is the package.json prepare script', () => {

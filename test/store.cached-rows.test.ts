@@ -3,7 +3,7 @@
  * record without reading the cached document through the model again, and gives the records a
  * read of the manifests gives. What the model left out is kept with them: each CLI call that
  * reads the manifest whole says its one warning again, a long-lived store says it once per
- * change of the file, and a changed file is read through the model again (docs/store.md).
+ * change of the file, and a changed file is read through the model again (src/core/store/README.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';

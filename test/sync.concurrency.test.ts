@@ -69,14 +69,20 @@ describe('concurrent pushes', () => {
   });
 });
 
-/** A git that stops (and waits to be killed) when asked for one subcommand. */
+/** A git that stops (and waits to be killed) when asked for one subcommand (after any `-c key=value`). */
 function stoppingGit(): { dir: string; env: (at: string, mark: string) => Record<string, string> } {
   const dir = tempDir('bourdon-sync-git-');
   const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   fs.writeFileSync(
     path.join(dir, 'git'),
     `#!/bin/sh
-if [ "$1" = "$SYNC_STOP_AT" ]; then
+sub=""; skip=0
+for arg in "$@"; do
+  if [ "$skip" = 1 ]; then skip=0; continue; fi
+  if [ "$arg" = "-c" ]; then skip=1; continue; fi
+  sub="$arg"; break
+done
+if [ "$sub" = "$SYNC_STOP_AT" ]; then
   if [ "$SYNC_STOP_MODE" = running ]; then "${real}" "$@" & : > "$SYNC_STOP_MARK"; wait $!; exit $?; fi
   : > "$SYNC_STOP_MARK"; sleep 60
 fi

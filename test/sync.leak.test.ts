@@ -39,7 +39,7 @@ agent:
   role_narrative: Lead author
   x_unknown: UNKNOWN_FIELD_MARKER
 last_updated: "2026-11-30T10:00:00Z"
-visibility_policy: POLICY_MARKER
+visibility_policy: {default: public, x_note: POLICY_MARKER}
 extra_top_level: UNKNOWN_FIELD_MARKER
 known_entities:
   - name: Orbit

@@ -13,8 +13,10 @@ import {
   commitToRemote,
   gitSync,
   makeMachine,
+  signedPublication,
   simpleManifest,
   snapshotTree,
+  strayKey,
   type Machine,
 } from './helpers/sync.js';
 
@@ -107,16 +109,22 @@ describe('sync pull', () => {
   it('refuses each bad remote file with its reason and applies the rest; never reads its own folder', async () => {
     const big =
       'agent:\n  id: big\nknown_entities:\n' + '  - name: x\n    summary: ' + 'y'.repeat(8 * 1024 * 1024) + '\n';
+    // evil signs what it publishes (so each file is checked on its own); the big one and the link it does not.
+    const evil = {
+      good:
+        simpleManifest('good', 'Goodness') +
+        'notes:\n  - date: "2026-11-30"\n    text: SNEAKY_TEAM_NOTE\n    visibility: team\n  - date: "2026-11-30"\n    text: SNEAKY_PRIVATE_NOTE\n    visibility: private\n',
+      broken: 'agent: [unclosed\n',
+      impostor: simpleManifest('someone-else', 'Impostor'),
+    };
     commitToRemote(
       remote,
       {
-        'machines/evil/publication.json': JSON.stringify({ machine: 'evil', access_level: 'public' }),
-        'machines/evil/agents/good.l5.yaml':
-          simpleManifest('good', 'Goodness') +
-          'notes:\n  - date: "2026-11-30"\n    text: SNEAKY_TEAM_NOTE\n    visibility: team\n  - date: "2026-11-30"\n    text: SNEAKY_PRIVATE_NOTE\n    visibility: private\n',
-        'machines/evil/agents/broken.l5.yaml': 'agent: [unclosed\n',
+        'machines/evil/publication.json': signedPublication('evil', evil, strayKey()),
+        'machines/evil/agents/good.l5.yaml': evil.good,
+        'machines/evil/agents/broken.l5.yaml': evil.broken,
         'machines/evil/agents/big.l5.yaml': big,
-        'machines/evil/agents/impostor.l5.yaml': simpleManifest('someone-else', 'Impostor'),
+        'machines/evil/agents/impostor.l5.yaml': evil.impostor,
         'machines/evil/agents/link.l5.yaml': { link: '../../../../../etc/passwd' },
         'machines/evil/notes.txt': 'outside',
         'machines/liar/publication.json': JSON.stringify({ machine: 'evil', access_level: 'public' }),
@@ -205,11 +213,20 @@ describe('sync pull', () => {
     const status = await desk.json<{ history_rewritten: boolean }>(['sync', 'status']);
     expect(status.history_rewritten).toBe(true);
 
-    // Accepted on purpose, the rewritten history is pulled.
+    // Accepted on purpose, the rewritten history is pulled; laptop's folder is not what laptop
+    // signed, so it is refused, and the copy pulled before stays.
     const accepted = await desk.run(['sync', 'pull', '--accept-rewrite']);
-    expect(accepted.code).toBe(0);
-    const find = await desk.json<{ matches: { agents: string[] }[] }>(['find', 'Forged']);
-    expect(find.matches[0].agents).toEqual(['sync:laptop:codex']);
+    expect(accepted.code).toBe(1);
+    expect(accepted.stderr).toMatch(/machine laptop refused: its folder does not match what laptop signed/);
+    expect(snapshotTree(path.join(desk.library, 'pulled', 'laptop'))).toEqual(
+      Object.fromEntries(
+        Object.entries(pulledBefore)
+          .filter(([file]) => file.startsWith('laptop/'))
+          .map(([file, bytes]) => [file.slice('laptop/'.length), bytes]),
+      ),
+    );
+    const find = await desk.json<{ matches: unknown[] }>(['find', 'Forged']);
+    expect(find.matches).toEqual([]);
   });
 
   it('a push never writes through a link the remote put where its folder belongs', async () => {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BourdonError, describeError, readFailureCode } from '../core/errors.js';
+import { BourdonError, describeError, readFailureCode, errnoOf } from '../core/errors.js';
 import { packageRoot } from '../core/admin/package-root.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { shellWord } from './output.js';
@@ -51,7 +51,7 @@ function readSettings(file: string): Json {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (errnoOf(error) === 'ENOENT') return {};
     throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
   }
   if (!text.trim()) return {};

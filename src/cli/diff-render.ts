@@ -1,18 +1,21 @@
 /**
  * How the CLI shows a manifest diff (`bourdon diff`, and the staged-write review of
- * `bourdon staging list --diff` and `staging promote`): every value as the diff carries it,
- * already redacted; control and invisible characters are escaped by the caller's output.
+ * `bourdon staging list --diff` and `staging promote`): every value as the diff carries it —
+ * redacted for `bourdon diff`, whole for a review — with its line breaks, control and invisible
+ * characters shown escaped (`\u000a`), so a value is one line of its own and never forges another
+ * (a fake `digest` line). The output's last pass wraps long lines; nothing is cut.
  */
 import type { FieldChange, ManifestDiff, NoteId, RowField, SessionId } from '../core/writes/manifest-diff.js';
 import type { PromotionPreview } from '../core/writes/staging.js';
 import { colors, plural } from './output.js';
+import { printable } from './terminal-text.js';
 
 type DiffBody = Pick<ManifestDiff, 'agent_changes' | 'entities' | 'sessions' | 'notes'>;
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '-';
   if (Array.isArray(v)) return `[${v.map(value).join(', ')}]`;
-  return String(v);
+  return printable(v);
 }
 
 function fields(list: FieldChange[], indent: string): string[] {
@@ -31,15 +34,17 @@ export function diffLines(diff: DiffBody): string[] {
   for (const change of diff.agent_changes)
     out.push(`  ${change.field}: ${value(change.before)} → ${value(change.after)}`);
   const { entities, sessions, notes } = diff;
-  const session = (s: SessionId) => `${s.date ?? '-'}${s.cwd ? ` ${s.cwd}` : ''}`;
-  const note = (n: NoteId) => `${n.date ?? '-'} ${n.title ? `${String(n.title)}: ` : ''}${n.text ?? ''}`;
+  const session = (s: SessionId) => `${printable(s.date ?? '-')}${s.cwd ? ` ${printable(s.cwd)}` : ''}`;
+  const note = (n: NoteId) =>
+    `${printable(n.date ?? '-')} ${n.title ? `${value(n.title)}: ` : ''}${printable(n.text ?? '')}`;
+  const name = (text: string) => printable(text);
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push('', c.bold(title), ...lines);
   };
   section('Entities', [
-    ...entities.added.flatMap((e) => [c.green(`  + ${e.name}`), ...rowLines(e.fields, '      ')]),
-    ...entities.removed.flatMap((e) => [c.red(`  - ${e.name}`), ...rowLines(e.fields, '      ')]),
-    ...entities.changed.flatMap((e) => [`  ~ ${e.name}`, ...fields(e.fields, '      ')]),
+    ...entities.added.flatMap((e) => [c.green(`  + ${name(e.name)}`), ...rowLines(e.fields, '      ')]),
+    ...entities.removed.flatMap((e) => [c.red(`  - ${name(e.name)}`), ...rowLines(e.fields, '      ')]),
+    ...entities.changed.flatMap((e) => [`  ~ ${name(e.name)}`, ...fields(e.fields, '      ')]),
   ]);
   section('Sessions', [
     ...sessions.added.flatMap((s) => [c.green(`  + ${session(s)}`), ...rowLines(s.fields, '      ')]),

@@ -33,11 +33,11 @@ export const exportFlags = {
       return input;
     },
   })(),
-  'access-level': Flags.string({
+  'access-level': Flags.option({
     description: 'Rows above this level are dropped before writing (default team).',
-    options: [...ACCESS_LEVELS],
+    options: ACCESS_LEVELS,
     default: 'team',
-  }),
+  })(),
   print: Flags.boolean({ description: 'Print the manifest (YAML) on stdout.', default: false }),
   'dry-run': Flags.boolean({ description: 'Read and build the manifest, write nothing.', default: false }),
 };
@@ -45,7 +45,7 @@ export const exportFlags = {
 export interface ExportFlags {
   out?: string;
   since?: string;
-  'access-level': string;
+  'access-level': AccessLevel;
   print: boolean;
   'dry-run': boolean;
   library?: string;
@@ -71,7 +71,7 @@ abstract class ExportCommand extends BaseCommand {
     environment: ExportEnvironment = exportEnvironment(process.env, { since: flags.since }),
   ): Promise<ExportPayload> {
     const report = await runExport(participant, environment, {
-      accessLevel: flags['access-level'] as AccessLevel,
+      accessLevel: flags['access-level'],
       out: flags.out,
       dryRun: flags['dry-run'],
       library: () => this.libraryForExport(flags.library),
@@ -132,6 +132,7 @@ function exportLine(report: ExportReport): string {
 
 /** The flag a participant's variable flag becomes on its command (`--file <file>`). */
 function variableFlagDefinition(flag: VariableFlag) {
+  if (flag.switch) return Flags.boolean({ description: flag.description });
   return Flags.string({ description: flag.description, helpValue: flag.helpValue });
 }
 
@@ -178,6 +179,7 @@ function participantExportCommand(participant: Participant): typeof ExportComman
       const values: Record<string, unknown> = parsed;
       for (const flag of variables) {
         const value = values[flag.name];
+        if (flag.switch && value === true) given[flag.env] = '1';
         if (typeof value !== 'string') continue;
         if (flag.isFile && !fs.statSync(value, { throwIfNoEntry: false })?.isFile())
           throw new BourdonError(`--${flag.name} ${value}: no such file`, 'not_found');

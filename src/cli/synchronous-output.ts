@@ -10,6 +10,7 @@
  * to the stream, which waits for the reader.
  */
 import fs from 'node:fs';
+import { errnoOf } from '../core/errors.js';
 
 export function writeWhole(fd: 1 | 2, text: string): void {
   const data = Buffer.from(text, 'utf8');
@@ -17,7 +18,7 @@ export function writeWhole(fd: 1 | 2, text: string): void {
   try {
     while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === 'EPIPE') return;
     if (code !== 'EAGAIN') throw error;
     (fd === 1 ? process.stdout : process.stderr).write(data.subarray(offset));

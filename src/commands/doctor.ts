@@ -11,6 +11,7 @@ import {
   type Verdict,
 } from '../core/admin/doctor.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
+import type { PeerProbe } from '../core/admin/doctor/peers.js';
 import { PARTICIPANT_CHECK, participantChecks, withChecks } from '../cli/participant-checks.js';
 
 export default class Doctor extends BaseCommand {
@@ -30,7 +31,7 @@ export default class Doctor extends BaseCommand {
   peers         peers.yaml is valid and each token variable is set
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
-  sync remote   git present, the remote reachable and writable (when \`bourdon sync init\` set one)
+  sync remote   git present, the remote reachable and writable, this machine's publication signed by this library; each machine's key (when \`bourdon sync init\` set one)
   watch         the watch service installed (\`bourdon watch --install\`), running, its last export and log
 
 Then one line per agent Bourdon can read (every participant): its native sources found (ok), found but unreadable (warn), or not on this machine (info); --json has each source's path and last change.
@@ -91,13 +92,16 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
   }
 }
 
-async function peerProbe(
-  timeoutMs: number,
-): Promise<(peer: PeerConfig) => Promise<{ reachable: boolean; latency_ms: number | null; error: string | null }>> {
+async function peerProbe(timeoutMs: number): Promise<(peer: PeerConfig) => Promise<PeerProbe>> {
   const { checkPeer } = await import('../mcp/peer-check.js');
   return async (peer) => {
     const result = await checkPeer(peer, process.env, timeoutMs);
-    return { reachable: result.reachable, latency_ms: result.latency_ms, error: result.error };
+    return {
+      reachable: result.reachable,
+      latency_ms: result.latency_ms,
+      error: result.error,
+      left_out: result.left_out,
+    };
   };
 }
 

@@ -3,7 +3,6 @@ import { BaseCommand } from '../cli/base-command.js';
 import { printRunWarnings, runLine, runParticipants, type ParticipantRun } from '../cli/participant-runs.js';
 import { configPaths } from '../core/store/config.js';
 import type { OperationContext } from '../core/context.js';
-import type { AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment } from '../participants/runner.js';
 
@@ -26,7 +25,7 @@ export default class ExportAll extends BaseCommand {
     const environment = exportEnvironment(process.env, { since: flags.since });
     let library: OperationContext | undefined;
     const results = await runParticipants(PARTICIPANTS, environment, {
-      accessLevel: flags['access-level'] as AccessLevel,
+      accessLevel: flags['access-level'],
       dryRun: flags['dry-run'],
       library: () => (library ??= this.libraryForExport(flags.library)),
       auditPath: configPaths(process.env).audit,

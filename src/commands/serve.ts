@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { configPaths, envValue } from '../core/store/config.js';
-import { BourdonError, describeError, UsageError } from '../core/errors.js';
+import { BourdonError, describeError, UsageError, errnoOf } from '../core/errors.js';
 import { LibraryStore, stderrWarn } from '../core/store/library.js';
 import { environmentClock } from '../core/store/dates.js';
 import {
@@ -293,7 +293,7 @@ export function ensureLibrary(root: string, create: boolean): boolean {
     return false;
   } catch (error) {
     if (error instanceof BourdonError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code !== 'ENOENT')
       throw new BourdonError(`cannot read library ${full}: ${describeError(error)}`, 'source_unreadable');
     if (!create)

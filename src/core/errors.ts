@@ -115,6 +115,36 @@ const UNAVAILABLE_SYSTEM_CODES = new Set([
   'EADDRINUSE',
 ]);
 
+/** A Node system error's fields, each undefined when absent or not of its type: read without a cast. */
+export interface SystemErrorFields {
+  code?: string;
+  errno?: number;
+  syscall?: string;
+  path?: string;
+}
+
+/** The system error fields (`code: 'ENOENT'`, `errno`, `syscall`, `path`) any thrown value carries. */
+export function systemErrorOf(error: unknown): SystemErrorFields {
+  if (typeof error !== 'object' || error === null) return {};
+  const field = (name: string): unknown => (name in error ? Reflect.get(error, name) : undefined);
+  const text = (name: string) => {
+    const value = field(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const errno = field('errno');
+  return {
+    code: text('code'),
+    errno: typeof errno === 'number' ? errno : undefined,
+    syscall: text('syscall'),
+    path: text('path'),
+  };
+}
+
+/** The system error code (`ENOENT`, `EEXIST`, …) of any thrown value, or undefined. */
+export function errnoOf(error: unknown): string | undefined {
+  return systemErrorOf(error).code;
+}
+
 /**
  * The code of any thrown value: a BourdonError's own; a Node system error that reached an
  * adapter unwrapped is a file that cannot be read (ENOENT, EACCES, …) or a resource that cannot
@@ -122,7 +152,7 @@ const UNAVAILABLE_SYSTEM_CODES = new Set([
  */
 export function codeOf(error: unknown): ErrorCode {
   if (error instanceof BourdonError) return error.code;
-  const { code, errno } = error instanceof Error ? (error as NodeJS.ErrnoException) : {};
+  const { code, errno } = error instanceof Error ? systemErrorOf(error) : {};
   if (typeof code === 'string' && typeof errno === 'number')
     return UNAVAILABLE_SYSTEM_CODES.has(code) ? 'unavailable' : 'source_unreadable';
   return 'internal';
@@ -222,7 +252,7 @@ const FOLDER_SYSCALLS = new Set(['scandir', 'opendir', 'mkdir', 'rmdir', 'chdir'
 function systemErrorWords(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
   // Node's own errors carry a numeric errno beside the code; ours (whose `code` is an ErrorCode) do not.
-  const { code, errno, syscall } = error as NodeJS.ErrnoException;
+  const { code, errno, syscall } = systemErrorOf(error);
   if (error instanceof BourdonError || typeof code !== 'string' || typeof errno !== 'number') return null;
   const words = SYSTEM_ERROR_WORDS[code];
   if (code === 'ENOENT' && syscall && FOLDER_SYSCALLS.has(syscall)) return 'no such folder';
@@ -237,7 +267,7 @@ function systemErrorWords(error: unknown): string | null {
 export function describeError(error: unknown, options: { withPath?: boolean } = {}): string {
   const words = systemErrorWords(error);
   if (words !== null) {
-    const file = (error as NodeJS.ErrnoException).path;
+    const file = systemErrorOf(error).path;
     return capped(options.withPath && file ? `${file}: ${words}` : words, MAX_ERROR_CHARS);
   }
   const line = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error).split('\n')[0];

@@ -6,7 +6,7 @@
 import type { Env } from '../core/context.js';
 import type { PeerConfig } from '../core/federation/peers-config.js';
 import { MAX_PEER_ERROR_CHARS, PEER_BUDGET_MS } from './peer-client.js';
-import { answerPayload } from './remote/answer.js';
+import { readAnswer } from './remote/answer.js';
 import { MAX_PEER_RESPONSE_BYTES } from './remote/capped-fetch.js';
 import { remoteClient, withinBudget } from './remote/client.js';
 import { RemoteHttpRefusal } from '../core/federation/remote-failure.js';
@@ -21,6 +21,8 @@ export interface PeerCheck {
   protocol_version: string | null;
   agent_count: number | null;
   error: string | null;
+  /** What was left out of its list_agents answer as not fitting (a number for an id), or null. */
+  left_out: string | null;
 }
 
 export async function checkPeer(
@@ -58,10 +60,11 @@ export async function checkPeer(
         { name: 'list_agents', arguments: { federation_hop: 1 } },
         { timeout: budgetMs },
       );
-      const agents = answerPayload('list_agents', result).agents;
-      return Array.isArray(agents) ? agents.length : null;
+      const read = readAnswer('list_agents', result);
+      const agents = read.payload.agents;
+      return { count: Array.isArray(agents) ? agents.length : null, leftOut: read.leftOut };
     })();
-    const count = await withinBudget(work, budgetMs);
+    const { count, leftOut } = await withinBudget(work, budgetMs);
     return {
       ...base,
       reachable: true,
@@ -70,6 +73,7 @@ export async function checkPeer(
       protocol_version: client.getNegotiatedProtocolVersion?.() ?? null,
       agent_count: count,
       error: token ? null : `${peer.token_env} is not set`,
+      left_out: leftOut,
     };
   } catch (error) {
     return {
@@ -80,6 +84,7 @@ export async function checkPeer(
       protocol_version: null,
       agent_count: null,
       error: peerFailure(lastFailure ?? error, peer, budgetMs, token),
+      left_out: null,
     };
   } finally {
     await client.close().catch(() => {});

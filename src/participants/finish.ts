@@ -7,7 +7,7 @@
  * each participant has already scrubbed its texts as the engine does), empty values left out,
  * and `known_entities` / `recent_sessions` re-added as lists.
  */
-import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
+import { canSee, policyOf, rowLevel, type AccessLevel } from '../core/trust/access.js';
 import { containsSecret, redactSecrets } from '../core/trust/redaction.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stringifyYamlPiecewise } from '../core/store/yaml.js';
@@ -101,8 +101,10 @@ export function finishManifest(
       (tag): tag is string => typeof tag === 'string',
     ),
   );
+  // Each row at the level the library will read it at: its label under the policy (D19).
+  const readPolicy = policyOf(manifest);
   const keep = (row: Row, federated: boolean) => {
-    const kept = (!federated || federationKeeps(row, privateTags)) && canSee(level, rowVisibility(row.visibility));
+    const kept = (!federated || federationKeeps(row, privateTags)) && canSee(level, rowLevel(row, readPolicy));
     if (!kept) counts.filtered += 1;
     return kept;
   };

@@ -39,9 +39,9 @@ import { serialiseManifest } from '../core/writes/writes.js';
 import type { ManifestData } from './participant.js';
 
 /** The history op of an export; the actor names the participant. */
-const EXPORT_OP = 'export';
+export const EXPORT_OP = 'export';
 /** The audit op of an export staged for review (stageExportInLibrary). */
-const STAGE_OP = 'stage';
+export const STAGE_OP = 'stage';
 
 export interface LibraryExportResult {
   path: string;

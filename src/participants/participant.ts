@@ -64,6 +64,8 @@ export interface VariableFlag {
   readonly helpValue: string;
   /** A file that must exist: resolved against the working folder, refused in one line when missing. */
   readonly isFile?: boolean;
+  /** A switch without a value (`--insecure`): given, it sets its variable to `1`. */
+  readonly switch?: boolean;
 }
 
 /** How `bourdon <topic> export` presents a participant: text only, the CLI builds the command. */
@@ -112,4 +114,10 @@ export interface Participant {
   sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
   /** Reads the native files and builds the manifest. Never writes anything. */
   export(environment: ExportEnvironment): Promise<ParticipantExport>;
+  /**
+   * Secrets the export is given (openclaw's token): the runner removes each, wherever a source
+   * echoed it, from everything it writes or prints — the manifest, the warnings, a failure's
+   * message and its audit line.
+   */
+  secrets?(environment: ExportEnvironment): readonly string[];
 }

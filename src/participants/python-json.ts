@@ -10,11 +10,38 @@ import { PyFloat } from '../core/python-str.js';
 
 export { PyFloat };
 
-/** A number token JSON.parse would read differently from Python, or one of Python's extra literals. */
-const PYTHON_ONLY = /"(?:[^"\\]|\\.)*"|(-?(?:\d+\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d{16,})|NaN|-?Infinity)/g;
+/** A JSON number token at a position (sticky): its fraction and exponent captured. */
+const NUMBER_TOKEN = /-?(\d+)(\.\d+)?([eE][+-]?\d+)?/y;
 
+/**
+ * Whether the text holds, outside its strings, a number JSON.parse would read differently from
+ * Python (a fraction, an exponent, 16 digits or more) or one of Python's extra literals (`NaN`,
+ * `Infinity`: no other JSON token has an `N` or an `I`). A plain scan, one pass, no regular
+ * expression over a string: a 9 MB string value overflowed the stack of the alternation that
+ * matched strings, and the answer was taken for "not JSON".
+ */
 function needsPythonReading(text: string): boolean {
-  for (const match of text.matchAll(PYTHON_ONLY)) if (match[1] !== undefined || match[0][0] !== '"') return true;
+  const length = text.length;
+  for (let at = 0; at < length;) {
+    const c = text.charCodeAt(at);
+    if (c === 0x22) {
+      // A string: to its closing quote, an escape skipping the character it escapes.
+      for (at++; at < length;) {
+        const d = text.charCodeAt(at);
+        at += d === 0x5c ? 2 : 1;
+        if (d === 0x22) break;
+      }
+    } else if (c === 0x4e || c === 0x49) return true;
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = at;
+      const number = NUMBER_TOKEN.exec(text);
+      if (!number) at++;
+      else {
+        if (number[2] !== undefined || number[3] !== undefined || number[1].length >= 16) return true;
+        at = NUMBER_TOKEN.lastIndex;
+      }
+    } else at++;
+  }
   return false;
 }
 
@@ -22,6 +49,16 @@ function needsPythonReading(text: string): boolean {
 export function parsePythonJson(text: string): unknown {
   if (!needsPythonReading(text)) return JSON.parse(text) as unknown;
   return new Reader(text).document();
+}
+
+/** JSON nested deeper than Python reads (its recursion limit), refused as Python refuses it. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** The refusal of JSON nested past MAX_JSON_DEPTH: valid JSON, but not read. */
+export class NestedTooDeep extends SyntaxError {
+  constructor() {
+    super(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
@@ -60,7 +97,7 @@ class Reader {
 
   private value(depth: number): unknown {
     // Python's json refuses nesting past its recursion limit too; this keeps the stack bounded.
-    if (depth > 1000) this.fail();
+    if (depth > MAX_JSON_DEPTH) throw new NestedTooDeep();
     this.space();
     const c = this.text[this.at];
     if (c === '{') return this.object(depth);

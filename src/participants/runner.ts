@@ -4,23 +4,32 @@
  * its manifest (filters and redaction, finish.ts), serialises it with the project's YAML writer
  * and writes it: to `--out FILE` atomically, or into the library through its write path
  * (library-write.ts) — or into its staging for review, for a participant the engine stages
- * (`staged`). `--dry-run` writes nothing; `--print` gives the YAML back to print.
+ * (`staged`). `--dry-run` writes nothing; `--print` gives the YAML back to print. The secrets
+ * a participant was given (its token) are removed from all of it, and from a failure's message.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError, describeError } from '../core/errors.js';
+import { BourdonError, codeOf, describeError, FAILURES } from '../core/errors.js';
+import { appendAudit, auditRecord } from '../core/trust/audit.js';
 import { parseCalendarDay, parseSince, sourceDateEpoch } from '../core/store/dates.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { SerialiseRefused, serialiseManifest } from '../core/writes/writes.js';
 import type { RawObject } from '../core/store/manifest.js';
-import { writtenManifestMisfit } from '../core/store/model.js';
+import { fitWrittenManifest } from '../core/store/lenient-reader.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
-import { stageExportInLibrary, writeExportToLibrary, type LibraryExportResult } from './library-write.js';
+import {
+  EXPORT_OP,
+  STAGE_OP,
+  stageExportInLibrary,
+  writeExportToLibrary,
+  type LibraryExportResult,
+} from './library-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
 import { plural } from '../core/store/words.js';
+import { knownSecrets, maskedMessage, valueWithoutSecrets, withoutSecrets } from './known-secrets.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -103,13 +112,70 @@ export interface ExportReport {
   yaml: string | null;
 }
 
-/** Runs one participant and writes what it exported, as `options` say. */
+/**
+ * Runs one participant and writes what it exported, as `options` say. An export into the
+ * library that fails (a refused handshake, an unreachable instance, a refused write) leaves one
+ * audit line, as every audited write does (docs/errors.md): its decision the code's, its
+ * detail the code and the message.
+ */
 export async function runExport(
   participant: Participant,
   environment: ExportEnvironment,
   options: ExportOptions,
 ): Promise<ExportReport> {
-  const result = await participant.export(environment);
+  try {
+    return await exportAndWrite(participant, environment, options);
+  } catch (error) {
+    if (!options.dryRun && options.out === undefined && options.auditPath)
+      auditFailure(options.auditPath, participant, environment, error);
+    throw error;
+  }
+}
+
+/** The failure line of an export into the library; a log that cannot be written leaves the failure's own line to say so. */
+function auditFailure(auditPath: string, participant: Participant, environment: ExportEnvironment, error: unknown) {
+  const code = codeOf(error);
+  const message = maskedMessage(describeError(error), knownSecrets(participant.secrets?.(environment)));
+  try {
+    appendAudit(
+      auditPath,
+      auditRecord(
+        `participant:${participant.agentId}`,
+        participant.staged ? STAGE_OP : EXPORT_OP,
+        participant.agentId,
+        FAILURES[code].audit,
+        `${code}: ${message}`,
+      ),
+    );
+  } catch {
+    // The export's own failure is what the user is told.
+  }
+}
+
+async function exportAndWrite(
+  participant: Participant,
+  environment: ExportEnvironment,
+  options: ExportOptions,
+): Promise<ExportReport> {
+  const secrets = knownSecrets(participant.secrets?.(environment));
+  let exported;
+  try {
+    exported = await participant.export(environment);
+  } catch (error) {
+    // A failure's message is shown, returned under --json and audited: never with the token.
+    if (secrets.length && error instanceof BourdonError)
+      throw new BourdonError(maskedMessage(error.message, secrets), error.code);
+    throw error;
+  }
+  // Whatever the source echoed of a secret it was given is gone before anything is finished,
+  // written, printed or counted.
+  const result = secrets.length
+    ? {
+        manifest: valueWithoutSecrets(exported.manifest, secrets),
+        sources: valueWithoutSecrets(exported.sources, secrets),
+        warnings: exported.warnings.map((warning) => withoutSecrets(warning, secrets)),
+      }
+    : exported;
   const report: ExportReport = {
     participant: participant.topic,
     agent_id: participant.agentId,
@@ -127,7 +193,8 @@ export async function runExport(
   if (!result.manifest) return report;
   const finished = finishManifest(result.manifest, options.accessLevel);
   const counts = finished.counts;
-  const { manifest, leftOut, yaml } = fitManifest(finished.manifest);
+  const sized = fitManifest(finished.manifest);
+  const { leftOut } = sized;
   if (leftOut.entities + leftOut.sessions > 0) {
     report.warnings = [
       ...report.warnings,
@@ -137,17 +204,33 @@ export async function runExport(
     counts.entities -= leftOut.entities;
     counts.sessions -= leftOut.sessions;
   }
-  // Checked against the L5 model before anything is written (or printed): a participant whose
-  // output does not fit is refused whole, naming the field, rather than writing what a reader drops.
-  const misfit = writtenManifestMisfit(manifest);
-  if (misfit !== null)
+  // Checked against the L5 model before anything is written (or printed): a value that does not
+  // fit is left out at the smallest level (a list item, else the field, else the row), as a read
+  // would leave it out, with one warning naming the first; never the whole export for one value.
+  // Only a manifest whose agent block does not fit (a bug of ours) is refused whole.
+  const fitted = fitWrittenManifest(sized.manifest as RawObject);
+  const [misfit] = fitted.misfits;
+  if (fitted.manifest === null)
     throw new BourdonError(
-      `${participant.agentId}: the export does not fit the L5 model at ${misfit}; nothing was written`,
+      `${participant.agentId}: the export does not fit the L5 model at ${misfit?.field ?? '(the manifest)'}: ${misfit?.reason ?? 'unknown'}; nothing was written`,
       'internal',
     );
+  const manifest = fitted.manifest;
+  let yaml = sized.yaml;
+  if (misfit) {
+    const values = fitted.misfits.length === 1 ? 'a value' : `${fitted.misfits.length} values`;
+    report.warnings = [
+      ...report.warnings,
+      `left out ${values} that ${fitted.misfits.length === 1 ? 'does' : 'do'} not fit the L5 model (${misfit.field}: ${misfit.reason})`,
+    ];
+    const rows = (field: string) => (Array.isArray(manifest[field]) ? manifest[field].length : 0);
+    counts.entities = rows('known_entities');
+    counts.sessions = rows('recent_sessions');
+    yaml = null;
+  }
   let data: Buffer;
   try {
-    data = serialiseManifest(manifest as RawObject, yaml ?? undefined);
+    data = serialiseManifest(manifest, yaml ?? undefined);
   } catch (error) {
     // Refused (too large, would not read back): what the source held; anything else is a bug.
     const code = error instanceof SerialiseRefused ? 'source_unreadable' : 'internal';

@@ -27,6 +27,7 @@ import { confinedDatabaseFiles, confinedPath, realOrNull, within } from '../core
 import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
 import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
+import { errnoOf } from '../core/errors.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -140,20 +141,26 @@ export class SourceReader {
     return this.stat(target)?.isFile() ?? false;
   }
 
-  /** Names in a folder, sorted by code point (Python's order); [] when it cannot be listed. */
-  list(dir: string): string[] {
+  /**
+   * Names in a folder; [] when it cannot be listed. Sorted by code point (Python's `sorted()`),
+   * or with `order: 'listing'` in the order the file system returns them — what the engine's
+   * `iterdir()`, `glob()` and `os.scandir()` give, which its unsorted walks keep (a stable sort
+   * later leaves ties in it). At most MAX_DIR_ENTRIES are read, said once.
+   */
+  list(dir: string, options: { order?: 'sorted' | 'listing' } = {}): string[] {
     const real = this.confined(dir);
     if (!real) return [];
     let names: string[];
     try {
-      names = fs.readdirSync(real);
+      names = options.order === 'listing' ? listingOrder(real) : fs.readdirSync(real).sort(compareCodePoints);
     } catch {
       return [];
     }
     if (names.length > MAX_DIR_ENTRIES) {
-      this.warn(`${dir}: ${names.length} entries; only the first ${MAX_DIR_ENTRIES} by name are read`);
+      const which = options.order === 'listing' ? 'as listed' : 'by name';
+      this.warn(`${dir}: ${names.length} entries; only the first ${MAX_DIR_ENTRIES} ${which} are read`);
     }
-    return names.sort(compareCodePoints).slice(0, MAX_DIR_ENTRIES);
+    return names.slice(0, MAX_DIR_ENTRIES);
   }
 
   /**
@@ -255,7 +262,7 @@ export class SourceReader {
       }
       return { bytes: buffer.subarray(0, read), size: info.size };
     } catch (error) {
-      this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      this.warn(`${file}: unreadable (${errnoOf(error) ?? 'error'})`);
       return null;
     } finally {
       fs.closeSync(fd);
@@ -298,7 +305,7 @@ export class SourceReader {
     try {
       fd = fs.openSync(real, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
     } catch (error) {
-      if (named) this.warn(`${file}: unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      if (named) this.warn(`${file}: unreadable (${errnoOf(error) ?? 'error'})`);
       return;
     }
     try {
@@ -349,4 +356,19 @@ export function modifiedAt(target: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A folder's names in the file system's own order (readdir(3), as Python's `os.scandir` reads
+ * it): `fs.readdirSync` sorts them (libuv's scandir does), a `Dir` handle does not.
+ */
+function listingOrder(folder: string): string[] {
+  const names: string[] = [];
+  const handle = fs.opendirSync(folder);
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) names.push(entry.name);
+  } finally {
+    handle.closeSync();
+  }
+  return names;
 }

@@ -1,12 +1,12 @@
 /**
  * The user's own `git`, run as a child process: spawned with execFile (never a shell), with no
  * terminal prompt (GIT_TERMINAL_PROMPT=0: a credential git cannot find fails instead of
- * hanging), messages in a fixed locale, and every message that leaves here stripped of any
- * credentials a URL might carry.
+ * hanging), messages in a fixed locale, no hook of any repository run (NO_HOOKS), and every
+ * message that leaves here stripped of any credentials a URL might carry.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { BourdonError } from '../core/errors.js';
+import { BourdonError, errnoOf } from '../core/errors.js';
 
 export interface GitResult {
   code: number;
@@ -35,12 +35,41 @@ function gitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', LANG: 'C', ...extra };
 }
 
+/**
+ * Given to every git sync runs, before its command: no hook runs — neither the working area's,
+ * the user's (`core.hooksPath` in their config) nor one a repository's config names — and no
+ * fsmonitor program. A path where a hook would be found names nothing (`/dev/null/<hook>`).
+ */
+export const NO_HOOKS: readonly string[] = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+
+/**
+ * The receiving side of a push to a remote on this machine (a path or file://): git runs the
+ * remote repository's `receive-pack` as the pushing user, with its hooks (pre-receive, update,
+ * reference-transaction, post-update …) and any `core.hooksPath` its config names, and does not
+ * pass our `-c` settings to it. This runs it with none (and no automatic gc, whose hook is the
+ * remote's too). Only for local remotes: a server runs its own receive-pack.
+ */
+export const RECEIVE_PACK_NO_HOOKS = `git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c receive.autogc=false receive-pack`;
+
+/** Whether git reads this remote as a path on this machine (not `host:path`, not a URL other than file://). */
+export function isLocalRemote(remote: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) return /^file:\/\//i.test(remote);
+  const colon = remote.indexOf(':');
+  const slash = remote.indexOf('/');
+  return colon < 0 || (slash >= 0 && slash < colon);
+}
+
+/** `git push` options for this remote: for a local one, a receive-pack that runs no hook of the remote's. */
+export function pushOptions(remote: string): string[] {
+  return isLocalRemote(remote) ? [`--receive-pack=${RECEIVE_PACK_NO_HOOKS}`] : [];
+}
+
 /** Runs git; resolves with its exit code and output (never rejects on a non-zero exit). */
 export function runGit(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      args as string[],
+      [...NO_HOOKS, ...args],
       {
         cwd: options.cwd,
         env: gitEnv(options.env),
@@ -52,7 +81,7 @@ export function runGit(args: readonly string[], options: GitOptions = {}): Promi
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         if (error && code === null) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          if (errnoOf(error) === 'ENOENT') {
             reject(
               new BourdonError('git is not installed or not on PATH: `bourdon sync` uses your own git', 'unavailable'),
             );

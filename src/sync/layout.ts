@@ -11,6 +11,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX } from '../core/store/library.js';
 import { isObject } from '../core/store/manifest.js';
 import { isAccessLevel, type AccessLevel } from '../core/trust/access.js';
+import { isSignedShape } from './signing.js';
 
 export const MACHINES_DIR = 'machines';
 const PUBLICATION_FILE = 'publication.json';
@@ -24,6 +25,11 @@ export interface PublicationRecord {
   agents: string[];
   /** The library that owns the folder (workspace.ts libraryId); absent in folders published before it. */
   library_id?: string;
+  /** agent → SHA-256 of its manifest, as signed (signing.ts); absent in unsigned publications. */
+  digests?: Record<string, string>;
+  /** The publishing library's public key (`ed25519:…`) and its signature over the fields above. */
+  public_key?: string;
+  signature?: string;
 }
 
 export function machineFolder(machine: string): string {
@@ -72,11 +78,35 @@ export function parsePublication(bytes: Buffer, folderMachine: string): Publicat
   if (!isAccessLevel(parsed.access_level) || parsed.access_level === 'private')
     throw new Error(`${PUBLICATION_FILE} has no valid access_level (public or team)`);
   const agents = Array.isArray(parsed.agents) ? parsed.agents.filter((id): id is string => isValidAgentId(id)) : [];
-  return {
+  const record: PublicationRecord = {
     format: PUBLICATION_FORMAT,
     machine: folderMachine,
     access_level: parsed.access_level,
     published_at: typeof parsed.published_at === 'string' ? parsed.published_at.slice(0, 40) : '',
     agents,
   };
+  if (typeof parsed.library_id === 'string' && LIBRARY_ID.test(parsed.library_id))
+    record.library_id = parsed.library_id;
+  // The signed parts, kept only when every one has its shape (a signature over anything else
+  // cannot verify: trust.ts then calls the publication mis-signed, or unsigned without one).
+  if (parsed.signature !== undefined) record.signature = '';
+  const publishedAt = parsed.published_at;
+  if (
+    typeof publishedAt === 'string' &&
+    PUBLISHED_AT.test(publishedAt) &&
+    record.library_id !== undefined &&
+    isSignedShape(parsed) &&
+    Object.keys(parsed.digests).every((id) => isValidAgentId(id))
+  ) {
+    record.digests = { ...parsed.digests };
+    // The agents are the ones signed (`agents` itself is not signed).
+    record.agents = Object.keys(record.digests).sort();
+    record.public_key = parsed.public_key;
+    record.signature = parsed.signature;
+  }
+  return record;
 }
+
+/** A library id (a UUID) and a publication time as a signed publication carries them. */
+const LIBRARY_ID = /^[0-9a-f-]{36}$/;
+const PUBLISHED_AT = /^[0-9A-Za-z:.+-]{1,40}$/;

@@ -7,13 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeError } from '../core/errors.js';
+import { describeError, errnoOf } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { asText, isObject, rawRows, type RawObject } from '../core/store/manifest.js';
+import { MAX_PUBLICATION_BYTES } from '../core/store/pulled.js';
 import { laterServedOver } from '../core/store/snapshot.js';
 import { parseYamlMapping } from '../core/store/yaml.js';
-import { canSee, rowVisibility, type AccessLevel } from '../core/trust/access.js';
+import { canSee, policyOf, rowLevel, type AccessLevel, type VisibilityPolicy } from '../core/trust/access.js';
 import { redactText } from '../core/trust/redaction.js';
 import { blobId } from './git.js';
 
@@ -42,10 +43,22 @@ export interface Publication {
    * show as an empty agent on the other machines (docs/sync.md).
    */
   empty: string[];
+  /**
+   * Agents left out because the publication would pass what one machine may publish
+   * (MAX_PUBLICATION_BYTES, in all): the agents are taken in id order while they fit.
+   */
+  over_cap: string[];
 }
+
+/**
+ * What a rendering depends on besides the file and the level: 2, rows read under their
+ * manifest's visibility_policy (D19). A cache of another format renders every file afresh.
+ */
+const RENDER_FORMAT = 2;
 
 /** The cache of rendered manifests kept between pushes: file → its stat key and what it gave. */
 export interface RenderCache {
+  format?: number;
   level: AccessLevel;
   files: Record<string, { key: string; id: string; blob: string; counts: PublishedAgent['counts'] }>;
 }
@@ -74,11 +87,22 @@ function pick(row: RawObject, scalars: readonly string[], lists: readonly string
   return out;
 }
 
-function rows(doc: RawObject, field: string, level: AccessLevel, build: (row: RawObject) => RawObject): RawObject[] {
+/**
+ * The rows of one list at or below `level`, each labelled with the level it is read at: its own
+ * label under the manifest's visibility_policy (D19), so the published copy, which carries no
+ * policy, is read at that level on every other machine.
+ */
+function rows(
+  doc: RawObject,
+  field: string,
+  level: AccessLevel,
+  policy: VisibilityPolicy | null,
+  build: (row: RawObject) => RawObject,
+): RawObject[] {
   const out: RawObject[] = [];
   for (const row of rawRows(doc, field)) {
     if (!isObject(row)) continue;
-    const visibility = rowVisibility(row.visibility);
+    const visibility = rowLevel(row, policy);
     if (!canSee(level, visibility)) continue;
     out.push({ ...build(row), visibility });
   }
@@ -88,18 +112,19 @@ function rows(doc: RawObject, field: string, level: AccessLevel, build: (row: Ra
 /** A manifest as published at `level`: the L5 fields only, rows at or below the level, texts redacted. */
 export function publishedDocument(doc: RawObject, id: string, level: AccessLevel): RawObject {
   const agent = isObject(doc.agent) ? doc.agent : {};
+  const policy = policyOf(doc);
   return {
     spec_version: text(doc.spec_version) ?? '0.1',
     agent: { id, ...pick(agent, ['type', 'instance', 'role_narrative'], []) },
     ...(text(doc.last_updated) !== undefined ? { last_updated: text(doc.last_updated) } : {}),
     capabilities: textList(doc.capabilities),
-    known_entities: rows(doc, 'known_entities', level, (row) =>
+    known_entities: rows(doc, 'known_entities', level, policy, (row) =>
       pick(row, ['name', 'type', 'summary', 'last_touched', 'valid_from', 'valid_to'], ['aliases', 'tags']),
     ),
-    recent_sessions: rows(doc, 'recent_sessions', level, (row) =>
+    recent_sessions: rows(doc, 'recent_sessions', level, policy, (row) =>
       pick(row, ['date', 'cwd'], ['project_focus', 'key_actions', 'files_touched']),
     ),
-    notes: rows(doc, 'notes', level, (row) => pick(row, ['date', 'title', 'text'], ['tags', 'project_focus'])),
+    notes: rows(doc, 'notes', level, policy, (row) => pick(row, ['date', 'title', 'text'], ['tags', 'project_focus'])),
   };
 }
 
@@ -174,12 +199,12 @@ export function buildPublication(
 ): { publication: Publication; cache: RenderCache } {
   const skipped: Publication['skipped'] = [];
   const byId = new Map<string, PublishedAgent>();
-  const nextCache: RenderCache = { level, files: {} };
+  const nextCache: RenderCache = { format: RENDER_FORMAT, level, files: {} };
   let names: string[];
   try {
     names = fs.readdirSync(agentsDir).filter((name) => name.endsWith(MANIFEST_SUFFIX));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (errnoOf(error) !== 'ENOENT') throw error;
     names = [];
   }
   // Sorted load order, so that two files declaring one id resolve as the store resolves them.
@@ -192,7 +217,7 @@ export function buildPublication(
       if (stat.size > MAX_MANIFEST_BYTES)
         throw new Error(`file is ${stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`);
       const key = statKey(stat);
-      const known = cache?.level === level ? cache.files[file] : undefined;
+      const known = cache?.format === RENDER_FORMAT && cache.level === level ? cache.files[file] : undefined;
       const kept = known && known.key === key ? reuse(known.id, known.blob) : null;
       let agent: PublishedAgent;
       if (known && kept) {
@@ -231,11 +256,23 @@ export function buildPublication(
   }
   const all = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const hasRows = (agent: PublishedAgent) => agent.counts.entities + agent.counts.sessions + agent.counts.notes > 0;
+  const agents: PublishedAgent[] = [];
+  const overCap: string[] = [];
+  let total = 0;
+  for (const agent of all.filter(hasRows)) {
+    if (total + agent.bytes.length > MAX_PUBLICATION_BYTES) {
+      overCap.push(agent.id);
+      continue;
+    }
+    total += agent.bytes.length;
+    agents.push(agent);
+  }
   return {
     publication: {
-      agents: all.filter(hasRows),
+      agents,
       skipped,
       empty: all.filter((agent) => !hasRows(agent)).map((agent) => agent.id),
+      over_cap: overCap,
     },
     cache: nextCache,
   };

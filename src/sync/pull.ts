@@ -14,7 +14,7 @@ import { BourdonError, describeError } from '../core/errors.js';
 import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, MAX_MANIFEST_BYTES, parseManifest } from '../core/store/library.js';
 import { isObject } from '../core/store/manifest.js';
-import { PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
+import { MAX_PUBLICATION_BYTES, MAX_PULLED_BYTES, PULLED_DIR, PULLED_MARK } from '../core/store/pulled.js';
 import { isAccessLevel, lowerLevel, type AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { realFolder, refuseLink } from '../core/fs/real-folder.js';
@@ -29,6 +29,8 @@ import {
   type TreeEntry,
 } from './work.js';
 import { readState, requireRemoteConfig, syncMachineName, syncPaths, withSyncLock, writeState } from './workspace.js';
+import { manifestDigest } from './signing.js';
+import { checkSignature, folderMismatch, keyTrust, readTrusted, writeTrusted, type TrustedKeys } from './trust.js';
 
 export interface PullOptions {
   library: string;
@@ -47,6 +49,10 @@ export interface Refusal {
 
 export interface MachinePull {
   machine: string;
+  /** The fingerprint of the key its publication is signed by (trust.ts). */
+  key: string;
+  /** True when this pull trusted that key for the first time (trust on first use). */
+  first_use: boolean;
   access_level: AccessLevel | null;
   published_at: string | null;
   agents: number;
@@ -73,6 +79,8 @@ interface PulledMarkFile {
   pulled_at: string;
   /** agent → the remote blob its pulled copy was written from. */
   files: Record<string, string>;
+  /** agent → the SHA-256 of that blob, checked against the publication's signature. */
+  digests: Record<string, string>;
 }
 
 function readMark(dir: string, machine: string): PulledMarkFile | null {
@@ -80,6 +88,7 @@ function readMark(dir: string, machine: string): PulledMarkFile | null {
     const parsed: unknown = JSON.parse(fs.readFileSync(path.join(dir, PULLED_MARK), 'utf8'));
     if (!isObject(parsed) || parsed.machine !== machine || !isAccessLevel(parsed.access_level)) return null;
     const files = isObject(parsed.files) ? parsed.files : {};
+    const digests = isObject(parsed.digests) ? parsed.digests : {};
     return {
       machine,
       access_level: parsed.access_level,
@@ -90,6 +99,9 @@ function readMark(dir: string, machine: string): PulledMarkFile | null {
         string,
         string
       >,
+      digests: Object.fromEntries(
+        Object.entries(digests).filter(([, digest]) => typeof digest === 'string' && /^[0-9a-f]{64}$/.test(digest)),
+      ) as Record<string, string>,
     };
   } catch {
     return null;
@@ -132,12 +144,12 @@ function groupTree(entries: readonly TreeEntry[], own: string, refused: Refusal[
       refused.push({ path: entry.path, reason: 'not a regular file (a link or a submodule)' });
       continue;
     }
+    let tree = machines.get(where.machine);
+    if (!tree) machines.set(where.machine, (tree = { publication: null, manifests: new Map() }));
     if (entry.size > MAX_MANIFEST_BYTES) {
       refused.push({ path: entry.path, reason: `${entry.size} bytes; the limit is ${MAX_MANIFEST_BYTES}` });
       continue;
     }
-    let tree = machines.get(where.machine);
-    if (!tree) machines.set(where.machine, (tree = { publication: null, manifests: new Map() }));
     if (where.kind === 'publication') tree.publication = entry;
     else tree.manifests.set(where.agent, entry);
   }
@@ -176,30 +188,68 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       const mark = readMark(path.join(pulledRoot, machine), machine);
       previous.set(machine, mark);
       if (tree.publication) wanted.push(tree.publication.blob);
-      for (const [agent, entry] of tree.manifests) if (mark?.files[agent] !== entry.blob) wanted.push(entry.blob);
+      // A manifest pulled before is read again only when it changed (or its digest is not known).
+      for (const [agent, entry] of tree.manifests)
+        if (mark?.files[agent] !== entry.blob || !mark?.digests[agent]) wanted.push(entry.blob);
     }
     const blobs = await readBlobs(paths, [...new Set(wanted)]);
+    const trusted = readTrusted(paths);
+    let trustChanged = false;
+    let keptBytes = 0;
     const total = [...trees.values()].reduce((sum, tree) => sum + tree.manifests.size, 0);
     let done = 0;
+    const overTotal = new Set<string>();
 
     for (const [machine, tree] of [...trees.entries()].sort()) {
       const dir = path.join(pulledRoot, machine);
       let publication: PublicationRecord;
+      let signedBy: { publicKey: string; fingerprint: string; firstUse: boolean };
+      const mark = previous.get(machine) ?? null;
+      const digestOf = (agent: string, entry: TreeEntry): string | null => {
+        if (mark?.files[agent] === entry.blob && mark.digests[agent]) return mark.digests[agent];
+        const bytes = blobs.get(entry.blob);
+        return bytes ? manifestDigest(bytes) : null;
+      };
+      const size = [...tree.manifests.values()].reduce((sum, entry) => sum + entry.size, 0);
       try {
         // A machine's folder (or its agents folder) that is a link is neither read nor written.
         refuseLink(dir);
         refuseLink(path.join(dir, 'agents'));
         if (!tree.publication) throw new Error('no publication.json');
         publication = parsePublication(blobs.get(tree.publication.blob) ?? Buffer.alloc(0), machine);
+        signedBy = acceptSigned(publication, trusted, tree, digestOf);
+        if (size > MAX_PUBLICATION_BYTES)
+          throw new Error(
+            `its manifests are ${mebibytes(size)}, over the ${mebibytes(MAX_PUBLICATION_BYTES)} one machine may publish`,
+          );
       } catch (error) {
         const reason = `machine ${machine} refused: ${describeError(error)}`;
         result.refused.push({ path: `${MACHINES_DIR}/${machine}/`, reason });
         done += tree.manifests.size;
         continue;
       }
-      const mark = previous.get(machine) ?? null;
+      if (keptBytes + size > MAX_PULLED_BYTES) {
+        // Past the total a pull keeps: not taken, and the copy pulled before goes too.
+        const reason = `machine ${machine} refused: a pull keeps at most ${mebibytes(MAX_PULLED_BYTES)} of other machines' manifests in all, and its ${mebibytes(size)} would take it to ${mebibytes(keptBytes + size)}; its pulled copy was removed`;
+        result.refused.push({ path: `${MACHINES_DIR}/${machine}/`, reason });
+        overTotal.add(machine);
+        done += tree.manifests.size;
+        continue;
+      }
+      keptBytes += size;
+      if (signedBy.firstUse) {
+        trusted[machine] = {
+          public_key: signedBy.publicKey,
+          fingerprint: signedBy.fingerprint,
+          trusted_at: now().toISOString(),
+          how: 'first use',
+        };
+        trustChanged = true;
+      }
       const report: MachinePull = {
         machine,
+        key: signedBy.fingerprint,
+        first_use: signedBy.firstUse,
         access_level: publication.access_level,
         published_at: publication.published_at || null,
         agents: 0,
@@ -209,12 +259,14 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       };
       const toWrite: [string, Buffer, string][] = [];
       const files: Record<string, string> = {};
+      const digests: Record<string, string> = {};
       for (const [agent, entry] of [...tree.manifests.entries()].sort()) {
         options.progress?.(++done, total);
         const file = `${agent}${MANIFEST_SUFFIX}`;
         const target = path.join(dir, 'agents', file);
         if (mark?.files[agent] === entry.blob && fs.existsSync(target)) {
           files[agent] = entry.blob;
+          digests[agent] = publication.digests![agent];
           continue;
         }
         try {
@@ -224,10 +276,14 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
           if (record.id !== agent) throw new Error(`it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
           toWrite.push([agent, bytes, entry.blob]);
           files[agent] = entry.blob;
+          digests[agent] = publication.digests![agent];
         } catch (error) {
           result.refused.push({ path: entry.path, reason: describeError(error).split('\n')[0] });
           // The copy pulled before stays, as it was.
-          if (mark?.files[agent] && fs.existsSync(target)) files[agent] = mark.files[agent];
+          if (mark?.files[agent] && fs.existsSync(target)) {
+            files[agent] = mark.files[agent];
+            if (mark.digests[agent]) digests[agent] = mark.digests[agent];
+          }
         }
       }
       realFolder(pulledRoot);
@@ -247,7 +303,7 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
         fs.rmSync(path.join(dir, 'agents', name), { recursive: true, force: true });
         if (agent !== null && isValidAgentId(agent)) report.removed.push(agent);
       }
-      writeMark(dir, { ...base, access_level: publication.access_level, files });
+      writeMark(dir, { ...base, access_level: publication.access_level, files, digests });
       report.agents = Object.keys(files).length;
       result.machines.push(report);
     }
@@ -262,13 +318,41 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
       present = [];
     }
     for (const name of present) {
-      if (trees.has(name) || name === own) continue;
-      if (result.refused.some((refusal) => refusal.path === `${MACHINES_DIR}/${name}/`)) continue;
+      if ((trees.has(name) && !overTotal.has(name)) || name === own) continue;
+      if (!overTotal.has(name) && result.refused.some((refusal) => refusal.path === `${MACHINES_DIR}/${name}/`))
+        continue;
       fs.rmSync(path.join(pulledRoot, name), { recursive: true, force: true });
-      result.gone.push(name);
+      if (!overTotal.has(name)) result.gone.push(name);
     }
+    if (trustChanged) writeTrusted(paths, trusted);
     const at = now().toISOString();
     writeState(paths, { ...state, known_head: head ?? state.known_head, last_pulled: head, last_pulled_at: at });
     return result;
   });
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+}
+
+/**
+ * The key a machine's publication is taken under, or why it is not (thrown, one line): the
+ * publication must be signed, its signature verify, the key be the one trusted for the machine
+ * (or the first seen), and the folder hold exactly the manifests it signed (trust.ts).
+ */
+function acceptSigned(
+  publication: PublicationRecord,
+  trusted: TrustedKeys,
+  tree: MachineTree,
+  digestOf: (agent: string, entry: TreeEntry) => string | null,
+): { publicKey: string; fingerprint: string; firstUse: boolean } {
+  const signature = checkSignature(publication);
+  if (!signature.ok) throw new Error(signature.reason);
+  const trust = keyTrust(publication.machine, signature, trusted);
+  if (trust.trust === 'other key') throw new Error(trust.reason);
+  const present = new Map<string, string | null>();
+  for (const [agent, entry] of tree.manifests) present.set(agent, digestOf(agent, entry));
+  const mismatch = folderMismatch(publication, present);
+  if (mismatch) throw new Error(mismatch);
+  return { publicKey: signature.publicKey, fingerprint: signature.fingerprint, firstUse: trust.trust === 'new' };
 }

@@ -13,15 +13,18 @@ import type { Env } from '../core/context.js';
 import { BourdonError } from '../core/errors.js';
 import { libraryPaths } from '../core/store/library.js';
 import type { AccessLevel } from '../core/trust/access.js';
-import { blobId, gitReason, runGit } from './git.js';
+import { blobId, gitReason, pushOptions, runGit } from './git.js';
 import {
   classifyPath,
   machineFolder,
   manifestPath,
+  parsePublication,
   PUBLICATION_FORMAT,
   publicationPath,
   type PublicationRecord,
 } from './layout.js';
+import { libraryKey, manifestDigest, signPublication, type LibraryKey } from './signing.js';
+import { checkSignature } from './trust.js';
 import { buildPublication, type Publication, type PublishedAgent, type RenderCache } from './publish.js';
 import {
   checkoutFolder,
@@ -74,6 +77,8 @@ export interface PushResult {
   skipped: { file: string; reason: string }[];
   /** Agents with no rows at the level, not published (Publication.empty). */
   empty: string[];
+  /** Agents past what one machine may publish in all, not published (Publication.over_cap). */
+  over_cap: string[];
   attempts: number;
 }
 
@@ -165,6 +170,36 @@ function readRegular(file: string): Buffer | null {
   return stat.isFile() ? fs.readFileSync(file) : Buffer.alloc(0);
 }
 
+/**
+ * Whether the working tree's publication record is this library's, signed by its key, at
+ * `level`, over exactly these manifests: then a push with no manifest changed has nothing to do.
+ */
+function signedAsIs(
+  paths: SyncPaths,
+  machine: string,
+  level: AccessLevel,
+  owner: { library_id: string; key: LibraryKey },
+  digests: Record<string, string>,
+): boolean {
+  let record: PublicationRecord;
+  try {
+    const bytes = readRegular(path.join(paths.work, publicationPath(machine)));
+    if (!bytes) return false;
+    record = parsePublication(bytes, machine);
+  } catch {
+    return false;
+  }
+  const signed = record.digests ?? {};
+  return (
+    record.access_level === level &&
+    record.library_id === owner.library_id &&
+    record.public_key === owner.key.publicKey &&
+    Object.keys(signed).length === Object.keys(digests).length &&
+    Object.entries(digests).every(([agent, digest]) => signed[agent] === digest) &&
+    checkSignature(record).ok
+  );
+}
+
 /** Writes the publication into the working tree (this machine's folder only); answers the changes. */
 function writeFolder(
   paths: SyncPaths,
@@ -172,7 +207,7 @@ function writeFolder(
   level: AccessLevel,
   publication: Publication,
   now: Date,
-  owner: { library_id: string; repair: boolean },
+  owner: { library_id: string; key: LibraryKey; repair: boolean },
 ): AgentChange[] {
   const folder = path.join(paths.work, machineFolder(machine));
   const agentsDir = path.join(folder, 'agents');
@@ -183,16 +218,9 @@ function writeFolder(
     if (stat && !stat.isDirectory()) fs.rmSync(dir, { force: true });
   }
   const changes = changesAgainst(agentsDir, publication.agents);
-  let previousLevel: unknown;
-  try {
-    const previous = readRegular(path.join(paths.work, publicationPath(machine)));
-    previousLevel = previous
-      ? (JSON.parse(previous.toString('utf8')) as { access_level?: unknown }).access_level
-      : null;
-  } catch {
-    previousLevel = null;
-  }
-  if (changes.length === 0 && previousLevel === level && !owner.repair) return [];
+  const digests: Record<string, string> = {};
+  for (const agent of publication.agents) digests[agent.id] = manifestDigest(agent.bytes);
+  if (changes.length === 0 && !owner.repair && signedAsIs(paths, machine, level, owner, digests)) return [];
   fs.mkdirSync(agentsDir, { recursive: true });
   for (const change of changes) {
     const file = path.join(paths.work, manifestPath(machine, change.agent));
@@ -202,17 +230,28 @@ function writeFolder(
     const file = path.join(paths.work, manifestPath(machine, agent.id));
     if (changes.some((change) => change.agent === agent.id)) writeFresh(file, agent.bytes);
   }
+  const signed = {
+    machine,
+    library_id: owner.library_id,
+    access_level: level,
+    published_at: now.toISOString(),
+    digests,
+  };
   const record: PublicationRecord = {
     format: PUBLICATION_FORMAT,
     machine,
     access_level: level,
-    published_at: now.toISOString(),
+    published_at: signed.published_at,
     agents: publication.agents.map((agent) => agent.id),
     library_id: owner.library_id,
+    digests,
+    public_key: owner.key.publicKey,
+    signature: signPublication(signed, owner.key),
   };
   writeFresh(path.join(paths.work, publicationPath(machine)), JSON.stringify(record, null, 2) + '\n');
   // A level change alone is a change too (the folder is republished at the new level), and so
-  // is a repair (what the remote held in the folder that was not this machine's files is gone).
+  // is a repair (what the remote held in the folder that was not this machine's files is gone)
+  // and a record this library did not sign as it stands (unsigned, by another key, forged).
   return changes.length ? changes : [{ agent: '*', change: 'changed' }];
 }
 
@@ -232,6 +271,7 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
     if (options.acceptRewrite) state.known_head = null;
     const [env, firstHead] = await Promise.all([commitEnv(paths, machine), fetchRemote(paths, config)]);
     const ownId = libraryId(paths.library);
+    const key = libraryKey(paths.library)!;
     const folder = machineFolder(machine);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const head = attempt === 1 ? firstHead : await fetchRemote(paths, config);
@@ -240,6 +280,7 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
       refuseForeignFolder(machine, ownerOf(paths, machine), ownId);
       const changes = writeFolder(paths, machine, options.level, publication, now(), {
         library_id: ownId,
+        key,
         repair: dropped > 0,
       });
       const result: PushResult = {
@@ -251,6 +292,7 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         changes: changes.filter((change) => change.agent !== '*'),
         skipped: publication.skipped,
         empty: publication.empty,
+        over_cap: publication.over_cap,
         attempts: attempt,
       };
       if (changes.length === 0) {
@@ -266,7 +308,14 @@ export async function pushLibrary(options: PushOptions): Promise<PushResult> {
         return { ...result, changes: [] };
       }
       const pushed = await runGit(
-        ['push', '--porcelain', '--quiet', 'origin', `${commit}:refs/heads/${config.branch}`],
+        [
+          'push',
+          ...pushOptions(config.remote),
+          '--porcelain',
+          '--quiet',
+          'origin',
+          `${commit}:refs/heads/${config.branch}`,
+        ],
         {
           cwd: paths.work,
         },

@@ -6,8 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../core/context.js';
 import { BourdonError, describeError } from '../core/errors.js';
-import { gitReason, gitVersion, maskUrl, runGit } from './git.js';
-import { ensureWork, fetchRemote } from './work.js';
+import { gitReason, gitVersion, isLocalRemote, maskUrl, pushOptions, runGit } from './git.js';
+import { ensureWork, fetchRemote, listTree, readBlobs } from './work.js';
+import { classifyPath, MACHINES_DIR, parsePublication } from './layout.js';
+import { libraryKey } from './signing.js';
+import { keyState, ownPublicationProblem, readTrusted } from './trust.js';
 import { pushBlocker } from './push.js';
 import {
   checkBranch,
@@ -21,17 +24,9 @@ import {
   writeState,
 } from './workspace.js';
 
-/** Whether git reads this remote as a path on this machine (not `host:path`, not a URL). */
-function isLocalPath(remote: string): boolean {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(remote)) return /^file:\/\//i.test(remote);
-  const colon = remote.indexOf(':');
-  const slash = remote.indexOf('/');
-  return colon < 0 || (slash >= 0 && slash < colon);
-}
-
 /** A local path as an absolute one: the working area runs git elsewhere. */
 function absoluteRemote(remote: string): string {
-  if (!isLocalPath(remote) || /^file:\/\//i.test(remote)) return remote;
+  if (!isLocalRemote(remote) || /^file:\/\//i.test(remote)) return remote;
   return path.resolve(remote);
 }
 
@@ -41,7 +36,7 @@ async function defaultBranch(remote: string): Promise<string> {
   const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout.toString('utf8'));
   if (match) return match[1];
   // An empty repository advertises no HEAD; a local one can still be asked what it names.
-  if (isLocalPath(remote)) {
+  if (isLocalRemote(remote)) {
     const local = await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: remote.replace(/^file:\/\//i, '') });
     const name = local.stdout.toString('utf8').trim();
     if (local.code === 0 && name) return name;
@@ -127,22 +122,63 @@ export async function syncDoctorChecks(options: { library: string; env: Env; off
   const reached = await runGit(['ls-remote', '--heads', '--', config.remote], { timeoutMs: 30_000 });
   if (reached.code !== 0) return [check('fail', `cannot reach ${remote}: ${gitReason(reached)}`, [version])];
   const writable = await writableVerdict(paths, config);
-  if (writable.verdict !== 'fail') {
-    // Writable is not enough: the folder this machine publishes into may be another library's.
-    const blocked = await withSyncLock(paths, async () => {
-      await ensureWork(paths, config);
-      return pushBlocker(paths, syncMachineName(options.env), await fetchRemote(paths, config));
-    });
-    if (blocked) return [check('fail', `${remote} (${config.branch}): reachable; cannot push: ${blocked}`, [version])];
-  }
-  return [check(writable.verdict, `${remote} (${config.branch}): reachable; ${writable.summary}`, [version])];
+  const own = syncMachineName(options.env);
+  // Writable is not enough: the folder this machine publishes into may be another library's, or
+  // hold a publication this library did not sign. Each machine's key is listed in the details.
+  const seen = await withSyncLock(paths, async () => {
+    await ensureWork(paths, config);
+    const head = await fetchRemote(paths, config);
+    const ownKey = libraryKey(paths.library, false);
+    return {
+      blocked: writable.verdict === 'fail' ? null : await pushBlocker(paths, own, head),
+      foreign: await ownPublicationProblem(paths, own, head, ownKey?.publicKey ?? null),
+      keys: [
+        `this library's key: ${ownKey?.fingerprint ?? 'none yet (the first push makes it)'}`,
+        ...(await publicationKeys(paths, head, own, ownKey?.publicKey ?? null)),
+      ],
+    };
+  });
+  const details = [version, ...seen.keys];
+  if (seen.blocked)
+    return [check('fail', `${remote} (${config.branch}): reachable; cannot push: ${seen.blocked}`, details)];
+  if (seen.foreign) return [check('fail', `${remote} (${config.branch}): reachable; ${seen.foreign}`, details)];
+  return [check(writable.verdict, `${remote} (${config.branch}): reachable; ${writable.summary}`, details)];
+}
+
+/** One line per machine publishing on the remote: its key's fingerprint and how it stands here. */
+async function publicationKeys(
+  paths: ReturnType<typeof syncPaths>,
+  head: string | null,
+  own: string,
+  ownKey: string | null,
+): Promise<string[]> {
+  if (!head) return [];
+  const records = (await listTree(paths, head, MACHINES_DIR)).filter(
+    (entry) => classifyPath(entry.path).kind === 'publication',
+  );
+  const blobs = await readBlobs(
+    paths,
+    records.map((entry) => entry.blob),
+  );
+  const trusted = readTrusted(paths);
+  return records.map((entry) => {
+    const machine = entry.path.split('/')[1];
+    const mine = machine === own;
+    let state: { key: string | null; signature: string };
+    try {
+      state = keyState(parsePublication(blobs.get(entry.blob) ?? Buffer.alloc(0), machine), trusted, mine, ownKey);
+    } catch {
+      state = { key: null, signature: 'invalid publication' };
+    }
+    return `${machine}${mine ? ' (this)' : ''}: ${state.key ? `key ${state.key} ` : ''}(${state.signature})`;
+  });
 }
 
 async function writableVerdict(
   paths: ReturnType<typeof syncPaths>,
   config: { remote: string; branch: string },
 ): Promise<{ verdict: SyncCheck['verdict']; summary: string }> {
-  if (isLocalPath(config.remote)) {
+  if (isLocalRemote(config.remote)) {
     const dir = config.remote.replace(/^file:\/\//i, '');
     try {
       fs.accessSync(path.join(dir, fs.existsSync(path.join(dir, 'objects')) ? 'objects' : '.git'), fs.constants.W_OK);
@@ -155,10 +191,13 @@ async function writableVerdict(
   if (!known) return { verdict: 'info', summary: 'writability is checked by the first push' };
   return withSyncLock(paths, async () => {
     await ensureWork(paths, config);
-    const dry = await runGit(['push', '--dry-run', '--quiet', 'origin', `${known}:refs/heads/${config.branch}`], {
-      cwd: paths.work,
-      timeoutMs: 30_000,
-    });
+    const dry = await runGit(
+      ['push', ...pushOptions(config.remote), '--dry-run', '--quiet', 'origin', `${known}:refs/heads/${config.branch}`],
+      {
+        cwd: paths.work,
+        timeoutMs: 30_000,
+      },
+    );
     return dry.code === 0
       ? { verdict: 'ok', summary: 'writable (dry-run push)' }
       : { verdict: 'fail', summary: `a dry-run push fails: ${gitReason(dry)}` };

@@ -13,6 +13,8 @@ import { classifyPath, MACHINES_DIR, parsePublication } from './layout.js';
 import { preparePublication, pushBlocker, type AgentChange } from './push.js';
 import { ensureWork, fetchRemote, historyRewritten, listTree, readBlobs, trackingRef } from './work.js';
 import { readState, requireRemoteConfig, syncMachineName, syncPaths, withSyncLock } from './workspace.js';
+import { libraryKey } from './signing.js';
+import { keyState, ownPublicationProblem, readTrusted, type KeyState } from './trust.js';
 
 export interface MachineStatus {
   machine: string;
@@ -24,6 +26,10 @@ export interface MachineStatus {
   pulled_published_at: string | null;
   /** The remote has a newer publication than the pulled copy. */
   behind: boolean;
+  /** The fingerprint of the key its publication is signed by; null when unsigned or mis-signed. */
+  key: string | null;
+  /** How that publication stands with this library (trust.ts KeyState). */
+  signature: KeyState;
 }
 
 export interface SyncStatus {
@@ -40,6 +46,10 @@ export interface SyncStatus {
   last_pushed_at: string | null;
   /** Why a push from this machine would be refused as the remote is now (push.ts pushBlocker), or null. */
   push_blocked: string | null;
+  /** This library's own key's fingerprint; null until its first push makes one. */
+  key: string | null;
+  /** When the remote's publication for this machine is not one this library signed: why (trust.ts). */
+  foreign_publication: string | null;
   machines: MachineStatus[];
 }
 
@@ -79,6 +89,8 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
     );
     const machines: MachineStatus[] = [];
     let ownLevel: AccessLevel | null = null;
+    const trusted = readTrusted(paths);
+    const ownKey = libraryKey(paths.library, false);
     for (const entry of publications) {
       const machine = entry.path.split('/')[1];
       let record: ReturnType<typeof parsePublication> | null;
@@ -90,6 +102,9 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
       const mine = machine === own;
       if (mine) ownLevel = record?.access_level ?? null;
       const pulled = mine ? null : pulledPublishedAt(paths.library, machine);
+      const signed = record
+        ? keyState(record, trusted, mine, ownKey?.publicKey ?? null)
+        : { key: null, signature: 'unsigned' as const };
       machines.push({
         machine,
         this_machine: mine,
@@ -98,6 +113,7 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
         agents: record?.agents.length ?? 0,
         pulled_published_at: pulled,
         behind: !mine && record !== null && pulled !== record.published_at,
+        ...signed,
       });
     }
     // Ahead: what a push at the level last published (public when never) would change.
@@ -134,6 +150,8 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
       last_pulled_at: state.last_pulled_at,
       last_pushed_at: state.last_pushed_at,
       push_blocked: await pushBlocker(paths, own, head),
+      key: ownKey?.fingerprint ?? null,
+      foreign_publication: await ownPublicationProblem(paths, own, head, ownKey?.publicKey ?? null),
       machines: machines.sort((a, b) => (a.machine < b.machine ? -1 : 1)),
     };
   });

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../core/context.js';
-import { BourdonError, describeError, readFailureCode } from '../core/errors.js';
+import { BourdonError, describeError, readFailureCode, errnoOf } from '../core/errors.js';
 import { configPaths, envValue } from '../core/store/config.js';
 import { nameHash } from '../core/store/hashing.js';
 import { isValidAgentId } from '../core/store/ids.js';
@@ -124,7 +124,7 @@ export function libraryId(library: string): string {
     fs.writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx', mode: 0o644 });
   } catch (error) {
     // Made by another process just now: read it below.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errnoOf(error) !== 'EEXIST') throw error;
   }
   return read()!;
 }
@@ -165,7 +165,7 @@ export function readRemoteConfig(paths: SyncPaths): RemoteConfig | null {
   try {
     text = fs.readFileSync(paths.remoteFile, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+    if (errnoOf(error) !== 'ENOENT')
       throw new BourdonError(`cannot read ${paths.remoteFile}: ${describeError(error)}`, readFailureCode(error));
     return adoptRenamedWorkspace(paths) ? readRemoteConfig(paths) : null;
   }

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { nameHash } from '../core/store/hashing.js';
+import { errnoOf } from '../core/errors.js';
 
 /** What the running server answers: the same fields `bourdon ui --json` prints. */
 export interface MintedLink {
@@ -88,7 +89,7 @@ export async function openLinkChannel(
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    return refuse(`cannot create ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return refuse(`cannot create ${dir} (${errnoOf(error) ?? 'error'})`);
   }
   if (!privateDir(dir)) return refuse(`${dir} is not a folder only you can open`);
   if (fs.existsSync(socket)) {

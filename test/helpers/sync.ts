@@ -1,9 +1,11 @@
 /** Machines for the sync tests: each its own config dir, library and machine name, one bare remote. */
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, type CliResult } from './cli.js';
 import { tempDir } from './fixtures.js';
+import { keyOf, manifestDigest, signPublication, type LibraryKey } from '../../src/sync/signing.js';
 
 export interface Machine {
   name: string;
@@ -150,4 +152,37 @@ export function commitUncheckoutablePath(remote: string, dir: string, file: stri
     { cwd: remote, encoding: 'utf8' },
   ).trim();
   gitSync(['update-ref', 'refs/heads/main', commit], remote);
+}
+
+/** A signing key of a library that exists nowhere (a teammate forging, a hand-made publication). */
+export function strayKey(): LibraryKey {
+  return keyOf(generateKeyPairSync('ed25519').privateKey);
+}
+
+/**
+ * A `publication.json` for hand-made manifests (`agent id → the file's text`), signed by `key`
+ * as a push signs one: what a teammate with their own key can write into the remote.
+ */
+export function signedPublication(
+  machine: string,
+  manifests: Record<string, string>,
+  key: LibraryKey,
+  options: { level?: string; libraryId?: string } = {},
+): string {
+  const digests: Record<string, string> = {};
+  for (const [agent, text] of Object.entries(manifests)) digests[agent] = manifestDigest(Buffer.from(text));
+  const fields = {
+    machine,
+    library_id: options.libraryId ?? randomUUID(),
+    access_level: options.level ?? 'public',
+    published_at: new Date().toISOString(),
+    digests,
+  };
+  return JSON.stringify({
+    format: 'bourdon-sync/1',
+    ...fields,
+    agents: Object.keys(manifests).sort(),
+    public_key: key.publicKey,
+    signature: signPublication(fields, key),
+  });
 }

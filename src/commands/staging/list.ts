@@ -19,7 +19,7 @@ export default class StagingList extends BaseCommand {
     ...wideFlag,
     diff: Flags.boolean({
       description:
-        'Review each agent: every field of the rows promoting would add or change (redacted), and the digest `staging promote --digest` takes.',
+        'Review each agent: every field of the rows promoting would add or change, whole (every character promoting would write, escaped, never cut), and the digest `staging promote --digest` takes.',
       default: false,
     }),
   };

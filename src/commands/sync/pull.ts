@@ -6,7 +6,7 @@ import type { PullResult } from '../../sync/pull.js';
 export default class SyncPull extends BaseCommand {
   static override summary = "Bring every other machine's published manifests into this library.";
   static override description =
-    "They land in <library>/pulled/<machine>/ and are served as sync:<machine>:<agent>, never above the level their machine published them at; this machine's own manifests are never changed. Each remote file is checked on its own: one that does not parse, is too large, sits outside its machine's agents/ folder or names another agent is refused with its reason, and the rest applies. A remote whose history was rewritten (force-pushed) is refused as a whole. Exits 1 when anything was refused. See docs/sync.md.";
+    "They land in <library>/pulled/<machine>/ and are served as sync:<machine>:<agent>, never above the level their machine published them at; this machine's own manifests are never changed. Each remote file is checked on its own: one that does not parse, is too large, sits outside its machine's agents/ folder or names another agent is refused with its reason, and the rest applies. A machine whose publication is unsigned, mis-signed, signed by another key than the one first seen for it (see `bourdon sync trust`) or not what it signed is refused whole, as is one over 32 MiB, or past the 64 MiB a pull keeps in all. A remote whose history was rewritten (force-pushed) is refused as a whole. Exits 1 when anything was refused. See docs/sync.md.";
   static override examples = ['<%= config.bin %> sync pull', '<%= config.bin %> sync pull --json'];
   static override flags = {
     'accept-rewrite': Flags.boolean({
@@ -45,7 +45,8 @@ export default class SyncPull extends BaseCommand {
           machine.updated.length ? `${machine.updated.length} updated` : '',
           machine.removed.length ? `${machine.removed.length} removed` : '',
         ].filter(Boolean);
-        return `${machine.machine}: ${plural(machine.agents, 'agent')} at ${machine.access_level}, published ${machine.published_at ?? '?'}${changed.length ? ` (${changed.join(', ')})` : ' (up to date)'}`;
+        const key = machine.first_use ? `; key ${machine.key} trusted on first use` : '';
+        return `${machine.machine}: ${plural(machine.agents, 'agent')} at ${machine.access_level}, published ${machine.published_at ?? '?'}${changed.length ? ` (${changed.join(', ')})` : ' (up to date)'}${key}`;
       });
       for (const gone of result.gone) lines.push(`${gone}: no longer publishes; its pulled copy was removed`);
       if (!lines.length) lines.push('no other machine publishes on this remote yet');

@@ -3,6 +3,7 @@ import { BaseCommand, cliWarn } from '../../cli/base-command.js';
 import { plural } from '../../cli/output.js';
 import type { AccessLevel } from '../../core/trust/access.js';
 import type { PushResult } from '../../sync/push.js';
+import { MAX_PUBLICATION_BYTES } from '../../core/store/pulled.js';
 
 export default class SyncPush extends BaseCommand {
   static override summary = "Publish this machine's manifests to the sync remote, filtered to a level.";
@@ -10,11 +11,11 @@ export default class SyncPush extends BaseCommand {
     'One commit in machines/<this machine>/ on the remote, naming the machine and what changed. Only rows at or below --access-level are published (public by default; private never leaves the machine), every text redacted as the read surfaces redact it, and only the manifest fields of the L5 format. A manifest that does not parse is skipped with a warning, never copied; history, staging, the audit log, members, peers and config are never published. When another machine pushed first, the push fetches and tries again. See docs/sync.md.';
   static override examples = ['<%= config.bin %> sync push', '<%= config.bin %> sync push --access-level team --json'];
   static override flags = {
-    'access-level': Flags.string({
+    'access-level': Flags.option({
       description: 'Highest row visibility published.',
-      options: ['public', 'team'],
+      options: ['public', 'team'] as const satisfies readonly AccessLevel[],
       default: 'public',
-    }),
+    })(),
     'accept-rewrite': Flags.boolean({
       description: "Go on although the remote's history was rewritten since this machine last saw it.",
       default: false,
@@ -31,7 +32,7 @@ export default class SyncPush extends BaseCommand {
       result = await pushLibrary({
         library: this.libraryRoot(flags.library),
         env: process.env,
-        level: flags['access-level'] as AccessLevel,
+        level: flags['access-level'],
         acceptRewrite: flags['accept-rewrite'],
         warn: cliWarn,
       });
@@ -49,6 +50,10 @@ export default class SyncPush extends BaseCommand {
           `not published, no rows at ${result.access_level}: ${plural(result.empty.length, 'agent')} (${result.empty.join(', ')})`,
         ]
       : [];
+    if (result.over_cap.length)
+      empty.push(
+        `not published, over the ${MAX_PUBLICATION_BYTES / (1024 * 1024)} MiB one machine may publish: ${plural(result.over_cap.length, 'agent')} (${result.over_cap.join(', ')})`,
+      );
     return this.emit(result, () => {
       if (!result.pushed)
         return [

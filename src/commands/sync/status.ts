@@ -6,7 +6,7 @@ import type { SyncStatus as SyncStatusReport } from '../../sync/status.js';
 export default class SyncStatus extends BaseCommand {
   static override summary = 'What is ahead of and behind the remote, and when each machine last published.';
   static override description =
-    'Ahead: the agents a push would add, change or remove (at the level this machine last published at). Behind: commits on the remote since this machine last pulled, and the machines whose publication is newer than the copy pulled here. Fetches first, unless --offline. See docs/sync.md.';
+    "Ahead: the agents a push would add, change or remove (at the level this machine last published at). Behind: commits on the remote since this machine last pulled, and the machines whose publication is newer than the copy pulled here. KEY: the fingerprint of the key each machine's publication is signed by, and how it stands here (trusted, new, other key, unsigned, mis-signed; for this machine, whether this library signed it); a line says when the remote holds a publication for this machine that this library did not sign. Fetches first, unless --offline. See docs/sync.md.";
   static override examples = ['<%= config.bin %> sync status', '<%= config.bin %> sync status --offline --json'];
   static override flags = {
     offline: Flags.boolean({ description: 'Do not fetch: compare with the remote as last fetched.', default: false }),
@@ -29,6 +29,8 @@ export default class SyncStatus extends BaseCommand {
           "the remote's history was rewritten since this machine last saw it: pull and push refuse until you run them with --accept-rewrite",
         );
       if (status.push_blocked) lines.push(`cannot push: ${status.push_blocked}`);
+      if (status.foreign_publication) lines.push(status.foreign_publication);
+      lines.push(`this library's key: ${status.key ?? 'none yet (the first push makes it)'}`);
       lines.push(
         status.ahead.length
           ? `ahead: ${status.ahead.map((change) => `${change.agent} (${change.change})`).join(', ')}`
@@ -44,13 +46,14 @@ export default class SyncStatus extends BaseCommand {
         lines.push(
           '',
           table(
-            ['MACHINE', 'LEVEL', 'AGENTS', 'PUBLISHED', 'PULLED'],
+            ['MACHINE', 'LEVEL', 'AGENTS', 'PUBLISHED', 'PULLED', 'KEY'],
             status.machines.map((machine) => [
               machine.this_machine ? `${machine.machine} (this)` : machine.machine,
               machine.access_level ?? '?',
               String(machine.agents),
               machine.published_at ?? '?',
               machine.this_machine ? '-' : machine.behind ? 'behind' : 'up to date',
+              `${machine.key ? `${machine.key.slice(0, 19)}… ` : ''}${machine.signature}`,
             ]),
           ),
         );

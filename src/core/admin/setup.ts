@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError } from '../errors.js';
+import { BourdonError, errnoOf } from '../errors.js';
 import { libraryPaths } from '../store/library.js';
 import {
   checkPeerName,
@@ -35,10 +35,7 @@ export function ensureLibraryFolders(root: string): SetupStep {
   try {
     fs.mkdirSync(paths.agents, { recursive: true });
   } catch (error) {
-    throw new BourdonError(
-      `cannot create library ${paths.root}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      'unavailable',
-    );
+    throw new BourdonError(`cannot create library ${paths.root}: ${errnoOf(error) ?? 'error'}`, 'unavailable');
   }
   return {
     what: 'library',
@@ -59,10 +56,7 @@ export function ensureConfigDir(home: string): SetupStep {
   try {
     fs.mkdirSync(resolved, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new BourdonError(
-      `cannot create config dir ${resolved}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-      'unavailable',
-    );
+    throw new BourdonError(`cannot create config dir ${resolved}: ${errnoOf(error) ?? 'error'}`, 'unavailable');
   }
   return {
     what: 'config',

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileDurably } from '../fs/atomic.js';
-import { BourdonError, describeError, UsageError } from '../errors.js';
+import { BourdonError, describeError, UsageError, errnoOf } from '../errors.js';
 import { isValidAgentId } from '../store/ids.js';
 import { isObject } from '../store/manifest.js';
 import type { RawObject } from '../store/model.js';
@@ -172,7 +172,7 @@ export function loadPeersFile(file: string): PeerConfig[] {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     throw new BourdonError(
       `peers file ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; refusing to start without the peers you asked for`,
       code === 'ENOENT' ? 'not_found' : 'source_unreadable',

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, describeError, errnoOf } from '../errors.js';
 import { crypto } from '../store/hashing.js';
 
 interface ReplaceOptions {
@@ -75,7 +75,7 @@ function replaceFileSync(target: string, data: Buffer | string, options: Replace
     try {
       fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode ?? 0o666);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 5) throw error;
+      if (errnoOf(error) !== 'EEXIST' || attempt >= 5) throw error;
       temp = tempName(file);
     }
   }
@@ -184,7 +184,7 @@ function endsTorn(file: string): boolean {
   try {
     fd = fs.openSync(file, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (errnoOf(error) === 'ENOENT') return false;
     throw error;
   }
   try {

@@ -26,7 +26,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, describeError, errnoOf } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { stderrWarn } from '../store/warn.js';
 import {
@@ -137,8 +137,9 @@ export function lockFileSync(
         releaseLock(lockDir, owner.token);
       };
     }
-    if (Date.now() <= deadline && breakIfStale(lockDir, warn, 'lock')) continue;
-    if (Date.now() > deadline) {
+    // A dead holder's lock is recovered even when no wait is allowed (a timeout of 0), as the gate does.
+    if (breakIfStale(lockDir, warn, 'lock')) continue;
+    if (Date.now() >= deadline) {
       const holder = readOwner(lockDir);
       throw new BourdonError(
         `${target} is locked by ${holder ? `pid ${holder.pid} on ${holder.host}` : 'another process'}; try again`,
@@ -201,8 +202,7 @@ async function holdGate<T>(
       // While a lock is plainly there, only check it is alive and wait: cheaper than an attempt.
       if (attempt === 0 || !fs.existsSync(lockDir)) made = createLock(lockDir, owner);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-        throw new BourdonError(`library not found: ${paths.root}`, 'not_found');
+      if (errnoOf(error) === 'ENOENT') throw new BourdonError(`library not found: ${paths.root}`, 'not_found');
       throw new BourdonError(`cannot take the library lock ${lockDir}: ${describeError(error)}`, 'unavailable');
     }
     if (made) break;

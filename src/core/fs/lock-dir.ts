@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { crypto } from '../store/hashing.js';
+import { errnoOf } from '../errors.js';
 
 /** A lock whose holder cannot be checked is stale once its mtime is this old. */
 export const STALE_MS = 30_000;
@@ -98,7 +99,7 @@ export function inspect(lockDir: string): LockState | null | 'unknown' {
     entries = fs.readdirSync(lockDir);
   } catch (error) {
     // Gone (released or broken meanwhile), or not readable: then it is waited out, never broken.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'unknown';
+    return errnoOf(error) === 'ENOENT' ? null : 'unknown';
   }
   let owner: LockOwner | null = null;
   for (const name of entries) {
@@ -125,7 +126,7 @@ function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoOf(error) === 'EPERM';
   }
 }
 
@@ -161,7 +162,7 @@ export function createLock(lockDir: string, owner: LockOwner): boolean {
     fs.renameSync(temp, lockDir);
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     fs.rmSync(temp, { recursive: true, force: true });
     if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
     throw error;
@@ -189,7 +190,7 @@ function removeEntries(lockDir: string, entries: readonly string[]): boolean {
     try {
       fs.rmSync(path.join(lockDir, name), { recursive: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if (errnoOf(error) === 'ENOENT') return false;
       throw error;
     }
   }
@@ -197,7 +198,7 @@ function removeEntries(lockDir: string, entries: readonly string[]): boolean {
     fs.rmdirSync(lockDir);
   } catch (error) {
     // ENOTEMPTY/EEXIST: a new holder renamed its lock in; it stays. ENOENT: gone already.
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
   }
   return true;

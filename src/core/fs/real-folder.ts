@@ -5,7 +5,7 @@
  * itself may be a link (a library kept in a synced drive); what is below it may not.
  */
 import fs from 'node:fs';
-import { BourdonError } from '../errors.js';
+import { BourdonError, errnoOf } from '../errors.js';
 
 /** Refuses a folder that is a symbolic link or not a folder; a missing one passes (it is made later). */
 export function refuseLink(dir: string): void {
@@ -13,7 +13,7 @@ export function refuseLink(dir: string): void {
   try {
     stat = fs.lstatSync(dir, { throwIfNoEntry: false });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+    if (errnoOf(error) === 'ENOTDIR') return;
     throw error;
   }
   if (!stat) return;

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DatabaseFiles } from './sqlite.js';
+import { errnoOf } from '../errors.js';
 
 /** Where a refusal is said: one warning line, naming the file. */
 export type Warn = (message: string) => void;
@@ -42,13 +43,13 @@ export function brokenLink(target: string): string | undefined {
     if (!fs.lstatSync(target, { throwIfNoEntry: false })) return undefined;
   } catch (error) {
     // A folder on the way loops.
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : undefined;
+    return errnoOf(error) === 'ELOOP' ? 'a link that loops' : undefined;
   }
   try {
     fs.statSync(target);
     return undefined;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
+    return errnoOf(error) === 'ELOOP' ? 'a link that loops' : 'a link to nothing';
   }
 }
 

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SqlValue } from 'sql.js';
 import { foldWriteAheadLog } from './sqlite-wal.js';
-import { BourdonError } from '../errors.js';
+import { BourdonError, errnoOf } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -164,7 +164,7 @@ async function readIfPresent(path: string): Promise<Buffer | undefined> {
   try {
     return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;
   }
 }

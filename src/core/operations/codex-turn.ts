@@ -3,7 +3,8 @@
  * `codex-turn-brief/v1`), compiled from the prompt, the repository at the turn's folder, Codex's
  * own thread metadata and the library, as the engine compiles it (test/fixtures/conformance/turns
  * has the rules and the recorded cases). Read-only: nothing of Codex's or the library's is
- * written. docs/codex-turn.md says what each part of the brief is.
+ * written. The turns README says what each part of the brief is; docs/cli.md (`bourdon
+ * compile-turn`) how the CLI shows it.
  */
 import os from 'node:os';
 import { agentsInScope, type OperationContext } from '../context.js';

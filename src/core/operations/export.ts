@@ -79,5 +79,9 @@ export async function exportAgents(ctx: OperationContext): Promise<ExportAgentsO
     .map((agent, order) => ({ agent, order, time: timeOf(agent.last_updated) }))
     .sort((a, b) => (a.time === b.time ? a.order - b.order : b.time - a.time))
     .map(({ agent }) => agent);
-  return { schema: EXPORT_SCHEMA, machine, generated_from: ctx.store.paths.agents, agents: ordered };
+  // Where the library lives is this machine's own business: a caller capped below private (one
+  // over HTTP from another address, or quarantined) gets '' (docs/conformance.md, D20), as a peer
+  // envelope without the key is read (answers.ts). The local caller gets the path, as the engine answers.
+  const generatedFrom = ctx.caller.ceiling === 'private' ? ctx.store.paths.agents : '';
+  return { schema: EXPORT_SCHEMA, machine, generated_from: generatedFrom, agents: ordered };
 }

@@ -3,7 +3,7 @@
  */
 import { codeOf, describeError } from '../errors.js';
 import { coded } from '../payload.js';
-import { canSee, rowVisibility } from '../trust/access.js';
+import { canSee, policyOf, rowLevel } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import { invalidAgentIdMessage, isServedAgentId } from '../store/ids.js';
 import { isObject, type RawObject } from '../store/manifest.js';
@@ -27,6 +27,8 @@ function normaliseRow(row: RawObject, listFields: readonly string[]): RawObject 
 /** A manifest with only the rows visible at `level`; every other field kept as written. */
 function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): RawObject {
   const out: RawObject = {};
+  // Each row at the level its manifest's visibility_policy gives it (D19), as the store reads it.
+  const policy = policyOf(doc);
   for (const [key, value] of Object.entries(doc)) {
     const listFields = LIST_FIELDS[key];
     if (listFields) {
@@ -34,7 +36,7 @@ function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): 
       // (a lone mapping there could carry a private label).
       if (!Array.isArray(value)) continue;
       out[key] = value
-        .filter((row) => isObject(row) && canSee(level, rowVisibility(row.visibility)))
+        .filter((row) => isObject(row) && canSee(level, rowLevel(row, policy)))
         .map((row) => normaliseRow(row as RawObject, listFields));
     } else {
       out[key] = value;

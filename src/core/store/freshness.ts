@@ -19,6 +19,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { errnoOf } from '../errors.js';
 
 /** The change stamp's name at the library root. */
 export const CHANGE_STAMP_FILE = '.bourdon.stamp';
@@ -60,7 +61,7 @@ function statKey(file: string): string {
     const stat = fs.statSync(file);
     return `${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.size}`;
   } catch (error) {
-    return `missing:${(error as NodeJS.ErrnoException).code ?? ''}`;
+    return `missing:${errnoOf(error) ?? ''}`;
   }
 }
 

@@ -21,11 +21,13 @@ import {
   sessionRow,
   valueAt,
   withIntern,
+  writtenManifest,
   type Intern,
   type ManifestRows,
   type Path,
   type RawObject,
 } from './model.js';
+import { policyOf, rowLevel, type AccessLevel, type VisibilityPolicy } from './visibility.js';
 
 /** A value left out because it does not fit: where (`known_entities[3].name`) and why. */
 export interface Misfit {
@@ -51,22 +53,33 @@ export function readManifest(doc: RawObject, pool: Intern = keep): { rows: Manif
     const misfits: Misfit[] = [];
     const blocks = readFitting(manifestBlocks(), doc, [], misfits) ?? manifestBlocks().parse({});
     const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+    const policy = policyOf(doc);
     return {
       rows: {
         agent: blocks.agent,
         last_updated: asOptionalText(blocks.last_updated),
         capabilities: list(blocks.capabilities),
-        entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits),
-        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits),
-        notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits),
+        entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits, policy),
+        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits, policy),
+        notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits, policy),
       },
       misfits,
     };
   });
 }
 
-/** The rows of one list that fit (each with what does not fit left out); the others are named in `misfits`. */
-function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: string, misfits: Misfit[]): T[] {
+/**
+ * The rows of one list that fit (each with what does not fit left out); the others are named in
+ * `misfits`. Each row's level is read from the row as written under the manifest's policy
+ * (visibility.ts rowLevel, D19), as every other reader of a raw row decides it.
+ */
+function readRows<T extends { visibility: AccessLevel }>(
+  schema: z.ZodType<T>,
+  raw: readonly unknown[],
+  field: string,
+  misfits: Misfit[],
+  policy: VisibilityPolicy | null,
+): T[] {
   const out: T[] = [];
   raw.forEach((item, index) => {
     if (!isObject(item)) {
@@ -76,7 +89,9 @@ function readRows<T>(schema: z.ZodType<T>, raw: readonly unknown[], field: strin
     }
     const parsed = schema.safeParse(item);
     const row = parsed.success ? parsed.data : readFitting(schema, item, [field, index], misfits);
-    if (row !== null) out.push(row);
+    if (row === null) return;
+    if (policy !== null) row.visibility = rowLevel(item, policy);
+    out.push(row);
   });
   return out;
 }
@@ -93,12 +108,47 @@ export function readRow<T>(schema: () => z.ZodType<T>, raw: unknown, pool: Inter
  * left out is added to `misfits`, named from `at` (the document's place in the manifest).
  */
 function readFitting<T>(schema: z.ZodType<T>, doc: RawObject, at: Path, misfits: Misfit[]): T | null {
+  const fitted = fitting(schema, doc, at, misfits);
+  return fitted && fitted.data;
+}
+
+/**
+ * A participant's manifest with each value that does not fit the written model (model.ts
+ * `writtenManifest`) left out at the smallest level, as a read leaves it out, and what was left
+ * out; `manifest` is null when nothing of it fits (its agent block does not). The manifest is not
+ * changed: the result is a copy of the paths to what was dropped, every other key in its place.
+ */
+export function fitWrittenManifest(manifest: RawObject): { manifest: RawObject | null; misfits: Misfit[] } {
+  const misfits: Misfit[] = [];
+  const fitted = fitting(writtenManifest(), manifest, [], misfits);
+  return { manifest: fitted && (fitted.candidate as RawObject), misfits };
+}
+
+/**
+ * Any value read through `schema` as a manifest is: what does not fit left out at the smallest
+ * level (a list item, else the field, else what holds it), and named in `misfits`; `value` is
+ * null when the whole must go. A peer's answer is read so (operations/peer-answers.ts).
+ */
+export function readLeniently<T>(schema: z.ZodType<T>, doc: RawObject): { value: T | null; misfits: Misfit[] } {
+  const misfits: Misfit[] = [];
+  const parsed = schema.safeParse(doc);
+  if (parsed.success) return { value: parsed.data, misfits };
+  return { value: readFitting(schema, doc, [], misfits), misfits };
+}
+
+/** readFitting's work: the parsed value and the document it parsed (`doc` less what was dropped). */
+function fitting<T>(
+  schema: z.ZodType<T>,
+  doc: RawObject,
+  at: Path,
+  misfits: Misfit[],
+): { data: T; candidate: unknown } | null {
   const first = misfits.length;
   const dropped = new Set<string>();
   let candidate: unknown = doc;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const parsed = schema.safeParse(candidate);
-    if (parsed.success) return parsed.data;
+    if (parsed.success) return { data: parsed.data, candidate };
     const drops: Path[] = [];
     for (const issue of parsed.error.issues) {
       const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');

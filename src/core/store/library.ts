@@ -16,7 +16,6 @@ import { entryRows, ManifestLoader } from './loader.js';
 import { type RawObject } from './manifest.js';
 import {
   fileStamp,
-  parseManifest,
   readManifestFile,
   readRecord,
   rereadDocument,
@@ -26,7 +25,7 @@ import {
 } from './manifest-file.js';
 import { contentHash, ParsedCache } from './parsed-cache.js';
 import { libraryPaths, type LibraryPaths } from './paths.js';
-import { PulledManifests } from './pulled.js';
+import { PulledManifests } from './pulled-store.js';
 import { assembleSnapshot, type LibrarySnapshot, type Outcome } from './snapshot.js';
 import { stderrWarn, type Warn } from './warn.js';
 
@@ -69,7 +68,7 @@ export class LibraryStore {
   /** Reads manifests, through the parsed cache for short-lived processes (the CLI). */
   protected readonly loader: ManifestLoader;
   /** Other machines' manifests, pulled through sync, served beside the local ones. */
-  protected readonly pulled: PulledManifests<AgentRecord>;
+  protected readonly pulled: PulledManifests;
   /** The change signals, for a long-lived store; null: every snapshot sweeps. */
   readonly freshness: LibraryFreshness | null;
   private readonly cache = new Map<string, CachedFile>();
@@ -86,7 +85,11 @@ export class LibraryStore {
       this.warn,
       options.keepDocuments ? new WeakMap() : null,
     );
-    this.pulled = new PulledManifests(this.paths.root, parseManifest, this.warn);
+    this.pulled = new PulledManifests(
+      this.paths.root,
+      this.warn,
+      options.cachePath ? `${options.cachePath}-pulled` : null,
+    );
     this.freshness = options.freshness
       ? new LibraryFreshness(this.paths.agents, this.paths.stamp, options.freshness)
       : null;

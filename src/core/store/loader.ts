@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError, readFailureCode } from '../errors.js';
+import { BourdonError, describeError, readFailureCode, errnoOf } from '../errors.js';
 import { isObject, type RawObject } from './manifest.js';
 import {
   fileStamp,
@@ -43,7 +43,7 @@ export class ManifestLoader {
     try {
       entries = fs.readdirSync(this.agentsDir, { withFileTypes: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errnoOf(error) === 'ENOENT') return [];
       throw new BourdonError(`cannot read ${this.agentsDir}: ${describeError(error)}`, readFailureCode(error));
     }
     const out: [string, FileStamp][] = [];

@@ -25,7 +25,8 @@ import { readJson, readJsonRange, trustedPath } from './cache-files.js';
 import { BUCKETS, isOffsetTable, LOOKUP_FILES, settled, type CacheMeta, type ParsedCache } from './parsed-cache.js';
 
 const [HEADER, BUCKET_FILE] = LOOKUP_FILES as [string, string];
-const LOOKUP_FORMAT = 2;
+/** 3: the entries' rows read under their manifest's visibility_policy (parsed-cache.ts format 9). */
+const LOOKUP_FORMAT = 3;
 /** Name buckets: about this many keys each, a power of two between the bounds. */
 const KEYS_PER_BUCKET = 256;
 const MIN_BUCKETS = 16;

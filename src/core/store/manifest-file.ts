@@ -9,7 +9,7 @@ import { interner, isObject, type Intern, type RawObject } from './manifest.js';
 import { readManifest, type Misfit } from './lenient-reader.js';
 import { defineKey, type ManifestRows } from './model.js';
 import type { Warn } from './warn.js';
-import { BourdonError } from '../errors.js';
+import { BourdonError, errnoOf } from '../errors.js';
 import { capDocument, type PulledOrigin } from './pulled.js';
 import { parseYaml, yamlErrorReason } from './yaml.js';
 
@@ -195,7 +195,7 @@ export function rereadDocument(record: AgentRecord): RawObject {
       throw new ManifestError(`it now declares agent id ${JSON.stringify(id)}`);
     return origin ? capDocument(doc, origin.access_level) : doc;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     // The reason names no path: the manifest resource answers it to remote callers.
     const reason =
       error instanceof ManifestError

@@ -6,7 +6,8 @@
  *   the store serves from a manifest someone else wrote (a library's `agents/`, a pulled sync
  *   branch). They keep the engine's lenience (docs/conformance.md): a scalar list field is a
  *   one-item list (D1), a number or true/false where text is expected is its text (D7), an
- *   unknown visibility label is private (D8), a date that names no day leaves a session undated.
+ *   unknown visibility label is private (D8), a date that names no day leaves a session undated;
+ *   the manifest's visibility_policy is applied to each row's level as it is read (D19).
  *   lenient-reader.ts reads a manifest through them, dropping what does not fit at the smallest
  *   level that makes the rest fit.
  * - `writtenManifest`: what a participant hands the writer, checked before anything is written.
@@ -19,7 +20,7 @@
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
 import { dayOf } from './dates.js';
-import { ACCESS_LEVELS, rowVisibility } from './visibility.js';
+import { ACCESS_LEVELS, rowLevel } from './visibility.js';
 
 export type RawObject = Record<string, unknown>;
 
@@ -132,8 +133,9 @@ export const entityRow = lazy(() =>
       summary: asOptionalText(row.summary),
       tags: asList(row.tags),
       valid_to: asOptionalText(row.valid_to),
-      // Absent is public, an unknown label private (D8): never refused.
-      visibility: rowVisibility(row.visibility),
+      // Absent is public, an unknown label private (D8): never refused. The manifest's
+      // visibility_policy, when it has one, is applied by the reader (lenient-reader.ts, D19).
+      visibility: rowLevel(row, null),
     })),
 );
 
@@ -159,7 +161,7 @@ export const sessionRow = lazy(() =>
         project_focus: asList(row.project_focus),
         key_actions: asList(row.key_actions),
         files_touched: asList(row.files_touched),
-        visibility: rowVisibility(row.visibility),
+        visibility: rowLevel(row, null),
       };
     }),
 );
@@ -186,7 +188,7 @@ export const noteRow = lazy(() =>
         title: asOptionalText(row.title),
         tags: asList(row.tags),
         project_focus: asList(row.project_focus),
-        visibility: rowVisibility(row.visibility),
+        visibility: rowLevel(row, null),
       };
     }),
 );
@@ -302,14 +304,21 @@ export function describeMisfit(issue: z.core.$ZodIssue, doc: unknown): string {
 const level = () => z.enum(ACCESS_LEVELS);
 const writtenText = () => z.string();
 const writtenList = () => z.array(z.string());
+/**
+ * A value some sources pass through raw (cascade's entity `type` and `summary`, its session
+ * `cwd`: the participants README): text, a number or true/false, which the read rows read back
+ * as text (D7). Anything else there is left out of the export, never the whole export (runner.ts).
+ */
+const writtenScalar = () => z.union([z.string(), z.number(), z.boolean()]);
+const writtenScalarList = () => z.array(writtenScalar());
 
 /** An entity as a participant writes it (spec §2.3); keys beyond these are the participant's own. */
 export const writtenEntity = lazy(() =>
   z.looseObject({
     name: writtenText().refine((name) => name.trim() !== '', { error: 'expected a name' }),
-    type: writtenText().optional(),
-    aliases: writtenList().optional(),
-    summary: writtenText().optional(),
+    type: writtenScalar().optional(),
+    aliases: writtenScalarList().optional(),
+    summary: writtenScalar().optional(),
     last_touched: writtenText().optional(),
     tags: writtenList().optional(),
     visibility: level().optional(),
@@ -323,10 +332,10 @@ export const writtenSession = lazy(() =>
   z.looseObject({
     // The engine writes a session whose source had no date with an empty one (the reader skips it).
     date: writtenText(),
-    cwd: writtenText().optional(),
-    project_focus: writtenList().optional(),
-    key_actions: writtenList().optional(),
-    files_touched: writtenList().optional(),
+    cwd: writtenScalar().optional(),
+    project_focus: writtenScalarList().optional(),
+    key_actions: writtenScalarList().optional(),
+    files_touched: writtenScalarList().optional(),
     visibility: level().optional(),
   }),
 );
@@ -342,7 +351,7 @@ const visibilityPolicy = lazy(() =>
 );
 
 /** A whole manifest as a participant hands it to the writer. */
-const writtenManifest = lazy(() =>
+export const writtenManifest = lazy(() =>
   z.looseObject({
     spec_version: writtenText(),
     agent: z.looseObject({

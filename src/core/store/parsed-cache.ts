@@ -36,8 +36,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 6: the lookup buckets in one file, entities.jsonl, read by offset (meta.entityOffsets).
  * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
  * 8: the record's rows as the model read them, and what it left out, in rows.json (meta.rows).
+ * 9: each row's level read under its manifest's visibility_policy (D19).
  */
-const CACHE_FORMAT = 8;
+const CACHE_FORMAT = 9;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */

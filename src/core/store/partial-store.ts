@@ -50,19 +50,19 @@ export class PartialLibraryStore extends LibraryStore {
     const files = this.loader.list();
     const view = this.view;
     const key = typeof view === 'object' && 'entity' in view ? foldKey(view.entity) : null;
-    const rowsOf = (meta: CacheMeta): Rows | null => {
+    const rowsIn = (cache: ParsedCache, meta: CacheMeta): Rows | null => {
       if (view === 'ids') return {};
       if ('sessionsSince' in view) {
-        const sessions = disk.sessions(meta, view.sessionsSince);
+        const sessions = cache.sessions(meta, view.sessionsSince);
         return sessions && { sessions };
       }
-      const entities = disk.entities(meta, key!);
+      const entities = cache.entities(meta, key!);
       return entities && { entities };
     };
+    const rowsOf = (meta: CacheMeta): Rows | null => rowsIn(disk, meta);
     const lookup = view === 'ids' || key !== null ? new NameLookup(disk) : null;
     const outcomes = (lookup && this.fromLookup(lookup, files, key, rowsOf)) ?? this.fromEntries(files, lookup, rowsOf);
-    this.pulled.refresh();
-    return assembleSnapshot(outcomes, this.pulled.records(), 0, this.warn);
+    return assembleSnapshot(outcomes, this.pulled.partial(rowsIn), 0, this.warn);
   }
 
   /**

@@ -9,9 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { canSee, isAccessLevel, rowVisibility, type AccessLevel } from './visibility.js';
+import { canSee, isAccessLevel, policyOf, rowLevel, type AccessLevel } from './visibility.js';
 import { isValidAgentId } from './ids.js';
-import { latestForeignDay } from './dates.js';
 import { isObject, type RawObject } from './manifest.js';
 import type { Warn } from './warn.js';
 
@@ -20,6 +19,16 @@ export const PULLED_MARK = 'publication.json';
 const SUFFIX = '.l5.yaml';
 /** Same limit as a local manifest (library.ts MAX_MANIFEST_BYTES). */
 const MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The most one machine may publish: the sum of its published manifests' sizes. A push leaves
+ * out the agents past it, a pull refuses a machine folder over it (docs/sync.md).
+ */
+export const MAX_PUBLICATION_BYTES = 32 * 1024 * 1024;
+/**
+ * The most a library keeps of other machines' manifests in all: a pull refuses the machines
+ * past it, and the store serves no more than this of `pulled/` (docs/sync.md).
+ */
+export const MAX_PULLED_BYTES = 64 * 1024 * 1024;
 
 /** What a pulled record carries besides its rows: who published it, and at which level. */
 export interface PulledOrigin {
@@ -30,7 +39,7 @@ export interface PulledOrigin {
 }
 
 /** The id a pulled agent is served under. */
-function pulledAgentId(machine: string, agent: string): string {
+export function pulledAgentId(machine: string, agent: string): string {
   return `sync:${machine}:${agent}`;
 }
 
@@ -50,7 +59,7 @@ function readPulledMark(machineDir: string, machine: string): PulledMark | null 
   }
 }
 
-interface RowsWithVisibility {
+export interface RowsWithVisibility {
   entities: { visibility: AccessLevel }[];
   sessions: { visibility: AccessLevel; date: string }[];
   notes: { visibility: AccessLevel; date: string }[];
@@ -60,7 +69,7 @@ interface RowsWithVisibility {
  * Drops a pulled record's sessions and notes dated after `latest` (latestForeignDay), as a
  * peer's are: another machine's clock, or its hand, cannot pin a row above every real one.
  */
-function dropFutureRows(record: RowsWithVisibility, latest: string): void {
+export function dropFutureRows(record: RowsWithVisibility, latest: string): void {
   const dated = (row: { date: string }) => !(row.date.slice(0, 10) > latest);
   record.sessions = record.sessions.filter(dated);
   record.notes = record.notes.filter(dated);
@@ -71,7 +80,7 @@ function dropFutureRows(record: RowsWithVisibility, latest: string): void {
  * and a row labelled above the level its machine published at (which an honest push never
  * writes) is not served at all.
  */
-function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
+export function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
   const allowed = (row: { visibility: AccessLevel }) => canSee(level, row.visibility);
   record.entities = record.entities.filter(allowed);
   record.sessions = record.sessions.filter(allowed);
@@ -81,10 +90,10 @@ function capRecordRows(record: RowsWithVisibility, level: AccessLevel): void {
 /** The same cap on a raw document (the manifest resource filters raw rows by their labels). */
 export function capDocument(doc: RawObject, level: AccessLevel): RawObject {
   const out: RawObject = { ...doc };
+  const policy = policyOf(doc);
   for (const field of ['known_entities', 'recent_sessions', 'notes']) {
     const rows = doc[field];
-    if (Array.isArray(rows))
-      out[field] = rows.filter((row) => !isObject(row) || canSee(level, rowVisibility(row.visibility)));
+    if (Array.isArray(rows)) out[field] = rows.filter((row) => !isObject(row) || canSee(level, rowLevel(row, policy)));
   }
   return out;
 }
@@ -101,9 +110,10 @@ export interface PulledFile {
 
 /**
  * Every pulled manifest file, with its machine's level. Folders and files that are not what a
- * pull writes (bad names, links, no mark, too large) are skipped with a warning.
+ * pull writes (bad names, links, no mark, too large, past MAX_PULLED_BYTES in all) are skipped
+ * with a warning.
  */
-function listPulledFiles(
+export function listPulledFiles(
   root: string,
   warn: Warn,
   marks: Map<string, { key: string; mark: PulledMark | null }> = new Map(),
@@ -116,6 +126,7 @@ function listPulledFiles(
     return [];
   }
   const out: PulledFile[] = [];
+  let total = 0;
   for (const entry of machines.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (!entry.isDirectory() || !isValidAgentId(entry.name)) continue;
     const machineDir = path.join(base, entry.name);
@@ -156,6 +167,12 @@ function listPulledFiles(
         warn(`skipping ${full}: not a regular file within the size limit`);
         continue;
       }
+      // What a pull keeps in all is what is served: files placed past it by other means are not.
+      if (total + stat.size > MAX_PULLED_BYTES) {
+        warn(`skipping ${full}: pulled manifests past ${MAX_PULLED_BYTES / (1024 * 1024)} MiB in all are not served`);
+        continue;
+      }
+      total += stat.size;
       out.push({
         machine: entry.name,
         level: mark.access_level,
@@ -166,74 +183,4 @@ function listPulledFiles(
     }
   }
   return out;
-}
-
-/**
- * The pulled records of a library, parsed once per file version. `parse` is the store's own
- * manifest reader (through the L5 model, which tells `warn` what it left out); the record it
- * gives is renamed to its provenance id and capped.
- */
-export class PulledManifests<R extends RowsWithVisibility & { id: string; origin?: PulledOrigin }> {
-  private readonly cache = new Map<string, { key: string; record: R | null }>();
-  private current: R[] = [];
-  /** Each warning once per store: a server refreshes on every request. */
-  private readonly warned = new Set<string>();
-  private readonly warn: Warn;
-  private readonly marks = new Map<string, { key: string; mark: PulledMark | null }>();
-
-  constructor(
-    private readonly root: string,
-    private readonly parse: (bytes: Buffer, file: string, full: string, warn: Warn) => R,
-    warn: Warn,
-  ) {
-    this.warn = (message) => {
-      if (this.warned.has(message)) return;
-      this.warned.add(message);
-      warn(message);
-    };
-  }
-
-  /** Re-reads what changed; true when the set of records changed. */
-  refresh(): boolean {
-    const files = listPulledFiles(this.root, this.warn, this.marks);
-    // Part of every record's key: what "after tomorrow" drops changes with the day.
-    const latest = latestForeignDay(new Date());
-    let changed = files.length !== this.cache.size;
-    const seen = new Set<string>();
-    for (const pulled of files) {
-      seen.add(pulled.path);
-      const key = `${pulled.key}:${latest}`;
-      const cached = this.cache.get(pulled.path);
-      if (cached && cached.key === key) continue;
-      changed = true;
-      this.cache.set(pulled.path, { key, record: this.load(pulled, latest) });
-    }
-    for (const file of [...this.cache.keys()])
-      if (!seen.has(file)) {
-        this.cache.delete(file);
-        changed = true;
-      }
-    if (changed) this.current = [...this.cache.values()].flatMap((entry) => (entry.record ? [entry.record] : []));
-    return changed;
-  }
-
-  records(): readonly R[] {
-    return this.current;
-  }
-
-  private load(pulled: PulledFile, latest: string): R | null {
-    const agent = pulled.file.slice(0, -SUFFIX.length);
-    try {
-      const record = this.parse(fs.readFileSync(pulled.path), pulled.file, pulled.path, this.warn);
-      if (record.id !== agent) throw new Error(`it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
-      capRecordRows(record, pulled.level);
-      dropFutureRows(record, latest);
-      record.id = pulledAgentId(pulled.machine, agent);
-      record.origin = { machine: pulled.machine, agent, access_level: pulled.level };
-      return record;
-    } catch (error) {
-      this.warn(`skipping ${pulled.path}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
-      return null;
-    }
-  }
 }

@@ -10,9 +10,12 @@ export {
   ACCESS_LEVELS,
   canSee,
   isAccessLevel,
+  labelLevel,
   lowerLevel,
-  rowVisibility,
+  policyOf,
+  rowLevel,
   type AccessLevel,
+  type VisibilityPolicy,
 } from '../store/visibility.js';
 
 interface AccessRequest {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { maskTokens } from './token-mask.js';
 import type * as Readline from 'node:readline';
+import { errnoOf } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -109,7 +110,7 @@ function openForAppend(auditPath: string): number {
     try {
       return open();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (errnoOf(error) !== 'ENOENT') throw error;
     }
   }
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -141,7 +142,7 @@ function rotateAudit(auditPath: string, inode: number, keep: number): void {
       try {
         fs.renameSync(`${auditPath}.${n}`, `${auditPath}.${n + 1}`);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        if (errnoOf(error) !== 'ENOENT') throw error;
       }
     }
     fs.renameSync(auditPath, `${auditPath}.1`);
@@ -193,7 +194,7 @@ export function readAudit(auditPath: string): AuditRecord[] {
     try {
       text += fs.readFileSync(file, 'utf8') + '\n';
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (errnoOf(error) !== 'ENOENT') throw error;
     }
   }
   const out: AuditRecord[] = [];
@@ -240,7 +241,7 @@ export async function queryAudit(auditPath: string, filter: AuditFilter = {}): P
       fs.accessSync(file, fs.constants.R_OK);
       stream = fs.createReadStream(file, { encoding: 'utf8' });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (errnoOf(error) === 'ENOENT') continue;
       throw error;
     }
     const lines = readline.createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });

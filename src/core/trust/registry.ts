@@ -11,7 +11,7 @@ import { isTempOf, sweepAtomicTemps, writeFileDurably } from '../fs/atomic.js';
 import { lockFileSync } from '../fs/gate.js';
 import { TIERS, type Caller, type Tier } from './caller.js';
 import { maskTokens } from './token-mask.js';
-import { BourdonError, describeError, UsageError } from '../errors.js';
+import { BourdonError, describeError, UsageError, errnoOf } from '../errors.js';
 import { pyRepr, truthy } from '../python-str.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../store/ids.js';
 import { utcSeconds } from '../store/dates.js';
@@ -111,7 +111,7 @@ export class FederationRegistry {
       mtimeMs = Number(stat.mtimeNs / 1_000_000n);
       key = `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}:${stat.dev}`;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoOf(error);
       key = code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : `error:${code ?? 'unknown'}`;
     }
     const settled = this.readAt - this.readMtimeMs > RACY_WINDOW_MS;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import type * as Zlib from 'node:zlib';
 import { writeDurable, type LibraryFiles } from '../fs/atomic.js';
 import { lazy } from '../lazy.js';
+import { errnoOf } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 /** `node:zlib` (and the streams it loads), on first use: a read command reaches this module but never archives. */
@@ -179,7 +180,7 @@ export function decodeArchive(file: string, files: LibraryFiles): Buffer {
   try {
     base = files.readFile(baseFile);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+    if (errnoOf(error) === 'ENOENT')
       throw new ArchiveDamaged(`${path.basename(file)} needs ${path.basename(baseFile)}, which is gone`);
     throw error;
   }

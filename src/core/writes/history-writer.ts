@@ -19,7 +19,7 @@ import {
   type LibraryFiles,
 } from '../fs/atomic.js';
 import { steadyNow } from './clock.js';
-import { BourdonError, describeError } from '../errors.js';
+import { BourdonError, describeError, errnoOf } from '../errors.js';
 import type { GateHandle } from '../fs/gate.js';
 import { ArchiveDamaged, baseName, decodeArchive, packedName, writeArchive, type ArchiveListing } from './archive.js';
 import {
@@ -50,7 +50,7 @@ function prepareHistoryDir(paths: LibraryPaths, agentId: string): string {
   try {
     fs.mkdirSync(paths.history, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errnoOf(error) !== 'EEXIST') throw error;
   }
   refuseLink(paths.history);
   if ((fs.statSync(paths.history).mode & 0o077) !== 0) fs.chmodSync(paths.history, 0o700);
@@ -58,7 +58,7 @@ function prepareHistoryDir(paths: LibraryPaths, agentId: string): string {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (errnoOf(error) !== 'EEXIST') throw error;
   }
   refuseLink(dir);
   return dir;

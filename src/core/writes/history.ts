@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_FILES, type LibraryFiles } from '../fs/atomic.js';
 import { refuseLink } from '../fs/real-folder.js';
-import { BourdonError, describeError, readFailureCode } from '../errors.js';
+import { BourdonError, describeError, readFailureCode, errnoOf } from '../errors.js';
 import type { LibraryPaths } from '../store/library.js';
 import { makeRecord, parseVersionRecord, sha256, type VersionRecord } from './version-record.js';
 import { ArchiveDamaged, decodeArchive, listArchiveNames, packedName, type ArchiveListing } from './archive.js';
@@ -71,7 +71,7 @@ export function readArchivedBytes(dir: string, version: number, files: LibraryFi
 class HistoryUnreadable extends BourdonError {}
 
 export function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  return errnoOf(error) === 'ENOENT';
 }
 
 /** Only ENOENT means "absent"; any other error (EIO, EMFILE, EACCES) stops the operation. */

@@ -4,7 +4,7 @@
  * row as the writer's ceiling allows, stamped. Pure: no file is written here, so it runs on a
  * server's write thread as well as in place (commit-steps.ts).
  */
-import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { canSee, policyOf, rowLevel, type AccessLevel, type VisibilityPolicy } from '../trust/access.js';
 import { pyRepr } from '../python-str.js';
 import { enumError, type CommitArgs } from './commit-input.js';
 import { MAX_MANIFEST_BYTES } from '../store/library.js';
@@ -99,9 +99,12 @@ export interface BuiltManifest {
   payloadCounts: CommitCounts;
 }
 
-/** Whether a row is one a writer capped at `ceiling` may see (and so merge into or count). */
-function visibleAt(ceiling: AccessLevel, row: unknown): boolean {
-  return isObject(row) && canSee(ceiling, rowVisibility(row.visibility));
+/**
+ * Whether a row is one a writer capped at `ceiling` may see (and so merge into or count): at
+ * the level its manifest's visibility_policy gives it (D19), as every read sees it.
+ */
+function visibleAt(ceiling: AccessLevel, row: unknown, policy: VisibilityPolicy | null): boolean {
+  return isObject(row) && canSee(ceiling, rowLevel(row, policy));
 }
 
 /**
@@ -115,10 +118,11 @@ function mergeVisibleRows(
   listFields: readonly string[],
   existingKey: (row: RawObject) => string | null,
   ceiling: AccessLevel,
+  policy: VisibilityPolicy | null,
   incomingKey = existingKey,
 ): { added: number; updated: number } {
   if (ceiling === 'private') return mergeRows(rows, incoming, listFields, existingKey, incomingKey);
-  const visible = rows.filter((row) => visibleAt(ceiling, row));
+  const visible = rows.filter((row) => visibleAt(ceiling, row, policy));
   const before = visible.length;
   const counts = mergeRows(visible, incoming, listFields, existingKey, incomingKey);
   for (let index = before; index < visible.length; index += 1) rows.push(visible[index]);
@@ -128,7 +132,8 @@ function mergeVisibleRows(
 /** The rows of `existing` a writer capped at `ceiling` may not see: a capped replace keeps them. */
 function hiddenRows(existing: RawObject | null, key: string, ceiling: AccessLevel): unknown[] {
   const rows = existing?.[key];
-  return Array.isArray(rows) ? rows.filter((row) => isObject(row) && !visibleAt(ceiling, row)) : [];
+  const policy = policyOf(existing);
+  return Array.isArray(rows) ? rows.filter((row) => isObject(row) && !visibleAt(ceiling, row, policy)) : [];
 }
 
 /** Builds the manifest a commit writes (the engine's commit_l5, plus notes). */
@@ -153,6 +158,9 @@ export function buildManifest(
       recent_sessions: [],
       known_entities: [],
     };
+    // A replace keeps the manifest's visibility_policy (D19): a commit cannot set one, and the
+    // rows a capped writer's replace keeps (hiddenRows) stay at the level the policy gave them.
+    if (existing && existing.visibility_policy !== undefined) manifest.visibility_policy = existing.visibility_policy;
   } else {
     manifest = base;
     if (!isObject(manifest.agent)) manifest.agent = {};
@@ -183,7 +191,7 @@ export function buildManifest(
     notes = rowList(manifest, 'notes', file);
     for (const row of keptNotes) notes.push(row);
   }
-  const payloadCounts = mergeCommitRows({ entities, sessions, notes }, args, ceiling);
+  const payloadCounts = mergeCommitRows({ entities, sessions, notes }, args, ceiling, policyOf(manifest));
   sortSessions(sessions);
   return { manifest, payloadCounts };
 }
@@ -197,6 +205,7 @@ export function mergeCommitRows(
   into: { entities: unknown[]; sessions: unknown[]; notes: unknown[] | null },
   rows: Pick<CommitArgs, 'entities' | 'sessions' | 'notes'>,
   ceiling: AccessLevel = 'private',
+  policy: VisibilityPolicy | null = null,
 ): CommitCounts {
   const incoming = (list: unknown[] | null | undefined) => (list ?? []) as RawObject[];
   const e = mergeVisibleRows(
@@ -205,11 +214,12 @@ export function mergeCommitRows(
     ENTITY_LIST_FIELDS,
     entityKey,
     ceiling,
+    policy,
     incomingEntityKey,
   );
-  const s = mergeVisibleRows(into.sessions, incoming(rows.sessions), SESSION_LIST_FIELDS, sessionKey, ceiling);
+  const s = mergeVisibleRows(into.sessions, incoming(rows.sessions), SESSION_LIST_FIELDS, sessionKey, ceiling, policy);
   const notesAdded = into.notes
-    ? mergeVisibleRows(into.notes, incoming(rows.notes), NOTE_LIST_FIELDS, noteKey, ceiling).added
+    ? mergeVisibleRows(into.notes, incoming(rows.notes), NOTE_LIST_FIELDS, noteKey, ceiling, policy).added
     : 0;
   return {
     entities_added: e.added,
@@ -224,5 +234,7 @@ export function mergeCommitRows(
 export function rowCount(manifest: RawObject, key: string, ceiling: AccessLevel = 'private'): number {
   const value = manifest[key];
   if (!Array.isArray(value)) return 0;
-  return ceiling === 'private' ? value.length : value.filter((row) => visibleAt(ceiling, row)).length;
+  if (ceiling === 'private') return value.length;
+  const policy = policyOf(manifest);
+  return value.filter((row) => visibleAt(ceiling, row, policy)).length;
 }

@@ -1,10 +1,12 @@
 /**
  * What changed from one manifest to another (explain_memory_change's answer, and the preview of
  * promoting a staged write): the rows a level may see, keyed as merges key them, every field of
- * an added or removed row and every changed field of a changed one, every value redacted
- * (spec §7), long lists cut. Pure; no file access.
+ * an added or removed row and every changed field of a changed one. A read (explain_memory_change,
+ * `bourdon diff`) shows every value redacted (spec §7) and long lists cut; the review of a staged
+ * write (`whole`) shows every value whole, every character that promoting would write, so what a
+ * reviewer approves is what goes live. Pure; no file access.
  */
-import { canSee, rowVisibility, type AccessLevel } from '../trust/access.js';
+import { canSee, policyOf, rowLevel, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 import { pyStr, truthy } from '../python-str.js';
 import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
@@ -20,18 +22,39 @@ export interface FieldChange {
   after: unknown;
 }
 
-/** A value as a diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
-function shown(value: unknown): unknown {
+/** How a diff shows a value and a text: redacted for a read, whole for a review. */
+interface Shower {
+  value(value: unknown): unknown;
+  text(text: string): string;
+}
+
+/** A value as a read's diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
+function redactedValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return redactText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) {
-    const items = value.slice(0, MAX_LIST_ITEMS).map(shown);
+    const items = value.slice(0, MAX_LIST_ITEMS).map(redactedValue);
     if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);
     return items;
   }
   return redactText(JSON.stringify(value));
 }
+
+/**
+ * A value as a review shows it: whole — every string as it is, every item of a list, an object
+ * as its JSON (every character of it). Iterative over lists: a staged file's nesting is bounded
+ * by the commit's depth check, but the review never needs the stack for it.
+ */
+function wholeValue(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map((item) => (Array.isArray(item) ? JSON.stringify(item) : wholeValue(item)));
+  return JSON.stringify(value);
+}
+
+const REDACTED_SHOWER: Shower = { value: redactedValue, text: (text) => redactText(text) };
+const WHOLE_SHOWER: Shower = { value: wholeValue, text: (text) => text };
 
 /** One field of an added or removed row, as a diff shows it. */
 export interface RowField {
@@ -45,20 +68,20 @@ export interface RowField {
  * the row's order, redacted. A reviewer sees what a row would answer (its aliases, summary,
  * tags, actions), not only its name.
  */
-function rowFields(row: RawObject, naming: readonly string[]): RowField[] {
-  const out: RowField[] = [{ field: 'visibility', value: rowVisibility(row.visibility) }];
+function rowFields(show: Shower, row: RawObject, naming: readonly string[]): RowField[] {
+  const out: RowField[] = [{ field: 'visibility', value: levels.get(row) ?? rowLevel(row, null) }];
   for (const [field, value] of Object.entries(row))
-    if (field !== 'visibility' && !naming.includes(field)) out.push({ field, value: shown(value) });
+    if (field !== 'visibility' && !naming.includes(field)) out.push({ field, value: show.value(value) });
   return out;
 }
 
-function fieldChanges(before: RawObject, after: RawObject, skip: readonly string[] = []): FieldChange[] {
+function fieldChanges(show: Shower, before: RawObject, after: RawObject, skip: readonly string[] = []): FieldChange[] {
   const fields = [...Object.keys(before), ...Object.keys(after).filter((key) => !(key in before))];
   const out: FieldChange[] = [];
   for (const field of fields) {
     if (skip.includes(field)) continue;
     if (!sameValue(before[field], after[field]))
-      out.push({ field, before: shown(before[field]), after: shown(after[field]) });
+      out.push({ field, before: show.value(before[field]), after: show.value(after[field]) });
   }
   return out;
 }
@@ -79,6 +102,9 @@ export function sideOf(data: Buffer | null): Side {
   }
 }
 
+/** Each row rowsByKey kept, with the level its manifest's visibility_policy gives it (D19). */
+const levels = new WeakMap<RawObject, AccessLevel>();
+
 /** Visible rows of one list, keyed; a later duplicate key wins. */
 function rowsByKey(
   doc: RawObject | null,
@@ -88,8 +114,12 @@ function rowsByKey(
 ): Map<string, RawObject> {
   const out = new Map<string, RawObject>();
   const rows = doc && Array.isArray(doc[field]) ? (doc[field] as unknown[]) : [];
+  const policy = policyOf(doc);
   for (const row of rows) {
-    if (!isObject(row) || !canSee(level, rowVisibility(row.visibility))) continue;
+    if (!isObject(row)) continue;
+    const visibility = rowLevel(row, policy);
+    if (!canSee(level, visibility)) continue;
+    levels.set(row, visibility);
     const key = keyOf(row);
     if (key !== null) out.set(key, row);
   }
@@ -102,13 +132,13 @@ interface RowDiff {
   changed: { before: RawObject; after: RawObject; fields: FieldChange[] }[];
 }
 
-function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>): RowDiff {
+function diffRows(show: Shower, before: Map<string, RawObject>, after: Map<string, RawObject>): RowDiff {
   const out: RowDiff = { added: [], removed: [], changed: [] };
   for (const [key, row] of after) {
     const old = before.get(key);
     if (!old) out.added.push(row);
     else {
-      const fields = fieldChanges(old, row);
+      const fields = fieldChanges(show, old, row);
       if (fields.length) out.changed.push({ before: old, after: row, fields });
     }
   }
@@ -116,8 +146,6 @@ function diffRows(before: Map<string, RawObject>, after: Map<string, RawObject>)
   return out;
 }
 
-/** `shown` of a text or null: redacted text, or null. */
-const shownText = (value: string | null): string | null => (value === null ? null : redactText(value));
 /** The text of a field as Python's truthiness and str() read it, or null. */
 const textOrNull = (value: unknown): string | null => (truthy(value) ? pyStr(value) : null);
 
@@ -125,23 +153,32 @@ const textOrNull = (value: unknown): string | null => (truthy(value) ? pyStr(val
 export type SessionId = { date: string | null; cwd: string | null };
 export type NoteId = { date: string | null; title: unknown; text: string | null };
 
-const entityName = (row: RawObject): string => redactText(pyStr(row.name));
-const sessionId = (row: RawObject): SessionId => ({
-  date: shownText(textOrNull(row.date)),
-  cwd: shownText(textOrNull(row.cwd)),
-});
-const noteId = (row: RawObject): NoteId => ({
-  date: shownText(textOrNull(row.date)),
-  title: shown(row.title),
-  text: shownText(textOrNull(row.text)),
-});
-const entityRow = (row: RawObject) => ({ name: entityName(row), fields: rowFields(row, ['name']) });
-const sessionRow = (row: RawObject) => ({ ...sessionId(row), fields: rowFields(row, ['date', 'cwd']) });
-const noteRow = (row: RawObject) => ({ ...noteId(row), fields: rowFields(row, ['date', 'title', 'text']) });
+/** How a diff names and lists rows, its values shown by `show`. */
+function rowShapes(show: Shower) {
+  const shownText = (value: string | null): string | null => (value === null ? null : show.text(value));
+  const entityName = (row: RawObject): string => show.text(pyStr(row.name));
+  const sessionId = (row: RawObject): SessionId => ({
+    date: shownText(textOrNull(row.date)),
+    cwd: shownText(textOrNull(row.cwd)),
+  });
+  const noteId = (row: RawObject): NoteId => ({
+    date: shownText(textOrNull(row.date)),
+    title: show.value(row.title),
+    text: shownText(textOrNull(row.text)),
+  });
+  return {
+    entityName,
+    sessionId,
+    noteId,
+    entityRow: (row: RawObject) => ({ name: entityName(row), fields: rowFields(show, row, ['name']) }),
+    sessionRow: (row: RawObject) => ({ ...sessionId(row), fields: rowFields(show, row, ['date', 'cwd']) }),
+    noteRow: (row: RawObject) => ({ ...noteId(row), fields: rowFields(show, row, ['date', 'title', 'text']) }),
+  };
+}
 
 const ROW_FIELDS = ['known_entities', 'recent_sessions', 'notes'];
 
-function agentChanges(before: Side, after: Side): FieldChange[] {
+function agentChanges(show: Shower, before: Side, after: Side): FieldChange[] {
   const out: FieldChange[] = [];
   if (before.unreadable || after.unreadable) {
     const state = (side: Side) => (side.unreadable ? 'not a readable manifest' : side.doc ? 'manifest' : 'absent');
@@ -151,29 +188,46 @@ function agentChanges(before: Side, after: Side): FieldChange[] {
   const a = after.doc ?? {};
   const agentBefore = isObject(b.agent) ? b.agent : {};
   const agentAfter = isObject(a.agent) ? a.agent : {};
-  for (const change of fieldChanges(agentBefore, agentAfter)) out.push({ ...change, field: `agent.${change.field}` });
-  for (const change of fieldChanges(b, a, [...ROW_FIELDS, 'agent'])) out.push(change);
+  for (const change of fieldChanges(show, agentBefore, agentAfter))
+    out.push({ ...change, field: `agent.${change.field}` });
+  for (const change of fieldChanges(show, b, a, [...ROW_FIELDS, 'agent'])) out.push(change);
   return out;
+}
+
+export interface DiffOptions {
+  /**
+   * Every value whole (the review of a staged write: what promoting would write, every
+   * character); else redacted and cut as reads show text (spec §7).
+   */
+  whole?: boolean;
 }
 
 /**
  * What changed from one manifest to another, as explain_memory_change shows it: rows the
- * level may see, keyed as merges key them, every value redacted. Also used to preview what
- * promoting a staged write would change.
+ * level may see, keyed as merges key them, every value redacted. Also used, `whole`, to
+ * preview what promoting a staged write would change.
  */
-export function diffManifests(older: Side, newer: Side, level: AccessLevel) {
+export function diffManifests(older: Side, newer: Side, level: AccessLevel, options: DiffOptions = {}) {
+  const show = options.whole ? WHOLE_SHOWER : REDACTED_SHOWER;
+  const { entityName, sessionId, noteId, entityRow, sessionRow, noteRow } = rowShapes(show);
   const entities = diffRows(
+    show,
     rowsByKey(older.doc, 'known_entities', entityKey, level),
     rowsByKey(newer.doc, 'known_entities', entityKey, level),
   );
   const sessions = diffRows(
+    show,
     rowsByKey(older.doc, 'recent_sessions', sessionKey, level),
     rowsByKey(newer.doc, 'recent_sessions', sessionKey, level),
   );
-  const notes = diffRows(rowsByKey(older.doc, 'notes', noteKey, level), rowsByKey(newer.doc, 'notes', noteKey, level));
+  const notes = diffRows(
+    show,
+    rowsByKey(older.doc, 'notes', noteKey, level),
+    rowsByKey(newer.doc, 'notes', noteKey, level),
+  );
   const counts = (diff: RowDiff) => `+${diff.added.length} -${diff.removed.length} ~${diff.changed.length}`;
   return {
-    agent_changes: agentChanges(older, newer),
+    agent_changes: agentChanges(show, older, newer),
     entities: {
       added: entities.added.map(entityRow),
       removed: entities.removed.map(entityRow),

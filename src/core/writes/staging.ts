@@ -40,7 +40,8 @@ import {
   type CommitSummary,
 } from './writes.js';
 import { diffManifests, type ManifestDiff } from './manifest-diff.js';
-import { digestOf, readStagedBytes, stagedChangedMessage } from './staged-digest.js';
+import { digestOf, readLiveForDigest, readStagedBytes, stagedChangedMessage } from './staged-digest.js';
+import { redactSecretsIn } from '../trust/redaction.js';
 
 /**
  * Staged rows come from quarantined members, who never read above team: promoting them (and
@@ -227,17 +228,22 @@ function checkAgentId(agentId: string): void {
   if (!isValidAgentId(agentId)) throw new BourdonError(invalidAgentIdMessage(agentId), 'invalid_input');
 }
 
-/** The commit a staged file becomes when it is promoted: its rows, merged. */
+/**
+ * The commit a staged file becomes when it is promoted: its rows, merged. A promotion is a
+ * commit: the secret values in what it brings are redacted, as commit_to_federation redacts
+ * them (a staged file edited by hand, or staged before a rule existed, still never carries one
+ * live). The review runs the same, so it shows exactly what promoting writes.
+ */
 function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
   const agent = isObject(doc.agent) ? doc.agent : {};
   return {
     agent_id: agentId,
     agent_type: (agent.type as string | undefined) ?? null,
-    instance: (agent.instance as string | undefined) ?? null,
-    role_narrative: (agent.role_narrative as string | undefined) ?? null,
-    entities: listOf(doc, 'known_entities'),
-    sessions: listOf(doc, 'recent_sessions'),
-    notes: listOf(doc, 'notes'),
+    instance: redactSecretsIn((agent.instance as string | undefined) ?? null),
+    role_narrative: redactSecretsIn((agent.role_narrative as string | undefined) ?? null),
+    entities: redactSecretsIn(listOf(doc, 'known_entities')),
+    sessions: redactSecretsIn(listOf(doc, 'recent_sessions')),
+    notes: redactSecretsIn(listOf(doc, 'notes')),
     mode: 'merge',
   };
 }
@@ -245,14 +251,15 @@ function stagedCommitArgs(doc: RawObject, agentId: string): CommitArgs {
 export interface PromotionPreview {
   agent_id: string;
   staged: StagedWrite[];
-  /** What promoting every staged write now would change in the live manifest (redacted). */
+  /** What promoting every staged write now would change in the live manifest: every value whole (a renderer escapes it). */
   diff: ManifestDiff | null;
   /** Why the promotion would be refused, or null. */
   error: string | null;
   /**
    * SHA-256 over the staged files this preview read (caller, agent and bytes of each, in path
-   * order): a promotion given it promotes only those bytes, so a reviewer's "yes" covers what
-   * was shown and nothing staged after. Null when nothing is staged.
+   * order) and the live manifest's bytes it merged them into: what the diff shows follows from
+   * exactly these, so a promotion given it writes what was shown — nothing staged after, and no
+   * merge into a live manifest that changed meanwhile. Null when nothing is staged.
    */
   digest: string | null;
 }
@@ -267,8 +274,8 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
   checkAgentId(agentId);
   const staged = listStaged(ctx.store, ctx.now()).filter((item) => item.agent_id === agentId);
   const files = readStagedBytes(staged);
-  const digest = digestOf(files);
   const livePath = path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
+  const digest = digestOf(files, readLiveForDigest(livePath));
   const fail = (error: string): PromotionPreview => ({ agent_id: agentId, staged, diff: null, error, digest });
   if (staged.length === 0) return fail(`no staged writes for agent ${pyRepr(agentId)}`);
   let live: RawObject | null;
@@ -291,7 +298,9 @@ export function previewPromotion(ctx: OperationContext, agentId: string): Promot
       return fail(`cannot promote ${item.path}: ${describeError(error)}`);
     }
   }
-  const diff = diffManifests({ doc: live, unreadable: false }, { doc: merged, unreadable: false }, ctx.caller.ceiling);
+  const diff = diffManifests({ doc: live, unreadable: false }, { doc: merged, unreadable: false }, ctx.caller.ceiling, {
+    whole: true,
+  });
   return { agent_id: agentId, staged, diff, error: null, digest };
 }
 
@@ -324,7 +333,8 @@ export async function promoteStaged(
       if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
       // Read once under the gate (no staged write can land meanwhile): the bytes hashed are the bytes promoted.
       const files = readStagedBytes(staged);
-      if (options.digest !== undefined && digestOf(files) !== options.digest)
+      const livePath = path.join(ctx.store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
+      if (options.digest !== undefined && digestOf(files, readLiveForDigest(livePath)) !== options.digest)
         throw new BourdonError(stagedChangedMessage(agentId), 'conflict');
       const members = [...new Set(files.map(({ item }) => item.caller))].join(', ');
       auditReview(
@@ -376,7 +386,11 @@ export async function rejectStaged(
   return withLibraryGate(store.paths, () => {
     const staged = listStaged(store).filter((item) => item.agent_id === agentId);
     if (staged.length === 0) throw new BourdonError(`no staged writes for agent ${pyRepr(agentId)}`, 'not_found');
-    if (options.digest !== undefined && digestOf(readStagedBytes(staged)) !== options.digest)
+    const livePath = path.join(store.paths.agents, `${agentId}${MANIFEST_SUFFIX}`);
+    if (
+      options.digest !== undefined &&
+      digestOf(readStagedBytes(staged), readLiveForDigest(livePath)) !== options.digest
+    )
       throw new BourdonError(stagedChangedMessage(agentId, 'reject'), 'conflict');
     const members = [...new Set(staged.map((item) => item.caller))].join(', ');
     auditReview(

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { BourdonError } from '../errors.js';
-import { canSee, rowVisibility } from '../trust/access.js';
+import { canSee, policyOf, rowLevel } from '../trust/access.js';
 import type { LibraryFiles } from '../fs/atomic.js';
 import type { GateHandle } from '../fs/gate.js';
 import { isObject, type RawObject } from '../store/manifest.js';
@@ -64,7 +64,8 @@ export function runCountsJob(job: CountsJob, files?: LibraryFiles): RowCounts[] 
     const count = (field: string) => {
       const rows = doc?.[field];
       if (!Array.isArray(rows)) return doc ? 0 : null;
-      return rows.filter((row) => isObject(row) && canSee(job.ceiling, rowVisibility(row.visibility))).length;
+      const policy = policyOf(doc);
+      return rows.filter((row) => isObject(row) && canSee(job.ceiling, rowLevel(row, policy))).length;
     };
     return { entities: count('known_entities'), sessions: count('recent_sessions'), notes: count('notes') };
   });

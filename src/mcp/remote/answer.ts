@@ -4,11 +4,19 @@ import { readPeerAnswer } from '../../core/operations/peer-answers.js';
 import { UnusableAnswer } from '../../core/federation/remote-failure.js';
 
 /**
- * The payload of a peer's tool result: the first text item, JSON, parsed through the answer
- * model (readPeerAnswer). An answer that does not fit, a refusal or an error result is thrown
- * as the peer's error (UnusableAnswer), one line.
+ * The payload of a peer's tool result: the first text item, JSON, read through the answer
+ * model (readPeerAnswer), values that do not fit left out. An answer with nothing to read, a
+ * refusal or an error result is thrown as the peer's error (UnusableAnswer), one line.
  */
 export function answerPayload(tool: string, result: { content?: unknown; isError?: unknown }): AnyAnswer {
+  return readAnswer(tool, result).payload;
+}
+
+/** answerPayload, with the line saying what was left out of the answer (null when nothing). */
+export function readAnswer(
+  tool: string,
+  result: { content?: unknown; isError?: unknown },
+): { payload: AnyAnswer; leftOut: string | null } {
   const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
   const text = first && typeof first === 'object' && 'text' in first ? first.text : undefined;
   if (typeof text !== 'string') throw new UnusableAnswer(`peer answered ${tool} without a text result`);
@@ -21,5 +29,5 @@ export function answerPayload(tool: string, result: { content?: unknown; isError
   const read = readPeerAnswer(tool, raw);
   if ('error' in read) throw new UnusableAnswer(read.error);
   if (result.isError) throw new UnusableAnswer(`peer answered ${tool} with an error result`);
-  return read.payload;
+  return read;
 }

@@ -65,6 +65,15 @@ function carriesDroppedTag(tags: readonly unknown[]): boolean | undefined {
   return tags.some((tag) => typeof tag === 'string' && DROPPED_TAGS.has(tag));
 }
 
+/**
+ * Whether an entity says it is private itself (`visibility: private`, any case, trimmed): it is
+ * left out as a private-tagged one is. The engine's exporter writes it without its label, so a
+ * row Windsurf keeps private would be read as public (the participants README, "cascade").
+ */
+function labelledPrivate(item: Record<string, unknown>): boolean {
+  return typeof item.visibility === 'string' && item.visibility.trim().toLowerCase() === 'private';
+}
+
 function entityOf(
   item: unknown,
   index: number,
@@ -72,7 +81,7 @@ function entityOf(
   file: string,
 ): Record<string, unknown> | undefined {
   const name = entityName(item);
-  if (name === undefined || !isMapping(item)) return undefined;
+  if (name === undefined || !isMapping(item) || labelledPrivate(item)) return undefined;
   const at = (field: string): FieldAt => ({ reader, file, field: `entities[${index}].${field}` });
   const tags = pyItems(item.tags, at('tags'));
   const dropped = carriesDroppedTag(tags);

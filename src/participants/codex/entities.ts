@@ -22,10 +22,17 @@ import { LIMITS, scrub } from './scrubber.js';
 import { codePointLength, compareCodePoints, dedupe, lowerKey, pyRegex, strip } from './text.js';
 
 /** An entity as this participant builds it: the L5 model's written entity, with the keys it always sets. */
-export type Entity = WrittenEntity & { type: string; aliases: string[]; tags: string[]; visibility: 'team' };
+export type Entity = WrittenEntity & {
+  type: string;
+  summary?: string;
+  aliases: string[];
+  tags: string[];
+  visibility: 'team';
+};
 
 /** A session as this participant builds it: the L5 model's written session, with the keys it always sets. */
 export type Session = WrittenSession & {
+  cwd?: string;
   project_focus: string[];
   key_actions: string[];
   files_touched: string[];

@@ -54,7 +54,7 @@ function storageDir(environment: ExportEnvironment, reader: SourceReader, wslUse
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', ...tail);
   if (platform === 'win32') return env.APPDATA ? path.join(env.APPDATA, ...tail) : undefined;
   if (reader.isDir(wslUsers)) {
-    for (const user of reader.list(wslUsers)) {
+    for (const user of reader.list(wslUsers, { order: 'listing' })) {
       const candidate = path.join(wslUsers, user, 'AppData', 'Roaming', ...tail);
       if (reader.isDir(candidate)) return candidate;
     }
@@ -77,7 +77,7 @@ function readerFor(environment: ExportEnvironment, wslUsers: string): SourceRead
 function chatFolders(reader: SourceReader, storage: string | undefined): string[] {
   if (!storage || !reader.isDir(storage)) return [];
   return reader
-    .list(storage)
+    .list(storage, { order: 'listing' })
     .map((workspace) => path.join(storage, workspace, CHAT_FOLDER))
     .filter((folder) => reader.isDir(folder));
 }
@@ -245,7 +245,7 @@ export async function exportCopilotVscode(
   const memories: Record<string, unknown>[] = [];
   for (const folder of folders) {
     const dir = path.join(folder, 'transcripts');
-    for (const name of reader.list(dir)) {
+    for (const name of reader.list(dir, { order: 'listing' })) {
       if (!name.endsWith('.jsonl')) continue;
       const transcript = readTranscript(reader, path.join(dir, name));
       if (transcript) transcripts.push(transcript);

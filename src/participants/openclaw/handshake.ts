@@ -4,8 +4,9 @@
  * read from it. Pure functions over the parsed status object.
  */
 import { truthy } from '../../core/python-str.js';
+import { redactSecrets } from '../../core/trust/redaction.js';
 import { PyFloat } from '../python-json.js';
-import { pyStrip } from '../scrub.js';
+import { boundText, pyStrip } from '../scrub.js';
 
 /** The first OpenClaw version this export reads (the engine's: 2026.1.29). */
 export const MIN_VERSION: readonly number[] = [2026, 1, 29];
@@ -66,12 +67,35 @@ export function authenticationOn(status: Status): boolean {
   return false;
 }
 
-/** Why the instance is refused, or undefined when the handshake passes; `version` is what it reported. */
+/** Longest version shown in a message or written into `capabilities`, in code points. */
+export const MAX_VERSION_CHARS = 64;
+/** What is read of a version before it is cleaned: far past anything shown. */
+const VERSION_READ_CHARS = 4096;
+/** Control and invisible characters (terminal escapes, bidi overrides): a version shows none of them. */
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * The version as it is shown and written (`capabilities: [openclaw <version>]`): an instance
+ * reports any string there, so control and invisible characters become spaces, whitespace is
+ * collapsed, secret values are redacted (`[redacted]`) and it is cut at MAX_VERSION_CHARS
+ * (ending in `…`). The handshake compares the version as reported.
+ */
+export function shownVersion(version: string): string {
+  const read = version.length > VERSION_READ_CHARS ? version.slice(0, VERSION_READ_CHARS) : version;
+  return boundText(redactSecrets(read.replace(UNPRINTABLE, ' ')), MAX_VERSION_CHARS);
+}
+
+/**
+ * Why the instance is refused, or undefined when the handshake passes; `version` is what it
+ * reported, as shownVersion shows it.
+ */
 export function handshakeProblem(status: Status): { version?: string; problem?: string } {
-  const version = reportedVersion(status);
-  if (version === undefined)
+  const reported = reportedVersion(status);
+  if (reported === undefined)
     return { problem: '/api/status reports no version (version, openclaw_version or app_version)' };
-  const numbers = versionNumbers(version);
+  const version = shownVersion(reported);
+  const numbers = versionNumbers(reported);
   if (numbers.length === 0)
     return {
       version,

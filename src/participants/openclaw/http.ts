@@ -1,7 +1,9 @@
 /**
  * The one network source of the participants: GET requests to an OpenClaw instance, bounded
  * and confined (docs/participants.md, docs/security.md). Each request has a connect timeout
- * (DNS and TCP) and a total one (until the last byte of the answer); an answer is read only up
+ * (DNS and TCP), and one total timeout bounds them all: a client's requests, redirects included,
+ * end by the same deadline (a chain of same-origin redirects cannot each start a fresh budget);
+ * an answer is read only up
  * to a size cap; a redirect is followed only within the instance's own origin (scheme, host and
  * port), never to another host, which would carry the token away; proxy variables are not
  * honoured (the token would pass through the proxy). The token goes only into the
@@ -20,6 +22,7 @@ export interface InstanceClientOptions {
   /** The bearer token (OPENCLAW_TOKEN); undefined sends no Authorization header. */
   readonly token?: string;
   readonly connectTimeoutMs: number;
+  /** Until the last byte of the last answer: every request of this client, counted from its first. */
   readonly timeoutMs: number;
   readonly maxBytes: number;
 }
@@ -59,7 +62,7 @@ function transportFailure(error: unknown, url: URL): string {
       const within = failure.budgetMs === undefined ? 'in time' : `within ${seconds(failure.budgetMs)}`;
       return failure.what === 'connection'
         ? `no connection to ${where} ${within} (the connect timeout, --connect-timeout)`
-        : `${where}${url.pathname} did not answer ${within} (the timeout, --timeout)`;
+        : `${where}${url.pathname} did not answer ${within} (the timeout, --timeout, bounds the whole export)`;
     }
     case 'too-large':
       return `${url.pathname} answered more than ${failure.limit} bytes (the cap, BOURDON_OPENCLAW_MAX_BYTES); refused`;
@@ -91,6 +94,9 @@ function seconds(ms: number): string {
  * and throws InstanceUnreachable for everything else, its message masked.
  */
 export class InstanceClient {
+  /** When the total timeout ends (a steady clock, ms), set by the first request. */
+  private deadline: number | undefined;
+
   constructor(private readonly options: InstanceClientOptions) {}
 
   /** `text` with the token (and anything else credential-shaped) masked, wherever it appears. */
@@ -131,6 +137,8 @@ export class InstanceClient {
   /** One request: the answer read whole, or where it redirects to. */
   private once(url: URL, withToken: boolean): Promise<InstanceAnswer | { redirect: string }> {
     const { token, connectTimeoutMs, timeoutMs, maxBytes } = this.options;
+    this.deadline ??= performance.now() + timeoutMs;
+    const remaining = Math.max(0, this.deadline - performance.now());
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'User-Agent': `bourdon/${packageInfo().version}`,
@@ -181,7 +189,7 @@ export class InstanceClient {
         if (!socket.connecting) connected();
         else socket.once('connect', connected);
       });
-      timers.push(setTimeout(() => fail(new RemoteTimeout(timeoutMs, 'answer')), timeoutMs));
+      timers.push(setTimeout(() => fail(new RemoteTimeout(timeoutMs, 'answer')), remaining));
       request.end();
     });
   }

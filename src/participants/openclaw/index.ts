@@ -7,15 +7,17 @@
  * host, the token only in its header). OpenClaw is a quarantined member: without `--out` its
  * export is staged for review, not written live (`staged`).
  */
-import { BourdonError, UsageError, type ErrorCode } from '../../core/errors.js';
+import { BourdonError, type ErrorCode } from '../../core/errors.js';
+import { plural } from '../../core/store/words.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import { isoInstant } from '../../core/native/python-dates.js';
 import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
-import { parsePythonJson, PyFloat } from '../python-json.js';
+import { NestedTooDeep, parsePythonJson, PyFloat } from '../python-json.js';
 import { pyStrip, scrubNativeText } from '../scrub.js';
 import { handshakeProblem } from './handshake.js';
-import { InstanceClient, InstanceUnreachable, type InstanceClientOptions } from './http.js';
+import { InstanceClient, InstanceUnreachable } from './http.js';
+import { INSECURE_VARIABLE, instanceSettings, shownUrl, tokenOf, type InstanceSettings } from './settings.js';
 
 const OPENCLAW_ID = 'openclaw';
 
@@ -24,87 +26,19 @@ const ROLE_NARRATIVE =
   'A quarantined member: its export is staged for an operator to review and promote before the ' +
   'other agents see it.';
 
-/** The engine's default instance. */
-const DEFAULT_URL = 'http://127.0.0.1:8080';
-/** Until the TCP connection is made (DNS included), per request. */
-const DEFAULT_CONNECT_TIMEOUT_SECONDS = 5;
-/** Until the last byte of an answer, per request. */
-const DEFAULT_TIMEOUT_SECONDS = 30;
-/** The largest answer read: 10,000 sessions take about 2 MB; far past that is not an OpenClaw answer. */
-const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
-
 const MAX_MEMORIES = 100;
 const MAX_SESSIONS = 50;
 const MAX_TAGS = 8;
 const MAX_PROJECTS = 5;
 
-type Env = ExportEnvironment['env'];
 type Item = Record<string, unknown>;
 
-/** A variable's value; an empty one counts as unset (README, Environment). */
-function setting(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function positiveNumber(env: Env, name: string, flag: string, fallback: number, max: number): number {
-  const raw = setting(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw.trim());
-  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value > max)
-    throw new UsageError(`${flag} (${name}) must be a number above 0 and at most ${max} (got ${JSON.stringify(raw)})`);
-  return value;
-}
-
-/** Where the instance is and how it is asked: OPENCLAW_URL (or --url), OPENCLAW_TOKEN, the limits. */
-export interface InstanceSettings {
-  /** The instance URL as given, trailing `/` removed: also the manifest's `agent.instance`. */
-  readonly url: string;
-  readonly client: InstanceClientOptions;
-}
-
-function instanceSettings(env: Env): InstanceSettings {
-  const url = (setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL).replace(/\/+$/, '');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new UsageError(`the OpenClaw URL ${JSON.stringify(url)} (--url or OPENCLAW_URL) is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new UsageError(`the OpenClaw URL must start with http:// or https:// (got ${parsed.protocol})`);
-  // Credentials in the URL would be written into the manifest (agent.instance) and shown in messages.
-  if (parsed.username || parsed.password)
-    throw new UsageError('the OpenClaw URL carries credentials; give the token in OPENCLAW_TOKEN, not in the URL');
-  if (parsed.search || parsed.hash)
-    throw new UsageError(
-      'the OpenClaw URL is a base address: scheme, host, port and an optional path, no ?query or #fragment',
-    );
-  const token = setting(env, 'OPENCLAW_TOKEN');
-  if (token !== undefined && !/^[\x21-\x7e]+$/.test(token))
-    throw new UsageError(
-      'OPENCLAW_TOKEN holds a space, a control or a non-ASCII character, which a bearer token cannot (its value is not shown)',
-    );
-  return {
-    url,
-    client: {
-      baseUrl: url,
-      token,
-      connectTimeoutMs:
-        positiveNumber(
-          env,
-          'BOURDON_OPENCLAW_CONNECT_TIMEOUT',
-          '--connect-timeout',
-          DEFAULT_CONNECT_TIMEOUT_SECONDS,
-          3600,
-        ) * 1000,
-      timeoutMs: positiveNumber(env, 'BOURDON_OPENCLAW_TIMEOUT', '--timeout', DEFAULT_TIMEOUT_SECONDS, 3600) * 1000,
-      maxBytes: Math.floor(
-        positiveNumber(env, 'BOURDON_OPENCLAW_MAX_BYTES', 'the answer cap', DEFAULT_MAX_BYTES, Number.MAX_SAFE_INTEGER),
-      ),
-    },
-  };
-}
+/**
+ * Deepest nesting of lists and objects a field of a memory or a session may have: a field nested
+ * deeper (tags 2,500 lists deep) is skipped, with one warning for the route. None of the fields
+ * read is meant to nest at all; reading one as text (`str()`) recurses once per level.
+ */
+const MAX_FIELD_DEPTH = 32;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -118,9 +52,40 @@ function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
   }
   try {
     return { value: parsePythonJson(text) };
-  } catch {
-    return { problem: 'a body that is not JSON' };
+  } catch (error) {
+    return { problem: error instanceof NestedTooDeep ? `a body of ${error.message}` : 'a body that is not JSON' };
   }
+}
+
+/** Whether `value` nests lists or objects more than `limit` levels deep; iterative, whatever the depth. */
+function nestedDeeper(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object' || item instanceof PyFloat) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** `items` without their fields nested deeper than MAX_FIELD_DEPTH; one warning for the route when any. */
+function withoutDeepFields(items: Item[], route: string, warnings: string[]): Item[] {
+  let skipped = 0;
+  const out = items.map((item) => {
+    const deep = Object.keys(item).filter((key) => nestedDeeper(item[key], MAX_FIELD_DEPTH));
+    if (deep.length === 0) return item;
+    skipped += deep.length;
+    const kept: Item = {};
+    for (const [key, value] of Object.entries(item))
+      if (!deep.includes(key)) Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
+    return kept;
+  });
+  if (skipped > 0)
+    warnings.push(
+      `openclaw: ${route}: ${plural(skipped, 'field')} nested more than ${MAX_FIELD_DEPTH} levels deep skipped`,
+    );
+  return out;
 }
 
 /** A JSON object (a Python dict): not a list, and not one of python-json.ts's floats. */
@@ -182,7 +147,7 @@ async function listed(client: InstanceClient, route: string, key: string, warnin
     warnings.push(`openclaw: ${route} answered ${describeJson(list)} where a list of ${key} belongs; no ${key} read`);
     return [];
   }
-  return list.filter(isItem);
+  return withoutDeepFields(list.filter(isItem), route, warnings);
 }
 
 function describeJson(value: unknown): string {
@@ -290,19 +255,6 @@ async function exportOpenclaw(environment: ExportEnvironment): Promise<Participa
   };
 }
 
-/** The instance URL as doctor may show it when it is refused: never the credentials it may carry. */
-function shownUrl(env: Env): string {
-  try {
-    const url = new URL(setting(env, 'OPENCLAW_URL') ?? DEFAULT_URL);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'OPENCLAW_URL (not an http or https URL)';
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    return 'OPENCLAW_URL (not a URL)';
-  }
-}
-
 /**
  * Whether an instance answers at the URL: one GET of `/api/status` without the token, bounded by
  * the connect timeout (doctor and export-all ask before exporting). Any HTTP answer counts.
@@ -331,7 +283,7 @@ export const openclawParticipant: Participant = {
   help: {
     summary: "Stage an OpenClaw instance's memories and sessions for review.",
     reads:
-      'Reads a running OpenClaw instance over its HTTP API (--url, else $OPENCLAW_URL, else http://127.0.0.1:8080): /api/status first — an instance older than 2026.1.29 or without authentication is refused (exit 1, nothing written) — then /api/sessions and /api/memories. The bearer token comes from $OPENCLAW_TOKEN only (never a flag: it would show in `ps` and your shell history) and is never printed, logged or written. Each request has a connect timeout (5 s) and a total one (30 s), answers over 32 MiB are refused, a redirect to another host is never followed and proxy variables are ignored.',
+      'Reads a running OpenClaw instance over its HTTP API (--url, else $OPENCLAW_URL, else http://127.0.0.1:8080): /api/status first — an instance older than 2026.1.29 or without authentication is refused (exit 1, nothing written) — then /api/sessions and /api/memories. The bearer token comes from $OPENCLAW_TOKEN only (never a flag: it would show in `ps` and your shell history) and is never printed, logged or written. Each connection has a timeout (5 s) and the whole export one (30 s, redirects included), answers over 32 MiB are refused, a redirect to another host is never followed and proxy variables are ignored. The token is never sent over plain http to another machine without --insecure, and if the instance echoes it back, it is removed from everything written or printed.',
     writes:
       'OpenClaw is a quarantined member: the manifest is staged at <library>/staging/openclaw/openclaw.l5.yaml, not written live — review it with `bourdon staging list --diff` and merge it with `bourdon staging promote openclaw`. With --out FILE it is written to FILE instead. docs/security.md has the network rules.',
     flags: [
@@ -350,8 +302,16 @@ export const openclawParticipant: Participant = {
       {
         name: 'timeout',
         env: 'BOURDON_OPENCLAW_TIMEOUT',
-        description: 'Seconds to wait for each whole answer (default $BOURDON_OPENCLAW_TIMEOUT, else 30).',
+        description:
+          'Seconds the whole export may take, every request and redirect (default $BOURDON_OPENCLAW_TIMEOUT, else 30).',
         helpValue: '<seconds>',
+      },
+      {
+        name: 'insecure',
+        env: INSECURE_VARIABLE,
+        description: `Send OPENCLAW_TOKEN over plain http to a host other than this machine (default $${INSECURE_VARIABLE}); anyone on the way can read it.`,
+        helpValue: '',
+        switch: true,
       },
     ],
     examples: [
@@ -362,4 +322,5 @@ export const openclawParticipant: Participant = {
   },
   sources,
   export: exportOpenclaw,
+  secrets: (environment) => [tokenOf(environment.env)].filter((token): token is string => token !== undefined),
 };

@@ -1,6 +1,8 @@
 /**
  * A manifest diff as HTML (what a staged promotion or a version changed): the agent's fields,
- * then entities, sessions and notes added, removed and changed, each with its fields.
+ * then entities, sessions and notes added, removed and changed, each with its fields. Every
+ * value as the diff carries it (whole in a staged review, redacted in a version's), escaped by
+ * `html`, in a `.v` span that keeps its spaces and wraps it anywhere: never cut.
  */
 import type { FieldChange, ManifestDiff, RowField } from '../../core/writes/manifest-diff.js';
 import { html, type SafeHtml } from '../html.js';
@@ -11,19 +13,21 @@ function shownValue(value: unknown): string {
   return String(value);
 }
 
+/** A value in its `.v` span. */
+function v(value: unknown): SafeHtml {
+  return html`<span class="v">${shownValue(value)}</span>`;
+}
+
 function fieldList(fields: FieldChange[]): SafeHtml {
   return html`<ul class="fields">
-    ${fields.map(
-      (f) =>
-        html`<li><code>${f.field}</code>: <del>${shownValue(f.before)}</del> → <ins>${shownValue(f.after)}</ins></li>`,
-    )}
+    ${fields.map((f) => html`<li><code>${f.field}</code>: <del>${v(f.before)}</del> → <ins>${v(f.after)}</ins></li>`)}
   </ul>`;
 }
 
 type DiffBody = Pick<ManifestDiff, 'agent_changes' | 'entities' | 'sessions' | 'notes'>;
 
 export function renderDiff(diff: DiffBody): SafeHtml {
-  // Values are already redacted strings (or null) by the diff.
+  // Values are as the diff carries them (redacted or whole); `html` escapes them.
   type Row = { date: unknown; cwd?: unknown; title?: unknown; text?: unknown };
   const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
   const session = (s: Row) => `${text(s.date) || '-'}${s.cwd ? ` ${text(s.cwd)}` : ''}`;
@@ -31,7 +35,7 @@ export function renderDiff(diff: DiffBody): SafeHtml {
   type Listed = { label: string; fields: RowField[] };
   const rowList = (fields: RowField[]) =>
     html`<ul class="fields">
-      ${fields.map((f) => html`<li><code>${f.field}</code>: ${shownValue(f.value)}</li>`)}
+      ${fields.map((f) => html`<li><code>${f.field}</code>: ${v(f.value)}</li>`)}
     </ul>`;
   const section = (
     title: string,
@@ -43,11 +47,11 @@ export function renderDiff(diff: DiffBody): SafeHtml {
       ? html`<section class="diff-section">
           <h3>${title}</h3>
           <ul class="diff">
-            ${added.map((r) => html`<li class="add"><span aria-label="added">+</span> ${r.label}${rowList(r.fields)}</li>`)}
+            ${added.map((r) => html`<li class="add"><span aria-label="added">+</span> ${v(r.label)}${rowList(r.fields)}</li>`)}
             ${removed.map(
-              (r) => html`<li class="del"><span aria-label="removed">−</span> ${r.label}${rowList(r.fields)}</li>`,
+              (r) => html`<li class="del"><span aria-label="removed">−</span> ${v(r.label)}${rowList(r.fields)}</li>`,
             )}
-            ${changed.map((c) => html`<li class="chg"><span aria-label="changed">~</span> ${c.label}${fieldList(c.fields)}</li>`)}
+            ${changed.map((c) => html`<li class="chg"><span aria-label="changed">~</span> ${v(c.label)}${fieldList(c.fields)}</li>`)}
           </ul>
         </section>`
       : '';

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeError } from '../../errors.js';
+import { describeError, errnoOf } from '../../errors.js';
 import { trustedCacheStat } from '../../store/cache-files.js';
 import { check, plural, type CheckResult } from './check.js';
 
@@ -66,7 +66,7 @@ export function auditCheck(file: string): CheckResult {
         'audit',
         'audit log',
         'fail',
-        `${file} is not writable (${(error as NodeJS.ErrnoException).code ?? describeError(error)})`,
+        `${file} is not writable (${errnoOf(error) ?? describeError(error)})`,
         ['calls are still answered, but rollbacks are refused until it is'],
       );
     }
@@ -83,7 +83,7 @@ export function auditCheck(file: string): CheckResult {
       'audit',
       'audit log',
       'fail',
-      `${file} cannot be created (${(error as NodeJS.ErrnoException).code ?? describeError(error)} on ${dir})`,
+      `${file} cannot be created (${errnoOf(error) ?? describeError(error)} on ${dir})`,
       ['calls are still answered, but rollbacks are refused until it can'],
     );
   }

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAccessLevel, rowVisibility } from '../../store/visibility.js';
+import { isAccessLevel, labelLevel } from '../../store/visibility.js';
 import { readManifest } from '../../store/lenient-reader.js';
 import { MANIFEST_SUFFIX, parseManifest, type LibraryStore, type LibrarySnapshot } from '../../store/library.js';
 import {
@@ -227,6 +227,7 @@ function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
   else if (typeof doc.last_updated !== 'string' || !ISO_DATETIME.test(doc.last_updated.trim())) {
     warn.push(`last_updated ${JSON.stringify(doc.last_updated)} is not an ISO datetime`);
   }
+  policyProblem(doc.visibility_policy, warn);
   for (const field of ['capabilities', 'known_entities', 'recent_sessions', 'notes']) {
     const value = doc[field];
     if (value !== undefined && value !== null && !Array.isArray(value)) fail.push(`${field} is not a list (ignored)`);
@@ -257,11 +258,29 @@ function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
 function visibilityProblem(row: RawObject, where: string, warn: string[]): void {
   const value = row.visibility;
   if (value === undefined || value === null || isAccessLevel(value)) return;
-  const level = rowVisibility(value);
+  const level = labelLevel(value);
   // `TEAM` and ' team ' are read as team (labels are trimmed, case-insensitive): worth tidying, not a problem.
   if (typeof value === 'string' && value.trim().toLowerCase() === level) {
     warn.push(`${where}.visibility ${JSON.stringify(value)} is read as ${level}; write it as '${level}'`);
   } else {
     warn.push(`${where}.visibility ${JSON.stringify(value)} is unknown: read as private`);
   }
+}
+
+/** A visibility_policy that reads unlabelled rows as private though it may not mean to (D19). */
+function policyProblem(policy: unknown, warn: string[]): void {
+  if (policy === undefined || policy === null) return;
+  if (!isObject(policy)) {
+    warn.push('visibility_policy is not a mapping: rows without a visibility are read as private');
+    return;
+  }
+  const value = policy.default;
+  if (value === undefined || value === null || isAccessLevel(value)) return;
+  const level = labelLevel(value);
+  if (typeof value === 'string' && value.trim().toLowerCase() === level)
+    warn.push(`visibility_policy.default ${JSON.stringify(value)} is read as ${level}; write it as '${level}'`);
+  else
+    warn.push(
+      `visibility_policy.default ${JSON.stringify(value)} is unknown: rows without a visibility are read as private`,
+    );
 }

@@ -12,6 +12,8 @@ export interface PeerProbe {
   reachable: boolean;
   latency_ms: number | null;
   error: string | null;
+  /** What was left out of its answer as not fitting; the peer still answered. */
+  left_out?: string | null;
 }
 
 export async function peersChecks(
@@ -50,7 +52,7 @@ export async function peersChecks(
   const down = results.filter(({ result }) => !result.reachable);
   const details = results.map(({ peer, result }) =>
     result.reachable
-      ? `${peer.name}: reachable in ${result.latency_ms ?? '?'} ms`
+      ? `${peer.name}: reachable in ${result.latency_ms ?? '?'} ms${result.left_out ? `; ${result.left_out}` : ''}`
       : `${peer.name}: unreachable (${result.error ?? 'no answer'})`,
   );
   out.push(
