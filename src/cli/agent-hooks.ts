@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { packageRoot } from '../core/admin/package-root.js';
-import { BourdonError, describeError, readFailureCode } from '../core/errors.js';
+import { BourdonError, describeError, errnoOf, readFailureCode } from '../core/errors.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { shellWord } from './output.js';
 
@@ -71,7 +71,7 @@ function readText(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (errnoOf(error) === 'ENOENT') return null;
     throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
   }
 }

@@ -33,7 +33,7 @@ export interface ExportOutcome {
 }
 
 /** Manifests larger than this are not diffed (the watch would hold them in memory): counts are said instead. */
-const MAX_DIFF_BYTES = 4 * 1024 * 1024;
+const MAX_DIFF_BYTES = 1024 * 1024;
 
 /** What `bourdon <topic> export --json` answers (cli/export-command.ts ExportPayload), the fields read here. */
 interface ExportAnswer {

@@ -2,7 +2,7 @@
 // `unshare -rm` with a small tmpfs mounted on <dir> (as disk-fault.mjs does), so ENOSPC comes
 // from the kernel through the real write path. Fills the tmpfs, starts the watch (its start-up
 // export of cascade fails), changes the source while the disk is full (not said again), frees
-// the space, changes it again (exported). Prints one JSON object.
+// the space, changes it again (exported). The disk fills once the watch is running (its lock taken). Prints one JSON object.
 // Usage: node watch-disk.mjs <repoRoot> <dir> <home>
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,14 +23,6 @@ const memory = (names) =>
   ].join('\n');
 fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
 fs.mkdirSync(path.dirname(cascade), { recursive: true });
-fs.writeFileSync(cascade, memory(['Alpha']));
-// Full: a filler up to the last byte.
-const stat = fs.statfsSync(dir);
-try {
-  fs.writeFileSync(filler, Buffer.alloc(Number(stat.bavail * stat.bsize), 0x46));
-} catch {
-  // full already: what we want
-}
 const child = spawn(
   process.execPath,
   [path.join(repoRoot, 'bin', 'run.js'), 'watch', '--json', '--debounce', '100', '--library', library],
@@ -44,7 +36,11 @@ child.stderr.on('data', (chunk) => (stderr += chunk));
 const events = [];
 const waiters = [];
 readline.createInterface({ input: child.stdout }).on('line', (line) => {
-  events.push(JSON.parse(line));
+  try {
+    events.push(JSON.parse(line));
+  } catch {
+    stderr += `${line}\n`;
+  }
   for (const waiter of [...waiters]) waiter();
 });
 const waitFor = (test, from = 0) =>
@@ -62,6 +58,15 @@ const waitFor = (test, from = 0) =>
   });
 const result = {};
 try {
+  await waitFor((e) => e.event === 'watching');
+  // Full: a filler up to the last byte.
+  const stat = fs.statfsSync(dir);
+  try {
+    fs.writeFileSync(filler, Buffer.alloc(Number(stat.bavail * stat.bsize), 0x46));
+  } catch {
+    // full already: what we want
+  }
+  fs.writeFileSync(cascade, memory(['Alpha']));
   result.failed = await waitFor((e) => e.event === 'failed' && e.agent === 'cascade');
   // Changed again on the full disk: tried, not said again (the marker is the status file's next write… none: wait a while).
   fs.writeFileSync(cascade, memory(['Alpha', 'Beta']));

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { errnoOf } from '../errors.js';
 import { configPaths, envValue, type Env } from './config.js';
 
 /** The last thing the watch did for one agent. */
@@ -68,7 +69,7 @@ export function watchRunning(libraryRoot: string, status: WatchStatus | null): b
     process.kill(status.pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoOf(error) === 'EPERM';
   }
 }
 
