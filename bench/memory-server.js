@@ -16,7 +16,14 @@ import { pathToFileURL } from 'node:url';
 import { generateLibrary } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
 
-const MEMORY_SERVER = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+export const MEMORY_SERVER = path.join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-memory',
+  'dist',
+  'index.js',
+);
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
@@ -26,7 +33,7 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-function rssMb(pid) {
+export function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
@@ -34,7 +41,7 @@ function rssMb(pid) {
  * The memory server's JSONL for the library's public entities, and the names to search:
  * `{ file, entities, bytes, names }`.
  */
-async function memoryFileFor(library, dir) {
+export async function memoryFileFor(library, dir) {
   const { LibraryStore } = await import(pathToFileURL(path.join(ROOT, 'dist', 'core', 'store', 'library.js')).href);
   const store = new LibraryStore(library, { warn: () => {} });
   const byName = new Map();
@@ -64,7 +71,7 @@ async function memoryFileFor(library, dir) {
   return { file, entities: rows.length, bytes: Buffer.byteLength(text), names };
 }
 
-async function connect(name, command, args, env) {
+export async function connect(name, command, args, env) {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const client = new Client({ name: 'bench-memory', version: '1' });
@@ -74,7 +81,7 @@ async function connect(name, command, args, env) {
 }
 
 /** One timed pass: `runs` calls cycling through the names; wall samples (ms) and server CPU (ms). */
-async function pass(server, tool, argsFor, names, runs) {
+export async function pass(server, tool, argsFor, names, runs) {
   const samples = [];
   let answerBytes = 0;
   const before = cpuMs(server.pid);
@@ -88,7 +95,7 @@ async function pass(server, tool, argsFor, names, runs) {
   return { samples, cpu: cpuMs(server.pid) - before, answerBytes };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const p95 = (values) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 const round = (ms) => Math.round(ms * 1000) / 1000;

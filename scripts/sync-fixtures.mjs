@@ -1,21 +1,13 @@
 #!/usr/bin/env node
-// Replaces test/fixtures/conformance with ../shared/conformance (or $BOURDON_SHARED_DIR/conformance),
-// so the copy the tests read is the one the steering repo published.
+// Replaces test/fixtures/conformance and test/fixtures/search with ../shared/conformance and
+// ../shared/search (or under $BOURDON_SHARED_DIR), so the copies the tests read are the ones the
+// steering repo published.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shared = process.env.BOURDON_SHARED_DIR ?? path.resolve(root, '..', 'shared');
-const source = path.join(shared, 'conformance');
-const target = path.join(root, 'test', 'fixtures', 'conformance');
-
-if (!fs.existsSync(source)) {
-  console.error(`fixtures:sync: ${source} does not exist; nothing to copy from.`);
-  process.exit(1);
-}
-fs.rmSync(target, { recursive: true, force: true });
-fs.cpSync(source, target, { recursive: true });
 // The shared folder is read-only in CI; the copy must stay writable for the next sync.
 const makeWritable = (dir) => {
   fs.chmodSync(dir, 0o755);
@@ -25,5 +17,16 @@ const makeWritable = (dir) => {
     else fs.chmodSync(full, 0o644);
   }
 };
-makeWritable(target);
-console.log(`fixtures:sync: copied ${source} to ${path.relative(root, target)}`);
+
+for (const name of ['conformance', 'search']) {
+  const source = path.join(shared, name);
+  const target = path.join(root, 'test', 'fixtures', name);
+  if (!fs.existsSync(source)) {
+    console.error(`fixtures:sync: ${source} does not exist; nothing to copy from.`);
+    process.exit(1);
+  }
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.cpSync(source, target, { recursive: true });
+  makeWritable(target);
+  console.log(`fixtures:sync: copied ${source} to ${path.relative(root, target)}`);
+}

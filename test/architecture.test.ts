@@ -126,6 +126,7 @@ describe('architecture: operations are called through their declarations', () =>
       'listMemoryVersions',
       'explainMemoryChange',
       'rollbackAgentMemory',
+      'searchMemory',
     ]);
     expect(handlers.size).toBe(OPERATIONS.length);
     const adapterFiles = [

@@ -97,7 +97,7 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
 
   it('says where it forwards on stderr, never the token', () => {
     expect(bridge.stderr()).toMatch(
-      /bridging stdio to http:\/\/127\.0\.0\.1:\d+\/mcp \(bourdon-l6 [\d.]+, MCP 2026-07-28; tools: all, 15 offered; token: from BOURDON_PEER_BRIDGE_TEST\)/,
+      /bridging stdio to http:\/\/127\.0\.0\.1:\d+\/mcp \(bourdon-l6 [\d.]+, MCP 2026-07-28; tools: all, 16 offered; token: from BOURDON_PEER_BRIDGE_TEST\)/,
     );
     expect(bridge.stderr()).not.toContain(token);
   });
@@ -105,7 +105,7 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
   it('lists the same tools (names, descriptions, input schemas) and resource templates as the server', async () => {
     const [viaBridge, viaDirect] = await Promise.all([bridge.client.listTools(), direct.listTools()]);
     expect(viaBridge.tools).toEqual(viaDirect.tools);
-    expect(viaBridge.tools).toHaveLength(15);
+    expect(viaBridge.tools).toHaveLength(16);
     const [bridgeTemplates, directTemplates] = await Promise.all([
       bridge.client.listResourceTemplates(),
       direct.listResourceTemplates(),
@@ -243,7 +243,7 @@ describe('bourdon serve --url: a stdio bridge to a running HTTP server', () => {
         message: expect.stringContaining('Unknown tool: nope'),
       });
       expect(fs.readFileSync(path.join(serverHome, 'audit.jsonl'), 'utf8')).toBe(before); // never forwarded
-      expect(readOnly.stderr()).toContain('tools: read, 13 offered');
+      expect(readOnly.stderr()).toContain('tools: read, 14 offered');
     } finally {
       await readOnly.client.close();
     }

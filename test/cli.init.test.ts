@@ -92,9 +92,12 @@ describe('bourdon init on a terminal (the wizard)', () => {
   it('takes the defaults on Enter and, run again, reports what exists without issuing a new token', async () => {
     const { library, home, userHome } = setup();
     const env = { BOURDON_HOME: home, HOME: userHome, BOURDON_LIBRARY: library, NO_COLOR: '1' };
-    const steps = (member: boolean) => [
+    const steps = (member: boolean, again = false) => [
       { expect: 'Library folder', send: ENTER },
-      { expect: 'Register a member', send: member ? `y${ENTER}` : ENTER },
+      again
+        ? // A second run names the member already registered, and asks about another one.
+          { expect: /Already registered: laptop \(trusted\)[\s\S]*Register another member/, send: `y${ENTER}` }
+        : { expect: 'Register a member', send: member ? `y${ENTER}` : ENTER },
       ...(member
         ? [
             { expect: 'Member id', send: `laptop${ENTER}` },
@@ -114,7 +117,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
     tokenIn(firstScreen);
     expect(firstScreen).toContain('"mcpServers"');
 
-    const second = await runInPty(['init'], steps(true), { env });
+    const second = await runInPty(['init'], steps(true, true), { env });
     const secondScreen = stripAnsi(second.output);
     expect(second.code, secondScreen).toBe(0);
     expect(secondScreen).toMatch(/exists\s+library/);
@@ -148,6 +151,25 @@ describe('bourdon init on a terminal (the wizard)', () => {
     expect(result.code, screen).toBe(0);
     expect(screen).toMatch(/exported\s+claude-code: version 1, 1 entity/);
     expect(fs.existsSync(path.join(library, 'agents', 'claude-code.l5.yaml'))).toBe(true);
+
+    // Run again: the agent in the library is named as set up, and not offered again.
+    const again = await runInPty(
+      ['init'],
+      [
+        { expect: 'Library folder', send: `${library}${ENTER}` },
+        { expect: 'Register a member', send: ENTER },
+        { expect: 'Add a peer', send: ENTER },
+        { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
+        { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+      ],
+      { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
+    );
+    const againScreen = stripAnsi(again.output);
+    expect(again.code, againScreen).toBe(0);
+    expect(againScreen).toContain('In the library already: claude-code');
+    expect(againScreen).not.toContain('Export the memory of these agents');
+    expect(againScreen).toMatch(/in the library: claude-code \(refresh them: bourdon export-all\)/);
+    expect(againScreen).not.toContain('not exported yet');
   });
 
   it('Ctrl-C stops the wizard and changes nothing', async () => {
@@ -299,5 +321,14 @@ describe('bourdon init without a terminal', () => {
       known_entities: { name: string }[];
     };
     expect(manifest.known_entities.map((entity) => entity.name)).toEqual(['Orchard']);
+
+    // A third run: what is in the library is said as set up, not as waiting for an export.
+    const third = await runCli(['init', '--yes', '--library', library], { env, cwd: userHome });
+    expect(third.stdout).toMatch(
+      /Agents on this machine\n\s+in the library: claude-code \(refresh them: bourdon export-all\)/,
+    );
+    expect(third.stdout).not.toContain('not exported yet');
+    const json = await runCli(['init', '--yes', '--library', library, '--json'], { env, cwd: userHome });
+    expect(JSON.parse(json.stdout).agents_in_library).toEqual(['claude-code']);
   });
 });

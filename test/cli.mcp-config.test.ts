@@ -239,7 +239,7 @@ describe('bourdon mcp-config', () => {
     expect((await run(['--token-env', 'X'])).code).toBe(2);
   });
 
-  it('the stdio snippet really starts a working server (a real MCP client lists the 15 tools)', async () => {
+  it('the stdio snippet really starts a working server (a real MCP client lists the 16 tools)', async () => {
     const result = await run(['--host', 'cursor', '--library', library]);
     const entry = JSON.parse(result.stdout).mcpServers.bourdon as {
       command: string;
@@ -253,7 +253,7 @@ describe('bourdon mcp-config', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('find_entity');
-      expect(tools).toHaveLength(15);
+      expect(tools).toHaveLength(16);
     } finally {
       await client.close();
     }
@@ -287,16 +287,16 @@ describe('bourdon mcp-config', () => {
     // For people: on stderr beside one host's snippet (stdout stays the snippet), after all hosts on stdout.
     const one = await run(['--host', 'claude-code', '--library', library]);
     const stderr = one.stderr.replace(/\n# {3}/g, ' ');
-    expect(stderr).toMatch(/^# What the host shows: 15 tools, each under its title\.$/m);
+    expect(stderr).toMatch(/^# What the host shows: 16 tools, each under its title\.$/m);
     expect(stderr).toMatch(
-      /^# Read-only, so hosts that honour readOnlyHint run them without asking \(13\): "What one agent knows about a topic" \(query_agent_memory\)/m,
+      /^# Read-only, so hosts that honour readOnlyHint run them without asking \(14\): "What one agent knows about a topic" \(query_agent_memory\)/m,
     );
     expect(stderr).toMatch(
       /^# Writes, which hosts ask you to confirm: "Write to an agent's memory" \(commit_to_federation; marked destructive/m,
     );
     expect(() => JSON.parse(one.stdout)).not.toThrow();
     const reads = await run(['--library', library, '--tools', 'read']);
-    expect(reads.stdout.replace(/\n {2}/g, ' ')).toMatch(/What the host shows: 13 tools/);
+    expect(reads.stdout.replace(/\n {2}/g, ' ')).toMatch(/What the host shows: 14 tools/);
     expect(reads.stdout).not.toMatch(/Writes, which hosts ask/);
   }, 60_000);
 });

@@ -127,7 +127,7 @@ describe('suggestions and the bare command', () => {
     expect(shown.lines.length).toBeLessThanOrEqual(40);
     expect(wide(shown.lines)).toEqual([]);
     const text = shown.lines.join('\n');
-    for (const id of ['find', 'query', 'recent', 'commit', 'doctor'])
+    for (const id of ['init', 'export-all', 'find', 'query', 'recent', 'commit', 'doctor'])
       expect(text).toMatch(new RegExp(`^ {2}${id}\\s`, 'm'));
     expect(text).toContain('`bourdon help`');
     const help = await runCli(['help'], { env: env() });

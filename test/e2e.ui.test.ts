@@ -460,36 +460,49 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     }
   }, 90_000);
 
-  it('search: the box in the header finds an entity by an alias, whole names first as find has them, with each agent and its summary', async () => {
+  it('search: the box in the header asks search_memory: an exact alias first, ranked results of every kind with the matching words marked, the level and kind kept', async () => {
     await page.goto(`${ui.base}/workstreams`);
     await page.fill('#site-search', 'CONTINUO');
     await Promise.all([page.waitForURL(/\/search\?q=CONTINUO/), page.press('#site-search', 'Enter')]);
-    const card = page.locator('section.match[data-entity="Bourdon"]');
-    expect(await card.count()).toBe(1);
     expect(await page.locator('nav [aria-current]').count()).toBe(0); // search is no view of the navigation
-    const text = (await card.textContent()) ?? '';
-    expect(text).toContain('claude-code');
-    expect(text).toContain('Recognition-first federation memory.');
-    const find = await runCli(['find', 'CONTINUO', '--access-level', 'private', '--json', '--library', setup.library], {
-      env: { BOURDON_HOME: setup.home },
-    });
-    expect(find.code, find.stderr).toBe(0);
-    const found = (JSON.parse(find.stdout) as { matches: { name: string; agents: string[] }[] }).matches;
+    const first = page.locator('section.result').first();
+    expect(await first.getAttribute('data-entity')).toBe('Bourdon');
+    const search = await runCli(
+      ['search', 'CONTINUO', '--access-level', 'private', '--json', '--library', setup.library],
+      { env: { BOURDON_HOME: setup.home } },
+    );
+    expect(search.code, search.stderr).toBe(0);
+    const answer = JSON.parse(search.stdout) as { results: { kind: string; name?: string; agents?: string[] }[] };
+    // The page shows what `bourdon search` answers, in its order.
     const shown = await page
-      .locator('section.match')
-      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-entity')));
-    expect(shown.slice(0, found.length)).toEqual(found.map((match) => match.name));
-    expect(await card.locator('tbody th').allTextContents()).toEqual(found[0].agents);
-    // Part of a summary finds the entity too, in any case; find takes whole names only.
+      .locator('section.result')
+      .evaluateAll((cards) => cards.map((c) => [c.getAttribute('data-kind'), c.getAttribute('data-entity')]));
+    expect(shown.slice(0, 3)).toEqual(
+      answer.results.slice(0, 3).map((result) => [result.kind, result.kind === 'entity' ? result.name : null]),
+    );
+    expect(await first.locator('.agents a').allTextContents()).toEqual(answer.results[0].agents);
+    // Words of a summary find the entity, in any case, and are marked in its snippet.
     await page.goto(`${ui.base}/search?q=${encodeURIComponent('RECOGNITION-FIRST FEDERATION')}`);
-    expect(await page.locator('section.match[data-entity="Bourdon"]').count()).toBe(1);
-    await page.goto(`${ui.base}/search?q=${encodeURIComponent('no entity says this')}`);
-    await expect(page.locator('main').textContent()).resolves.toContain("No entity's name, alias or summary holds");
+    const bourdon = page.locator('section.result[data-entity="Bourdon"]');
+    expect(await bourdon.count()).toBe(1);
+    expect(await bourdon.locator('.snippet mark').allTextContents()).toEqual(
+      expect.arrayContaining(['Recognition', 'federation']),
+    );
+    // A session's actions are searched too, and the kind select keeps only that kind.
+    await page.goto(`${ui.base}/search?q=pagination`);
+    expect(await page.locator('section.result[data-kind="session"] .snippet mark').first().textContent()).toBe(
+      'pagination',
+    );
+    await page.goto(`${ui.base}/search?q=pagination&kind=entity`);
+    expect(await page.locator('section.result[data-kind="session"]').count()).toBe(0);
+    expect(await page.locator('select[name="kind"]').inputValue()).toBe('entity');
+    await page.goto(`${ui.base}/search?q=${encodeURIComponent('qxzvw')}`);
+    await expect(page.locator('main').textContent()).resolves.toContain('Nothing matches “qxzvw”');
     // A team-level entity is found at private (the page's level) and not at public.
     await page.goto(`${ui.base}/search?q=l6%20store`);
-    expect(await page.locator('section.match[data-entity="L6Store"]').count()).toBe(1);
+    expect(await page.locator('section.result[data-entity="L6Store"]').count()).toBe(1);
     await page.goto(`${ui.base}/search?q=l6%20store&level=public`);
-    expect(await page.locator('section.match[data-entity="L6Store"]').count()).toBe(0);
+    expect(await page.locator('section.result[data-entity="L6Store"]').count()).toBe(0);
   });
 
   it('at 390 px every view fits: no sideways scrolling, table rows stack into labelled lines', async () => {

@@ -23,7 +23,7 @@ describe("import … from 'bourdon'", () => {
     });
     expect(JSON.parse(out)).toEqual({
       matches: ['Bourdon'],
-      tools: 15,
+      tools: 16,
       exports: ['function', 'function', 'function', 'function'],
     });
   });

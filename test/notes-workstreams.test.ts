@@ -36,7 +36,7 @@ const AGENTS = {
     notes: [
       { date: '2026-06-10', text: 'a1', tags: ['release'], project_focus: ['Bourdon'] },
       { date: '2026-06-12T09:00:00+02:00', title: 't', text: 'a2', tags: ['Release'] },
-      { date: '2026-06-12', text: 'a3 the password is hunter2', visibility: 'team' },
+      { date: '2026-06-12', text: 'a3 the password: hunter2', visibility: 'team' },
       { date: '2026-05-01', text: 'old', project_focus: ['Legacy'] },
       { date: '2026-06-11', text: 'private one', visibility: 'private' },
       { date: '2026-05-20', text: 'legacy note', project_focus: ['Legacy'] },
@@ -136,7 +136,8 @@ describe('list_notes', () => {
       'b2 see [link] for details',
       'b1',
       'a2',
-      '[redacted credential-like text]',
+      // The one read rule: prose naming a credential is kept; a value in an assignment is redacted.
+      'a3 the password: [redacted]',
       'a1',
     ]);
     expect(texts(await invoke(listNotesOperation, ctxAt(NOW), { include_private: true }))).toContain('private one');
@@ -204,7 +205,7 @@ describe('list_workstreams with a fixed clock', () => {
       first_activity: '2026-06-10',
       last_activity: '2026-06-12',
       status: 'active',
-      recent_actions: ['k3', '[redacted credential-like text]', 'k1'],
+      recent_actions: ['k3', 'api_key rotated', 'k1'],
     });
     const legacy = payload.workstreams[5];
     expect(legacy).toMatchObject({

@@ -19,6 +19,7 @@ import {
   copyFixtureLibrary,
   normalise,
   oracle,
+  REPO_ROOT,
   resourceUri,
   tempDir,
   type ConformanceCase,
@@ -33,6 +34,20 @@ interface QuarantinedFixture {
 
 const fixture = oracle<QuarantinedFixture>('quarantined.json');
 const ENV = { BOURDON_LOCAL_NAME: 'fixture-machine' };
+
+/**
+ * Deliberate differences decided after the fixtures were recorded (docs/conformance.md names
+ * each), applied to the recorded payload: everything else in the case must still match.
+ */
+const LATER_DIVERGENCES: Record<string, { divergence: string; apply: (expected: Record<string, unknown>) => void }> = {
+  // D20: a caller capped below private is not told where the library lives.
+  'q.export_agents': {
+    divergence: 'D20',
+    apply: (expected) => {
+      expected.generated_from = '';
+    },
+  },
+};
 
 describe('quarantined.json through a real MCP client, caller from a registered token', () => {
   let library: string;
@@ -77,6 +92,7 @@ describe('quarantined.json through a real MCP client, caller from a registered t
           : readJsonResource(linked.client, resourceUri(testCase.name, testCase.arguments)),
       );
       const { actual, expected } = normalise(testCase, raw, library);
+      LATER_DIVERGENCES[testCase.id]?.apply(expected as Record<string, unknown>);
       expect(actual).toEqual(expected);
     });
   }
@@ -86,6 +102,14 @@ describe('quarantined.json through a real MCP client, caller from a registered t
     for (const record of records) expect(Number.isNaN(Date.parse(record.ts))).toBe(false);
     const comparable = records.map((record) => ({ ...record, ts: '<volatile>' }));
     expect(comparable).toEqual(fixture.audit);
+  });
+
+  it('each later divergence names a case of the fixture and a D-number docs/conformance.md lists', () => {
+    const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'conformance.md'), 'utf8');
+    for (const [id, { divergence }] of Object.entries(LATER_DIVERGENCES)) {
+      expect(fixture.cases.map((testCase) => testCase.id)).toContain(id);
+      expect(doc).toContain(`| ${divergence} |`);
+    }
   });
 
   it('every tool the fixture calls is registered', () => {

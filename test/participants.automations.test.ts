@@ -586,7 +586,7 @@ describe('the automation commands', () => {
 
     const nothing = await bourdon(home, ['claude-code-automations', 'export', '--out', out + '.none']);
     expect(nothing.code, nothing.stderr).toBe(0);
-    expect(nothing.stdout).toContain('nothing claude-code-automations: no source found');
+    expect(nothing.stdout).toContain('skipped claude-code-automations: no source found');
     expect(fs.existsSync(out + '.none')).toBe(false);
   });
 });

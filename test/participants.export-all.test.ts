@@ -149,7 +149,7 @@ describe('export-all at 80 columns, some agents present and some absent', () => 
     expect(payload.failed).toBe(1);
     const byId = Object.fromEntries(payload.results.map((entry) => [entry.agent_id, entry]));
     // Run twice: the second run finds the library already holding the same manifests.
-    expect(byId['claude-code']).toMatchObject({ outcome: 'unchanged', version: 1 });
+    expect(byId['claude-code']).toMatchObject({ outcome: 'unchanged', version: 1, written: false, staged: false });
     expect(byId['claude-desktop-code'].warnings).toHaveLength(2);
     expect(byId['claude-desktop-code'].counts).toMatchObject({ entities: 4, sessions: 3 });
     expect(byId['claude-desktop-code'].path).toBe(path.join(fakeLibrary, 'agents', 'claude-desktop-code.l5.yaml'));

@@ -154,20 +154,32 @@ describe('export flags', () => {
     expect(epoch.code).toBe(2);
   });
 
+  it('says its outcome in the same word in --json and on its line: exported, then unchanged', async () => {
+    const first = await bourdon(['claude-code', 'export', '--json']);
+    expect(JSON.parse(first.stdout)).toMatchObject({ outcome: 'exported', written: true, staged: false });
+    const again = await bourdon(['claude-code', 'export', '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ outcome: 'unchanged', written: false, staged: false, version: 1 });
+    const text = await bourdon(['claude-code', 'export']);
+    expect(text.stdout).toMatch(/^unchanged claude-code: /);
+    const dry = await bourdon(['claude-code', 'export', '--dry-run', '--json']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ outcome: 'dry-run', written: false });
+    expect((await bourdon(['claude-code', 'export', '--dry-run'])).stdout).toMatch(/^dry-run claude-code: /);
+  });
+
   it('says once that there is no source, naming where it looked; --json lists every source', async () => {
     // codex looks for nine sources, seven of them inside ~/.codex: the missing folder stands for them.
     const codex = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml')]);
     expect(codex.code, codex.stderr).toBe(0);
     expect(codex.stderr).toBe('');
     expect(codex.stdout).toBe(
-      `nothing codex: no source found (looked for ${path.join(home, '.codex')}, ${path.join(home, 'codex-brain')}); nothing written\n`,
+      `skipped codex: no source found (looked for ${path.join(home, '.codex')}, ${path.join(home, 'codex-brain')}); nothing written\n`,
     );
     // One source, missing under a ~/.claude that exists: named as it is.
     const automations = await bourdon(['claude-code-automations', 'export', '--out', path.join(root, 'cca.yaml')]);
     expect(automations.code, automations.stderr).toBe(0);
     expect(automations.stderr).toBe('');
     expect(automations.stdout).toBe(
-      `nothing claude-code-automations: no source found (looked for ${path.join(home, '.claude', 'automations')}); nothing written\n`,
+      `skipped claude-code-automations: no source found (looked for ${path.join(home, '.claude', 'automations')}); nothing written\n`,
     );
     // In an 80-column terminal that one line wraps (each part indented under it), and nothing else is said.
     const narrow = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml')], { COLUMNS: '80' });
@@ -176,7 +188,7 @@ describe('export flags', () => {
     expect(narrow.stdout.replaceAll('\n  ', ' ')).toBe(codex.stdout);
     const json = await bourdon(['codex', 'export', '--out', path.join(root, 'codex.yaml'), '--json']);
     const report = JSON.parse(json.stdout) as { outcome: string; sources: { found: boolean }[]; warnings: string[] };
-    expect(report).toMatchObject({ outcome: 'nothing', warnings: [] });
+    expect(report).toMatchObject({ outcome: 'skipped', reason: 'no source found', written: false, warnings: [] });
     expect(report.sources).toHaveLength(9);
     expect(fs.existsSync(path.join(root, 'codex.yaml'))).toBe(false);
   });

@@ -485,6 +485,41 @@ describe('openclaw export: staging for review', () => {
     expect((live.known_entities as { name: string }[]).map((entity) => entity.name)).toEqual(['Allotment']);
   });
 
+  it('after a promotion, the same rows are unchanged: nothing is staged again', async () => {
+    const server = await instance(api());
+    const env = { OPENCLAW_URL: server.url, OPENCLAW_TOKEN: TOKEN };
+    expect(JSON.parse((await bourdon(['openclaw', 'export', '--json'], env)).stdout)).toMatchObject({
+      outcome: 'staged',
+      written: true,
+      staged: true,
+    });
+    const promoted = await bourdon(['staging', 'promote', 'openclaw', '--yes']);
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const livePath = path.join(library, 'agents', 'openclaw.l5.yaml');
+
+    const again = await bourdon(['openclaw', 'export'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(`^unchanged openclaw: 1 entity, 2 sessions; ${livePath} already holds them`),
+    );
+    expect(fs.existsSync(stagedFile())).toBe(false);
+    const all = await bourdon(['export-all', '--json'], env);
+    const run = (JSON.parse(all.stdout) as { results: { agent_id: string }[] }).results.find(
+      (entry) => entry.agent_id === 'openclaw',
+    );
+    expect(run).toMatchObject({ outcome: 'unchanged', written: false, staged: false });
+    expect(fs.existsSync(stagedFile())).toBe(false);
+    expect((await bourdon(['staging', 'list', '--json'])).stdout.trim()).toBe('[]');
+
+    // A row the live manifest does not hold is staged for review again.
+    const changed = await instance(
+      api({ '/api/memories': { json: [...MEMORIES, { name: 'Boiler', summary: 'Serviced in April.' }] } }),
+    );
+    const restaged = await bourdon(['export-all'], { OPENCLAW_URL: changed.url, OPENCLAW_TOKEN: TOKEN });
+    expect(restaged.stdout).toMatch(/^staged\s+openclaw: 2 entities, 2 sessions, for review$/m);
+    expect(fs.existsSync(stagedFile())).toBe(true);
+  });
+
   it('--help says where the manifest goes without --out', async () => {
     const help = await bourdon(['openclaw', 'export', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/staged at <library>\/staging\/openclaw\/openclaw\.l5\.yaml/);

@@ -35,7 +35,7 @@ describe('profiles (src/core/trust/profiles.ts)', () => {
     const order = ALL_TOOLS.map((tool) => tool.name);
     for (const name of WRITE_TOOLS) expect(TOOL_NAMES.has(name), name).toBe(true);
     expect([...READ_TOOLS]).toEqual(order.filter((name) => READ_TOOLS.includes(name)));
-    expect(READ_TOOLS).toHaveLength(13);
+    expect(READ_TOOLS).toHaveLength(14);
     expect(READ_TOOLS).not.toContain('commit_to_federation');
     expect(READ_TOOLS).not.toContain('rollback_agent_memory');
     expect(READ_TOOLS).toEqual(expect.arrayContaining(['list_notes', 'list_memory_versions', 'explain_memory_change']));
@@ -138,7 +138,7 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
     }
   });
 
-  it('bourdon-l6-server takes --tools=write (the = form) and the default is all 15 tools', async () => {
+  it('bourdon-l6-server takes --tools=write (the = form) and the default is all 16 tools (the engine’s 15 and search_memory)', async () => {
     const write = await hostConnect(L6_BIN, ['--library', library, '--tools=write']);
     try {
       const names = (await write.client.listTools()).tools.map((tool) => tool.name);
@@ -152,7 +152,7 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
     }
     const all = await hostConnect(BIN, ['serve', '--library', library]);
     try {
-      expect((await all.client.listTools()).tools).toHaveLength(15);
+      expect((await all.client.listTools()).tools).toHaveLength(16);
       expect(all.stderr()).toContain('tools: all');
     } finally {
       await all.client.close();

@@ -145,7 +145,7 @@ describe('what the model left out, warned about', () => {
     store.snapshot();
     store.snapshot();
     expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toContain('left out a value that do not fit the L5 model (known_entities[1].aliases[1]: ');
+    expect(warnings[1]).toContain('left out a value that does not fit the L5 model (known_entities[1].aliases[1]: ');
     // The next one-shot read answers from the entry the change wrote, with that warning.
     expect(cachedRead().warnings).toEqual([warnings[1]]);
   });

@@ -111,6 +111,8 @@ const AIMED: Record<string, unknown> = {
   agent_id: 'codex',
   name: 'Shared Sentinel',
   topic: 'Shared Sentinel',
+  query: 'sentinel codex secret private note',
+  kind: 'entity,session,note,workstream',
   project: 'Shared Sentinel',
   prompt: 'Shared Sentinel, Sentinel Codex and Sentinel Private',
   since: '2000-01-01',

@@ -268,7 +268,7 @@ describe('bourdon commit and note add', () => {
     ]);
   });
 
-  it('adds a note that list-notes then shows, redacted', async () => {
+  it('adds a note that list-notes then shows under the one read rule (prose naming a credential kept)', async () => {
     const added = await runCli(
       [
         'note',
@@ -297,12 +297,13 @@ describe('bourdon commit and note add', () => {
     expect(payload.notes).toHaveLength(1);
     expect(payload.notes[0]).toMatchObject({
       agent: 'notes-bot',
-      text: '[redacted credential-like text]',
+      // Prose that only names a credential is kept, as the exports keep it.
+      text: 'Freeze until Friday; the password is in the vault',
       tags: ['release'],
       project_focus: ['Roadmap'],
     });
     const human = await runCli(['list-notes', '--library', library], { env });
-    expect(human.stdout).not.toContain('password');
+    expect(human.stdout).toContain('Freeze until Friday; the password is in the vault');
   });
 
   it('replace needs a type and then rewrites the manifest', async () => {

@@ -38,8 +38,9 @@ interface MemoryDiff {
 }
 
 const SECRET_SUMMARY = 'the api_key is sk_live_abcdefghijklmnop';
-const SECRET_ACTION = 'rotated password hunter2 for staging';
-const RAW_SECRETS = ['sk_live_abcdefghijklmnop', 'hunter2', 'api_key'];
+const SECRET_ACTION = 'rotated the staging password: hunter2';
+/** Secret values: never shown. Prose naming a credential (`the api_key is`) is kept, as the exports keep it. */
+const RAW_SECRETS = ['sk_live_abcdefghijklmnop', 'hunter2'];
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -164,7 +165,7 @@ describe('commit, commit, rollback through a real MCP client', () => {
     expect(diff.entities.changed[0].fields[1]).toEqual({
       field: 'summary',
       before: 'Federation memory.',
-      after: '[redacted credential-like text]',
+      after: 'the api_key is [redacted]',
     });
     expect(diff.sessions.added).toEqual([
       {
@@ -180,7 +181,9 @@ describe('commit, commit, rollback through a real MCP client', () => {
       {
         date: '2026-06-01',
         cwd: '/b',
-        fields: [{ field: 'key_actions', before: ['Started'], after: ['Started', '[redacted credential-like text]'] }],
+        fields: [
+          { field: 'key_actions', before: ['Started'], after: ['Started', 'rotated the staging password: [redacted]'] },
+        ],
       },
     ]);
     expect(diff.notes.added).toEqual([
@@ -261,7 +264,7 @@ describe('history and diff on the CLI', () => {
       agent_id: 'codex',
       entities: [{ name: 'Bourdon', summary: SECRET_SUMMARY }],
       sessions: [{ date: '2026-06-01', cwd: '/x', key_actions: [SECRET_ACTION] }],
-      notes: [{ date: '2026-06-01', title: 'password hunter2', text: SECRET_ACTION }],
+      notes: [{ date: '2026-06-01', title: 'password: hunter2', text: SECRET_ACTION }],
     });
   });
 

@@ -14,7 +14,7 @@ import { configPaths } from '../core/store/config.js';
 import { parseSince, SINCE_FORMS } from '../core/store/dates.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
-import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
+import { exportEnvironment, NO_SOURCE_FOUND, runExport, type ExportReport } from '../participants/runner.js';
 import type { ExportEnvironment, Participant, SourceStatus, VariableFlag } from '../participants/participant.js';
 
 /** The flags of every export command (and of export-all, but --out and --print). */
@@ -82,7 +82,7 @@ abstract class ExportCommand extends BaseCommand {
     if (this.jsonEnabled()) return payload;
     for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
     if (flags.print && yaml !== null) process.stdout.write(yaml);
-    const line = exportLine(report);
+    const line = exportLine(report, participant.help.lookedFor);
     // With --print, stdout is the manifest: the report line goes to stderr.
     if (flags.print) process.stderr.write(stderrLine(line));
     else this.say(line);
@@ -101,31 +101,31 @@ function lookedFor(sources: readonly SourceStatus[]): string[] {
   return sources.map((source) => source.path).filter((file) => file && !missing.some((folder) => under(file, folder)));
 }
 
-/** One line saying what an export did. */
-function exportLine(report: ExportReport): string {
+/** One line saying what an export did, opening with its outcome (ExportReport.outcome), as --json says it. */
+function exportLine(report: ExportReport, looksFor?: string): string {
   const c = colors();
-  if (report.outcome === 'nothing') {
-    const looked = lookedFor(report.sources).join(', ');
-    return `${c.cyan('nothing')} ${report.agent_id}: no source found${looked ? ` (looked for ${looked})` : ''}; nothing written`;
+  if (report.outcome === 'skipped') {
+    const looked = lookedFor(report.sources).join(', ') || looksFor;
+    return `${c.dim('skipped')} ${report.agent_id}: ${report.reason ?? NO_SOURCE_FOUND}${looked ? ` (looked for ${looked})` : ''}; nothing written`;
   }
   const counts = report.counts
     ? `${plural(report.counts.entities, 'entity', 'entities')}, ${plural(report.counts.sessions, 'session')}`
     : '';
-  if (report.outcome === 'dry-run') return `${c.cyan('dry run')} ${report.agent_id}: ${counts}; nothing written`;
+  if (report.outcome === 'dry-run') return `${c.cyan('dry-run')} ${report.agent_id}: ${counts}; nothing written`;
   const kept = report.kept && report.kept.entities + report.kept.sessions + report.kept.notes > 0;
   const keptText = kept
     ? c.dim(
         ` (kept from other writers: ${plural(report.kept!.entities, 'entity', 'entities')}, ${plural(report.kept!.sessions, 'session')}, ${plural(report.kept!.notes, 'note')})`,
       )
     : '';
-  if (report.staged) {
-    const review = c.dim(`; review: bourdon staging list --diff, then bourdon staging promote ${report.agent_id}`);
-    return report.written
-      ? `${c.green('staged')} ${report.agent_id}: ${counts} → ${report.path}${keptText}${review}`
-      : `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; already staged at ${report.path}${review}`;
-  }
-  if (!report.written)
+  const review = c.dim(`; review: bourdon staging list --diff, then bourdon staging promote ${report.agent_id}`);
+  if (report.outcome === 'staged')
+    return `${c.green('staged')} ${report.agent_id}: ${counts} → ${report.path}${keptText}${review}`;
+  if (report.outcome === 'unchanged') {
+    if (report.staged)
+      return `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; already staged at ${report.path}${review}`;
     return `${c.cyan('unchanged')} ${report.agent_id}: ${counts}; ${report.path} already holds them${report.version !== null ? ` (version ${report.version})` : ''}`;
+  }
   const version = report.version !== null ? ` ${c.bold(`version ${report.version}`)}` : '';
   return `${c.green('exported')} ${report.agent_id}${version}: ${counts} → ${report.path}${keptText}`;
 }

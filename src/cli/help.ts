@@ -21,6 +21,7 @@ const GROUPS: Group[] = [
   {
     title: 'Ask the library',
     ids: [
+      'search',
       'agents',
       'find',
       'query',
@@ -130,8 +131,8 @@ Peer URLs must be https unless the host is loopback, with no credentials, query 
   },
 };
 
-/** What a bare `bourdon` lists: the commands a daily user runs most. */
-const MOST_USED = ['find', 'query', 'recent', 'commit', 'doctor'];
+/** What a bare `bourdon` lists: the two that set a library up and fill it, then the commands a daily user runs most. */
+const MOST_USED = ['init', 'export-all', 'find', 'query', 'recent', 'commit', 'doctor'];
 
 const OVERVIEW_FOOTER = `Run \`bourdon help\` for every command and guide, \`bourdon <command> --help\` for one command's flags and examples. New here? \`bourdon demo\` shows federation on a sample library.`;
 

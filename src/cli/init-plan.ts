@@ -4,6 +4,8 @@
  * agents found on this machine that it offers to export. The wizard's questions stay in the
  * command (src/commands/init.ts); what it prints at the end is init-summary.ts.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Host } from './host-config.js';
 import { foundSources } from './participant-runs.js';
 import type { ExportEnvironment, Participant } from '../participants/participant.js';
@@ -12,6 +14,8 @@ import { UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { checkPeerTokenEnv, normalisePeerUrl, peerNameFromUrl } from '../core/federation/peers-config.js';
 import { checkPeerRequest, type MemberRequest, type PeerRequest } from '../core/admin/setup.js';
+import { loadPeersFile } from '../core/federation/peers-config.js';
+import { parseRegistry } from '../core/trust/registry.js';
 
 export interface Plan {
   library: string;
@@ -74,6 +78,47 @@ export async function availableParticipants(environment: ExportEnvironment): Pro
   for (const participant of PARTICIPANTS)
     if ((await foundSources(participant, environment)).found) available.push(participant);
   return available;
+}
+
+/**
+ * The agents of `available` the library already holds: a live manifest (agents/<id>.l5.yaml)
+ * or one staged for review (staging/<id>/<id>.l5.yaml). A second init names them as set up
+ * and offers to export only the others.
+ */
+export function inLibrary(library: string, available: readonly Participant[]): string[] {
+  const file = (id: string) => `${id}.l5.yaml`;
+  return available
+    .map((participant) => participant.agentId)
+    .filter(
+      (id) =>
+        fs.existsSync(path.join(library, 'agents', file(id))) ||
+        fs.existsSync(path.join(library, 'staging', id, file(id))),
+    );
+}
+
+/** What a second init finds already set up: the members (not revoked) and the peers, by name. */
+export interface ExistingSetup {
+  members: { id: string; tier: string }[];
+  peers: string[];
+}
+
+/** The members and peers already there; a file that cannot be read counts as none (doctor says why). */
+export function existingSetup(registryFile: string, peersFile: string): ExistingSetup {
+  let members: ExistingSetup['members'] = [];
+  let peers: string[] = [];
+  try {
+    members = [...parseRegistry(fs.readFileSync(registryFile, 'utf8'))]
+      .filter(([, row]) => !row.revoked)
+      .map(([id, row]) => ({ id, tier: row.tier }));
+  } catch {
+    // none, or unreadable
+  }
+  try {
+    peers = fs.existsSync(peersFile) ? loadPeersFile(peersFile).map((peer) => peer.name) : [];
+  } catch {
+    // unreadable
+  }
+  return { members, peers };
 }
 
 export function planFromFlags(library: string, flags: InitFlags, available: readonly Participant[]): Plan {

@@ -28,6 +28,7 @@ export function renderInit(
   hook: HookResult | null,
   available: readonly Participant[],
   exports: readonly ParticipantRun[],
+  already: readonly string[] = [],
 ): (string | Verbatim)[] {
   const c = colors();
   const status = (step: SetupStep) =>
@@ -56,15 +57,23 @@ export function renderInit(
   }
   lines.push('', c.bold('Agents on this machine'));
   const columns = outputColumns();
-  if (exports.length) lines.push(...exports.map((run) => `  ${runLine(run, columns === null ? null : columns - 2)}`));
-  else if (available.length)
+  const exported = new Set(exports.map((run) => run.agent_id));
+  lines.push(...exports.map((run) => `  ${runLine(run, columns === null ? null : columns - 2)}`));
+  // What this run did not export: in the library already (set up), or found and not exported yet.
+  const held = already.filter((id) => !exported.has(id));
+  const waiting = available
+    .map((participant) => participant.agentId)
+    .filter((id) => !exported.has(id) && !already.includes(id));
+  if (held.length)
     lines.push(
-      wrap(
-        `  found: ${available.map((participant) => participant.agentId).join(', ')} ${c.dim('(not exported yet: bourdon export-all)')}`,
-        { continuation: 2 },
-      ),
+      wrap(`  in the library: ${held.join(', ')} ${c.dim('(refresh them: bourdon export-all)')}`, { continuation: 2 }),
     );
-  else lines.push(wrap(`  ${c.dim("none found (no agent's memory Bourdon can read is on this machine)")}`));
+  if (waiting.length)
+    lines.push(
+      wrap(`  found: ${waiting.join(', ')} ${c.dim('(not exported yet: bourdon export-all)')}`, { continuation: 2 }),
+    );
+  if (!available.length)
+    lines.push(wrap(`  ${c.dim("none found (no agent's memory Bourdon can read is on this machine)")}`));
   for (const snippet of snippets) lines.push('', ...renderSnippet(snippet));
   // The server init configures offers every tool over stdio.
   if (snippets.length) lines.push('', ...describeHostTools({ transport: 'stdio' }).map((line) => c.dim(line)));

@@ -6,23 +6,22 @@
  * warnings, counts, the file and version written). Works for any registry entry.
  */
 import { colors, outputColumns, plural } from './output.js';
-import { cutVisible, stderrLine } from './width.js';
+import { cutVisible, displayWidth, stderrLine, truncate } from './width.js';
 import { describeError } from '../core/errors.js';
 import type { FinishCounts } from '../participants/finish.js';
 import type { LibraryExportResult } from '../participants/library-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from '../participants/participant.js';
-import { runExport, type ExportOptions } from '../participants/runner.js';
+import { runExport, type ExportOptions, type ExportOutcome } from '../participants/runner.js';
 
 /** What became of one participant. */
 export interface ParticipantRun {
   participant: string;
   agent_id: string;
   /**
-   * exported (a new version or file), unchanged (the library already held exactly this),
-   * dry-run (built, not written), skipped (no source on this machine, or nothing to export),
-   * failed (and why).
+   * The outcome words of a single export (runner.ts ExportOutcome: exported, unchanged, staged,
+   * skipped, dry-run), and failed (and why): a failure never stops the others.
    */
-  outcome: 'exported' | 'unchanged' | 'dry-run' | 'skipped' | 'failed';
+  outcome: ExportOutcome | 'failed';
   /** Why it was skipped or failed; null otherwise. */
   reason: string | null;
   sources: readonly SourceStatus[];
@@ -30,6 +29,10 @@ export interface ParticipantRun {
   counts: FinishCounts | null;
   path: string | null;
   version: number | null;
+  /** Whether a file was written (a new version, or a staged file), as a single export's --json says it. */
+  written: boolean;
+  /** Whether the rows are in staging for review (ExportReport.staged). */
+  staged: boolean;
   kept: LibraryExportResult['kept'] | null;
 }
 
@@ -64,6 +67,8 @@ export async function runParticipants(
       counts: null,
       path: null,
       version: null,
+      written: false,
+      staged: false,
       kept: null,
     };
     const looked = await foundSources(participant, environment);
@@ -77,21 +82,17 @@ export async function runParticipants(
     }
     try {
       const report = await runExport(participant, environment, options);
-      const outcome =
-        report.outcome === 'nothing'
-          ? 'skipped'
-          : report.outcome === 'exported' && !report.written
-            ? 'unchanged'
-            : report.outcome;
       runs.push({
         ...base,
-        outcome,
-        reason: report.outcome === 'nothing' ? 'nothing to export' : null,
+        outcome: report.outcome,
+        reason: report.reason,
         sources: report.sources,
         warnings: report.warnings,
         counts: report.counts,
         path: report.path,
         version: report.version,
+        written: report.written,
+        staged: report.staged,
         kept: report.kept,
       });
     } catch (error) {
@@ -104,40 +105,67 @@ export async function runParticipants(
 const LABELS: Record<ParticipantRun['outcome'], string> = {
   exported: 'exported',
   unchanged: 'unchanged',
-  'dry-run': 'dry run',
+  staged: 'staged',
+  'dry-run': 'dry-run',
   skipped: 'skipped',
   failed: 'failed',
 };
 const LABEL_WIDTH = Math.max(...Object.values(LABELS).map((label) => label.length));
 
-/** What a run did, after the id: versions and counts, or why not. */
-function detail(run: ParticipantRun): string {
-  if (run.outcome === 'skipped' || run.outcome === 'failed') return run.reason ?? '';
+/**
+ * What a run did, after the id, longest form first: versions and counts (or why not), then the
+ * rows kept of other writers and the warnings, each shorter in the later forms and then left out
+ * (`--json` and stderr carry them whole). The first part, what happened, is in every form.
+ */
+function details(run: ParticipantRun): string[] {
+  if (run.outcome === 'skipped' || run.outcome === 'failed') return [run.reason ?? ''];
   const counts = run.counts
     ? `${plural(run.counts.entities, 'entity', 'entities')}, ${plural(run.counts.sessions, 'session')}`
     : '';
   const version = run.version !== null ? `version ${run.version}` : '';
-  const parts =
+  const main =
     run.outcome === 'exported'
-      ? [[version, counts].filter(Boolean).join(', ')]
+      ? [version, counts].filter(Boolean).join(', ')
       : run.outcome === 'unchanged'
-        ? [`${counts}${version ? `, as ${version}` : ''}`]
-        : [counts];
+        ? `${counts}${version ? `, as ${version}` : run.staged ? ', already staged' : ''}`
+        : run.outcome === 'staged'
+          ? `${counts}, for review`
+          : counts;
   const kept = run.kept ? run.kept.entities + run.kept.sessions + run.kept.notes : 0;
-  if (kept > 0) parts.push(`kept ${plural(kept, 'row')} of other writers`);
-  if (run.warnings.length) parts.push(plural(run.warnings.length, 'warning'));
-  return parts.join('; ');
+  const warnings = run.warnings.length ? plural(run.warnings.length, 'warning') : '';
+  const forms = [
+    [main, kept ? `kept ${plural(kept, 'row')} of other writers` : '', warnings],
+    [main, kept ? `kept ${kept}` : '', warnings],
+    [main, '', warnings],
+    [main, '', ''],
+  ];
+  return [...new Set(forms.map((parts) => parts.filter(Boolean).join('; ')))];
 }
 
 /**
- * One line for a run, cut to the output width (`width`, by default the width human output is
- * fitted to; null never cuts): the whole story is in `--json`.
+ * One line for a run, fitted to the output width (`width`, by default the width human output is
+ * fitted to; null never cuts): the longest form of its details that fits; when even the
+ * shortest does not, only its end is cut, never the outcome and the id. The whole story is in `--json`.
  */
 export function runLine(run: ParticipantRun, width: number | null = outputColumns()): string {
   const c = colors();
-  const paint = { exported: c.green, unchanged: c.cyan, 'dry-run': c.cyan, skipped: c.dim, failed: c.red }[run.outcome];
-  const line = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: ${detail(run)}`;
-  return width === null ? line : cutVisible(line, width);
+  const paint = {
+    exported: c.green,
+    unchanged: c.cyan,
+    staged: c.green,
+    'dry-run': c.cyan,
+    skipped: c.dim,
+    failed: c.red,
+  }[run.outcome];
+  const head = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: `;
+  const forms = details(run).map((detail) => head + detail);
+  if (width === null) return forms[0];
+  const fitting = forms.find((line) => displayWidth(line) <= width);
+  if (fitting !== undefined) return fitting;
+  const shortest = forms[forms.length - 1];
+  // The outcome and the id stay whole; only the detail after them is cut.
+  if (displayWidth(head) < width) return head + truncate(shortest.slice(head.length), width - displayWidth(head));
+  return cutVisible(shortest, width);
 }
 
 /** Warnings shown per participant on stderr; the rest are counted (`--json` lists them all). */

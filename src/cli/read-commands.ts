@@ -39,6 +39,7 @@ import { followPages, type PageEnvelope } from '../core/operations/follow-pages.
 import { parseNoteId, showNote } from '../core/operations/notes.js';
 import { parseVersion } from './input.js';
 import { assertAgentExists } from './suggest.js';
+import { searchCommand } from './search-command.js';
 import {
   defineReadCommand,
   SINCE_FORMS,
@@ -426,4 +427,5 @@ export const READ_COMMANDS: Readonly<Record<string, AnyReadCommand>> = {
   'deeper-context': deeperContextCommand,
   history: historyCommand,
   diff: diffCommand,
+  search: searchCommand,
 };

@@ -10,7 +10,7 @@ import type { ExportSource, FederatedExport } from '../core/federation/federatio
 
 export default class Agents extends BaseCommand {
   static override summary = 'List the agents in the library.';
-  static override description = `Lists every agent whose manifest is in the library. With --export, prints the redacted bourdon.agents/v1 envelope (tool ${exportAgentsOperation.name}): private sessions are never included.`;
+  static override description = `Lists every agent whose manifest is in the library, by last session, newest first (agents without a session after them, then unreadable manifests; ties by id). With --export, prints the redacted bourdon.agents/v1 envelope (tool ${exportAgentsOperation.name}): private sessions are never included.`;
   static override examples = ['<%= config.bin %> agents', '<%= config.bin %> agents --export --json > agents.json'];
   static override flags = oclifFlags(agentsCommand.flags);
 
@@ -51,20 +51,34 @@ async function federatedExport(
   }
 }
 
+/**
+ * The listing's one order: by last session, newest first; agents without a session after
+ * them, then unreadable manifests; ties by id. (The envelope keeps the engine's order.)
+ */
+export function listingOrder(a: ExportedAgent, b: ExportedAgent): number {
+  const rank = (agent: ExportedAgent) => (agent.parse_error ? 2 : agent.freshest_session_date ? 0 : 1);
+  const day = (agent: ExportedAgent) => agent.freshest_session_date ?? '';
+  return (
+    rank(a) - rank(b) || (day(a) < day(b) ? 1 : day(a) > day(b) ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
+}
+
 function renderAgents(agents: readonly ExportedAgent[]): string {
   const c = colors();
   if (agents.length === 0) return 'No agents in this library yet.';
-  const rows = agents.map((agent) =>
-    agent.parse_error
-      ? [styled(agent.id, c.red), styled('unreadable', c.red), '-', '-', styled(firstLine(agent.parse_error), c.red)]
-      : [
-          agent.id,
-          agent.type ?? '-',
-          String(agent.session_count ?? 0),
-          relativeDay(agent.freshest_session_date),
-          agent.role_narrative ?? '',
-        ],
-  );
+  const rows = [...agents]
+    .sort(listingOrder)
+    .map((agent) =>
+      agent.parse_error
+        ? [styled(agent.id, c.red), styled('unreadable', c.red), '-', '-', styled(firstLine(agent.parse_error), c.red)]
+        : [
+            agent.id,
+            agent.type ?? '-',
+            String(agent.session_count ?? 0),
+            relativeDay(agent.freshest_session_date),
+            agent.role_narrative ?? '',
+          ],
+    );
   return table(['AGENT', 'TYPE', 'SESSIONS', 'LAST SESSION', 'ROLE'], rows, { flex: [4] });
 }
 

@@ -2,6 +2,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { oclifArgs, oclifFlags } from '../cli/flags.js';
 import { MATCH_NOUN, renderMatches, withHint } from '../cli/render.js';
 import { findCommand, findPayload } from '../cli/read-commands.js';
+import { didYouMean } from '../cli/search-command.js';
 import { findEntityOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
 import type { FindEntityAnswer } from '../core/operations/reads.js';
@@ -24,8 +25,13 @@ export default class Find extends BaseCommand {
       const whole = await findPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.matches.length;
     });
+    const meant =
+      payload.matches.length || this.jsonEnabled() ? '' : await didYouMean(this.open, args.name, flags, 'entity');
     return this.emit(payload, () =>
-      withHint(renderMatches(payload.matches, `No agent knows about "${args.name}".`), hint),
+      withHint(
+        renderMatches(payload.matches, `No agent knows about "${args.name}".`),
+        [meant, hint].filter(Boolean).join('\n'),
+      ),
     );
   }
 }

@@ -16,7 +16,9 @@ import {
 } from '../cli/claude-hook.js';
 import {
   availableParticipants,
+  existingSetup,
   grantsProblem,
+  inLibrary,
   planFromFlags,
   splitList,
   tokenEnvProblem,
@@ -42,6 +44,9 @@ import {
   type PeerRequest,
   type SetupStep,
 } from '../core/admin/setup.js';
+
+/** Rows the export checkbox shows at once; with more agents its message says it scrolls. */
+const CHECKBOX_ROWS = 7;
 
 export default class Init extends BaseCommand {
   static override summary = 'Set up the library and config dir, a first member and peer.';
@@ -153,6 +158,8 @@ Running it again is safe: what exists is reported and left alone; an existing me
     const plan = flags.yes
       ? planFromFlags(this.libraryRoot(flags.library), flags, available)
       : await this.ask(this.libraryRoot(flags.library), flags, available);
+    // Read before the exports run: what was in the library before this init.
+    const already = inLibrary(plan.library, available);
     // A settings file the hook cannot go into stops init before anything is created.
     if (plan.claudeHook) checkClaudeSettings(claudeSettingsPath());
     const { watchService } = await import('../core/store/watch-status.js');
@@ -204,10 +211,11 @@ Running it again is safe: what exists is reported and left alone; an existing me
       agent_hooks: agentHooks,
       watch_service: service,
       agents_found: available.map((participant) => participant.agentId),
+      agents_in_library: already,
       exports,
     };
     return this.emit(payload, () => [
-      ...renderInit(steps, issued, snippets, plan, hook, available, exports),
+      ...renderInit(steps, issued, snippets, plan, hook, available, exports, already),
       ...hookLines(agentHooks),
       ...(service
         ? [
@@ -248,11 +256,22 @@ Running it again is safe: what exists is reported and left alone; an existing me
         context,
       );
 
+      const config = configPaths(process.env);
+      const existing = existingSetup(config.registry, config.peers);
+      const say = (line: string) => process.stderr.write(stderrLine(line));
+      if (existing.members.length)
+        say(
+          `${c.dim('Already registered:')} ${existing.members.map((row) => `${row.id} (${row.tier})`).join(', ')} ${c.dim('(bourdon agent list)')}`,
+        );
       let member: MemberRequest | null = null;
       if (
         await confirm(
           {
-            message: confirmMessage('Register a member who may call this server over HTTP?'),
+            message: confirmMessage(
+              existing.members.length
+                ? 'Register another member who may call this server over HTTP?'
+                : 'Register a member who may call this server over HTTP?',
+            ),
             default: Boolean(flags.member),
           },
           context,
@@ -303,11 +322,17 @@ Running it again is safe: what exists is reported and left alone; an existing me
         member = { id: id.trim(), tier, grants };
       }
 
+      if (existing.peers.length)
+        say(`${c.dim('Peers already added:')} ${existing.peers.join(', ')} ${c.dim('(bourdon peers list)')}`);
       let peer: PeerRequest | null = null;
       if (
         await confirm(
           {
-            message: confirmMessage("Add a peer (another machine's Bourdon server)?"),
+            message: confirmMessage(
+              existing.peers.length
+                ? "Add another peer (another machine's Bourdon server)?"
+                : "Add a peer (another machine's Bourdon server)?",
+            ),
             default: Boolean(flags['peer-url']),
           },
           context,
@@ -353,11 +378,19 @@ Running it again is safe: what exists is reported and left alone; an existing me
         },
         context,
       );
-      const exports = available.length
+      // Offered: the agents found that the library does not hold yet; those it holds are named.
+      const held = inLibrary(root.trim(), available);
+      const offered = available.filter((participant) => !held.includes(participant.agentId));
+      if (held.length)
+        say(`${c.dim('In the library already:')} ${held.join(', ')} ${c.dim('(refresh them: bourdon export-all)')}`);
+      const exports = offered.length
         ? await checkbox(
             {
-              message: promptMessage('Export the memory of these agents, found on this machine, into the library now?'),
-              choices: available.map((participant) => ({
+              message: promptMessage(
+                `Export the memory of these agents, found on this machine, into the library now?${offered.length > CHECKBOX_ROWS ? ` (${offered.length} agents, ${CHECKBOX_ROWS} shown: ↑↓ scrolls)` : ''}`,
+              ),
+              pageSize: CHECKBOX_ROWS,
+              choices: offered.map((participant) => ({
                 name: participant.agentId,
                 value: participant.agentId,
                 checked: true,

@@ -1,6 +1,7 @@
 import { BaseCommand } from '../cli/base-command.js';
 import { nextPageCommand, oclifFlags, shaping } from '../cli/flags.js';
-import { commandHint, fitsWidth, list, relativeDay, table } from '../cli/output.js';
+import { commandHint, list, outputColumns, relativeDay, table } from '../cli/output.js';
+import { displayWidth, truncate } from '../cli/width.js';
 import { withHint } from '../cli/render.js';
 import { noteIdsOf, type NoteRef } from '../core/operations/notes.js';
 import { listNotesCommand, listNotesPayload } from '../cli/read-commands.js';
@@ -49,29 +50,32 @@ export default class ListNotes extends BaseCommand {
   }
 }
 
-/** Tags take at most this much of a line, so the note's text keeps the room. */
+/** Tags are cut no shorter than this, so the note's text keeps the room once it must be cut too. */
 const TAGS_WIDTH = 10;
 
 /**
  * One date column (relative: the exact date is in --json), the note's id (`bourdon note show`
- * reads it whole; a peer's note has none and shows its agent) and the text given the room: the
- * tags are cut first, to TAGS_WIDTH, and only then the note. `--wide` shows everything.
+ * reads it whole; a peer's note has none and shows its agent) and the text given the room. Only
+ * what does not fit is cut: a table that fits the width shows every tag; one that does not cuts
+ * the tags by just the excess, down to TAGS_WIDTH, and only then the note. `--wide` shows everything.
  */
 function renderNotes(notes: NoteRef[], ids: (string | null)[]): string {
   if (notes.length === 0) return 'No notes in this window.';
-  const fitted = fitsWidth();
-  const rows = notes.map((note, i) => {
-    const tags = list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]);
-    return [
-      relativeDay(note.date),
-      ids[i] ?? note.agent,
-      note.title ? `${note.title}: ${note.text}` : note.text,
-      fitted && Array.from(tags).length > TAGS_WIDTH
-        ? Array.from(tags)
-            .slice(0, TAGS_WIDTH - 1)
-            .join('') + '…'
-        : tags,
-    ];
-  });
-  return table(['WHEN', 'ID', 'NOTE', 'TAGS'], rows, { flex: [2] });
+  const headers = ['WHEN', 'ID', 'NOTE', 'TAGS'];
+  const rows = notes.map((note, i) => [
+    relativeDay(note.date),
+    ids[i] ?? note.agent,
+    note.title ? `${note.title}: ${note.text}` : note.text,
+    list([...note.tags, ...note.project_focus.map((p) => `@${p}`)]),
+  ]);
+  const width = outputColumns();
+  if (width !== null) {
+    const widths = headers.map((header, col) =>
+      Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[col]))),
+    );
+    const excess = widths.reduce((sum, w) => sum + w, 0) + 2 * (headers.length - 1) - width;
+    const tags = Math.max(TAGS_WIDTH, displayWidth(headers[3]), widths[3] - Math.max(0, excess));
+    for (const row of rows) row[3] = truncate(row[3], tags);
+  }
+  return table(headers, rows, { flex: [2] });
 }

@@ -4,6 +4,7 @@ import { MATCH_NOUN, renderAgentMatches, withHint } from '../cli/render.js';
 import { queryCommand, queryPayload } from '../cli/read-commands.js';
 import { queryAgentMemoryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import { didYouMean } from '../cli/search-command.js';
 import type { QueryAgentMemoryAnswer } from '../core/operations/reads.js';
 
 export default class Query extends BaseCommand {
@@ -25,10 +26,14 @@ export default class Query extends BaseCommand {
       const whole = await queryPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.matches.length;
     });
+    const meant =
+      payload.matches.length || this.jsonEnabled()
+        ? ''
+        : await didYouMean(this.open, args.topic, flags, 'entity', args.agent);
     return this.emit(payload, () =>
       withHint(
         renderAgentMatches(payload.matches, args.agent, `${args.agent} knows nothing about "${args.topic}".`),
-        hint,
+        [meant, hint].filter(Boolean).join('\n'),
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import { confirmChange, yesFlag } from '../cli/confirm.js';
+import { confirmChange, prompting, yesFlag } from '../cli/confirm.js';
+import { promptMessage } from '../cli/width.js';
 import { BaseCommand } from '../cli/base-command.js';
 import { parseVersion } from '../cli/input.js';
 import { colors, plural } from '../cli/output.js';
@@ -12,7 +13,7 @@ import type { CappedVersionView, RollbackAnswer, VersionView } from '../core/wri
 
 export default class Rollback extends BaseCommand {
   static override summary = "Restore an agent's manifest to an earlier version.";
-  static override description = `Writes the archived bytes of <version> back to agents/<agent_id>.l5.yaml, byte for byte, as a new version (op rollback): nothing is lost, and the rollback itself can be rolled back. It is written to the audit log before it happens, and refused when that record cannot be written. Asks for confirmation on a terminal; elsewhere it needs --yes. Tool: ${rollbackAgentMemoryOperation.name}.`;
+  static override description = `Writes the archived bytes of <version> back to agents/<agent_id>.l5.yaml, byte for byte, as a new version (op rollback): nothing is lost, and the rollback itself can be rolled back. It is written to the audit log before it happens, and refused when that record cannot be written. Asks for confirmation on a terminal, then for the reason when --reason was not given (Enter for none); elsewhere it needs --yes. Tool: ${rollbackAgentMemoryOperation.name}.`;
   static override examples = [
     '<%= config.bin %> rollback codex 3 --reason "bad import"',
     '<%= config.bin %> rollback codex 3 --yes --json',
@@ -43,10 +44,12 @@ export default class Rollback extends BaseCommand {
       action: 'roll back',
       what: 'rollback',
     });
+    // Asked (on a terminal, after the yes) when --reason was not given: the history records it.
+    const reason = flags.reason ?? (flags.yes ? null : await askReason());
     const payload = await invoke(rollbackAgentMemoryOperation, ctx, {
       agent_id: args.agent_id,
       version,
-      reason: flags.reason ?? null,
+      reason,
     });
     if (failed(payload)) return this.failOnPayloadError(payload);
     const c = colors();
@@ -64,6 +67,14 @@ export default class Rollback extends BaseCommand {
         `${c.green('restored')} ${args.agent_id} to version ${version}, recorded as ${c.bold(`version ${payload.version}`)} ${c.dim(`(sha256 ${payload.sha256.slice(0, 12)})`)}`,
     );
   }
+}
+
+/** The reason a rollback is recorded with, asked on a terminal; empty is none. */
+async function askReason(): Promise<string | null> {
+  const answer = await prompting('rollback', ({ input }, context) =>
+    input({ message: promptMessage('Why? (kept in the history and the audit log; Enter for no reason)') }, context),
+  );
+  return answer.trim() || null;
 }
 
 /** "Restore codex to version 3 (commit at 2026-06-01 10:00:00 UTC, 4 entities, 2 sessions, 0 notes)?" */

@@ -5,6 +5,7 @@ import { colors } from '../cli/output.js';
 import { summaryCommand, summaryPayload } from '../cli/read-commands.js';
 import { getCrossAgentSummaryOperation } from '../core/operations/read-operations.js';
 import { failed } from '../core/payload.js';
+import { didYouMean } from '../cli/search-command.js';
 import type { CrossAgentSummaryAnswer } from '../core/operations/reads.js';
 
 export default class Summary extends BaseCommand {
@@ -26,9 +27,12 @@ export default class Summary extends BaseCommand {
       const whole = await summaryPayload(this.open, args, { ...flags, 'access-level': level });
       return failed(whole) ? 0 : whole.agents.length;
     });
+    const meant =
+      agents.length || this.jsonEnabled() ? '' : await didYouMean(this.open, args.project, flags, 'entity,workstream');
     return this.emit(payload, () => {
       const c = colors();
-      if (agents.length === 0) return withHint(`Nothing on "${args.project}".`, hint);
+      if (agents.length === 0)
+        return withHint(`Nothing on "${args.project}".`, [meant, hint].filter(Boolean).join('\n'));
       return withHint(
         [
           `${c.bold(args.project)}: ${agents.join(', ')}`,

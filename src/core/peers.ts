@@ -17,5 +17,10 @@ export interface PeerAnswer {
 
 export interface PeerFanout {
   readonly names: readonly string[];
-  call(tool: string, args: ToolArguments, options?: { budgetMs?: number }): Promise<PeerAnswer[]>;
+  /** Asks every peer, or with `only` just the peers it names (a second question to some of them). */
+  call(
+    tool: string,
+    args: ToolArguments,
+    options?: { budgetMs?: number; only?: readonly string[] },
+  ): Promise<PeerAnswer[]>;
 }

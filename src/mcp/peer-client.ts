@@ -39,9 +39,14 @@ export class McpPeerFanout implements PeerFanout {
     this.names = peers.map((peer) => peer.name);
   }
 
-  async call(tool: string, args: Record<string, unknown>, options: { budgetMs?: number } = {}): Promise<PeerAnswer[]> {
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { budgetMs?: number; only?: readonly string[] } = {},
+  ): Promise<PeerAnswer[]> {
     const budget = options.budgetMs ?? this.budgetMs;
-    return Promise.all(this.peers.map((peer) => this.callOne(peer, tool, { ...args, federation_hop: 1 }, budget)));
+    const asked = options.only ? this.peers.filter((peer) => options.only!.includes(peer.name)) : this.peers;
+    return Promise.all(asked.map((peer) => this.callOne(peer, tool, { ...args, federation_hop: 1 }, budget)));
   }
 
   /**

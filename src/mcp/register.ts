@@ -38,6 +38,8 @@ export interface GuardedCall {
   denialExtras?: Record<string, unknown>;
   /** The operation writes its own audit lines once it runs (Operation.auditsItself). */
   auditsItself?: boolean;
+  /** It writes (commit, rollback): a quarantined member's grants do not bound what it answers. */
+  writes?: boolean;
 }
 
 /**
@@ -63,6 +65,8 @@ export async function guarded<T>(
   }
   const ctx = env.contextFor(caller);
   if (notices) ctx.notice = (message) => notices.push(message);
+  if (notices && caller.tier === 'quarantined' && caller.grants.length === 0 && !call.writes)
+    notices.push(ungrantedNotice(caller.agent_id));
   let payload: T;
   try {
     payload = await run(ctx);
@@ -84,6 +88,15 @@ export async function guarded<T>(
   return payload;
 }
 
+/**
+ * What a quarantined member with no grants is told beside each read's answer: its answers are
+ * empty because it may read no namespace yet, not because the library is (doctor's `grants`
+ * check says the same to the operator).
+ */
+export function ungrantedNotice(member: string): string {
+  return `member ${JSON.stringify(member)} is quarantined with no grants: it may read no agent's rows, so answers are empty until an operator grants a namespace (\`bourdon grant ${member} <agent-id>\`)`;
+}
+
 /** Runs an operation on validated input: the guard, then the handler; a thrown failure is an error result. */
 async function runTool(
   env: CallEnvironment,
@@ -99,6 +112,7 @@ async function runTool(
       namespace,
       denialExtras: operation.denialExtras,
       auditsItself: operation.auditsItself,
+      writes: !operation.annotations.readOnlyHint,
     };
     return jsonResult(await guarded(env, call, run, notices), notices);
   } catch (error) {

@@ -8,7 +8,7 @@
  * and `known_entities` / `recent_sessions` re-added as lists.
  */
 import { canSee, policyOf, rowLevel, type AccessLevel } from '../core/trust/access.js';
-import { containsSecret, redactSecrets } from '../core/trust/redaction.js';
+import { containsSecret, REDACTED, redactSecrets } from '../core/trust/redaction.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stringifyYamlPiecewise } from '../core/store/yaml.js';
 import type { ManifestData } from './participant.js';
@@ -114,8 +114,10 @@ export function finishManifest(
     if (!isRow(raw) || !keep(raw, true)) continue;
     const row = withoutEmpty({ ...raw });
     if (typeof row.name === 'string') row.name = capText(row.name, MAX_NAME_CHARS);
-    // An entity whose name holds a secret cannot be shown under another name: it is left out.
-    if (typeof row.name === 'string' && containsSecret(row.name)) {
+    // An entity whose name holds a secret cannot be shown under another name: it is left out;
+    // so is one whose name a participant's scrubber already replaced whole (codex's thread
+    // titles, as the engine scrubs them): nameless, it could only be found by the placeholder.
+    if (typeof row.name === 'string' && (containsSecret(row.name) || row.name.trim() === REDACTED)) {
       counts.redacted += 1;
       continue;
     }

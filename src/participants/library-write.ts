@@ -88,6 +88,18 @@ function previousExport(record: string): RawObject | null {
   }
 }
 
+/**
+ * Whether `live` already holds every entity and session of `exported`, each exactly: promoting
+ * `exported` would change no row (the stamp, capabilities and policy are not rows).
+ */
+function holdsEveryRow(live: RawObject | null, exported: RawObject): boolean {
+  if (!live) return false;
+  return ['known_entities', 'recent_sessions', 'notes'].every((key) => {
+    const held = rows(live, key);
+    return rows(exported, key).every((row) => held.some((other) => sameValue(row, other)));
+  });
+}
+
 /** The live rows that are not exactly rows of the previous export: another writer's. */
 function othersRows(live: RawObject | null, previous: RawObject | null, key: string): RawObject[] {
   const exported = rows(previous, key);
@@ -212,9 +224,12 @@ export async function writeExportToLibrary(
 
 /** What staging an export did. */
 export interface StagedExportResult {
+  /** The staged file; the live manifest when it already holds every row of the export (`live`). */
   path: string;
-  /** false when the staged file already held exactly this (nothing written, nothing audited). */
+  /** false when the staged file, or the live manifest, already held exactly this (nothing written, nothing audited). */
   written: boolean;
+  /** true when nothing was staged because the live manifest already holds every row of the export. */
+  live: boolean;
   /** Rows another writer had staged for the agent (a member's quarantined commits), kept on top. */
   kept: LibraryExportResult['kept'];
 }
@@ -226,7 +241,9 @@ export interface StagedExportResult {
  * path. Under the gate, audited first, written atomically. A new export replaces the previous
  * staged one (the same source, read afresh), but rows the member itself staged meanwhile
  * (commit_to_federation, same file) are applied again on top, as a live export keeps other
- * writers' rows: a staged row is never lost unreviewed.
+ * writers' rows: a staged row is never lost unreviewed. With nothing staged, an export whose
+ * every row the live manifest already holds (the last one promoted, say) stages nothing:
+ * promoting it would change no row, so there is nothing to review.
  */
 export async function stageExportInLibrary(
   ctx: OperationContext,
@@ -268,7 +285,12 @@ export async function stageExportInLibrary(
       };
       if (staged && sameValue({ ...staged, last_updated: null }, { ...manifest, last_updated: null })) {
         keepRecord();
-        return { path: stagedFile, written: false, kept };
+        return { path: stagedFile, written: false, live: false, kept };
+      }
+      const livePath = path.join(paths.agents, `${request.agentId}${MANIFEST_SUFFIX}`);
+      if (!staged && holdsEveryRow(parsed(readLive(livePath)), manifest)) {
+        keepRecord();
+        return { path: livePath, written: false, live: true, kept };
       }
       try {
         appendAudit(request.auditPath, auditRecord(request.actor, STAGE_OP, request.agentId, true, request.detail));
@@ -285,7 +307,7 @@ export async function stageExportInLibrary(
       } catch (error) {
         ctx.warn(`the export's own rows could not be recorded in ${recordPath} (${describeError(error)})`);
       }
-      return { path: stagedFile, written: true, kept };
+      return { path: stagedFile, written: true, live: false, kept };
     },
     { warn: ctx.warn },
   );

@@ -79,6 +79,11 @@ export interface ParticipantHelp {
   readonly flags?: readonly VariableFlag[];
   /** Its examples, when the three every export has would not show how it is used. */
   readonly examples?: readonly string[];
+  /**
+   * Where it looked, said when no source was found and no path stands for it (mcp-memory, whose
+   * file only a variable, a host's config or the server's install names).
+   */
+  readonly lookedFor?: string;
 }
 
 /**

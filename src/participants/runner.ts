@@ -90,11 +90,25 @@ export interface ExportOptions {
   auditPath?: string;
 }
 
+/** The words an export's outcome is said in (ExportReport.outcome); export-all adds `failed`. */
+export type ExportOutcome = 'exported' | 'unchanged' | 'staged' | 'skipped' | 'dry-run';
+
+/** The reason of an export that found no source. */
+export const NO_SOURCE_FOUND = 'no source found';
+
 export interface ExportReport {
   participant: string;
   agent_id: string;
-  /** exported, dry-run, or nothing (no source found: nothing is written). */
-  outcome: 'exported' | 'dry-run' | 'nothing';
+  /**
+   * What became of the export, the same words in `--json` and the human line (docs/cli.md,
+   * "Export outcomes"): exported (a new version or file written), unchanged (the library, or
+   * what is staged, already held exactly these rows: nothing written), staged (written to
+   * staging for review), skipped (no source found: nothing written), dry-run (with --dry-run:
+   * built, nothing written). `failed` is export-all's: a single export that fails is an error.
+   */
+  outcome: ExportOutcome;
+  /** Why it was skipped; null otherwise. */
+  reason: string | null;
   sources: readonly SourceStatus[];
   warnings: readonly string[];
   counts: FinishCounts | null;
@@ -104,7 +118,11 @@ export interface ExportReport {
   version: number | null;
   /** false when the library already held exactly this (no new version). */
   written: boolean;
-  /** true when it was staged for review (`bourdon staging promote <agent-id>`) rather than written live. */
+  /**
+   * true when the rows are in staging for review (`bourdon staging promote <agent-id>`), written
+   * now or already there; false for a live write, and for a staged participant whose rows the
+   * live manifest already holds (nothing staged).
+   */
   staged: boolean;
   /** Rows other writers had added or changed, applied again on top (library writes only). */
   kept: LibraryExportResult['kept'] | null;
@@ -179,7 +197,8 @@ async function exportAndWrite(
   const report: ExportReport = {
     participant: participant.topic,
     agent_id: participant.agentId,
-    outcome: 'nothing',
+    outcome: 'skipped',
+    reason: NO_SOURCE_FOUND,
     sources: result.sources,
     warnings: result.warnings,
     counts: null,
@@ -191,6 +210,7 @@ async function exportAndWrite(
     yaml: null,
   };
   if (!result.manifest) return report;
+  report.reason = null;
   const finished = finishManifest(result.manifest, options.accessLevel);
   const counts = finished.counts;
   const sized = fitManifest(finished.manifest);
@@ -264,8 +284,9 @@ async function exportAndWrite(
     const staged = await stageExportInLibrary(ctx, request);
     report.path = staged.path;
     report.written = staged.written;
-    report.staged = true;
+    report.staged = !staged.live;
     report.kept = staged.kept;
+    report.outcome = staged.written ? 'staged' : 'unchanged';
     return report;
   }
   const written = await writeExportToLibrary(ctx, request);
@@ -273,5 +294,6 @@ async function exportAndWrite(
   report.version = written.version;
   report.written = written.written;
   report.kept = written.kept;
+  if (!written.written) report.outcome = 'unchanged';
   return report;
 }

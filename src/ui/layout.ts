@@ -52,8 +52,8 @@ export function layout(view: View, pathname: string, flash: Flash | null): strin
             </ul>
           </nav>
           <form class="search" method="get" action="/search" role="search">
-            <label class="visually-hidden" for="site-search">Search entities by name or alias</label>
-            <input type="search" id="site-search" name="q" placeholder="Search entities" maxlength="200" />
+            <label class="visually-hidden" for="site-search">Search everything agents remember</label>
+            <input type="search" id="site-search" name="q" placeholder="Search memory" maxlength="200" />
             <button type="submit">Search</button>
           </form>
         </header>

@@ -125,17 +125,30 @@ export function caseEnvironment(spec: ParticipantCase, home: string): ExportEnvi
 export function expectedManifest(recorded: RecordedCase, home: string, openclawUrl?: string): ManifestData | undefined {
   const file = path.join(recorded.dir, 'expected.l5.yaml');
   if (!recorded.spec.expect_manifest || !fs.existsSync(file)) return undefined;
-  return yaml.load(substituteHome(fs.readFileSync(file, 'utf8'), home, openclawUrl)) as ManifestData;
+  const manifest = yaml.load(substituteHome(fs.readFileSync(file, 'utf8'), home, openclawUrl)) as ManifestData;
+  return withoutScrubbedNames(manifest);
+}
+
+/**
+ * Our one deliberate difference from the engine's manifests (docs/conformance.md, P-names): an
+ * entity whose name the participant's scrubber replaced whole is left out, as one whose name
+ * holds a secret is.
+ */
+function withoutScrubbedNames(manifest: ManifestData): ManifestData {
+  const entities = manifest.known_entities as Record<string, unknown>[] | undefined;
+  if (!Array.isArray(entities)) return manifest;
+  return { ...manifest, known_entities: entities.filter((row) => row.name !== '[redacted credential-like text]') };
 }
 
 /**
  * The runner's access filter at `team`, for exports made in-process (the binary filters its
- * own): private rows dropped, both lists present (re-added last when empty).
+ * own): private rows dropped, entities whose name was scrubbed whole left out, both lists
+ * present (re-added last when empty).
  */
 export function filterAtTeam(manifest: ManifestData): ManifestData {
-  const result: ManifestData = { ...manifest };
+  const result: ManifestData = withoutScrubbedNames(manifest);
   for (const key of ['known_entities', 'recent_sessions']) {
-    const rows = ((manifest[key] as Record<string, unknown>[] | undefined) ?? []).filter(
+    const rows = ((result[key] as Record<string, unknown>[] | undefined) ?? []).filter(
       (row) => row.visibility !== 'private',
     );
     if (rows.length > 0) result[key] = rows;

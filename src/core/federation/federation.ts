@@ -47,6 +47,7 @@ const DATED_ROWS: Record<string, string> = {
   recent_sessions: 'date',
   notes: 'date',
   workstreams: 'last_activity',
+  results: 'date',
 };
 
 /**

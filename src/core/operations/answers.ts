@@ -81,8 +81,84 @@ export const recognitionAnswer = lazy(() =>
   }),
 );
 
-/** The turn brief is another engineer's to settle: any object until it is. */
-export const compileTurnAnswer = lazy(() => z.looseObject({}));
+const counts = () => z.record(z.string(), z.number().int());
+const repoIdentity = () =>
+  z.object({ name: z.string().nullable(), root: z.string().nullable(), remote: z.string().nullable() });
+const stage1 = () => z.enum(['available', 'degraded', 'unknown']);
+const turnItem = () =>
+  z.object({
+    rank: z.number().int(),
+    score: z.number(),
+    kind: z.enum(['project', 'preference', 'handoff', 'entity', 'session', 'thread']),
+    name: z.string(),
+    summary: z.string(),
+    reason: z.string(),
+    source: z.string(),
+    source_agents: texts(),
+    evidence: texts(),
+  });
+
+/** The codex-turn-brief/v1 brief (codex-turn.ts CompileTurnOutput), as hosts see it in tools/list. */
+export const compileTurnAnswer = lazy(() =>
+  z.object({
+    schema_version: z.string().describe('codex-turn-brief/v1'),
+    prompt: z.string(),
+    cwd: z.string().nullable(),
+    repo: repoIdentity(),
+    health: z.object({ native_stage1: stage1(), strategy: z.string() }),
+    routing: z.object({
+      mode: z.enum(['inject', 'observe']),
+      primary_surface: z.string(),
+      surfaces: texts(),
+      confidence: z.enum(['high', 'medium', 'low', 'none']),
+      reason: z.string(),
+      suppressed_surfaces: texts(),
+      next_action: z.string(),
+    }),
+    items: z.array(turnItem()),
+    delivery: z.object({
+      explicit_text: z.string().describe('Prepend this before the Codex turn.'),
+      mcp_payload: z.object({
+        schema_version: z.string(),
+        strategy: z.string(),
+        native_stage1: stage1(),
+        repo: repoIdentity(),
+        items: z.array(turnItem()),
+        prompt_context: z.string(),
+      }),
+      memory_md_block: z.string(),
+      fallback_block: z.string(),
+      repo_overlay_block: z.string(),
+    }),
+    trace: z.object({
+      routing_decision: z.object({ primary_surface: z.string(), confidence: z.string(), reason: z.string() }),
+      surface_health: z.object({
+        native_stage1: stage1(),
+        repo_identity: z.enum(['available', 'missing']),
+        candidate_count: z.number().int(),
+      }),
+      source_mix: z.object({ candidates: counts(), selected: counts(), ignored: counts() }),
+      selected_items: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.string(),
+          score: z.number(),
+          dominant_components: texts(),
+          reason: z.string(),
+        }),
+      ),
+    }),
+    diagnostics: z.object({
+      scoring_components: z.record(z.string(), z.record(z.string(), z.number())),
+      candidate_count: z.number().int(),
+      delivery: z.literal('all'),
+      max_items: z.number().int(),
+      max_chars: z.number().int(),
+      stage1_jobs: z.object({ total: z.number().int(), by_status: counts(), error_classes: counts() }),
+      exhausted_paths: texts(),
+    }),
+  }),
+);
 
 export const deeperContextAnswer = lazy(() =>
   z.object({ prompt: z.string(), ...accessEcho(), context: z.string(), context_chars: z.number().int() }),
@@ -172,6 +248,67 @@ export const listWorkstreamsAnswer = lazy(() =>
     status: z.string().nullable(),
     workstreams: z.array(workstreamRow()),
     ...pageEnd(),
+  }),
+);
+
+export const SEARCH_RESULT_KINDS = ['entity', 'session', 'note', 'workstream'] as const;
+
+/** What every search result carries: its kind, its score (higher is better), the fields that matched and a marked snippet. */
+const searchResultBase = () => ({
+  score: z.number(),
+  matched: texts(),
+  snippet: z.string(),
+});
+
+/** One search_memory result, by kind (the fields the judged queries read: docs/cli.md, `search`). */
+export const searchResultRow = lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('entity'),
+      name: z.string(),
+      agents: texts(),
+      types: texts().default([]),
+      tags: texts().default([]),
+      superseded: z.boolean().default(false),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('session'),
+      agent: z.string(),
+      date: z.string(),
+      cwd: nullableText(),
+      project_focus: texts().default([]),
+      key_actions: texts().default([]),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('note'),
+      agent: z.string(),
+      id: nullableText(),
+      date: z.string(),
+      title: nullableText(),
+      tags: texts().default([]),
+      project_focus: texts().default([]),
+      ...searchResultBase(),
+    }),
+    z.object({
+      kind: z.literal('workstream'),
+      name: z.string(),
+      agents: texts(),
+      last_activity: nullableText(),
+      ...searchResultBase(),
+    }),
+  ]),
+);
+export type SearchResult = z.output<ReturnType<typeof searchResultRow>>;
+
+export const searchMemoryAnswer = lazy(() =>
+  z.object({
+    query: z.string(),
+    ...accessEcho(),
+    results: z.array(searchResultRow()),
+    truncated: z.boolean(),
+    ...reachability(),
   }),
 );
 

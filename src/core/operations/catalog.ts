@@ -10,7 +10,7 @@
  * MCP SDK): see docs/architecture.md and test/architecture.test.ts.
  */
 
-/** Every Bourdon operation, in the order the Python engine lists its tools. */
+/** Every Bourdon operation: the engine's fifteen in the order it lists its tools, then search_memory. */
 import type { AnyOperation } from './operation.js';
 import {
   compileCodexTurnOperation,
@@ -24,6 +24,7 @@ import {
   listWorkstreamsOperation,
   prepareRecognitionContextOperation,
   queryAgentMemoryOperation,
+  searchMemoryOperation,
 } from './read-operations.js';
 import {
   commitToFederationOperation,
@@ -48,6 +49,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   listMemoryVersionsOperation,
   explainMemoryChangeOperation,
   rollbackAgentMemoryOperation,
+  // Not an engine tool: listed after the engine's fifteen.
+  searchMemoryOperation,
 ];
 
 /** The names of every operation (the MCP tool names). */

@@ -18,7 +18,7 @@ import { MAX_PAGE_SIZE } from './inputs.js';
 import { coded, type Failed, type OneOf } from '../payload.js';
 import type { ListNotesInput } from './inputs.js';
 import type { CommitOutput } from '../writes/commit.js';
-import { redactNullable, redactText } from '../trust/redaction.js';
+import { readNullable, readText } from '../trust/redaction.js';
 
 export interface DatedNote {
   agent: string;
@@ -59,8 +59,8 @@ function noteRef(agent: string, note: Note): NoteRef {
   return {
     agent,
     date: note.date,
-    title: redactNullable(note.title),
-    text: redactText(note.text),
+    title: readNullable(note.title),
+    text: readText(note.text),
     tags: [...note.tags],
     project_focus: [...note.project_focus],
   };
@@ -151,8 +151,8 @@ function peerNotes(answers: readonly PeerAnswer[]): NoteRef[] {
       out.push({
         agent: tagAgent(peer, row.agent),
         date: row.date,
-        title: redactNullable(row.title),
-        text: redactText(row.text),
+        title: readNullable(row.title),
+        text: readText(row.text),
         tags: list(row.tags),
         project_focus: list(row.project_focus),
       });
@@ -255,7 +255,7 @@ export function noteIdsOf(ctx: OperationContext, rows: readonly NoteRef[]): (str
     if (!byKey) {
       const fresh = new Map<string, number>();
       agent.notes.forEach((note, i) => {
-        const key = JSON.stringify([note.date, redactText(note.text)]);
+        const key = JSON.stringify([note.date, readText(note.text)]);
         if (!fresh.has(key)) fresh.set(key, i + 1);
       });
       positions.set(agent.id, (byKey = fresh));

@@ -66,7 +66,7 @@ export interface Operation<S extends z.ZodObject = z.ZodObject, O = unknown> {
 }
 
 /**
- * Any operation, for the lists that hold all fifteen (the catalog, the MCP registration). Its
+ * Any operation, for the lists that hold all sixteen (the catalog, the MCP registration). Its
  * handler is a method here, so that every `Operation` is one (methods compare their parameters
  * bivariantly) without a cast; such a list only ever runs an operation on the value its own
  * schema produced (`parseInput`). Declarations are checked strictly, as `Operation`s.
@@ -141,7 +141,9 @@ export const federationHop = lazy(() =>
       .int()
       .default(0)
       .transform((hop) => Math.max(0, hop))
-      .describe('Set by peers: a value above 0 answers from the local store only.'),
+      .describe(
+        'Not for models: set by a peer server forwarding the call (above 0 answers from this library only, asking no peer). Leave it out.',
+      ),
   ),
 );
 

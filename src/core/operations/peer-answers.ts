@@ -24,6 +24,7 @@ import {
   listRecentWorkAnswer,
   listWorkstreamsAnswer,
   recognitionAnswer,
+  searchMemoryAnswer,
 } from './answers.js';
 
 /** find_entity as a peer is read: only `matches` is needed (the engine's peer client reads nothing else). */
@@ -41,6 +42,7 @@ const PEER_TOOLS: Record<string, () => z.ZodType<AnyAnswer>> = {
   list_notes: listNotesAnswer,
   list_workstreams: listWorkstreamsAnswer,
   export_agents: exportAgentsAnswer,
+  search_memory: searchMemoryAnswer,
 };
 
 /** Tools whose answer may be its list alone, and the field that list is (the engine's peer client). */

@@ -24,16 +24,18 @@ export function access(ctx: OperationContext, args: AccessArgs, toolDefault: Acc
   return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);
 }
 
-/** Asks every peer, or nobody: `[]` when this call does not fan out. */
+/** Asks every peer (or only those `only` names), or nobody: null when this call does not fan out. */
 export async function askPeers(
   ctx: OperationContext,
   args: { federation_hop?: number | null },
   tool: string,
   peerArgs: ToolArguments,
   budgetMs?: number,
+  only?: readonly string[],
 ): Promise<PeerAnswer[] | null> {
   if (!shouldFanOut(ctx, args)) return null;
-  const answers = await ctx.peers!.call(tool, peerArgs, budgetMs === undefined ? {} : { budgetMs });
+  const options = { ...(budgetMs === undefined ? {} : { budgetMs }), ...(only ? { only } : {}) };
+  const answers = await ctx.peers!.call(tool, peerArgs, options);
   // Bounded once here, before any merge sees a peer's rows.
   return boundAnswers(answers, ctx.now());
 }

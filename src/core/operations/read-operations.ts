@@ -10,6 +10,7 @@ import { listRecentWork } from './recent-work.js';
 import { getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
 import { compileCodexTurn } from './codex-turn.js';
 import { listWorkstreams } from './workstreams.js';
+import { searchMemory } from './search-memory.js';
 import {
   compileTurnInput,
   crossAgentSummaryInput,
@@ -22,6 +23,7 @@ import {
   listWorkstreamsInput,
   queryAgentMemoryInput,
   recognitionInput,
+  searchMemoryInput,
 } from './inputs.js';
 import {
   compileTurnAnswer,
@@ -35,6 +37,7 @@ import {
   listWorkstreamsAnswer,
   queryAgentMemoryAnswer,
   recognitionAnswer,
+  searchMemoryAnswer,
 } from './answers.js';
 import { agentFilterNamespace, defineOperation, FEDERATED_READ, LOCAL_READ } from './operation.js';
 
@@ -126,11 +129,11 @@ export const listAgentsOperation = defineOperation({
 
 export const exportAgentsOperation = defineOperation({
   name: 'export_agents',
-  title: "Export this machine's agents",
+  title: "This machine's agents, summarised",
   annotations: LOCAL_READ,
   output: exportAgentsAnswer,
   description:
-    "This machine's agents as a redacted bourdon.agents/v1 envelope (never includes private sessions or peers).",
+    "Reads only, writes nothing: every agent in this machine's library summarised as a bourdon.agents/v1 envelope (type, counts, newest session, recent public and team activity, redacted; never private sessions, never peers' agents). `generated_from` is the library's agents folder on this machine (empty for a caller capped below private: remote or quarantined).",
   input: exportAgentsInput,
   run: (ctx) => exportAgents(ctx),
 });
@@ -159,4 +162,17 @@ export const listWorkstreamsOperation = defineOperation({
   namespace: agentFilterNamespace,
   denialExtras: { workstreams: [], next_cursor: null, has_more: false },
   run: listWorkstreams,
+});
+
+export const searchMemoryOperation = defineOperation({
+  name: 'search_memory',
+  title: 'Search everything agents remember',
+  annotations: FEDERATED_READ,
+  output: searchMemoryAnswer,
+  description:
+    'Search everything agents remember when you do not know the exact name: entities (name, aliases, tags, summary), sessions (key actions, project, folder, files), notes and workstreams. Ranked best first, exact names first; forgives typos, accents and case. Each result has its kind, a score, the fields that matched and a snippet with the matching words in **bold**. Use find_entity when you know the exact name.',
+  input: searchMemoryInput,
+  namespace: agentFilterNamespace,
+  denialExtras: { results: [], truncated: false },
+  run: searchMemory,
 });

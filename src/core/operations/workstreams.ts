@@ -23,7 +23,7 @@ import { pageSize } from './paging.js';
 import { MAX_PAGE_SIZE } from './inputs.js';
 import type { Failed, OneOf } from '../payload.js';
 import type { ListWorkstreamsInput } from './inputs.js';
-import { redactText } from '../trust/redaction.js';
+import { readText } from '../trust/redaction.js';
 
 export { WORKSTREAM_STATUSES };
 export type WorkstreamStatus = (typeof WORKSTREAM_STATUSES)[number];
@@ -125,7 +125,7 @@ function summariseBase(stream: Stream, entities: Entity[] | undefined): StreamBa
     note_count: items.filter((item) => item.session === null).length,
     first_activity: oldest,
     last_activity: newest.day,
-    recent_actions: actions.map((action) => redactText(action)),
+    recent_actions: actions.map((action) => readText(action)),
   };
 }
 
@@ -313,7 +313,7 @@ function mergeWorkstreams(local: readonly Workstream[], answers: readonly PeerAn
       const actions = (Array.isArray(row.recent_actions) ? row.recent_actions : [])
         .filter((a): a is string => typeof a === 'string')
         .slice(0, RECENT_ACTIONS * 4)
-        .map((a) => redactText(a));
+        .map((a) => readText(a));
       const target = byKey.get(row.name.toLowerCase());
       if (!target) {
         const fresh: Workstream = {

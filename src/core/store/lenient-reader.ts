@@ -14,6 +14,7 @@ import {
   entityRow,
   fieldPath,
   isObject,
+  isRecordedUndated,
   keep,
   kindOf,
   manifestBlocks,
@@ -60,7 +61,14 @@ export function readManifest(doc: RawObject, pool: Intern = keep): { rows: Manif
         last_updated: asOptionalText(blocks.last_updated),
         capabilities: list(blocks.capabilities),
         entities: readRows(entityRow(), list(blocks.known_entities), 'known_entities', misfits, policy),
-        sessions: readRows(sessionRow(), list(blocks.recent_sessions), 'recent_sessions', misfits, policy),
+        sessions: readRows(
+          sessionRow(),
+          list(blocks.recent_sessions),
+          'recent_sessions',
+          misfits,
+          policy,
+          isRecordedUndated,
+        ),
         notes: readRows(noteRow(), list(blocks.notes), 'notes', misfits, policy),
       },
       misfits,
@@ -70,8 +78,9 @@ export function readManifest(doc: RawObject, pool: Intern = keep): { rows: Manif
 
 /**
  * The rows of one list that fit (each with what does not fit left out); the others are named in
- * `misfits`. Each row's level is read from the row as written under the manifest's policy
- * (visibility.ts rowLevel, D19), as every other reader of a raw row decides it.
+ * `misfits`, except those `recorded` says were written to be left out (model.ts
+ * isRecordedUndated). Each row's level is read from the row as written under the manifest's
+ * policy (visibility.ts rowLevel, D19), as every other reader of a raw row decides it.
  */
 function readRows<T extends { visibility: AccessLevel }>(
   schema: z.ZodType<T>,
@@ -79,9 +88,11 @@ function readRows<T extends { visibility: AccessLevel }>(
   field: string,
   misfits: Misfit[],
   policy: VisibilityPolicy | null,
+  recorded: (item: unknown) => boolean = () => false,
 ): T[] {
   const out: T[] = [];
   raw.forEach((item, index) => {
+    if (recorded(item)) return;
     if (!isObject(item)) {
       const reason = `expected a mapping, found ${kindOf(item)}`;
       misfits.push({ field: `${field}[${index}]`, reason, rowKept: false });

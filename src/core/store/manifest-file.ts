@@ -114,8 +114,8 @@ export function readRecord(
 
 /** The one warning for a manifest whose reading left values out. */
 export function warnLeftOut(warn: Warn, filePath: string, { count, first }: LeftOut): void {
-  const values = count === 1 ? 'a value' : `${count} values`;
-  warn(`reading ${filePath}: left out ${values} that do not fit the L5 model (${first.field}: ${first.reason})`);
+  const values = count === 1 ? 'a value that does' : `${count} values that do`;
+  warn(`reading ${filePath}: left out ${values} not fit the L5 model (${first.field}: ${first.reason})`);
 }
 
 /** A copy of a raw value whose strings are all interned (so detached from the manifest's text). */

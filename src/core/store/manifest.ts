@@ -7,6 +7,7 @@ import { readRow } from './lenient-reader.js';
 import {
   entityRow,
   isObject,
+  isRecordedUndated,
   keep,
   noteRow,
   sessionRow,
@@ -17,7 +18,7 @@ import {
   type Session,
 } from './model.js';
 
-export { isObject };
+export { isObject, isRecordedUndated };
 export type { AgentInfo, Entity, Intern, Note, RawObject, Session } from './model.js';
 
 export const AGENT_TYPES = [

@@ -66,7 +66,10 @@ const text = (filled = false) =>
   z.unknown().superRefine((value, ctx) => {
     if (!isScalar(value)) ctx.addIssue({ code: 'custom', message: `expected text, found ${kindOf(value)}` });
     else if (filled && String(value).trim() === '')
-      ctx.addIssue({ code: 'custom', message: 'expected text, found only spaces' });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected text, found ${value === '' ? 'an empty text' : 'only spaces'}`,
+      });
   });
 
 /** Text that may be absent or null. */
@@ -138,6 +141,16 @@ export const entityRow = lazy(() =>
       visibility: rowLevel(row, null),
     })),
 );
+
+/**
+ * A session an exporter wrote with an empty date (copilot-vscode's transcript without a start
+ * time, at parity with the engine): recorded as undated on purpose. It is not served (D17), and
+ * since it is what our own exporters write, reading it back is no misfit: no warning, and doctor
+ * reports it as information.
+ */
+export function isRecordedUndated(row: unknown): boolean {
+  return isObject(row) && row.date === '';
+}
 
 export const sessionRow = lazy(() =>
   z

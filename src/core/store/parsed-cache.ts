@@ -37,8 +37,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 7: folder and bucket names from SHA-256 (hashing.ts nameHash).
  * 8: the record's rows as the model read them, and what it left out, in rows.json (meta.rows).
  * 9: each row's level read under its manifest's visibility_policy (D19).
+ * 10: a session recorded with an empty date is no longer a value left out (model.ts isRecordedUndated).
  */
-const CACHE_FORMAT = 9;
+const CACHE_FORMAT = 10;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */

@@ -15,6 +15,7 @@ export const QUARANTINE_ALLOWED = new Set([
   'export_agents',
   'list_notes',
   'list_workstreams',
+  'search_memory',
   'commit_to_federation',
   'resource:agents',
   'resource:agent-memory',

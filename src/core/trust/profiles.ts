@@ -33,6 +33,7 @@ export const READ_TOOLS: readonly string[] = [
   'list_workstreams',
   'list_memory_versions',
   'explain_memory_change',
+  'search_memory',
 ];
 
 /** The read tools plus the one write a working agent needs: committing its own memory. */

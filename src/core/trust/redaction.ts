@@ -1,15 +1,18 @@
 /**
- * Redaction, the one place for it. Two uses of one rule set (secret-rules.ts):
+ * Redaction, the one place for it. One rule set (secret-rules.ts), one rule for what people and
+ * models read:
  *
- * - Reads (spec §7, `redactText`): text that leaves the store through summaries, exports,
- *   notes and history is replaced whole when it looks like a credential — the engine's patterns
- *   (which also catch prose naming a password or an API key), this project's additions, or any
- *   secret value the rule set finds; anything else is tidied (whitespace, links) and capped.
- * - Boundaries where text leaves a source (`redactSecrets`, `redactSecretsIn`): a participant's
- *   manifest, a commit, a peer's answer. Only secret VALUES are replaced, by `[redacted]`;
- *   the prose around them, and prose that only names a credential, is kept.
+ * - Secret VALUES are replaced by `[redacted]` where they stand; the prose around them, and
+ *   prose that only names a credential ("rotated the staging api_key"), is kept. The boundaries
+ *   where text leaves a source apply it (`redactSecrets`, `redactSecretsIn`: a participant's
+ *   manifest, a commit, a peer's answer), and so does every read surface of this project's own
+ *   (`readText`: notes, workstreams, history diffs, a rollback's reason), so the same
+ *   row reads the same in `find`, `summary`, `workstreams` and `list-notes`.
+ * - The engine's spec §7 (`redactText`: a text that names or holds a credential replaced whole)
+ *   is kept only where the engine's payload is the contract: `export_agents`,
+ *   `prepare_recognition_context`'s context block (parity), and a sync push (what leaves the machine).
  */
-import { ASSIGNMENT, SECRET_RULES } from './secret-rules.js';
+import { ASSIGNMENT, kubernetesSecretValues, rulesFor } from './secret-rules.js';
 
 export const REDACTED = '[redacted credential-like text]';
 /** What replaces a secret value inside a text kept otherwise. */
@@ -120,18 +123,22 @@ type NameClass = 'strong' | 'token' | null;
 
 function classifyName(name: string): NameClass {
   const words = nameWords(name);
-  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return null;
+  // A public key, and a name about the credential (TOKEN_ID, key_file), hold no secret.
+  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1]) || words.includes('public')) return null;
   if (words.some((word) => STRONG_WORD.test(word))) return 'strong';
   if (words.some((word) => TOKEN_WORDS.has(word) || word.endsWith('token') || word.endsWith('apikey'))) return 'token';
   return null;
 }
 
-/** A value that looks like a token rather than a word: no spaces, 8+ characters, not one plain word or a number. */
+/**
+ * A value that looks like a token rather than a word: no spaces, 8+ characters, not plain words
+ * (`deploy`, `ClearTextPassword`) or a number.
+ */
 function looksLikeToken(value: string): boolean {
   return (
     value.length >= 8 &&
     /^[A-Za-z0-9+/=_.~:-]+$/.test(value) &&
-    !/^[A-Za-z][a-z]*$/.test(value) &&
+    !(/^[A-Za-z]+$/.test(value) && !/[A-Z]{2}/.test(value)) &&
     !/^[0-9.]+$/.test(value)
   );
 }
@@ -150,13 +157,14 @@ function secretAssignment(name: string, sep: string, value: string, quoted: bool
 function findSecrets(text: string): SecretSpan[] {
   const spans: [number, number][] = [];
   const lower = text.toLowerCase();
-  for (const rule of SECRET_RULES) {
-    if (!rule.hints.some((hint) => lower.includes(hint))) continue;
+  for (const rule of rulesFor(lower)) {
     for (const match of text.matchAll(rule.pattern)) {
+      if (rule.accept && !rule.accept(match)) continue;
       const span = match.indices?.groups?.value ?? match.indices?.[0];
       if (span && span[1] > span[0]) spans.push([span[0], span[1]]);
     }
   }
+  if (lower.includes('secret')) spans.push(...kubernetesSecretValues(text));
   if (text.includes('=') || text.includes(':')) {
     const assignment = new RegExp(ASSIGNMENT.source, ASSIGNMENT.flags);
     for (let match = assignment.exec(text); match; match = assignment.exec(text)) {
@@ -232,6 +240,23 @@ export function redactSecretsIn(value: unknown): unknown {
   return root;
 }
 
+/**
+ * Text a read surface shows (the one rule: secret values redacted, prose kept): whitespace
+ * collapsed, each secret value `[redacted]`, links `[link]`, cut at `cap` as redactText cuts.
+ */
+export function readText(value: unknown, cap = DEFAULT_CAP): string {
+  if (value === null || value === undefined) return '';
+  const collapsed = (typeof value === 'string' ? value : String(value)).trim().replace(/\s+/g, ' ');
+  const linked = redactSecrets(collapsed).replace(/https?:\/\/\S+/g, '[link]');
+  return linked.length > cap ? linked.slice(0, Math.max(0, cap - 3)).trimEnd() + '...' : linked;
+}
+
+/** readText of a nullable string, keeping null as null. */
+export function readNullable(value: unknown, cap = DEFAULT_CAP): string | null {
+  return value === null || value === undefined ? null : readText(value, cap);
+}
+
+/** The engine's read redaction (spec §7): a text that names or holds a credential is replaced whole. */
 export function redactText(value: unknown, cap = DEFAULT_CAP): string {
   if (value === null || value === undefined) return '';
   const collapsed = (typeof value === 'string' ? value : String(value)).trim().replace(/\s+/g, ' ');

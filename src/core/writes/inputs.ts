@@ -19,8 +19,10 @@ export const commitInput = () =>
     agent_type: optionalText().describe(
       'L5 agent type (code-assistant, note-capture, local-swarm, customer-support, research-assistant, creative-collaborator, project-manager, tutor, other).',
     ),
-    instance: optionalText(),
-    role_narrative: optionalText(),
+    instance: optionalText().describe("Where this agent runs (a host name or URL): the manifest's agent.instance."),
+    role_narrative: optionalText().describe(
+      "A sentence or two on what this agent does: the manifest's agent.role_narrative.",
+    ),
     entities: rows(
       'Entity rows: name (required), type, aliases, summary, last_touched, valid_from, valid_to, tags, visibility.',
     ),
@@ -45,26 +47,25 @@ export type CommitArgs = Omit<CommitRequest, RowKey> & { [K in RowKey]?: unknown
 
 export const listVersionsInput = () =>
   z.object({
-    agent_id: z.string(),
-    limit: optionalInteger('How many versions, newest first (default 20, at most 1000).').meta({
-      minimum: 1,
-      maximum: 1000,
-    }),
+    agent_id: z.string().describe('The agent whose manifest history is listed: an agent id, as list_agents gives it.'),
+    limit: optionalInteger(
+      'How many versions, newest first (default 20); a value below 1 is read as 1 and one above 1000 as 1000.',
+    ),
   });
 export type ListVersionsInput = z.output<ReturnType<typeof listVersionsInput>>;
 
 export const explainInput = () =>
   z.object({
-    agent_id: z.string(),
-    version: requiredInteger(),
+    agent_id: z.string().describe('The agent whose manifest changed: an agent id, as list_agents gives it.'),
+    version: requiredInteger().describe('The version to explain, as list_memory_versions numbers it.'),
     against: optionalInteger('The version to compare with (default: the one before `version`).'),
   });
 export type ExplainInput = z.output<ReturnType<typeof explainInput>>;
 
 export const rollbackInput = () =>
   z.object({
-    agent_id: z.string(),
-    version: requiredInteger(),
+    agent_id: z.string().describe('The agent whose manifest is rolled back: an agent id, as list_agents gives it.'),
+    version: requiredInteger().describe('The version to restore, as list_memory_versions numbers it.'),
     reason: optionalText().describe('Why: kept in the audit log.'),
   });
 export type RollbackInput = z.output<ReturnType<typeof rollbackInput>>;

@@ -10,7 +10,7 @@ import { canSee, policyOf, rowLevel, type AccessLevel } from '../trust/access.js
 import { isObject, type RawObject } from '../store/manifest.js';
 import { pyStr, truthy } from '../python-str.js';
 import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
-import { redactText } from '../trust/redaction.js';
+import { readText } from '../trust/redaction.js';
 import { parseYamlMapping } from '../store/yaml.js';
 
 /** Longest list shown for one field in a diff; the rest is counted. */
@@ -28,17 +28,17 @@ interface Shower {
   text(text: string): string;
 }
 
-/** A value as a read's diff shows it: strings redacted (§7), long lists cut, objects as redacted JSON. */
+/** A value as a read's diff shows it: strings redacted (the one read rule, readText), long lists cut, objects as redacted JSON. */
 function redactedValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'string') return readText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_LIST_ITEMS).map(redactedValue);
     if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);
     return items;
   }
-  return redactText(JSON.stringify(value));
+  return readText(JSON.stringify(value));
 }
 
 /**
@@ -53,7 +53,7 @@ function wholeValue(value: unknown): unknown {
   return JSON.stringify(value);
 }
 
-const REDACTED_SHOWER: Shower = { value: redactedValue, text: (text) => redactText(text) };
+const REDACTED_SHOWER: Shower = { value: redactedValue, text: (text) => readText(text) };
 const WHOLE_SHOWER: Shower = { value: wholeValue, text: (text) => text };
 
 /** One field of an added or removed row, as a diff shows it. */

@@ -29,7 +29,7 @@ import { MANIFEST_SUFFIX } from '../store/library.js';
 import type { FieldChange, ManifestDiff } from './manifest-diff.js';
 import { denialPayload } from '../trust/policy.js';
 import { coded, type DenialPayload, type Failed, type OneOf } from '../payload.js';
-import { redactText } from '../trust/redaction.js';
+import { readText } from '../trust/redaction.js';
 import { plural } from '../store/words.js';
 import { rollbackAuditDetail, rollbackNotes, type RollbackNote } from './rollback-notes.js';
 
@@ -265,7 +265,7 @@ export async function rollbackAgentMemory(ctx: OperationContext, args: RollbackI
     trail('deny', denied.error);
     return denied;
   }
-  const reason = args.reason === null || args.reason === undefined ? null : redactText(args.reason);
+  const reason = args.reason === null || args.reason === undefined ? null : readText(args.reason);
   const refuse = (message: string, code: ErrorCode) =>
     coded({ error: message, agent_id: args.agent_id, version: args.version, reason }, code);
   const fail = (message: string, code: ErrorCode = 'invalid_input') => {

@@ -46,6 +46,8 @@ export const mcpMemoryParticipant: Participant = {
         isFile: true,
       },
     ],
+    lookedFor:
+      "--file and $MEMORY_FILE_PATH (not set), a memory server in the MCP hosts' configs (Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex: none), the server's default file beside its install (none)",
   },
 
   async sources(environment) {

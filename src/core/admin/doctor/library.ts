@@ -13,6 +13,7 @@ import { MANIFEST_SUFFIX, parseManifest, type LibraryStore, type LibrarySnapshot
 import {
   AGENT_TYPES,
   isObject,
+  isRecordedUndated,
   normaliseEntity,
   normaliseNote,
   normaliseSession,
@@ -86,12 +87,14 @@ export function manifestChecks(store: LibraryStore): CheckResult[] {
 
   const failures: string[] = [];
   const warnings: string[] = [];
+  const notices: string[] = [];
   const leftOut: { file: string; fields: string[] }[] = [];
   for (const record of snapshot.agents) {
     const doc = store.document(record);
     const problems = schemaProblems(doc);
     for (const problem of problems.fail) failures.push(`agents/${record.file}: ${problem}`);
     for (const problem of problems.warn) warnings.push(`agents/${record.file}: ${problem}`);
+    for (const notice of problems.info) notices.push(`agents/${record.file}: ${notice}`);
     const fields = valuesLeftOutOfKeptRows(doc);
     if (fields.length) leftOut.push({ file: record.file, fields });
   }
@@ -125,8 +128,23 @@ export function manifestChecks(store: LibraryStore): CheckResult[] {
       ),
     );
   }
+  if (notices.length) out.push(undatedCheck(notices));
   out.push(fieldsCheck(leftOut, snapshot.agents.length));
   return out;
+}
+
+/**
+ * Sessions an exporter recorded with an empty date (model.ts isRecordedUndated): written so on
+ * purpose, at parity with the engine, and not served (D17). Worth knowing, nothing to fix.
+ */
+function undatedCheck(notices: string[]): CheckResult {
+  return check(
+    'undated',
+    'undated sessions',
+    'info',
+    `${plural(notices.length, 'session')} recorded without a date by ${notices.length === 1 ? 'its' : 'their'} exporter ${notices.length === 1 ? 'is' : 'are'} not listed`,
+    notices,
+  );
 }
 
 /** Field names a `fields` detail line names before `and N more`. */
@@ -210,9 +228,10 @@ const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\
  * queries cannot read (the store leaves them out silently). `warn`: deviations the reader
  * tolerates.
  */
-function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
+function schemaProblems(doc: RawObject): { fail: string[]; warn: string[]; info: string[] } {
   const fail: string[] = [];
   const warn: string[] = [];
+  const info: string[] = [];
   if (doc.spec_version === undefined) warn.push('no spec_version (expected "0.1")');
   else if (String(doc.spec_version) !== '0.1')
     warn.push(`spec_version ${JSON.stringify(doc.spec_version)} (this reader knows "0.1")`);
@@ -245,14 +264,15 @@ function schemaProblems(doc: RawObject): { fail: string[]; warn: string[] } {
   });
   checkRows('recent_sessions', (row, where) => {
     const session = normaliseSession(row);
-    if (!session) fail.push(`${where} has no date and is not listed`);
+    if (isRecordedUndated(row)) info.push(`${where} has an empty date (recorded undated): it is not listed`);
+    else if (!session) fail.push(`${where} has no date and is not listed`);
     else if (session.day === null)
       fail.push(`${where} has no valid date (YYYY-MM-DD): undated, it is left out wherever a date window applies`);
   });
   checkRows('notes', (row, where) => {
     if (!normaliseNote(row)) fail.push(`${where} needs a valid date and a text: it is not listed`);
   });
-  return { fail, warn };
+  return { fail, warn, info };
 }
 
 function visibilityProblem(row: RawObject, where: string, warn: string[]): void {

@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// search_memory through a real server (`bourdon serve`, one MCP client over stdio), after a build,
+// side by side with find_entity on the same server and library and with the official memory
+// server's search_nodes on the same public entities (bench/memory-server.js), at 50 full agents
+// and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
+// (the index is built then), the warm medians, the RSS of a server after searching against one
+// that only answered find_entity, and whether a manifest changed on disk is found by the next
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--json]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generateLibrary } from './generate.js';
+import { flagReader, ROOT } from './lib.js';
+import { connect, MEMORY_SERVER, median, memoryFileFor, pass, rssMb } from './memory-server.js';
+
+const flag = flagReader();
+const RUNS = Number(flag('--runs', '60'));
+const DATA = path.join(ROOT, '.bench-data');
+const round = (ms) => Math.round(ms * 100) / 100;
+
+/** The queries a person types: whole names, a misspelt one, words of summaries and actions, nothing. */
+function queriesFor(names) {
+  const words = names.flatMap((name) => name.split(' ')).filter((word) => /^[a-z]{4,}$/.test(word));
+  const typo = (word) => word.slice(0, 2) + word[3] + word[2] + word.slice(4);
+  return [...names.slice(0, 8), `${words[0]} ${words[1]}`, typo(words[2] ?? 'ledger'), 'nothing like this name'];
+}
+
+async function timed(server, tool, args) {
+  const start = process.hrtime.bigint();
+  const result = await server.client.callTool({ name: tool, arguments: args });
+  if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, payload: JSON.parse(result.content[0].text) };
+}
+
+async function ours(library, home) {
+  return connect('bourdon', process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--library', library], {
+    BOURDON_HOME: home,
+    BOURDON_AUDIT_PATH: path.join(home, 'audit.jsonl'),
+  });
+}
+
+async function measure(label, sizes) {
+  const library = path.join(DATA, `search-${label}`);
+  if (!fs.existsSync(path.join(library, 'agents'))) generateLibrary(library, sizes);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-bench-search-'));
+  try {
+    const memory = await memoryFileFor(library, scratch);
+    const queries = queriesFor(memory.names);
+    // A server that only answers find_entity: the RSS baseline.
+    const findOnly = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
+    await pass(findOnly, 'find_entity', (name) => ({ name, access_level: 'team' }), memory.names, RUNS);
+    const findOnlyRss = rssMb(findOnly.pid);
+    await findOnly.client.close();
+
+    const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
+    const first = await timed(server, 'search_memory', { query: queries[0], access_level: 'team' });
+    const finds = await pass(server, 'find_entity', (name) => ({ name, access_level: 'team' }), memory.names, RUNS);
+    const searches = await pass(server, 'search_memory', (query) => ({ query, access_level: 'team' }), queries, RUNS);
+    const searchRss = rssMb(server.pid);
+    // One manifest changed on disk: is its new entity found by the very next call?
+    const file = path.join(library, 'agents', fs.readdirSync(path.join(library, 'agents')).sort()[0]);
+    const before = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, before.replace('known_entities:\n', "known_entities:\n  - name: 'Zanzibar lighthouse'\n"));
+    let changed;
+    try {
+      changed = await timed(server, 'search_memory', { query: 'zanzibar lighthouse', access_level: 'team' });
+    } finally {
+      fs.writeFileSync(file, before);
+    }
+    await server.client.close();
+
+    const theirs = await connect('server-memory', process.execPath, [MEMORY_SERVER], { MEMORY_FILE_PATH: memory.file });
+    await pass(theirs, 'search_nodes', (query) => ({ query }), queries, 10);
+    const nodes = await pass(theirs, 'search_nodes', (query) => ({ query }), queries, RUNS);
+    await theirs.client.close();
+
+    const findMs = median(finds.samples);
+    const searchMs = median(searches.samples);
+    return {
+      library: label,
+      agents: sizes.agents,
+      first_search_ms: round(first.ms),
+      search_memory_median_ms: round(searchMs),
+      find_entity_median_ms: round(findMs),
+      search_over_find: round(searchMs / findMs),
+      search_nodes_median_ms: round(median(nodes.samples)),
+      rss_mb_after_search: Math.round(searchRss),
+      rss_mb_find_only: Math.round(findOnlyRss),
+      rss_ratio: round(searchRss / findOnlyRss),
+      changed_manifest_found_next_call: changed.payload.results.some((r) => r.name === 'Zanzibar lighthouse'),
+      changed_manifest_call_ms: round(changed.ms),
+      queries,
+    };
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const results = [
+  await measure('50', { agents: 50 }),
+  await measure('1000', { agents: 1000, entities: 50, sessions: 20, notes: 5 }),
+];
+if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+else
+  for (const r of results)
+    process.stdout.write(
+      `${r.agents} agents: first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
+        `vs find_entity ${r.find_entity_median_ms} ms (${r.search_over_find}×) vs search_nodes ${r.search_nodes_median_ms} ms; ` +
+        `RSS ${r.rss_mb_after_search} MB after searching vs ${r.rss_mb_find_only} MB find only (${r.rss_ratio}×); ` +
+        `changed manifest found by the next call: ${r.changed_manifest_found_next_call} (${r.changed_manifest_call_ms} ms)\n`,
+    );

@@ -1,0 +1,357 @@
+/**
+ * search_memory (and `bourdon search`): everything a caller may see, ranked. The words are
+ * looked up in the search index (search-index.ts) with field weights (a name counts most, then
+ * aliases, then tags, then summaries and actions), prefixes, typo tolerance (one edit in a word
+ * of up to seven letters, two in a longer one, a swap of two neighbouring letters counting as
+ * one) and case and accents folded; a row whose `valid_to` is past scores a quarter; an entity
+ * or workstream whose name or alias is the whole query comes first. Entities are grouped by
+ * name as find_entity groups them, workstreams by project. Peers are asked in
+ * search-federation.ts.
+ */
+import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
+import { findEntityMatches, type EntityMatch } from './queries.js';
+import type { Failed, OneOf } from '../payload.js';
+import { dayOf, sinceDay } from '../store/dates.js';
+import type { AccessLevel } from '../store/visibility.js';
+import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
+import { access } from './read-common.js';
+import {
+  FIELD_BOOSTS,
+  fold,
+  searchIndex,
+  SEARCH_KINDS,
+  words,
+  type IndexedRow,
+  type SearchKind,
+} from './search-index.js';
+import { holds, snippet } from './search-snippet.js';
+import { searchPeers } from './search-federation.js';
+
+export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
+export type SearchMemoryOutput = OneOf<SearchMemoryAnswer | Failed<SearchMemoryAnswer>>;
+
+/** Longest query taken (longer text is cut), and the most words of it looked up. */
+export const SEARCH_TEXT_LIMIT = 200;
+const MAX_TERMS = 12;
+/** Hits (rows, best first by the index's score) grouped and ranked further. */
+const MAX_HITS = 1_000;
+/** What a row whose valid_to is past scores, against a current one. */
+const SUPERSEDED_WEIGHT = 0.25;
+/** Weights of a fuzzy and a prefix match against an exact one (MiniSearch's own are 0.45 and 0.375). */
+const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
+
+export interface SearchFilters {
+  kinds: ReadonlySet<SearchKind> | null;
+  agent: string | null;
+  since: string | null;
+}
+
+/** Edits a word may be off by: none up to three letters, one up to seven, two beyond. */
+export function editsFor(term: string): number {
+  return term.length <= 3 ? 0 : term.length <= 7 ? 1 : 2;
+}
+
+/** `term` with two neighbouring letters swapped, each way it differs from `term`. */
+function swaps(term: string): string[] {
+  if (term.length < 3 || term.length > 24) return [];
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < term.length; i++) {
+    if (term[i] === term[i + 1]) continue;
+    out.add(term.slice(0, i) + term[i + 1] + term[i] + term.slice(i + 2));
+  }
+  return [...out];
+}
+
+/**
+ * The MiniSearch query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit
+ * less); `origin` learns which word each swapped form stands for.
+ */
+function queryTree(terms: readonly string[], origin: Map<string, string>) {
+  return {
+    combineWith: 'OR' as const,
+    queries: terms.map((term) => {
+      const edits = editsFor(term);
+      const asWritten = { queries: [term], fuzzy: edits, prefix: term.length >= 3 };
+      origin.set(term, term);
+      const swapped = swaps(term).filter((form) => !origin.has(form));
+      for (const form of swapped) origin.set(form, term);
+      if (!swapped.length) return asWritten;
+      return {
+        combineWith: 'OR' as const,
+        queries: [asWritten, { queries: swapped, fuzzy: Math.max(0, edits - 1), prefix: false }],
+      };
+    }),
+  };
+}
+
+/** The kinds a `kind` argument names, or a one-line reason it names another. */
+export function parseKinds(kind: string | null | undefined): ReadonlySet<SearchKind> | null | { error: string } {
+  if (!kind || !kind.trim()) return null;
+  const named = kind.split(',').map((part) => part.trim().toLowerCase());
+  const unknown = named.find((part) => !(SEARCH_KINDS as readonly string[]).includes(part));
+  if (unknown !== undefined)
+    return { error: `unknown kind ${JSON.stringify(unknown)} (use ${SEARCH_KINDS.join(', ')})` };
+  return new Set(named as SearchKind[]);
+}
+
+function rowDay(row: IndexedRow): string | null {
+  if (row.kind === 'session') return row.session.day;
+  if (row.kind === 'note') return row.note.day;
+  if (row.kind === 'workstream') return row.day;
+  return null;
+}
+
+function kept(row: IndexedRow, filters: SearchFilters): boolean {
+  if (filters.kinds && !filters.kinds.has(row.kind)) return false;
+  if (filters.agent !== null && row.agent.id !== filters.agent) return false;
+  if (filters.since !== null) {
+    const day = rowDay(row);
+    if (day === null || day < filters.since) return false;
+  }
+  return true;
+}
+
+function superseded(row: IndexedRow, today: string): boolean {
+  if (row.kind !== 'entity' || row.entity.valid_to === null) return false;
+  const until = dayOf(row.entity.valid_to);
+  return until !== null && until < today;
+}
+
+interface Group {
+  kind: SearchKind;
+  score: number;
+  rows: IndexedRow[];
+  fields: Set<string>;
+  terms: Set<string>;
+  /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
+  exact: number;
+}
+
+function groupKey(row: IndexedRow, id: number): string {
+  if (row.kind === 'entity') return `e\u0001${row.entity.name}`;
+  if (row.kind === 'workstream') return `w\u0001${fold(row.name)}`;
+  return `${row.kind}\u0001${id}`;
+}
+
+/**
+ * How closely the query names this entity or workstream: 2 when it is the name or an alias word
+ * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
+ * one of them (a typo in an exact name), else 0.
+ */
+function exactness(row: IndexedRow, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+  const names =
+    row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : row.kind === 'workstream' ? [row.name] : [];
+  let best = 0;
+  for (const name of names) {
+    const nameWords = words(name);
+    if (nameWords.join(' ') === phrase) return 2;
+    if (nameWords.length === termCount && nameWords.every((word) => matched.has(word))) best = 1;
+  }
+  return best;
+}
+
+const unique = (values: Iterable<string>) => [...new Set(values)];
+
+/** The parts a result's snippet is cut from: the fields that matched, the most telling first. */
+function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: ReadonlySet<string>): string[] {
+  switch (row.kind) {
+    case 'entity': {
+      const { entity } = row;
+      const parts = [entity.summary ?? ''];
+      if (fields.has('aliases')) parts.push(`aka ${entity.aliases.join(', ')}`);
+      if (fields.has('tags')) parts.push(`tags: ${entity.tags.join(', ')}`);
+      if (fields.has('type') && entity.type) parts.push(`type: ${entity.type}`);
+      return parts.some(Boolean) ? parts : [entity.name];
+    }
+    case 'session': {
+      const { session } = row;
+      const actions = session.key_actions.filter((action) => holds(action, terms));
+      const parts = actions.length ? actions : fields.size ? [] : [...session.key_actions];
+      if (fields.has('project_focus')) parts.push(`project: ${session.project_focus.join(', ')}`);
+      if (fields.has('cwd') && session.cwd) parts.push(`in ${session.cwd}`);
+      if (fields.has('files_touched'))
+        parts.push(`files: ${session.files_touched.filter((file) => holds(file, terms)).join(', ')}`);
+      return parts.length ? parts : [...session.key_actions];
+    }
+    case 'note':
+      return [row.title ?? '', row.text];
+    case 'workstream':
+      return [row.name];
+  }
+}
+
+function resultOf(
+  group: Group,
+  score: number,
+  today: string,
+  holders: (name: string) => EntityMatch | undefined,
+): SearchResult {
+  const first = group.rows[0];
+  const matched = [...group.fields].sort();
+  const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
+  const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
+  switch (first.kind) {
+    case 'entity': {
+      const entities = group.rows.flatMap((row) => (row.kind === 'entity' ? [row] : []));
+      // Every agent that holds the name at this level, as find_entity lists them, not only the rows that matched.
+      const whole = holders(first.entity.name);
+      return {
+        kind: 'entity',
+        name: first.entity.name,
+        agents: whole ? [...whole.agents] : unique(entities.map((row) => row.agent.id)).sort(),
+        types: whole ? [...whole.types] : unique(entities.flatMap((row) => (row.entity.type ? [row.entity.type] : []))),
+        tags: whole ? [...whole.tags] : unique(entities.flatMap((row) => row.entity.tags)),
+        superseded: entities.every((row) => superseded(row, today)),
+        ...common,
+      };
+    }
+    case 'session':
+      return {
+        kind: 'session',
+        agent: first.agent.id,
+        date: first.session.date,
+        cwd: first.session.cwd,
+        project_focus: [...first.session.project_focus],
+        key_actions: [...first.session.key_actions],
+        ...common,
+      };
+    case 'note':
+      return {
+        kind: 'note',
+        agent: first.agent.id,
+        id: `${first.agent.id}:${first.position}`,
+        date: first.note.date,
+        title: first.title,
+        tags: [...first.note.tags],
+        project_focus: [...first.note.project_focus],
+        ...common,
+      };
+    case 'workstream': {
+      const days = group.rows.flatMap((row) => (row.kind === 'workstream' && row.day ? [row.day] : []));
+      return {
+        kind: 'workstream',
+        name: first.name,
+        agents: unique(group.rows.map((row) => row.agent.id)).sort(),
+        last_activity: days.length ? days.sort().at(-1)! : null,
+        ...common,
+      };
+    }
+  }
+}
+
+/** The best `limit` results the local library has for `query` at `level`, and how many it has in all. */
+export function localSearch(
+  ctx: OperationContext,
+  query: string,
+  level: AccessLevel,
+  filters: SearchFilters,
+  limit: number,
+): { results: SearchResult[]; total: number } {
+  const terms = unique(words(query.slice(0, SEARCH_TEXT_LIMIT))).slice(0, MAX_TERMS);
+  if (!terms.length) return { results: [], total: 0 };
+  const index = searchIndex(ctx, level);
+  const today = ctx.now().toISOString().slice(0, 10);
+  const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
+  const origin = new Map<string, string>();
+  const hits = index.engine.search(queryTree(terms, origin), {
+    boost: { ...FIELD_BOOSTS },
+    weights: MATCH_WEIGHTS,
+    // Called for every posting: without filters, one lookup in the (small) map of rows that end.
+    boostDocument: filtered
+      ? (id: number) => {
+          const row = index.rows.get(id);
+          if (!row || !kept(row, filters)) return 0;
+          return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
+        }
+      : (id: number) => {
+          const until = index.validTo.get(id);
+          return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
+        },
+  });
+  const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
+  const groups = new Map<string, Group>();
+  // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
+  // every row holds would otherwise cost the whole library on every search).
+  const considered = hits.length > MAX_HITS ? hits.slice(0, MAX_HITS) : hits;
+  for (const hit of considered) {
+    const id = hit.id as number;
+    const row = index.rows.get(id);
+    if (!row) continue;
+    const key = groupKey(row, id);
+    let group = groups.get(key);
+    if (!group) {
+      group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: 0 };
+      groups.set(key, group);
+    }
+    // Several words together: a row holding every word of the query outranks one holding one.
+    const covered = new Set(hit.queryTerms.map((term) => origin.get(term) ?? term)).size / terms.length;
+    const score = hit.score * covered * covered;
+    group.score = Math.max(group.score, score);
+    group.rows.push(row);
+    group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, new Set(Object.keys(hit.match))));
+    for (const [term, fields] of Object.entries(hit.match)) {
+      group.terms.add(term);
+      for (const field of fields) group.fields.add(field);
+    }
+  }
+  const all = [...groups.values()];
+  const top = all.reduce((best, group) => Math.max(best, group.score), 0);
+  const agents = agentsInScope(ctx);
+  const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
+  const results = all
+    .map((group) => ({ group, score: group.score + (top * group.exact) / 2 }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map(({ group, score }) => resultOf(group, score, today, holders));
+  return { results, total: considered.length < hits.length ? hits.length : all.length };
+}
+
+export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
+  const level = access(ctx, args, 'public');
+  const query = args.query.slice(0, SEARCH_TEXT_LIMIT);
+  const base = { query, access_level: level.echoed, include_private: args.include_private ?? false };
+  const refuse = (error: string) => ({ error, ...base, results: [], truncated: false });
+  if (level.error) return refuse(level.error);
+  const kinds = parseKinds(args.kind);
+  if (kinds && 'error' in kinds) return refuse(kinds.error);
+  let since: string | null = null;
+  if (args.since) {
+    since = sinceDay(args.since, ctx.now());
+    if (!since) return refuse(`since ${JSON.stringify(args.since.slice(0, 60))} is not a day (use YYYY-MM-DD)`);
+  }
+  const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, args.limit ?? DEFAULT_PAGE_SIZE));
+  const agent = args.agent ?? null;
+  const localAgent = agent !== null && !agent.startsWith('peer:') ? agent : null;
+  if (localAgent !== null) tellUnknownAgent(ctx, localAgent);
+  const filters: SearchFilters = { kinds, agent, since };
+  const local =
+    agent !== null && localAgent === null
+      ? { results: [], total: 0 }
+      : localSearch(ctx, query, level.effective, filters, limit);
+  const merged = await searchPeers(ctx, args, level, local.results, filters);
+  const results = merged.results.slice(0, limit);
+  const answer = { ...base, results, truncated: local.total > limit || merged.results.length > limit };
+  return merged.unreachable ? { ...answer, peers_unreachable: merged.unreachable } : answer;
+}
+
+/**
+ * The names a reader most likely meant by `text` ("did you mean"): the best entity and
+ * workstream names the search finds at `level`, never one the level hides.
+ */
+export function searchSuggestions(ctx: OperationContext, text: string, level: AccessLevel, count = 3): string[] {
+  const { results } = localSearch(
+    ctx,
+    text,
+    level,
+    { kinds: new Set(['entity', 'workstream']), agent: null, since: null },
+    count * 2,
+  );
+  const names: string[] = [];
+  for (const result of results) {
+    if ((result.kind === 'entity' || result.kind === 'workstream') && !names.includes(result.name))
+      names.push(result.name);
+    if (names.length >= count) break;
+  }
+  return names;
+}

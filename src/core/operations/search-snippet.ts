@@ -1,0 +1,60 @@
+/**
+ * A result's snippet: a short window of the field that matched, redacted as every read redacts
+ * text (trust/redaction.ts), with each matching word marked `**like this**`. The CLI turns the
+ * marks into highlighting and the page into <mark>; a model reads them as emphasis.
+ */
+import { redactText } from '../trust/redaction.js';
+import { fold } from './search-index.js';
+
+/** Characters a snippet shows at most (marks and ellipses aside). */
+export const SNIPPET_WIDTH = 120;
+/** Characters shown before the first match when the text is cut. */
+const LEAD = 30;
+const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
+
+/** Whether `text` holds one of the matched words. */
+export function holds(text: string, matched: ReadonlySet<string>): boolean {
+  for (const word of text.matchAll(WORD)) if (matched.has(fold(word[0]))) return true;
+  return false;
+}
+
+/**
+ * The parts of a field redacted one by one (a session action that looks like a credential
+ * hides itself, not its neighbours) and joined, cut to a window around the first matching word,
+ * the matching words marked.
+ */
+export function snippet(
+  source: string | readonly string[],
+  matched: ReadonlySet<string>,
+  width = SNIPPET_WIDTH,
+): string {
+  const parts = typeof source === 'string' ? [source] : source;
+  const text = parts
+    .map((part) => redactText(part, 4_000))
+    .filter(Boolean)
+    .join(' · ');
+  const spans: [number, number][] = [];
+  for (const word of text.matchAll(WORD)) {
+    if (matched.has(fold(word[0]))) spans.push([word.index, word.index + word[0].length]);
+  }
+  let start = 0;
+  if (spans.length > 0 && text.length > width && spans[0][0] > LEAD) {
+    start = spans[0][0] - LEAD;
+    const space = text.indexOf(' ', start);
+    if (space !== -1 && space < spans[0][0]) start = space + 1;
+  }
+  let end = Math.min(text.length, start + width);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    if (space > start + width / 2) end = space;
+  }
+  let out = start > 0 ? '…' : '';
+  let at = start;
+  for (const [from, to] of spans) {
+    if (to <= start || from >= end) continue;
+    out += text.slice(at, from) + '**' + text.slice(from, to) + '**';
+    at = to;
+  }
+  out += text.slice(at, end);
+  return end < text.length ? out.trimEnd() + '…' : out;
+}

@@ -1,0 +1,190 @@
+/**
+ * search_memory's ranking and visibility on a library built for the purpose, in process: the
+ * kinds of query the judged set stands for (typos and swaps, accents, aliases, tags, actions,
+ * notes, several words), superseded rows below current ones, hidden rows never a result, a
+ * snippet redacted as every read is, the filters, a quarantined caller's scope, and a changed
+ * manifest re-indexed alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoke } from '../src/core/operations/invoke.js';
+import { searchMemoryOperation } from '../src/core/operations/read-operations.js';
+import { searchIndex } from '../src/core/operations/search-index.js';
+import { searchSuggestions } from '../src/core/operations/search-memory.js';
+import { createContext, type OperationContext } from '../src/core/context.js';
+import { LibraryStore } from '../src/core/store/library.js';
+import { stringifyYaml } from '../src/core/store/yaml.js';
+import { REDACTED } from '../src/core/trust/redaction.js';
+import { tempDir } from './helpers/fixtures.js';
+
+const AGENTS = {
+  alpha: {
+    spec_version: '0.1',
+    agent: { id: 'alpha', type: 'code-assistant' },
+    known_entities: [
+      { name: 'Meridian', type: 'project', aliases: ['MRD'], summary: 'Route planner for delivery vans.' },
+      { name: 'Meridian export', type: 'tool', summary: 'Exports meridian routes as CSV.' },
+      { name: 'Crème brûlée', type: 'dish', tags: ['dessert'] },
+      { name: 'Old router', type: 'service', summary: 'Van routing service.', valid_to: '2020-01-01' },
+      { name: 'New router', type: 'service', summary: 'Van routing service.' },
+      { name: 'Vault', type: 'service', summary: 'The api_key for vault is kept in 1Password.' },
+      { name: 'Secret plan', type: 'project', summary: 'Quietly acquire the bakery.', visibility: 'private' },
+    ],
+    recent_sessions: [
+      {
+        date: '2026-06-10',
+        cwd: '/src/meridian',
+        project_focus: ['Meridian'],
+        key_actions: ['Fixed the depot timezone bug'],
+      },
+      { date: '2026-05-01', cwd: '/src/meridian', project_focus: ['Meridian'], key_actions: ['Tuned the solver'] },
+    ],
+    notes: [
+      { date: '2026-06-11', title: 'Solver freeze', text: 'No solver changes before the audit.', tags: ['decision'] },
+    ],
+  },
+  beta: {
+    spec_version: '0.1',
+    agent: { id: 'beta', type: 'other' },
+    known_entities: [{ name: 'Meridian', type: 'project', tags: ['logistics'] }],
+    recent_sessions: [
+      {
+        date: '2026-06-12',
+        cwd: '/x',
+        project_focus: ['Harbor'],
+        key_actions: ['Hidden payroll fix'],
+        visibility: 'private',
+      },
+    ],
+  },
+};
+
+let library: string;
+const NOW = new Date(2026, 5, 14, 12, 0, 0);
+
+function ctx(overrides: Partial<OperationContext> = {}): OperationContext {
+  return createContext(new LibraryStore(library, { warn: () => {} }), {
+    now: () => NOW,
+    warn: () => {},
+    env: {},
+    ...overrides,
+  });
+}
+
+async function search(query: string, extra: Record<string, unknown> = {}, context = ctx()) {
+  const answer = await invoke(searchMemoryOperation, context, { query, access_level: 'team', ...extra });
+  if ('error' in answer) throw new Error(String(answer.error));
+  return answer;
+}
+const labels = (answer: { results: { kind: string; name?: string; agent?: string }[] }) =>
+  answer.results.map((result) => `${result.kind}:${result.name ?? result.agent}`);
+
+beforeAll(() => {
+  library = tempDir('bourdon-search-');
+  fs.mkdirSync(path.join(library, 'agents'));
+  for (const [id, doc] of Object.entries(AGENTS))
+    fs.writeFileSync(path.join(library, 'agents', `${id}.l5.yaml`), stringifyYaml(doc));
+});
+afterAll(() => fs.rmSync(library, { recursive: true, force: true }));
+
+describe('search_memory ranking', () => {
+  it('puts an exact alias first and groups an entity by name across agents', async () => {
+    const answer = await search('mrd');
+    expect(labels(answer)[0]).toBe('entity:Meridian');
+    expect(answer.results[0]).toMatchObject({ agents: ['alpha', 'beta'], matched: ['aliases'] });
+    const byName = await search('meridian');
+    expect(labels(byName)[0]).toBe('entity:Meridian');
+    expect(labels(byName)).toContain('entity:Meridian export');
+  });
+
+  it('forgives one edit in a short word, two in a long one, and a swap as one edit', async () => {
+    expect(labels(await search('meridan'))[0]).toBe('entity:Meridian');
+    expect(labels(await search('mreidian'))[0]).toBe('entity:Meridian');
+    expect(labels(await search('soolver'))).toContain('note:alpha');
+    expect(labels(await search('slover'))).toContain('note:alpha');
+    // Two edits in a seven-letter word are too many.
+    expect(labels(await search('sxxlver'))).not.toContain('note:alpha');
+  });
+
+  it('folds accents and case both ways', async () => {
+    expect(labels(await search('creme brulee'))[0]).toBe('entity:Crème brûlée');
+    expect(labels(await search('CRÈME'))[0]).toBe('entity:Crème brûlée');
+  });
+
+  it('finds tags, session actions and note text, and a row holding every word first', async () => {
+    expect(labels(await search('logistics'))[0]).toBe('entity:Meridian');
+    expect(labels(await search('depot timezone'))[0]).toBe('session:alpha');
+    expect(labels(await search('audit'))[0]).toBe('note:alpha');
+    const both = await search('meridian timezone');
+    expect(labels(both)[0]).toBe('session:alpha');
+  });
+
+  it('ranks a row whose valid_to is past below a current one, and says it is superseded', async () => {
+    const answer = await search('van routing');
+    expect(labels(answer).slice(0, 2)).toEqual(['entity:New router', 'entity:Old router']);
+    expect(answer.results[1]).toMatchObject({ superseded: true });
+    expect(answer.results[0]).toMatchObject({ superseded: false });
+  });
+
+  it('marks the matching words in a snippet, and redacts a snippet as every read redacts', async () => {
+    const [route] = (await search('delivery')).results;
+    expect(route.snippet).toBe('Route planner for **delivery** vans.');
+    const [vault] = (await search('vault')).results;
+    expect(vault).toMatchObject({ name: 'Vault', snippet: REDACTED });
+  });
+});
+
+describe('search_memory visibility and filters', () => {
+  it('never answers, counts or suggests a row the level hides', async () => {
+    for (const level of ['public', 'team']) {
+      const answer = await search('bakery payroll secret', { access_level: level });
+      expect(answer.results).toEqual([]);
+      expect(answer.truncated).toBe(false);
+    }
+    expect(searchSuggestions(ctx(), 'secrt plan', 'team')).not.toContain('Secret plan');
+    expect(searchSuggestions(ctx(), 'secrt plan', 'private')).toContain('Secret plan');
+    const privately = await search('bakery payroll', { access_level: 'private' });
+    expect(labels(privately)).toEqual(expect.arrayContaining(['entity:Secret plan', 'session:beta']));
+  });
+
+  it('keeps the kinds, agent and days asked for, and cuts to the limit saying so', async () => {
+    expect(new Set((await search('meridian', { kind: 'session' })).results.map((r) => r.kind))).toEqual(
+      new Set(['session']),
+    );
+    const agent = await search('meridian', { agent: 'beta' });
+    expect(agent.results.every((result) => 'agents' in result && result.agents.includes('beta'))).toBe(true);
+    const since = await search('meridian', { since: '2026-06-01' });
+    expect(since.results.every((result) => result.kind !== 'entity')).toBe(true);
+    expect(labels(since)).toContain('session:alpha');
+    const cut = await search('meridian', { limit: 1 });
+    expect(cut.results).toHaveLength(1);
+    expect(cut.truncated).toBe(true);
+    const refused = await invoke(searchMemoryOperation, ctx(), { query: 'x', kind: 'planet' });
+    expect(refused).toMatchObject({ error: expect.stringMatching(/unknown kind "planet"/), results: [] });
+  });
+
+  it('searches only the namespaces a quarantined caller was granted', async () => {
+    const scoped = ctx({ caller: { agent_id: 'beta', tier: 'quarantined', grants: ['beta'], ceiling: 'team' } });
+    const answer = await search('meridian', {}, scoped);
+    expect(labels(answer)).toEqual(['entity:Meridian']);
+    expect(answer.results[0]).toMatchObject({ agents: ['beta'] });
+  });
+
+  it('re-indexes a changed manifest alone, and answers from it in the next call', async () => {
+    const context = ctx();
+    await search('meridian', {}, context);
+    const index = searchIndex(context, 'team');
+    const idsOf = (agent: string) => [...index.rows].filter(([, row]) => row.agent.id === agent).map(([id]) => id);
+    const alphaIds = idsOf('alpha');
+    const betaIds = idsOf('beta');
+    const beta = { ...AGENTS.beta, known_entities: [{ name: 'Lighthouse', type: 'project' }] };
+    fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(beta));
+    const after = await search('lighthouse', {}, context);
+    expect(labels(after)[0]).toBe('entity:Lighthouse');
+    expect(searchIndex(context, 'team')).toBe(index);
+    expect(idsOf('alpha')).toEqual(alphaIds);
+    expect(idsOf('beta').some((id) => betaIds.includes(id))).toBe(false);
+    fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(AGENTS.beta));
+  });
+});
