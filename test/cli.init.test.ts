@@ -161,6 +161,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: 'Add a peer', send: ENTER },
         { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
