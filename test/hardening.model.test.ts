@@ -199,6 +199,7 @@ describe("a participant's export that does not fit", () => {
   const participant = (manifest: Record<string, unknown>): Participant => ({
     agentId: 'misfit',
     topic: 'misfit',
+    watch: { follow: 'sources' },
     help: { summary: 'a participant whose output does not fit', reads: 'nothing' },
     sources: () => Promise.resolve([]),
     export: () => Promise.resolve({ manifest, sources: [], warnings: [] }),
