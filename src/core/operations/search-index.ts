@@ -70,14 +70,27 @@ export function words(text: string): string[] {
 }
 
 export class SearchIndex {
+  /**
+   * Every indexed word, with how many times the rows of this index hold it (kept per manifest,
+   * so a manifest taken out takes its words with it): a query word found here is looked up as
+   * written and as a prefix only; only a word the index lacks is expanded for typos.
+   */
+  readonly vocabulary = new Map<string, number>();
+  private counting: Map<string, number> | null = null;
+  private readonly words = new Map<AgentRecord, Map<string, number>>();
   readonly engine = new MiniSearch<SearchDocument>({
     fields: FIELDS,
     idField: 'id',
     tokenize: (text) => (text ? text.split(WORD_BREAK) : []),
     processTerm: (term) => {
       const folded = fold(term);
-      return folded.length > 0 ? folded : null;
+      if (folded.length === 0) return null;
+      const counting = this.counting;
+      if (counting) counting.set(folded, (counting.get(folded) ?? 0) + 1);
+      return folded;
     },
+    // A query's words come folded already (words()); they are not counted.
+    searchOptions: { processTerm: (term) => term },
   });
   readonly rows = new Map<number, IndexedRow>();
   /** The day each entity row with a valid_to ends (its rows only: most have none). */
@@ -96,6 +109,12 @@ export class SearchIndex {
     for (const agent of removed) {
       const ids = this.ids.get(agent)!;
       this.engine.discardAll(ids);
+      for (const [word, count] of this.words.get(agent) ?? []) {
+        const left = (this.vocabulary.get(word) ?? 0) - count;
+        if (left > 0) this.vocabulary.set(word, left);
+        else this.vocabulary.delete(word);
+      }
+      this.words.delete(agent);
       for (const id of ids) {
         this.rows.delete(id);
         this.validTo.delete(id);
@@ -164,8 +183,23 @@ export class SearchIndex {
       for (const name of note.project_focus) project(name, note.day);
     });
     for (const { name, day } of projects.values()) put({ kind: 'workstream', agent, name, day }, { name });
-    this.engine.addAll(documents);
+    const counted = new Map<string, number>();
+    this.counting = counted;
+    try {
+      this.engine.addAll(documents);
+    } finally {
+      this.counting = null;
+    }
+    for (const [word, count] of counted) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + count);
+    this.words.set(agent, counted);
     this.ids.set(agent, ids);
+  }
+
+  /** Whether some indexed word is `word` or begins with it. */
+  knows(word: string): boolean {
+    if (this.vocabulary.has(word)) return true;
+    for (const known of this.vocabulary.keys()) if (known.startsWith(word)) return true;
+    return false;
   }
 }
 

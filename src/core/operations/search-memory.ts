@@ -67,13 +67,17 @@ function swaps(term: string): string[] {
  * The MiniSearch query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit
  * less); `origin` learns which word each swapped form stands for.
  */
-function queryTree(terms: readonly string[], origin: Map<string, string>) {
+function queryTree(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
   return {
     combineWith: 'OR' as const,
     queries: terms.map((term) => {
-      const edits = editsFor(term);
-      const asWritten = { queries: [term], fuzzy: edits, prefix: term.length >= 3 };
+      const prefix = term.length >= 3;
       origin.set(term, term);
+      // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
+      // common word would score every row holding any word one edit away.
+      if (known(term)) return { queries: [term], fuzzy: 0, prefix };
+      const edits = editsFor(term);
+      const asWritten = { queries: [term], fuzzy: edits, prefix };
       const swapped = swaps(term).filter((form) => !origin.has(form));
       for (const form of swapped) origin.set(form, term);
       if (!swapped.length) return asWritten;
@@ -254,7 +258,7 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const hits = index.engine.search(queryTree(terms, origin), {
+  const hits = index.engine.search(queryTree(terms, origin, (term) => index.knows(term)), {
     boost: { ...FIELD_BOOSTS },
     weights: MATCH_WEIGHTS,
     // Called for every posting: without filters, one lookup in the (small) map of rows that end.
