@@ -60,6 +60,23 @@ export function fold(text: string): string {
 // eslint-disable-next-line no-control-regex -- the ASCII range is what it tests
 const ASCII = /^[\u0000-\u007f]*$/;
 
+/**
+ * fold() of an indexed word, or null for an empty one, remembered: a library repeats its words,
+ * and a lookup costs less than folding again (the memory is dropped past FOLD_CACHE words).
+ */
+const folds = new Map<string, string | null>();
+const FOLD_CACHE = 100_000;
+function foldCached(term: string): string | null {
+  let folded = folds.get(term);
+  if (folded === undefined) {
+    const text = fold(term);
+    folded = text.length > 0 ? text : null;
+    if (folds.size >= FOLD_CACHE) folds.clear();
+    folds.set(term, folded);
+  }
+  return folded;
+}
+
 /** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
 export function words(text: string): string[] {
@@ -75,18 +92,22 @@ export class SearchIndex {
    * so a manifest taken out takes its words with it): a query word found here is looked up as
    * written and as a prefix only; only a word the index lacks is expanded for typos.
    */
+  /**
+   * Every indexed word, with how many manifests' rows in this index hold it (kept per manifest,
+   * so a manifest taken out takes its words with it): a query word found here is looked up as
+   * written and as a prefix only; only a word the index lacks is expanded for typos.
+   */
   readonly vocabulary = new Map<string, number>();
-  private counting: Map<string, number> | null = null;
-  private readonly words = new Map<AgentRecord, Map<string, number>>();
+  private counting: Set<string> | null = null;
+  private readonly words = new Map<AgentRecord, Set<string>>();
   readonly engine = new MiniSearch<SearchDocument>({
     fields: FIELDS,
     idField: 'id',
     tokenize: (text) => (text ? text.split(WORD_BREAK) : []),
     processTerm: (term) => {
-      const folded = fold(term);
-      if (folded.length === 0) return null;
-      const counting = this.counting;
-      if (counting) counting.set(folded, (counting.get(folded) ?? 0) + 1);
+      const folded = foldCached(term);
+      if (folded === null) return null;
+      this.counting?.add(folded);
       return folded;
     },
     // A query's words come folded already (words()); they are not counted.
@@ -109,8 +130,8 @@ export class SearchIndex {
     for (const agent of removed) {
       const ids = this.ids.get(agent)!;
       this.engine.discardAll(ids);
-      for (const [word, count] of this.words.get(agent) ?? []) {
-        const left = (this.vocabulary.get(word) ?? 0) - count;
+      for (const word of this.words.get(agent) ?? []) {
+        const left = (this.vocabulary.get(word) ?? 0) - 1;
         if (left > 0) this.vocabulary.set(word, left);
         else this.vocabulary.delete(word);
       }
@@ -183,14 +204,14 @@ export class SearchIndex {
       for (const name of note.project_focus) project(name, note.day);
     });
     for (const { name, day } of projects.values()) put({ kind: 'workstream', agent, name, day }, { name });
-    const counted = new Map<string, number>();
+    const counted = new Set<string>();
     this.counting = counted;
     try {
       this.engine.addAll(documents);
     } finally {
       this.counting = null;
     }
-    for (const [word, count] of counted) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + count);
+    for (const word of counted) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + 1);
     this.words.set(agent, counted);
     this.ids.set(agent, ids);
   }
