@@ -258,21 +258,24 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const hits = index.engine.search(queryTree(terms, origin, (term) => index.knows(term)), {
-    boost: { ...FIELD_BOOSTS },
-    weights: MATCH_WEIGHTS,
-    // Called for every posting: without filters, one lookup in the (small) map of rows that end.
-    boostDocument: filtered
-      ? (id: number) => {
-          const row = index.rows.get(id);
-          if (!row || !kept(row, filters)) return 0;
-          return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
-        }
-      : (id: number) => {
-          const until = index.validTo.get(id);
-          return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
-        },
-  });
+  const hits = index.engine.search(
+    queryTree(terms, origin, (term) => index.knows(term)),
+    {
+      boost: { ...FIELD_BOOSTS },
+      weights: MATCH_WEIGHTS,
+      // Called for every posting: without filters, one lookup in the (small) map of rows that end.
+      boostDocument: filtered
+        ? (id: number) => {
+            const row = index.rows.get(id);
+            if (!row || !kept(row, filters)) return 0;
+            return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
+          }
+        : (id: number) => {
+            const until = index.validTo.get(id);
+            return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
+          },
+    },
+  );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
   // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
