@@ -3,7 +3,7 @@
  * looked up in the search index (search-index.ts) with field weights (a name counts most, then
  * aliases, then tags, then summaries and actions), prefixes, typo tolerance (one edit in a word
  * of up to seven letters, two in a longer one, a swap of two neighbouring letters counting as
- * one) and case and accents folded; a row whose `valid_to` is past scores a quarter; an entity
+ * one; only for a word the index's vocabulary lacks) and case and accents folded; a row whose `valid_to` is past scores a quarter; an entity
  * or workstream whose name or alias is the whole query comes first. Entities are grouped by
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
