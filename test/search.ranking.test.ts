@@ -107,6 +107,17 @@ describe('search_memory ranking', () => {
     expect(labels(await search('sxxlver'))).not.toContain('note:alpha');
   });
 
+  it('takes a word the library holds as written, and expands only a word it lacks', async () => {
+    // "router" is indexed: rows holding only "routes" or "route" (one edit away) are not its matches.
+    const known = labels(await search('router'));
+    expect(known).toEqual(expect.arrayContaining(['entity:New router', 'entity:Old router']));
+    expect(known).not.toContain('entity:Meridian export');
+    expect(known).not.toContain('entity:Meridian');
+    // "routr" is not: its neighbours are looked up, as is a prefix of an indexed word.
+    expect(labels(await search('routr'))).toContain('entity:New router');
+    expect(labels(await search('rout'))).toContain('entity:New router');
+  });
+
   it('folds accents and case both ways', async () => {
     expect(labels(await search('creme brulee'))[0]).toBe('entity:Crème brûlée');
     expect(labels(await search('CRÈME'))[0]).toBe('entity:Crème brûlée');
@@ -143,6 +154,10 @@ describe('search_memory visibility and filters', () => {
       expect(answer.truncated).toBe(false);
     }
     expect(searchSuggestions(ctx(), 'secrt plan', 'team')).not.toContain('Secret plan');
+    // A hidden row's words are not even in the level's vocabulary (which decides typo expansion).
+    const team = ctx();
+    expect(searchIndex(team, 'team').knows('payroll')).toBe(false);
+    expect(searchIndex(team, 'private').knows('payroll')).toBe(true);
     expect(searchSuggestions(ctx(), 'secrt plan', 'private')).toContain('Secret plan');
     const privately = await search('bakery payroll', { access_level: 'private' });
     expect(labels(privately)).toEqual(expect.arrayContaining(['entity:Secret plan', 'session:beta']));
@@ -178,6 +193,7 @@ describe('search_memory visibility and filters', () => {
     const idsOf = (agent: string) => [...index.rows].filter(([, row]) => row.agent.id === agent).map(([id]) => id);
     const alphaIds = idsOf('alpha');
     const betaIds = idsOf('beta');
+    expect(index.knows('logistics')).toBe(true);
     const beta = { ...AGENTS.beta, known_entities: [{ name: 'Lighthouse', type: 'project' }] };
     fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(beta));
     const after = await search('lighthouse', {}, context);
@@ -185,6 +201,9 @@ describe('search_memory visibility and filters', () => {
     expect(searchIndex(context, 'team')).toBe(index);
     expect(idsOf('alpha')).toEqual(alphaIds);
     expect(idsOf('beta').some((id) => betaIds.includes(id))).toBe(false);
+    // The vocabulary follows: the old manifest's words are gone, the new one's are in.
+    expect(index.knows('logistics')).toBe(false);
+    expect(index.knows('lighthouse')).toBe(true);
     fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(AGENTS.beta));
   });
 });

@@ -60,6 +60,23 @@ export function fold(text: string): string {
 // eslint-disable-next-line no-control-regex -- the ASCII range is what it tests
 const ASCII = /^[\u0000-\u007f]*$/;
 
+/**
+ * fold() of an indexed word, or null for an empty one, remembered: a library repeats its words,
+ * and a lookup costs less than folding again (the memory is dropped past FOLD_CACHE words).
+ */
+const folds = new Map<string, string | null>();
+const FOLD_CACHE = 100_000;
+function foldCached(term: string): string | null {
+  let folded = folds.get(term);
+  if (folded === undefined) {
+    const text = fold(term);
+    folded = text.length > 0 ? text : null;
+    if (folds.size >= FOLD_CACHE) folds.clear();
+    folds.set(term, folded);
+  }
+  return folded;
+}
+
 /** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
 export function words(text: string): string[] {
@@ -70,14 +87,31 @@ export function words(text: string): string[] {
 }
 
 export class SearchIndex {
+  /**
+   * Every indexed word, with how many times the rows of this index hold it (kept per manifest,
+   * so a manifest taken out takes its words with it): a query word found here is looked up as
+   * written and as a prefix only; only a word the index lacks is expanded for typos.
+   */
+  /**
+   * Every indexed word, with how many manifests' rows in this index hold it (kept per manifest,
+   * so a manifest taken out takes its words with it): a query word found here is looked up as
+   * written and as a prefix only; only a word the index lacks is expanded for typos.
+   */
+  readonly vocabulary = new Map<string, number>();
+  private counting: Set<string> | null = null;
+  private readonly words = new Map<AgentRecord, Set<string>>();
   readonly engine = new MiniSearch<SearchDocument>({
     fields: FIELDS,
     idField: 'id',
     tokenize: (text) => (text ? text.split(WORD_BREAK) : []),
     processTerm: (term) => {
-      const folded = fold(term);
-      return folded.length > 0 ? folded : null;
+      const folded = foldCached(term);
+      if (folded === null) return null;
+      this.counting?.add(folded);
+      return folded;
     },
+    // A query's words come folded already (words()); they are not counted.
+    searchOptions: { processTerm: (term) => term },
   });
   readonly rows = new Map<number, IndexedRow>();
   /** The day each entity row with a valid_to ends (its rows only: most have none). */
@@ -96,6 +130,12 @@ export class SearchIndex {
     for (const agent of removed) {
       const ids = this.ids.get(agent)!;
       this.engine.discardAll(ids);
+      for (const word of this.words.get(agent) ?? []) {
+        const left = (this.vocabulary.get(word) ?? 0) - 1;
+        if (left > 0) this.vocabulary.set(word, left);
+        else this.vocabulary.delete(word);
+      }
+      this.words.delete(agent);
       for (const id of ids) {
         this.rows.delete(id);
         this.validTo.delete(id);
@@ -164,8 +204,23 @@ export class SearchIndex {
       for (const name of note.project_focus) project(name, note.day);
     });
     for (const { name, day } of projects.values()) put({ kind: 'workstream', agent, name, day }, { name });
-    this.engine.addAll(documents);
+    const counted = new Set<string>();
+    this.counting = counted;
+    try {
+      this.engine.addAll(documents);
+    } finally {
+      this.counting = null;
+    }
+    for (const word of counted) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + 1);
+    this.words.set(agent, counted);
     this.ids.set(agent, ids);
+  }
+
+  /** Whether some indexed word is `word` or begins with it. */
+  knows(word: string): boolean {
+    if (this.vocabulary.has(word)) return true;
+    for (const known of this.vocabulary.keys()) if (known.startsWith(word)) return true;
+    return false;
   }
 }
 

@@ -3,7 +3,7 @@
  * looked up in the search index (search-index.ts) with field weights (a name counts most, then
  * aliases, then tags, then summaries and actions), prefixes, typo tolerance (one edit in a word
  * of up to seven letters, two in a longer one, a swap of two neighbouring letters counting as
- * one) and case and accents folded; a row whose `valid_to` is past scores a quarter; an entity
+ * one; only for a word the index's vocabulary lacks) and case and accents folded; a row whose `valid_to` is past scores a quarter; an entity
  * or workstream whose name or alias is the whole query comes first. Entities are grouped by
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
@@ -67,13 +67,17 @@ function swaps(term: string): string[] {
  * The MiniSearch query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit
  * less); `origin` learns which word each swapped form stands for.
  */
-function queryTree(terms: readonly string[], origin: Map<string, string>) {
+function queryTree(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
   return {
     combineWith: 'OR' as const,
     queries: terms.map((term) => {
-      const edits = editsFor(term);
-      const asWritten = { queries: [term], fuzzy: edits, prefix: term.length >= 3 };
+      const prefix = term.length >= 3;
       origin.set(term, term);
+      // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
+      // common word would score every row holding any word one edit away.
+      if (known(term)) return { queries: [term], fuzzy: 0, prefix };
+      const edits = editsFor(term);
+      const asWritten = { queries: [term], fuzzy: edits, prefix };
       const swapped = swaps(term).filter((form) => !origin.has(form));
       for (const form of swapped) origin.set(form, term);
       if (!swapped.length) return asWritten;
@@ -254,21 +258,24 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const hits = index.engine.search(queryTree(terms, origin), {
-    boost: { ...FIELD_BOOSTS },
-    weights: MATCH_WEIGHTS,
-    // Called for every posting: without filters, one lookup in the (small) map of rows that end.
-    boostDocument: filtered
-      ? (id: number) => {
-          const row = index.rows.get(id);
-          if (!row || !kept(row, filters)) return 0;
-          return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
-        }
-      : (id: number) => {
-          const until = index.validTo.get(id);
-          return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
-        },
-  });
+  const hits = index.engine.search(
+    queryTree(terms, origin, (term) => index.knows(term)),
+    {
+      boost: { ...FIELD_BOOSTS },
+      weights: MATCH_WEIGHTS,
+      // Called for every posting: without filters, one lookup in the (small) map of rows that end.
+      boostDocument: filtered
+        ? (id: number) => {
+            const row = index.rows.get(id);
+            if (!row || !kept(row, filters)) return 0;
+            return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
+          }
+        : (id: number) => {
+            const until = index.validTo.get(id);
+            return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
+          },
+    },
+  );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
   // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
