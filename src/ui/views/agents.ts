@@ -7,7 +7,8 @@ import { invoke } from '../../core/operations/invoke.js';
 import { exportAgentsOperation } from '../../core/operations/read-operations.js';
 import { localDay } from '../../core/store/dates.js';
 import { listStaged } from '../../core/writes/staging.js';
-import { html, query, when } from '../html.js';
+import { html, when } from '../html.js';
+import { agentHref } from './agent.js';
 import { tableHead, type View, type ViewRequest } from './common.js';
 
 /** An agent with no session in this many days is stale (workstreams go idle after the same). */
@@ -57,7 +58,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
                   ({ agent, health: h }) =>
                     html`<tr data-agent="${agent.id}">
                       <th scope="row" data-label="Agent">
-                        <a href="/history${query({ agent: agent.id })}">${agent.id}</a>
+                        <a href="${agentHref(agent.id)}">${agent.id}</a>
                       </th>
                       <td data-label="Health">
                         <span class="badge ${h.kind}">${h.label}</span
@@ -78,7 +79,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
     }
     <p class="hint">
       Session counts and dates leave out private sessions, as <code>bourdon agents</code> does. Each agent links to its
-      history.
+      entities, sessions and notes, and from there to its history.
     </p>`;
   return { title: 'Agents', body };
 }
