@@ -13,6 +13,7 @@ import { REDACTED, REDACTED_VALUE, redactSecrets, redactText } from '../src/core
 import { publishedDocument } from '../src/sync/publish.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { GITLEAKS_SAMPLES, sampleForms } from './fixtures/redaction/gitleaks-samples.js';
 
 /** [prose before, the secret value, prose after]: the value must go, the prose must stay. */
 const SECRETS: readonly (readonly [string, string, string])[] = [
@@ -74,8 +75,20 @@ const SECRETS: readonly (readonly [string, string, string])[] = [
   ['"password": "', 'correct horse', '" in the seed file'],
 ];
 
+/** Every kind of the corpus: the forms above and a sample of each rule of gitleaks' default set (issue 50, item 7). */
+const ALL: readonly (readonly [string, string, string])[] = [
+  ...SECRETS,
+  ...GITLEAKS_SAMPLES.map(([, before, secret, after]) => [before, secret, after] as const),
+];
+
 const HARMLESS = fs
   .readFileSync(path.join(import.meta.dirname, 'fixtures', 'redaction', 'harmless.txt'), 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
+
+/** Prose that names the providers of gitleaks' rule set, their keys and tokens, with ids, hashes and numbers beside. */
+const HARMLESS_PROVIDERS = fs
+  .readFileSync(path.join(import.meta.dirname, 'fixtures', 'redaction', 'harmless-providers.txt'), 'utf8')
   .split('\n')
   .filter((line) => line !== '');
 
@@ -89,6 +102,34 @@ describe('the secret corpus', () => {
     },
   );
 
+  it.each(GITLEAKS_SAMPLES)(
+    'redacts every rule of gitleaks’ default set, keeping the prose: %s',
+    (_, before, secret, after) => {
+      const out = redactSecrets(before + secret + after);
+      expect(out).toBe(`${before}${REDACTED_VALUE}${after}`);
+      expect(out).not.toContain(secret);
+    },
+  );
+
+  it.each([
+    ['datadog', 'a7bd8e0c1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c'],
+    ['twilio', '7f3a9c1b2d4e6f8a0b1c3d5e7f9a1b3c'],
+    ['cloudflare', 'Ab7dEfGhIjKlMnOpQrStUvWxYz0123456789_-Ab'],
+    ['discord', '123456789012345678'],
+    ['alibaba', 'a7b3c9d1e5f2a8b4c6d0e1f7a9b3c5'],
+    ['sentry', 'c0ffee11c0ffee22c0ffee33c0ffee44c0ffee55c0ffee66c0ffee77c0ffee88'],
+    ['deploy', 'x9Kq2LmP7vR4tZ8wQ3nB'],
+  ])(
+    'redacts a %s value in each of gitleaks’ sample forms (INI, JSON, XML, YAML blocks, code, Makefile)',
+    (name, secret) => {
+      for (const form of sampleForms(name, secret)) expect(redactSecrets(form), form).not.toContain(secret);
+    },
+  );
+
+  it.each(HARMLESS_PROVIDERS)('leaves prose about providers and their credentials unchanged: %s', (sentence) => {
+    expect(redactSecrets(sentence)).toBe(sentence);
+  });
+
   it('holds 200 harmless sentences', () => expect(HARMLESS).toHaveLength(200));
 
   it.each(HARMLESS)('leaves a harmless sentence unchanged: %s', (sentence) => {
@@ -96,11 +137,11 @@ describe('the secret corpus', () => {
   });
 
   it('the read surfaces (spec §7) replace a text holding any of the corpus whole', () => {
-    for (const [before, secret, after] of SECRETS) expect(redactText(before + secret + after)).toBe(REDACTED);
+    for (const [before, secret, after] of ALL) expect(redactText(before + secret + after)).toBe(REDACTED);
   });
 
   it('is idempotent: redacted text has nothing left to redact', () => {
-    for (const [before, secret, after] of SECRETS) {
+    for (const [before, secret, after] of ALL) {
       const once = redactSecrets(before + secret + after);
       expect(redactSecrets(once)).toBe(once);
     }
@@ -108,8 +149,8 @@ describe('the secret corpus', () => {
 });
 
 describe('every boundary where text leaves a source', () => {
-  const leaky = SECRETS.map(([before, secret, after]) => before + secret + after);
-  const secrets = SECRETS.map(([, secret]) => secret);
+  const leaky = ALL.map(([before, secret, after]) => before + secret + after);
+  const secrets = ALL.map(([, secret]) => secret);
   const expectNoSecret = (text: string) => {
     for (const secret of secrets) expect(text).not.toContain(secret);
   };

@@ -41,6 +41,15 @@ const wellKnownToken = fc.oneof(
   tokenBody(/[A-Za-z0-9_-]/, 30).map((body) => `eyJhbGciOiJIUzI1NiJ9.eyJ${body}.sig`),
   tokenBody(/[A-Za-z0-9]/, 36).map((body) => `npm_${body}`),
   tokenBody(/[A-Za-z0-9_-]/, 35).map((body) => `AIza${body}`),
+  // Issue 50: kinds the first rule set let through.
+  tokenBody(/[a-z0-9]/, 64).map((body) => `xapp-1-A0123456789-1234567890123-${body}`),
+  tokenBody(/[A-Za-z0-9]/, 32).map((body) => `whsec_${body}`),
+  tokenBody(/[A-Za-z0-9_~.-]/, 34).map((body) => `abc8Q~${body}`),
+  tokenBody(/[A-Za-z0-9_-]/, 38).map((body) => `MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.${body}`),
+  tokenBody(/[a-f0-9]/, 40).map((body) => `pul-${body}`),
+  tokenBody(/[A-Za-z0-9]/, 120).map((body) => `EAAB${body}`),
+  tokenBody(/[a-f0-9]/, 32).map((body) => `twilio_auth_token: ${body}`),
+  tokenBody(/[a-z0-9]/, 40).map((body) => `<datadogToken>${body}</datadogToken>`),
   fc
     .record({
       kind: fc.constantFrom('', 'RSA ', 'EC ', 'OPENSSH ', 'ENCRYPTED ', 'DSA '),
@@ -120,6 +129,14 @@ describe('redaction of embedded secrets', () => {
       'eyJ' + 'a'.repeat(400_000),
       'x'.repeat(400_000) + '_key' + ' '.repeat(100_000),
       'A'.repeat(400_000),
+      // The keyword rules, the hint trie and the Kubernetes reader (issue 50, item 7).
+      'datadog = '.repeat(40_000),
+      'twilio auth token '.repeat(20_000),
+      'cloudflare_'.repeat(40_000),
+      'kind: Secret\n' + 'data: '.repeat(60_000),
+      'kind: Secret\ndata:' + '\n a: aaaaaaaaaaaa'.repeat(25_000),
+      '-H "X-api-key: '.repeat(25_000),
+      'key=' + 'a'.repeat(400_000) + '1',
     ];
     for (const text of hostile) expect(typeof looksLikeCredential(text)).toBe('boolean');
   });

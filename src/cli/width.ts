@@ -195,10 +195,12 @@ export function wrapText(text: string, width: number | null, continuation?: numb
  * colour codes kept (printableOutput), wrapped at stderr's width, continued 2 in. A tab (a
  * file name's, a parser's message) moves no cursor but where it lands depends on the terminal,
  * so it is shown as the space it reads as rather than as `\u0009`; the line is then measured
- * and wrapped as it will be seen.
+ * and wrapped as it will be seen. One message is one line: a line break in it (a file name
+ * holding `\nbourdon: …`) is shown escaped, `\u000a`, as a carriage return is, so data can
+ * never forge a line of its own. Every warning, error and notice the CLI prints passes here.
  */
 export function stderrLine(text: string): string {
-  return wrapText(printableOutput(text.replaceAll('\t', ' ')), stderrWidth(), 2) + '\n';
+  return wrapText(printableOutput(text.replaceAll('\t', ' ')).replaceAll('\n', '\\u000a'), stderrWidth(), 2) + '\n';
 }
 
 /**

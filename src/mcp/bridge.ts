@@ -36,6 +36,7 @@ import { isProtocolError, passThrough, relay } from './bridge/forwarded.js';
 import { Upstream } from './bridge/upstream.js';
 import { remoteFailureCode } from '../core/federation/remote-failure.js';
 import { classifySdkFailure } from './remote/failure.js';
+import { warningLine } from '../core/store/warn.js';
 
 const BRIDGE_TIMEOUT_MS = 30_000;
 
@@ -93,7 +94,7 @@ export class StdioBridge {
       timeoutMs,
       connectTimeoutMs: this.connectTimeoutMs,
     });
-    this.warn = options.warn ?? ((message) => process.stderr.write(`bourdon: ${message}\n`));
+    this.warn = options.warn ?? ((message) => process.stderr.write(warningLine('bourdon: ', message)));
   }
 
   /**

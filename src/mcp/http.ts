@@ -56,6 +56,7 @@ import {
   type Guard,
   type Rejection,
 } from './http/guards.js';
+import { warningLine } from '../core/store/warn.js';
 
 export { isLoopbackAddress, isLoopbackHost, makeHostCheck, parseHostHeader } from './http/address.js';
 export { bearerToken, type FailedAuthLimit, type MemberAuthenticator } from './http/auth.js';
@@ -72,7 +73,7 @@ export async function runHttpServer(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  const warn = options.warn ?? ((message: string) => process.stderr.write(`bourdon: http: ${message}\n`));
+  const warn = options.warn ?? ((message: string) => process.stderr.write(warningLine('bourdon: http: ', message)));
   const isRemote = options.isRemote ?? ((req: http.IncomingMessage) => !isLoopbackAddress(req.socket.remoteAddress));
   const legacyToken =
     options.legacyToken === undefined ? envValue(options.env ?? process.env, LEGACY_TOKEN_ENV) : options.legacyToken;

@@ -13,6 +13,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { warningLine } from '../core/store/warn.js';
 
 interface StdioHandle {
   close(): Promise<void>;
@@ -90,7 +91,7 @@ function oneLine(error: Error): string {
 }
 
 export function runStdio(factory: () => McpServer): StdioHandle {
-  const warn = (message: string) => process.stderr.write(`bourdon: mcp: ${message}\n`);
+  const warn = (message: string) => process.stderr.write(warningLine('bourdon: mcp: ', message));
   const input = screenedInput((text) => process.stdout.write(text), warn);
   process.stdin.pipe(input);
   const handle = serveStdio(() => factory(), {

@@ -14,6 +14,7 @@ import { pyStr, truthy } from '../core/python-str.js';
 import { isMapping, slice } from './markdown.js';
 import { pyStrip } from './scrub.js';
 import type { SourceStatus } from './participant.js';
+import { specialKind } from '../core/native/confined-reads.js';
 
 /** The source's name in `--json` and doctor. */
 const SOURCE_NAME = 'memory_md';
@@ -34,7 +35,8 @@ function readMemoryText(reader: SourceReader, file: string): string | null {
   const info = reader.stat(file);
   if (!info) return null;
   if (!info.isFile()) {
-    reader.warn(`${file}: skipped, not a regular file`);
+    // A FIFO, a device or a socket the reader named already (one warning for one cause).
+    if (!specialKind(info)) reader.warn(`${file}: skipped, not a regular file`);
     return null;
   }
   return reader.readText(file, undefined, { warnInvalidUtf8: true });

@@ -17,13 +17,22 @@
  *   if it stays inside the working folder (`namedBy`); a path the user gives explicitly is not
  *   subject to this.
  *
- * Each refusal is one warning naming the file. Nothing is written.
+ * Each refusal is one warning naming the file, and so is a FIFO, a device or a socket where a
+ * file is looked for (never opened), the same words for every participant. Nothing is written.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { compareCodePoints } from '../core/native/python-values.js';
-import { confinedDatabaseFiles, confinedPath, realOrNull, within } from '../core/native/confined-reads.js';
+import {
+  confinedDatabaseFiles,
+  confinedPath,
+  confinedStat,
+  realOrNull,
+  specialKind,
+  warnIfSpecial,
+  within,
+} from '../core/native/confined-reads.js';
 import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
 import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
@@ -122,15 +131,13 @@ export class SourceReader {
     return root === null ? null : (confinedPath(file, root, this.warn) ?? null);
   }
 
-  /** Stats of a regular file or folder within the roots; null when missing or elsewhere. */
+  /**
+   * Stats of a path within the roots; null when missing or elsewhere. A FIFO, a device or a
+   * socket is named in one warning (confined-reads.ts), whichever participant meets it.
+   */
   stat(target: string): fs.Stats | null {
-    const real = this.confined(target);
-    if (!real) return null;
-    try {
-      return fs.statSync(real);
-    } catch {
-      return null;
-    }
+    const root = this.rootFor(target);
+    return root === null ? null : (confinedStat(target, root, this.warn) ?? null);
   }
 
   isDir(target: string): boolean {
@@ -154,6 +161,9 @@ export class SourceReader {
     try {
       names = options.order === 'listing' ? listingOrder(real) : fs.readdirSync(real).sort(compareCodePoints);
     } catch {
+      // A FIFO, a device or a socket where a folder is looked for is named; anything else is not a folder.
+      const info = fs.statSync(real, { throwIfNoEntry: false });
+      if (info) warnIfSpecial(dir, info, this.warn);
       return [];
     }
     if (names.length > MAX_DIR_ENTRIES) {
@@ -214,7 +224,7 @@ export class SourceReader {
     const info = this.stat(file);
     if (!info) return undefined;
     if (!info.isFile()) {
-      this.warn(`${file}: skipped, not a regular file`);
+      if (!specialKind(info)) this.warn(`${file}: skipped, not a regular file`);
       return undefined;
     }
     if (info.size > maxBytes) {
@@ -250,7 +260,10 @@ export class SourceReader {
     }
     try {
       const info = fs.fstatSync(fd);
-      if (!info.isFile()) return null;
+      if (!info.isFile()) {
+        warnIfSpecial(file, info, this.warn);
+        return null;
+      }
       const size = Math.min(info.size, maxBytes);
       const offset = from === 'tail' ? info.size - size : 0;
       const buffer = Buffer.alloc(size);
@@ -309,8 +322,9 @@ export class SourceReader {
       return;
     }
     try {
-      if (!fs.fstatSync(fd).isFile()) {
-        if (named) this.warn(`${file}: skipped, not a regular file`);
+      const info = fs.fstatSync(fd);
+      if (!info.isFile()) {
+        if (!warnIfSpecial(file, info, this.warn) && named) this.warn(`${file}: skipped, not a regular file`);
         return;
       }
       yield* read({ fd, file, warn: (message) => this.warn(message) });
@@ -342,6 +356,7 @@ export class SourceReader {
         if (link.isDirectory()) visit(full, [...prefix, name]);
         else if (accept(name) && (link.isFile() || (link.isSymbolicLink() && this.isFile(full))))
           found.push([...prefix, name]);
+        else if (accept(name)) warnIfSpecial(full, link, this.warn);
       }
     };
     if (this.isDir(dir)) visit(dir, []);

@@ -2,8 +2,8 @@
  * The one rule for reading an agent's files (docs/security.md, "What an export reads"): a path
  * read under a source root is read only when its real path stays inside the root's real path,
  * so a link in the store that leads out (to ~/.pgpass) is never followed; each refusal is one
- * warning naming the file, and so is a link that loops or leads to nothing, while a file that is
- * simply missing is said nothing of (a source not on this machine). The root itself may be a
+ * warning naming the file, and so is a link that loops or leads to nothing, and a FIFO, a device
+ * or a socket (skipped, never opened), while a file that is simply missing is said nothing of (a source not on this machine). The root itself may be a
  * link (a brain folder kept in a synced drive).
  *
  * Every reader of native files decides by this: the participants' SourceReader
@@ -75,12 +75,37 @@ export function confinedPath(file: string, root: string, warn: Warn): string | u
   return undefined;
 }
 
-/** The stats of `file` (read where its links lead) when it may be read under `root`; else undefined (see confinedPath). */
+/** What a path that is neither a regular file nor a folder is (a FIFO, a device, a socket); undefined for a file or a folder. */
+export function specialKind(info: fs.Stats | fs.Dirent): string | undefined {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'a device';
+  if (info.isSocket()) return 'a socket';
+  return undefined;
+}
+
+/**
+ * Says, through `warn`, that `file` is skipped because it is a FIFO, a device or a socket (never
+ * opened for reading: a FIFO would block). One message for one cause, the same wherever the
+ * file is met, so a reader that says each message once says it once. True when it said so.
+ */
+export function warnIfSpecial(file: string, info: fs.Stats | fs.Dirent, warn: Warn): boolean {
+  const kind = specialKind(info);
+  if (kind) warn(`${file}: skipped, not a regular file (${kind})`);
+  return kind !== undefined;
+}
+
+/**
+ * The stats of `file` (read where its links lead) when it may be read under `root`; else
+ * undefined (see confinedPath). A FIFO, a device or a socket is named in a warning (and its
+ * stats returned: it is neither a file nor a folder to the caller).
+ */
 export function confinedStat(file: string, root: string, warn: Warn): fs.Stats | undefined {
   const real = confinedPath(file, root, warn);
   if (real === undefined) return undefined;
   try {
-    return fs.statSync(real);
+    const info = fs.statSync(real);
+    warnIfSpecial(file, info, warn);
+    return info;
   } catch {
     return undefined;
   }

@@ -124,7 +124,8 @@ class SqliteWorker {
   }
 }
 
-class ReadTimeout extends Error {
+/** A database that did not answer within its budget: abandoned, every later query of it fails so too. */
+export class ReadTimeout extends Error {
   constructor() {
     super(
       `took longer than ${sourceReadBudgetMs() / 1000} s to read (BOURDON_SOURCE_READ_TIMEOUT sets the limit in seconds); skipped`,

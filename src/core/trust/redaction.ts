@@ -12,7 +12,7 @@
  *   is kept only where the engine's payload is the contract: `export_agents`,
  *   `prepare_recognition_context`'s context block (parity), and a sync push (what leaves the machine).
  */
-import { ASSIGNMENT, SECRET_RULES } from './secret-rules.js';
+import { ASSIGNMENT, kubernetesSecretValues, rulesFor } from './secret-rules.js';
 
 export const REDACTED = '[redacted credential-like text]';
 /** What replaces a secret value inside a text kept otherwise. */
@@ -123,18 +123,22 @@ type NameClass = 'strong' | 'token' | null;
 
 function classifyName(name: string): NameClass {
   const words = nameWords(name);
-  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1])) return null;
+  // A public key, and a name about the credential (TOKEN_ID, key_file), hold no secret.
+  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1]) || words.includes('public')) return null;
   if (words.some((word) => STRONG_WORD.test(word))) return 'strong';
   if (words.some((word) => TOKEN_WORDS.has(word) || word.endsWith('token') || word.endsWith('apikey'))) return 'token';
   return null;
 }
 
-/** A value that looks like a token rather than a word: no spaces, 8+ characters, not one plain word or a number. */
+/**
+ * A value that looks like a token rather than a word: no spaces, 8+ characters, not plain words
+ * (`deploy`, `ClearTextPassword`) or a number.
+ */
 function looksLikeToken(value: string): boolean {
   return (
     value.length >= 8 &&
     /^[A-Za-z0-9+/=_.~:-]+$/.test(value) &&
-    !/^[A-Za-z][a-z]*$/.test(value) &&
+    !(/^[A-Za-z]+$/.test(value) && !/[A-Z]{2}/.test(value)) &&
     !/^[0-9.]+$/.test(value)
   );
 }
@@ -153,13 +157,14 @@ function secretAssignment(name: string, sep: string, value: string, quoted: bool
 function findSecrets(text: string): SecretSpan[] {
   const spans: [number, number][] = [];
   const lower = text.toLowerCase();
-  for (const rule of SECRET_RULES) {
-    if (!rule.hints.some((hint) => lower.includes(hint))) continue;
+  for (const rule of rulesFor(lower)) {
     for (const match of text.matchAll(rule.pattern)) {
+      if (rule.accept && !rule.accept(match)) continue;
       const span = match.indices?.groups?.value ?? match.indices?.[0];
       if (span && span[1] > span[0]) spans.push([span[0], span[1]]);
     }
   }
+  if (lower.includes('secret')) spans.push(...kubernetesSecretValues(text));
   if (text.includes('=') || text.includes(':')) {
     const assignment = new RegExp(ASSIGNMENT.source, ASSIGNMENT.flags);
     for (let match = assignment.exec(text); match; match = assignment.exec(text)) {

@@ -3,34 +3,26 @@
  * that leaves a source. Each rule marks the VALUE (its `value` group, else the whole match), so
  * prose around it, and prose that only names a credential, is kept.
  *
- * Provider shapes follow the public formats gitleaks' rule set documents (token prefixes and
- * lengths); the assignment rule follows its generic-api-key shape (a credential-like name, an
- * assignment operator, a value), with value classes instead of an entropy threshold. Why not a
- * dependency: docs/security.md, "Secret values".
+ * The rule set covers every rule of gitleaks' default rule set that reads text (its
+ * `pkcs12-file` rule looks at file names only), written as our own expressions of the public
+ * formats it documents: provider tokens that say what they are (secret-token-rules.ts), values a
+ * provider's keyword beside them makes secret, with the keyword context gitleaks requires
+ * (secret-keyword-rules.ts), and the shapes below; the assignment rule follows its
+ * generic-api-key shape (a credential-like name, an assignment operator, a value), with value
+ * classes instead of an entropy threshold. Why not a dependency: docs/security.md, "Secret values".
  *
  * Every pattern is linear on any input: a failing attempt is bounded (fixed or `{m,n}` parts
  * before any open-ended one), and an open-ended run only follows a prefix that already matched.
  * `hints` (lower-case) gate a rule cheaply: it runs only when the text contains one of them.
  */
+import { KEYWORD_RULES } from './secret-keyword-rules.js';
+import type { SecretRule } from './secret-rule.js';
+import { TOKEN_RULES } from './secret-token-rules.js';
 
-export interface SecretRule {
-  readonly id: string;
-  /** Global, with indices (`gd`); a `value` group marks the secret, else the whole match does. */
-  readonly pattern: RegExp;
-  readonly hints: readonly string[];
-}
+export type { SecretRule } from './secret-rule.js';
 
-/** A token's characters after its prefix. */
-const TOKEN = '[A-Za-z0-9_-]';
-/** Not preceded by a token character: the prefix starts a token. */
-const START = '(?<![A-Za-z0-9_-])';
-
-function prefixed(id: string, source: string, hints: readonly string[], flags = 'gd'): SecretRule {
-  return { id, pattern: new RegExp(`${START}${source}`, flags), hints };
-}
-
-/** Shapes recognised by their own look, wherever they appear. */
-const TOKEN_SHAPES: readonly SecretRule[] = [
+/** Shapes recognised by their context: key blocks, webhook URLs, headers, command lines, files. */
+const STRUCTURAL: readonly SecretRule[] = [
   // PEM and PGP private key blocks, to their END line or, cut short, to the end of the text.
   {
     id: 'private-key-block',
@@ -38,48 +30,6 @@ const TOKEN_SHAPES: readonly SecretRule[] = [
       /-----BEGIN[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----|$)/dg,
     hints: ['private key'],
   },
-  // OpenAI / Anthropic keys (sk-…, sk-proj-…, sk-ant-…): a digit among the first 40 characters.
-  prefixed('openai-anthropic-key', `sk-(?=${TOKEN}{0,40}[0-9])${TOKEN}{20,}`, ['sk-']),
-  // Stripe secret and restricted keys.
-  prefixed('stripe-key', '(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,}', ['sk_', 'rk_']),
-  prefixed('github-token', 'gh[pousr]_[A-Za-z0-9]{20,}', ['gh']),
-  prefixed('github-fine-grained-pat', 'github_pat_[A-Za-z0-9_]{20,}', ['github_pat_']),
-  prefixed('gitlab-token', 'gl(?:pat|dt|ptt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}', ['gl']),
-  prefixed('slack-token', 'xox[abposre]-[A-Za-z0-9-]{10,}', ['xox']),
-  prefixed('aws-access-key-id', '(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])', [
-    'a3t',
-    'akia',
-    'asia',
-    'abia',
-    'acca',
-  ]),
-  prefixed('jwt', `eyJ${TOKEN}{10,}\\.eyJ${TOKEN}*(?:\\.${TOKEN}*)?`, ['eyj']),
-  prefixed('npm-token', 'npm_[A-Za-z0-9]{30,}', ['npm_']),
-  prefixed('google-api-key', `AIza${TOKEN}{30,}`, ['aiza']),
-  prefixed('google-oauth-client-secret', `GOCSPX-${TOKEN}{20,}`, ['gocspx-']),
-  prefixed('google-oauth-access-token', `ya29\\.${TOKEN}{20,}`, ['ya29.']),
-  prefixed('huggingface-token', 'hf_[A-Za-z0-9]{20,}', ['hf_']),
-  prefixed('sendgrid-key', `SG\\.${TOKEN}{16,32}\\.${TOKEN}{16,}`, ['sg.']),
-  prefixed('digitalocean-token', 'do[opr]_v1_[A-Za-z0-9]{32,}', ['_v1_']),
-  prefixed('shopify-token', 'shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}', ['shp']),
-  prefixed('pypi-token', `pypi-AgEIcHlwaS5vcmc${TOKEN}{20,}`, ['pypi-']),
-  prefixed('databricks-token', 'dapi[a-f0-9]{32}(?:-[0-9])?', ['dapi']),
-  prefixed('vault-token', `hv[sb]\\.${TOKEN}{24,}`, ['hvs.', 'hvb.']),
-  prefixed('linear-key', 'lin_api_[A-Za-z0-9]{40}', ['lin_api_']),
-  prefixed('postman-key', 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}', ['pmak-']),
-  prefixed('sentry-token', 'sntry[us]_[A-Za-z0-9_=+/.-]{30,}', ['sntry']),
-  prefixed('twilio-key', 'SK[0-9a-f]{32}(?![A-Za-z0-9])', ['sk']),
-  prefixed('doppler-token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{30,}', ['dp.']),
-  prefixed('grafana-token', '(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})', ['glsa_', 'glc_']),
-  prefixed('planetscale-token', 'pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_=.-]{32,}', ['pscale_']),
-  prefixed('age-secret-key', 'AGE-SECRET-KEY-1[0-9A-Z]{58}', ['age-secret-key-']),
-  prefixed('notion-token', '(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})', ['ntn_', 'secret_']),
-  prefixed('atlassian-token', 'ATATT3[A-Za-z0-9_=-]{100,}', ['atatt3']),
-  prefixed('heroku-token', `HRKU-${TOKEN}{30,}`, ['hrku-']),
-  prefixed('mailgun-key', 'key-[a-f0-9]{32}(?![A-Za-z0-9])', ['key-']),
-  prefixed('onepassword-token', 'ops_eyJ[A-Za-z0-9+/=]{100,}', ['ops_']),
-  // A Telegram bot token: the bot id, a colon, 35 characters starting AA.
-  { id: 'telegram-bot-token', pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}/dg, hints: [':aa'] },
   // Webhook URLs whose path is the credential.
   {
     id: 'slack-webhook',
@@ -91,6 +41,11 @@ const TOKEN_SHAPES: readonly SecretRule[] = [
     pattern: /discord(?:app)?\.com\/api\/webhooks\/(?<value>[0-9]+\/[A-Za-z0-9_-]{20,})/dg,
     hints: ['/api/webhooks/'],
   },
+  {
+    id: 'microsoft-teams-webhook',
+    pattern: /\.webhook\.office\.com\/webhookb2\/(?<value>[A-Za-z0-9@/_-]{40,})/dg,
+    hints: ['webhookb2'],
+  },
   // A password in a URL's user part: scheme://user:PASSWORD@host (postgres, mongodb+srv, redis, amqp, https…).
   {
     id: 'url-password',
@@ -101,8 +56,21 @@ const TOKEN_SHAPES: readonly SecretRule[] = [
   {
     id: 'authorization-header',
     pattern:
-      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|digest|apikey)[ \t]+(?<value>[A-Za-z0-9._~+/=-]{8,})/dgi,
+      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token|api-token|digest|apikey)[ \t]+(?<value>[A-Za-z0-9._~+/=-]{8,})/dgi,
     hints: ['authorization'],
+  },
+  // A header on curl's command line: -H "X-API-Key: …", -H 'Api-Token: …', -H "Authorization: …" (no scheme).
+  {
+    id: 'curl-auth-header',
+    pattern:
+      /(?<![A-Za-z0-9_-])(?:-H|--header)(?:=|[ \t]{0,5})["']?(?:(?:x-(?:[a-z]{1,30}-)?)?(?:api-?)?(?:key|token)|authorization)[ \t]*:[ \t]{0,5}(?<value>(?!(?:bearer|basic|token|api-token|digest|apikey)\b)[\w=~@.+/-]{8,})/dgi,
+    hints: ['-h', '--header'],
+  },
+  // A NuGet.config password: <add key="ClearTextPassword" value="…" />.
+  {
+    id: 'nuget-config-password',
+    pattern: /<add key=["'](?:ClearText)?Password["']\s{0,20}value=["'](?<value>[^"'\n]{1,500})["']/dgi,
+    hints: ['<add key='],
   },
   { id: 'bearer-token', pattern: /\bbearer[ \t]+(?<value>[A-Za-z0-9._~+/-]{16,}=*)/dgi, hints: ['bearer'] },
   // .pgpass lines: host:port:database:user:PASSWORD (the host has a letter, a dot or `*`).
@@ -141,4 +109,66 @@ const TOKEN_SHAPES: readonly SecretRule[] = [
 export const ASSIGNMENT =
   /(?<![A-Za-z0-9_.-])(?<name>[A-Za-z0-9_.-]{1,60})["']?[ \t]{0,3}(?<sep>=>|:=|=|:)[ \t]{0,3}(?:"(?<dq>[^"\n]{1,500})"|'(?<sq>[^'\n]{1,500})'|(?<bare>[^\s"'`,;&)\]}<>]+))/dg;
 
-export const SECRET_RULES: readonly SecretRule[] = TOKEN_SHAPES;
+/** A Kubernetes Secret's `data:` entries (a manifest that says `kind: Secret`): each value. */
+const KUBERNETES_SECRET = /\bkind:[ \t]*["']?secret\b/i;
+const KUBERNETES_DATA = /\bdata:/gi;
+const KUBERNETES_ENTRY =
+  /\s+[\w.-]{1,100}:[ \t]*(?:[|>][-+]?\s+)?["']?(?<value>[A-Za-z0-9+/]{10,}={0,3})["']?(?![^\s,}])/dy;
+
+/** The spans of a Kubernetes Secret's data values in `text` (none unless it says `kind: Secret`). */
+export function kubernetesSecretValues(text: string): [number, number][] {
+  if (!KUBERNETES_SECRET.test(text)) return [];
+  const spans: [number, number][] = [];
+  const data = new RegExp(KUBERNETES_DATA.source, KUBERNETES_DATA.flags);
+  const entry = new RegExp(KUBERNETES_ENTRY.source, KUBERNETES_ENTRY.flags);
+  let scanned = 0;
+  for (let match = data.exec(text); match; match = data.exec(text)) {
+    if (match.index < scanned) continue;
+    scanned = match.index + match[0].length;
+    entry.lastIndex = scanned;
+    for (let item = entry.exec(text); item; item = entry.exec(text)) {
+      const span = item.indices!.groups!.value!;
+      spans.push([span[0], span[1]]);
+      scanned = entry.lastIndex;
+    }
+  }
+  return spans;
+}
+
+export const SECRET_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...KEYWORD_RULES, ...STRUCTURAL];
+
+/** A trie of every rule's hints: one pass over a text finds which rules may match it. */
+interface HintNode {
+  readonly next: Map<string, HintNode>;
+  rules: SecretRule[] | null;
+}
+
+const HINTS: HintNode = { next: new Map(), rules: null };
+for (const rule of SECRET_RULES) {
+  for (const hint of rule.hints) {
+    let node = HINTS;
+    for (const char of hint) {
+      let child = node.next.get(char);
+      if (!child) node.next.set(char, (child = { next: new Map(), rules: null }));
+      node = child;
+    }
+    (node.rules ??= []).push(rule);
+  }
+}
+
+/**
+ * The rules whose hints `lower` (a lower-cased text) holds, in the rule set's order. Linear:
+ * each position walks the trie no deeper than the longest hint.
+ */
+export function rulesFor(lower: string): SecretRule[] {
+  const found = new Set<SecretRule>();
+  for (let at = 0; at < lower.length; at += 1) {
+    let node: HintNode | undefined = HINTS;
+    for (let i = at; i < lower.length; i += 1) {
+      node = node.next.get(lower[i]!);
+      if (!node) break;
+      if (node.rules) for (const rule of node.rules) found.add(rule);
+    }
+  }
+  return found.size ? SECRET_RULES.filter((rule) => found.has(rule)) : [];
+}

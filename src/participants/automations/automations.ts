@@ -11,6 +11,7 @@ import type { SourceReader } from '../source-reader.js';
 import { truthy } from '../../core/python-str.js';
 import { pyStrip } from '../scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';
+import { specialKind } from '../../core/native/confined-reads.js';
 
 /** automation.toml larger than this is not parsed (read as an empty table). */
 const MAX_TOML_BYTES = 1024 * 1024;
@@ -152,7 +153,8 @@ function readTable(reader: SourceReader, file: string): Record<string, unknown> 
   const info = reader.stat(file);
   if (!info?.isFile()) {
     // null: outside the folders an export reads (the reader said so) or gone since it was listed.
-    if (info) reader.warn(`${file}: not a regular file; read as an empty table`);
+    // A FIFO, a device or a socket the reader named already (one warning for one cause).
+    if (info && !specialKind(info)) reader.warn(`${file}: not a regular file; read as an empty table`);
     return {};
   }
   const text = reader.readStrictText(file, { maxBytes: MAX_TOML_BYTES });

@@ -16,6 +16,7 @@ import {
   titleAction,
   type State,
 } from './surface.js';
+import { specialKind } from '../../core/native/confined-reads.js';
 
 /** Lines of an audit transcript looked at, as the engine reads at most. */
 export const MAX_AUDIT_LINES = 50_000;
@@ -53,7 +54,8 @@ function readAudit(reader: SourceReader, stateFile: string): RunScalars {
   const counts = { tools: 0, skills: 0 };
   const result: Record<string, unknown> = {};
   const info = reader.stat(file);
-  if (info && !info.isFile()) reader.warn(`${file}: skipped, not a regular file`);
+  // A FIFO, a device or a socket the reader named already (one warning for one cause).
+  if (info && !info.isFile() && !specialKind(info)) reader.warn(`${file}: skipped, not a regular file`);
   if (info?.isFile()) {
     for (const raw of auditLines(reader, file)) {
       const line = pyStrip(raw);

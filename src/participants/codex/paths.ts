@@ -11,7 +11,13 @@ import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
-import { confinedDirectory, confinedFile, confinedStat, type Warn } from '../../core/native/confined-reads.js';
+import {
+  confinedDirectory,
+  confinedFile,
+  confinedStat,
+  warnIfSpecial,
+  type Warn,
+} from '../../core/native/confined-reads.js';
 import { compareCodePoints } from './text.js';
 
 export { normalizeLocalPath };
@@ -68,7 +74,8 @@ export interface WalkedFile {
 /**
  * Every regular file below `dir` (read under the source root `root`) whose name passes `accept`,
  * depth first in name order. Symlinked directories are not entered (as `Path.rglob` does not); a
- * symlinked file is kept only when it resolves inside the root, else refused through `warn`.
+ * symlinked file is kept only when it resolves inside the root, else refused through `warn`; a
+ * FIFO, a device or a socket with an accepted name is named through `warn` and skipped.
  */
 export async function walkFiles(
   dir: string,
@@ -103,7 +110,7 @@ export async function walkFiles(
         } else if (entry.isSymbolicLink()) {
           const info = confinedFile(full, root, warn);
           if (info) found.push({ path: full, parts, size: info.size });
-        }
+        } else warnIfSpecial(full, entry, warn);
       }
     }
   };

@@ -11,7 +11,7 @@ import type { SqlValue } from 'sql.js';
 import { SourceReader, modifiedAt } from '../source-reader.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
 import { boundText, scrubNativeText } from '../scrub.js';
-import type { ReadOnlyDatabase, Row } from '../sqlite.js';
+import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../sqlite.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -84,18 +84,27 @@ function present(value: SqlValue | undefined): value is string | number | Uint8A
   return value !== null && value !== undefined && value !== '' && value !== 0;
 }
 
-/** Queries that never throw: a missing table gives no rows; any other failure is warned once. */
+/**
+ * Queries that never throw: a missing table gives no rows; any other failure is warned once per
+ * table. A database that ran out of its time budget is abandoned: one warning for the database,
+ * and every later query gives no rows without trying (one cause, one warning).
+ */
 function querier(db: ReadOnlyDatabase, file: string, warn: (message: string) => void) {
   const tables = new Set([...db.tables()].map((name) => name.toLowerCase()));
   const warned = new Set<string>();
+  let abandoned = false;
   return (table: string, sql: string, params: SqlValue[] = []): Row[] => {
-    if (!tables.has(table)) return [];
+    if (abandoned || !tables.has(table)) return [];
     try {
       return db.all(sql, params);
     } catch (error) {
-      if (!warned.has(table)) {
+      const reason = (error as Error).message.split('\n')[0];
+      if (error instanceof ReadTimeout) {
+        abandoned = true;
+        warn(`copilot-cli: ${file}: ${reason}`);
+      } else if (!warned.has(table)) {
         warned.add(table);
-        warn(`copilot-cli: ${file}: table ${table} unreadable: ${(error as Error).message.split('\n')[0]}`);
+        warn(`copilot-cli: ${file}: table ${table} unreadable: ${reason}`);
       }
       return [];
     }
