@@ -252,7 +252,7 @@ export default class BourdonHelp extends Help {
   protected override async showRootHelp(): Promise<void> {
     const commands = this.sortedCommands.filter((command) => command.id);
     // A bare `bourdon` gets a short overview that fits one screen; `bourdon help` lists everything.
-    if (process.argv.length <= 2) return this.showOverview(commands);
+    if (process.argv.filter((arg) => arg !== '--no-pager').length <= 2) return this.showOverview(commands);
     this.log(wrap(this.formatRoot(), { width: this.opts.maxWidth, continuation: 0 }));
     this.log('');
     const byId = new Map(commands.map((command) => [command.id, command]));

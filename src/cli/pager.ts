@@ -1,7 +1,7 @@
 /**
  * Long output through a pager, as git and gh do: only when stdout is a terminal, only when the
  * text is taller than it, and never under `--json` (whose output never passes here). The pager
- * is `BOURDON_PAGER`, else `PAGER`, else `less`; `cat` or an empty value turns paging off, and
+ * is `BOURDON_PAGER`, else `PAGER`, else `less` (none on Windows); `cat` or an empty value turns paging off, and
  * so does `--no-pager` (taken off the arguments before oclif reads them: see stripNoPager).
  * `less` gets `LESS=FRX` when LESS is unset (quit when it fits, keep colours, leave the text on
  * the screen), as git sets it. A pager that cannot start leaves the text printed directly.
@@ -25,7 +25,8 @@ export function stripNoPager(argv: readonly string[], env: NodeJS.ProcessEnv = p
 /** The pager command to run, or null when output is not paged. */
 export function pagerCommand(env: NodeJS.ProcessEnv = process.env, stdout = process.stdout): string | null {
   if (!stdout.isTTY) return null;
-  const chosen = env.BOURDON_PAGER ?? env.PAGER ?? 'less';
+  // Windows has no `less` to count on: there only a pager that is asked for pages.
+  const chosen = env.BOURDON_PAGER ?? env.PAGER ?? (process.platform === 'win32' ? '' : 'less');
   const command = chosen.trim();
   if (command === '' || command === 'cat') return null;
   return command;
