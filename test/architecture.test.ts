@@ -319,6 +319,32 @@ describe('architecture: sync (src/sync)', () => {
   });
 });
 
+describe('architecture: watch (src/watch)', () => {
+  const WATCH = path.join(SRC, 'watch');
+
+  it('has a README saying what it owns and what it may import', () => {
+    const text = fs.readFileSync(path.join(WATCH, 'README.md'), 'utf8');
+    expect(text).toMatch(/^# watch — /);
+    expect(text).toContain('May import');
+  });
+
+  it('imports only src/core, src/participants and src/sync: no command, CLI, MCP or UI code, no adapter package', () => {
+    expect(importsOutside(sourceFiles(WATCH), [WATCH, CORE, PARTICIPANTS, path.join(SRC, 'sync')])).toEqual([]);
+  });
+
+  it('sits below the commands: nothing but src/commands imports it', () => {
+    const others = ['core', 'participants', 'sync', 'cli', 'hooks', 'mcp', 'ui'].flatMap((folder) =>
+      sourceFiles(path.join(SRC, folder)),
+    );
+    const violations = others.flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(WATCH + path.sep))
+        .map((spec) => `${path.relative(REPO_ROOT, file)} imports ${spec}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
+
 /**
  * The adapters around core, by folder. `src/commands` is not among them: its files are the
  * binary's entry points, one per command, and some start another adapter (`serve` the MCP

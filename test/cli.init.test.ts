@@ -61,6 +61,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: '❯ cursor', send: DOWN },
         { expect: '❯ codex', send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
@@ -107,6 +108,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
       { expect: 'Add a peer', send: ENTER },
       { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
       { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+      { expect: 'Keep the library current by itself', send: `n${ENTER}` },
     ];
     const first = await runInPty(['init'], steps(true), { env });
     const firstScreen = stripAnsi(first.output);
@@ -137,6 +139,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
         { expect: /Export the memory of these agents[\s\S]*◉ claude-code/, send: ENTER },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );
@@ -158,6 +161,7 @@ describe('bourdon init on a terminal (the wizard)', () => {
         { expect: 'Add a peer', send: ENTER },
         { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
         { expect: 'Refresh the library after every Claude Code session', send: `n${ENTER}` },
+        { expect: 'Keep the library current by itself', send: `n${ENTER}` },
       ],
       { env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 20_000 },
     );

@@ -117,6 +117,7 @@ describe('prompts wrap at word boundaries in a narrow terminal', () => {
           { expect: 'Add a peer', send: ENTER },
           { expect: /Print the MCP config for[\s\S]*❯ claude-code/, send: ENTER },
           { expect: /settings\.json\)\?\s+\(Y\/n\)/, send: `n${ENTER}` },
+          { expect: 'Keep the library current by itself', send: `n${ENTER}` },
         ],
         { columns, env: { BOURDON_HOME: home, HOME: userHome, NO_COLOR: '1' }, timeoutMs: 60_000 },
       );

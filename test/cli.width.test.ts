@@ -67,6 +67,7 @@ function runsFor(lib: WidthLibrary): Record<string, Run[] | { skip: string }> {
       { args: ['no-such-agent-with-a-name-long-enough-to-wrap-the-error-message', 'x'], code: FAILURES.not_found.exit },
     ],
     summary: [{ args: [FOCUS] }],
+    search: [{ args: ['merge ordering rework'] }, { args: ['同期エンジン設計'] }, { args: ['mrege ordring'] }],
     recent: [
       { args: ['--since', '2000-01-01'] },
       { args: ['--agent', LONG_AGENT, '--limit', '5'] },

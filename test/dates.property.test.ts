@@ -91,8 +91,7 @@ describe('since: the calendar day as written', () => {
         'the day before',
         '7 days',
         '-7d',
-        '2026-W22-1',
-        '20260601',
+        // (`2026-W22-1` and `20260601` are days: Python's fromisoformat reads them, as the engine does.)
         '2026-6-1',
         '06/01/2026',
         '',

@@ -177,7 +177,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     const rows = page.locator('#agents tbody tr');
     expect(await rows.count()).toBe(6);
     const heads = await page.locator('#agents thead th[scope="col"]').allTextContents();
-    expect(heads).toEqual(['Agent', 'Health', 'Type', 'Sessions', 'Last session', 'Staged', 'Role']);
+    expect(heads).toEqual(['Agent', 'Health', 'Type', 'Sessions', 'Last session', 'Last export', 'Staged', 'Role']);
     await expect(page.locator('tr[data-agent="broken"] .badge').textContent()).resolves.toBe('unreadable');
     await expect(page.locator('tr[data-agent="codex"] .badge').textContent()).resolves.toBe('stale');
     await expect(page.locator('tr[data-agent="codex"]').textContent()).resolves.toContain('Lead author of core code.');

@@ -107,6 +107,11 @@ function matrix(): Row[] {
   add(true, 'recognize', fixturePrompt, '--json', ...L);
   add(true, 'recognize', fixturePrompt, '--json', '--access-level', 'private', ...L);
   add(true, 'deeper-context', fixturePrompt, '--json', ...L);
+  // search
+  add(true, 'search', 'bourdon', '--json', ...L);
+  add(true, 'search', 'bourdn', '--json', '--kind', 'entity', '--limit', '5', '--access-level', 'team', ...L);
+  add(false, 'search', '--json', ...L);
+  add(false, 'search', 'bourdon', '--json', '--limit', '0', ...L);
   // history and diff (the library has versions: see beforeAll)
   add(true, 'history', 'codex', '--json', ...L);
   add(true, 'history', 'codex', '--json', '--limit', '1', ...L);

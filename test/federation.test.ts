@@ -221,7 +221,13 @@ describe('federation across machines', () => {
       },
     ]);
     const unreachableNotes = (notes.peers_unreachable as { peer: string }[]).map((peer) => peer.peer).sort();
-    expect(unreachableNotes).toEqual(['c', 'd', 'e']); // e answers "Unknown tool": it contributes nothing
+    // e, an old server, offers no list_notes: it answered, contributes nothing, and is named as
+    // lacking the tool rather than unreachable. d offers none either, but its budget here is short
+    // (300 ms): on a loaded machine it may not even connect in time, and is then unreachable.
+    const withoutTool = notes.peers_without_tool as string[];
+    expect(withoutTool).toContain('e');
+    expect(unreachableNotes).toContain('c');
+    expect([...unreachableNotes, ...withoutTool].sort()).toEqual(['c', 'd', 'e']);
     const streams = await askA('list_workstreams', { since: '2026-01-01' });
     const bourdon = (
       streams.workstreams as {

@@ -93,8 +93,9 @@ describe('hostile manifests', () => {
       (await invoke(findEntityOperation, ctx, { name: 'real row', access_level: 'private' })).matches,
     ).toHaveLength(1);
     expect((await invoke(listRecentWorkOperation, ctx, { since: '2026-01-01' })).sessions).toEqual([
+      { agent: 'rows', date: '20260601', cwd: null, project_focus: [], key_actions: [], files_touched: [] },
       { agent: 'good', date: '2026-06-01', cwd: null, project_focus: ['Survivor'], key_actions: [], files_touched: [] },
-    ]); // the row dated 20260601 (a number, not a day) is not listed
+    ]); // the row dated 20260601 (a number) is the basic-format date its text is, listed as the engine lists it
     expect((await invoke(getCrossAgentSummaryOperation, ctx, { project: 'Survivor' })).agents).toEqual(['good']);
     expect((await invoke(prepareRecognitionContextOperation, ctx, { prompt: 'survivor?' })).recognition).toBe(
       'Oh -- Survivor, the project.',

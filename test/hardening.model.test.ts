@@ -41,6 +41,8 @@ const SHAPES: { file: string; yaml: string; field: string; check: (record: Agent
           tags: ['t'],
           valid_to: null,
           visibility: 'public',
+          // The aliases written as text, which compile_codex_turn reads (as the engine's compiler).
+          textOnly: { aliases: ['one'] },
         },
         { name: 'Second', type: null, aliases: [], summary: null, tags: [], valid_to: null, visibility: 'public' },
       ]);
@@ -197,6 +199,7 @@ describe("a participant's export that does not fit", () => {
   const participant = (manifest: Record<string, unknown>): Participant => ({
     agentId: 'misfit',
     topic: 'misfit',
+    watch: { follow: 'sources' },
     help: { summary: 'a participant whose output does not fit', reads: 'nothing' },
     sources: () => Promise.resolve([]),
     export: () => Promise.resolve({ manifest, sources: [], warnings: [] }),

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PyFloat } from '../src/core/python-str.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { parseDocument } from '../src/core/store/manifest-file.js';
 import { runCli } from './helpers/cli.js';
@@ -113,7 +114,7 @@ describe('the parsed cache keeps the rows the model read', () => {
     const warm = cachedRead();
     expect(warm.agents.find((agent) => agent.id === 'alpha')!.capabilities).toEqual([
       'search',
-      { tool: 'grep', weight: Infinity },
+      { tool: 'grep', weight: new PyFloat(Infinity) },
     ]);
   });
 });

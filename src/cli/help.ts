@@ -39,7 +39,7 @@ const GROUPS: Group[] = [
   },
   {
     title: 'Fill the library',
-    ids: ['export-all'],
+    ids: ['export-all', 'watch', 'hook'],
     // One per registered participant, made from the registry (src/cli/export-command.ts).
     joins: (id) => id.endsWith(':export'),
   },
@@ -52,7 +52,7 @@ const GROUPS: Group[] = [
     ids: ['agent:add', 'agent:list', 'agent:rotate', 'agent:set-tier', 'grant', 'ungrant', 'revoke', 'audit'],
   },
   { title: 'Peers', ids: ['peers:add', 'peers:list', 'peers:remove', 'peers:check'] },
-  { title: 'Share through git', ids: ['sync:init', 'sync:push', 'sync:pull', 'sync:status'] },
+  { title: 'Share through git', ids: ['sync:init', 'sync:push', 'sync:pull', 'sync:status', 'sync:trust'] },
   {
     title: 'Serve and set up',
     ids: ['init', 'serve', 'ui', 'mcp-config', 'doctor', 'demo', 'help', 'completion', 'version'],

@@ -32,6 +32,7 @@ export default class Doctor extends BaseCommand {
   reachability  every peer answers (skipped with --offline)
   audit log     the audit log can be appended to (rollbacks need it)
   sync remote   git present, the remote reachable and writable, this machine's publication signed by this library; each machine's key (when \`bourdon sync init\` set one)
+  watch         the watch service installed (\`bourdon watch --install\`), running, its last export and log
 
 Then one line per agent Bourdon can read (every participant): its native sources found (ok), found but unreadable (warn), or not on this machine (info); --json has each source's path and last change.
 
@@ -79,7 +80,9 @@ Exits 1 when any check fails (with --strict, also on warnings); 0 otherwise. Not
       });
       const { syncDoctorChecks } = await import('../sync/setup.js');
       const syncChecks = await syncDoctorChecks({ library: root, env: process.env, offline: flags.offline });
-      report = withChecks(report, [...(await participantChecks()), ...syncChecks]);
+      const { watchDoctorCheck } = await import('../watch/doctor-check.js');
+      const watchCheck = watchDoctorCheck(root, process.env);
+      report = withChecks(report, [...(await participantChecks()), ...syncChecks, watchCheck]);
     } finally {
       stop();
     }

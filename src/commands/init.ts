@@ -27,6 +27,7 @@ import {
   type Plan,
 } from '../cli/init-plan.js';
 import { renderInit } from '../cli/init-summary.js';
+import { askExtras, checkExtras, hookAgents, hookLines, installHooks, removeAllHooks } from '../cli/init-extras.js';
 import { configPaths } from '../core/store/config.js';
 import { printRunWarnings, runParticipants } from '../cli/participant-runs.js';
 import type { Participant } from '../participants/participant.js';
@@ -115,6 +116,22 @@ Running it again is safe: what exists is reported and left alone; an existing me
       description: 'With --yes: also export every agent whose memory is on this machine into the library.',
       default: false,
     }),
+    'agent-hooks': Flags.boolean({
+      description:
+        "With --yes: add the end-of-turn hooks of the agents found (Codex's notify, Cursor's stop hook) that refresh their manifests.",
+      default: false,
+    }),
+    'watch-service': Flags.boolean({
+      description:
+        'With --yes: install `bourdon watch` as a per-user service that starts at login (`bourdon watch --install`).',
+      default: false,
+    }),
+    'remove-hooks': Flags.boolean({
+      description:
+        "Only remove every Bourdon hook (Claude Code's, Codex's, Cursor's; everything else stays), then stop.",
+      default: false,
+      exclusive: ['claude-hook', 'agent-hooks'],
+    }),
     'remove-claude-hook': Flags.boolean({
       description: "Only remove that hook from Claude Code's settings (everything else stays), then stop.",
       default: false,
@@ -132,6 +149,10 @@ Running it again is safe: what exists is reported and left alone; an existing me
           : `no Bourdon hook in ${result.path}; nothing changed`,
       );
     }
+    if (flags['remove-hooks']) {
+      const removed = removeAllHooks();
+      return this.emit({ hooks: removed.results }, () => removed.lines.join('\n'));
+    }
     const environment = exportEnvironment(process.env);
     const available = await availableParticipants(environment);
     const plan = flags.yes
@@ -141,6 +162,12 @@ Running it again is safe: what exists is reported and left alone; an existing me
     const already = inLibrary(plan.library, available);
     // A settings file the hook cannot go into stops init before anything is created.
     if (plan.claudeHook) checkClaudeSettings(claudeSettingsPath());
+    const { watchService } = await import('../core/store/watch-status.js');
+    const offered = hookAgents(available.map((participant) => participant.agentId));
+    const extras = flags.yes
+      ? { hooks: flags['agent-hooks'] ? offered : [], service: flags['watch-service'] }
+      : await askExtras(offered, { hooks: offered, service: false }, watchService(process.env) !== null);
+    checkExtras(extras);
     const config = configPaths(process.env);
     const steps: SetupStep[] = [ensureLibraryFolders(plan.library), ensureConfigDir(config.home)];
     let issued: IssuedToken | null = null;
@@ -158,6 +185,8 @@ Running it again is safe: what exists is reported and left alone; an existing me
     const target = stdioTarget(plan.library);
     const snippets = plan.hosts.map((host) => hostSnippet(host, target));
     const hook = plan.claudeHook ? installClaudeHook(claudeSettingsPath(), hookCommand(plan.library)) : null;
+    const agentHooks = installHooks(extras, plan.library);
+    const service = extras.service ? await this.installWatchService(plan.library) : null;
     const exports = await runParticipants(
       available.filter((participant) => plan.exports.includes(participant.agentId)),
       environment,
@@ -179,11 +208,33 @@ Running it again is safe: what exists is reported and left alone; an existing me
       peer,
       snippets,
       claude_hook: hook,
+      agent_hooks: agentHooks,
+      watch_service: service,
       agents_found: available.map((participant) => participant.agentId),
       agents_in_library: already,
       exports,
     };
-    return this.emit(payload, () => renderInit(steps, issued, snippets, plan, hook, available, exports, already));
+    return this.emit(payload, () => [
+      ...renderInit(steps, issued, snippets, plan, hook, available, exports, already),
+      ...hookLines(agentHooks),
+      ...(service
+        ? [
+            `  ${service.outcome === 'replaced' ? 'replaced' : 'added  '}  ${'service'.padEnd(10)}  bourdon watch at login (${service.file}; log ${service.log})${service.manual ? `; start it now: ${service.manual.command}` : ''}`,
+          ]
+        : []),
+    ]);
+  }
+
+  /** `bourdon watch --install` for the library init set up (src/watch/service.ts). */
+  private async installWatchService(library: string) {
+    const { installService } = await import('../watch/service.js');
+    const { packageRoot } = await import('../core/admin/package-root.js');
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    if (process.env.BOURDON_HOME) env.BOURDON_HOME = process.env.BOURDON_HOME;
+    return installService(
+      { node: process.execPath, cli: path.join(packageRoot(), 'bin', 'run.js'), library: path.resolve(library), env },
+      process.env,
+    );
   }
 
   /** The wizard: prompts on stderr (stdout keeps the summary), flags as the defaults. */

@@ -13,6 +13,8 @@ export interface PeerAnswer {
   /** The answer, read through its tool's model (peer-answers.ts); null when there is none. */
   payload: AnyAnswer | null;
   error?: string;
+  /** The peer answered, and its tool list has no such tool (the engine has no list_notes): not unreachable. */
+  not_offered?: boolean;
 }
 
 export interface PeerFanout {

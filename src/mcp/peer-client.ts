@@ -79,6 +79,22 @@ export class McpPeerFanout implements PeerFanout {
     return connection;
   }
 
+  /** Whether a connected peer's tool list leaves `tool` out; false when the list cannot be had. */
+  private async lacksTool(connection: Connection, tool: string, budgetMs: number): Promise<boolean> {
+    try {
+      const listed = await withinBudget(
+        (async () => {
+          await connection.ready;
+          return connection.client.listTools(undefined, { timeout: budgetMs });
+        })(),
+        budgetMs,
+      );
+      return !listed.tools.some((offered) => offered.name === tool);
+    } catch {
+      return false;
+    }
+  }
+
   private drop(peer: PeerConfig, connection: Connection): void {
     if (this.connections.get(peer.name) === connection) this.connections.delete(peer.name);
     connection.client.close().catch(() => {});
@@ -102,6 +118,19 @@ export class McpPeerFanout implements PeerFanout {
       const payload = await withinBudget(work, budgetMs);
       return { peer: peer.name, ok: true, timed_out: false, latency_us: elapsedUs(), payload };
     } catch (error) {
+      // A peer that answered, but has no such tool (the engine has no list_notes): said so, not
+      // called unreachable. Decided from the peer's own tool list, never from its error's words.
+      if (!(error instanceof RemoteTimeout) && (await this.lacksTool(connection, tool, budgetMs))) {
+        return {
+          peer: peer.name,
+          ok: false,
+          not_offered: true,
+          timed_out: false,
+          latency_us: elapsedUs(),
+          payload: null,
+          error: `peer does not offer ${tool}`,
+        };
+      }
       this.drop(peer, connection);
       return {
         peer: peer.name,

@@ -86,6 +86,21 @@ export interface ParticipantHelp {
   readonly lookedFor?: string;
 }
 
+/**
+ * What `bourdon watch` follows to know when this participant's export may have changed
+ * (src/watch, docs/participants.md), declared beside what it reads:
+ * - `sources`: the paths `sources()` names, found or not (a file, or a folder and everything
+ *   under it; a path that is not there yet is followed until it appears), less the capabilities
+ *   named in `except` (a folder that holds far more than is read, whose parts are named too).
+ *   `files`, when given, is the files under a followed folder that count (tested on the whole
+ *   path): a change to any other file there exports nothing. A file source is followed with its
+ *   SQLite journals (`-wal`, `-journal`) beside it.
+ * - `poll`: nothing on this machine to follow (a server): asked again at an interval.
+ */
+export type WatchPlan =
+  | { readonly follow: 'sources'; readonly except?: readonly string[]; readonly files?: RegExp }
+  | { readonly follow: 'poll' };
+
 export interface Participant {
   /** The agent id it publishes as (`claude-code`). */
   readonly agentId: string;
@@ -98,6 +113,8 @@ export interface Participant {
    * `<library>/staging/<agent-id>/<agent-id>.l5.yaml`, where `bourdon staging list/promote` finds it.
    */
   readonly staged?: boolean;
+  /** What `bourdon watch` follows to export it again when it changes. */
+  readonly watch: WatchPlan;
   /** The sources it would read, found or not, without reading them. */
   sources(environment: ExportEnvironment): Promise<readonly SourceStatus[]>;
   /** Reads the native files and builds the manifest. Never writes anything. */

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import type { TrustResult } from '../../sync/trust.js';
 
 export default class SyncTrust extends BaseCommand {
-  static override summary = "Trust the key that signs a machine's publication now, in place of the one trusted before.";
+  static override summary = "Trust a machine's new signing key in place of the one trusted before.";
   static override description =
     "A pull takes a machine's publication only when it is signed by the key first seen for that machine. When a teammate's key changed on purpose (a new library, a lost key file), check its fingerprint with them (`bourdon sync status` shows it), then run this: the key that signs the machine's publication on the remote now is trusted, and the next `bourdon sync pull` takes it. Refused when the publication is unsigned or its signature does not verify. See docs/sync.md.";
   static override examples = ['<%= config.bin %> sync trust laptop', '<%= config.bin %> sync trust laptop --json'];

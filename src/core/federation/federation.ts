@@ -302,7 +302,7 @@ export type { UnreachablePeer };
 /** Which peers did not answer, for payloads that report reachability. */
 export function unreachable(answers: readonly PeerAnswer[]): UnreachablePeer[] {
   return answers
-    .filter((answer) => !answer.ok)
+    .filter((answer) => !answer.ok && !answer.not_offered)
     .map((answer) => ({ peer: answer.peer, timed_out: answer.timed_out, error: answer.error ?? null }));
 }
 

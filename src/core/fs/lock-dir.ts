@@ -134,7 +134,7 @@ function pidAlive(pid: number): boolean {
  * Whether an owner is known to be dead: on this host, its process is gone, its pid now belongs
  * to a process that started at another time, or it ran before the last reboot.
  */
-function ownerDead(owner: LockOwner): boolean {
+export function ownerDead(owner: LockOwner): boolean {
   if (owner.host !== os.hostname()) return false;
   const boot = bootId();
   if (owner.boot && boot && owner.boot !== boot) return true;

@@ -5,40 +5,14 @@
  * order records of the same day.
  */
 import { codePointPrefix, pyStrip } from './scrub.js';
-import { pyStr } from '../python-str.js';
+import { calendarDate, formatDay, pyDateFromIsoformat, pyStr } from '../python-str.js';
 import { pyFloat } from './python-values.js';
 
 // `datetime.fromisoformat` as CPython 3.11 implements it, step by step: the whole grammar
-// (calendar and week dates, compact and extended times, offsets). The one ISO reader here: the
+// (calendar and week dates, compact and extended times, offsets); its date part,
+// `date.fromisoformat`, is python-str.ts's, which the store reads manifest dates with. The one ISO reader here: the
 // codex rules' dates and sort instants, the turn compiler's dates, cursor's sessions, cascade's
 // --since and openclaw's instants all read through it.
-
-function formatDay(year: number, month: number, day: number): string {
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
-const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function calendarDate(year: number, month: number, day: number): string | undefined {
-  if (year < 1 || month < 1 || month > 12 || day < 1) return undefined;
-  const days = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1];
-  return day > days ? undefined : formatDay(year, month, day);
-}
-
-/** The date of ISO week `week`, weekday `day` (1 = Monday), as Python's `fromisoformat` checks it. */
-function weekDate(year: number, week: number, day: number): string | undefined {
-  if (year < 1 || day < 1 || day > 7 || week < 1 || week > 53) return undefined;
-  const jan1 = new Date(Date.UTC(year, 0, 1));
-  jan1.setUTCFullYear(year);
-  const jan1Weekday = (jan1.getUTCDay() + 6) % 7; // Monday = 0
-  if (week === 53 && !(jan1Weekday === 3 || (jan1Weekday === 2 && isLeap(year)))) return undefined;
-  // Week 1 is the week holding January 4th.
-  const mondayOfWeek1 = 4 - ((jan1Weekday + 3) % 7) - 1;
-  const result = new Date(jan1.getTime() + (mondayOfWeek1 + (week - 1) * 7 + (day - 1)) * 86_400_000);
-  const y = result.getUTCFullYear();
-  if (y < 1 || y > 9999) return undefined;
-  return formatDay(y, result.getUTCMonth() + 1, result.getUTCDate());
-}
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 
@@ -122,17 +96,6 @@ function separatorAt(text: string): number {
   return 8;
 }
 
-const CALENDAR_DATE = /^(\d{4})(-?)(\d{2})\2(\d{2})$/;
-const WEEK_DATE = /^(\d{4})(-?)W(\d{2})(?:\2(\d))?$/;
-
-function parseDatePart(text: string): string | undefined {
-  const calendar = CALENDAR_DATE.exec(text);
-  if (calendar) return calendarDate(+calendar[1], +calendar[3], +calendar[4]);
-  const week = WEEK_DATE.exec(text);
-  if (week) return weekDate(+week[1], +week[3], week[4] === undefined ? 1 : +week[4]);
-  return undefined;
-}
-
 /** The date part and the time part (undefined when there is none) of an ISO string, as CPython splits it. */
 function isoParts(
   value: string,
@@ -141,7 +104,7 @@ function isoParts(
   const text = Array.from(value.replaceAll('Z', '+00:00'), (c) => (c.length > 1 || c > '\x7f' ? '\x80' : c)).join('');
   const separator = separatorAt(text);
   if (separator < 0 || separator > text.length) return undefined;
-  const date = parseDatePart(text.slice(0, separator));
+  const date = pyDateFromIsoformat(text.slice(0, separator));
   if (!date) return undefined;
   if (text.length === separator) return { date, time: undefined };
   const time = parseTime(text.slice(separator + 1));

@@ -26,7 +26,10 @@ export const refusal = lazy(() => z.looseObject({ error: z.string() }));
 const accessEcho = () => ({ access_level: z.string(), include_private: z.boolean() });
 
 /** Peers that did not answer, listed when some did not (federated answers only). */
-const reachability = () => ({ peers_unreachable: z.array(unreachablePeerRow()).optional() });
+const reachability = () => ({
+  peers_unreachable: z.array(unreachablePeerRow()).optional(),
+  peers_without_tool: z.array(z.string()).optional(),
+});
 
 /** What every paged listing answers besides its rows (read-common.ts `PagedListing`). */
 const pagedListing = () => ({

@@ -36,7 +36,8 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
 
 /**
  * Entity rows grouped by exact name, in the order first seen: each group lists the agents that
- * hold the name, the types and tags they give it, and each agent's first summary of it.
+ * hold the name, the types and tags they give it, and each agent's summary of it (its last row's
+ * that has one, as the engine answers).
  */
 export class EntityMatchGroups {
   private readonly groups = new Map<
@@ -62,7 +63,8 @@ export class EntityMatchGroups {
     const { match } = group;
     pushUnique(match.agents, group.agents, agentId);
     if (entity.type) pushUnique(match.types, group.types, entity.type);
-    if (entity.summary && !(agentId in match.summaries)) match.summaries[agentId] = entity.summary;
+    // Two rows of one name in one agent: the later row's summary, as the engine's find_entity overwrites.
+    if (entity.summary) match.summaries[agentId] = entity.summary;
     for (const tag of entity.tags) pushUnique(match.tags, group.tags, tag);
   }
 

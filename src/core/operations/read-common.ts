@@ -18,7 +18,7 @@ export interface AccessArgs {
 export type AccessEcho = { access_level: string; include_private: boolean };
 
 /** Peers that did not answer, listed when some did not (federated answers only). */
-type Reachability = { peers_unreachable?: UnreachablePeer[] };
+type Reachability = { peers_unreachable?: UnreachablePeer[]; peers_without_tool?: string[] };
 
 export function access(ctx: OperationContext, args: AccessArgs, toolDefault: AccessLevel): ResolvedAccess {
   return resolveAccess(args, toolDefault, ctx.env, ctx.caller.ceiling);
@@ -40,11 +40,19 @@ export async function askPeers(
   return boundAnswers(answers, ctx.now());
 }
 
-/** Adds the list of peers that did not answer, when some did not. */
+/**
+ * Adds the list of peers that did not answer, when some did not, and the names of the peers that
+ * answered without offering the tool (`peers_without_tool`: an engine peer has no list_notes).
+ */
 export function withReachability<T extends object>(payload: T, answers: PeerAnswer[] | null): T & Reachability {
   if (!answers) return payload;
   const missing = unreachable(answers);
-  return missing.length ? { ...payload, peers_unreachable: missing } : payload;
+  const withoutTool = answers.filter((answer) => answer.not_offered).map((answer) => answer.peer);
+  return {
+    ...payload,
+    ...(missing.length ? { peers_unreachable: missing } : {}),
+    ...(withoutTool.length ? { peers_without_tool: withoutTool } : {}),
+  };
 }
 
 /**

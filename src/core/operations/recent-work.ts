@@ -56,12 +56,13 @@ export async function listRecentWork(ctx: OperationContext, args: ListRecentWork
   if (onPeer && !answers) return empty;
   if (!answers) {
     // This server alone: the page is found by the cursor's row, not by walking to an offset.
-    const page = takeSessionPage(plan, local);
+    // Rows not in day order (a basic-format date among them) are cut to the window first.
+    const page = takeSessionPage(plan, inDayOrder(local) ? local : inWindowRows(local, plan.cutoff));
     const sessions = page.items.map(toRef);
     return { ...base, sessions, next_cursor: page.next_cursor, has_more: page.has_more };
   }
   const fromPeers = peerSessions(onPeer ? answers.filter((answer) => answer.peer === onPeer.peer) : answers);
-  const inWindow = local.slice(0, windowEnd(local, plan.cutoff)).map(toRef);
+  const inWindow = inWindowRows(local, plan.cutoff).map(toRef);
   const ordered = dedupeSessions([...inWindow, ...fromPeers].sort(byRecencyRef));
   const page = takePage(plan, ordered);
   return withReachability(
@@ -78,7 +79,28 @@ function localSessions(ctx: OperationContext, level: AccessLevel, agentFilter: s
   return agent ? agentSessions(agent, level) : [];
 }
 
-/** How many leading rows fall on or after the cutoff day (rows are newest first). */
+/**
+ * Whether every row's day is its date's start, so date order (how the rows are sorted, as the
+ * engine sorts them) is day order; a basic-format date (`20261204`) sorts above the dashed dates
+ * of its year. Asked once per list.
+ */
+const dayOrdered = new WeakMap<readonly DatedSession[], boolean>();
+function inDayOrder(rows: readonly DatedSession[]): boolean {
+  let known = dayOrdered.get(rows);
+  if (known === undefined) {
+    known = rows.every((row) => row.session.date.startsWith(row.session.day!));
+    dayOrdered.set(rows, known);
+  }
+  return known;
+}
+
+/** The rows (newest first) whose day falls on or after the cutoff day. */
+function inWindowRows(rows: readonly DatedSession[], cutoff: string): readonly DatedSession[] {
+  if (!inDayOrder(rows)) return rows.filter((row) => row.session.day! >= cutoff);
+  return rows.slice(0, windowEnd(rows, cutoff));
+}
+
+/** How many leading rows fall on or after the cutoff day (rows are newest first, in day order). */
 function windowEnd(rows: readonly DatedSession[], cutoff: string): number {
   let low = 0;
   let high = rows.length;

@@ -7,21 +7,40 @@ import { canSee, policyOf, rowLevel } from '../trust/access.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import { invalidAgentIdMessage, isServedAgentId } from '../store/ids.js';
 import { isObject, type RawObject } from '../store/manifest.js';
+import { servedList } from '../store/model.js';
 import { findEntityMatches } from './queries.js';
 
-const LIST_FIELDS: Record<string, readonly string[]> = {
-  known_entities: ['aliases', 'tags'],
-  recent_sessions: ['project_focus', 'key_actions', 'files_touched'],
-  notes: ['tags', 'project_focus'],
+type RowKind = 'entity' | 'session' | 'note';
+const LIST_FIELDS: Record<string, { row: RowKind; fields: readonly string[] }> = {
+  known_entities: { row: 'entity', fields: ['aliases', 'tags'] },
+  recent_sessions: { row: 'session', fields: ['project_focus', 'key_actions', 'files_touched'] },
+  notes: { row: 'note', fields: ['tags', 'project_focus'] },
 };
 
-/** A row with its list fields read as lists (D1), other fields as written. */
-function normaliseRow(row: RawObject, listFields: readonly string[]): RawObject {
+/**
+ * A row with its list fields as the tools serve them (model.ts `servedList`: a single value a
+ * one-item list, D1; items as text, what does not fit left out), other fields as written; a null
+ * list field stays null.
+ */
+function normaliseRow(row: RawObject, { row: kind, fields }: { row: RowKind; fields: readonly string[] }): RawObject {
   const out: RawObject = {};
   for (const [key, value] of Object.entries(row)) {
-    out[key] = listFields.includes(key) && value !== null && !Array.isArray(value) ? [value] : value;
+    out[key] = fields.includes(key) && value !== null ? servedList(kind, key, value) : value;
   }
   return out;
+}
+
+/**
+ * A value as written, in the form JSON carries: bytes (`!!binary`) as their UTF-8 text, as the
+ * engine's JSON encoder decodes them, and a `!!set` as the list of its members; a PyFloat or
+ * PyInt gives its own JSON (python-str.ts).
+ */
+function asWritten(value: unknown): unknown {
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (value instanceof Set) return [...value].map(asWritten);
+  if (Array.isArray(value)) return value.map(asWritten);
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asWritten(item)]));
+  return value;
 }
 
 /** A manifest with only the rows visible at `level`; every other field kept as written. */
@@ -37,9 +56,9 @@ function manifestAtLevel(doc: RawObject, level: 'public' | 'team' | 'private'): 
       if (!Array.isArray(value)) continue;
       out[key] = value
         .filter((row) => isObject(row) && canSee(level, rowLevel(row, policy)))
-        .map((row) => normaliseRow(row as RawObject, listFields));
+        .map((row) => asWritten(normaliseRow(row as RawObject, listFields)));
     } else {
-      out[key] = value;
+      out[key] = asWritten(value);
     }
   }
   return out;

@@ -118,9 +118,12 @@ function mergedEntities(agents: readonly AgentRecord[], level: AccessLevel): Mer
       const [agentSeen, aliasSeen, tagSeen] = merged.seen;
       const target = merged.entity;
       appendUnique(target.sourceAgents, agentSeen, agent.id);
-      for (const alias of entity.aliases) if (pyStrip(alias)) appendUnique(target.aliases, aliasSeen, pyStrip(alias));
+      // Only aliases written as text, as the engine's compiler keeps them (`aliases: [7, orb]` is `orb`).
+      for (const alias of entity.textOnly?.aliases ?? entity.aliases)
+        if (pyStrip(alias)) appendUnique(target.aliases, aliasSeen, pyStrip(alias));
       for (const tag of entity.tags) if (pyStrip(tag)) appendUnique(target.tags, tagSeen, pyStrip(tag));
-      const summary = entity.summary === null ? '' : pyStrip(entity.summary);
+      // A later row fills an empty summary only with one written as text, as the engine's does.
+      const summary = entity.summary === null || entity.textOnly?.summary === null ? '' : pyStrip(entity.summary);
       if (summary && !target.summary) target.summary = summary;
     }
   }
@@ -135,12 +138,33 @@ function index(map: Map<string, number[]>, key: string, entry: number): void {
   else if (list[list.length - 1] !== entry) list.push(entry);
 }
 
+/**
+ * A session as the engine's compiler reads it: its lists' items only where written as text
+ * (`project_focus: [Orbit, 12]` is `[Orbit]`), where the tools serve them all as text (model.ts
+ * `textOnly`). Its cwd stays for the evidence (`cwd 12`); the candidate takes it only when written
+ * as text (`candidateCwd`).
+ */
+function writtenAsText(session: Session): Session {
+  const only = session.textOnly;
+  if (!only) return session;
+  return {
+    ...session,
+    project_focus: only.project_focus ?? session.project_focus,
+    key_actions: only.key_actions ?? session.key_actions,
+    files_touched: only.files_touched ?? session.files_touched,
+  };
+}
+
+/** A session's cwd as the engine's candidate takes it: only when written as text. */
+const candidateCwd = (session: Session): string | null => (session.textOnly?.cwd === null ? null : session.cwd);
+
 function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLibrary {
   const entries: Entry[] = mergedEntities(agents, level).map((entity) => ({ kind: 'entity', entity }));
   const sessions: Entry[] = [];
   for (const agent of agents) {
-    for (const session of agent.sessions) {
-      if (!canSee(level, session.visibility)) continue;
+    for (const row of agent.sessions) {
+      if (!canSee(level, row.visibility)) continue;
+      const session = writtenAsText(row);
       // Named by the first project focus, else the first key action; neither → not a candidate.
       const name = nonBlank(session.project_focus)[0] ?? nonBlank(session.key_actions)[0];
       if (name) sessions.push({ kind: 'session', session, agent: agent.id, name });
@@ -318,11 +342,11 @@ function buildCandidate(library: PreparedLibrary, position: number): Candidate {
     sourceAgents: agent ? [agent] : [],
     aliases: [],
     dateText: session.date || null,
-    cwd: session.cwd,
+    cwd: candidateCwd(session),
     projectFocus: focus,
     filesTouched: nonBlank(session.files_touched),
     evidence,
-    text: matchText(entry.name, summary, focus, session.cwd),
+    text: matchText(entry.name, summary, focus, candidateCwd(session)),
     lowerName: entry.name.toLowerCase(),
   };
 }

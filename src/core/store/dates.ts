@@ -6,6 +6,7 @@
  */
 import { loggedValue, UsageError } from '../errors.js';
 import type { Warn } from './warn.js';
+import { pyDateFromIsoformat } from '../python-str.js';
 
 const DEFAULT_WINDOW_DAYS = 14;
 
@@ -23,7 +24,8 @@ export function daysInMonth(year: number, month: number): number {
 /** The calendar day (YYYY-MM-DD) a `since` value names, or null when it is not valid. */
 export function parseCalendarDay(input: string): string | null {
   const match = SINCE_FORM.exec(input);
-  if (!match) return null;
+  // A basic or week date (`20261201`, `2026-W49-1`), which the engine's fromisoformat reads too.
+  if (!match) return pyDateFromIsoformat(input) ?? null;
   const [, y, mo, d, hh, mm, ss, zone] = match;
   const year = Number(y);
   const month = Number(mo);
@@ -139,7 +141,8 @@ export function resolveCutoff(
 export function dayOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const match = /^(\d{4})-(\d{2})-(\d{2})(?=$|[Tt ])/.exec(value);
-  if (!match) return null;
+  // The other forms Python 3.11's date.fromisoformat reads, as the engine does: `20261204`, `2026-W49-5`.
+  if (!match) return pyDateFromIsoformat(value) ?? null;
   const [day, y, m, d] = match;
   const year = Number(y);
   const month = Number(m);

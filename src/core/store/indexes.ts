@@ -189,7 +189,11 @@ export function agentIndex(agent: AgentRecord): AgentIndex {
   return index;
 }
 
-/** Visible sessions focused on a project, newest first; equal days in agent-id order. */
+/**
+ * Visible sessions focused on a project, newest first (by the date as written); equal dates in
+ * the order the engine loads manifests, by file name (`copilot-vscode.l5.yaml` before
+ * `copilot.l5.yaml`), a pulled manifest after the library's own, then each file's own order.
+ */
 export function sessionsForProject(
   agents: readonly AgentRecord[],
   project: string,
@@ -198,7 +202,9 @@ export function sessionsForProject(
   const key = foldKey(project);
   if (!key) return [];
   const out: DatedSession[] = [];
-  for (const agent of agents) {
+  const byFile = (a: AgentRecord, b: AgentRecord) =>
+    Number(Boolean(a.origin)) - Number(Boolean(b.origin)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  for (const agent of [...agents].sort(byFile)) {
     for (const session of agentIndex(agent).sessionsByProject.get(key) ?? []) {
       if (canSee(level, session.visibility)) out.push({ agent: agent.id, session });
     }

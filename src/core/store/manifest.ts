@@ -3,6 +3,7 @@
  * and written back loses nothing); the normalised view reads scalar list fields as one-item
  * lists (divergence D1) and resolves visibility once.
  */
+import { isPyNumber, pyStr } from '../python-str.js';
 import { readRow } from './lenient-reader.js';
 import {
   entityRow,
@@ -63,9 +64,11 @@ function detached(text: string): string {
   return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
+/** A scalar as text: a string as it is, true/false as YAML writes them, a number as Python's `str()` (`2.0`, `1.5e-07`, every digit). */
 export function asText(value: unknown): string | null {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'boolean') return String(value);
+  if (isPyNumber(value)) return pyStr(value);
   return null;
 }
 

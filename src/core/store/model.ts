@@ -19,44 +19,33 @@
  */
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
+import { isPyNumber, pyStr } from '../python-str.js';
 import { dayOf } from './dates.js';
+import {
+  asList,
+  asName,
+  asOptionalText,
+  asSetText,
+  asText,
+  intern,
+  isScalar,
+  textOnly,
+  type Scalar,
+} from './model-text.js';
 import { ACCESS_LEVELS, rowLevel } from './visibility.js';
 
 export type RawObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Gives back one shared string for equal texts (manifest.ts `interner`). */
-export type Intern = (text: string) => string;
-
-/** Keeps each text as it is: rows read without a pool. */
-export const keep: Intern = (text) => text;
+export { asOptionalText, keep, servedList, withIntern, type Intern, type TextOnly } from './model-text.js';
 
 /**
- * The Intern of the manifest being read. zod transforms take no context of the caller's, and a
- * read is synchronous, so `withIntern` sets it for the length of one read.
+ * A mapping: a plain object (as a YAML or JSON reader builds one). A value of a class (a PyFloat,
+ * a PyInt, a `!!set`'s Set, `!!binary` bytes, a Date) is not one.
  */
-let intern: Intern = keep;
-
-/** `read()`'s result, the rows it parses keeping their texts through `pool`. */
-export function withIntern<T>(pool: Intern, read: () => T): T {
-  const before = intern;
-  intern = pool;
-  try {
-    return read();
-  } finally {
-    intern = before;
-  }
+export function isObject(value: unknown): value is RawObject {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
-
-const isScalar = (value: unknown): value is string | number | boolean =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-
-/** Text as the engine reads it: a number or true/false is its text (D7). */
-const asText = (value: string | number | boolean): string => intern(typeof value === 'string' ? value : String(value));
-export const asOptionalText = (value: unknown): string | null => (isScalar(value) ? asText(value) : null);
 
 // The field schemas only check (one zod layer each, no transform): each row's one transform reads
 // the values that fit, so a row costs a few checks and one function (bench/README.md).
@@ -91,6 +80,11 @@ const list = (fits: (item: unknown) => boolean, expected: string) =>
     .unknown()
     .superRefine((value, ctx) => {
       if (value == null) return;
+      // A `!!set` is the list of its members, as Python iterates it; one that does not fit goes whole.
+      if (value instanceof Set) {
+        if (![...value].every(fits)) ctx.addIssue({ code: 'custom', message: `expected ${expected}, found a set` });
+        return;
+      }
       if (!Array.isArray(value)) {
         if (!fits(value)) ctx.addIssue({ code: 'custom', message: `expected ${expected}, found ${kindOf(value)}` });
         return;
@@ -107,16 +101,6 @@ const textList = () => list(isScalar, 'a list of text');
 /** Entity tags: only items written as text, as the engine keeps them (`[1, true, 't']` → `['t']`). */
 const tagList = () => list((item) => typeof item === 'string', 'a list of text');
 
-/**
- * A list field's items as text, at their exact length: an array built by push keeps room for 16
- * more items, and with a server holding some 150,000 short lists that was a fifth of its heap.
- */
-function asList(value: unknown): string[] {
-  if (value == null) return [];
-  if (!Array.isArray(value)) return isScalar(value) ? [asText(value)] : [];
-  return value.length ? value.map((item: string | number | boolean) => asText(item)) : [];
-}
-
 export const entityRow = lazy(() =>
   z
     .object({
@@ -130,15 +114,17 @@ export const entityRow = lazy(() =>
     })
     .transform((row) => ({
       // Answered stripped, so ' Orbit ' merges with another agent's 'Orbit'.
-      name: intern(String(row.name).trim()),
-      type: asOptionalText(row.type),
-      aliases: asList(row.aliases),
-      summary: asOptionalText(row.summary),
+      name: intern(asName(row.name as Scalar).trim()),
+      type: asSetText(row.type),
+      aliases: asList(row.aliases, asName),
+      summary: asSetText(row.summary),
       tags: asList(row.tags),
-      valid_to: asOptionalText(row.valid_to),
+      // Only a date written as text ends an entity's life, as the engine reads it.
+      valid_to: typeof row.valid_to === 'string' && row.valid_to !== '' ? intern(row.valid_to) : null,
       // Absent is public, an unknown label private (D8): never refused. The manifest's
       // visibility_policy, when it has one, is applied by the reader (lenient-reader.ts, D19).
       visibility: rowLevel(row, null),
+      ...textOnly({ aliases: row.aliases }, undefined, row.summary),
     })),
 );
 
@@ -163,7 +149,7 @@ export const sessionRow = lazy(() =>
       visibility: z.unknown().optional(),
     })
     .transform((row) => {
-      const date = asText(row.date as string | number | boolean);
+      const date = asText(row.date as Scalar);
       // A date that names no real day (`2026-13-01`, `soon`) leaves the session undated: it is
       // dropped wherever a date window applies and never the newest.
       const day = dayOf(date);
@@ -175,6 +161,10 @@ export const sessionRow = lazy(() =>
         key_actions: asList(row.key_actions),
         files_touched: asList(row.files_touched),
         visibility: rowLevel(row, null),
+        ...textOnly(
+          { project_focus: row.project_focus, key_actions: row.key_actions, files_touched: row.files_touched },
+          row.cwd,
+        ),
       };
     }),
 );
@@ -183,7 +173,7 @@ export const noteRow = lazy(() =>
   z
     .object({
       date: text().superRefine((value, ctx) => {
-        if (isScalar(value) && dayOf(String(value)) === null)
+        if (isScalar(value) && dayOf(pyStr(value)) === null)
           ctx.addIssue({ code: 'custom', message: 'expected a date (YYYY-MM-DD)' });
       }),
       text: text(true),
@@ -193,11 +183,11 @@ export const noteRow = lazy(() =>
       visibility: z.unknown().optional(),
     })
     .transform((row) => {
-      const date = asText(row.date as string | number | boolean);
+      const date = asText(row.date as Scalar);
       return {
         date,
         day: intern(dayOf(date) ?? date),
-        text: asText(row.text as string | number | boolean),
+        text: asText(row.text as Scalar),
         title: asOptionalText(row.title),
         tags: asList(row.tags),
         project_focus: asList(row.project_focus),
@@ -211,9 +201,9 @@ export const agentBlock = lazy(() =>
     .object({ type: optionalText(), instance: optionalText(), role_narrative: optionalText() })
     .optional()
     .transform((block) => ({
-      type: asOptionalText(block?.type),
-      instance: asOptionalText(block?.instance),
-      role_narrative: asOptionalText(block?.role_narrative),
+      type: asSetText(block?.type),
+      instance: asSetText(block?.instance),
+      role_narrative: asSetText(block?.role_narrative),
     })),
 );
 
@@ -276,6 +266,9 @@ export function kindOf(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (isPyNumber(value)) return 'a number';
+  if (value instanceof Set) return 'a set';
+  if (value instanceof Uint8Array) return 'bytes';
   if (typeof value === 'object') return 'a mapping';
   return typeof value === 'string' ? 'text' : `a ${typeof value}`;
 }

@@ -38,8 +38,9 @@ import { foldKey, isObject, newestFirst, type Entity, type Session } from './man
  * 8: the record's rows as the model read them, and what it left out, in rows.json (meta.rows).
  * 9: each row's level read under its manifest's visibility_policy (D19).
  * 10: a session recorded with an empty date is no longer a value left out (model.ts isRecordedUndated).
+ * 11: values as Python's str() prints them (`True`, `2.0`, every digit), false type and summary left out.
  */
-const CACHE_FORMAT = 10;
+const CACHE_FORMAT = 11;
 /** Lookup buckets per agent: a `find` reads one small bucket per agent. */
 export const BUCKETS = 16;
 /** Edits this close to the entry's writing are verified by content, not by stat alone. */
@@ -399,15 +400,27 @@ const MONTHS_APART = 3;
  * Sessions newest first (the order every recency view uses, file order among equals) in parts:
  * one for each of the MONTHS_APART newest months, one for every older month, each named by its
  * newest month, and last the rows that name no day. A month is the first seven characters of
- * the date, which a row with a day starts with. Few files (every part is a write when the
+ * the row's day. Few files (every part is a write when the
  * manifest changes) and a window of the usual weeks reads the newest parts only.
  */
 function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
   const parts: [string, Session[]][] = [];
   let monthsSeen = 0;
   let lastMonth: string | null = null;
-  for (const session of [...sessions].sort(newestFirst)) {
-    const month = session.day === null ? UNDATED : session.date.slice(0, 7);
+  const sorted = [...sessions].sort(newestFirst);
+  // A row's part is named by the newest month of it and every row after it: rows sort by the
+  // date as written, and a basic-format date (`20261204`) sorts above the dashed dates of its
+  // year, so its month can be older than a later row's; reading stops at the first part older
+  // than the window, which must then hold nothing newer.
+  const months: string[] = new Array(sorted.length);
+  let newest = '';
+  for (let index = sorted.length - 1; index >= 0; index -= 1) {
+    const day = sorted[index].day;
+    if (day !== null && day.slice(0, 7) > newest) newest = day.slice(0, 7);
+    months[index] = day === null ? UNDATED : newest;
+  }
+  for (const [index, session] of sorted.entries()) {
+    const month = months[index];
     if (month !== lastMonth) {
       monthsSeen += 1;
       lastMonth = month;
@@ -419,10 +432,15 @@ function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
   return parts;
 }
 
-/** Whether JSON round-trips a parsed document exactly (YAML's .inf and .nan do not). */
+/**
+ * Whether JSON round-trips a parsed document exactly: text, true/false, null, integers and the
+ * lists and mappings of them. A float (PyFloat, `2.0` would come back as `2`), an integer past
+ * 2^53 (PyInt), bytes or a set do not.
+ */
 function jsonSafe(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (Array.isArray(value)) return value.every(jsonSafe);
   if (isObject(value)) return Object.values(value).every(jsonSafe);
-  return true;
+  return false;
 }

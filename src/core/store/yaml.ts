@@ -17,21 +17,25 @@
  * Aliases are references in what js-yaml builds, so a "billion laughs" document costs nothing
  * to parse but everything to walk: a document that uses aliases is measured once (each shared
  * node counted once per use, memoised, so the check is linear in the document) and refused past
- * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused.
+ * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused; every tag `safe_load`
+ * constructs is read, and numbers keep every digit and their kind (yaml-numbers.ts).
  *
  * Front matter (`parseYaml11LikePyYaml`): the `yaml` package's YAML 1.1 document parse with
  * PyYAML's timestamps (YamlTimestamp, yaml-timestamp.ts) and decimal floats, failing wherever
  * `safe_load` raises.
  *
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
- * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do.
+ * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do; a PyFloat or PyInt
+ * a manifest was read with is written as PyYAML's `safe_dump` writes it (`2.0`, `1.0e+16`, `.nan`).
  */
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
+import { PyFloat, PyInt } from '../python-str.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 import { constructTimestamp, TIMESTAMP_IMPLICIT, YamlTimestamp } from './yaml-timestamp.js';
+import { exactInt, pyYamlBool, pyYamlFloat, pyYamlFloatText, pyYamlInt } from './yaml-numbers.js';
 import { isObject, kindOf, type RawObject } from './model.js';
 
 // The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written or
@@ -54,22 +58,61 @@ const ALIAS = /(?:^|[\s,[{:?-])\*[^\s,[\]{}]/m;
 /**
  * PyYAML's safe schema (YAML 1.1: `yes`/`off` are booleans, `0o17` is text, `012` octal, merge
  * keys) but for timestamps, which stay the text written (D10, D13: the engine's date objects
- * ignore `since` and break its memory resource).
+ * ignore `since` and break its memory resource). Numbers keep every digit and their kind
+ * (yaml-numbers.ts: an integer too large for a number is a PyInt, a float a PyFloat), so a
+ * commit writes back what it was not asked to change as the engine would. Every explicit tag
+ * `safe_load` constructs is read: `!!float 3` (3.0), `!!int "3"`, `!!bool`, `!!null`, `!!str`,
+ * `!!binary` (bytes), `!!set` (a Set), `!!omap` and `!!pairs` (lists), `!!timestamp` (the text,
+ * as an untagged date is); a value of one of them that does not fit the model is left out with
+ * the file's one warning, not the whole manifest.
  */
 const manifestSchema = lazy(() => {
   const jsYaml = jsYamlPackage();
-  const { boolYaml11Tag: bool, floatYaml11Tag: float, NOT_RESOLVED } = jsYaml;
+  const { boolYaml11Tag: bool, floatYaml11Tag: float, intYaml11Tag: int, nullYaml11Tag: nul, NOT_RESOLVED } = jsYaml;
+  const orRefused = <T>(value: T | undefined) => (value === undefined ? NOT_RESOLVED : value);
   return new jsYaml.Schema([
     ...jsYaml.FAILSAFE_SCHEMA.tags,
-    jsYaml.nullYaml11Tag,
+    { ...nul, resolve: (source, explicit, ...rest) => (explicit ? null : nul.resolve(source, explicit, ...rest)) },
     // PyYAML reads `y` and `n` as text, and `._1` too (its float needs a digit after the point).
-    { ...bool, resolve: (source, ...rest) => (source.length === 1 ? NOT_RESOLVED : bool.resolve(source, ...rest)) },
-    jsYaml.intYaml11Tag,
+    {
+      ...bool,
+      resolve: (source, explicit, ...rest) =>
+        explicit
+          ? orRefused(pyYamlBool(source))
+          : source.length === 1
+            ? NOT_RESOLVED
+            : bool.resolve(source, explicit, ...rest),
+    },
+    {
+      ...int,
+      resolve: (source, explicit, ...rest) => {
+        if (!explicit) {
+          const quick = int.resolve(source, explicit, ...rest);
+          if (quick === NOT_RESOLVED) return NOT_RESOLVED;
+          if (Number.isSafeInteger(quick)) return quick === 0 ? 0 : quick;
+        }
+        const value = pyYamlInt(source);
+        return value === undefined ? NOT_RESOLVED : exactInt(value);
+      },
+      identify: () => false,
+    },
     {
       ...float,
-      resolve: (source, ...rest) => (/^[-+]?\._/.test(source) ? NOT_RESOLVED : float.resolve(source, ...rest)),
+      resolve: (source, explicit, ...rest) =>
+        !explicit && (/^[-+]?\._/.test(source) || float.resolve(source, explicit, ...rest) === NOT_RESOLVED)
+          ? NOT_RESOLVED
+          : orRefused(pyYamlFloat(source)),
+      identify: () => false,
     },
     jsYaml.mergeTag,
+    jsYaml.binaryTag,
+    jsYaml.setTag,
+    jsYaml.omapTag,
+    jsYaml.pairsTag,
+    jsYaml.defineScalarTag(TIMESTAMP_TAG, {
+      resolve: (source) => (TIMESTAMP_IMPLICIT.test(source) ? source : NOT_RESOLVED),
+      identify: () => false,
+    }),
   ]);
 });
 
@@ -253,15 +296,44 @@ function isNumberTag(tag: YamlTag): tag is YamlPackage.ScalarTag {
   return typeof tag === 'object' && !('collection' in tag && tag.collection) && /:(?:int|float)$/.test(tag.tag);
 }
 
-/** The writer's number tags, each made to write `1.0e-7` where it would write `1e-7`. */
+/**
+ * The numbers a manifest was read with (yaml-numbers.ts), written as PyYAML writes them: a PyFloat
+ * by `represent_float` (`2.0`, `-0.0`, `1.0e+16`, `.nan`, `-.inf`), a PyInt with every digit.
+ */
+const PYTHON_NUMBER_TAGS: YamlTags = [
+  {
+    identify: (value) => value instanceof PyFloat,
+    default: true,
+    tag: FLOAT_TAG,
+    resolve: (source: string) => source,
+    stringify: ({ value }) => pyYamlFloatText(value as PyFloat),
+  },
+  {
+    identify: (value) => value instanceof PyInt,
+    default: true,
+    tag: 'tag:yaml.org,2002:int',
+    resolve: (source: string) => source,
+    stringify: ({ value }) => String(value),
+  },
+];
+
+/**
+ * The writer's number tags, each made to write `1.0e-7` where it would write `1e-7`; a JavaScript
+ * number that is not a whole number below 1e16 (a commit's `0.5`, `1e20`) is a float, as
+ * python-str.ts prints it, written as PyYAML writes that float.
+ */
 function numbersYaml11CanRead(tags: YamlTags): YamlTags {
-  return tags.map((tag) => {
+  return [...PYTHON_NUMBER_TAGS, ...tags].map((tag) => {
     if (!isNumberTag(tag) || !tag.stringify) return tag;
     const { stringify } = tag;
     return {
       ...tag,
-      stringify: (...args: Parameters<typeof stringify>) =>
-        stringify(...args).replace(EXPONENT_WITHOUT_POINT, '$1.0$2'),
+      stringify: (...args: Parameters<typeof stringify>) => {
+        const value = args[0].value;
+        if (typeof value === 'number' && !(Number.isInteger(value) && Math.abs(value) < 1e16))
+          return pyYamlFloatText(new PyFloat(value));
+        return stringify(...args).replace(EXPONENT_WITHOUT_POINT, '$1.0$2');
+      },
     };
   });
 }

@@ -8,7 +8,7 @@
  */
 import { canSee, policyOf, rowLevel, type AccessLevel } from '../trust/access.js';
 import { isObject, type RawObject } from '../store/manifest.js';
-import { pyStr, truthy } from '../python-str.js';
+import { isPyNumber, pyStr, truthy } from '../python-str.js';
 import { entityKey, noteKey, sameValue, sessionKey } from './merge.js';
 import { readText } from '../trust/redaction.js';
 import { parseYamlMapping } from '../store/yaml.js';
@@ -33,6 +33,7 @@ function redactedValue(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return readText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (isPyNumber(value)) return pyStr(value);
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_LIST_ITEMS).map(redactedValue);
     if (value.length > MAX_LIST_ITEMS) items.push(`… (+${value.length - MAX_LIST_ITEMS} more)`);

@@ -6,7 +6,7 @@
  * null; existing keys keep their position and new keys are appended. New rows are appended in
  * the caller's key order with their list fields coerced to lists.
  */
-import { pyStr, truthy } from '../python-str.js';
+import { isPyNumber, PyFloat, PyInt, pyStr, samePyNumber, truthy } from '../python-str.js';
 import { isObject, type RawObject } from '../store/manifest.js';
 
 export const ENTITY_LIST_FIELDS = ['tags', 'aliases'] as const;
@@ -31,6 +31,11 @@ function coerceList(value: unknown): unknown[] {
 /** Structural equality of JSON-like values (Python's == on parsed YAML/JSON). */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
+  if (isPyNumber(a) || isPyNumber(b)) return isPyNumber(a) && isPyNumber(b) && samePyNumber(a, b);
+  if (a instanceof Uint8Array || b instanceof Uint8Array)
+    return a instanceof Uint8Array && b instanceof Uint8Array && Buffer.from(a).equals(Buffer.from(b));
+  if (a instanceof Set || b instanceof Set)
+    return a instanceof Set && b instanceof Set && a.size === b.size && [...a].every((item) => b.has(item));
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, index) => sameValue(item, b[index]));
@@ -57,6 +62,9 @@ function valueKey(value: unknown): string {
 function canonical(value: unknown): unknown {
   if (typeof value === 'string') return ['s', value];
   if (typeof value === 'number') return ['n', Object.is(value, -0) ? '-0' : String(value)];
+  // Python's == across kinds: 2.0 is 2; an integer past 2^53 by its every digit.
+  if (value instanceof PyFloat) return canonical(value.value);
+  if (value instanceof PyInt) return ['n', value.toString()];
   if (typeof value === 'boolean') return ['b', value];
   if (value === null) return ['z'];
   if (value === undefined) return ['u'];

@@ -278,6 +278,8 @@ async function exportAutomations(
 function automationParticipant(variant: AutomationVariant): Participant {
   return {
     agentId: variant.agentId,
+    // Each automation's automation.toml and memory.md, under the automations folder.
+    watch: { follow: 'sources', files: /(?:^|[\\/])(?:automation\.toml|memory\.md)$/ },
     topic: variant.agentId,
     help: variant.help,
     sources: async (environment) => [automationsSource(variant, environment, readerFor(variant, environment))],

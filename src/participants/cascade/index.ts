@@ -158,6 +158,7 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
 export const cascadeParticipant: Participant = {
   agentId: AGENT_ID,
   topic: 'cascade',
+  watch: { follow: 'sources' },
   help: {
     summary: "Publish Windsurf Cascade's memory file as the cascade manifest.",
     reads:

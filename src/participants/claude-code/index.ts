@@ -68,6 +68,8 @@ function locate(environment: ExportEnvironment, reader: SourceReader): Located {
 
 export const claudeCodeParticipant: Participant = {
   agentId: CLAUDE_CODE_ID,
+  // The Markdown it reads and the knowledge graph, not the session transcripts beside them in ~/.claude/projects.
+  watch: { follow: 'sources', files: /(?:\.md|memory\.jsonl)$/ },
   topic: 'claude-code',
   help: {
     summary: "Publish Claude Code's memory as the claude-code manifest.",

@@ -307,6 +307,7 @@ export function desktopSurfaceParticipant<Extra>(surface: Surface<Extra>): Parti
 
   return {
     agentId: surface.agentId,
+    watch: { follow: 'sources' },
     topic: surface.agentId,
     help: surface.help,
     async sources(environment) {

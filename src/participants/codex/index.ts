@@ -70,6 +70,8 @@ async function exportCodex(environment: ExportEnvironment): Promise<ParticipantE
 
 export const codexParticipant: Participant = {
   agentId: AGENT_ID,
+  // Its parts, each named (state database, index, sessions, memories, the brain), not all of ~/.codex.
+  watch: { follow: 'sources', except: ['codex_home'] },
   topic: 'codex',
   help: {
     summary: "Publish Codex's sessions and memories as the codex manifest.",

@@ -266,6 +266,7 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
 
 export const copilotCliParticipant: Participant = {
   agentId: AGENT_ID,
+  watch: { follow: 'sources' },
   topic: 'copilot-cli',
   help: {
     summary: "Publish Copilot CLI's sessions as the copilot-cli manifest.",

@@ -280,6 +280,8 @@ export async function exportCopilotVscode(
 
 export const copilotVscodeParticipant: Participant = {
   agentId: AGENT_ID,
+  // The workspace storage folder (each chat folder is inside it): workspace.json, transcripts, memory notes.
+  watch: { follow: 'sources', except: ['copilot_chat'], files: /(?:workspace\.json|\.jsonl|\.md)$/ },
   topic: 'copilot-vscode',
   help: {
     summary: 'Publish Copilot Chat in VS Code as the copilot-vscode manifest.',

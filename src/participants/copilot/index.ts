@@ -118,6 +118,7 @@ async function exportCopilot(environment: ExportEnvironment): Promise<Participan
 
 export const copilotParticipant: Participant = {
   agentId: AGENT_ID,
+  watch: { follow: 'sources' },
   topic: 'copilot',
   help: {
     summary: "Publish Copilot's convention memory file as the copilot manifest.",

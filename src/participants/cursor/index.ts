@@ -221,6 +221,8 @@ async function exportCursor(environment: ExportEnvironment): Promise<Participant
 
 export const cursorParticipant: Participant = {
   agentId: AGENT_ID,
+  // The state databases in Cursor's data folder (not its caches and logs) and the short index.
+  watch: { follow: 'sources', files: /(?:state\.vscdb(?:-wal|-journal)?|short-index\.json)$/ },
   topic: 'cursor',
   help: {
     summary: "Publish Cursor's chat history as the cursor manifest.",

@@ -31,6 +31,7 @@ function locate(environment: ExportEnvironment, reader: SourceReader): SourceSta
 
 export const mcpMemoryParticipant: Participant = {
   agentId: MCP_MEMORY_ID,
+  watch: { follow: 'sources' },
   topic: 'mcp-memory',
   help: {
     summary: "Publish the MCP memory server's knowledge graph as the mcp-memory manifest.",

@@ -276,6 +276,8 @@ async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> 
 
 export const openclawParticipant: Participant = {
   agentId: OPENCLAW_ID,
+  // A server, nothing on disk: asked again at an interval (`bourdon watch --poll`).
+  watch: { follow: 'poll' },
   topic: 'openclaw',
   staged: true,
   help: {
