@@ -51,6 +51,7 @@ const entry = [
   "import { execute, settings } from '@oclif/core';",
   ...commands.map((command, i) => `import Command${i} from ${importPath(command.file)};`),
   "import { participantExportCommands } from './cli/export-command.js';",
+  "import { stripNoPager } from './cli/pager.js';",
   'export const COMMANDS = {',
   ...commands.map((command, i) => `  ${JSON.stringify(command.id)}: Command${i},`),
   // `bourdon <participant> export`: one per registry entry (src/participants/registry.ts).
@@ -60,7 +61,8 @@ const entry = [
   'export async function run(argv, dir) {',
   '  // Commands always load from dist/, whatever NODE_ENV says (no TS loader ships).',
   '  settings.enableAutoTranspile = false;',
-  '  await execute({ dir, args: argv });',
+  '  // --no-pager is for every command: taken off before oclif reads the flags (cli/pager.ts).',
+  '  await execute({ dir, args: stripNoPager(argv ?? process.argv.slice(2)) });',
   '}',
   '',
 ].join('\n');

@@ -12,6 +12,8 @@ import { chromium } from 'playwright-core';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'run.js');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs', 'ui'));
+// Further arguments name the views to take (`… docs/ui agent`); none: every view.
+const only = process.argv.slice(3);
 const { installDemoLibrary } = await import(path.join(root, 'dist', 'core', 'admin', 'demo-library.js'));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-shots-'));
@@ -114,6 +116,7 @@ try {
     ['activity', `/activity?since=${day(13)}`],
     ['workstreams', '/workstreams'],
     ['staging', '/staging'],
+    ['agent', '/agent?agent=codex'],
     ['history', '/history?agent=codex'],
     ['audit', '/audit'],
     ['search', '/search?q=sync%20engine'],
@@ -126,6 +129,7 @@ try {
   ]) {
     await page.setViewportSize({ width, height: 800 });
     for (const [name, view] of views) {
+      if (only.length && !only.includes(name)) continue;
       await page.goto(`${base}${view}`);
       await page.screenshot({ path: path.join(out, `${name}${suffix}.png`), fullPage: true });
     }

@@ -20,6 +20,7 @@ import { isValidAgentId } from '../core/store/ids.js';
 import { MANIFEST_SUFFIX, libraryPaths, type LibraryStore } from '../core/store/library.js';
 import type { LibraryView } from '../core/store/partial-store.js';
 import { ACCESS_LEVELS, envDefaultLevel, type AccessLevel } from '../core/trust/access.js';
+import { writePaged } from './pager.js';
 import { humanText, plural, setupColors, setupWidth, type HumanOutput } from './output.js';
 import { editDistance } from './suggest.js';
 import { jsonText, libraryRoot, openLibrary, type OpenLibrary } from './read-commands.js';
@@ -185,7 +186,8 @@ export abstract class BaseCommand extends JsonCommand {
    */
   protected say(human: HumanOutput): void {
     const text = humanText(human);
-    if (text) process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+    // A text taller than the terminal goes through the pager (pager.ts); never under --json.
+    if (text) writePaged(text.endsWith('\n') ? text : text + '\n');
   }
 
   /**

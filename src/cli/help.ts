@@ -5,7 +5,9 @@
  * terminal (example-wrap.ts) as oclif leaves them whole. Registered as the oclif `helpClass`;
  * it reads only the command manifest, so it stays as fast as the default help.
  */
+import { format } from 'node:util';
 import { CommandHelp, Help, type Command, type Interfaces } from '@oclif/core';
+import { writePaged } from './pager.js';
 import { wrapExample } from './example-wrap.js';
 import { setupWidth, wrap } from './output.js';
 
@@ -147,6 +149,7 @@ const SHARED_FLAGS: [flag: string, shown: string][] = [
 ];
 
 const FOOTER = `Exit codes: 0 ok, 1 error, 2 usage, 3 access denied. Colour only on a terminal; NO_COLOR turns it off.
+Long output on a terminal goes through $BOURDON_PAGER, else $PAGER, else less; --no-pager or PAGER=cat prints it directly.
 Run \`bourdon <command> --help\` for its flags and examples, \`bourdon help <topic>\` for a guide.`;
 
 /** The width help lays examples out at: the terminal's, less the section's indentation. */
@@ -213,6 +216,25 @@ export default class BourdonHelp extends Help {
     super(config, Number.isInteger(columns) && columns > 0 ? { maxWidth: columns, ...options } : options);
   }
 
+  /** What this help prints, held until it is whole, then paged (pager.ts) when taller than the terminal. */
+  private held: string[] | null = null;
+
+  protected override log(...args: string[]): void {
+    if (this.held && !this.opts.sendToStderr) this.held.push(format(...args));
+    else super.log(...args);
+  }
+
+  public override async showHelp(argv: string[]): Promise<void> {
+    this.held = [];
+    try {
+      await super.showHelp(argv);
+    } finally {
+      const text = this.held.length ? `${this.held.join('\n')}\n` : '';
+      this.held = null;
+      if (text) writePaged(text);
+    }
+  }
+
   private displayId(id: string): string {
     return this.config.topicSeparator === ':' ? id : id.replaceAll(':', this.config.topicSeparator);
   }
@@ -230,7 +252,7 @@ export default class BourdonHelp extends Help {
   protected override async showRootHelp(): Promise<void> {
     const commands = this.sortedCommands.filter((command) => command.id);
     // A bare `bourdon` gets a short overview that fits one screen; `bourdon help` lists everything.
-    if (process.argv.length <= 2) return this.showOverview(commands);
+    if (process.argv.filter((arg) => arg !== '--no-pager').length <= 2) return this.showOverview(commands);
     this.log(wrap(this.formatRoot(), { width: this.opts.maxWidth, continuation: 0 }));
     this.log('');
     const byId = new Map(commands.map((command) => [command.id, command]));

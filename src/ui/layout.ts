@@ -23,7 +23,7 @@ const NAV: [string, string][] = [
 
 /** The view a path belongs to, for the navigation's mark; none for a page outside it (search). */
 function section(pathname: string): string | null {
-  if (pathname === '/' || pathname === '/agents') return '/';
+  if (pathname === '/' || pathname === '/agents' || pathname === '/agent') return '/';
   const match = NAV.find(([href]) => href !== '/' && (pathname === href || pathname.startsWith(`${href}/`)));
   return match ? match[0] : null;
 }

@@ -26,6 +26,7 @@ import { readCapped } from '../core/fs/read-capped.js';
 import { html, query } from './html.js';
 import { layout, message, type Flash } from './layout.js';
 import { activityView } from './views/activity.js';
+import { agentView } from './views/agent.js';
 import { agentsView } from './views/agents.js';
 import { auditView } from './views/audit.js';
 import { errorBox, type View, type ViewRequest } from './views/common.js';
@@ -352,6 +353,7 @@ export function startUiServer(options: UiServerOptions): Promise<RunningUi> {
     '/workstreams': workstreamsView,
     '/staging': stagingView,
     '/staging/confirm': stagingConfirmView,
+    '/agent': agentView,
     '/history': historyView,
     '/history/confirm': rollbackConfirmView,
     '/audit': auditView,

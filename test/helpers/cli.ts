@@ -32,6 +32,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NO_COLOR: '1',
+    // A command on a pseudo-terminal must never wait in a pager (src/cli/pager.ts).
+    PAGER: 'cat',
     BOURDON_HOME: testHome(),
     ...extra,
   };

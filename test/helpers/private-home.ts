@@ -54,6 +54,8 @@ export default function setup(): () => void {
   // npm's package cache is npm's, not the user's data: the install test reuses it (offline-first).
   process.env.npm_config_cache ??= path.join(realHome, '.npm');
   process.env.HOME = home;
+  // No command a test runs on a terminal waits in a pager (src/cli/pager.ts).
+  process.env.PAGER = 'cat';
   process.env.BOURDON_HOME = path.join(home, '.bourdon');
 
   return () => {

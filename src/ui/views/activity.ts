@@ -10,6 +10,7 @@ import { localDay } from '../../core/store/dates.js';
 import { failed } from '../../core/payload.js';
 import { foldKey } from '../../core/store/manifest.js';
 import { html, joined, when } from '../html.js';
+import { agentHref } from './agent.js';
 import { chart, type DayActivity } from './chart.js';
 import {
   agentIds,
@@ -92,7 +93,8 @@ export async function activityView(req: ViewRequest): Promise<View> {
             ${entry.sessions.map(
               (s) =>
                 html`<li class="session">
-                  <span class="kind">session</span> <strong>${s.agent}</strong>
+                  <span class="kind">session</span>
+                  <strong><a href="${agentHref(s.agent, level)}">${s.agent}</a></strong>
                   <span class="focus">${joined(s.project_focus)}</span
                   >${s.key_actions?.length ? html` — ${joined(s.key_actions)}` : ''}${
                     s.cwd ? html` <span class="detail">${s.cwd}</span>` : ''
@@ -102,7 +104,8 @@ export async function activityView(req: ViewRequest): Promise<View> {
               (n) =>
                 html`<li class="note">
                   <span class="kind">note</span>
-                  <strong>${n.agent}</strong> ${n.title ? html`<em>${n.title}:</em> ` : ''}${n.text}${
+                  <strong><a href="${agentHref(n.agent, level)}">${n.agent}</a></strong>
+                  ${n.title ? html`<em>${n.title}:</em> ` : ''}${n.text}${
                     n.tags.length || n.project_focus.length
                       ? html` <span class="detail"
                           >${joined([...n.tags, ...n.project_focus.map((p) => `@${p}`)])}</span

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { localDay } from '../../core/store/dates.js';
 import { watchState, type WatchState } from '../../core/store/watch-status.js';
 import { listStaged } from '../../core/writes/staging.js';
-import { html, query, when, whenTime } from '../html.js';
+import { html, when, whenTime } from '../html.js';
+import { agentHref } from './agent.js';
 import { tableHead, type View, type ViewRequest } from './common.js';
 
 /** An agent with no session in this many days is stale (workstreams go idle after the same). */
@@ -114,7 +115,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
                   ({ agent, health: h }) =>
                     html`<tr data-agent="${agent.id}">
                       <th scope="row" data-label="Agent">
-                        <a href="/history${query({ agent: agent.id })}">${agent.id}</a>
+                        <a href="${agentHref(agent.id)}">${agent.id}</a>
                       </th>
                       <td data-label="Health">
                         <span class="badge ${h.kind}">${h.label}</span
@@ -138,7 +139,7 @@ export async function agentsView(req: ViewRequest): Promise<View> {
     }
     <p class="hint">
       Session counts and dates leave out private sessions, as <code>bourdon agents</code> does. Each agent links to its
-      history.
+      entities, sessions and notes, and from there to its history.
     </p>`;
   return { title: 'Agents', body };
 }

@@ -10,7 +10,8 @@ import type { SearchResult } from '../../core/operations/answers.js';
 import { SEARCH_KINDS } from '../../core/operations/search-index.js';
 import { SEARCH_TEXT_LIMIT } from '../../core/operations/search-memory.js';
 import { failed } from '../../core/payload.js';
-import { html, joined, query, type SafeHtml } from '../html.js';
+import { html, joined, type SafeHtml } from '../html.js';
+import { agentHref } from './agent.js';
 import { errorBox, levelParam, levelSelect, options, param, type View, type ViewRequest } from './common.js';
 
 /** Results one page shows (the tool's most). */
@@ -22,7 +23,7 @@ function marked(snippet: string): SafeHtml {
 }
 
 function agentLinks(agents: readonly string[]): SafeHtml {
-  return html`${agents.map((agent, i) => html`${i ? ', ' : ''}<a href="/history${query({ agent })}">${agent}</a>`)}`;
+  return html`${agents.map((agent, i) => html`${i ? ', ' : ''}<a href="${agentHref(agent)}">${agent}</a>`)}`;
 }
 
 function card(result: SearchResult): SafeHtml {
@@ -55,7 +56,7 @@ function card(result: SearchResult): SafeHtml {
     case 'session':
       return html`<section class="card result" data-kind="session" data-agent="${result.agent}">
         <h2>
-          ${result.agent},
+          <a href="${agentHref(result.agent)}">${result.agent}</a>,
           ${result.date.slice(0, 10)}${result.project_focus.length ? ` — ${result.project_focus.join(', ')}` : ''}
         </h2>
         ${snippet} ${foot}
@@ -64,7 +65,7 @@ function card(result: SearchResult): SafeHtml {
       return html`<section class="card result" data-kind="note" data-agent="${result.agent}">
         <h2>${result.title ?? '(untitled note)'}</h2>
         ${snippet}
-        <p class="agents">${result.agent}, ${result.date.slice(0, 10)}</p>
+        <p class="agents"><a href="${agentHref(result.agent)}">${result.agent}</a>, ${result.date.slice(0, 10)}</p>
         ${foot}
       </section>`;
   }
