@@ -24,6 +24,10 @@ interface Example {
 const NOT_RUN: { start: string; why: string }[] = [
   { start: 'bourdon serve', why: 'a server: runs until stopped (test/e2e.serve-*.test.ts)' },
   { start: 'bourdon ui', why: 'a server: runs until stopped (test/e2e.ui.test.ts)' },
+  {
+    start: 'bourdon watch',
+    why: 'runs until stopped, or installs a login service (test/watch.test.ts, test/watch-service.test.ts)',
+  },
   { start: 'bourdon init', why: 'the wizard: asks on a terminal (test/cli.init.test.ts)' },
   { start: 'export ', why: 'the test sets BOURDON_LIBRARY to the demo library itself' },
   { start: 'claude ', why: "another program (Claude Code's CLI)" },

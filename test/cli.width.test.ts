@@ -166,6 +166,11 @@ function runsFor(lib: WidthLibrary): Record<string, Run[] | { skip: string }> {
     ],
     serve: { skip: 'stdout carries the MCP protocol (stdio), or it runs until stopped (http) and its stderr is a log' },
     ui: { skip: 'runs until stopped: the test below starts it and reads what it prints' },
+    // The watch itself runs until stopped (test/watch.test.ts reads its lines); its service
+    // commands end, and what they print must fit.
+    watch: [{ args: ['--install'] }, { args: ['--uninstall'] }],
+    // An agent's hook prints nothing when it runs (test/agent-hooks.test.ts): its usage line must fit.
+    hook: [{ args: [], code: 2 }],
   };
 }
 

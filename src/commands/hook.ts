@@ -9,7 +9,7 @@ import { configPaths } from '../core/store/config.js';
 import { PARTICIPANTS, participantById } from '../participants/registry.js';
 
 export default class Hook extends BaseCommand {
-  static override summary = "An agent's own end-of-turn hook: refresh that agent's manifest in the background.";
+  static override summary = "An agent's end-of-turn hook: refresh its manifest in the background.";
   static override description = `What the hooks \`bourdon init\` installs run (Codex's \`notify\` program, Cursor's \`stop\` hook in ~/.cursor/hooks.json): it starts \`bourdon <agent> export --library …\` in a process of its own, detached, and returns at once, printing nothing, so the agent never waits on it; the export's output is appended to ~/.bourdon/hooks.log. The JSON Codex passes (its last argument) is read for its type: only \`agent-turn-complete\` exports. A running \`bourdon watch\` makes the hooks unnecessary, but they do no harm (an export that changes nothing writes nothing). \`bourdon init --remove-hooks\` takes the hooks out. See docs/participants.md.`;
   static override examples = [
     '<%= config.bin %> hook codex --library ~/agent-library',
