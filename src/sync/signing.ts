@@ -61,11 +61,11 @@ export function libraryKey(library: string, create = true): LibraryKey | null {
         'invalid_input',
       );
     if ((stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-    let privateKey: KeyObject;
+    let privateKey: KeyObject | null;
     try {
       privateKey = createPrivateKey(fs.readFileSync(file, 'utf8'));
     } catch {
-      privateKey = null as unknown as KeyObject;
+      privateKey = null;
     }
     if (!privateKey || privateKey.asymmetricKeyType !== 'ed25519')
       throw new BourdonError(
