@@ -1,8 +1,9 @@
 /**
- * One export as the watch runs it: `bourdon <topic> export --json` itself, in a process of its
- * own (the same flags, history, lock, audit and rollback as a user's; and the memory a large
- * export needs goes back to the system when it ends, so the watch stays small between changes),
- * then what changed, counted against the manifest the library held before
+ * One export as the watch runs it: what `bourdon <topic> export --json` does, in a process of its
+ * own (the same runner, history, lock, audit and rollback as a user's; and the memory a large
+ * export needs goes back to the system, so the watch stays small between changes) — the warm
+ * export worker (warm-export.ts), recycled after a large export, or where it is not built the
+ * command itself —, then what changed, counted against the manifest the library held before
  * (core/writes/manifest-diff.ts): `exported cursor: 3 entities changed`.
  */
 import { execFile } from 'node:child_process';
@@ -16,11 +17,14 @@ import type { AccessLevel } from '../core/trust/access.js';
 import { diffManifests, sideOf } from '../core/writes/manifest-diff.js';
 import type { Participant } from '../participants/participant.js';
 import type { Env } from '../core/store/config.js';
+import type { WarmExport } from './warm-export.js';
 
 export interface ExportSettings {
   libraryRoot: string;
   accessLevel: AccessLevel;
   env: Env;
+  /** The warm export process; null or absent: `bourdon <topic> export` is run for each export. */
+  warm?: WarmExport | null;
 }
 
 export interface ExportOutcome {
@@ -37,7 +41,7 @@ const MAX_DIFF_BYTES = 1024 * 1024;
 
 /** What `bourdon <topic> export --json` answers (cli/export-command.ts ExportPayload), the fields read here. */
 interface ExportAnswer {
-  outcome?: 'exported' | 'dry-run' | 'nothing';
+  outcome?: 'exported' | 'unchanged' | 'staged' | 'skipped' | 'dry-run';
   written?: boolean;
   staged?: boolean;
   version?: number | null;
@@ -112,7 +116,9 @@ export async function exportParticipant(participant: Participant, settings: Expo
     : path.join(paths.agents, `${id}.l5.yaml`);
   const before = readForDiff(livePath);
   try {
-    const report = await exportChild(participant, settings);
+    const report: ExportAnswer = settings.warm
+      ? await settings.warm.run(participant.agentId, settings.libraryRoot, settings.accessLevel)
+      : await exportChild(participant, settings);
     if (report.error !== undefined) return { kind: 'failed', detail: report.error, changed: false, extra: {} };
     const extra = {
       version: report.version ?? null,
@@ -120,7 +126,7 @@ export async function exportParticipant(participant: Participant, settings: Expo
       counts: report.counts ?? null,
       warnings: report.warnings ?? [],
     };
-    if (report.outcome === 'nothing')
+    if (report.outcome === 'skipped')
       return { kind: 'nothing', detail: 'no source found; nothing written', changed: false, extra };
     if (!report.written) return { kind: 'unchanged', detail: 'the library already holds it', changed: false, extra };
     const after = readForDiff(report.path ?? livePath);

@@ -1,0 +1,71 @@
+/**
+ * The export worker: a process the watch keeps warm (warm-export.ts) so an export does not pay
+ * for a Node start and the CLI's load each time. Each message is one export, run as
+ * `bourdon <topic> export --json --library <root> --access-level <level>` runs it (the export
+ * runner: history, lock, audit, rollback; the library's agents/ made when missing); each answer
+ * is what that command prints as JSON, or `{ error }`, with the process's RSS after it, so the
+ * watch can let a worker that grew go (its memory back to the system) and start a fresh one.
+ * It ignores Ctrl-C (the terminal sends it to the whole group): the watch finishes the export in
+ * flight, then lets the worker go; it ends when the watch does (the channel closes).
+ */
+import fs from 'node:fs';
+import { createContext } from '../core/context.js';
+import { describeError } from '../core/errors.js';
+import { configPaths, parsedLibraryCachePath } from '../core/store/config.js';
+import { LibraryStore } from '../core/store/library.js';
+import { libraryPaths } from '../core/store/paths.js';
+import type { AccessLevel } from '../core/trust/access.js';
+import { participantById } from '../participants/registry.js';
+import { exportEnvironment, runExport } from '../participants/runner.js';
+
+/** One export asked of the worker. */
+export interface ExportTask {
+  readonly id: number;
+  readonly agentId: string;
+  readonly libraryRoot: string;
+  readonly accessLevel: AccessLevel;
+}
+
+/** Its answer: the export's report as `--json` prints it, or the failure's line; the worker's RSS after it. */
+export interface ExportTaskAnswer {
+  readonly id: number;
+  readonly answer: Record<string, unknown>;
+  readonly rss: number;
+}
+
+async function runTask(task: ExportTask): Promise<Record<string, unknown>> {
+  try {
+    const participant = participantById(task.agentId);
+    if (!participant) return { error: `no participant ${task.agentId}` };
+    const env = process.env;
+    const config = configPaths(env);
+    const paths = libraryPaths(task.libraryRoot);
+    if (!fs.existsSync(paths.agents)) fs.mkdirSync(paths.agents, { recursive: true });
+    const warn = () => {}; // the export's own warnings are in its report
+    const store = new LibraryStore(paths.root, { warn, cachePath: parsedLibraryCachePath(paths.root) });
+    store.assertExists();
+    const report = await runExport(participant, exportEnvironment(env), {
+      accessLevel: task.accessLevel,
+      dryRun: false,
+      library: () => createContext(store, { warn, config }),
+      auditPath: config.audit,
+    });
+    const { yaml: _yaml, ...payload } = report;
+    return payload as Record<string, unknown>;
+  } catch (error) {
+    return { error: describeError(error) };
+  }
+}
+
+if (process.send) {
+  process.on('SIGINT', () => {});
+  process.on('disconnect', () => process.exit(0));
+  let queue: Promise<void> = Promise.resolve();
+  process.on('message', (task: ExportTask) => {
+    queue = queue.then(async () => {
+      const answer = await runTask(task);
+      const reply: ExportTaskAnswer = { id: task.id, answer, rss: process.memoryUsage.rss() };
+      process.send?.(reply);
+    });
+  });
+}
