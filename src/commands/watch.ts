@@ -29,7 +29,7 @@ export default class Watch extends BaseCommand {
       description: "Milliseconds of quiet after an agent's last change before it is exported.",
       min: 50,
       max: 60_000,
-      default: 500,
+      default: 250,
     }),
     poll: Flags.integer({
       description:

@@ -4,7 +4,8 @@
  * `bourdon <topic> export --json --library <root> --access-level <level>` runs it (the export
  * runner: history, lock, audit, rollback; the library's agents/ made when missing); each answer
  * is what that command prints as JSON, or `{ error }`, with the process's RSS after it, so the
- * watch can let a worker that grew go (its memory back to the system) and start a fresh one.
+ * watch can let a worker that grew go (its memory back to the system) and start a fresh one. The
+ * library's store is kept between exports (storeOf), as a server keeps its own.
  * It ignores Ctrl-C (the terminal sends it to the whole group): the watch finishes the export in
  * flight, then lets the worker go; it ends when the watch does (the channel closes).
  */
@@ -33,6 +34,20 @@ export interface ExportTaskAnswer {
   readonly rss: number;
 }
 
+const warn = () => {}; // the export's own warnings are in its report
+
+/**
+ * The library's store, kept between exports as a server keeps it (it reads again what changed on
+ * disk): the next export does not parse every manifest again. The watch lets the worker go when
+ * it has grown and nothing has changed for a while (warm-export.ts).
+ */
+const stores = new Map<string, LibraryStore>();
+function storeOf(root: string): LibraryStore {
+  let store = stores.get(root);
+  if (!store) stores.set(root, (store = new LibraryStore(root, { warn, cachePath: parsedLibraryCachePath(root) })));
+  return store;
+}
+
 async function runTask(task: ExportTask): Promise<Record<string, unknown>> {
   try {
     const participant = participantById(task.agentId);
@@ -41,8 +56,7 @@ async function runTask(task: ExportTask): Promise<Record<string, unknown>> {
     const config = configPaths(env);
     const paths = libraryPaths(task.libraryRoot);
     if (!fs.existsSync(paths.agents)) fs.mkdirSync(paths.agents, { recursive: true });
-    const warn = () => {}; // the export's own warnings are in its report
-    const store = new LibraryStore(paths.root, { warn, cachePath: parsedLibraryCachePath(paths.root) });
+    const store = storeOf(paths.root);
     store.assertExists();
     const report = await runExport(participant, exportEnvironment(env), {
       accessLevel: task.accessLevel,

@@ -96,7 +96,9 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
 
   const warm = WarmExport.start(options.env);
   async function runOne(participant: Participant): Promise<void> {
+    const began = performance.now();
     const outcome = await exportParticipant(participant, { ...options, warm });
+    const exportMs = Math.round(performance.now() - began);
     const id = participant.agentId;
     status.agent(id, { at: new Date().toISOString(), outcome: outcome.kind, detail: outcome.detail });
     if (outcome.kind === 'failed') {
@@ -109,6 +111,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
     say(outcome.kind, `${outcome.kind} ${id}: ${outcome.detail}${recovered ? ' (working again)' : ''}`, {
       agent: id,
       ...outcome.extra,
+      export_ms: exportMs,
     });
     if (outcome.changed) sync?.wantPush();
   }

@@ -1,8 +1,9 @@
 /**
  * The export process the watch keeps warm (export-worker.ts): started once, asked for one export
- * at a time, and let go after an export that left it large (its memory goes back to the system,
- * as a process of its own per export gave before), or when it ends unasked; the next one is
- * started at once, so the next change does not wait for a Node start. Where the worker's script
+ * at a time, and let go — its memory back to the system, as a process of its own per export gave
+ * before — after an export that left it very large, once it has been idle a while holding more
+ * than a fresh one, or when it ends unasked; the next one is started at once, so the next change
+ * does not wait for a Node start. Where the worker's script
  * is not built (running from sources), null: the caller runs `bourdon <topic> export` instead.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -12,8 +13,11 @@ import type { AccessLevel } from '../core/trust/access.js';
 import type { Env } from '../core/store/config.js';
 import type { ExportTask, ExportTaskAnswer } from './export-worker.js';
 
-/** A worker whose RSS after an export is above this is let go and a fresh one started. */
-export const RECYCLE_RSS_BYTES = 96 * 1024 * 1024;
+/** A worker whose RSS after an export is above this is let go at once and a fresh one started. */
+export const RECYCLE_RSS_BYTES = 256 * 1024 * 1024;
+/** A worker above this RSS is let go once no export has been asked of it for IDLE_MS. */
+export const IDLE_RSS_BYTES = 80 * 1024 * 1024;
+export const IDLE_MS = 20_000;
 
 /** The worker's script beside this module: in dist/ as tsc writes it, or in the bundle. */
 function workerScript(): string | null {
@@ -27,6 +31,9 @@ function workerScript(): string | null {
 interface Running {
   child: ChildProcess;
   stderr: string;
+  /** Its RSS after its last export; 0 before one. */
+  rss: number;
+  idle: NodeJS.Timeout | null;
   waiting: Map<number, (answer: Record<string, unknown>) => void>;
 }
 
@@ -55,7 +62,7 @@ export class WarmExport {
       execArgv: [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const running: Running = { child, stderr: '', waiting: new Map() };
+    const running: Running = { child, stderr: '', rss: 0, idle: null, waiting: new Map() };
     child.stderr!.on(
       'data',
       (chunk: Buffer) => (running.stderr = (running.stderr + chunk.toString('utf8')).slice(-4096)),
@@ -64,7 +71,15 @@ export class WarmExport {
       const resolve = running.waiting.get(reply.id);
       running.waiting.delete(reply.id);
       resolve?.(reply.answer);
-      if (reply.rss > RECYCLE_RSS_BYTES) this.recycle(running);
+      running.rss = reply.rss;
+      if (reply.rss > RECYCLE_RSS_BYTES) return this.recycle(running);
+      if (reply.rss <= IDLE_RSS_BYTES) return;
+      // Kept warm while changes come; let go when they stop, so a quiet watch is small.
+      if (running.idle) clearTimeout(running.idle);
+      running.idle = setTimeout(() => {
+        if (running.waiting.size === 0 && this.running === running) this.recycle(running);
+      }, IDLE_MS);
+      running.idle.unref();
     });
     child.on('exit', (code, signal) => {
       const line = running.stderr.split('\n').find((one) => one.trim()) ?? `it ended (${signal ?? `exit ${code}`})`;
@@ -80,6 +95,7 @@ export class WarmExport {
 
   /** Lets `running` go once its answers are in; a fresh worker takes its place now. */
   private recycle(running: Running): void {
+    if (running.idle) clearTimeout(running.idle);
     if (this.running === running) this.running = null;
     if (running.waiting.size === 0) running.child.disconnect();
     if (!this.closed) this.spawn();
@@ -104,6 +120,7 @@ export class WarmExport {
     this.closed = true;
     const running = this.running;
     this.running = null;
+    if (running?.idle) clearTimeout(running.idle);
     if (running?.child.connected) running.child.disconnect();
   }
 }
