@@ -91,7 +91,7 @@ function procStat(pid) {
 function childrenRss(pid) {
   let total = 0;
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
-    let children = '';
+    let children;
     try {
       children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
     } catch {

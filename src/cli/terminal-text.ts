@@ -46,7 +46,8 @@ function theStamp(): string {
   return stamp;
 }
 
-/** A colour code as our styles write it, stamped. */
+/** A colour code as chalk writes it (SGR), to be stamped. */
+// eslint-disable-next-line no-control-regex -- the colour codes chalk writes for our styles
 const COLOUR_CODE = /\u001b\[([0-9;]*)m/g;
 
 /**
