@@ -3,7 +3,7 @@
  * for a Node start and the CLI's load each time. Each message is one export, run as
  * `bourdon <topic> export --json --library <root> --access-level <level>` runs it (the export
  * runner: history, lock, audit, rollback; the library's agents/ made when missing); each answer
- * is what that command prints as JSON, or `{ error }`, with the process's RSS after it, so the
+ * is what that command prints as JSON, with what changed in words (change-words.ts), or `{ error }`, with the process's RSS after it, so the
  * watch can let a worker that grew go (its memory back to the system) and start a fresh one. The
  * library's store is kept between exports (storeOf), as a server keeps its own.
  * It ignores Ctrl-C (the terminal sends it to the whole group): the watch finishes the export in
@@ -18,6 +18,7 @@ import { libraryPaths } from '../core/store/paths.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { participantById } from '../participants/registry.js';
 import { exportEnvironment, runExport } from '../participants/runner.js';
+import { liveManifestPath, readForDiff, wordsOf } from './change-words.js';
 
 /** One export asked of the worker. */
 export interface ExportTask {
@@ -56,6 +57,8 @@ async function runTask(task: ExportTask): Promise<Record<string, unknown>> {
     const config = configPaths(env);
     const paths = libraryPaths(task.libraryRoot);
     if (!fs.existsSync(paths.agents)) fs.mkdirSync(paths.agents, { recursive: true });
+    const livePath = liveManifestPath(paths.root, participant);
+    const before = readForDiff(livePath);
     const store = storeOf(paths.root);
     store.assertExists();
     const report = await runExport(participant, exportEnvironment(env), {
@@ -65,7 +68,8 @@ async function runTask(task: ExportTask): Promise<Record<string, unknown>> {
       auditPath: config.audit,
     });
     const { yaml: _yaml, ...payload } = report;
-    return payload as Record<string, unknown>;
+    if (!report.written || report.outcome === 'skipped') return { ...payload };
+    return { ...payload, change_words: wordsOf(before, readForDiff(report.path ?? livePath), report.counts) };
   } catch (error) {
     return { error: describeError(error) };
   }
