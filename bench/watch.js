@@ -39,10 +39,21 @@ const marker = path.join(home, '.claude', 'projects', '-work-p0', 'memory', 'not
 const cascadeOriginal = fs.readFileSync(cascade, 'utf8');
 const copilotOriginal = fs.readFileSync(copilot, 'utf8');
 
-const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'watch', '--json', '--library', library, ...(DEBOUNCE ? ['--debounce', DEBOUNCE] : [])], {
-  env: { PATH: process.env.PATH, HOME: home, BOURDON_HOME: path.join(scratch, 'bourdon-home'), NO_COLOR: '1' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [
+    path.join(ROOT, 'bin', 'run.js'),
+    'watch',
+    '--json',
+    '--library',
+    library,
+    ...(DEBOUNCE ? ['--debounce', DEBOUNCE] : []),
+  ],
+  {
+    env: { PATH: process.env.PATH, HOME: home, BOURDON_HOME: path.join(scratch, 'bourdon-home'), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const events = [];
 let lastEventAt = Date.now();
 const waiters = [];
@@ -134,6 +145,7 @@ try {
 
   const delays = [];
   const exportTimes = [];
+  let firstAfterIdle = 0;
   for (let i = 0; i < 20; i += 1) {
     const name = `Latency probe ${i}`;
     const from = events.length;
@@ -143,6 +155,7 @@ try {
       (e, index = events.indexOf(e)) => index >= from && e.agent === 'copilot' && e.event === 'exported',
     );
     delays.push(event.seen - t);
+    if (i === 0) firstAfterIdle = event.seen - t;
     if (typeof event.export_ms === 'number') exportTimes.push(event.export_ms);
     await sleep(300);
   }
@@ -174,6 +187,7 @@ try {
     load_average: os.loadavg().map((one) => Number(one.toFixed(1))),
     latency_median_ms: Math.round(delays[10]),
     latency_worst_ms: Math.round(delays[19]),
+    first_after_idle_ms: Math.round(firstAfterIdle),
     burst_exports: burstExports,
   };
   if (asJson) console.log(JSON.stringify(result, null, 2));
@@ -195,6 +209,7 @@ try {
       `change → library        median ${result.latency_median_ms} ms, worst ${result.latency_worst_ms} ms  (≤ 2,000 ms)  ${verdict(delays[10] <= 2000)}`,
     );
     console.log(`  of which the export    median ${result.export_median_ms} ms`);
+    console.log(`  the first, after idle  ${result.first_after_idle_ms} ms (the export worker started again)`);
     console.log(`burst of 100 writes     ${burstExports} export(s)  (≤ 2)  ${verdict(burstExports <= 2)}`);
   }
 } finally {

@@ -1,9 +1,9 @@
 /**
- * The export process the watch keeps warm (export-worker.ts): started once, asked for one export
- * at a time, and let go — its memory back to the system, as a process of its own per export gave
- * before — after an export that left it very large, once it has been idle a while holding more
- * than a fresh one, or when it ends unasked; the next one is started at once, so the next change
- * does not wait for a Node start. Where the worker's script
+ * The export process the watch keeps warm (export-worker.ts): started with the watch, asked for
+ * one export at a time, and let go — its memory back to the system, as a process of its own per
+ * export gave before — after an export that left it very large (a fresh one started at once),
+ * once no export has been asked of it for IDLE_MS (started again on the next change), or when it
+ * ends unasked. While changes come, an export does not wait for a Node start. Where the worker's script
  * is not built (running from sources), null: the caller runs `bourdon <topic> export` instead.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -15,8 +15,10 @@ import type { ExportTask, ExportTaskAnswer } from './export-worker.js';
 
 /** A worker whose RSS after an export is above this is let go at once and a fresh one started. */
 export const RECYCLE_RSS_BYTES = 256 * 1024 * 1024;
-/** A worker above this RSS is let go once no export has been asked of it for IDLE_MS. */
-export const IDLE_RSS_BYTES = 80 * 1024 * 1024;
+/**
+ * A worker asked nothing for this long is let go, and started again on the next change: a quiet
+ * watch holds only itself (bench/README.md: the watch at rest and the first change after).
+ */
 export const IDLE_MS = 20_000;
 
 /** The worker's script beside this module: in dist/ as tsc writes it, or in the bundle. */
@@ -72,12 +74,11 @@ export class WarmExport {
       running.waiting.delete(reply.id);
       resolve?.(reply.answer);
       running.rss = reply.rss;
-      if (reply.rss > RECYCLE_RSS_BYTES) return this.recycle(running);
-      if (reply.rss <= IDLE_RSS_BYTES) return;
+      if (reply.rss > RECYCLE_RSS_BYTES) return this.recycle(running, true);
       // Kept warm while changes come; let go when they stop, so a quiet watch is small.
       if (running.idle) clearTimeout(running.idle);
       running.idle = setTimeout(() => {
-        if (running.waiting.size === 0 && this.running === running) this.recycle(running);
+        if (running.waiting.size === 0 && this.running === running) this.recycle(running, false);
       }, IDLE_MS);
       running.idle.unref();
     });
@@ -93,12 +94,12 @@ export class WarmExport {
     return running;
   }
 
-  /** Lets `running` go once its answers are in; a fresh worker takes its place now. */
-  private recycle(running: Running): void {
+  /** Lets `running` go once its answers are in; with `again`, a fresh worker takes its place now. */
+  private recycle(running: Running, again: boolean): void {
     if (running.idle) clearTimeout(running.idle);
     if (this.running === running) this.running = null;
     if (running.waiting.size === 0) running.child.disconnect();
-    if (!this.closed) this.spawn();
+    if (again && !this.closed) this.spawn();
   }
 
   /** One export: what `bourdon <topic> export --json` prints, or `{ error }`. */
