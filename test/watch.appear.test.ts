@@ -76,28 +76,37 @@ describe('bourdon watch: sources that appear after it started', () => {
     expect(libraryHas(s.library, 'cursor', 'second workspace')).toBe(true);
   }, 90_000);
 
-  it('follows a Claude Code project begun while it runs, when others were followed one by one', async () => {
+  it('follows Claude Code projects begun while it runs, the first and the next beside it', async () => {
     const s = stand(['--rescan', '1']);
     const memory = (project: string) => path.join(s.home, '.claude', 'projects', project, 'memory');
+    const watch = s.start();
+    await watch.waitFor((e) => e.event === 'caught up');
+    // The first project: its folder appears under the followed ~/.claude/projects.
+    let from = watch.events.length;
     writeFile(path.join(memory('-work-one'), 'first.md'), note('First Topic'));
     writeFile(path.join(memory('-work-one'), 'MEMORY.md'), '# index\n');
-    const watch = s.start();
-    await watch.waitFor((e) => e.event === 'exported' && e.agent === 'claude-code');
-    await watch.waitFor((e) => e.event === 'caught up');
-    const from = watch.events.length;
-    // A new project: its folder lies beside the followed one's, not under anything followed.
+    await watch.waitFor((e) => e.event === 'exported' && e.agent === 'claude-code', { from });
+    await watch.waitFor((e) => e.event === 'watching' && e.agent === 'claude-code', { from });
+    expect(libraryHas(s.library, 'claude-code', 'First Topic')).toBe(true);
+    // A second: its folder lies beside the followed one's, not under anything followed now.
+    from = watch.events.length;
     writeFile(path.join(memory('-work-two'), 'second.md'), note('Second Topic'));
     writeFile(path.join(memory('-work-two'), 'MEMORY.md'), '# index\n');
     const now = await watch.waitFor((e) => e.event === 'watching' && e.agent === 'claude-code', { from });
     expect(now.message).toBe('now following claude-code: 1 new path');
     await watch.waitFor((e) => e.event === 'exported' && e.agent === 'claude-code', { from });
     expect(libraryHas(s.library, 'claude-code', 'Second Topic')).toBe(true);
-    // And a change to the new project's notes is followed from then on.
-    const later = watch.events.length;
-    writeFile(path.join(memory('-work-two'), 'second.md'), note('Renamed Topic'));
-    await watch.waitFor((e) => e.event === 'exported' && e.agent === 'claude-code', { from: later });
-    expect(libraryHas(s.library, 'claude-code', 'Renamed Topic')).toBe(true);
-  }, 90_000);
+    // And a change to either project's notes is followed from then on.
+    for (const [project, file, name] of [
+      ['-work-one', 'first.md', 'Renamed First'],
+      ['-work-two', 'second.md', 'Renamed Second'],
+    ] as const) {
+      const later = watch.events.length;
+      writeFile(path.join(memory(project), file), note(name));
+      await watch.waitFor((e) => e.event === 'exported' && e.agent === 'claude-code', { from: later });
+      expect(libraryHas(s.library, 'claude-code', name)).toBe(true);
+    }
+  }, 120_000);
 
   it("follows the MCP memory graph once a host's config names it", async () => {
     const s = stand(['--rescan', '1']);

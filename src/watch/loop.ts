@@ -199,7 +199,11 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
       }
       targetList = [...targets.values()];
       followed = targetList.flatMap((target) => target.paths);
-      const gone = [...new Set(dropped)].filter((one) => !followed.includes(one));
+      // A path let go that holds or lies in one still followed stays watched (chokidar would stop
+      // following what lies under it); the filter (related) drops what no one reads.
+      const gone = [...new Set(dropped)].filter(
+        (one) => !followed.some((kept) => isUnder(kept, one) || isUnder(one, kept)),
+      );
       if (gone.length) watcher.unwatch(gone);
       if (grown.length) watcher.add(grown.flatMap((one) => one.added));
       for (const { participant, added } of grown) {
