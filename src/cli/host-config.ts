@@ -150,17 +150,22 @@ const claudeCode: HostFormat = {
   }),
 };
 
+/** The stdio snippet of a host that reads `{"mcpServers": {name: {command, args, env}}}` from `file` and has no command. */
+function mcpServersStdio(file: string): HostFormat['stdio'] {
+  return (target, name) => ({
+    format: 'json',
+    file,
+    text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
+    command: null,
+    notes: [],
+  });
+}
+
 const CLAUDE_DESKTOP_FILE =
   'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
 
 const claudeDesktop: HostFormat = {
-  stdio: (target, name) => ({
-    format: 'json',
-    file: CLAUDE_DESKTOP_FILE,
-    text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
-    command: null,
-    notes: [],
-  }),
+  stdio: mcpServersStdio(CLAUDE_DESKTOP_FILE),
   // Stdio only: the URL is reached through our own bridge, given the token in its env block.
   http: (target, name) => ({
     format: 'json',
@@ -181,13 +186,7 @@ const claudeDesktop: HostFormat = {
 const CURSOR_FILE = '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project';
 
 const cursor: HostFormat = {
-  stdio: (target, name) => ({
-    format: 'json',
-    file: CURSOR_FILE,
-    text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
-    command: null,
-    notes: [],
-  }),
+  stdio: mcpServersStdio(CURSOR_FILE),
   http: (target, name) => ({
     format: 'json',
     file: CURSOR_FILE,
