@@ -2,10 +2,11 @@
  * The export runner: everything an export does around a participant, the same for all of them.
  * It builds the ExportEnvironment (clock, machine name, `--since`), runs the participant, finishes
  * its manifest (filters and redaction, finish.ts), serialises it with the project's YAML writer
- * and writes it: to `--out FILE` atomically, or into the library through its write path
- * (core/writes/export-write.ts `writeExport`) — or into its staging for review, for a participant the engine stages
- * (`staged`). `--dry-run` writes nothing; `--print` gives the YAML back to print. The secrets
- * a participant was given (its token) are removed from all of it, and from a failure's message.
+ * and writes it: to `--out FILE` atomically, or into the library with one call to core
+ * (core/writes/export-write.ts `writeExport`: a new version, or staging for review for a
+ * participant the engine stages, `staged`). `--dry-run` writes nothing; `--print` gives the YAML
+ * back to print. The secrets a participant was given (its token) are removed from all of it, and
+ * from a failure's message.
  */
 import os from 'node:os';
 import path from 'node:path';
