@@ -16,16 +16,9 @@ import type { AccessLevel } from '../store/visibility.js';
 import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
-import {
-  FIELD_BOOSTS,
-  fold,
-  searchIndex,
-  SEARCH_KINDS,
-  words,
-  type IndexedRow,
-  type SearchKind,
-} from './search-index.js';
+import { fold, searchIndex, SEARCH_KINDS, words, type IndexedRow, type SearchKind } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
+import type { TermQuery } from './search-postings.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -64,29 +57,24 @@ function swaps(term: string): string[] {
 }
 
 /**
- * The MiniSearch query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit
- * less); `origin` learns which word each swapped form stands for.
+ * The index query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit less);
+ * `origin` learns which word each swapped form stands for.
  */
-function queryTree(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
-  return {
-    combineWith: 'OR' as const,
-    queries: terms.map((term) => {
-      const prefix = term.length >= 3;
-      origin.set(term, term);
-      // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
-      // common word would score every row holding any word one edit away.
-      if (known(term)) return { queries: [term], fuzzy: 0, prefix };
-      const edits = editsFor(term);
-      const asWritten = { queries: [term], fuzzy: edits, prefix };
-      const swapped = swaps(term).filter((form) => !origin.has(form));
-      for (const form of swapped) origin.set(form, term);
-      if (!swapped.length) return asWritten;
-      return {
-        combineWith: 'OR' as const,
-        queries: [asWritten, { queries: swapped, fuzzy: Math.max(0, edits - 1), prefix: false }],
-      };
-    }),
-  };
+function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
+  return terms.flatMap((term): TermQuery[] => {
+    const prefix = term.length >= 3;
+    origin.set(term, term);
+    // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
+    // common word would score every row holding any word one edit away.
+    if (known(term)) return [{ term, fuzzy: 0, prefix }];
+    const edits = editsFor(term);
+    const swapped = swaps(term).filter((form) => !origin.has(form));
+    for (const form of swapped) origin.set(form, term);
+    return [
+      { term, fuzzy: edits, prefix },
+      ...swapped.map((form) => ({ term: form, fuzzy: Math.max(0, edits - 1), prefix: false })),
+    ];
+  });
 }
 
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
@@ -258,31 +246,32 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const hits = index.engine.search(
-    queryTree(terms, origin, (term) => index.knows(term)),
+  const { hits, total } = index.postings.search(
+    termQueries(terms, origin, (term) => index.knows(term)),
     {
-      boost: { ...FIELD_BOOSTS },
       weights: MATCH_WEIGHTS,
       // Called for every posting: without filters, one lookup in the (small) map of rows that end.
-      boostDocument: filtered
+      boost: filtered
         ? (id: number) => {
             const row = index.rows.get(id);
             if (!row || !kept(row, filters)) return 0;
             return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
           }
-        : (id: number) => {
-            const until = index.validTo.get(id);
-            return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
-          },
+        : index.validTo.size === 0
+          ? () => 1
+          : (id: number) => {
+              const until = index.validTo.get(id);
+              return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
+            },
+      // Only the best hits are grouped and ranked further (a word every row holds would
+      // otherwise cost the whole library on every search).
+      limit: MAX_HITS,
     },
   );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
-  // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
-  // every row holds would otherwise cost the whole library on every search).
-  const considered = hits.length > MAX_HITS ? hits.slice(0, MAX_HITS) : hits;
-  for (const hit of considered) {
-    const id = hit.id as number;
+  for (const hit of hits) {
+    const id = hit.id;
     const row = index.rows.get(id);
     if (!row) continue;
     const key = groupKey(row, id);
@@ -311,7 +300,7 @@ export function localSearch(
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map(({ group, score }) => resultOf(group, score, today, holders));
-  return { results, total: considered.length < hits.length ? hits.length : all.length };
+  return { results, total: hits.length < total ? total : all.length };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
