@@ -84,13 +84,23 @@ export function words(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/**
+ * How the index splits a field's text (MiniSearch's `tokenize`) and folds each word (its
+ * `processTerm`; an empty word is left out): test/search.postings.test.ts gives MiniSearch the same.
+ */
+export const INDEX_WORDS = {
+  fields: FIELDS,
+  tokenize: (text: string): string[] => (text ? text.split(WORD_BREAK) : []),
+  processTerm: foldCached,
+};
+
 export class SearchIndex {
   /** The rows' words and postings, scored as MiniSearch scores them (search-postings.ts). */
   readonly postings = new Postings(
     FIELDS,
     FIELDS.map((field) => FIELD_BOOSTS[field]),
-    (text) => (text ? text.split(WORD_BREAK) : []),
-    foldCached,
+    INDEX_WORDS.tokenize,
+    INDEX_WORDS.processTerm,
   );
   readonly rows = new Map<number, IndexedRow>();
   /** The day each entity row with a valid_to ends (its rows only: most have none). */
