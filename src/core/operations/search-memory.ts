@@ -8,7 +8,8 @@
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
  */
-import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
+import { agentsInScope, createContext, tellUnknownAgent, type OperationContext } from '../context.js';
+import type { LibraryStore } from '../store/library.js';
 import { findEntityMatches, type EntityMatch } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
@@ -16,7 +17,16 @@ import type { AccessLevel } from '../store/visibility.js';
 import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
-import { fold, searchIndex, SEARCH_KINDS, words, type IndexedRow, type SearchKind } from './search-index.js';
+import {
+  fold,
+  searchIndex,
+  SEARCH_KINDS,
+  warmSearchIndex,
+  words,
+  type IndexedRow,
+  type SearchIndex,
+  type SearchKind,
+} from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
 import type { TermQuery } from './search-postings.js';
 import { searchPeers } from './search-federation.js';
@@ -77,6 +87,23 @@ function termQueries(terms: readonly string[], origin: Map<string, string>, know
   });
 }
 
+/** How many of the query's words the matched query terms (a word or a swapped form of it) stand for. */
+function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>): number {
+  const seen: string[] = [];
+  for (const term of queryTerms) {
+    const word = origin.get(term) ?? term;
+    if (!seen.includes(word)) seen.push(word);
+  }
+  return seen.length;
+}
+
+/** Each row's weight today (a row whose valid_to is past weighs less), read per posting from one array. */
+function rowWeights(index: SearchIndex, today: string): (id: number) => number {
+  const weights = index.weights();
+  for (const [id, until] of index.validTo) weights[id] = until < today ? SUPERSEDED_WEIGHT : 1;
+  return (id) => weights[id]!;
+}
+
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
 export function parseKinds(kind: string | null | undefined): ReadonlySet<SearchKind> | null | { error: string } {
   if (!kind || !kind.trim()) return null;
@@ -131,14 +158,20 @@ function groupKey(row: IndexedRow, id: number): string {
  * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
  * one of them (a typo in an exact name), else 0.
  */
-function exactness(row: IndexedRow, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
-  const names =
-    row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : row.kind === 'workstream' ? [row.name] : [];
+function exactness(
+  row: IndexedRow,
+  phrase: string,
+  termCount: number,
+  matched: Readonly<Record<string, unknown>>,
+  nameWords: (name: string) => string[],
+): number {
+  if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
+  const names = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
   let best = 0;
   for (const name of names) {
-    const nameWords = words(name);
-    if (nameWords.join(' ') === phrase) return 2;
-    if (nameWords.length === termCount && nameWords.every((word) => matched.has(word))) best = 1;
+    const held = nameWords(name);
+    if (held.join(' ') === phrase) return 2;
+    if (held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
   }
   return best;
 }
@@ -259,10 +292,7 @@ export function localSearch(
           }
         : index.validTo.size === 0
           ? () => 1
-          : (id: number) => {
-              const until = index.validTo.get(id);
-              return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
-            },
+          : rowWeights(index, today),
       // Only the best hits are grouped and ranked further (a word every row holds would
       // otherwise cost the whole library on every search).
       limit: MAX_HITS,
@@ -270,6 +300,13 @@ export function localSearch(
   );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
+  // Names recur across agents and hits: each is split once per search.
+  const split = new Map<string, string[]>();
+  const nameWords = (name: string) => {
+    let held = split.get(name);
+    if (!held) split.set(name, (held = words(name)));
+    return held;
+  };
   for (const hit of hits) {
     const id = hit.id;
     const row = index.rows.get(id);
@@ -281,11 +318,12 @@ export function localSearch(
       groups.set(key, group);
     }
     // Several words together: a row holding every word of the query outranks one holding one.
-    const covered = new Set(hit.queryTerms.map((term) => origin.get(term) ?? term)).size / terms.length;
+    const covered = coverage(hit.queryTerms, origin) / terms.length;
     const score = hit.score * covered * covered;
     group.score = Math.max(group.score, score);
     group.rows.push(row);
-    group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, new Set(Object.keys(hit.match))));
+    if (group.exact < 2)
+      group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, hit.match, nameWords));
     for (const [term, fields] of Object.entries(hit.match)) {
       group.terms.add(term);
       for (const field of fields) group.fields.add(field);
@@ -350,4 +388,14 @@ export function searchSuggestions(ctx: OperationContext, text: string, level: Ac
     if (names.length >= count) break;
   }
   return names;
+}
+
+/**
+ * Builds, in the background, the index search_memory answers from by default (the operator's,
+ * at the default access level), a manifest per turn of the event loop: `bourdon serve` calls it
+ * as it starts, so that the first search does not pay for the whole build.
+ */
+export function warmSearchMemory(store: LibraryStore, env: Record<string, string | undefined>): Promise<void> {
+  const ctx = createContext(store, { env, warn: () => {} });
+  return warmSearchIndex(ctx, access(ctx, {}, 'public').effective);
 }

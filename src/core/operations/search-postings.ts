@@ -103,7 +103,6 @@ export class Postings {
     this.grow(id + 1);
     this.documentCount += 1;
     const count = this.documentCount - 1;
-    const counts = new Map<string, number>();
     for (let field = 0; field < this.fieldCount; field++) {
       const text = values[field];
       const at = id * this.fieldCount + field;
@@ -112,16 +111,11 @@ export class Postings {
         continue;
       }
       const tokens = this.tokenize(text);
-      const length = new Set(tokens).size;
+      const length = distinct(tokens);
       this.lengths[at] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
-      counts.clear();
-      for (const token of tokens) {
-        const term = this.processTerm(token);
-        if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1);
-      }
       const entry = id * (FIELD_MASK + 1) + field;
-      for (const [term, tf] of counts) {
+      for (const [term, tf] of this.frequencies(tokens)) {
         let posting = this.terms.get(term);
         if (!posting) {
           posting = [];
@@ -181,10 +175,36 @@ export class Postings {
     }
   }
 
+  /** Each indexed word of a field's tokens with how many times it is there (MiniSearch's term frequency). */
+  private frequencies(tokens: readonly string[]): Iterable<[string, number]> {
+    if (tokens.length > SMALL) {
+      const counts = new Map<string, number>();
+      for (const token of tokens) {
+        const term = this.processTerm(token);
+        if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1);
+      }
+      return counts;
+    }
+    const counts: [string, number][] = [];
+    for (const token of tokens) {
+      const term = this.processTerm(token);
+      if (term === null) continue;
+      const known = counts.find((pair) => pair[0] === term);
+      if (known) known[1] += 1;
+      else counts.push([term, 1]);
+    }
+    return counts;
+  }
+
   /** Whether some indexed word is `word` or begins with it. */
   knows(word: string): boolean {
     if (this.terms.has(word)) return true;
     return !this.vocabulary.atPrefix(word).keys().next().done;
+  }
+
+  /** Ids stay below this (the size of the arrays by row). */
+  get rows(): number {
+    return this.capacity;
   }
 
   /** How many distinct words are indexed. */
@@ -321,6 +341,17 @@ export class Postings {
     this.touched = new Uint32Array(capacity);
     this.capacity = capacity;
   }
+}
+
+/** Fields of up to this many words are counted without a Set or a Map. */
+const SMALL = 16;
+
+/** How many different tokens (MiniSearch's field length). */
+function distinct(tokens: readonly string[]): number {
+  if (tokens.length > SMALL) return new Set(tokens).size;
+  let count = 0;
+  for (let i = 0; i < tokens.length; i++) if (tokens.indexOf(tokens[i]!) === i) count++;
+  return count;
 }
 
 /**
