@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../src/core/operations/invoke.js';
 import { searchMemoryOperation } from '../src/core/operations/read-operations.js';
-import { searchIndex } from '../src/core/operations/search-index.js';
+import { searchIndex, warmSearchIndex } from '../src/core/operations/search-index.js';
 import { searchSuggestions } from '../src/core/operations/search-memory.js';
-import { createContext, type OperationContext } from '../src/core/context.js';
+import { agentsInScope, createContext, type OperationContext } from '../src/core/context.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { REDACTED } from '../src/core/trust/redaction.js';
@@ -207,5 +207,20 @@ describe('search_memory visibility and filters', () => {
     expect(index.knows('logistics')).toBe(false);
     expect(index.knows('lighthouse')).toBe(true);
     fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(AGENTS.beta));
+  });
+
+  it('builds an index in the background, a manifest per turn, and a search meanwhile finishes it', async () => {
+    const context = ctx();
+    const agents = agentsInScope(context);
+    const { index, done } = warmSearchIndex(context, 'public');
+    // One manifest now, the next at the next turn of the event loop: a request can run between.
+    expect(agents.filter((agent) => index.holds(agent))).toHaveLength(1);
+    const answer = await search('meridian', { access_level: 'public' }, context);
+    expect(answer.results[0]).toMatchObject({ name: 'Meridian', agents: ['alpha', 'beta'] });
+    expect(agents.every((agent) => index.holds(agent))).toBe(true);
+    await done;
+    expect(searchIndex(context, 'public')).toBe(index);
+    // Only the public rows: the level's own index, the private plan not in it.
+    expect(index.knows('bakery')).toBe(false);
   });
 });

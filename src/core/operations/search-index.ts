@@ -1,7 +1,8 @@
 /**
  * The search index behind search_memory: every row a caller may see at one access level —
- * entities, sessions, notes and the workstreams their project names make — in one MiniSearch
- * index (bench/README.md, "Search", says why MiniSearch). Built from the snapshot's records
+ * entities, sessions, notes and the workstreams their project names make — in one index whose
+ * words sit in MiniSearch's radix tree and whose postings are scored as MiniSearch scores them
+ * (search-postings.ts; bench/README.md, "Search", says why). Built from the snapshot's records
  * (which a one-shot CLI call reads from the parsed cache), in memory only: nothing is written.
  *
  * One index per store, access level and grant set, holding only the rows visible at that level
@@ -291,16 +292,21 @@ export function searchIndex(ctx: OperationContext, level: AccessLevel): SearchIn
  * Builds `ctx`'s caller's index at `level` in the background, one manifest per turn of the
  * event loop, so that no request waits behind more than one manifest's build; a search that
  * comes before the end brings the index up to date itself (searchIndex). A server calls it as it
- * starts, for the level search_memory answers at by default. Resolves when the index is built.
+ * starts, for the level search_memory answers at by default. `done` resolves when it is built.
  */
-export async function warmSearchIndex(ctx: OperationContext, level: AccessLevel): Promise<void> {
+export function warmSearchIndex(
+  ctx: OperationContext,
+  level: AccessLevel,
+): { index: SearchIndex; done: Promise<void> } {
   const index = indexFor(ctx.store, ctx.caller, level);
-  for (;;) {
-    const agents = agentsInScope(ctx);
-    const next = agents.find((agent) => !index.holds(agent));
-    if (!next) break;
-    index.add(next);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  index.update(agentsInScope(ctx));
+  const build = async () => {
+    for (;;) {
+      const next = agentsInScope(ctx).find((agent) => !index.holds(agent));
+      if (!next) break;
+      index.add(next);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    index.update(agentsInScope(ctx));
+  };
+  return { index, done: build() };
 }

@@ -397,5 +397,5 @@ export function searchSuggestions(ctx: OperationContext, text: string, level: Ac
  */
 export function warmSearchMemory(store: LibraryStore, env: Record<string, string | undefined>): Promise<void> {
   const ctx = createContext(store, { env, warn: () => {} });
-  return warmSearchIndex(ctx, access(ctx, {}, 'public').effective);
+  return warmSearchIndex(ctx, access(ctx, {}, 'public').effective).done;
 }
