@@ -280,7 +280,7 @@ export default class Serve extends BaseCommand {
 
 /**
  * search_memory's index, built in the background as the server starts (the operator's, at the
- * default level; docs/search.md). BOURDON_SEARCH_WARM=0 leaves it to the first search.
+ * default level; docs/cli.md, "search"). BOURDON_SEARCH_WARM=0 leaves it to the first search.
  */
 function warmSearch(store: LibraryStore, toolFilter: ((name: string) => boolean) | undefined): void {
   if (process.env.BOURDON_SEARCH_WARM === '0' || toolFilter?.('search_memory') === false) return;
