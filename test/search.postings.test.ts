@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { FIELD_BOOSTS, INDEX_WORDS } from '../src/core/operations/search-index.js';
+import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
 import { Postings, selectBest, type TermQuery } from '../src/core/operations/search-postings.js';
 
 const FIELDS = INDEX_WORDS.fields;
@@ -177,6 +177,21 @@ describe('the search postings', () => {
           expect([...ids.subarray(0, kept)].sort(order)).toEqual(expected);
         },
       ),
+    );
+  });
+
+  it('split words as the Unicode expression MiniSearch splits on does, ASCII or not', () => {
+    const asMiniSearch = /[\n\r\p{Z}\p{P}]+/u;
+    const pieces = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.constantFrom(' ', '\t', '\n', '.', '-', '_', '$', '+', '/', 'é', '\u00a0', '—', 'Route', 'x'),
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        expect(splitWords(text)).toEqual(text.split(asMiniSearch));
+      }),
+      { numRuns: 500 },
     );
   });
 });
