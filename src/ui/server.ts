@@ -132,7 +132,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     req.resume();
     return null;
