@@ -227,7 +227,9 @@ describe('fast path: the same answers as oclif', () => {
       const same =
         fast.code === slow.code && answer(fast.stdout) === answer(slow.stdout) && fast.stderr === slow.stderr;
       if (!same)
-        differences.push(`${at(rows, i).argv.join(' ')}\n  on:  ${JSON.stringify(fast)}\n  off: ${JSON.stringify(slow)}`);
+        differences.push(
+          `${at(rows, i).argv.join(' ')}\n  on:  ${JSON.stringify(fast)}\n  off: ${JSON.stringify(slow)}`,
+        );
     });
     expect(differences).toEqual([]);
     // The matrix exercises every outcome: answers, usage errors, unknown agents and versions,

@@ -45,7 +45,7 @@ const OTHER_AGENTS = [
 ];
 const FORBIDDEN = [...CODEX_SECRETS, ...PRIVATE_SECRETS, ...OTHER_AGENTS];
 
-type ManifestRows = { known_entities: unknown[]; recent_sessions: unknown[] };
+type ManifestRows = { known_entities: unknown[]; recent_sessions: unknown[]; notes?: unknown[] };
 
 function editManifest(library: string, id: string, edit: (doc: ManifestRows) => void): void {
   const file = path.join(library, 'agents', `${id}.l5.yaml`);

@@ -41,7 +41,10 @@ async function callTool(
     ? (/^data: (.*)$/m.exec(response.body)?.[1] ?? '')
     : response.body;
   const message = JSON.parse(text) as { result?: { content: { text: string }[] } };
-  return { status: 200, payload: message.result ? (JSON.parse(at(message.result.content, 0).text) as unknown) : message };
+  return {
+    status: 200,
+    payload: message.result ? (JSON.parse(at(message.result.content, 0).text) as unknown) : message,
+  };
 }
 
 beforeAll(async () => {

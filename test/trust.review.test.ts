@@ -209,7 +209,9 @@ describe('the review shows every field of the rows it would add, whole', () => {
         { field: 'key_actions', value: ['rotated the keys'] },
       ]),
     );
-    expect(preview.diff!.notes.added[0]?.fields).toEqual(expect.arrayContaining([{ field: 'tags', value: ['deploy'] }]));
+    expect(preview.diff!.notes.added[0]?.fields).toEqual(
+      expect.arrayContaining([{ field: 'tags', value: ['deploy'] }]),
+    );
     expect(JSON.stringify(preview)).not.toContain(TOKEN);
   });
 

@@ -189,7 +189,9 @@ describe('YAML reading', () => {
   it('reads merge keys and anchors as PyYAML does (explicit keys win, a list merges in order)', () => {
     const documents = fc.sample(mergedManifest, { numRuns: 400, seed: 25 });
     const theirs = pyYamlLoad(documents, { kinds: true });
-    documents.forEach((text, i) => expectSameReading(parseYaml(text), valueOf(at(theirs, i)), `document ${i}:\n${text}`));
+    documents.forEach((text, i) =>
+      expectSameReading(parseYaml(text), valueOf(at(theirs, i)), `document ${i}:\n${text}`),
+    );
   });
 
   it('serves the label a merge key sets: the row is private, and no `<<` key is left', () => {
