@@ -409,7 +409,7 @@ describe('federation across machines', () => {
       BOURDON_PEER_WRONG: 'nope',
     });
     try {
-      const answer = only(await wrong.call('list_agents', {}), 'answer');
+      const answer = at(await wrong.call('list_agents', {}), 0, 'an answer');
       expect(answer.ok).toBe(false);
       expect(answer.error ?? '').not.toContain('nope');
     } finally {
