@@ -98,6 +98,7 @@ try {
       cli: entryFile,
       help: helpFile,
       'write-worker': path.join(DIST, 'core', 'writes', 'write-worker.js'),
+      'export-worker': path.join(DIST, 'watch', 'export-worker.js'),
     },
     outdir: OUT,
     splitting: true,
