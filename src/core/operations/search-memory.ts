@@ -212,7 +212,8 @@ function resultOf(
   today: string,
   holders: (name: string) => EntityMatch | undefined,
 ): SearchResult {
-  const first = group.rows[0];
+  // A group is opened by the row it is made for.
+  const first = group.rows[0]!;
   const matched = [...group.fields].sort();
   const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
