@@ -19,6 +19,7 @@
 //   --only a,b         those participants alone
 //   --runs N           median of N (3)
 //   --json             JSON
+// BOURDON_BENCH_BIN names another build's bin/run.js to measure (a checkout before a change).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -187,7 +188,8 @@ async function bench(id) {
     } else made = (HOMES[id] ?? ENGINE_HOMES[id])(home, 1, FRACTION);
     const oursOut = path.join(dir, 'ours.l5.yaml');
     const engineOut = path.join(dir, 'engine.l5.yaml');
-    const ours = [process.execPath, path.join(ROOT, 'bin', 'run.js'), id, 'export', '--out', oursOut];
+    const bin = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
+    const ours = [process.execPath, bin, id, 'export', '--out', oursOut];
     if (id === 'mcp-memory') ours.push('--file', path.join(home, 'claude-memory', 'memory.jsonl'));
     const oursEnv = {
       ...env,
