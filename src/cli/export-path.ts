@@ -28,7 +28,6 @@ import { exportEnvironment, runExport } from '../participants/runner.js';
 import { exportLine } from './export-line.js';
 import { humanText, setupColors, setupWidth } from './output.js';
 import { writePaged } from './pager.js';
-import { libraryRoot, openLibrary } from './read-commands.js';
 import { cliWarn, stderrLine } from './width.js';
 
 /**
@@ -157,13 +156,15 @@ export async function runExportPath(argv: readonly string[]): Promise<boolean> {
   if (!call) return false;
   setupWidth(false);
   await setupColors();
+  // The library's reader (and the operations' schemas it brings) only for an export into it.
+  const reader = call.out === undefined && !call.dryRun ? await import('./read-commands.js') : null;
   try {
     const environment = exportEnvironment({ ...process.env, ...call.given }, { since: call.since });
     const report = await runExport(participant, environment, {
       accessLevel: call.accessLevel,
       out: call.out,
       dryRun: call.dryRun,
-      library: () => libraryForExport(call.library),
+      library: () => libraryForExport(reader!, call.library),
       auditPath: configPaths(process.env).audit,
     });
     for (const warning of report.warnings) process.stderr.write(stderrLine(`bourdon: ${warning}`));
@@ -192,7 +193,8 @@ export async function runExportPath(argv: readonly string[]): Promise<boolean> {
 }
 
 /** The library an export writes into, created when missing, as base-command.ts's libraryForExport. */
-function libraryForExport(flag: string | undefined) {
+function libraryForExport(reader: typeof import('./read-commands.js'), flag: string | undefined) {
+  const { libraryRoot, openLibrary } = reader;
   const paths = libraryPaths(libraryRoot(flag));
   if (!fs.existsSync(paths.agents)) {
     fs.mkdirSync(paths.agents, { recursive: true });
