@@ -29,6 +29,9 @@ import { exportLine } from './export-line.js';
 import { humanText, setupColors, setupWidth } from './output.js';
 import { writePaged } from './pager.js';
 import { cliWarn, stderrLine } from './width.js';
+import type * as ReadCommandsModule from './read-commands.js';
+
+type ReadCommands = typeof ReadCommandsModule;
 
 /**
  * Each participant's module, by CLI topic, loaded only when its export runs. The registry
@@ -193,7 +196,7 @@ export async function runExportPath(argv: readonly string[]): Promise<boolean> {
 }
 
 /** The library an export writes into, created when missing, as base-command.ts's libraryForExport. */
-function libraryForExport(reader: typeof import('./read-commands.js'), flag: string | undefined) {
+function libraryForExport(reader: ReadCommands, flag: string | undefined) {
   const { libraryRoot, openLibrary } = reader;
   const paths = libraryPaths(libraryRoot(flag));
   if (!fs.existsSync(paths.agents)) {
