@@ -157,25 +157,23 @@ function graph(file, bytes) {
 export const ENGINE_HOMES = {
   'claude-code'(home, _scale = 1, fraction = 1) {
     const write = writer(home);
-    const projects = count(10, fraction);
-    for (let project = 0; project < projects; project += 1) {
-      const dir = `.claude/projects/-work-p${project}/memory`;
-      write(`${dir}/MEMORY.md`, '# index\n');
-      for (let note = 0; note < 100; note += 1) {
-        const n = project * 100 + note;
-        write(
-          `${dir}/note_${n}.md`,
-          `---\nname: "Topic ${n}"\ntype: ${n % 3 ? 'project' : 'feedback'}\ndescription: "${words(30, n)}"\n` +
-            `tags: [t${n % 10}, bench]\n---\n\n${words(200, n)}\n`,
-        );
-      }
-    }
+    // One project folder: the engine reads the first folder with a MEMORY.md it lists, we read
+    // every one (docs/conformance.md), so only one gives both the same input.
+    const notes = count(1000, fraction);
+    const dir = '.claude/projects/-work-p0/memory';
+    write(`${dir}/MEMORY.md`, '# index\n');
+    for (let n = 0; n < notes; n += 1)
+      write(
+        `${dir}/note_${n}.md`,
+        `---\nname: "Topic ${n}"\ntype: ${n % 3 ? 'project' : 'feedback'}\ndescription: "${words(30, n)}"\n` +
+          `tags: [t${n % 10}, bench]\n---\n\n${words(200, n)}\n`,
+      );
     const brain = count(100, fraction);
     for (let n = 0; n < brain; n += 1) {
       write(`claude-brain/PROJECTS/P${n}/OVERVIEW.md`, `# Project ${n}\n\n${words(80, n)}\n\n## Status\n\nActive.\n`);
       write(`claude-brain/LOG/2026-04-${pad((n % 28) + 1)}-m${n}.md`, `${words(40, n)}\n`);
     }
-    return `${projects * 100} notes, ${brain} projects, ${brain} logs, ${megabytes(home)} MB`;
+    return `${notes} notes in one project, ${brain} projects, ${brain} logs, ${megabytes(home)} MB`;
   },
   /** The graph at ~/claude-memory/memory.jsonl: ours `mcp-memory export --file`, the engine's claude-code. */
   'mcp-memory'(home, _scale = 1, fraction = 1) {
