@@ -100,6 +100,7 @@ try {
       help: helpFile,
       'write-worker': path.join(DIST, 'core', 'writes', 'write-worker.js'),
       'export-path': path.join(DIST, 'cli', 'export-path.js'),
+      'export-worker': path.join(DIST, 'watch', 'export-worker.js'),
     },
     outdir: OUT,
     splitting: true,

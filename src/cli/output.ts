@@ -1,5 +1,5 @@
 /**
- * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
+ * Human output: colour as chalk detects it and never with NO_COLOR, aligned tables, relative dates.
  */
 import { relativeDay } from '../core/store/dates.js';
 import { wrapExample } from './example-wrap.js';
@@ -33,28 +33,33 @@ const plain: Colors = {
 };
 let active: Colors = plain;
 
-/** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */
-function colorWanted(): boolean {
-  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
-  return !noColor && Boolean(process.stdout.isTTY);
+/** NO_COLOR set and not empty (no-color.org): never colour, whatever else says. */
+function noColor(): boolean {
+  return process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
 }
 
 /**
- * Turns colour on when it will be shown (a TTY, NO_COLOR unset). Called once by the base command
- * before a command runs. The codes are chalk's (level 1), written stamped (terminal-text.ts), so
- * the last pass keeps them and escapes any code that came with data.
+ * Turns colour on when it will be shown, as chalk's detection says (its level, from standard
+ * output: a TTY; FORCE_COLOR forces it, FORCE_COLOR=0 and TERM=dumb turn it off; 256 and
+ * truecolor terminals get the same sixteen-colour palette) — never with NO_COLOR. Called once by
+ * the base command before a command runs, never under --json, so chalk is loaded only when a
+ * person may see colour (docs/cli.md). Each style escapes the data it is given before chalk
+ * writes its codes, and the codes are stamped (terminal-text.ts), so the last pass keeps them
+ * and escapes any code that came with data.
  */
 export async function setupColors(): Promise<void> {
-  if (!colorWanted()) return;
+  if (noColor()) return;
+  const { default: chalk } = await import('chalk');
+  if (chalk.level === 0) return;
   active = {
-    bold: stampedStyle(1, 22),
-    dim: stampedStyle(2, 22),
-    red: stampedStyle(31, 39),
-    green: stampedStyle(32, 39),
-    cyan: stampedStyle(36, 39),
-    yellow: stampedStyle(33, 39),
-    magenta: stampedStyle(35, 39),
-    gray: stampedStyle(90, 39),
+    bold: stampedStyle(chalk.bold),
+    dim: stampedStyle(chalk.dim),
+    red: stampedStyle(chalk.red),
+    green: stampedStyle(chalk.green),
+    cyan: stampedStyle(chalk.cyan),
+    yellow: stampedStyle(chalk.yellow),
+    magenta: stampedStyle(chalk.magenta),
+    gray: stampedStyle(chalk.gray),
   };
 }
 
