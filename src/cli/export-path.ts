@@ -195,7 +195,7 @@ export async function runExportPath(argv: readonly string[]): Promise<boolean> {
   return true;
 }
 
-/** The library an export writes into, created when missing, as base-command.ts's libraryForExport. */
+/** The library an export writes into, created when missing, as base-command.ts's libraryForExport (its ids-only view). */
 function libraryForExport(reader: ReadCommands, flag: string | undefined) {
   const { libraryRoot, openLibrary } = reader;
   const paths = libraryPaths(libraryRoot(flag));
@@ -209,5 +209,5 @@ function libraryForExport(reader: ReadCommands, flag: string | undefined) {
     said.add(message);
     cliWarn(message);
   };
-  return openLibrary(flag, warnOnce, undefined, { config: configPaths(process.env) });
+  return openLibrary(flag, warnOnce, 'ids', { config: configPaths(process.env) });
 }
