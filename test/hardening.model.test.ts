@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../src/core/store/library.js';
 import type { AgentRecord } from '../src/core/store/manifest-file.js';
 import { runExport, exportEnvironment } from '../src/participants/runner.js';
-import type { Participant } from '../src/participants/participant.js';
+import type { Participant } from '../src/participants/kit/participant.js';
 import { tempDir } from './helpers/fixtures.js';
 
 // As deep as the YAML reader takes (deeper is a file that is not a manifest: hardening.manifests).

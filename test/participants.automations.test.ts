@@ -31,7 +31,7 @@ import {
   CODEX_AUTOMATIONS,
   CURSOR_AUTOMATIONS,
 } from '../src/participants/automations/variants.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
 import { parse as parseToml } from 'smol-toml';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';

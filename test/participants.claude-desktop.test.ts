@@ -18,7 +18,7 @@ import {
   pyFixed2,
 } from '../src/participants/claude-desktop/cowork.js';
 import { desktopDir } from '../src/participants/claude-desktop/surface.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';

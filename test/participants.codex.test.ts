@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportEnvironment, ManifestData } from '../src/participants/participant.js';
+import type { ExportEnvironment, ManifestData } from '../src/participants/kit/participant.js';
 import { codexParticipant } from '../src/participants/codex/index.js';
 import { tempDir } from './helpers/fixtures.js';
 import {

@@ -10,7 +10,7 @@ import type { SqlJsStatic, SqlValue } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
-import type { ExportEnvironment } from '../src/participants/participant.js';
+import type { ExportEnvironment } from '../src/participants/kit/participant.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 

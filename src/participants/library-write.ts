@@ -36,7 +36,7 @@ import {
   sortSessions,
 } from '../core/writes/merge.js';
 import { serialiseManifest } from '../core/writes/writes.js';
-import type { ManifestData } from './participant.js';
+import type { ManifestData } from './kit/participant.js';
 
 /** The history op of an export; the actor names the participant. */
 export const EXPORT_OP = 'export';

@@ -27,7 +27,7 @@ import {
   writeExportToLibrary,
   type LibraryExportResult,
 } from './library-write.js';
-import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
+import type { ExportEnvironment, Participant, SourceStatus } from './kit/participant.js';
 import { plural } from '../core/store/words.js';
 import { knownSecrets, maskedMessage, valueWithoutSecrets, withoutSecrets } from './known-secrets.js';
 

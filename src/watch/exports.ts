@@ -14,7 +14,7 @@ import { libraryPaths } from '../core/store/paths.js';
 import { plural } from '../core/store/words.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { diffManifests, sideOf } from '../core/writes/manifest-diff.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 import type { Env } from '../core/store/config.js';
 
 export interface ExportSettings {

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
-import type { ExportEnvironment, ManifestData } from '../../src/participants/participant.js';
+import type { ExportEnvironment, ManifestData } from '../../src/participants/kit/participant.js';
 import { CONFORMANCE_DIR, tempDir } from './fixtures.js';
 
 export const PARTICIPANT_CASES_DIR = path.join(CONFORMANCE_DIR, 'participants');

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, TomlDate } from 'smol-toml';
-import type { SourceReader } from '../source-reader.js';
+import type { SourceReader } from '../kit/source-reader.js';
 import { truthy } from '../../core/python-str.js';
-import { pyStrip } from '../scrub.js';
+import { pyStrip } from '../kit/scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';
 import { specialKind } from '../../core/native/confined-reads.js';
 

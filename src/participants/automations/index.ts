@@ -5,7 +5,7 @@
  * builds from them (conformance/participants/README.md, "claude_code_automations" and after).
  */
 import { compareCodePoints } from '../../core/native/python-values.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -17,9 +17,9 @@ import {
   SESSION_KEYS,
   SPEC_VERSION,
   shaped,
-} from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { collapseAndCut } from '../scrub.js';
+} from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { collapseAndCut } from '../kit/scrub.js';
 import { readAutomations, stringItems, textField, type Automation } from './automations.js';
 import {
   compileSignals,

@@ -4,8 +4,8 @@
  * mentions — project hints and signal classes (conformance/participants/README.md,
  * "claude_code_automations"; copilot_automations keeps more lines and infers nothing).
  */
-import { pySplitLines } from '../markdown.js';
-import { codePointLength, collapseAndCut, pyRstrip, pyStrip, scrubNativeText } from '../scrub.js';
+import { pySplitLines } from '../kit/markdown.js';
+import { codePointLength, collapseAndCut, pyRstrip, pyStrip, scrubNativeText } from '../kit/scrub.js';
 
 /** Only the end of a run memory is read: the engine keeps its last 160,000 characters. */
 export const MEMORY_TAIL_CHARS = 160_000;

@@ -6,13 +6,13 @@
  * runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../source-reader.js';
+import { SourceReader } from '../kit/source-reader.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
-import { isMapping, truthyText } from '../markdown.js';
-import { manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../scrub.js';
+import { isMapping, truthyText } from '../kit/markdown.js';
+import { manifestOf } from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport } from '../kit/participant.js';
+import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../kit/scrub.js';
 import {
   entityName,
   memoryStatus,
@@ -21,7 +21,7 @@ import {
   readConventionMemory,
   sessionDate,
   type FieldAt,
-} from '../convention-memory.js';
+} from '../kit/convention-memory.js';
 
 const AGENT_ID = 'cascade';
 const ROLE_NARRATIVE =

@@ -6,12 +6,12 @@
  * (docs/conformance.md).
  */
 import path from 'node:path';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import { readGraph } from '../knowledge-graph.js';
-import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';
-import { exportStamp } from '../stamp.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import { readGraph } from '../kit/knowledge-graph.js';
+import { mergeEntities, orderedEntity, orderedSession } from '../kit/rows.js';
+import { exportStamp } from '../kit/stamp.js';
 import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
 
 const CLAUDE_CODE_ID = 'claude-code';

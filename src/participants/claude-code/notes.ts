@@ -4,10 +4,10 @@
  * and `LOG/<date>….md`), read as conformance/participants/README.md ("claude_code") says.
  */
 import path from 'node:path';
-import type { SourceReader } from '../source-reader.js';
+import type { SourceReader } from '../kit/source-reader.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../markdown.js';
-import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
+import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../kit/markdown.js';
+import { isPersonType, type EntityRow, type SessionRow } from '../kit/rows.js';
 
 const SUMMARY_CHARS = 500;
 const KEY_ACTION_CHARS = 250;

@@ -5,8 +5,8 @@
  * transcript for a few scalars — tool and skill counts, turns, cost, whether it ended in error —
  * and never a message, prompt or result text. The rest is surface.ts.
  */
-import type { SourceReader } from '../source-reader.js';
-import { pyStrip } from '../scrub.js';
+import type { SourceReader } from '../kit/source-reader.js';
+import { pyStrip } from '../kit/scrub.js';
 import {
   ACTION_LIMITS,
   desktopSurfaceParticipant,

@@ -10,8 +10,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { compareCodePoints } from '../../core/native/python-values.js';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import type {
   ExportEnvironment,
@@ -19,12 +19,12 @@ import type {
   ParticipantExport,
   ParticipantHelp,
   SourceStatus,
-} from '../participant.js';
-import { addProjectHints } from '../project-hints.js';
-import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
-import { exportStamp } from '../stamp.js';
-import { posixName, pyFloatOf, utcDateOfEpoch } from '../values.js';
+} from '../kit/participant.js';
+import { addProjectHints } from '../kit/project-hints.js';
+import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../kit/rows.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
+import { exportStamp } from '../kit/stamp.js';
+import { posixName, pyFloatOf, utcDateOfEpoch } from '../kit/values.js';
 
 /** A conversation's state, parsed: a JSON object. */
 export type State = Readonly<Record<string, unknown>>;

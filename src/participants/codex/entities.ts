@@ -3,7 +3,7 @@
  * working directories and from names the memory repeats), thread and memory topics, fallback
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
-import { PRIVATE_TAGS } from '../manifest-shape.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
 import type { WrittenEntity, WrittenSession } from '../../core/store/model.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from '../../core/native/python-dates.js';

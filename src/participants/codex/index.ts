@@ -4,7 +4,7 @@
  * manifest, at parity with the Python engine's codex adapter. docs/participants-codex.md has the
  * sources, rules and the differences from the engine.
  */
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { derive } from './entities.js';
 import { AGENT_ID, assembleManifest } from './manifest.js';
 import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';

@@ -2,8 +2,8 @@
  * The codex manifest as plain data, in the engine's key order, with null and empty-list keys
  * left out (the manifest's "absent vs empty" rule). No access filter is applied here.
  */
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import type { ManifestData } from '../participant.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import type { ManifestData } from '../kit/participant.js';
 import type { Entity, Session } from './entities.js';
 
 export const AGENT_ID = 'codex';

@@ -9,7 +9,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ExportEnvironment, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, SourceStatus } from '../kit/participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
 import {
   confinedDirectory,

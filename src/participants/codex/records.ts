@@ -5,7 +5,7 @@
  * one we know, gives a one-line warning and the index is used, as the engine falls back.
  */
 import path from 'node:path';
-import { openReadOnly, type Row } from '../sqlite.js';
+import { openReadOnly, type Row } from '../kit/sqlite.js';
 import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';

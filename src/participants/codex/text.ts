@@ -158,7 +158,7 @@ export function escapeRegex(text: string): string {
 }
 
 /** Length in code points, as Python's `len`: the participants' one count (scrub.ts). */
-export { codePointLength } from '../scrub.js';
+export { codePointLength } from '../kit/scrub.js';
 
 /** The first `count` code points, as Python's `text[:count]`. */
 export function codePointPrefix(text: string, count: number): string {

@@ -8,10 +8,10 @@
  */
 import path from 'node:path';
 import type { SqlValue } from 'sql.js';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { boundText, scrubNativeText } from '../scrub.js';
-import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../sqlite.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { boundText, scrubNativeText } from '../kit/scrub.js';
+import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../kit/sqlite.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -24,7 +24,7 @@ import {
   federationFilter,
   isoSeconds,
   shaped,
-} from '../manifest-shape.js';
+} from '../kit/manifest-shape.js';
 
 const AGENT_ID = 'copilot-cli';
 const ROLE_NARRATIVE =

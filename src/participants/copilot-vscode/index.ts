@@ -7,13 +7,13 @@
  * never read.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import { slice } from '../markdown.js';
-import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { slice } from '../kit/markdown.js';
+import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 
 const AGENT_ID = 'copilot-vscode';
 const ROLE_NARRATIVE =

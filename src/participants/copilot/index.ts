@@ -6,12 +6,12 @@
  * session texts are not (the runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../source-reader.js';
+import { SourceReader } from '../kit/source-reader.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { parseNote, isMapping, truthyText } from '../markdown.js';
-import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { parseNote, isMapping, truthyText } from '../kit/markdown.js';
+import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport } from '../kit/participant.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import {
   entityName,
   memoryFile,
@@ -20,7 +20,7 @@ import {
   readConventionMemory,
   sessionDate,
   type FieldAt,
-} from '../convention-memory.js';
+} from '../kit/convention-memory.js';
 
 const AGENT_ID = 'copilot';
 const ROLE_NARRATIVE =

@@ -7,9 +7,9 @@
  * reported and the others still export.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import type { ReadOnlyDatabase } from '../sqlite.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import type { ReadOnlyDatabase } from '../kit/sqlite.js';
 import {
   AGENT_KEYS,
   ENTITY_KEYS,
@@ -22,7 +22,7 @@ import {
   isoSeconds,
   shaped,
   utcDate,
-} from '../manifest-shape.js';
+} from '../kit/manifest-shape.js';
 import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
 

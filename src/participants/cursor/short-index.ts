@@ -2,9 +2,9 @@
  * Cursor's curated memory index (`memory/short-index.json`): topic entities a user or a rule
  * file keeps by hand, each with its own access level.
  */
-import { type Entity } from '../manifest-shape.js';
+import { type Entity } from '../kit/manifest-shape.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { pyStrip } from '../scrub.js';
+import { pyStrip } from '../kit/scrub.js';
 
 type JsonObject = Record<string, unknown>;
 

@@ -6,12 +6,12 @@
  * have no place in an L5 manifest and are not exported. Beyond the engine, which reads only
  * `~/claude-memory/memory.jsonl` inside claude-code; docs/participants.md.
  */
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
-import { readGraph } from '../knowledge-graph.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import { mergeEntities, orderedEntity } from '../rows.js';
-import { exportStamp } from '../stamp.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { readGraph } from '../kit/knowledge-graph.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import { mergeEntities, orderedEntity } from '../kit/rows.js';
+import { exportStamp } from '../kit/stamp.js';
 import { memoryFileCandidates } from './locate.js';
 
 const MCP_MEMORY_ID = 'mcp-memory';

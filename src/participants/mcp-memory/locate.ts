@@ -9,8 +9,8 @@
  * Codex (`~/.codex/config.toml`).
  */
 import path from 'node:path';
-import type { ExportEnvironment } from '../participant.js';
-import type { SourceReader } from '../source-reader.js';
+import type { ExportEnvironment } from '../kit/participant.js';
+import type { SourceReader } from '../kit/source-reader.js';
 
 /** The server's package, as a host config names it in `args` (or its bin in `command`). */
 const SERVER_PACKAGE = /@modelcontextprotocol\/server-memory|(?:^|[/\\])mcp-server-memory(?:\.cmd)?$/;

@@ -5,8 +5,8 @@
  */
 import { truthy } from '../../core/python-str.js';
 import { redactSecrets } from '../../core/trust/redaction.js';
-import { PyFloat } from '../python-json.js';
-import { boundText, pyStrip } from '../scrub.js';
+import { PyFloat } from '../kit/python-json.js';
+import { boundText, pyStrip } from '../kit/scrub.js';
 
 /** The first OpenClaw version this export reads (the engine's: 2026.1.29). */
 export const MIN_VERSION: readonly number[] = [2026, 1, 29];

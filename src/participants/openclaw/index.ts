@@ -9,12 +9,12 @@
  */
 import { BourdonError, type ErrorCode } from '../../core/errors.js';
 import { plural } from '../../core/store/words.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import { isoInstant } from '../../core/native/python-dates.js';
-import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
-import { NestedTooDeep, parsePythonJson, PyFloat } from '../python-json.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../kit/rows.js';
+import { NestedTooDeep, parsePythonJson, PyFloat } from '../kit/python-json.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import { handshakeProblem } from './handshake.js';
 import { InstanceClient, InstanceUnreachable } from './http.js';
 import { INSECURE_VARIABLE, instanceSettings, shownUrl, tokenOf, type InstanceSettings } from './settings.js';

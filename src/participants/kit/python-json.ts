@@ -6,7 +6,7 @@
  * as bigint; core/python-str.ts's `pyStr` and `truthy` understand both. A text without any such
  * number is read by JSON.parse itself (the common case costs one scan).
  */
-import { PyFloat } from '../core/python-str.js';
+import { PyFloat } from '../../core/python-str.js';
 
 export { PyFloat };
 

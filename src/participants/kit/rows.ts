@@ -2,7 +2,7 @@
  * The rows participants build (entities, sessions), the engine's merge of entity lists from
  * several sources, and the person types that make an entity private.
  */
-import { compareCodePoints } from '../core/native/python-values.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
 import { ENTITY_KEYS, SESSION_KEYS } from './manifest-shape.js';
 import { pyStrip } from './scrub.js';
 

@@ -3,8 +3,8 @@
  * first H1, the first paragraph (Python's str() and truthiness of frontmatter values are the
  * core root's python-str.ts; conformance/participants/README.md, "Frontmatter").
  */
-import { pyStr, truthy } from '../core/python-str.js';
-import { parseYaml11LikePyYaml } from '../core/store/yaml.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
 import { pyStrip } from './scrub.js';
 
 /** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */

@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { compareCodePoints } from '../core/native/python-values.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
 import {
   confinedDatabaseFiles,
   confinedPath,
@@ -32,11 +32,11 @@ import {
   specialKind,
   warnIfSpecial,
   within,
-} from '../core/native/confined-reads.js';
-import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
+} from '../../core/native/confined-reads.js';
+import { openReadOnly, type ReadOnlyDatabase } from '../../core/native/sqlite.js';
 import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
-import { errnoOf } from '../core/errors.js';
+import { errnoOf } from '../../core/errors.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;

@@ -35,7 +35,7 @@ export const ENTITY_KEYS = [
 ] as const;
 
 /** An entity as a participant writes it: the L5 model's (core/store/model.ts). */
-export type { WrittenEntity as Entity } from '../core/store/model.js';
+export type { WrittenEntity as Entity } from '../../core/store/model.js';
 
 /** `source` with only `keys`, in that order, leaving out undefined, null and empty-list values. */
 export function shaped(source: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
