@@ -61,7 +61,7 @@ async function exported(
   extra: Partial<ExportEnvironment> = {},
 ): Promise<{ manifest: Manifest; warnings: readonly string[] }> {
   const result = await participant.export(exportEnvironment(home, extra));
-  return { manifest: result.manifest as Manifest, warnings: result.warnings };
+  return { manifest: result.manifest as unknown as Manifest, warnings: result.warnings };
 }
 
 const names = (rows: Row[] | undefined) => (rows ?? []).map((row) => row.name);

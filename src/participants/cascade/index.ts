@@ -10,7 +10,7 @@ import { SourceReader } from '../kit/source-reader.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
 import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
 import { isMapping, truthyText } from '../kit/markdown.js';
-import { manifestOf } from '../kit/manifest-shape.js';
+import { assembleManifest, type Entity, type PassedRow, type Session } from '../kit/manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport } from '../kit/participant.js';
 import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../kit/scrub.js';
 import {
@@ -74,12 +74,7 @@ function labelledPrivate(item: Record<string, unknown>): boolean {
   return typeof item.visibility === 'string' && item.visibility.trim().toLowerCase() === 'private';
 }
 
-function entityOf(
-  item: unknown,
-  index: number,
-  reader: SourceReader,
-  file: string,
-): Record<string, unknown> | undefined {
+function entityOf(item: unknown, index: number, reader: SourceReader, file: string): PassedRow<Entity> | undefined {
   const name = entityName(item);
   if (name === undefined || !isMapping(item) || labelledPrivate(item)) return undefined;
   const at = (field: string): FieldAt => ({ reader, file, field: `entities[${index}].${field}` });
@@ -110,12 +105,7 @@ function beforeSince(date: string, since: Date | undefined): boolean {
   return day !== undefined && Date.parse(`${day}T00:00:00Z`) < since.getTime();
 }
 
-function sessionOf(
-  item: unknown,
-  index: number,
-  reader: SourceReader,
-  file: string,
-): Record<string, unknown> | undefined {
+function sessionOf(item: unknown, index: number, reader: SourceReader, file: string): PassedRow<Session> | undefined {
   const date = sessionDate(item);
   if (date === undefined || !isMapping(item)) return undefined;
   const list = (field: string) =>
@@ -133,8 +123,8 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
   const reader = new SourceReader([environment.home]);
   const file = memoryPath(environment);
   const meta = readConventionMemory(reader, file, cascadeFrontMatter);
-  const entities: Record<string, unknown>[] = [];
-  const sessions: Record<string, unknown>[] = [];
+  const entities: PassedRow<Entity>[] = [];
+  const sessions: PassedRow<Session>[] = [];
   if (meta) {
     pyItems(meta.entities, { reader, file, field: 'entities' }).forEach((item, index) => {
       const entity = entityOf(item, index, reader, file);
@@ -145,7 +135,7 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
       if (session && !beforeSince(String(session.date), environment.sinceInstant)) sessions.push(session);
     });
   }
-  const manifest = manifestOf({
+  const manifest = assembleManifest({
     agent: { id: AGENT_ID, type: 'code-assistant', role_narrative: ROLE_NARRATIVE },
     now: environment.now,
     capabilities: CAPABILITIES,

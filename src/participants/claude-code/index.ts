@@ -8,10 +8,9 @@
 import path from 'node:path';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { modifiedAt, SourceReader } from '../kit/source-reader.js';
-import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import { assembleManifest, PRIVATE_TAGS } from '../kit/manifest-shape.js';
 import { readGraph } from '../kit/knowledge-graph.js';
-import { mergeEntities, orderedEntity, orderedSession } from '../kit/rows.js';
-import { exportStamp } from '../kit/stamp.js';
+import { mergeEntities } from '../kit/rows.js';
 import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
 
 const CLAUDE_CODE_ID = 'claude-code';
@@ -95,8 +94,7 @@ export const claudeCodeParticipant: Participant = {
     const sessions = found.brain ? readBrainLog(reader, found.brain, environment.since) : [];
     const entities = mergeEntities([memory, graph, projects]);
 
-    const manifest: Record<string, unknown> = {
-      spec_version: '0.1',
+    const manifest = assembleManifest({
       agent: {
         id: CLAUDE_CODE_ID,
         type: 'code-assistant',
@@ -104,12 +102,13 @@ export const claudeCodeParticipant: Participant = {
         spec_version_compat: '>=0.1',
         role_narrative: ROLE_NARRATIVE,
       },
-      last_updated: exportStamp(environment.now),
+      now: environment.now,
       capabilities,
-      recent_sessions: sessions.map(orderedSession),
-      known_entities: entities.map(orderedEntity),
-      visibility_policy: { default: 'public', private_tags: [...PRIVATE_TAGS], team_tags: TEAM_TAGS },
-    };
+      sessions,
+      entities,
+      policy: { default: 'public', private_tags: [...PRIVATE_TAGS], team_tags: TEAM_TAGS },
+      emptyLists: 'write',
+    });
     return { manifest, sources: found.statuses, warnings: reader.warnings };
   },
 };

@@ -4,7 +4,7 @@
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
 import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
-import type { WrittenEntity, WrittenSession } from '../../core/store/model.js';
+import type { Entity as KitEntity, Session as KitSession } from '../kit/manifest-shape.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
@@ -21,8 +21,8 @@ import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
 import { codePointLength, compareCodePoints, dedupe, lowerKey, pyRegex, strip } from './text.js';
 
-/** An entity as this participant builds it: the L5 model's written entity, with the keys it always sets. */
-export type Entity = WrittenEntity & {
+/** An entity as this participant builds it: the kit's (core's written entity), with the keys it always sets. */
+export type Entity = KitEntity & {
   type: string;
   summary?: string;
   aliases: string[];
@@ -30,8 +30,8 @@ export type Entity = WrittenEntity & {
   visibility: 'team';
 };
 
-/** A session as this participant builds it: the L5 model's written session, with the keys it always sets. */
-export type Session = WrittenSession & {
+/** A session as this participant builds it: the kit's (core's written session), with the keys it always sets. */
+export type Session = KitSession & {
   cwd?: string;
   project_focus: string[];
   key_actions: string[];

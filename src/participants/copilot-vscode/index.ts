@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { SourceReader, modifiedAt } from '../kit/source-reader.js';
 import { slice } from '../kit/markdown.js';
-import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../kit/manifest-shape.js';
+import { assembleManifest, PRIVATE_TAGS, type Entity, type Policy, type Session } from '../kit/manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { pyStr, truthy } from '../../core/python-str.js';
@@ -29,9 +29,9 @@ const CAPABILITIES = [
   'memory-tool',
   'workspace-scoped',
 ];
-const POLICY = {
+const POLICY: Policy = {
   default: 'team',
-  private_tags: PERSONAL_PRIVATE_TAGS,
+  private_tags: PRIVATE_TAGS,
   team_tags: ['copilot-vscode', 'copilot', 'vscode', 'workspace'],
 };
 const CHAT_FOLDER = 'GitHub.copilot-chat';
@@ -158,7 +158,7 @@ function readTranscript(reader: SourceReader, file: string): Transcript | undefi
   return lines === 0 ? undefined : transcript;
 }
 
-function sessionOf(transcript: Transcript): Record<string, unknown> {
+function sessionOf(transcript: Transcript): Session {
   const actions: string[] = [];
   if (transcript.firstMessage !== undefined) actions.push(scrubNativeText(transcript.firstMessage));
   if (transcript.turns > 0) actions.push(`turns: ${transcript.turns}`);
@@ -172,11 +172,7 @@ function sessionOf(transcript: Transcript): Record<string, unknown> {
  * extension; summary = its first three `- ` bullets (nested ones too), joined with `; `, scrubbed.
  * A blank note gives none.
  */
-function memoryEntity(
-  reader: SourceReader,
-  file: string,
-  parts: readonly string[],
-): Record<string, unknown> | undefined {
+function memoryEntity(reader: SourceReader, file: string, parts: readonly string[]): Entity | undefined {
   const bullets: string[] = [];
   let blank = true;
   for (const line of reader.strippedLines(file)) {
@@ -201,7 +197,7 @@ function memoryEntity(
 }
 
 /** The slash commands that open transcripts (`/explain …`), the 10 most used, ties by first use. */
-function commandEntities(transcripts: readonly Transcript[]): Record<string, unknown>[] {
+function commandEntities(transcripts: readonly Transcript[]): Entity[] {
   const counts = new Map<string, number>();
   for (const transcript of transcripts) {
     const command = /^\/(\S+)/u.exec(slice(transcript.firstMessage ?? '', COMMAND_WINDOW))?.[1];
@@ -242,7 +238,7 @@ export async function exportCopilotVscode(
   const folders = chatFolders(reader, storage);
 
   const transcripts: Transcript[] = [];
-  const memories: Record<string, unknown>[] = [];
+  const memories: Entity[] = [];
   for (const folder of folders) {
     const dir = path.join(folder, 'transcripts');
     for (const name of reader.list(dir, { order: 'listing' })) {
@@ -261,7 +257,7 @@ export async function exportCopilotVscode(
   const since = environment.since;
   const sessions = sorted.map(sessionOf).filter((session) => !(since && session.date && session.date < since));
 
-  const manifest = manifestOf({
+  const manifest = assembleManifest({
     agent: {
       id: AGENT_ID,
       type: 'code-assistant',

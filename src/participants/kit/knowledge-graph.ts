@@ -6,7 +6,8 @@
  */
 import type { SourceReader } from './source-reader.js';
 import { cut } from './markdown.js';
-import { isPersonType, type EntityRow } from './rows.js';
+import type { Entity } from './manifest-shape.js';
+import { isPersonType } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
 const GRAPH_REDACTED = '[redacted -- contains credential-like content]';
@@ -31,7 +32,7 @@ function entityType(value: unknown): string | undefined {
 }
 
 /** One graph line as an entity, or null when it is not an entity line with a non-empty name. */
-export function graphEntity(line: string): EntityRow | null {
+export function graphEntity(line: string): Entity | null {
   if (!line.trim()) return null;
   let record: unknown;
   try {
@@ -51,7 +52,7 @@ export function graphEntity(line: string): EntityRow | null {
     parts.push(graphLooksLikeCredential(observation) ? GRAPH_REDACTED : observation);
   }
   const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
-  const entity: EntityRow = { name };
+  const entity: Entity = { name };
   if (type) entity.type = type;
   // Cut, then stripped, as the engine's graph reader does (blank observations leave no summary).
   const summary = cut(parts.join(' | '), SUMMARY_CHARS);
@@ -69,8 +70,8 @@ export function graphEntity(line: string): EntityRow | null {
 export const MAX_GRAPH_ENTITIES = 5_000;
 
 /** The entities of a graph file, in file order: the newest MAX_GRAPH_ENTITIES, the rest named in a warning. */
-export function readGraph(reader: SourceReader, file: string): EntityRow[] {
-  let entities: EntityRow[] = [];
+export function readGraph(reader: SourceReader, file: string): Entity[] {
+  let entities: Entity[] = [];
   let seen = 0;
   for (const line of reader.jsonlLines(file)) {
     const entity = graphEntity(line);

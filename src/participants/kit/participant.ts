@@ -3,6 +3,7 @@
  * given. A participant only reads its agent's files and returns a manifest; filtering at an
  * access level, redaction and writing into the library are the export runner's job, once for all.
  */
+import type { Manifest } from './manifest-shape.js';
 
 /** Where and when an export runs: everything a participant may read from its surroundings. */
 export interface ExportEnvironment {
@@ -38,12 +39,12 @@ export interface SourceStatus {
   readonly problem?: string;
 }
 
-/** A manifest as plain data, in the engine's key order, before any access filter. */
+/** A manifest as plain data, as the runner filters and writes it (a participant returns a `Manifest`). */
 export type ManifestData = Record<string, unknown>;
 
 export interface ParticipantExport {
   /** undefined when the participant found nothing to export (no manifest is written). */
-  readonly manifest: ManifestData | undefined;
+  readonly manifest: Manifest | undefined;
   readonly sources: readonly SourceStatus[];
   /** One-line reasons for sources skipped or partly read; the export still succeeds. */
   readonly warnings: readonly string[];
