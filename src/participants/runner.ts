@@ -12,7 +12,8 @@ import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, codeOf, describeError, FAILURES } from '../core/errors.js';
 import { appendAudit, auditRecord } from '../core/trust/audit.js';
-import { parseCalendarDay, parseSince, sourceDateEpoch } from '../core/store/dates.js';
+import { parseSince, sourceDateEpoch } from '../core/store/dates.js';
+import { sinceOf } from './kit/since.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { SerialiseRefused, serialiseManifest } from '../core/writes/writes.js';
@@ -42,21 +43,6 @@ function exportClock(env: Env, now: () => Date = () => new Date()): Date {
 }
 
 /**
- * The instant `--since` names, for the participants that compare instants (cascade): a date is
- * its midnight UTC, a time without an offset is read as UTC. undefined when `value` is not a
- * day or an ISO time.
- */
-export function sinceInstant(value: string | undefined): Date | undefined {
-  if (value === undefined || !parseCalendarDay(value.trim())) return undefined;
-  let text = value.trim().replace(' ', 'T');
-  const zone = /(?:Z|[+-]\d{2}:?\d{2})$/.exec(text);
-  if (text.includes('T') && !zone) text += 'Z';
-  else if (zone && /^[+-]\d{4}$/.test(zone[0])) text = `${text.slice(0, -2)}:${text.slice(-2)}`;
-  const moment = Date.parse(text);
-  return Number.isNaN(moment) ? undefined : new Date(moment);
-}
-
-/**
  * The environment a participant reads from: this process's, with the export's clock and name.
  * `since` is read by the one `--since` grammar (dates.ts `parseSince`): a day or an ISO time as
  * written, or a relative form (`7d`) as the day it names by the export's clock.
@@ -71,9 +57,7 @@ export function exportEnvironment(env: Env, options: { since?: string; cwd?: str
     cwd: options.cwd ?? process.cwd(),
     now,
     hostname: named ? named : os.hostname(),
-    since: since === undefined ? undefined : (parseCalendarDay(since) ?? undefined),
-    sinceText: since,
-    sinceInstant: sinceInstant(since),
+    since: sinceOf(since),
     platform: process.platform,
   };
 }

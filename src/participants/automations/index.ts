@@ -6,6 +6,7 @@
  */
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { sinceRules, type Since } from '../kit/since.js';
 import {
   assembleManifest,
   type Entity,
@@ -43,12 +44,10 @@ interface AutomationRun {
   readonly run: Run;
 }
 
-/** The runs on or after `since`, newest first: by (date, id) descending, ties in automation then file order. */
-function keptRuns(automations: readonly Automation[], since: string | undefined): AutomationRun[] {
+/** The runs `--since` keeps (`keepDay`), newest first: by (date, id) descending, ties in automation then file order. */
+function keptRuns(automations: readonly Automation[], since: Since): AutomationRun[] {
   const runs = automations.flatMap((automation) =>
-    automation.runs
-      .filter((run) => !since || compareCodePoints(run.date, since) >= 0)
-      .map((run) => ({ automation, run })),
+    automation.runs.filter((run) => since.keepDay(run.date)).map((run) => ({ automation, run })),
   );
   // Array.prototype.sort is stable: equal keys keep their order.
   return runs.sort(
@@ -253,7 +252,7 @@ async function exportAutomations(
     return { manifest, sources: [source], warnings: reader.warnings };
   }
   const automations = readAutomations(reader, source.path, STYLES[variant.style].filter);
-  const runs = keptRuns(automations, environment.since);
+  const runs = keptRuns(automations, sinceRules(environment));
   const built = build(automations, runs, { variant, reader, signals: compileSignals(variant.signals) });
   return { manifest: manifestOf(variant, environment, built), sources: [source], warnings: reader.warnings };
 }

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { SourceReader } from '../kit/source-reader.js';
-import { isoCalendarDate } from '../../core/native/python-dates.js';
+import { sinceRules } from '../kit/since.js';
 import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
 import { isMapping, truthyText } from '../kit/markdown.js';
 import { assembleManifest, type Entity, type PassedRow, type Session } from '../kit/manifest-shape.js';
@@ -98,13 +98,6 @@ function entityOf(item: unknown, index: number, reader: SourceReader, file: stri
   };
 }
 
-/** Whether a session dated `date` falls before `--since`: its ISO date's midnight UTC is earlier; a date that does not parse is kept. */
-function beforeSince(date: string, since: Date | undefined): boolean {
-  if (!since) return false;
-  const day = isoCalendarDate(date);
-  return day !== undefined && Date.parse(`${day}T00:00:00Z`) < since.getTime();
-}
-
 function sessionOf(item: unknown, index: number, reader: SourceReader, file: string): PassedRow<Session> | undefined {
   const date = sessionDate(item);
   if (date === undefined || !isMapping(item)) return undefined;
@@ -123,6 +116,7 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
   const reader = new SourceReader([environment.home]);
   const file = memoryPath(environment);
   const meta = readConventionMemory(reader, file, cascadeFrontMatter);
+  const since = sinceRules(environment);
   const entities: PassedRow<Entity>[] = [];
   const sessions: PassedRow<Session>[] = [];
   if (meta) {
@@ -132,7 +126,7 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
     });
     pyItems(meta.sessions, { reader, file, field: 'sessions' }).forEach((item, index) => {
       const session = sessionOf(item, index, reader, file);
-      if (session && !beforeSince(String(session.date), environment.sinceInstant)) sessions.push(session);
+      if (session && since.keepDayAtInstant(String(session.date))) sessions.push(session);
     });
   }
   const manifest = assembleManifest({

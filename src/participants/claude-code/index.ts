@@ -11,6 +11,7 @@ import { modifiedAt, SourceReader } from '../kit/source-reader.js';
 import { assembleManifest, PRIVATE_TAGS } from '../kit/manifest-shape.js';
 import { readGraph } from '../kit/knowledge-graph.js';
 import { mergeEntities } from '../kit/rows.js';
+import { sinceRules } from '../kit/since.js';
 import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
 
 const CLAUDE_CODE_ID = 'claude-code';
@@ -91,7 +92,7 @@ export const claudeCodeParticipant: Participant = {
     const memory = found.memoryDirs.flatMap((dir) => readMemoryFolder(reader, dir));
     const graph = found.graph ? readGraph(reader, found.graph) : [];
     const projects = found.brain ? readBrainProjects(reader, found.brain) : [];
-    const sessions = found.brain ? readBrainLog(reader, found.brain, environment.since) : [];
+    const sessions = found.brain ? readBrainLog(reader, found.brain, sinceRules(environment)) : [];
     const entities = mergeEntities([memory, graph, projects]);
 
     const manifest = assembleManifest({

@@ -9,6 +9,7 @@ import { pyStr, truthy } from '../../core/python-str.js';
 import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../kit/markdown.js';
 import type { Entity, Session } from '../kit/manifest-shape.js';
 import { isPersonType } from '../kit/rows.js';
+import type { Since } from '../kit/since.js';
 
 const SUMMARY_CHARS = 500;
 const KEY_ACTION_CHARS = 250;
@@ -98,8 +99,8 @@ export function readBrainProjects(reader: SourceReader, brain: string): Entity[]
   return entities;
 }
 
-/** The brain's dated logs as sessions: newest first, at most 100, none before `since`. */
-export function readBrainLog(reader: SourceReader, brain: string, since: string | undefined): Session[] {
+/** The brain's dated logs as sessions: newest first, at most 100, those `--since` keeps (`keepDay`). */
+export function readBrainLog(reader: SourceReader, brain: string, since: Since): Session[] {
   const log = path.join(brain, 'LOG');
   const dated: { date: string; name: string }[] = [];
   for (const name of reader.list(log)) {
@@ -111,7 +112,7 @@ export function readBrainLog(reader: SourceReader, brain: string, since: string 
   const sessions: Session[] = [];
   for (const { date, name } of dated) {
     if (sessions.length >= MAX_LOG_SESSIONS) break;
-    if (since !== undefined && date < since) continue;
+    if (!since.keepDay(date)) continue;
     const file = path.join(log, name);
     if (!reader.isFile(file)) continue;
     const text = reader.readText(file) ?? '';

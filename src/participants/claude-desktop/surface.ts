@@ -21,6 +21,7 @@ import type {
 } from '../kit/participant.js';
 import { addProjectHints } from '../kit/project-hints.js';
 import { assembleManifest, PRIVATE_TAGS, type Entity, type Session } from '../kit/manifest-shape.js';
+import { sinceRules } from '../kit/since.js';
 import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import { posixName, pyFloatOf, utcDateOfEpoch } from '../kit/values.js';
 
@@ -273,10 +274,8 @@ export function desktopSurfaceParticipant<Extra>(surface: Surface<Extra>): Parti
     const conversations = stateFiles(reader, store)
       .map((file) => readConversation(surface, reader, file))
       .filter((conversation): conversation is Conversation<Extra> => conversation !== undefined);
-    const since = environment.since;
-    const kept = conversations
-      .filter((conversation) => since === undefined || conversation.date === '' || conversation.date >= since)
-      .sort(byDateThenId);
+    const since = sinceRules(environment);
+    const kept = conversations.filter((conversation) => since.keepDayOrUndated(conversation.date)).sort(byDateThenId);
     const manifest = assembleManifest({
       agent: {
         id: surface.agentId,

@@ -5,6 +5,7 @@
  */
 import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
 import type { Entity as KitEntity, Session as KitSession } from '../kit/manifest-shape.js';
+import type { Since } from '../kit/since.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
@@ -46,7 +47,7 @@ export interface DeriveInput {
   readonly codexHome: string | undefined;
   readonly platform: NodeJS.Platform;
   /** `YYYY-MM-DD`: sessions before it are left out. */
-  readonly since: string | undefined;
+  readonly since: Since;
 }
 
 /** Entities keyed by (type, lower-cased name); a second one with the same key merges into the first. */
@@ -188,7 +189,7 @@ export function derive(input: DeriveInput): { sessions: Session[]; entities: Ent
   const sessions: Session[] = [];
   for (const record of records) {
     if (!isCalendarDate(record.date)) continue;
-    if (input.since !== undefined && compareCodePoints(record.date, input.since) < 0) continue;
+    if (!input.since.keepDay(record.date)) continue;
     const project = picker.pick(record.cwd, record.threadName, memory.threads.get(record.id));
     const inMemories = isMemoryCwd(record.cwd);
     const session: Session = {

@@ -5,6 +5,7 @@
  * sources, rules and the differences from the engine.
  */
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { sinceRules } from '../kit/since.js';
 import { derive } from './entities.js';
 import { AGENT_ID, assembleManifest } from './manifest.js';
 import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';
@@ -56,7 +57,7 @@ async function exportCodex(environment: ExportEnvironment): Promise<ParticipantE
     home: where.home,
     codexHome: where.codexHome,
     platform: where.platform,
-    since: environment.since,
+    since: sinceRules(environment),
   });
   const manifest = assembleManifest({
     hostname: environment.hostname,

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import type { SqlValue } from 'sql.js';
 import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { boundText, scrubNativeText } from '../kit/scrub.js';
 import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../kit/sqlite.js';
@@ -228,7 +229,8 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
   if (db) {
     try {
       const query = querier(db, file, (message) => reader.warn(message));
-      const since = environment.since ? [`${environment.since}T00:00:00+00:00`] : [];
+      const dayStart = sinceRules(environment).dayStart();
+      const since = dayStart === undefined ? [] : [dayStart];
       rows = query(
         'sessions',
         'SELECT id, cwd, repository, branch, summary, created_at, updated_at FROM sessions' +

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import { slice } from '../kit/markdown.js';
 import { assembleManifest, PRIVATE_TAGS, type Entity, type Policy, type Session } from '../kit/manifest-shape.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
@@ -254,8 +255,8 @@ export async function exportCopilotVscode(
   }
   // Newest start first, as text; the sort is stable, so ties keep listing order; undated ('') last.
   const sorted = [...transcripts].sort((a, b) => compareCodePoints(b.startTime, a.startTime));
-  const since = environment.since;
-  const sessions = sorted.map(sessionOf).filter((session) => !(since && session.date && session.date < since));
+  const since = sinceRules(environment);
+  const sessions = sorted.map(sessionOf).filter((session) => since.keepDayOrUndated(session.date));
 
   const manifest = assembleManifest({
     agent: {

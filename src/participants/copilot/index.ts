@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { SourceReader } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import { parseNote, isMapping, truthyText } from '../kit/markdown.js';
 import {
@@ -99,11 +100,11 @@ async function exportCopilot(environment: ExportEnvironment): Promise<Participan
       const entity = entityOf(item, index, at);
       if (entity) entities.push(entity);
     });
-    const since = environment.since;
+    const since = sinceRules(environment);
     pyItems(meta.sessions, at('sessions')).forEach((item, index) => {
       const session = sessionOf(item, index, at);
       // The 10-character date compared as text: `2026-4-2` and `April 20` are kept.
-      if (session && !(since && String(session.date) < since)) sessions.push(session);
+      if (session && since.keepDay(String(session.date))) sessions.push(session);
     });
   }
   const manifest = assembleManifest({

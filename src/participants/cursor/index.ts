@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import type { ReadOnlyDatabase } from '../kit/sqlite.js';
 import { assembleManifest, type Entity, type Policy, SPEC_VERSION, federationFilter } from '../kit/manifest-shape.js';
@@ -179,8 +180,8 @@ async function exportCursor(environment: ExportEnvironment): Promise<Participant
     seen.add(key);
     entities.push(entity);
   }
-  const since = environment.since;
-  const sessions = sortSessions(read).filter((session) => !since || session.date >= since);
+  const since = sinceRules(environment);
+  const sessions = sortSessions(read).filter((session) => since.keepDay(session.date));
   const manifest = assembleManifest({
     agent: { id: AGENT_ID, type: 'code-assistant', spec_version_compat: SPEC_VERSION, role_narrative: ROLE_NARRATIVE },
     now: environment.now,

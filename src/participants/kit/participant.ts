@@ -4,6 +4,7 @@
  * access level, redaction and writing into the library are the export runner's job, once for all.
  */
 import type { Manifest } from './manifest-shape.js';
+import type { Since } from './since.js';
 
 /** Where and when an export runs: everything a participant may read from its surroundings. */
 export interface ExportEnvironment {
@@ -17,12 +18,11 @@ export interface ExportEnvironment {
   readonly now: Date;
   /** This machine's name: BOURDON_LOCAL_NAME when set, else the OS hostname. */
   readonly hostname: string;
-  /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
-  readonly since?: string;
-  /** `--since` as given (trimmed), for a participant that compares instants rather than days (openclaw). */
-  readonly sinceText?: string;
-  /** The instant `--since` names (a date is its midnight UTC; a time without an offset is UTC). */
-  readonly sinceInstant?: Date;
+  /**
+   * `--since` (a relative form already the day it names), or undefined for no bound: one value,
+   * whose named rules (`keepDay`, `keepInstant`, …: since.ts) each participant cuts its rows with.
+   */
+  readonly since?: Since;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }

@@ -11,8 +11,8 @@ import { BourdonError, type ErrorCode } from '../../core/errors.js';
 import { plural } from '../../core/store/words.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { isoInstant } from '../../core/native/python-dates.js';
 import { assembleManifest, type Entity, type Session } from '../kit/manifest-shape.js';
+import { sinceRules, type Since } from '../kit/since.js';
 import { NestedTooDeep, parsePythonJson, PyFloat } from '../kit/python-json.js';
 import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import { handshakeProblem } from './handshake.js';
@@ -197,16 +197,7 @@ function entitiesOf(items: readonly Item[], warnings: string[]): Entity[] {
   return entities;
 }
 
-/** The instant sessions are cut at: `--since` as the instant it names (no offset: UTC). */
-function cutoffOf(environment: ExportEnvironment): number | undefined {
-  if (environment.sinceText !== undefined) {
-    const at = isoInstant(environment.sinceText);
-    if (at !== undefined) return at;
-  }
-  return environment.since === undefined ? undefined : Date.parse(`${environment.since}T00:00:00Z`);
-}
-
-function sessionsOf(items: readonly Item[], cutoff: number | undefined, warnings: string[]): Session[] {
+function sessionsOf(items: readonly Item[], since: Since, warnings: string[]): Session[] {
   const sessions: Session[] = [];
   for (const item of items) {
     if (sessions.length >= MAX_SESSIONS) break;
@@ -214,8 +205,7 @@ function sessionsOf(items: readonly Item[], cutoff: number | undefined, warnings
     const date = dated === undefined ? '' : pyStrip(pyStr(dated));
     if (!date) continue;
     // A date that does not parse is kept: only a known instant before the cutoff drops a session.
-    const at = cutoff === undefined ? undefined : isoInstant(date);
-    if (at !== undefined && cutoff !== undefined && at < cutoff) continue;
+    if (!since.keepInstant(date)) continue;
     const titled = firstTruthy(item, ['title', 'summary']);
     const action = titled === undefined ? '' : scrubNativeText(pyStr(titled));
     sessions.push({
@@ -234,7 +224,7 @@ async function exportOpenclaw(environment: ExportEnvironment): Promise<Participa
   const warnings: string[] = [];
   const sessions = sessionsOf(
     await listed(client, '/api/sessions', 'sessions', warnings),
-    cutoffOf(environment),
+    sinceRules(environment),
     warnings,
   );
   const entities = entitiesOf(await listed(client, '/api/memories', 'memories', warnings), warnings);
