@@ -116,15 +116,14 @@ function readTranscript(reader: SourceReader, file: string): Transcript | undefi
   };
   let lines = 0;
   const wrong = (what: string) => reader.warn(`${file}: ${what}; that line is skipped`);
-  for (const line of reader.strippedLines(file, TRANSCRIPT_LINES)) {
+  // Only the record types read are parsed: an assistant reply line is skipped as text.
+  const read = { lines: 'stripped', maxLines: TRANSCRIPT_LINES } as const;
+  for (const { value: record } of reader.jsonRecords(file, {
+    ...read,
+    accept: (line) => !line.startsWith('{') || READ_TYPE.test(line),
+  })) {
     lines += 1;
-    if (line === undefined || (line.startsWith('{') && !READ_TYPE.test(line))) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
+    if (record === undefined) continue;
     if (!isObject(record)) {
       wrong(`line ${lines} is JSON but not an object`);
       continue;

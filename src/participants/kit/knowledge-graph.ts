@@ -4,6 +4,7 @@
  * rules: person types and any observation that looks like a credential make an entity private.
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
+import { jsonValueOf } from './line-streams.js';
 import type { SourceReader } from './source-reader.js';
 import { cut } from './markdown.js';
 import type { Entity } from './manifest-shape.js';
@@ -33,14 +34,12 @@ function entityType(value: unknown): string | undefined {
 
 /** One graph line as an entity, or null when it is not an entity line with a non-empty name. */
 export function graphEntity(line: string): Entity | null {
-  if (!line.trim()) return null;
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
+  return line.trim() ? graphEntityOf(jsonValueOf(line)) : null;
+}
+
+/** One graph record (a line's JSON) as an entity, or null when it is not an entity with a non-empty name. */
+function graphEntityOf(record: unknown): Entity | null {
+  if (record === undefined || record === null || typeof record !== 'object' || Array.isArray(record)) return null;
   const fields = record as Record<string, unknown>;
   if (fields.type !== 'entity' || typeof fields.name !== 'string' || fields.name === '') return null;
   const name = fields.name;
@@ -73,8 +72,8 @@ export const MAX_GRAPH_ENTITIES = 5_000;
 export function readGraph(reader: SourceReader, file: string): Entity[] {
   let entities: Entity[] = [];
   let seen = 0;
-  for (const line of reader.jsonlLines(file)) {
-    const entity = graphEntity(line);
+  for (const { value } of reader.jsonRecords(file, { accept: (line) => line.trim() !== '' })) {
+    const entity = graphEntityOf(value);
     if (!entity) continue;
     seen += 1;
     entities.push(entity);

@@ -34,7 +34,16 @@ import {
   within,
 } from '../../core/native/confined-reads.js';
 import { openReadOnly, type ReadOnlyDatabase } from '../../core/native/sqlite.js';
-import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
+import {
+  jsonlLines,
+  jsonValueOf,
+  strippedLines,
+  universalLines,
+  type JsonRecord,
+  type JsonRecordOptions,
+  type OpenSource,
+} from './line-streams.js';
+import { pyStrip } from './scrub.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 import { errnoOf } from '../../core/errors.js';
 
@@ -292,6 +301,29 @@ export class SourceReader {
     const root = this.rootFor(file);
     const files = root === null ? undefined : confinedDatabaseFiles(file, root, this.warn);
     return files ? openReadOnly(file, files) : null;
+  }
+
+  /**
+   * The records of a JSONL file, one per line, each parsed once here (no participant parses a
+   * line itself): `value` is the line's JSON, or undefined when the line is not JSON, is not
+   * accepted, or was too long to read (the caps of line-streams.ts apply, each with a warning).
+   * `line` counts from 1 every line read, parsed or not. Nothing when the file cannot be read.
+   */
+  *jsonRecords(file: string, options: JsonRecordOptions = {}): Generator<JsonRecord> {
+    const { maxLines = Number.POSITIVE_INFINITY, strip = false, accept } = options;
+    const lines =
+      options.lines === 'stripped'
+        ? this.strippedLines(file, maxLines)
+        : options.lines === 'universal'
+          ? universalLines(this.jsonlLines(file), maxLines)
+          : this.jsonlLines(file);
+    let line = 0;
+    for (const raw of lines) {
+      line += 1;
+      if (line > maxLines) return;
+      const text = raw === undefined ? undefined : strip ? pyStrip(raw) : raw;
+      yield { line, value: text === undefined || (accept && !accept(text)) ? undefined : jsonValueOf(text) };
+    }
   }
 
   /** The lines of a JSONL file, one at a time (line-streams.ts); nothing when it cannot be read. */
