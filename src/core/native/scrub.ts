@@ -6,11 +6,11 @@
  * cuts, collapses and redacts exactly where the engine does.
  */
 
-/** Characters Python's `str.isspace()` (and `re`'s `\s`) accept: JavaScript's `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
-const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+import { codePointLength, codePointPrefix, PY_WHITESPACE as WS, pyRstrip, pyStrip } from './python-text.js';
+
+export { codePointLength, codePointPrefix, pyLstrip, pyRstrip, pyStrip } from './python-text.js';
+
 const WS_RUN = new RegExp(`[${WS}]+`, 'g');
-const LEADING_WS = new RegExp(`^[${WS}]+`);
-const TRAILING_WS = new RegExp(`[${WS}]+$`);
 
 /** Python's `\b` on str patterns: word characters are letters, digits and `_` in any script. */
 const WORD = '[\\p{L}\\p{N}_]';
@@ -34,21 +34,6 @@ const LINK_TEXT = '[link]';
 /** The engine's default cut for a native snippet. */
 const DEFAULT_SNIPPET_LIMIT = 180;
 
-/** Python's `str.strip()`. */
-export function pyStrip(value: string): string {
-  return value.replace(LEADING_WS, '').replace(TRAILING_WS, '');
-}
-
-/** Python's `str.lstrip()`. */
-export function pyLstrip(value: string): string {
-  return value.replace(LEADING_WS, '');
-}
-
-/** Python's `str.rstrip()`. */
-export function pyRstrip(value: string): string {
-  return value.replace(TRAILING_WS, '');
-}
-
 /** Python's `" ".join(value.split())`: whitespace runs become one space, ends trimmed. */
 export function collapseWhitespace(value: string): string {
   return pyStrip(value).replace(WS_RUN, ' ');
@@ -64,31 +49,6 @@ export function pySplit(value: string): string[] {
 /** True when the text names or holds a credential (the engine's list). */
 export function looksLikeCredential(value: string): boolean {
   return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(value));
-}
-
-/** The number of code points in `value` (Python's `len`). */
-export function codePointLength(value: string): number {
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
-/** The first `count` code points of `value` (Python's `value[:count]`). */
-export function codePointPrefix(value: string, count: number): string {
-  let end = 0;
-  for (let taken = 0; taken < count && end < value.length; taken++) {
-    const unit = value.charCodeAt(end);
-    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < value.length;
-    end += pair && value.charCodeAt(end + 1) >= 0xdc00 && value.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
-  }
-  return value.slice(0, end);
 }
 
 /** Cuts `value` to `limit` code points, the last `marker.length` of them being the marker. */

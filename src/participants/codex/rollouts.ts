@@ -6,6 +6,7 @@
  * head is scanned for concepts. A rollout can be 200 MB with 10 MB lines.
  */
 import { open } from 'node:fs/promises';
+import { jsonValueOf } from '../kit/line-streams.js';
 import { readHead } from './paths.js';
 import { codePointPrefix, dedupe, lowerKey, splitLines, strip } from './text.js';
 
@@ -38,13 +39,9 @@ interface Line {
 function parseRecord(line: string): JsonObject | undefined {
   const stripped = strip(line);
   if (!stripped) return undefined;
-  try {
-    const value: unknown = JSON.parse(stripped);
-    return isObject(value) ? value : undefined;
-  } catch {
-    // Malformed, or nested deeper than the parser's stack: skipped like any bad line.
-    return undefined;
-  }
+  // Malformed, or nested deeper than the parser's stack: skipped like any bad line.
+  const value = jsonValueOf(stripped);
+  return isObject(value) ? value : undefined;
 }
 
 async function* streamLines(file: string): AsyncGenerator<Line> {

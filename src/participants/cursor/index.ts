@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { SourceReader, modifiedAt } from '../kit/source-reader.js';
 import { sinceRules } from '../kit/since.js';
+import { jsonValueOf } from '../kit/line-streams.js';
 import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import type { ReadOnlyDatabase } from '../kit/sqlite.js';
 import { assembleManifest, type Entity, type Policy, SPEC_VERSION, federationFilter } from '../kit/manifest-shape.js';
@@ -83,11 +84,7 @@ function rowValue(value: unknown): unknown {
       .toString('utf8')
       .replace(/^\uFEFF/, '');
   else return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  return jsonValueOf(text);
 }
 
 /** Sessions from one database; a database that cannot be read adds a warning instead. */

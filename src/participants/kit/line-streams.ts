@@ -162,10 +162,15 @@ export interface JsonRecord {
   readonly value: unknown;
 }
 
-/** The JSON value of one line, or undefined when it is not JSON. The one place a JSONL line is parsed. */
+/** A JSON text's value; throws, with JSON.parse's message, when it is not JSON. The one place participants parse JSON text. */
+export function parseJsonText(text: string): unknown {
+  return JSON.parse(text) as unknown;
+}
+
+/** The JSON value of one line (or a value a database holds), or undefined when it is not JSON. */
 export function jsonValueOf(line: string): unknown {
   try {
-    return JSON.parse(line) as unknown;
+    return parseJsonText(line);
   } catch {
     return undefined;
   }

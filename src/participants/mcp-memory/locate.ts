@@ -8,6 +8,7 @@
  * `./.cursor/mcp.json`), VS Code (`./.vscode/mcp.json`, the user's `mcp.json`), Windsurf, and
  * Codex (`~/.codex/config.toml`).
  */
+import { jsonValueOf } from '../kit/line-streams.js';
 import path from 'node:path';
 import type { ExportEnvironment } from '../kit/participant.js';
 import type { SourceReader } from '../kit/source-reader.js';
@@ -83,12 +84,7 @@ function serverTables(config: Json): Json[] {
 function fromJsonConfig(reader: SourceReader, file: string): (string | null)[] {
   const text = reader.readText(file);
   if (text === null) return [];
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  const config = jsonValueOf(text);
   if (!isJson(config)) return [];
   const found: (string | null)[] = [];
   for (const table of serverTables(config)) {
