@@ -83,7 +83,9 @@ function pyDateTimeRepr(value: TomlDate): string {
   const text = pyDateTime(value);
   const parts =
     /^(?:(\d+)-(\d+)-(\d+))? ?(?:(\d+):(\d+):(\d+)(?:\.(\d+))?)?(?:([+-])(\d{2}):(\d{2}))?$/.exec(text) ?? [];
-  const [date, clock] = [parts.slice(1, 4), parts.slice(4, 8)].map((group) => group.map((n) => Number(n ?? 0)));
+  const numbers = (from: number, to: number) => parts.slice(from, to).map((n) => Number(n ?? 0));
+  const date = numbers(1, 4);
+  const clock = numbers(4, 8);
   // Seconds and microseconds are left out when zero (microseconds needs the seconds before it).
   const time = clock[3] ? clock : clock[2] ? clock.slice(0, 3) : clock.slice(0, 2);
   if (value.isDate()) return `datetime.date(${date.join(', ')})`;

@@ -52,10 +52,10 @@ export function splitRuns(text: string, filter: ActionFilter): Run[] {
   const runs: { date: string; lines: string[] }[] = [];
   for (const raw of pySplitLines(lastCodePoints(text, MEMORY_TAIL_CHARS))) {
     const line = pyRstrip(raw);
-    const header = HEADER.exec(pyStrip(line));
-    if (header) {
-      const suffix = pyStrip(line).slice(header[1].length).replace(SUFFIX_TRIM, '');
-      runs.push({ date: header[1], lines: suffix ? [suffix] : [] });
+    const date = HEADER.exec(pyStrip(line))?.[1];
+    if (date !== undefined) {
+      const suffix = pyStrip(line).slice(date.length).replace(SUFFIX_TRIM, '');
+      runs.push({ date, lines: suffix ? [suffix] : [] });
     } else runs.at(-1)?.lines.push(line);
   }
   return runs

@@ -34,12 +34,13 @@ function status(name: string, target: string, found: boolean): SourceStatus {
 }
 
 /** The brain folder: $CLAUDE_BRAIN if it is a folder, else ~/claude-brain/, else ./claude-brain/. */
-function brainCandidates(environment: ExportEnvironment): string[] {
-  const candidates: string[] = [];
+function brainCandidates(environment: ExportEnvironment): [string, ...string[]] {
+  const usual: [string, string] = [
+    path.join(environment.home, 'claude-brain'),
+    path.join(environment.cwd, 'claude-brain'),
+  ];
   const named = environment.env.CLAUDE_BRAIN;
-  if (named) candidates.push(path.resolve(environment.cwd, named));
-  candidates.push(path.join(environment.home, 'claude-brain'), path.join(environment.cwd, 'claude-brain'));
-  return candidates;
+  return named ? [path.resolve(environment.cwd, named), ...usual] : usual;
 }
 
 function locate(environment: ExportEnvironment, reader: SourceReader): Located {

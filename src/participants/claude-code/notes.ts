@@ -104,8 +104,8 @@ export function readBrainLog(reader: SourceReader, brain: string, since: Since):
   const log = path.join(brain, 'LOG');
   const dated: { date: string; name: string }[] = [];
   for (const name of reader.list(log)) {
-    const match = LOG_NAME.exec(name);
-    if (match) dated.push({ date: match[1], name });
+    const date = LOG_NAME.exec(name)?.[1];
+    if (date !== undefined) dated.push({ date, name });
   }
   // Newest date first; the names break ties, newest-looking first.
   dated.sort((a, b) => (a.date === b.date ? (a.name < b.name ? 1 : -1) : a.date < b.date ? 1 : -1));

@@ -13,7 +13,8 @@ import { discoverSources, locate, warnOnceInto } from './paths.js';
 import { collectSessionRecords, type SessionRecord } from './records.js';
 import { compareCodePoints } from './text.js';
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+const reason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n', 1).join('');
 
 /** Runs one phase; an unexpected failure becomes a warning and the phase's empty result. */
 async function guarded<T>(what: string, warnings: string[], fallback: T, run: () => Promise<T>): Promise<T> {

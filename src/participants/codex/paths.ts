@@ -122,7 +122,7 @@ export async function walkFiles(
 export function compareParts(a: readonly string[], b: readonly string[]): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
-    const order = compareCodePoints(a[i], b[i]);
+    const order = compareCodePoints(a[i] ?? '', b[i] ?? '');
     if (order !== 0) return order;
   }
   return a.length - b.length;

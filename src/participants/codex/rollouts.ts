@@ -75,7 +75,7 @@ async function* streamLines(file: string): AsyncGenerator<Line> {
           if (firstByte === -1) {
             let i = start;
             while (i < end && (chunk[i] === 0x20 || chunk[i] === 0x09 || chunk[i] === 0x0d)) i++;
-            if (i < end) firstByte = chunk[i];
+            if (i < end) firstByte = chunk[i] ?? -1;
           }
           pending += end - start;
           if (pending > MAX_LINE_BYTES) {
@@ -270,8 +270,8 @@ function filesInPatch(patch: string): string[] {
   for (const raw of splitLines(patch)) {
     const line = strip(raw);
     for (const pattern of [PATCH_FILE, PATCH_MOVE]) {
-      const match = pattern.exec(line);
-      if (match) files.push(strip(match[1]));
+      const file = pattern.exec(line)?.[1];
+      if (file !== undefined) files.push(strip(file));
     }
   }
   return dedupe(files, lowerKey);

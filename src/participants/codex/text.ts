@@ -27,8 +27,8 @@ const S = `[${WHITESPACE}]`;
 export function stripChars(text: string, chars: string): string {
   let start = 0;
   let end = text.length;
-  while (start < end && chars.includes(text[start])) start++;
-  while (end > start && chars.includes(text[end - 1])) end--;
+  while (start < end && chars.includes(text.charAt(start))) start++;
+  while (end > start && chars.includes(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
 

@@ -183,7 +183,7 @@ function memoryEntity(reader: SourceReader, file: string, parts: readonly string
     if (bullets.length === SUMMARY_BULLETS) break;
   }
   if (blank) return undefined;
-  const last = parts[parts.length - 1];
+  const last = parts.at(-1) ?? '';
   // Python's Path.suffix: the last `.part`, unless the name only starts with the dot (`.md`).
   const dot = last.lastIndexOf('.');
   const stem = dot > 0 ? last.slice(0, dot) : last;

@@ -59,8 +59,8 @@ export function pySplitLines(text: string): string[] {
 
 /** The text of the first `# ` heading line, or null. */
 export function firstH1(body: string): string | null {
-  const match = /^#[ \t]+(\S.*)$/m.exec(body);
-  return match ? pyStrip(match[1]) : null;
+  const heading = /^#[ \t]+(\S.*)$/m.exec(body)?.[1];
+  return heading === undefined ? null : pyStrip(heading);
 }
 
 /** A title cut at the first run of `-`, `—`, `–` or `:` followed by a space ("Orchard -- x" → "Orchard"). */

@@ -213,7 +213,7 @@ export class SourceReader {
     }
     let start = 0;
     // A window that starts inside a character starts at its next one (at most 3 continuation bytes).
-    if (read.size > read.bytes.length) while (start < 3 && (read.bytes[start] & 0xc0) === 0x80) start += 1;
+    if (read.size > read.bytes.length) while (start < 3 && ((read.bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;
     try {
       return normaliseNewlines(
         new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes.subarray(start)),

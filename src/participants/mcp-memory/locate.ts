@@ -106,13 +106,14 @@ function fromCodexToml(reader: SourceReader, file: string): (string | null)[] {
   const sections = text.split(/^(?=\[)/m);
   const byServer = new Map<string, string>();
   for (const section of sections) {
-    const header = /^\[mcp_servers\.("?)([^\]".]+)\1(\.env)?\]/.exec(section);
-    if (header) byServer.set(header[2], (byServer.get(header[2]) ?? '') + section);
+    const server = /^\[mcp_servers\.("?)([^\]".]+)\1(\.env)?\]/.exec(section)?.[2];
+    if (server !== undefined) byServer.set(server, (byServer.get(server) ?? '') + section);
   }
   for (const body of byServer.values()) {
     if (!/@modelcontextprotocol\/server-memory|mcp-server-memory/.test(body)) continue;
     const value = /MEMORY_FILE_PATH\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(body);
-    found.push(value ? (value[1] ?? value[2]).replace(/\\(.)/g, '$1') : null);
+    const written = value ? (value[1] ?? value[2]) : undefined;
+    found.push(written === undefined ? null : written.replace(/\\(.)/g, '$1'));
   }
   return found;
 }
