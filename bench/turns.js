@@ -99,7 +99,7 @@ const ms = (value) => `${value.toFixed(2)} ms`;
 
 const { LibraryStore } = await import(path.join(DIST, 'core', 'store', 'library.js'));
 const { createContext } = await import(path.join(DIST, 'core', 'context.js'));
-const { compileCodexTurn } = await import(path.join(DIST, 'core', 'operations', 'codex-turn.js'));
+const { compileCodexTurn } = await import(path.join(DIST, 'core', 'operations', 'codex-turn', 'compile.js'));
 const store = new LibraryStore(LIBRARY, { warn: () => {} });
 store.snapshot();
 const ctx = createContext(store, {

@@ -47,7 +47,7 @@ export {
   type RecognitionOutput,
   type DeeperContextOutput,
 } from './core/operations/prompt-reads.js';
-export { compileCodexTurn, type CompileTurnOutput } from './core/operations/codex-turn.js';
+export { compileCodexTurn, type CompileTurnOutput } from './core/operations/codex-turn/compile.js';
 export type { AnyAnswer } from './core/payload.js';
 export { exportAgents, type ExportAgentsOutput } from './core/operations/export.js';
 export { commitToFederation, type CommitOutput } from './core/writes/commit.js';

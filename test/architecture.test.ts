@@ -149,10 +149,10 @@ const PARTICIPANTS = path.join(SRC, 'participants');
 const KIT = path.join(PARTICIPANTS, 'kit');
 /**
  * The files at src/participants' root: the registry, and what runs an export around a
- * participant (the runner, its finish and secrets, the library write). They import the kit and
+ * participant (the runner, its finish and secrets). They import the kit and
  * the participant folders; neither imports them.
  */
-const PARTICIPANTS_ROOT_FILES = ['finish.ts', 'known-secrets.ts', 'library-write.ts', 'registry.ts', 'runner.ts'];
+const PARTICIPANTS_ROOT_FILES = ['finish.ts', 'known-secrets.ts', 'registry.ts', 'runner.ts'];
 
 describe('architecture: participants (src/participants)', () => {
   it('opens with a README saying what it owns and what it may import', () => {
@@ -478,5 +478,49 @@ describe('architecture: system errors', () => {
     expect(systemErrorOf(caught)).toMatchObject({ code: 'ENOENT', syscall: 'open', errno: expect.any(Number) });
     for (const value of [null, undefined, 'ENOENT', 42, new Error('plain'), { code: 7 }])
       expect(errnoOf(value)).toBeUndefined();
+  });
+});
+
+describe('architecture: the export write is one call into core (core/writes/export-write.ts)', () => {
+  /** What only the export write in core drives: the gate, the audit log, history, the merge, staging. */
+  const WRITE_MACHINERY =
+    /core\/(fs\/gate|trust\/audit|writes\/(history|history-writer|merge|staged-file|export-rows|export-stage))\.js$/;
+
+  it('no participant drives the write machinery itself: it hands the finished manifest to writeExport', () => {
+    const violations = sourceFiles(PARTICIPANTS).flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => WRITE_MACHINERY.test(spec))
+        .map((spec) => `${path.relative(REPO_ROOT, file)} imports ${spec}`),
+    );
+    expect(violations).toEqual([]);
+    const callers = sourceFiles(PARTICIPANTS).filter((file) =>
+      importsOf(file).some((spec) => spec.endsWith('core/writes/export-write.js')),
+    );
+    expect(callers.map((file) => path.relative(PARTICIPANTS, file))).toEqual(['runner.ts']);
+  });
+});
+
+describe('architecture: the Codex turn compiler (core/operations/codex-turn)', () => {
+  const TURN = path.join(CORE, 'operations', 'codex-turn');
+
+  it('lives in its own folder, which opens with a README naming each of its files', () => {
+    const text = fs.readFileSync(path.join(TURN, 'README.md'), 'utf8');
+    expect(text).toMatch(/^# codex-turn — /);
+    expect(text).toContain('May import');
+    for (const file of sourceFiles(TURN)) expect(text, file).toContain(`\`${path.basename(file)}\``);
+    const loose = fs.readdirSync(path.join(CORE, 'operations')).filter((name) => /^(turn-|codex-turn\.)/.test(name));
+    expect(loose).toEqual([]);
+  });
+
+  it('the rest of src imports only its entry, compile.ts', () => {
+    const entry = path.join(TURN, 'compile.ts');
+    const violations = sourceFiles(SRC)
+      .filter((file) => !file.startsWith(TURN + path.sep))
+      .flatMap((file) =>
+        importedFiles(file)
+          .filter((target) => target.startsWith(TURN + path.sep) && target !== entry)
+          .map((target) => `${path.relative(REPO_ROOT, file)} imports ${path.relative(REPO_ROOT, target)}`),
+      );
+    expect(violations).toEqual([]);
   });
 });

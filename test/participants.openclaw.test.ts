@@ -23,7 +23,7 @@ import { createContext } from '../src/core/context.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { stageCommit } from '../src/core/writes/staging.js';
-import { stageExportInLibrary } from '../src/participants/library-write.js';
+import { stageExport } from '../src/core/writes/export-stage.js';
 import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
 import { pyStr, truthy } from '../src/core/python-str.js';
@@ -528,7 +528,7 @@ describe('openclaw export: staging for review', () => {
   });
 });
 
-describe("stageExportInLibrary: a new export replaces its previous staged one, never the member's own staged rows", () => {
+describe("stageExport: a new export replaces its previous staged one, never the member's own staged rows", () => {
   it('keeps rows OpenClaw staged through commit_to_federation, drops rows only its previous export wrote', async () => {
     fs.mkdirSync(path.join(library, 'agents'), { recursive: true });
     const store = new LibraryStore(library, { warn: () => {} });
@@ -560,13 +560,13 @@ describe("stageExportInLibrary: a new export replaces its previous staged one, n
         }[]
       ).map((entity) => entity.name);
 
-    await stageExportInLibrary(operator, request(['Old export row']));
+    await stageExport(operator, request(['Old export row']));
     await stageCommit(member, { agent_id: 'openclaw', entities: [{ name: 'Staged by the member', summary: 'mine' }] });
-    const second = await stageExportInLibrary(operator, request(['Fresh export row']));
+    const second = await stageExport(operator, request(['Fresh export row']));
     expect(second.written).toBe(true);
     expect(second.kept.entities).toBe(1);
     expect(namesStaged().sort()).toEqual(['Fresh export row', 'Staged by the member']);
-    const same = await stageExportInLibrary(operator, request(['Fresh export row']));
+    const same = await stageExport(operator, request(['Fresh export row']));
     expect(same.written).toBe(false);
   });
 });

@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import type { OperationContext } from '../core/context.js';
 import { SINCE_FORMS } from '../core/store/dates.js';
+import { ACCESS_LEVELS } from '../core/trust/access.js';
 import type { LibraryView } from '../core/store/partial-store.js';
 
 /**
@@ -39,6 +40,28 @@ export type FlagSpec =
   | (FlagBase & { readonly type: 'since'; readonly parse: (text: string) => string });
 
 export { SINCE_FORMS };
+
+/** The level a read command reads at: every read command takes these two flags. */
+export const ACCESS_FLAGS = {
+  'access-level': {
+    type: 'string',
+    description:
+      'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
+    options: ACCESS_LEVELS,
+  },
+  'include-private': { type: 'boolean', description: 'Include private rows (same as --access-level private).' },
+} as const satisfies Readonly<Record<string, FlagSpec>>;
+
+/** The access flags as an operation's input: only what was given, so the operation's default applies. */
+export function accessArgs(flags: { 'access-level'?: string | undefined; 'include-private'?: boolean | undefined }): {
+  access_level?: string;
+  include_private?: boolean;
+} {
+  const out: { access_level?: string; include_private?: boolean } = {};
+  if (flags['access-level']) out.access_level = flags['access-level'];
+  if (flags['include-private']) out.include_private = true;
+  return out;
+}
 
 export interface ArgSpec {
   readonly name: string;

@@ -96,191 +96,193 @@ function commandLine(words: string[]): string {
   return words.map(shellWord).join(' ');
 }
 
+type HttpTarget = Extract<ServerTarget, { transport: 'http' }>;
+
+/** What a host's snippet says besides who it is for (HostSnippet without host, title and transport). */
+type SnippetBody = Omit<HostSnippet, 'host' | 'title' | 'transport'>;
+
+/** How one host is configured: for a server it starts (stdio), and for one at a URL (http). */
+interface HostFormat {
+  stdio(target: StdioTarget, name: string): SnippetBody;
+  http(target: HttpTarget, name: string): SnippetBody;
+}
+
+/** The header value a host expands from the variable holding the token (`${VAR}`, `${env:VAR}`). */
+const bearerOf = (variable: string) => ({ Authorization: `Bearer \${${variable}}` });
+
+const claudeCode: HostFormat = {
+  stdio: (target, name) => ({
+    format: 'json',
+    file: '.mcp.json at the project root (shared with the team), or run the command for your user only',
+    text: json({ mcpServers: { [name]: { ...stdioEntry(target, true), env: target.env } } }),
+    command: commandLine([
+      'claude',
+      'mcp',
+      'add',
+      ...envFlags('-e', target.env),
+      name,
+      '--',
+      target.command,
+      ...target.args,
+    ]),
+    notes: [],
+  }),
+  http: (target, name) => ({
+    format: 'json',
+    file: '.mcp.json at the project root',
+    text: json({ mcpServers: { [name]: { type: 'http', url: target.url, headers: bearerOf(target.tokenEnv) } } }),
+    command: commandLine([
+      'claude',
+      'mcp',
+      'add',
+      '--scope',
+      'project',
+      '--transport',
+      'http',
+      name,
+      target.url,
+      '--header',
+      `Authorization: Bearer \${${target.tokenEnv}}`,
+    ]),
+    notes: [
+      `Claude Code expands \${${target.tokenEnv}} from its environment when it connects: export ${target.tokenEnv} before starting it.`,
+    ],
+  }),
+};
+
+/** The stdio snippet of a host that reads `{"mcpServers": {name: {command, args, env}}}` from `file` and has no command. */
+function mcpServersStdio(file: string): HostFormat['stdio'] {
+  return (target, name) => ({
+    format: 'json',
+    file,
+    text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
+    command: null,
+    notes: [],
+  });
+}
+
+const CLAUDE_DESKTOP_FILE =
+  'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
+
+const claudeDesktop: HostFormat = {
+  stdio: mcpServersStdio(CLAUDE_DESKTOP_FILE),
+  // Stdio only: the URL is reached through our own bridge, given the token in its env block.
+  http: (target, name) => ({
+    format: 'json',
+    file: CLAUDE_DESKTOP_FILE,
+    text: json({
+      mcpServers: {
+        [name]: { ...target.bridge, env: { [BRIDGE_TOKEN_ENV]: `<paste the token from $${target.tokenEnv}>` } },
+      },
+    }),
+    command: null,
+    notes: [
+      'Claude Desktop starts local (stdio) servers only; `bourdon serve --url` bridges them to the URL (no third-party package sees the token).',
+      `It does not read your shell's variables: replace the placeholder with the token, and keep the file private (chmod 600).`,
+    ],
+  }),
+};
+
+const CURSOR_FILE = '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project';
+
+const cursor: HostFormat = {
+  stdio: mcpServersStdio(CURSOR_FILE),
+  http: (target, name) => ({
+    format: 'json',
+    file: CURSOR_FILE,
+    text: json({ mcpServers: { [name]: { url: target.url, headers: bearerOf(`env:${target.tokenEnv}`) } } }),
+    command: null,
+    notes: [`Cursor reads \${env:${target.tokenEnv}} from the environment it was started in.`],
+  }),
+};
+
+const CODEX_FILE = '~/.codex/config.toml (or .codex/config.toml in a trusted project)';
+
+/** Codex's `[mcp_servers.<name>]` table for a server it starts, with its env table when there is one. */
+function codexStdioToml(target: StdioTarget, table: string): string {
+  const lines = [
+    `[${table}]`,
+    `command = ${tomlString(target.command)}`,
+    `args = [${target.args.map(tomlString).join(', ')}]`,
+  ];
+  if (Object.keys(target.env).length) {
+    lines.push(
+      '',
+      `[${table}.env]`,
+      ...Object.entries(target.env).map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`),
+    );
+  }
+  return lines.join('\n');
+}
+
+const codex: HostFormat = {
+  stdio: (target, name) => ({
+    format: 'toml',
+    file: CODEX_FILE,
+    text: codexStdioToml(target, `mcp_servers.${tomlKey(name)}`),
+    command: commandLine([
+      'codex',
+      'mcp',
+      'add',
+      name,
+      ...envFlags('--env', target.env),
+      '--',
+      target.command,
+      ...target.args,
+    ]),
+    notes: [],
+  }),
+  // Codex refuses an inline token: the table names the variable that holds it.
+  http: (target, name) => ({
+    format: 'toml',
+    file: CODEX_FILE,
+    text: [
+      `[mcp_servers.${tomlKey(name)}]`,
+      `url = ${tomlString(target.url)}`,
+      `bearer_token_env_var = ${tomlString(target.tokenEnv)}`,
+    ].join('\n'),
+    command: commandLine(['codex', 'mcp', 'add', name, '--url', target.url, '--bearer-token-env-var', target.tokenEnv]),
+    notes: [
+      `Codex sends Authorization: Bearer <token from $${target.tokenEnv}> on every request; it refuses a token written in the file.`,
+    ],
+  }),
+};
+
+const VSCODE_FILE = '.vscode/mcp.json in the workspace (or your user mcp.json: "MCP: Open User Configuration")';
+
+/** VS Code's `servers` entry, and the `code --add-mcp` command that adds the same. */
+function vscodeBody(name: string, entry: Record<string, unknown>, notes: string[]): SnippetBody {
+  return {
+    format: 'json',
+    file: VSCODE_FILE,
+    text: json({ servers: { [name]: entry } }),
+    command: commandLine(['code', '--add-mcp', JSON.stringify({ name, ...entry })]),
+    notes,
+  };
+}
+
+const vscode: HostFormat = {
+  stdio: (target, name) => vscodeBody(name, stdioEntry(target, true), []),
+  http: (target, name) =>
+    vscodeBody(name, { type: 'http', url: target.url, headers: bearerOf(`env:${target.tokenEnv}`) }, [
+      `VS Code reads \${env:${target.tokenEnv}} from the environment it was started in.`,
+    ]),
+};
+
+const FORMATS: Record<Host, HostFormat> = {
+  'claude-code': claudeCode,
+  'claude-desktop': claudeDesktop,
+  cursor,
+  codex,
+  vscode,
+};
+
 /** The snippet one host wants for one server. */
 export function hostSnippet(host: Host, target: ServerTarget, name = DEFAULT_SERVER_NAME): HostSnippet {
   checkServerName(name);
-  const base = { host, title: HOST_TITLES[host], transport: target.transport };
-  const bearer = target.transport === 'http' ? `Authorization: Bearer <token from $${target.tokenEnv}>` : '';
-  switch (host) {
-    case 'claude-code': {
-      if (target.transport === 'stdio') {
-        return {
-          ...base,
-          format: 'json',
-          file: '.mcp.json at the project root (shared with the team), or run the command for your user only',
-          text: json({ mcpServers: { [name]: { ...stdioEntry(target, true), env: target.env } } }),
-          command: commandLine([
-            'claude',
-            'mcp',
-            'add',
-            ...envFlags('-e', target.env),
-            name,
-            '--',
-            target.command,
-            ...target.args,
-          ]),
-          notes: [],
-        };
-      }
-      const header = `Authorization: Bearer \${${target.tokenEnv}}`;
-      return {
-        ...base,
-        format: 'json',
-        file: '.mcp.json at the project root',
-        text: json({
-          mcpServers: {
-            [name]: { type: 'http', url: target.url, headers: { Authorization: `Bearer \${${target.tokenEnv}}` } },
-          },
-        }),
-        command: commandLine([
-          'claude',
-          'mcp',
-          'add',
-          '--scope',
-          'project',
-          '--transport',
-          'http',
-          name,
-          target.url,
-          '--header',
-          header,
-        ]),
-        notes: [
-          `Claude Code expands \${${target.tokenEnv}} from its environment when it connects: export ${target.tokenEnv} before starting it.`,
-        ],
-      };
-    }
-    case 'claude-desktop': {
-      const file =
-        'claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\); restart Claude Desktop after editing';
-      if (target.transport === 'stdio') {
-        return {
-          ...base,
-          format: 'json',
-          file,
-          text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
-          command: null,
-          notes: [],
-        };
-      }
-      return {
-        ...base,
-        format: 'json',
-        file,
-        text: json({
-          mcpServers: {
-            [name]: { ...target.bridge, env: { [BRIDGE_TOKEN_ENV]: `<paste the token from $${target.tokenEnv}>` } },
-          },
-        }),
-        command: null,
-        notes: [
-          'Claude Desktop starts local (stdio) servers only; `bourdon serve --url` bridges them to the URL (no third-party package sees the token).',
-          `It does not read your shell's variables: replace the placeholder with the token, and keep the file private (chmod 600).`,
-        ],
-      };
-    }
-    case 'cursor': {
-      const file = '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project';
-      if (target.transport === 'stdio') {
-        return {
-          ...base,
-          format: 'json',
-          file,
-          text: json({ mcpServers: { [name]: stdioEntry(target, false) } }),
-          command: null,
-          notes: [],
-        };
-      }
-      return {
-        ...base,
-        format: 'json',
-        file,
-        text: json({
-          mcpServers: { [name]: { url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } } },
-        }),
-        command: null,
-        notes: [`Cursor reads \${env:${target.tokenEnv}} from the environment it was started in.`],
-      };
-    }
-    case 'codex': {
-      const table = `mcp_servers.${tomlKey(name)}`;
-      if (target.transport === 'stdio') {
-        const lines = [
-          `[${table}]`,
-          `command = ${tomlString(target.command)}`,
-          `args = [${target.args.map(tomlString).join(', ')}]`,
-        ];
-        if (Object.keys(target.env).length) {
-          lines.push(
-            '',
-            `[${table}.env]`,
-            ...Object.entries(target.env).map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`),
-          );
-        }
-        return {
-          ...base,
-          format: 'toml',
-          file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
-          text: lines.join('\n'),
-          command: commandLine([
-            'codex',
-            'mcp',
-            'add',
-            name,
-            ...envFlags('--env', target.env),
-            '--',
-            target.command,
-            ...target.args,
-          ]),
-          notes: [],
-        };
-      }
-      return {
-        ...base,
-        format: 'toml',
-        file: '~/.codex/config.toml (or .codex/config.toml in a trusted project)',
-        text: [
-          `[${table}]`,
-          `url = ${tomlString(target.url)}`,
-          `bearer_token_env_var = ${tomlString(target.tokenEnv)}`,
-        ].join('\n'),
-        command: commandLine([
-          'codex',
-          'mcp',
-          'add',
-          name,
-          '--url',
-          target.url,
-          '--bearer-token-env-var',
-          target.tokenEnv,
-        ]),
-        notes: [`Codex sends ${bearer} on every request; it refuses a token written in the file.`],
-      };
-    }
-    case 'vscode': {
-      const file = '.vscode/mcp.json in the workspace (or your user mcp.json: "MCP: Open User Configuration")';
-      if (target.transport === 'stdio') {
-        const entry = stdioEntry(target, true);
-        return {
-          ...base,
-          format: 'json',
-          file,
-          text: json({ servers: { [name]: entry } }),
-          command: commandLine(['code', '--add-mcp', JSON.stringify({ name, ...entry })]),
-          notes: [],
-        };
-      }
-      const entry = { type: 'http', url: target.url, headers: { Authorization: `Bearer \${env:${target.tokenEnv}}` } };
-      return {
-        ...base,
-        format: 'json',
-        file,
-        text: json({ servers: { [name]: entry } }),
-        command: commandLine(['code', '--add-mcp', JSON.stringify({ name, ...entry })]),
-        notes: [`VS Code reads \${env:${target.tokenEnv}} from the environment it was started in.`],
-      };
-    }
-  }
+  const format = FORMATS[host];
+  const body = target.transport === 'stdio' ? format.stdio(target, name) : format.http(target, name);
+  return { host, title: HOST_TITLES[host], transport: target.transport, ...body };
 }
 
 /**

@@ -9,7 +9,7 @@ import { colors, outputColumns, plural } from './output.js';
 import { cutVisible, displayWidth, stderrLine, truncate } from './width.js';
 import { describeError } from '../core/errors.js';
 import type { FinishCounts } from '../participants/finish.js';
-import type { LibraryExportResult } from '../participants/library-write.js';
+import type { ExportKept } from '../core/writes/export-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from '../participants/kit/participant.js';
 import { runExport, type ExportOptions, type ExportOutcome } from '../participants/runner.js';
 
@@ -33,7 +33,7 @@ export interface ParticipantRun {
   written: boolean;
   /** Whether the rows are in staging for review (ExportReport.staged). */
   staged: boolean;
-  kept: LibraryExportResult['kept'] | null;
+  kept: ExportKept | null;
 }
 
 /** The reason of a participant none of whose sources is on this machine. */

@@ -18,7 +18,6 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import { configPaths, defaultLibraryRoot, parsedLibraryCachePath } from '../core/store/config.js';
 import { decodeCursor } from '../core/store/cursor.js';
 import { parseSince, resolveCutoff } from '../core/store/dates.js';
-import { ACCESS_LEVELS } from '../core/trust/access.js';
 import { WORKSTREAM_STATUSES } from '../core/operations/workstreams.js';
 import {
   exportAgentsOperation,
@@ -41,6 +40,8 @@ import { parseVersion } from './input.js';
 import { assertAgentExists } from './suggest.js';
 import { searchCommand } from './search-command.js';
 import {
+  ACCESS_FLAGS,
+  accessArgs,
   defineReadCommand,
   SINCE_FORMS,
   type AnyReadCommand,
@@ -75,16 +76,6 @@ export function openLibrary(
 /** A payload as `--json` prints it. */
 export function jsonText(payload: unknown): string {
   return payloadJson(payload, 2) + '\n';
-}
-
-function accessArgs(flags: { 'access-level'?: string; 'include-private'?: boolean }): {
-  access_level?: string;
-  include_private?: boolean;
-} {
-  const out: { access_level?: string; include_private?: boolean } = {};
-  if (flags['access-level']) out.access_level = flags['access-level'];
-  if (flags['include-private']) out.include_private = true;
-  return out;
 }
 
 /**
@@ -255,15 +246,7 @@ export async function diffPayload(
 // ---------------------------------------------------------------------------------------
 // The read commands, each declared once.
 
-const ACCESS = {
-  'access-level': {
-    type: 'string',
-    description:
-      'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
-    options: ACCESS_LEVELS,
-  },
-  'include-private': { type: 'boolean', description: 'Include private rows (same as --access-level private).' },
-} as const satisfies FlagSpecs;
+const ACCESS = ACCESS_FLAGS;
 
 /** `--wide`: tables show every column in full instead of fitting the terminal. */
 export const WIDE = {

@@ -1,5 +1,5 @@
 /** Human renderings shared by several commands. */
-import type { CompileTurnOutput } from '../core/operations/codex-turn.js';
+import type { CompileTurnOutput } from '../core/operations/codex-turn/compile.js';
 import type { EntityMatch, SessionRef } from '../core/operations/queries.js';
 import { colors, list, printable, relativeDay, shellWord, table, wrap } from './output.js';
 

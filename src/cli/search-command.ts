@@ -10,8 +10,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/operations/inputs.js';
 import type { SearchResult } from '../core/operations/answers.js';
 import { SEARCH_KINDS } from '../core/operations/search-index.js';
 import { parseSince } from '../core/store/dates.js';
-import { ACCESS_LEVELS } from '../core/trust/access.js';
-import { defineReadCommand, SINCE_FORMS, type OpenLibrary } from './command-spec.js';
+import { ACCESS_FLAGS, accessArgs, defineReadCommand, SINCE_FORMS, type OpenLibrary } from './command-spec.js';
 import { colors, outputColumns, printable, shellWord } from './output.js';
 import { failed } from '../core/payload.js';
 import { displayWidth, truncate } from './width.js';
@@ -30,14 +29,15 @@ interface SearchFlags {
 }
 
 export async function searchPayload(open: OpenLibrary, args: { text: string }, flags: SearchFlags) {
-  const input: Record<string, unknown> = { query: args.text };
-  if (flags.kind) input.kind = flags.kind;
-  if (flags.agent) input.agent = flags.agent;
-  if (flags.since) input.since = flags.since;
-  if (flags.limit !== undefined) input.limit = flags.limit;
-  if (flags['access-level']) input.access_level = flags['access-level'];
-  if (flags['include-private']) input.include_private = true;
-  return invoke(searchMemoryOperation, open(flags.library), input as { query: string });
+  const input = {
+    query: args.text,
+    kind: flags.kind,
+    agent: flags.agent,
+    since: flags.since,
+    limit: flags.limit,
+    ...accessArgs(flags),
+  };
+  return invoke(searchMemoryOperation, open(flags.library), input);
 }
 
 export const searchCommand = defineReadCommand({
@@ -62,13 +62,7 @@ export const searchCommand = defineReadCommand({
       max: MAX_PAGE_SIZE,
       helpValue: '<n>',
     },
-    'access-level': {
-      type: 'string',
-      description:
-        'Read at this level: public, team or private (default: the tool default, or $BOURDON_DEFAULT_ACCESS_LEVEL).',
-      options: ACCESS_LEVELS,
-    },
-    'include-private': { type: 'boolean', description: 'Include private rows (same as --access-level private).' },
+    ...ACCESS_FLAGS,
   },
   payload: searchPayload,
 });

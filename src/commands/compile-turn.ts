@@ -4,7 +4,7 @@ import { renderTurnBrief } from '../cli/render.js';
 import { invoke } from '../core/operations/invoke.js';
 import { compileCodexTurnOperation } from '../core/operations/read-operations.js';
 import { environmentClock } from '../core/store/dates.js';
-import type { CompileTurnOutput } from '../core/operations/codex-turn.js';
+import type { CompileTurnOutput } from '../core/operations/codex-turn/compile.js';
 
 export default class CompileTurn extends BaseCommand {
   static override summary = 'The recognition brief Codex gets before a turn.';

@@ -2,16 +2,16 @@
  * The export runner: everything an export does around a participant, the same for all of them.
  * It builds the ExportEnvironment (clock, machine name, `--since`), runs the participant, finishes
  * its manifest (filters and redaction, finish.ts), serialises it with the project's YAML writer
- * and writes it: to `--out FILE` atomically, or into the library through its write path
- * (library-write.ts) — or into its staging for review, for a participant the engine stages
- * (`staged`). `--dry-run` writes nothing; `--print` gives the YAML back to print. The secrets
- * a participant was given (its token) are removed from all of it, and from a failure's message.
+ * and writes it: to `--out FILE` atomically, or into the library with one call to core
+ * (core/writes/export-write.ts `writeExport`: a new version, or staging for review for a
+ * participant the engine stages, `staged`). `--dry-run` writes nothing; `--print` gives the YAML
+ * back to print. The secrets a participant was given (its token) are removed from all of it, and
+ * from a failure's message.
  */
 import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
-import { BourdonError, codeOf, describeError, FAILURES } from '../core/errors.js';
-import { appendAudit, auditRecord } from '../core/trust/audit.js';
+import { BourdonError, codeOf, describeError } from '../core/errors.js';
 import { parseSince, sourceDateEpoch } from '../core/store/dates.js';
 import { sinceOf } from './kit/since.js';
 import type { AccessLevel } from '../core/trust/access.js';
@@ -21,13 +21,7 @@ import type { RawObject } from '../core/store/manifest.js';
 import { fitWrittenManifest } from '../core/store/lenient-reader.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
-import {
-  EXPORT_OP,
-  STAGE_OP,
-  stageExportInLibrary,
-  writeExportToLibrary,
-  type LibraryExportResult,
-} from './library-write.js';
+import { auditExportFailure, writeExport, type ExportKept } from '../core/writes/export-write.js';
 import type { ExportEnvironment, Participant, SourceStatus } from './kit/participant.js';
 import { plural } from '../core/store/words.js';
 import { knownSecrets, maskedMessage, valueWithoutSecrets, withoutSecrets } from './known-secrets.js';
@@ -109,7 +103,7 @@ export interface ExportReport {
    */
   staged: boolean;
   /** Rows other writers had added or changed, applied again on top (library writes only). */
-  kept: LibraryExportResult['kept'] | null;
+  kept: ExportKept | null;
   /** The YAML that was (or would be) written; null when there is none. */
   yaml: string | null;
 }
@@ -134,24 +128,11 @@ export async function runExport(
   }
 }
 
-/** The failure line of an export into the library; a log that cannot be written leaves the failure's own line to say so. */
+/** The failure line of an export into the library (core/writes `auditExportFailure`), its secrets masked. */
 function auditFailure(auditPath: string, participant: Participant, environment: ExportEnvironment, error: unknown) {
-  const code = codeOf(error);
   const message = maskedMessage(describeError(error), knownSecrets(participant.secrets?.(environment)));
-  try {
-    appendAudit(
-      auditPath,
-      auditRecord(
-        `participant:${participant.agentId}`,
-        participant.staged ? STAGE_OP : EXPORT_OP,
-        participant.agentId,
-        FAILURES[code].audit,
-        `${code}: ${message}`,
-      ),
-    );
-  } catch {
-    // The export's own failure is what the user is told.
-  }
+  const { agentId, staged } = participant;
+  auditExportFailure({ agentId, actor: `participant:${agentId}`, auditPath, stage: staged }, codeOf(error), message);
 }
 
 async function exportAndWrite(
@@ -255,29 +236,21 @@ async function exportAndWrite(
     return report;
   }
   if (!options.library || !options.auditPath) throw new BourdonError('no library to export into', 'usage');
-  const ctx = options.library();
-  const request = {
+  const written = await writeExport(options.library(), {
     agentId: participant.agentId,
     actor: `participant:${participant.agentId}`,
     manifest,
     bytes: data,
     auditPath: options.auditPath,
     detail: `${plural(counts.entities, 'entity', 'entities')}, ${plural(counts.sessions, 'session')} at ${options.accessLevel}`,
-  };
-  if (participant.staged) {
-    const staged = await stageExportInLibrary(ctx, request);
-    report.path = staged.path;
-    report.written = staged.written;
-    report.staged = !staged.live;
-    report.kept = staged.kept;
-    report.outcome = staged.written ? 'staged' : 'unchanged';
-    return report;
-  }
-  const written = await writeExportToLibrary(ctx, request);
+    stage: participant.staged,
+  });
   report.path = written.path;
   report.version = written.version;
   report.written = written.written;
+  report.staged = written.staged;
   report.kept = written.kept;
   if (!written.written) report.outcome = 'unchanged';
+  else if (participant.staged) report.outcome = 'staged';
   return report;
 }

@@ -1,7 +1,7 @@
 /**
  * Where Codex keeps its state: the Codex home (`$CODEX_HOME` when it names a directory, else
  * `~/.codex`) and the state database in it. The codex exporter (src/participants/codex) and the
- * turn compiler (operations/codex-turn.ts) both find Codex through this, so they cannot disagree
+ * turn compiler (operations/codex-turn/) both find Codex through this, so they cannot disagree
  * about which home or which database they read.
  */
 import { stat } from 'node:fs/promises';

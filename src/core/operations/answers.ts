@@ -101,7 +101,7 @@ const turnItem = () =>
     evidence: texts(),
   });
 
-/** The codex-turn-brief/v1 brief (codex-turn.ts CompileTurnOutput), as hosts see it in tools/list. */
+/** The codex-turn-brief/v1 brief (codex-turn/compile.ts CompileTurnOutput), as hosts see it in tools/list. */
 export const compileTurnAnswer = lazy(() =>
   z.object({
     schema_version: z.string().describe('codex-turn-brief/v1'),

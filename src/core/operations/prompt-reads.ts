@@ -2,7 +2,7 @@
  * The read operations that take a prompt (spec §5): prepare_recognition_context (which known
  * entities the prompt mentions, here and at hop 0 on peers within a per-turn budget),
  * get_deeper_context (answered as the engine answers it without an L2 retriever). The matching
- * itself is recognition.ts; the Codex turn compiler is codex-turn.ts.
+ * itself is recognition.ts; the Codex turn compiler is codex-turn/ (its README).
  */
 import { agentsInScope, type OperationContext } from '../context.js';
 import { localDay } from '../store/dates.js';

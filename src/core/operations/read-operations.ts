@@ -8,7 +8,7 @@ import { listNotes } from './notes.js';
 import { findEntity, getCrossAgentSummary, listAgents, queryAgentMemory } from './reads.js';
 import { listRecentWork } from './recent-work.js';
 import { getDeeperContext, prepareRecognitionContext } from './prompt-reads.js';
-import { compileCodexTurn } from './codex-turn.js';
+import { compileCodexTurn } from './codex-turn/compile.js';
 import { listWorkstreams } from './workstreams.js';
 import { searchMemory } from './search-memory.js';
 import {

@@ -27,6 +27,30 @@ export interface AgentRecord extends ManifestRows {
   origin?: PulledOrigin;
 }
 
+/**
+ * A record whose rows come from the parsed cache's small parts (entities, sessions) rather than
+ * the whole document: what a partial view of the library serves. Rows not read are empty.
+ */
+export function partialRecord(
+  id: string,
+  file: string,
+  full: string,
+  found: Partial<Pick<AgentRecord, 'entities' | 'sessions'>>,
+): AgentRecord {
+  return {
+    id,
+    file,
+    path: full,
+    agent: { type: null, instance: null, role_narrative: null },
+    last_updated: null,
+    capabilities: [],
+    entities: [],
+    sessions: [],
+    notes: [],
+    ...found,
+  };
+}
+
 export interface BrokenRecord {
   /** The file name's stem: broken manifests are still named in exports. */
   id: string;

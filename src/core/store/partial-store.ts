@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { foldKey } from './manifest.js';
-import type { AgentRecord, FileStamp } from './manifest-file.js';
+import { partialRecord, type AgentRecord, type FileStamp } from './manifest-file.js';
 import { entityKeys, lookupFileOf, NameLookup, type LookupFile } from './lookup.js';
 import { trustedPath } from './cache-files.js';
 import type { CacheMeta, ParsedCache } from './parsed-cache.js';
@@ -140,21 +140,6 @@ export class PartialLibraryStore extends LibraryStore {
     this.loader.pruneCache(files);
     return outcomes;
   }
-}
-
-function partialRecord(id: string, file: string, full: string, found: Rows): AgentRecord {
-  return {
-    id,
-    file,
-    path: full,
-    agent: { type: null, instance: null, role_narrative: null },
-    last_updated: null,
-    capabilities: [],
-    entities: [],
-    sessions: [],
-    notes: [],
-    ...found,
-  };
 }
 
 /**

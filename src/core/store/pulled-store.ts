@@ -10,7 +10,7 @@ import path from 'node:path';
 import { latestForeignDay } from './dates.js';
 import { isValidAgentId } from './ids.js';
 import { ManifestLoader } from './loader.js';
-import { fileStamp, type AgentRecord } from './manifest-file.js';
+import { fileStamp, partialRecord, type AgentRecord } from './manifest-file.js';
 import { ParsedCache, type CacheMeta } from './parsed-cache.js';
 import {
   capRecordRows,
@@ -103,18 +103,7 @@ export class PulledManifests {
         if (record) out.push(record);
         continue;
       }
-      const record: AgentRecord = {
-        id: agent,
-        file: pulled.file,
-        path: pulled.path,
-        agent: { type: null, instance: null, role_narrative: null },
-        last_updated: null,
-        capabilities: [],
-        entities: [],
-        sessions: [],
-        notes: [],
-        ...found,
-      };
+      const record = partialRecord(agent, pulled.file, pulled.path, found);
       out.push(this.served(record, pulled, agent, latest));
     }
     return out;

@@ -2,11 +2,11 @@
  * Codex's own threads as candidates of a turn brief: the newest rows of its state database
  * (core/native/codex-state.ts reads them), each named by its title or first message and dated.
  */
-import type { Row } from '../native/sqlite.js';
-import { THREAD_DATE_COLUMNS } from '../native/codex-state.js';
-import { stateTimestampDate } from '../native/python-dates.js';
-import { truthy } from '../python-str.js';
-import { clean, matchText, type Candidate } from './turn-candidates.js';
+import type { Row } from '../../native/sqlite.js';
+import { THREAD_DATE_COLUMNS } from '../../native/codex-state.js';
+import { stateTimestampDate } from '../../native/python-dates.js';
+import { truthy } from '../../python-str.js';
+import { clean, matchText, type Candidate } from './candidates.js';
 
 const threadCache = new WeakMap<readonly Row[], readonly Candidate[]>();
 

@@ -3,7 +3,7 @@
  * prompt component: the prompt and each name tokenised once, then the best of a whole match, a
  * name inside the prompt, a run of the prompt's tokens, or shared meaningful terms.
  */
-import { pyStrip } from '../native/scrub.js';
+import { pyStrip } from '../../native/scrub.js';
 
 const TOKEN = /[a-zA-Z0-9]+/g;
 

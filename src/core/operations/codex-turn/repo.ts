@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pyStrip } from '../native/scrub.js';
+import { pyStrip } from '../../native/scrub.js';
 
 export interface RepoIdentity {
   name: string | null;

@@ -7,20 +7,20 @@
  * compile-turn`) how the CLI shows it.
  */
 import os from 'node:os';
-import { agentsInScope, type OperationContext } from '../context.js';
-import { BourdonError } from '../errors.js';
-import { withPythonFloats } from '../payload.js';
-import { findCodexHome } from '../native/codex-home.js';
-import { codexTurnState, type Stage1Report } from '../native/codex-state.js';
-import { roundTenth } from '../native/python-values.js';
-import { codePointLength, codePointPrefix, pyStrip } from '../native/scrub.js';
-import { isAccessLevel, lowerLevel, type AccessLevel } from '../trust/access.js';
-import type { CompileTurnInput } from './inputs.js';
-import { clean, type CandidateKind } from './turn-candidates.js';
-import { gatherCandidates } from './turn-gather.js';
-import { preparedLibrary } from './turn-library.js';
-import { promptView, type PromptView } from './turn-prompt-match.js';
-import { detectRepo, resolveTurnCwd, type RepoIdentity } from './turn-repo.js';
+import { agentsInScope, type OperationContext } from '../../context.js';
+import { BourdonError } from '../../errors.js';
+import { withPythonFloats } from '../../payload.js';
+import { findCodexHome } from '../../native/codex-home.js';
+import { codexTurnState, type Stage1Report } from '../../native/codex-state.js';
+import { roundTenth } from '../../native/python-values.js';
+import { codePointLength, codePointPrefix, pyStrip } from '../../native/scrub.js';
+import { isAccessLevel, lowerLevel, type AccessLevel } from '../../trust/access.js';
+import type { CompileTurnInput } from '../inputs.js';
+import { clean, type CandidateKind } from './candidates.js';
+import { gatherCandidates } from './gather.js';
+import { preparedLibrary } from './library.js';
+import { promptView, type PromptView } from './prompt-match.js';
+import { detectRepo, resolveTurnCwd, type RepoIdentity } from './repo.js';
 import {
   basename,
   compareScored,
@@ -30,8 +30,8 @@ import {
   type Components,
   type Scored,
   type TurnScene,
-} from './turn-scoring.js';
-import { threadCandidates } from './turn-threads.js';
+} from './scoring.js';
+import { threadCandidates } from './threads.js';
 
 const TURN_SCHEMA_VERSION = 'codex-turn-brief/v1';
 const STRATEGY = 'turn_compiled';

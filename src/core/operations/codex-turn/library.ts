@@ -2,14 +2,14 @@
  * The library side of a Codex turn brief: the library's entities (merged across agents by name)
  * and sessions visible at the level, prepared once per snapshot and level — each name's tokens,
  * the merge groups, an index from name tokens and prefixes to rows — and each row's candidate,
- * built when a turn first needs it and kept (turn-gather.ts gathers a turn's from them).
+ * built when a turn first needs it and kept (gather.ts gathers a turn's from them).
  */
-import { pyStrip } from '../native/scrub.js';
-import type { AgentRecord } from '../store/manifest-file.js';
-import type { Session } from '../store/manifest.js';
-import { canSee, type AccessLevel } from '../trust/access.js';
-import { clean, matchText, type Candidate, type CandidateKind, type Contribution } from './turn-candidates.js';
-import { nameView, type NameView, type PromptMatch } from './turn-prompt-match.js';
+import { pyStrip } from '../../native/scrub.js';
+import type { AgentRecord } from '../../store/manifest-file.js';
+import type { Session } from '../../store/manifest.js';
+import { canSee, type AccessLevel } from '../../trust/access.js';
+import { clean, matchText, type Candidate, type CandidateKind, type Contribution } from './candidates.js';
+import { nameView, type NameView, type PromptMatch } from './prompt-match.js';
 
 /** A library row a candidate is built from, only when a turn needs it. */
 type Entry =

@@ -1,9 +1,9 @@
 /**
  * What a candidate of a Codex turn brief is, whichever source it comes from (the library's
- * entities and sessions, turn-library.ts; Codex's threads, turn-threads.ts): its fields, its
+ * entities and sessions, library.ts; Codex's threads, threads.ts): its fields, its
  * cleaned texts, and what a candidate merged away lends the one that stays.
  */
-import { scrubNativeText } from '../native/scrub.js';
+import { scrubNativeText } from '../../native/scrub.js';
 
 export type CandidateKind = 'project' | 'preference' | 'handoff' | 'entity' | 'session' | 'thread';
 export type CandidateSource = 'codex_l5' | 'l6_federation' | 'codex_rollout' | 'codex_state';

@@ -2,14 +2,14 @@
  * How compile_codex_turn scores a turn's candidates, as the engine does: the six components
  * (prompt, the turn's folder and repository, recency, cross-agent agreement, continuity, a
  * penalty), the gate a row must pass, the engine's order, and the first rows of it
- * (codex-turn.ts builds the brief from them).
+ * (compile.ts builds the brief from them).
  */
-import { calendarDayOf } from '../native/python-dates.js';
-import { codePointLength, containsWord } from '../native/scrub.js';
-import type { Candidate } from './turn-candidates.js';
-import type { gatherCandidates } from './turn-gather.js';
-import type { PromptView } from './turn-prompt-match.js';
-import { expandUser, resolveLoose, type RepoIdentity } from './turn-repo.js';
+import { calendarDayOf } from '../../native/python-dates.js';
+import { codePointLength, containsWord } from '../../native/scrub.js';
+import type { Candidate } from './candidates.js';
+import type { gatherCandidates } from './gather.js';
+import type { PromptView } from './prompt-match.js';
+import { expandUser, resolveLoose, type RepoIdentity } from './repo.js';
 
 /** Names too common to say where a turn is (a folder called `notes` says nothing). */
 const GENERIC_NAMES = new Set([

@@ -5,12 +5,12 @@
  * replaces it; the others lend it their agents and evidence).
  *
  * The engine rebuilds and scores every row on every turn. Here the library is prepared once per
- * snapshot and level (turn-library.ts), so a turn only looks at the rows the prompt can match
+ * snapshot and level (library.ts), so a turn only looks at the rows the prompt can match
  * and, for a prompt asking to continue, the groups naming the repository; what a group's merge
  * lends is kept too. Nothing else can pass the recognition gate, so the brief is the same.
  */
-import { containsWord } from '../native/scrub.js';
-import { absorb, type Candidate, type Contribution } from './turn-candidates.js';
+import { containsWord } from '../../native/scrub.js';
+import { absorb, type Candidate, type Contribution } from './candidates.js';
 import {
   agentsOf,
   appendUnique,
@@ -20,8 +20,8 @@ import {
   summaryOf,
   type Contenders,
   type PreparedLibrary,
-} from './turn-library.js';
-import { nameView, NO_MATCH, promptMatch, type PromptMatch, type PromptView } from './turn-prompt-match.js';
+} from './library.js';
+import { nameView, NO_MATCH, promptMatch, type PromptMatch, type PromptView } from './prompt-match.js';
 
 /** What the members after `from` lend a group's survivor, kept per group and starting point. */
 function lentAfter(library: PreparedLibrary, group: number, from: number): Contribution {
