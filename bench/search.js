@@ -5,7 +5,11 @@
 // and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
-// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--json]
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--json]
+// --level: the access_level every call passes (default: none, the level search_memory answers at
+// by default, which is the one a server indexes as it starts; `team` sees every generated row).
+// A server builds its search index in the background as it starts, so the find-only server holds
+// one too: the RSS is also given against a find-only server started with BOURDON_SEARCH_WARM=0.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +19,8 @@ import { connect, MEMORY_SERVER, median, memoryFileFor, pass, rssMb } from './me
 
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '60'));
+const LEVEL = flag('--level', '');
+const at = LEVEL ? { access_level: LEVEL } : {};
 const DATA = path.join(ROOT, '.bench-data');
 const round = (ms) => Math.round(ms * 100) / 100;
 
@@ -32,10 +38,11 @@ async function timed(server, tool, args) {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, payload: JSON.parse(result.content[0].text) };
 }
 
-async function ours(library, home) {
+async function ours(library, home, env = {}) {
   return connect('bourdon', process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--library', library], {
     BOURDON_HOME: home,
     BOURDON_AUDIT_PATH: path.join(home, 'audit.jsonl'),
+    ...env,
   });
 }
 
@@ -48,14 +55,19 @@ async function measure(label, sizes) {
     const queries = queriesFor(memory.names);
     // A server that only answers find_entity: the RSS baseline.
     const findOnly = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
-    await pass(findOnly, 'find_entity', (name) => ({ name, access_level: 'team' }), memory.names, RUNS);
+    await pass(findOnly, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
     const findOnlyRss = rssMb(findOnly.pid);
     await findOnly.client.close();
+    // The same without the index a server builds as it starts.
+    const bare = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), { BOURDON_SEARCH_WARM: '0' });
+    await pass(bare, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
+    const bareRss = rssMb(bare.pid);
+    await bare.client.close();
 
     const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
-    const first = await timed(server, 'search_memory', { query: queries[0], access_level: 'team' });
-    const finds = await pass(server, 'find_entity', (name) => ({ name, access_level: 'team' }), memory.names, RUNS);
-    const searches = await pass(server, 'search_memory', (query) => ({ query, access_level: 'team' }), queries, RUNS);
+    const first = await timed(server, 'search_memory', { query: queries[0], ...at });
+    const finds = await pass(server, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
+    const searches = await pass(server, 'search_memory', (query) => ({ query, ...at }), queries, RUNS);
     const searchRss = rssMb(server.pid);
     // One manifest changed on disk: is its new entity found by the very next call?
     const file = path.join(library, 'agents', fs.readdirSync(path.join(library, 'agents')).sort()[0]);
@@ -63,7 +75,7 @@ async function measure(label, sizes) {
     fs.writeFileSync(file, before.replace('known_entities:\n', "known_entities:\n  - name: 'Zanzibar lighthouse'\n"));
     let changed;
     try {
-      changed = await timed(server, 'search_memory', { query: 'zanzibar lighthouse', access_level: 'team' });
+      changed = await timed(server, 'search_memory', { query: 'zanzibar lighthouse', ...at });
     } finally {
       fs.writeFileSync(file, before);
     }
@@ -87,6 +99,9 @@ async function measure(label, sizes) {
       rss_mb_after_search: Math.round(searchRss),
       rss_mb_find_only: Math.round(findOnlyRss),
       rss_ratio: round(searchRss / findOnlyRss),
+      rss_mb_find_only_no_index: Math.round(bareRss),
+      rss_ratio_no_index: round(searchRss / bareRss),
+      level: LEVEL || 'default',
       changed_manifest_found_next_call: changed.payload.results.some((r) => r.name === 'Zanzibar lighthouse'),
       changed_manifest_call_ms: round(changed.ms),
       queries,
@@ -104,8 +119,9 @@ if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(results
 else
   for (const r of results)
     process.stdout.write(
-      `${r.agents} agents: first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
+      `${r.agents} agents (level ${r.level}): first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
         `vs find_entity ${r.find_entity_median_ms} ms (${r.search_over_find}×) vs search_nodes ${r.search_nodes_median_ms} ms; ` +
-        `RSS ${r.rss_mb_after_search} MB after searching vs ${r.rss_mb_find_only} MB find only (${r.rss_ratio}×); ` +
+        `RSS ${r.rss_mb_after_search} MB after searching vs ${r.rss_mb_find_only} MB find only (${r.rss_ratio}×), ` +
+        `${r.rss_mb_find_only_no_index} MB find only without the index (${r.rss_ratio_no_index}×); ` +
         `changed manifest found by the next call: ${r.changed_manifest_found_next_call} (${r.changed_manifest_call_ms} ms)\n`,
     );

@@ -3,8 +3,8 @@
  * only the agent whose source changed, through the export path (history, audit, rollback); a
  * burst is one export; a second watch is refused; a stop leaves no lock and no half-written
  * file; and the faults — a source deleted and recreated, a source folder that appears after the
- * start, a failing agent, the library inside a followed folder (its own writes never loop).
- * No timing is asserted: each test waits for the events it expects, and a marker write to
+ * start, a failing agent, the library inside a followed folder (its own writes never loop), the
+ * warm export worker killed (a new one exports). No timing is asserted: each test waits for the events it expects, and a marker write to
  * another agent orders what must not have happened before it.
  */
 import fs from 'node:fs';
@@ -24,7 +24,7 @@ afterEach(async () => {
 interface Stand {
   home: string;
   library: string;
-  env: Record<string, string>;
+  env: { HOME: string; BOURDON_HOME: string };
   cascade: string;
   copilot: string;
   watch(args?: string[]): RunningWatch;
@@ -185,6 +185,28 @@ describe('bourdon watch: faults', () => {
     expect(back.message).toContain('(working again)');
     expect(libraryHas(s.library, 'cascade', 'Mended')).toBe(true);
   }, 90_000);
+
+  it.runIf(process.platform === 'linux')(
+    'exports on through a new export worker when its worker is killed',
+    async () => {
+      const s = stand();
+      writeFile(s.cascade, memoryFile(['Alpha']));
+      const watch = s.watch();
+      await watch.waitFor((e) => e.event === 'exported' && e.agent === 'cascade');
+      // The warm export worker is the watch's one child process.
+      const pid = watch.child.pid!;
+      const children = fs
+        .readdirSync(`/proc/${pid}/task`)
+        .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean));
+      expect(children).toHaveLength(1);
+      process.kill(Number(children[0]), 'SIGKILL');
+      const from = watch.events.length;
+      writeFile(s.cascade, memoryFile(['Alpha', 'After the kill']));
+      await watch.waitFor((e) => e.event === 'exported' && e.agent === 'cascade', { from });
+      expect(libraryHas(s.library, 'cascade', 'After the kill')).toBe(true);
+    },
+    60_000,
+  );
 
   it('never follows its own writes: a library inside a followed folder exports once per change', async () => {
     const s = stand();

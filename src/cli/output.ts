@@ -1,5 +1,5 @@
 /**
- * Human output: colour only on a TTY and never with NO_COLOR, aligned tables, relative dates.
+ * Human output: colour as chalk detects it and never with NO_COLOR, aligned tables, relative dates.
  */
 import { relativeDay } from '../core/store/dates.js';
 import { wrapExample } from './example-wrap.js';
@@ -33,28 +33,33 @@ const plain: Colors = {
 };
 let active: Colors = plain;
 
-/** Whether human output may use colour: a TTY, and NO_COLOR unset or empty. */
-function colorWanted(): boolean {
-  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
-  return !noColor && Boolean(process.stdout.isTTY);
+/** NO_COLOR set and not empty (no-color.org): never colour, whatever else says. */
+function noColor(): boolean {
+  return process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '';
 }
 
 /**
- * Turns colour on when it will be shown (a TTY, NO_COLOR unset). Called once by the base command
- * before a command runs. The codes are chalk's (level 1), written stamped (terminal-text.ts), so
- * the last pass keeps them and escapes any code that came with data.
+ * Turns colour on when it will be shown, as chalk's detection says (its level, from standard
+ * output: a TTY; FORCE_COLOR forces it, FORCE_COLOR=0 and TERM=dumb turn it off; 256 and
+ * truecolor terminals get the same sixteen-colour palette) — never with NO_COLOR. Called once by
+ * the base command before a command runs, never under --json, so chalk is loaded only when a
+ * person may see colour (docs/cli.md). Each style escapes the data it is given before chalk
+ * writes its codes, and the codes are stamped (terminal-text.ts), so the last pass keeps them
+ * and escapes any code that came with data.
  */
 export async function setupColors(): Promise<void> {
-  if (!colorWanted()) return;
+  if (noColor()) return;
+  const { default: chalk } = await import('chalk');
+  if (chalk.level === 0) return;
   active = {
-    bold: stampedStyle(1, 22),
-    dim: stampedStyle(2, 22),
-    red: stampedStyle(31, 39),
-    green: stampedStyle(32, 39),
-    cyan: stampedStyle(36, 39),
-    yellow: stampedStyle(33, 39),
-    magenta: stampedStyle(35, 39),
-    gray: stampedStyle(90, 39),
+    bold: stampedStyle(chalk.bold),
+    dim: stampedStyle(chalk.dim),
+    red: stampedStyle(chalk.red),
+    green: stampedStyle(chalk.green),
+    cyan: stampedStyle(chalk.cyan),
+    yellow: stampedStyle(chalk.yellow),
+    magenta: stampedStyle(chalk.magenta),
+    gray: stampedStyle(chalk.gray),
   };
 }
 
@@ -183,25 +188,25 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
   const wraps = limit !== null && options.wrapLast !== false && flex.includes(lastUsed) && lastUsed > 0;
   // How the last column wraps: beside its row while the others leave it room, else under it.
   let under = false;
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed - (under ? widths[lastUsed] + 2 : 0);
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed - (under ? widths[lastUsed]! + 2 : 0);
   if (limit !== null) {
     if (wraps) {
-      const room = limit - (total() - widths[lastUsed]);
-      if (room >= Math.min(widths[lastUsed], Math.max(MIN_WRAPPED_WIDTH, displayWidth(headers[lastUsed]))))
-        widths[lastUsed] = Math.min(widths[lastUsed], room);
+      const room = limit - (total() - widths[lastUsed]!);
+      if (room >= Math.min(widths[lastUsed]!, Math.max(MIN_WRAPPED_WIDTH, displayWidth(headers[lastUsed]!))))
+        widths[lastUsed] = Math.min(widths[lastUsed]!, room);
       else under = true;
     }
     let excess = total() - limit;
     /** Cuts the widest of `columns` first, none below `min` (or its header), until the table fits. */
     const shrink = (columns: number[], min: number) => {
-      const floor = (col: number) => Math.max(Math.min(min, widths[col]), displayWidth(headers[col]));
+      const floor = (col: number) => Math.max(Math.min(min, widths[col]!), displayWidth(headers[col]!));
       while (excess > 0) {
-        const shrinkable = columns.filter((col) => widths[col] > floor(col));
+        const shrinkable = columns.filter((col) => widths[col]! > floor(col));
         if (shrinkable.length === 0) return;
-        const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
-        const cut = Math.max(1, Math.min(excess, widths[widest] - next));
-        widths[widest] -= cut;
+        const widest = shrinkable.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]!), floor(widest));
+        const cut = Math.max(1, Math.min(excess, widths[widest]! - next));
+        widths[widest] = widths[widest]! - cut;
         excess -= cut;
       }
     };
@@ -214,14 +219,14 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
       MIN_FIXED_WIDTH,
     );
   }
-  const start = total() - (under ? 0 : widths[lastUsed]);
+  const start = total() - (under ? 0 : widths[lastUsed]!);
   const line = (cells: StyledCell[], isHeader = false) => {
     const shownCells = under ? cells.slice(0, lastUsed) : cells;
     const text = shownCells
       .map((cell, col) => {
         const shown =
-          wraps && col === lastUsed ? truncate(cell.text, MAX_WRAPPED_CHARS) : truncate(cell.text, widths[col]);
-        const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
+          wraps && col === lastUsed ? truncate(cell.text, MAX_WRAPPED_CHARS) : truncate(cell.text, widths[col]!);
+        const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col]! - displayWidth(shown));
         return { shown, pad, style: cell.style };
       })
       .map(({ shown, pad, style }) => (shown ? style(shown) : shown) + pad)
@@ -229,7 +234,7 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
       .trimEnd();
     if (!wraps || limit === null) return text;
     // The last cell whole: continued under itself, or on lines of its own under the row.
-    if (!under) return wrapLine(text, start + widths[lastUsed], start);
+    if (!under) return wrapLine(text, start + widths[lastUsed]!, start);
     const last = cells[lastUsed];
     if (isHeader || !last?.text) return text;
     const whole = truncate(last.text, MAX_WRAPPED_CHARS);

@@ -12,7 +12,8 @@
  * of our own palette's is escaped. A stamped code is still a well-formed colour code, so widths
  * are measured the same before and after the pass (width.ts counts colour codes as nothing).
  *
- * No chalk and no oclif here: the fast path (fast-path.ts) prints its warnings through this too.
+ * The codes themselves are chalk's (output.ts, loaded only when colour is shown); no chalk and no
+ * oclif here: the fast path (fast-path.ts) prints its warnings through this too.
  */
 
 /**
@@ -45,21 +46,25 @@ function theStamp(): string {
   return stamp;
 }
 
-/** A colour code as our styles write it (SGR `code`, stamped). */
-const stamped = (code: number): string => `\u001b[${theStamp()};${code}m`;
+/** A colour code as chalk writes it (SGR), to be stamped. */
+// eslint-disable-next-line no-control-regex -- the colour codes chalk writes for our styles
+const COLOUR_CODE = /\u001b\[([0-9;]*)m/g;
 
 /**
- * A style that wraps text in the SGR codes `open` and `close`, as chalk does (a nested style's
- * close re-opens this one; each line is closed and re-opened around its line break) — but
- * stamped, and touching only stamped codes, never a code that came with the text.
+ * One of our styles from one whose codes another writes (chalk's): the text's data escaped first
+ * (printableOutput: any escape sequence or control character it carries shown escaped; our own
+ * stamped codes, from a style nested inside, given back as plain codes so the style nests them
+ * as it would), then the style applied, then every colour code in what it wrote stamped — each
+ * is the style's own, since the text held no other by then.
  */
-export function stampedStyle(open: number, close: number): (text: string) => string {
-  const on = stamped(open);
-  const off = stamped(close);
+export function stampedStyle(style: (text: string) => string): (text: string) => string {
   return (text: string) => {
     if (text === '') return '';
-    const body = text.replaceAll(off, on).replace(/\r?\n/g, (lineBreak) => `${off}${lineBreak}${on}`);
-    return `${on}${body}${off}`;
+    const stampNow = theStamp();
+    return style(printableOutput(text)).replace(
+      COLOUR_CODE,
+      (_code, params: string) => `\u001b[${stampNow};${params}m`,
+    );
   };
 }
 

@@ -176,6 +176,7 @@ export default class Serve extends BaseCommand {
       import('../mcp/stdio.js'),
     ]);
     const handle = runStdio(() => createMcpServer(store, { peers, toolFilter, now }));
+    warmSearch(store, toolFilter);
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over stdio (caller: operator; tools: ${profile})${describePeers(peers)}\n`,
     );
@@ -266,6 +267,7 @@ export default class Serve extends BaseCommand {
         allowedOrigins: flags['allowed-origin'] ?? [],
       },
     );
+    warmSearch(store, toolFilter);
     process.stderr.write(
       `bourdon: serving ${store.paths.root} over http: ${handle.describe()}; tools: ${profile}${describePeers(peers)}\n`,
     );
@@ -274,6 +276,21 @@ export default class Serve extends BaseCommand {
       await peers?.close();
     });
   }
+}
+
+/**
+ * search_memory's index, built in the background as the server starts (the operator's, at the
+ * default level; docs/cli.md, "search"). BOURDON_SEARCH_WARM=0 leaves it to the first search.
+ */
+function warmSearch(store: LibraryStore, toolFilter: ((name: string) => boolean) | undefined): void {
+  if (process.env.BOURDON_SEARCH_WARM === '0' || toolFilter?.('search_memory') === false) return;
+  import('../core/operations/search-memory.js')
+    .then(({ warmSearchMemory }) => warmSearchMemory(store, process.env))
+    .catch((error: unknown) =>
+      process.stderr.write(
+        `bourdon: search index left to the first search (${error instanceof Error ? error.message : String(error)})\n`,
+      ),
+    );
 }
 
 function describePeers(peers: PeerFanout | null): string {

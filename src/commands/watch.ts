@@ -13,7 +13,7 @@ const LINE_COLUMNS = 80;
 export default class Watch extends BaseCommand {
   static override summary = 'Keep the library current: export each agent when its files change.';
   static override description =
-    'Follows exactly the files and folders each participant reads (docs/participants.md lists them; not the whole home) and exports only the agent whose source changed, a moment after the last write (a burst of writes is one export), through the same path as `bourdon <agent> export`: a new version with history, audit and rollback, or nothing when the library already holds it. At the start it exports every agent whose sources exist once (--no-catch-up skips that). OpenClaw, a server, is asked again every --poll seconds, never more often than its answers take. With a sync remote set (`bourdon sync init`) it pushes after exports that changed the library and pulls every --pull seconds; a failed push or pull is said once and retried with backoff. A failing agent is said once and tried again on its next change; the others go on. One line per event (80 columns), or JSON lines with --json. Ctrl-C or SIGTERM stops it cleanly. One watch per library: a second one refuses, naming the first. --install runs it as a per-user service that starts at login (systemd on Linux, launchd on macOS); --uninstall removes it. See docs/participants.md.';
+    'Follows exactly the files and folders each participant reads (docs/participants.md lists them; not the whole home) and exports only the agent whose source changed, a moment after the last write (a burst of writes is one export), through the same path as `bourdon <agent> export`: a new version with history, audit and rollback, or nothing when the library already holds it. At the start it exports every agent whose sources exist once (--no-catch-up skips that). A source that appears while it runs is followed without a restart: at once under a folder it follows, else within --rescan seconds. OpenClaw, a server, is asked again every --poll seconds, never more often than its answers take. With a sync remote set (`bourdon sync init`) it pushes after exports that changed the library and pulls every --pull seconds; a failed push or pull is said once and retried with backoff. A failing agent is said once and tried again on its next change; the others go on. One line per event (80 columns), or JSON lines with --json. Ctrl-C or SIGTERM stops it cleanly. One watch per library: a second one refuses, naming the first. --install runs it as a per-user service that starts at login (systemd on Linux, launchd on macOS); --uninstall removes it. See docs/participants.md.';
   static override examples = [
     '<%= config.bin %> watch',
     '<%= config.bin %> watch --json --library ~/agent-library',
@@ -29,13 +29,19 @@ export default class Watch extends BaseCommand {
       description: "Milliseconds of quiet after an agent's last change before it is exported.",
       min: 50,
       max: 60_000,
-      default: 500,
+      default: 250,
     }),
     poll: Flags.integer({
       description:
         'Seconds between two exports of a polled agent (OpenClaw), at least as long as its last answer took.',
       min: 1,
       default: 300,
+    }),
+    rescan: Flags.integer({
+      description:
+        'Seconds between two looks at where each agent keeps its files, so an agent installed or a project begun while the watch runs is followed without a restart.',
+      min: 1,
+      default: 30,
     }),
     pull: Flags.integer({ description: 'Seconds between two pulls of the sync remote.', min: 1, default: 300 }),
     retry: Flags.integer({
@@ -98,6 +104,7 @@ export default class Watch extends BaseCommand {
       debounceMs: flags.debounce,
       maxWaitMs: Math.max(flags.debounce * 4, 5_000),
       pollMs: flags.poll * 1000,
+      rescanMs: flags.rescan * 1000,
       catchUp: flags['catch-up'],
       ignore: [config.home],
       sync: remote

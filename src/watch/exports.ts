@@ -1,26 +1,28 @@
 /**
- * One export as the watch runs it: `bourdon <topic> export --json` itself, in a process of its
- * own (the same flags, history, lock, audit and rollback as a user's; and the memory a large
- * export needs goes back to the system when it ends, so the watch stays small between changes),
- * then what changed, counted against the manifest the library held before
+ * One export as the watch runs it: what `bourdon <topic> export --json` does, in a process of its
+ * own (the same runner, history, lock, audit and rollback as a user's; and the memory a large
+ * export needs goes back to the system, so the watch stays small between changes) — the warm
+ * export worker (warm-export.ts), recycled after a large export, or where it is not built the
+ * command itself —, then what changed, counted against the manifest the library held before
  * (core/writes/manifest-diff.ts): `exported cursor: 3 entities changed`.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../core/admin/package-root.js';
 import { describeError } from '../core/errors.js';
-import { libraryPaths } from '../core/store/paths.js';
-import { plural } from '../core/store/words.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { diffManifests, sideOf } from '../core/writes/manifest-diff.js';
 import type { Participant } from '../participants/kit/participant.js';
 import type { Env } from '../core/store/config.js';
+import type { WarmExport } from './warm-export.js';
+import { liveManifestPath, readForDiff, wordsOf, type ChangeWords } from './change-words.js';
 
 export interface ExportSettings {
   libraryRoot: string;
   accessLevel: AccessLevel;
   env: Env;
+  /** The warm export process; null or absent: `bourdon <topic> export` is run for each export. */
+  warm?: WarmExport | null;
 }
 
 export interface ExportOutcome {
@@ -32,12 +34,9 @@ export interface ExportOutcome {
   extra: Record<string, unknown>;
 }
 
-/** Manifests larger than this are not diffed (the watch would hold them in memory): counts are said instead. */
-const MAX_DIFF_BYTES = 1024 * 1024;
-
 /** What `bourdon <topic> export --json` answers (cli/export-command.ts ExportPayload), the fields read here. */
 interface ExportAnswer {
-  outcome?: 'exported' | 'dry-run' | 'nothing';
+  outcome?: 'exported' | 'unchanged' | 'staged' | 'skipped' | 'dry-run';
   written?: boolean;
   staged?: boolean;
   version?: number | null;
@@ -45,6 +44,8 @@ interface ExportAnswer {
   counts?: { entities: number; sessions: number } | null;
   warnings?: string[];
   error?: string;
+  /** What changed, counted by the warm worker (it read the manifest before and after). */
+  change_words?: ChangeWords;
 }
 
 function exportChild(participant: Participant, settings: ExportSettings): Promise<ExportAnswer> {
@@ -77,42 +78,14 @@ function exportChild(participant: Participant, settings: ExportSettings): Promis
   });
 }
 
-/** The file's bytes; null when it is not there; 'too large' past what the diff reads. */
-function readForDiff(file: string): Buffer | null | 'too large' {
-  try {
-    if (fs.statSync(file).size > MAX_DIFF_BYTES) return 'too large';
-    return fs.readFileSync(file);
-  } catch {
-    return null;
-  }
-}
-
-/** "3 entities changed, 1 session changed": what a diff counts, rows added, removed or changed. */
-function changeWords(
-  before: Buffer | null,
-  after: Buffer | null,
-): { text: string; entities: number; sessions: number } {
-  const diff = diffManifests(sideOf(before), sideOf(after), 'private');
-  const count = (rows: { added: unknown[]; removed: unknown[]; changed: unknown[] }) =>
-    rows.added.length + rows.removed.length + rows.changed.length;
-  const entities = count(diff.entities);
-  const sessions = count(diff.sessions);
-  const parts = [
-    ...(entities ? [`${plural(entities, 'entity', 'entities')} changed`] : []),
-    ...(sessions ? [`${plural(sessions, 'session')} changed`] : []),
-  ];
-  return { text: parts.length ? parts.join(', ') : 'its fields changed', entities, sessions };
-}
-
 export async function exportParticipant(participant: Participant, settings: ExportSettings): Promise<ExportOutcome> {
-  const id = participant.agentId;
-  const paths = libraryPaths(settings.libraryRoot);
-  const livePath = participant.staged
-    ? path.join(paths.staging, id, `${id}.l5.yaml`)
-    : path.join(paths.agents, `${id}.l5.yaml`);
-  const before = readForDiff(livePath);
+  const livePath = liveManifestPath(settings.libraryRoot, participant);
+  // The warm worker reads and counts the change itself, so the watch holds no manifest.
+  const before = settings.warm ? null : readForDiff(livePath);
   try {
-    const report = await exportChild(participant, settings);
+    const report: ExportAnswer = settings.warm
+      ? await settings.warm.run(participant.agentId, settings.libraryRoot, settings.accessLevel)
+      : await exportChild(participant, settings);
     if (report.error !== undefined) return { kind: 'failed', detail: report.error, changed: false, extra: {} };
     const extra = {
       version: report.version ?? null,
@@ -120,18 +93,10 @@ export async function exportParticipant(participant: Participant, settings: Expo
       counts: report.counts ?? null,
       warnings: report.warnings ?? [],
     };
-    if (report.outcome === 'nothing')
+    if (report.outcome === 'skipped')
       return { kind: 'nothing', detail: 'no source found; nothing written', changed: false, extra };
     if (!report.written) return { kind: 'unchanged', detail: 'the library already holds it', changed: false, extra };
-    const after = readForDiff(report.path ?? livePath);
-    const words =
-      before === 'too large' || after === 'too large' || after === null
-        ? {
-            text: `${plural(report.counts?.entities ?? 0, 'entity', 'entities')}, ${plural(report.counts?.sessions ?? 0, 'session')}`,
-            entities: null,
-            sessions: null,
-          }
-        : changeWords(before, after);
+    const words = report.change_words ?? wordsOf(before, readForDiff(report.path ?? livePath), report.counts);
     const version = report.version !== null && report.version !== undefined ? ` (version ${report.version})` : '';
     return {
       kind: report.staged ? 'staged' : 'exported',

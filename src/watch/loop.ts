@@ -14,6 +14,7 @@ import { plural } from '../core/store/words.js';
 import type { Participant } from '../participants/kit/participant.js';
 import { exportEnvironment } from '../participants/runner.js';
 import { exportParticipant, type ExportSettings } from './exports.js';
+import { WarmExport } from './warm-export.js';
 import { claimWatch, StatusFile } from './instance.js';
 import { SyncCycle, type SyncSettings } from './sync-cycle.js';
 import { isUnder, ownersOf, watchTarget, type WatchTarget } from './targets.js';
@@ -28,6 +29,12 @@ export interface WatchOptions extends ExportSettings {
   maxWaitMs: number;
   /** How often a polled participant (openclaw) is asked again, at least (ms). */
   pollMs: number;
+  /**
+   * How often what each participant reads is derived again (ms): a source that appears where no
+   * followed path could see it (a new Claude Code project, an MCP host's config naming the graph)
+   * is followed from then on. A folder or file appearing under a followed path does it at once.
+   */
+  rescanMs: number;
   /** Export every participant whose sources exist once at the start. */
   catchUp: boolean;
   /** The sync remote's push and pull; null: no remote set. */
@@ -55,17 +62,30 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   status.write();
   let stopping = false;
   const environment = exportEnvironment(options.env);
-  const targets: WatchTarget[] = [];
+  /** What each followed participant reads, derived again as sources come and go (refresh). */
+  const targets = new Map<Participant, WatchTarget>();
+  const unknown = new Set<string>();
   const polled: Participant[] = [];
-  for (const participant of options.participants) {
+  const followedKind = options.participants.filter((participant) => participant.watch.follow !== 'poll');
+  for (const participant of options.participants) if (participant.watch.follow === 'poll') polled.push(participant);
+  async function targetOf(participant: Participant): Promise<WatchTarget | null> {
     try {
       const target = await watchTarget(participant, environment);
-      if (target) targets.push(target);
-      else polled.push(participant);
+      unknown.delete(participant.agentId);
+      return target;
     } catch (error) {
-      say('warning', `${participant.agentId}: cannot tell what it reads (${describeError(error)}); not followed`);
+      if (!unknown.has(participant.agentId))
+        say('warning', `${participant.agentId}: cannot tell what it reads (${describeError(error)}); not followed`);
+      unknown.add(participant.agentId);
+      return null;
     }
   }
+  for (const participant of followedKind) {
+    const target = await targetOf(participant);
+    if (target) targets.set(participant, target);
+  }
+  let targetList = [...targets.values()];
+  let followed = targetList.flatMap((target) => target.paths);
   const ignored = [options.libraryRoot, ...options.ignore].map((dir) => path.resolve(dir));
 
   // --- exports, one at a time -------------------------------------------------------------
@@ -74,8 +94,11 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   let worker: Promise<void> | null = null;
   const sync = options.sync ? new SyncCycle(options.sync, say, status) : null;
 
+  const warm = WarmExport.start(options.env);
   async function runOne(participant: Participant): Promise<void> {
-    const outcome = await exportParticipant(participant, options);
+    const began = performance.now();
+    const outcome = await exportParticipant(participant, { ...options, warm });
+    const exportMs = Math.round(performance.now() - began);
     const id = participant.agentId;
     status.agent(id, { at: new Date().toISOString(), outcome: outcome.kind, detail: outcome.detail });
     if (outcome.kind === 'failed') {
@@ -88,6 +111,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
     say(outcome.kind, `${outcome.kind} ${id}: ${outcome.detail}${recovered ? ' (working again)' : ''}`, {
       agent: id,
       ...outcome.extra,
+      export_ms: exportMs,
     });
     if (outcome.changed) sync?.wantPush();
   }
@@ -95,8 +119,9 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   function kick(): void {
     if (worker || stopping) return;
     worker = (async () => {
-      while (dirty.size && !stopping) {
+      while (!stopping) {
         const [next] = dirty;
+        if (next === undefined) break;
         dirty.delete(next);
         await runOne(next);
       }
@@ -124,53 +149,112 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   }
 
   // --- the watcher ------------------------------------------------------------------------------
-  const followed = targets.flatMap((target) => target.paths);
   const related = (file: string) =>
     followed.some((one) => isUnder(file, one) || isUnder(one, file)) && !ignored.some((dir) => isUnder(file, dir));
-  let watcher: FSWatcher | null = null;
-  if (followed.length) {
-    watcher = chokidar.watch(followed, {
-      ignoreInitial: true,
-      // Only what a participant reads: not the library (an export's own writes), not the rest of a
-      // followed path's parent, not a file under a followed folder that its participant never reads.
-      ignored: (file, stats) => !related(file) || (stats?.isFile() === true && ownersOf(file, targets).length === 0),
-    });
-    let watchFailure: string | null = null;
-    watcher.on('error', (error) => {
-      const reason = describeError(error);
-      if (reason === watchFailure) return;
-      watchFailure = reason;
-      say('warning', `the file watcher: ${reason}`);
-    });
-    watcher.on('all', (_event, file) => {
-      for (const participant of ownersOf(path.resolve(file), targets)) changed(participant);
-    });
-    await new Promise<void>((resolve) => watcher!.once('ready', () => resolve()));
+  // One watcher, made at the start even when nothing is followed yet: paths are added as they are named.
+  const watcher: FSWatcher = chokidar.watch(followed, {
+    ignoreInitial: true,
+    // Only what a participant reads: not the library (an export's own writes), not the rest of a
+    // followed path's parent, not a file under a followed folder that its participant never reads.
+    ignored: (file, stats) => !related(file) || (stats?.isFile() === true && ownersOf(file, targetList).length === 0),
+  });
+  let watchFailure: string | null = null;
+  watcher.on('error', (error) => {
+    const reason = describeError(error);
+    if (reason === watchFailure) return;
+    watchFailure = reason;
+    say('warning', `the file watcher: ${reason}`);
+  });
+  watcher.on('all', (event, file) => {
+    for (const participant of ownersOf(path.resolve(file), targetList)) changed(participant);
+    // Something came or went: what a participant reads may name new paths (a Cursor store, a project).
+    if (event !== 'change') refreshSoon();
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  // --- what is followed, derived again -------------------------------------------------------
+  let refreshing: Promise<void> | null = null;
+  let refreshTimer: NodeJS.Timeout | null = null;
+  function refreshSoon(): void {
+    if (stopping || refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = null;
+      void refresh();
+    }, options.debounceMs);
   }
+  /** Each participant's paths named again: the new ones followed (and its export due), the gone ones let go. */
+  function refresh(): Promise<void> {
+    refreshing ??= (async () => {
+      const grown: { participant: Participant; added: string[] }[] = [];
+      const dropped: string[] = [];
+      for (const participant of followedKind) {
+        if (stopping) return;
+        const target = await targetOf(participant);
+        if (!target) continue;
+        const before = targets.get(participant)?.paths ?? [];
+        const added = target.paths.filter((one) => !before.includes(one));
+        dropped.push(...before.filter((one) => !target.paths.includes(one)));
+        if (!added.length && target.paths.length === before.length) continue;
+        targets.set(participant, target);
+        if (added.length) grown.push({ participant, added });
+      }
+      targetList = [...targets.values()];
+      followed = targetList.flatMap((target) => target.paths);
+      // A path let go that holds or lies in one still followed stays watched (chokidar would stop
+      // following what lies under it); the filter (related) drops what no one reads.
+      const gone = [...new Set(dropped)].filter(
+        (one) => !followed.some((kept) => isUnder(kept, one) || isUnder(one, kept)),
+      );
+      if (gone.length) watcher.unwatch(gone);
+      if (grown.length) watcher.add(grown.flatMap((one) => one.added));
+      for (const { participant, added } of grown) {
+        say('watching', `now following ${participant.agentId}: ${plural(added.length, 'new path')}`, {
+          agent: participant.agentId,
+          paths: added,
+        });
+        changed(participant);
+      }
+      await startPolling();
+    })().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+  const rescan = setInterval(() => void refresh(), options.rescanMs);
+  rescan.unref();
 
   // --- polled participants --------------------------------------------------------------------
   const pollTimers = new Set<NodeJS.Timeout>();
   const active: Participant[] = [];
-  for (const participant of polled) {
-    const sources = await participant.sources(environment).catch(() => []);
-    if (!sources.some((source) => source.found) && !participant.help.flags?.some((flag) => options.env[flag.env]))
-      continue;
-    active.push(participant);
-    const tick = async () => {
-      if (stopping) return;
-      const started = Date.now();
-      dirty.add(participant);
-      kick();
-      while (worker && !stopping) await worker;
-      // Never more often than its answers take.
-      const timer = setTimeout(() => void tick(), Math.max(options.pollMs, Date.now() - started));
+  /** Starts polling each polled participant that has a source now (asked again on each refresh). */
+  async function startPolling(first = false): Promise<Participant[]> {
+    const started: Participant[] = [];
+    for (const participant of polled) {
+      if (active.includes(participant) || stopping) continue;
+      const sources = await participant.sources(environment).catch(() => []);
+      if (!sources.some((source) => source.found) && !participant.help.flags?.some((flag) => options.env[flag.env]))
+        continue;
+      active.push(participant);
+      started.push(participant);
+      const tick = async () => {
+        if (stopping) return;
+        const began = Date.now();
+        dirty.add(participant);
+        kick();
+        while (worker && !stopping) await worker;
+        // Never more often than its answers take.
+        const timer = setTimeout(() => void tick(), Math.max(options.pollMs, Date.now() - began));
+        pollTimers.add(timer);
+      };
+      const timer = setTimeout(() => void tick(), first && options.catchUp ? options.pollMs : 0);
       pollTimers.add(timer);
-    };
-    const timer = setTimeout(() => void tick(), options.catchUp ? options.pollMs : 0);
-    pollTimers.add(timer);
+      if (!first) say('watching', `now polling ${participant.agentId} every ${Math.round(options.pollMs / 1000)} s`);
+    }
+    return started;
   }
+  await startPolling(true);
 
-  const names = targets.map((target) => target.participant.agentId);
+  const names = targetList.map((target) => target.participant.agentId);
   say(
     'watching',
     `watching ${plural(names.length, 'agent')} (${plural(followed.length, 'path')})` +
@@ -182,7 +266,7 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   );
 
   if (options.catchUp) {
-    for (const target of targets) {
+    for (const target of targetList) {
       const sources = await target.participant.sources(environment).catch(() => []);
       if (sources.some((source) => source.found)) dirty.add(target.participant);
     }
@@ -202,8 +286,12 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
       stopping = true;
       for (const { timer } of timers.values()) clearTimeout(timer);
       for (const timer of pollTimers) clearTimeout(timer);
-      await watcher?.close();
+      clearInterval(rescan);
+      if (refreshTimer) clearTimeout(refreshTimer);
+      await refreshing;
+      await watcher.close();
       while (worker) await worker;
+      warm?.close();
       await sync?.stop();
       const at = new Date().toISOString();
       status.stopped(at);

@@ -1,7 +1,8 @@
 /**
  * The search index behind search_memory: every row a caller may see at one access level —
- * entities, sessions, notes and the workstreams their project names make — in one MiniSearch
- * index (bench/README.md, "Search", says why MiniSearch). Built from the snapshot's records
+ * entities, sessions, notes and the workstreams their project names make — in one index whose
+ * words sit in MiniSearch's radix tree and whose postings are scored as MiniSearch scores them
+ * (search-postings.ts; bench/README.md, "Search", says why). Built from the snapshot's records
  * (which a one-shot CLI call reads from the parsed cache), in memory only: nothing is written.
  *
  * One index per store, access level and grant set, holding only the rows visible at that level
@@ -9,7 +10,6 @@
  * When the snapshot changes, the manifests removed and added are taken out of the index and put
  * in (one changed manifest re-indexes that manifest alone); the rest stays.
  */
-import MiniSearch from 'minisearch';
 import { agentsInScope, type OperationContext } from '../context.js';
 import type { AgentRecord } from '../store/library.js';
 import type { Entity, Note, Session } from '../store/manifest.js';
@@ -17,6 +17,7 @@ import { canSee, type AccessLevel } from '../store/visibility.js';
 import { redactNullable, redactText } from '../trust/redaction.js';
 import type { LibraryStore } from '../store/library.js';
 import { dayOf } from '../store/dates.js';
+import { Postings } from './search-postings.js';
 
 export const SEARCH_KINDS = ['entity', 'session', 'note', 'workstream'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -44,8 +45,6 @@ export const FIELD_BOOSTS = {
 } as const;
 export type SearchField = keyof typeof FIELD_BOOSTS;
 const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
-
-type SearchDocument = { id: number } & Partial<Record<SearchField, string>>;
 
 /** Case and accents folded: `Café` and `CAFE` are both `cafe`. */
 export function fold(text: string): string {
@@ -79,6 +78,36 @@ function foldCached(term: string): string | null {
 
 /** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
+/** The ASCII characters WORD_BREAK breaks on, taken from it. */
+const BREAKS = Uint8Array.from({ length: 128 }, (_, code) => (WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0));
+
+/**
+ * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text
+ * (most of a library, and a Unicode class makes the split several times slower).
+ */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let start = 0;
+  let i = 0;
+  while (i < n) {
+    let code = text.charCodeAt(i);
+    if (code > 127) return text.split(WORD_BREAK);
+    if (!BREAKS[code]) {
+      i++;
+      continue;
+    }
+    out.push(text.slice(start, i));
+    while (++i < n) {
+      code = text.charCodeAt(i);
+      if (code > 127) return text.split(WORD_BREAK);
+      if (!BREAKS[code]) break;
+    }
+    start = i;
+  }
+  out.push(text.slice(start));
+  return out;
+}
 export function words(text: string): string[] {
   return text
     .split(WORD_BREAK)
@@ -86,38 +115,28 @@ export function words(text: string): string[] {
     .filter((word) => word.length > 0);
 }
 
+/**
+ * How the index splits a field's text (MiniSearch's `tokenize`) and folds each word (its
+ * `processTerm`; an empty word is left out): test/search.postings.test.ts gives MiniSearch the same.
+ */
+export const INDEX_WORDS = {
+  fields: FIELDS,
+  tokenize: (text: string): string[] => (text ? splitWords(text) : []),
+  processTerm: foldCached,
+};
+
 export class SearchIndex {
-  /**
-   * Every indexed word, with how many times the rows of this index hold it (kept per manifest,
-   * so a manifest taken out takes its words with it): a query word found here is looked up as
-   * written and as a prefix only; only a word the index lacks is expanded for typos.
-   */
-  /**
-   * Every indexed word, with how many manifests' rows in this index hold it (kept per manifest,
-   * so a manifest taken out takes its words with it): a query word found here is looked up as
-   * written and as a prefix only; only a word the index lacks is expanded for typos.
-   */
-  readonly vocabulary = new Map<string, number>();
-  private counting: Set<string> | null = null;
-  private readonly words = new Map<AgentRecord, Set<string>>();
-  readonly engine = new MiniSearch<SearchDocument>({
-    fields: FIELDS,
-    idField: 'id',
-    tokenize: (text) => (text ? text.split(WORD_BREAK) : []),
-    processTerm: (term) => {
-      const folded = foldCached(term);
-      if (folded === null) return null;
-      this.counting?.add(folded);
-      return folded;
-    },
-    // A query's words come folded already (words()); they are not counted.
-    searchOptions: { processTerm: (term) => term },
-  });
+  /** The rows' words and postings, scored as MiniSearch scores them (search-postings.ts). */
+  readonly postings = new Postings(
+    FIELDS,
+    FIELDS.map((field) => FIELD_BOOSTS[field]),
+    INDEX_WORDS.tokenize,
+    INDEX_WORDS.processTerm,
+  );
   readonly rows = new Map<number, IndexedRow>();
   /** The day each entity row with a valid_to ends (its rows only: most have none). */
   readonly validTo = new Map<number, string>();
   private readonly ids = new Map<AgentRecord, number[]>();
-  private nextId = 1;
   agents: readonly AgentRecord[] = [];
 
   constructor(readonly level: AccessLevel) {}
@@ -126,50 +145,42 @@ export class SearchIndex {
   update(agents: readonly AgentRecord[]): void {
     if (agents === this.agents) return;
     const next = new Set(agents);
-    const removed = [...this.ids.keys()].filter((agent) => !next.has(agent));
-    for (const agent of removed) {
-      const ids = this.ids.get(agent)!;
-      this.engine.discardAll(ids);
-      for (const word of this.words.get(agent) ?? []) {
-        const left = (this.vocabulary.get(word) ?? 0) - 1;
-        if (left > 0) this.vocabulary.set(word, left);
-        else this.vocabulary.delete(word);
-      }
-      this.words.delete(agent);
-      for (const id of ids) {
-        this.rows.delete(id);
-        this.validTo.delete(id);
-      }
-      this.ids.delete(agent);
-    }
+    for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
     for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
     this.agents = agents;
   }
 
-  private add(agent: AgentRecord): void {
+  /** Whether `agent`'s manifest is indexed. */
+  holds(agent: AgentRecord): boolean {
+    return this.ids.has(agent);
+  }
+
+  private remove(agent: AgentRecord): void {
+    const ids = this.ids.get(agent)!;
+    this.postings.remove(ids.map((id) => ({ id, values: valuesOf(this.rows.get(id)!) })));
+    for (const id of ids) {
+      this.rows.delete(id);
+      if (this.validTo.delete(id) && id < this.rowWeights.length) this.rowWeights[id] = 1;
+    }
+    this.ids.delete(agent);
+  }
+
+  /** Indexes one manifest's rows visible at this level. */
+  add(agent: AgentRecord): void {
+    if (this.ids.has(agent)) return;
     const ids: number[] = [];
-    const documents: SearchDocument[] = [];
-    const put = (row: IndexedRow, fields: Partial<Record<SearchField, string>>) => {
-      const id = this.nextId++;
+    const put = (row: IndexedRow) => {
+      const id = this.postings.add(valuesOf(row));
       ids.push(id);
       this.rows.set(id, row);
-      documents.push({ id, ...fields });
+      return id;
     };
     const level = this.level;
     for (const entity of agent.entities) {
       if (!canSee(level, entity.visibility)) continue;
+      const id = put({ kind: 'entity', agent, entity });
       const until = entity.valid_to === null ? null : dayOf(entity.valid_to);
-      if (until !== null) this.validTo.set(this.nextId, until);
-      put(
-        { kind: 'entity', agent, entity },
-        {
-          name: entity.name,
-          aliases: entity.aliases.join('\n'),
-          tags: entity.tags.join('\n'),
-          type: entity.type ?? '',
-          summary: entity.summary ?? '',
-        },
-      );
+      if (until !== null) this.validTo.set(id, until);
     }
     const projects = new Map<string, { name: string; day: string | null }>();
     const project = (name: string, day: string | null) => {
@@ -181,15 +192,7 @@ export class SearchIndex {
     };
     for (const session of agent.sessions) {
       if (!canSee(level, session.visibility)) continue;
-      put(
-        { kind: 'session', agent, session },
-        {
-          key_actions: session.key_actions.join('\n'),
-          project_focus: session.project_focus.join('\n'),
-          cwd: session.cwd ?? '',
-          files_touched: session.files_touched.join('\n'),
-        },
-      );
+      put({ kind: 'session', agent, session });
       for (const name of session.project_focus) project(name, session.day);
     }
     agent.notes.forEach((note, index) => {
@@ -197,53 +200,113 @@ export class SearchIndex {
       // Held as list_notes serves it: a text that looks like a credential is never indexed.
       const title = redactNullable(note.title);
       const text = redactText(note.text);
-      put(
-        { kind: 'note', agent, note, position: index + 1, title, text },
-        { title: title ?? '', text, tags: note.tags.join('\n'), project_focus: note.project_focus.join('\n') },
-      );
+      put({ kind: 'note', agent, note, position: index + 1, title, text });
       for (const name of note.project_focus) project(name, note.day);
     });
-    for (const { name, day } of projects.values()) put({ kind: 'workstream', agent, name, day }, { name });
-    const counted = new Set<string>();
-    this.counting = counted;
-    try {
-      this.engine.addAll(documents);
-    } finally {
-      this.counting = null;
-    }
-    for (const word of counted) this.vocabulary.set(word, (this.vocabulary.get(word) ?? 0) + 1);
-    this.words.set(agent, counted);
+    for (const { name, day } of projects.values()) put({ kind: 'workstream', agent, name, day });
     this.ids.set(agent, ids);
   }
 
   /** Whether some indexed word is `word` or begins with it. */
   knows(word: string): boolean {
-    if (this.vocabulary.has(word)) return true;
-    for (const known of this.vocabulary.keys()) if (known.startsWith(word)) return true;
-    return false;
+    return this.postings.knows(word);
   }
+
+  private rowWeights = new Float32Array(0);
+  /** An array of row weights by id, every one 1 but the rows with a valid_to (which the caller sets). */
+  weights(): Float32Array {
+    const size = this.postings.rows;
+    if (this.rowWeights.length !== size) this.rowWeights = new Float32Array(size).fill(1);
+    return this.rowWeights;
+  }
+}
+
+const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
+
+/** A row's indexed texts by field id (undefined: a field its kind does not have). */
+function valuesOf(row: IndexedRow): (string | undefined)[] {
+  const values: (string | undefined)[] = new Array<string | undefined>(FIELDS.length);
+  const set = (field: SearchField, text: string) => {
+    values[FIELD_IDS.get(field)!] = text;
+  };
+  switch (row.kind) {
+    case 'entity': {
+      const { entity } = row;
+      set('name', entity.name);
+      set('aliases', entity.aliases.join('\n'));
+      set('tags', entity.tags.join('\n'));
+      set('type', entity.type ?? '');
+      set('summary', entity.summary ?? '');
+      break;
+    }
+    case 'session': {
+      const { session } = row;
+      set('key_actions', session.key_actions.join('\n'));
+      set('project_focus', session.project_focus.join('\n'));
+      set('cwd', session.cwd ?? '');
+      set('files_touched', session.files_touched.join('\n'));
+      break;
+    }
+    case 'note':
+      set('title', row.title ?? '');
+      set('text', row.text);
+      set('tags', row.note.tags.join('\n'));
+      set('project_focus', row.note.project_focus.join('\n'));
+      break;
+    case 'workstream':
+      set('name', row.name);
+      break;
+  }
+  return values;
 }
 
 const indexes = new WeakMap<LibraryStore, Map<string, SearchIndex>>();
 
-/**
- * The index of the rows this caller may see at `level`, up to date with the store's snapshot:
- * one per access level and grant set, kept with the store, changed manifest by manifest.
- */
-export function searchIndex(ctx: OperationContext, level: AccessLevel): SearchIndex {
-  const agents = agentsInScope(ctx);
-  let byScope = indexes.get(ctx.store);
+function indexFor(store: LibraryStore, caller: OperationContext['caller'], level: AccessLevel): SearchIndex {
+  let byScope = indexes.get(store);
   if (!byScope) {
     byScope = new Map();
-    indexes.set(ctx.store, byScope);
+    indexes.set(store, byScope);
   }
-  const scope = ctx.caller.tier === 'trusted' ? '*' : [...ctx.caller.grants].sort().join('\0');
+  const scope = caller.tier === 'trusted' ? '*' : [...caller.grants].sort().join('\0');
   const key = `${level}\u0001${scope}`;
   let index = byScope.get(key);
   if (!index) {
     index = new SearchIndex(level);
     byScope.set(key, index);
   }
-  index.update(agents);
   return index;
+}
+
+/**
+ * The index of the rows this caller may see at `level`, up to date with the store's snapshot:
+ * one per access level and grant set, kept with the store, changed manifest by manifest.
+ */
+export function searchIndex(ctx: OperationContext, level: AccessLevel): SearchIndex {
+  const index = indexFor(ctx.store, ctx.caller, level);
+  index.update(agentsInScope(ctx));
+  return index;
+}
+
+/**
+ * Builds `ctx`'s caller's index at `level` in the background, one manifest per turn of the
+ * event loop, so that no request waits behind more than one manifest's build; a search that
+ * comes before the end brings the index up to date itself (searchIndex). A server calls it as it
+ * starts, for the level search_memory answers at by default. `done` resolves when it is built.
+ */
+export function warmSearchIndex(
+  ctx: OperationContext,
+  level: AccessLevel,
+): { index: SearchIndex; done: Promise<void> } {
+  const index = indexFor(ctx.store, ctx.caller, level);
+  const build = async () => {
+    for (;;) {
+      const next = agentsInScope(ctx).find((agent) => !index.holds(agent));
+      if (!next) break;
+      index.add(next);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    index.update(agentsInScope(ctx));
+  };
+  return { index, done: build() };
 }

@@ -8,7 +8,8 @@
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
  */
-import { agentsInScope, tellUnknownAgent, type OperationContext } from '../context.js';
+import { agentsInScope, createContext, tellUnknownAgent, type OperationContext } from '../context.js';
+import type { LibraryStore } from '../store/library.js';
 import { findEntityMatches, type EntityMatch } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
@@ -17,15 +18,17 @@ import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
 import {
-  FIELD_BOOSTS,
   fold,
   searchIndex,
   SEARCH_KINDS,
+  warmSearchIndex,
   words,
   type IndexedRow,
+  type SearchIndex,
   type SearchKind,
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
+import type { TermQuery } from './search-postings.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -64,29 +67,41 @@ function swaps(term: string): string[] {
 }
 
 /**
- * The MiniSearch query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit
- * less); `origin` learns which word each swapped form stands for.
+ * The index query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit less);
+ * `origin` learns which word each swapped form stands for.
  */
-function queryTree(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
-  return {
-    combineWith: 'OR' as const,
-    queries: terms.map((term) => {
-      const prefix = term.length >= 3;
-      origin.set(term, term);
-      // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
-      // common word would score every row holding any word one edit away.
-      if (known(term)) return { queries: [term], fuzzy: 0, prefix };
-      const edits = editsFor(term);
-      const asWritten = { queries: [term], fuzzy: edits, prefix };
-      const swapped = swaps(term).filter((form) => !origin.has(form));
-      for (const form of swapped) origin.set(form, term);
-      if (!swapped.length) return asWritten;
-      return {
-        combineWith: 'OR' as const,
-        queries: [asWritten, { queries: swapped, fuzzy: Math.max(0, edits - 1), prefix: false }],
-      };
-    }),
-  };
+function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
+  return terms.flatMap((term): TermQuery[] => {
+    const prefix = term.length >= 3;
+    origin.set(term, term);
+    // A word the index holds (or begins) is taken as meant: no typo expansion, which on a
+    // common word would score every row holding any word one edit away.
+    if (known(term)) return [{ term, fuzzy: 0, prefix }];
+    const edits = editsFor(term);
+    const swapped = swaps(term).filter((form) => !origin.has(form));
+    for (const form of swapped) origin.set(form, term);
+    return [
+      { term, fuzzy: edits, prefix },
+      ...swapped.map((form) => ({ term: form, fuzzy: Math.max(0, edits - 1), prefix: false })),
+    ];
+  });
+}
+
+/** How many of the query's words the matched query terms (a word or a swapped form of it) stand for. */
+function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>): number {
+  const seen: string[] = [];
+  for (const term of queryTerms) {
+    const word = origin.get(term) ?? term;
+    if (!seen.includes(word)) seen.push(word);
+  }
+  return seen.length;
+}
+
+/** Each row's weight today (a row whose valid_to is past weighs less), read per posting from one array. */
+function rowWeights(index: SearchIndex, today: string): (id: number) => number {
+  const weights = index.weights();
+  for (const [id, until] of index.validTo) weights[id] = until < today ? SUPERSEDED_WEIGHT : 1;
+  return (id) => weights[id]!;
 }
 
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
@@ -143,14 +158,20 @@ function groupKey(row: IndexedRow, id: number): string {
  * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
  * one of them (a typo in an exact name), else 0.
  */
-function exactness(row: IndexedRow, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
-  const names =
-    row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : row.kind === 'workstream' ? [row.name] : [];
+function exactness(
+  row: IndexedRow,
+  phrase: string,
+  termCount: number,
+  matched: Readonly<Record<string, unknown>>,
+  nameWords: (name: string) => string[],
+): number {
+  if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
+  const names = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
   let best = 0;
   for (const name of names) {
-    const nameWords = words(name);
-    if (nameWords.join(' ') === phrase) return 2;
-    if (nameWords.length === termCount && nameWords.every((word) => matched.has(word))) best = 1;
+    const held = nameWords(name);
+    if (held.join(' ') === phrase) return 2;
+    if (held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
   }
   return best;
 }
@@ -191,7 +212,8 @@ function resultOf(
   today: string,
   holders: (name: string) => EntityMatch | undefined,
 ): SearchResult {
-  const first = group.rows[0];
+  // A group is opened by the row it is made for.
+  const first = group.rows[0]!;
   const matched = [...group.fields].sort();
   const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
@@ -258,31 +280,36 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const hits = index.engine.search(
-    queryTree(terms, origin, (term) => index.knows(term)),
+  const { hits, total } = index.postings.search(
+    termQueries(terms, origin, (term) => index.knows(term)),
     {
-      boost: { ...FIELD_BOOSTS },
       weights: MATCH_WEIGHTS,
       // Called for every posting: without filters, one lookup in the (small) map of rows that end.
-      boostDocument: filtered
+      boost: filtered
         ? (id: number) => {
             const row = index.rows.get(id);
             if (!row || !kept(row, filters)) return 0;
             return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
           }
-        : (id: number) => {
-            const until = index.validTo.get(id);
-            return until !== undefined && until < today ? SUPERSEDED_WEIGHT : 1;
-          },
+        : index.validTo.size === 0
+          ? () => 1
+          : rowWeights(index, today),
+      // Only the best hits are grouped and ranked further (a word every row holds would
+      // otherwise cost the whole library on every search).
+      limit: MAX_HITS,
     },
   );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const groups = new Map<string, Group>();
-  // MiniSearch answers best first: only the best hits are grouped and ranked further (a word
-  // every row holds would otherwise cost the whole library on every search).
-  const considered = hits.length > MAX_HITS ? hits.slice(0, MAX_HITS) : hits;
-  for (const hit of considered) {
-    const id = hit.id as number;
+  // Names recur across agents and hits: each is split once per search.
+  const split = new Map<string, string[]>();
+  const nameWords = (name: string) => {
+    let held = split.get(name);
+    if (!held) split.set(name, (held = words(name)));
+    return held;
+  };
+  for (const hit of hits) {
+    const id = hit.id;
     const row = index.rows.get(id);
     if (!row) continue;
     const key = groupKey(row, id);
@@ -292,11 +319,12 @@ export function localSearch(
       groups.set(key, group);
     }
     // Several words together: a row holding every word of the query outranks one holding one.
-    const covered = new Set(hit.queryTerms.map((term) => origin.get(term) ?? term)).size / terms.length;
+    const covered = coverage(hit.queryTerms, origin) / terms.length;
     const score = hit.score * covered * covered;
     group.score = Math.max(group.score, score);
     group.rows.push(row);
-    group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, new Set(Object.keys(hit.match))));
+    if (group.exact < 2)
+      group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, hit.match, nameWords));
     for (const [term, fields] of Object.entries(hit.match)) {
       group.terms.add(term);
       for (const field of fields) group.fields.add(field);
@@ -311,7 +339,7 @@ export function localSearch(
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map(({ group, score }) => resultOf(group, score, today, holders));
-  return { results, total: considered.length < hits.length ? hits.length : all.length };
+  return { results, total: hits.length < total ? total : all.length };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
@@ -361,4 +389,14 @@ export function searchSuggestions(ctx: OperationContext, text: string, level: Ac
     if (names.length >= count) break;
   }
   return names;
+}
+
+/**
+ * Builds, in the background, the index search_memory answers from by default (the operator's,
+ * at the default access level), a manifest per turn of the event loop: `bourdon serve` calls it
+ * as it starts, so that the first search does not pay for the whole build.
+ */
+export function warmSearchMemory(store: LibraryStore, env: Record<string, string | undefined>): Promise<void> {
+  const ctx = createContext(store, { env, warn: () => {} });
+  return warmSearchIndex(ctx, access(ctx, {}, 'public').effective).done;
 }

@@ -103,12 +103,14 @@ export function readBrainProjects(reader: SourceReader, brain: string): Entity[]
 export function readBrainLog(reader: SourceReader, brain: string, since: Since): Session[] {
   const log = path.join(brain, 'LOG');
   const dated: { date: string; name: string }[] = [];
-  for (const name of reader.list(log)) {
+  // In the file system's listing order, as the engine's glob() finds them: its sort by date is
+  // stable, so logs of the same day keep that order (docs/participants.md).
+  for (const name of reader.list(log, { order: 'listing' })) {
     const date = LOG_NAME.exec(name)?.[1];
     if (date !== undefined) dated.push({ date, name });
   }
-  // Newest date first; the names break ties, newest-looking first.
-  dated.sort((a, b) => (a.date === b.date ? (a.name < b.name ? 1 : -1) : a.date < b.date ? 1 : -1));
+  // Newest date first (a stable sort: ties keep listing order).
+  dated.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
   const sessions: Session[] = [];
   for (const { date, name } of dated) {
     if (sessions.length >= MAX_LOG_SESSIONS) break;

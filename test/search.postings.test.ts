@@ -1,0 +1,197 @@
+/**
+ * The search index's own scorer against MiniSearch, the library it replaces for scoring: on
+ * random small libraries (words that share prefixes and lie one or two edits apart, empty and
+ * missing fields, rows weighted down or left out, rows taken out and their ids reused), the
+ * postings rank the same rows with the same scores (within float rounding) as MiniSearch 7 with
+ * the same fields, boosts, tokenizer, BM25 and prefix and fuzzy weights, matched by the same
+ * query words through the same indexed words. Why a scorer of our own: bench/README.md, "Search".
+ */
+import fc from 'fast-check';
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
+import { Postings, selectBest, type TermQuery } from '../src/core/operations/search-postings.js';
+
+const FIELDS = INDEX_WORDS.fields;
+const WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
+const VOCABULARY = [
+  'meridian',
+  'meridan',
+  'route',
+  'router',
+  'routes',
+  'rout',
+  'solver',
+  'slover',
+  'café',
+  'Cafe',
+  'van',
+  'vans',
+  'sync',
+  'synch',
+  'engine',
+  'engines',
+  'a',
+  'x',
+];
+
+const word = fc.constantFrom(...VOCABULARY);
+const separator = fc.constantFrom(' ', '\n', ', ', '. ', '-', ' — ');
+const text = fc
+  .tuple(fc.array(fc.tuple(word, separator), { maxLength: 6 }), fc.constantFrom('', '.', '!'))
+  .map(([parts, end]) => parts.map(([w, sep]) => w + sep).join('') + end);
+/** A row: each field's text, or undefined when its kind has no such field. */
+const row = fc.record({
+  values: fc.array(fc.option(text, { nil: undefined }), { minLength: FIELDS.length, maxLength: FIELDS.length }),
+  boost: fc.constantFrom(1, 1, 1, 0.25, 0),
+});
+const query = fc.record({
+  term: fc.oneof(
+    word.map((w) => INDEX_WORDS.processTerm(w)!),
+    fc.constantFrom('mer', 'ro', 'sylver', 'qz', 'enigne'),
+  ),
+  fuzzy: fc.constantFrom(0, 0, 1, 2),
+  prefix: fc.boolean(),
+});
+
+type Row = { values: (string | undefined)[]; boost: number };
+
+function miniSearch(): MiniSearch {
+  return new MiniSearch({
+    fields: [...FIELDS],
+    idField: 'id',
+    tokenize: INDEX_WORDS.tokenize,
+    processTerm: INDEX_WORDS.processTerm,
+    searchOptions: { processTerm: (term) => term },
+    autoVacuum: false,
+  });
+}
+
+const document = (id: number, values: (string | undefined)[]) => {
+  const doc: Record<string, unknown> = { id };
+  FIELDS.forEach((field, i) => {
+    if (values[i] !== undefined) doc[field] = values[i];
+  });
+  return doc;
+};
+
+/** The index as the search index builds it: `kept` added, `gone` added then taken out, then `late` added. */
+async function both(kept: Row[], gone: Row[], late: Row[]) {
+  const ours = new Postings(
+    FIELDS,
+    FIELDS.map((field) => FIELD_BOOSTS[field]),
+    INDEX_WORDS.tokenize,
+    INDEX_WORDS.processTerm,
+  );
+  const reference = miniSearch();
+  // Our id → the row's number in the reference, and each row's weight.
+  const byOurs = new Map<number, number>();
+  const boosts = new Map<number, number>();
+  let next = 1;
+  const add = (rows: Row[]) =>
+    rows.map((entry) => {
+      const id = ours.add(entry.values);
+      const theirs = next++;
+      reference.add(document(theirs, entry.values));
+      byOurs.set(id, theirs);
+      boosts.set(theirs, entry.boost);
+      return { id, theirs, values: entry.values };
+    });
+  add(kept);
+  const removed = add(gone);
+  ours.remove(removed);
+  reference.discardAll(removed.map((entry) => entry.theirs));
+  await reference.vacuum();
+  for (const entry of removed) byOurs.delete(entry.id);
+  add(late);
+  return { ours, reference, byOurs, boosts };
+}
+
+describe('the search postings', () => {
+  it('score every row as MiniSearch does, and keep the best ones', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(row, { minLength: 1, maxLength: 12 }),
+        fc.array(row, { maxLength: 5 }),
+        fc.array(row, { maxLength: 5 }),
+        fc.array(query, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (kept, gone, late, queries: TermQuery[], limit) => {
+          const { ours, reference, byOurs, boosts } = await both(kept, gone, late);
+          const expected = reference.search(
+            {
+              combineWith: 'OR',
+              queries: queries.map((q) => ({ queries: [q.term], fuzzy: q.fuzzy, prefix: q.prefix })),
+            },
+            { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS, boostDocument: (id) => boosts.get(id as number)! },
+          );
+          const boost = (id: number) => boosts.get(byOurs.get(id)!)!;
+          const all = ours.search(queries, { weights: WEIGHTS, boost, limit: 1_000 });
+          expect(all.total).toBe(expected.length);
+          expect(all.hits).toHaveLength(expected.length);
+          const theirs = new Map(expected.map((hit) => [hit.id as number, hit]));
+          for (const hit of all.hits) {
+            const match = theirs.get(byOurs.get(hit.id)!);
+            expect(match).toBeDefined();
+            expect(hit.score).toBeCloseTo(match!.score, 9);
+            expect(new Set(hit.queryTerms)).toEqual(new Set(match!.queryTerms));
+            expect(new Set(Object.keys(hit.match))).toEqual(new Set(match!.terms));
+          }
+          // The best `limit`, best first: the same scores as MiniSearch's first `limit`.
+          const best = ours.search(queries, { weights: WEIGHTS, boost, limit });
+          expect(best.total).toBe(expected.length);
+          const scores = best.hits.map((hit) => hit.score);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+          expected.slice(0, limit).forEach((hit, i) => expect(scores[i]).toBeCloseTo(hit.score, 9));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('knows the words its rows hold, and forgets those of rows taken out', async () => {
+    const { ours } = await both(
+      [{ values: ['Meridian export', ...Array<undefined>(FIELDS.length - 1)], boost: 1 }],
+      [{ values: ['Harbour', ...Array<undefined>(FIELDS.length - 1)], boost: 1 }],
+      [],
+    );
+    expect(ours.knows('meridian')).toBe(true);
+    expect(ours.knows('merid')).toBe(true);
+    expect(ours.knows('harbour')).toBe(false);
+    expect(ours.knows('zz')).toBe(false);
+    expect(ours.size).toBe(2);
+  });
+
+  it('selects the k best of many without sorting them all', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: 1, max: 50 }),
+        (values, k) => {
+          const scores = Float64Array.from(values);
+          const ids = Uint32Array.from(values.keys());
+          const kept = Math.min(k, values.length);
+          selectBest(ids, values.length, kept, scores);
+          const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+          const expected = [...values.keys()].sort(order).slice(0, kept);
+          expect([...ids.subarray(0, kept)].sort(order)).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  it('split words as the Unicode expression MiniSearch splits on does, ASCII or not', () => {
+    const asMiniSearch = /[\n\r\p{Z}\p{P}]+/u;
+    const pieces = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.constantFrom(' ', '\t', '\n', '.', '-', '_', '$', '+', '/', 'é', '\u00a0', '—', 'Route', 'x'),
+    );
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 10 }), (parts) => {
+        const text = parts.join('');
+        expect(splitWords(text)).toEqual(text.split(asMiniSearch));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
