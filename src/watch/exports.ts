@@ -11,7 +11,6 @@ import path from 'node:path';
 import { packageRoot } from '../core/admin/package-root.js';
 import { describeError } from '../core/errors.js';
 import type { AccessLevel } from '../core/trust/access.js';
-import { diffManifests, sideOf } from '../core/writes/manifest-diff.js';
 import type { Participant } from '../participants/kit/participant.js';
 import type { Env } from '../core/store/config.js';
 import type { WarmExport } from './warm-export.js';
