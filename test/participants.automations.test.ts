@@ -37,6 +37,7 @@ import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import { sinceOf } from '../src/participants/kit/since.js';
+import { at } from './helpers/items.js';
 
 type Row = Record<string, unknown>;
 interface Manifest extends Row {
@@ -314,7 +315,7 @@ describe('automation participants', () => {
       key_actions: ['automation_id: 7', 'run: 1.5: ran', 'ran'],
     });
     // A number cannot be iterated: the engine fails; here the value is left out, with a warning.
-    expect(manifest.recent_sessions[1].cwd).toBe(path.join(dir, 'num'));
+    expect(at(manifest.recent_sessions, 1).cwd).toBe(path.join(dir, 'num'));
     expect(warnings).toEqual([`${path.join(dir, 'num', 'automation.toml')}: cwds is not a list (3); it is left out`]);
   });
 
@@ -427,7 +428,7 @@ describe('broken and hostile automation folders', () => {
     automation(dir, 'big', `id = "big"\n# ${'x'.repeat(1024 * 1024)}\n`);
     const { manifest, warnings } = await exported(codexAutomationsParticipant, home);
     expect(names(manifest.known_entities)).toEqual(['big', 'folder-toml']);
-    expect(manifest.known_entities[0].summary).toBe("Codex automation 'big' (UNKNOWN). Schedule: unspecified.");
+    expect(at(manifest.known_entities, 0).summary).toBe("Codex automation 'big' (UNKNOWN). Schedule: unspecified.");
     expect(manifest.recent_sessions).toHaveLength(1);
     expect(warnings).toEqual([
       `${path.join(dir, 'big', 'automation.toml')}: skipped, 1048590 bytes is more than the 1048576 read`,
@@ -489,7 +490,7 @@ describe('broken and hostile automation folders', () => {
         Array.from({ length: n }, () =>
           next() < raw
             ? Buffer.from([Math.floor(next() * 256)])
-            : Buffer.from(alphabet[Math.floor(next() * alphabet.length)]),
+            : Buffer.from(at(alphabet, Math.floor(next() * alphabet.length))),
         ),
       );
     // Every other file holds raw bytes (mostly invalid UTF-8): skipped with a warning, never a failure.
@@ -521,7 +522,7 @@ describe('broken and hostile automation folders', () => {
     fs.writeSync(fd, '2026-04-30\n- the last run\n');
     fs.closeSync(fd);
     const { manifest, warnings } = await exported(codexAutomationsParticipant, home);
-    expect(manifest.recent_sessions[0].key_actions).toEqual([
+    expect(at(manifest.recent_sessions, 0).key_actions).toEqual([
       'automation_id: huge',
       'run: huge: the last run',
       'the last run',

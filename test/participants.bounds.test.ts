@@ -17,6 +17,7 @@ import { fitManifest, MAX_NAME_CHARS } from '../src/participants/finish.js';
 import { openReadOnly } from '../src/participants/kit/sqlite.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'conformance', 'participants');
 
@@ -180,7 +181,7 @@ describe('an export bounded in size', () => {
     expect(manifest.known_entities.length).toBeGreaterThan(150);
     // The dated brain row ranks first; undated notes are kept in the participant's order.
     expect(manifest.recent_sessions.map((session) => session.date)).toEqual(['2026-12-01']);
-    expect(manifest.known_entities[0].name).toBe('Note 0');
+    expect(at(manifest.known_entities, 0).name).toBe('Note 0');
   }, 120_000);
 
   it('a 200,000-character name is cut like the other fields', async () => {
@@ -196,7 +197,7 @@ describe('an export bounded in size', () => {
       cwd: root,
     });
     expect(result.code, result.stderr).toBe(0);
-    const [entity] = (yaml.load(fs.readFileSync(out, 'utf8')) as Manifest).known_entities;
+    const entity = at((yaml.load(fs.readFileSync(out, 'utf8')) as Manifest).known_entities, 0, 'entity');
     expect([...entity.name]).toHaveLength(MAX_NAME_CHARS);
     expect(entity.name.endsWith('…')).toBe(true);
   });

@@ -23,6 +23,7 @@ import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import { sinceOf } from '../src/participants/kit/since.js';
+import { at } from './helpers/items.js';
 
 type Row = Record<string, unknown>;
 type Manifest = Row & { recent_sessions: Row[]; known_entities: Row[]; capabilities: string[] };
@@ -108,8 +109,9 @@ describe('claude-desktop-code rules', () => {
     });
     code(home, 'local_b.json', { title: null, model: '', cwd: 'see https://x.example/a', createdAt: MS('2026-04-24') });
     code(home, 'local_c.json', { title: 'my password is hunter2', createdAt: MS('2026-04-23') });
-    const [a, b, c] = (await manifestOf(claudeDesktopCodeParticipant, home)).recent_sessions;
-    const title = (a.key_actions as string[])[0];
+    const sessions = (await manifestOf(claudeDesktopCodeParticipant, home)).recent_sessions;
+    const [a, b, c] = [at(sessions, 0), at(sessions, 1), at(sessions, 2)];
+    const title = at(a.key_actions as string[], 0);
     expect([...title].length).toBe(160);
     expect(title.endsWith(' wo...')).toBe(true);
     expect((a.key_actions as string[]).slice(1)).toEqual([
@@ -138,7 +140,8 @@ describe('claude-desktop-code rules', () => {
     });
     code(home, 'local_c.json', { cwd: '/p/Pruning', userSelectedFolders: '/p/ignored', createdAt: MS('2026-04-23') });
     const manifest = await manifestOf(claudeDesktopCodeParticipant, home);
-    const [a, b, c] = manifest.recent_sessions;
+    const sessions = manifest.recent_sessions;
+    const [a, b, c] = [at(sessions, 0), at(sessions, 1), at(sessions, 2)];
     // The cwd label is redacted, yet the project still comes from the real path.
     expect(a.cwd).toBe('[redacted credential-like text]');
     expect(a.project_focus).toEqual(['api_key-vault', 'C:\\Users\\dev\\x', 'microchip', 'CHIP']);
@@ -193,9 +196,9 @@ describe('claude-desktop-code rules', () => {
     const undated = tempDir();
     code(undated, 'local_a.json', { title: 'a', cwd: '/x/site' });
     const manifest = await manifestOf(claudeDesktopCodeParticipant, undated);
-    expect(manifest.known_entities[0].last_touched).toBe('');
+    expect(at(manifest.known_entities, 0).last_touched).toBe('');
     expect(manifest.known_entities[1]).not.toHaveProperty('last_touched');
-    expect(manifest.recent_sessions[0].date).toBe('');
+    expect(at(manifest.recent_sessions, 0).date).toBe('');
   });
 
   it('--since keeps undated conversations and those on or after the day; the surface date comes from those kept', async () => {
@@ -301,7 +304,7 @@ describe('claude-desktop-cowork rules', () => {
     ]);
     audit(home, 'r', lines);
     const manifest = await manifestOf(claudeDesktopCoworkParticipant, home);
-    expect(manifest.recent_sessions[0].key_actions).toEqual(['r', '1 turns']);
+    expect(at(manifest.recent_sessions, 0).key_actions).toEqual(['r', '1 turns']);
     expect(manifest.capabilities).toEqual(['claude-desktop-cowork', 'mcp-tools:0', 'tools:1', 'skills:1']);
 
     // Only the first MAX_AUDIT_LINES lines are read: a result after them is not.
@@ -310,7 +313,7 @@ describe('claude-desktop-cowork rules', () => {
     const filler = '{"type": "user"}\n'.repeat(MAX_AUDIT_LINES - 1);
     audit(capped, 'c', filler + jsonl({ type: 'result', num_turns: 5 }, { type: 'result', num_turns: 6 }));
     const cut = await manifestOf(claudeDesktopCoworkParticipant, capped);
-    expect(cut.recent_sessions[0].key_actions).toEqual(['c', '5 turns']);
+    expect(at(cut.recent_sessions, 0).key_actions).toEqual(['c', '5 turns']);
   });
 
   it('tools and skills count only runs kept by --since; the Co-Work wording', async () => {
@@ -339,7 +342,7 @@ describe('claude-desktop-cowork rules', () => {
     expect((await run(claudeDesktopCoworkParticipant, home)).manifest).toBeUndefined();
     cowork(home, 'local_a.json', { effort: 'high', createdAt: MS('2026-04-25') });
     const manifest = await manifestOf(claudeDesktopCoworkParticipant, home);
-    expect(manifest.recent_sessions[0].key_actions).toEqual(['(untitled run)']);
+    expect(at(manifest.recent_sessions, 0).key_actions).toEqual(['(untitled run)']);
   });
 
   it("formats cents as Python's round-half-even on the binary value", () => {

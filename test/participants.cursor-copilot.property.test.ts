@@ -25,6 +25,7 @@ import {
 import { codePointLength } from '../src/participants/kit/scrub.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { at, only } from './helpers/items.js';
 
 const require = createRequire(import.meta.url);
 let SQL: SqlJsStatic;
@@ -89,7 +90,7 @@ function expectSaneCursorManifest(manifest: Record<string, unknown> | undefined)
   for (const session of sessions) {
     expect(session.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(session.key_actions).toHaveLength(1);
-    expect(codePointLength(session.key_actions[0])).toBeLessThanOrEqual(256);
+    expect(codePointLength(at(session.key_actions, 0))).toBeLessThanOrEqual(256);
   }
   const dates = sessions.map((session) => session.date);
   expect(dates).toEqual([...dates].sort().reverse());
@@ -171,8 +172,11 @@ describe('cursor export over hostile databases', () => {
       [['composerData:big', JSON.stringify({ title: 'word '.repeat(800_000), files })]],
     );
     const result = await cursorParticipant.export(exportEnvironment(home));
-    const [session] = result.manifest!.recent_sessions as { key_actions: string[]; files_touched: string[] }[];
-    expect(codePointLength(session.key_actions[0])).toBe(256);
+    const session = only(
+      result.manifest!.recent_sessions as { key_actions: string[]; files_touched: string[] }[],
+      'session',
+    );
+    expect(codePointLength(at(session.key_actions, 0))).toBe(256);
     expect(session.files_touched).toHaveLength(1000);
   });
 
@@ -247,8 +251,9 @@ describe('copilot-cli export over hostile databases', () => {
           db.run('ALTER TABLE dynamic_context_items ADD COLUMN read_count');
           for (const row of sessionRows) db.run('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?)', row);
           for (const row of checkpointRows) db.run('INSERT INTO checkpoints VALUES (?, ?, ?, ?)', row);
-          for (const row of sessionRows) db.run('INSERT INTO turns VALUES (?)', [row[0]]);
-          for (const row of sessionRows) db.run('INSERT INTO session_refs VALUES (?, ?, ?)', [row[0], row[2], row[4]]);
+          for (const row of sessionRows) db.run('INSERT INTO turns VALUES (?)', [at(row, 0)]);
+          for (const row of sessionRows)
+            db.run('INSERT INTO session_refs VALUES (?, ?, ?)', [at(row, 0), at(row, 2), at(row, 4)]);
           for (const row of contextRows)
             db.run(
               'INSERT INTO dynamic_context_items (repository, src, name, description, content, count) VALUES (?, ?, ?, ?, ?, ?)',

@@ -14,6 +14,7 @@ import type { ExportEnvironment } from '../src/participants/kit/participant.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import { sinceOf } from '../src/participants/kit/since.js';
+import { at } from './helpers/items.js';
 
 const require = createRequire(import.meta.url);
 let SQL: SqlJsStatic;
@@ -170,7 +171,7 @@ describe('copilot-cli rules', () => {
     database(path.join(home, '.copilot', 'session-store.db'), COPILOT_SCHEMA, rows);
     const manifest = (await copilotCliParticipant.export(exportEnvironment(home))).manifest as Manifest;
     expect(manifest.recent_sessions).toHaveLength(100);
-    expect(manifest.recent_sessions![0].project_focus).toEqual(['org/r229']);
+    expect(at(manifest.recent_sessions!, 0).project_focus).toEqual(['org/r229']);
     expect(manifest.known_entities).toHaveLength(200);
     expect(manifest.known_entities!.at(-1)!.name).toBe('org/r30');
   });
@@ -209,7 +210,7 @@ describe('copilot-cli rules', () => {
     const manifest = (await copilotCliParticipant.export(exportEnvironment(home, { since: sinceOf('2026-04-01') })))
       .manifest as Manifest;
     expect(manifest.recent_sessions).toHaveLength(1);
-    const [session] = manifest.recent_sessions!;
+    const session = at(manifest.recent_sessions!, 0, 'session');
     expect(session.key_actions).toEqual([
       'Do it',
       'checkpoint: Step 1',

@@ -19,6 +19,7 @@ import { sinceInstant, sinceOf } from '../src/participants/kit/since.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { at } from './helpers/items.js';
 
 type Row = Record<string, unknown>;
 interface Exported {
@@ -506,7 +507,7 @@ describe('copilot-vscode rules', () => {
     transcript(home, 'b', '4.jsonl', '  \n\n');
     const all = await vscode(home);
     // The two sessions of one start time keep the order their workspaces are listed in.
-    const ties = inOrder(['a1', 'b1 tie'], (action) => action[0], listed(storage(home)));
+    const ties = inOrder(['a1', 'b1 tie'], (action) => at(action, 0), listed(storage(home)));
     expect((all.manifest.recent_sessions ?? []).map((row) => (row.key_actions as string[])[0])).toEqual([
       'b2',
       ...ties,

@@ -12,6 +12,7 @@ import { runCli } from './helpers/cli.js';
 import { CONFORMANCE_DIR, tempDir } from './helpers/fixtures.js';
 import { displayWidth } from '../src/cli/width.js';
 import { PARTICIPANTS } from '../src/participants/registry.js';
+import { defined } from './helpers/items.js';
 
 const CASES = ['claude_code/cc_basic', 'codex/cx_state_db', 'cursor/cu_global_workspace', 'copilot_cli/cp_full'];
 
@@ -150,11 +151,13 @@ describe('export-all at 80 columns, some agents present and some absent', () => 
     const byId = Object.fromEntries(payload.results.map((entry) => [entry.agent_id, entry]));
     // Run twice: the second run finds the library already holding the same manifests.
     expect(byId['claude-code']).toMatchObject({ outcome: 'unchanged', version: 1, written: false, staged: false });
-    expect(byId['claude-desktop-code'].warnings).toHaveLength(2);
-    expect(byId['claude-desktop-code'].counts).toMatchObject({ entities: 4, sessions: 3 });
-    expect(byId['claude-desktop-code'].path).toBe(path.join(fakeLibrary, 'agents', 'claude-desktop-code.l5.yaml'));
-    expect(byId['copilot-cli'].reason).toMatch(/symbolic link/);
-    const cowork = byId['claude-desktop-cowork'];
+    expect(defined(byId['claude-desktop-code']).warnings).toHaveLength(2);
+    expect(defined(byId['claude-desktop-code']).counts).toMatchObject({ entities: 4, sessions: 3 });
+    expect(defined(byId['claude-desktop-code']).path).toBe(
+      path.join(fakeLibrary, 'agents', 'claude-desktop-code.l5.yaml'),
+    );
+    expect(defined(byId['copilot-cli']).reason).toMatch(/symbolic link/);
+    const cowork = defined(byId['claude-desktop-cowork'], 'claude-desktop-cowork');
     expect(cowork).toMatchObject({ outcome: 'skipped', reason: 'no source', counts: null });
     expect(cowork.sources).toEqual([
       {

@@ -17,6 +17,7 @@ import type { ExportEnvironment, Participant } from '../src/participants/kit/par
 import { serialiseManifest } from '../src/core/writes/writes.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { at } from './helpers/items.js';
 
 const OUTSIDE = 'OUTSIDE-THE-HOME-SECRET';
 
@@ -157,7 +158,7 @@ describe('hostile native files', () => {
     fs.writeFileSync(path.join(memory, 'MEMORY.md'), 'index\n');
     fs.writeFileSync(path.join(memory, 'big.md'), `# Big\n\n${'word '.repeat(10 * 1024 * 1024)}`);
     const result = await claudeCodeParticipant.export(environment(home));
-    const [entity] = result.manifest?.known_entities as { name: string; summary: string }[];
+    const entity = at(result.manifest?.known_entities as { name: string; summary: string }[], 0, 'entity');
     expect(entity.name).toBe('Big');
     expect(entity.summary.length).toBeLessThanOrEqual(500);
     expect(result.warnings.join('\n')).toContain('only the first');

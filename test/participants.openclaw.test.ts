@@ -39,6 +39,7 @@ import {
   versionNumbers,
 } from '../src/participants/openclaw/handshake.js';
 import { insecureProblem, isLoopbackHost } from '../src/participants/openclaw/settings.js';
+import { at } from './helpers/items.js';
 
 const TOKEN = 'oc-secret-7f3a9c1e2b4d6f80';
 
@@ -103,7 +104,7 @@ function oneLine(stderr: string): string {
   const lines = stderr.trimEnd().split('\n');
   expect(lines, stderr).toHaveLength(1);
   expect(stderr).not.toMatch(/^\s+at /m);
-  return lines[0];
+  return at(lines, 0, 'line');
 }
 
 /** Every file under `dir` (none when it does not exist), as text. */
@@ -593,9 +594,10 @@ describe('openclaw sources (doctor, export-all)', () => {
   });
 
   it('a URL with credentials is not found, and shown without them', async () => {
-    const [source] = await openclawParticipant.sources(
+    const sources = await openclawParticipant.sources(
       exportEnvironment(home, { env: { OPENCLAW_URL: 'http://me:hunter2pass@127.0.0.1:9/' } }),
     );
+    const source = at(sources, 0, 'source');
     expect(source.found).toBe(false);
     expect(source.problem).toMatch(/carries credentials/);
     expect(JSON.stringify(source)).not.toContain('hunter2pass');
@@ -691,7 +693,7 @@ describe('openclaw export: the version an instance reports', () => {
     expect(written).not.toContain(key);
     expect(written).not.toContain('\u001b');
     const doc = yaml.load(written) as Record<string, unknown>;
-    const [capability] = doc.capabilities as string[];
+    const capability = at(doc.capabilities as string[], 0, 'capability');
     expect(capability).toMatch(/^openclaw 2026\.3\.2 \]0;owned \[2J build \[redacted\] x+…$/);
     expect([...capability.slice('openclaw '.length)]).toHaveLength(MAX_VERSION_CHARS);
     // An old version is named in the refusal as cleaned: one short line.
