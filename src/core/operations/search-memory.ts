@@ -88,7 +88,9 @@ function termQueries(terms: readonly string[], origin: Map<string, string>, know
 }
 
 /** How many of the query's words the matched query terms (a word or a swapped form of it) stand for. */
-function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>): number {
+function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>, swapped: boolean): number {
+  // Without swapped forms every query term is a word of its own (and they are distinct).
+  if (!swapped) return queryTerms.length;
   const seen: string[] = [];
   for (const term of queryTerms) {
     const word = origin.get(term) ?? term;
@@ -147,10 +149,21 @@ interface Group {
   exact: number;
 }
 
-function groupKey(row: IndexedRow, id: number): string {
-  if (row.kind === 'entity') return `e\u0001${row.entity.name}`;
-  if (row.kind === 'workstream') return `w\u0001${fold(row.name)}`;
-  return `${row.kind}\u0001${id}`;
+/** The words of each name and alias of an entity or workstream row, and their phrases, kept with the row. */
+interface Names {
+  words: string[][];
+  phrases: string[];
+}
+const namesOf = new WeakMap<IndexedRow, Names>();
+function rowNames(row: IndexedRow & { kind: 'entity' | 'workstream' }): Names {
+  let names = namesOf.get(row);
+  if (!names) {
+    const all = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
+    const held = all.map((name) => words(name));
+    names = { words: held, phrases: held.map((one) => one.join(' ')) };
+    namesOf.set(row, names);
+  }
+  return names;
 }
 
 /**
@@ -163,17 +176,24 @@ function exactness(
   phrase: string,
   termCount: number,
   matched: Readonly<Record<string, unknown>>,
-  nameWords: (name: string) => string[],
 ): number {
   if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
-  const names = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
+  const names = rowNames(row);
   let best = 0;
-  for (const name of names) {
-    const held = nameWords(name);
-    if (held.join(' ') === phrase) return 2;
-    if (held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
+  for (let i = 0; i < names.phrases.length; i++) {
+    if (names.phrases[i] === phrase) return 2;
+    const held = names.words[i]!;
+    if (best === 0 && held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
   }
   return best;
+}
+
+/** The folded name a workstream row is grouped by, kept with the row. */
+const workstreamKeys = new WeakMap<IndexedRow, string>();
+function workstreamKey(row: IndexedRow & { kind: 'workstream' }): string {
+  let key = workstreamKeys.get(row);
+  if (key === undefined) workstreamKeys.set(row, (key = fold(row.name)));
+  return key;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -299,37 +319,37 @@ export function localSearch(
     },
   );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
-  const groups = new Map<string, Group>();
-  // Names recur across agents and hits: each is split once per search.
-  const split = new Map<string, string[]>();
-  const nameWords = (name: string) => {
-    let held = split.get(name);
-    if (!held) split.set(name, (held = words(name)));
-    return held;
-  };
+  const swapped = origin.size > terms.length;
+  // Entities are grouped by name, workstreams by folded name, the rest one row a group; `all`
+  // keeps the groups in the order they were met (the order of equal scores).
+  const all: Group[] = [];
+  const entities = new Map<string, Group>();
+  const workstreams = new Map<string, Group>();
   for (const hit of hits) {
-    const id = hit.id;
-    const row = index.rows.get(id);
+    const row = index.rows.get(hit.id);
     if (!row) continue;
-    const key = groupKey(row, id);
-    let group = groups.get(key);
+    const byName = row.kind === 'entity' ? entities : row.kind === 'workstream' ? workstreams : null;
+    const key = row.kind === 'entity' ? row.entity.name : row.kind === 'workstream' ? workstreamKey(row) : '';
+    let group = byName?.get(key);
     if (!group) {
       group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: 0 };
-      groups.set(key, group);
+      all.push(group);
+      byName?.set(key, group);
     }
     // Several words together: a row holding every word of the query outranks one holding one.
-    const covered = coverage(hit.queryTerms, origin) / terms.length;
+    const covered = coverage(hit.queryTerms, origin, swapped) / terms.length;
     const score = hit.score * covered * covered;
-    group.score = Math.max(group.score, score);
+    if (score > group.score) group.score = score;
     group.rows.push(row);
-    if (group.exact < 2)
-      group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, hit.match, nameWords));
-    for (const [term, fields] of Object.entries(hit.match)) {
+    if (group.exact < 2) {
+      const exact = exactness(row, phrase, terms.length, hit.match);
+      if (exact > group.exact) group.exact = exact;
+    }
+    for (const term in hit.match) {
       group.terms.add(term);
-      for (const field of fields) group.fields.add(field);
+      for (const field of hit.match[term]!) group.fields.add(field);
     }
   }
-  const all = [...groups.values()];
   const top = all.reduce((best, group) => Math.max(best, group.score), 0);
   const agents = agentsInScope(ctx);
   const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
