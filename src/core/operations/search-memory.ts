@@ -99,11 +99,11 @@ function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, str
   return seen.length;
 }
 
-/** Each row's weight today (a row whose valid_to is past weighs less), read per posting from one array. */
-function rowWeights(index: SearchIndex, today: string): (id: number) => number {
+/** Each row's weight today by id (a row whose valid_to is past weighs less), read per posting from one array. */
+function rowWeights(index: SearchIndex, today: string): Float32Array {
   const weights = index.weights();
   for (const [id, until] of index.validTo) weights[id] = until < today ? SUPERSEDED_WEIGHT : 1;
-  return (id) => weights[id]!;
+  return weights;
 }
 
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
@@ -143,8 +143,8 @@ interface Group {
   kind: SearchKind;
   score: number;
   rows: IndexedRow[];
-  fields: Set<string>;
-  terms: Set<string>;
+  /** What each of its rows matched (the indexed words, and their fields): read only for the results returned. */
+  matches: Readonly<Record<string, readonly string[]>>[];
   /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
   exact: number;
 }
@@ -233,8 +233,15 @@ function resultOf(
   holders: (name: string) => EntityMatch | undefined,
 ): SearchResult {
   const first = group.rows[0];
-  const matched = [...group.fields].sort();
-  const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
+  const fields = new Set<string>();
+  const terms = new Set<string>();
+  for (const match of group.matches)
+    for (const term in match) {
+      terms.add(term);
+      for (const field of match[term]!) fields.add(field);
+    }
+  const matched = [...fields].sort();
+  const text = snippet(snippetSource(first, fields, terms), terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
   switch (first.kind) {
     case 'entity': {
@@ -303,16 +310,14 @@ export function localSearch(
     termQueries(terms, origin, (term) => index.knows(term)),
     {
       weights: MATCH_WEIGHTS,
-      // Called for every posting: without filters, one lookup in the (small) map of rows that end.
+      // Read for every posting: without filters, an array of row weights (1, or less for rows that ended).
       boost: filtered
         ? (id: number) => {
             const row = index.rows.get(id);
             if (!row || !kept(row, filters)) return 0;
             return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
           }
-        : index.validTo.size === 0
-          ? () => 1
-          : rowWeights(index, today),
+        : rowWeights(index, today),
       // Only the best hits are grouped and ranked further (a word every row holds would
       // otherwise cost the whole library on every search).
       limit: MAX_HITS,
@@ -332,7 +337,7 @@ export function localSearch(
     const key = row.kind === 'entity' ? row.entity.name : row.kind === 'workstream' ? workstreamKey(row) : '';
     let group = byName?.get(key);
     if (!group) {
-      group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: 0 };
+      group = { kind: row.kind, score: 0, rows: [], matches: [], exact: 0 };
       all.push(group);
       byName?.set(key, group);
     }
@@ -345,10 +350,7 @@ export function localSearch(
       const exact = exactness(row, phrase, terms.length, hit.match);
       if (exact > group.exact) group.exact = exact;
     }
-    for (const term in hit.match) {
-      group.terms.add(term);
-      for (const field of hit.match[term]!) group.fields.add(field);
-    }
+    group.matches.push(hit.match);
   }
   const top = all.reduce((best, group) => Math.max(best, group.score), 0);
   const agents = agentsInScope(ctx);

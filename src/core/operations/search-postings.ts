@@ -52,8 +52,11 @@ export interface PostingHit {
 export interface PostingSearch {
   /** Weights of a fuzzy and a prefix match against an exact one. */
   weights: { fuzzy: number; prefix: number };
-  /** A row's weight (0: left out, neither scored nor counted). */
-  boost: (id: number) => number;
+  /**
+   * A row's weight (0: left out, neither scored nor counted): a function, or an array by row id
+   * (read per posting without a call).
+   */
+  boost: ((id: number) => number) | ArrayLike<number>;
   /** The most hits returned, best first. */
   limit: number;
 }
@@ -273,7 +276,9 @@ export class Postings {
   }
 
   /** Adds one indexed word's BM25 scores into the scores array; `k` numbers the query word. */
-  private score(posting: Posting, weight: number, k: number, boost: (id: number) => number, count: number): number {
+  private score(posting: Posting, weight: number, k: number, boost: PostingSearch['boost'], count: number): number {
+    const table = typeof boost === 'function' ? null : boost;
+    const call = typeof boost === 'function' ? boost : null;
     const fields = this.fieldCount;
     const matching = new Float64Array(fields);
     for (const value of posting) if (value >= 0) matching[value & FIELD_MASK]! += 1;
@@ -291,7 +296,7 @@ export class Postings {
         entry = posting[++read]!;
       }
       const id = entry >> FIELD_BITS;
-      const docBoost = boost(id);
+      const docBoost = table ? table[id]! : call!(id);
       if (!docBoost) continue;
       const field = entry & FIELD_MASK;
       const length = lengths[id * fields + field]!;
