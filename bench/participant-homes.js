@@ -12,6 +12,9 @@ const day = (n) => `2026-0${3 + (n % 2)}-${pad((n % 28) + 1)}`;
 /** Epoch milliseconds in April 2026 for index n. */
 const epochMs = (n) => Date.UTC(2026, 3, 1 + (n % 28), n % 24) + (n % 60) * 1000;
 const uuid = (prefix, n) => `${prefix}-0000-4000-8000-${pad(n, 12)}`;
+/** `n` shrunk by `fraction` (bench/engine.js --quick passes 0.1), at least 1. */
+const part = (n, fraction) => Math.max(1, Math.round(n * fraction));
+const thousands = (n) => n.toLocaleString('en-US');
 
 function writer(home) {
   let bytes = 0;
@@ -73,8 +76,8 @@ function automation(write, root, n, runs) {
  * An automation home: 100 automations × 50 runs (a year of weekly runs), or at `scale` 2 twice
  * as many automations with twice the runs each (4 times the runs: 200 × 100).
  */
-function automations(write, bytes, root, scale) {
-  const count = 100 * scale;
+function automations(write, bytes, root, scale, fraction) {
+  const count = part(100 * scale, fraction);
   const runs = 50 * scale;
   for (let n = 0; n < count; n += 1) automation(write, root, n, runs);
   return `${count} automations × ${runs} runs, ${(bytes() / 1e6).toFixed(1)} MB`;
@@ -124,21 +127,24 @@ function transcript(n, targetBytes) {
 
 /** The homes, by participant id. Each returns what it made, for the bench's line. */
 export const HOMES = {
-  cascade(home) {
+  cascade(home, _scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
-    write('.cascade-bourdon/memory.md', memoryFile(5000, 500));
-    return `5,000 memories + 500 sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
+    const [memories, sessions] = [part(5000, fraction), part(500, fraction)];
+    write('.cascade-bourdon/memory.md', memoryFile(memories, sessions));
+    return `${thousands(memories)} memories + ${sessions} sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
-  copilot(home) {
+  copilot(home, _scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
-    write('.copilot-bourdon/memory.md', memoryFile(2000, 500, 'Copilot Bourdon Memory'));
-    return `2,000 memories + 500 sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
+    const [memories, sessions] = [part(2000, fraction), part(500, fraction)];
+    write('.copilot-bourdon/memory.md', memoryFile(memories, sessions, 'Copilot Bourdon Memory'));
+    return `${thousands(memories)} memories + ${sessions} sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
-  'copilot-vscode'(home) {
+  'copilot-vscode'(home, _scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     const storage = '.config/Code/User/workspaceStorage';
     // 500 workspaces, 200 MB of chat: 4 transcripts of ~100 KB each, two memory-tool notes.
-    for (let w = 0; w < 500; w += 1) {
+    const workspaces = part(500, fraction);
+    for (let w = 0; w < workspaces; w += 1) {
       const dir = `${storage}/${pad(w, 16)}`;
       write(`${dir}/workspace.json`, JSON.stringify({ folder: `file:///home/dev/project-${w}` }));
       for (let t = 0; t < 4; t += 1)
@@ -149,33 +155,34 @@ export const HOMES = {
       write(`${dir}/GitHub.copilot-chat/memory-tool/memories/notes.md`, `- ${words(10, w)}\n- ${words(8, w + 1)}\n`);
       write(`${dir}/GitHub.copilot-chat/memory-tool/memories/repo/project-${w}.md`, `- ${words(12, w)}\n`);
     }
-    return `500 workspaces, 2,000 transcripts, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return `${workspaces} workspaces, ${thousands(workspaces * 4)} transcripts, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
-  'claude-code-automations'(home, scale = 1) {
+  'claude-code-automations'(home, scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.claude/settings.json', '{}\n');
-    return automations(write, bytes, '.claude/automations', scale);
+    return automations(write, bytes, '.claude/automations', scale, fraction);
   },
-  'codex-automations'(home, scale = 1) {
+  'codex-automations'(home, scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.codex/config.toml', 'model = "gpt-5"\n');
-    return automations(write, bytes, '.codex/automations', scale);
+    return automations(write, bytes, '.codex/automations', scale, fraction);
   },
-  'cursor-automations'(home, scale = 1) {
+  'cursor-automations'(home, scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.cursor/argv.json', '{}\n');
-    return automations(write, bytes, '.cursor/automations', scale);
+    return automations(write, bytes, '.cursor/automations', scale, fraction);
   },
-  'copilot-automations'(home, scale = 1) {
+  'copilot-automations'(home, scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.copilot-bourdon/memory.md', memoryFile(20, 5, 'Copilot Bourdon Memory'));
-    return automations(write, bytes, '.copilot-bourdon/automations', scale);
+    return automations(write, bytes, '.copilot-bourdon/automations', scale, fraction);
   },
-  'claude-desktop-code'(home) {
+  'claude-desktop-code'(home, _scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.config/Claude/claude_desktop_config.json', '{}\n');
     // 2,000 sessions over 4 accounts × 5 organisations.
-    for (let n = 0; n < 2000; n += 1) {
+    const sessions = part(2000, fraction);
+    for (let n = 0; n < sessions; n += 1) {
       const folder = `.config/Claude/claude-code-sessions/${uuid('6c1f2a9e', n % 4)}/${uuid('b7e6d5c4', n % 5)}`;
       write(
         `${folder}/local_${uuid('0a1b2c3d', n)}.json`,
@@ -201,13 +208,14 @@ export const HOMES = {
         ),
       );
     }
-    return `2,000 sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return `${thousands(sessions)} sessions, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
-  'claude-desktop-cowork'(home) {
+  'claude-desktop-cowork'(home, _scale = 1, fraction = 1) {
     const { write, bytes } = writer(home);
     write('.config/Claude/claude_desktop_config.json', '{}\n');
     // 1,000 runs, each with an audit log of ~50 KB (its turns are on disk, never read).
-    for (let n = 0; n < 1000; n += 1) {
+    const runs = part(1000, fraction);
+    for (let n = 0; n < runs; n += 1) {
       const folder = `.config/Claude/local-agent-mode-sessions/${uuid('6c1f2a9e', n % 4)}/${uuid('b7e6d5c4', n % 5)}`;
       const id = `local_${uuid('c0c0a000', n)}`;
       write(
@@ -260,6 +268,6 @@ export const HOMES = {
       );
       write(`${folder}/${id}/audit.jsonl`, audit.join('\n') + '\n');
     }
-    return `1,000 runs with audit logs, ${(bytes() / 1e6).toFixed(1)} MB`;
+    return `${thousands(runs)} runs with audit logs, ${(bytes() / 1e6).toFixed(1)} MB`;
   },
 };

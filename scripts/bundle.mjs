@@ -90,20 +90,35 @@ const common = {
   minify: true,
 };
 try {
-  await build({
+  const main = await build({
     ...common,
     // The write thread a server runs live commits on (src/core/writes/write-thread.ts finds it
-    // beside the chunk that starts it).
+    // beside the chunk that starts it). The export path (src/cli/export-path.ts) shares the
+    // chunks: it loads the one participant an export names, never oclif (checked below).
     entryPoints: {
       cli: entryFile,
       help: helpFile,
       'write-worker': path.join(DIST, 'core', 'writes', 'write-worker.js'),
+      'export-path': path.join(DIST, 'cli', 'export-path.js'),
       'export-worker': path.join(DIST, 'watch', 'export-worker.js'),
     },
     outdir: OUT,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
   });
+  const reached = new Set();
+  const walk = (output) => {
+    if (reached.has(output)) return;
+    reached.add(output);
+    for (const used of main.metafile.outputs[output]?.imports ?? []) if (!used.external) walk(used.path);
+  };
+  walk(path.relative(ROOT, path.join(OUT, 'export-path.js')).split(path.sep).join('/'));
+  const oclifInExportPath = [...reached].flatMap((output) =>
+    Object.keys(main.metafile.outputs[output]?.inputs ?? {}).filter((input) => input.includes('node_modules/@oclif/')),
+  );
+  if (reached.size < 2 || oclifInExportPath.length)
+    throw new Error(`the export path reaches @oclif modules (or none of its chunks): ${oclifInExportPath.join(', ')}`);
   // The fast path is one file of its own: one module to resolve and compile is measurably
   // quicker to start than the same code spread over the chunks it would share with cli.js
   // (bench/README.md). It exists to skip oclif's module graph: the build fails if it reaches it.

@@ -46,7 +46,7 @@ describe('bourdon init --agent-hooks', () => {
 
     const toml = parseToml(fs.readFileSync(s.codexConfig, 'utf8')) as Record<string, unknown>;
     expect(toml.model).toBe('gpt-5');
-    expect((toml.profiles as Record<string, Record<string, string>>).fast.model).toBe('gpt-5-mini');
+    expect((toml.profiles as Record<string, Record<string, string>>).fast?.model).toBe('gpt-5-mini');
     const notify = toml.notify as string[];
     expect(notify.slice(2)).toEqual(['hook', 'codex', '--library', s.library]);
     expect(notify[0]).toBe(process.execPath);

@@ -26,6 +26,7 @@ import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 import { linkClient, stdioClient, type StdioClient } from './helpers/mcp.js';
+import { only } from './helpers/items.js';
 
 const TOKEN_ENV = 'BOURDON_PEER_BRIDGE_TEST';
 
@@ -40,9 +41,9 @@ async function connectBridge(
 
 function text(result: { content?: unknown }): string {
   const content = result.content as { type: string; text: string }[];
-  expect(content).toHaveLength(1);
-  expect(content[0].type).toBe('text');
-  return content[0].text;
+  const item = only(content, 'content item');
+  expect(item.type).toBe('text');
+  return item.text;
 }
 
 /** A port nothing listens on (bound, then released). */

@@ -12,6 +12,7 @@ import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { displayWidth } from '../src/cli/width.js';
 import { PARTICIPANTS } from '../src/participants/registry.js';
+import { at } from './helpers/items.js';
 
 interface Check {
   id: string;
@@ -381,9 +382,10 @@ describe("bourdon doctor: the agents' native sources", () => {
     expect(heading).toBeGreaterThan(0);
     const agentLines = lines.slice(heading + 1, heading + 1 + PARTICIPANTS.length);
     for (const [index, participant] of PARTICIPANTS.entries()) {
-      expect(agentLines[index]).toMatch(new RegExp(`^(ok|info|warn)\\s+${participant.agentId}\\s+\\S`));
-      expect(displayWidth(agentLines[index])).toBeLessThanOrEqual(80);
-      expect(agentLines[index]).not.toContain(userHome);
+      const line = at(agentLines, index, `the line of ${participant.agentId}`);
+      expect(line).toMatch(new RegExp(`^(ok|info|warn)\\s+${participant.agentId}\\s+\\S`));
+      expect(displayWidth(line)).toBeLessThanOrEqual(80);
+      expect(line).not.toContain(userHome);
     }
     expect(lines[heading + 1 + PARTICIPANTS.length]).toBe('');
     const lineOf = (id: string) => agentLines.find((line) => new RegExp(`^\\S+\\s+${id}\\s`).test(line))!;

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES, type ErrorCode } from '../src/core/errors.js';
 import { runCli } from './helpers/cli.js';
 import { demoLibrary } from './helpers/demo.js';
+import { at } from './helpers/items.js';
 
 let library: string;
 let home: string;
@@ -129,6 +130,6 @@ describe('query: what one agent knows', () => {
   it('--json stays the tool payload, every agent summary included', async () => {
     const result = await cli(['query', 'codex', 'sync engine', '--json']);
     const payload = JSON.parse(result.stdout) as { matches: { summaries: Record<string, string> }[] };
-    expect(Object.keys(payload.matches[0].summaries).sort()).toEqual(['claude-code', 'codex']);
+    expect(Object.keys(at(payload.matches, 0).summaries).sort()).toEqual(['claude-code', 'codex']);
   });
 });

@@ -82,17 +82,18 @@ function readmeExamples(): Example[] {
   let section = '';
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const heading = /^#{2,3} (.+)$/.exec(lines[i]);
-    if (heading) section = heading[1].trim();
+    const heading = /^#{2,3} (.+)$/.exec(lines[i]!);
+    if (heading) section = heading[1]!.trim();
     if (lines[i] !== '```sh') continue;
     const block: string[] = [];
     // A command continued with ` \` (the README fits 80 columns) is one line, as the shell reads
     // it; a comment on a line of its own below its command is left out.
     for (i++; i < lines.length && lines[i] !== '```'; i++) {
-      if (/^\s+#/.test(lines[i])) continue;
-      if (block.length && block[block.length - 1].endsWith(' \\'))
-        block[block.length - 1] = `${block[block.length - 1].slice(0, -1)}${lines[i].trim()}`;
-      else block.push(lines[i]);
+      const line = lines[i]!;
+      if (/^\s+#/.test(line)) continue;
+      const last = block.at(-1);
+      if (last?.endsWith(' \\')) block[block.length - 1] = `${last.slice(0, -1)}${line.trim()}`;
+      else block.push(line);
     }
     if (README_SKIPPED_SECTIONS.has(section)) continue;
     const source = `README "${section}"`;

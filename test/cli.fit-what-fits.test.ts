@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runLine, type ParticipantRun } from '../src/cli/participant-runs.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const run = (extra: Partial<ParticipantRun>): ParticipantRun => ({
   participant: 'claude-desktop-code',
@@ -71,7 +72,7 @@ describe('list-notes', () => {
       env: { COLUMNS: '80' },
     });
     expect(result.code, result.stderr).toBe(0);
-    const line = result.stdout.split('\n')[1];
+    const line = at(result.stdout.split('\n'), 1, 'a row');
     expect(line.length).toBeLessThanOrEqual(80);
     expect(line).toMatch(/Cut the 2\.4 release branch\s+release, backend, @Orbit$/);
   });

@@ -63,7 +63,7 @@ describe('help says what the commands take', () => {
   it('serve --help: --library and --token-env are on different usage lines; --token-env only beside --url', async () => {
     const help = await runCli(['serve', '--help'], { env: { COLUMNS: '80' } });
     expect(help.code, help.stderr).toBe(0);
-    const section = /^USAGE\n([\s\S]*?)\n\n/m.exec(help.stdout)![1];
+    const section = /^USAGE\n([\s\S]*?)\n\n/m.exec(help.stdout)![1]!;
     const usages = section
       .split(/\n {2}\$ /)
       .map((usage) => joined(usage.replace(/^ {2}\$ /, '')).trim())

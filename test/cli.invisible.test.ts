@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const INVISIBLE = [
   '\u202a',
@@ -74,6 +75,6 @@ describe('bidi overrides and zero-width characters in human output', () => {
       expect(result.code, result.stderr).toBe(0);
       for (const ch of INVISIBLE) expect(result.stdout, escaped(ch)).not.toContain(ch);
       // Tables may cut a long cell; the first characters always show.
-      expect(result.stdout).toContain(`x0${escaped(INVISIBLE[0])}y x1${escaped(INVISIBLE[1])}y`);
+      expect(result.stdout).toContain(`x0${escaped(at(INVISIBLE, 0))}y x1${escaped(at(INVISIBLE, 1))}y`);
     });
 });

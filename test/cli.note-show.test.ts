@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { NoteRef } from '../src/core/operations/notes.js';
 import { runCli } from './helpers/cli.js';
 import { demoLibrary } from './helpers/demo.js';
+import { at, defined } from './helpers/items.js';
 
 let library: string;
 let home: string;
@@ -25,8 +26,8 @@ async function listedIds(extra: string[] = []): Promise<string[]> {
   expect(listed.code, listed.stderr).toBe(0);
   const [header, ...rows] = listed.stdout.trimEnd().split('\n');
   expect(header).toMatch(/^WHEN\s+ID\s+NOTE\s+TAGS$/);
-  const at = header.indexOf('ID');
-  return rows.map((row) => row.slice(at).split(/\s+/)[0]);
+  const column = defined(header, 'a header').indexOf('ID');
+  return rows.map((row) => row.slice(column).split(/\s+/)[0]!);
 }
 
 describe('note show', () => {
@@ -41,8 +42,9 @@ describe('note show', () => {
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stdout.split('\n')[0]).toBe(`Note ${id}`);
       // The whole text, which the 80-column table cut: the same note as the listing's row.
-      expect(shown.stdout).toContain(rows[i].text);
-      expect(shown.stdout).toContain(`Agent      ${rows[i].agent}`);
+      const row = at(rows, i, 'a listed note');
+      expect(shown.stdout).toContain(row.text);
+      expect(shown.stdout).toContain(`Agent      ${row.agent}`);
     }
     const cut = await cli(['list-notes', '--since', '30d', '--access-level', 'team'], { COLUMNS: '80' });
     expect(cut.stdout).not.toContain('codex is adding a tiebreak by device id.');
@@ -77,7 +79,7 @@ describe('note show', () => {
     ]);
     expect(added.code, added.stderr).toBe(0);
     const ids = await listedIds(['--agent', 'codex']);
-    const id = ids[0];
+    const id = at(ids, 0, 'a listed id');
     const refused = await cli(['note', 'show', id]);
     // Not visible at this level (5), told apart from a note that does not exist (4): docs/errors.md.
     expect(refused.code).toBe(5);
@@ -95,7 +97,7 @@ describe('note show', () => {
     const added = await cli(['note', 'add', 'cursor', `Staging login is ${secret}`]);
     expect(added.code, added.stderr).toBe(0);
     const ids = await listedIds(['--agent', 'cursor']);
-    const shown = await cli(['note', 'show', ids[0], '--json']);
+    const shown = await cli(['note', 'show', at(ids, 0, 'a listed id'), '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).not.toContain('hunter2');
     expect((JSON.parse(shown.stdout) as { note: NoteRef }).note.text).toContain('[redacted');

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { BIN, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { ANSI, runInPty } from './helpers/pty.js';
+import { at } from './helpers/items.js';
 
 // eslint-disable-next-line no-control-regex
 const ESCAPE = /\u001b/;
@@ -154,7 +155,7 @@ describe('help that teaches', () => {
       'SERVE AND SET UP',
       'GUIDES',
     ]);
-    const section = (title: string) => result.stdout.split(`${title}\n`)[1].split('\n\n')[0];
+    const section = (title: string) => at(result.stdout.split(`${title}\n`), 1, title).split('\n\n')[0];
     expect(section('ASK THE LIBRARY')).toMatch(/^\s+find\s+Who knows about X\.$/m);
     expect(section('FILL THE LIBRARY')).toMatch(/^\s+export-all\s+/m);
     expect(section('MEMBERS AND TRUST')).toMatch(/^\s+agent add\s+/m);

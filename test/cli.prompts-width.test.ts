@@ -51,8 +51,8 @@ function expectFitted(shown: string[], full: string, columns: number): void {
     if (index > 0) {
       if (full[at] === ' ') at += 1;
       else {
-        const brokenAt = full[at - 1];
-        const atEdge = shown[index - 1].length === columns;
+        const brokenAt = full[at - 1] ?? '';
+        const atEdge = shown[index - 1]!.length === columns;
         expect(
           BREAK_MARKS.includes(brokenAt) || atEdge,
           `broken inside a word after "${brokenAt}": ${shown.join('\n')}`,

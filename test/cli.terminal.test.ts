@@ -109,7 +109,7 @@ describe('width', () => {
       const wide = await cli([...args, '--wide'], { COLUMNS: '80' });
       expect(wide.code, wide.stderr).toBe(0);
       // Tables whose rows carry long free text in this library: --wide shows all of it.
-      if (!['history', 'staging', 'agent'].includes(args[0]))
+      if (!['history', 'staging', 'agent'].includes(args[0]!))
         expect(overlong(wide.stdout, 80).length).toBeGreaterThan(0);
     },
     30_000,

@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { runCliBatch, spawnUntil, type BatchResult } from './helpers/cli.js';
 import { REPO_ROOT } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { runInPty } from './helpers/pty.js';
 import { overlong } from './helpers/width.js';
 import {
@@ -216,7 +217,7 @@ async function check(built: WidthLibrary, width: number): Promise<{ wide: string
   const wide: string[] = [];
   const wrong: string[] = [];
   runs.forEach(({ argv, run }, i) => {
-    const result = results[i];
+    const result = at(results, i, 'a result');
     const label = argv.filter((arg) => arg !== lib.library && arg !== '--library').join(' ');
     if (result.code !== (run.code ?? 0)) wrong.push(`${label}: exit ${result.code}: ${result.stderr}`);
     const shown = [...(run.data ? [] : overlong(result.stdout, width)), ...overlong(result.stderr, width)];

@@ -71,9 +71,12 @@ describe('prose wraps at the terminal width', () => {
   it('doctor: a continued line starts under the summary column', async () => {
     const shown = await terminalLines(['doctor', '--offline', '--library', library]);
     const at = shown.lines.findIndex((line) => /^info\s+HTTP auth/.test(line));
-    const column = shown.lines[at].indexOf('not configured');
-    expect(shown.lines[at + 1].slice(0, column).trim()).toBe('');
-    expect(shown.lines[at + 1][column]).toMatch(/\S/);
+    const [line, next] = [shown.lines[at], shown.lines[at + 1]];
+    if (line === undefined || next === undefined)
+      throw new Error(`no continued HTTP auth line:\n${shown.lines.join('\n')}`);
+    const column = line.indexOf('not configured');
+    expect(next.slice(0, column).trim()).toBe('');
+    expect(next[column]).toMatch(/\S/);
   });
 
   it('init and mcp-config: banner, steps, Next and comments fit', async () => {
@@ -98,7 +101,7 @@ describe('prose wraps at the terminal width', () => {
     const lines = config.stderr.trimEnd().split('\n');
     const command = lines.indexOf('# or run:') + 1;
     let end = command;
-    while (lines[end].endsWith(' \\')) end++;
+    while (lines[end]?.endsWith(' \\')) end++;
     expect(end).toBeGreaterThan(command);
     for (const line of [...lines.slice(0, command), ...lines.slice(end + 1)]) expect(line).toMatch(/^#/);
     expect(overlong(lines, 60)).toEqual([]);

@@ -14,6 +14,7 @@ import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { BourdonError } from '../src/core/errors.js';
 import { redactText, REDACTED } from '../src/core/trust/redaction.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const dirs: string[] = [];
 function library(files: Record<string, string>): string {
@@ -94,7 +95,7 @@ describe('manifest loading', () => {
     });
     const snapshot = new LibraryStore(root, { warn: () => {} }).snapshot();
     expect(snapshot.agents.map((agent) => agent.id)).toEqual(['bare']);
-    expect(snapshot.broken[0].error).toContain('invalid agent.id');
+    expect(at(snapshot.broken, 0).error).toContain('invalid agent.id');
   });
 
   it('does not follow symbolic links out of the library', () => {
@@ -105,7 +106,7 @@ describe('manifest loading', () => {
     fs.symlinkSync(path.join(outside, 'secret.l5.yaml'), path.join(root, 'agents', 'secret.l5.yaml'));
     const snapshot = new LibraryStore(root, { warn: () => {} }).snapshot();
     expect(snapshot.agents).toEqual([]);
-    expect(snapshot.broken[0].error).toContain('symbolic link');
+    expect(at(snapshot.broken, 0).error).toContain('symbolic link');
   });
 
   it('sees edits, additions and removals by other processes on the next snapshot', async () => {

@@ -47,7 +47,7 @@ describe('the participant docs are the registry', () => {
       }),
     );
     expect(rows.map((cells) => cells[2])).toEqual(PARTICIPANTS.map((participant) => `\`${participant.agentId}\``));
-    expect(rows.map((cells) => cells[3].includes('staged for review'))).toEqual(
+    expect(rows.map((cells) => cells[3]?.includes('staged for review'))).toEqual(
       PARTICIPANTS.map((participant) => participant.staged === true),
     );
   });

@@ -11,6 +11,7 @@ import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { ERA_MODES, callJson, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 import { installInspector, INSPECTOR_VERSION, type InspectorInstall } from './helpers/inspector.js';
+import { at } from './helpers/items.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
 const LEGACY_TOKEN = 'e2e-legacy-token-9f8e7d';
@@ -179,7 +180,7 @@ describe(`the MCP Inspector CLI (${INSPECTOR_VERSION})`, () => {
     ]);
     expect(call.code, call.stderr).toBe(0);
     const result = JSON.parse(call.stdout) as { content: { text: string }[] };
-    expect((JSON.parse(result.content[0].text) as { matches: unknown[] }).matches).toHaveLength(1);
+    expect((JSON.parse(at(result.content, 0).text) as { matches: unknown[] }).matches).toHaveLength(1);
   });
 
   describe('over HTTP', () => {

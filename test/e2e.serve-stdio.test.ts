@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { stdioClient } from './helpers/mcp.js';
+import { only } from './helpers/items.js';
+import { firstText, stdioClient } from './helpers/mcp.js';
 
 const READ_TOOLS = [
   'query_agent_memory',
@@ -46,13 +47,13 @@ describe('bourdon serve over stdio', () => {
     for (const name of READ_TOOLS) expect(byName.has(name), name).toBe(true);
     const props = (name: string) =>
       (byName.get(name)!.inputSchema as { properties: Record<string, { default?: unknown }> }).properties;
-    expect(props('find_entity').access_level.default).toBe('public');
-    expect(props('prepare_recognition_context').access_level.default).toBe('team');
-    expect(props('get_deeper_context').access_level.default).toBe('team');
-    expect(props('list_recent_work').summary.default).toBe(false);
-    expect(props('list_recent_work').federation_hop.default).toBe(0);
-    expect(props('compile_codex_turn').max_items.default).toBe(6);
-    expect(props('compile_codex_turn').max_chars.default).toBe(1800);
+    expect(props('find_entity').access_level?.default).toBe('public');
+    expect(props('prepare_recognition_context').access_level?.default).toBe('team');
+    expect(props('get_deeper_context').access_level?.default).toBe('team');
+    expect(props('list_recent_work').summary?.default).toBe(false);
+    expect(props('list_recent_work').federation_hop?.default).toBe(0);
+    expect(props('compile_codex_turn').max_items?.default).toBe(6);
+    expect(props('compile_codex_turn').max_chars?.default).toBe(1800);
     expect(Object.keys(props('list_recent_work')).sort()).toEqual(
       ['access_level', 'agent', 'cursor', 'federation_hop', 'include_private', 'limit', 'since', 'summary'].sort(),
     );
@@ -62,9 +63,9 @@ describe('bourdon serve over stdio', () => {
   it('answers with JSON in a single TextContent, and the same payload as structuredContent', async () => {
     const result = await client.callTool({ name: 'find_entity', arguments: { name: 'bdn' } });
     const content = result.content as { type: string; text: string }[];
-    expect(content).toHaveLength(1);
-    expect(JSON.parse(content[0].text).matches[0].name).toBe('Bourdon');
-    expect(JSON.stringify(result.structuredContent)).toBe(content[0].text);
+    const { text } = only(content, 'content item');
+    expect(JSON.parse(text).matches[0].name).toBe('Bourdon');
+    expect(JSON.stringify(result.structuredContent)).toBe(text);
   });
 
   it('sees a manifest written by another process on the next call, without a restart', async () => {
@@ -74,11 +75,11 @@ describe('bourdon serve over stdio', () => {
       "spec_version: '0.1'\nagent: {id: newcomer, type: other}\nknown_entities:\n  - name: Fresh Idea\n",
     );
     const result = await client.callTool({ name: 'find_entity', arguments: { name: 'fresh idea' } });
-    const payload = JSON.parse((result.content as { text: string }[])[0].text);
+    const payload = JSON.parse(firstText(result));
     expect(payload.matches[0].agents).toEqual(['newcomer']);
     fs.rmSync(file);
     const after = await client.callTool({ name: 'list_agents', arguments: {} });
-    expect(JSON.parse((after.content as { text: string }[])[0].text).agents).not.toContain('newcomer');
+    expect(JSON.parse(firstText(after)).agents).not.toContain('newcomer');
   });
 
   it('fails an unknown tool as a protocol error and bad arguments as an error result', async () => {

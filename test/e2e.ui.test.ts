@@ -480,7 +480,7 @@ describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped:
     expect(shown.slice(0, 3)).toEqual(
       answer.results.slice(0, 3).map((result) => [result.kind, result.kind === 'entity' ? result.name : null]),
     );
-    expect(await first.locator('.agents a').allTextContents()).toEqual(answer.results[0].agents);
+    expect(await first.locator('.agents a').allTextContents()).toEqual(answer.results[0]?.agents);
     // Words of a summary find the entity, in any case, and are marked in its snippet.
     await page.goto(`${ui.base}/search?q=${encodeURIComponent('RECOGNITION-FIRST FEDERATION')}`);
     const bourdon = page.locator('section.result[data-entity="Bourdon"]');
@@ -624,7 +624,7 @@ describe('bourdon ui refuses what it should', () => {
     const first = await rawRequest(ui.port, { path: `${ui.prefix}/${token}` });
     expect(first.status).toBe(303);
     expect(first.headers.location).toBe(`${ui.prefix}/`);
-    cookie = String(first.headers['set-cookie']).split(';')[0];
+    cookie = String(first.headers['set-cookie']).split(';')[0]!;
     const again = await rawRequest(ui.port, { path: `${ui.prefix}/${token}` });
     expect(again.status).toBe(403);
     expect(again.headers['set-cookie']).toBeUndefined();
@@ -635,8 +635,8 @@ describe('bourdon ui refuses what it should', () => {
     });
     expect(staging.status).toBe(200);
     expect(staging.headers['content-security-policy']).toContain("script-src 'self'");
-    csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1];
-    digest = /name="digest" value="([0-9a-f]{64})"/.exec(staging.body)![1];
+    csrf = /name="csrf" value="([0-9a-f]+)"/.exec(staging.body)![1]!;
+    digest = /name="digest" value="([0-9a-f]{64})"/.exec(staging.body)![1]!;
     expect(ui.stderr()).not.toContain(token.slice(7));
   });
 

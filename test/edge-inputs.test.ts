@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { caseFile, copyFixtureLibrary } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';
 
 const edge = caseFile('edge.json');
@@ -61,11 +62,11 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
     const { tools } = await linked.client.listTools();
     const props = (name: string) =>
       tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, { default?: unknown }>;
-    for (const key of ['since', 'agent', 'limit', 'cursor']) expect(props('list_recent_work')[key].default).toBeNull();
-    expect(props('list_recent_work').summary.default).toBe(false);
-    expect(props('list_recent_work').federation_hop.default).toBe(0);
-    expect(props('list_notes').tag.default).toBeNull();
-    expect(props('commit_to_federation').entities.default).toBeNull();
+    for (const key of ['since', 'agent', 'limit', 'cursor']) expect(props('list_recent_work')[key]?.default).toBeNull();
+    expect(props('list_recent_work').summary?.default).toBe(false);
+    expect(props('list_recent_work').federation_hop?.default).toBe(0);
+    expect(props('list_notes').tag?.default).toBeNull();
+    expect(props('commit_to_federation').entities?.default).toBeNull();
   });
 
   it('serves Agent-B on reads but refuses a write to it, saying why', async () => {
@@ -116,7 +117,7 @@ describe('tool inputs over a real MCP client (library-edge)', () => {
       const memory = (await linked.client.readResource({
         uri: `agent-library://agents/${encodeURIComponent(id)}/memory`,
       })) as { contents: { text: string }[] };
-      expect(JSON.parse(memory.contents[0].text).error).toMatch(/^invalid agent_id/);
+      expect(JSON.parse(at(memory.contents, 0).text).error).toMatch(/^invalid agent_id/);
     }
   });
 });

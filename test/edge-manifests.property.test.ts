@@ -15,6 +15,7 @@ import { createContext } from '../src/core/context.js';
 import { agentMemoryResource } from '../src/core/operations/resources.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const LEVELS = ['public', 'team', 'private'] as const;
 type Level = (typeof LEVELS)[number];
@@ -96,14 +97,15 @@ const LABEL_ANCHORS = LABELS.flatMap(([written], i) =>
 
 /** The label's part of a flow mapping, and the level the rules read from it. */
 function labelLine(label: number, { way, other }: LabelWay): { text: string; level: Level } {
-  const inline = LABELS[label][0] === undefined ? '' : `, visibility: ${JSON.stringify(LABELS[label][0])}`;
-  const merge = (index: number) => (LABELS[index][0] === undefined ? '' : `, <<: *l${index}`);
-  if (way === 'inline') return { text: inline, level: LABELS[label][1] };
-  if (way === 'merged') return { text: merge(label), level: LABELS[label][1] };
+  const [written, level] = at(LABELS, label, 'a label');
+  const inline = written === undefined ? '' : `, visibility: ${JSON.stringify(written)}`;
+  const merge = (index: number) => (at(LABELS, index, 'a label')[0] === undefined ? '' : `, <<: *l${index}`);
+  if (way === 'inline') return { text: inline, level };
+  if (way === 'merged') return { text: merge(label), level };
   // An explicit key wins over a merged one; without one, the merged label is the row's.
   return {
     text: `${merge(other)}${inline}`,
-    level: LABELS[label][0] === undefined ? LABELS[other][1] : LABELS[label][1],
+    level: written === undefined ? at(LABELS, other, 'a label')[1] : level,
   };
 }
 
@@ -122,8 +124,8 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
         const entityRows: { agent: string; name: string; level: Level; tags: string[] }[] = [];
         const sessionRows: { agent: string; cwd: string; day: string | null; level: Level }[] = [];
         idIndexes.forEach((idIndex, m) => {
-          const id = IDS[idIndex];
-          const spec = manifests[m];
+          const id = at(IDS, idIndex, 'an id');
+          const spec = at(manifests, m, 'a manifest spec');
           const lines = [
             "spec_version: '0.1'",
             `agent: {id: ${JSON.stringify(id)}, type: other}`,
@@ -178,7 +180,7 @@ describe('the store over manifests with odd ids, labels, dates, names and tags',
 
         // The memory resource (public) carries only public rows, and every one of them.
         for (const idIndex of idIndexes) {
-          const id = IDS[idIndex];
+          const id = at(IDS, idIndex, 'an id');
           const memory = (await agentMemoryResource(ctx, id)) as {
             known_entities: unknown[];
             recent_sessions: { cwd: string }[];

@@ -21,6 +21,7 @@ import { READ_COMMANDS } from '../src/cli/read-commands.js';
 import { parseFastCall, runFastPath } from '../src/cli/fast-path.js';
 import { baseEnv, runCli, type CliResult } from './helpers/cli.js';
 import { BIN, copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 /** bin/run.js, which loads the fast path (its code runs only when it is the main module). */
 const binRun = createRequire(import.meta.url)('../bin/run.js') as {
@@ -148,7 +149,7 @@ async function pool<T, R>(items: T[], size: number, work: (item: T) => Promise<R
     Array.from({ length: size }, async () => {
       while (next < items.length) {
         const i = next++;
-        out[i] = await work(items[i]);
+        out[i] = await work(items[i]!);
       }
     }),
   );
@@ -191,8 +192,9 @@ describe('fast path: the same answers as oclif', () => {
         if (answered !== row.fast) wrong.push(`${row.argv.join(' ')}: ${answered ? 'taken' : 'left to oclif'}`);
         // Nothing printed before a fallback.
         if (!answered && out.mock.calls.length > 0) wrong.push(`${row.argv.join(' ')}: printed, then fell back`);
-        const topical = `${row.argv[0]}:${row.argv[1]}`;
-        if (answered) taken.push(Object.hasOwn(READ_COMMANDS, topical) ? topical : row.argv[0]);
+        const [first = '', second] = row.argv;
+        const topical = `${first}:${second}`;
+        if (answered) taken.push(Object.hasOwn(READ_COMMANDS, topical) ? topical : first);
       }
     } finally {
       out.mockRestore();
@@ -225,7 +227,9 @@ describe('fast path: the same answers as oclif', () => {
       const same =
         fast.code === slow.code && answer(fast.stdout) === answer(slow.stdout) && fast.stderr === slow.stderr;
       if (!same)
-        differences.push(`${rows[i].argv.join(' ')}\n  on:  ${JSON.stringify(fast)}\n  off: ${JSON.stringify(slow)}`);
+        differences.push(
+          `${at(rows, i).argv.join(' ')}\n  on:  ${JSON.stringify(fast)}\n  off: ${JSON.stringify(slow)}`,
+        );
     });
     expect(differences).toEqual([]);
     // The matrix exercises every outcome: answers, usage errors, unknown agents and versions,
@@ -296,7 +300,7 @@ describe('fast path: parsing', () => {
       seen.add(file);
       const text = fs.readFileSync(file, 'utf8');
       for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)) {
-        const spec = match[1];
+        const spec = match[1]!;
         if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
         else packages.add(spec);
       }

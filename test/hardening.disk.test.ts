@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const run = promisify(execFile);
 
@@ -139,8 +140,8 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
       });
     }
     // The sweep really crossed from "no room at all" to "enough room".
-    expect(report.full[0].error).not.toBeNull();
-    expect(report.full[report.full.length - 1].error).toBeNull();
+    expect(at(report.full, 0).error).not.toBeNull();
+    expect(at(report.full, -1).error).toBeNull();
     expect(report.full.filter((attempt) => attempt.error !== null).length).toBeGreaterThan(report.manifestPages);
   });
 
@@ -166,7 +167,7 @@ describe.skipIf(!available)('a real full disk and a real read-only file system (
       expect(attempt.unchanged, JSON.stringify(attempt)).toBe(true);
       expect(attempt.stray, JSON.stringify(attempt)).toEqual([]);
     }
-    expect(attempts[attempts.length - 1].error).toBeNull();
+    expect(at(attempts, -1).error).toBeNull();
     expect(membersAfter).toBe(41);
   });
 

@@ -32,6 +32,7 @@ import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { FaultyWriter, type Fault } from './helpers/faults.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -96,7 +97,7 @@ function expectConsistent(library: string, agent = 'a'): number[] {
   const versions = state.records.map((record) => record.version);
   expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
   for (const record of state.records) expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
-  expect(sha256(live(library, agent))).toBe(state.records[state.records.length - 1].sha256);
+  expect(sha256(live(library, agent))).toBe(at(state.records, -1).sha256);
   expect(leftovers(library)).toEqual([]);
   return versions;
 }

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../src/core/store/library.js';
 import { OPERATIONS as ALL_TOOLS } from '../src/core/operations/catalog.js';
 import { FIXTURE_LIBRARY, tempDir } from './helpers/fixtures.js';
-import { linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
+import { firstText, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 const ARG_NAMES = [
   'agent',
@@ -116,12 +117,12 @@ describe('fuzzing every tool through a real MCP client', () => {
         // The engine's text first; a second text item is a notice (an ignored argument, an unknown agent).
         expect(content.length === 1 || content.length === 2).toBe(true);
         for (const item of content) expect(item.type).toBe('text');
-        if (!result.isError) expect(() => JSON.parse(content[0].text)).not.toThrow();
+        if (!result.isError) expect(() => JSON.parse(at(content, 0).text)).not.toThrow();
       }),
       { numRuns: 400 },
     );
     const alive = await linked.client.callTool({ name: 'list_agents', arguments: {} });
-    expect(JSON.parse((alive.content as { text: string }[])[0].text).agents).toContain('claude-code');
+    expect(JSON.parse(firstText(alive)).agents).toContain('claude-code');
   });
 
   it('well-typed but hostile arguments reach every handler, which answers with a payload', async () => {
@@ -150,7 +151,7 @@ describe('fuzzing every tool through a real MCP client', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(...perTool), async ([name, args]) => {
         const result = await linked.client.callTool({ name, arguments: args as Record<string, unknown> });
-        const payload = JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
+        const payload = JSON.parse(firstText(result)) as Record<string, unknown>;
         expect(typeof payload).toBe('object');
         // A refusal is the engine's error payload, marked isError for hosts; an answer is not.
         expect(result.isError ?? false).toBe(typeof payload.error === 'string');

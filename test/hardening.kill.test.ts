@@ -24,6 +24,7 @@ import { promoteStaged, stageCommit } from '../src/core/writes/staging.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
+import { at } from './helpers/items.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -164,7 +165,7 @@ describe('staged writes, their writer killed mid-write', () => {
     expect(state.damaged).toBe(false);
     for (const record of state.records)
       expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
-    expect(sha256(fs.readFileSync(livePath))).toBe(state.records[state.records.length - 1].sha256);
+    expect(sha256(fs.readFileSync(livePath))).toBe(at(state.records, -1).sha256);
     expect(state.records.every((record) => ['commit', 'promote'].includes(record.op))).toBe(true);
     expect(tempFiles(path.join(library, 'agents'))).toEqual([]);
   }, 60_000);

@@ -22,6 +22,7 @@ import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, rpcMessage } from './helpers/http.js';
+import { at } from './helpers/items.js';
 
 const cleanup: string[] = [];
 afterAll(() => {
@@ -104,7 +105,7 @@ describe('commit input nesting', () => {
       const answer = await rawRequest(handle.url, { headers: mcpHeaders(), body });
       expect(answer.status).toBe(200);
       const result = rpcMessage(answer.body).result as { content: { text: string }[] };
-      expect(JSON.parse(result.content[0].text)).toEqual({ error: DEPTH_ERROR, agent_id: 'a', mode: 'merge' });
+      expect(JSON.parse(at(result.content, 0).text)).toEqual({ error: DEPTH_ERROR, agent_id: 'a', mode: 'merge' });
       const alive = await rawRequest(handle.url, {
         headers: mcpHeaders(),
         body: JSON.stringify({
@@ -114,7 +115,9 @@ describe('commit input nesting', () => {
           params: { name: 'list_agents', arguments: {} },
         }),
       });
-      expect(JSON.parse((rpcMessage(alive.body).result as { content: { text: string }[] }).content[0].text)).toEqual({
+      expect(
+        JSON.parse(at((rpcMessage(alive.body).result as { content: { text: string }[] }).content, 0).text),
+      ).toEqual({
         agents: [],
       });
     } finally {

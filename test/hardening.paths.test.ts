@@ -24,6 +24,7 @@ import { promoteStaged, rejectStaged, stageCommit } from '../src/core/writes/sta
 import { runCli, runCliBatch } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 let parent: string;
 let library: string;
@@ -262,7 +263,7 @@ describe('hostile ids on the command line', () => {
     const before = tree(parent);
     const ids = hostileIds(false);
     const cases = commands('PLACEHOLDER').map((argv, index) =>
-      argv.map((arg) => (arg === 'PLACEHOLDER' ? ids[(index * 2 + 2) % ids.length] : arg)),
+      argv.map((arg) => (arg === 'PLACEHOLDER' ? at(ids, (index * 2 + 2) % ids.length) : arg)),
     );
     for (let i = 0; i < cases.length; i += 3) {
       const batch = cases.slice(i, i + 3);

@@ -18,6 +18,7 @@ import { sha256 } from '../src/core/writes/version-record.js';
 import { explainMemoryChange, rollbackAgentMemory } from './helpers/write-calls.js';
 import { commitLive } from '../src/core/writes/writes.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 function context(library: string, env: Record<string, string> = {}): OperationContext {
   const home = tempDir('bourdon-archive-home-');
@@ -100,7 +101,7 @@ describe('packed version archives', () => {
     expect(JSON.stringify(explained)).toContain('Added 13');
     const rolled = await rollbackAgentMemory(ctx, { agent_id: 'a', version: 10 });
     expect(rolled).not.toHaveProperty('error');
-    expect(fs.readFileSync(path.join(library, 'agents', 'a.l5.yaml')).equals(lives[8])).toBe(true);
+    expect(fs.readFileSync(path.join(library, 'agents', 'a.l5.yaml')).equals(at(lives, 8))).toBe(true);
   });
 
   it('reads, explains and rolls back to versions an earlier release archived whole', async () => {
@@ -147,7 +148,7 @@ describe('packed version archives', () => {
     for (const record of state.records) {
       const bytes = readArchive(state, record.version)!;
       expect(sha256(bytes)).toBe(record.sha256);
-      expect(bytes.equals(lives[record.version - 1])).toBe(true);
+      expect(bytes.equals(at(lives, record.version - 1))).toBe(true);
     }
   });
 });

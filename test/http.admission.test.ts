@@ -12,6 +12,7 @@ import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders } from './helpers/http.js';
 import { FairAdmission, peersAwayFromSlot, runAdmitted, type AdmissionTicket } from '../src/mcp/http/admission.js';
 import type { PeerFanout } from '../src/core/peers.js';
+import { at } from './helpers/items.js';
 
 /** Lets every settled promise's callbacks run (event-loop order only, no time). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -206,7 +207,7 @@ describe('fair admission', () => {
               void entry.ticket.ready.then(() => (entry.admitted = true));
               tickets.push(entry);
             } else if (tickets.length > 0) {
-              const entry = tickets[step.leave % tickets.length];
+              const entry = at(tickets, step.leave % tickets.length);
               entry.ticket.leave();
               entry.left = true;
             }

@@ -144,7 +144,7 @@ describe('slow and refused clients do not keep the socket', () => {
       server.port,
       (socket) => {
         timer = setInterval(() => {
-          if (offset < header.length && socket.writable) socket.write(header[offset++]);
+          if (offset < header.length && socket.writable) socket.write(header[offset++]!);
         }, 100);
       },
       6_000,

@@ -34,6 +34,7 @@ import {
   rpcMessage,
 } from './helpers/http.js';
 import { linkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 // 32 characters or more: a non-loopback bind refuses a shorter legacy token.
 const LEGACY_TOKEN = 'legacy-shared-secret-0123456789abcdef';
@@ -205,7 +206,9 @@ describe('both protocol eras on one endpoint', () => {
     expect(modern.headers['content-type']).toContain('application/json');
     const message = rpcMessage(modern.body) as { id: number; result: { content: { text: string }[] } };
     expect(message.id).toBe(9);
-    expect(matchNames(JSON.parse(message.result.content[0].text) as Record<string, unknown>)).toEqual([TEAM_ENTITY]);
+    expect(matchNames(JSON.parse(at(message.result.content, 0).text) as Record<string, unknown>)).toEqual([
+      TEAM_ENTITY,
+    ]);
   });
 });
 
@@ -247,7 +250,7 @@ describe('a handshake-era peer, as the Python engine’s client talks', () => {
       });
       expect(call.status).toBe(200);
       const content = (rpcMessage(call.body).result as { content: { text: string }[] }).content;
-      expect(matchNames(JSON.parse(content[0].text) as Record<string, unknown>)).toEqual([TEAM_ENTITY]);
+      expect(matchNames(JSON.parse(at(content, 0).text) as Record<string, unknown>)).toEqual([TEAM_ENTITY]);
     });
   }
 });

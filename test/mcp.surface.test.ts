@@ -216,7 +216,7 @@ describe.skipIf(!python)('the Python mcp client lists and calls every tool witho
     expect(new Set(report.calls.map((call) => call.name)).size).toBe(OPERATIONS.length);
     report.calls.forEach((call, index) => {
       const payload = JSON.parse(call.text!) as { error?: unknown };
-      expect(call.is_error, `${call.name} ${JSON.stringify(all[index].arguments)}`).toBe(
+      expect(call.is_error, `${call.name} ${JSON.stringify(all[index]?.arguments)}`).toBe(
         typeof payload.error === 'string',
       );
     });

@@ -10,7 +10,7 @@ import { createContext } from '../src/core/context.js';
 import { defineOperation, LOCAL_READ } from '../src/core/operations/operation.js';
 import { registerTools } from '../src/mcp/register.js';
 import { OPERATOR, runWithCaller } from '../src/core/trust/caller.js';
-import { linkClient, linkedFixtureClient } from './helpers/mcp.js';
+import { firstText, linkClient, linkedFixtureClient } from './helpers/mcp.js';
 
 const linked = linkedFixtureClient();
 
@@ -30,7 +30,7 @@ describe('tools/call', () => {
       name: 'list_recent_work',
       arguments: { since: 5, limit: 'ten', agent: ['x'] },
     });
-    expect((several.content as { text: string }[])[0].text).toBe(
+    expect(firstText(several)).toBe(
       'Input validation error: Invalid arguments for tool list_recent_work: since: Invalid input: expected string, received number, agent: Invalid input: expected string, received array, limit: Invalid input: expected number, received string',
     );
   });
@@ -46,7 +46,7 @@ describe('tools/call', () => {
     const refused = await runWithCaller(quarantined, () =>
       linked().client.callTool({ name: 'get_cross_agent_summary', arguments: { project: 42 } }),
     );
-    expect(JSON.parse((refused.content as { text: string }[])[0].text)).toMatchObject({ error: 'access denied' });
+    expect(JSON.parse(firstText(refused))).toMatchObject({ error: 'access denied' });
   });
 
   it('a result that does not fit its outputSchema is answered as the SDK would: an output validation error', async () => {
@@ -77,9 +77,7 @@ describe('tools/call', () => {
     try {
       const result = await client.callTool({ name: 'liar', arguments: {} });
       expect(result.isError).toBe(true);
-      expect((result.content as { text: string }[])[0].text).toMatch(
-        /^Output validation error: Invalid structured content for tool liar: /,
-      );
+      expect(firstText(result)).toMatch(/^Output validation error: Invalid structured content for tool liar: /);
       expect(warnings).toHaveLength(1);
     } finally {
       await client.close();

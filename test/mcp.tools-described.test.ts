@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { callerFor } from '../src/core/trust/registry.js';
 import { callWithNotices, linkedFixtureClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 type Schema = { description?: string; enum?: unknown[]; maximum?: number; properties?: Record<string, Schema> };
 
@@ -29,9 +30,9 @@ describe('tools/list, as a model reads it', () => {
     const { tools } = await operator().client.listTools();
     const tool = tools.find((entry) => entry.name === 'compile_codex_turn')!;
     const input = tool.inputSchema.properties as Record<string, Schema>;
-    expect(input.access_level.enum).toEqual(['public', 'team', 'private']);
+    expect(input.access_level?.enum).toEqual(['public', 'team', 'private']);
     expect(input.max_items).toMatchObject({ minimum: 1, maximum: 20 });
-    const answer = (tool.outputSchema as { anyOf: Schema[] }).anyOf[0];
+    const answer = at((tool.outputSchema as { anyOf: Schema[] }).anyOf, 0);
     expect(Object.keys(answer.properties ?? {})).toEqual([
       'schema_version',
       'prompt',

@@ -65,7 +65,7 @@ describe('operations declared once, called by both adapters', () => {
       commands: Record<string, { description?: string }>;
     };
     const named = Object.values(manifest.commands).flatMap((command) =>
-      [...(command.description ?? '').matchAll(/Tool: ([a-z_]+)\./g)].map((match) => match[1]),
+      [...(command.description ?? '').matchAll(/Tool: ([a-z_]+)\./g)].map((match) => match[1]!),
     );
     expect(named.length).toBeGreaterThanOrEqual(12);
     expect(named.filter((name) => !OPERATION_NAMES.has(name))).toEqual([]);

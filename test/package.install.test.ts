@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from './helpers/cli.js';
 import { readJson, REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { only } from './helpers/items.js';
 
 const run = promisify(execFile);
 const { version } = readJson<{ version: string }>(path.join(REPO_ROOT, 'package.json'));
@@ -32,7 +33,7 @@ describe('the packed tarball, installed without dev dependencies', () => {
       ['pack', '--json', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'],
       { cwd: REPO_ROOT, maxBuffer: 16 * 1024 * 1024 },
     );
-    const [report] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    const report = only(JSON.parse(stdout) as { filename: string; files: { path: string }[] }[], 'pack report');
     packed = report.files.map((file) => file.path);
     await run(
       'npm',

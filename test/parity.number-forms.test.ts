@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { payloadJson } from '../src/core/payload.js';
 import { runCli } from './helpers/cli.js';
-import { linkedFixtureClient } from './helpers/mcp.js';
+import { firstText, linkedFixtureClient } from './helpers/mcp.js';
 
 describe('number forms as the engine writes them', () => {
   const linked = linkedFixtureClient();
@@ -19,8 +19,8 @@ describe('number forms as the engine writes them', () => {
         name: 'prepare_recognition_context',
         arguments: { prompt: 'can we keep working on Bourdon?' },
       });
-      const text = (result.content as { text: string }[])[0].text;
-      latencies.push(/"recognition_latency_us":([^,}]+)/.exec(text)![1]);
+      const text = firstText(result);
+      latencies.push(/"recognition_latency_us":([^,}]+)/.exec(text)![1]!);
     }
     // Always one decimal, as Python prints a float: a whole latency is `412.0`, never `412`.
     for (const latency of latencies) expect(latency).toMatch(/^\d+\.\d$/);
@@ -69,7 +69,7 @@ describe('number forms as the engine writes them', () => {
           entities: [{ name: `Stamp ${i}`, type: 'concept' }],
         },
       });
-      const payload = JSON.parse((result.content as { text: string }[])[0].text) as { last_updated: string };
+      const payload = JSON.parse(firstText(result)) as { last_updated: string };
       stamps.push(payload.last_updated);
     }
     for (const stamp of stamps) expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?\+00:00$/);

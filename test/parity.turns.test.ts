@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { materialiseTurnCase, TURNS_DIR, turnCaseIds, turnServer, type TurnCase } from './helpers/turn-cases.js';
+import { only } from './helpers/items.js';
+import { firstText } from './helpers/mcp.js';
 
 /**
  * The case's answer from a fresh server; with `warmUp`, the same server first answers those
@@ -22,13 +24,12 @@ async function callTurn(
   try {
     for (const args of warmUp) await client.callTool({ name: 'compile_codex_turn', arguments: args });
     const result = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
-    const content = result.content as { type: string; text: string }[];
-    expect(content).toHaveLength(1);
+    const { text } = only(result.content as { type: string; text: string }[], 'content item');
     if (warmUp.length) {
       const again = await client.callTool({ name: 'compile_codex_turn', arguments: turn.args });
-      expect((again.content as { text: string }[])[0].text).toBe(content[0].text);
+      expect(firstText(again)).toBe(text);
     }
-    return { isError: result.isError === true, text: content[0].text, stderr: server.stderr() };
+    return { isError: result.isError === true, text, stderr: server.stderr() };
   } finally {
     await server.close();
   }

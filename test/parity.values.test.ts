@@ -238,8 +238,8 @@ describe('values as the engine prints them (issue 56)', () => {
       ['Orbit', 'project', 42],
       ['12', 'entity', 36],
     ]);
-    expect(orbit[0].evidence).toEqual(['session date 2026-12-04', 'cwd 12', 'session date 2026-12-03', 'cwd /repo']);
-    expect(orbit[1].summary).toBe('later text');
+    expect(orbit[0]?.evidence).toEqual(['session date 2026-12-04', 'cwd 12', 'session date 2026-12-03', 'cwd /repo']);
+    expect(orbit[1]?.summary).toBe('later text');
     expect(await items('what about 7')).toEqual([]);
   });
 

@@ -64,7 +64,7 @@ describe('prepare builds only when the build is out of date', () => {
     fs.utimesSync(path.join(root, 'src', 'a.ts'), later, later);
     prepare();
     expect(builds()).toBe(2);
-    fs.rmSync(path.join(root, OUTPUTS[OUTPUTS.length - 1]));
+    fs.rmSync(path.join(root, OUTPUTS.at(-1)!));
     prepare();
     expect(builds()).toBe(3);
   });

@@ -13,7 +13,7 @@ import { translateServerArgs } from '../src/mcp/server-args.js';
 import { OPERATIONS as ALL_TOOLS, OPERATION_NAMES as TOOL_NAMES } from '../src/core/operations/catalog.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { callJson, linkedClient, stdioClient, type StdioClient } from './helpers/mcp.js';
+import { callJson, firstText, linkedClient, stdioClient, type StdioClient } from './helpers/mcp.js';
 
 const L6_BIN = path.join(REPO_ROOT, 'bin', 'l6-server.js');
 const NOT_OFFERED = (tool: string) => ({ error: 'tool not offered on this connection', tool });
@@ -55,7 +55,7 @@ describe('createMcpServer with a toolFilter', () => {
       for (const name of WRITES) {
         const result = await linked.client.callTool({ name, arguments: { agent_id: 'codex' } });
         expect(result.isError).toBe(true);
-        expect(JSON.parse((result.content as { text: string }[])[0].text)).toEqual(NOT_OFFERED(name));
+        expect(JSON.parse(firstText(result))).toEqual(NOT_OFFERED(name));
       }
       await expect(linked.client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
         code: -32602,
@@ -129,7 +129,7 @@ describe('bourdon serve --tools, spawned as an MCP host does', () => {
         message: expect.stringContaining('Unknown tool: drop_all_tables'),
       });
       expect(
-        ((await callJson(client, 'find_entity', { name: 'bdn' })) as { matches: { name: string }[] }).matches[0].name,
+        ((await callJson(client, 'find_entity', { name: 'bdn' })) as { matches: { name: string }[] }).matches[0]?.name,
       ).toBe('Bourdon');
       expect(stderr()).toContain('tools: read');
       expect(fs.existsSync(path.join(library, 'history'))).toBe(false); // nothing was written

@@ -183,7 +183,7 @@ describe('read commands: declared once, parsed alike by oclif and the fast path'
       ['--json', '--since', 'garbage'],
       ['--json', '--all', '--cursor', 'x'],
     ]) {
-      expect(parseReadArgv(READ_COMMANDS.recent, words), words.join(' ')).toBeNull();
+      expect(parseReadArgv(READ_COMMANDS.recent!, words), words.join(' ')).toBeNull();
       expect(await oclifParse(await oclifCommand('recent'), words), words.join(' ')).toBeNull();
     }
   });

@@ -11,6 +11,7 @@ import { finishManifest } from '../src/participants/finish.js';
 import { REDACTED } from '../src/core/trust/redaction.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 const PROSE = 'Rotated the staging api_key (see vault)';
 
@@ -39,15 +40,15 @@ describe('the same row on every read surface', () => {
       return JSON.parse(result.stdout) as Record<string, unknown>;
     };
     const found = (await json(['find', 'Orbit'])) as { matches: { summaries: Record<string, string> }[] };
-    expect(found.matches[0].summaries.codex).toBe(PROSE);
+    expect(found.matches[0]?.summaries.codex).toBe(PROSE);
     const summary = (await json(['summary', 'Orbit'])) as { recent_sessions: { key_actions: string[] }[] };
-    expect(summary.recent_sessions[0].key_actions).toEqual([PROSE]);
+    expect(summary.recent_sessions[0]?.key_actions).toEqual([PROSE]);
     const workstreams = (await json(['workstreams', '--since', '2000-01-01'])) as {
       workstreams: { recent_actions: string[] }[];
     };
-    expect(workstreams.workstreams[0].recent_actions).toContain(PROSE);
+    expect(at(workstreams.workstreams, 0).recent_actions).toContain(PROSE);
     const notes = (await json(['list-notes', '--since', '2000-01-01'])) as { notes: { text: string }[] };
-    expect(notes.notes[0].text).toBe(`${PROSE}; DB_PASSWORD=[redacted]`);
+    expect(notes.notes[0]?.text).toBe(`${PROSE}; DB_PASSWORD=[redacted]`);
   });
 });
 
@@ -66,7 +67,7 @@ describe('an entity whose name was scrubbed whole', () => {
       'team',
     );
     expect((manifest.known_entities as { name: string }[]).map((entity) => entity.name)).toEqual(['Orbit']);
-    expect((manifest.known_entities as { summary: string }[])[0].summary).toBe(PROSE);
+    expect((manifest.known_entities as { summary: string }[])[0]?.summary).toBe(PROSE);
     expect(counts.redacted).toBe(1);
   });
 });

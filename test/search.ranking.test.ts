@@ -140,7 +140,7 @@ describe('search_memory ranking', () => {
 
   it('marks the matching words in a snippet, and redacts a snippet as every read redacts', async () => {
     const [route] = (await search('delivery')).results;
-    expect(route.snippet).toBe('Route planner for **delivery** vans.');
+    expect(route?.snippet).toBe('Route planner for **delivery** vans.');
     const [vault] = (await search('vault')).results;
     expect(vault).toMatchObject({ name: 'Vault', snippet: REDACTED });
   });

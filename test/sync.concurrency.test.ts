@@ -94,7 +94,7 @@ exec "${real}" "$@"
     dir,
     env: (at, mark) => ({
       PATH: `${dir}:${process.env.PATH}`,
-      SYNC_STOP_AT: at.split(':')[0],
+      SYNC_STOP_AT: at.split(':')[0]!,
       SYNC_STOP_MODE: at.split(':')[1] ?? '',
       SYNC_STOP_MARK: mark,
     }),

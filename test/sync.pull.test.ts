@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES } from '../src/core/errors.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import {
   bareRemote,
   commitToRemote,
@@ -78,7 +79,7 @@ describe('sync pull', () => {
       '--access-level',
       'team',
     ]);
-    expect(find.matches[0].summaries).toEqual({
+    expect(find.matches[0]?.summaries).toEqual({
       codex: 'desk says Orbit is late',
       'sync:ci:codex': 'ci says Orbit builds',
       'sync:laptop:codex': 'laptop says Orbit is the sync engine',
@@ -93,7 +94,7 @@ describe('sync pull', () => {
       '--access-level',
       'public',
     ]);
-    expect(atPublic.matches[0].agents.sort()).toEqual(['codex', 'sync:ci:codex', 'sync:laptop:codex']);
+    expect(at(atPublic.matches, 0).agents.sort()).toEqual(['codex', 'sync:ci:codex', 'sync:laptop:codex']);
     const notes = await desk.json<{ notes: { text: string }[] }>([
       'list-notes',
       '--since',
@@ -180,10 +181,10 @@ describe('sync pull', () => {
     expect(status.behind_commits).toBe(2); // ci's push and the rogue commit; laptop's own push is not news to it
     const byName = Object.fromEntries(status.machines.map((machine) => [machine.machine, machine]));
     expect(Object.keys(byName).sort()).toEqual(['ci', 'evil', 'laptop', 'liar']);
-    expect(byName.laptop.this_machine).toBe(true);
-    expect(byName.ci.published_at).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(byName.ci.behind).toBe(true);
-    expect(byName.liar.published_at).toBeNull();
+    expect(byName.laptop?.this_machine).toBe(true);
+    expect(byName.ci?.published_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(byName.ci?.behind).toBe(true);
+    expect(byName.liar?.published_at).toBeNull();
     const human = await laptop.run(['sync', 'status']);
     expect(human.stdout).toContain('ahead: claude (added)');
     expect(human.stdout).toMatch(/behind: 2 commits/);

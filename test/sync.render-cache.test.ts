@@ -31,12 +31,14 @@ describe('the render cache and the visibility policy', () => {
     const entry = { key, id: 'journal', blob: blobId(stale), counts: { entities: 2, sessions: 0, notes: 0 } };
     const older = { level: 'public', files: { 'journal.l5.yaml': entry } } as RenderCache;
     const fresh = buildPublication(agents, 'public', older, () => stale);
-    const bytes = fresh.publication.agents[0].bytes.toString('utf8');
+    const [agent] = fresh.publication.agents;
+    if (!agent) throw new Error('no agent published');
+    const bytes = agent.bytes.toString('utf8');
     expect(bytes).not.toContain('UNLABELLED_MARKER');
     expect(bytes).toContain('Harbour');
     expect(fresh.cache.format).toBeDefined();
     // The cache a push of this version writes is reused while the file is unchanged.
-    const again = buildPublication(agents, 'public', fresh.cache, () => fresh.publication.agents[0].bytes);
-    expect(again.publication.agents[0].blob).toBe(fresh.publication.agents[0].blob);
+    const again = buildPublication(agents, 'public', fresh.cache, () => agent.bytes);
+    expect(again.publication.agents[0]?.blob).toBe(agent.blob);
   });
 });

@@ -15,6 +15,7 @@ import { OPERATOR } from '../src/core/trust/caller.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { foreignLock } from './helpers/foreign-lock.js';
+import { at } from './helpers/items.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
 import { bareRemote, makeMachine, simpleManifest } from './helpers/sync.js';
 
@@ -61,8 +62,8 @@ describe('over MCP', () => {
       { op: 'list_agents', namespace: '*', decision: 'allow' },
     ]);
     for (const record of records.slice(0, 3)) expect(record.detail, JSON.stringify(record)).toBeTruthy();
-    expect(records[2].detail).toMatch(/99/);
-    expect(records[3].detail).toBeUndefined();
+    expect(at(records, 2).detail).toMatch(/99/);
+    expect(at(records, 3).detail).toBeUndefined();
 
     // The review page shows them as failed, not allowed.
     const store = new LibraryStore(library, { warn: () => {} });
@@ -97,8 +98,8 @@ describe('from the CLI', () => {
       { op: 'note add', namespace: 'audited', decision: 'allow' },
       { op: 'commit_to_federation', namespace: 'Bad Id!', decision: 'fail' },
     ]);
-    expect(records[0].detail).toMatch(/^version \d+$/);
-    expect(records[2].detail).toBeTruthy();
+    expect(at(records, 0).detail).toMatch(/^version \d+$/);
+    expect(at(records, 2).detail).toBeTruthy();
     expect(records.every((record) => record.agent === 'operator')).toBe(true);
   });
 
@@ -143,8 +144,8 @@ describe('from the CLI', () => {
       { op: 'sync pull', namespace: '*', decision: 'allow' },
       { op: 'sync push', namespace: '*', decision: 'fail' },
     ]);
-    expect(records[0].detail).toMatch(/published 1 agent as laptop at public/);
-    expect(records[1].detail).toMatch(/1 machine/);
-    expect(records[2].detail).toMatch(/BOURDON_LOCAL_NAME/);
+    expect(at(records, 0).detail).toMatch(/published 1 agent as laptop at public/);
+    expect(at(records, 1).detail).toMatch(/1 machine/);
+    expect(at(records, 2).detail).toMatch(/BOURDON_LOCAL_NAME/);
   });
 });

@@ -18,6 +18,7 @@ import {
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, REPO_ROOT, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 let home: string;
 let auditPath: string;
@@ -39,7 +40,8 @@ describe('records', () => {
     const lines = fs.readFileSync(auditPath, 'utf8').split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    const [allow, deny] = lines.slice(0, 2).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const records = lines.slice(0, 2).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [allow, deny] = [at(records, 0), at(records, 1)];
     expect(Object.keys(allow)).toEqual(['ts', 'agent', 'op', 'namespace', 'decision']);
     expect(Object.keys(deny)).toEqual(['ts', 'agent', 'op', 'namespace', 'decision', 'detail']);
     expect(allow.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -12,6 +12,7 @@ import { runWithCaller } from '../src/core/trust/caller.js';
 import { FederationRegistry, hashToken } from '../src/core/trust/registry.js';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { callJson, linkedClient, readJsonResource } from './helpers/mcp.js';
 
 let home: string;
@@ -73,7 +74,7 @@ describe('member commands', () => {
     const json = await cli(['agent', 'list', '--json']);
     const members = JSON.parse(json.stdout) as Record<string, unknown>[];
     expect(members.map((m) => m.agent_id)).toEqual(['laptop', 'openclaw']);
-    expect(Object.keys(members[0])).toEqual(['agent_id', 'tier', 'grants', 'created_at', 'revoked']);
+    expect(Object.keys(at(members, 0))).toEqual(['agent_id', 'tier', 'grants', 'created_at', 'revoked']);
   });
 
   it('grant, ungrant and set-tier change the member, in human and --json form', async () => {
@@ -102,7 +103,7 @@ describe('member commands', () => {
     // Independent and read-only on success: run them side by side.
     const results = await Promise.all(cases.map(([args]) => cli(args)));
     for (const [index, [args, code, message]] of cases.entries()) {
-      const result = results[index];
+      const result = at(results, index);
       expect(result.code, args.join(' ')).toBe(code);
       expect(result.stderr.split('\n')[0], args.join(' ')).toContain(message);
       expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at /);
@@ -118,7 +119,7 @@ describe('member commands', () => {
     // The HTTP transport holds one registry for its lifetime and authenticates every request.
     const server = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: (m) => transcript.push(m) });
     expect(server.authenticate(openclawToken)?.agent_id).toBe('openclaw');
-    expect(server.authenticate(tokens[1])?.agent_id).toBe('laptop');
+    expect(server.authenticate(at(tokens, 1))?.agent_id).toBe('laptop');
 
     const rotated = await cli(['agent', 'rotate', 'openclaw'], { tokenOnStdout: true });
     expect(rotated.code).toBe(0);
@@ -131,7 +132,7 @@ describe('member commands', () => {
     const revoked = await cli(['revoke', 'laptop']);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout.trim()).toBe('revoked laptop: its token no longer authenticates.');
-    expect(server.authenticate(tokens[1])).toBeNull();
+    expect(server.authenticate(at(tokens, 1))).toBeNull();
     expect((await cli(['agent', 'list'])).stdout).toMatch(/laptop\s+trusted\s+all\s+\S+\s+revoked/);
     const again = await cli(['agent', 'rotate', 'laptop']);
     expect(again.code).toBe(FAILURES.conflict.exit);
@@ -141,7 +142,7 @@ describe('member commands', () => {
   it('an unreadable registry is one error line that quotes no hash', async () => {
     const file = path.join(home, 'federation.yaml');
     const good = fs.readFileSync(file, 'utf8');
-    const hash = hashToken(tokens[2]);
+    const hash = hashToken(at(tokens, 2));
     fs.writeFileSync(file, good.replace(`token_sha256: ${hash}`, `token_sha256: [${hash}`));
     try {
       for (const args of [
@@ -164,7 +165,7 @@ describe('no token or hash anywhere but where it belongs', () => {
     const auditPath = path.join(home, 'audit.jsonl');
     const registry = new FederationRegistry(path.join(home, 'federation.yaml'), { warn: (m) => transcript.push(m) });
     const linked = await linkedClient(library, { auditPath, warn: (m) => transcript.push(m) });
-    const live = tokens[2];
+    const live = at(tokens, 2);
     const asMember = <T>(token: string, fn: () => Promise<T>) => {
       const caller = registry.authenticate(token);
       if (!caller) throw new Error('not authenticated');
@@ -218,7 +219,7 @@ describe('no token or hash anywhere but where it belongs', () => {
     expect(everything).not.toMatch(/[0-9a-f]{40}/);
     // The hashes live in the registry file, and only there.
     const registryText = fs.readFileSync(path.join(home, 'federation.yaml'), 'utf8');
-    expect(registryText).toContain(hashToken(tokens[2]));
+    expect(registryText).toContain(hashToken(at(tokens, 2)));
     for (const token of tokens) expect(registryText).not.toContain(token);
   });
 });

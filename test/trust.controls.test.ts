@@ -45,9 +45,11 @@ const OTHER_AGENTS = [
 ];
 const FORBIDDEN = [...CODEX_SECRETS, ...PRIVATE_SECRETS, ...OTHER_AGENTS];
 
-function editManifest(library: string, id: string, edit: (doc: Record<string, unknown[]>) => void): void {
+type ManifestRows = { known_entities: unknown[]; recent_sessions: unknown[]; notes?: unknown[] };
+
+function editManifest(library: string, id: string, edit: (doc: ManifestRows) => void): void {
   const file = path.join(library, 'agents', `${id}.l5.yaml`);
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown[]>;
+  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as ManifestRows;
   edit(doc);
   fs.writeFileSync(file, YAML.stringify(doc));
 }
@@ -132,7 +134,9 @@ function shapeOf(tool: Operation): Record<string, { safeParse(value: unknown): {
 function argumentVariants(tool: Operation): Record<string, unknown>[] {
   const shape = shapeOf(tool);
   const keys = Object.keys(shape);
-  const required = keys.filter((key) => !shape[key].safeParse(undefined).success);
+  const required = Object.entries(shape)
+    .filter(([, schema]) => !schema.safeParse(undefined).success)
+    .map(([key]) => key);
   const pick = (values: Record<string, unknown>) =>
     Object.fromEntries(
       keys.filter((key) => key in values && values[key] !== undefined).map((key) => [key, values[key]]),

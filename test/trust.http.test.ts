@@ -12,6 +12,7 @@ import { hashToken } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { at } from './helpers/items.js';
 
 let library: string;
 let home: string;
@@ -40,7 +41,10 @@ async function callTool(
     ? (/^data: (.*)$/m.exec(response.body)?.[1] ?? '')
     : response.body;
   const message = JSON.parse(text) as { result?: { content: { text: string }[] } };
-  return { status: 200, payload: message.result ? (JSON.parse(message.result.content[0].text) as unknown) : message };
+  return {
+    status: 200,
+    payload: message.result ? (JSON.parse(at(message.result.content, 0).text) as unknown) : message,
+  };
 }
 
 beforeAll(async () => {
@@ -64,7 +68,7 @@ afterAll(async () => {
 
 describe('a running HTTP server and its members', () => {
   it('holds a quarantined member to its grants and its tier', async () => {
-    const [token] = tokens;
+    const token = at(tokens, 0);
     expect(await callTool(token, 'list_agents')).toEqual({ status: 200, payload: { agents: ['cursor'] } });
     expect((await callTool(token, 'get_cross_agent_summary', { project: 'Bourdon' })).payload).toEqual({
       error: 'access denied',
@@ -80,7 +84,7 @@ describe('a running HTTP server and its members', () => {
   });
 
   it('applies a grant and a tier change on the next request', async () => {
-    const [token] = tokens;
+    const token = at(tokens, 0);
     expect((await runCli(['grant', 'openclaw', 'codex'], { env: env() })).code).toBe(0);
     expect((await callTool(token, 'list_agents')).payload).toEqual({ agents: ['codex', 'cursor'] });
     expect((await runCli(['agent', 'set-tier', 'openclaw', 'trusted'], { env: env() })).code).toBe(0);
@@ -99,11 +103,11 @@ describe('a running HTTP server and its members', () => {
     const rotated = await runCli(['agent', 'rotate', 'openclaw'], { env: env() });
     const fresh = rotated.stdout.trim();
     tokens.push(fresh);
-    expect((await callTool(tokens[0], 'list_agents')).status).toBe(401);
+    expect((await callTool(at(tokens, 0), 'list_agents')).status).toBe(401);
     expect((await callTool(fresh, 'list_agents')).status).toBe(200);
     expect((await runCli(['revoke', 'openclaw'], { env: env() })).code).toBe(0);
     expect((await callTool(fresh, 'list_agents')).status).toBe(401);
-    expect((await callTool(tokens[1], 'list_agents')).status).toBe(200); // other members unaffected
+    expect((await callTool(at(tokens, 1), 'list_agents')).status).toBe(200); // other members unaffected
     expect(server.child.exitCode).toBeNull(); // the same process all along
   });
 

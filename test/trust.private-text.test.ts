@@ -21,6 +21,7 @@ import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { callJson, httpClient } from './helpers/http.js';
 import { callJson as callLinked, linkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 const TOKEN = 'legacy-operator-token-0123456789abcdefghij';
 const SECRET_NOTE = 'rotate DB_PASSWORD=hunter2 before Friday';
@@ -213,9 +214,10 @@ describe('version listings for a capped caller', () => {
       const listed = (await callLinked(local.client, 'list_memory_versions', { agent_id: 'vault' })) as {
         versions: Record<string, unknown>[];
       };
-      expect(listed.versions[0].sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect(listed.versions[0].bytes).toEqual(expect.any(Number));
-      expect(listed.versions[0]).toMatchObject({ entities: 2, sessions: 2, notes: 2 });
+      const newest = at(listed.versions, 0);
+      expect(newest.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(newest.bytes).toEqual(expect.any(Number));
+      expect(newest).toMatchObject({ entities: 2, sessions: 2, notes: 2 });
     } finally {
       await local.close();
     }
@@ -280,7 +282,7 @@ describe('promoting a quarantined member’s staged write', () => {
       });
       expect(staged.staged).toBe(true);
       const result = await promoteStaged(createContext(store, { warn: () => {} }), 'vault');
-      expect(result.promoted[0].result).toMatchObject({ entities_added: 1, entities_updated: 0 });
+      expect(result.promoted[0]?.result).toMatchObject({ entities_added: 1, entities_updated: 0 });
       const doc = parseYaml(fs.readFileSync(path.join(lib, 'agents', 'vault.l5.yaml'), 'utf8')) as {
         known_entities: Record<string, unknown>[];
       };

@@ -238,7 +238,7 @@ describe("the file shape (the engine reads ours, we read the engine's)", () => {
     expect(text.indexOf('alpha:')).toBeLessThan(text.indexOf('zed:'));
     const doc = parseYaml(text) as { agents: Record<string, Record<string, unknown>>; version: number };
     expect(doc.version).toBe(1);
-    expect(Object.keys(doc.agents.zed)).toEqual([
+    expect(Object.keys(doc.agents.zed ?? {})).toEqual([
       'created_at',
       'grants',
       'revoked',

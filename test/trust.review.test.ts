@@ -203,13 +203,15 @@ describe('the review shows every field of the rows it would add, whole', () => {
         ],
       },
     ]);
-    expect(preview.diff!.sessions.added[0].fields).toEqual(
+    expect(preview.diff!.sessions.added[0]?.fields).toEqual(
       expect.arrayContaining([
         { field: 'project_focus', value: ['Payroll'] },
         { field: 'key_actions', value: ['rotated the keys'] },
       ]),
     );
-    expect(preview.diff!.notes.added[0].fields).toEqual(expect.arrayContaining([{ field: 'tags', value: ['deploy'] }]));
+    expect(preview.diff!.notes.added[0]?.fields).toEqual(
+      expect.arrayContaining([{ field: 'tags', value: ['deploy'] }]),
+    );
     expect(JSON.stringify(preview)).not.toContain(TOKEN);
   });
 
@@ -259,7 +261,7 @@ describe('the review shows every character promotion writes', () => {
     cleanup.push(home);
     await stageCommit(as(MEMBER), LONG);
     const preview = previewPromotion(as(OPERATOR), 'openclaw');
-    expect(preview.diff!.entities.added[0].fields).toContainEqual({ field: 'summary', value: LONG_SUMMARY });
+    expect(preview.diff!.entities.added[0]?.fields).toContainEqual({ field: 'summary', value: LONG_SUMMARY });
     const env = { BOURDON_HOME: home, BOURDON_LIBRARY: library };
     const review = await runCli(['staging', 'list', '--diff'], { env });
     expect(review.code, review.stderr).toBe(0);
@@ -275,7 +277,7 @@ describe('the review shows every character promotion writes', () => {
     expect(narrow.code).toBe(2);
     for (const line of narrow.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
     expect(narrow.stdout.replace(/\n +/g, ' ')).toContain(`summary: ${LONG_SUMMARY}`);
-    const digest = /digest ([0-9a-f]{64})/.exec(review.stdout)![1];
+    const digest = /digest ([0-9a-f]{64})/.exec(review.stdout)![1]!;
     const promoted = await runCli(['staging', 'promote', 'openclaw', '--digest', digest], { env });
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(liveSummary(library, 'Build Helper')).toBe(LONG_SUMMARY);
@@ -311,7 +313,7 @@ describe('the review shows every character promotion writes', () => {
     const file = stagedFile(library);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('summary: tidy', `summary: pushed with ${TOKEN}`));
     const preview = previewPromotion(as(OPERATOR), 'openclaw');
-    expect(preview.diff!.entities.added[0].fields).toContainEqual({
+    expect(preview.diff!.entities.added[0]?.fields).toContainEqual({
       field: 'summary',
       value: 'pushed with [redacted]',
     });

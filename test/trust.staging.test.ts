@@ -14,6 +14,7 @@ import { FederationRegistry } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import { callJson, linkedClient, readJsonResource, type LinkedClient } from './helpers/mcp.js';
+import { at } from './helpers/items.js';
 
 /** Texts only the staged rows carry (the entity's name is echoed by the queries that ask for it). */
 const STAGED_TEXTS = ['STAGED-SECRET', 'STAGED-SESSION', 'STAGED-NOTE', 'REJECTED-SECRET'];
@@ -202,9 +203,10 @@ describe('a quarantined write, from staging to live', () => {
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args, { env: env() })));
     for (const [index, [args, code, message]] of cases.entries()) {
-      expect(results[index].code, args.join(' ')).toBe(code);
-      expect(results[index].stderr.split('\n')[0], args.join(' ')).toContain(message);
-      expect(results[index].stdout, args.join(' ')).toBe('');
+      const result = at(results, index);
+      expect(result.code, args.join(' ')).toBe(code);
+      expect(result.stderr.split('\n')[0], args.join(' ')).toContain(message);
+      expect(result.stdout, args.join(' ')).toBe('');
     }
     const missing = await runCli(['staging', 'list', '--library', path.join(home, 'nope')], { env: env() });
     expect(missing.code).toBe(FAILURES.not_found.exit);

@@ -53,18 +53,18 @@ describe('bourdon ui, run again for the same library', () => {
     const again = await runCli(['ui', '--library', library], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`already serving ${library} on ${ui.origin}`);
-    const fresh = /(http:\/\/\S+\?token=([0-9a-f]{64}))/.exec(again.stdout)!;
-    expect(fresh[1].startsWith(`${ui.base}/?token=`)).toBe(true);
-    expect(fresh[1]).not.toBe(ui.url);
-    expect(again.stderr).not.toContain(fresh[2]);
-    expect(ui.stderr()).not.toContain(fresh[2]);
+    const [, link = '', secret = ''] = /(http:\/\/\S+\?token=([0-9a-f]{64}))/.exec(again.stdout)!;
+    expect(link.startsWith(`${ui.base}/?token=`)).toBe(true);
+    expect(link).not.toBe(ui.url);
+    expect(again.stderr).not.toContain(secret);
+    expect(ui.stderr()).not.toContain(secret);
 
     expect((await open(ui, ui.url)).status).toBe(403);
-    const first = await open(ui, fresh[1]);
+    const first = await open(ui, link);
     expect(first.status).toBe(303);
-    const cookie = String(first.headers['set-cookie']).split(';')[0];
+    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
     expect((await rawRequest(ui.port, { path: `${ui.prefix}/`, headers: { Cookie: cookie } })).status).toBe(200);
-    expect((await open(ui, fresh[1])).status).toBe(403);
+    expect((await open(ui, link)).status).toBe(403);
 
     // --json answers the same fields as a fresh server, and says it came from a running one.
     const json = await runCli(['ui', '--library', library, '--json'], { env });
@@ -87,13 +87,13 @@ describe('bourdon ui, run again for the same library', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const record = (await opener.opened())!;
     expect(stdout).toContain(`already serving ${library} on ${ui.origin}`);
-    const fresh = /(http:\/\/\S+\?token=([0-9a-f]{64}))/.exec(stdout)!;
+    const [, link = '', secret = ''] = /(http:\/\/\S+\?token=([0-9a-f]{64}))/.exec(stdout)!;
     expect(record.argv).toMatch(/^file:\/\/.*open\.html$/);
-    expect(record.argv).not.toContain(fresh[2]);
+    expect(record.argv).not.toContain(secret);
     expect(record.mode).toBe('600');
-    expect(record.content).toContain(`url=${fresh[1]}`);
+    expect(record.content).toContain(`url=${link}`);
     // The link the opener got is the running server's new one: it opens the page once.
-    expect((await open(ui, fresh[1])).status).toBe(303);
+    expect((await open(ui, link)).status).toBe(303);
     // While it holds the file for the browser, it says so rather than sit silent.
     for (let i = 0; i < 100 && !stderr.includes('Ctrl-C'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(stderr).toMatch(/^bourdon ui: the browser is opening the link printed above; this ends in 15 s/);
@@ -121,11 +121,11 @@ describe('bourdon ui, run again for the same library', () => {
   }, 60_000);
 
   it('a server killed without cleaning up leaves a socket the next server replaces', async () => {
-    const { library, env } = setup();
+    const { library, home, env } = setup();
     const first = await startUi(library, env);
     first.child.kill('SIGKILL');
     await first.stop();
-    const socket = linkSocketPath(env.BOURDON_HOME, library)!;
+    const socket = linkSocketPath(home, library)!;
     expect(fs.existsSync(socket)).toBe(true);
     const second = await serve(library, env);
     expect(second.stderr()).not.toContain('no new links');

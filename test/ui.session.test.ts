@@ -35,7 +35,7 @@ describe('the page session', () => {
       const link = new URL(ui.url);
       const first = await rawRequest(ui.port, { path: `${link.pathname}${link.search}` });
       expect(first.status).toBe(303);
-      const cookie = String(first.headers['set-cookie']).split(';')[0];
+      const cookie = String(first.headers['set-cookie']).split(';')[0]!;
       const page = `${link.pathname}staging`;
       now += 59_000;
       expect((await rawRequest(ui.port, { path: page, headers: { Cookie: cookie } })).status).toBe(200);

@@ -29,7 +29,7 @@ describe('bourdon ui: the watch and each agent’s last export', () => {
     ui = await startUi(library, env);
     const token = new URL(ui.url).search;
     const first = await rawRequest(ui.port, { path: `${ui.prefix}/${token}` });
-    const cookie = String(first.headers['set-cookie']).split(';')[0];
+    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
     const page = async () => (await rawRequest(ui!.port, { path: `${ui!.prefix}/`, headers: { Cookie: cookie } })).body;
 
     const before = await page();

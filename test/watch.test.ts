@@ -24,7 +24,7 @@ afterEach(async () => {
 interface Stand {
   home: string;
   library: string;
-  env: Record<string, string>;
+  env: { HOME: string; BOURDON_HOME: string };
   cascade: string;
   copilot: string;
   watch(args?: string[]): RunningWatch;

@@ -19,6 +19,7 @@ import { readHistory, readArchivedBytes, PENDING_FILE } from '../src/core/writes
 import { sha256 } from '../src/core/writes/version-record.js';
 import { LibraryStore, parseManifest } from '../src/core/store/library.js';
 import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { spawnHelperScript, type Spawned } from './helpers/spawn.js';
 
 const WORKERS = 8;
@@ -56,7 +57,7 @@ describe('8 processes × 25 commits through the CLI, at the same time', () => {
       spawnNode('commit-worker.mjs', [REPO_ROOT, library, 'swarm', String(worker), String(COMMITS), inputs], env),
     );
     const codes = await Promise.all(workers.map((worker) => worker.exited));
-    for (const [index, code] of codes.entries()) expect(code, workers[index].stderr()).toBe(0);
+    for (const [index, code] of codes.entries()) expect(code, at(workers, index).stderr()).toBe(0);
     outputs = workers.map((worker) => worker.stdout());
   }, 55_000);
 
@@ -83,12 +84,13 @@ describe('8 processes × 25 commits through the CLI, at the same time', () => {
     expect(state.records.map((r) => r.version)).toEqual(Array.from({ length: WORKERS * COMMITS }, (_, i) => i + 1));
     // Each commit added one entity to what the previous version held: the order is the write order.
     expect(state.records.map((r) => r.entities)).toEqual(state.records.map((r) => r.version));
-    for (let i = 1; i < state.records.length; i++) expect(state.records[i].ts >= state.records[i - 1].ts).toBe(true);
+    for (let i = 1; i < state.records.length; i++)
+      expect(at(state.records, i).ts >= at(state.records, i - 1).ts).toBe(true);
     expect(state.records.every((r) => r.op === 'commit' && r.actor === 'operator')).toBe(true);
     const live = fs.readFileSync(path.join(library, 'agents', 'swarm.l5.yaml'));
-    expect(sha256(live)).toBe(state.records[state.records.length - 1].sha256);
+    expect(sha256(live)).toBe(at(state.records, -1).sha256);
     const first = readArchivedBytes(state.dir, 1);
-    expect(sha256(first)).toBe(state.records[0].sha256);
+    expect(sha256(first)).toBe(at(state.records, 0).sha256);
   });
 });
 
@@ -182,7 +184,7 @@ describe('a writer killed mid-write, repeatedly', () => {
       expect(sha256(readArchivedBytes(state.dir, record.version))).toBe(record.sha256);
     expect(fs.existsSync(path.join(state.dir, PENDING_FILE))).toBe(false);
     const live = fs.readFileSync(path.join(library, 'agents', 'victim.l5.yaml'));
-    expect(sha256(live)).toBe(state.records[state.records.length - 1].sha256);
+    expect(sha256(live)).toBe(at(state.records, -1).sha256);
     // No temporary files from killed writers are left next to the manifest.
     expect(fs.readdirSync(path.join(library, 'agents'))).toEqual(['victim.l5.yaml']);
   });

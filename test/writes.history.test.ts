@@ -21,6 +21,7 @@ import { LibraryStore } from '../src/core/store/library.js';
 import { callerFor } from '../src/core/trust/registry.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { callJson, linkedClient, type LinkedClient } from './helpers/mcp.js';
 
 /** The parts of an explain_memory_change payload these tests read. */
@@ -140,7 +141,7 @@ describe('commit, commit, rollback through a real MCP client', () => {
       [2, 'commit', 'operator', false],
       [1, 'commit', 'operator', false],
     ]);
-    expect(versions.versions[0].sha256).toBe(versions.versions[2].sha256);
+    expect(at(versions.versions, 0).sha256).toBe(at(versions.versions, 2).sha256);
     expect(versions.versions[1]).toMatchObject({ entities: 3, sessions: 2, notes: 1 });
   });
 
@@ -161,8 +162,9 @@ describe('commit, commit, rollback through a real MCP client', () => {
     ]);
     expect(diff.entities.removed).toEqual([]);
     expect(diff.entities.changed.map((c) => c.name)).toEqual(['bourdon']);
-    expect(diff.entities.changed[0].fields.map((f) => f.field)).toEqual(['name', 'summary', 'tags']);
-    expect(diff.entities.changed[0].fields[1]).toEqual({
+    const changed = at(diff.entities.changed, 0);
+    expect(changed.fields.map((f) => f.field)).toEqual(['name', 'summary', 'tags']);
+    expect(changed.fields[1]).toEqual({
       field: 'summary',
       before: 'Federation memory.',
       after: 'the api_key is [redacted]',
@@ -249,10 +251,10 @@ describe('commit, commit, rollback through a real MCP client', () => {
 
 describe('history and diff on the CLI', () => {
   let library: string;
+  let home: string;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    let home: string;
     ({ library, home, env } = freshLibrary());
     const ctx = contextFor(library, home);
     await commitToFederation(ctx, {
@@ -294,7 +296,7 @@ describe('history and diff on the CLI', () => {
       [1, false],
     ]);
     const diff = await runCli(['diff', 'codex', '2', '--json', '--library', library], { env });
-    const direct = await explainMemoryChange(contextFor(library, env.BOURDON_HOME), { agent_id: 'codex', version: 2 });
+    const direct = await explainMemoryChange(contextFor(library, home), { agent_id: 'codex', version: 2 });
     expect(JSON.parse(diff.stdout)).toEqual(direct);
     expect(diff.stdout).toContain('"changed"');
   });
@@ -326,7 +328,7 @@ describe('history and diff on the CLI', () => {
       true,
     );
     const audit = fs
-      .readFileSync(path.join(env.BOURDON_HOME, 'audit.jsonl'), 'utf8')
+      .readFileSync(path.join(home, 'audit.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));

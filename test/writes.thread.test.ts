@@ -19,6 +19,7 @@ import { readArchive, readHistory } from '../src/core/writes/history.js';
 import { serialiseManifest } from '../src/core/writes/serialise.js';
 import { tempDir } from './helpers/fixtures.js';
 import { mcpHeaders, rawRequest, rpcMessage, startHttpServe } from './helpers/http.js';
+import { at } from './helpers/items.js';
 import { pyYamlLoad } from './helpers/pyyaml.js';
 
 /**
@@ -40,7 +41,7 @@ async function writeCall(
   }
   expect(response.status).toBe(200);
   const message = rpcMessage(response.body) as { result: { content: { text: string }[] } };
-  const payload = JSON.parse(message.result.content[0].text) as { version?: number; error?: string };
+  const payload = JSON.parse(at(message.result.content, 0).text) as { version?: number; error?: string };
   expect(payload.error).toBeUndefined();
   return payload.version!;
 }
@@ -124,9 +125,9 @@ describe('a server killed while its write thread commits', () => {
     expect(new Set(versions).size).toBe(versions.length);
     const history = readHistory(libraryPaths(library), 'a');
     const numbers = history.records.map((record) => record.version);
-    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => numbers[0] + index));
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => at(numbers, 0) + index));
     for (const version of versions) expect(numbers).toContain(version);
-    const newest = history.records[history.records.length - 1];
+    const newest = at(history.records, -1, 'a version');
     expect(newest.version).toBe(finalVersion);
     expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
     expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
@@ -145,25 +146,25 @@ describe('a server killed while its write thread rolls back', () => {
     await first.stop();
     for (let round = 0; round < 4; round++) {
       const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
-      const inFlight = rollback(server.url, token, targets[round % 2]);
+      const inFlight = rollback(server.url, token, at(targets, round % 2));
       await pause(crypto.randomInt(0, 300));
       server.child.kill('SIGKILL');
       await server.exited;
       await inFlight;
     }
     const server = await startHttpServe(['serve', '--transport', 'http', '--port', '0'], env);
-    const restored = await rollback(server.url, token, targets[0]);
+    const restored = await rollback(server.url, token, at(targets, 0));
     expect(restored).not.toBeNull();
     await server.stop();
 
     const history = readHistory(libraryPaths(library), 'a');
     const numbers = history.records.map((record) => record.version);
-    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => numbers[0] + index));
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, index) => at(numbers, 0) + index));
     const live = fs.readFileSync(livePath);
-    const newest = history.records[history.records.length - 1];
+    const newest = at(history.records, -1, 'a version');
     expect(newest.version).toBe(restored);
     expect(newest.sha256).toBe(crypto.createHash('sha256').update(live).digest('hex'));
-    expect(live.equals(readArchive(history, targets[0])!)).toBe(true);
+    expect(live.equals(readArchive(history, at(targets, 0))!)).toBe(true);
     expect(fs.existsSync(libraryPaths(library).lock)).toBe(false);
   }, 180_000);
 });

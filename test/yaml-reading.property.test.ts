@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_EXPANDED_NODES, parseYaml, stringifyYaml } from '../src/core/store/yaml.js';
 import { CONFORMANCE_DIR, REPO_ROOT } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 import { pyYamlLoad, type PyYamlResult } from './helpers/pyyaml.js';
 import { PyFloat, PyInt, pyStr } from '../src/core/python-str.js';
 import { sameValue } from '../src/core/writes/merge.js';
@@ -188,7 +189,9 @@ describe('YAML reading', () => {
   it('reads merge keys and anchors as PyYAML does (explicit keys win, a list merges in order)', () => {
     const documents = fc.sample(mergedManifest, { numRuns: 400, seed: 25 });
     const theirs = pyYamlLoad(documents, { kinds: true });
-    documents.forEach((text, i) => expectSameReading(parseYaml(text), valueOf(theirs[i]), `document ${i}:\n${text}`));
+    documents.forEach((text, i) =>
+      expectSameReading(parseYaml(text), valueOf(at(theirs, i)), `document ${i}:\n${text}`),
+    );
   });
 
   it('serves the label a merge key sets: the row is private, and no `<<` key is left', () => {
@@ -219,11 +222,12 @@ describe('YAML reading', () => {
     const theirs = pyYamlLoad(texts, { kinds: true });
     let refused = 0;
     texts.forEach((text, i) => {
-      const result = theirs[i];
+      const result = at(theirs, i);
+      const file = at(files, i);
       if ('error' in result) {
-        expect(() => parseYaml(text), files[i]).toThrow();
+        expect(() => parseYaml(text), file).toThrow();
         refused += 1;
-      } else expectSameReading(parseYaml(text), result.value, files[i]);
+      } else expectSameReading(parseYaml(text), result.value, file);
     });
     expect(refused).toBeGreaterThan(0); // the broken fixtures
     expect(refused).toBeLessThan(files.length / 4);
@@ -234,9 +238,10 @@ describe('YAML reading', () => {
     const written = documents.map((doc) => stringifyYaml(doc));
     const theirs = pyYamlLoad(written, { kinds: true });
     documents.forEach((doc, i) => {
+      const text = at(written, i);
       // Read back as written, a number as the same number (a fraction now a float: Python's ==).
-      expect(sameValue(parseYaml(written[i]), doc), written[i]).toBe(true);
-      expectSameReading(parseYaml(written[i]), valueOf(theirs[i], JSON.stringify(written[i])), written[i]);
+      expect(sameValue(parseYaml(text), doc), text).toBe(true);
+      expectSameReading(parseYaml(text), valueOf(at(theirs, i), JSON.stringify(text)), text);
     });
   });
 

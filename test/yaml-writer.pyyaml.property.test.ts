@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseYaml, stringifyYaml } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
+import { at } from './helpers/items.js';
 
 /** The characters PyYAML refuses or reads differently when written raw, and their neighbours. */
 const HOSTILE = [
@@ -86,7 +87,7 @@ describe('the YAML writer against PyYAML', () => {
   it('PyYAML reads back every string exactly, whatever characters it holds', () => {
     const docs = fc.sample(manifest, { numRuns: 1500, seed: 24 });
     // Every hostile character on its own too, in a value and in a key.
-    for (const ch of HOSTILE) docs.push({ ...docs[0], extra: { [`k${ch}`]: `v${ch}`, plain: ch } });
+    for (const ch of HOSTILE) docs.push({ ...at(docs, 0), extra: { [`k${ch}`]: `v${ch}`, plain: ch } });
     const dir = tempDir('bourdon-pyyaml-');
     const files = docs.map((doc, i) => {
       const file = path.join(dir, `${i}.l5.yaml`);
@@ -101,14 +102,15 @@ describe('the YAML writer against PyYAML', () => {
     read.forEach((answer, i) => {
       // JSON carries lone surrogates as \\udXXX both ways, so the comparison is exact.
       const written = JSON.parse(JSON.stringify(docs[i])) as unknown;
+      const file = at(files, i);
       const same = 'value' in answer && JSON.stringify(answer.value) === JSON.stringify(written);
       if (!same) {
         disagreements++;
-        if (firstFew.length < 3) firstFew.push({ written, read: answer, text: fs.readFileSync(files[i], 'utf8') });
+        if (firstFew.length < 3) firstFew.push({ written, read: answer, text: fs.readFileSync(file, 'utf8') });
       }
-      const ours = parseYaml(fs.readFileSync(files[i], 'utf8'));
+      const ours = parseYaml(fs.readFileSync(file, 'utf8'));
       if (JSON.stringify(ours) !== JSON.stringify(written) && firstFew.length < 3)
-        firstFew.push({ ours, written, text: fs.readFileSync(files[i], 'utf8') });
+        firstFew.push({ ours, written, text: fs.readFileSync(file, 'utf8') });
     });
     expect(firstFew).toEqual([]);
     expect(disagreements).toBe(0);

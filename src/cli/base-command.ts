@@ -103,7 +103,9 @@ export abstract class BaseCommand extends JsonCommand {
 
   /**
    * The library an export writes into (a participant's export, export-all, init's first
-   * export); created (agents/) when it does not exist yet, with a line saying so.
+   * export); created (agents/) when it does not exist yet, with a line saying so. An export
+   * needs only which file serves each agent id (core/writes/export-write.ts), so the library is
+   * opened as its ids-only view: no other agent's rows are read.
    */
   protected libraryForExport(flag: string | undefined): OperationContext {
     const root = this.libraryRoot(flag);
@@ -112,7 +114,7 @@ export abstract class BaseCommand extends JsonCommand {
       fs.mkdirSync(paths.agents, { recursive: true });
       process.stderr.write(stderrLine(`bourdon: created the library ${paths.root}`));
     }
-    return this.openContext(flag, { config: configPaths(process.env) });
+    return this.openContext(flag, { config: configPaths(process.env) }, 'ids');
   }
 
   /** openContext as the shared read-command payloads (read-commands.ts) take it. */

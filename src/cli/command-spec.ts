@@ -182,7 +182,8 @@ export function parseReadArgv(
       positional.push(token.value);
       continue;
     }
-    const spec = specs[token.name];
+    // parseArgs (strict) gives only the options it was told of.
+    const spec = specs[token.name]!;
     if (!token.rawName.startsWith('--') || given.has(token.name)) return null;
     if (spec.dependsOn?.length) return null;
     given.add(token.name);
@@ -198,8 +199,8 @@ export function parseReadArgv(
   }
   if (flags.json !== true || positional.length !== command.args.length) return null;
   for (const name of given) {
-    if (specs[name].exclusive?.some((other) => given.has(other))) return null;
+    if (specs[name]!.exclusive?.some((other) => given.has(other))) return null;
   }
-  const args = Object.fromEntries(command.args.map((arg, i) => [arg.name, positional[i]]));
+  const args = Object.fromEntries(command.args.map((arg, i) => [arg.name, positional[i]!]));
   return { args, flags };
 }

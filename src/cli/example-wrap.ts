@@ -71,14 +71,15 @@ function breakWord(word: string, firstRoom: number, room: number): string[] {
   const pieces: string[] = [];
   let limit = firstRoom;
   for (let start = 0; start < parts.length; limit = room) {
-    const reopen = start > 0 && parts[start - 1].quoted ? "'" : '';
+    const reopen = start > 0 && parts[start - 1]!.quoted ? "'" : '';
     // The most parts that fit with the backslash that ends the piece (at least one).
     const widths: number[] = [];
     let used = length(reopen);
     let last = start;
     for (let i = start; i < parts.length; i++) {
-      const next = used + length(parts[i].text);
-      const closing = i === parts.length - 1 ? 0 : length(end(parts[i].quoted));
+      const part = parts[i]!;
+      const next = used + length(part.text);
+      const closing = i === parts.length - 1 ? 0 : length(end(part.quoted));
       if (i > start && next + closing > limit) break;
       used = next;
       widths[i] = used;
@@ -86,8 +87,8 @@ function breakWord(word: string, firstRoom: number, room: number): string[] {
     }
     let cut = last;
     if (last < parts.length - 1)
-      for (let j = last; j > start && widths[j] >= limit / 2; j--)
-        if (parts[j].text === '/' || parts[j].text === '-') {
+      for (let j = last; j > start && widths[j]! >= limit / 2; j--)
+        if (parts[j]!.text === '/' || parts[j]!.text === '-') {
           cut = j;
           break;
         }
@@ -97,7 +98,7 @@ function breakWord(word: string, firstRoom: number, room: number): string[] {
         .slice(start, cut + 1)
         .map((part) => part.text)
         .join('');
-    pieces.push(cut === parts.length - 1 ? text : text + end(parts[cut].quoted));
+    pieces.push(cut === parts.length - 1 ? text : text + end(parts[cut]!.quoted));
     start = cut + 1;
   }
   return pieces;
@@ -134,7 +135,7 @@ function fill(
       if (pieces.length === 1) current += pieces[0];
       else {
         lines.push(current + pieces[0], ...pieces.slice(1, -1));
-        current = pieces[pieces.length - 1];
+        current = pieces.at(-1)!;
       }
     } else if (!empty && length(current) + 1 + length(word) + length(end) > width) {
       lines.push(current + end);
@@ -152,7 +153,7 @@ const OPERATORS = new Set(['|', '||', '&&', ';', '>', '>>', '<', '2>', '&']);
 function units(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    const word = words[i];
+    const word = words[i]!;
     const value = words[i + 1];
     if (
       /^--?[A-Za-z]/.test(word) &&
@@ -196,7 +197,7 @@ export function wrapExample(line: string, width: number, prefix = '$ ', options:
   );
   const code = fill(pieces, prefix, width, { next: pad, end: ' \\', breakWords: options.breakWords });
   if (comment === null) return code;
-  const last = code[code.length - 1];
+  const last = code.at(-1)!;
   if (length(last) + 2 + length(comment) <= width) return [...code.slice(0, -1), `${last}  ${comment}`];
   const commentWords = comment.replace(/^#\s*/, '').split(/\s+/).filter(Boolean);
   return [...code, ...fill(commentWords, pad + '# ', width, { next: pad + '# ', end: '' })];

@@ -35,8 +35,9 @@ export function parseFastCall(argv: readonly string[]): FastCall | null {
   const [first, second] = argv;
   const topical = first !== undefined && second !== undefined ? `${first}:${second}` : undefined;
   const id = topical !== undefined && Object.hasOwn(READ_COMMANDS, topical) ? topical : first;
-  if (id === undefined || !Object.hasOwn(READ_COMMANDS, id)) return null;
-  const command = READ_COMMANDS[id];
+  if (id === undefined) return null;
+  const command = Object.hasOwn(READ_COMMANDS, id) ? READ_COMMANDS[id] : undefined;
+  if (command === undefined) return null;
   const parsed = parseReadArgv(command, argv.slice(id.split(':').length));
   return parsed && { command, ...parsed };
 }

@@ -188,25 +188,25 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
   const wraps = limit !== null && options.wrapLast !== false && flex.includes(lastUsed) && lastUsed > 0;
   // How the last column wraps: beside its row while the others leave it room, else under it.
   let under = false;
-  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed - (under ? widths[lastUsed] + 2 : 0);
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + 2 * lastUsed - (under ? widths[lastUsed]! + 2 : 0);
   if (limit !== null) {
     if (wraps) {
-      const room = limit - (total() - widths[lastUsed]);
-      if (room >= Math.min(widths[lastUsed], Math.max(MIN_WRAPPED_WIDTH, displayWidth(headers[lastUsed]))))
-        widths[lastUsed] = Math.min(widths[lastUsed], room);
+      const room = limit - (total() - widths[lastUsed]!);
+      if (room >= Math.min(widths[lastUsed]!, Math.max(MIN_WRAPPED_WIDTH, displayWidth(headers[lastUsed]!))))
+        widths[lastUsed] = Math.min(widths[lastUsed]!, room);
       else under = true;
     }
     let excess = total() - limit;
     /** Cuts the widest of `columns` first, none below `min` (or its header), until the table fits. */
     const shrink = (columns: number[], min: number) => {
-      const floor = (col: number) => Math.max(Math.min(min, widths[col]), displayWidth(headers[col]));
+      const floor = (col: number) => Math.max(Math.min(min, widths[col]!), displayWidth(headers[col]!));
       while (excess > 0) {
-        const shrinkable = columns.filter((col) => widths[col] > floor(col));
+        const shrinkable = columns.filter((col) => widths[col]! > floor(col));
         if (shrinkable.length === 0) return;
-        const widest = shrinkable.reduce((a, b) => (widths[b] > widths[a] ? b : a));
-        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]), floor(widest));
-        const cut = Math.max(1, Math.min(excess, widths[widest] - next));
-        widths[widest] -= cut;
+        const widest = shrinkable.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+        const next = Math.max(...shrinkable.filter((col) => col !== widest).map((col) => widths[col]!), floor(widest));
+        const cut = Math.max(1, Math.min(excess, widths[widest]! - next));
+        widths[widest] = widths[widest]! - cut;
         excess -= cut;
       }
     };
@@ -219,14 +219,14 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
       MIN_FIXED_WIDTH,
     );
   }
-  const start = total() - (under ? 0 : widths[lastUsed]);
+  const start = total() - (under ? 0 : widths[lastUsed]!);
   const line = (cells: StyledCell[], isHeader = false) => {
     const shownCells = under ? cells.slice(0, lastUsed) : cells;
     const text = shownCells
       .map((cell, col) => {
         const shown =
-          wraps && col === lastUsed ? truncate(cell.text, MAX_WRAPPED_CHARS) : truncate(cell.text, widths[col]);
-        const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col] - displayWidth(shown));
+          wraps && col === lastUsed ? truncate(cell.text, MAX_WRAPPED_CHARS) : truncate(cell.text, widths[col]!);
+        const pad = col === shownCells.length - 1 ? '' : ' '.repeat(widths[col]! - displayWidth(shown));
         return { shown, pad, style: cell.style };
       })
       .map(({ shown, pad, style }) => (shown ? style(shown) : shown) + pad)
@@ -234,7 +234,7 @@ export function table(headers: string[], rows: Cell[][], options: TableOptions =
       .trimEnd();
     if (!wraps || limit === null) return text;
     // The last cell whole: continued under itself, or on lines of its own under the row.
-    if (!under) return wrapLine(text, start + widths[lastUsed], start);
+    if (!under) return wrapLine(text, start + widths[lastUsed]!, start);
     const last = cells[lastUsed];
     if (isHeader || !last?.text) return text;
     const whole = truncate(last.text, MAX_WRAPPED_CHARS);

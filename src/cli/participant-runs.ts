@@ -159,10 +159,11 @@ export function runLine(run: ParticipantRun, width: number | null = outputColumn
   }[run.outcome];
   const head = `${paint(LABELS[run.outcome].padEnd(LABEL_WIDTH))} ${run.agent_id}: `;
   const forms = details(run).map((detail) => head + detail);
-  if (width === null) return forms[0];
+  // details() gives at least one form.
+  if (width === null) return forms[0]!;
   const fitting = forms.find((line) => displayWidth(line) <= width);
   if (fitting !== undefined) return fitting;
-  const shortest = forms[forms.length - 1];
+  const shortest = forms.at(-1)!;
   // The outcome and the id stay whole; only the detail after them is cut.
   if (displayWidth(head) < width) return head + truncate(shortest.slice(head.length), width - displayWidth(head));
   return cutVisible(shortest, width);

@@ -13,7 +13,7 @@ function versionRanges(numbers: readonly number[]): string {
   const ranges: string[] = [];
   for (let i = 0; i < sorted.length;) {
     let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     ranges.push(j === i ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
     i = j + 1;
   }

@@ -115,14 +115,18 @@ function wordHead(word: string, room: number): [string, string] {
   const [head, rest] = split(word, room);
   if (!rest) return [head, rest];
   const list = atoms(head);
-  if (list.length === 0) return [atoms(word)[0], word.slice(atoms(word)[0].length)]; // not one fits: take one anyway
+  if (list.length === 0) {
+    // Not one fits: take one anyway (the word, unlike its head, is not empty).
+    const one = atoms(word)[0]!;
+    return [one, word.slice(one.length)];
+  }
   // The atoms that may end the head: those past half the room.
   let first = list.length;
-  for (let used = displayWidth(head); first > 1 && used - atomWidth(list[first - 1]) >= room / 2; first--)
-    used -= atomWidth(list[first - 1]);
+  for (let used = displayWidth(head); first > 1 && used - atomWidth(list[first - 1]!) >= room / 2; first--)
+    used -= atomWidth(list[first - 1]!);
   for (const marks of BREAK_AFTER)
     for (let i = list.length - 1; i >= first - 1 && i > 0; i--)
-      if (marks.includes(list[i])) {
+      if (marks.includes(list[i]!)) {
         const at = list.slice(0, i + 1).join('').length;
         return [word.slice(0, at), word.slice(at)];
       }
@@ -154,7 +158,7 @@ export function wrapLine(line: string, width: number, continuation?: number | st
   const lines: string[] = [];
   let current = lead;
   let empty = true;
-  for (const [, gap, found] of line.slice(lead.length).matchAll(/( *)(\S+)/g)) {
+  for (const [, gap = '', found = ''] of line.slice(lead.length).matchAll(/( *)(\S+)/g)) {
     let word = found;
     const used = displayWidth(current) + (empty ? 0 : gap.length);
     if (used + displayWidth(word) <= width) {

@@ -92,5 +92,5 @@ function failedPeers(sources: readonly ExportSource[]): string[] {
 
 /** A parse error's first line, whole ("bad indentation … (1:9)"), without the YAML code frame. */
 function firstLine(reason: string): string {
-  return reason.split('\n')[0].trim();
+  return reason.split('\n')[0]!.trim();
 }

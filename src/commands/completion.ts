@@ -44,8 +44,9 @@ export default class Completion extends Command {
     for (const command of this.config.commands) {
       if (command.hidden) continue;
       const words = command.id.split(':');
-      top.add(words[0]);
-      if (words.length > 1) (table.topics[words[0]] ??= []).push(words.slice(1).join(' '));
+      const [topWord = '', ...rest] = words; // split gives at least one word
+      top.add(topWord);
+      if (rest.length > 0) (table.topics[topWord] ??= []).push(rest.join(' '));
       table.flags[words.join(' ')] = Object.entries(command.flags)
         .filter(([, flag]) => !flag.hidden)
         .map(([name]) => `--${name}`)

@@ -50,6 +50,7 @@ export default class Demo extends BaseCommand {
     const call = async <A>(name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
       const [first] = result.content as { text: string }[];
+      if (first === undefined) throw new Error(`${name} answered no content`);
       return JSON.parse(first.text) as A;
     };
     try {

@@ -129,7 +129,7 @@ function participantLines(checks: readonly CheckResult[]): string[] {
     '',
     wrap(`${c.bold('Agents on this machine')} ${c.dim('(their native sources; --json has the paths)')}`),
     ...checks.map((result, index) => {
-      const line = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${ids[index].padEnd(idWidth)}  ${result.summary}`;
+      const line = `${paint(result.verdict, LABELS[result.verdict].padEnd(4))}  ${ids[index]!.padEnd(idWidth)}  ${result.summary}`;
       return width === null ? line : cutVisible(line, width);
     }),
   ];

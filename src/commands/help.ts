@@ -35,7 +35,7 @@ export default class HelpCommand extends JsonCommand {
     try {
       await help.showHelp(argv as string[]);
     } catch (error) {
-      const message = (error as Error).message.split('\n')[0];
+      const message = (error as Error).message.split('\n')[0]!;
       process.stderr.write(
         stderrLine(
           `bourdon: ${message.replace(/^Command (.+) not found\.?$/, (_, id: string) => `no command or topic "${id.replaceAll(':', ' ')}"`)} (see \`bourdon help\`)`,

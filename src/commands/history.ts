@@ -22,7 +22,7 @@ export default class History extends BaseCommand {
     const payload = await historyPayload(this.open, args, flags);
     if (failed(payload)) return this.failOnPayloadError(payload);
     const versions: readonly (VersionView | CappedVersionView)[] = payload.versions;
-    const oldest = versions.length ? versions[versions.length - 1].version : 0;
+    const oldest = versions.at(-1)?.version ?? 0;
     const limit = flags.limit ?? 20;
     const more =
       versions.length === limit && oldest > 1

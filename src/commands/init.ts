@@ -169,7 +169,9 @@ Running it again is safe: what exists is reported and left alone; an existing me
       : await askExtras(offered, { hooks: offered, service: false }, watchService(process.env) !== null);
     checkExtras(extras);
     const config = configPaths(process.env);
-    const steps: SetupStep[] = [ensureLibraryFolders(plan.library), ensureConfigDir(config.home)];
+    const libraryStep = ensureLibraryFolders(plan.library);
+    const configStep = ensureConfigDir(config.home);
+    const steps: SetupStep[] = [libraryStep, configStep];
     let issued: IssuedToken | null = null;
     if (plan.member) {
       const result = ensureMember(config.registry, plan.member);
@@ -199,8 +201,8 @@ Running it again is safe: what exists is reported and left alone; an existing me
     );
     if (!this.jsonEnabled()) for (const run of exports) printRunWarnings(run);
     const payload = {
-      library: steps[0].path,
-      config_dir: steps[1].path,
+      library: libraryStep.path,
+      config_dir: configStep.path,
       steps,
       member: issued
         ? { agent_id: issued.agent_id, tier: issued.tier, grants: issued.grants, token: issued.token }

@@ -71,11 +71,11 @@ function renderNotes(notes: NoteRef[], ids: (string | null)[]): string {
   const width = outputColumns();
   if (width !== null) {
     const widths = headers.map((header, col) =>
-      Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[col]))),
+      Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[col]!))),
     );
     const excess = widths.reduce((sum, w) => sum + w, 0) + 2 * (headers.length - 1) - width;
-    const tags = Math.max(TAGS_WIDTH, displayWidth(headers[3]), widths[3] - Math.max(0, excess));
-    for (const row of rows) row[3] = truncate(row[3], tags);
+    const tags = Math.max(TAGS_WIDTH, displayWidth(headers[3]!), widths[3]! - Math.max(0, excess));
+    for (const row of rows) row[3] = truncate(row[3]!, tags);
   }
   return table(headers, rows, { flex: [2] });
 }

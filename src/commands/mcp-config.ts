@@ -109,9 +109,11 @@ It ends with what the host will show: each tool under its title, the read-only o
       tools: hostTools(target),
     };
     if (this.jsonEnabled()) return payload;
-    if (flags.host) {
-      process.stderr.write(guidance(snippets[0], describeHostTools(target)));
-      process.stdout.write(snippets[0].text + '\n');
+    // One host named: its snippet alone.
+    const [first] = snippets;
+    if (flags.host && first) {
+      process.stderr.write(guidance(first, describeHostTools(target)));
+      process.stdout.write(first.text + '\n');
       return payload;
     }
     this.say([...renderAll(snippets), '', ...describeHostTools(target)]);

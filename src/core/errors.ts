@@ -270,6 +270,6 @@ export function describeError(error: unknown, options: { withPath?: boolean } = 
     const file = systemErrorOf(error).path;
     return capped(options.withPath && file ? `${file}: ${words}` : words, MAX_ERROR_CHARS);
   }
-  const line = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error).split('\n')[0];
+  const line = error instanceof Error ? error.message.split('\n')[0] || error.name : String(error).split('\n')[0]!;
   return capped(line, MAX_ERROR_CHARS);
 }

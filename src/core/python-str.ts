@@ -33,8 +33,10 @@ export class PyFloat extends PythonObject {
     if (Number.isNaN(value)) return 'nan';
     if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
     if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
-    const [mantissa, exponentText] = value.toExponential().split('e');
-    const exponent = Number(exponentText);
+    const scientific = value.toExponential();
+    const e = scientific.indexOf('e');
+    const mantissa = scientific.slice(0, e);
+    const exponent = Number(scientific.slice(e + 1));
     const negative = mantissa.startsWith('-');
     const digits = mantissa.replace('-', '').replace('.', '');
     let text: string;
@@ -184,7 +186,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function calendarDate(year: number, month: number, day: number): string | undefined {
   if (year < 1 || month < 1 || month > 12 || day < 1) return undefined;
-  const days = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  const days = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
   return day > days ? undefined : formatDay(year, month, day);
 }
 
@@ -214,8 +216,8 @@ const WEEK_DATE = /^(\d{4})(-?)W(\d{2})(?:\2(\d))?$/;
  */
 export function pyDateFromIsoformat(text: string): string | undefined {
   const calendar = CALENDAR_DATE.exec(text);
-  if (calendar) return calendarDate(+calendar[1], +calendar[3], +calendar[4]);
+  if (calendar) return calendarDate(+calendar[1]!, +calendar[3]!, +calendar[4]!);
   const week = WEEK_DATE.exec(text);
-  if (week) return weekDate(+week[1], +week[3], week[4] === undefined ? 1 : +week[4]);
+  if (week) return weekDate(+week[1]!, +week[3]!, week[4] === undefined ? 1 : +week[4]);
   return undefined;
 }

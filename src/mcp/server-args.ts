@@ -36,8 +36,7 @@ const OWN_FLAGS = [
 
 export function translateServerArgs(argv: readonly string[]): string[] {
   const out: string[] = [];
-  for (let index = 0; index < argv.length; index++) {
-    const arg = argv[index];
+  for (const [index, arg] of argv.entries()) {
     if (arg === '--') {
       out.push(...argv.slice(index));
       break;
@@ -49,9 +48,10 @@ export function translateServerArgs(argv: readonly string[]): string[] {
 
 function expandPrefix(arg: string): string {
   if (!arg.startsWith('--') || arg.length < 3) return arg;
-  const [name, ...rest] = arg.split('=');
+  const [name = '', ...rest] = arg.split('='); // split gives at least one part
   if ((PYTHON_SERVER_FLAGS as readonly string[]).includes(name) || OWN_FLAGS.includes(name)) return arg;
   const candidates = PYTHON_SERVER_FLAGS.filter((flag) => flag.startsWith(name));
-  if (candidates.length !== 1 || OWN_FLAGS.some((flag) => flag.startsWith(name))) return arg; // ambiguous: oclif reports it
-  return rest.length ? `${candidates[0]}=${rest.join('=')}` : candidates[0];
+  const [only] = candidates;
+  if (only === undefined || candidates.length !== 1 || OWN_FLAGS.some((flag) => flag.startsWith(name))) return arg; // ambiguous: oclif reports it
+  return rest.length ? `${only}=${rest.join('=')}` : only;
 }

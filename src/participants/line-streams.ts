@@ -5,6 +5,7 @@
  * source reader has opened (source-reader.ts: confined, a regular file), through its
  * `jsonlLines` and `strippedLines`.
  */
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { PY_LINE_BREAK } from './markdown.js';
@@ -39,9 +40,12 @@ export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
     offset += n;
     let start = 0;
     for (let newline = chunk.indexOf(10, start); newline !== -1 && newline < n; newline = chunk.indexOf(10, start)) {
-      if (!skipping) {
+      if (!skipping && pending.length === 0 && isAscii(chunk.subarray(start, newline))) {
+        // A whole line in this read, all ASCII: decoded in place, no copy (most JSONL lines).
+        yield withoutCarriageReturn(chunk.toString('latin1', start, newline));
+      } else if (!skipping) {
         pending.push(Buffer.from(chunk.subarray(start, newline)));
-        yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
+        yield withoutCarriageReturn(decoder().end(Buffer.concat(pending)));
       }
       pending = [];
       pendingBytes = 0;
@@ -57,7 +61,12 @@ export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
       } else pending.push(Buffer.from(chunk.subarray(start, n)));
     }
   }
-  if (!skipping && pending.length) yield decoder().end(Buffer.concat(pending)).replace(/\r$/, '');
+  if (!skipping && pending.length) yield withoutCarriageReturn(decoder().end(Buffer.concat(pending)));
+}
+
+/** A line without the one carriage return that may end it. */
+function withoutCarriageReturn(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /**

@@ -108,7 +108,7 @@ export function gitReason(result: GitResult): string {
     .split('\n')
     .map((line) => line.replace(/^(fatal|error|remote): /, '').trim())
     .filter((line) => line && !line.startsWith('hint:'));
-  return lines.length ? lines[lines.length - 1] : `git exited with ${result.code}`;
+  return lines.at(-1) ?? `git exited with ${result.code}`;
 }
 
 /** Runs git and answers its standard output as text; a non-zero exit is a one-line BourdonError. */

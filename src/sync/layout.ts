@@ -56,8 +56,9 @@ export function classifyPath(treePath: string): TreePath {
   if (parts[0] !== MACHINES_DIR || !isValidAgentId(machine))
     return { kind: 'refused', machine: null, reason: 'not inside a machine folder with a valid name' };
   if (parts.length === 3 && parts[2] === PUBLICATION_FILE) return { kind: 'publication', machine };
-  if (parts.length === 4 && parts[2] === 'agents' && parts[3].endsWith(MANIFEST_SUFFIX)) {
-    const agent = parts[3].slice(0, -MANIFEST_SUFFIX.length);
+  const file = parts[3];
+  if (parts.length === 4 && parts[2] === 'agents' && file?.endsWith(MANIFEST_SUFFIX)) {
+    const agent = file.slice(0, -MANIFEST_SUFFIX.length);
     if (isValidAgentId(agent)) return { kind: 'manifest', machine, agent };
     return { kind: 'refused', machine, reason: 'the file name is not a valid agent id' };
   }

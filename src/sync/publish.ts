@@ -251,7 +251,7 @@ export function buildPublication(
         });
       byId.set(agent.id, agent);
     } catch (error) {
-      skipped.push({ file, reason: describeError(error).split('\n')[0] });
+      skipped.push({ file, reason: describeError(error).split('\n')[0]! });
     }
   }
   const all = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -266,7 +266,8 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
         const target = path.join(dir, 'agents', file);
         if (mark?.files[agent] === entry.blob && fs.existsSync(target)) {
           files[agent] = entry.blob;
-          digests[agent] = publication.digests![agent];
+          // acceptSigned checked every manifest against the publication's digests.
+          digests[agent] = publication.digests![agent]!;
           continue;
         }
         try {
@@ -276,9 +277,9 @@ export async function pullLibrary(options: PullOptions): Promise<PullResult> {
           if (record.id !== agent) throw new Error(`it declares agent id ${JSON.stringify(record.id)}, not ${agent}`);
           toWrite.push([agent, bytes, entry.blob]);
           files[agent] = entry.blob;
-          digests[agent] = publication.digests![agent];
+          digests[agent] = publication.digests![agent]!;
         } catch (error) {
-          result.refused.push({ path: entry.path, reason: describeError(error).split('\n')[0] });
+          result.refused.push({ path: entry.path, reason: describeError(error).split('\n')[0]! });
           // The copy pulled before stays, as it was.
           if (mark?.files[agent] && fs.existsSync(target)) {
             files[agent] = mark.files[agent];

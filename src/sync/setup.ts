@@ -34,7 +34,7 @@ function absoluteRemote(remote: string): string {
 async function defaultBranch(remote: string): Promise<string> {
   const symref = await runGit(['ls-remote', '--symref', '--', remote, 'HEAD'], { timeoutMs: 60_000 });
   const match = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(symref.stdout.toString('utf8'));
-  if (match) return match[1];
+  if (match) return match[1]!;
   // An empty repository advertises no HEAD; a local one can still be asked what it names.
   if (isLocalRemote(remote)) {
     const local = await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: remote.replace(/^file:\/\//i, '') });
@@ -162,7 +162,7 @@ async function publicationKeys(
   );
   const trusted = readTrusted(paths);
   return records.map((entry) => {
-    const machine = entry.path.split('/')[1];
+    const machine = entry.path.split('/')[1]!; // machines/<name>/publication.json
     const mine = machine === own;
     let state: { key: string | null; signature: string };
     try {

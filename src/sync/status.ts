@@ -92,7 +92,7 @@ export async function syncStatus(options: { library: string; env: Env; offline?:
     const trusted = readTrusted(paths);
     const ownKey = libraryKey(paths.library, false);
     for (const entry of publications) {
-      const machine = entry.path.split('/')[1];
+      const machine = entry.path.split('/')[1]!; // machines/<name>/publication.json
       let record: ReturnType<typeof parsePublication> | null;
       try {
         record = parsePublication(blobs.get(entry.blob) ?? Buffer.alloc(0), machine);

@@ -136,8 +136,9 @@ async function spliceTree(paths: SyncPaths, tree: string | null, parts: readonly
   const at = entries.findIndex((line) => line.slice(line.indexOf('\t') + 1) === name);
   let id = subtree;
   if (rest.length) {
-    const current = at >= 0 ? entries[at].slice(0, entries[at].indexOf('\t')).split(' ') : null;
-    id = await spliceTree(paths, current?.[1] === 'tree' ? current[2] : null, rest, subtree);
+    const line = entries[at];
+    const current = line !== undefined ? line.slice(0, line.indexOf('\t')).split(' ') : null;
+    id = await spliceTree(paths, current?.[1] === 'tree' ? current[2]! : null, rest, subtree);
   }
   const entry = `040000 tree ${id}\t${name}`;
   if (at >= 0) entries[at] = entry;
@@ -187,8 +188,15 @@ export async function listTree(paths: SyncPaths, commit: string, prefix: string)
   for (const line of out.split('\0')) {
     if (!line) continue;
     const tab = line.indexOf('\t');
+    // git ls-tree -l: `<mode> <type> <blob> <size>\t<path>`.
     const [mode, type, blob, size] = line.slice(0, tab).split(/ +/);
-    entries.push({ mode, type, blob, size: size === '-' ? 0 : Number(size), path: line.slice(tab + 1) });
+    entries.push({
+      mode: mode!,
+      type: type!,
+      blob: blob!,
+      size: size === '-' ? 0 : Number(size),
+      path: line.slice(tab + 1),
+    });
   }
   return entries;
 }
@@ -208,7 +216,7 @@ export async function readBlobs(paths: SyncPaths, blobs: readonly string[]): Pro
   while (at < data.length) {
     const end = data.indexOf(0x0a, at);
     if (end < 0) break;
-    const [sha, type, size] = data.subarray(at, end).toString('utf8').split(' ');
+    const [sha = '', type, size] = data.subarray(at, end).toString('utf8').split(' '); // split gives at least one part
     at = end + 1;
     if (type === 'missing' || size === undefined) continue;
     const length = Number(size);

@@ -82,7 +82,7 @@ export function syncMachineName(env: Env): string {
   const folded = os
     .hostname()
     .toLowerCase()
-    .split('.')[0]
+    .split('.')[0]!
     .replace(/[^a-z0-9_-]+/g, '-')
     .replace(/^[-_]+/, '')
     .slice(0, 64);

@@ -36,7 +36,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 
 /** The form a POST sent; null when it is not a urlencoded form or is too large. */
 export async function readForm(req: http.IncomingMessage): Promise<URLSearchParams | null> {
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     req.resume();
     return null;

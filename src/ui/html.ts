@@ -24,7 +24,7 @@ function escapeText(value: unknown): string {
       /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
       (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
     )
-    .replace(/[&<>"']/g, (ch) => ENTITIES[ch]);
+    .replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }
 
 function part(value: unknown): string {
@@ -35,8 +35,9 @@ function part(value: unknown): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += part(values[i]) + strings[i + 1];
+  // A template has one more string than values.
+  let out = strings[0]!;
+  for (const [i, value] of values.entries()) out += part(value) + strings[i + 1]!;
   return new SafeHtml(out);
 }
 

@@ -5,7 +5,7 @@
  * runner: history, lock, audit, rollback; the library's agents/ made when missing); each answer
  * is what that command prints as JSON, with what changed in words (change-words.ts), or `{ error }`, with the process's RSS after it, so the
  * watch can let a worker that grew go (its memory back to the system) and start a fresh one. The
- * library's store is kept between exports (storeOf), as a server keeps its own.
+ * library is opened per export as an ids-only view (storeOf).
  * It ignores Ctrl-C (the terminal sends it to the whole group): the watch finishes the export in
  * flight, then lets the worker go; it ends when the watch does (the channel closes).
  */
@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import { createContext } from '../core/context.js';
 import { describeError } from '../core/errors.js';
 import { configPaths, parsedLibraryCachePath } from '../core/store/config.js';
-import { LibraryStore } from '../core/store/library.js';
+import type { LibraryStore } from '../core/store/library.js';
+import { PartialLibraryStore } from '../core/store/partial-store.js';
 import { libraryPaths } from '../core/store/paths.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { participantById } from '../participants/registry.js';
@@ -38,15 +39,13 @@ export interface ExportTaskAnswer {
 const warn = () => {}; // the export's own warnings are in its report
 
 /**
- * The library's store, kept between exports as a server keeps it (it reads again what changed on
- * disk): the next export does not parse every manifest again. The watch lets the worker go when
- * it has grown and nothing has changed for a while (warm-export.ts).
+ * The library as an export needs it: which file serves each agent id, and nothing more. The
+ * export reads and writes its own manifest itself; reading every other agent's rows (a full
+ * snapshot) cost half of an export's CPU. The parsed cache's entries give the ids without a
+ * parse, so a fresh view per export is cheap and never stale.
  */
-const stores = new Map<string, LibraryStore>();
 function storeOf(root: string): LibraryStore {
-  let store = stores.get(root);
-  if (!store) stores.set(root, (store = new LibraryStore(root, { warn, cachePath: parsedLibraryCachePath(root) })));
-  return store;
+  return new PartialLibraryStore(root, 'ids', { warn, cachePath: parsedLibraryCachePath(root) });
 }
 
 async function runTask(task: ExportTask): Promise<Record<string, unknown>> {

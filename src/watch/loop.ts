@@ -119,8 +119,9 @@ export async function startWatch(options: WatchOptions): Promise<RunningWatch> {
   function kick(): void {
     if (worker || stopping) return;
     worker = (async () => {
-      while (dirty.size && !stopping) {
+      while (!stopping) {
         const [next] = dirty;
+        if (next === undefined) break;
         dirty.delete(next);
         await runOne(next);
       }

@@ -147,7 +147,7 @@ async function runAll(commands: readonly string[][], env: Env): Promise<ServiceC
   for (const [program, ...args] of commands) {
     const command = [program, ...args].join(' ');
     try {
-      await run(program, args, { env: env as NodeJS.ProcessEnv, timeout: 20_000 });
+      await run(program!, args, { env: env as NodeJS.ProcessEnv, timeout: 20_000 });
       ran.push({ command, ok: true, detail: '' });
     } catch (error) {
       const stderr = (error as { stderr?: string }).stderr?.trim().split('\n')[0];

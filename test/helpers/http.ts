@@ -7,6 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { spawnUntil } from './cli.js';
 import { FederationRegistry } from '../../src/core/trust/registry.js';
 import { BIN, tempDir } from './fixtures.js';
+import { at } from './items.js';
 
 export type EraMode = 'legacy' | 'auto' | { pin: '2026-07-28' };
 export const ERA_MODES: { label: string; mode: EraMode; version: string }[] = [
@@ -33,7 +34,7 @@ export async function callOverHttp(
   const client = await httpClient(url, 'auto', token);
   try {
     const result = await client.callTool({ name: tool, arguments: args });
-    return JSON.parse((result.content as { text: string }[])[0].text) as Record<string, unknown>;
+    return JSON.parse(at(result.content as { text: string }[], 0, 'a content item').text) as Record<string, unknown>;
   } finally {
     await client.close();
   }
@@ -128,7 +129,7 @@ export async function callJson(
 ): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name, arguments: args });
   const content = result.content as { type: string; text: string }[];
-  return JSON.parse(content[0].text) as Record<string, unknown>;
+  return JSON.parse(at(content, 0, 'a content item').text) as Record<string, unknown>;
 }
 
 /** A spawned `bourdon serve --transport http`, once it said where it listens. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { LibraryStore } from '../../src/core/store/library.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 import { copyFixtureLibrary } from './fixtures.js';
+import { at } from './items.js';
 
 export interface LinkedClient {
   client: Client;
@@ -105,7 +106,7 @@ export async function callWithNotices(
   const content = result.content as { type: string; text: string }[];
   if (content.length < 1 || content.length > 2 || content.some((item) => item.type !== 'text'))
     throw new Error(`unexpected content from ${name}`);
-  const payload = JSON.parse(content[0].text) as unknown;
+  const payload = JSON.parse(at(content, 0).text) as unknown;
   // The same payload (the text writes some whole numbers with the engine's `.0`, which JSON's
   // values do not keep: the forms are checked by parity.number-forms and parity.turns), and in
   // the same key order.
@@ -117,9 +118,14 @@ export async function callWithNotices(
   return { payload, notices: content[1]?.text ?? null, isError: refused };
 }
 
+/** The text of a tool result's first content item (read as it comes, without callJson's checks). */
+export function firstText(result: { content?: unknown }): string {
+  return at(result.content as { text: string }[], 0, 'a content item').text;
+}
+
 export async function readJsonResource(client: Client, uri: string): Promise<unknown> {
   const result = await client.readResource({ uri });
-  const first = result.contents[0] as { text?: string; mimeType?: string };
+  const first = at(result.contents, 0, 'a resource content item') as { text?: string; mimeType?: string };
   if (first.mimeType !== 'application/json' || typeof first.text !== 'string')
     throw new Error(`unexpected resource ${uri}`);
   return JSON.parse(first.text) as unknown;

@@ -167,7 +167,7 @@ export function comparable(manifest: unknown, unordered: readonly string[]): Rec
     const parts = field.split('.');
     let holder: unknown = copy;
     for (const part of parts.slice(0, -1)) holder = (holder as Record<string, unknown> | undefined)?.[part];
-    const last = parts[parts.length - 1];
+    const last = parts.at(-1)!; // split gives at least one part
     const list = (holder as Record<string, unknown> | undefined)?.[last];
     if (Array.isArray(list)) {
       const key = (item: unknown) => JSON.stringify(item);

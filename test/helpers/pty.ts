@@ -64,9 +64,8 @@ export function runInPty(args: string[], steps: PtyStep[] = [], options: PtyOpti
     let cursor = 0;
     const pending = [...steps];
     const advance = () => {
-      while (pending.length) {
+      for (let step = pending[0]; step !== undefined; step = pending[0]) {
         const visible = stripAnsi(output);
-        const step = pending[0];
         const rest = visible.slice(cursor);
         const index = typeof step.expect === 'string' ? rest.indexOf(step.expect) : rest.search(step.expect);
         if (index < 0) return;

@@ -18,10 +18,10 @@ export function normalizeLocalPath(value: string, platform: NodeJS.Platform): st
     const wsl = /^\/mnt\/([A-Za-z])(?:\/(.*))?$/.exec(raw);
     if (!wsl) return raw;
     const rest = (wsl[2] ?? '').replaceAll('/', '\\');
-    return `${wsl[1].toUpperCase()}:\\${rest}`;
+    return `${wsl[1]!.toUpperCase()}:\\${rest}`;
   }
   const drive = /^([A-Za-z]):[\\/](.*)$/s.exec(raw);
-  return drive ? `/mnt/${drive[1].toLowerCase()}/${drive[2].replaceAll('\\', '/')}` : raw;
+  return drive ? `/mnt/${drive[1]!.toLowerCase()}/${drive[2]!.replaceAll('\\', '/')}` : raw;
 }
 
 export async function isDirectory(dir: string): Promise<boolean> {

@@ -22,8 +22,8 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
  * components (and the fraction in microseconds), or undefined when malformed; `trailing` is true
  * when characters were left over.
  */
-function scanClock(text: string): { values: number[]; micro: number; trailing: boolean } | undefined {
-  const values = [0, 0, 0];
+function scanClock(text: string): { values: [number, number, number]; micro: number; trailing: boolean } | undefined {
+  const values: [number, number, number] = [0, 0, 0];
   let at = 0;
   let separated = true;
   let fraction = false;
@@ -124,7 +124,10 @@ export function isoCalendarDate(value: string): string | undefined {
 export function isoInstant(value: string): number | undefined {
   const parts = isoParts(value);
   if (!parts) return undefined;
-  const [year, month, day] = parts.date.split('-').map(Number);
+  // pyDateFromIsoformat always answers `YYYY-MM-DD`.
+  const year = Number(parts.date.slice(0, 4));
+  const month = Number(parts.date.slice(5, 7));
+  const day = Number(parts.date.slice(8, 10));
   const midnight = new Date(Date.UTC(2000, month - 1, day));
   midnight.setUTCFullYear(year);
   const micros = parts.time ? parts.time.micros - (parts.time.offset ?? 0) : 0;
@@ -179,7 +182,7 @@ export function sortInstant(updatedAt: string): number {
 /** A calendar date `YYYY-MM-DD` that exists (Python's `date.fromisoformat` on the engine's dates). */
 export function isCalendarDate(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  return match !== null && calendarDate(+match[1], +match[2], +match[3]) !== undefined;
+  return match !== null && calendarDate(+match[1]!, +match[2]!, +match[3]!) !== undefined;
 }
 
 /**

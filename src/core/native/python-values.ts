@@ -44,7 +44,7 @@ export function compareCodePoints(a: string, b: string): number {
   const left = [...a];
   const right = [...b];
   for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const difference = left[i].codePointAt(0)! - right[i].codePointAt(0)!;
+    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
     if (difference !== 0) return difference;
   }
   return left.length - right.length;

@@ -9,8 +9,41 @@
 /** Characters Python's `str.isspace()` (and `re`'s `\s`) accept: JavaScript's `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
 const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const WS_RUN = new RegExp(`[${WS}]+`, 'g');
-const LEADING_WS = new RegExp(`^[${WS}]+`);
-const TRAILING_WS = new RegExp(`[${WS}]+$`);
+
+/**
+ * Whether a UTF-16 unit is one of WS's characters (all in the BMP). The strips below walk in from
+ * the ends with it: a `[…]+$` pattern tries a match at every whitespace run of the text, which
+ * was a fifth of a Co-Work export's CPU (bench/README.md, "Exports against the engine").
+ */
+function isPySpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/** The index of the first character that is not whitespace (the length when none is). */
+function firstNonSpace(value: string): number {
+  let start = 0;
+  while (start < value.length && isPySpace(value.charCodeAt(start))) start += 1;
+  return start;
+}
+
+/** The index after the last character that is not whitespace, from `floor` on. */
+function endOfNonSpace(value: string, floor = 0): number {
+  let end = value.length;
+  while (end > floor && isPySpace(value.charCodeAt(end - 1))) end -= 1;
+  return end;
+}
 
 /** Python's `\b` on str patterns: word characters are letters, digits and `_` in any script. */
 const WORD = '[\\p{L}\\p{N}_]';
@@ -36,17 +69,18 @@ const DEFAULT_SNIPPET_LIMIT = 180;
 
 /** Python's `str.strip()`. */
 export function pyStrip(value: string): string {
-  return value.replace(LEADING_WS, '').replace(TRAILING_WS, '');
+  const start = firstNonSpace(value);
+  return value.slice(start, endOfNonSpace(value, start));
 }
 
 /** Python's `str.lstrip()`. */
 export function pyLstrip(value: string): string {
-  return value.replace(LEADING_WS, '');
+  return value.slice(firstNonSpace(value));
 }
 
 /** Python's `str.rstrip()`. */
 export function pyRstrip(value: string): string {
-  return value.replace(TRAILING_WS, '');
+  return value.slice(0, endOfNonSpace(value));
 }
 
 /** Python's `" ".join(value.split())`: whitespace runs become one space, ends trimmed. */

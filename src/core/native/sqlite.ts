@@ -237,7 +237,7 @@ async function snapshot(files: DatabaseFiles): Promise<Buffer> {
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0].trim() || 'unreadable';
+  return text.split('\n')[0]!.trim() || 'unreadable';
 }
 
 /**

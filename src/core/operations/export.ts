@@ -28,7 +28,7 @@ function exportAgent(agent: AgentRecord, source: string): ExportedAgent {
     last_updated: agent.last_updated,
     capability_count: agent.capabilities.length,
     session_count: sessions.length,
-    freshest_session_date: sessions.length ? sessions[0].date : null,
+    freshest_session_date: sessions[0]?.date ?? null,
     recent_activity: sessions.slice(0, RECENT_ACTIVITY_LIMIT).map((session) => ({
       date: session.date,
       project_focus: redactList(session.project_focus),

@@ -194,7 +194,7 @@ function noteId(agent: string, position: number): string {
 export function parseNoteId(id: string): { agent: string; position: number } | null {
   const match = /^(.+):(\d{1,9})$/.exec(id.trim());
   if (!match || Number(match[2]) < 1) return null;
-  return { agent: match[1], position: Number(match[2]) };
+  return { agent: match[1]!, position: Number(match[2]) };
 }
 
 export interface ShowNoteArgs {

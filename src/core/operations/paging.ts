@@ -89,13 +89,17 @@ export function takeSessionPage(plan: PagePlan, rows: readonly DatedSession[]): 
   const start = plan.after
     ? positionAfter(rows, plan.after.date, plan.after.agent, plan.after.rank)
     : Math.min(plan.offset, rows.length);
-  const inWindow = (at: number) => at < rows.length && rows[at].session.day! >= plan.cutoff;
+  const inWindow = (at: number) => {
+    const row = rows[at];
+    return row !== undefined && row.session.day! >= plan.cutoff;
+  };
   let end = start;
   while (end - start < plan.size && inWindow(end)) end += 1;
   const items = rows.slice(start, end);
   const has_more = items.length === plan.size && inWindow(end);
   if (!has_more) return { items, has_more, next_cursor: null };
-  const last = rows[end - 1];
+  // A full page that has more holds at least one row.
+  const last = rows[end - 1]!;
   const after = { date: last.session.date, agent: last.agent, rank: rankInGroup(rows, end - 1) };
   return { items, has_more, next_cursor: encodeCursor({ offset: end, cutoff: plan.cutoff, after }) };
 }

@@ -106,7 +106,7 @@ function windowEnd(rows: readonly DatedSession[], cutoff: string): number {
   let high = rows.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (rows[mid].session.day! >= cutoff) low = mid + 1;
+    if (rows[mid]!.session.day! >= cutoff) low = mid + 1;
     else high = mid;
   }
   return low;

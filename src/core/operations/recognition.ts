@@ -33,10 +33,10 @@ export function recognise(agents: readonly AgentRecord[], level: AccessLevel, pr
   const longest = Math.min(MAX_PHRASE_TOKENS, Math.max(0, ...agents.map((agent) => agentIndex(agent).longestPhrase)));
   // Every run of up to `longest` contiguous prompt tokens, looked up as a phrase in each agent.
   const grams = new Set<string>();
-  for (let i = 0; i < tokens.length; i++) {
+  for (const [i, first] of tokens.entries()) {
     let gram = '';
     for (let n = 0; n < longest && i + n < tokens.length; n++) {
-      gram = n === 0 ? tokens[i] : `${gram} ${tokens[i + n]}`;
+      gram = n === 0 ? first : `${gram} ${tokens[i + n]}`;
       grams.add(gram);
     }
   }
@@ -105,13 +105,13 @@ function archivedSuffix(entity: MergedEntity, today: string): string {
 }
 
 export function recognitionLine(matched: readonly MergedEntity[], today: string): string {
-  if (matched.length === 0) return '';
-  if (matched.length === 1) {
-    const [entity] = matched;
-    const suffix = archivedSuffix(entity, today);
-    return entity.type ? `Oh -- ${entity.name}, the ${entity.type}${suffix}.` : `Oh -- ${entity.name}${suffix}.`;
+  const [first, second] = matched;
+  if (first === undefined) return '';
+  if (second === undefined) {
+    const suffix = archivedSuffix(first, today);
+    return first.type ? `Oh -- ${first.name}, the ${first.type}${suffix}.` : `Oh -- ${first.name}${suffix}.`;
   }
-  if (matched.length === 2) return `You're asking about ${matched[0].name} and ${matched[1].name} -- I have both.`;
+  if (matched.length === 2) return `You're asking about ${first.name} and ${second.name} -- I have both.`;
   const names = matched.map((entity) => entity.name);
   return `You're asking about ${names.slice(0, -1).join(', ')}, and ${names[names.length - 1]} -- I have all of those.`;
 }

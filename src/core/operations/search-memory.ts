@@ -232,7 +232,8 @@ function resultOf(
   today: string,
   holders: (name: string) => EntityMatch | undefined,
 ): SearchResult {
-  const first = group.rows[0];
+  // A group is opened by the row it is made for.
+  const first = group.rows[0]!;
   const fields = new Set<string>();
   const terms = new Set<string>();
   for (const match of group.matches)

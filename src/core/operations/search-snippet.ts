@@ -38,10 +38,11 @@ export function snippet(
     if (matched.has(fold(word[0]))) spans.push([word.index, word.index + word[0].length]);
   }
   let start = 0;
-  if (spans.length > 0 && text.length > width && spans[0][0] > LEAD) {
-    start = spans[0][0] - LEAD;
+  const first = spans[0];
+  if (first !== undefined && text.length > width && first[0] > LEAD) {
+    start = first[0] - LEAD;
     const space = text.indexOf(' ', start);
-    if (space !== -1 && space < spans[0][0]) start = space + 1;
+    if (space !== -1 && space < first[0]) start = space + 1;
   }
   let end = Math.min(text.length, start + width);
   if (end < text.length) {

@@ -108,7 +108,8 @@ type StreamBase = Omit<Workstream, 'status'>;
 /** Everything about a workstream that does not depend on today's date. */
 function summariseBase(stream: Stream, entities: Entity[] | undefined): StreamBase {
   const items = [...stream.items].sort(byActivity);
-  const newest = items[0];
+  // A stream is opened by its first item.
+  const newest = items[0]!;
   const oldest = items.reduce((min, item) => (item.day < min ? item.day : min), newest.day);
   const actions: string[] = [];
   for (const item of items) {

@@ -179,9 +179,9 @@ function mergeRecency(a: readonly DatedSession[], b: readonly DatedSession[]): D
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = recencyBefore(b[j], a[i]) ? b[j++] : a[i++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
+  while (i < a.length && j < b.length) out[k++] = recencyBefore(b[j]!, a[i]!) ? b[j++]! : a[i++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
   return out;
 }
 
@@ -216,23 +216,25 @@ export function positionAfter(rows: readonly DatedSession[], date: string, agent
   let high = rows.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    const row = rows[mid];
+    const row = rows[mid]!;
     const ahead = row.session.date !== date ? row.session.date > date : row.agent > agent;
     if (ahead) low = mid + 1;
     else high = mid;
   }
   let at = low;
   for (let taken = 0; taken < rank && at < rows.length; taken++, at++) {
-    if (rows[at].session.date !== date || rows[at].agent !== agent) break;
+    const row = rows[at]!;
+    if (row.session.date !== date || row.agent !== agent) break;
   }
   return at;
 }
 
 /** The rank of rows[at] in its (date, agent) group, counting from 1. */
 export function rankInGroup(rows: readonly DatedSession[], at: number): number {
-  const { agent } = rows[at];
-  const { date } = rows[at].session;
+  const { agent, session } = rows[at]!;
+  const { date } = session;
   let rank = 1;
-  while (at - rank >= 0 && rows[at - rank].agent === agent && rows[at - rank].session.date === date) rank += 1;
+  for (let before = rows[at - 1]; before?.agent === agent && before.session.date === date; before = rows[at - rank])
+    rank += 1;
   return rank;
 }

@@ -379,6 +379,7 @@ export const writtenManifest = lazy(() =>
 export function writtenManifestMisfit(manifest: unknown): string | null {
   const parsed = writtenManifest().safeParse(manifest);
   if (parsed.success) return null;
-  const issue = parsed.error.issues[0];
+  // A failed parse names at least one issue.
+  const issue = parsed.error.issues[0]!;
   return `${fieldPath(issue.path) || '(the manifest)'}: ${describeMisfit(issue, manifest)}`;
 }

@@ -415,12 +415,12 @@ function sessionParts(sessions: readonly Session[]): [string, Session[]][] {
   const months: string[] = new Array(sorted.length);
   let newest = '';
   for (let index = sorted.length - 1; index >= 0; index -= 1) {
-    const day = sorted[index].day;
+    const day = sorted[index]!.day;
     if (day !== null && day.slice(0, 7) > newest) newest = day.slice(0, 7);
     months[index] = day === null ? UNDATED : newest;
   }
   for (const [index, session] of sorted.entries()) {
-    const month = months[index];
+    const month = months[index]!;
     if (month !== lastMonth) {
       monthsSeen += 1;
       lastMonth = month;

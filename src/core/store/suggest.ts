@@ -8,18 +8,23 @@
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+  // The table row by row; every cell is read after it is written, and within bounds.
+  const d = Array.from({ length: rows * cols }, (_, k) => {
+    const i = Math.floor(k / cols);
+    const j = k % cols;
+    return i === 0 ? j : j === 0 ? i : 0;
+  });
+  const at = (i: number, j: number): number => d[i * cols + j]!;
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      d[i * cols + j] = distance;
     }
   }
-  return d[a.length][b.length];
+  return at(a.length, b.length);
 }
 
 /** Ids longer than this are not compared (the distance is quadratic); they get no suggestion. */

@@ -120,10 +120,10 @@ export function watchService(env: Env, platform: NodeJS.Platform = process.platf
 /** The library a service file runs the watch on (its `--library` argument), or null. */
 export function serviceLibrary(text: string): string | null {
   const unit = /^ExecStart=.*\s"--library"\s+"((?:[^"\\]|\\.)*)"/m.exec(text);
-  if (unit) return unit[1].replace(/\\(.)/g, '$1').replace(/%%/g, '%').replace(/\$\$/g, '$');
+  if (unit) return unit[1]!.replace(/\\(.)/g, '$1').replace(/%%/g, '%').replace(/\$\$/g, '$');
   const plist = /<string>--library<\/string>\s*<string>([^<]*)<\/string>/.exec(text);
   if (plist)
-    return plist[1]
+    return plist[1]!
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&quot;/g, '"')

@@ -13,7 +13,7 @@
 import { PyFloat, PyInt } from '../python-str.js';
 
 /** What PyYAML's `int()` accepts after its prefix: the digits of each base. */
-const DIGITS: Record<number, RegExp> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-f]+$/i };
+const DIGITS: Record<2 | 8 | 10 | 16, RegExp> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-f]+$/i };
 
 function digitsIn(text: string, base: 2 | 8 | 10 | 16): bigint | undefined {
   if (!DIGITS[base].test(text)) return undefined;

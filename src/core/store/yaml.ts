@@ -205,11 +205,11 @@ export function yamlErrorReason(error: unknown): string {
     typeof failure.reason === 'string'
       ? failure.reason // js-yaml: the reason without position or frame
       : typeof failure.message === 'string'
-        ? failure.message.split('\n')[0].replace(/\s+at line \d+, column \d+:?\s*$/, '')
+        ? failure.message.split('\n')[0]!.replace(/\s+at line \d+, column \d+:?\s*$/, '')
         : '';
   const reason =
     raw
-      .split(/["'`!<>:&*|{[]/)[0]
+      .split(/["'`!<>:&*|{[]/)[0]!
       .trim()
       .slice(0, MAX_REASON_CHARS)
       .trim() || 'not valid YAML';

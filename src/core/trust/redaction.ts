@@ -124,7 +124,8 @@ type NameClass = 'strong' | 'token' | null;
 function classifyName(name: string): NameClass {
   const words = nameWords(name);
   // A public key, and a name about the credential (TOKEN_ID, key_file), hold no secret.
-  if (words.length === 0 || ABOUT_WORDS.has(words[words.length - 1]) || words.includes('public')) return null;
+  const last = words.at(-1);
+  if (last === undefined || ABOUT_WORDS.has(last) || words.includes('public')) return null;
   if (words.some((word) => STRONG_WORD.test(word))) return 'strong';
   if (words.some((word) => TOKEN_WORDS.has(word) || word.endsWith('token') || word.endsWith('apikey'))) return 'token';
   return null;
@@ -171,7 +172,7 @@ function findSecrets(text: string): SecretSpan[] {
       const groups = match.groups!;
       const which = groups.dq !== undefined ? 'dq' : groups.sq !== undefined ? 'sq' : 'bare';
       const span = match.indices!.groups![which]!;
-      if (secretAssignment(groups.name, groups.sep, groups[which]!, which !== 'bare')) spans.push([span[0], span[1]]);
+      if (secretAssignment(groups.name!, groups.sep!, groups[which]!, which !== 'bare')) spans.push([span[0], span[1]]);
       // Go on right after the operator: a rejected value may hold an assignment of its own.
       else assignment.lastIndex = match.indices!.groups!.sep![1];
     }

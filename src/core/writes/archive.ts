@@ -79,17 +79,18 @@ function encodeDelta(base: Buffer, data: Buffer): { ops: DeltaOp[]; literalBytes
   let literalBytes = 0;
   let expected = 0; // the base line after the last copy
   for (let i = 0; i < to.length;) {
+    const line = to[i]!;
     let start = -1;
-    if (expected < from.length && from[expected] === to[i]) start = expected;
+    if (expected < from.length && from[expected] === line) start = expected;
     else {
       // Re-align at the occurrence of this line nearest to where the copy left off, on either side.
-      const list = where.get(to[i]);
+      const list = where.get(line);
       if (list) {
         let low = 0;
         let high = list.length;
         while (low < high) {
           const mid = (low + high) >>> 1;
-          if (list[mid] < expected) low = mid + 1;
+          if (list[mid]! < expected) low = mid + 1;
           else high = mid;
         }
         let best = 0;
@@ -102,8 +103,8 @@ function encodeDelta(base: Buffer, data: Buffer): { ops: DeltaOp[]; literalBytes
       }
     }
     if (start < 0) {
-      ops.push(to[i]);
-      literalBytes += to[i].length + 1;
+      ops.push(line);
+      literalBytes += line.length + 1;
       i += 1;
       continue;
     }
@@ -125,7 +126,8 @@ function applyDelta(base: Buffer, ops: readonly DeltaOp[]): Buffer {
   const out: string[] = [];
   for (const op of ops) {
     if (typeof op === 'string') out.push(op);
-    else for (let k = 0; k < op[1]; k++) out.push(from[op[0] + k]);
+    // A line past the base's end joins as empty text, as it always has.
+    else for (let k = 0; k < op[1]; k++) out.push(from[op[0] + k] ?? '');
   }
   return Buffer.from(out.join('\n'), 'latin1');
 }

@@ -273,9 +273,12 @@ function prune(
     removeQuietly(archiveFile(dir, record.version));
   }
   rewriteIndex(dir, records, writer);
-  const oldestKept = records[0].version;
+  // At least one version is kept (the newest).
+  const oldestKept = records[0]!.version;
   const bases = [...listing.bases.keys()].sort((a, b) => a - b);
-  for (let i = 0; i + 1 < bases.length && bases[i + 1] <= oldestKept; i++) {
-    removeQuietly(path.join(dir, baseName(bases[i])));
+  for (const [i, base] of bases.entries()) {
+    const next = bases[i + 1];
+    if (next === undefined || next > oldestKept) break;
+    removeQuietly(path.join(dir, baseName(base)));
   }
 }

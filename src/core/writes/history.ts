@@ -235,5 +235,5 @@ export function currentVersion(state: HistoryState, live: Buffer | null): number
 /** The newest recorded stamp of an agent's history, or null. Pure read. */
 export function latestStamp(paths: LibraryPaths, agentId: string, files: LibraryFiles = REAL_FILES): string | null {
   const records = readHistory(paths, agentId, files).records;
-  return records.length ? records[records.length - 1].ts : null;
+  return records.at(-1)?.ts ?? null;
 }

@@ -23,7 +23,7 @@ export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
   const match = /^bearer[ \t]+(.*)$/is.exec(header.trim());
   if (!match) return null;
-  const token = match[1].trim();
+  const token = match[1]!.trim();
   return token === '' ? null : token;
 }
 

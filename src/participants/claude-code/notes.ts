@@ -101,12 +101,14 @@ export function readBrainProjects(reader: SourceReader, brain: string): EntityRo
 export function readBrainLog(reader: SourceReader, brain: string, since: string | undefined): SessionRow[] {
   const log = path.join(brain, 'LOG');
   const dated: { date: string; name: string }[] = [];
-  for (const name of reader.list(log)) {
+  // In the file system's listing order, as the engine's glob() finds them: its sort by date is
+  // stable, so logs of the same day keep that order (docs/participants.md).
+  for (const name of reader.list(log, { order: 'listing' })) {
     const match = LOG_NAME.exec(name);
     if (match) dated.push({ date: match[1], name });
   }
-  // Newest date first; the names break ties, newest-looking first.
-  dated.sort((a, b) => (a.date === b.date ? (a.name < b.name ? 1 : -1) : a.date < b.date ? 1 : -1));
+  // Newest date first (a stable sort: ties keep listing order).
+  dated.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
   const sessions: SessionRow[] = [];
   for (const { date, name } of dated) {
     if (sessions.length >= MAX_LOG_SESSIONS) break;

@@ -106,7 +106,7 @@ export async function historyView(req: ViewRequest): Promise<View> {
             ${
               explained
                 ? html`<section id="change" class="card">
-                    <h2>What version ${selected.version} changed</h2>
+                    <h2>What version ${selected!.version} changed</h2>
                     ${
                       failed(explained)
                         ? errorBox(explained.error)

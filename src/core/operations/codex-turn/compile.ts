@@ -194,7 +194,8 @@ function routingOf(
   repo: RepoIdentity,
   stage1: NativeStage1,
 ): TurnRouting {
-  if (!items.length) {
+  const top = items[0];
+  if (top === undefined) {
     return {
       mode: 'observe',
       primary_surface: 'none',
@@ -205,9 +206,9 @@ function routingOf(
       next_action: 'continue without recognition injection',
     };
   }
-  const top = items[0];
   const confidence = top.score >= 50 ? 'high' : top.score >= 25 ? 'medium' : 'low';
-  const surfaces = ['explicit_pre_turn'];
+  const primary = 'explicit_pre_turn';
+  const surfaces: string[] = [primary];
   if (top.score >= 35) surfaces.push('mcp');
   if (repo.name && top.score >= 45) surfaces.push('repo_overlay_candidate');
   if (stage1 === 'available' && top.score >= 60) surfaces.push('native_memory_supporting');
@@ -220,7 +221,7 @@ function routingOf(
   if (stage1 === 'degraded') pieces.push('native Stage 1 is degraded, so active injection is preferred');
   return {
     mode: 'inject',
-    primary_surface: surfaces[0],
+    primary_surface: primary,
     surfaces,
     confidence,
     reason: pieces.join('; '),

@@ -33,11 +33,9 @@ function lentAfter(library: PreparedLibrary, group: number, from: number): Contr
     const evidence: string[] = [];
     const agentSeen = new Set<string>();
     const evidenceSeen = new Set<string>();
-    const members = library.groups[group];
-    for (let i = from + 1; i < members.length; i++) {
-      const entry = library.entries[members[i]];
-      for (const agent of agentsOf(entry)) appendUnique(agents, agentSeen, agent);
-      for (const item of evidenceAt(library, members[i])) appendUnique(evidence, evidenceSeen, item);
+    for (const member of library.groups[group]!.slice(from + 1)) {
+      for (const agent of agentsOf(library.entries[member]!)) appendUnique(agents, agentSeen, agent);
+      for (const item of evidenceAt(library, member)) appendUnique(evidence, evidenceSeen, item);
     }
     byStart.set(from, (lent = { sourceAgents: agents, evidence }));
   }
@@ -48,8 +46,9 @@ function lentAfter(library: PreparedLibrary, group: number, from: number): Contr
 function gateText(library: PreparedLibrary, group: number): string {
   let text = library.gateTexts[group];
   if (text === undefined) {
-    const first = library.groups[group][0];
-    const entry = library.entries[first];
+    // Every group has a member.
+    const first = library.groups[group]![0]!;
+    const entry = library.entries[first]!;
     const focus = entry.kind === 'session' ? nonBlank(entry.session.project_focus) : [];
     text = [library.firstNames[first], summaryOf(library, first), ...focus].join(' ').toLowerCase();
     library.gateTexts[group] = text;
@@ -61,12 +60,12 @@ function gateText(library: PreparedLibrary, group: number): string {
 function contendersOf(library: PreparedLibrary, group: number): Contenders {
   let contenders = library.contenders[group];
   if (!contenders) {
-    const members = library.groups[group];
+    const members = library.groups[group]!;
     const lists: number[] = [];
     const firsts: number[] = [];
     const seen = new Set<number>();
     members.forEach((entry, i) => {
-      const list = library.listOf[entry];
+      const list = library.listOf[entry]!;
       if (!seen.has(list)) {
         seen.add(list);
         lists.push(list);
@@ -143,7 +142,7 @@ export function gatherCandidates(
   const consider = (list: number): void => {
     if (seenIn[list] === turn) return;
     seenIn[list] = turn;
-    matches[list] = promptMatch(library.nameLists[list], prompt, inPrompt);
+    matches[list] = promptMatch(library.nameLists[list]!, prompt, inPrompt);
     considered.push(list);
   };
   const matchOf = (list: number): PromptMatch => (seenIn[list] === turn ? matches[list]! : NO_MATCH);
@@ -152,27 +151,27 @@ export function gatherCandidates(
   for (const token of prompt.tokenSet) for (const list of library.byToken.get(token) ?? []) consider(list);
   const wanted = new Set<number>();
   for (const list of considered)
-    if (matches[list]!.score > 0) for (const group of library.listGroups[list]) wanted.add(group);
+    if (matches[list]!.score > 0) for (const group of library.listGroups[list]!) wanted.add(group);
   if (continuationRepo) for (const group of continuingGroups(library, continuationRepo)) wanted.add(group);
   const gathered: Gathered[] = [...wanted]
     .sort((a, b) => a - b)
     .map((group) => {
-      const members = library.groups[group];
+      const members = library.groups[group]!;
       // The survivor is the last member to beat every one before it; those after it lend. A
       // member's match is its name list's, so only each list's first member can be the one.
       let survivor = 0;
-      let best = matchOf(library.listOf[members[0]]);
+      let best = matchOf(library.listOf[members[0]!]!);
       if (members.length > 1) {
         const { lists, members: firsts } = contendersOf(library, group);
         for (let i = 1; i < lists.length; i++) {
-          const match = matchOf(lists[i]);
+          const match = matchOf(lists[i]!);
           if (match.score > best.score) {
-            survivor = firsts[i];
+            survivor = firsts[i]!;
             best = match;
           }
         }
       }
-      const kept = candidateOf(library, members[survivor]);
+      const kept = candidateOf(library, members[survivor]!);
       if (survivor === members.length - 1) return { candidate: kept, prompt: best };
       const candidate = { ...kept };
       absorb(candidate, lentAfter(library, group, survivor));

@@ -193,7 +193,7 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
   const firstNames: string[] = [];
   const kinds: CandidateKind[] = [];
   entries.forEach((entry, position) => {
-    const raw =
+    const raw: [string, ...string[]] =
       entry.kind === 'entity'
         ? [entry.entity.name, ...entry.entity.aliases]
         : [entry.name, ...nonBlank(entry.session.project_focus)];
@@ -207,7 +207,7 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
       groupKeys.set(groupKey, group);
       groups.push([]);
     }
-    groups[group].push(position);
+    groups[group]!.push(position);
     groupOf[position] = group;
     const joined = raw.join('\u0000');
     let list = listIds.get(joined);
@@ -229,7 +229,7 @@ function prepare(agents: readonly AgentRecord[], level: AccessLevel): PreparedLi
       }
     }
     listOf[position] = list;
-    const inGroups = listGroups[list];
+    const inGroups = listGroups[list]!;
     if (inGroups[inGroups.length - 1] !== group && !inGroups.includes(group)) inGroups.push(group);
   });
   return {
@@ -273,7 +273,7 @@ function sessionSummary(session: Session): string {
 export function summaryOf(library: PreparedLibrary, position: number): string {
   let summary = library.summaries[position];
   if (summary === undefined) {
-    const entry = library.entries[position];
+    const entry = library.entries[position]!;
     summary = clean(entry.kind === 'entity' ? entry.entity.summary : sessionSummary(entry.session));
     library.summaries[position] = summary;
   }
@@ -301,7 +301,7 @@ export const agentsOf = (entry: Entry): readonly string[] =>
 /** What an entry lends as evidence, worked out once. */
 export function evidenceAt(library: PreparedLibrary, position: number): readonly string[] {
   let evidence = library.evidence[position];
-  if (!evidence) library.evidence[position] = evidence = evidenceOf(library.entries[position]);
+  if (!evidence) library.evidence[position] = evidence = evidenceOf(library.entries[position]!);
   return evidence;
 }
 
@@ -311,13 +311,13 @@ export function candidateOf(library: PreparedLibrary, position: number): Candida
 }
 
 function buildCandidate(library: PreparedLibrary, position: number): Candidate {
-  const entry = library.entries[position];
+  const entry = library.entries[position]!;
   const summary = summaryOf(library, position);
   const evidence = evidenceAt(library, position);
   if (entry.kind === 'entity') {
     const { entity } = entry;
     return {
-      kind: library.kinds[position],
+      kind: library.kinds[position]!,
       name: entity.name,
       summary,
       source: entity.sourceAgents.length === 1 && entity.sourceAgents[0] === 'codex' ? 'codex_l5' : 'l6_federation',

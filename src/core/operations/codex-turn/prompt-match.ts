@@ -97,7 +97,12 @@ export function promptMatch(
     if (inPrompt ? inPrompt.has(name.lower) : prompt.lower.includes(name.lower))
       score = prompt.lower === name.lower ? 40 : 36;
     // A run of the prompt's tokens starts with one of them (a set lookup rules most names out).
-    else if (prompt.tokenSet.has(name.tokens[0]) && containsRun(prompt.tokens, name.tokens)) score = 30;
+    else if (
+      name.tokens[0] !== undefined &&
+      prompt.tokenSet.has(name.tokens[0]) &&
+      containsRun(prompt.tokens, name.tokens)
+    )
+      score = 30;
     else {
       let overlap = 0;
       for (const term of name.terms) if (prompt.terms.has(term)) overlap++;

@@ -89,18 +89,19 @@ function originUrl(configText: string): string | null {
     }
     const header = /^\[(.+)\]/.exec(stripped);
     if (header) {
-      if (sections.has(header[1])) return null;
+      const name = header[1]!;
+      if (sections.has(name)) return null;
       section = new Map();
-      sections.set(header[1], section);
+      sections.set(name, section);
       option = null;
       continue;
     }
     if (!section) return null;
     const pair = /^(.*?)\s*([=:])\s*(.*)$/.exec(stripped);
-    if (!pair || !pair[1].trimEnd()) return null;
-    const key = pair[1].trimEnd().toLowerCase();
+    if (!pair || !pair[1]!.trimEnd()) return null;
+    const key = pair[1]!.trimEnd().toLowerCase();
     if (section.has(key)) return null;
-    section.set(key, pair[3]);
+    section.set(key, pair[3]!);
     option = key;
     optionIndent = indent;
   }

@@ -242,10 +242,10 @@ export function scoreCandidates(scene: TurnScene, gathered: ReturnType<typeof ga
 export function ranked(scored: readonly Scored[], count: number): Scored[] {
   const top: Scored[] = [];
   for (const row of scored) {
-    if (top.length === count && compareScored(row, top[count - 1]) >= 0) continue;
+    if (top.length === count && compareScored(row, top[count - 1]!) >= 0) continue;
     // After every row it does not rank above: a tie keeps gathering order, as a stable sort does.
     let at = top.length;
-    while (at > 0 && compareScored(row, top[at - 1]) < 0) at--;
+    while (at > 0 && compareScored(row, top[at - 1]!) < 0) at--;
     top.splice(at, 0, row);
     if (top.length > count) top.pop();
   }
