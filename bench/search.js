@@ -5,7 +5,7 @@
 // and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
-// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--json]
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--json]
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
 // A server builds its search index in the background as it starts, so the find-only server holds
@@ -95,6 +95,9 @@ async function measure(label, sizes) {
       search_memory_median_ms: round(searchMs),
       find_entity_median_ms: round(findMs),
       search_over_find: round(searchMs / findMs),
+      // The server's CPU time (user + system, /proc, 10 ms ticks) per call: less touched by a loaded machine.
+      search_memory_cpu_ms: round(searches.cpu / RUNS),
+      find_entity_cpu_ms: round(finds.cpu / RUNS),
       search_nodes_median_ms: round(median(nodes.samples)),
       rss_mb_after_search: Math.round(searchRss),
       rss_mb_find_only: Math.round(findOnlyRss),
@@ -111,16 +114,18 @@ async function measure(label, sizes) {
   }
 }
 
-const results = [
-  await measure('50', { agents: 50 }),
-  await measure('1000', { agents: 1000, entities: 50, sessions: 20, notes: 5 }),
-];
+// --sizes 50 (or 1000): only that library (default: both).
+const SIZES = flag('--sizes', '50,1000').split(',');
+const results = [];
+if (SIZES.includes('50')) results.push(await measure('50', { agents: 50 }));
+if (SIZES.includes('1000')) results.push(await measure('1000', { agents: 1000, entities: 50, sessions: 20, notes: 5 }));
 if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 else
   for (const r of results)
     process.stdout.write(
       `${r.agents} agents (level ${r.level}): first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
-        `vs find_entity ${r.find_entity_median_ms} ms (${r.search_over_find}×) vs search_nodes ${r.search_nodes_median_ms} ms; ` +
+        `vs find_entity ${r.find_entity_median_ms} ms (${r.search_over_find}×) ` +
+        `[CPU per call ${r.search_memory_cpu_ms} vs ${r.find_entity_cpu_ms} ms] vs search_nodes ${r.search_nodes_median_ms} ms; ` +
         `RSS ${r.rss_mb_after_search} MB after searching vs ${r.rss_mb_find_only} MB find only (${r.rss_ratio}×), ` +
         `${r.rss_mb_find_only_no_index} MB find only without the index (${r.rss_ratio_no_index}×); ` +
         `changed manifest found by the next call: ${r.changed_manifest_found_next_call} (${r.changed_manifest_call_ms} ms)\n`,

@@ -127,6 +127,10 @@ describe('the search postings', () => {
           );
           const boost = (id: number) => boosts.get(byOurs.get(id)!)!;
           const all = ours.search(queries, { weights: WEIGHTS, boost, limit: 1_000 });
+          // The weights given as an array by row id (what search_memory passes): the same answer.
+          const table = new Float32Array(ours.rows);
+          for (const id of byOurs.keys()) table[id] = boost(id);
+          expect(ours.search(queries, { weights: WEIGHTS, boost: table, limit: 1_000 })).toEqual(all);
           expect(all.total).toBe(expected.length);
           expect(all.hits).toHaveLength(expected.length);
           const theirs = new Map(expected.map((hit) => [hit.id as number, hit]));

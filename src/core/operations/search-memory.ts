@@ -88,7 +88,9 @@ function termQueries(terms: readonly string[], origin: Map<string, string>, know
 }
 
 /** How many of the query's words the matched query terms (a word or a swapped form of it) stand for. */
-function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>): number {
+function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>, swapped: boolean): number {
+  // Without swapped forms every query term is a word of its own (and they are distinct).
+  if (!swapped) return queryTerms.length;
   const seen: string[] = [];
   for (const term of queryTerms) {
     const word = origin.get(term) ?? term;
@@ -97,11 +99,11 @@ function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, str
   return seen.length;
 }
 
-/** Each row's weight today (a row whose valid_to is past weighs less), read per posting from one array. */
-function rowWeights(index: SearchIndex, today: string): (id: number) => number {
+/** Each row's weight today by id (a row whose valid_to is past weighs less), read per posting from one array. */
+function rowWeights(index: SearchIndex, today: string): Float32Array {
   const weights = index.weights();
   for (const [id, until] of index.validTo) weights[id] = until < today ? SUPERSEDED_WEIGHT : 1;
-  return (id) => weights[id]!;
+  return weights;
 }
 
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
@@ -141,16 +143,27 @@ interface Group {
   kind: SearchKind;
   score: number;
   rows: IndexedRow[];
-  fields: Set<string>;
-  terms: Set<string>;
+  /** What each of its rows matched (the indexed words, and their fields): read only for the results returned. */
+  matches: Readonly<Record<string, readonly string[]>>[];
   /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
   exact: number;
 }
 
-function groupKey(row: IndexedRow, id: number): string {
-  if (row.kind === 'entity') return `e\u0001${row.entity.name}`;
-  if (row.kind === 'workstream') return `w\u0001${fold(row.name)}`;
-  return `${row.kind}\u0001${id}`;
+/** The words of each name and alias of an entity or workstream row, and their phrases, kept with the row. */
+interface Names {
+  words: string[][];
+  phrases: string[];
+}
+const namesOf = new WeakMap<IndexedRow, Names>();
+function rowNames(row: IndexedRow & { kind: 'entity' | 'workstream' }): Names {
+  let names = namesOf.get(row);
+  if (!names) {
+    const all = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
+    const held = all.map((name) => words(name));
+    names = { words: held, phrases: held.map((one) => one.join(' ')) };
+    namesOf.set(row, names);
+  }
+  return names;
 }
 
 /**
@@ -163,17 +176,24 @@ function exactness(
   phrase: string,
   termCount: number,
   matched: Readonly<Record<string, unknown>>,
-  nameWords: (name: string) => string[],
 ): number {
   if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
-  const names = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
+  const names = rowNames(row);
   let best = 0;
-  for (const name of names) {
-    const held = nameWords(name);
-    if (held.join(' ') === phrase) return 2;
-    if (held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
+  for (let i = 0; i < names.phrases.length; i++) {
+    if (names.phrases[i] === phrase) return 2;
+    const held = names.words[i]!;
+    if (best === 0 && held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
   }
   return best;
+}
+
+/** The folded name a workstream row is grouped by, kept with the row. */
+const workstreamKeys = new WeakMap<IndexedRow, string>();
+function workstreamKey(row: IndexedRow & { kind: 'workstream' }): string {
+  let key = workstreamKeys.get(row);
+  if (key === undefined) workstreamKeys.set(row, (key = fold(row.name)));
+  return key;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -214,8 +234,15 @@ function resultOf(
 ): SearchResult {
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
-  const matched = [...group.fields].sort();
-  const text = snippet(snippetSource(first, group.fields, group.terms), group.terms);
+  const fields = new Set<string>();
+  const terms = new Set<string>();
+  for (const match of group.matches)
+    for (const term in match) {
+      terms.add(term);
+      for (const field of match[term]!) fields.add(field);
+    }
+  const matched = [...fields].sort();
+  const text = snippet(snippetSource(first, fields, terms), terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
   switch (first.kind) {
     case 'entity': {
@@ -284,53 +311,48 @@ export function localSearch(
     termQueries(terms, origin, (term) => index.knows(term)),
     {
       weights: MATCH_WEIGHTS,
-      // Called for every posting: without filters, one lookup in the (small) map of rows that end.
+      // Read for every posting: without filters, an array of row weights (1, or less for rows that ended).
       boost: filtered
         ? (id: number) => {
             const row = index.rows.get(id);
             if (!row || !kept(row, filters)) return 0;
             return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
           }
-        : index.validTo.size === 0
-          ? () => 1
-          : rowWeights(index, today),
+        : rowWeights(index, today),
       // Only the best hits are grouped and ranked further (a word every row holds would
       // otherwise cost the whole library on every search).
       limit: MAX_HITS,
     },
   );
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
-  const groups = new Map<string, Group>();
-  // Names recur across agents and hits: each is split once per search.
-  const split = new Map<string, string[]>();
-  const nameWords = (name: string) => {
-    let held = split.get(name);
-    if (!held) split.set(name, (held = words(name)));
-    return held;
-  };
+  const swapped = origin.size > terms.length;
+  // Entities are grouped by name, workstreams by folded name, the rest one row a group; `all`
+  // keeps the groups in the order they were met (the order of equal scores).
+  const all: Group[] = [];
+  const entities = new Map<string, Group>();
+  const workstreams = new Map<string, Group>();
   for (const hit of hits) {
-    const id = hit.id;
-    const row = index.rows.get(id);
+    const row = index.rows.get(hit.id);
     if (!row) continue;
-    const key = groupKey(row, id);
-    let group = groups.get(key);
+    const byName = row.kind === 'entity' ? entities : row.kind === 'workstream' ? workstreams : null;
+    const key = row.kind === 'entity' ? row.entity.name : row.kind === 'workstream' ? workstreamKey(row) : '';
+    let group = byName?.get(key);
     if (!group) {
-      group = { kind: row.kind, score: 0, rows: [], fields: new Set(), terms: new Set(), exact: 0 };
-      groups.set(key, group);
+      group = { kind: row.kind, score: 0, rows: [], matches: [], exact: 0 };
+      all.push(group);
+      byName?.set(key, group);
     }
     // Several words together: a row holding every word of the query outranks one holding one.
-    const covered = coverage(hit.queryTerms, origin) / terms.length;
+    const covered = coverage(hit.queryTerms, origin, swapped) / terms.length;
     const score = hit.score * covered * covered;
-    group.score = Math.max(group.score, score);
+    if (score > group.score) group.score = score;
     group.rows.push(row);
-    if (group.exact < 2)
-      group.exact = Math.max(group.exact, exactness(row, phrase, terms.length, hit.match, nameWords));
-    for (const [term, fields] of Object.entries(hit.match)) {
-      group.terms.add(term);
-      for (const field of fields) group.fields.add(field);
+    if (group.exact < 2) {
+      const exact = exactness(row, phrase, terms.length, hit.match);
+      if (exact > group.exact) group.exact = exact;
     }
+    group.matches.push(hit.match);
   }
-  const all = [...groups.values()];
   const top = all.reduce((best, group) => Math.max(best, group.score), 0);
   const agents = agentsInScope(ctx);
   const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);

@@ -52,8 +52,11 @@ export interface PostingHit {
 export interface PostingSearch {
   /** Weights of a fuzzy and a prefix match against an exact one. */
   weights: { fuzzy: number; prefix: number };
-  /** A row's weight (0: left out, neither scored nor counted). */
-  boost: (id: number) => number;
+  /**
+   * A row's weight (0: left out, neither scored nor counted): a function, or an array by row id
+   * (read per posting without a call).
+   */
+  boost: ((id: number) => number) | ArrayLike<number>;
   /** The most hits returned, best first. */
   limit: number;
 }
@@ -75,7 +78,8 @@ export class Postings {
   private scores = new Float64Array(0);
   private quality = new Uint16Array(0);
   private stamp = new Uint16Array(0);
-  private mark = new Uint8Array(0);
+  /** By row: a row taken out (remove), or 1 + its place among the best (details); else 0. */
+  private mark = new Uint32Array(0);
   private touched = new Uint32Array(0);
   private capacity = 0;
   private nextId = 0;
@@ -233,7 +237,7 @@ export class Postings {
     const kept = Math.min(count, Math.max(0, options.limit));
     if (count > kept) selectBest(touched, count, kept, scores);
     const best = Array.from(touched.subarray(0, kept)).sort((a, b) => scores[b]! - scores[a]! || a - b);
-    const hits = this.details(best, sources, boost);
+    const hits = this.details(best, sources);
     for (let i = 0; i < count; i++) {
       const id = touched[i]!;
       scores[id] = 0;
@@ -272,7 +276,9 @@ export class Postings {
   }
 
   /** Adds one indexed word's BM25 scores into the scores array; `k` numbers the query word. */
-  private score(posting: Posting, weight: number, k: number, boost: (id: number) => number, count: number): number {
+  private score(posting: Posting, weight: number, k: number, boost: PostingSearch['boost'], count: number): number {
+    const table = typeof boost === 'function' ? null : boost;
+    const call = typeof boost === 'function' ? boost : null;
     const fields = this.fieldCount;
     const matching = new Float64Array(fields);
     for (const value of posting) if (value >= 0) matching[value & FIELD_MASK]! += 1;
@@ -290,7 +296,7 @@ export class Postings {
         entry = posting[++read]!;
       }
       const id = entry >> FIELD_BITS;
-      const docBoost = boost(id);
+      const docBoost = table ? table[id]! : call!(id);
       if (!docBoost) continue;
       const field = entry & FIELD_MASK;
       const length = lengths[id * fields + field]!;
@@ -305,27 +311,30 @@ export class Postings {
     return count;
   }
 
-  /** The hits for the best rows: which query words and which indexed words in which fields each matched. */
-  private details(best: readonly number[], sources: Map<string, Derived[]>, boost: (id: number) => number) {
-    const hits = new Map<number, PostingHit>();
-    for (const id of best) {
-      hits.set(id, { id, score: this.scores[id]!, queryTerms: [], match: {} });
-      this.mark[id] = 1;
-    }
+  /**
+   * The hits for the best rows: which query words and which indexed words in which fields each
+   * matched. A row among the best was scored, so its weight is not 0: no need to ask again.
+   */
+  private details(best: readonly number[], sources: Map<string, Derived[]>): PostingHit[] {
+    const hits = best.map((id): PostingHit => ({ id, score: this.scores[id]!, queryTerms: [], match: {} }));
+    const { mark } = this;
+    hits.forEach((hit, at) => (mark[hit.id] = at + 1));
     for (const [source, derived] of sources)
       for (const { term, posting } of derived)
         for (const value of posting) {
-          if (value < 0 || !this.mark[value >> FIELD_BITS]) continue;
+          if (value < 0) continue;
           const id = value >> FIELD_BITS;
-          if (!boost(id)) continue;
-          const hit = hits.get(id)!;
-          if (!hit.queryTerms.includes(source)) hit.queryTerms.push(source);
+          const at = mark[id]!;
+          if (!at) continue;
+          const hit = hits[at - 1]!;
+          if (hit.queryTerms[hit.queryTerms.length - 1] !== source && !hit.queryTerms.includes(source))
+            hit.queryTerms.push(source);
           const field = this.fields[value & FIELD_MASK]!;
           const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
           if (!fields.includes(field)) fields.push(field);
         }
-    for (const id of best) this.mark[id] = 0;
-    return best.map((id) => hits.get(id)!);
+    for (const id of best) mark[id] = 0;
+    return hits;
   }
 
   private grow(size: number): void {
@@ -337,7 +346,7 @@ export class Postings {
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
     this.stamp = new Uint16Array(capacity);
-    this.mark = new Uint8Array(capacity);
+    this.mark = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
     this.capacity = capacity;
   }
