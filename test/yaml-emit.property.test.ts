@@ -11,7 +11,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyFloat, PyInt } from '../src/core/python-str.js';
-import { stringifyYaml, stringifyYamlOwn, stringifyYamlPackage } from '../src/core/store/yaml.js';
+import { NON_TEXT_TESTS } from '../src/core/store/yaml-emit.js';
+import { packageNonTextTests, stringifyYaml, stringifyYamlOwn, stringifyYamlPackage } from '../src/core/store/yaml.js';
 import { tempDir } from './helpers/fixtures.js';
 
 const LOOK_ALIKES = [
@@ -148,6 +149,7 @@ const numbers = fc.oneof(
   fc.bigInt().map((v) => new PyInt(v)),
 );
 /** One-line printable strings and look-alikes: what the emitter writes itself. */
+// eslint-disable-next-line no-control-regex -- control characters are what it leaves out
 const oneLine = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]*$/u;
 const printable = fc.oneof(
   fc.constantFrom(...LOOK_ALIKES.filter((text) => oneLine.test(text))),
@@ -177,6 +179,10 @@ const jsonOnly = (value: unknown): boolean => {
 };
 
 describe('the manifest emitter', () => {
+  it('quotes exactly the strings the yaml package quotes: its tests, copied', () => {
+    expect(NON_TEXT_TESTS.map(String)).toEqual(packageNonTextTests().map(String));
+  });
+
   it('writes what the yaml package writes, byte for byte, or hands the value to it', () => {
     let emitted = 0;
     let total = 0;

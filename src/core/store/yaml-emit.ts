@@ -28,8 +28,31 @@ const DOCUMENT_MARKER = /^(?:%|---|\.\.\.)/;
 /** Past this, the package writes a key as an explicit `? key`. */
 const MAX_IMPLICIT_KEY = 1000;
 
-/** `tests`: the schema's tests for a plain scalar that reads as something else than text. */
-export function emitManifestYaml(value: unknown, tests: readonly RegExp[]): string | undefined {
+/**
+ * The `yaml` package's tests (2.x, YAML 1.1 schema, our number tags) for a plain scalar that
+ * reads as something else than text: null, booleans, integers, floats, base 60, timestamps, and
+ * the merge key. Copied so that a write need not load the package (36-58 ms of CPU);
+ * test/yaml-emit.property.test.ts fails if the package's own tests ever differ.
+ */
+export const NON_TEXT_TESTS: readonly RegExp[] = [
+  /^(?:~|[Nn]ull|NULL)?$/,
+  /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+  /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+  /^[-+]?0b[0-1_]+$/,
+  /^[-+]?0[0-7_]+$/,
+  /^[-+]?[0-9][0-9_]*$/,
+  /^[-+]?0x[0-9a-fA-F_]+$/,
+  /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+  /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+  /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+  /^<<$/,
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+  /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$/,
+];
+
+/** `value` as the `yaml` package writes it with `tests` (NON_TEXT_TESTS), or undefined outside the subset. */
+export function emitManifestYaml(value: unknown, tests: readonly RegExp[] = NON_TEXT_TESTS): string | undefined {
   if (!isPlainObject(value) && !Array.isArray(value)) return undefined;
   const seen = new Set<object>();
   const out: string[] = [];

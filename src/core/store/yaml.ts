@@ -339,8 +339,11 @@ function numbersYaml11CanRead(tags: YamlTags): YamlTags {
   });
 }
 
-/** The schema's tests for a plain scalar that does not read as text (the writer quotes those). */
-const nonTextTests = lazy(() => {
+/**
+ * The schema's tests for a plain scalar that does not read as text (the writer quotes those):
+ * what yaml-emit.ts's NON_TEXT_TESTS copies (test/yaml-emit.property.test.ts compares them).
+ */
+export const packageNonTextTests = lazy(() => {
   const { schema } = new (yamlPackage().Document)(null, { version: '1.1', customTags: numbersYaml11CanRead });
   const tags = [...schema.tags, ...(schema.compat ?? [])] as YamlTag[];
   return tags.flatMap((tag) =>
@@ -358,7 +361,7 @@ export function stringifyYaml(value: unknown): string {
 
 /** `value` written by yaml-emit.ts, or undefined when it is outside the manifest's subset. */
 export function stringifyYamlOwn(value: unknown): string | undefined {
-  return emitManifestYaml(value, nonTextTests());
+  return emitManifestYaml(value);
 }
 
 /** `stringifyYaml` through the `yaml` package's document model: the reference yaml-emit.ts equals. */
