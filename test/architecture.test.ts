@@ -146,6 +146,14 @@ describe('architecture: operations are called through their declarations', () =>
 });
 
 const PARTICIPANTS = path.join(SRC, 'participants');
+/** The participant kit: the rules participants share (src/participants/kit/README.md). */
+const KIT = path.join(PARTICIPANTS, 'kit');
+/**
+ * The files at src/participants' root: the registry, and what runs an export around a
+ * participant (the runner, its finish and secrets). They import the kit and
+ * the participant folders; neither imports them.
+ */
+const PARTICIPANTS_ROOT_FILES = ['finish.ts', 'known-secrets.ts', 'registry.ts', 'runner.ts'];
 
 describe('architecture: participants (src/participants)', () => {
   it('opens with a README saying what it owns and what it may import', () => {
@@ -156,6 +164,25 @@ describe('architecture: participants (src/participants)', () => {
 
   it('imports only src/core and itself: no command, CLI, MCP, UI or sync code, no adapter package', () => {
     expect(importsOutside(sourceFiles(PARTICIPANTS), [CORE, PARTICIPANTS])).toEqual([]);
+  });
+
+  it('the kit imports only src/core and itself: no participant folder, not the runner', () => {
+    expect(importsOutside(sourceFiles(KIT), [CORE, KIT])).toEqual([]);
+  });
+
+  it('a participant folder imports only src/core, the kit and its own files: no other participant, not the runner', () => {
+    const folders = fs
+      .readdirSync(PARTICIPANTS, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'kit')
+      .map((entry) => path.join(PARTICIPANTS, entry.name));
+    expect(folders.length).toBeGreaterThanOrEqual(11);
+    expect(folders.flatMap((folder) => importsOutside(sourceFiles(folder), [CORE, KIT, folder]))).toEqual([]);
+  });
+
+  it('holds at its root only the registry and what runs an export: every shared rule is in the kit', () => {
+    const rootFiles = fs.readdirSync(PARTICIPANTS).filter((name) => name.endsWith('.ts'));
+    expect(rootFiles.sort()).toEqual(PARTICIPANTS_ROOT_FILES);
+    expect(fs.readFileSync(path.join(KIT, 'README.md'), 'utf8')).toMatch(/^# kit — /);
   });
 
   it('is imported by no part of src/core and not by the MCP server', () => {

@@ -31,11 +31,12 @@ import {
   CODEX_AUTOMATIONS,
   CURSOR_AUTOMATIONS,
 } from '../src/participants/automations/variants.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
 import { parse as parseToml } from 'smol-toml';
 import { runCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { sinceOf } from '../src/participants/kit/since.js';
 
 type Row = Record<string, unknown>;
 interface Manifest extends Row {
@@ -61,7 +62,7 @@ async function exported(
   extra: Partial<ExportEnvironment> = {},
 ): Promise<{ manifest: Manifest; warnings: readonly string[] }> {
   const result = await participant.export(exportEnvironment(home, extra));
-  return { manifest: result.manifest as Manifest, warnings: result.warnings };
+  return { manifest: result.manifest as unknown as Manifest, warnings: result.warnings };
 }
 
 const names = (rows: Row[] | undefined) => (rows ?? []).map((row) => row.name);
@@ -255,7 +256,7 @@ describe('automation participants', () => {
       'id = "deps"\ncwds = ["/srv/repo"]\n',
       '2026-04-13\n- Codex lockfile check\n2026-04-20\n- release notes drafted\n',
     );
-    const { manifest } = await exported(claudeCodeAutomationsParticipant, home, { since: '2026-04-20' });
+    const { manifest } = await exported(claudeCodeAutomationsParticipant, home, { since: sinceOf('2026-04-20') });
     expect(manifest.recent_sessions.map((session) => session.date)).toEqual(['2026-04-20']);
     expect(names(manifest.known_entities)).toEqual(['deps', 'release-gate']);
   });
@@ -328,7 +329,7 @@ describe('automation participants', () => {
     );
     automation(dir, 'quiet', 'id = "quiet"\nrepos = ["ex/quiet"]\n', '2026-04-01\n- too old\n');
     automation(dir, 'bare', 'id = "bare"\n', '2026-04-21\n- nothing set\n');
-    const { manifest } = await exported(copilotAutomationsParticipant, home, { since: '2026-04-10' });
+    const { manifest } = await exported(copilotAutomationsParticipant, home, { since: sinceOf('2026-04-10') });
     expect(manifest.recent_sessions).toEqual([
       {
         date: '2026-04-21',

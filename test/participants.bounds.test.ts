@@ -12,9 +12,9 @@ import * as yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { MAX_MANIFEST_BYTES } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
-import { MAX_GRAPH_ENTITIES } from '../src/participants/knowledge-graph.js';
+import { MAX_GRAPH_ENTITIES } from '../src/participants/kit/knowledge-graph.js';
 import { fitManifest, MAX_NAME_CHARS } from '../src/participants/finish.js';
-import { openReadOnly } from '../src/participants/sqlite.js';
+import { openReadOnly } from '../src/participants/kit/sqlite.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeParticipant } from '../src/participants/claude-code/index.js';
 import { finishManifest } from '../src/participants/finish.js';
-import type { ManifestData } from '../src/participants/participant.js';
+import type { ManifestData } from '../src/participants/kit/participant.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 

@@ -18,10 +18,11 @@ import {
   pyFixed2,
 } from '../src/participants/claude-desktop/cowork.js';
 import { desktopDir } from '../src/participants/claude-desktop/surface.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { sinceOf } from '../src/participants/kit/since.js';
 
 type Row = Record<string, unknown>;
 type Manifest = Row & { recent_sessions: Row[]; known_entities: Row[]; capabilities: string[] };
@@ -202,7 +203,7 @@ describe('claude-desktop-code rules', () => {
     code(home, 'local_a.json', { title: 'old', cwd: '/x/old', createdAt: MS('2026-04-01') });
     code(home, 'local_b.json', { title: 'new', cwd: '/x/new', createdAt: MS('2026-04-20') });
     code(home, 'local_c.json', { title: 'undated', cwd: '/x/new' });
-    const manifest = await manifestOf(claudeDesktopCodeParticipant, home, { since: '2026-04-20' });
+    const manifest = await manifestOf(claudeDesktopCodeParticipant, home, { since: sinceOf('2026-04-20') });
     expect(manifest.recent_sessions.map((session) => session.date)).toEqual(['2026-04-20', '']);
     expect(manifest.known_entities.map((entity) => [entity.name, entity.last_touched])).toEqual([
       ['Claude Desktop Code', '2026-04-20'],
@@ -318,7 +319,7 @@ describe('claude-desktop-cowork rules', () => {
     audit(home, 'old', jsonl({ type: 'system', subtype: 'init', tools: [1, 2, 3], skills: [1] }));
     cowork(home, 'local_new.json', { title: 'new', cwd: '/w/new', createdAt: MS('2026-04-25') });
     audit(home, 'new', jsonl({ type: 'system', subtype: 'init', tools: [1], skills: [] }));
-    const manifest = await manifestOf(claudeDesktopCoworkParticipant, home, { since: '2026-04-20' });
+    const manifest = await manifestOf(claudeDesktopCoworkParticipant, home, { since: sinceOf('2026-04-20') });
     expect(manifest.capabilities).toEqual(['claude-desktop-cowork', 'mcp-tools:0', 'tools:1']);
     expect(manifest.known_entities.map((entity) => [entity.name, entity.summary])).toEqual([
       ['Claude Desktop Co-Work', 'Claude desktop app Co-Work / local-agent mode surface (metadata-only federation).'],

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportEnvironment, ManifestData } from '../src/participants/participant.js';
+import type { ExportEnvironment, ManifestData } from '../src/participants/kit/participant.js';
 import { codexParticipant } from '../src/participants/codex/index.js';
 import { tempDir } from './helpers/fixtures.js';
 import {
@@ -21,6 +21,7 @@ import {
   recordedCases,
   exportEnvironment,
 } from './helpers/participant-cases.js';
+import { sinceOf } from '../src/participants/kit/since.js';
 
 const recorded = recordedCases('codex');
 
@@ -259,7 +260,7 @@ describe('codex participant: sources and failures', () => {
     );
     // Distilled memory present, so the fallback memory (which would name every thread) is not built.
     write(path.join(codex, 'memories', 'MEMORY.md'), '# Task Group: harbour upkeep\n');
-    const result = await codexParticipant.export(environment(home, { since: '2026-04-01' }));
+    const result = await codexParticipant.export(environment(home, { since: sinceOf('2026-04-01') }));
     expect(sessionsOf(result.manifest).map((s) => s.date)).toEqual(['2026-04-25']);
     expect(entityNames(result.manifest)).toContain('New harbour work');
     expect(entityNames(result.manifest)).not.toContain('Old harbour work');
@@ -523,7 +524,7 @@ describe('codex participant: hostile inputs (property tests)', () => {
           );
           write(path.join(codex, 'memories', 'raw_memories.md'), memory.join('\n'));
           write(path.join(home, 'codex-brain', 'notes.md'), memory.slice().reverse().join('\r\n'));
-          const result = await codexParticipant.export(environment(home, { since }));
+          const result = await codexParticipant.export(environment(home, { since: sinceOf(since) }));
           assertWellFormed(result.manifest);
         },
       ),

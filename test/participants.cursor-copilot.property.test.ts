@@ -22,7 +22,7 @@ import {
   sortInstant,
   stateTimestampDate,
 } from '../src/core/native/python-dates.js';
-import { codePointLength } from '../src/participants/scrub.js';
+import { codePointLength } from '../src/participants/kit/scrub.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 

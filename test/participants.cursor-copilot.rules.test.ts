@@ -10,9 +10,10 @@ import type { SqlJsStatic, SqlValue } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
-import type { ExportEnvironment } from '../src/participants/participant.js';
+import type { ExportEnvironment } from '../src/participants/kit/participant.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
+import { sinceOf } from '../src/participants/kit/since.js';
 
 const require = createRequire(import.meta.url);
 let SQL: SqlJsStatic;
@@ -72,7 +73,7 @@ describe('cursor rules', () => {
       ['chat.1', JSON.stringify({ title: 'old work', cwd: '/w/app', createdAt: '2026-03-01' })],
       ['chat.2', JSON.stringify({ title: 'new work', cwd: '/w/app/', createdAt: '2026-04-10' })],
     ]);
-    const manifest = await cursorExport(home, { since: '2026-04-01' });
+    const manifest = await cursorExport(home, { since: sinceOf('2026-04-01') });
     expect(manifest.recent_sessions!.map((s) => s.key_actions)).toEqual([['new work']]);
     expect(manifest.known_entities).toEqual([
       {
@@ -205,7 +206,7 @@ describe('copilot-cli rules', () => {
       ['INSERT INTO turns (session_id) VALUES (?)', ['a']],
     ];
     database(path.join(home, '.copilot', 'session-store.db'), COPILOT_SCHEMA, rows);
-    const manifest = (await copilotCliParticipant.export(exportEnvironment(home, { since: '2026-04-01' })))
+    const manifest = (await copilotCliParticipant.export(exportEnvironment(home, { since: sinceOf('2026-04-01') })))
       .manifest as Manifest;
     expect(manifest.recent_sessions).toHaveLength(1);
     const [session] = manifest.recent_sessions!;

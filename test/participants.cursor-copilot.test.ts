@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { copilotCliParticipant } from '../src/participants/copilot-cli/index.js';
 import { cursorParticipant } from '../src/participants/cursor/index.js';
-import type { Participant } from '../src/participants/participant.js';
+import type { Participant } from '../src/participants/kit/participant.js';
 import {
   caseEnvironment,
   comparable,

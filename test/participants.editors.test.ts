@@ -13,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { cascadeParticipant } from '../src/participants/cascade/index.js';
 import { copilotParticipant } from '../src/participants/copilot/index.js';
 import { exportCopilotVscode, copilotVscodeParticipant } from '../src/participants/copilot-vscode/index.js';
-import { SourceReader } from '../src/participants/source-reader.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
-import { sinceInstant } from '../src/participants/runner.js';
+import { SourceReader } from '../src/participants/kit/source-reader.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
+import { sinceInstant, sinceOf } from '../src/participants/kit/since.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/fixtures.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
@@ -176,13 +176,11 @@ describe('cascade rules', () => {
       '---',
     ].join('\n');
     const noon = await cascade(tempDir(), text, {
-      since: '2026-04-10',
-      sinceInstant: new Date('2026-04-10T12:00:00Z'),
+      since: sinceOf('2026-04-10T12:00:00Z'),
     });
     expect(dates(noon.manifest.recent_sessions)).toEqual(['2026-04-11', '20260418', '2026-02-30', 'week 15']);
     const midnight = await cascade(tempDir(), text, {
-      since: '2026-04-10',
-      sinceInstant: new Date('2026-04-10T00:00:00Z'),
+      since: sinceOf('2026-04-10T00:00:00Z'),
     });
     expect(dates(midnight.manifest.recent_sessions)).toEqual([
       '2026-04-10',
@@ -351,7 +349,7 @@ describe('copilot rules', () => {
         '---',
         '',
       ].join('\n'),
-      { since: '2026-04-15' },
+      { since: sinceOf('2026-04-15') },
     );
     expect(manifest.recent_sessions).toEqual([
       { date: '2026-04-20', cwd: '5173', key_actions: ['Rotated the access_token'], files_touched: ['x'] },
@@ -515,7 +513,7 @@ describe('copilot-vscode rules', () => {
       'b3 old',
       'a2 undated',
     ]);
-    const since = await vscode(home, { since: '2026-04-20' });
+    const since = await vscode(home, { since: sinceOf('2026-04-20') });
     expect(dates(since.manifest.recent_sessions)).toEqual(['2026-04-25', '2026-04-20', '2026-04-20', '']);
   });
 
@@ -550,7 +548,7 @@ describe('copilot-vscode rules', () => {
         jsonl(start(`2026-01-${String(30 - i).padStart(2, '0')}`), message(`${command} go`)),
       ),
     );
-    const { manifest } = await vscode(home, { since: '2026-04-01' });
+    const { manifest } = await vscode(home, { since: sinceOf('2026-04-01') });
     expect(manifest.recent_sessions ?? []).toEqual([]);
     const entities = manifest.known_entities ?? [];
     expect(names(entities)).toEqual(

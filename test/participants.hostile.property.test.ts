@@ -13,7 +13,7 @@ import { tempDir } from './helpers/fixtures.js';
 import { claudeCodeParticipant } from '../src/participants/claude-code/index.js';
 import { mcpMemoryParticipant } from '../src/participants/mcp-memory/index.js';
 import { finishManifest } from '../src/participants/finish.js';
-import type { ExportEnvironment, Participant } from '../src/participants/participant.js';
+import type { ExportEnvironment, Participant } from '../src/participants/kit/participant.js';
 import { serialiseManifest } from '../src/core/writes/writes.js';
 import { parseYaml } from '../src/core/store/yaml.js';
 import { exportEnvironment } from './helpers/participant-cases.js';

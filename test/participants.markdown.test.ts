@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pyStr } from '../src/core/python-str.js';
-import { cutTitle, firstParagraph, parseNote, tagList } from '../src/participants/markdown.js';
-import { pyStrip } from '../src/participants/scrub.js';
-import { graphEntity } from '../src/participants/knowledge-graph.js';
+import { cutTitle, firstParagraph, parseNote, tagList } from '../src/participants/kit/markdown.js';
+import { pyStrip } from '../src/participants/kit/scrub.js';
+import { graphEntity } from '../src/participants/kit/knowledge-graph.js';
 
 describe('note conventions', () => {
   it('strips what Python strips: U+001C–U+001F and U+0085 yes, a BOM no', () => {

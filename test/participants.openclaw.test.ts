@@ -28,7 +28,7 @@ import { openclawParticipant } from '../src/participants/openclaw/index.js';
 import { participantChecks } from '../src/cli/participant-checks.js';
 import { pyStr, truthy } from '../src/core/python-str.js';
 import { isoInstant } from '../src/core/native/python-dates.js';
-import { parsePythonJson } from '../src/participants/python-json.js';
+import { parsePythonJson } from '../src/participants/kit/python-json.js';
 import { exportEnvironment } from './helpers/participant-cases.js';
 import {
   authenticationOn,

@@ -13,7 +13,7 @@ import {
   collapseWhitespace,
   looksLikeCredential,
   scrubNativeText,
-} from '../src/participants/scrub.js';
+} from '../src/participants/kit/scrub.js';
 
 describe('scrubNativeText', () => {
   it.each([

@@ -8,8 +8,8 @@ import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { pyRepr, pyStr, truthy } from '../src/core/python-str.js';
 import { textField } from '../src/participants/automations/automations.js';
-import { isMapping, parseNote } from '../src/participants/markdown.js';
-import { parsePythonJson } from '../src/participants/python-json.js';
+import { isMapping, parseNote } from '../src/participants/kit/markdown.js';
+import { parsePythonJson } from '../src/participants/kit/python-json.js';
 
 describe('str() and truthiness of the values Bourdon reads', () => {
   it('YAML front matter: floats past 1e16, timestamps inside lists, \\r in a repr, empty and zero values', () => {

@@ -15,7 +15,7 @@ import { parseSince, SINCE_FORMS } from '../core/store/dates.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment, runExport, type ExportReport } from '../participants/runner.js';
-import type { ExportEnvironment, Participant, VariableFlag } from '../participants/participant.js';
+import type { ExportEnvironment, Participant, VariableFlag } from '../participants/kit/participant.js';
 
 /** The flags of every export command (and of export-all, but --out and --print). */
 export const exportFlags = {

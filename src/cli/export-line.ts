@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { colors, plural } from './output.js';
 import { NO_SOURCE_FOUND, type ExportReport } from '../participants/runner.js';
-import type { SourceStatus } from '../participants/participant.js';
+import type { SourceStatus } from '../participants/kit/participant.js';
 
 /**
  * Where an export looked, for its one line: each source's path but those inside a missing one,

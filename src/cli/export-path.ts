@@ -23,7 +23,7 @@ import { configPaths } from '../core/store/config.js';
 import { parseSince } from '../core/store/dates.js';
 import { libraryPaths } from '../core/store/library.js';
 import { ACCESS_LEVELS, type AccessLevel } from '../core/trust/access.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 import { exportEnvironment, runExport } from '../participants/runner.js';
 import { exportLine } from './export-line.js';
 import { humanText, setupColors, setupWidth } from './output.js';

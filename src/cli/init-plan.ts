@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Host } from './host-config.js';
 import { foundSources } from './participant-runs.js';
-import type { ExportEnvironment, Participant } from '../participants/participant.js';
+import type { ExportEnvironment, Participant } from '../participants/kit/participant.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { UsageError } from '../core/errors.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';

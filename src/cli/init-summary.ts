@@ -11,7 +11,7 @@ import { describeHostTools } from './host-tools.js';
 import type { Plan } from './init-plan.js';
 import { colors, outputColumns, wrap, type Verbatim } from './output.js';
 import { runLine, type ParticipantRun } from './participant-runs.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 
 const WHAT: Record<SetupStep['what'], string> = {
   library: 'library',

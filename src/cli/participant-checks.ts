@@ -9,7 +9,7 @@ import { describeError } from '../core/errors.js';
 import { brokenLink } from '../core/native/confined-reads.js';
 import { PARTICIPANTS } from '../participants/registry.js';
 import { exportEnvironment } from '../participants/runner.js';
-import type { SourceStatus } from '../participants/participant.js';
+import type { SourceStatus } from '../participants/kit/participant.js';
 
 /**
  * What is wrong with a source, if anything: one found that cannot be read (its participant's

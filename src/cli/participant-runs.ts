@@ -10,7 +10,7 @@ import { cutVisible, displayWidth, stderrLine, truncate } from './width.js';
 import { describeError } from '../core/errors.js';
 import type { FinishCounts } from '../participants/finish.js';
 import type { ExportKept } from '../core/writes/export-write.js';
-import type { ExportEnvironment, Participant, SourceStatus } from '../participants/participant.js';
+import type { ExportEnvironment, Participant, SourceStatus } from '../participants/kit/participant.js';
 import { runExport, type ExportOptions, type ExportOutcome } from '../participants/runner.js';
 
 /** What became of one participant. */

@@ -30,7 +30,7 @@ import { renderInit } from '../cli/init-summary.js';
 import { askExtras, checkExtras, hookAgents, hookLines, installHooks, removeAllHooks } from '../cli/init-extras.js';
 import { configPaths } from '../core/store/config.js';
 import { printRunWarnings, runParticipants } from '../cli/participant-runs.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 import { exportEnvironment } from '../participants/runner.js';
 import { invalidAgentIdMessage, isValidAgentId } from '../core/store/ids.js';
 import { DEFAULT_TOKEN_ENV, normalisePeerUrl, peerNameFromUrl } from '../core/federation/peers-config.js';

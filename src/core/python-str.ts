@@ -1,6 +1,6 @@
 /**
  * Python's `str()`, `repr()` and truthiness of the values Bourdon reads the engine's way: JSON
- * (participants/python-json.ts keeps floats as PyFloat and large integers as bigint), SQLite
+ * (participants/kit/python-json.ts keeps floats as PyFloat and large integers as bigint), SQLite
  * cells, YAML (front matter; manifests keep floats as PyFloat and integers past 2^53 as PyInt),
  * the registry and commit inputs; and Python 3.11's `date.fromisoformat`, the date grammar the
  * store and the native readers share. One definition for the exporters, the native readers, the

@@ -11,8 +11,8 @@ import { canSee, policyOf, rowLevel, type AccessLevel } from '../core/trust/acce
 import { containsSecret, REDACTED, redactSecrets } from '../core/trust/redaction.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { stringifyYamlPiecewise } from '../core/store/yaml.js';
-import type { ManifestData } from './participant.js';
-import { codePointLength, codePointPrefix } from './scrub.js';
+import type { ManifestData } from './kit/participant.js';
+import { codePointLength, codePointPrefix } from './kit/scrub.js';
 
 /** Longest entity name exported, in code points (the summaries' cut): a 200,000-character name is cut here. */
 export const MAX_NAME_CHARS = 500;

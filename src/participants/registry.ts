@@ -19,7 +19,7 @@ import { copilotVscodeParticipant } from './copilot-vscode/index.js';
 import { cursorParticipant } from './cursor/index.js';
 import { mcpMemoryParticipant } from './mcp-memory/index.js';
 import { openclawParticipant } from './openclaw/index.js';
-import type { Participant } from './participant.js';
+import type { Participant } from './kit/participant.js';
 
 export const PARTICIPANTS: readonly Participant[] = [
   claudeCodeParticipant,

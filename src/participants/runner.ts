@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OperationContext } from '../core/context.js';
 import { BourdonError, codeOf, describeError } from '../core/errors.js';
-import { parseCalendarDay, parseSince, sourceDateEpoch } from '../core/store/dates.js';
+import { parseSince, sourceDateEpoch } from '../core/store/dates.js';
+import { sinceOf } from './kit/since.js';
 import type { AccessLevel } from '../core/trust/access.js';
 import { writeFileDurably } from '../core/fs/atomic.js';
 import { SerialiseRefused, serialiseManifest } from '../core/writes/writes.js';
@@ -21,7 +22,7 @@ import { fitWrittenManifest } from '../core/store/lenient-reader.js';
 import { finishManifest, fitManifest, type FinishCounts } from './finish.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
 import { auditExportFailure, writeExport, type ExportKept } from '../core/writes/export-write.js';
-import type { ExportEnvironment, Participant, SourceStatus } from './participant.js';
+import type { ExportEnvironment, Participant, SourceStatus } from './kit/participant.js';
 import { plural } from '../core/store/words.js';
 import { knownSecrets, maskedMessage, valueWithoutSecrets, withoutSecrets } from './known-secrets.js';
 
@@ -33,21 +34,6 @@ type Env = Readonly<Record<string, string | undefined>>;
  */
 function exportClock(env: Env, now: () => Date = () => new Date()): Date {
   return sourceDateEpoch(env) ?? now();
-}
-
-/**
- * The instant `--since` names, for the participants that compare instants (cascade): a date is
- * its midnight UTC, a time without an offset is read as UTC. undefined when `value` is not a
- * day or an ISO time.
- */
-export function sinceInstant(value: string | undefined): Date | undefined {
-  if (value === undefined || !parseCalendarDay(value.trim())) return undefined;
-  let text = value.trim().replace(' ', 'T');
-  const zone = /(?:Z|[+-]\d{2}:?\d{2})$/.exec(text);
-  if (text.includes('T') && !zone) text += 'Z';
-  else if (zone && /^[+-]\d{4}$/.test(zone[0])) text = `${text.slice(0, -2)}:${text.slice(-2)}`;
-  const moment = Date.parse(text);
-  return Number.isNaN(moment) ? undefined : new Date(moment);
 }
 
 /**
@@ -65,9 +51,7 @@ export function exportEnvironment(env: Env, options: { since?: string; cwd?: str
     cwd: options.cwd ?? process.cwd(),
     now,
     hostname: named ? named : os.hostname(),
-    since: since === undefined ? undefined : (parseCalendarDay(since) ?? undefined),
-    sinceText: since,
-    sinceInstant: sinceInstant(since),
+    since: sinceOf(since),
     platform: process.platform,
   };
 }

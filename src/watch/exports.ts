@@ -11,7 +11,7 @@ import path from 'node:path';
 import { packageRoot } from '../core/admin/package-root.js';
 import { describeError } from '../core/errors.js';
 import type { AccessLevel } from '../core/trust/access.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 import type { Env } from '../core/store/config.js';
 import type { WarmExport } from './warm-export.js';
 import { liveManifestPath, readForDiff, wordsOf, type ChangeWords } from './change-words.js';

@@ -11,7 +11,7 @@ import type { Env } from '../core/store/config.js';
 import { describeError } from '../core/errors.js';
 import { readWatchStatus } from '../core/store/watch-status.js';
 import { plural } from '../core/store/words.js';
-import type { Participant } from '../participants/participant.js';
+import type { Participant } from '../participants/kit/participant.js';
 import { exportEnvironment } from '../participants/runner.js';
 import { exportParticipant, type ExportSettings } from './exports.js';
 import { WarmExport } from './warm-export.js';

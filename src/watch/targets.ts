@@ -4,7 +4,7 @@
  * out, each file with its SQLite journals beside it; or nothing, for one that is polled.
  */
 import path from 'node:path';
-import type { ExportEnvironment, Participant } from '../participants/participant.js';
+import type { ExportEnvironment, Participant } from '../participants/kit/participant.js';
 
 /** The paths one participant's export reads, as the watcher follows them. */
 export interface WatchTarget {

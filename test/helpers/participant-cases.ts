@@ -8,8 +8,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as yaml from 'js-yaml';
-import type { ExportEnvironment, ManifestData } from '../../src/participants/participant.js';
+import type { ExportEnvironment, ManifestData } from '../../src/participants/kit/participant.js';
 import { CONFORMANCE_DIR, tempDir } from './fixtures.js';
+import { sinceOf } from '../../src/participants/kit/since.js';
 
 export const PARTICIPANT_CASES_DIR = path.join(CONFORMANCE_DIR, 'participants');
 
@@ -116,7 +117,7 @@ export function caseEnvironment(spec: ParticipantCase, home: string): ExportEnvi
     cwd: home,
     now: new Date(spec.now),
     hostname: spec.hostname,
-    since: sinceAt === -1 ? undefined : spec.args[sinceAt + 1],
+    since: sinceOf(sinceAt === -1 ? undefined : spec.args[sinceAt + 1]),
     platform: 'linux',
   };
 }

@@ -38,14 +38,5 @@ export function roundTenth(value: number): number {
   return Number(value.toFixed(1));
 }
 
-/** Python's default string ordering (by code point; JavaScript's compares UTF-16 units). */
-export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const difference = left[i]!.codePointAt(0)! - right[i]!.codePointAt(0)!;
-    if (difference !== 0) return difference;
-  }
-  return left.length - right.length;
-}
+/** Python's default string ordering (by code point): python-text.ts. */
+export { compareCodePoints } from './python-text.js';

@@ -6,44 +6,11 @@
  * cuts, collapses and redacts exactly where the engine does.
  */
 
-/** Characters Python's `str.isspace()` (and `re`'s `\s`) accept: JavaScript's `\s` minus U+FEFF, plus U+001C–U+001F and U+0085. */
-const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+import { codePointLength, codePointPrefix, PY_WHITESPACE as WS, pyRstrip, pyStrip } from './python-text.js';
+
+export { codePointLength, codePointPrefix, pyLstrip, pyRstrip, pyStrip } from './python-text.js';
+
 const WS_RUN = new RegExp(`[${WS}]+`, 'g');
-
-/**
- * Whether a UTF-16 unit is one of WS's characters (all in the BMP). The strips below walk in from
- * the ends with it: a `[…]+$` pattern tries a match at every whitespace run of the text, which
- * was a fifth of a Co-Work export's CPU (bench/README.md, "Exports against the engine").
- */
-function isPySpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
-  if (code < 0x85) return false;
-  return (
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
-}
-
-/** The index of the first character that is not whitespace (the length when none is). */
-function firstNonSpace(value: string): number {
-  let start = 0;
-  while (start < value.length && isPySpace(value.charCodeAt(start))) start += 1;
-  return start;
-}
-
-/** The index after the last character that is not whitespace, from `floor` on. */
-function endOfNonSpace(value: string, floor = 0): number {
-  let end = value.length;
-  while (end > floor && isPySpace(value.charCodeAt(end - 1))) end -= 1;
-  return end;
-}
 
 /** Python's `\b` on str patterns: word characters are letters, digits and `_` in any script. */
 const WORD = '[\\p{L}\\p{N}_]';
@@ -67,22 +34,6 @@ const LINK_TEXT = '[link]';
 /** The engine's default cut for a native snippet. */
 const DEFAULT_SNIPPET_LIMIT = 180;
 
-/** Python's `str.strip()`. */
-export function pyStrip(value: string): string {
-  const start = firstNonSpace(value);
-  return value.slice(start, endOfNonSpace(value, start));
-}
-
-/** Python's `str.lstrip()`. */
-export function pyLstrip(value: string): string {
-  return value.slice(firstNonSpace(value));
-}
-
-/** Python's `str.rstrip()`. */
-export function pyRstrip(value: string): string {
-  return value.slice(0, endOfNonSpace(value));
-}
-
 /** Python's `" ".join(value.split())`: whitespace runs become one space, ends trimmed. */
 export function collapseWhitespace(value: string): string {
   return pyStrip(value).replace(WS_RUN, ' ');
@@ -98,31 +49,6 @@ export function pySplit(value: string): string[] {
 /** True when the text names or holds a credential (the engine's list). */
 export function looksLikeCredential(value: string): boolean {
   return CREDENTIAL_PATTERNS.some((pattern) => pattern.test(value));
-}
-
-/** The number of code points in `value` (Python's `len`). */
-export function codePointLength(value: string): number {
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
-/** The first `count` code points of `value` (Python's `value[:count]`). */
-export function codePointPrefix(value: string, count: number): string {
-  let end = 0;
-  for (let taken = 0; taken < count && end < value.length; taken++) {
-    const unit = value.charCodeAt(end);
-    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < value.length;
-    end += pair && value.charCodeAt(end + 1) >= 0xdc00 && value.charCodeAt(end + 1) <= 0xdfff ? 2 : 1;
-  }
-  return value.slice(0, end);
 }
 
 /** Cuts `value` to `limit` code points, the last `marker.length` of them being the marker. */

@@ -201,7 +201,7 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /**
  * The files one database is read from: the database itself and, beside it, its write-ahead log
- * and rollback journal. A reader that confines what it reads (participants/source-reader.ts,
+ * and rollback journal. A reader that confines what it reads (participants/kit/source-reader.ts,
  * confined-reads.ts) passes the paths it allowed, and undefined for a companion it refused: read
  * as if absent.
  */

@@ -375,6 +375,8 @@ export const writtenManifest = lazy(() =>
   }),
 );
 
+export type WrittenManifest = z.input<ReturnType<typeof writtenManifest>>;
+
 /** The first place a participant's manifest does not fit the model, as one line; null when it fits. */
 export function writtenManifestMisfit(manifest: unknown): string | null {
   const parsed = writtenManifest().safeParse(manifest);

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml, TomlDate } from 'smol-toml';
-import type { SourceReader } from '../source-reader.js';
+import type { SourceReader } from '../kit/source-reader.js';
 import { truthy } from '../../core/python-str.js';
-import { pyStrip } from '../scrub.js';
+import { pyStrip } from '../kit/scrub.js';
 import { splitRuns, MEMORY_TAIL_CHARS, type ActionFilter, type Run } from './runs.js';
 import { specialKind } from '../../core/native/confined-reads.js';
 
@@ -83,7 +83,9 @@ function pyDateTimeRepr(value: TomlDate): string {
   const text = pyDateTime(value);
   const parts =
     /^(?:(\d+)-(\d+)-(\d+))? ?(?:(\d+):(\d+):(\d+)(?:\.(\d+))?)?(?:([+-])(\d{2}):(\d{2}))?$/.exec(text) ?? [];
-  const [date, clock] = [parts.slice(1, 4), parts.slice(4, 8)].map((group) => group.map((n) => Number(n ?? 0)));
+  const numbers = (from: number, to: number) => parts.slice(from, to).map((n) => Number(n ?? 0));
+  const date = numbers(1, 4);
+  const clock = numbers(4, 8);
   // Seconds and microseconds are left out when zero (microseconds needs the seconds before it).
   const time = clock[3] ? clock : clock[2] ? clock.slice(0, 3) : clock.slice(0, 2);
   if (value.isDate()) return `datetime.date(${date.join(', ')})`;

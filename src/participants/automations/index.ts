@@ -5,21 +5,18 @@
  * builds from them (conformance/participants/README.md, "claude_code_automations" and after).
  */
 import { compareCodePoints } from '../../core/native/python-values.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { sinceRules, type Since } from '../kit/since.js';
 import {
-  AGENT_KEYS,
-  ENTITY_KEYS,
+  assembleManifest,
   type Entity,
   federationFilter,
-  isoSeconds,
-  MANIFEST_KEYS,
-  POLICY_KEYS,
-  SESSION_KEYS,
-  SPEC_VERSION,
-  shaped,
-} from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { collapseAndCut } from '../scrub.js';
+  type Manifest,
+  PRIVATE_TAGS,
+  type Session,
+} from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { collapseAndCut } from '../kit/scrub.js';
 import { readAutomations, stringItems, textField, type Automation } from './automations.js';
 import {
   compileSignals,
@@ -39,7 +36,6 @@ import {
   type AutomationVariant,
 } from './variants.js';
 
-const PRIVATE_TAGS = ['personal', 'financial', 'credential', 'health', 'family', 'legal'];
 const SUMMARY_LIMIT = 260;
 
 /** One kept run of one automation. */
@@ -48,12 +44,10 @@ interface AutomationRun {
   readonly run: Run;
 }
 
-/** The runs on or after `since`, newest first: by (date, id) descending, ties in automation then file order. */
-function keptRuns(automations: readonly Automation[], since: string | undefined): AutomationRun[] {
+/** The runs `--since` keeps (`keepDay`), newest first: by (date, id) descending, ties in automation then file order. */
+function keptRuns(automations: readonly Automation[], since: Since): AutomationRun[] {
   const runs = automations.flatMap((automation) =>
-    automation.runs
-      .filter((run) => !since || compareCodePoints(run.date, since) >= 0)
-      .map((run) => ({ automation, run })),
+    automation.runs.filter((run) => since.keepDay(run.date)).map((run) => ({ automation, run })),
   );
   // Array.prototype.sort is stable: equal keys keep their order.
   return runs.sort(
@@ -157,7 +151,7 @@ const STYLES: Record<AutomationStyle, StyleRules> = {
 
 /** What the rules build: sessions in run order, entities in the engine's order. */
 interface Built {
-  sessions: Record<string, unknown>[];
+  sessions: Session[];
   entities: Entity[];
 }
 
@@ -189,51 +183,39 @@ function build(automations: readonly Automation[], runs: readonly AutomationRun[
       if (!entities.has(entity.name))
         entities.set(entity.name, { ...entity, last_touched: run.date, visibility: 'team' });
     }
-    return shaped(
-      {
-        date: run.date,
-        cwd: rules.cwd(automation, context),
-        project_focus: evidence.focus,
-        key_actions: [
-          ...rules.heading(automation),
-          `run: ${runTitle(automation.name, run, rules.ellipsis)}`,
-          ...run.actions,
-        ].slice(0, rules.keyActions),
-        files_touched: rules.files(automation),
-        visibility: 'team',
-      },
-      SESSION_KEYS,
-    );
+    const session: Session = {
+      date: run.date,
+      cwd: rules.cwd(automation, context),
+      project_focus: evidence.focus,
+      key_actions: [
+        ...rules.heading(automation),
+        `run: ${runTitle(automation.name, run, rules.ellipsis)}`,
+        ...run.actions,
+      ].slice(0, rules.keyActions),
+      files_touched: rules.files(automation),
+      visibility: 'team',
+    };
+    return session;
   });
   return { sessions, entities: [...entities.values()] };
 }
 
-function manifestOf(variant: AutomationVariant, environment: ExportEnvironment, built: Built): Record<string, unknown> {
-  return shaped(
-    {
-      spec_version: SPEC_VERSION,
-      agent: shaped(
-        {
-          id: variant.agentId,
-          type: 'other',
-          instance: environment.hostname,
-          spec_version_compat: variant.specVersionCompat,
-          role_narrative: variant.roleNarrative,
-        },
-        AGENT_KEYS,
-      ),
-      last_updated: isoSeconds(environment.now),
-      capabilities: variant.capabilities,
-      recent_sessions: built.sessions,
-      // Only an automation's status can be a private tag: that entity goes, its sessions stay.
-      known_entities: federationFilter(built.entities, PRIVATE_TAGS).map((entity) => shaped(entity, ENTITY_KEYS)),
-      visibility_policy: shaped(
-        { default: 'team', private_tags: PRIVATE_TAGS, team_tags: variant.teamTags },
-        POLICY_KEYS,
-      ),
+function manifestOf(variant: AutomationVariant, environment: ExportEnvironment, built: Built): Manifest {
+  return assembleManifest({
+    agent: {
+      id: variant.agentId,
+      type: 'other',
+      instance: environment.hostname,
+      spec_version_compat: variant.specVersionCompat,
+      role_narrative: variant.roleNarrative,
     },
-    MANIFEST_KEYS,
-  );
+    now: environment.now,
+    capabilities: variant.capabilities,
+    sessions: built.sessions,
+    // Only an automation's status can be a private tag: that entity goes, its sessions stay.
+    entities: federationFilter(built.entities, PRIVATE_TAGS),
+    policy: { default: 'team', private_tags: PRIVATE_TAGS, team_tags: variant.teamTags },
+  });
 }
 
 function automationsSource(
@@ -270,7 +252,7 @@ async function exportAutomations(
     return { manifest, sources: [source], warnings: reader.warnings };
   }
   const automations = readAutomations(reader, source.path, STYLES[variant.style].filter);
-  const runs = keptRuns(automations, environment.since);
+  const runs = keptRuns(automations, sinceRules(environment));
   const built = build(automations, runs, { variant, reader, signals: compileSignals(variant.signals) });
   return { manifest: manifestOf(variant, environment, built), sources: [source], warnings: reader.warnings };
 }

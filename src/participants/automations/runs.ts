@@ -4,8 +4,8 @@
  * mentions — project hints and signal classes (conformance/participants/README.md,
  * "claude_code_automations"; copilot_automations keeps more lines and infers nothing).
  */
-import { pySplitLines } from '../markdown.js';
-import { codePointLength, collapseAndCut, pyRstrip, pyStrip, scrubNativeText } from '../scrub.js';
+import { pySplitLines } from '../kit/markdown.js';
+import { codePointLength, collapseAndCut, pyRstrip, pyStrip, scrubNativeText } from '../kit/scrub.js';
 
 /** Only the end of a run memory is read: the engine keeps its last 160,000 characters. */
 export const MEMORY_TAIL_CHARS = 160_000;
@@ -52,10 +52,10 @@ export function splitRuns(text: string, filter: ActionFilter): Run[] {
   const runs: { date: string; lines: string[] }[] = [];
   for (const raw of pySplitLines(lastCodePoints(text, MEMORY_TAIL_CHARS))) {
     const line = pyRstrip(raw);
-    const header = HEADER.exec(pyStrip(line));
-    if (header) {
-      const suffix = pyStrip(line).slice(header[1].length).replace(SUFFIX_TRIM, '');
-      runs.push({ date: header[1], lines: suffix ? [suffix] : [] });
+    const date = HEADER.exec(pyStrip(line))?.[1];
+    if (date !== undefined) {
+      const suffix = pyStrip(line).slice(date.length).replace(SUFFIX_TRIM, '');
+      runs.push({ date, lines: suffix ? [suffix] : [] });
     } else runs.at(-1)?.lines.push(line);
   }
   return runs

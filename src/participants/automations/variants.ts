@@ -5,9 +5,9 @@
  * claude_code_automations, codex_automations, cursor_automations, copilot_automations).
  */
 import path from 'node:path';
-import type { ExportEnvironment, ParticipantHelp } from '../participant.js';
+import type { ExportEnvironment, ParticipantHelp } from '../kit/participant.js';
 import type { Signal } from './runs.js';
-import { PROJECT_HINTS } from '../project-hints.js';
+import { PROJECT_HINTS } from '../kit/project-hints.js';
 
 /** How runs become sessions and entities. */
 export type AutomationStyle =

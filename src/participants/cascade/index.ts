@@ -6,13 +6,13 @@
  * runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../source-reader.js';
-import { isoCalendarDate } from '../../core/native/python-dates.js';
+import { SourceReader } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
-import { isMapping, truthyText } from '../markdown.js';
-import { manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../scrub.js';
+import { isMapping, truthyText } from '../kit/markdown.js';
+import { assembleManifest, type Entity, type PassedRow, type Session } from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport } from '../kit/participant.js';
+import { REDACTED_TEXT, looksLikeCredential, pyStrip, scrubNativeText } from '../kit/scrub.js';
 import {
   entityName,
   memoryStatus,
@@ -21,7 +21,7 @@ import {
   readConventionMemory,
   sessionDate,
   type FieldAt,
-} from '../convention-memory.js';
+} from '../kit/convention-memory.js';
 
 const AGENT_ID = 'cascade';
 const ROLE_NARRATIVE =
@@ -74,12 +74,7 @@ function labelledPrivate(item: Record<string, unknown>): boolean {
   return typeof item.visibility === 'string' && item.visibility.trim().toLowerCase() === 'private';
 }
 
-function entityOf(
-  item: unknown,
-  index: number,
-  reader: SourceReader,
-  file: string,
-): Record<string, unknown> | undefined {
+function entityOf(item: unknown, index: number, reader: SourceReader, file: string): PassedRow<Entity> | undefined {
   const name = entityName(item);
   if (name === undefined || !isMapping(item) || labelledPrivate(item)) return undefined;
   const at = (field: string): FieldAt => ({ reader, file, field: `entities[${index}].${field}` });
@@ -103,19 +98,7 @@ function entityOf(
   };
 }
 
-/** Whether a session dated `date` falls before `--since`: its ISO date's midnight UTC is earlier; a date that does not parse is kept. */
-function beforeSince(date: string, since: Date | undefined): boolean {
-  if (!since) return false;
-  const day = isoCalendarDate(date);
-  return day !== undefined && Date.parse(`${day}T00:00:00Z`) < since.getTime();
-}
-
-function sessionOf(
-  item: unknown,
-  index: number,
-  reader: SourceReader,
-  file: string,
-): Record<string, unknown> | undefined {
+function sessionOf(item: unknown, index: number, reader: SourceReader, file: string): PassedRow<Session> | undefined {
   const date = sessionDate(item);
   if (date === undefined || !isMapping(item)) return undefined;
   const list = (field: string) =>
@@ -133,8 +116,9 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
   const reader = new SourceReader([environment.home]);
   const file = memoryPath(environment);
   const meta = readConventionMemory(reader, file, cascadeFrontMatter);
-  const entities: Record<string, unknown>[] = [];
-  const sessions: Record<string, unknown>[] = [];
+  const since = sinceRules(environment);
+  const entities: PassedRow<Entity>[] = [];
+  const sessions: PassedRow<Session>[] = [];
   if (meta) {
     pyItems(meta.entities, { reader, file, field: 'entities' }).forEach((item, index) => {
       const entity = entityOf(item, index, reader, file);
@@ -142,10 +126,10 @@ async function exportCascade(environment: ExportEnvironment): Promise<Participan
     });
     pyItems(meta.sessions, { reader, file, field: 'sessions' }).forEach((item, index) => {
       const session = sessionOf(item, index, reader, file);
-      if (session && !beforeSince(String(session.date), environment.sinceInstant)) sessions.push(session);
+      if (session && since.keepDayAtInstant(String(session.date))) sessions.push(session);
     });
   }
-  const manifest = manifestOf({
+  const manifest = assembleManifest({
     agent: { id: AGENT_ID, type: 'code-assistant', role_narrative: ROLE_NARRATIVE },
     now: environment.now,
     capabilities: CAPABILITIES,

@@ -6,12 +6,12 @@
  * (docs/conformance.md).
  */
 import path from 'node:path';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import { readGraph } from '../knowledge-graph.js';
-import { mergeEntities, orderedEntity, orderedSession } from '../rows.js';
-import { exportStamp } from '../stamp.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { assembleManifest, PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import { readGraph } from '../kit/knowledge-graph.js';
+import { mergeEntities } from '../kit/rows.js';
+import { sinceRules } from '../kit/since.js';
 import { readBrainLog, readBrainProjects, readMemoryFolder } from './notes.js';
 
 const CLAUDE_CODE_ID = 'claude-code';
@@ -34,12 +34,13 @@ function status(name: string, target: string, found: boolean): SourceStatus {
 }
 
 /** The brain folder: $CLAUDE_BRAIN if it is a folder, else ~/claude-brain/, else ./claude-brain/. */
-function brainCandidates(environment: ExportEnvironment): string[] {
-  const candidates: string[] = [];
+function brainCandidates(environment: ExportEnvironment): [string, ...string[]] {
+  const usual: [string, string] = [
+    path.join(environment.home, 'claude-brain'),
+    path.join(environment.cwd, 'claude-brain'),
+  ];
   const named = environment.env.CLAUDE_BRAIN;
-  if (named) candidates.push(path.resolve(environment.cwd, named));
-  candidates.push(path.join(environment.home, 'claude-brain'), path.join(environment.cwd, 'claude-brain'));
-  return candidates;
+  return named ? [path.resolve(environment.cwd, named), ...usual] : usual;
 }
 
 function locate(environment: ExportEnvironment, reader: SourceReader): Located {
@@ -92,11 +93,10 @@ export const claudeCodeParticipant: Participant = {
     const memory = found.memoryDirs.flatMap((dir) => readMemoryFolder(reader, dir));
     const graph = found.graph ? readGraph(reader, found.graph) : [];
     const projects = found.brain ? readBrainProjects(reader, found.brain) : [];
-    const sessions = found.brain ? readBrainLog(reader, found.brain, environment.since) : [];
+    const sessions = found.brain ? readBrainLog(reader, found.brain, sinceRules(environment)) : [];
     const entities = mergeEntities([memory, graph, projects]);
 
-    const manifest: Record<string, unknown> = {
-      spec_version: '0.1',
+    const manifest = assembleManifest({
       agent: {
         id: CLAUDE_CODE_ID,
         type: 'code-assistant',
@@ -104,12 +104,13 @@ export const claudeCodeParticipant: Participant = {
         spec_version_compat: '>=0.1',
         role_narrative: ROLE_NARRATIVE,
       },
-      last_updated: exportStamp(environment.now),
+      now: environment.now,
       capabilities,
-      recent_sessions: sessions.map(orderedSession),
-      known_entities: entities.map(orderedEntity),
-      visibility_policy: { default: 'public', private_tags: [...PRIVATE_TAGS], team_tags: TEAM_TAGS },
-    };
+      sessions,
+      entities,
+      policy: { default: 'public', private_tags: [...PRIVATE_TAGS], team_tags: TEAM_TAGS },
+      emptyLists: 'write',
+    });
     return { manifest, sources: found.statuses, warnings: reader.warnings };
   },
 };

@@ -4,10 +4,12 @@
  * and `LOG/<date>….md`), read as conformance/participants/README.md ("claude_code") says.
  */
 import path from 'node:path';
-import type { SourceReader } from '../source-reader.js';
+import type { SourceReader } from '../kit/source-reader.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../markdown.js';
-import { isPersonType, type EntityRow, type SessionRow } from '../rows.js';
+import { cut, cutTitle, firstH1, firstParagraph, parseNote, tagList } from '../kit/markdown.js';
+import type { Entity, Session } from '../kit/manifest-shape.js';
+import { isPersonType } from '../kit/rows.js';
+import type { Since } from '../kit/since.js';
 
 const SUMMARY_CHARS = 500;
 const KEY_ACTION_CHARS = 250;
@@ -27,11 +29,11 @@ function metaText(meta: Record<string, unknown> | null, key: string): string | u
 }
 
 /** One auto-memory note as an entity (name, type, summary, tags; private for person types). */
-function memoryEntity(text: string, stem: string): EntityRow {
+function memoryEntity(text: string, stem: string): Entity {
   const { meta, body } = parseNote(text);
   const h1 = firstH1(body);
   const name = metaText(meta, 'name') ?? (h1 !== null && cutTitle(h1) ? cutTitle(h1) : stem);
-  const entity: EntityRow = { name };
+  const entity: Entity = { name };
   const type = metaText(meta, 'type');
   if (type) entity.type = type;
   const summary = cut(metaText(meta, 'description') ?? firstParagraph(body), SUMMARY_CHARS);
@@ -46,8 +48,8 @@ function memoryEntity(text: string, stem: string): EntityRow {
  * Every note of one auto-memory folder (all `*.md` but MEMORY.md, by file name). The stem is
  * Python's `Path.stem`, which keeps a name that is only the suffix whole (`.md`).
  */
-export function readMemoryFolder(reader: SourceReader, dir: string): EntityRow[] {
-  const entities: EntityRow[] = [];
+export function readMemoryFolder(reader: SourceReader, dir: string): Entity[] {
+  const entities: Entity[] = [];
   for (const name of reader.list(dir)) {
     if (!name.endsWith('.md') || name === 'MEMORY.md') continue;
     const file = path.join(dir, name);
@@ -74,10 +76,10 @@ function statusTags(body: string): string[] {
 }
 
 /** One brain project (`PROJECTS/<dir>/OVERVIEW.md`) as a `project` entity. */
-function projectEntity(text: string, dirName: string): EntityRow {
+function projectEntity(text: string, dirName: string): Entity {
   const { body } = parseNote(text);
   const h1 = firstH1(body);
-  const entity: EntityRow = { name: h1 !== null && cutTitle(h1) ? cutTitle(h1) : dirName, type: 'project' };
+  const entity: Entity = { name: h1 !== null && cutTitle(h1) ? cutTitle(h1) : dirName, type: 'project' };
   const summary = cut(firstParagraph(body), SUMMARY_CHARS);
   if (summary) entity.summary = summary;
   const tags = statusTags(body);
@@ -85,9 +87,9 @@ function projectEntity(text: string, dirName: string): EntityRow {
   return entity;
 }
 
-export function readBrainProjects(reader: SourceReader, brain: string): EntityRow[] {
+export function readBrainProjects(reader: SourceReader, brain: string): Entity[] {
   const projects = path.join(brain, 'PROJECTS');
-  const entities: EntityRow[] = [];
+  const entities: Entity[] = [];
   for (const dirName of reader.list(projects)) {
     const overview = path.join(projects, dirName, 'OVERVIEW.md');
     if (!reader.isFile(overview)) continue;
@@ -97,27 +99,27 @@ export function readBrainProjects(reader: SourceReader, brain: string): EntityRo
   return entities;
 }
 
-/** The brain's dated logs as sessions: newest first, at most 100, none before `since`. */
-export function readBrainLog(reader: SourceReader, brain: string, since: string | undefined): SessionRow[] {
+/** The brain's dated logs as sessions: newest first, at most 100, those `--since` keeps (`keepDay`). */
+export function readBrainLog(reader: SourceReader, brain: string, since: Since): Session[] {
   const log = path.join(brain, 'LOG');
   const dated: { date: string; name: string }[] = [];
   // In the file system's listing order, as the engine's glob() finds them: its sort by date is
   // stable, so logs of the same day keep that order (docs/participants.md).
   for (const name of reader.list(log, { order: 'listing' })) {
-    const match = LOG_NAME.exec(name);
-    if (match) dated.push({ date: match[1], name });
+    const date = LOG_NAME.exec(name)?.[1];
+    if (date !== undefined) dated.push({ date, name });
   }
   // Newest date first (a stable sort: ties keep listing order).
   dated.sort((a, b) => (a.date === b.date ? 0 : a.date < b.date ? 1 : -1));
-  const sessions: SessionRow[] = [];
+  const sessions: Session[] = [];
   for (const { date, name } of dated) {
     if (sessions.length >= MAX_LOG_SESSIONS) break;
-    if (since !== undefined && date < since) continue;
+    if (!since.keepDay(date)) continue;
     const file = path.join(log, name);
     if (!reader.isFile(file)) continue;
     const text = reader.readText(file) ?? '';
     const action = cut(firstParagraph(parseNote(text).body), KEY_ACTION_CHARS);
-    const session: SessionRow = { date };
+    const session: Session = { date };
     if (action) session.key_actions = [action];
     session.files_touched = [`LOG/${name}`];
     sessions.push(session);

@@ -5,8 +5,7 @@
  * transcript for a few scalars — tool and skill counts, turns, cost, whether it ended in error —
  * and never a message, prompt or result text. The rest is surface.ts.
  */
-import type { SourceReader } from '../source-reader.js';
-import { pyStrip } from '../scrub.js';
+import type { SourceReader } from '../kit/source-reader.js';
 import {
   ACTION_LIMITS,
   desktopSurfaceParticipant,
@@ -37,17 +36,6 @@ interface RunScalars {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The audit transcript's lines: split at \n, \r\n and a lone \r, at most MAX_AUDIT_LINES of them. */
-function* auditLines(reader: SourceReader, file: string): Generator<string> {
-  let count = 0;
-  for (const line of reader.jsonlLines(file)) {
-    for (const part of line.split('\r')) {
-      if (count++ >= MAX_AUDIT_LINES) return;
-      yield part;
-    }
-  }
-}
-
 /** The scalars of the run whose state is `stateFile`, from `<state path without .json>/audit.jsonl`. */
 function readAudit(reader: SourceReader, stateFile: string): RunScalars {
   const file = `${stateFile.slice(0, -'.json'.length)}/audit.jsonl`;
@@ -57,15 +45,9 @@ function readAudit(reader: SourceReader, stateFile: string): RunScalars {
   // A FIFO, a device or a socket the reader named already (one warning for one cause).
   if (info && !info.isFile() && !specialKind(info)) reader.warn(`${file}: skipped, not a regular file`);
   if (info?.isFile()) {
-    for (const raw of auditLines(reader, file)) {
-      const line = pyStrip(raw);
-      if (!line.startsWith('{')) continue;
-      let record: unknown;
-      try {
-        record = JSON.parse(line);
-      } catch {
-        continue;
-      }
+    // The audit transcript's lines: split at \n, \r\n and a lone \r, at most MAX_AUDIT_LINES of them, stripped.
+    const lines = { lines: 'universal', maxLines: MAX_AUDIT_LINES, strip: true } as const;
+    for (const { value: record } of reader.jsonRecords(file, { ...lines, accept: (line) => line.startsWith('{') })) {
       if (!isRecord(record)) continue;
       if (record.type === 'system' && record.subtype === 'init') {
         for (const key of ['tools', 'skills'] as const) {

@@ -10,8 +10,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { compareCodePoints } from '../../core/native/python-values.js';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import type {
   ExportEnvironment,
@@ -19,12 +18,12 @@ import type {
   ParticipantExport,
   ParticipantHelp,
   SourceStatus,
-} from '../participant.js';
-import { addProjectHints } from '../project-hints.js';
-import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
-import { exportStamp } from '../stamp.js';
-import { posixName, pyFloatOf, utcDateOfEpoch } from '../values.js';
+} from '../kit/participant.js';
+import { addProjectHints } from '../kit/project-hints.js';
+import { assembleManifest, PRIVATE_TAGS, type Entity, type Session } from '../kit/manifest-shape.js';
+import { sinceRules } from '../kit/since.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
+import { posixName, pyFloatOf, utcDateOfEpoch } from '../kit/values.js';
 
 /** A conversation's state, parsed: a JSON object. */
 export type State = Readonly<Record<string, unknown>>;
@@ -210,7 +209,7 @@ function byDateThenId<Extra>(a: Conversation<Extra>, b: Conversation<Extra>): nu
   return compareCodePoints(b.date, a.date) || compareCodePoints(b.id, a.id);
 }
 
-function sessionOf<Extra>(surface: Surface<Extra>, conversation: Conversation<Extra>): SessionRow {
+function sessionOf<Extra>(surface: Surface<Extra>, conversation: Conversation<Extra>): Session {
   return {
     date: conversation.date,
     cwd: conversation.cwd || undefined,
@@ -220,9 +219,9 @@ function sessionOf<Extra>(surface: Surface<Extra>, conversation: Conversation<Ex
   };
 }
 
-function entitiesOf<Extra>(surface: Surface<Extra>, kept: readonly Conversation<Extra>[]): EntityRow[] {
+function entitiesOf<Extra>(surface: Surface<Extra>, kept: readonly Conversation<Extra>[]): Entity[] {
   const dates = kept.map((conversation) => conversation.date);
-  const entities: EntityRow[] = [
+  const entities: Entity[] = [
     {
       name: surface.entityName,
       type: 'agent-surface',
@@ -275,12 +274,9 @@ export function desktopSurfaceParticipant<Extra>(surface: Surface<Extra>): Parti
     const conversations = stateFiles(reader, store)
       .map((file) => readConversation(surface, reader, file))
       .filter((conversation): conversation is Conversation<Extra> => conversation !== undefined);
-    const since = environment.since;
-    const kept = conversations
-      .filter((conversation) => since === undefined || conversation.date === '' || conversation.date >= since)
-      .sort(byDateThenId);
-    const manifest: Record<string, unknown> = {
-      spec_version: '0.1',
+    const since = sinceRules(environment);
+    const kept = conversations.filter((conversation) => since.keepDayOrUndated(conversation.date)).sort(byDateThenId);
+    const manifest = assembleManifest({
       agent: {
         id: surface.agentId,
         type: 'code-assistant',
@@ -288,20 +284,21 @@ export function desktopSurfaceParticipant<Extra>(surface: Surface<Extra>): Parti
         spec_version_compat: '0.1',
         role_narrative: surface.roleNarrative,
       },
-      last_updated: exportStamp(environment.now),
+      now: environment.now,
       capabilities: [
         surface.tag,
         `mcp-tools:${largest(kept.map((conversation) => conversation.mcpTools))}`,
         ...surface.capabilities(kept),
       ],
-      recent_sessions: kept.map((conversation) => orderedSession(sessionOf(surface, conversation))),
-      known_entities: entitiesOf(surface, kept).map(orderedEntity),
-      visibility_policy: {
+      sessions: kept.map((conversation) => sessionOf(surface, conversation)),
+      entities: entitiesOf(surface, kept),
+      policy: {
         default: 'team',
         private_tags: [...PRIVATE_TAGS],
         team_tags: ['claude-desktop', surface.tag, 'agent-surface', 'workspace'],
       },
-    };
+      emptyLists: 'write',
+    });
     return { manifest, sources: statuses(store, true), warnings: reader.warnings };
   }
 

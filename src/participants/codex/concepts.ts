@@ -57,7 +57,7 @@ export function conceptsIn(texts: readonly string[]): string[] {
   const combined = texts.join('\n');
   const positions = KEYWORDS.map((keyword) => occurrences(combined, keyword));
   const hits = PATTERNS.map((entry) =>
-    positions[entry.keyword].some((at) =>
+    (positions[entry.keyword] ?? []).some((at) =>
       entry.leads.some((lead) => at >= lead && entry.exact.testAt(combined, at - lead)),
     ),
   );

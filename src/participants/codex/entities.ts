@@ -3,8 +3,9 @@
  * working directories and from names the memory repeats), thread and memory topics, fallback
  * concepts and preferences, merged by (type, lower-cased name), junk dropped, sorted.
  */
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import type { WrittenEntity, WrittenSession } from '../../core/store/model.js';
+import { PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import type { Entity as KitEntity, Session as KitSession } from '../kit/manifest-shape.js';
+import type { Since } from '../kit/since.js';
 import { conceptAliases, recoveredConcepts } from './concepts.js';
 import { isCalendarDate } from '../../core/native/python-dates.js';
 import type { MemoryData } from './memory.js';
@@ -21,8 +22,8 @@ import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
 import { codePointLength, compareCodePoints, dedupe, lowerKey, pyRegex, strip } from './text.js';
 
-/** An entity as this participant builds it: the L5 model's written entity, with the keys it always sets. */
-export type Entity = WrittenEntity & {
+/** An entity as this participant builds it: the kit's (core's written entity), with the keys it always sets. */
+export type Entity = KitEntity & {
   type: string;
   summary?: string;
   aliases: string[];
@@ -30,8 +31,8 @@ export type Entity = WrittenEntity & {
   visibility: 'team';
 };
 
-/** A session as this participant builds it: the L5 model's written session, with the keys it always sets. */
-export type Session = WrittenSession & {
+/** A session as this participant builds it: the kit's (core's written session), with the keys it always sets. */
+export type Session = KitSession & {
   cwd?: string;
   project_focus: string[];
   key_actions: string[];
@@ -46,7 +47,7 @@ export interface DeriveInput {
   readonly codexHome: string | undefined;
   readonly platform: NodeJS.Platform;
   /** `YYYY-MM-DD`: sessions before it are left out. */
-  readonly since: string | undefined;
+  readonly since: Since;
 }
 
 /** Entities keyed by (type, lower-cased name); a second one with the same key merges into the first. */
@@ -188,7 +189,7 @@ export function derive(input: DeriveInput): { sessions: Session[]; entities: Ent
   const sessions: Session[] = [];
   for (const record of records) {
     if (!isCalendarDate(record.date)) continue;
-    if (input.since !== undefined && compareCodePoints(record.date, input.since) < 0) continue;
+    if (!input.since.keepDay(record.date)) continue;
     const project = picker.pick(record.cwd, record.threadName, memory.threads.get(record.id));
     const inMemories = isMemoryCwd(record.cwd);
     const session: Session = {

@@ -4,7 +4,8 @@
  * manifest, at parity with the Python engine's codex adapter. docs/participants-codex.md has the
  * sources, rules and the differences from the engine.
  */
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { sinceRules } from '../kit/since.js';
 import { derive } from './entities.js';
 import { AGENT_ID, assembleManifest } from './manifest.js';
 import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';
@@ -12,7 +13,8 @@ import { discoverSources, locate, warnOnceInto } from './paths.js';
 import { collectSessionRecords, type SessionRecord } from './records.js';
 import { compareCodePoints } from './text.js';
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+const reason = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n', 1).join('');
 
 /** Runs one phase; an unexpected failure becomes a warning and the phase's empty result. */
 async function guarded<T>(what: string, warnings: string[], fallback: T, run: () => Promise<T>): Promise<T> {
@@ -56,7 +58,7 @@ async function exportCodex(environment: ExportEnvironment): Promise<ParticipantE
     home: where.home,
     codexHome: where.codexHome,
     platform: where.platform,
-    since: environment.since,
+    since: sinceRules(environment),
   });
   const manifest = assembleManifest({
     hostname: environment.hostname,

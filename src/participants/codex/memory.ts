@@ -174,10 +174,10 @@ function parseRawMemoryThreads(text: string): Map<string, Sections> {
     threads.set(current, existing);
   };
   for (const raw of splitLines(text)) {
-    const match = THREAD_HEADING.exec(strip(raw));
-    if (match) {
+    const heading = THREAD_HEADING.exec(strip(raw))?.[1];
+    if (heading !== undefined) {
       flush();
-      current = normalizeText(match[1]);
+      current = normalizeText(heading);
       lines = [];
     } else if (current) {
       lines.push(raw);

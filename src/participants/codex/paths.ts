@@ -9,7 +9,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ExportEnvironment, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, SourceStatus } from '../kit/participant.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
 import {
   confinedDirectory,
@@ -122,7 +122,7 @@ export async function walkFiles(
 export function compareParts(a: readonly string[], b: readonly string[]): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
-    const order = compareCodePoints(a[i], b[i]);
+    const order = compareCodePoints(a[i] ?? '', b[i] ?? '');
     if (order !== 0) return order;
   }
   return a.length - b.length;

@@ -52,7 +52,7 @@ function preferenceName(text: string): string {
   const arrow = lower.indexOf('->');
   let candidate = arrow === -1 ? lower : strip(lower.slice(arrow + 2));
   for (const phrase of LEADING_PHRASES) candidate = candidate.replace(phrase, '');
-  candidate = candidate.split(/[:.;]/)[0].replace(QUOTE_BETWEEN, ' ');
+  candidate = (candidate.split(/[:.;]/)[0] ?? '').replace(QUOTE_BETWEEN, ' ');
   const tokens = (candidate.match(NAME_TOKEN) ?? []).filter((token) => !GENERIC_WORDS.has(token));
   if (tokens.length === 0) return 'codex preference';
   let name = tokens.slice(0, 6).join(' ');

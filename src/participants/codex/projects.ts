@@ -90,7 +90,7 @@ export function bestDisplayName(identifier: string, phrases: readonly string[]):
   const ranked = [...counts.entries()].sort(
     ([a, x], [b, y]) => y - x || Number(isLower(a)) - Number(isLower(b)) || codePointLength(b) - codePointLength(a),
   );
-  return ranked[0][0];
+  return ranked[0]?.[0] ?? friendlyLabel(identifier);
 }
 
 const TOKEN = /[A-Za-z][A-Za-z0-9-]{2,}/g;
@@ -105,8 +105,9 @@ export function projectCandidates(memory: MemoryLists, home: string): string[] {
   };
   for (const keyword of memory.lists.keywords) {
     const tokens: string[] = keyword.match(TOKEN) ?? [];
-    if (tokens.length === 1) {
-      const candidate = stripChars(tokens[0], '-').toLowerCase();
+    const [only] = tokens;
+    if (only !== undefined && tokens.length === 1) {
+      const candidate = stripChars(only, '-').toLowerCase();
       if (!stop(candidate)) count(candidate);
       continue;
     }
@@ -117,8 +118,9 @@ export function projectCandidates(memory: MemoryLists, home: string): string[] {
   }
   for (const group of memory.lists.task_groups) {
     const tokens: string[] = group.match(TOKEN) ?? [];
-    if (tokens.length === 0) continue;
-    const lead = stripChars(tokens[0], '-');
+    const [first] = tokens;
+    if (first === undefined) continue;
+    const lead = stripChars(first, '-');
     const candidate = lead.toLowerCase();
     if (stop(candidate)) continue;
     if (!(tokens.length === 1 || group === group.toLowerCase() || hasUpper(lead))) continue;

@@ -5,7 +5,7 @@
  * one we know, gives a one-line warning and the index is used, as the engine falls back.
  */
 import path from 'node:path';
-import { openReadOnly, type Row } from '../sqlite.js';
+import { openReadOnly, type Row } from '../kit/sqlite.js';
 import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
@@ -53,12 +53,10 @@ const PARALLEL_READS = 8;
 /** `fn` over every item, `limit` at a time, results in item order. */
 async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  // One iterator the workers share: each takes the next item as it comes free.
+  const pending = items.entries();
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
+    for (const [index, item] of pending) results[index] = await fn(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
@@ -187,7 +185,7 @@ async function rolloutsById(where: CodexLocations, warn: Warn): Promise<Map<stri
       { sizes: false },
     );
     for (const file of files) {
-      const name = file.parts[file.parts.length - 1];
+      const name = file.parts.at(-1) ?? '';
       const core = name.slice('rollout-'.length, -'.jsonl'.length);
       const rollout = new Rollout(file.path);
       // `rollout-*-<id>`: any dash may be the one before the id.

@@ -6,6 +6,7 @@
  * head is scanned for concepts. A rollout can be 200 MB with 10 MB lines.
  */
 import { open } from 'node:fs/promises';
+import { jsonValueOf } from '../kit/line-streams.js';
 import { readHead } from './paths.js';
 import { codePointPrefix, dedupe, lowerKey, splitLines, strip } from './text.js';
 
@@ -38,13 +39,9 @@ interface Line {
 function parseRecord(line: string): JsonObject | undefined {
   const stripped = strip(line);
   if (!stripped) return undefined;
-  try {
-    const value: unknown = JSON.parse(stripped);
-    return isObject(value) ? value : undefined;
-  } catch {
-    // Malformed, or nested deeper than the parser's stack: skipped like any bad line.
-    return undefined;
-  }
+  // Malformed, or nested deeper than the parser's stack: skipped like any bad line.
+  const value = jsonValueOf(stripped);
+  return isObject(value) ? value : undefined;
 }
 
 async function* streamLines(file: string): AsyncGenerator<Line> {
@@ -78,7 +75,7 @@ async function* streamLines(file: string): AsyncGenerator<Line> {
           if (firstByte === -1) {
             let i = start;
             while (i < end && (chunk[i] === 0x20 || chunk[i] === 0x09 || chunk[i] === 0x0d)) i++;
-            if (i < end) firstByte = chunk[i];
+            if (i < end) firstByte = chunk[i] ?? -1;
           }
           pending += end - start;
           if (pending > MAX_LINE_BYTES) {
@@ -273,8 +270,8 @@ function filesInPatch(patch: string): string[] {
   for (const raw of splitLines(patch)) {
     const line = strip(raw);
     for (const pattern of [PATCH_FILE, PATCH_MOVE]) {
-      const match = pattern.exec(line);
-      if (match) files.push(strip(match[1]));
+      const file = pattern.exec(line)?.[1];
+      if (file !== undefined) files.push(strip(file));
     }
   }
   return dedupe(files, lowerKey);

@@ -4,7 +4,7 @@
  * with cursor and copilot-cli) with the bound the engine puts on that kind of text. The export
  * runner's redaction runs over the whole manifest afterwards; this is the engine's own pass.
  */
-import { scrubNativeText } from '../scrub.js';
+import { scrubNativeText } from '../kit/scrub.js';
 
 /** Bounds the engine puts on each kind of text. */
 export const LIMITS = {

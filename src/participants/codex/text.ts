@@ -5,58 +5,36 @@
  * and `islower()` follow Python. These helpers reproduce those meanings once, for every module.
  */
 
-/** Python's whitespace (`str.isspace`, and `\s` in a `str` pattern), as a character-class body. */
-const WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const WHITESPACE_CHAR = new RegExp(`^[${WHITESPACE}]$`, 'u');
+import { PY_WHITESPACE as WHITESPACE, pyStrip } from '../../core/native/python-text.js';
+
+// Python's whitespace, line breaks, code-point lengths, prefixes and order are core's
+// (core/native/python-text.ts), written once for the exporters and the turn compiler.
+export {
+  codePointLength,
+  codePointPrefix,
+  compareCodePoints,
+  pyLstrip as lstrip,
+  pyRstrip as rstrip,
+  pyStrip as strip,
+  pySplitLines as splitLines,
+} from '../../core/native/python-text.js';
+
 const WHITESPACE_RUN = new RegExp(`[${WHITESPACE}]+`, 'gu');
 /** `\s` for patterns built from Python source. */
 const S = `[${WHITESPACE}]`;
-
-function isSpace(char: string): boolean {
-  return WHITESPACE_CHAR.test(char);
-}
-
-/** `str.lstrip()`: a loop, not a regex, so a long run of blanks costs linear time. */
-export function lstrip(text: string): string {
-  let start = 0;
-  while (start < text.length && isSpace(text[start])) start++;
-  return start === 0 ? text : text.slice(start);
-}
-
-/** `str.rstrip()`. */
-export function rstrip(text: string): string {
-  let end = text.length;
-  while (end > 0 && isSpace(text[end - 1])) end--;
-  return end === text.length ? text : text.slice(0, end);
-}
-
-/** `str.strip()`. */
-export function strip(text: string): string {
-  return lstrip(rstrip(text));
-}
 
 /** `str.strip(chars)` for a set of plain characters. */
 export function stripChars(text: string, chars: string): string {
   let start = 0;
   let end = text.length;
-  while (start < end && chars.includes(text[start])) start++;
-  while (end > start && chars.includes(text[end - 1])) end--;
+  while (start < end && chars.includes(text.charAt(start))) start++;
+  while (end > start && chars.includes(text.charAt(end - 1))) end--;
   return text.slice(start, end);
 }
 
 /** The engine's `_normalize_text`: trimmed, every whitespace run one space. */
 export function normalizeText(text: string): string {
-  return strip(text).replace(WHITESPACE_RUN, ' ');
-}
-
-// eslint-disable-next-line no-control-regex -- the separators are line boundaries in Python
-const LINE_BREAK = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c\\x1d\\x1e\\x85\\u2028\\u2029]', 'u');
-
-/** `str.splitlines()`: every line boundary Python knows, no trailing empty line. */
-export function splitLines(text: string): string[] {
-  const lines = text.split(LINE_BREAK);
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  return pyStrip(text).replace(WHITESPACE_RUN, ' ');
 }
 
 /** A Python word character in a `str` pattern: a letter, a number or `_`. */
@@ -155,40 +133,6 @@ export class PyPattern {
 /** A literal for use inside a pattern (`re.escape`), valid in `u` mode. */
 export function escapeRegex(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
-/** Length in code points, as Python's `len`: the participants' one count (scrub.ts). */
-export { codePointLength } from '../scrub.js';
-
-/** The first `count` code points, as Python's `text[:count]`. */
-export function codePointPrefix(text: string, count: number): string {
-  if (count <= 0) return '';
-  if (text.length <= count) return text;
-  let taken = 0;
-  let i = 0;
-  while (i < text.length && taken < count) {
-    const unit = text.charCodeAt(i);
-    i += unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length ? 2 : 1;
-    taken++;
-  }
-  return text.slice(0, i);
-}
-
-/** Orders strings by code point, as Python compares `str` (JavaScript compares UTF-16 units). */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (an astral code point) sorts after every BMP unit from U+E000 up.
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 // Python's case properties: `Uppercase`/`Lowercase` (which include letter-like symbols such as

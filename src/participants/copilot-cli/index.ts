@@ -8,32 +8,30 @@
  */
 import path from 'node:path';
 import type { SqlValue } from 'sql.js';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { boundText, scrubNativeText } from '../scrub.js';
-import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../sqlite.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { boundText, scrubNativeText } from '../kit/scrub.js';
+import { ReadTimeout, type ReadOnlyDatabase, type Row } from '../kit/sqlite.js';
 import {
-  AGENT_KEYS,
-  ENTITY_KEYS,
+  assembleManifest,
   type Entity,
-  MANIFEST_KEYS,
-  POLICY_KEYS,
+  type Manifest,
+  type Policy,
   PRIVATE_TAGS,
-  SESSION_KEYS,
+  type Session,
   SPEC_VERSION,
   federationFilter,
-  isoSeconds,
-  shaped,
-} from '../manifest-shape.js';
+} from '../kit/manifest-shape.js';
 
 const AGENT_ID = 'copilot-cli';
 const ROLE_NARRATIVE =
   'GitHub Copilot in the terminal: multi-turn sessions that edit files, run shell commands and ' +
   'commit, with checkpoints along the way. Bourdon reads its local session store (SQLite) for ' +
   'recent sessions, the repositories they touched and the context it learned per repository.';
-const POLICY = {
+const POLICY: Policy = {
   default: 'team',
-  private_tags: [...PRIVATE_TAGS],
+  private_tags: PRIVATE_TAGS,
   team_tags: ['copilot-cli', 'copilot', 'terminal', 'workspace'],
 };
 const CAPABILITIES = [
@@ -111,7 +109,7 @@ function querier(db: ReadOnlyDatabase, file: string, warn: (message: string) => 
   };
 }
 
-function sessionOf(query: ReturnType<typeof querier>, raw: Row): Record<string, unknown> {
+function sessionOf(query: ReturnType<typeof querier>, raw: Row): Session {
   const id = raw.id ?? null;
   const files = query('session_files', 'SELECT file_path FROM session_files WHERE session_id = ? LIMIT 20', [id])
     .map((row) => row.file_path)
@@ -138,17 +136,14 @@ function sessionOf(query: ReturnType<typeof querier>, raw: Row): Record<string, 
     actions.push(boundText(`${text(ref.ref_type)}: ${text(ref.ref_value)}`, KEY_ACTION_LIMIT));
   }
   const created = present(raw.created_at) ? text(raw.created_at) : '';
-  return shaped(
-    {
-      date: [...created].slice(0, 10).join(''),
-      cwd: present(raw.cwd) ? text(raw.cwd) : undefined,
-      project_focus: present(raw.repository) ? [text(raw.repository)] : [],
-      key_actions: actions.slice(0, KEY_ACTIONS),
-      files_touched: files.slice(0, 20),
-      visibility: 'team',
-    },
-    SESSION_KEYS,
-  );
+  return {
+    date: [...created].slice(0, 10).join(''),
+    cwd: present(raw.cwd) ? text(raw.cwd) : undefined,
+    project_focus: present(raw.repository) ? [text(raw.repository)] : [],
+    key_actions: actions.slice(0, KEY_ACTIONS),
+    files_touched: files.slice(0, 20),
+    visibility: 'team',
+  };
 }
 
 /** Repositories in session order, then dynamic context items by use, skipping names already taken. */
@@ -182,26 +177,23 @@ function entitiesOf(rows: readonly Row[], contextItems: readonly Row[]): Entity[
   return [...entities.values()];
 }
 
-function manifestOf(environment: ExportEnvironment, body: Record<string, unknown>): Record<string, unknown> {
-  return shaped(
-    {
-      spec_version: SPEC_VERSION,
-      agent: shaped(
-        {
-          id: AGENT_ID,
-          type: 'code-assistant',
-          instance: environment.hostname || 'unknown',
-          spec_version_compat: `>=${SPEC_VERSION}`,
-          role_narrative: ROLE_NARRATIVE,
-        },
-        AGENT_KEYS,
-      ),
-      last_updated: isoSeconds(environment.now),
-      ...body,
-      visibility_policy: shaped(POLICY, POLICY_KEYS),
+/** The manifest: what was read (nothing when the store is missing), the agent and the policy. */
+function manifestOf(
+  environment: ExportEnvironment,
+  read: { capabilities?: readonly string[]; sessions?: readonly Session[]; entities?: readonly Entity[] },
+): Manifest {
+  return assembleManifest({
+    agent: {
+      id: AGENT_ID,
+      type: 'code-assistant',
+      instance: environment.hostname || 'unknown',
+      spec_version_compat: `>=${SPEC_VERSION}`,
+      role_narrative: ROLE_NARRATIVE,
     },
-    MANIFEST_KEYS,
-  );
+    now: environment.now,
+    ...read,
+    policy: POLICY,
+  });
 }
 
 function statuses(located: Located): SourceStatus[] {
@@ -227,7 +219,7 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
 
   let rows: Row[] = [];
   let contextItems: Row[] = [];
-  let sessions: Record<string, unknown>[] = [];
+  let sessions: Session[] = [];
   let db: ReadOnlyDatabase | null = null;
   try {
     db = await reader.openDatabase(file);
@@ -237,7 +229,8 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
   if (db) {
     try {
       const query = querier(db, file, (message) => reader.warn(message));
-      const since = environment.since ? [`${environment.since}T00:00:00+00:00`] : [];
+      const dayStart = sinceRules(environment).dayStart();
+      const since = dayStart === undefined ? [] : [dayStart];
       rows = query(
         'sessions',
         'SELECT id, cwd, repository, branch, summary, created_at, updated_at FROM sessions' +
@@ -255,11 +248,10 @@ async function exportCopilotCli(environment: ExportEnvironment): Promise<Partici
       db.close();
     }
   }
-  const entities = federationFilter(entitiesOf(rows, contextItems), POLICY.private_tags);
   const manifest = manifestOf(environment, {
     capabilities: CAPABILITIES,
-    recent_sessions: sessions,
-    known_entities: entities.map((entity) => shaped(entity, ENTITY_KEYS)),
+    sessions,
+    entities: federationFilter(entitiesOf(rows, contextItems), PRIVATE_TAGS),
   });
   return { manifest, sources: statuses(located), warnings: reader.warnings };
 }

@@ -7,13 +7,14 @@
  * never read.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import { slice } from '../markdown.js';
-import { PERSONAL_PRIVATE_TAGS, manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
+import { slice } from '../kit/markdown.js';
+import { assembleManifest, PRIVATE_TAGS, type Entity, type Policy, type Session } from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 
 const AGENT_ID = 'copilot-vscode';
 const ROLE_NARRATIVE =
@@ -29,9 +30,9 @@ const CAPABILITIES = [
   'memory-tool',
   'workspace-scoped',
 ];
-const POLICY = {
+const POLICY: Policy = {
   default: 'team',
-  private_tags: PERSONAL_PRIVATE_TAGS,
+  private_tags: PRIVATE_TAGS,
   team_tags: ['copilot-vscode', 'copilot', 'vscode', 'workspace'],
 };
 const CHAT_FOLDER = 'GitHub.copilot-chat';
@@ -115,15 +116,14 @@ function readTranscript(reader: SourceReader, file: string): Transcript | undefi
   };
   let lines = 0;
   const wrong = (what: string) => reader.warn(`${file}: ${what}; that line is skipped`);
-  for (const line of reader.strippedLines(file, TRANSCRIPT_LINES)) {
+  // Only the record types read are parsed: an assistant reply line is skipped as text.
+  const read = { lines: 'stripped', maxLines: TRANSCRIPT_LINES } as const;
+  for (const { value: record } of reader.jsonRecords(file, {
+    ...read,
+    accept: (line) => !line.startsWith('{') || READ_TYPE.test(line),
+  })) {
     lines += 1;
-    if (line === undefined || (line.startsWith('{') && !READ_TYPE.test(line))) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
+    if (record === undefined) continue;
     if (!isObject(record)) {
       wrong(`line ${lines} is JSON but not an object`);
       continue;
@@ -158,7 +158,7 @@ function readTranscript(reader: SourceReader, file: string): Transcript | undefi
   return lines === 0 ? undefined : transcript;
 }
 
-function sessionOf(transcript: Transcript): Record<string, unknown> {
+function sessionOf(transcript: Transcript): Session {
   const actions: string[] = [];
   if (transcript.firstMessage !== undefined) actions.push(scrubNativeText(transcript.firstMessage));
   if (transcript.turns > 0) actions.push(`turns: ${transcript.turns}`);
@@ -172,11 +172,7 @@ function sessionOf(transcript: Transcript): Record<string, unknown> {
  * extension; summary = its first three `- ` bullets (nested ones too), joined with `; `, scrubbed.
  * A blank note gives none.
  */
-function memoryEntity(
-  reader: SourceReader,
-  file: string,
-  parts: readonly string[],
-): Record<string, unknown> | undefined {
+function memoryEntity(reader: SourceReader, file: string, parts: readonly string[]): Entity | undefined {
   const bullets: string[] = [];
   let blank = true;
   for (const line of reader.strippedLines(file)) {
@@ -187,7 +183,7 @@ function memoryEntity(
     if (bullets.length === SUMMARY_BULLETS) break;
   }
   if (blank) return undefined;
-  const last = parts[parts.length - 1];
+  const last = parts.at(-1) ?? '';
   // Python's Path.suffix: the last `.part`, unless the name only starts with the dot (`.md`).
   const dot = last.lastIndexOf('.');
   const stem = dot > 0 ? last.slice(0, dot) : last;
@@ -201,7 +197,7 @@ function memoryEntity(
 }
 
 /** The slash commands that open transcripts (`/explain …`), the 10 most used, ties by first use. */
-function commandEntities(transcripts: readonly Transcript[]): Record<string, unknown>[] {
+function commandEntities(transcripts: readonly Transcript[]): Entity[] {
   const counts = new Map<string, number>();
   for (const transcript of transcripts) {
     const command = /^\/(\S+)/u.exec(slice(transcript.firstMessage ?? '', COMMAND_WINDOW))?.[1];
@@ -242,7 +238,7 @@ export async function exportCopilotVscode(
   const folders = chatFolders(reader, storage);
 
   const transcripts: Transcript[] = [];
-  const memories: Record<string, unknown>[] = [];
+  const memories: Entity[] = [];
   for (const folder of folders) {
     const dir = path.join(folder, 'transcripts');
     for (const name of reader.list(dir, { order: 'listing' })) {
@@ -258,10 +254,10 @@ export async function exportCopilotVscode(
   }
   // Newest start first, as text; the sort is stable, so ties keep listing order; undated ('') last.
   const sorted = [...transcripts].sort((a, b) => compareCodePoints(b.startTime, a.startTime));
-  const since = environment.since;
-  const sessions = sorted.map(sessionOf).filter((session) => !(since && session.date && session.date < since));
+  const since = sinceRules(environment);
+  const sessions = sorted.map(sessionOf).filter((session) => since.keepDayOrUndated(session.date));
 
-  const manifest = manifestOf({
+  const manifest = assembleManifest({
     agent: {
       id: AGENT_ID,
       type: 'code-assistant',

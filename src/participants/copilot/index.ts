@@ -6,12 +6,20 @@
  * session texts are not (the runner's last-line redaction still catches secret values in them).
  */
 import path from 'node:path';
-import { SourceReader } from '../source-reader.js';
+import { SourceReader } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { parseNote, isMapping, truthyText } from '../markdown.js';
-import { PERSONAL_PRIVATE_TAGS, federationFilter, manifestOf } from '../manifest-shape.js';
-import type { ExportEnvironment, Participant, ParticipantExport } from '../participant.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { parseNote, isMapping, truthyText } from '../kit/markdown.js';
+import {
+  assembleManifest,
+  federationFilter,
+  PRIVATE_TAGS,
+  type Entity,
+  type Policy,
+  type Session,
+} from '../kit/manifest-shape.js';
+import type { ExportEnvironment, Participant, ParticipantExport } from '../kit/participant.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import {
   entityName,
   memoryFile,
@@ -20,16 +28,16 @@ import {
   readConventionMemory,
   sessionDate,
   type FieldAt,
-} from '../convention-memory.js';
+} from '../kit/convention-memory.js';
 
 const AGENT_ID = 'copilot';
 const ROLE_NARRATIVE =
   'GitHub Copilot in the editor: inline completion, chat and pull-request review. Bourdon reads ' +
   'the convention memory file it is asked to keep, so what it learns outlasts a session.';
 const CAPABILITIES = ['inline-completion', 'chat', 'pr-review', 'convention-memory'];
-const POLICY = {
+const POLICY: Policy = {
   default: 'team',
-  private_tags: PERSONAL_PRIVATE_TAGS,
+  private_tags: PRIVATE_TAGS,
   team_tags: ['copilot-memory', 'workspace', 'copilot'],
 };
 
@@ -52,7 +60,7 @@ function stringItems(value: unknown, at: FieldAt): string[] {
   return pyItems(value, at).filter((item): item is string => typeof item === 'string' && pyStrip(item) !== '');
 }
 
-function entityOf(item: unknown, index: number, at: (field: string) => FieldAt): Record<string, unknown> | undefined {
+function entityOf(item: unknown, index: number, at: (field: string) => FieldAt): Entity | undefined {
   const name = entityName(item);
   if (name === undefined || !isMapping(item)) return undefined;
   return {
@@ -67,7 +75,7 @@ function entityOf(item: unknown, index: number, at: (field: string) => FieldAt):
   };
 }
 
-function sessionOf(item: unknown, index: number, at: (field: string) => FieldAt): Record<string, unknown> | undefined {
+function sessionOf(item: unknown, index: number, at: (field: string) => FieldAt): Session | undefined {
   const date = sessionDate(item);
   if (date === undefined || !isMapping(item)) return undefined;
   const list = (field: string) => stringItems(item[field], at(`sessions[${index}].${field}`));
@@ -85,21 +93,21 @@ async function exportCopilot(environment: ExportEnvironment): Promise<Participan
   const file = memoryPath(environment);
   const meta = readConventionMemory(files, file, frontMatter);
   const at = (field: string): FieldAt => ({ reader: files, file, field });
-  const entities: Record<string, unknown>[] = [];
-  const sessions: Record<string, unknown>[] = [];
+  const entities: Entity[] = [];
+  const sessions: Session[] = [];
   if (meta) {
     pyItems(meta.entities, at('entities')).forEach((item, index) => {
       const entity = entityOf(item, index, at);
       if (entity) entities.push(entity);
     });
-    const since = environment.since;
+    const since = sinceRules(environment);
     pyItems(meta.sessions, at('sessions')).forEach((item, index) => {
       const session = sessionOf(item, index, at);
       // The 10-character date compared as text: `2026-4-2` and `April 20` are kept.
-      if (session && !(since && String(session.date) < since)) sessions.push(session);
+      if (session && since.keepDay(String(session.date))) sessions.push(session);
     });
   }
-  const manifest = manifestOf({
+  const manifest = assembleManifest({
     agent: {
       id: AGENT_ID,
       type: 'code-assistant',
@@ -110,7 +118,7 @@ async function exportCopilot(environment: ExportEnvironment): Promise<Participan
     now: environment.now,
     capabilities: CAPABILITIES,
     sessions,
-    entities: federationFilter(entities, POLICY.private_tags),
+    entities: federationFilter(entities, PRIVATE_TAGS),
     policy: POLICY,
   });
   return { manifest, sources: [memoryStatus(file, files)], warnings: files.warnings };

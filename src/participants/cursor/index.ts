@@ -7,22 +7,13 @@
  * reported and the others still export.
  */
 import path from 'node:path';
-import { SourceReader, modifiedAt } from '../source-reader.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import type { ReadOnlyDatabase } from '../sqlite.js';
-import {
-  AGENT_KEYS,
-  ENTITY_KEYS,
-  type Entity,
-  MANIFEST_KEYS,
-  POLICY_KEYS,
-  SESSION_KEYS,
-  SPEC_VERSION,
-  federationFilter,
-  isoSeconds,
-  shaped,
-  utcDate,
-} from '../manifest-shape.js';
+import { SourceReader, modifiedAt } from '../kit/source-reader.js';
+import { sinceRules } from '../kit/since.js';
+import { jsonValueOf } from '../kit/line-streams.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import type { ReadOnlyDatabase } from '../kit/sqlite.js';
+import { assembleManifest, type Entity, type Policy, SPEC_VERSION, federationFilter } from '../kit/manifest-shape.js';
+import { exportDay } from '../kit/stamp.js';
 import { type CursorSession, inferEntities, rowToSession, sortSessions } from './records.js';
 import { shortIndexEntities } from './short-index.js';
 
@@ -30,7 +21,8 @@ const AGENT_ID = 'cursor';
 const ROLE_NARRATIVE =
   'AI-first code editor. Bourdon reads its local composer and chat state (SQLite) for recent ' +
   'sessions and the workspaces they ran in, plus the topics kept in its memory index.';
-const POLICY = {
+/** Cursor's own private tags (not the kit's PRIVATE_TAGS), as its engine exporter names them. */
+const POLICY: Policy & { private_tags: readonly string[] } = {
   default: 'team',
   private_tags: ['personal', 'credential', 'secret'],
   team_tags: ['cursor', 'workspace', 'sqlite'],
@@ -92,11 +84,7 @@ function rowValue(value: unknown): unknown {
       .toString('utf8')
       .replace(/^\uFEFF/, '');
   else return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  return jsonValueOf(text);
 }
 
 /** Sessions from one database; a database that cannot be read adds a warning instead. */
@@ -175,7 +163,7 @@ async function sources(environment: ExportEnvironment): Promise<SourceStatus[]> 
 async function exportCursor(environment: ExportEnvironment): Promise<ParticipantExport> {
   const located = locate(environment);
   const { dataDir, reader } = located;
-  const today = utcDate(environment.now);
+  const today = exportDay(environment.now);
   const read: CursorSession[] = [];
   if (dataDir) {
     for (const db of stateDatabases(reader, dataDir)) read.push(...(await readDatabase(reader, db, today)));
@@ -189,33 +177,21 @@ async function exportCursor(environment: ExportEnvironment): Promise<Participant
     seen.add(key);
     entities.push(entity);
   }
-  const since = environment.since;
-  const sessions = sortSessions(read).filter((session) => !since || session.date >= since);
-  const manifest = shaped(
-    {
-      spec_version: SPEC_VERSION,
-      agent: shaped(
-        { id: AGENT_ID, type: 'code-assistant', spec_version_compat: SPEC_VERSION, role_narrative: ROLE_NARRATIVE },
-        AGENT_KEYS,
-      ),
-      last_updated: isoSeconds(environment.now),
-      capabilities: CAPABILITIES,
-      recent_sessions: sessions.map((session) =>
-        shaped(
-          {
-            date: session.date,
-            cwd: session.cwd || undefined,
-            key_actions: [session.action],
-            files_touched: session.files,
-          },
-          SESSION_KEYS,
-        ),
-      ),
-      known_entities: federationFilter(entities, POLICY.private_tags).map((entity) => shaped(entity, ENTITY_KEYS)),
-      visibility_policy: shaped(POLICY, POLICY_KEYS),
-    },
-    MANIFEST_KEYS,
-  );
+  const since = sinceRules(environment);
+  const sessions = sortSessions(read).filter((session) => since.keepDay(session.date));
+  const manifest = assembleManifest({
+    agent: { id: AGENT_ID, type: 'code-assistant', spec_version_compat: SPEC_VERSION, role_narrative: ROLE_NARRATIVE },
+    now: environment.now,
+    capabilities: CAPABILITIES,
+    sessions: sessions.map((session) => ({
+      date: session.date,
+      cwd: session.cwd || undefined,
+      key_actions: [session.action],
+      files_touched: session.files,
+    })),
+    entities: federationFilter(entities, POLICY.private_tags),
+    policy: POLICY,
+  });
   return { manifest, sources: statuses(located), warnings: reader.warnings };
 }
 

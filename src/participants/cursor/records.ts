@@ -3,12 +3,12 @@
  * workspace folder and one topic per word that recurs across sessions. Pure functions over
  * already-decoded JSON values; reading the databases is the participant's job.
  */
-import { pySplit, pyStrip, scrubNativeText } from '../scrub.js';
-import { type Entity } from '../manifest-shape.js';
+import { pySplit, pyStrip, scrubNativeText } from '../kit/scrub.js';
+import { type Entity } from '../kit/manifest-shape.js';
 import { compareCodePoints } from '../../core/native/python-values.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import { isoCalendarDate } from '../../core/native/python-dates.js';
-import { posixName, utcDateOfEpoch } from '../values.js';
+import { posixName, utcDateOfEpoch } from '../kit/values.js';
 
 export interface CursorSession {
   readonly date: string;

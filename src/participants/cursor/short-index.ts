@@ -2,9 +2,10 @@
  * Cursor's curated memory index (`memory/short-index.json`): topic entities a user or a rule
  * file keeps by hand, each with its own access level.
  */
-import { type Entity } from '../manifest-shape.js';
+import { parseJsonText } from '../kit/line-streams.js';
+import { type Entity } from '../kit/manifest-shape.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { pyStrip } from '../scrub.js';
+import { pyStrip } from '../kit/scrub.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ function stringList(value: unknown): string[] {
  * Throws on text that is not JSON; any other shape yields nothing.
  */
 export function shortIndexEntities(text: string): Entity[] {
-  const payload: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
+  const payload = parseJsonText(text.replace(/^\uFEFF/, ''));
   if (!isObject(payload) || !Array.isArray(payload.entries)) return [];
   const byKey = new Map<string, JsonObject>();
   for (const entry of payload.entries) {

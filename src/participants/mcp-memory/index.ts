@@ -6,12 +6,11 @@
  * have no place in an L5 manifest and are not exported. Beyond the engine, which reads only
  * `~/claude-memory/memory.jsonl` inside claude-code; docs/participants.md.
  */
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
-import { modifiedAt, SourceReader } from '../source-reader.js';
-import { readGraph } from '../knowledge-graph.js';
-import { PRIVATE_TAGS } from '../manifest-shape.js';
-import { mergeEntities, orderedEntity } from '../rows.js';
-import { exportStamp } from '../stamp.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
+import { modifiedAt, SourceReader } from '../kit/source-reader.js';
+import { readGraph } from '../kit/knowledge-graph.js';
+import { assembleManifest, PRIVATE_TAGS } from '../kit/manifest-shape.js';
+import { mergeEntities } from '../kit/rows.js';
 import { memoryFileCandidates } from './locate.js';
 
 const MCP_MEMORY_ID = 'mcp-memory';
@@ -60,8 +59,7 @@ export const mcpMemoryParticipant: Participant = {
     const files = sources.filter((source) => source.found).map((source) => source.path);
     if (files.length === 0) return { manifest: undefined, sources, warnings: reader.warnings };
     const entities = mergeEntities(files.map((file) => readGraph(reader, file)));
-    const manifest: Record<string, unknown> = {
-      spec_version: '0.1',
+    const manifest = assembleManifest({
       agent: {
         id: MCP_MEMORY_ID,
         type: 'note-capture',
@@ -69,11 +67,12 @@ export const mcpMemoryParticipant: Participant = {
         spec_version_compat: '>=0.1',
         role_narrative: ROLE_NARRATIVE,
       },
-      last_updated: exportStamp(environment.now),
+      now: environment.now,
       capabilities: ['knowledge_graph'],
-      known_entities: entities.map(orderedEntity),
-      visibility_policy: { default: 'public', private_tags: [...PRIVATE_TAGS] },
-    };
+      entities,
+      policy: { default: 'public', private_tags: [...PRIVATE_TAGS] },
+      emptyLists: 'write',
+    });
     return { manifest, sources, warnings: reader.warnings };
   },
 };

@@ -8,9 +8,10 @@
  * `./.cursor/mcp.json`), VS Code (`./.vscode/mcp.json`, the user's `mcp.json`), Windsurf, and
  * Codex (`~/.codex/config.toml`).
  */
+import { jsonValueOf } from '../kit/line-streams.js';
 import path from 'node:path';
-import type { ExportEnvironment } from '../participant.js';
-import type { SourceReader } from '../source-reader.js';
+import type { ExportEnvironment } from '../kit/participant.js';
+import type { SourceReader } from '../kit/source-reader.js';
 
 /** The server's package, as a host config names it in `args` (or its bin in `command`). */
 const SERVER_PACKAGE = /@modelcontextprotocol\/server-memory|(?:^|[/\\])mcp-server-memory(?:\.cmd)?$/;
@@ -83,12 +84,7 @@ function serverTables(config: Json): Json[] {
 function fromJsonConfig(reader: SourceReader, file: string): (string | null)[] {
   const text = reader.readText(file);
   if (text === null) return [];
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    return [];
-  }
+  const config = jsonValueOf(text);
   if (!isJson(config)) return [];
   const found: (string | null)[] = [];
   for (const table of serverTables(config)) {
@@ -110,13 +106,14 @@ function fromCodexToml(reader: SourceReader, file: string): (string | null)[] {
   const sections = text.split(/^(?=\[)/m);
   const byServer = new Map<string, string>();
   for (const section of sections) {
-    const header = /^\[mcp_servers\.("?)([^\]".]+)\1(\.env)?\]/.exec(section);
-    if (header) byServer.set(header[2], (byServer.get(header[2]) ?? '') + section);
+    const server = /^\[mcp_servers\.("?)([^\]".]+)\1(\.env)?\]/.exec(section)?.[2];
+    if (server !== undefined) byServer.set(server, (byServer.get(server) ?? '') + section);
   }
   for (const body of byServer.values()) {
     if (!/@modelcontextprotocol\/server-memory|mcp-server-memory/.test(body)) continue;
     const value = /MEMORY_FILE_PATH\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(body);
-    found.push(value ? (value[1] ?? value[2]).replace(/\\(.)/g, '$1') : null);
+    const written = value ? (value[1] ?? value[2]) : undefined;
+    found.push(written === undefined ? null : written.replace(/\\(.)/g, '$1'));
   }
   return found;
 }

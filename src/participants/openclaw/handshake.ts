@@ -5,8 +5,8 @@
  */
 import { truthy } from '../../core/python-str.js';
 import { redactSecrets } from '../../core/trust/redaction.js';
-import { PyFloat } from '../python-json.js';
-import { boundText, pyStrip } from '../scrub.js';
+import { PyFloat } from '../kit/python-json.js';
+import { boundText, pyStrip } from '../kit/scrub.js';
 
 /** The first OpenClaw version this export reads (the engine's: 2026.1.29). */
 export const MIN_VERSION: readonly number[] = [2026, 1, 29];
@@ -51,7 +51,10 @@ export function versionNumbers(version: string): number[] {
 
 /** Python's tuple order: element by element, a shorter prefix first. */
 export function compareVersions(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x = 0, y = 0] = [a[i], b[i]];
+    if (x !== y) return x < y ? -1 : 1;
+  }
   return a.length - b.length;
 }
 

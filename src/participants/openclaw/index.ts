@@ -9,12 +9,12 @@
  */
 import { BourdonError, type ErrorCode } from '../../core/errors.js';
 import { plural } from '../../core/store/words.js';
-import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../participant.js';
+import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } from '../kit/participant.js';
 import { pyStr, truthy } from '../../core/python-str.js';
-import { isoInstant } from '../../core/native/python-dates.js';
-import { orderedEntity, orderedSession, type EntityRow, type SessionRow } from '../rows.js';
-import { NestedTooDeep, parsePythonJson, PyFloat } from '../python-json.js';
-import { pyStrip, scrubNativeText } from '../scrub.js';
+import { assembleManifest, type Entity, type Session } from '../kit/manifest-shape.js';
+import { sinceRules, type Since } from '../kit/since.js';
+import { NestedTooDeep, parsePythonJson, PyFloat } from '../kit/python-json.js';
+import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import { handshakeProblem } from './handshake.js';
 import { InstanceClient, InstanceUnreachable } from './http.js';
 import { INSECURE_VARIABLE, instanceSettings, shownUrl, tokenOf, type InstanceSettings } from './settings.js';
@@ -180,8 +180,8 @@ function scrubbedItems(value: unknown, count: number, what: string, warnings: st
   return items.map((item) => scrubNativeText(pyStr(item)));
 }
 
-function entitiesOf(items: readonly Item[], warnings: string[]): EntityRow[] {
-  const entities: EntityRow[] = [];
+function entitiesOf(items: readonly Item[], warnings: string[]): Entity[] {
+  const entities: Entity[] = [];
   // A nameless memory still uses up one of the hundred, as in the engine.
   for (const item of items.slice(0, MAX_MEMORIES)) {
     const named = firstTruthy(item, ['name', 'title']);
@@ -197,25 +197,15 @@ function entitiesOf(items: readonly Item[], warnings: string[]): EntityRow[] {
   return entities;
 }
 
-/** The instant sessions are cut at: `--since` as the instant it names (no offset: UTC). */
-function cutoffOf(environment: ExportEnvironment): number | undefined {
-  if (environment.sinceText !== undefined) {
-    const at = isoInstant(environment.sinceText);
-    if (at !== undefined) return at;
-  }
-  return environment.since === undefined ? undefined : Date.parse(`${environment.since}T00:00:00Z`);
-}
-
-function sessionsOf(items: readonly Item[], cutoff: number | undefined, warnings: string[]): SessionRow[] {
-  const sessions: SessionRow[] = [];
+function sessionsOf(items: readonly Item[], since: Since, warnings: string[]): Session[] {
+  const sessions: Session[] = [];
   for (const item of items) {
     if (sessions.length >= MAX_SESSIONS) break;
     const dated = firstTruthy(item, ['updated_at', 'started_at', 'date']);
     const date = dated === undefined ? '' : pyStrip(pyStr(dated));
     if (!date) continue;
     // A date that does not parse is kept: only a known instant before the cutoff drops a session.
-    const at = cutoff === undefined ? undefined : isoInstant(date);
-    if (at !== undefined && cutoff !== undefined && at < cutoff) continue;
+    if (!since.keepInstant(date)) continue;
     const titled = firstTruthy(item, ['title', 'summary']);
     const action = titled === undefined ? '' : scrubNativeText(pyStr(titled));
     sessions.push({
@@ -234,20 +224,21 @@ async function exportOpenclaw(environment: ExportEnvironment): Promise<Participa
   const warnings: string[] = [];
   const sessions = sessionsOf(
     await listed(client, '/api/sessions', 'sessions', warnings),
-    cutoffOf(environment),
+    sinceRules(environment),
     warnings,
   );
   const entities = entitiesOf(await listed(client, '/api/memories', 'memories', warnings), warnings);
-  const manifest = {
-    spec_version: '0.1',
+  const manifest = assembleManifest({
     agent: { id: OPENCLAW_ID, type: 'other', instance: settings.url, role_narrative: ROLE_NARRATIVE },
+    now: environment.now,
     // The engine stamps this participant with `Z`, not `+00:00`.
-    last_updated: environment.now.toISOString().slice(0, 19) + 'Z',
+    zone: 'Z',
     capabilities: [`openclaw ${version}`],
-    recent_sessions: sessions.map(orderedSession),
-    known_entities: entities.map(orderedEntity),
-    visibility_policy: { default: 'team' },
-  };
+    sessions,
+    entities,
+    policy: { default: 'team' },
+    emptyLists: 'write',
+  });
   return {
     manifest,
     sources: [{ name: 'instance', path: settings.url, found: true }],

@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { UsageError } from '../../core/errors.js';
-import type { ExportEnvironment } from '../participant.js';
+import type { ExportEnvironment } from '../kit/participant.js';
 import type { InstanceClientOptions } from './http.js';
 
 type Env = ExportEnvironment['env'];

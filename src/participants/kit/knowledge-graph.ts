@@ -4,9 +4,11 @@
  * rules: person types and any observation that looks like a credential make an entity private.
  * Shared by the claude-code participant (`~/claude-memory/memory.jsonl`) and mcp-memory.
  */
+import { jsonValueOf } from './line-streams.js';
 import type { SourceReader } from './source-reader.js';
 import { cut } from './markdown.js';
-import { isPersonType, type EntityRow } from './rows.js';
+import type { Entity } from './manifest-shape.js';
+import { isPersonType } from './rows.js';
 
 /** What replaces an observation that looks like a credential, in the engine's words. */
 const GRAPH_REDACTED = '[redacted -- contains credential-like content]';
@@ -31,15 +33,13 @@ function entityType(value: unknown): string | undefined {
 }
 
 /** One graph line as an entity, or null when it is not an entity line with a non-empty name. */
-export function graphEntity(line: string): EntityRow | null {
-  if (!line.trim()) return null;
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) return null;
+export function graphEntity(line: string): Entity | null {
+  return line.trim() ? graphEntityOf(jsonValueOf(line)) : null;
+}
+
+/** One graph record (a line's JSON) as an entity, or null when it is not an entity with a non-empty name. */
+function graphEntityOf(record: unknown): Entity | null {
+  if (record === undefined || record === null || typeof record !== 'object' || Array.isArray(record)) return null;
   const fields = record as Record<string, unknown>;
   if (fields.type !== 'entity' || typeof fields.name !== 'string' || fields.name === '') return null;
   const name = fields.name;
@@ -51,7 +51,7 @@ export function graphEntity(line: string): EntityRow | null {
     parts.push(graphLooksLikeCredential(observation) ? GRAPH_REDACTED : observation);
   }
   const secret = observations.some((o) => typeof o === 'string' && graphLooksLikeCredential(o));
-  const entity: EntityRow = { name };
+  const entity: Entity = { name };
   if (type) entity.type = type;
   // Cut, then stripped, as the engine's graph reader does (blank observations leave no summary).
   const summary = cut(parts.join(' | '), SUMMARY_CHARS);
@@ -69,11 +69,11 @@ export function graphEntity(line: string): EntityRow | null {
 export const MAX_GRAPH_ENTITIES = 5_000;
 
 /** The entities of a graph file, in file order: the newest MAX_GRAPH_ENTITIES, the rest named in a warning. */
-export function readGraph(reader: SourceReader, file: string): EntityRow[] {
-  let entities: EntityRow[] = [];
+export function readGraph(reader: SourceReader, file: string): Entity[] {
+  let entities: Entity[] = [];
   let seen = 0;
-  for (const line of reader.jsonlLines(file)) {
-    const entity = graphEntity(line);
+  for (const { value } of reader.jsonRecords(file, { accept: (line) => line.trim() !== '' })) {
+    const entity = graphEntityOf(value);
     if (!entity) continue;
     seen += 1;
     entities.push(entity);

@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { compareCodePoints } from '../core/native/python-values.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
 import {
   confinedDatabaseFiles,
   confinedPath,
@@ -32,11 +32,20 @@ import {
   specialKind,
   warnIfSpecial,
   within,
-} from '../core/native/confined-reads.js';
-import { openReadOnly, type ReadOnlyDatabase } from '../core/native/sqlite.js';
-import { jsonlLines, strippedLines, type OpenSource } from './line-streams.js';
+} from '../../core/native/confined-reads.js';
+import { openReadOnly, type ReadOnlyDatabase } from '../../core/native/sqlite.js';
+import {
+  jsonlLines,
+  jsonValueOf,
+  strippedLines,
+  universalLines,
+  type JsonRecord,
+  type JsonRecordOptions,
+  type OpenSource,
+} from './line-streams.js';
+import { pyStrip } from './scrub.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
-import { errnoOf } from '../core/errors.js';
+import { errnoOf } from '../../core/errors.js';
 
 /** Largest part of a text file (Markdown, JSON) read; its first bytes hold what we export. */
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -204,7 +213,7 @@ export class SourceReader {
     }
     let start = 0;
     // A window that starts inside a character starts at its next one (at most 3 continuation bytes).
-    if (read.size > read.bytes.length) while (start < 3 && (read.bytes[start] & 0xc0) === 0x80) start += 1;
+    if (read.size > read.bytes.length) while (start < 3 && ((read.bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;
     try {
       return normaliseNewlines(
         new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(read.bytes.subarray(start)),
@@ -292,6 +301,29 @@ export class SourceReader {
     const root = this.rootFor(file);
     const files = root === null ? undefined : confinedDatabaseFiles(file, root, this.warn);
     return files ? openReadOnly(file, files) : null;
+  }
+
+  /**
+   * The records of a JSONL file, one per line, each parsed once here (no participant parses a
+   * line itself): `value` is the line's JSON, or undefined when the line is not JSON, is not
+   * accepted, or was too long to read (the caps of line-streams.ts apply, each with a warning).
+   * `line` counts from 1 every line read, parsed or not. Nothing when the file cannot be read.
+   */
+  *jsonRecords(file: string, options: JsonRecordOptions = {}): Generator<JsonRecord> {
+    const { maxLines = Number.POSITIVE_INFINITY, strip = false, accept } = options;
+    const lines =
+      options.lines === 'stripped'
+        ? this.strippedLines(file, maxLines)
+        : options.lines === 'universal'
+          ? universalLines(this.jsonlLines(file), maxLines)
+          : this.jsonlLines(file);
+    let line = 0;
+    for (const raw of lines) {
+      line += 1;
+      if (line > maxLines) return;
+      const text = raw === undefined ? undefined : strip ? pyStrip(raw) : raw;
+      yield { line, value: text === undefined || (accept && !accept(text)) ? undefined : jsonValueOf(text) };
+    }
   }
 
   /** The lines of a JSONL file, one at a time (line-streams.ts); nothing when it cannot be read. */

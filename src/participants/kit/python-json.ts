@@ -6,7 +6,7 @@
  * as bigint; core/python-str.ts's `pyStr` and `truthy` understand both. A text without any such
  * number is read by JSON.parse itself (the common case costs one scan).
  */
-import { PyFloat } from '../core/python-str.js';
+import { PyFloat } from '../../core/python-str.js';
 
 export { PyFloat };
 
@@ -37,7 +37,7 @@ function needsPythonReading(text: string): boolean {
       const number = NUMBER_TOKEN.exec(text);
       if (!number) at++;
       else {
-        if (number[2] !== undefined || number[3] !== undefined || number[1].length >= 16) return true;
+        if (number[2] !== undefined || number[3] !== undefined || (number[1] ?? '').length >= 16) return true;
         at = NUMBER_TOKEN.lastIndex;
       }
     } else at++;

@@ -3,4 +3,4 @@
  * core (`src/core/native/scrub.ts`) because the Codex turn compiler, an operation, cleans its
  * texts with it too; the exporters keep importing it from here.
  */
-export * from '../core/native/scrub.js';
+export * from '../../core/native/scrub.js';

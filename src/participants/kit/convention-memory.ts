@@ -9,12 +9,12 @@
 import path from 'node:path';
 import type { SourceReader } from './source-reader.js';
 import { modifiedAt } from './source-reader.js';
-import { YamlTimestamp } from '../core/store/yaml-timestamp.js';
-import { pyStr, truthy } from '../core/python-str.js';
+import { YamlTimestamp } from '../../core/store/yaml-timestamp.js';
+import { pyStr, truthy } from '../../core/python-str.js';
 import { isMapping, slice } from './markdown.js';
 import { pyStrip } from './scrub.js';
 import type { SourceStatus } from './participant.js';
-import { specialKind } from '../core/native/confined-reads.js';
+import { specialKind } from '../../core/native/confined-reads.js';
 
 /** The source's name in `--json` and doctor. */
 const SOURCE_NAME = 'memory_md';

@@ -149,3 +149,49 @@ export function* strippedLines({ fd, file, warn }: OpenSource, maxLines: number)
   const last = held[0];
   if (held.length > 0 && emitted < maxLines) yield last === undefined ? undefined : pyStrip(last);
 }
+
+/** How `jsonRecords` reads a file's lines. */
+export interface JsonRecordOptions {
+  /**
+   * `jsonl` (the default): split at `\n`, a `\r` before it cut. `universal`: split at `\n`,
+   * `\r\n` and a lone `\r`, as Python's text mode reads. `stripped`: `text.strip().splitlines()`.
+   */
+  readonly lines?: 'jsonl' | 'universal' | 'stripped';
+  /** Stop after this many lines. */
+  readonly maxLines?: number;
+  /** Python's `str.strip()` on each line before it is tested and parsed. */
+  readonly strip?: boolean;
+  /** Which lines are parsed at all: a cheap test on the text (`{`, the record types read). */
+  readonly accept?: (line: string) => boolean;
+}
+
+/** One line of a JSONL file: its number (from 1) and its JSON, undefined when it has none. */
+export interface JsonRecord {
+  readonly line: number;
+  readonly value: unknown;
+}
+
+/** A JSON text's value; throws, with JSON.parse's message, when it is not JSON. The one place participants parse JSON text. */
+export function parseJsonText(text: string): unknown {
+  return JSON.parse(text) as unknown;
+}
+
+/** The JSON value of one line (or a value a database holds), or undefined when it is not JSON. */
+export function jsonValueOf(line: string): unknown {
+  try {
+    return parseJsonText(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The parts of `\n`-split lines split again at a lone `\r` (Python's universal newlines), at most `maxLines`. */
+export function* universalLines(lines: Iterable<string>, maxLines: number): Generator<string> {
+  let count = 0;
+  for (const line of lines) {
+    for (const part of line.split('\r')) {
+      if (count++ >= maxLines) return;
+      yield part;
+    }
+  }
+}

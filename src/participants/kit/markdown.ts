@@ -3,8 +3,8 @@
  * first H1, the first paragraph (Python's str() and truthiness of frontmatter values are the
  * core root's python-str.ts; conformance/participants/README.md, "Frontmatter").
  */
-import { pyStr, truthy } from '../core/python-str.js';
-import { parseYaml11LikePyYaml } from '../core/store/yaml.js';
+import { pyStr, truthy } from '../../core/python-str.js';
+import { parseYaml11LikePyYaml } from '../../core/store/yaml.js';
 import { pyStrip } from './scrub.js';
 
 /** Frontmatter larger than this is not loaded: read as malformed (the whole text is the body). */
@@ -59,8 +59,8 @@ export function pySplitLines(text: string): string[] {
 
 /** The text of the first `# ` heading line, or null. */
 export function firstH1(body: string): string | null {
-  const match = /^#[ \t]+(\S.*)$/m.exec(body);
-  return match ? pyStrip(match[1]) : null;
+  const heading = /^#[ \t]+(\S.*)$/m.exec(body)?.[1];
+  return heading === undefined ? null : pyStrip(heading);
 }
 
 /** A title cut at the first run of `-`, `—`, `–` or `:` followed by a space ("Orchard -- x" → "Orchard"). */

@@ -3,6 +3,8 @@
  * given. A participant only reads its agent's files and returns a manifest; filtering at an
  * access level, redaction and writing into the library are the export runner's job, once for all.
  */
+import type { Manifest } from './manifest-shape.js';
+import type { Since } from './since.js';
 
 /** Where and when an export runs: everything a participant may read from its surroundings. */
 export interface ExportEnvironment {
@@ -16,12 +18,11 @@ export interface ExportEnvironment {
   readonly now: Date;
   /** This machine's name: BOURDON_LOCAL_NAME when set, else the OS hostname. */
   readonly hostname: string;
-  /** `--since`, as a calendar date `YYYY-MM-DD`, or undefined for no bound. */
-  readonly since?: string;
-  /** `--since` as given (trimmed), for a participant that compares instants rather than days (openclaw). */
-  readonly sinceText?: string;
-  /** The instant `--since` names (a date is its midnight UTC; a time without an offset is UTC). */
-  readonly sinceInstant?: Date;
+  /**
+   * `--since` (a relative form already the day it names), or undefined for no bound: one value,
+   * whose named rules (`keepDay`, `keepInstant`, …: since.ts) each participant cuts its rows with.
+   */
+  readonly since?: Since;
   /** The platform whose default paths apply (process.platform). */
   readonly platform: NodeJS.Platform;
 }
@@ -38,12 +39,12 @@ export interface SourceStatus {
   readonly problem?: string;
 }
 
-/** A manifest as plain data, in the engine's key order, before any access filter. */
+/** A manifest as plain data, as the runner filters and writes it (a participant returns a `Manifest`). */
 export type ManifestData = Record<string, unknown>;
 
 export interface ParticipantExport {
   /** undefined when the participant found nothing to export (no manifest is written). */
-  readonly manifest: ManifestData | undefined;
+  readonly manifest: Manifest | undefined;
   readonly sources: readonly SourceStatus[];
   /** One-line reasons for sources skipped or partly read; the export still succeeds. */
   readonly warnings: readonly string[];

@@ -1,31 +1,10 @@
 /**
- * The rows participants build (entities, sessions), the engine's merge of entity lists from
- * several sources, and the person types that make an entity private.
+ * The engine's merge of entity lists from several sources, and the person types that make an
+ * entity private (the rows themselves are manifest-shape.ts's `Entity` and `Session`).
  */
-import { compareCodePoints } from '../core/native/python-values.js';
-import { ENTITY_KEYS, SESSION_KEYS } from './manifest-shape.js';
+import { compareCodePoints } from '../../core/native/python-values.js';
+import type { Entity } from './manifest-shape.js';
 import { pyStrip } from './scrub.js';
-
-export interface EntityRow {
-  name: string;
-  type?: string;
-  aliases?: string[];
-  summary?: string;
-  last_touched?: string;
-  tags?: string[];
-  visibility?: string;
-  valid_from?: string;
-  valid_to?: string;
-}
-
-export interface SessionRow {
-  date: string;
-  cwd?: string;
-  project_focus?: string | string[];
-  key_actions?: string[];
-  files_touched?: string[];
-  visibility?: string;
-}
 
 /** Types that name a person: such an entity is private (README, "Auto-memory"). */
 const PERSON_TYPES = new Set(['person', 'user', 'individual', 'contact', 'family-member', 'family_member']);
@@ -35,13 +14,14 @@ export function isPersonType(type: string): boolean {
   return PERSON_TYPES.has(type.slice(type.lastIndexOf('/') + 1).toLowerCase());
 }
 
-const RESTRICTIVENESS: Record<string, number> = { public: 0, team: 1, private: 2 };
+type Visibility = Entity['visibility'];
+const RESTRICTIVENESS: Record<NonNullable<Visibility>, number> = { public: 0, team: 1, private: 2 };
 
 /** The more restrictive of two visibilities (a missing one counts as public). */
-function stricter(a: string | undefined, b: string | undefined): string | undefined {
+function stricter(a: Visibility, b: Visibility): Visibility {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  return (RESTRICTIVENESS[b] ?? 0) > (RESTRICTIVENESS[a] ?? 0) ? b : a;
+  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
 }
 
 /**
@@ -50,8 +30,8 @@ function stricter(a: string | undefined, b: string | undefined): string | undefi
  * type, replace the summary only when strictly longer, union tags (first-seen order) and keep
  * the more restrictive visibility. Sorted by lower-cased name.
  */
-export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityRow[] {
-  const byKey = new Map<string, EntityRow>();
+export function mergeEntities(lists: readonly (readonly Entity[])[]): Entity[] {
+  const byKey = new Map<string, Entity>();
   for (const list of lists) {
     for (const row of list) {
       const key = pyStrip(row.name).toLowerCase();
@@ -72,25 +52,4 @@ export function mergeEntities(lists: readonly (readonly EntityRow[])[]): EntityR
     }
   }
   return [...byKey.values()].sort((a, b) => compareCodePoints(a.name.toLowerCase(), b.name.toLowerCase()));
-}
-
-/** Entity keys in the engine's order, empty values left out. */
-export function orderedEntity(row: EntityRow): Record<string, unknown> {
-  return ordered(row, ENTITY_KEYS);
-}
-
-/** Session keys in the engine's order, empty values left out. */
-export function orderedSession(row: SessionRow): Record<string, unknown> {
-  return ordered(row, SESSION_KEYS);
-}
-
-function ordered(row: object, keys: readonly string[]): Record<string, unknown> {
-  const fields = row as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = fields[key];
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
-    out[key] = value;
-  }
-  return out;
 }

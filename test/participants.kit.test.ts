@@ -1,0 +1,179 @@
+/**
+ * The participant kit (src/participants/kit/README.md): every participant assembles its manifest
+ * and reads JSON through it, and its rules — the typed manifest, the `--since` rules, the stamp,
+ * Python's text order — behave as the participants relied on when each wrote its own.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers/fixtures.js';
+import { assembleManifest, type Entity, type Session } from '../src/participants/kit/manifest-shape.js';
+import { sinceOf, sinceRules } from '../src/participants/kit/since.js';
+import { lastUpdated } from '../src/participants/kit/stamp.js';
+import { compareCodePoints, pyStrip, pySplitLines } from '../src/core/native/python-text.js';
+
+const PARTICIPANTS = path.join(REPO_ROOT, 'src', 'participants');
+
+/** The source files of every participant folder (not the kit), with their text. */
+function participantFiles(): { file: string; text: string }[] {
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return walk(full);
+      return entry.name.endsWith('.ts') ? [full] : [];
+    });
+  return fs
+    .readdirSync(PARTICIPANTS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'kit')
+    .flatMap((entry) => walk(path.join(PARTICIPANTS, entry.name)))
+    .map((file) => ({ file: path.relative(REPO_ROOT, file), text: fs.readFileSync(file, 'utf8') }));
+}
+
+describe('the kit is the one way (src/participants/<participant>/)', () => {
+  const files = participantFiles();
+
+  it('finds every participant folder', () => {
+    expect(new Set(files.map(({ file }) => file.split(path.sep)[2])).size).toBeGreaterThanOrEqual(11);
+  });
+
+  it('no participant parses JSON by hand: lines and documents go through the kit (jsonRecords, jsonValueOf)', () => {
+    expect(files.filter(({ text }) => /\bJSON\.parse\s*\(/.test(text)).map(({ file }) => file)).toEqual([]);
+  });
+
+  it('no participant assembles a manifest by hand: no manifest key in an object literal, no key-ordering of its own', () => {
+    const manifestKey = /^\s*(?:spec_version|last_updated|recent_sessions|known_entities|visibility_policy)\s*:/m;
+    const byHand = files.filter(({ text }) => manifestKey.test(text) || /\bshaped\s*\(/.test(text));
+    expect(byHand.map(({ file }) => file)).toEqual([]);
+  });
+
+  it('every participant that returns a manifest builds it with assembleManifest', () => {
+    const builders = files.filter(({ text }) => /\bassembleManifest\s*\(/.test(text)).map(({ file }) => file);
+    for (const folder of [
+      'automations',
+      'cascade',
+      'claude-code',
+      'claude-desktop',
+      'codex',
+      'copilot',
+      'copilot-cli',
+      'copilot-vscode',
+      'cursor',
+      'mcp-memory',
+      'openclaw',
+    ])
+      expect(
+        builders.some((file) => file.split(path.sep)[2] === folder),
+        folder,
+      ).toBe(true);
+  });
+
+  it('no participant reads --since itself: each keeps rows by a named rule of the one Since value', () => {
+    const bySelf = files.filter(({ text }) => /environment\.since\b/.test(text));
+    expect(bySelf.map(({ file }) => file)).toEqual([]);
+  });
+});
+
+describe('assembleManifest', () => {
+  const agent = { id: 'a', type: 'other', role_narrative: 'r' } as const;
+  const now = new Date('2026-05-01T12:34:56.789Z');
+
+  it("writes the engine's key order whatever order the rows were built in, leaving out empty values", () => {
+    const entity: Entity = { visibility: 'team', tags: [], name: 'N', summary: 'S', type: undefined };
+    const session: Session = { files_touched: ['f'], date: '2026-04-01', cwd: undefined };
+    const manifest = assembleManifest({
+      agent: { role_narrative: 'r', type: 'other', id: 'a' },
+      now,
+      policy: { team_tags: ['t'], default: 'team' },
+      entities: [entity],
+      sessions: [session],
+      capabilities: [],
+    });
+    expect(JSON.stringify(manifest)).toBe(
+      JSON.stringify({
+        spec_version: '0.1',
+        agent: { id: 'a', type: 'other', role_narrative: 'r' },
+        last_updated: '2026-05-01T12:34:56+00:00',
+        recent_sessions: [{ date: '2026-04-01', files_touched: ['f'] }],
+        known_entities: [{ name: 'N', summary: 'S', visibility: 'team' }],
+        visibility_policy: { default: 'team', team_tags: ['t'] },
+      }),
+    );
+  });
+
+  it('writes a list that was read even when empty under emptyLists: write, and leaves out one not given', () => {
+    const manifest = assembleManifest({ agent, now, capabilities: ['x'], entities: [], emptyLists: 'write' });
+    expect(Object.keys(manifest)).toEqual(['spec_version', 'agent', 'last_updated', 'capabilities', 'known_entities']);
+    expect(manifest.known_entities).toEqual([]);
+  });
+
+  it('stamps with +00:00, or Z for the participant whose engine exporter does', () => {
+    expect(lastUpdated(now)).toBe('2026-05-01T12:34:56+00:00');
+    expect(lastUpdated(now, 'Z')).toBe('2026-05-01T12:34:56Z');
+    expect(assembleManifest({ agent, now, zone: 'Z' }).last_updated).toBe('2026-05-01T12:34:56Z');
+  });
+
+  it('a misspelt key does not compile', () => {
+    // @ts-expect-error -- `summery` is not an entity key
+    const entity: Entity = { name: 'x', summery: 'y' };
+    // @ts-expect-error -- `file_touched` is not a session key
+    const session: Session = { date: '2026-01-01', file_touched: [] };
+    expect([entity.name, session.date]).toEqual(['x', '2026-01-01']);
+  });
+});
+
+describe('the --since rules', () => {
+  it('keepDay drops rows before the day and undated ones; keepDayOrUndated keeps undated ones', () => {
+    const since = sinceOf('2026-04-10')!;
+    expect(['2026-04-09', '2026-04-10', '2026-04-10T00:00', '2027', ''].map((d) => since.keepDay(d))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(['2026-04-09', ''].map((d) => since.keepDayOrUndated(d))).toEqual([false, true]);
+  });
+
+  it("keepDayAtInstant compares the row's day at midnight UTC with the instant; a date that does not parse is kept", () => {
+    const noon = sinceOf('2026-04-10T12:00:00Z')!;
+    expect(['2026-04-10', '2026-04-11', 'week 15'].map((d) => noon.keepDayAtInstant(d))).toEqual([false, true, true]);
+  });
+
+  it("keepInstant compares the row's instant with the one --since names (a day: its midnight UTC)", () => {
+    const day = sinceOf('2026-04-10')!;
+    expect(['2026-04-09T23:59:59Z', '2026-04-10T00:00:00Z', 'soon'].map((d) => day.keepInstant(d))).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    const instant = sinceOf('2026-04-10T08:00:00+02:00')!;
+    expect(['2026-04-10T05:59:59Z', '2026-04-10T06:00:00Z'].map((d) => instant.keepInstant(d))).toEqual([false, true]);
+  });
+
+  it("dayStart is the day's midnight as a database writes it; without --since every rule keeps every row", () => {
+    expect(sinceOf('2026-04-10T08:00:00Z')?.dayStart()).toBe('2026-04-10T00:00:00+00:00');
+    const none = sinceRules({});
+    expect([none.keepDay(''), none.keepDayAtInstant('1999-01-01'), none.keepInstant('1999-01-01')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(none.dayStart()).toBeUndefined();
+  });
+});
+
+describe("Python's text semantics, once (core/native/python-text.ts)", () => {
+  it('orders by code point: an astral character after U+E000–U+FFFF, a lone surrogate as its own code point', () => {
+    const sorted = ['\u{1F600}', '\uFFFF', 'a', '\uE000', '\uD800'].sort(compareCodePoints);
+    expect(sorted).toEqual(['a', '\uD800', '\uE000', '\uFFFF', '\u{1F600}']);
+    expect(compareCodePoints('\u{1F600}', '\uD83Dx')).toBeGreaterThan(0);
+    expect(compareCodePoints('ab', 'abc')).toBeLessThan(0);
+    expect(compareCodePoints('same', 'same')).toBe(0);
+  });
+
+  it("strips Python's whitespace (U+001C–U+001F, U+0085, U+3000; not U+FEFF) and splits at its line breaks", () => {
+    expect(pyStrip('\u001c\u0085 x \u3000\u00a0')).toBe('x');
+    expect(pyStrip('\uFEFFx')).toBe('\uFEFFx');
+    expect(pySplitLines('a\r\nb\rc\u2028d\x1de\n')).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
