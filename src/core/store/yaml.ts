@@ -33,6 +33,7 @@ import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
 import { PyFloat, PyInt } from '../python-str.js';
+import { emitManifestYaml } from './yaml-emit.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 import { constructTimestamp, TIMESTAMP_IMPLICIT, YamlTimestamp } from './yaml-timestamp.js';
 import { exactInt, pyYamlBool, pyYamlFloat, pyYamlFloatText, pyYamlInt } from './yaml-numbers.js';
@@ -338,7 +339,33 @@ function numbersYaml11CanRead(tags: YamlTags): YamlTags {
   });
 }
 
+/**
+ * The schema's tests for a plain scalar that does not read as text (the writer quotes those):
+ * what yaml-emit.ts's NON_TEXT_TESTS copies (test/yaml-emit.property.test.ts compares them).
+ */
+export const packageNonTextTests = lazy(() => {
+  const { schema } = new (yamlPackage().Document)(null, { version: '1.1', customTags: numbersYaml11CanRead });
+  const tags = [...schema.tags, ...(schema.compat ?? [])] as YamlTag[];
+  return tags.flatMap((tag) =>
+    typeof tag === 'object' && tag.default && tag.tag !== 'tag:yaml.org,2002:str' && tag.test ? [tag.test] : [],
+  );
+});
+
+/**
+ * `value` as YAML 1.1 that PyYAML reads back as the same data: the manifest's subset written
+ * directly (yaml-emit.ts, the same bytes), anything else through the `yaml` package.
+ */
 export function stringifyYaml(value: unknown): string {
+  return stringifyYamlOwn(value) ?? stringifyYamlPackage(value);
+}
+
+/** `value` written by yaml-emit.ts, or undefined when it is outside the manifest's subset. */
+export function stringifyYamlOwn(value: unknown): string | undefined {
+  return emitManifestYaml(value);
+}
+
+/** `stringifyYaml` through the `yaml` package's document model: the reference yaml-emit.ts equals. */
+export function stringifyYamlPackage(value: unknown): string {
   const YAML = yamlPackage();
   const doc = new YAML.Document(value, { version: '1.1', customTags: numbersYaml11CanRead });
   YAML.visit(doc, {
