@@ -3,7 +3,9 @@
 // (every generated home of bench/participant-homes.js, fourteen participants' sources): the real
 // binary (run `npm run build` first), spawned with --json over a scratch library.
 //   1. idle: once the start-up exports are done and nothing has been said for 5 s, the CPU
-//      time it uses over --idle seconds (60), from /proc, as a share of one core; its RSS then.
+//      time it uses over --idle seconds (60), from /proc, as a share of one core, twice: the
+//      first window is the settling after the start, the second the watch at rest (the budget's);
+//      its RSS then. --rescan passes the watch's own flag.
 //   2. latency: a new entity written into one source (the Copilot memory file, 20 memories),
 //      until the event saying it was exported: median and worst of 20. (The export's own cost
 //      is in it: Cascade's 5,000 memories take some 5 s of CPU to export, whatever watches.)
@@ -26,6 +28,7 @@ import { countTree, makeWatchHome } from './watch-home.js';
 const flag = flagReader();
 const IDLE_S = Number(flag('--idle', '60'));
 const DEBOUNCE = flag('--debounce', '');
+const RESCAN = flag('--rescan', '');
 const asJson = process.argv.includes('--json');
 const TICKS = 100; // USER_HZ on Linux
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,6 +51,7 @@ const child = spawn(
     '--library',
     library,
     ...(DEBOUNCE ? ['--debounce', DEBOUNCE] : []),
+    ...(RESCAN ? ['--rescan', RESCAN] : []),
   ],
   {
     env: { PATH: process.env.PATH, HOME: home, BOURDON_HOME: path.join(scratch, 'bourdon-home'), NO_COLOR: '1' },
@@ -135,11 +139,18 @@ try {
   await waitFor((event) => event.event === 'caught up', 600_000, 'the start-up exports');
   while (Date.now() - lastEventAt < 5000) await sleep(500);
   const catchUp = events.filter((event) => ['exported', 'unchanged', 'failed', 'staged'].includes(event.event)).length;
-  const before = procStat(child.pid);
-  const t0 = performance.now();
-  await sleep(IDLE_S * 1000);
+  // Two windows one after the other: the first holds the settling after the start (V8's
+  // collector shrinking the heap the start-up left, the worker let go); the second is the watch
+  // at rest, which the budget is about. Both are printed.
+  const cpuOver = async () => {
+    const before = procStat(child.pid);
+    const t0 = performance.now();
+    await sleep(IDLE_S * 1000);
+    return (procStat(child.pid).cpu - before.cpu) / ((performance.now() - t0) / 1000);
+  };
+  const settlingCpu = await cpuOver();
+  const idleCpu = await cpuOver();
   const after = procStat(child.pid);
-  const idleCpu = (after.cpu - before.cpu) / ((performance.now() - t0) / 1000);
   const idleRss = after.rss;
   const idleWorkerRss = childrenRss(child.pid);
 
@@ -178,6 +189,7 @@ try {
     home: `${tree.files} files, ${tree.folders} folders`,
     ready_ms: Math.round(readyMs),
     catch_up_exports: catchUp,
+    settling_cpu_percent: Number((settlingCpu * 100).toFixed(3)),
     idle_cpu_percent: Number((idleCpu * 100).toFixed(3)),
     idle_rss_mb: Math.round(idleRss),
     idle_worker_rss_mb: Math.round(idleWorkerRss),
@@ -196,7 +208,10 @@ try {
     console.log(`home: ${result.home}; ready in ${result.ready_ms} ms; ${catchUp} start-up exports`);
     console.log(`load average at the end: ${result.load_average.join(', ')} (${os.cpus().length} CPUs)`);
     console.log(
-      `idle CPU over ${IDLE_S} s  ${result.idle_cpu_percent} % of a core  (≤ 1 %)  ${verdict(idleCpu <= 0.01)}`,
+      `CPU, first ${IDLE_S} s at rest  ${result.settling_cpu_percent} % of a core  (settling after the start)`,
+    );
+    console.log(
+      `idle CPU over the next ${IDLE_S} s  ${result.idle_cpu_percent} % of a core  (≤ 1 %)  ${verdict(idleCpu <= 0.01)}`,
     );
     const idleTotal = idleRss + idleWorkerRss;
     console.log(
