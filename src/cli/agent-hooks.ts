@@ -18,8 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { packageRoot } from '../core/admin/package-root.js';
-import { BourdonError, describeError, errnoOf, readFailureCode } from '../core/errors.js';
-import { writeFileDurably } from '../core/fs/atomic.js';
+import { BourdonError, describeError } from '../core/errors.js';
+import { readUserFile, writeUserFile } from '../core/fs/atomic.js';
 import { shellWord } from './output.js';
 
 export type AgentHookStatus = 'installed' | 'exists' | 'kept' | 'removed' | 'absent';
@@ -67,32 +67,12 @@ function isOurs(command: unknown, agent: string): boolean {
   return new RegExp(`\\bhook ${agent}\\b`).test(text) && /bourdon|run\.js/.test(text);
 }
 
-function readText(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return null;
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
-  }
-}
-
 /** Keeps a copy of `file` beside it before the first change Bourdon makes to it. */
 function backUp(file: string, text: string | null): string | undefined {
   if (text === null) return undefined;
   const backup = `${file}.bourdon-backup`;
   if (!fs.existsSync(backup)) fs.writeFileSync(backup, text, { mode: fs.statSync(file).mode & 0o777 });
   return backup;
-}
-
-function write(file: string, text: string): void {
-  let mode = 0o600;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    // a new file: private to the user
-  }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  writeFileDurably(file, text, mode);
 }
 
 // --- Codex ---------------------------------------------------------------------------------
@@ -109,7 +89,7 @@ function codexNotify(file: string, text: string): unknown {
 
 export function installCodexHook(libraryRoot: string, env: Env = process.env): AgentHookResult {
   const file = codexConfigPath(env);
-  const text = readText(file);
+  const text = readUserFile(file);
   const notify = text === null ? undefined : codexNotify(file, text);
   if (notify !== undefined) {
     if (isOurs(notify, 'codex')) return { agent: 'codex', path: file, status: 'exists' };
@@ -126,20 +106,20 @@ export function installCodexHook(libraryRoot: string, env: Env = process.env): A
   const next = `${TOML_MARK}\n${line}\n${text ? `\n${text}` : ''}`;
   codexNotify(file, next);
   const backup = backUp(file, text);
-  write(file, next);
+  writeUserFile(file, next);
   return { agent: 'codex', path: file, status: 'installed', backup };
 }
 
 export function removeCodexHook(env: Env = process.env): AgentHookResult {
   const file = codexConfigPath(env);
-  const text = readText(file);
+  const text = readUserFile(file);
   if (text === null || !isOurs(codexNotify(file, text), 'codex'))
     return { agent: 'codex', path: file, status: 'absent' };
   const lines = text.split('\n');
   const kept = lines.filter((line) => line !== TOML_MARK && !(/^\s*notify\s*=/.test(line) && isOurs(line, 'codex')));
   // The blank line installing put after ours goes with it.
   if (kept[0] === '' && lines[0] === TOML_MARK) kept.shift();
-  write(file, kept.join('\n'));
+  writeUserFile(file, kept.join('\n'));
   return { agent: 'codex', path: file, status: 'removed' };
 }
 
@@ -167,7 +147,7 @@ function readHooksJson(file: string, text: string | null): Json {
 
 export function installCursorHook(libraryRoot: string, env: Env = process.env): AgentHookResult {
   const file = cursorHooksPath(env);
-  const text = readText(file);
+  const text = readUserFile(file);
   const doc = readHooksJson(file, text);
   const hooks = doc.hooks as Json;
   const stop = (hooks.stop as unknown[] | undefined) ?? [];
@@ -175,13 +155,13 @@ export function installCursorHook(libraryRoot: string, env: Env = process.env): 
     return { agent: 'cursor', path: file, status: 'exists' };
   hooks.stop = [...stop, { command: agentHookArgv('cursor', libraryRoot).map(shellWord).join(' ') }];
   const backup = backUp(file, text);
-  write(file, JSON.stringify(doc, null, 2) + '\n');
+  writeUserFile(file, JSON.stringify(doc, null, 2) + '\n');
   return { agent: 'cursor', path: file, status: 'installed', backup };
 }
 
 export function removeCursorHook(env: Env = process.env): AgentHookResult {
   const file = cursorHooksPath(env);
-  const text = readText(file);
+  const text = readUserFile(file);
   if (text === null) return { agent: 'cursor', path: file, status: 'absent' };
   const doc = readHooksJson(file, text);
   const hooks = doc.hooks as Json;
@@ -190,7 +170,7 @@ export function removeCursorHook(env: Env = process.env): AgentHookResult {
   if (others.length === stop.length) return { agent: 'cursor', path: file, status: 'absent' };
   if (others.length) hooks.stop = others;
   else delete hooks.stop;
-  write(file, JSON.stringify(doc, null, 2) + '\n');
+  writeUserFile(file, JSON.stringify(doc, null, 2) + '\n');
   return { agent: 'cursor', path: file, status: 'removed' };
 }
 
@@ -198,8 +178,8 @@ export function removeCursorHook(env: Env = process.env): AgentHookResult {
 export function checkAgentHookFiles(agents: readonly ('codex' | 'cursor')[], env: Env = process.env): void {
   for (const agent of agents) {
     if (agent === 'codex') {
-      const text = readText(codexConfigPath(env));
+      const text = readUserFile(codexConfigPath(env));
       if (text !== null) codexNotify(codexConfigPath(env), text);
-    } else readHooksJson(cursorHooksPath(env), readText(cursorHooksPath(env)));
+    } else readHooksJson(cursorHooksPath(env), readUserFile(cursorHooksPath(env)));
   }
 }

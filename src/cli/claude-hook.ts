@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BourdonError, describeError, readFailureCode, errnoOf } from '../core/errors.js';
+import { BourdonError } from '../core/errors.js';
 import { packageRoot } from '../core/admin/package-root.js';
-import { writeFileDurably } from '../core/fs/atomic.js';
+import { readUserFile, writeUserFile } from '../core/fs/atomic.js';
 import { shellWord } from './output.js';
 
 export type HookStatus = 'installed' | 'exists' | 'removed' | 'absent';
@@ -47,14 +47,8 @@ function isOurs(command: unknown): boolean {
 }
 
 function readSettings(file: string): Json {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return {};
-    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
-  }
-  if (!text.trim()) return {};
+  const text = readUserFile(file);
+  if (text === null || !text.trim()) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -66,13 +60,7 @@ function readSettings(file: string): Json {
 }
 
 function writeSettings(file: string, settings: Json): void {
-  let mode = 0o600;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    // a new file: private to the user, as Claude Code's own
-  }
-  writeFileDurably(file, JSON.stringify(settings, null, 2) + '\n', mode);
+  writeUserFile(file, JSON.stringify(settings, null, 2) + '\n');
 }
 
 /** The SessionEnd groups, as a list (created when asked). */

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, describeError, errnoOf } from '../errors.js';
+import { BourdonError, describeError, errnoOf, readFailureCode } from '../errors.js';
 import { crypto } from '../store/hashing.js';
 
 interface ReplaceOptions {
@@ -122,6 +122,30 @@ export function writeFileDurably(target: string, data: string, mode = 0o644): vo
   } catch (error) {
     throw new BourdonError(`cannot write ${target}: ${describeError(error)}; the file is unchanged`, 'unavailable');
   }
+}
+
+/**
+ * A file of the user's own (an agent's settings or hooks file) as text; null when there is none.
+ * Any other failure is the command's error, with the system's reason.
+ */
+export function readUserFile(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return null;
+    throw new BourdonError(`cannot read ${file}: ${describeError(error)}`, readFailureCode(error));
+  }
+}
+
+/** A file of the user's own replaced durably, keeping its mode; a new one is private to the user. */
+export function writeUserFile(file: string, text: string): void {
+  let mode = 0o600;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    // a new file: private to the user, as the agents' own
+  }
+  writeFileDurably(file, text, mode);
 }
 
 /** fsync of a folder, so a rename in it survives a crash of the machine. */
