@@ -10,7 +10,7 @@ import { localDay } from '../../core/store/dates.js';
 import { failed } from '../../core/payload.js';
 import { foldKey } from '../../core/store/manifest.js';
 import { html, joined, when } from '../html.js';
-import { agentHref } from './agent.js';
+import { agentHref, noteText } from './agent.js';
 import { chart, type DayActivity } from './chart.js';
 import {
   agentIds,
@@ -105,13 +105,7 @@ export async function activityView(req: ViewRequest): Promise<View> {
                 html`<li class="note">
                   <span class="kind">note</span>
                   <strong><a href="${agentHref(n.agent, level)}">${n.agent}</a></strong>
-                  ${n.title ? html`<em>${n.title}:</em> ` : ''}${n.text}${
-                    n.tags.length || n.project_focus.length
-                      ? html` <span class="detail"
-                          >${joined([...n.tags, ...n.project_focus.map((p) => `@${p}`)])}</span
-                        >`
-                      : ''
-                  }
+                  ${noteText(n)}
                 </li>`,
             )}
           </ul>

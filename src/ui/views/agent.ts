@@ -13,7 +13,7 @@ import { failed } from '../../core/payload.js';
 import { canSee } from '../../core/trust/access.js';
 import { readNullable } from '../../core/trust/redaction.js';
 import type { AccessLevel } from '../../core/store/visibility.js';
-import { html, joined, query, when } from '../html.js';
+import { html, joined, query, when, type SafeHtml } from '../html.js';
 import { errorBox, levelParam, levelSelect, param, tableHead, type View, type ViewRequest } from './common.js';
 
 /** Entities one page shows (the rest are on the next pages). */
@@ -24,6 +24,19 @@ export const AGENT_RECENT_ROWS = 50;
 const ALL_DAYS = '1970-01-01';
 /** How much of an entity's summary the table shows (notes are cut as list_notes cuts them). */
 const SUMMARY_CHARS = 300;
+
+/** A note as the pages show it: its title, its text, then its tags and projects (`@project`). */
+export function noteText(note: {
+  title?: string | null;
+  text: string;
+  tags: readonly string[];
+  project_focus: readonly string[];
+}): SafeHtml {
+  const detail = [...note.tags, ...note.project_focus.map((p) => `@${p}`)];
+  return html`${note.title ? html`<em>${note.title}:</em> ` : ''}${note.text}${
+    detail.length ? html` <span class="detail">${joined(detail)}</span>` : ''
+  }`;
+}
 
 /** The page's link to one agent (agents list, search, activity). */
 export function agentHref(agent: string, level?: string): string {
@@ -143,19 +156,7 @@ export async function agentView(req: ViewRequest): Promise<View> {
         noteRows.length === 0
           ? html`<p>No notes at level ${level}.</p>`
           : html`<ul id="notes" class="timeline-list">
-              ${noteRows.map(
-                (n) =>
-                  html`<li class="note">
-                    ${when(n.date, req.now)}
-                    ${n.title ? html`<em>${n.title}:</em> ` : ''}${n.text}${
-                      n.tags.length || n.project_focus.length
-                        ? html` <span class="detail"
-                            >${joined([...n.tags, ...n.project_focus.map((p) => `@${p}`)])}</span
-                          >`
-                        : ''
-                    }
-                  </li>`,
-              )}
+              ${noteRows.map((n) => html`<li class="note">${when(n.date, req.now)} ${noteText(n)}</li>`)}
             </ul>`
       }
       ${
