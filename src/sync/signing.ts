@@ -11,7 +11,8 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sig
 import type { KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BourdonError, errnoOf } from '../core/errors.js';
+import { BourdonError } from '../core/errors.js';
+import { libraryRootFile } from './workspace.js';
 
 /** The file in the library root that holds its private key. */
 export const LIBRARY_KEY_FILE = '.bourdon-library-key';
@@ -52,38 +53,31 @@ export function keyOf(privateKey: KeyObject): LibraryKey {
  */
 export function libraryKey(library: string, create = true): LibraryKey | null {
   const file = path.join(library, LIBRARY_KEY_FILE);
-  const read = (): LibraryKey | null => {
-    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-    if (!stat) return null;
-    if (!stat.isFile() || stat.size > 4096)
-      throw new BourdonError(
-        `${file} is not the library's key file (a link or something else): remove it`,
-        'invalid_input',
-      );
-    if ((stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-    let privateKey: KeyObject | null;
-    try {
-      privateKey = createPrivateKey(fs.readFileSync(file, 'utf8'));
-    } catch {
-      privateKey = null;
-    }
-    if (!privateKey || privateKey.asymmetricKeyType !== 'ed25519')
-      throw new BourdonError(
-        `${file} holds no Ed25519 private key: remove it (a new key is made on the next push, and the other machines accept it with \`bourdon sync trust <this machine>\`)`,
-        'invalid_input',
-      );
-    return keyOf(privateKey);
-  };
-  const known = read();
-  if (known || !create) return known;
-  const { privateKey } = generateKeyPairSync('ed25519');
-  try {
-    fs.writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    // Made by another process just now: read it below.
-    if (errnoOf(error) !== 'EEXIST') throw error;
-  }
-  return read();
+  return libraryRootFile(file, {
+    what: 'key file',
+    maxBytes: 4096,
+    read: (text, stat) => {
+      if ((stat.mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+      let privateKey: KeyObject | null;
+      try {
+        privateKey = createPrivateKey(text);
+      } catch {
+        privateKey = null;
+      }
+      if (!privateKey || privateKey.asymmetricKeyType !== 'ed25519')
+        throw new BourdonError(
+          `${file} holds no Ed25519 private key: remove it (a new key is made on the next push, and the other machines accept it with \`bourdon sync trust <this machine>\`)`,
+          'invalid_input',
+        );
+      return keyOf(privateKey);
+    },
+    make: create
+      ? () => ({
+          text: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+          mode: 0o600,
+        })
+      : undefined,
+  });
 }
 
 /** A public key's fingerprint, as ssh prints one: `SHA256:` and the digest of the raw key in base64. */

@@ -105,28 +105,54 @@ const LIBRARY_ID_FILE = '.bourdon-library-id';
  */
 export function libraryId(library: string): string {
   const file = path.join(library, LIBRARY_ID_FILE);
-  const read = (): string | null => {
+  return libraryRootFile(file, {
+    what: 'id file',
+    maxBytes: 100,
+    read: (text) => {
+      const id = text.trim();
+      if (!/^[0-9a-f-]{36}$/.test(id))
+        throw new BourdonError(`${file} holds no valid library id: remove it`, 'invalid_input');
+      return id;
+    },
+    make: () => ({ text: `${randomUUID()}\n`, mode: 0o644 }),
+  })!;
+}
+
+/**
+ * A small file the library root keeps for sync (its id, its signing key): read, or made once
+ * (`make`). A link or anything but a regular file of at most `maxBytes` is refused, never read
+ * through; one made by another process at the same moment is read, not replaced. Null when
+ * there is none and nothing is to be made.
+ */
+export function libraryRootFile<T>(
+  file: string,
+  options: {
+    what: string;
+    maxBytes: number;
+    read: (text: string, stat: fs.Stats) => T;
+    make?: () => { text: string; mode: number };
+  },
+): T | null {
+  const read = (): T | null => {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (!stat) return null;
-    if (!stat.isFile() || stat.size > 100)
+    if (!stat.isFile() || stat.size > options.maxBytes)
       throw new BourdonError(
-        `${file} is not the library's id file (a link or something else): remove it`,
+        `${file} is not the library's ${options.what} (a link or something else): remove it`,
         'invalid_input',
       );
-    const id = fs.readFileSync(file, 'utf8').trim();
-    if (!/^[0-9a-f-]{36}$/.test(id))
-      throw new BourdonError(`${file} holds no valid library id: remove it`, 'invalid_input');
-    return id;
+    return options.read(fs.readFileSync(file, 'utf8'), stat);
   };
   const known = read();
-  if (known) return known;
+  if (known !== null || !options.make) return known;
+  const made = options.make();
   try {
-    fs.writeFileSync(file, `${randomUUID()}\n`, { flag: 'wx', mode: 0o644 });
+    fs.writeFileSync(file, made.text, { flag: 'wx', mode: made.mode });
   } catch (error) {
     // Made by another process just now: read it below.
     if (errnoOf(error) !== 'EEXIST') throw error;
   }
-  return read()!;
+  return read();
 }
 
 /**
