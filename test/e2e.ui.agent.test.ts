@@ -7,16 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { tempDir } from './helpers/fixtures.js';
 import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
   chromiumMissing,
-  profileDir,
   rawRequest,
   removeAll,
-  startUi,
+  signedInBrowser,
+  type BrowserSession,
   type RunningUi,
 } from './helpers/ui.js';
 
@@ -64,24 +62,20 @@ const missing = chromiumMissing();
 
 describe.skipIf(missing !== null)(`bourdon ui: the Agent view${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let setup: { library: string; home: string };
+  let browser: BrowserSession | undefined;
   let ui: RunningUi;
-  let profile: string;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
     setup = writeLibrary();
-    ui = await startUi(setup.library, { BOURDON_HOME: setup.home });
-    profile = profileDir();
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await context.newPage();
-    await page.goto(ui.url);
+    browser = await signedInBrowser(setup.library, { BOURDON_HOME: setup.home });
+    ({ ui, context, page } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (ui) expect(await ui.stop()).toBe(0);
-    removeAll(profile, setup.library, setup.home);
+    if (browser) expect(await browser.close()).toBe(0);
+    removeAll(setup.library, setup.home);
   });
 
   it('the Agents list opens an agent: its entities (50 a page, said on the page), sessions and notes', async () => {

@@ -9,18 +9,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { localDay, relativeDay } from '../src/core/store/dates.js';
 import { runCli } from './helpers/cli.js';
 import { copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
 import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
   chromiumMissing,
-  profileDir,
   rawRequest,
   removeAll,
+  signedInBrowser,
   startUi,
+  type BrowserSession,
   type RunningUi,
 } from './helpers/ui.js';
 
@@ -125,24 +124,20 @@ const missing = chromiumMissing();
 
 describe.skipIf(missing !== null)(`bourdon ui in Chromium${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let setup: Setup;
+  let browser: BrowserSession | undefined;
   let ui: RunningUi;
-  let profile: string;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
     setup = await prepare();
-    ui = await startUi(setup.library, { BOURDON_HOME: setup.home });
-    profile = profileDir();
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await context.newPage();
-    await page.goto(ui.url);
+    browser = await signedInBrowser(setup.library, { BOURDON_HOME: setup.home });
+    ({ ui, context, page } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (ui) expect(await ui.stop()).toBe(0);
-    removeAll(profile, setup.library, setup.home);
+    if (browser) expect(await browser.close()).toBe(0);
+    removeAll(setup.library, setup.home);
   });
 
   it('exchanges the one-time token for a cookie and drops it from the address bar', async () => {

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { tempDir } from './fixtures.js';
 import { spawnUntil } from './cli.js';
 
@@ -88,6 +89,36 @@ export function rawRequest(
 }
 
 /** A fresh browser profile dir (removed by the caller). */
+/** `bourdon ui` on a library, and a Chromium that opened its link (the one-time token exchanged). */
+export interface BrowserSession {
+  ui: RunningUi;
+  context: BrowserContext;
+  page: Page;
+  /** Closes the browser (its profile removed) and stops the ui: its exit code. */
+  close(): Promise<number | null>;
+}
+
+export async function signedInBrowser(library: string, env: Record<string, string> = {}): Promise<BrowserSession> {
+  const ui = await startUi(library, env);
+  const profile = profileDir();
+  let context: BrowserContext | undefined;
+  const close = async () => {
+    await context?.close();
+    const code = await ui.stop();
+    removeAll(profile);
+    return code;
+  };
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await context.newPage();
+    await page.goto(ui.url);
+    return { ui, context, page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
 export function profileDir(): string {
   return tempDir('bourdon-chromium-');
 }
