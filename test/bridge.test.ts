@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
@@ -24,7 +24,7 @@ import { runHttpServer } from '../src/mcp/http.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { runCli } from './helpers/cli.js';
 import { BIN, REPO_ROOT, copyFixtureLibrary, tempDir } from './helpers/fixtures.js';
-import { httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
+import { deadPort, httpClient, startHttpServe, type ServedHttp } from './helpers/http.js';
 import { linkClient, stdioClient, type StdioClient } from './helpers/mcp.js';
 import { only } from './helpers/items.js';
 
@@ -47,14 +47,6 @@ function text(result: { content?: unknown }): string {
 }
 
 /** A port nothing listens on (bound, then released). */
-async function deadPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 let library: string;
 let serverHome: string;
 let bridgeHome: string;

@@ -21,35 +21,14 @@ import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { standInServer } from './helpers/peer-stand-in.js';
 import { runCli } from './helpers/cli.js';
-import { callOverHttp } from './helpers/http.js';
-import { BIN, tempDir } from './helpers/fixtures.js';
+import { callOverHttp, deadPort } from './helpers/http.js';
+import { BIN, libraryOf, tempDir } from './helpers/fixtures.js';
 import { at, only } from './helpers/items.js';
 import { firstText, stdioClient } from './helpers/mcp.js';
 
 const TOKEN_A = 'shared-token-for-a';
 const TOKEN_B = 'shared-token-for-b';
 const silent = () => {};
-
-function writeLibrary(agents: Record<string, string>): string {
-  const root = tempDir('bourdon-fed-');
-  fs.mkdirSync(path.join(root, 'agents'));
-  for (const [id, body] of Object.entries(agents)) {
-    fs.writeFileSync(
-      path.join(root, 'agents', `${id}.l5.yaml`),
-      `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`,
-    );
-  }
-  return root;
-}
-
-/** A port that refuses connections: bound once, then closed. */
-async function deadPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A peer that answers every tool after a long pause, and spoofs provenance when it does. */
 /** Released when the suite ends: the slow peer answers nothing before, however fast this machine is. */
@@ -89,11 +68,11 @@ describe('federation across machines', () => {
   let a: HttpServerHandle;
 
   beforeAll(async () => {
-    libA = writeLibrary({
+    libA = libraryOf({
       'claude-code':
         "known_entities:\n  - {name: Bourdon, type: project, summary: Local view.}\nrecent_sessions:\n  - {date: '2026-06-02', cwd: /a, project_focus: [Bourdon], key_actions: [Local work]}\n",
     });
-    libB = writeLibrary({
+    libB = libraryOf({
       'claude-code':
         "known_entities:\n  - {name: bourdon, type: project, summary: Laptop view.}\n  - {name: Laptop Only, type: concept}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Bourdon], key_actions: [Laptop work]}\n",
       codex:
@@ -359,7 +338,7 @@ describe('federation across machines', () => {
   it("a remote caller capped at team never gets a loopback peer's private rows through this server", async () => {
     // F: a peer on this machine that trusts A fully (loopback, operator token): it would hand
     // A private rows if A asked for them.
-    const libF = writeLibrary({
+    const libF = libraryOf({
       hermes: 'known_entities:\n  - {name: Vault Plan, visibility: private}\n  - {name: Open Plan}\n',
     });
     const f = await runHttpServer(

@@ -4,9 +4,6 @@
  * find_entity, so it is asked that for the words as a name; C is dead and said so. A peer only
  * ever gets the level this caller reads at, and a quarantined caller never fans out.
  */
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../src/core/store/library.js';
 import type { PeerConfig } from '../src/core/federation/peers-config.js';
@@ -14,30 +11,11 @@ import { runHttpServer, type HttpServerHandle } from '../src/mcp/http.js';
 import { McpPeerFanout } from '../src/mcp/peer-client.js';
 import { createMcpServer } from '../src/mcp/server.js';
 import { standInServer } from './helpers/peer-stand-in.js';
-import { callOverHttp } from './helpers/http.js';
-import { tempDir } from './helpers/fixtures.js';
+import { callOverHttp, deadPort } from './helpers/http.js';
+import { libraryOf } from './helpers/fixtures.js';
 
 const TOKEN = 'search-federation-token';
 const silent = () => {};
-
-function writeLibrary(agents: Record<string, string>): string {
-  const root = tempDir('bourdon-search-fed-');
-  fs.mkdirSync(path.join(root, 'agents'));
-  for (const [id, body] of Object.entries(agents))
-    fs.writeFileSync(
-      path.join(root, 'agents', `${id}.l5.yaml`),
-      `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`,
-    );
-  return root;
-}
-
-async function deadPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 type Result = { kind: string; name?: string; agent?: string; agents?: string[]; key_actions?: string[] };
 
@@ -48,10 +26,10 @@ describe('search_memory across peers', () => {
   let a: HttpServerHandle;
 
   beforeAll(async () => {
-    const libA = writeLibrary({
+    const libA = libraryOf({
       codex: 'known_entities:\n  - {name: Tidewater, type: project, summary: Harbour scheduling app.}\n',
     });
-    const libB = writeLibrary({
+    const libB = libraryOf({
       cursor:
         "known_entities:\n  - {name: tidewater, type: project, summary: The laptop's harbour app.}\n  - {name: Hidden harbour, visibility: private, summary: tidewater secrets}\nrecent_sessions:\n  - {date: '2026-06-03', cwd: /b, project_focus: [Tidewater], key_actions: [Fixed the tidewater berth import]}\n",
     });

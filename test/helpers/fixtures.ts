@@ -124,3 +124,15 @@ export function normalise(
   }
   return { actual: got, expected: want };
 }
+
+/** A library in a temp folder: each agent's manifest is `agent: {id, type: code-assistant}` then its body. */
+export function libraryOf(agents: Record<string, string>): string {
+  const root = tempDir('bourdon-lib-');
+  fs.mkdirSync(path.join(root, 'agents'));
+  for (const [id, body] of Object.entries(agents))
+    fs.writeFileSync(
+      path.join(root, 'agents', `${id}.l5.yaml`),
+      `spec_version: '0.1'\nagent: {id: ${id}, type: code-assistant}\n${body}`,
+    );
+  return root;
+}

@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawnUntil } from './cli.js';
@@ -216,4 +217,13 @@ export function oneAgentLibrary(prefix: string): {
     "spec_version: '0.1'\nagent: {id: codex, type: code-assistant}\nknown_entities:\n  - {name: Bourdon, type: project, tags: [local]}\n",
   );
   return { root, library, home, registry: new FederationRegistry(path.join(home, 'federation.yaml')) };
+}
+
+/** A port on this machine that refuses connections: bound once, then closed. */
+export async function deadPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
