@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createContext } from '../src/core/context.js';
 import { SWEEP_MS_UNWATCHED } from '../src/core/store/freshness.js';
 import { LibraryStore } from '../src/core/store/library.js';
@@ -167,6 +167,24 @@ describe('a watched store sees edits by other processes', () => {
     // of the file gets.
     const fresh = new LibraryStore(root, { warn: () => {} }).snapshot().byId.get('a');
     expect(store.snapshot().byId.get('a')).toEqual(fresh);
+  });
+
+  it('a sweep that failed is made again at the next read, not trusted to have seen the change', () => {
+    const { root } = library();
+    const { store } = watchedStore(root, false);
+    expect(store.snapshot().agents.map((agent) => agent.id)).toEqual(['a']);
+    python(
+      `with open(path, 'w') as f:\n    yaml.safe_dump({'agent': {'id': 'b', 'type': 'other'}}, f)`,
+      path.join(root, 'agents', 'b.l5.yaml'),
+    );
+    // A sweep in the background (the search index's warm-up) meets a fault and its error is
+    // dropped: the change it was looking at must still be seen by the next request.
+    const listing = vi.spyOn(fs, 'readdirSync').mockImplementationOnce(() => {
+      throw new Error('EIO: i/o error, scandir');
+    });
+    expect(() => store.snapshot()).toThrow(/EIO/);
+    listing.mockRestore();
+    expect(store.snapshot().agents.map((agent) => agent.id)).toEqual(['a', 'b']);
   });
 
   it('a store without freshness options still sweeps at every snapshot', () => {

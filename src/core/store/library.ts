@@ -119,6 +119,17 @@ export class LibraryStore {
     if (this.current && this.freshness && !this.freshness.mayHaveChanged()) return this.current;
     // Taken before the listing: a change made while this sweep runs is seen by the next one.
     this.freshness?.swept();
+    try {
+      return this.sweep();
+    } catch (error) {
+      // A sweep that failed saw nothing: the next request must sweep again, not trust the
+      // signals recorded above (a sweep that threw in the background would hide the change).
+      this.freshness?.markDirty();
+      throw error;
+    }
+  }
+
+  private sweep(): LibrarySnapshot {
     const files = this.loader.list();
     let changed = this.current === null || files.length !== this.cache.size;
     const seen = new Set<string>();
