@@ -28,7 +28,9 @@ export interface OpenSource {
 export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
   const size = fs.fstatSync(fd).size;
   if (size > MAX_JSONL_BYTES) warn(`${file}: ${size} bytes; only the first ${MAX_JSONL_BYTES} are read`);
-  const chunk = Buffer.alloc(1024 * 1024);
+  // No bigger than the file (a zero-filled megabyte per small audit log cost more than reading
+  // it: issue 55), uninitialised, as every byte used is read first.
+  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(1024 * 1024, size)));
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;
@@ -39,8 +41,10 @@ export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
     if (n === 0) break;
     offset += n;
     let start = 0;
+    // One test of the whole read: a view per line cost more than the lines' decoding (issue 55).
+    const ascii = isAscii(chunk.subarray(0, n));
     for (let newline = chunk.indexOf(10, start); newline !== -1 && newline < n; newline = chunk.indexOf(10, start)) {
-      if (!skipping && pending.length === 0 && isAscii(chunk.subarray(start, newline))) {
+      if (!skipping && pending.length === 0 && (ascii || isAscii(chunk.subarray(start, newline)))) {
         // A whole line in this read, all ASCII: decoded in place, no copy (most JSONL lines).
         yield withoutCarriageReturn(chunk.toString('latin1', start, newline));
       } else if (!skipping) {
