@@ -1,9 +1,16 @@
 /**
- * Read-only access to an agent's SQLite database. The file's bytes (and its write-ahead log, when
- * the agent runs in WAL mode) are read once and the database is opened in memory with sql.js
- * (SQLite compiled to WebAssembly), so the running agent's file is never opened by SQLite, never
- * locked and never written, and no native build is needed on install. docs/participants-sqlite.md
- * has the measurement behind the choice.
+ * Read-only access to an agent's SQLite database. The database (and its write-ahead log, when the
+ * agent runs in WAL mode) is copied once into a private, unlinked file (sqlite-snapshot.ts) and
+ * read with sql.js (SQLite compiled to WebAssembly), so the running agent's file is never opened
+ * by SQLite, never locked and never written, and no native build is needed on install.
+ * docs/participants-sqlite.md has the measurement behind the choice.
+ *
+ * sql.js is made to read the copy's pages when SQLite asks for them instead of holding the whole
+ * file: the file it is given says its length and hands sql.js, as the file's content, an object
+ * whose `subarray(start, end)` reads those bytes from the copy (sql.js's in-memory file system
+ * reads a file with `contents.subarray` alone). SQLite's page cache is 4 MiB; rows are handed
+ * over in batches (`rows`), so a database costs memory by the rows a participant keeps, not by
+ * its size (bench/README.md, "SQLite participants").
  *
  * A database is a source read bounded in time: a 16 KB file whose generated column is costly
  * can keep SQLite busy for minutes in one step. So SQLite runs in a worker thread, answering
@@ -12,12 +19,14 @@
  * overrides it) is abandoned: the worker is stopped, the read fails with one line, the export
  * goes on without it. One worker serves every database of a process, one after the other.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SqlValue } from 'sql.js';
-import { foldWriteAheadLog } from './sqlite-wal.js';
-import { BourdonError, errnoOf } from '../errors.js';
+import { fingerprint, snapshot, type DatabaseFiles, type Snapshot } from './sqlite-snapshot.js';
+import { BourdonError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -38,25 +47,91 @@ function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = 
  */
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
+const { readSync } = require('node:fs');
 const flag = new Int32Array(workerData.flag);
 const port = workerData.port;
 function reply(message) { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
+// The copy as sql.js's file system holds a file it is given: its content read when SQLite asks.
+function pagesOf(fd, size) {
+  let scratch = new Uint8Array(65536);
+  const contents = {
+    length: size,
+    subarray(start, end) {
+      const length = Math.max(0, end - start);
+      if (scratch.length < length) scratch = new Uint8Array(length);
+      const view = scratch.subarray(0, length);
+      let done = 0;
+      while (done < length) {
+        const read = readSync(fd, view, done, length - done, start + done);
+        if (read === 0) break;
+        done += read;
+      }
+      view.fill(0, done);
+      return view;
+    },
+  };
+  const file = { length: size, subarray: () => file, slice: () => contents };
+  return file;
+}
 let db;
+const statements = new Map();
+let nextStatement = 0;
+// A batch of rows: at most this many, or about this many characters of text and bytes of blobs.
+const BATCH_ROWS = 512;
+const BATCH_SIZE = 2 * 1024 * 1024;
+function batch(id) {
+  const { statement, names } = statements.get(id);
+  const rows = [];
+  let size = 0;
+  while (rows.length < BATCH_ROWS && size < BATCH_SIZE) {
+    if (!statement.step()) {
+      statement.free();
+      statements.delete(id);
+      return { ok: true, id, rows, done: true };
+    }
+    // As getAsObject builds a row, from the values' array (a for-in over such a row crashes Node 20's V8).
+    const values = statement.get();
+    const row = {};
+    for (let i = 0; i < names.length; i++) {
+      const value = values[i];
+      row[names[i]] = value;
+      if (typeof value === 'string' || value instanceof Uint8Array) size += value.length;
+    }
+    rows.push(row);
+  }
+  return { ok: true, id, rows, done: false };
+}
+function closeDatabase() {
+  statements.clear();
+  db?.close();
+  db = undefined;
+}
 require(workerData.sqlJs)().then((SQL) => {
   port.on('message', (request) => {
     try {
       if (request.kind === 'open') {
-        db?.close();
-        db = new SQL.Database(new Uint8Array(request.bytes));
+        closeDatabase();
+        db = new SQL.Database(request.size > 0 ? pagesOf(request.fd, request.size) : undefined);
+        db.exec('PRAGMA cache_size = -4096; PRAGMA query_only = 1');
         reply({ ok: true });
       } else if (request.kind === 'all') {
         const statement = db.prepare(request.sql, request.params);
         const rows = [];
         try { while (statement.step()) rows.push(statement.getAsObject()); } finally { statement.free(); }
         reply({ ok: true, rows });
+      } else if (request.kind === 'rows') {
+        const id = nextStatement++;
+        const statement = db.prepare(request.sql, request.params);
+        statements.set(id, { statement, names: statement.getColumnNames() });
+        reply(batch(id));
+      } else if (request.kind === 'more') {
+        reply(batch(request.id));
+      } else if (request.kind === 'free') {
+        statements.get(request.id)?.statement.free();
+        statements.delete(request.id);
+        reply({ ok: true });
       } else {
-        db?.close();
-        db = undefined;
+        closeDatabase();
         reply({ ok: true });
       }
     } catch (error) {
@@ -70,6 +145,9 @@ require(workerData.sqlJs)().then((SQL) => {
 interface WorkerAnswer {
   ok: boolean;
   rows?: Row[];
+  /** For `rows` and `more`: the statement, and whether it has no rows left (then it is freed). */
+  id?: number;
+  done?: boolean;
   error?: string;
 }
 
@@ -118,9 +196,12 @@ class SqliteWorker {
     }
   }
 
+  /** Resolves once the worker has stopped: until then it may still be reading a copy. */
+  terminated: Promise<unknown> = Promise.resolve();
+
   stop(): void {
     this.stopped = true;
-    void this.worker.terminate();
+    this.terminated = this.worker.terminate();
   }
 }
 
@@ -137,17 +218,20 @@ let shared: SqliteWorker | undefined;
 
 /** The process's worker, started (within `deadline`) when there is none or the last one was stopped. */
 function sqliteWorker(deadline: number): SqliteWorker {
-  if (!shared || shared.stopped) shared = new SqliteWorker(deadline);
+  if (!shared || shared.stopped) {
+    // sql.js's WebAssembly compiled by V8's baseline compiler alone: optimising SQLite's 0.7 MB of
+    // code in the background cost a cursor export 0.5-0.8 s of CPU and 15-30 MB at its peak, more
+    // than the faster code saved (bench/README.md, "SQLite participants"). The flag is the
+    // process's, read when a module is compiled: set before the worker compiles sql.js.
+    setFlagsFromString('--liftoff-only');
+    shared = new SqliteWorker(deadline);
+  }
   return shared;
 }
 
 /** Largest database (with its log) read into memory; a larger one is reported and skipped. */
 const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
-/** Reads of a database caught mid-write are retried this many times, this far apart. */
-const SNAPSHOT_ATTEMPTS = 4;
-const SNAPSHOT_RETRY_MS = 50;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
 
 export type Row = Record<string, SqlValue>;
 
@@ -158,81 +242,19 @@ export interface ReadOnlyDatabase {
   columns(table: string): string[];
   /** All rows of a query, as objects keyed by column name. */
   all(sql: string, params?: SqlValue[]): Row[];
+  /**
+   * The rows of a query, one at a time, handed over from SQLite in batches: a scan whose rows are
+   * not kept costs the memory of a batch. Leaving the loop early frees the statement.
+   */
+  rows(sql: string, params?: SqlValue[]): Iterable<Row>;
   close(): void;
 }
 
-async function readIfPresent(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Identity of a file's current content as far as stat tells it ('' when absent). */
-async function fingerprint(path: string): Promise<string> {
-  try {
-    const info = await stat(path);
-    return `${info.size}:${info.mtimeMs}:${info.ino}`;
-  } catch {
-    return '';
-  }
-}
-
-/** True when a rollback journal holds pages of a transaction still being written (a hot journal). */
-async function hotJournal(journal: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(journal, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const head = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(head, 0, 8, 0);
-    return bytesRead === 8 && head.equals(JOURNAL_MAGIC);
-  } finally {
-    await handle.close();
-  }
-}
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The files one database is read from: the database itself and, beside it, its write-ahead log
- * and rollback journal. A reader that confines what it reads (participants/kit/source-reader.ts,
- * confined-reads.ts) passes the paths it allowed, and undefined for a companion it refused: read
- * as if absent.
- */
-export interface DatabaseFiles {
-  readonly main: string;
-  readonly wal: string | undefined;
-  readonly journal: string | undefined;
-}
+export type { DatabaseFiles } from './sqlite-snapshot.js';
 
 /** The files SQLite itself would read for the database at `path`. */
 function filesBeside(path: string): DatabaseFiles {
   return { main: path, wal: `${path}-wal`, journal: `${path}-journal` };
-}
-
-/**
- * The database's committed content: the main file with its write-ahead log folded in. A read
- * that races a writer (the log changed while we read, or a rollback journal is hot) is retried;
- * a database still mid-write after that is refused rather than read torn.
- */
-async function snapshot(files: DatabaseFiles): Promise<Buffer> {
-  for (let attempt = 1; ; attempt++) {
-    const walBefore = files.wal === undefined ? '' : await fingerprint(files.wal);
-    const wal = files.wal === undefined ? undefined : await readIfPresent(files.wal);
-    const main = await readFile(files.main);
-    const settled =
-      (files.wal === undefined ? '' : await fingerprint(files.wal)) === walBefore &&
-      !(files.journal !== undefined && (await hotJournal(files.journal)));
-    if (settled) return wal ? foldWriteAheadLog(main, wal) : main;
-    if (attempt >= SNAPSHOT_ATTEMPTS) throw new Error('it is being written (a transaction is in progress); try again');
-    await pause(SNAPSHOT_RETRY_MS * attempt);
-  }
 }
 
 function oneLine(error: unknown): string {
@@ -246,29 +268,52 @@ function oneLine(error: unknown): string {
  */
 export async function openReadOnly(path: string, files: DatabaseFiles = filesBeside(path)): Promise<ReadOnlyDatabase> {
   const deadline = Date.now() + sourceReadBudgetMs();
-  let bytes: Buffer;
+  let copy: Snapshot;
   try {
     const info = await stat(files.main);
     const walSize = files.wal === undefined ? 0 : ((await stat(files.wal).catch(() => undefined))?.size ?? 0);
     if (!info.isFile()) throw new Error('not a regular file');
     if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
-    bytes = await snapshot(files);
+    copy = await snapshot(files);
   } catch (error) {
     throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
-  // SQLite treats an empty file as an empty database; anything else must carry its header.
-  if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
-    throw new BourdonError(`${path}: not a SQLite database`, 'source_unreadable');
-  }
   let worker: SqliteWorker | undefined;
+  let released = false;
+  /** Closes the copy once nothing reads it: now, or when a stopped worker has finished stopping. */
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    if (worker?.stopped) void worker.terminated.finally(() => closeSync(copy.fd));
+    else closeSync(copy.fd);
+  };
   try {
+    // SQLite treats an empty file as an empty database; anything else must carry its header.
+    const magic = Buffer.alloc(SQLITE_MAGIC.length);
+    if (
+      copy.size > 0 &&
+      !(readSync(copy.fd, magic, 0, magic.length, 0) === magic.length && magic.equals(SQLITE_MAGIC))
+    ) {
+      throw new BourdonError(`${path}: not a SQLite database`, 'source_unreadable');
+    }
     worker = sqliteWorker(deadline);
     const opened = worker;
-    const copy = new Uint8Array(bytes).buffer;
-    opened.call({ kind: 'open', bytes: copy }, deadline, [copy]);
+    opened.call({ kind: 'open', fd: copy.fd, size: copy.size }, deadline);
     // A query's failure is SQLite's message (callers name the file), a timeout included.
     const all = (sql: string, params: SqlValue[] = []): Row[] =>
       opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
+    function* rows(sql: string, params: SqlValue[] = []): Generator<Row> {
+      let answer = opened.call({ kind: 'rows', sql, params }, deadline);
+      try {
+        for (;;) {
+          yield* answer.rows ?? [];
+          if (answer.done) return;
+          answer = opened.call({ kind: 'more', id: answer.id }, deadline);
+        }
+      } finally {
+        if (!answer.done && !opened.stopped) opened.call({ kind: 'free', id: answer.id }, deadline);
+      }
+    }
     // A torn or foreign file fails here, on its first read, not at some later query.
     const tableNames = new Set(
       all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
@@ -280,12 +325,22 @@ export async function openReadOnly(path: string, files: DatabaseFiles = filesBes
           ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
           : [],
       all,
+      rows,
       close: () => {
-        if (!opened.stopped) opened.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+        try {
+          if (!opened.stopped) opened.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+        } finally {
+          release();
+        }
       },
     };
   } catch (error) {
-    if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+    try {
+      if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+    } finally {
+      release();
+    }
+    if (error instanceof BourdonError) throw error;
     // The worker knows only the bytes, so its reasons never name the file: this names it.
     throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
