@@ -70,64 +70,57 @@ function store(sessionType: string, turnType: string, sessionIds: SqlValue[], tu
   return home;
 }
 
-/** Each exported session's key actions: `turns: N` alone, or nothing (the store has nothing else). */
-async function exportedCounts(home: string): Promise<string[][]> {
-  const result = await copilotCliParticipant.export(exportEnvironment(home));
-  expect(result.warnings).toEqual([]);
-  const sessions = (result.manifest!.recent_sessions ?? []) as { key_actions?: string[] }[];
-  return sessions.map((session) => session.key_actions ?? []);
-}
-
 const asActions = (counts: number[]): string[][] => counts.map((n) => (n ? [`turns: ${n}`] : []));
+
+/**
+ * For any declared types and stores of ids drawn from `id`: each exported session's key actions
+ * (`turns: N` alone, or nothing: the store has nothing else) are those of the counts `oracle`
+ * reads from the store's file.
+ */
+function countsAgree(id: fc.Arbitrary<SqlValue>, oracle: (file: string) => number[]) {
+  return fc.asyncProperty(
+    declared,
+    declared,
+    fc.array(id, { minLength: 1, maxLength: 12 }),
+    fc.array(id, { maxLength: 40 }),
+    async (sessionType, turnType, sessionIds, turnIds) => {
+      const home = store(sessionType, turnType, sessionIds, turnIds);
+      const result = await copilotCliParticipant.export(exportEnvironment(home));
+      expect(result.warnings).toEqual([]);
+      const sessions = (result.manifest!.recent_sessions ?? []) as { key_actions?: string[] }[];
+      const expected = asActions(oracle(path.join(home, '.copilot', 'session-store.db')));
+      expect(sessions.map((session) => session.key_actions ?? [])).toEqual(expected);
+      fs.rmSync(home, { recursive: true, force: true });
+    },
+  );
+}
 
 describe('copilot-cli turn counts', () => {
   it("equal the engine's per-session COUNT(*) for any declared type of session_id", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        declared,
-        declared,
-        fc.array(faithfulId, { minLength: 1, maxLength: 12 }),
-        fc.array(faithfulId, { maxLength: 40 }),
-        async (sessionType, turnType, sessionIds, turnIds) => {
-          const home = store(sessionType, turnType, sessionIds, turnIds);
-          const engine = spawnSync('python3', ['-c', ENGINE_COUNTS, path.join(home, '.copilot', 'session-store.db')], {
-            encoding: 'utf8',
-          });
-          expect(engine.status, engine.stderr).toBe(0);
-          expect(await exportedCounts(home)).toEqual(asActions(JSON.parse(engine.stdout) as number[]));
-          fs.rmSync(home, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: 40, seed: 55 },
-    );
+    const engine = (file: string): number[] => {
+      const run = spawnSync('python3', ['-c', ENGINE_COUNTS, file], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as number[];
+    };
+    await fc.assert(countsAgree(faithfulId, engine), { numRuns: 40, seed: 55 });
   }, 240_000);
 
   it('equal the per-session COUNT(*) run by our reader, for any ids', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        declared,
-        declared,
-        fc.array(anyId, { minLength: 1, maxLength: 12 }),
-        fc.array(anyId, { maxLength: 40 }),
-        async (sessionType, turnType, sessionIds, turnIds) => {
-          const home = store(sessionType, turnType, sessionIds, turnIds);
-          const db = new SQL.Database(fs.readFileSync(path.join(home, '.copilot', 'session-store.db')));
-          const ids = db
-            .exec('SELECT id FROM sessions ORDER BY created_at DESC LIMIT 200')[0]!
-            .values.map(([value]) => value!);
-          const counts = ids.slice(0, 100).map((value) => {
-            const statement = db.prepare('SELECT COUNT(*) FROM turns WHERE session_id = ?', [value]);
-            statement.step();
-            const count = Number(statement.get()[0]);
-            statement.free();
-            return count;
-          });
-          db.close();
-          expect(await exportedCounts(home)).toEqual(asActions(counts));
-          fs.rmSync(home, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: 60, seed: 56 },
-    );
+    const ours = (file: string): number[] => {
+      const db = new SQL.Database(fs.readFileSync(file));
+      const ids = db
+        .exec('SELECT id FROM sessions ORDER BY created_at DESC LIMIT 200')[0]!
+        .values.map(([value]) => value!);
+      const counts = ids.slice(0, 100).map((value) => {
+        const statement = db.prepare('SELECT COUNT(*) FROM turns WHERE session_id = ?', [value]);
+        statement.step();
+        const count = Number(statement.get()[0]);
+        statement.free();
+        return count;
+      });
+      db.close();
+      return counts;
+    };
+    await fc.assert(countsAgree(anyId, ours), { numRuns: 60, seed: 56 });
   }, 120_000);
 });
