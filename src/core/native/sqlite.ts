@@ -12,14 +12,19 @@
  * overrides it) is abandoned: the worker is stopped, the read fails with one line, the export
  * goes on without it. One worker serves every database of a process, one after the other.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import type * as FsPromises from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { SqlValue } from 'sql.js';
 import { foldWriteAheadLog } from './sqlite-wal.js';
 import { BourdonError, errnoOf } from '../errors.js';
+import { lazy } from '../lazy.js';
 
 const require = createRequire(import.meta.url);
+// Loaded on first use: every participant reaches this module (participants/kit/source-reader.ts),
+// and an export that opens no database need not load worker threads (bench/README.md).
+const threads = lazy(() => require('node:worker_threads') as typeof WorkerThreads);
+const fsp = lazy(() => require('node:fs/promises') as typeof FsPromises);
 
 /** Seconds a database may take, opened and queried, when BOURDON_SOURCE_READ_TIMEOUT does not say. */
 const DEFAULT_SOURCE_READ_SECONDS = 20;
@@ -76,14 +81,14 @@ interface WorkerAnswer {
 /** The worker thread running sql.js, called synchronously against a deadline. */
 class SqliteWorker {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-  private readonly port: MessagePort;
-  private readonly worker: Worker;
+  private readonly port: WorkerThreads.MessagePort;
+  private readonly worker: WorkerThreads.Worker;
   stopped = false;
 
   constructor(deadline: number) {
-    const { port1, port2 } = new MessageChannel();
+    const { port1, port2 } = new (threads().MessageChannel)();
     this.port = port1;
-    this.worker = new Worker(WORKER_SOURCE, {
+    this.worker = new (threads().Worker)(WORKER_SOURCE, {
       eval: true,
       workerData: { flag: this.flag.buffer, port: port2, sqlJs: require.resolve('sql.js') },
       transferList: [port2],
@@ -107,7 +112,7 @@ class SqliteWorker {
         this.stop();
         throw new ReadTimeout();
       }
-      const answer = receiveMessageOnPort(this.port);
+      const answer = threads().receiveMessageOnPort(this.port);
       if (answer) {
         const message = answer.message as WorkerAnswer;
         if (!message.ok) throw new Error(message.error ?? 'SQLite failed');
@@ -163,7 +168,7 @@ export interface ReadOnlyDatabase {
 
 async function readIfPresent(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path);
+    return await fsp().readFile(path);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;
@@ -173,7 +178,7 @@ async function readIfPresent(path: string): Promise<Buffer | undefined> {
 /** Identity of a file's current content as far as stat tells it ('' when absent). */
 async function fingerprint(path: string): Promise<string> {
   try {
-    const info = await stat(path);
+    const info = await fsp().stat(path);
     return `${info.size}:${info.mtimeMs}:${info.ino}`;
   } catch {
     return '';
@@ -184,7 +189,7 @@ async function fingerprint(path: string): Promise<string> {
 async function hotJournal(journal: string): Promise<boolean> {
   let handle;
   try {
-    handle = await open(journal, 'r');
+    handle = await fsp().open(journal, 'r');
   } catch {
     return false;
   }
@@ -225,7 +230,7 @@ async function snapshot(files: DatabaseFiles): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
     const walBefore = files.wal === undefined ? '' : await fingerprint(files.wal);
     const wal = files.wal === undefined ? undefined : await readIfPresent(files.wal);
-    const main = await readFile(files.main);
+    const main = await fsp().readFile(files.main);
     const settled =
       (files.wal === undefined ? '' : await fingerprint(files.wal)) === walBefore &&
       !(files.journal !== undefined && (await hotJournal(files.journal)));
@@ -248,8 +253,15 @@ export async function openReadOnly(path: string, files: DatabaseFiles = filesBes
   const deadline = Date.now() + sourceReadBudgetMs();
   let bytes: Buffer;
   try {
-    const info = await stat(files.main);
-    const walSize = files.wal === undefined ? 0 : ((await stat(files.wal).catch(() => undefined))?.size ?? 0);
+    const info = await fsp().stat(files.main);
+    const walSize =
+      files.wal === undefined
+        ? 0
+        : ((
+            await fsp()
+              .stat(files.wal)
+              .catch(() => undefined)
+          )?.size ?? 0);
     if (!info.isFile()) throw new Error('not a regular file');
     if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
     bytes = await snapshot(files);

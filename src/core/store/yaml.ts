@@ -41,7 +41,10 @@ import { isObject, kindOf, type RawObject } from './model.js';
 
 // The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written or
 // front matter is read. js-yaml
-// too: a query answered from the parsed cache parses no YAML at all.
+// too: a query answered from the parsed cache parses no YAML at all. The export path's CommonJS
+// bundle holds both packages: scripts/bundle.mjs takes the next line out of this module there, so
+// esbuild bundles what these `require` calls name (still run on first use), and its code cache
+// holds them.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
 const jsYamlPackage = lazy(() => require('js-yaml') as typeof JsYaml);
