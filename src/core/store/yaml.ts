@@ -32,8 +32,8 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
-import { PyFloat, PyInt } from '../python-str.js';
-import { emitManifestYaml } from './yaml-emit.js';
+import { isPyNumber, PyFloat, PyInt, samePyNumber } from '../python-str.js';
+import { emitManifestYaml, NON_TEXT_TESTS } from './yaml-emit.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 import { constructTimestamp, TIMESTAMP_IMPLICIT, YamlTimestamp } from './yaml-timestamp.js';
 import { exactInt, pyYamlBool, pyYamlFloat, pyYamlFloatText, pyYamlInt } from './yaml-numbers.js';
@@ -367,6 +367,55 @@ export function stringifyYamlOwn(value: unknown): string | undefined {
   return emitManifestYaml(value);
 }
 
+/**
+ * Whether the manifest reader (`parseYaml`: js-yaml with manifestSchema) reads `token`, written
+ * plain, as `value`: its own resolution of a plain scalar (the schema's implicit tags, tried as it
+ * tries them), compared as `sameValue` compares what a read-back gives (numbers as Python's `==`).
+ * False when this js-yaml has no such resolution to ask: the manifest is then parsed back whole.
+ */
+export function readsBackPlain(token: string, value: unknown): boolean {
+  const schema = manifestSchema() as unknown as {
+    resolveImplicitScalarTag?: (source: string) => { value: unknown };
+  };
+  if (typeof schema.resolveImplicitScalarTag !== 'function') return false;
+  const read = schema.resolveImplicitScalarTag(token).value;
+  if (isPyNumber(value)) return isPyNumber(read) && samePyNumber(read, value);
+  return read === value;
+}
+
+/**
+ * Manifests whose text was written whole by yaml-emit.ts with every plain token read back by the
+ * manifest reader (`readsBackPlain`), each with that text: `provenText` tells serialiseManifest
+ * it need not parse the text back (docs/writes.md, "Every manifest is proven to read back").
+ * Rows whose text (in a stringifyYamlPiecewise cache) the `yaml` package wrote are in UNPROVEN.
+ */
+const PROVEN = new WeakMap<object, string>();
+const UNPROVEN = new WeakSet<object>();
+
+/** `value` as stringifyYaml writes it, and whether yaml-emit.ts wrote it with the reader's check. */
+function writtenChecked(value: unknown): { text: string; proven: boolean } {
+  const own = emitManifestYaml(value, NON_TEXT_TESTS, readsBackPlain);
+  return own === undefined ? { text: stringifyYamlPackage(value), proven: false } : { text: own, proven: true };
+}
+
+/**
+ * A manifest's text, as stringifyYaml writes it (the same bytes), with its proof recorded when
+ * yaml-emit.ts wrote it whole (see PROVEN). The manifest must not change before it is serialised.
+ */
+export function stringifyManifest(manifest: RawObject): string {
+  const { text, proven } = writtenChecked(manifest);
+  if (proven) PROVEN.set(manifest, text);
+  return text;
+}
+
+/**
+ * Whether `text` is this manifest's text as yaml-emit.ts wrote it whole, each token written plain
+ * read back by the manifest reader as the value written (stringifyManifest, stringifyYamlPiecewise).
+ */
+export function provenText(manifest: RawObject, text: string): boolean {
+  return PROVEN.get(manifest) === text;
+}
+
 /** `stringifyYaml` through the `yaml` package's document model: the reference yaml-emit.ts equals. */
 export function stringifyYamlPackage(value: unknown): string {
   const YAML = yamlPackage();
@@ -394,13 +443,21 @@ export function stringifyYamlPackage(value: unknown): string {
 export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object, string> = new WeakMap()): string {
   const entries = Object.entries(mapping);
   if (entries.length === 0 || entries.some(([, value]) => value === undefined) || sharesAnObject(mapping))
-    return stringifyYaml(mapping);
+    return stringifyManifest(mapping);
   const parts: string[] = [];
+  // Proven (PROVEN) when yaml-emit.ts wrote every part with the reader's check: its text for the
+  // whole mapping is these parts joined (test/yaml-emit.property.test.ts).
+  let proven = true;
+  const written = (value: unknown) => {
+    const result = writtenChecked(value);
+    proven &&= result.proven;
+    return result;
+  };
   for (const [key, value] of entries) {
     // `key:` on a line of its own, as the writer writes it over a list (quoted where it must be).
-    const probe = Array.isArray(value) && value.length > 0 ? stringifyYaml({ [key]: [null] }) : '';
+    const probe = Array.isArray(value) && value.length > 0 ? written({ [key]: [null] }).text : '';
     if (!Array.isArray(value) || !probe.endsWith(`:\n${LIST_PROBE}`)) {
-      parts.push(stringifyYaml({ [key]: value }));
+      parts.push(written({ [key]: value }).text);
       continue;
     }
     const keyLine = probe.slice(0, -LIST_PROBE.length);
@@ -409,16 +466,23 @@ export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object
       const row = typeof item === 'object' && item !== null ? item : undefined;
       const cached = row && items.get(row);
       if (cached !== undefined) {
+        proven &&= !UNPROVEN.has(row);
         parts.push(cached);
         continue;
       }
       // Each item as the writer writes a one-item list in the same place.
-      const itemText = stringifyYaml({ [key]: [item] }).slice(keyLine.length);
-      if (row) items.set(row, itemText);
+      const itemWritten = written({ [key]: [item] });
+      const itemText = itemWritten.text.slice(keyLine.length);
+      if (row) {
+        items.set(row, itemText);
+        if (!itemWritten.proven) UNPROVEN.add(row);
+      }
       parts.push(itemText);
     }
   }
-  return parts.join('');
+  const text = parts.join('');
+  if (proven) PROVEN.set(mapping, text);
+  return text;
 }
 
 /** A one-item list of null, as the writer writes it under a key. */
