@@ -70,6 +70,7 @@ export function emitManifestYaml(
   readsBack?: ReadsBackPlain,
 ): string | undefined {
   if (!isPlainObject(value) && !Array.isArray(value)) return undefined;
+  const nonText = anyOf(tests);
   const seen = new Set<object>();
   const out: string[] = [];
 
@@ -78,7 +79,7 @@ export function emitManifestYaml(
     // Past MAX_IMPLICIT_KEY a key is written `? key`; `<<` is the package's merge key, written bare.
     if ((key && str.length > MAX_IMPLICIT_KEY) || str === '<<') throw OUTSIDE;
     if (str === '=') return "'='"; // yaml.ts: PyYAML refuses a plain `=`
-    if (!NOT_PLAIN.test(str) && !tests.some((test) => test.test(str))) return plain(str, str);
+    if (!NOT_PLAIN.test(str) && !nonText.test(str)) return plain(str, str);
     const hasDouble = str.includes('"');
     const hasSingle = str.includes("'");
     if (hasSingle && !hasDouble) return JSON.stringify(str);
@@ -160,6 +161,23 @@ export function emitManifestYaml(
     throw error;
   }
   return `${out.join('\n')}\n`;
+}
+
+const UNIONS = new WeakMap<readonly RegExp[], RegExp>();
+
+/**
+ * One expression matching what any of `tests` matches (each an alternative of its own, so the
+ * union's language is theirs): one pass of a string instead of fourteen.
+ */
+function anyOf(tests: readonly RegExp[]): RegExp {
+  let union = UNIONS.get(tests);
+  if (union) return union;
+  // A flag or a back-reference (numbered: its group's number changes in the union) keeps them apart.
+  if (tests.some((test) => test.flags !== '' || /\\[1-9]/.test(test.source)))
+    union = { test: (str: string) => tests.some((t) => t.test(str)) } as RegExp;
+  else union = tests.length === 0 ? /(?!)/ : new RegExp(tests.map((test) => `(?:${test.source})`).join('|'));
+  UNIONS.set(tests, union);
+  return union;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
