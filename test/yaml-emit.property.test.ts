@@ -12,14 +12,12 @@ import { emitManifestYaml, NON_TEXT_TESTS } from '../src/core/store/yaml-emit.js
 import {
   packageNonTextTests,
   parseYaml,
-  provenText,
   readsBackPlain,
-  stringifyManifest,
   stringifyYaml,
   stringifyYamlOwn,
   stringifyYamlPackage,
-  stringifyYamlPiecewise,
 } from '../src/core/store/yaml.js';
+import { provenText, stringifyManifest, stringifyYamlPiecewise } from '../src/core/store/yaml-proof.js';
 import { sameValue } from '../src/core/writes/merge.js';
 import type { RawObject } from '../src/core/store/manifest.js';
 import { pyYamlLoad } from './helpers/pyyaml.js';

@@ -11,7 +11,8 @@
  */
 import { MAX_MANIFEST_BYTES } from '../store/manifest-file.js';
 import type { RawObject } from '../store/manifest.js';
-import { parseYaml, provenText, stringifyManifest } from '../store/yaml.js';
+import { parseYaml } from '../store/yaml.js';
+import { provenText, stringifyManifest } from '../store/yaml-proof.js';
 import { sameValue } from './merge.js';
 
 /** A manifest that must not be written; the message is the commit's error. */
