@@ -7,10 +7,12 @@
 // what an export runs (its participant, the redaction, the manifest's write and check, the YAML
 // packages), which a one-shot export would otherwise compile every time (bench/README.md).
 // Without the fixtures (a copy of the package without its tests) each export runs on an empty home.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,10 +64,25 @@ try {
     }
   }
   process.exitCode = 0;
-  // Again: V8 takes a code cache only under the flags it was made with, and a worker thread's
-  // start (the SQLite participants') leaves the flags as if none had been set.
+  // V8 takes a code cache only under the flags it was made with, and bin/run.js compiles the
+  // bundle under the export path's flags alone: an export may set others for itself (the SQLite
+  // reader's --liftoff-only, core/native/sqlite.ts, and the two it turns off), put back here
+  // before the cache is made; a new Node process then checks that it takes the cache.
+  setFlagsFromString('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering');
   exportFlags();
   fs.writeFileSync(`${EXPORT_FILE}.cache`, script.createCachedData());
+  const check = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const run = require(${JSON.stringify(path.join(ROOT, 'bin', 'run.js'))}); run.exportFlags();` +
+        `const file = ${JSON.stringify(EXPORT_FILE)};` +
+        "process.exit(run.bundleScript(file, require('node:fs').readFileSync(file + '.cache')).cachedDataRejected ? 1 : 0);",
+    ],
+    { stdio: 'ignore' },
+  );
+  if (check.status !== 0)
+    throw new Error('V8 rejects the code cache made (an export set a V8 flag of its own: put it back above)');
 } finally {
   process.chdir(ROOT);
   fs.rmSync(scratch, { recursive: true, force: true });
