@@ -1,6 +1,6 @@
 /**
- * The participant kit (src/participants/kit/README.md): every participant assembles its manifest
- * and reads JSON through it, and its rules — the typed manifest, the `--since` rules, the stamp,
+ * The participant kit (src/participants/kit/README.md): every participant — codex included, no
+ * exemption — assembles its manifest, reads its files and parses JSON through it, and its rules — the typed manifest, the `--since` rules, the stamp,
  * Python's text order — behave as the participants relied on when each wrote its own.
  */
 import fs from 'node:fs';
@@ -29,6 +29,29 @@ function participantFiles(): { file: string; text: string }[] {
     .map((file) => ({ file: path.relative(REPO_ROOT, file), text: fs.readFileSync(file, 'utf8') }));
 }
 
+/**
+ * What reading by hand looks like, each a test on a source file's text: opening or listing files
+ * itself (Node's fs readers, readline) instead of SourceReader; confinement of its own (the rule's
+ * parts in core/native/confined-reads.ts, realpath); JSON parsed per line of a text it split.
+ */
+const BY_HAND = {
+  fileReads:
+    /from\s+'node:(?:fs\/promises|readline)'|\bfs\.(?:open|read|readdir|opendir|realpath|lstat|stat|createReadStream)\w*\s*\(/,
+  confinement: (text: string): boolean =>
+    /\brealpath(?:Sync)?(?:\.native)?\s*\(/.test(text) ||
+    [...text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'[./]*core\/native\/confined-reads\.js'/g)].some(
+      ([, names]) =>
+        /\b(?:confinedPath|confinedFile|confinedStat|confinedDirectory|confinedDatabaseFiles|realOrNull|brokenLink|within)\b/.test(
+          names ?? '',
+        ),
+    ),
+  jsonPerLine: (text: string): boolean =>
+    /\b(?:jsonValueOf|parseJsonText)\s*\(/.test(text) &&
+    /\.split\(\s*(?:'\\n'|"\\n"|\/(?:[^/\\\n]|\\.)*\\n(?:[^/\\\n]|\\.)*\/[a-z]*)\s*\)(?!\s*\[0\])|\b(?:py)?[sS]plitLines\s*\(/.test(
+      text,
+    ),
+};
+
 describe('the kit is the one way (src/participants/<participant>/)', () => {
   const files = participantFiles();
 
@@ -38,6 +61,33 @@ describe('the kit is the one way (src/participants/<participant>/)', () => {
 
   it('no participant parses JSON by hand: lines and documents go through the kit (jsonRecords, jsonValueOf)', () => {
     expect(files.filter(({ text }) => /\bJSON\.parse\s*\(/.test(text)).map(({ file }) => file)).toEqual([]);
+  });
+
+  it('no participant reads, lists or confines files itself: every read goes through SourceReader (codex too)', () => {
+    expect(files.filter(({ text }) => BY_HAND.fileReads.test(text)).map(({ file }) => file)).toEqual([]);
+    expect(files.filter(({ text }) => BY_HAND.confinement(text)).map(({ file }) => file)).toEqual([]);
+  });
+
+  it('no participant parses the lines of a text one by one: JSONL records come from jsonRecords / jsonRecordsOf', () => {
+    expect(files.filter(({ text }) => BY_HAND.jsonPerLine(text)).map(({ file }) => file)).toEqual([]);
+  });
+
+  it('the rules above see reading by hand as the codex participant wrote it before it read through the kit', () => {
+    expect(BY_HAND.fileReads.test("import { open, readdir, stat } from 'node:fs/promises';")).toBe(true);
+    expect(BY_HAND.fileReads.test('const names = fs.readdirSync(dir);')).toBe(true);
+    expect(
+      BY_HAND.confinement(
+        "import {\n  confinedDirectory,\n  confinedFile,\n  type Warn,\n} from '../../core/native/confined-reads.js';",
+      ),
+    ).toBe(true);
+    expect(BY_HAND.confinement("import { specialKind } from '../../core/native/confined-reads.js';")).toBe(false);
+    const perLine = (split: string): string =>
+      `const parts = ${split};\nfor (const part of parts) records.push(jsonValueOf(strip(part)));`;
+    expect(BY_HAND.jsonPerLine(perLine('text.split(/\\r\\n|\\r|\\n/)'))).toBe(true);
+    expect(BY_HAND.jsonPerLine(perLine("text.split('\\n')"))).toBe(true);
+    expect(BY_HAND.jsonPerLine(perLine('splitLines(text)'))).toBe(true);
+    // A JSON document parsed whole, and the first line of an error message, are not JSONL by hand.
+    expect(BY_HAND.jsonPerLine("const config = jsonValueOf(text);\nwarn(error.message.split('\\n')[0]);")).toBe(false);
   });
 
   it('no participant assembles a manifest by hand: no manifest key in an object literal, no key-ordering of its own', () => {
