@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './helpers/fixtures.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+import { jsonRecordsOf } from '../src/participants/kit/line-streams.js';
+import { SourceReader } from '../src/participants/kit/source-reader.js';
 import { assembleManifest, type Entity, type Session } from '../src/participants/kit/manifest-shape.js';
 import { sinceOf, sinceRules } from '../src/participants/kit/since.js';
 import { lastUpdated } from '../src/participants/kit/stamp.js';
@@ -225,5 +227,76 @@ describe("Python's text semantics, once (core/native/python-text.ts)", () => {
     expect(pyStrip('\u001c\u0085 x \u3000\u00a0')).toBe('x');
     expect(pyStrip('\uFEFFx')).toBe('\uFEFFx');
     expect(pySplitLines('a\r\nb\rc\u2028d\x1de\n')).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
+
+describe('JSONL records, read once (SourceReader.jsonRecords, jsonRecordsOf)', () => {
+  const home = (): string => tempDir('bourdon-kit-');
+
+  it("gives a text's records as its file's: universal newlines, stripped lines, what is not JSON without a value", () => {
+    const dir = home();
+    const text = '{"a":1}\r\n  {"b":2}  \r{"c":3}\n\nnot json\n[1]\r\n{"d":"\u00e9"}\n';
+    fs.writeFileSync(path.join(dir, 'x.jsonl'), text);
+    const options = { lines: 'universal', strip: true } as const;
+    const fromFile = [...new SourceReader([dir]).jsonRecords(path.join(dir, 'x.jsonl'), options)];
+    expect(fromFile.map(({ value }) => value)).toEqual([
+      { a: 1 },
+      { b: 2 },
+      { c: 3 },
+      undefined,
+      undefined,
+      [1],
+      { d: 'é' },
+    ]);
+    expect([...jsonRecordsOf(text, options)]).toEqual(fromFile);
+  });
+
+  it("a line over the cap: skipped with a warning, or with longLines: 'record' counted as a record, unsaid", () => {
+    const dir = home();
+    const file = path.join(dir, 'x.jsonl');
+    fs.writeFileSync(
+      file,
+      `  {"big":"${'y'.repeat(5 * 1024 * 1024)}"}\n[${'1,'.repeat(3 * 1024 * 1024)}1]\n{"after":true}\n`,
+    );
+    const warned = new SourceReader([dir]);
+    expect([...warned.jsonRecords(file)].map(({ value }) => value)).toEqual([{ after: true }]);
+    expect(warned.warnings).toEqual([`${file}: a line longer than ${4 * 1024 * 1024} bytes was skipped`]);
+    const counted = new SourceReader([dir]);
+    const records = [...counted.jsonRecords(file, { longLines: 'record' })];
+    expect(records.map(({ line, tooLong }) => [line, tooLong?.objectLike])).toEqual([
+      [1, true],
+      [2, false],
+      [3, undefined],
+    ]);
+    expect(counted.warnings).toEqual([]);
+  });
+
+  it("maxChars stops before the line that takes the count past it, each line counted with its end (Python's len(line))", () => {
+    const text = '{"a":1}\r\n{"b":2}\n{"c":3}\n';
+    expect([...jsonRecordsOf(text, { lines: 'universal', maxChars: 16 })].map(({ value }) => value)).toEqual([
+      { a: 1 },
+      { b: 2 },
+    ]);
+    expect([...jsonRecordsOf(text, { lines: 'universal', maxChars: 15 })].map(({ value }) => value)).toEqual([
+      { a: 1 },
+    ]);
+  });
+
+  it("namedIn: a path a store's file names is read only when its real path lies in that store", () => {
+    const dir = home();
+    const store = path.join(dir, 'store');
+    fs.mkdirSync(store);
+    fs.writeFileSync(path.join(store, 'in.jsonl'), '{"in":1}\n');
+    fs.writeFileSync(path.join(dir, 'beside.jsonl'), '{"secret":1}\n');
+    fs.symlinkSync(path.join(store, 'in.jsonl'), path.join(dir, 'link-in.jsonl'));
+    const reader = new SourceReader([dir]);
+    expect(reader.isDir(store)).toBe(true);
+    expect(reader.namedIn(path.join(dir, 'link-in.jsonl'), store)).toBe(true);
+    expect([...reader.jsonRecords(path.join(dir, 'link-in.jsonl'))].map(({ value }) => value)).toEqual([{ in: 1 }]);
+    const beside = path.join(dir, 'beside.jsonl');
+    expect(reader.namedIn(beside, store)).toBe(false);
+    expect([...reader.jsonRecords(beside)]).toEqual([]);
+    expect(reader.readText(beside)).toBeNull();
+    expect(reader.warnings).toEqual([`${beside}: skipped, it leads outside ${store}`]);
   });
 });
