@@ -11,8 +11,10 @@
  *   fallbacks); it may itself be a link (a brain folder kept in a synced drive).
  * - Every path below a source root is read only if its real path stays inside the root's real
  *   path: a link in a store that leads out of it (to ~/.pgpass, ~/.kube/config) is refused.
- *   That rule is core/native/confined-reads.ts (shared with the codex exporter and the turn
- *   compiler); this reader decides which roots there are.
+ *   That rule is core/native/confined-reads.ts (shared with the turn compiler); this reader
+ *   decides which roots there are.
+ * - A path a store's own file names (a rollout path in Codex's state database) may be held to
+ *   that store (`namedIn`): read only when its real path lies inside it.
  * - A path that a file in the working folder names (`./.mcp.json` naming a graph) is read only
  *   if it stays inside the working folder (`namedBy`); a path the user gives explicitly is not
  *   subject to this.
