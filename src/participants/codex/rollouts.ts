@@ -43,13 +43,12 @@ export class Rollout {
   private text(): string | undefined {
     if (!this.loaded) {
       this.loaded = true;
-      const head = this.reader.head(this.path, WHOLE_READ_BYTES + 1);
-      if (!head) {
-        this.whole = '';
-        this.size = 0;
-      } else if (head.size <= WHOLE_READ_BYTES) {
-        this.whole = head.text;
-        this.size = head.size;
+      // A large rollout is not decoded here: it is streamed, and only its head scanned.
+      const size = this.reader.stat(this.path)?.size ?? 0;
+      const head = size <= WHOLE_READ_BYTES ? this.reader.head(this.path, WHOLE_READ_BYTES) : undefined;
+      if (head !== undefined) {
+        this.whole = head?.text ?? '';
+        this.size = head?.size ?? 0;
       }
     }
     return this.whole;
