@@ -191,7 +191,7 @@ describe('search_memory visibility and filters', () => {
     await search('meridian', {}, context);
     const index = searchIndex(context, 'team');
     // A row is re-indexed when its object is new (ids of rows taken out are reused).
-    const rowsOf = (agent: string) => [...index.rows.values()].filter((row) => row.agent.id === agent);
+    const rowsOf = (agent: string) => [...index.indexed()].filter((row) => row.agent.id === agent);
     const alphaRows = rowsOf('alpha');
     const betaRows = rowsOf('beta');
     expect(index.knows('logistics')).toBe(true);

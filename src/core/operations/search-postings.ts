@@ -61,6 +61,19 @@ export interface PostingSearch {
   limit: number;
 }
 
+/** The best rows of a query (Postings.rank), best first. */
+export interface Ranked {
+  ids: number[];
+  /** Each one's score, by place. */
+  scores: Float64Array;
+  /** How many distinct query words each one matched, by place. */
+  words: Uint8Array;
+  /** How many rows matched in all. */
+  total: number;
+  /** The query's words and the indexed words each stands for (details reads them). */
+  readonly sources: ReadonlyMap<string, readonly Derived[]>;
+}
+
 interface Derived {
   term: string;
   weight: number;
@@ -80,9 +93,26 @@ export class Postings {
   private stamp = new Uint16Array(0);
   /** By row: a row taken out (remove), or 1 + its place among the best (details); else 0. */
   private mark = new Uint32Array(0);
+  /** By row: which query words (bits) it matched, during a search. */
+  private mask = new Uint32Array(0);
   private touched = new Uint32Array(0);
+  /** A function's row weights, asked once a row per search (weightTable). */
+  private asked = new Float32Array(0);
+  /** By place among a query's matches: its score (the selection of the best reorders them). */
+  private values = new Float64Array(0);
   private capacity = 0;
   private nextId = 0;
+  /** Changes with every row added or taken out: what `cache` and `norms` were computed for. */
+  private version = 0;
+  /** Each word's inverse document frequency by field, as of `version` (a word's postings are read once). */
+  private readonly cache = new WeakMap<Posting, { version: number; idf: Float64Array }>();
+  /** The longest each field has been (in unique words), for `norms`. */
+  private readonly longest: Uint32Array;
+  /**
+   * As of `version`, by field and length: the part of BM25 a word's single occurrence gives in a
+   * field of that length (MiniSearch's expression with a term frequency of 1, computed alike).
+   */
+  private norms = { version: -1, offsets: new Uint32Array(0), values: new Float64Array(0) };
   private readonly free: number[] = [];
   documentCount = 0;
 
@@ -98,6 +128,7 @@ export class Postings {
     this.fieldCount = fields.length;
     this.boosts = Float64Array.from(boosts);
     this.average = new Float64Array(fields.length);
+    this.longest = new Uint32Array(fields.length);
   }
 
   /** Indexes one row (its fields' texts by field id; undefined: the row has no such field) and returns its id. */
@@ -105,6 +136,7 @@ export class Postings {
     const id = this.free.pop() ?? this.nextId++;
     if (id >= MAX_ROWS) throw new Error('search index full');
     this.grow(id + 1);
+    this.version += 1;
     this.documentCount += 1;
     const count = this.documentCount - 1;
     for (let field = 0; field < this.fieldCount; field++) {
@@ -117,6 +149,7 @@ export class Postings {
       const tokens = this.tokenize(text);
       const length = distinct(tokens);
       this.lengths[at] = length;
+      if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
       const entry = id * (FIELD_MASK + 1) + field;
       for (const [term, tf] of this.frequencies(tokens)) {
@@ -139,6 +172,7 @@ export class Postings {
    */
   remove(rows: readonly { id: number; values: readonly (string | undefined)[] }[]): void {
     if (!rows.length) return;
+    this.version += 1;
     const dead = this.mark;
     const words = new Set<string>();
     for (const { id, values } of rows) {
@@ -221,30 +255,164 @@ export class Postings {
    * best first (equal scores: the lower id first), and how many rows matched in all.
    */
   search(queries: readonly TermQuery[], options: PostingSearch): { hits: PostingHit[]; total: number } {
+    const ranked = this.rank(queries, options);
+    return { hits: this.details(ranked.ids, ranked), total: ranked.total };
+  }
+
+  /**
+   * The best `limit` rows for the query words, best first, as `search` ranks them, without what
+   * each matched (`details` gives that for the rows asked, typically only those a page shows).
+   * `word` numbers the query word a query term stands for (0–31; a swapped form and the word it
+   * was made from share one): `words` counts the distinct ones each row matched.
+   */
+  rank(queries: readonly TermQuery[], options: PostingSearch & { word?: (term: string) => number }): Ranked {
+    // Each loop over the matches is a method of its own: V8 then compiles each loop once and
+    // keeps it (a long loop inside a long function was compiled on the stack and thrown away
+    // at the code after it, on every search).
+    const limit = Math.max(0, options.limit);
     const sources = this.expand(queries, options.weights);
-    const { boost } = options;
+    const table = this.weightTable(options.boost, sources);
+    const count = this.scoreAll(sources, table, options.word);
+    const ids = this.best(count, Math.min(count, limit));
+    const ranked: Ranked = {
+      ids,
+      scores: new Float64Array(ids.length),
+      words: new Uint8Array(ids.length),
+      total: count,
+      sources,
+    };
+    for (let at = 0; at < ids.length; at++) {
+      ranked.scores[at] = this.scores[ids[at]!]!;
+      ranked.words[at] = bitCount(this.mask[ids[at]!]!);
+    }
+    this.clear(count);
+    return ranked;
+  }
+
+  /**
+   * Scores every row the query's words are in (BM25 summed over the words, times how many of
+   * them the row matched), listing them in `touched` and their scores by place in `values`;
+   * returns how many.
+   */
+  private scoreAll(
+    sources: ReadonlyMap<string, readonly Derived[]>,
+    table: ArrayLike<number>,
+    word: ((term: string) => number) | undefined,
+  ): number {
+    const norms = this.lengthNorms();
+    const state: ScoreState = {
+      scores: this.scores,
+      quality: this.quality,
+      stamp: this.stamp,
+      mask: this.mask,
+      touched: this.touched,
+      lengths: this.lengths,
+      average: this.average,
+      fields: this.fieldCount,
+      table,
+      offsets: norms.offsets,
+      norms: norms.values,
+    };
     let count = 0;
     let k = 0;
-    for (const derived of sources.values()) {
+    const fieldWeight = new Float64Array(this.fieldCount);
+    for (const [source, derived] of sources) {
       k += 1;
-      for (const { weight, posting } of derived) count = this.score(posting, weight, k, boost, count);
+      const bit = 1 << ((word ? word(source) : k - 1) & 31);
+      for (const { weight, posting } of derived) {
+        for (let field = 0; field < this.fieldCount; field++) fieldWeight[field] = weight * this.boosts[field]!;
+        count = scorePosting(state, posting, this.idf(posting), fieldWeight, k, bit, count);
+      }
     }
-    const { scores, quality, touched } = this;
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!;
-      scores[id] = scores[id]! * quality[id]!;
+    timesQuality(this.touched, count, this.scores, this.quality, this.values);
+    return count;
+  }
+
+  /** Clears what scoring `count` rows left in the arrays by row. */
+  private clear(count: number): void {
+    const { scores, quality, stamp, mask, touched } = this;
+    if (count > this.capacity / 8) {
+      // Most rows matched: clearing whole arrays is faster than one row at a time.
+      scores.fill(0);
+      quality.fill(0);
+      stamp.fill(0);
+      mask.fill(0);
+      return;
     }
-    const kept = Math.min(count, Math.max(0, options.limit));
-    if (count > kept) selectBest(touched, count, kept, scores);
-    const best = Array.from(touched.subarray(0, kept)).sort((a, b) => scores[b]! - scores[a]! || a - b);
-    const hits = this.details(best, sources);
     for (let i = 0; i < count; i++) {
       const id = touched[i]!;
       scores[id] = 0;
       quality[id] = 0;
-      this.stamp[id] = 0;
+      stamp[id] = 0;
+      mask[id] = 0;
     }
-    return { hits, total: count };
+  }
+
+  /**
+   * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` and, by
+   * place, in `values`), best first, equal scores the lower id first: the `kept`-th best score
+   * found by a selection over the scores alone, then the rows above it and the lowest ids of
+   * those equal to it, sorted.
+   */
+  private best(count: number, kept: number): number[] {
+    const { scores, touched, values } = this;
+    if (kept === 0) return [];
+    const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+    if (count <= kept) return Array.from(touched.subarray(0, count)).sort(order);
+    const threshold = kthLargest(values, count, kept);
+    const { above, equal } = split(touched, count, scores, threshold);
+    equal.sort((a, b) => a - b);
+    for (let i = 0; above.length < kept; i++) above.push(equal[i]!);
+    return above.sort(order);
+  }
+
+  /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
+  private idf(posting: Posting): Float64Array {
+    const known = this.cache.get(posting);
+    if (known && known.version === this.version) return known.idf;
+    const idf = countFields(posting, this.fieldCount);
+    const n = this.documentCount;
+    for (let field = 0; field < this.fieldCount; field++) {
+      const m = idf[field]!;
+      idf[field] = Math.log(1 + (n - m + 0.5) / (m + 0.5));
+    }
+    this.cache.set(posting, { version: this.version, idf });
+    return idf;
+  }
+
+  /** The length norms of the current average field lengths (see `norms`). */
+  private lengthNorms(): Postings['norms'] {
+    if (this.norms.version === this.version) return this.norms;
+    const offsets = new Uint32Array(this.fieldCount);
+    let size = 0;
+    for (let field = 0; field < this.fieldCount; field++) {
+      offsets[field] = size;
+      size += this.longest[field]! + 1;
+    }
+    const values = new Float64Array(size);
+    for (let field = 0; field < this.fieldCount; field++)
+      for (let length = 0; length <= this.longest[field]!; length++)
+        values[offsets[field]! + length] = bm25(1, length, this.average[field]!);
+    this.norms = { version: this.version, offsets, values };
+    return this.norms;
+  }
+
+  /**
+   * The row weights as an array by id: the caller's own, or a function's answers for the rows
+   * the query's words are in (asked once a row), so that the scoring loop reads an array.
+   */
+  private weightTable(boost: PostingSearch['boost'], sources: Map<string, Derived[]>): ArrayLike<number> {
+    if (typeof boost !== 'function') return boost;
+    const table = this.asked;
+    table.fill(NaN);
+    for (const derived of sources.values())
+      for (const { posting } of derived)
+        for (const value of posting) {
+          if (value < 0) continue;
+          const id = value >> FIELD_BITS;
+          if (Number.isNaN(table[id])) table[id] = boost(id);
+        }
+    return table;
   }
 
   /** Each query word's indexed words, with the weight MiniSearch gives a prefix or fuzzy match. */
@@ -275,48 +443,15 @@ export class Postings {
     return sources;
   }
 
-  /** Adds one indexed word's BM25 scores into the scores array; `k` numbers the query word. */
-  private score(posting: Posting, weight: number, k: number, boost: PostingSearch['boost'], count: number): number {
-    const table = typeof boost === 'function' ? null : boost;
-    const call = typeof boost === 'function' ? boost : null;
-    const fields = this.fieldCount;
-    const matching = new Float64Array(fields);
-    for (const value of posting) if (value >= 0) matching[value & FIELD_MASK]! += 1;
-    const n = this.documentCount;
-    for (let field = 0; field < fields; field++) {
-      const m = matching[field]!;
-      matching[field] = Math.log(1 + (n - m + 0.5) / (m + 0.5));
-    }
-    const { scores, quality, stamp, touched, lengths, average, boosts } = this;
-    for (let read = 0; read < posting.length; read++) {
-      let entry = posting[read]!;
-      let tf = 1;
-      if (entry < 0) {
-        tf = -entry;
-        entry = posting[++read]!;
-      }
-      const id = entry >> FIELD_BITS;
-      const docBoost = table ? table[id]! : call!(id);
-      if (!docBoost) continue;
-      const field = entry & FIELD_MASK;
-      const length = lengths[id * fields + field]!;
-      const raw = matching[field]! * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average[field]!)));
-      if (stamp[id] !== k) {
-        if (quality[id] === 0) touched[count++] = id;
-        stamp[id] = k;
-        quality[id] = quality[id]! + 1;
-      }
-      scores[id] = scores[id]! + weight * boosts[field]! * docBoost * raw;
-    }
-    return count;
-  }
-
   /**
-   * The hits for the best rows: which query words and which indexed words in which fields each
-   * matched. A row among the best was scored, so its weight is not 0: no need to ask again.
+   * What the rows `ids` (of `ranked`, which scored them) matched: which query words and which
+   * indexed words in which fields. Asked for the rows an answer shows, it reads each matched
+   * word's postings once.
    */
-  private details(best: readonly number[], sources: Map<string, Derived[]>): PostingHit[] {
-    const hits = best.map((id): PostingHit => ({ id, score: this.scores[id]!, queryTerms: [], match: {} }));
+  details(ids: readonly number[], ranked: Ranked): PostingHit[] {
+    const { sources } = ranked;
+    const at = new Map(ranked.ids.map((id, place) => [id, place]));
+    const hits = ids.map((id): PostingHit => ({ id, score: ranked.scores[at.get(id)!]!, queryTerms: [], match: {} }));
     const { mark } = this;
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
     for (const [source, derived] of sources)
@@ -333,7 +468,7 @@ export class Postings {
           const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
           if (!fields.includes(field)) fields.push(field);
         }
-    for (const id of best) mark[id] = 0;
+    for (const id of ids) mark[id] = 0;
     return hits;
   }
 
@@ -347,9 +482,117 @@ export class Postings {
     this.quality = new Uint16Array(capacity);
     this.stamp = new Uint16Array(capacity);
     this.mark = new Uint32Array(capacity);
+    this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
+    this.asked = new Float32Array(capacity);
+    this.values = new Float64Array(capacity);
     this.capacity = capacity;
   }
+}
+
+/** The arrays one query's scoring reads and writes, by row. */
+interface ScoreState {
+  scores: Float64Array;
+  quality: Uint16Array;
+  stamp: Uint16Array;
+  mask: Uint32Array;
+  touched: Uint32Array;
+  lengths: Uint32Array;
+  average: Float64Array;
+  fields: number;
+  table: ArrayLike<number>;
+  offsets: Uint32Array;
+  norms: Float64Array;
+}
+
+/** MiniSearch's BM25 of a word found `tf` times in a field of `length` words, without the idf. */
+function bm25(tf: number, length: number, average: number): number {
+  return D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average));
+}
+
+/**
+ * Adds one indexed word's BM25 scores into the scores array (MiniSearch's formula; `idf` and
+ * `fieldWeight` by field: the word's inverse document frequency, its weight times the field's
+ * boost); `k` numbers the query word, `bit` is the word of the query it stands for. A function
+ * of its own, every value an argument, so that V8 compiles the loop once and keeps it.
+ */
+function scorePosting(
+  state: ScoreState,
+  posting: Posting,
+  idf: Float64Array,
+  fieldWeight: Float64Array,
+  k: number,
+  bit: number,
+  count: number,
+): number {
+  const { scores, quality, stamp, mask, touched, lengths, average, fields, table, offsets, norms } = state;
+  for (let read = 0; read < posting.length; read++) {
+    let entry = posting[read]!;
+    let tf = 1;
+    if (entry < 0) {
+      tf = -entry;
+      entry = posting[++read]!;
+    }
+    const id = entry >> FIELD_BITS;
+    const docBoost = table[id]!;
+    if (!docBoost) continue;
+    const field = entry & FIELD_MASK;
+    const length = lengths[id * fields + field]!;
+    const raw = idf[field]! * (tf === 1 ? norms[offsets[field]! + length]! : bm25(tf, length, average[field]!));
+    if (stamp[id] !== k) {
+      if (quality[id] === 0) touched[count++] = id;
+      stamp[id] = k;
+      quality[id] = quality[id]! + 1;
+      mask[id] = mask[id]! | bit;
+    }
+    scores[id] = scores[id]! + fieldWeight[field]! * docBoost * raw;
+  }
+  return count;
+}
+
+/** Each matched row's score times how many query words it matched, also by place in `values`. */
+function timesQuality(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  quality: Uint16Array,
+  values: Float64Array,
+): void {
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    values[i] = scores[id] = scores[id]! * quality[id]!;
+  }
+}
+
+/** The matched rows whose score is above `threshold`, and those whose score equals it. */
+function split(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  threshold: number,
+): { above: number[]; equal: number[] } {
+  const above: number[] = [];
+  const equal: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    const score = scores[id]!;
+    if (score > threshold) above.push(id);
+    else if (score === threshold) equal.push(id);
+  }
+  return { above, equal };
+}
+
+/** How many of a word's entries are in each field (the rows holding it there). */
+function countFields(posting: Posting, fields: number): Float64Array {
+  const counts = new Float64Array(fields);
+  for (const value of posting) if (value >= 0) counts[value & FIELD_MASK]! += 1;
+  return counts;
+}
+
+function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits >>> 0; rest; rest &= rest - 1) count++;
+  return count;
 }
 
 /** Fields of up to this many words are counted without a Set or a Map. */
@@ -364,31 +607,31 @@ function distinct(tokens: readonly string[]): number {
 }
 
 /**
- * Moves the `k` best of `ids[0..n)` (higher score first, then lower id) to `ids[0..k)`, in no
- * particular order: a quickselect, linear on average, instead of sorting every match.
+ * The `k`-th largest of `values[0..n)` (1 ≤ k ≤ n), reordering them: a quickselect over the
+ * numbers alone, linear on average, instead of sorting every match.
  */
-export function selectBest(ids: Uint32Array, n: number, k: number, scores: Float64Array): void {
-  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
+export function kthLargest(values: Float64Array, n: number, k: number): number {
   let lo = 0;
   let hi = n - 1;
   const target = k - 1;
   while (lo < hi) {
-    const pivot = ids[(lo + hi) >>> 1]!;
+    const pivot = values[(lo + hi) >>> 1]!;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (before(ids[i]!, pivot)) i++;
-      while (before(pivot, ids[j]!)) j--;
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
       if (i <= j) {
-        const swap = ids[i]!;
-        ids[i] = ids[j]!;
-        ids[j] = swap;
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
         i++;
         j--;
       }
     }
     if (target <= j) hi = j;
     else if (target >= i) lo = i;
-    else return;
+    else break;
   }
+  return values[target]!;
 }
