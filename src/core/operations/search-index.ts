@@ -140,6 +140,8 @@ export class SearchIndex {
    * by folded name), or -1 (a row of its own); read once a hit, without the row's strings.
    */
   private groupOf = new Int32Array(0);
+  /** By row id: its kind (a place in SEARCH_KINDS), plus ALIASED for an entity with aliases. */
+  private kinds = new Uint8Array(0);
   private readonly entityGroups = new Map<string, number>();
   private readonly workstreamGroups = new Map<string, number>();
   private groups = 0;
@@ -170,6 +172,7 @@ export class SearchIndex {
     for (const id of ids) {
       this.byId[id] = undefined;
       this.groupOf[id] = -1;
+      this.kinds[id] = 0;
       if (this.validTo.delete(id) && id < this.rowWeights.length) this.rowWeights[id] = 1;
     }
     this.ids.delete(agent);
@@ -238,12 +241,26 @@ export class SearchIndex {
     return id < this.groupOf.length ? this.groupOf[id]! : -1;
   }
 
+  /** Whether row `id` is an entity with aliases. */
+  hasAliases(id: number): boolean {
+    return ((this.kinds[id] ?? 0) & ALIASED) !== 0;
+  }
+
+  /** The kind of row `id` (an indexed row), without reading the row. */
+  kindAt(id: number): SearchKind {
+    return SEARCH_KINDS[this.kinds[id]! & ~ALIASED]!;
+  }
+
   private setGroup(id: number, row: IndexedRow): void {
     if (id >= this.groupOf.length) {
       const grown = new Int32Array(Math.max(1024, id + 1, this.groupOf.length * 2)).fill(-1);
       grown.set(this.groupOf);
       this.groupOf = grown;
+      const kinds = new Uint8Array(grown.length);
+      kinds.set(this.kinds);
+      this.kinds = kinds;
     }
+    this.kinds[id] = SEARCH_KINDS.indexOf(row.kind) + (row.kind === 'entity' && row.entity.aliases.length ? ALIASED : 0);
     if (row.kind !== 'entity' && row.kind !== 'workstream') return;
     const numbers = row.kind === 'entity' ? this.entityGroups : this.workstreamGroups;
     const key = row.kind === 'entity' ? row.entity.name : fold(row.name);
@@ -262,6 +279,8 @@ export class SearchIndex {
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
+/** Added to an entity row's kind when it has aliases. */
+const ALIASED = 8;
 
 /** A row's indexed texts by field id (undefined: a field its kind does not have). */
 function valuesOf(row: IndexedRow): (string | undefined)[] {

@@ -141,40 +141,36 @@ interface Shown {
   matches: Readonly<Record<string, readonly string[]>>[];
 }
 
-/** The words of each name and alias of an entity or workstream row, and their phrases, kept with the row. */
-interface Names {
-  words: string[][];
-  phrases: string[];
+/** A name's words and their phrase, as a query's are folded; kept for the names searches meet. */
+interface Name {
+  words: string[];
+  phrase: string;
 }
-const namesOf = new WeakMap<IndexedRow, Names>();
-function rowNames(row: IndexedRow & { kind: 'entity' | 'workstream' }): Names {
-  let names = namesOf.get(row);
-  if (!names) {
-    const all = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
-    const held = all.map((name) => words(name));
-    names = { words: held, phrases: held.map((one) => one.join(' ')) };
-    namesOf.set(row, names);
+const names = new Map<string, Name>();
+const NAME_CACHE = 50_000;
+function nameOf(text: string): Name {
+  let name = names.get(text);
+  if (!name) {
+    const held = words(text);
+    name = { words: held, phrase: held.join(' ') };
+    if (names.size >= NAME_CACHE) names.clear();
+    names.set(text, name);
   }
-  return names;
+  return name;
 }
 
 /**
- * How closely the query names this entity or workstream: 2 when it is the name or an alias word
- * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
- * one of them (a typo in an exact name), else 0. `matched`: every indexed word the query's words
- * stand for. A row holds each word of its names, so it matched such a word exactly when the
- * query's words stand for it: the row's own matches need not be gathered.
+ * How closely the query names an entity or workstream by this name or alias: 2 when it is the
+ * name word for word, 1 when it has as many words and each of the name's words matched one of
+ * them (a typo in an exact name), else 0. `matched`: every indexed word the query's words stand
+ * for. A row holds each word of its names, so it matched such a word exactly when the query's
+ * words stand for it: the row's own matches need not be gathered. A group's exactness is the
+ * best of its name's (the same for all its rows) and its rows' aliases'.
  */
-function exactness(row: IndexedRow, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
-  if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
-  const names = rowNames(row);
-  let best = 0;
-  for (let i = 0; i < names.phrases.length; i++) {
-    if (names.phrases[i] === phrase) return 2;
-    const held = names.words[i]!;
-    if (best === 0 && held.length === termCount && held.every((word) => matched.has(word))) best = 1;
-  }
-  return best;
+function exactness(text: string, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+  const name = nameOf(text);
+  if (name.phrase === phrase) return 2;
+  return name.words.length === termCount && name.words.every((word) => matched.has(word)) ? 1 : 0;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -295,20 +291,30 @@ function groupHits(
     const number = index.groupAt(id);
     let group = number >= 0 ? named.get(number) : undefined;
     if (!group) {
-      const row = index.rowAt(id);
-      if (!row) continue;
+      const kind = index.kindAt(id);
       // The score starts as a double (V8 keeps one shape for every group).
-      group = { kind: row.kind, score: -Infinity, ids: [], exact: 0 };
+      group = { kind, score: -Infinity, ids: [], exact: 0 };
       all.push(group);
       if (number >= 0) named.set(number, group);
+      // Every row of an entity group has its name (aliases: below).
+      if (kind === 'entity') {
+        const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
+        group.exact = exactness(row.entity.name, phrase, termCount, matched);
+      }
     }
     const share = covered[at]! / termCount;
     const score = scores[at]! * share * share;
     if (score > group.score) group.score = score;
     group.ids.push(id);
-    if (group.exact < 2 && number >= 0) {
-      const exact = exactness(index.rowAt(id)!, phrase, termCount, matched);
-      if (exact > group.exact) group.exact = exact;
+    if (group.exact === 2) continue;
+    if (group.kind === 'workstream') {
+      // A workstream's rows share a folded name, not always its words: each is asked (they are few).
+      const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
+      group.exact = Math.max(group.exact, exactness(row.name, phrase, termCount, matched));
+    } else if (index.hasAliases(id)) {
+      const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
+      for (const alias of row.entity.aliases)
+        group.exact = Math.max(group.exact, exactness(alias, phrase, termCount, matched));
     }
   }
   return all;

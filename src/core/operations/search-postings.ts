@@ -141,7 +141,7 @@ export class Postings {
     const count = this.documentCount - 1;
     for (let field = 0; field < this.fieldCount; field++) {
       const text = values[field];
-      const at = id * this.fieldCount + field;
+      const at = field * this.capacity + id;
       if (text === undefined) {
         this.lengths[at] = ABSENT;
         continue;
@@ -177,7 +177,7 @@ export class Postings {
     const words = new Set<string>();
     for (const { id, values } of rows) {
       for (let field = 0; field < this.fieldCount; field++) {
-        const length = this.lengths[id * this.fieldCount + field]!;
+        const length = this.lengths[field * this.capacity + id]!;
         if (length === ABSENT) continue;
         const count = this.documentCount;
         this.average[field] = count === 1 ? 0 : (this.average[field]! * count - length) / (count - 1);
@@ -208,7 +208,7 @@ export class Postings {
     }
     for (const { id } of rows) {
       dead[id] = 0;
-      this.lengths.fill(ABSENT, id * this.fieldCount, (id + 1) * this.fieldCount);
+      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = ABSENT;
       this.free.push(id);
     }
   }
@@ -307,8 +307,8 @@ export class Postings {
       mask: this.mask,
       touched: this.touched,
       lengths: this.lengths,
+      stride: this.capacity,
       average: this.average,
-      fields: this.fieldCount,
       table,
       offsets: norms.offsets,
       norms: norms.values,
@@ -475,8 +475,10 @@ export class Postings {
   private grow(size: number): void {
     if (size <= this.capacity) return;
     const capacity = Math.max(size, this.capacity * 2, 1024);
+    // Field by field (a word's postings are mostly in one field: its rows' lengths lie together).
     const lengths = new Uint32Array(capacity * this.fieldCount).fill(ABSENT);
-    lengths.set(this.lengths);
+    for (let field = 0; field < this.fieldCount; field++)
+      lengths.set(this.lengths.subarray(field * this.capacity, (field + 1) * this.capacity), field * capacity);
     this.lengths = lengths;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
@@ -497,9 +499,10 @@ interface ScoreState {
   stamp: Uint16Array;
   mask: Uint32Array;
   touched: Uint32Array;
+  /** Each field's length by row, field after field (`stride` rows a field). */
   lengths: Uint32Array;
+  stride: number;
   average: Float64Array;
-  fields: number;
   table: ArrayLike<number>;
   offsets: Uint32Array;
   norms: Float64Array;
@@ -525,7 +528,7 @@ function scorePosting(
   bit: number,
   count: number,
 ): number {
-  const { scores, quality, stamp, mask, touched, lengths, average, fields, table, offsets, norms } = state;
+  const { scores, quality, stamp, mask, touched, lengths, stride, average, table, offsets, norms } = state;
   for (let read = 0; read < posting.length; read++) {
     let entry = posting[read]!;
     let tf = 1;
@@ -537,7 +540,7 @@ function scorePosting(
     const docBoost = table[id]!;
     if (!docBoost) continue;
     const field = entry & FIELD_MASK;
-    const length = lengths[id * fields + field]!;
+    const length = lengths[field * stride + id]!;
     const raw = idf[field]! * (tf === 1 ? norms[offsets[field]! + length]! : bm25(tf, length, average[field]!));
     if (stamp[id] !== k) {
       if (quality[id] === 0) touched[count++] = id;
