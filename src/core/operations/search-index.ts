@@ -260,7 +260,8 @@ export class SearchIndex {
       kinds.set(this.kinds);
       this.kinds = kinds;
     }
-    this.kinds[id] = SEARCH_KINDS.indexOf(row.kind) + (row.kind === 'entity' && row.entity.aliases.length ? ALIASED : 0);
+    this.kinds[id] =
+      SEARCH_KINDS.indexOf(row.kind) + (row.kind === 'entity' && row.entity.aliases.length ? ALIASED : 0);
     if (row.kind !== 'entity' && row.kind !== 'workstream') return;
     const numbers = row.kind === 'entity' ? this.entityGroups : this.workstreamGroups;
     const key = row.kind === 'entity' ? row.entity.name : fold(row.name);

@@ -39,9 +39,9 @@ const MAX_TERMS = 12;
 /** Hits (rows, best first by the index's score) grouped and ranked further. */
 export const MAX_HITS = 1_000;
 /** What a row whose valid_to is past scores, against a current one. */
-const SUPERSEDED_WEIGHT = 0.25;
+export const SUPERSEDED_WEIGHT = 0.25;
 /** Weights of a fuzzy and a prefix match against an exact one (MiniSearch's own are 0.45 and 0.375). */
-const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
+export const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
 
 export interface SearchFilters {
   kinds: ReadonlySet<SearchKind> | null;
@@ -69,7 +69,7 @@ function swaps(term: string): string[] {
  * The index query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit less);
  * `origin` learns which word each swapped form stands for.
  */
-function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
+export function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
   return terms.flatMap((term): TermQuery[] => {
     const prefix = term.length >= 3;
     origin.set(term, term);

@@ -46,10 +46,7 @@ export function snippet(
   width = SNIPPET_WIDTH,
 ): string {
   const parts = typeof source === 'string' ? [source] : source;
-  const text = parts
-    .map(redactedPart)
-    .filter(Boolean)
-    .join(' · ');
+  const text = parts.map(redactedPart).filter(Boolean).join(' · ');
   const spans: [number, number][] = [];
   for (const word of text.matchAll(WORD)) {
     if (matched.has(fold(word[0]))) spans.push([word.index, word.index + word[0].length]);
