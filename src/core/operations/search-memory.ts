@@ -388,6 +388,10 @@ export function localSearch(
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
+  // One turn of the event loop first: the OS event of a manifest written in place just before
+  // this call (already in the kernel's queue) then reaches the store's freshness, so the search
+  // reads the changed manifest (docs/reliability.md). It costs microseconds, not a stat a manifest.
+  await new Promise((resolve) => setImmediate(resolve));
   const level = access(ctx, args, 'public');
   const query = args.query.slice(0, SEARCH_TEXT_LIMIT);
   const base = { query, access_level: level.echoed, include_private: args.include_private ?? false };
