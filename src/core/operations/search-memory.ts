@@ -147,7 +147,7 @@ interface Name {
   phrase: string;
 }
 const names = new Map<string, Name>();
-const NAME_CACHE = 50_000;
+const NAME_CACHE = 10_000;
 function nameOf(text: string): Name {
   let name = names.get(text);
   if (!name) {

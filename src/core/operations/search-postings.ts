@@ -403,6 +403,8 @@ export class Postings {
    */
   private weightTable(boost: PostingSearch['boost'], sources: Map<string, Derived[]>): ArrayLike<number> {
     if (typeof boost !== 'function') return boost;
+    // Made at the first filtered search (most searches pass an array), then kept at capacity.
+    if (this.asked.length !== this.capacity) this.asked = new Float32Array(this.capacity);
     const table = this.asked;
     table.fill(NaN);
     for (const derived of sources.values())
@@ -486,7 +488,6 @@ export class Postings {
     this.mark = new Uint32Array(capacity);
     this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
-    this.asked = new Float32Array(capacity);
     this.values = new Float64Array(capacity);
     this.capacity = capacity;
   }
