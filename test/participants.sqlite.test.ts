@@ -183,4 +183,86 @@ describe('openReadOnly', () => {
       if (outcome.startsWith('error:')) expect(outcome).toContain(cut);
     }
   });
+
+  it('reads the database as it was when opened, while the agent rewrites it underneath', async () => {
+    const file = path.join(tempDir(), 'state.vscdb');
+    const agent = [
+      'import sqlite3,sys',
+      'c=sqlite3.connect(sys.argv[1],isolation_level=None)',
+      "c.execute('CREATE TABLE IF NOT EXISTS sessions (id TEXT, body TEXT)')",
+      'n=int(sys.argv[2])',
+      "c.execute('BEGIN'); c.execute('DELETE FROM sessions')",
+      'c.executemany("INSERT INTO sessions VALUES (?, ?)", [("%s%d" % (sys.argv[3], i), "x" * (i % 900)) for i in range(n)])',
+      "c.execute('COMMIT'); c.execute('VACUUM')",
+    ].join('\n');
+    python(agent, file, '3000', 'old');
+    const db = await openReadOnly(file);
+    try {
+      // Every page of the file changes (new rows, then VACUUM) while our copy is open and unread.
+      python(agent, file, '500', 'new');
+      const rows = [...db.rows('SELECT id FROM sessions ORDER BY rowid')].map((row) => String(row.id));
+      expect(rows).toHaveLength(3000);
+      expect(rows[2999]).toBe('old2999');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves nothing of its copy in the temp folder, while open or after', async () => {
+    const file = walDatabase(tempDir(), 20);
+    const temp = tempDir('bourdon-tmpdir-');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const db = await openReadOnly(file);
+      expect(fs.readdirSync(temp)).toEqual([]);
+      expect(db.all('SELECT COUNT(*) AS n FROM sessions')).toEqual([{ n: 21 }]);
+      db.close();
+      expect(fs.readdirSync(temp)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
+  it('hands rows over in batches, the same rows as all(); a loop left early frees its statement', async () => {
+    const file = path.join(tempDir(), 'state.vscdb');
+    python(
+      [
+        'import sqlite3,sys',
+        'c=sqlite3.connect(sys.argv[1])',
+        "c.execute('CREATE TABLE ItemTable (key TEXT, value BLOB, n, r REAL)')",
+        // 3 MB of values: more than one batch by size, and by count.
+        'c.executemany("INSERT INTO ItemTable VALUES (?, ?, ?, ?)", [("k%d" % i, ("v%d" % i) * 300 if i % 3 else bytes([i % 256]) * 40, i if i % 5 else None, i / 7) for i in range(2000)])',
+        'c.commit()',
+      ].join('\n'),
+      file,
+    );
+    const db = await openReadOnly(file);
+    try {
+      const all = db.all('SELECT key, value, n, r FROM ItemTable');
+      expect([...db.rows('SELECT key, value, n, r FROM ItemTable')]).toEqual(all);
+      let seen = 0;
+      for (const row of db.rows('SELECT key FROM ItemTable')) {
+        expect(row.key).toBe(`k${seen}`);
+        if (++seen === 3) break;
+      }
+      expect([...db.rows('SELECT key FROM ItemTable WHERE key = ?', ['k1999'])]).toEqual([{ key: 'k1999' }]);
+      expect([...db.rows('SELECT key FROM ItemTable WHERE 0')]).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('opens a WAL-mode database whose log was checkpointed and removed, as it is', async () => {
+    const file = walDatabase(tempDir(), 4);
+    python(
+      "import sqlite3,sys\nc=sqlite3.connect(sys.argv[1])\nc.execute('PRAGMA wal_checkpoint(TRUNCATE)')\nc.close()",
+      file,
+    );
+    fs.rmSync(`${file}-wal`, { force: true });
+    fs.rmSync(`${file}-shm`, { force: true });
+    expect(fs.readFileSync(file).subarray(18, 20)).toEqual(Buffer.from([2, 2]));
+    expect(await ids(file)).toEqual(['old', 's0', 's1', 's2', 's3']);
+  });
 });

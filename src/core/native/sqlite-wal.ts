@@ -1,8 +1,8 @@
 /**
- * Folds a SQLite write-ahead log into a copy of its database, in memory, the way a reader sees
- * it: every page of every valid frame up to the last commit replaces the database's page, and the
- * result is marked as a rollback-journal database so it opens without the log. Agents that keep
- * their database in WAL mode (copilot-cli) hold their newest sessions in the log until a checkpoint.
+ * Reads a SQLite write-ahead log the way a reader sees it: every page of every valid frame up to
+ * the last commit, which replace the database's pages (sqlite-snapshot.ts writes them into the
+ * private copy it reads). Agents that keep their database in WAL mode (copilot-cli) hold their
+ * newest sessions in the log until a checkpoint.
  * Format: https://www.sqlite.org/fileformat2.html#the_write_ahead_log
  */
 
@@ -23,19 +23,28 @@ function checksum(bytes: Buffer, bigEndian: boolean, seed: [number, number]): [n
   return [s0, s1];
 }
 
+/** What a log's committed frames make of the database: its size in pages and the pages they replace. */
+export interface WalCommit {
+  readonly pageSize: number;
+  /** The database's size, in pages, after the last commit. */
+  readonly pages: number;
+  /** The newest committed content of each page the log holds (numbered from 1). */
+  readonly frames: ReadonlyMap<number, Buffer>;
+}
+
 /**
- * The database as of the log's last valid commit. A log that is empty, foreign or for another
- * page size leaves the database as it is (SQLite ignores such a log too).
+ * The log's last valid commit, or undefined when it has none: a log that is empty, foreign or
+ * for another page size leaves the database as it is (SQLite ignores such a log too).
  */
-export function foldWriteAheadLog(database: Buffer, wal: Buffer): Buffer {
-  if (wal.length < WAL_HEADER_BYTES) return database;
+export function walCommit(wal: Buffer): WalCommit | undefined {
+  if (wal.length < WAL_HEADER_BYTES) return undefined;
   const magic = wal.readUInt32BE(0);
-  if (magic !== MAGIC_LITTLE_ENDIAN && magic !== MAGIC_BIG_ENDIAN) return database;
+  if (magic !== MAGIC_LITTLE_ENDIAN && magic !== MAGIC_BIG_ENDIAN) return undefined;
   const bigEndian = magic === MAGIC_BIG_ENDIAN;
   const pageSize = wal.readUInt32BE(8);
-  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return database;
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return undefined;
   let sum = checksum(wal.subarray(0, 24), bigEndian, [0, 0]);
-  if (sum[0] !== wal.readUInt32BE(24) || sum[1] !== wal.readUInt32BE(28)) return database;
+  if (sum[0] !== wal.readUInt32BE(24) || sum[1] !== wal.readUInt32BE(28)) return undefined;
   const salt1 = wal.readUInt32BE(16);
   const salt2 = wal.readUInt32BE(20);
 
@@ -61,17 +70,5 @@ export function foldWriteAheadLog(database: Buffer, wal: Buffer): Buffer {
       committedPages = pagesAfterCommit;
     }
   }
-  if (committedPages === 0) return database;
-
-  const result = Buffer.alloc(committedPages * pageSize);
-  database.copy(result, 0, 0, Math.min(database.length, result.length));
-  for (const [number, bytes] of committed) {
-    if (number <= committedPages) bytes.copy(result, (number - 1) * pageSize);
-  }
-  // Bytes 18 and 19 (write and read format version) 1 = rollback journal: open without the log.
-  if (result.length >= 20) {
-    result[18] = 1;
-    result[19] = 1;
-  }
-  return result;
+  return committedPages === 0 ? undefined : { pageSize, pages: committedPages, frames: committed };
 }

@@ -1,23 +1,33 @@
 /**
- * Read-only access to an agent's SQLite database. The file's bytes (and its write-ahead log, when
- * the agent runs in WAL mode) are read once and the database is opened in memory with sql.js
- * (SQLite compiled to WebAssembly), so the running agent's file is never opened by SQLite, never
- * locked and never written, and no native build is needed on install. docs/participants-sqlite.md
- * has the measurement behind the choice.
+ * Read-only access to an agent's SQLite database. The database (and its write-ahead log, when the
+ * agent runs in WAL mode) is copied once into a private, unlinked file (sqlite-snapshot.ts) and
+ * read with sql.js (SQLite compiled to WebAssembly), so the running agent's file is never opened
+ * by SQLite, never locked and never written, and no native build is needed on install.
+ * docs/participants-sqlite.md has the measurement behind the choice.
+ *
+ * sql.js is made to read the copy's pages when SQLite asks for them instead of holding the whole
+ * file: the file it is given says its length and hands sql.js, as the file's content, an object
+ * whose `subarray(start, end)` reads those bytes from the copy (sql.js's in-memory file system
+ * reads a file with `contents.subarray` alone). SQLite's page cache is 4 MiB; a scan's rows are
+ * stepped in batches (`rows`), so a database costs memory by the rows a participant keeps, not by
+ * its size (bench/README.md, "SQLite participants").
  *
  * A database is a source read bounded in time: a 16 KB file whose generated column is costly
- * can keep SQLite busy for minutes in one step. So SQLite runs in a worker thread, answering
- * each call synchronously (the participants' reads stay plain calls), and a database that has
- * not answered everything within its budget (`sourceReadBudgetMs`: 20 s, BOURDON_SOURCE_READ_TIMEOUT
- * overrides it) is abandoned: the worker is stopped, the read fails with one line, the export
- * goes on without it. One worker serves every database of a process, one after the other.
+ * can keep SQLite busy for minutes in one step. So every call into SQLite runs under a watchdog
+ * (node:vm's `timeout`, which has V8 stop the running code, WebAssembly included), against the
+ * database's budget (`sourceReadBudgetMs`: 20 s, BOURDON_SOURCE_READ_TIMEOUT overrides it). A
+ * database that has not answered everything within it is abandoned with the sql.js instance it
+ * ran in (which may have been stopped anywhere): the read fails with one line, every database
+ * open in that instance fails so too, the next one opens in a fresh instance, the export goes on.
  */
-import { open, readFile, stat } from 'node:fs/promises';
+import { closeSync, readSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { SqlValue } from 'sql.js';
-import { foldWriteAheadLog } from './sqlite-wal.js';
-import { BourdonError, errnoOf } from '../errors.js';
+import { setFlagsFromString } from 'node:v8';
+import vm from 'node:vm';
+import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
+import { fingerprint, snapshot, type DatabaseFiles, type Snapshot } from './sqlite-snapshot.js';
+import { BourdonError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,99 +41,6 @@ function sourceReadBudgetMs(env: Readonly<Record<string, string | undefined>> = 
   return Math.round(seconds * 1000);
 }
 
-/**
- * The worker: sql.js behind a port. Each answer is posted, then the shared flag is raised so the
- * waiting caller wakes (Atomics.wait) and takes it with receiveMessageOnPort. CommonJS, as an
- * eval'd worker runs.
- */
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const flag = new Int32Array(workerData.flag);
-const port = workerData.port;
-function reply(message) { port.postMessage(message); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
-let db;
-require(workerData.sqlJs)().then((SQL) => {
-  port.on('message', (request) => {
-    try {
-      if (request.kind === 'open') {
-        db?.close();
-        db = new SQL.Database(new Uint8Array(request.bytes));
-        reply({ ok: true });
-      } else if (request.kind === 'all') {
-        const statement = db.prepare(request.sql, request.params);
-        const rows = [];
-        try { while (statement.step()) rows.push(statement.getAsObject()); } finally { statement.free(); }
-        reply({ ok: true, rows });
-      } else {
-        db?.close();
-        db = undefined;
-        reply({ ok: true });
-      }
-    } catch (error) {
-      reply({ ok: false, error: String((error && error.message) || error) });
-    }
-  });
-  reply({ ok: true });
-}, (error) => reply({ ok: false, error: String((error && error.message) || error) }));
-`;
-
-interface WorkerAnswer {
-  ok: boolean;
-  rows?: Row[];
-  error?: string;
-}
-
-/** The worker thread running sql.js, called synchronously against a deadline. */
-class SqliteWorker {
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-  private readonly port: MessagePort;
-  private readonly worker: Worker;
-  stopped = false;
-
-  constructor(deadline: number) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { flag: this.flag.buffer, port: port2, sqlJs: require.resolve('sql.js') },
-      transferList: [port2],
-    });
-    this.worker.unref();
-    this.port.unref();
-    this.await(deadline);
-  }
-
-  /** Sends a request and waits for its answer until `deadline` (ms since 1970). */
-  call(request: Record<string, unknown>, deadline: number, transfer: ArrayBuffer[] = []): WorkerAnswer {
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(request, transfer);
-    return this.await(deadline);
-  }
-
-  private await(deadline: number): WorkerAnswer {
-    for (;;) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0 || Atomics.wait(this.flag, 0, 0, remaining) === 'timed-out') {
-        this.stop();
-        throw new ReadTimeout();
-      }
-      const answer = receiveMessageOnPort(this.port);
-      if (answer) {
-        const message = answer.message as WorkerAnswer;
-        if (!message.ok) throw new Error(message.error ?? 'SQLite failed');
-        return message;
-      }
-      // Raised before the message arrived on this side: wait for it a little longer.
-      Atomics.store(this.flag, 0, 0);
-    }
-  }
-
-  stop(): void {
-    this.stopped = true;
-    void this.worker.terminate();
-  }
-}
-
 /** A database that did not answer within its budget: abandoned, every later query of it fails so too. */
 export class ReadTimeout extends Error {
   constructor() {
@@ -133,21 +50,109 @@ export class ReadTimeout extends Error {
   }
 }
 
-let shared: SqliteWorker | undefined;
+/** One instance of sql.js; `dead` once a call in it was stopped by the watchdog. */
+interface Instance {
+  readonly SQL: SqlJsStatic;
+  dead: boolean;
+}
 
-/** The process's worker, started (within `deadline`) when there is none or the last one was stopped. */
-function sqliteWorker(deadline: number): SqliteWorker {
-  if (!shared || shared.stopped) shared = new SqliteWorker(deadline);
-  return shared;
+let instance: Promise<Instance> | undefined;
+
+/** The process's sql.js instance, loaded when there is none or the last one was abandoned. */
+function sqlJs(): Promise<Instance> {
+  if (!instance) {
+    // sql.js's WebAssembly compiled by V8's baseline compiler alone: optimising SQLite's 0.7 MB of
+    // code in the background cost a cursor export 0.5-0.8 s of CPU and 15-30 MB at its peak, more
+    // than the faster code saved (bench/README.md, "SQLite participants"). The flag is the
+    // process's, read when a module is compiled: set before sql.js is compiled.
+    setFlagsFromString('--liftoff-only');
+    const load = require('sql.js') as () => Promise<SqlJsStatic>;
+    instance = load().then((SQL) => ({ SQL, dead: false }));
+  }
+  return instance;
+}
+
+/** The context every call into SQLite runs in, under the watchdog: `task()` calls back into this realm. */
+let watcher: { context: vm.Context; script: vm.Script } | undefined;
+
+/**
+ * Runs `task` now, stopped by V8 if it runs past `deadline` (ms since 1970): then the instance
+ * is abandoned (the next database loads a fresh one) and ReadTimeout thrown.
+ */
+function bounded<T>(within: Instance, deadline: number, task: () => T): T {
+  if (within.dead) throw new ReadTimeout();
+  const remaining = Math.floor(deadline - Date.now());
+  if (remaining <= 0) return abandon(within);
+  watcher ??= { context: vm.createContext({ task: undefined }), script: new vm.Script('task()') };
+  const { context, script } = watcher;
+  context.task = task;
+  try {
+    return script.runInContext(context, { timeout: remaining }) as T;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return abandon(within);
+    throw error;
+  } finally {
+    context.task = undefined;
+  }
+}
+
+function abandon(within: Instance): never {
+  within.dead = true;
+  void instance?.then((current) => {
+    if (current === within) instance = undefined;
+  });
+  throw new ReadTimeout();
+}
+
+/** The copy as sql.js's file system holds a file it is given: its content read when SQLite asks. */
+function pagesOf(fd: number, size: number): Uint8Array {
+  let scratch = new Uint8Array(65536);
+  const contents = {
+    length: size,
+    subarray(start: number, end: number): Uint8Array {
+      const length = Math.max(0, end - start);
+      if (scratch.length < length) scratch = new Uint8Array(length);
+      const view = scratch.subarray(0, length);
+      let done = 0;
+      while (done < length) {
+        const read = readSync(fd, view, done, length - done, start + done);
+        if (read === 0) break;
+        done += read;
+      }
+      view.fill(0, done);
+      return view;
+    },
+  };
+  // sql.js stores `file.slice()` as the file's content and reads it by `subarray` alone.
+  const file = { length: size, subarray: () => file, slice: () => contents };
+  return file as unknown as Uint8Array;
+}
+
+/** A scan's rows are stepped at most this many at a time, or about this many characters and bytes. */
+const BATCH_ROWS = 512;
+const BATCH_SIZE = 2 * 1024 * 1024;
+
+/** Up to a batch of rows of `statement`, and whether it has none left. */
+function stepBatch(statement: Statement, names: readonly string[]): { rows: Row[]; done: boolean } {
+  const rows: Row[] = [];
+  let size = 0;
+  while (rows.length < BATCH_ROWS && size < BATCH_SIZE) {
+    if (!statement.step()) return { rows, done: true };
+    const values = statement.get();
+    const row: Row = {};
+    for (let i = 0; i < names.length; i++) {
+      const value = values[i] ?? null;
+      row[names[i]!] = value;
+      if (typeof value === 'string' || value instanceof Uint8Array) size += value.length;
+    }
+    rows.push(row);
+  }
+  return { rows, done: false };
 }
 
 /** Largest database (with its log) read into memory; a larger one is reported and skipped. */
 const MAX_DATABASE_BYTES = 256 * 1024 * 1024;
-/** Reads of a database caught mid-write are retried this many times, this far apart. */
-const SNAPSHOT_ATTEMPTS = 4;
-const SNAPSHOT_RETRY_MS = 50;
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
 
 export type Row = Record<string, SqlValue>;
 
@@ -158,81 +163,19 @@ export interface ReadOnlyDatabase {
   columns(table: string): string[];
   /** All rows of a query, as objects keyed by column name. */
   all(sql: string, params?: SqlValue[]): Row[];
+  /**
+   * The rows of a query, one at a time, stepped from SQLite in batches: a scan whose rows are not
+   * kept costs the memory of a batch. Leaving the loop early frees the statement.
+   */
+  rows(sql: string, params?: SqlValue[]): Iterable<Row>;
   close(): void;
 }
 
-async function readIfPresent(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Identity of a file's current content as far as stat tells it ('' when absent). */
-async function fingerprint(path: string): Promise<string> {
-  try {
-    const info = await stat(path);
-    return `${info.size}:${info.mtimeMs}:${info.ino}`;
-  } catch {
-    return '';
-  }
-}
-
-/** True when a rollback journal holds pages of a transaction still being written (a hot journal). */
-async function hotJournal(journal: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(journal, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const head = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(head, 0, 8, 0);
-    return bytesRead === 8 && head.equals(JOURNAL_MAGIC);
-  } finally {
-    await handle.close();
-  }
-}
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The files one database is read from: the database itself and, beside it, its write-ahead log
- * and rollback journal. A reader that confines what it reads (participants/kit/source-reader.ts,
- * confined-reads.ts) passes the paths it allowed, and undefined for a companion it refused: read
- * as if absent.
- */
-export interface DatabaseFiles {
-  readonly main: string;
-  readonly wal: string | undefined;
-  readonly journal: string | undefined;
-}
+export type { DatabaseFiles } from './sqlite-snapshot.js';
 
 /** The files SQLite itself would read for the database at `path`. */
 function filesBeside(path: string): DatabaseFiles {
   return { main: path, wal: `${path}-wal`, journal: `${path}-journal` };
-}
-
-/**
- * The database's committed content: the main file with its write-ahead log folded in. A read
- * that races a writer (the log changed while we read, or a rollback journal is hot) is retried;
- * a database still mid-write after that is refused rather than read torn.
- */
-async function snapshot(files: DatabaseFiles): Promise<Buffer> {
-  for (let attempt = 1; ; attempt++) {
-    const walBefore = files.wal === undefined ? '' : await fingerprint(files.wal);
-    const wal = files.wal === undefined ? undefined : await readIfPresent(files.wal);
-    const main = await readFile(files.main);
-    const settled =
-      (files.wal === undefined ? '' : await fingerprint(files.wal)) === walBefore &&
-      !(files.journal !== undefined && (await hotJournal(files.journal)));
-    if (settled) return wal ? foldWriteAheadLog(main, wal) : main;
-    if (attempt >= SNAPSHOT_ATTEMPTS) throw new Error('it is being written (a transaction is in progress); try again');
-    await pause(SNAPSHOT_RETRY_MS * attempt);
-  }
 }
 
 function oneLine(error: unknown): string {
@@ -246,29 +189,58 @@ function oneLine(error: unknown): string {
  */
 export async function openReadOnly(path: string, files: DatabaseFiles = filesBeside(path)): Promise<ReadOnlyDatabase> {
   const deadline = Date.now() + sourceReadBudgetMs();
-  let bytes: Buffer;
+  let copy: Snapshot;
   try {
     const info = await stat(files.main);
     const walSize = files.wal === undefined ? 0 : ((await stat(files.wal).catch(() => undefined))?.size ?? 0);
     if (!info.isFile()) throw new Error('not a regular file');
     if (info.size + walSize > MAX_DATABASE_BYTES) throw new Error(`larger than ${MAX_DATABASE_BYTES} bytes`);
-    bytes = await snapshot(files);
+    copy = await snapshot(files);
   } catch (error) {
     throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
-  // SQLite treats an empty file as an empty database; anything else must carry its header.
-  if (bytes.length > 0 && !bytes.subarray(0, 16).equals(SQLITE_MAGIC)) {
-    throw new BourdonError(`${path}: not a SQLite database`, 'source_unreadable');
-  }
-  let worker: SqliteWorker | undefined;
+  let released = false;
+  const release = (): void => {
+    if (!released) closeSync(copy.fd);
+    released = true;
+  };
   try {
-    worker = sqliteWorker(deadline);
-    const opened = worker;
-    const copy = new Uint8Array(bytes).buffer;
-    opened.call({ kind: 'open', bytes: copy }, deadline, [copy]);
+    // SQLite treats an empty file as an empty database; anything else must carry its header.
+    const magic = Buffer.alloc(SQLITE_MAGIC.length);
+    if (
+      copy.size > 0 &&
+      !(readSync(copy.fd, magic, 0, magic.length, 0) === magic.length && magic.equals(SQLITE_MAGIC))
+    ) {
+      throw new BourdonError(`${path}: not a SQLite database`, 'source_unreadable');
+    }
+    const within = await sqlJs();
+    const db: Database = bounded(within, deadline, () => {
+      const opened = new within.SQL.Database(copy.size > 0 ? pagesOf(copy.fd, copy.size) : undefined);
+      opened.exec('PRAGMA cache_size = -4096; PRAGMA query_only = 1');
+      return opened;
+    });
+    let closed = false;
+    /** Runs a call into SQLite against the database's deadline; a closed database answers nothing. */
+    const call = <T>(task: () => T): T => {
+      if (closed) throw new Error('the database is closed');
+      return bounded(within, deadline, task);
+    };
     // A query's failure is SQLite's message (callers name the file), a timeout included.
-    const all = (sql: string, params: SqlValue[] = []): Row[] =>
-      opened.call({ kind: 'all', sql, params }, deadline).rows ?? [];
+    function* rows(sql: string, params: SqlValue[] = []): Generator<Row> {
+      const statement = call(() => db.prepare(sql, params));
+      const names = statement.getColumnNames();
+      let done = false;
+      try {
+        while (!done) {
+          const batch = call(() => stepBatch(statement, names));
+          done = batch.done;
+          yield* batch.rows;
+        }
+      } finally {
+        if (!closed && !within.dead) statement.free();
+      }
+    }
+    const all = (sql: string, params: SqlValue[] = []): Row[] => [...rows(sql, params)];
     // A torn or foreign file fails here, on its first read, not at some later query.
     const tableNames = new Set(
       all("SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)),
@@ -280,13 +252,20 @@ export async function openReadOnly(path: string, files: DatabaseFiles = filesBes
           ? all(`PRAGMA table_info("${table.replaceAll('"', '""')}")`).map((row) => String(row.name))
           : [],
       all,
+      rows,
       close: () => {
-        if (!opened.stopped) opened.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
+        try {
+          if (!closed && !within.dead) db.close();
+        } finally {
+          closed = true;
+          release();
+        }
       },
     };
   } catch (error) {
-    if (worker && !worker.stopped) worker.call({ kind: 'close' }, Date.now() + sourceReadBudgetMs());
-    // The worker knows only the bytes, so its reasons never name the file: this names it.
+    release();
+    if (error instanceof BourdonError) throw error;
+    // SQLite's reasons never name the file: this names it.
     throw new BourdonError(`${path}: ${oneLine(error)}`, 'source_unreadable', { cause: error });
   }
 }

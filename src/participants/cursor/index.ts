@@ -100,7 +100,8 @@ async function readDatabase(reader: SourceReader, file: string, today: string): 
   const sessions: CursorSession[] = [];
   try {
     if (!db.tables().has('ItemTable')) return [];
-    for (const row of db.all('SELECT key, value FROM ItemTable')) {
+    // Row by row (in batches from SQLite): only the sessions are kept, not the values they came from.
+    for (const row of db.rows('SELECT key, value FROM ItemTable')) {
       const session = rowToSession(rowKey(row.key), rowValue(row.value), today);
       if (session) sessions.push(session);
     }
