@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
-import { kthLargest, Postings, type TermQuery } from '../src/core/operations/search-postings.js';
+import { Postings } from '../src/core/operations/search-postings.js';
+import { kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
 
 const FIELDS = INDEX_WORDS.fields;
 const WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };

@@ -27,7 +27,7 @@ import {
   type SearchKind,
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
-import type { Ranked, TermQuery } from './search-postings.js';
+import type { Ranked, TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -388,9 +388,8 @@ export function localSearch(
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
-  // One turn of the event loop first: the OS event of a manifest written in place just before
-  // this call (already in the kernel's queue) then reaches the store's freshness, so the search
-  // reads the changed manifest (docs/reliability.md). It costs microseconds, not a stat a manifest.
+  // One turn of the event loop first: the OS event of a manifest written in place before this
+  // call reaches the store's freshness, so the search reads it (docs/reliability.md).
   await new Promise((resolve) => setImmediate(resolve));
   const level = access(ctx, args, 'public');
   const query = args.query.slice(0, SEARCH_TEXT_LIMIT);
