@@ -105,7 +105,7 @@ function abandon(within: Instance): never {
 }
 
 /** The copy as sql.js's file system holds a file it is given: its content read when SQLite asks. */
-function pagesOf(fd: number, size: number): Uint8Array {
+function pagesOf(fd: number, size: number): ArrayLike<number> {
   let scratch = new Uint8Array(65536);
   const contents = {
     length: size,
@@ -125,7 +125,7 @@ function pagesOf(fd: number, size: number): Uint8Array {
   };
   // sql.js stores `file.slice()` as the file's content and reads it by `subarray` alone.
   const file = { length: size, subarray: () => file, slice: () => contents };
-  return file as unknown as Uint8Array;
+  return file;
 }
 
 /** A scan's rows are stepped at most this many at a time, or about this many characters and bytes. */
