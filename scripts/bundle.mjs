@@ -109,6 +109,14 @@ const common = {
   // Less source to compile at every start; BOURDON_DEBUG stack traces point into dist/ anyway.
   minify: true,
 };
+/** A CommonJS bundle of one file (the fast path, the export path), `import.meta.url` its own file's. */
+const commonJs = {
+  ...common,
+  format: 'cjs',
+  metafile: true,
+  define: { 'import.meta.url': '__bourdonImportMetaUrl' },
+  banner: { js: "const __bourdonImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 try {
   await build({
     ...common,
@@ -135,13 +143,9 @@ try {
   // version, flags and the source; a cache it rejects (another Node) costs only the compiles it
   // would have saved.
   const fast = await build({
-    ...common,
-    format: 'cjs',
+    ...commonJs,
     entryPoints: [path.join(DIST, 'cli', 'fast-path.js')],
     outfile: FAST_FILE,
-    metafile: true,
-    define: { 'import.meta.url': '__bourdonImportMetaUrl' },
-    banner: { js: "const __bourdonImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   const oclifInputs = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/@oclif/'));
   if (oclifInputs.length) throw new Error(`the fast path's bundle holds @oclif modules: ${oclifInputs.join(', ')}`);
@@ -173,13 +177,9 @@ try {
   // loaded only when first used (core/store/yaml.ts loads them with `require`: the plugin below
   // takes out that module's own `require`, so esbuild sees the calls), and the cache holds them.
   const exportPath = await build({
-    ...common,
-    format: 'cjs',
+    ...commonJs,
     entryPoints: [path.join(DIST, 'cli', 'export-path.js')],
     outfile: EXPORT_FILE,
-    metafile: true,
-    define: { 'import.meta.url': '__bourdonImportMetaUrl' },
-    banner: { js: "const __bourdonImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [bundledYamlPackages],
   });
   const oclifInExportPath = Object.keys(exportPath.metafile.inputs).filter((input) =>
