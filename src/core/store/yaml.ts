@@ -374,9 +374,8 @@ export function stringifyYamlOwn(value: unknown): string | undefined {
  * False when this js-yaml has no such resolution to ask: the manifest is then parsed back whole.
  */
 export function readsBackPlain(token: string, value: unknown): boolean {
-  const schema = manifestSchema() as unknown as {
-    resolveImplicitScalarTag?: (source: string) => { value: unknown };
-  };
+  // Marked @internal in js-yaml's types: a js-yaml without it falls back to the full parse.
+  const schema: Partial<Pick<JsYaml.Schema, 'resolveImplicitScalarTag'>> = manifestSchema();
   if (typeof schema.resolveImplicitScalarTag !== 'function') return false;
   const read = schema.resolveImplicitScalarTag(token).value;
   if (isPyNumber(value)) return isPyNumber(read) && samePyNumber(read, value);
