@@ -17,7 +17,9 @@ const quick = process.argv.includes('--quick');
 const asJson = process.argv.includes('--json');
 const ROLLOUTS = quick ? 200 : 2000;
 const ROLLOUT_BYTES = 50_000;
-const DATA = path.join(ROOT, '.bench-data', `codex-${ROLLOUTS}`);
+// v2: the state layout's rollouts lie in its own Codex home (v1 named the index home's, which the
+// confinement to the Codex home refuses: that layout read no rollout, 2,000 warnings).
+const DATA = path.join(ROOT, '.bench-data', `codex-${ROLLOUTS}-v2`);
 const RUNS = 5;
 const BUDGET_MS = 5000;
 
@@ -98,9 +100,14 @@ async function generate(dir) {
     threads.push({ id, title: `Work on ${PROJECTS[i % PROJECTS.length]} ${i}`, cwd, relative, ms: when.getTime() });
   }
   fs.writeFileSync(path.join(codex, 'session_index.jsonl'), index.join('\n'));
-  // The same rollouts, named by a state database instead of the index.
+  // The same rollouts (hard links: the same files, inside this Codex home), named by a state
+  // database instead of the index.
   const stateCodex = path.join(dir, 'state-home', '.codex');
   fs.mkdirSync(stateCodex, { recursive: true });
+  for (const t of threads) {
+    fs.mkdirSync(path.dirname(path.join(stateCodex, t.relative)), { recursive: true });
+    fs.linkSync(path.join(codex, t.relative), path.join(stateCodex, t.relative));
+  }
   const SQL = await createRequire(import.meta.url)('sql.js')();
   const db = new SQL.Database();
   db.run(
@@ -112,7 +119,7 @@ async function generate(dir) {
       t.title,
       null,
       t.cwd,
-      path.join(codex, t.relative),
+      path.join(stateCodex, t.relative),
       t.ms,
     ]);
   }
@@ -177,7 +184,7 @@ async function measure(label, home, env = {}) {
 const indexHome = path.join(DATA, 'index-home');
 const results = [
   await measure('session index + rollouts', indexHome),
-  // The state home's rollout paths point into the index home: CODEX_HOME there and HOME above both.
+  // The state home's database names the rollouts in it; CODEX_HOME there and HOME above both.
   await measure('state database + rollouts', path.join(DATA), { CODEX_HOME: path.join(DATA, 'state-home', '.codex') }),
 ];
 const megabytes = (treeBytes(path.join(indexHome, '.codex', 'sessions')) / 1e6).toFixed(1);

@@ -134,6 +134,19 @@ describe('codex participant: sources and failures', () => {
     expect(sources.find((source) => source.name === 'memory_md')).toMatchObject({ found: true });
   });
 
+  it('reads a $CODEX_HOME outside the home (a folder the user named), and still no link out of it', async () => {
+    const home = freshHome();
+    const elsewhere = path.join(tempDir('cx-elsewhere-'), 'codex');
+    write(path.join(elsewhere, 'memories', 'MEMORY.md'), '# Task Group: lighthouse keeping\n');
+    write(path.join(home, 'notes', 'secret.md'), '# Task Group: secret in the home\n');
+    fs.symlinkSync(path.join(home, 'notes', 'secret.md'), path.join(elsewhere, 'memories', 'raw_memories.md'));
+    const result = await codexParticipant.export(environment(home, { env: { HOME: home, CODEX_HOME: elsewhere } }));
+    expect(entityNames(result.manifest)).toEqual(['lighthouse keeping']);
+    expect(result.warnings).toEqual([
+      `${path.join(elsewhere, 'memories', 'raw_memories.md')}: skipped, it is a link leading outside ${elsewhere}`,
+    ]);
+  });
+
   it('a state database that is not SQLite: one warning, the index still exported', async () => {
     const home = indexedHome([{ id: 's-1', name: 'Tune the harbour lights', cwd: '/work/harbour' }]);
     write(path.join(home, '.codex', 'state_5.sqlite'), 'this is not a database at all, just text');

@@ -191,7 +191,7 @@ describe('search_memory visibility and filters', () => {
     await search('meridian', {}, context);
     const index = searchIndex(context, 'team');
     // A row is re-indexed when its object is new (ids of rows taken out are reused).
-    const rowsOf = (agent: string) => [...index.rows.values()].filter((row) => row.agent.id === agent);
+    const rowsOf = (agent: string) => [...index.indexed()].filter((row) => row.agent.id === agent);
     const alphaRows = rowsOf('alpha');
     const betaRows = rowsOf('beta');
     expect(index.knows('logistics')).toBe(true);
@@ -222,5 +222,25 @@ describe('search_memory visibility and filters', () => {
     expect(searchIndex(context, 'public')).toBe(index);
     // Only the public rows: the level's own index, the private plan not in it.
     expect(index.knows('bakery')).toBe(false);
+  });
+
+  it('sees a manifest written in place just before the call, in a server watching the library', async () => {
+    const root = tempDir('bourdon-search-inplace-');
+    fs.mkdirSync(path.join(root, 'agents'));
+    const file = path.join(root, 'agents', 'beta.l5.yaml');
+    fs.writeFileSync(file, stringifyYaml(AGENTS.beta));
+    // As `bourdon serve` opens the library (OS events on agents/), on a clock that never moves,
+    // so that no fallback sweep is due: only the write's own event can tell the store.
+    const store = new LibraryStore(root, { warn: () => {}, freshness: { watch: true, now: () => 0 } });
+    try {
+      const context = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
+      expect(labels(await search('meridian', {}, context))).toEqual(['entity:Meridian']);
+      // Written in place (same file, same inode), and searched in the same turn of the event loop.
+      const beta = { ...AGENTS.beta, known_entities: [{ name: 'Zanzibar lighthouse', type: 'project' }] };
+      fs.writeFileSync(file, stringifyYaml(beta));
+      expect(labels(await search('zanzibar lighthouse', {}, context))).toEqual(['entity:Zanzibar lighthouse']);
+    } finally {
+      store.close();
+    }
   });
 });

@@ -7,9 +7,9 @@
  * link (a brain folder kept in a synced drive).
  *
  * Every reader of native files decides by this: the participants' SourceReader
- * (src/participants/kit/source-reader.ts, which adds which roots an export may read), the codex
- * exporter (src/participants/codex) and the turn compiler (operations/codex-turn/, reading
- * Codex's state database). Synchronous, as SourceReader is: a decision is two or three stats.
+ * (src/participants/kit/source-reader.ts, which adds which roots an export may read; every
+ * participant, codex included, reads through it) and the turn compiler (operations/codex-turn/,
+ * reading Codex's state database). Synchronous, as SourceReader is: a decision is two or three stats.
  * Nothing here writes.
  */
 import fs from 'node:fs';

@@ -133,7 +133,18 @@ export class SearchIndex {
     INDEX_WORDS.tokenize,
     INDEX_WORDS.processTerm,
   );
-  readonly rows = new Map<number, IndexedRow>();
+  /** The rows by id (read once a hit). */
+  private readonly byId: (IndexedRow | undefined)[] = [];
+  /**
+   * By row id: the number of the group its results are grouped in (entities by name, workstreams
+   * by folded name), or -1 (a row of its own); read once a hit, without the row's strings.
+   */
+  private groupOf = new Int32Array(0);
+  /** By row id: its kind (a place in SEARCH_KINDS), plus ALIASED for an entity with aliases. */
+  private kinds = new Uint8Array(0);
+  private readonly entityGroups = new Map<string, number>();
+  private readonly workstreamGroups = new Map<string, number>();
+  private groups = 0;
   /** The day each entity row with a valid_to ends (its rows only: most have none). */
   readonly validTo = new Map<number, string>();
   private readonly ids = new Map<AgentRecord, number[]>();
@@ -157,9 +168,11 @@ export class SearchIndex {
 
   private remove(agent: AgentRecord): void {
     const ids = this.ids.get(agent)!;
-    this.postings.remove(ids.map((id) => ({ id, values: valuesOf(this.rows.get(id)!) })));
+    this.postings.remove(ids.map((id) => ({ id, values: valuesOf(this.byId[id]!) })));
     for (const id of ids) {
-      this.rows.delete(id);
+      this.byId[id] = undefined;
+      this.groupOf[id] = -1;
+      this.kinds[id] = 0;
       if (this.validTo.delete(id) && id < this.rowWeights.length) this.rowWeights[id] = 1;
     }
     this.ids.delete(agent);
@@ -172,7 +185,8 @@ export class SearchIndex {
     const put = (row: IndexedRow) => {
       const id = this.postings.add(valuesOf(row));
       ids.push(id);
-      this.rows.set(id, row);
+      this.byId[id] = row;
+      this.setGroup(id, row);
       return id;
     };
     const level = this.level;
@@ -212,6 +226,50 @@ export class SearchIndex {
     return this.postings.knows(word);
   }
 
+  /** The row indexed as `id`. */
+  rowAt(id: number): IndexedRow | undefined {
+    return this.byId[id];
+  }
+
+  /** Every row indexed. */
+  *indexed(): Iterable<IndexedRow> {
+    for (const row of this.byId) if (row) yield row;
+  }
+
+  /** The group row `id` is shown in: an entity's name, a workstream's folded name; -1: its own. */
+  groupAt(id: number): number {
+    return id < this.groupOf.length ? this.groupOf[id]! : -1;
+  }
+
+  /** Whether row `id` is an entity with aliases. */
+  hasAliases(id: number): boolean {
+    return ((this.kinds[id] ?? 0) & ALIASED) !== 0;
+  }
+
+  /** The kind of row `id` (an indexed row), without reading the row. */
+  kindAt(id: number): SearchKind {
+    return SEARCH_KINDS[this.kinds[id]! & ~ALIASED]!;
+  }
+
+  private setGroup(id: number, row: IndexedRow): void {
+    if (id >= this.groupOf.length) {
+      const grown = new Int32Array(Math.max(1024, id + 1, this.groupOf.length * 2)).fill(-1);
+      grown.set(this.groupOf);
+      this.groupOf = grown;
+      const kinds = new Uint8Array(grown.length);
+      kinds.set(this.kinds);
+      this.kinds = kinds;
+    }
+    this.kinds[id] =
+      SEARCH_KINDS.indexOf(row.kind) + (row.kind === 'entity' && row.entity.aliases.length ? ALIASED : 0);
+    if (row.kind !== 'entity' && row.kind !== 'workstream') return;
+    const numbers = row.kind === 'entity' ? this.entityGroups : this.workstreamGroups;
+    const key = row.kind === 'entity' ? row.entity.name : fold(row.name);
+    let group = numbers.get(key);
+    if (group === undefined) numbers.set(key, (group = this.groups++));
+    this.groupOf[id] = group;
+  }
+
   private rowWeights = new Float32Array(0);
   /** An array of row weights by id, every one 1 but the rows with a valid_to (which the caller sets). */
   weights(): Float32Array {
@@ -222,6 +280,8 @@ export class SearchIndex {
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
+/** Added to an entity row's kind when it has aliases. */
+const ALIASED = 8;
 
 /** A row's indexed texts by field id (undefined: a field its kind does not have). */
 function valuesOf(row: IndexedRow): (string | undefined)[] {

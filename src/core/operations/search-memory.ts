@@ -18,7 +18,6 @@ import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
 import {
-  fold,
   searchIndex,
   SEARCH_KINDS,
   warmSearchIndex,
@@ -28,7 +27,7 @@ import {
   type SearchKind,
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
-import type { TermQuery } from './search-postings.js';
+import type { Ranked, TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -38,11 +37,11 @@ export type SearchMemoryOutput = OneOf<SearchMemoryAnswer | Failed<SearchMemoryA
 export const SEARCH_TEXT_LIMIT = 200;
 const MAX_TERMS = 12;
 /** Hits (rows, best first by the index's score) grouped and ranked further. */
-const MAX_HITS = 1_000;
+export const MAX_HITS = 1_000;
 /** What a row whose valid_to is past scores, against a current one. */
-const SUPERSEDED_WEIGHT = 0.25;
+export const SUPERSEDED_WEIGHT = 0.25;
 /** Weights of a fuzzy and a prefix match against an exact one (MiniSearch's own are 0.45 and 0.375). */
-const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
+export const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
 
 export interface SearchFilters {
   kinds: ReadonlySet<SearchKind> | null;
@@ -70,7 +69,7 @@ function swaps(term: string): string[] {
  * The index query: each word as written (prefix, fuzzy) or with one swap (fuzzy one edit less);
  * `origin` learns which word each swapped form stands for.
  */
-function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
+export function termQueries(terms: readonly string[], origin: Map<string, string>, known: (term: string) => boolean) {
   return terms.flatMap((term): TermQuery[] => {
     const prefix = term.length >= 3;
     origin.set(term, term);
@@ -85,18 +84,6 @@ function termQueries(terms: readonly string[], origin: Map<string, string>, know
       ...swapped.map((form) => ({ term: form, fuzzy: Math.max(0, edits - 1), prefix: false })),
     ];
   });
-}
-
-/** How many of the query's words the matched query terms (a word or a swapped form of it) stand for. */
-function coverage(queryTerms: readonly string[], origin: ReadonlyMap<string, string>, swapped: boolean): number {
-  // Without swapped forms every query term is a word of its own (and they are distinct).
-  if (!swapped) return queryTerms.length;
-  const seen: string[] = [];
-  for (const term of queryTerms) {
-    const word = origin.get(term) ?? term;
-    if (!seen.includes(word)) seen.push(word);
-  }
-  return seen.length;
 }
 
 /** Each row's weight today by id (a row whose valid_to is past weighs less), read per posting from one array. */
@@ -142,58 +129,48 @@ function superseded(row: IndexedRow, today: string): boolean {
 interface Group {
   kind: SearchKind;
   score: number;
-  rows: IndexedRow[];
-  /** What each of its rows matched (the indexed words, and their fields): read only for the results returned. */
-  matches: Readonly<Record<string, readonly string[]>>[];
+  /** Its rows' ids, best first. */
+  ids: number[];
   /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
   exact: number;
 }
 
-/** The words of each name and alias of an entity or workstream row, and their phrases, kept with the row. */
-interface Names {
-  words: string[][];
-  phrases: string[];
+/** A group the answer shows: its rows, and what each matched (the indexed words, and their fields). */
+interface Shown {
+  rows: IndexedRow[];
+  matches: Readonly<Record<string, readonly string[]>>[];
 }
-const namesOf = new WeakMap<IndexedRow, Names>();
-function rowNames(row: IndexedRow & { kind: 'entity' | 'workstream' }): Names {
-  let names = namesOf.get(row);
-  if (!names) {
-    const all = row.kind === 'entity' ? [row.entity.name, ...row.entity.aliases] : [row.name];
-    const held = all.map((name) => words(name));
-    names = { words: held, phrases: held.map((one) => one.join(' ')) };
-    namesOf.set(row, names);
+
+/** A name's words and their phrase, as a query's are folded; kept for the names searches meet. */
+interface Name {
+  words: string[];
+  phrase: string;
+}
+const names = new Map<string, Name>();
+const NAME_CACHE = 10_000;
+function nameOf(text: string): Name {
+  let name = names.get(text);
+  if (!name) {
+    const held = words(text);
+    name = { words: held, phrase: held.join(' ') };
+    if (names.size >= NAME_CACHE) names.clear();
+    names.set(text, name);
   }
-  return names;
+  return name;
 }
 
 /**
- * How closely the query names this entity or workstream: 2 when it is the name or an alias word
- * for word, 1 when it has as many words and each of the name's (or an alias's) words matched
- * one of them (a typo in an exact name), else 0.
+ * How closely the query names an entity or workstream by this name or alias: 2 when it is the
+ * name word for word, 1 when it has as many words and each of the name's words matched one of
+ * them (a typo in an exact name), else 0. `matched`: every indexed word the query's words stand
+ * for. A row holds each word of its names, so it matched such a word exactly when the query's
+ * words stand for it: the row's own matches need not be gathered. A group's exactness is the
+ * best of its name's (the same for all its rows) and its rows' aliases'.
  */
-function exactness(
-  row: IndexedRow,
-  phrase: string,
-  termCount: number,
-  matched: Readonly<Record<string, unknown>>,
-): number {
-  if (row.kind !== 'entity' && row.kind !== 'workstream') return 0;
-  const names = rowNames(row);
-  let best = 0;
-  for (let i = 0; i < names.phrases.length; i++) {
-    if (names.phrases[i] === phrase) return 2;
-    const held = names.words[i]!;
-    if (best === 0 && held.length === termCount && held.every((word) => Object.hasOwn(matched, word))) best = 1;
-  }
-  return best;
-}
-
-/** The folded name a workstream row is grouped by, kept with the row. */
-const workstreamKeys = new WeakMap<IndexedRow, string>();
-function workstreamKey(row: IndexedRow & { kind: 'workstream' }): string {
-  let key = workstreamKeys.get(row);
-  if (key === undefined) workstreamKeys.set(row, (key = fold(row.name)));
-  return key;
+function exactness(text: string, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+  const name = nameOf(text);
+  if (name.phrase === phrase) return 2;
+  return name.words.length === termCount && name.words.every((word) => matched.has(word)) ? 1 : 0;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -227,7 +204,7 @@ function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: Read
 }
 
 function resultOf(
-  group: Group,
+  group: Shown,
   score: number,
   today: string,
   holders: (name: string) => EntityMatch | undefined,
@@ -293,6 +270,68 @@ function resultOf(
   }
 }
 
+/**
+ * The best rows grouped: entities by name, workstreams by folded name, the rest one row a group,
+ * in the order they were met (the order of equal scores). Each group scores its best row's
+ * score times the share of the query's words that row holds, squared (several words together:
+ * a row holding every word outranks one holding one).
+ */
+function groupHits(
+  index: SearchIndex,
+  ranked: Ranked,
+  termCount: number,
+  phrase: string,
+  matched: ReadonlySet<string>,
+): Group[] {
+  const all: Group[] = [];
+  const named = new Map<number, Group>();
+  const { ids, scores, words: covered } = ranked;
+  for (let at = 0; at < ids.length; at++) {
+    const id = ids[at]!;
+    const number = index.groupAt(id);
+    let group = number >= 0 ? named.get(number) : undefined;
+    if (!group) {
+      const kind = index.kindAt(id);
+      // The score starts as a double (V8 keeps one shape for every group).
+      group = { kind, score: -Infinity, ids: [], exact: 0 };
+      all.push(group);
+      if (number >= 0) named.set(number, group);
+      // Every row of an entity group has its name (aliases: below).
+      if (kind === 'entity') {
+        const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
+        group.exact = exactness(row.entity.name, phrase, termCount, matched);
+      }
+    }
+    const share = covered[at]! / termCount;
+    const score = scores[at]! * share * share;
+    if (score > group.score) group.score = score;
+    group.ids.push(id);
+    if (group.exact === 2) continue;
+    if (group.kind === 'workstream') {
+      // A workstream's rows share a folded name, not always its words: each is asked (they are few).
+      const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
+      group.exact = Math.max(group.exact, exactness(row.name, phrase, termCount, matched));
+    } else if (index.hasAliases(id)) {
+      const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
+      for (const alias of row.entity.aliases)
+        group.exact = Math.max(group.exact, exactness(alias, phrase, termCount, matched));
+    }
+  }
+  return all;
+}
+
+/**
+ * The first `limit` groups, best first: an exact name or alias is raised by the best group's
+ * score (a misspelt one by half of it); equal scores keep the order the groups were met in.
+ */
+function pageOf(all: readonly Group[], limit: number): { group: Group; score: number }[] {
+  const top = all.reduce((best, group) => Math.max(best, group.score), 0);
+  const final = new Float64Array(all.length);
+  for (let i = 0; i < all.length; i++) final[i] = all[i]!.score + (top * all[i]!.exact) / 2;
+  const order = Array.from(all.keys()).sort((a, b) => final[b]! - final[a]! || a - b);
+  return order.slice(0, limit).map((i) => ({ group: all[i]!, score: final[i]! }));
+}
+
 /** The best `limit` results the local library has for `query` at `level`, and how many it has in all. */
 export function localSearch(
   ctx: OperationContext,
@@ -300,6 +339,8 @@ export function localSearch(
   level: AccessLevel,
   filters: SearchFilters,
   limit: number,
+  /** Rows (best first by the index's score) grouped and ranked further; a test makes it small. */
+  maxHits = MAX_HITS,
 ): { results: SearchResult[]; total: number } {
   const terms = unique(words(query.slice(0, SEARCH_TEXT_LIMIT))).slice(0, MAX_TERMS);
   if (!terms.length) return { results: [], total: 0 };
@@ -307,64 +348,49 @@ export function localSearch(
   const today = ctx.now().toISOString().slice(0, 10);
   const filtered = filters.kinds !== null || filters.agent !== null || filters.since !== null;
   const origin = new Map<string, string>();
-  const { hits, total } = index.postings.search(
-    termQueries(terms, origin, (term) => index.knows(term)),
-    {
-      weights: MATCH_WEIGHTS,
-      // Read for every posting: without filters, an array of row weights (1, or less for rows that ended).
-      boost: filtered
-        ? (id: number) => {
-            const row = index.rows.get(id);
-            if (!row || !kept(row, filters)) return 0;
-            return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
-          }
-        : rowWeights(index, today),
-      // Only the best hits are grouped and ranked further (a word every row holds would
-      // otherwise cost the whole library on every search).
-      limit: MAX_HITS,
-    },
-  );
+  const queries = termQueries(terms, origin, (term) => index.knows(term));
+  const ranked = index.postings.rank(queries, {
+    weights: MATCH_WEIGHTS,
+    // Read for every posting: without filters, an array of row weights (1, or less for rows that ended).
+    boost: filtered
+      ? (id: number) => {
+          const row = index.rowAt(id);
+          if (!row || !kept(row, filters)) return 0;
+          return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
+        }
+      : rowWeights(index, today),
+    // Only the best hits are grouped and ranked further (a word every row holds would
+    // otherwise cost the whole library on every search).
+    limit: maxHits,
+    // A swapped form counts as the word it was made from (several words together, below).
+    word: (term) => terms.indexOf(origin.get(term) ?? term),
+  });
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
-  const swapped = origin.size > terms.length;
-  // Entities are grouped by name, workstreams by folded name, the rest one row a group; `all`
-  // keeps the groups in the order they were met (the order of equal scores).
-  const all: Group[] = [];
-  const entities = new Map<string, Group>();
-  const workstreams = new Map<string, Group>();
-  for (const hit of hits) {
-    const row = index.rows.get(hit.id);
-    if (!row) continue;
-    const byName = row.kind === 'entity' ? entities : row.kind === 'workstream' ? workstreams : null;
-    const key = row.kind === 'entity' ? row.entity.name : row.kind === 'workstream' ? workstreamKey(row) : '';
-    let group = byName?.get(key);
-    if (!group) {
-      group = { kind: row.kind, score: 0, rows: [], matches: [], exact: 0 };
-      all.push(group);
-      byName?.set(key, group);
-    }
-    // Several words together: a row holding every word of the query outranks one holding one.
-    const covered = coverage(hit.queryTerms, origin, swapped) / terms.length;
-    const score = hit.score * covered * covered;
-    if (score > group.score) group.score = score;
-    group.rows.push(row);
-    if (group.exact < 2) {
-      const exact = exactness(row, phrase, terms.length, hit.match);
-      if (exact > group.exact) group.exact = exact;
-    }
-    group.matches.push(hit.match);
-  }
-  const top = all.reduce((best, group) => Math.max(best, group.score), 0);
+  const matched = new Set<string>();
+  for (const derived of ranked.sources.values()) for (const { term } of derived) matched.add(term);
+  const all = groupHits(index, ranked, terms.length, phrase, matched);
+  const page = pageOf(all, limit);
+  const details = new Map(
+    index.postings
+      .details(
+        page.flatMap(({ group }) => group.ids),
+        ranked,
+      )
+      .map((hit) => [hit.id, hit.match]),
+  );
   const agents = agentsInScope(ctx);
   const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
-  const results = all
-    .map((group) => ({ group, score: group.score + (top * group.exact) / 2 }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
-    .map(({ group, score }) => resultOf(group, score, today, holders));
-  return { results, total: hits.length < total ? total : all.length };
+  const results = page.map(({ group, score }) => {
+    const shown = { rows: group.ids.map((id) => index.rowAt(id)!), matches: group.ids.map((id) => details.get(id)!) };
+    return resultOf(shown, score, today, holders);
+  });
+  return { results, total: ranked.ids.length < ranked.total ? ranked.total : all.length };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {
+  // One turn of the event loop first: the OS event of a manifest written in place before this
+  // call reaches the store's freshness, so the search reads it (docs/reliability.md).
+  await new Promise((resolve) => setImmediate(resolve));
   const level = access(ctx, args, 'public');
   const query = args.query.slice(0, SEARCH_TEXT_LIMIT);
   const base = { query, access_level: level.echoed, include_private: args.include_private ?? false };

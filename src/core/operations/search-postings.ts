@@ -15,57 +15,28 @@
  * with the same scores as MiniSearch with the same options.
  */
 import SearchableMap from 'minisearch/SearchableMap';
-
-/** MiniSearch's BM25 parameters (its defaults). */
-const K = 1.2;
-const B = 0.7;
-const D = 0.5;
-/** A field the row does not have (not an empty one: that has length 0). */
-const ABSENT = 0xffffffff;
-/** Field ids take the low four bits of an entry. */
-const FIELD_BITS = 4;
-const FIELD_MASK = (1 << FIELD_BITS) - 1;
-/** Row ids stay below this, so that an entry (id and field) is a small integer. */
-const MAX_ROWS = 2 ** (31 - FIELD_BITS);
-
-/**
- * One word's postings: an entry `id * 16 + field` per row and field holding it, preceded by
- * `-tf` when the word is there more than once.
- */
-type Posting = number[];
-
-/** One word of a query: looked up as written, and as a prefix and within `fuzzy` edits when asked. */
-export interface TermQuery {
-  term: string;
-  fuzzy: number;
-  prefix: boolean;
-}
-
-/** A row the query matched: its score, the query words it matched, and which indexed words in which fields. */
-export interface PostingHit {
-  id: number;
-  score: number;
-  queryTerms: string[];
-  match: Record<string, string[]>;
-}
-
-export interface PostingSearch {
-  /** Weights of a fuzzy and a prefix match against an exact one. */
-  weights: { fuzzy: number; prefix: number };
-  /**
-   * A row's weight (0: left out, neither scored nor counted): a function, or an array by row id
-   * (read per posting without a call).
-   */
-  boost: ((id: number) => number) | ArrayLike<number>;
-  /** The most hits returned, best first. */
-  limit: number;
-}
-
-interface Derived {
-  term: string;
-  weight: number;
-  posting: Posting;
-}
+import {
+  ABSENT,
+  bitCount,
+  bm25,
+  countFields,
+  distinct,
+  FIELD_BITS,
+  FIELD_MASK,
+  kthLargest,
+  MAX_ROWS,
+  scorePosting,
+  SMALL,
+  split,
+  timesQuality,
+  type Derived,
+  type Posting,
+  type PostingHit,
+  type PostingSearch,
+  type Ranked,
+  type ScoreState,
+  type TermQuery,
+} from './search-scoring.js';
 
 export class Postings {
   private readonly vocabulary = new SearchableMap<Posting>();
@@ -80,9 +51,26 @@ export class Postings {
   private stamp = new Uint16Array(0);
   /** By row: a row taken out (remove), or 1 + its place among the best (details); else 0. */
   private mark = new Uint32Array(0);
+  /** By row: which query words (bits) it matched, during a search. */
+  private mask = new Uint32Array(0);
   private touched = new Uint32Array(0);
+  /** A function's row weights, asked once a row per search (weightTable). */
+  private asked = new Float32Array(0);
+  /** By place among a query's matches: its score (the selection of the best reorders them). */
+  private values = new Float64Array(0);
   private capacity = 0;
   private nextId = 0;
+  /** Changes with every row added or taken out: what `cache` and `norms` were computed for. */
+  private version = 0;
+  /** Each word's inverse document frequency by field, as of `version` (a word's postings are read once). */
+  private readonly cache = new WeakMap<Posting, { version: number; idf: Float64Array }>();
+  /** The longest each field has been (in unique words), for `norms`. */
+  private readonly longest: Uint32Array;
+  /**
+   * As of `version`, by field and length: the part of BM25 a word's single occurrence gives in a
+   * field of that length (MiniSearch's expression with a term frequency of 1, computed alike).
+   */
+  private norms = { version: -1, offsets: new Uint32Array(0), values: new Float64Array(0) };
   private readonly free: number[] = [];
   documentCount = 0;
 
@@ -98,6 +86,7 @@ export class Postings {
     this.fieldCount = fields.length;
     this.boosts = Float64Array.from(boosts);
     this.average = new Float64Array(fields.length);
+    this.longest = new Uint32Array(fields.length);
   }
 
   /** Indexes one row (its fields' texts by field id; undefined: the row has no such field) and returns its id. */
@@ -105,11 +94,12 @@ export class Postings {
     const id = this.free.pop() ?? this.nextId++;
     if (id >= MAX_ROWS) throw new Error('search index full');
     this.grow(id + 1);
+    this.version += 1;
     this.documentCount += 1;
     const count = this.documentCount - 1;
     for (let field = 0; field < this.fieldCount; field++) {
       const text = values[field];
-      const at = id * this.fieldCount + field;
+      const at = field * this.capacity + id;
       if (text === undefined) {
         this.lengths[at] = ABSENT;
         continue;
@@ -117,6 +107,7 @@ export class Postings {
       const tokens = this.tokenize(text);
       const length = distinct(tokens);
       this.lengths[at] = length;
+      if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
       const entry = id * (FIELD_MASK + 1) + field;
       for (const [term, tf] of this.frequencies(tokens)) {
@@ -139,11 +130,12 @@ export class Postings {
    */
   remove(rows: readonly { id: number; values: readonly (string | undefined)[] }[]): void {
     if (!rows.length) return;
+    this.version += 1;
     const dead = this.mark;
     const words = new Set<string>();
     for (const { id, values } of rows) {
       for (let field = 0; field < this.fieldCount; field++) {
-        const length = this.lengths[id * this.fieldCount + field]!;
+        const length = this.lengths[field * this.capacity + id]!;
         if (length === ABSENT) continue;
         const count = this.documentCount;
         this.average[field] = count === 1 ? 0 : (this.average[field]! * count - length) / (count - 1);
@@ -174,7 +166,7 @@ export class Postings {
     }
     for (const { id } of rows) {
       dead[id] = 0;
-      this.lengths.fill(ABSENT, id * this.fieldCount, (id + 1) * this.fieldCount);
+      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = ABSENT;
       this.free.push(id);
     }
   }
@@ -221,30 +213,164 @@ export class Postings {
    * best first (equal scores: the lower id first), and how many rows matched in all.
    */
   search(queries: readonly TermQuery[], options: PostingSearch): { hits: PostingHit[]; total: number } {
+    const ranked = this.rank(queries, options);
+    return { hits: this.details(ranked.ids, ranked), total: ranked.total };
+  }
+
+  /**
+   * The best `limit` rows for the query words, best first, as `search` ranks them, without what
+   * each matched (`details` gives that for the rows asked, typically only those a page shows).
+   * `word` numbers the query word a query term stands for (0–31; a swapped form and the word it
+   * was made from share one): `words` counts the distinct ones each row matched.
+   */
+  rank(queries: readonly TermQuery[], options: PostingSearch & { word?: (term: string) => number }): Ranked {
+    // Each loop over the matches is a function of its own (search-scoring.ts says why).
+    const limit = Math.max(0, options.limit);
     const sources = this.expand(queries, options.weights);
-    const { boost } = options;
+    const table = this.weightTable(options.boost, sources);
+    const count = this.scoreAll(sources, table, options.word);
+    const ids = this.best(count, Math.min(count, limit));
+    const ranked: Ranked = {
+      ids,
+      scores: new Float64Array(ids.length),
+      words: new Uint8Array(ids.length),
+      total: count,
+      sources,
+    };
+    for (let at = 0; at < ids.length; at++) {
+      ranked.scores[at] = this.scores[ids[at]!]!;
+      ranked.words[at] = bitCount(this.mask[ids[at]!]!);
+    }
+    this.clear(count);
+    return ranked;
+  }
+
+  /**
+   * Scores every row the query's words are in (BM25 summed over the words, times how many of
+   * them the row matched), listing them in `touched` and their scores by place in `values`;
+   * returns how many.
+   */
+  private scoreAll(
+    sources: ReadonlyMap<string, readonly Derived[]>,
+    table: ArrayLike<number>,
+    word: ((term: string) => number) | undefined,
+  ): number {
+    const norms = this.lengthNorms();
+    const state: ScoreState = {
+      scores: this.scores,
+      quality: this.quality,
+      stamp: this.stamp,
+      mask: this.mask,
+      touched: this.touched,
+      lengths: this.lengths,
+      stride: this.capacity,
+      average: this.average,
+      table,
+      offsets: norms.offsets,
+      norms: norms.values,
+    };
     let count = 0;
     let k = 0;
-    for (const derived of sources.values()) {
+    const fieldWeight = new Float64Array(this.fieldCount);
+    for (const [source, derived] of sources) {
       k += 1;
-      for (const { weight, posting } of derived) count = this.score(posting, weight, k, boost, count);
+      const bit = 1 << ((word ? word(source) : k - 1) & 31);
+      for (const { weight, posting } of derived) {
+        for (let field = 0; field < this.fieldCount; field++) fieldWeight[field] = weight * this.boosts[field]!;
+        count = scorePosting(state, posting, this.idf(posting), fieldWeight, k, bit, count);
+      }
     }
-    const { scores, quality, touched } = this;
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!;
-      scores[id] = scores[id]! * quality[id]!;
+    timesQuality(this.touched, count, this.scores, this.quality, this.values);
+    return count;
+  }
+
+  /** Clears what scoring `count` rows left in the arrays by row. */
+  private clear(count: number): void {
+    const { scores, quality, stamp, mask, touched } = this;
+    if (count > this.capacity / 8) {
+      // Most rows matched: clearing whole arrays is faster than one row at a time.
+      scores.fill(0);
+      quality.fill(0);
+      stamp.fill(0);
+      mask.fill(0);
+      return;
     }
-    const kept = Math.min(count, Math.max(0, options.limit));
-    if (count > kept) selectBest(touched, count, kept, scores);
-    const best = Array.from(touched.subarray(0, kept)).sort((a, b) => scores[b]! - scores[a]! || a - b);
-    const hits = this.details(best, sources);
     for (let i = 0; i < count; i++) {
       const id = touched[i]!;
       scores[id] = 0;
       quality[id] = 0;
-      this.stamp[id] = 0;
+      stamp[id] = 0;
+      mask[id] = 0;
     }
-    return { hits, total: count };
+  }
+
+  /**
+   * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` and, by
+   * place, in `values`), best first, equal scores the lower id first: the `kept`-th best score
+   * found by a selection over the scores alone, then the rows above it and the lowest ids of
+   * those equal to it, sorted.
+   */
+  private best(count: number, kept: number): number[] {
+    const { scores, touched, values } = this;
+    if (kept === 0) return [];
+    const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+    if (count <= kept) return Array.from(touched.subarray(0, count)).sort(order);
+    const threshold = kthLargest(values, count, kept);
+    const { above, equal } = split(touched, count, scores, threshold);
+    equal.sort((a, b) => a - b);
+    for (let i = 0; above.length < kept; i++) above.push(equal[i]!);
+    return above.sort(order);
+  }
+
+  /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
+  private idf(posting: Posting): Float64Array {
+    const known = this.cache.get(posting);
+    if (known && known.version === this.version) return known.idf;
+    const idf = countFields(posting, this.fieldCount);
+    const n = this.documentCount;
+    for (let field = 0; field < this.fieldCount; field++) {
+      const m = idf[field]!;
+      idf[field] = Math.log(1 + (n - m + 0.5) / (m + 0.5));
+    }
+    this.cache.set(posting, { version: this.version, idf });
+    return idf;
+  }
+
+  /** The length norms of the current average field lengths (see `norms`). */
+  private lengthNorms(): Postings['norms'] {
+    if (this.norms.version === this.version) return this.norms;
+    const offsets = new Uint32Array(this.fieldCount);
+    let size = 0;
+    for (let field = 0; field < this.fieldCount; field++) {
+      offsets[field] = size;
+      size += this.longest[field]! + 1;
+    }
+    const values = new Float64Array(size);
+    for (let field = 0; field < this.fieldCount; field++)
+      for (let length = 0; length <= this.longest[field]!; length++)
+        values[offsets[field]! + length] = bm25(1, length, this.average[field]!);
+    this.norms = { version: this.version, offsets, values };
+    return this.norms;
+  }
+
+  /**
+   * The row weights as an array by id: the caller's own, or a function's answers for the rows
+   * the query's words are in (asked once a row), so that the scoring loop reads an array.
+   */
+  private weightTable(boost: PostingSearch['boost'], sources: Map<string, Derived[]>): ArrayLike<number> {
+    if (typeof boost !== 'function') return boost;
+    // Made at the first filtered search (most searches pass an array), then kept at capacity.
+    if (this.asked.length !== this.capacity) this.asked = new Float32Array(this.capacity);
+    const table = this.asked;
+    table.fill(NaN);
+    for (const derived of sources.values())
+      for (const { posting } of derived)
+        for (const value of posting) {
+          if (value < 0) continue;
+          const id = value >> FIELD_BITS;
+          if (Number.isNaN(table[id])) table[id] = boost(id);
+        }
+    return table;
   }
 
   /** Each query word's indexed words, with the weight MiniSearch gives a prefix or fuzzy match. */
@@ -275,48 +401,15 @@ export class Postings {
     return sources;
   }
 
-  /** Adds one indexed word's BM25 scores into the scores array; `k` numbers the query word. */
-  private score(posting: Posting, weight: number, k: number, boost: PostingSearch['boost'], count: number): number {
-    const table = typeof boost === 'function' ? null : boost;
-    const call = typeof boost === 'function' ? boost : null;
-    const fields = this.fieldCount;
-    const matching = new Float64Array(fields);
-    for (const value of posting) if (value >= 0) matching[value & FIELD_MASK]! += 1;
-    const n = this.documentCount;
-    for (let field = 0; field < fields; field++) {
-      const m = matching[field]!;
-      matching[field] = Math.log(1 + (n - m + 0.5) / (m + 0.5));
-    }
-    const { scores, quality, stamp, touched, lengths, average, boosts } = this;
-    for (let read = 0; read < posting.length; read++) {
-      let entry = posting[read]!;
-      let tf = 1;
-      if (entry < 0) {
-        tf = -entry;
-        entry = posting[++read]!;
-      }
-      const id = entry >> FIELD_BITS;
-      const docBoost = table ? table[id]! : call!(id);
-      if (!docBoost) continue;
-      const field = entry & FIELD_MASK;
-      const length = lengths[id * fields + field]!;
-      const raw = matching[field]! * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average[field]!)));
-      if (stamp[id] !== k) {
-        if (quality[id] === 0) touched[count++] = id;
-        stamp[id] = k;
-        quality[id] = quality[id]! + 1;
-      }
-      scores[id] = scores[id]! + weight * boosts[field]! * docBoost * raw;
-    }
-    return count;
-  }
-
   /**
-   * The hits for the best rows: which query words and which indexed words in which fields each
-   * matched. A row among the best was scored, so its weight is not 0: no need to ask again.
+   * What the rows `ids` (of `ranked`, which scored them) matched: which query words and which
+   * indexed words in which fields. Asked for the rows an answer shows, it reads each matched
+   * word's postings once.
    */
-  private details(best: readonly number[], sources: Map<string, Derived[]>): PostingHit[] {
-    const hits = best.map((id): PostingHit => ({ id, score: this.scores[id]!, queryTerms: [], match: {} }));
+  details(ids: readonly number[], ranked: Ranked): PostingHit[] {
+    const { sources } = ranked;
+    const at = new Map(ranked.ids.map((id, place) => [id, place]));
+    const hits = ids.map((id): PostingHit => ({ id, score: ranked.scores[at.get(id)!]!, queryTerms: [], match: {} }));
     const { mark } = this;
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
     for (const [source, derived] of sources)
@@ -333,62 +426,25 @@ export class Postings {
           const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
           if (!fields.includes(field)) fields.push(field);
         }
-    for (const id of best) mark[id] = 0;
+    for (const id of ids) mark[id] = 0;
     return hits;
   }
 
   private grow(size: number): void {
     if (size <= this.capacity) return;
     const capacity = Math.max(size, this.capacity * 2, 1024);
+    // Field by field (a word's postings are mostly in one field: its rows' lengths lie together).
     const lengths = new Uint32Array(capacity * this.fieldCount).fill(ABSENT);
-    lengths.set(this.lengths);
+    for (let field = 0; field < this.fieldCount; field++)
+      lengths.set(this.lengths.subarray(field * this.capacity, (field + 1) * this.capacity), field * capacity);
     this.lengths = lengths;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
     this.stamp = new Uint16Array(capacity);
     this.mark = new Uint32Array(capacity);
+    this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
+    this.values = new Float64Array(capacity);
     this.capacity = capacity;
-  }
-}
-
-/** Fields of up to this many words are counted without a Set or a Map. */
-const SMALL = 16;
-
-/** How many different tokens (MiniSearch's field length). */
-function distinct(tokens: readonly string[]): number {
-  if (tokens.length > SMALL) return new Set(tokens).size;
-  let count = 0;
-  for (let i = 0; i < tokens.length; i++) if (tokens.indexOf(tokens[i]!) === i) count++;
-  return count;
-}
-
-/**
- * Moves the `k` best of `ids[0..n)` (higher score first, then lower id) to `ids[0..k)`, in no
- * particular order: a quickselect, linear on average, instead of sorting every match.
- */
-export function selectBest(ids: Uint32Array, n: number, k: number, scores: Float64Array): void {
-  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
-  let lo = 0;
-  let hi = n - 1;
-  const target = k - 1;
-  while (lo < hi) {
-    const pivot = ids[(lo + hi) >>> 1]!;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (before(ids[i]!, pivot)) i++;
-      while (before(pivot, ids[j]!)) j--;
-      if (i <= j) {
-        const swap = ids[i]!;
-        ids[i] = ids[j]!;
-        ids[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else return;
   }
 }

@@ -12,6 +12,23 @@ export const SNIPPET_WIDTH = 120;
 const LEAD = 30;
 const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
 
+/**
+ * A part redacted (redactText, cut at 4,000 characters), remembered: the same summaries and
+ * actions are shown by search after search, and the credential rules cost more than a lookup
+ * (the memory is dropped past REDACTED_CACHE parts).
+ */
+const redacted = new Map<string, string>();
+const REDACTED_CACHE = 5_000;
+function redactedPart(part: string): string {
+  let text = redacted.get(part);
+  if (text === undefined) {
+    text = redactText(part, 4_000);
+    if (redacted.size >= REDACTED_CACHE) redacted.clear();
+    redacted.set(part, text);
+  }
+  return text;
+}
+
 /** Whether `text` holds one of the matched words. */
 export function holds(text: string, matched: ReadonlySet<string>): boolean {
   for (const word of text.matchAll(WORD)) if (matched.has(fold(word[0]))) return true;
@@ -29,10 +46,7 @@ export function snippet(
   width = SNIPPET_WIDTH,
 ): string {
   const parts = typeof source === 'string' ? [source] : source;
-  const text = parts
-    .map((part) => redactText(part, 4_000))
-    .filter(Boolean)
-    .join(' · ');
+  const text = parts.map(redactedPart).filter(Boolean).join(' · ');
   const spans: [number, number][] = [];
   for (const word of text.matchAll(WORD)) {
     if (matched.has(fold(word[0]))) spans.push([word.index, word.index + word[0].length]);

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
-import { PyFloat, PyInt } from '../python-str.js';
+import { isPyNumber, PyFloat, PyInt, samePyNumber } from '../python-str.js';
 import { emitManifestYaml } from './yaml-emit.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
 import { constructTimestamp, TIMESTAMP_IMPLICIT } from './yaml-timestamp.js';
@@ -40,7 +40,10 @@ import { asPyYamlComposes, frontMatterMapping, frontMatterSequence, NoConstructo
 
 // The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written or
 // front matter is read. js-yaml
-// too: a query answered from the parsed cache parses no YAML at all.
+// too: a query answered from the parsed cache parses no YAML at all. The export path's CommonJS
+// bundle holds both packages: scripts/bundle.mjs takes the next line out of this module there, so
+// esbuild bundles what these `require` calls name (still run on first use), and its code cache
+// holds them.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
 const jsYamlPackage = lazy(() => require('js-yaml') as typeof JsYaml);
@@ -362,6 +365,21 @@ export function stringifyYamlOwn(value: unknown): string | undefined {
   return emitManifestYaml(value);
 }
 
+/**
+ * Whether the manifest reader (`parseYaml`: js-yaml with manifestSchema) reads `token`, written
+ * plain, as `value`: its own resolution of a plain scalar (the schema's implicit tags, tried as it
+ * tries them), compared as `sameValue` compares what a read-back gives (numbers as Python's `==`).
+ * False when this js-yaml has no such resolution to ask: the manifest is then parsed back whole.
+ */
+export function readsBackPlain(token: string, value: unknown): boolean {
+  // Marked @internal in js-yaml's types: a js-yaml without it falls back to the full parse.
+  const schema: Partial<Pick<JsYaml.Schema, 'resolveImplicitScalarTag'>> = manifestSchema();
+  if (typeof schema.resolveImplicitScalarTag !== 'function') return false;
+  const read = schema.resolveImplicitScalarTag(token).value;
+  if (isPyNumber(value)) return isPyNumber(read) && samePyNumber(read, value);
+  return read === value;
+}
+
 /** `stringifyYaml` through the `yaml` package's document model: the reference yaml-emit.ts equals. */
 export function stringifyYamlPackage(value: unknown): string {
   const YAML = yamlPackage();
@@ -374,61 +392,4 @@ export function stringifyYamlPackage(value: unknown): string {
     },
   });
   return escapeForPyYaml(doc.toString({ singleQuote: true, lineWidth: 0 }));
-}
-
-/**
- * `stringifyYaml(mapping)`, written a top-level key and a list item at a time: the same text, since
- * the writer writes each key of a block mapping and each item of a block list alone, at the same
- * indentation wherever it stands, but without the `yaml` package's document model of the whole,
- * which for an export of 20,000 sessions was most of its peak memory (bench/README.md,
- * "Participant exports"). The text of each object item is kept in `items`: a caller writing
- * several selections of the same rows (fitManifest) writes each row once (the rows must not
- * change in between). Data where one object appears twice (the writer gives it an anchor and
- * aliases, numbered over the whole document) is written whole.
- */
-export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object, string> = new WeakMap()): string {
-  const entries = Object.entries(mapping);
-  if (entries.length === 0 || entries.some(([, value]) => value === undefined) || sharesAnObject(mapping))
-    return stringifyYaml(mapping);
-  const parts: string[] = [];
-  for (const [key, value] of entries) {
-    // `key:` on a line of its own, as the writer writes it over a list (quoted where it must be).
-    const probe = Array.isArray(value) && value.length > 0 ? stringifyYaml({ [key]: [null] }) : '';
-    if (!Array.isArray(value) || !probe.endsWith(`:\n${LIST_PROBE}`)) {
-      parts.push(stringifyYaml({ [key]: value }));
-      continue;
-    }
-    const keyLine = probe.slice(0, -LIST_PROBE.length);
-    parts.push(keyLine);
-    for (const item of value) {
-      const row = typeof item === 'object' && item !== null ? item : undefined;
-      const cached = row && items.get(row);
-      if (cached !== undefined) {
-        parts.push(cached);
-        continue;
-      }
-      // Each item as the writer writes a one-item list in the same place.
-      const itemText = stringifyYaml({ [key]: [item] }).slice(keyLine.length);
-      if (row) items.set(row, itemText);
-      parts.push(itemText);
-    }
-  }
-  return parts.join('');
-}
-
-/** A one-item list of null, as the writer writes it under a key. */
-const LIST_PROBE = '  - null\n';
-
-/** Whether some object (mapping or list) is reached twice in JSON-like `root`. */
-function sharesAnObject(root: object): boolean {
-  const seen = new Set<object>();
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
-    if (seen.has(node)) return true;
-    seen.add(node);
-    stack.push(...Object.values(node));
-  }
-  return false;
 }

@@ -9,7 +9,7 @@ import { sinceRules } from '../kit/since.js';
 import { derive } from './entities.js';
 import { AGENT_ID, assembleManifest } from './manifest.js';
 import { collectMemory, emptyMemory, fallbackMemory, memoryItemCount, type MemoryData } from './memory.js';
-import { discoverSources, locate, warnOnceInto } from './paths.js';
+import { discoverSources, locate, readerFor } from './paths.js';
 import { collectSessionRecords, type SessionRecord } from './records.js';
 import { compareCodePoints } from './text.js';
 
@@ -17,11 +17,16 @@ const reason = (error: unknown): string =>
   (error instanceof Error ? error.message : String(error)).split('\n', 1).join('');
 
 /** Runs one phase; an unexpected failure becomes a warning and the phase's empty result. */
-async function guarded<T>(what: string, warnings: string[], fallback: T, run: () => Promise<T>): Promise<T> {
+async function guarded<T>(
+  what: string,
+  warn: (message: string) => void,
+  fallback: T,
+  run: () => T | Promise<T>,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    warnings.push(`codex: ${what} skipped (${reason(error)})`);
+    warn(`codex: ${what} skipped (${reason(error)})`);
     return fallback;
   }
 }
@@ -36,16 +41,17 @@ function withStateProblem(sources: SourceStatus[], warnings: readonly string[]):
 }
 
 async function exportCodex(environment: ExportEnvironment): Promise<ParticipantExport> {
-  const warnings: string[] = [];
   const where = await locate(environment);
-  const sources = discoverSources(where, warnOnceInto(warnings));
+  const reader = readerFor(where);
+  const { warnings } = reader;
+  const sources = discoverSources(where, reader);
   const found = sources.filter((source) => source.found);
   // Nothing found: the report says so, once, naming where it looked (export-command.ts).
   if (found.length === 0) return { manifest: undefined, sources, warnings };
-  const records = await guarded<SessionRecord[]>('sessions', warnings, [], () =>
-    collectSessionRecords(where, warnings),
+  const records = await guarded<SessionRecord[]>('sessions', reader.warn, [], () =>
+    collectSessionRecords(where, reader),
   );
-  const memory = await guarded<MemoryData>('memories', warnings, emptyMemory(), () => collectMemory(where, warnings));
+  const memory = await guarded<MemoryData>('memories', reader.warn, emptyMemory(), () => collectMemory(where, reader));
   if (memoryItemCount(memory) === 0) {
     // Nothing distilled yet: the engine recovers the same shape from the session records.
     const fallback = fallbackMemory(records, where.home);
@@ -82,7 +88,8 @@ export const codexParticipant: Participant = {
   },
   async sources(environment) {
     // Which sources are here; what an export would refuse is said when it exports.
-    return discoverSources(await locate(environment), () => undefined);
+    const where = await locate(environment);
+    return discoverSources(where, readerFor(where));
   },
   export: exportCodex,
 };

@@ -5,24 +5,13 @@
  * the `~/codex-brain` overlay. When all of it is empty the same shape is synthesised from the
  * session records (the fallback memory).
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { confinedDirectory, confinedFile } from '../../core/native/confined-reads.js';
-import { compareParts, readText, walkFiles, warnOnceInto, type CodexLocations } from './paths.js';
+import type { SourceReader } from '../kit/source-reader.js';
+import { CODEX_WALK, compareParts, type CodexLocations } from './paths.js';
 import { friendlyLabel, looksLikeMemoriesPath, projectKeyFromCwd } from './projects.js';
 import type { SessionRecord } from './records.js';
 import { LIMITS, scrub } from './scrubber.js';
-import {
-  PyPattern,
-  compareCodePoints,
-  lstrip,
-  normalizeText,
-  pyRegex,
-  rstrip,
-  splitLines,
-  strip,
-  stripChars,
-} from './text.js';
+import { PyPattern, lstrip, normalizeText, pyRegex, rstrip, splitLines, strip, stripChars } from './text.js';
 
 const SECTION_KEYS = ['task_groups', 'task_titles', 'preferences', 'keywords', 'descriptions'] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];
@@ -204,66 +193,40 @@ function stripFallbackBlock(original: string): string {
   return text;
 }
 
-async function readMemoryFile(file: string, warnings: string[]): Promise<string | undefined> {
-  try {
-    const { text, truncated } = await readText(file);
-    if (truncated) warnings.push(`${file}: larger than the read limit; only its beginning was read`);
-    return text;
-  } catch (error) {
-    warnings.push(`${file}: could not be read (${error instanceof Error ? error.message : String(error)})`);
-    return undefined;
-  }
-}
+/** Largest memory file read whole; a larger one is read up to this size (and said). */
+const MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Everything the memory files say; a file that may not be read (a link leading out) is one warning. */
-export async function collectMemory(where: CodexLocations, warnings: string[]): Promise<MemoryData> {
+export function collectMemory(where: CodexLocations, reader: SourceReader): MemoryData {
   const data = emptyMemory();
-  const warn = warnOnceInto(warnings);
+  const read = (file: string): string | null => reader.readText(file, MAX_MEMORY_FILE_BYTES);
   const home = where.codexHome;
   const memories = home === undefined ? undefined : path.join(home, 'memories');
-  if (home !== undefined && memories !== undefined && confinedDirectory(memories, home, warn)) {
-    const memoryMd = path.join(memories, 'MEMORY.md');
-    if (confinedFile(memoryMd, home, warn)) {
-      const text = await readMemoryFile(memoryMd, warnings);
-      if (text !== undefined) data.main.extend(parseMemoryText(stripFallbackBlock(text)));
-    }
-    const rawMemories = path.join(memories, 'raw_memories.md');
-    if (confinedFile(rawMemories, home, warn)) {
-      const text = await readMemoryFile(rawMemories, warnings);
-      if (text !== undefined) {
-        data.main.extend(parseMemoryText(text));
-        for (const [id, sections] of parseRawMemoryThreads(text)) threadSections(data, id).extend(sections);
-      }
+  if (memories !== undefined && reader.isDir(memories)) {
+    const memoryMd = read(path.join(memories, 'MEMORY.md'));
+    if (memoryMd !== null) data.main.extend(parseMemoryText(stripFallbackBlock(memoryMd)));
+    const rawMemories = read(path.join(memories, 'raw_memories.md'));
+    if (rawMemories !== null) {
+      data.main.extend(parseMemoryText(rawMemories));
+      for (const [id, sections] of parseRawMemoryThreads(rawMemories)) threadSections(data, id).extend(sections);
     }
     const summaries = path.join(memories, 'rollout_summaries');
-    if (confinedDirectory(summaries, home, warn)) {
-      const names = await readdir(summaries).then(
-        (all) => all.filter((name) => name.endsWith('.md')).sort(compareCodePoints),
-        () => [] as string[],
-      );
-      for (const name of names) {
-        const file = path.join(summaries, name);
-        if (!confinedFile(file, home, warn)) continue;
-        const text = await readMemoryFile(file, warnings);
-        if (text !== undefined) data.main.extend(parseMemoryText(text));
-      }
+    for (const name of reader
+      .list(summaries, { maxEntries: CODEX_WALK.entries })
+      .filter((entry) => entry.endsWith('.md'))) {
+      const text = read(path.join(summaries, name));
+      if (text !== null) data.main.extend(parseMemoryText(text));
     }
   }
   if (where.codexBrain !== undefined) {
-    const files = await walkFiles(
-      where.codexBrain,
-      where.codexBrain,
-      (name) => {
-        const lower = name.toLowerCase();
-        return lower.endsWith('.md') || lower.endsWith('.txt');
-      },
-      warn,
-    );
-    files.sort((a, b) => compareParts(a.parts, b.parts));
-    for (const file of files) {
-      if (file.size === 0) continue;
-      const text = await readMemoryFile(file.path, warnings);
-      if (text !== undefined) data.main.extend(parseMemoryText(text));
+    const brain = where.codexBrain;
+    const notes = (name: string): boolean => {
+      const lower = name.toLowerCase();
+      return lower.endsWith('.md') || lower.endsWith('.txt');
+    };
+    for (const parts of reader.walk(brain, notes, CODEX_WALK).sort(compareParts)) {
+      const text = read(path.join(brain, ...parts));
+      if (text !== null) data.main.extend(parseMemoryText(text));
     }
   }
   return data;

@@ -1,23 +1,13 @@
 /**
- * Where Codex keeps its memory, and safe access to it: the Codex home (`$CODEX_HOME`, else
- * `~/.codex`), the `~/codex-brain` overlay, the sources the engine reports as capabilities, and
- * reads that are bounded and never follow a link out of their source root (the Codex home or
- * the overlay; either may itself be a link). The rule, and its one warning per refused file, is
- * core/native/confined-reads.ts, which SourceReader and the turn compiler follow too. Nothing
- * here writes.
+ * Where Codex keeps its memory: the Codex home (`$CODEX_HOME`, else `~/.codex`), the
+ * `~/codex-brain` overlay, and the sources the engine reports as capabilities. Every read goes
+ * through the kit's SourceReader (`readerFor`): the Codex home and the overlay are its source
+ * roots (either may itself be a link), so no read follows a link out of them. Nothing here writes.
  */
-import type { Dirent, Stats } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportEnvironment, SourceStatus } from '../kit/participant.js';
+import { SourceReader } from '../kit/source-reader.js';
 import { CODEX_STATE_DB, findCodexHome, isDirectory, normalizeLocalPath } from '../../core/native/codex-home.js';
-import {
-  confinedDirectory,
-  confinedFile,
-  confinedStat,
-  warnIfSpecial,
-  type Warn,
-} from '../../core/native/confined-reads.js';
 import { compareCodePoints } from './text.js';
 
 export { normalizeLocalPath };
@@ -33,24 +23,6 @@ export interface CodexLocations {
   readonly codexBrain: string | undefined;
 }
 
-/**
- * A `Warn` that adds each message to `warnings` once: several reads ask about the same file (the
- * sources, then the read), and each refusal is one warning.
- */
-export function warnOnceInto(warnings: string[]): Warn {
-  return (message) => {
-    if (!warnings.includes(message)) warnings.push(message);
-  };
-}
-
-async function statOrUndefined(file: string): Promise<Stats | undefined> {
-  try {
-    return await stat(file);
-  } catch {
-    return undefined;
-  }
-}
-
 export async function locate(environment: ExportEnvironment): Promise<CodexLocations> {
   const home = path.resolve(environment.home);
   const cwd = path.resolve(environment.cwd);
@@ -60,63 +32,22 @@ export async function locate(environment: ExportEnvironment): Promise<CodexLocat
   return { home, cwd, platform: environment.platform, codexHome, codexBrain };
 }
 
-/** Most files a directory walk returns (a runaway tree is cut there). */
-const MAX_WALK_FILES = 200_000;
-
-export interface WalkedFile {
-  readonly path: string;
-  /** Path parts below the walk root (the engine sorts `Path` objects by their parts). */
-  readonly parts: readonly string[];
-  /** Bytes; -1 when the walk was asked not to stat. */
-  readonly size: number;
+/**
+ * The reader every Codex read goes through: the home, and a `$CODEX_HOME` outside it (a folder
+ * the user named). The Codex home and the overlay become its source roots as the sources are
+ * looked at (`discoverSources`, first).
+ */
+export function readerFor(where: CodexLocations): SourceReader {
+  const reader = new SourceReader([where.home], { workingFolder: where.cwd });
+  if (where.codexHome !== undefined) reader.allow(where.codexHome);
+  return reader;
 }
 
 /**
- * Every regular file below `dir` (read under the source root `root`) whose name passes `accept`,
- * depth first in name order. Symlinked directories are not entered (as `Path.rglob` does not); a
- * symlinked file is kept only when it resolves inside the root, else refused through `warn`; a
- * FIFO, a device or a socket with an accepted name is named through `warn` and skipped.
+ * Codex's walk caps (SourceReader.walk, list): a file per session, `archived_sessions/` in one
+ * folder, so a folder may hold every session a user had (the kit's default is 20,000 a folder).
  */
-export async function walkFiles(
-  dir: string,
-  root: string,
-  accept: (name: string) => boolean,
-  warn: Warn,
-  options: { sizes: boolean } = { sizes: true },
-): Promise<WalkedFile[]> {
-  const found: WalkedFile[] = [];
-  const visit = async (folder: string, prefix: readonly string[]): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (found.length >= MAX_WALK_FILES) return;
-      const full = path.join(folder, entry.name);
-      const parts = [...prefix, entry.name];
-      if (entry.isDirectory()) {
-        await visit(full, parts);
-      } else if (accept(entry.name)) {
-        if (entry.isFile()) {
-          if (!options.sizes) {
-            found.push({ path: full, parts, size: -1 });
-            continue;
-          }
-          const info = await statOrUndefined(full);
-          if (info) found.push({ path: full, parts, size: info.size });
-        } else if (entry.isSymbolicLink()) {
-          const info = confinedFile(full, root, warn);
-          if (info) found.push({ path: full, parts, size: info.size });
-        } else warnIfSpecial(full, entry, warn);
-      }
-    }
-  };
-  if (confinedDirectory(dir, root, warn)) await visit(dir, []);
-  return found;
-}
+export const CODEX_WALK = { files: 200_000, entries: 200_000 } as const;
 
 /** Orders walked files as Python sorts `Path` objects: part by part. */
 export function compareParts(a: readonly string[], b: readonly string[]): number {
@@ -126,35 +57,6 @@ export function compareParts(a: readonly string[], b: readonly string[]): number
     if (order !== 0) return order;
   }
   return a.length - b.length;
-}
-
-/** The first `maxBytes` of a file. */
-export async function readHead(file: string, maxBytes: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    // Sized by the file (plus one byte, to see growth), never by the bound alone.
-    const size = (await handle.stat()).size;
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes, size + 1));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Largest memory file read whole; a larger one is read up to this size (and reported). */
-const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
-
-/** A text file as UTF-8 (invalid bytes replaced), up to MAX_TEXT_FILE_BYTES. */
-export async function readText(file: string): Promise<{ text: string; truncated: boolean }> {
-  const head = await readHead(file, MAX_TEXT_FILE_BYTES + 1);
-  const truncated = head.length > MAX_TEXT_FILE_BYTES;
-  return { text: head.subarray(0, MAX_TEXT_FILE_BYTES).toString('utf8'), truncated };
 }
 
 /** The source names the engine reports, in its order (capabilities are the found ones, sorted). */
@@ -172,12 +74,12 @@ const SOURCE_NAMES = [
 
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
-function isoModified(info: Stats | undefined): string | undefined {
-  return info ? new Date(info.mtimeMs).toISOString() : undefined;
-}
-
-/** Every source, found or not, with its path and last modification; one that may not be read is not found (said through `warn`). */
-export function discoverSources(where: CodexLocations, warn: Warn): SourceStatus[] {
+/**
+ * Every source, found or not, with its path and last modification; one that may not be read is
+ * not found (said through the reader's warnings). The Codex home is looked at first, so it is
+ * the source root of every file in it.
+ */
+export function discoverSources(where: CodexLocations, reader: SourceReader): SourceStatus[] {
   const base = where.codexHome ?? path.join(where.home, '.codex');
   const memories = path.join(base, 'memories');
   const paths: Record<SourceName, string> = {
@@ -202,10 +104,11 @@ export function discoverSources(where: CodexLocations, warn: Warn): SourceStatus
   for (const name of SOURCE_NAMES) {
     const file = paths[name];
     const homeMissing = where.codexHome === undefined && name !== 'codex_brain';
-    const root = name === 'codex_brain' ? paths.codex_brain : base;
-    const info = homeMissing ? undefined : confinedStat(file, root, warn);
-    const found = info !== undefined && (wantsDirectory.has(name) ? info.isDirectory() : info.isFile());
-    statuses.push(found ? { name, path: file, found, modified: isoModified(info) } : { name, path: file, found });
+    const info = homeMissing ? null : reader.stat(file);
+    const found = info !== null && (wantsDirectory.has(name) ? info.isDirectory() : info.isFile());
+    statuses.push(
+      found ? { name, path: file, found, modified: info.mtime.toISOString() } : { name, path: file, found },
+    );
   }
   return statuses;
 }

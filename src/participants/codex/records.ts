@@ -5,13 +5,13 @@
  * one we know, gives a one-line warning and the index is used, as the engine falls back.
  */
 import path from 'node:path';
-import { openReadOnly, type Row } from '../kit/sqlite.js';
+import type { Row } from '../kit/sqlite.js';
 import { CODEX_STATE_DB } from '../../core/native/codex-home.js';
 import { THREAD_DATE_COLUMNS, threadRows } from '../../core/native/codex-state.js';
 import { conceptsIn, threadNameFromConcepts } from './concepts.js';
 import { firstDate, isoDateOf, sortInstant } from '../../core/native/python-dates.js';
-import { confinedDatabaseFiles, confinedFile, type Warn } from '../../core/native/confined-reads.js';
-import { normalizeLocalPath, walkFiles, warnOnceInto, type CodexLocations } from './paths.js';
+import type { SourceReader } from '../kit/source-reader.js';
+import { CODEX_WALK, normalizeLocalPath, type CodexLocations } from './paths.js';
 import { Rollout, type JsonObject } from './rollouts.js';
 import { pyStr, truthy } from '../../core/python-str.js';
 import { compareCodePoints, dedupe, lowerKey, normalizeText, strip } from './text.js';
@@ -47,51 +47,34 @@ const THREAD_COLUMNS = [
 
 const textOf = (value: unknown): string => (truthy(value) ? pyStr(value) : '');
 
-/** Rollouts read at once: enough to keep the disk busy, few enough to bound memory (4 MB each at most). */
-const PARALLEL_READS = 8;
-
-/** `fn` over every item, `limit` at a time, results in item order. */
-async function mapConcurrent<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  // One iterator the workers share: each takes the next item as it comes free.
-  const pending = items.entries();
-  const worker = async (): Promise<void> => {
-    for (const [index, item] of pending) results[index] = await fn(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /** What the records take from a rollout: its concepts and the files its patches touched. */
-async function conceptsAndFiles(rollout: Rollout | undefined): Promise<{ concepts: string[]; files: string[] }> {
+function conceptsAndFiles(rollout: Rollout | undefined): { concepts: string[]; files: string[] } {
   if (!rollout) return { concepts: [], files: [] };
   try {
-    return { concepts: conceptsIn([await rollout.conceptText()]), files: await rollout.filesTouched() };
+    return { concepts: conceptsIn([rollout.conceptText()]), files: rollout.filesTouched() };
   } finally {
     rollout.release();
   }
 }
 
-/** The rollout the state database names, when it may be read (inside the Codex home). */
-function rolloutAt(file: string, codexHome: string, warn: Warn): Rollout | undefined {
-  return confinedFile(file, codexHome, warn) ? new Rollout(file) : undefined;
+/** The rollout the state database names, when it may be read (its real path inside the Codex home). */
+function rolloutAt(reader: SourceReader, file: string, codexHome: string): Rollout | undefined {
+  return reader.namedIn(file, codexHome) && reader.isFile(file) ? new Rollout(reader, file) : undefined;
 }
 
-async function stateRecords(where: CodexLocations, warnings: string[]): Promise<SessionRecord[]> {
+async function stateRecords(where: CodexLocations, reader: SourceReader): Promise<SessionRecord[]> {
   const home = where.codexHome;
   if (home === undefined) return [];
-  const warn = warnOnceInto(warnings);
   const file = path.join(home, CODEX_STATE_DB);
-  if (!confinedFile(file, home, warn)) return [];
-  const files = confinedDatabaseFiles(file, home, warn);
-  if (files === undefined) return [];
+  if (!reader.isFile(file)) return [];
   let rows: Row[];
   try {
-    const db = await openReadOnly(file, files);
+    const db = await reader.openDatabase(file);
+    if (db === null) return [];
     try {
       const result = threadRows(db, THREAD_COLUMNS);
       if (typeof result === 'string') {
-        warnings.push(`${file}: unknown schema (${result}); sessions come from the session index`);
+        reader.warn(`${file}: unknown schema (${result}); sessions come from the session index`);
         return [];
       }
       rows = result;
@@ -100,15 +83,15 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     }
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    warnings.push(`${file}: not readable as a Codex state database (${reason}); sessions come from the session index`);
+    reader.warn(`${file}: not readable as a Codex state database (${reason}); sessions come from the session index`);
     return [];
   }
   const rolloutOf = (row: Row): Rollout | undefined => {
     const value = row.rollout_path;
     if (typeof value !== 'string' || !strip(value)) return undefined;
-    return rolloutAt(path.resolve(where.cwd, normalizeLocalPath(value, where.platform)), home, warn);
+    return rolloutAt(reader, path.resolve(where.cwd, normalizeLocalPath(value, where.platform)), home);
   };
-  const built = await mapConcurrent(rows, PARALLEL_READS, async (row): Promise<SessionRecord | undefined> => {
+  const built = rows.map((row): SessionRecord | undefined => {
     const id = textOf(row.id);
     if (!id) return undefined;
     const title = normalizeText(textOf(row.title));
@@ -116,7 +99,7 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
     const threadName = title || firstMessage || '(untitled)';
     const date = firstDate(row, THREAD_DATE_COLUMNS);
     if (!date) return undefined;
-    const fromRollout = await conceptsAndFiles(rolloutOf(row));
+    const fromRollout = conceptsAndFiles(rolloutOf(row));
     const updatedKey = THREAD_DATE_COLUMNS.find((column) => truthy(row[column]));
     return {
       id,
@@ -132,30 +115,26 @@ async function stateRecords(where: CodexLocations, warnings: string[]): Promise<
 }
 
 /** Rollouts under `sessions/` that the database does not name and that are not older than its newest thread. */
-async function unindexedRecords(
+function unindexedRecords(
   where: CodexLocations,
+  reader: SourceReader,
   excluded: ReadonlySet<string>,
   afterDate: string,
-  warn: Warn,
-): Promise<SessionRecord[]> {
+): SessionRecord[] {
   if (where.codexHome === undefined) return [];
-  const files = await walkFiles(
-    path.join(where.codexHome, 'sessions'),
-    where.codexHome,
-    (name) => name.endsWith('.jsonl'),
-    warn,
-  );
-  const built = await mapConcurrent(files, PARALLEL_READS, async (file): Promise<SessionRecord | undefined> => {
-    const rollout = new Rollout(file.path);
+  const sessions = path.join(where.codexHome, 'sessions');
+  const files = reader.walk(sessions, (name) => name.endsWith('.jsonl'), CODEX_WALK);
+  const built = files.map((parts): SessionRecord | undefined => {
+    const rollout = new Rollout(reader, path.join(sessions, ...parts));
     try {
-      const meta = await rollout.sessionMeta();
+      const meta = rollout.sessionMeta();
       if (!meta) return undefined;
       const id = meta.id;
       if (typeof id !== 'string' || !id || excluded.has(id)) return undefined;
       const timestamp = textOf(meta.timestamp);
       const date = isoDateOf(timestamp);
       if (!date || (afterDate && compareCodePoints(date, afterDate) < 0)) return undefined;
-      const concepts = conceptsIn([await rollout.conceptText()]);
+      const concepts = conceptsIn([rollout.conceptText()]);
       return {
         id,
         threadName: threadNameFromConcepts(concepts, date),
@@ -173,21 +152,16 @@ async function unindexedRecords(
 }
 
 /** Session id → its rollout, for names `rollout-*-<id>.jsonl` under `sessions/` then `archived_sessions/`. */
-async function rolloutsById(where: CodexLocations, warn: Warn): Promise<Map<string, Rollout>> {
+function rolloutsById(where: CodexLocations, reader: SourceReader): Map<string, Rollout> {
   const byId = new Map<string, Rollout>();
   if (where.codexHome === undefined) return byId;
   for (const folder of ['sessions', 'archived_sessions']) {
-    const files = await walkFiles(
-      path.join(where.codexHome, folder),
-      where.codexHome,
-      (name) => name.startsWith('rollout-') && name.endsWith('.jsonl'),
-      warn,
-      { sizes: false },
-    );
-    for (const file of files) {
-      const name = file.parts.at(-1) ?? '';
+    const dir = path.join(where.codexHome, folder);
+    const rollout = (name: string): boolean => name.startsWith('rollout-') && name.endsWith('.jsonl');
+    for (const parts of reader.walk(dir, rollout, CODEX_WALK)) {
+      const name = parts.at(-1) ?? '';
       const core = name.slice('rollout-'.length, -'.jsonl'.length);
-      const rollout = new Rollout(file.path);
+      const rollout = new Rollout(reader, path.join(dir, ...parts));
       // `rollout-*-<id>`: any dash may be the one before the id.
       for (let dash = core.indexOf('-'); dash !== -1; dash = core.indexOf('-', dash + 1)) {
         const id = core.slice(dash + 1);
@@ -198,9 +172,9 @@ async function rolloutsById(where: CodexLocations, warn: Warn): Promise<Map<stri
   return byId;
 }
 
-async function indexEntries(file: string): Promise<JsonObject[]> {
+function indexEntries(reader: SourceReader, file: string): JsonObject[] {
   const entries: JsonObject[] = [];
-  for await (const record of new Rollout(file).objects()) {
+  for (const record of new Rollout(reader, file).objects()) {
     if (typeof record.id === 'string') entries.push(record);
   }
   // Newest first by the `updated_at` text; a non-text value sorts as empty (the engine would fail).
@@ -208,13 +182,13 @@ async function indexEntries(file: string): Promise<JsonObject[]> {
   return entries.sort((a, b) => compareCodePoints(key(b), key(a)));
 }
 
-async function indexRecords(where: CodexLocations, warn: Warn): Promise<SessionRecord[]> {
+function indexRecords(where: CodexLocations, reader: SourceReader): SessionRecord[] {
   if (where.codexHome === undefined) return [];
   const file = path.join(where.codexHome, 'session_index.jsonl');
-  if (!confinedFile(file, where.codexHome, warn)) return [];
-  const entries = await indexEntries(file);
-  const rollouts = entries.length > 0 ? await rolloutsById(where, warn) : new Map<string, Rollout>();
-  const built = await mapConcurrent(entries, PARALLEL_READS, async (entry): Promise<SessionRecord | undefined> => {
+  if (!reader.isFile(file)) return [];
+  const entries = indexEntries(reader, file);
+  const rollouts = entries.length > 0 ? rolloutsById(where, reader) : new Map<string, Rollout>();
+  const built = entries.map((entry): SessionRecord | undefined => {
     const id = entry.id as string;
     const rollout = rollouts.get(id);
     let meta: JsonObject = {};
@@ -222,10 +196,10 @@ async function indexRecords(where: CodexLocations, warn: Warn): Promise<SessionR
     let fromRollout = { concepts: [] as string[], files: [] as string[] };
     if (rollout) {
       try {
-        meta = (await rollout.sessionMeta()) ?? {};
-        userTexts = await rollout.userTexts();
+        meta = rollout.sessionMeta() ?? {};
+        userTexts = rollout.userTexts();
       } finally {
-        fromRollout = await conceptsAndFiles(rollout);
+        fromRollout = conceptsAndFiles(rollout);
       }
     }
     const updatedAt = textOf(truthy(entry.updated_at) ? entry.updated_at : meta.timestamp);
@@ -254,16 +228,15 @@ function compareRecords(a: SessionRecord, b: SessionRecord): number {
 }
 
 /**
- * Every session record, newest first. A problem with the state database is pushed to `warnings`
- * (one line each) and the session index is used instead; so is each file that may not be read
- * (a link leading out of the Codex home), once.
+ * Every session record, newest first. A problem with the state database is said through the
+ * reader (one line each) and the session index is used instead; so is each file that may not be
+ * read (a link leading out of the Codex home), once.
  */
-export async function collectSessionRecords(where: CodexLocations, warnings: string[]): Promise<SessionRecord[]> {
-  const warn = warnOnceInto(warnings);
-  const state = await stateRecords(where, warnings);
-  if (state.length === 0) return indexRecords(where, warn);
+export async function collectSessionRecords(where: CodexLocations, reader: SourceReader): Promise<SessionRecord[]> {
+  const state = await stateRecords(where, reader);
+  if (state.length === 0) return indexRecords(where, reader);
   const latest = state.reduce((max, record) => (compareCodePoints(record.date, max) > 0 ? record.date : max), '');
-  const extra = await unindexedRecords(where, new Set(state.map((record) => record.id)), latest, warn);
+  const extra = unindexedRecords(where, reader, new Set(state.map((record) => record.id)), latest);
   const byId = new Map<string, SessionRecord>();
   for (const record of [...state, ...extra]) if (record.id && !byId.has(record.id)) byId.set(record.id, record);
   // Newest first; records with equal keys keep their order (a stable sort, as Python's).

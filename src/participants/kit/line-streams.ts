@@ -24,21 +24,54 @@ export interface OpenSource {
   readonly warn: (message: string) => void;
 }
 
-/** The lines of a JSONL file, one at a time (a trailing CR cut, invalid UTF-8 replaced). */
-export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
-  const size = fs.fstatSync(fd).size;
-  if (size > MAX_JSONL_BYTES) warn(`${file}: ${size} bytes; only the first ${MAX_JSONL_BYTES} are read`);
+/**
+ * A line longer than MAX_JSONL_LINE_BYTES, when the reader asked to see it (`longLines:
+ * 'record'`): its bytes, and whether its first byte after spaces, tabs and carriage returns is
+ * `{` (the engine would still count it as a record: a rollout's 10 MB tool output).
+ */
+export interface LongLine {
+  readonly bytes: number;
+  readonly objectLike: boolean;
+}
+
+/**
+ * The lines of a JSONL file, one at a time (a trailing CR cut, invalid UTF-8 replaced). A line
+ * longer than MAX_JSONL_LINE_BYTES is skipped with a warning naming the file, or with
+ * `longLines: 'record'` yielded as a `LongLine`, unsaid. Reading stops at MAX_JSONL_BYTES, said
+ * once when the file goes on.
+ */
+export function* jsonlLines(
+  { fd, file, warn }: OpenSource,
+  longLines: 'warn' | 'record' = 'warn',
+): Generator<string | LongLine> {
   // No bigger than the file (a zero-filled megabyte per small audit log cost more than reading
   // it: issue 55), uninitialised, as every byte used is read first.
-  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(1024 * 1024, size)));
+  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(1024 * 1024, fs.fstatSync(fd).size)));
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;
+  // The first byte of the line that is not a space, a tab or a CR (-1: none yet).
+  let firstByte = -1;
   let offset = 0;
   const decoder = () => new StringDecoder('utf8');
-  while (offset < MAX_JSONL_BYTES) {
-    const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset);
-    if (n === 0) break;
+  const longLine = (): LongLine => ({ bytes: pendingBytes, objectLike: firstByte === 0x7b });
+  const lead = (start: number, end: number): void => {
+    for (let i = start; firstByte === -1 && i < end; i++) {
+      const byte = chunk[i] ?? -1;
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) firstByte = byte;
+    }
+  };
+  for (;;) {
+    const n =
+      offset < MAX_JSONL_BYTES
+        ? fs.readSync(fd, chunk, 0, Math.min(chunk.length, MAX_JSONL_BYTES - offset), offset)
+        : 0;
+    if (n === 0) {
+      const size = fs.fstatSync(fd).size;
+      if (offset >= MAX_JSONL_BYTES && size > offset)
+        warn(`${file}: ${size} bytes; only the first ${MAX_JSONL_BYTES} are read`);
+      break;
+    }
     offset += n;
     let start = 0;
     // One test of the whole read: a view per line cost more than the lines' decoding (issue 55).
@@ -50,22 +83,30 @@ export function* jsonlLines({ fd, file, warn }: OpenSource): Generator<string> {
       } else if (!skipping) {
         pending.push(Buffer.from(chunk.subarray(start, newline)));
         yield withoutCarriageReturn(decoder().end(Buffer.concat(pending)));
+      } else if (longLines === 'record') {
+        pendingBytes += newline - start;
+        lead(start, newline);
+        yield longLine();
       }
       pending = [];
       pendingBytes = 0;
       skipping = false;
+      firstByte = -1;
       start = newline + 1;
     }
-    if (start < n && !skipping) {
+    if (start < n) {
       pendingBytes += n - start;
+      if (longLines === 'record') lead(start, n);
+      if (skipping) continue;
       if (pendingBytes > MAX_JSONL_LINE_BYTES) {
-        warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} bytes was skipped`);
+        if (longLines === 'warn') warn(`${file}: a line longer than ${MAX_JSONL_LINE_BYTES} bytes was skipped`);
         skipping = true;
         pending = [];
       } else pending.push(Buffer.from(chunk.subarray(start, n)));
     }
   }
-  if (!skipping && pending.length) yield withoutCarriageReturn(decoder().end(Buffer.concat(pending)));
+  if (skipping && longLines === 'record') yield longLine();
+  else if (!skipping && pending.length) yield withoutCarriageReturn(decoder().end(Buffer.concat(pending)));
 }
 
 /** A line without the one carriage return that may end it. */
@@ -163,16 +204,63 @@ export interface JsonRecordOptions {
   readonly lines?: 'jsonl' | 'universal' | 'stripped';
   /** Stop after this many lines. */
   readonly maxLines?: number;
+  /**
+   * Stop before the line that takes the characters read past this many, each line counted with
+   * its end as Python's text mode counts it (`len(line)`; a line too long to keep: its bytes).
+   */
+  readonly maxChars?: number;
   /** Python's `str.strip()` on each line before it is tested and parsed. */
   readonly strip?: boolean;
   /** Which lines are parsed at all: a cheap test on the text (`{`, the record types read). */
   readonly accept?: (line: string) => boolean;
+  /**
+   * A line too long to read (`jsonl` and `universal`): skipped with a warning (`warn`, the
+   * default), or yielded as a record without a value, unsaid (`record`: it still counts).
+   */
+  readonly longLines?: 'warn' | 'record';
 }
 
 /** One line of a JSONL file: its number (from 1) and its JSON, undefined when it has none. */
 export interface JsonRecord {
   readonly line: number;
   readonly value: unknown;
+  /** A line too long to read (with `longLines: 'record'`): whether it began as an object. */
+  readonly tooLong?: { readonly objectLike: boolean };
+}
+
+/** The records of `lines` (what a JSONL reader yields: a line, a `LongLine`, undefined for a line not kept), parsed once. */
+export function* parsedRecords(
+  lines: Iterable<string | LongLine | undefined>,
+  options: JsonRecordOptions,
+): Generator<JsonRecord> {
+  const { maxLines = Number.POSITIVE_INFINITY, maxChars = Number.POSITIVE_INFINITY, strip = false, accept } = options;
+  let line = 0;
+  let chars = 0;
+  for (const raw of lines) {
+    line += 1;
+    if (line > maxLines) return;
+    if (raw !== undefined && typeof raw !== 'string') {
+      chars += raw.bytes + 1;
+      if (chars > maxChars) return;
+      yield { line, value: undefined, tooLong: { objectLike: raw.objectLike } };
+      continue;
+    }
+    chars += (raw?.length ?? 0) + 1;
+    if (chars > maxChars) return;
+    const text = raw === undefined ? undefined : strip ? pyStrip(raw) : raw;
+    yield { line, value: text === undefined || (accept && !accept(text)) ? undefined : jsonValueOf(text) };
+  }
+}
+
+/**
+ * The records of a JSONL text already read (a small file read once for several passes), as
+ * `SourceReader.jsonRecords` gives a file's (`jsonl` or `universal` lines).
+ */
+export function jsonRecordsOf(text: string, options: JsonRecordOptions = {}): Generator<JsonRecord> {
+  const lines = text.split('\n').map(withoutCarriageReturn);
+  // A text that ends its last line leaves no line after it, as a file read line by line.
+  if (lines.at(-1) === '') lines.pop();
+  return parsedRecords(options.lines === 'universal' ? universalLines(lines) : lines, options);
 }
 
 /** A JSON text's value; throws, with JSON.parse's message, when it is not JSON. The one place participants parse JSON text. */
@@ -189,13 +277,10 @@ export function jsonValueOf(line: string): unknown {
   }
 }
 
-/** The parts of `\n`-split lines split again at a lone `\r` (Python's universal newlines), at most `maxLines`. */
-export function* universalLines(lines: Iterable<string>, maxLines: number): Generator<string> {
-  let count = 0;
+/** The parts of `\n`-split lines split again at a lone `\r` (Python's universal newlines); a `LongLine` passes as it is. */
+export function* universalLines<L extends string | LongLine>(lines: Iterable<L>): Generator<L | string> {
   for (const line of lines) {
-    for (const part of line.split('\r')) {
-      if (count++ >= maxLines) return;
-      yield part;
-    }
+    if (typeof line !== 'string' || !line.includes('\r')) yield line;
+    else yield* line.split('\r');
   }
 }

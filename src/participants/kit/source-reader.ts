@@ -11,8 +11,10 @@
  *   fallbacks); it may itself be a link (a brain folder kept in a synced drive).
  * - Every path below a source root is read only if its real path stays inside the root's real
  *   path: a link in a store that leads out of it (to ~/.pgpass, ~/.kube/config) is refused.
- *   That rule is core/native/confined-reads.ts (shared with the codex exporter and the turn
- *   compiler); this reader decides which roots there are.
+ *   That rule is core/native/confined-reads.ts (shared with the turn compiler); this reader
+ *   decides which roots there are.
+ * - A path a store's own file names (a rollout path in Codex's state database) may be held to
+ *   that store (`namedIn`): read only when its real path lies inside it.
  * - A path that a file in the working folder names (`./.mcp.json` naming a graph) is read only
  *   if it stays inside the working folder (`namedBy`); a path the user gives explicitly is not
  *   subject to this.
@@ -36,14 +38,13 @@ import {
 import { openReadOnly, type ReadOnlyDatabase } from '../../core/native/sqlite.js';
 import {
   jsonlLines,
-  jsonValueOf,
   strippedLines,
+  parsedRecords,
   universalLines,
   type JsonRecord,
   type JsonRecordOptions,
   type OpenSource,
 } from './line-streams.js';
-import { pyStrip } from './scrub.js';
 import { normaliseNewlines, replacedInvalidBytes } from './text-decoding.js';
 import { errnoOf } from '../../core/errors.js';
 
@@ -69,6 +70,8 @@ export class SourceReader {
   private readonly sources: string[] = [];
   /** Paths refused because a working-folder file named them outside it. */
   private readonly refused = new Set<string>();
+  /** Paths a store's own file named (`namedIn`), and the store they are read under. */
+  private readonly namedStores = new Map<string, string>();
   private readonly workingFolder: string;
   readonly warnings: string[] = [];
 
@@ -109,6 +112,22 @@ export class SourceReader {
     return false;
   }
 
+  /**
+   * Whether `target`, a path a file of the store `store` names (a rollout path in Codex's state
+   * database), may be read: only when its real path stays inside the store's, a stricter rule
+   * than a source root of its own. A refused target is never read by this reader, and named in
+   * one warning (`…: skipped, it leads outside <store>`).
+   */
+  namedIn(target: string, store: string): boolean {
+    const resolved = path.resolve(target);
+    if (confinedPath(target, store, this.warn) === undefined) {
+      this.refused.add(resolved);
+      return false;
+    }
+    this.namedStores.set(resolved, path.resolve(store));
+    return true;
+  }
+
   /** The source root `target` (resolved) is read under, registering it when it starts a new one. */
   private sourceRoot(target: string): string | null {
     // The shallowest source that holds it: a store listed after one of its files was read still bounds it.
@@ -128,7 +147,7 @@ export class SourceReader {
   private rootFor(file: string): string | null {
     const target = path.resolve(file);
     if (this.refused.has(target)) return null;
-    const root = this.sourceRoot(target);
+    const root = this.namedStores.get(target) ?? this.sourceRoot(target);
     if (root === null && realOrNull(target))
       this.warn(`${file}: skipped, it leads outside the folders an export reads`);
     return root;
@@ -163,7 +182,8 @@ export class SourceReader {
    * `iterdir()`, `glob()` and `os.scandir()` give, which its unsorted walks keep (a stable sort
    * later leaves ties in it). At most MAX_DIR_ENTRIES are read, said once.
    */
-  list(dir: string, options: { order?: 'sorted' | 'listing' } = {}): string[] {
+  list(dir: string, options: { order?: 'sorted' | 'listing'; maxEntries?: number } = {}): string[] {
+    const { maxEntries = MAX_DIR_ENTRIES } = options;
     const real = this.confined(dir);
     if (!real) return [];
     let names: string[];
@@ -175,11 +195,11 @@ export class SourceReader {
       if (info) warnIfSpecial(dir, info, this.warn);
       return [];
     }
-    if (names.length > MAX_DIR_ENTRIES) {
+    if (names.length > maxEntries) {
       const which = options.order === 'listing' ? 'as listed' : 'by name';
-      this.warn(`${dir}: ${names.length} entries; only the first ${MAX_DIR_ENTRIES} ${which} are read`);
+      this.warn(`${dir}: ${names.length} entries; only the first ${maxEntries} ${which} are read`);
     }
-    return names.slice(0, MAX_DIR_ENTRIES);
+    return names.slice(0, maxEntries);
   }
 
   /**
@@ -195,6 +215,17 @@ export class SourceReader {
     if (options.warnInvalidUtf8 && replacedInvalidBytes(text, read.bytes))
       this.warn(`${file}: invalid UTF-8, read with the bad bytes replaced by U+FFFD`);
     return normaliseNewlines(text);
+  }
+
+  /**
+   * The first `maxBytes` of a file as UTF-8 (invalid bytes replaced, newlines as they are), and
+   * the file's size, unsaid when it is larger: for a reader that wants a head on purpose (a
+   * rollout read whole when small, its first characters scanned when large). null when missing,
+   * not a regular file or outside the roots.
+   */
+  head(file: string, maxBytes: number): { text: string; size: number } | null {
+    const read = this.readBytes(file, maxBytes, 'head');
+    return read && { text: new StringDecoder('utf8').end(read.bytes), size: read.size };
   }
 
   /**
@@ -306,29 +337,14 @@ export class SourceReader {
   /**
    * The records of a JSONL file, one per line, each parsed once here (no participant parses a
    * line itself): `value` is the line's JSON, or undefined when the line is not JSON, is not
-   * accepted, or was too long to read (the caps of line-streams.ts apply, each with a warning).
-   * `line` counts from 1 every line read, parsed or not. Nothing when the file cannot be read.
+   * accepted, or was too long to read (the caps of line-streams.ts apply, each with a warning;
+   * `longLines: 'record'` yields such a line unsaid). `line` counts from 1 every line read,
+   * parsed or not. Nothing when the file cannot be read.
    */
-  *jsonRecords(file: string, options: JsonRecordOptions = {}): Generator<JsonRecord> {
-    const { maxLines = Number.POSITIVE_INFINITY, strip = false, accept } = options;
-    const lines =
-      options.lines === 'stripped'
-        ? this.strippedLines(file, maxLines)
-        : options.lines === 'universal'
-          ? universalLines(this.jsonlLines(file), maxLines)
-          : this.jsonlLines(file);
-    let line = 0;
-    for (const raw of lines) {
-      line += 1;
-      if (line > maxLines) return;
-      const text = raw === undefined ? undefined : strip ? pyStrip(raw) : raw;
-      yield { line, value: text === undefined || (accept && !accept(text)) ? undefined : jsonValueOf(text) };
-    }
-  }
-
-  /** The lines of a JSONL file, one at a time (line-streams.ts); nothing when it cannot be read. */
-  *jsonlLines(file: string): Generator<string> {
-    yield* this.streamed(file, false, jsonlLines);
+  jsonRecords(file: string, options: JsonRecordOptions = {}): Generator<JsonRecord> {
+    if (options.lines === 'stripped') return parsedRecords(this.strippedLines(file, options.maxLines), options);
+    const lines = this.streamed(file, false, (source) => jsonlLines(source, options.longLines));
+    return parsedRecords(options.lines === 'universal' ? universalLines(lines) : lines, options);
   }
 
   /**
@@ -368,14 +384,15 @@ export class SourceReader {
    * Every file below `dir` whose name passes `accept`, as paths relative to `dir` split into
    * their parts, depth first in name order. Symbolic links to folders are not entered (as
    * Python's `Path.rglob` does not), so a link loop ends nothing but itself; a linked file is
-   * kept when it leads inside the roots.
+   * kept when it leads inside the roots. `caps`: a store that holds more (Codex's sessions).
    */
-  walk(dir: string, accept: (name: string) => boolean): string[][] {
+  walk(dir: string, accept: (name: string) => boolean, caps: { files?: number; entries?: number } = {}): string[][] {
+    const { files = MAX_WALK_FILES, entries = MAX_DIR_ENTRIES } = caps;
     const found: string[][] = [];
     const visit = (current: string, prefix: readonly string[]): void => {
-      for (const name of this.list(current)) {
-        if (found.length >= MAX_WALK_FILES) {
-          this.warn(`${dir}: more than ${MAX_WALK_FILES} files; the rest are not read`);
+      for (const name of this.list(current, { maxEntries: entries })) {
+        if (found.length >= files) {
+          this.warn(`${dir}: more than ${files} files; the rest are not read`);
           return;
         }
         const full = path.join(current, name);

@@ -1,0 +1,217 @@
+/**
+ * The scoring half of the search postings (search-postings.ts): the entry layout, the types a
+ * search passes and gets back, and the loops over a query's matches — each a function of its
+ * own, every value an argument, so that V8 compiles each loop once and keeps it
+ * (bench/README.md, "Less work per search, exact").
+ */
+
+/** MiniSearch's BM25 parameters (its defaults). */
+export const K = 1.2;
+export const B = 0.7;
+export const D = 0.5;
+/** A field the row does not have (not an empty one: that has length 0). */
+export const ABSENT = 0xffffffff;
+/** Field ids take the low four bits of an entry. */
+export const FIELD_BITS = 4;
+export const FIELD_MASK = (1 << FIELD_BITS) - 1;
+/** Row ids stay below this, so that an entry (id and field) is a small integer. */
+export const MAX_ROWS = 2 ** (31 - FIELD_BITS);
+
+/**
+ * One word's postings: an entry `id * 16 + field` per row and field holding it, preceded by
+ * `-tf` when the word is there more than once.
+ */
+export type Posting = number[];
+
+/** One word of a query: looked up as written, and as a prefix and within `fuzzy` edits when asked. */
+export interface TermQuery {
+  term: string;
+  fuzzy: number;
+  prefix: boolean;
+}
+
+/** A row the query matched: its score, the query words it matched, and which indexed words in which fields. */
+export interface PostingHit {
+  id: number;
+  score: number;
+  queryTerms: string[];
+  match: Record<string, string[]>;
+}
+
+export interface PostingSearch {
+  /** Weights of a fuzzy and a prefix match against an exact one. */
+  weights: { fuzzy: number; prefix: number };
+  /**
+   * A row's weight (0: left out, neither scored nor counted): a function, or an array by row id
+   * (read per posting without a call).
+   */
+  boost: ((id: number) => number) | ArrayLike<number>;
+  /** The most hits returned, best first. */
+  limit: number;
+}
+
+/** The best rows of a query (Postings.rank), best first. */
+export interface Ranked {
+  ids: number[];
+  /** Each one's score, by place. */
+  scores: Float64Array;
+  /** How many distinct query words each one matched, by place. */
+  words: Uint8Array;
+  /** How many rows matched in all. */
+  total: number;
+  /** The query's words and the indexed words each stands for (details reads them). */
+  readonly sources: ReadonlyMap<string, readonly Derived[]>;
+}
+
+export interface Derived {
+  term: string;
+  weight: number;
+  posting: Posting;
+}
+
+/** The arrays one query's scoring reads and writes, by row. */
+export interface ScoreState {
+  scores: Float64Array;
+  quality: Uint16Array;
+  stamp: Uint16Array;
+  mask: Uint32Array;
+  touched: Uint32Array;
+  /** Each field's length by row, field after field (`stride` rows a field). */
+  lengths: Uint32Array;
+  stride: number;
+  average: Float64Array;
+  table: ArrayLike<number>;
+  offsets: Uint32Array;
+  norms: Float64Array;
+}
+
+/** MiniSearch's BM25 of a word found `tf` times in a field of `length` words, without the idf. */
+export function bm25(tf: number, length: number, average: number): number {
+  return D + (tf * (K + 1)) / (tf + K * (1 - B + (B * length) / average));
+}
+
+/**
+ * Adds one indexed word's BM25 scores into the scores array (MiniSearch's formula; `idf` and
+ * `fieldWeight` by field: the word's inverse document frequency, its weight times the field's
+ * boost); `k` numbers the query word, `bit` is the word of the query it stands for. A function
+ * of its own, every value an argument, so that V8 compiles the loop once and keeps it.
+ */
+export function scorePosting(
+  state: ScoreState,
+  posting: Posting,
+  idf: Float64Array,
+  fieldWeight: Float64Array,
+  k: number,
+  bit: number,
+  count: number,
+): number {
+  const { scores, quality, stamp, mask, touched, lengths, stride, average, table, offsets, norms } = state;
+  for (let read = 0; read < posting.length; read++) {
+    let entry = posting[read]!;
+    let tf = 1;
+    if (entry < 0) {
+      tf = -entry;
+      entry = posting[++read]!;
+    }
+    const id = entry >> FIELD_BITS;
+    const docBoost = table[id]!;
+    if (!docBoost) continue;
+    const field = entry & FIELD_MASK;
+    const length = lengths[field * stride + id]!;
+    const raw = idf[field]! * (tf === 1 ? norms[offsets[field]! + length]! : bm25(tf, length, average[field]!));
+    if (stamp[id] !== k) {
+      if (quality[id] === 0) touched[count++] = id;
+      stamp[id] = k;
+      quality[id] = quality[id]! + 1;
+      mask[id] = mask[id]! | bit;
+    }
+    scores[id] = scores[id]! + fieldWeight[field]! * docBoost * raw;
+  }
+  return count;
+}
+
+/** Each matched row's score times how many query words it matched, also by place in `values`. */
+export function timesQuality(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  quality: Uint16Array,
+  values: Float64Array,
+): void {
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    values[i] = scores[id] = scores[id]! * quality[id]!;
+  }
+}
+
+/** The matched rows whose score is above `threshold`, and those whose score equals it. */
+export function split(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  threshold: number,
+): { above: number[]; equal: number[] } {
+  const above: number[] = [];
+  const equal: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    const score = scores[id]!;
+    if (score > threshold) above.push(id);
+    else if (score === threshold) equal.push(id);
+  }
+  return { above, equal };
+}
+
+/** How many of a word's entries are in each field (the rows holding it there). */
+export function countFields(posting: Posting, fields: number): Float64Array {
+  const counts = new Float64Array(fields);
+  for (const value of posting) if (value >= 0) counts[value & FIELD_MASK]! += 1;
+  return counts;
+}
+
+export function bitCount(bits: number): number {
+  let count = 0;
+  for (let rest = bits >>> 0; rest; rest &= rest - 1) count++;
+  return count;
+}
+
+/** Fields of up to this many words are counted without a Set or a Map. */
+export const SMALL = 16;
+
+/** How many different tokens (MiniSearch's field length). */
+export function distinct(tokens: readonly string[]): number {
+  if (tokens.length > SMALL) return new Set(tokens).size;
+  let count = 0;
+  for (let i = 0; i < tokens.length; i++) if (tokens.indexOf(tokens[i]!) === i) count++;
+  return count;
+}
+
+/**
+ * The `k`-th largest of `values[0..n)` (1 ≤ k ≤ n), reordering them: a quickselect over the
+ * numbers alone, linear on average, instead of sorting every match.
+ */
+export function kthLargest(values: Float64Array, n: number, k: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  const target = k - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return values[target]!;
+}
