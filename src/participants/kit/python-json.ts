@@ -37,6 +37,8 @@ function pythonTokens(text: string): { text: string; values: unknown[] } | null 
   const parts: string[] = [];
   let copied = 0;
   let depth = 0;
+  /** The first backslash at or after the scan's position, once it has been looked for. */
+  let backslash = -1;
   /** A token of Python's seen; the Reader to read the text (then only: see the header). */
   let special = false;
   let reader = false;
@@ -48,12 +50,21 @@ function pythonTokens(text: string): { text: string; values: unknown[] } | null 
   for (let at = 0; at < length;) {
     const c = text.charCodeAt(at);
     if (c === 0x22) {
-      // A string: to its closing quote, an escape skipping the character it escapes.
-      for (at++; at < length;) {
-        const d = text.charCodeAt(at);
-        if (d === 0x5c && text.startsWith('u0000', at + 1)) reader = true;
-        at += d === 0x5c ? 2 : 1;
-        if (d === 0x22) break;
+      // A string: to its closing quote, an escape skipping the character it escapes. Both found
+      // by indexOf (the next backslash kept until passed: the scan stays one pass of the text).
+      for (at++; ;) {
+        let quote = text.indexOf('"', at);
+        if (quote < 0) quote = length;
+        if (backslash < at) {
+          backslash = text.indexOf('\\', at);
+          if (backslash < 0) backslash = length;
+        }
+        if (backslash >= quote) {
+          at = quote + 1;
+          break;
+        }
+        if (text.startsWith('u0000', backslash + 1)) reader = true;
+        at = backslash + 2;
       }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > DEEP) reader = true;

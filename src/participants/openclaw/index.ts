@@ -57,17 +57,18 @@ function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
   }
 }
 
-/** Whether `value` nests lists or objects more than `limit` levels deep; iterative, whatever the depth. */
-function nestedDeeper(value: unknown, limit: number): boolean {
-  // Most fields are text or a number: no list to make for them (10,000 sessions' fields each).
+/**
+ * Whether `value` nests lists or objects more than `limit` levels deep. Recursive, but never past
+ * `limit` + 1 frames whatever the depth of `value`; nothing is allocated for a flat field.
+ */
+function nestedDeeper(value: unknown, limit: number, depth = 0): boolean {
   if (value === null || typeof value !== 'object' || value instanceof PyFloat) return false;
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [item, depth] = next;
-    if (item === null || typeof item !== 'object' || item instanceof PyFloat) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  if (depth >= limit) return true;
+  if (Array.isArray(value)) {
+    for (const child of value as unknown[]) if (nestedDeeper(child, limit, depth + 1)) return true;
+    return false;
   }
+  for (const child of Object.values(value)) if (nestedDeeper(child, limit, depth + 1)) return true;
   return false;
 }
 
@@ -75,8 +76,9 @@ function nestedDeeper(value: unknown, limit: number): boolean {
 function withoutDeepFields(items: Item[], route: string, warnings: string[]): Item[] {
   let skipped = 0;
   const out = items.map((item) => {
-    const deep = Object.keys(item).filter((key) => nestedDeeper(item[key], MAX_FIELD_DEPTH));
-    if (deep.length === 0) return item;
+    let deep: string[] | undefined;
+    for (const key of Object.keys(item)) if (nestedDeeper(item[key], MAX_FIELD_DEPTH)) (deep ??= []).push(key);
+    if (deep === undefined) return item;
     skipped += deep.length;
     const kept: Item = {};
     for (const [key, value] of Object.entries(item))
