@@ -4,7 +4,7 @@
  * exponent (`1e16` → `'1e+16'`), an integer past 2^53 (exact in Python), and the `NaN`,
  * `Infinity` and `-Infinity` literals Python accepts. Floats come back as PyFloat, large integers
  * as bigint; core/python-str.ts's `pyStr` and `truthy` understand both. A text without any such
- * number is read by JSON.parse itself (the common case costs one scan).
+ * number is read by JSON.parse itself after one pass of a regular expression (MAYBE_PYTHON).
  */
 import { PyFloat } from '../../core/python-str.js';
 
@@ -18,6 +18,12 @@ const STRICT_NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 const AFTER_VALUE = /[\s,\]}]|$/y;
 /** Python's literals JSON has not. */
 const PYTHON_LITERALS = new Set(['NaN', 'Infinity', '-Infinity']);
+/**
+ * Every text in which pythonTokens finds a token of Python's has one of these somewhere (a
+ * fraction, an exponent, 16 digits, `NaN`, `Infinity`): a text without is read by JSON.parse
+ * at once, without the scan. Anywhere, strings included: one native pass, no string skipped.
+ */
+const MAYBE_PYTHON = /\d(?:\.\d|[eE][+-]?\d)|\d{16}|NaN|Infinity/;
 /** Nesting past which the Reader reads the text itself (it refuses past MAX_JSON_DEPTH). */
 const DEEP = 900;
 
@@ -138,6 +144,15 @@ function withValues(value: unknown, values: readonly unknown[]): unknown {
  * (pythonTokens); the Reader below reads what that cannot.
  */
 export function parsePythonJson(text: string): unknown {
+  // No number JSON.parse reads otherwise, no Python literal anywhere, not even in a string: the
+  // scan would find none either (a bare N or I is no JSON token, and JSON.parse refuses it).
+  // A refusal goes the long way, so that the error is the one it always was.
+  if (!MAYBE_PYTHON.test(text))
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Read below.
+    }
   const tokens = pythonTokens(text);
   if (tokens === null) return JSON.parse(text) as unknown;
   if (tokens === 'reader') return new Reader(text).document();
