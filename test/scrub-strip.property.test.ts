@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyLstrip, pyRstrip, pyStrip } from '../src/core/native/scrub.js';
+import { CREDENTIAL_PATTERNS, looksLikeCredential, pyLstrip, pyRstrip, pyStrip } from '../src/core/native/scrub.js';
 
 const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const LEADING = new RegExp(`^[${WS}]+`);
@@ -26,6 +26,24 @@ describe('Python strips', () => {
         expect(pyRstrip(value)).toBe(value.replace(TRAILING, ''));
       }),
       { numRuns: 2000 },
+    );
+  });
+});
+
+/** Pieces of the credential patterns, their near misses, case and Unicode foldings, word characters. */
+const PIECES = ['api', 'API', 'aPi', '_', '-', 'key', 'KEY', 'token', 'access', 'acceſſ', 'bearer', ' ', '\u00a0'];
+const MORE = ['password', 'paſſword', 'PASSWORD', 'sk_live_', 'SK_LIVE_', 'hf_', 'HF_', 'abcdefghij', 'x', 'é', '1'];
+const credentialish = fc
+  .array(fc.constantFrom(...PIECES, ...MORE, 'K', '\u212a', 'ap', 'i', 'ſ', 'be', 'arer'), { maxLength: 12 })
+  .map((parts) => parts.join(''));
+
+describe('the credential test', () => {
+  it('answers as the seven patterns do, though it runs them only on a text with one of their words', () => {
+    fc.assert(
+      fc.property(credentialish, (value) => {
+        expect(looksLikeCredential(value)).toBe(CREDENTIAL_PATTERNS.some((pattern) => pattern.test(value)));
+      }),
+      { numRuns: 4000 },
     );
   });
 });

@@ -77,7 +77,10 @@ function withoutDeepFields(items: Item[], route: string, warnings: string[]): It
   let skipped = 0;
   const out = items.map((item) => {
     let deep: string[] | undefined;
-    for (const key of Object.keys(item)) if (nestedDeeper(item[key], MAX_FIELD_DEPTH)) (deep ??= []).push(key);
+    for (const key of Object.keys(item)) {
+      const value = item[key];
+      if (typeof value === 'object' && value !== null && nestedDeeper(value, MAX_FIELD_DEPTH)) (deep ??= []).push(key);
+    }
     if (deep === undefined) return item;
     skipped += deep.length;
     const kept: Item = {};
