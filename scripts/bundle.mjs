@@ -9,8 +9,9 @@
 // `<topic>:export` commands are made from the participant registry (src/cli/export-command.ts).
 //
 // A second bundle, fast-path.cjs (src/cli/fast-path.ts), answers the plain `--json` read commands
-// without oclif (bin/run.js tries it first); it must not import @oclif/core, which this
-// script checks.
+// without oclif (bin/run.js tries it first); a third, export-path.cjs (src/cli/export-path.ts),
+// runs `bourdon <participant> export`. Neither may import @oclif/core, which this script checks,
+// and each has a V8 code cache made here (scripts/fast-path-cache.mjs, export-path-cache.mjs).
 //
 // Imports that commands make lazily (`await import(...)`: the MCP SDK, prompts, the YAML
 // writer) stay lazy: esbuild splits them into chunks loaded only when a command needs them.
@@ -25,6 +26,25 @@ const DIST = path.join(ROOT, 'dist');
 const OUT = path.join(DIST, 'bundle');
 const COMMANDS_DIR = path.join(DIST, 'commands');
 const FAST_FILE = path.join(OUT, 'fast-path.cjs');
+const EXPORT_FILE = path.join(OUT, 'export-path.cjs');
+/** The line of core/store/yaml.js that gives it a `require` of its own (see the export path below). */
+const OWN_REQUIRE = 'const require = createRequire(import.meta.url);';
+
+/**
+ * For a CommonJS bundle: core/store/yaml.js without its own `require`, so that its
+ * `require('js-yaml')` and `require('yaml')` are esbuild's to bundle (each package run on first
+ * use, as before). Fails the build when the line is not there.
+ */
+const bundledYamlPackages = {
+  name: 'bundled-yaml-packages',
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]dist[\\/]core[\\/]store[\\/]yaml\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (!text.includes(OWN_REQUIRE)) throw new Error(`${args.path} no longer has the line ${OWN_REQUIRE}`);
+      return { contents: text.replace(OWN_REQUIRE, ''), loader: 'js' };
+    });
+  },
+};
 
 // The command files are found in src/commands, each bundled from its compiled twin in
 // dist/commands: a command file removed from src leaves its stale .js in dist (tsc never deletes),
@@ -89,36 +109,29 @@ const common = {
   // Less source to compile at every start; BOURDON_DEBUG stack traces point into dist/ anyway.
   minify: true,
 };
+/** A CommonJS bundle of one file (the fast path, the export path), `import.meta.url` its own file's. */
+const commonJs = {
+  ...common,
+  format: 'cjs',
+  metafile: true,
+  define: { 'import.meta.url': '__bourdonImportMetaUrl' },
+  banner: { js: "const __bourdonImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 try {
-  const main = await build({
+  await build({
     ...common,
     // The write thread a server runs live commits on (src/core/writes/write-thread.ts finds it
-    // beside the chunk that starts it). The export path (src/cli/export-path.ts) shares the
-    // chunks: it loads the one participant an export names, never oclif (checked below).
+    // beside the chunk that starts it).
     entryPoints: {
       cli: entryFile,
       help: helpFile,
       'write-worker': path.join(DIST, 'core', 'writes', 'write-worker.js'),
-      'export-path': path.join(DIST, 'cli', 'export-path.js'),
       'export-worker': path.join(DIST, 'watch', 'export-worker.js'),
     },
     outdir: OUT,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    metafile: true,
   });
-  const reached = new Set();
-  const walk = (output) => {
-    if (reached.has(output)) return;
-    reached.add(output);
-    for (const used of main.metafile.outputs[output]?.imports ?? []) if (!used.external) walk(used.path);
-  };
-  walk(path.relative(ROOT, path.join(OUT, 'export-path.js')).split(path.sep).join('/'));
-  const oclifInExportPath = [...reached].flatMap((output) =>
-    Object.keys(main.metafile.outputs[output]?.inputs ?? {}).filter((input) => input.includes('node_modules/@oclif/')),
-  );
-  if (reached.size < 2 || oclifInExportPath.length)
-    throw new Error(`the export path reaches @oclif modules (or none of its chunks): ${oclifInExportPath.join(', ')}`);
   // The fast path is one file of its own: one module to resolve and compile is measurably
   // quicker to start than the same code spread over the chunks it would share with cli.js
   // (bench/README.md). It exists to skip oclif's module graph: the build fails if it reaches it.
@@ -130,13 +143,9 @@ try {
   // version, flags and the source; a cache it rejects (another Node) costs only the compiles it
   // would have saved.
   const fast = await build({
-    ...common,
-    format: 'cjs',
+    ...commonJs,
     entryPoints: [path.join(DIST, 'cli', 'fast-path.js')],
     outfile: FAST_FILE,
-    metafile: true,
-    define: { 'import.meta.url': '__bourdonImportMetaUrl' },
-    banner: { js: "const __bourdonImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
   const oclifInputs = Object.keys(fast.metafile.inputs).filter((input) => input.includes('node_modules/@oclif/'));
   if (oclifInputs.length) throw new Error(`the fast path's bundle holds @oclif modules: ${oclifInputs.join(', ')}`);
@@ -158,6 +167,35 @@ try {
     encoding: 'utf8',
   });
   if (cache.status !== 0) throw new Error(`the fast path's code cache was not made: ${cache.stderr.trim()}`);
+  // The export path (src/cli/export-path.ts, `bourdon <participant> export` without oclif) is a
+  // CommonJS module of its own too, with every participant in it: esbuild wraps each module it
+  // reaches only through `await import()` in a function run on first use, so an export still
+  // runs only the participant it names, and one file with a code cache (export-path.cjs.cache,
+  // made after an export of every participant: scripts/export-path-cache.mjs) starts quicker
+  // than the ES module chunks it used to share with cli.js (bench/README.md, "Exports against
+  // the engine"). The two YAML packages are bundled into it, each wrapped the same way and so
+  // loaded only when first used (core/store/yaml.ts loads them with `require`: the plugin below
+  // takes out that module's own `require`, so esbuild sees the calls), and the cache holds them.
+  const exportPath = await build({
+    ...commonJs,
+    entryPoints: [path.join(DIST, 'cli', 'export-path.js')],
+    outfile: EXPORT_FILE,
+    plugins: [bundledYamlPackages],
+  });
+  const oclifInExportPath = Object.keys(exportPath.metafile.inputs).filter((input) =>
+    input.includes('node_modules/@oclif/'),
+  );
+  if (oclifInExportPath.length)
+    throw new Error(`the export path's bundle holds @oclif modules: ${oclifInExportPath.join(', ')}`);
+  for (const pkg of ['js-yaml', 'yaml'])
+    if (!Object.keys(exportPath.metafile.inputs).some((input) => input.includes(`node_modules/${pkg}/`)))
+      throw new Error(`the export path's bundle does not hold the ${pkg} package`);
+  const exportCache = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'export-path-cache.mjs')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (exportCache.status !== 0)
+    throw new Error(`the export path's code cache was not made: ${exportCache.stderr.trim()}`);
 } finally {
   fs.rmSync(entryFile, { force: true });
   fs.rmSync(helpFile, { force: true });

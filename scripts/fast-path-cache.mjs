@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FAST_FILE = path.join(ROOT, 'dist', 'bundle', 'fast-path.cjs');
 const require = createRequire(import.meta.url);
-const { fastPathScript } = require(path.join(ROOT, 'bin', 'run.js'));
+const { bundleScript } = require(path.join(ROOT, 'bin', 'run.js'));
 const { installDemoLibrary } = await import(path.join(ROOT, 'dist', 'core', 'admin', 'demo-library.js'));
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-build-cache-'));
@@ -22,7 +22,7 @@ try {
   // The parsed cache and any config the commands look for stay in the scratch folder.
   process.env.BOURDON_HOME = path.join(scratch, 'home');
   const library = installDemoLibrary(path.join(scratch, 'library'));
-  const script = fastPathScript(FAST_FILE);
+  const script = bundleScript(FAST_FILE);
   const loaded = { exports: {} };
   script.runInThisContext()(loaded.exports, createRequire(FAST_FILE), loaded, FAST_FILE, path.dirname(FAST_FILE));
   const calls = [

@@ -11,12 +11,20 @@
  *   is not oclif against oclif); the rest fall back.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import type vm from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportCall, PARTICIPANT_LOADERS } from '../src/cli/export-path.js';
 import { PARTICIPANTS } from '../src/participants/registry.js';
 import { runExportCli } from './helpers/export-cli.js';
-import { tempDir } from './helpers/fixtures.js';
+import { REPO_ROOT, tempDir } from './helpers/fixtures.js';
+
+/** bin/run.js, which loads the export path (its code runs only when it is the main module). */
+const binRun = createRequire(import.meta.url)('../bin/run.js') as {
+  bundleScript(file: string, cachedData?: Buffer): vm.Script;
+  exportFlags(): void;
+};
 
 describe('the export path', () => {
   it('loads every registered participant by its topic, and no other', async () => {
@@ -90,13 +98,14 @@ describe('the export path', () => {
   });
 
   /** A fresh copy of the home, run once: what it printed and wrote, its folder named `<root>`. */
-  async function run(row: Row, exportPath: boolean) {
+  async function run(row: Row, exportPath: boolean, env: Record<string, string> = {}) {
     const root = tempDir('bourdon-export-path-run-');
     fs.cpSync(source, root, { recursive: true, preserveTimestamps: true });
     const home = path.join(root, 'home');
     const folders = { home, bourdonHome: path.join(root, 'config'), library: path.join(root, 'library') };
     const result = await runExportCli(folders, row.argv, {
       ...row.env,
+      ...env,
       BOURDON_NO_FAST_PATH: exportPath ? undefined : '1',
     });
     const written = ['out.yaml', 'new-library/agents/cascade.l5.yaml'].map((file) => path.join(home, file));
@@ -125,4 +134,33 @@ describe('the export path', () => {
     expect(differ).toEqual([]);
     expect(wrong).toEqual([]);
   }, 300_000);
+
+  it('ships a V8 code cache that the Node which built it accepts, with the functions an export runs', () => {
+    // Before Node 22.1, bin/run.js runs dist/bundle/export-path.cjs from this cache, under the
+    // export path's V8 flags: a rejected cache (made under other flags, or for another build)
+    // would silently cost every export the compiles again.
+    const file = path.join(REPO_ROOT, 'dist', 'bundle', 'export-path.cjs');
+    const cache = fs.readFileSync(`${file}.cache`);
+    binRun.exportFlags();
+    expect(binRun.bundleScript(file, cache).cachedDataRejected).toBe(false);
+    // Made after an export of every participant (scripts/export-path-cache.mjs), it holds more
+    // than the module's top level, which is all a cache made right after compiling holds.
+    const topLevelOnly = binRun.bundleScript(file).createCachedData();
+    expect(cache.length).toBeGreaterThan(topLevelOnly.length * 1.5);
+  });
+
+  it('holds the YAML packages, so an export loads no module from node_modules', async () => {
+    const row: Row = { argv: ['cascade', 'export', '--out', 'out.yaml'], taken: true };
+    const hook = path.join(tempDir('bourdon-export-path-hook-'), 'modules.cjs');
+    const listed = `${hook}.txt`;
+    fs.writeFileSync(
+      hook,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, Object.keys(require.cache).join('\\n')));`,
+    );
+    const result = await run(row, true, { NODE_OPTIONS: `--require ${hook}` });
+    expect(result.code).toBe(0);
+    expect(result.files[0]).toContain('Billing parser');
+    const loaded = fs.readFileSync(listed, 'utf8').split('\n');
+    expect(loaded.filter((file) => file.includes('node_modules'))).toEqual([]);
+  });
 });

@@ -25,7 +25,7 @@ import { at } from './helpers/items.js';
 
 /** bin/run.js, which loads the fast path (its code runs only when it is the main module). */
 const binRun = createRequire(import.meta.url)('../bin/run.js') as {
-  fastPathScript(file: string, cachedData?: Buffer): vm.Script;
+  bundleScript(file: string, cachedData?: Buffer): vm.Script;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -315,10 +315,10 @@ describe('fast path: parsing', () => {
     // (a build change that no longer matches) would silently cost the compiles again.
     const file = path.join(REPO_ROOT, 'dist', 'bundle', 'fast-path.cjs');
     const cache = fs.readFileSync(`${file}.cache`);
-    expect(binRun.fastPathScript(file, cache).cachedDataRejected).toBe(false);
+    expect(binRun.bundleScript(file, cache).cachedDataRejected).toBe(false);
     // Made after the read commands ran (scripts/fast-path-cache.mjs), it holds more than the
     // module's top level, which is all a cache made right after compiling holds.
-    const topLevelOnly = binRun.fastPathScript(file).createCachedData();
+    const topLevelOnly = binRun.bundleScript(file).createCachedData();
     expect(cache.length).toBeGreaterThan(topLevelOnly.length * 1.5);
   });
 });

@@ -76,4 +76,20 @@ describe('cascade: raw values are written as the README says, never refusing the
     expect(written).not.toContain('kept to myself');
     expect(written).toContain('Dock');
   });
+
+  it('a float keeps its kind as the engine writes it (2.0, 1500.0), and -.5 or y stay text (issue 55)', async () => {
+    const floats = tempDir('privacy-cascade-floats-');
+    fs.mkdirSync(path.join(floats, '.cascade-bourdon'));
+    fs.writeFileSync(
+      path.join(floats, '.cascade-bourdon', 'memory.md'),
+      '---\nentities:\n  - name: Tide\n    type: 2.0\n    summary: 1.5e+3\n    aliases: [.5, -.5, y, 12345678901234567890]\n---\n',
+    );
+    const out = path.join(floats, 'out.yaml');
+    const exported = await runCli(['cascade', 'export', '--out', out], { env: { HOME: floats }, timeoutMs: 60_000 });
+    expect(exported.code, exported.stderr).toBe(0);
+    const written = fs.readFileSync(out, 'utf8');
+    expect(written).toContain('    type: 2.0\n');
+    expect(written).toContain('    summary: 1500.0\n');
+    expect(written).toContain("      - 0.5\n      - '-.5'\n      - 'y'\n      - 12345678901234567890\n");
+  });
 });

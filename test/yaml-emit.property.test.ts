@@ -8,8 +8,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PyFloat, PyInt } from '../src/core/python-str.js';
-import { NON_TEXT_TESTS } from '../src/core/store/yaml-emit.js';
-import { packageNonTextTests, stringifyYaml, stringifyYamlOwn, stringifyYamlPackage } from '../src/core/store/yaml.js';
+import { emitManifestYaml, NON_TEXT_TESTS } from '../src/core/store/yaml-emit.js';
+import {
+  packageNonTextTests,
+  parseYaml,
+  readsBackPlain,
+  stringifyYaml,
+  stringifyYamlOwn,
+  stringifyYamlPackage,
+} from '../src/core/store/yaml.js';
+import { provenText, stringifyManifest, stringifyYamlPiecewise } from '../src/core/store/yaml-proof.js';
+import { sameValue } from '../src/core/writes/merge.js';
+import type { RawObject } from '../src/core/store/manifest.js';
 import { pyYamlLoad } from './helpers/pyyaml.js';
 
 const LOOK_ALIKES = [
@@ -219,5 +229,67 @@ describe('the manifest emitter', () => {
         : [{ written: docs[i], read: answer, text: texts[i] }],
     );
     expect(wrong.slice(0, 3)).toEqual([]);
+  }, 120_000);
+
+  // serialiseManifest skips parsing back a text yaml-emit.ts wrote whole with the manifest
+  // reader's check of every token it wrote plain (docs/writes.md): these hold what that relies on.
+  it('writes a proven text only where the manifest reader reads it back as the data written', () => {
+    let proven = 0;
+    fc.assert(
+      fc.property(fc.oneof(anyDocument, plainDocument), (doc) => {
+        if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return;
+        const text = stringifyManifest(doc as RawObject);
+        expect(text).toBe(stringifyYamlPackage(doc));
+        if (!provenText(doc as RawObject, text)) return;
+        proven += 1;
+        expect(sameValue(parseYaml(text), doc)).toBe(true);
+      }),
+      { numRuns: 4000, seed: 56 },
+    );
+    expect(proven).toBeGreaterThan(500);
+  }, 120_000);
+
+  it("keeps every plain token to what the reader reads back, even without the package's quoting tests", () => {
+    // The reader's check stands on its own: with no quoting tests, yes/1e3/~/2026-01-01 would be
+    // written plain; the check refuses each (undefined: the package writes it, parsed back whole).
+    expect(readsBackPlain('plain text', 'plain text')).toBe(true);
+    expect(readsBackPlain('yes', 'yes')).toBe(false);
+    expect(emitManifestYaml({ k: 'yes' }, [], readsBackPlain)).toBeUndefined();
+    let written = 0;
+    fc.assert(
+      fc.property(fc.oneof(anyDocument, plainDocument), (doc) => {
+        const text = emitManifestYaml(doc, [], readsBackPlain);
+        if (text === undefined) return;
+        written += 1;
+        expect(sameValue(parseYaml(text), doc)).toBe(true);
+      }),
+      { numRuns: 3000, seed: 57 },
+    );
+    expect(written).toBeGreaterThan(200);
+  }, 120_000);
+
+  it('proves a manifest written a row at a time only when its text is the whole text, read back as written', () => {
+    const rows = fc.array(
+      fc.dictionary(printable, fc.oneof(printable, integers, fc.array(printable, { maxLength: 3 }))),
+      {
+        maxLength: 6,
+      },
+    );
+    let proven = 0;
+    fc.assert(
+      fc.property(
+        fc.record({ agent: fc.record({ id: hostile }), known_entities: rows, recent_sessions: rows }),
+        (doc) => {
+          const text = stringifyYamlPiecewise(doc);
+          expect(text).toBe(stringifyYamlPackage(doc));
+          if (!provenText(doc, text)) return;
+          proven += 1;
+          expect(text).toBe(emitManifestYaml(doc));
+          expect(sameValue(parseYaml(text), doc)).toBe(true);
+        },
+      ),
+      { numRuns: 1500, seed: 58 },
+    );
+    expect(proven).toBeGreaterThan(300);
   }, 120_000);
 });

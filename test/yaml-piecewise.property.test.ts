@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringifyYaml, stringifyYamlPiecewise } from '../src/core/store/yaml.js';
+import { stringifyYaml } from '../src/core/store/yaml.js';
+import { stringifyYamlPiecewise } from '../src/core/store/yaml-proof.js';
 
 const TRICKY = ['\u2028', '\u0085', '\ufeff', '\u0000', '\t', '\n', '\n  indented', ' lead', 'yes', 'null', '=', ''];
 const text = fc.oneof(

@@ -48,7 +48,7 @@ function noColor(): boolean {
  * and escapes any code that came with data.
  */
 export async function setupColors(): Promise<void> {
-  if (noColor()) return;
+  if (noColor() || !colourPossible()) return;
   const { default: chalk } = await import('chalk');
   if (chalk.level === 0) return;
   active = {
@@ -61,6 +61,18 @@ export async function setupColors(): Promise<void> {
     magenta: stampedStyle(chalk.magenta),
     gray: stampedStyle(chalk.gray),
   };
+}
+
+/**
+ * False where chalk's detection (its vendored supports-color) is sure to give level 0: standard
+ * output is not a terminal and nothing forces colour (FORCE_COLOR, a `--color…` argument, Azure
+ * Pipelines' TF_BUILD with AGENT_NAME). Then chalk is not even loaded: an export run by a hook
+ * or a script prints to a pipe (bench/README.md).
+ */
+function colourPossible(): boolean {
+  const { env, argv } = process;
+  if (process.stdout.isTTY || 'FORCE_COLOR' in env || ('TF_BUILD' in env && 'AGENT_NAME' in env)) return true;
+  return argv.some((arg) => arg.startsWith('--color'));
 }
 
 export function colors(): Colors {

@@ -6,7 +6,12 @@
  * `less` gets `LESS=FRX` when LESS is unset (quit when it fits, keep colours, leave the text on
  * the screen), as git sets it. A pager that cannot start leaves the text printed directly.
  */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import { createRequire } from 'node:module';
+
+// node:child_process (and the net and stream modules it loads) only when a pager runs: most
+// output is never paged, and every export prints its line through here (bench/README.md).
+const require = createRequire(import.meta.url);
 
 const NO_PAGER_FLAG = '--no-pager';
 
@@ -46,6 +51,7 @@ export function writePaged(text: string, env: NodeJS.ProcessEnv = process.env): 
   const ignore = () => {};
   process.on('SIGINT', ignore);
   try {
+    const { spawnSync } = require('node:child_process') as typeof ChildProcess;
     const result = spawnSync(command, {
       shell: true,
       input: text,

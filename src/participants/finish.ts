@@ -10,7 +10,7 @@
 import { canSee, policyOf, rowLevel, type AccessLevel } from '../core/trust/access.js';
 import { containsSecret, REDACTED, redactSecrets } from '../core/trust/redaction.js';
 import { MAX_MANIFEST_BYTES } from '../core/store/library.js';
-import { stringifyYamlPiecewise } from '../core/store/yaml.js';
+import { stringifyYamlPiecewise } from '../core/store/yaml-proof.js';
 import type { ManifestData } from './kit/participant.js';
 import { codePointLength, codePointPrefix } from './kit/scrub.js';
 

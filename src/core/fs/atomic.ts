@@ -13,7 +13,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BourdonError, describeError, errnoOf, readFailureCode } from '../errors.js';
-import { crypto } from '../store/hashing.js';
 
 interface ReplaceOptions {
   /** fsync the temp file before the rename (default true). */
@@ -22,9 +21,14 @@ interface ReplaceOptions {
   mode?: number;
 }
 
-/** `<name>.<digits>.tmp`: the temp-file shape the writers' sweeps recognise and remove after a crash. */
+/**
+ * `<name>.<digits>.tmp`: the temp-file shape the writers' sweeps recognise and remove after a
+ * crash. The digits only keep two writers apart, never a secret: the temp file is created with
+ * O_EXCL (an existing path, a link included, is never opened; another name is tried), so
+ * Math.random serves, and a one-shot write need not load node:crypto (bench/README.md).
+ */
 function tempName(target: string): string {
-  return `${target}.${crypto().randomBytes(4).readUInt32BE(0)}.tmp`;
+  return `${target}.${Math.floor(Math.random() * 0x1_0000_0000)}.tmp`;
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import * as z from 'zod';
 import { lazy } from '../lazy.js';
-import { isPyNumber, pyStr } from '../python-str.js';
+import { isPyNumber, pyStr, type PyFloat, type PyInt } from '../python-str.js';
 import { dayOf } from './dates.js';
 import {
   asList,
@@ -313,9 +313,11 @@ const writtenList = () => z.array(z.string());
 /**
  * A value some sources pass through raw (cascade's entity `type` and `summary`, its session
  * `cwd`: the participants README): text, a number or true/false, which the read rows read back
- * as text (D7). Anything else there is left out of the export, never the whole export (runner.ts).
+ * as text (D7); a number as front matter reads it too (a PyFloat, a PyInt past 2^53), written as
+ * PyYAML writes it. Anything else there is left out of the export, never the whole export (runner.ts).
  */
-const writtenScalar = () => z.union([z.string(), z.number(), z.boolean()]);
+const writtenScalar = () =>
+  z.union([z.string(), z.number(), z.boolean(), z.custom<PyFloat | PyInt>((value) => isPyNumber(value))]);
 const writtenScalarList = () => z.array(writtenScalar());
 
 /** An entity as a participant writes it (spec §2.3); keys beyond these are the participant's own. */

@@ -12,6 +12,17 @@
  */
 import { PyFloat, PyInt } from '../python-str.js';
 
+/** PyYAML's implicit int resolver (YAML 1.1): the plain scalars it reads as integers. */
+export const PY_INT_IMPLICIT =
+  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+
+/**
+ * PyYAML's implicit float resolver: a bare point needs a digit after it and no sign (`.5` is a
+ * float, `-.5` and `._5` text), an exponent needs its sign (`1e3` is text), `.nan` takes no sign.
+ */
+export const PY_FLOAT_IMPLICIT =
+  /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
 /** What PyYAML's `int()` accepts after its prefix: the digits of each base. */
 const DIGITS: Record<2 | 8 | 10 | 16, RegExp> = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^[0-9]+$/, 16: /^[0-9a-f]+$/i };
 

@@ -1,28 +1,15 @@
 /**
  * The one place YAML packages are loaded: manifests parsed and serialised, front matter read.
  *
- * Two readings of YAML 1.1, because the conformance cases fix two answers: a manifest's dates
- * stay the text written, where the engine's date objects break `since` and its memory resource
- * (D10, D13 in docs/conformance.md), while a participant's front matter gives exactly what the
- * engine's PyYAML `safe_load` gives, dates as timestamps printed as Python prints them
- * (test/fixtures/conformance/participants, "Frontmatter"). Manifests are read by js-yaml, fast to
- * load on every query's path; js-yaml cannot build PyYAML's timestamps nor refuse the keys
- * Python cannot hash, so front matter, read only by the exporters, goes through the `yaml`
- * package, which can.
- *
- * Manifests: one parser, js-yaml, configured for the reading the engine does with PyYAML's
- * `safe_load` where the two can agree: merge keys (`<<: *anchor`, explicit keys win, a list of
- * anchors merges in order, first wins) and anchors/aliases, with PyYAML's YAML 1.1 scalars but
- * for dates, which stay the text written (`manifestSchema`; D7, D10, D13 in docs/conformance.md).
- * Aliases are references in what js-yaml builds, so a "billion laughs" document costs nothing
- * to parse but everything to walk: a document that uses aliases is measured once (each shared
- * node counted once per use, memoised, so the check is linear in the document) and refused past
- * `MAX_EXPANDED_NODES`. Duplicate keys and custom tags are refused; every tag `safe_load`
- * constructs is read, and numbers keep every digit and their kind (yaml-numbers.ts).
- *
- * Front matter (`parseYaml11LikePyYaml`): the `yaml` package's YAML 1.1 document parse with
- * PyYAML's timestamps (YamlTimestamp, yaml-timestamp.ts) and decimal floats, failing wherever
- * `safe_load` raises.
+ * One parser, js-yaml, with PyYAML's `safe_load` schema (YAML 1.1 scalars, merge keys: explicit
+ * keys win, a list of anchors merges in order, first wins; every tag it constructs; numbers with
+ * every digit and their kind, yaml-numbers.ts), read two ways, because the conformance cases fix
+ * two answers. Manifests (`parseYaml`, `manifestSchema`): dates stay the text written (the
+ * engine's date objects break `since` and its memory resource: D7, D10, D13 in
+ * docs/conformance.md); duplicate keys and custom tags are refused. Front matter
+ * (`parseYaml11LikePyYaml`, `frontMatterSchema`): exactly what `safe_load` gives, dates as
+ * YamlTimestamp (yaml-timestamp.ts), a repeated key's last value, failing wherever it raises.
+ * Aliases expanding past a bound are refused (yaml-expansion.ts).
  *
  * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
  * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do; a PyFloat or PyInt
@@ -32,29 +19,42 @@ import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
 import type * as YamlPackage from 'yaml';
 import { lazy } from '../lazy.js';
-import { PyFloat, PyInt } from '../python-str.js';
+import { isPyNumber, PyFloat, PyInt, samePyNumber } from '../python-str.js';
 import { emitManifestYaml } from './yaml-emit.js';
 import { escapeForPyYaml, needsEscapes } from './yaml-write.js';
-import { constructTimestamp, TIMESTAMP_IMPLICIT, YamlTimestamp } from './yaml-timestamp.js';
-import { exactInt, pyYamlBool, pyYamlFloat, pyYamlFloatText, pyYamlInt } from './yaml-numbers.js';
+import { constructTimestamp, TIMESTAMP_IMPLICIT } from './yaml-timestamp.js';
+import {
+  exactInt,
+  PY_FLOAT_IMPLICIT,
+  PY_INT_IMPLICIT,
+  pyYamlBool,
+  pyYamlFloat,
+  pyYamlFloatText,
+  pyYamlInt,
+} from './yaml-numbers.js';
 import { isObject, kindOf, type RawObject } from './model.js';
+
+export { MAX_EXPANDED_NODES };
+import { checkExpansion, MAX_EXPANDED_NODES } from './yaml-expansion.js';
+import { asPyYamlComposes, frontMatterMapping, frontMatterSequence, NoConstructor } from './yaml-front-matter.js';
 
 // The `yaml` package is slow to import (bench/README.md): it is loaded only when something is written or
 // front matter is read. js-yaml
-// too: a query answered from the parsed cache parses no YAML at all.
+// too: a query answered from the parsed cache parses no YAML at all. The export path's CommonJS
+// bundle holds both packages: scripts/bundle.mjs takes the next line out of this module there, so
+// esbuild bundles what these `require` calls name (still run on first use), and its code cache
+// holds them.
 const require = createRequire(import.meta.url);
 const yamlPackage = lazy(() => require('yaml') as typeof YamlPackage);
 const jsYamlPackage = lazy(() => require('js-yaml') as typeof JsYaml);
+
+/** A decimal integer a number holds exactly, read without BigInt. */
+const SMALL_DECIMAL = /^[-+]?[1-9][0-9]{0,14}$/;
 
 /** Aliases one document may use (a manifest sharing fields through an anchor uses one a row). */
 const MAX_ALIASES = 10_000;
 /** Merge-key work one document may cause (keys copied), js-yaml's own bound raised to our rows. */
 const MAX_MERGE_KEYS = 200_000;
-/** Nodes a document may expand to through its aliases. */
-export const MAX_EXPANDED_NODES = 2_000_000;
-
-/** An alias (*a) in node position; a false positive only costs the expansion check. */
-const ALIAS = /(?:^|[\s,[{:?-])\*[^\s,[\]{}]/m;
 
 /**
  * PyYAML's safe schema (YAML 1.1: `yes`/`off` are booleans, `0o17` is text, `012` octal, merge
@@ -68,10 +68,26 @@ const ALIAS = /(?:^|[\s,[{:?-])\*[^\s,[\]{}]/m;
  * the file's one warning, not the whole manifest.
  */
 const manifestSchema = lazy(() => {
+  const { Schema, defineScalarTag, NOT_RESOLVED } = jsYamlPackage();
+  return new Schema([
+    ...safeLoadTags(),
+    defineScalarTag(TIMESTAMP_TAG, {
+      resolve: (source) => (TIMESTAMP_IMPLICIT.test(source) ? source : NOT_RESOLVED),
+      identify: () => false,
+    }),
+  ]);
+});
+
+/** The tags of PyYAML's safe schema both readings share: all but the timestamp (and, for front matter, the mapping). */
+function safeLoadTags(): JsYaml.TagDefinition[] {
   const jsYaml = jsYamlPackage();
   const { boolYaml11Tag: bool, floatYaml11Tag: float, intYaml11Tag: int, nullYaml11Tag: nul, NOT_RESOLVED } = jsYaml;
   const orRefused = <T>(value: T | undefined) => (value === undefined ? NOT_RESOLVED : value);
-  return new jsYaml.Schema([
+  const refused = (explicit: boolean): typeof NOT_RESOLVED => {
+    if (explicit) return NOT_RESOLVED;
+    throw new Error('a plain number PyYAML cannot construct');
+  };
+  return [
     ...jsYaml.FAILSAFE_SCHEMA.tags,
     { ...nul, resolve: (source, explicit, ...rest) => (explicit ? null : nul.resolve(source, explicit, ...rest)) },
     // PyYAML reads `y` and `n` as text, and `._1` too (its float needs a digit after the point).
@@ -86,23 +102,19 @@ const manifestSchema = lazy(() => {
     },
     {
       ...int,
-      resolve: (source, explicit, ...rest) => {
-        if (!explicit) {
-          const quick = int.resolve(source, explicit, ...rest);
-          if (quick === NOT_RESOLVED) return NOT_RESOLVED;
-          if (Number.isSafeInteger(quick)) return quick === 0 ? 0 : quick;
-        }
+      // A plain scalar PyYAML resolves as an int but cannot construct (`0b_`) fails, as it does there.
+      resolve: (source, explicit) => {
+        if (!explicit && !PY_INT_IMPLICIT.test(source)) return NOT_RESOLVED;
+        if (SMALL_DECIMAL.test(source)) return Number(source) || 0;
         const value = pyYamlInt(source);
-        return value === undefined ? NOT_RESOLVED : exactInt(value);
+        return value === undefined ? refused(explicit) : exactInt(value);
       },
       identify: () => false,
     },
     {
       ...float,
-      resolve: (source, explicit, ...rest) =>
-        !explicit && (/^[-+]?\._/.test(source) || float.resolve(source, explicit, ...rest) === NOT_RESOLVED)
-          ? NOT_RESOLVED
-          : orRefused(pyYamlFloat(source)),
+      resolve: (source, explicit) =>
+        !explicit && !PY_FLOAT_IMPLICIT.test(source) ? NOT_RESOLVED : (pyYamlFloat(source) ?? refused(explicit)),
       identify: () => false,
     },
     jsYaml.mergeTag,
@@ -110,29 +122,7 @@ const manifestSchema = lazy(() => {
     jsYaml.setTag,
     jsYaml.omapTag,
     jsYaml.pairsTag,
-    jsYaml.defineScalarTag(TIMESTAMP_TAG, {
-      resolve: (source) => (TIMESTAMP_IMPLICIT.test(source) ? source : NOT_RESOLVED),
-      identify: () => false,
-    }),
-  ]);
-});
-
-/** Throws when the tree, with every alias expanded, has more than `MAX_EXPANDED_NODES` nodes. */
-function checkExpansion(root: unknown): void {
-  const sizes = new Map<object, number>();
-  const size = (node: unknown): number => {
-    if (node === null || typeof node !== 'object') return 1;
-    const known = sizes.get(node);
-    if (known !== undefined) return known;
-    let total = 1;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      total += size(child);
-      if (total > MAX_EXPANDED_NODES) throw new Error(`aliases expand to more than ${MAX_EXPANDED_NODES} nodes`);
-    }
-    sizes.set(node, total);
-    return total;
-  };
-  size(root);
+  ];
 }
 
 /** A document from its text, or from a file's bytes (read as UTF-8, as `toString` would). */
@@ -146,7 +136,7 @@ export function parseYaml(source: string | Buffer): unknown {
   // As PyYAML's safe_load: an empty stream is null, more than one document an error.
   if (documents.length > 1) throw new Error('expected a single document in the stream');
   const doc = documents.length === 0 ? null : documents[0];
-  if (ALIAS.test(text)) checkExpansion(doc);
+  checkExpansion(text, doc);
   return doc;
 }
 
@@ -223,62 +213,73 @@ export function yamlErrorReason(error: unknown): string {
 
 const TIMESTAMP_TAG = 'tag:yaml.org,2002:timestamp';
 const FLOAT_TAG = 'tag:yaml.org,2002:float';
+
 /**
- * PyYAML's float resolver (but for .inf, .nan and base 60, which the yaml package reads as it
- * does): a digit before the point or after a bare one, and an exponent only with its sign, so
- * `1e3`, `E0` and `-.5` stay text.
+ * PyYAML's safe schema as front matter needs it (manifestSchema but for these): timestamps are
+ * YamlTimestamp (yaml-timestamp.ts, a date that names no real day refused), a repeated key keeps
+ * its last value, a key that cannot be hashed is refused, a plain `=` or `<<` is refused but as a key,
+ * and `!!omap` is its list of pairs, as PyYAML's (key, value) tuples.
  */
-const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?)$/;
+const frontMatterSchema = lazy(() => {
+  const { Schema, defineScalarTag, defineSequenceTag, defineMappingTag, pairsTag, mergeTag, NOT_RESOLVED } =
+    jsYamlPackage();
+  const orNoConstructor = (value: unknown) => (value === NOT_RESOLVED ? value : new NoConstructor(String(value)));
+  return new Schema([
+    ...safeLoadTags(),
+    defineScalarTag(TIMESTAMP_TAG, {
+      implicit: true,
+      implicitFirstChars: [...'0123456789'],
+      resolve: (source, explicit) =>
+        explicit || TIMESTAMP_IMPLICIT.test(source) ? constructTimestamp(source) : NOT_RESOLVED,
+      identify: () => false,
+    }),
+    defineScalarTag('tag:yaml.org,2002:value', {
+      implicit: true,
+      implicitFirstChars: ['='],
+      resolve: (source, explicit) => (explicit || source === '=' ? new NoConstructor(source) : NOT_RESOLVED),
+      identify: () => false,
+    }),
+    { ...mergeTag, resolve: (source, ...rest) => orNoConstructor(mergeTag.resolve(source, ...rest)) },
+    defineSequenceTag('tag:yaml.org,2002:seq', frontMatterSequence),
+    { ...pairsTag, tagName: 'tag:yaml.org,2002:omap' },
+    defineMappingTag('tag:yaml.org,2002:map', frontMatterMapping),
+  ]);
+});
 
-/** The yaml package's YAML 1.1 tags, with PyYAML's timestamps and decimal floats. */
-function pythonTags(tags: YamlPackage.Tags): YamlPackage.Tags {
-  return tags.map((tag) => {
-    if (typeof tag !== 'object' || 'collection' in tag) return tag;
-    if (tag.tag === TIMESTAMP_TAG) return pythonTimestamp;
-    const decimal = tag.tag === FLOAT_TAG && tag.format !== 'TIME' && !/nan/i.test(String(tag.test));
-    return decimal ? { ...tag, test: PY_FLOAT } : tag;
-  });
-}
-const pythonTimestamp = {
-  identify: (value: unknown) => value instanceof YamlTimestamp,
-  default: true,
-  tag: TIMESTAMP_TAG,
-  test: TIMESTAMP_IMPLICIT,
-  resolve: constructTimestamp,
-};
+/** Aliases one front matter may use (docs/conformance.md, "Reading native files"). */
+const MAX_FRONT_MATTER_ALIASES = 100;
 
 /**
- * Front matter loaded as the engine's PyYAML safe_load would (YAML 1.1, see the header), or undefined where safe_load raises: a syntax
- * error, more than one document, a tag it has no constructor for (`!custom`), a timestamp that
- * names no real moment, or a list or mapping as a key (unhashable in Python). Timestamps load as
- * YamlTimestamp.
+ * Front matter loaded as the engine's PyYAML safe_load would (YAML 1.1, `frontMatterSchema`),
+ * or undefined where safe_load raises: a syntax error, more than one document, a tag it has no
+ * constructor for (`!custom`), an anchor defined twice, a timestamp that names no real moment, a list or mapping as a
+ * key (unhashable in Python), a plain `=` or `<<` as a value. Timestamps load as YamlTimestamp, numbers
+ * as the manifest's do (a PyFloat for every float, a PyInt past 2^53). More than 100 aliases, or
+ * aliases expanding past MAX_EXPANDED_NODES, read as malformed.
  */
 export function parseYaml11LikePyYaml(source: string): { value: unknown } | undefined {
-  const yaml = yamlPackage();
+  const { parseEvents, constructFromEvents, EVENT_ID, SCALAR_STYLE } = jsYamlPackage();
   try {
-    // 'error': errors (a second document too) are kept, but no Node warning about a user's
-    // note reaches stderr.
-    const document = yaml.parseDocument(source, {
-      version: '1.1',
-      uniqueKeys: false,
-      prettyErrors: false,
-      logLevel: 'error',
-      customTags: pythonTags,
+    const events = parseEvents(source, {});
+    const kinds = {
+      document: EVENT_ID.DOCUMENT,
+      alias: EVENT_ID.ALIAS,
+      scalar: EVENT_ID.SCALAR,
+      plainStyle: SCALAR_STYLE.PLAIN,
+    };
+    if (!asPyYamlComposes(events, source, kinds)) return undefined;
+    const documents = constructFromEvents(events, {
+      source,
+      schema: frontMatterSchema(),
+      json: true,
+      maxAliases: MAX_FRONT_MATTER_ALIASES,
+      maxTotalMergeKeys: MAX_MERGE_KEYS,
     });
-    if (document.errors.length > 0) return undefined;
-    if (document.warnings.some((warning) => warning.code === 'TAG_RESOLVE_FAILED')) return undefined;
-    let unhashableKey = false;
-    yaml.visit(document, {
-      Pair(_, pair) {
-        const key = yaml.isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
-        if (!yaml.isCollection(key)) return undefined;
-        unhashableKey = true;
-        return yaml.visit.BREAK;
-      },
-    });
-    if (unhashableKey) return undefined;
-    // More aliases than this (an alias bomb) throws: read as malformed.
-    return { value: document.toJS({ maxAliasCount: 100 }) };
+    if (documents.length > 1) return undefined;
+    const value = documents.length === 0 ? null : documents[0];
+    if (value instanceof NoConstructor) return undefined;
+    checkExpansion(source, value);
+    return { value };
   } catch {
     return undefined;
   }
@@ -364,6 +365,21 @@ export function stringifyYamlOwn(value: unknown): string | undefined {
   return emitManifestYaml(value);
 }
 
+/**
+ * Whether the manifest reader (`parseYaml`: js-yaml with manifestSchema) reads `token`, written
+ * plain, as `value`: its own resolution of a plain scalar (the schema's implicit tags, tried as it
+ * tries them), compared as `sameValue` compares what a read-back gives (numbers as Python's `==`).
+ * False when this js-yaml has no such resolution to ask: the manifest is then parsed back whole.
+ */
+export function readsBackPlain(token: string, value: unknown): boolean {
+  // Marked @internal in js-yaml's types: a js-yaml without it falls back to the full parse.
+  const schema: Partial<Pick<JsYaml.Schema, 'resolveImplicitScalarTag'>> = manifestSchema();
+  if (typeof schema.resolveImplicitScalarTag !== 'function') return false;
+  const read = schema.resolveImplicitScalarTag(token).value;
+  if (isPyNumber(value)) return isPyNumber(read) && samePyNumber(read, value);
+  return read === value;
+}
+
 /** `stringifyYaml` through the `yaml` package's document model: the reference yaml-emit.ts equals. */
 export function stringifyYamlPackage(value: unknown): string {
   const YAML = yamlPackage();
@@ -376,61 +392,4 @@ export function stringifyYamlPackage(value: unknown): string {
     },
   });
   return escapeForPyYaml(doc.toString({ singleQuote: true, lineWidth: 0 }));
-}
-
-/**
- * `stringifyYaml(mapping)`, written a top-level key and a list item at a time: the same text, since
- * the writer writes each key of a block mapping and each item of a block list alone, at the same
- * indentation wherever it stands, but without the `yaml` package's document model of the whole,
- * which for an export of 20,000 sessions was most of its peak memory (bench/README.md,
- * "Participant exports"). The text of each object item is kept in `items`: a caller writing
- * several selections of the same rows (fitManifest) writes each row once (the rows must not
- * change in between). Data where one object appears twice (the writer gives it an anchor and
- * aliases, numbered over the whole document) is written whole.
- */
-export function stringifyYamlPiecewise(mapping: RawObject, items: WeakMap<object, string> = new WeakMap()): string {
-  const entries = Object.entries(mapping);
-  if (entries.length === 0 || entries.some(([, value]) => value === undefined) || sharesAnObject(mapping))
-    return stringifyYaml(mapping);
-  const parts: string[] = [];
-  for (const [key, value] of entries) {
-    // `key:` on a line of its own, as the writer writes it over a list (quoted where it must be).
-    const probe = Array.isArray(value) && value.length > 0 ? stringifyYaml({ [key]: [null] }) : '';
-    if (!Array.isArray(value) || !probe.endsWith(`:\n${LIST_PROBE}`)) {
-      parts.push(stringifyYaml({ [key]: value }));
-      continue;
-    }
-    const keyLine = probe.slice(0, -LIST_PROBE.length);
-    parts.push(keyLine);
-    for (const item of value) {
-      const row = typeof item === 'object' && item !== null ? item : undefined;
-      const cached = row && items.get(row);
-      if (cached !== undefined) {
-        parts.push(cached);
-        continue;
-      }
-      // Each item as the writer writes a one-item list in the same place.
-      const itemText = stringifyYaml({ [key]: [item] }).slice(keyLine.length);
-      if (row) items.set(row, itemText);
-      parts.push(itemText);
-    }
-  }
-  return parts.join('');
-}
-
-/** A one-item list of null, as the writer writes it under a key. */
-const LIST_PROBE = '  - null\n';
-
-/** Whether some object (mapping or list) is reached twice in JSON-like `root`. */
-function sharesAnObject(root: object): boolean {
-  const seen = new Set<object>();
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== 'object') continue;
-    if (seen.has(node)) return true;
-    seen.add(node);
-    stack.push(...Object.values(node));
-  }
-  return false;
 }

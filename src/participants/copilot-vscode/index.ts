@@ -94,9 +94,10 @@ interface Transcript {
 
 /**
  * An object line that names none of the types read, and escapes nothing, cannot be one of them:
- * it is not parsed (assistant replies are most of a transcript's bytes).
+ * it is not parsed (assistant replies are most of a transcript's bytes). Four `includes` scan a
+ * line three to four times faster than one pattern of the four words (issue 55).
  */
-const READ_TYPE = /session\.start|user\.message|assistant\.turn_end|\\u/;
+const READ_TYPE = ['session.start', 'user.message', 'assistant.turn_end', '\\u'];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -120,7 +121,7 @@ function readTranscript(reader: SourceReader, file: string): Transcript | undefi
   const read = { lines: 'stripped', maxLines: TRANSCRIPT_LINES } as const;
   for (const { value: record } of reader.jsonRecords(file, {
     ...read,
-    accept: (line) => !line.startsWith('{') || READ_TYPE.test(line),
+    accept: (line) => !line.startsWith('{') || READ_TYPE.some((word) => line.includes(word)),
   })) {
     lines += 1;
     if (record === undefined) continue;

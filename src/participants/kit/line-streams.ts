@@ -44,7 +44,9 @@ export function* jsonlLines(
   { fd, file, warn }: OpenSource,
   longLines: 'warn' | 'record' = 'warn',
 ): Generator<string | LongLine> {
-  const chunk = Buffer.alloc(1024 * 1024);
+  // No bigger than the file (a zero-filled megabyte per small audit log cost more than reading
+  // it: issue 55), uninitialised, as every byte used is read first.
+  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(1024 * 1024, fs.fstatSync(fd).size)));
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;
@@ -72,8 +74,10 @@ export function* jsonlLines(
     }
     offset += n;
     let start = 0;
+    // One test of the whole read: a view per line cost more than the lines' decoding (issue 55).
+    const ascii = isAscii(chunk.subarray(0, n));
     for (let newline = chunk.indexOf(10, start); newline !== -1 && newline < n; newline = chunk.indexOf(10, start)) {
-      if (!skipping && pending.length === 0 && isAscii(chunk.subarray(start, newline))) {
+      if (!skipping && pending.length === 0 && (ascii || isAscii(chunk.subarray(start, newline)))) {
         // A whole line in this read, all ASCII: decoded in place, no copy (most JSONL lines).
         yield withoutCarriageReturn(chunk.toString('latin1', start, newline));
       } else if (!skipping) {

@@ -10,11 +10,14 @@
  * Authorization header: every message this file produces is masked, so no failure echoes it.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 import { BourdonError } from '../../core/errors.js';
 import { AnswerTooLarge, classifyFailure, RemoteTimeout } from '../../core/federation/remote-failure.js';
 import { maskTokens } from '../../core/trust/token-mask.js';
 import { packageInfo } from '../../core/admin/version.js';
+
+const require = createRequire(import.meta.url);
 
 export interface InstanceClientOptions {
   /** The instance's base URL, without a trailing `/` (paths are appended to it as text). */
@@ -144,7 +147,8 @@ export class InstanceClient {
       'User-Agent': `bourdon/${packageInfo().version}`,
     };
     if (token && withToken) headers.Authorization = `Bearer ${token}`;
-    const transport = url.protocol === 'https:' ? https : http;
+    // node:https (and TLS with it) loaded only for an https instance.
+    const transport = url.protocol === 'https:' ? (require('node:https') as typeof Https) : http;
     return new Promise((resolve, reject) => {
       let settled = false;
       const timers: NodeJS.Timeout[] = [];

@@ -59,6 +59,8 @@ function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
 
 /** Whether `value` nests lists or objects more than `limit` levels deep; iterative, whatever the depth. */
 function nestedDeeper(value: unknown, limit: number): boolean {
+  // Most fields are text or a number: no list to make for them (10,000 sessions' fields each).
+  if (value === null || typeof value !== 'object' || value instanceof PyFloat) return false;
   const pending: [unknown, number][] = [[value, 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [item, depth] = next;
