@@ -5,9 +5,10 @@
 // and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
-// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--json]
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--settle 2000] [--json]
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
+// --settle 2000: the pause after the first search before the warm passes (below).
 // A server builds its search index in the background as it starts, so the find-only server holds
 // one too: the RSS is also given against a find-only server started with BOURDON_SEARCH_WARM=0.
 import fs from 'node:fs';
@@ -22,6 +23,8 @@ const RUNS = Number(flag('--runs', '60'));
 const LEVEL = flag('--level', '');
 const at = LEVEL ? { access_level: LEVEL } : {};
 const DATA = path.join(ROOT, '.bench-data');
+// --settle: milliseconds between the first search and the warm passes (0: none, as before 2026-12-06 14:00).
+const SETTLE_MS = Number(flag('--settle', '2000'));
 const round = (ms) => Math.round(ms * 100) / 100;
 
 /** The queries a person types: whole names, a misspelt one, words of summaries and actions, nothing. */
@@ -66,6 +69,10 @@ async function measure(label, sizes) {
 
     const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
     const first = await timed(server, 'search_memory', { query: queries[0], ...at });
+    // The warm passes measure a settled server: what it does as it starts (the index's build, then
+    // a few searches that get V8 to compile the search: src/core/operations/search-warm.ts) has
+    // ended by then, so neither find_entity's pass nor search_memory's shares a core with it.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const finds = await pass(server, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
     const searches = await pass(server, 'search_memory', (query) => ({ query, ...at }), queries, RUNS);
     const searchRss = rssMb(server.pid);

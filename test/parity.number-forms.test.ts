@@ -5,7 +5,7 @@
  * microseconds, not milliseconds padded with `000`.
  */
 import { describe, expect, it } from 'vitest';
-import { payloadJson } from '../src/core/payload.js';
+import { payloadJson, withPythonFloats } from '../src/core/payload.js';
 import { runCli } from './helpers/cli.js';
 import { firstText, linkedFixtureClient } from './helpers/mcp.js';
 
@@ -56,6 +56,11 @@ describe('number forms as the engine writes them', () => {
     expect(payloadJson(payload, 2)).toContain('"recognition_latency_us": 412.0,\n');
     expect(payloadJson({ recognition_latency_us: 41.5 })).toBe('{"recognition_latency_us":41.5}');
     expect(payloadJson({ recognition_latency_us: 1e21 })).toBe('{"recognition_latency_us":1e+21}');
+    // Only a text naming a float key is scanned, and the scan changes only whole numbers under one.
+    const named = { note: 'see "recognition_latency_us": 7', recognition_latency_us: 4.5, n: 7 };
+    expect(payloadJson(named)).toBe(JSON.stringify(named));
+    expect(payloadJson(withPythonFloats({ score: 3, rank: 3 }, new Set(['score'])))).toBe('{"score":3.0,"rank":3}');
+    expect(payloadJson({ score: 3, results: [] })).toBe('{"score":3,"results":[]}');
   });
 
   it('a commit stamps last_updated with real microseconds', async () => {

@@ -17,6 +17,8 @@ import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { REDACTED } from '../src/core/trust/redaction.js';
 import { tempDir } from './helpers/fixtures.js';
+import { warmSearchMemory } from '../src/core/operations/search-memory.js';
+import { warmSearchCode } from '../src/core/operations/search-warm.js';
 
 const AGENTS = {
   alpha: {
@@ -242,5 +244,23 @@ describe('search_memory visibility and filters', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('the searches a server runs as it starts', () => {
+  it('leave every answer as a fresh server gives it, and write nothing to the library', async () => {
+    const store = new LibraryStore(library, { warn: () => {} });
+    const before = fs.readdirSync(library, { recursive: true }).sort();
+    await warmSearchMemory(store, {});
+    await warmSearchCode(store, {});
+    expect(fs.readdirSync(library, { recursive: true }).sort()).toEqual(before);
+    const warmed = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
+    for (const query of ['meridian', 'mrd', 'payroll', 'harbr']) {
+      for (const level of [{}, { access_level: 'team' }]) {
+        const fresh = await invoke(searchMemoryOperation, ctx(), { query, ...level });
+        expect(await invoke(searchMemoryOperation, warmed, { query, ...level })).toEqual(fresh);
+      }
+    }
+    store.close();
   });
 });

@@ -286,6 +286,9 @@ function warmSearch(store: LibraryStore, toolFilter: ((name: string) => boolean)
   if (process.env.BOURDON_SEARCH_WARM === '0' || toolFilter?.('search_memory') === false) return;
   import('../core/operations/search-memory.js')
     .then(({ warmSearchMemory }) => warmSearchMemory(store, process.env))
+    // Then a few searches, so V8 compiles the search's loops before the first real ones.
+    .then(() => import('../core/operations/search-warm.js'))
+    .then(({ warmSearchCode }) => warmSearchCode(store, process.env))
     .catch((error: unknown) =>
       process.stderr.write(
         `bourdon: search index left to the first search (${error instanceof Error ? error.message : String(error)})\n`,

@@ -85,24 +85,24 @@ export function withPythonFloats<P extends object>(payload: P, keys: ReadonlySet
 
 /**
  * A payload as JSON, as the MCP text and `--json` print it: JSON.stringify's text, with the
- * engine's number forms (a whole number under a float key keeps its `.0`).
+ * engine's number forms (a whole number under a float key keeps its `.0`). JSON.stringify runs
+ * without a replacer (V8's fast path: a replacer is a call per value, most of the cost of a
+ * search's 8 KB answer); the text is scanned for float forms only when it names a float key
+ * (`"key"`, as JSON writes it), which every whole number under one needs, and the scan itself
+ * is exact (it skips strings), so the text is the same as a replacer's.
  */
 export function payloadJson(payload: unknown, indent?: number): string {
   const own =
     payload !== null && typeof payload === 'object'
       ? (payload as { [ANSWER_FLOAT_KEYS]?: ReadonlySet<string> })[ANSWER_FLOAT_KEYS]
       : undefined;
-  const floatKeys = own ? new Set([...FLOAT_KEYS, ...own]) : FLOAT_KEYS;
-  let wholeFloats = false;
-  const text = JSON.stringify(
-    payload,
-    (key, value: unknown) => {
-      if (typeof value === 'number' && Number.isInteger(value) && floatKeys.has(key)) wholeFloats = true;
-      return value;
-    },
-    indent,
-  );
-  return wholeFloats ? withFloatForms(text, floatKeys) : text;
+  const text = JSON.stringify(payload, null, indent);
+  if (typeof text !== 'string') return text;
+  let named = false;
+  for (const keys of own ? [FLOAT_KEYS, own] : [FLOAT_KEYS])
+    for (const key of keys) if (!named && text.includes(JSON.stringify(key))) named = true;
+  if (!named) return text;
+  return withFloatForms(text, own ? new Set([...FLOAT_KEYS, ...own]) : FLOAT_KEYS);
 }
 
 /**
