@@ -1,6 +1,6 @@
 /**
- * What front matter's reading (`parseYaml11LikePyYaml` in yaml.ts, which alone loads the YAML
- * package) does where PyYAML's safe_load differs from a plain JavaScript reading: a mapping's
+ * What front matter's reading (`parseYaml11LikePyYaml` in yaml.ts, where js-yaml is loaded)
+ * does where PyYAML's safe_load differs from a plain JavaScript reading: a mapping's
  * keys, a repeated key, a key Python cannot hash, and the scalars whose tag safe_load has no
  * constructor for (a plain `=` or `<<`).
  */

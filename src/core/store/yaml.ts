@@ -11,9 +11,12 @@
  * YamlTimestamp (yaml-timestamp.ts), a repeated key's last value, failing wherever it raises.
  * Aliases expanding past a bound are refused (yaml-expansion.ts).
  *
- * Writing: the `yaml` package, quoting anything YAML 1.1 would read as a non-string (dates,
- * yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do; a PyFloat or PyInt
- * a manifest was read with is written as PyYAML's `safe_dump` writes it (`2.0`, `1.0e+16`, `.nan`).
+ * Writing: our emitter (yaml-emit.ts) for a manifest's plain subset, byte for byte what the
+ * `yaml` package writes, and the package for the rest, quoting anything YAML 1.1 would read as a
+ * non-string (dates, yes/no), so the Python engine (PyYAML, YAML 1.1) reads our files as we do;
+ * a PyFloat or PyInt a manifest was read with is written as PyYAML's `safe_dump` writes it
+ * (`2.0`, `1.0e+16`, `.nan`). What the emitter wrote whole is proven to read back without a
+ * second parse (yaml-proof.ts; docs/writes.md).
  */
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
