@@ -71,14 +71,13 @@ function loadBundle(name, compileCache) {
   } catch {
     cachedData = undefined;
   }
+  return runBundle(bundleScript(file, cachedData), file);
+}
+
+/** Runs a bundle's script (bundleScript) as Node's CommonJS loader runs a module: its exports. */
+function runBundle(script, file) {
   const loaded = { exports: {} };
-  bundleScript(file, cachedData).runInThisContext()(
-    loaded.exports,
-    nodeModule.createRequire(file),
-    loaded,
-    file,
-    path.dirname(file),
-  );
+  script.runInThisContext()(loaded.exports, nodeModule.createRequire(file), loaded, file, path.dirname(file));
   return loaded.exports;
 }
 
@@ -92,7 +91,7 @@ function bundleScript(file, cachedData) {
   return new vm.Script(source, { filename: file, cachedData });
 }
 
-module.exports = { bundleScript, exportFlags };
+module.exports = { bundleScript, exportFlags, runBundle };
 
 if (require.main === module)
   main(process.argv.slice(2)).catch((error) => {

@@ -19,7 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXPORT_FILE = path.join(ROOT, 'dist', 'bundle', 'export-path.cjs');
 const CASES = path.join(ROOT, 'test', 'fixtures', 'conformance', 'participants');
 const require = createRequire(import.meta.url);
-const { bundleScript, exportFlags } = require(path.join(ROOT, 'bin', 'run.js'));
+const { bundleScript, exportFlags, runBundle } = require(path.join(ROOT, 'bin', 'run.js'));
 
 /** The recorded case an export of `folder` runs on: its case.json and home, or null. */
 function caseOf(folder) {
@@ -36,9 +36,7 @@ const baseEnv = { ...process.env };
 try {
   exportFlags();
   const script = bundleScript(EXPORT_FILE);
-  const loaded = { exports: {} };
-  script.runInThisContext()(loaded.exports, createRequire(EXPORT_FILE), loaded, EXPORT_FILE, path.dirname(EXPORT_FILE));
-  const { runExportPath, PARTICIPANT_LOADERS } = loaded.exports;
+  const { runExportPath, PARTICIPANT_LOADERS } = runBundle(script, EXPORT_FILE);
   for (const topic of Object.keys(PARTICIPANT_LOADERS)) {
     const recorded = caseOf(topic.replace(/-/g, '_'));
     const home = recorded && fs.existsSync(path.join(recorded.dir, 'home')) ? path.join(recorded.dir, 'home') : scratch;

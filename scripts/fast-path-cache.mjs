@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FAST_FILE = path.join(ROOT, 'dist', 'bundle', 'fast-path.cjs');
 const require = createRequire(import.meta.url);
-const { bundleScript } = require(path.join(ROOT, 'bin', 'run.js'));
+const { bundleScript, runBundle } = require(path.join(ROOT, 'bin', 'run.js'));
 const { installDemoLibrary } = await import(path.join(ROOT, 'dist', 'core', 'admin', 'demo-library.js'));
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'bourdon-build-cache-'));
@@ -23,8 +23,7 @@ try {
   process.env.BOURDON_HOME = path.join(scratch, 'home');
   const library = installDemoLibrary(path.join(scratch, 'library'));
   const script = bundleScript(FAST_FILE);
-  const loaded = { exports: {} };
-  script.runInThisContext()(loaded.exports, createRequire(FAST_FILE), loaded, FAST_FILE, path.dirname(FAST_FILE));
+  const { runFastPath } = runBundle(script, FAST_FILE);
   const calls = [
     ['agents'],
     ['agents', '--export'],
@@ -42,7 +41,7 @@ try {
   ];
   // Twice: the second call of each finds the parsed cache the first one wrote, as most calls do.
   for (let round = 0; round < 2; round++)
-    for (const call of calls) await loaded.exports.runFastPath([...call, '--json', '--library', library]);
+    for (const call of calls) await runFastPath([...call, '--json', '--library', library]);
   fs.writeFileSync(`${FAST_FILE}.cache`, script.createCachedData());
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
