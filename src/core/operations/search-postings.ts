@@ -408,10 +408,14 @@ export class Postings {
    */
   details(ids: readonly number[], ranked: Ranked): PostingHit[] {
     const { sources } = ranked;
-    const at = new Map(ranked.ids.map((id, place) => [id, place]));
-    const hits = ids.map((id): PostingHit => ({ id, score: ranked.scores[at.get(id)!]!, queryTerms: [], match: {} }));
+    const hits = ids.map((id): PostingHit => ({ id, score: 0, queryTerms: [], match: {} }));
     const { mark } = this;
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
+    // Each asked row's score, by its place among the ranked rows (found with the marks).
+    for (let place = 0; place < ranked.ids.length; place++) {
+      const at = mark[ranked.ids[place]!]!;
+      if (at) hits[at - 1]!.score = ranked.scores[place]!;
+    }
     for (const [source, derived] of sources)
       for (const { term, posting } of derived)
         for (const value of posting) {
