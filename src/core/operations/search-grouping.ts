@@ -8,16 +8,21 @@
 import type { Ranked } from './search-scoring.js';
 import { words, type IndexedRow, type SearchIndex } from './search-index.js';
 
-/** The best rows grouped, in the order the groups were met (the order of equal scores). */
+/**
+ * The best rows grouped. The rows come in no particular order (sorting 1,000 of them cost as
+ * much as choosing them): a group's order among equal scores is its best row's (score, then the
+ * lower id), as if the rows had come best first; only the shown groups' rows are ordered.
+ */
 export interface Grouping {
   count: number;
   /** By group: its best row's score times the share of the query's words that row holds, squared. */
   score: Float64Array;
   /** By group: 2, the query is its name or an alias word for word; 1, the same words, one misspelt; 0, neither. */
   exact: Uint8Array;
-  /** By group: the place (among the ranked rows) of its first, best row. */
+  /** By group: the place (among the ranked rows) of its best row (a higher score, or an equal one and a lower id). */
   head: Int32Array;
-  /** By group: the place of its last row met so far. */
+  /** By group: the places of its first and last rows met (they are linked by `next`). */
+  start: Int32Array;
   tail: Int32Array;
   /** By place: the place of the same group's next row, or -1. */
   next: Int32Array;
@@ -113,6 +118,7 @@ const scratch = {
     score: new Float64Array(0),
     exact: new Uint8Array(0),
     head: new Int32Array(0),
+    start: new Int32Array(0),
     tail: new Int32Array(0),
     next: new Int32Array(0),
   } as Grouping,
@@ -125,6 +131,7 @@ function room(places: number, numbers: number): Grouping {
     grouping.score = new Float64Array(size);
     grouping.exact = new Uint8Array(size);
     grouping.head = new Int32Array(size);
+    grouping.start = new Int32Array(size);
     grouping.tail = new Int32Array(size);
     grouping.next = new Int32Array(size);
   }
@@ -144,10 +151,10 @@ function room(places: number, numbers: number): Grouping {
 }
 
 /**
- * The best rows grouped: entities by name, workstreams by folded name, the rest one row a group,
- * in the order they were met (the order of equal scores). Each group scores its best row's
- * score times the share of the query's words that row holds, squared (several words together:
- * a row holding every word outranks one holding one). The answer is valid until the next call.
+ * The best rows grouped: entities by name, workstreams by folded name, the rest one row a group.
+ * Each group scores its best row's score times the share of the query's words that row holds,
+ * squared (several words together: a row holding every word outranks one holding one). The
+ * answer is valid until the next call.
  */
 export function groupHits(
   index: SearchIndex,
@@ -161,7 +168,7 @@ export function groupHits(
   for (let at = 0; at < ids.length; at++) largest = Math.max(largest, index.groupAt(ids[at]!));
   const grouping = room(ids.length, largest + 1);
   const { seen, slot, searches } = scratch;
-  const { score, exact, head, tail, next } = grouping;
+  const { score, exact, head, start, tail, next } = grouping;
   for (let at = 0; at < ids.length; at++) {
     const id = ids[at]!;
     const number = index.groupAt(id);
@@ -171,6 +178,8 @@ export function groupHits(
       group = slot[number]!;
       next[tail[group]!] = at;
       tail[group] = at;
+      const best = head[group]!;
+      if (scores[at]! > scores[best]! || (scores[at] === scores[best] && id < ids[best]!)) head[group] = at;
     } else {
       group = grouping.count++;
       if (number >= 0) {
@@ -178,7 +187,7 @@ export function groupHits(
         slot[number] = group;
       }
       score[group] = -Infinity;
-      head[group] = tail[group] = at;
+      head[group] = start[group] = tail[group] = at;
       exact[group] = 0;
       // Every row of an entity group has its name (aliases: below).
       if (number >= 0 && index.kindAt(id) === 'entity') {
@@ -203,28 +212,38 @@ export function groupHits(
   return grouping;
 }
 
-/** The ids of a group's rows, best first. */
+/** Whether the row at place `a` ranks before the one at place `b`: a higher score, or an equal one and a lower id. */
+function before(ranked: Ranked, a: number, b: number): boolean {
+  const { scores, ids } = ranked;
+  return scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! < ids[b]!);
+}
+
+/** The ids of a group's rows, best first (a higher score, or an equal one and a lower id). */
 export function groupIds(grouping: Grouping, ranked: Ranked, group: number): number[] {
-  const ids: number[] = [];
-  for (let at = grouping.head[group]!; at >= 0; at = grouping.next[at]!) ids.push(ranked.ids[at]!);
-  return ids;
+  const places: number[] = [];
+  for (let at = grouping.start[group]!; at >= 0; at = grouping.next[at]!) places.push(at);
+  places.sort((a, b) => (before(ranked, a, b) ? -1 : before(ranked, b, a) ? 1 : 0));
+  return places.map((at) => ranked.ids[at]!);
 }
 
 /**
  * The first `limit` groups, best first: an exact name or alias is raised by the best group's
- * score (a misspelt one by half of it); equal scores keep the order the groups were met in.
+ * score (a misspelt one by half of it); equal scores keep the order of the groups' best rows.
  */
-export function pageOf(grouping: Grouping, limit: number): { group: number; score: number }[] {
-  const { count, score, exact } = grouping;
+export function pageOf(grouping: Grouping, ranked: Ranked, limit: number): { group: number; score: number }[] {
+  const { count, score, exact, head } = grouping;
   let top = 0;
   for (let group = 0; group < count; group++) top = Math.max(top, score[group]!);
-  // The best `limit` so far, best first: a group goes in after those it does not beat.
+  // Whether group `a` (its final score `fa`) goes before the page's entry `b`.
+  const beats = (a: number, fa: number, b: { group: number; score: number }) =>
+    fa > b.score || (fa === b.score && before(ranked, head[a]!, head[b.group]!));
+  // The best `limit` so far, best first.
   const page: { group: number; score: number }[] = [];
   for (let group = 0; group < count; group++) {
     const final = score[group]! + (top * exact[group]!) / 2;
-    if (page.length >= limit && !(final > page[page.length - 1]!.score)) continue;
+    if (page.length >= limit && !beats(group, final, page[page.length - 1]!)) continue;
     let at = page.length;
-    while (at > 0 && final > page[at - 1]!.score) at--;
+    while (at > 0 && beats(group, final, page[at - 1]!)) at--;
     page.splice(at, 0, { group, score: final });
     if (page.length > limit) page.pop();
   }

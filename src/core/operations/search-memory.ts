@@ -262,12 +262,14 @@ export function localSearch(
     limit: maxHits,
     // A swapped form counts as the word it was made from (several words together, below).
     word: (term) => terms.indexOf(origin.get(term) ?? term),
+    // The rows in no order: only the groups shown are ordered (search-grouping.ts).
+    ordered: false,
   });
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const matched = new Set<string>();
   for (const derived of ranked.sources.values()) for (const { term } of derived) matched.add(term);
   const grouping = groupHits(index, ranked, terms.length, phrase, matched);
-  const page = pageOf(grouping, limit).map(({ group, score }) => ({ ids: groupIds(grouping, ranked, group), score }));
+  const page = pageOf(grouping, ranked, limit).map(({ group, score }) => ({ ids: groupIds(grouping, ranked, group), score }));
   const total = ranked.ids.length < ranked.total ? ranked.total : grouping.count;
   const details = new Map(
     index.postings

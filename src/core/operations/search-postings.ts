@@ -221,15 +221,19 @@ export class Postings {
    * The best `limit` rows for the query words, best first, as `search` ranks them, without what
    * each matched (`details` gives that for the rows asked, typically only those a page shows).
    * `word` numbers the query word a query term stands for (0–31; a swapped form and the word it
-   * was made from share one): `words` counts the distinct ones each row matched.
+   * was made from share one): `words` counts the distinct ones each row matched. `ordered:
+   * false` gives the same rows in no particular order (a caller that orders only what it shows).
    */
-  rank(queries: readonly TermQuery[], options: PostingSearch & { word?: (term: string) => number }): Ranked {
+  rank(
+    queries: readonly TermQuery[],
+    options: PostingSearch & { word?: (term: string) => number; ordered?: boolean },
+  ): Ranked {
     // Each loop over the matches is a function of its own (search-scoring.ts says why).
     const limit = Math.max(0, options.limit);
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
-    const ids = this.best(count, Math.min(count, limit));
+    const ids = this.best(count, Math.min(count, limit), options.ordered ?? true);
     const ranked: Ranked = {
       ids,
       scores: new Float64Array(ids.length),
@@ -306,20 +310,21 @@ export class Postings {
 
   /**
    * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` and, by
-   * place, in `values`), best first, equal scores the lower id first: the `kept`-th best score
-   * found by a selection over the scores alone, then the rows above it and the lowest ids of
-   * those equal to it, sorted.
+   * place, in `values`), best first, equal scores the lower id first (or unordered): the
+   * `kept`-th best score found by a selection over the scores alone, then the rows above it and
+   * the lowest ids of those equal to it, sorted when asked.
    */
-  private best(count: number, kept: number): number[] {
+  private best(count: number, kept: number, ordered: boolean): number[] {
     const { scores, touched, values } = this;
     if (kept === 0) return [];
-    const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
-    if (count <= kept) return Array.from(touched.subarray(0, count)).sort(order);
+    const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
+    if (count <= kept) return order(Array.from(touched.subarray(0, count)));
     const threshold = kthLargest(values, count, kept);
     const { above, equal } = split(touched, count, scores, threshold);
-    equal.sort((a, b) => a - b);
-    for (let i = 0; above.length < kept; i++) above.push(equal[i]!);
-    return above.sort(order);
+    // The lowest ids first: a typed array's own sort (numbers, no comparator).
+    const lowest = Uint32Array.from(equal).sort();
+    for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
+    return order(above);
   }
 
   /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
