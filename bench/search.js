@@ -6,6 +6,7 @@
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
 // call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--settle 2000] [--json]
+// BOURDON_BENCH_BIN=/other/checkout/bin/run.js: serve another build (before and after, interleaved).
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
 // --settle 2000: the pause after the first search before the warm passes (below).
@@ -26,6 +27,8 @@ const DATA = path.join(ROOT, '.bench-data');
 // --settle: milliseconds between the first search and the warm passes (0: none, as before 2026-12-06 14:00).
 const SETTLE_MS = Number(flag('--settle', '2000'));
 const round = (ms) => Math.round(ms * 100) / 100;
+// BOURDON_BENCH_BIN names another build's bin/run.js to serve (a checkout before a change), as bench/engine.js.
+const BIN = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
 
 /** The queries a person types: whole names, a misspelt one, words of summaries and actions, nothing. */
 function queriesFor(names) {
@@ -42,7 +45,7 @@ async function timed(server, tool, args) {
 }
 
 async function ours(library, home, env = {}) {
-  return connect('bourdon', process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--library', library], {
+  return connect('bourdon', process.execPath, [BIN, 'serve', '--library', library], {
     BOURDON_HOME: home,
     BOURDON_AUDIT_PATH: path.join(home, 'audit.jsonl'),
     ...env,

@@ -8,7 +8,7 @@
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
  */
-import { agentsInScope, createContext, tellUnknownAgent, type OperationContext } from '../context.js';
+import { createContext, tellUnknownAgent, type OperationContext } from '../context.js';
 import type { LibraryStore } from '../store/library.js';
 import { findEntityMatches, type EntityMatch } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
@@ -28,7 +28,7 @@ import {
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
 import { groupHits, groupIds, pageOf } from './search-grouping.js';
-import type { Ranked, TermQuery } from './search-scoring.js';
+import type { TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -269,7 +269,10 @@ export function localSearch(
   const matched = new Set<string>();
   for (const derived of ranked.sources.values()) for (const { term } of derived) matched.add(term);
   const grouping = groupHits(index, ranked, terms.length, phrase, matched);
-  const page = pageOf(grouping, ranked, limit).map(({ group, score }) => ({ ids: groupIds(grouping, ranked, group), score }));
+  const page = pageOf(grouping, ranked, limit).map(({ group, score }) => ({
+    ids: groupIds(grouping, ranked, group),
+    score,
+  }));
   const total = ranked.ids.length < ranked.total ? ranked.total : grouping.count;
   const details = new Map(
     index.postings
@@ -279,7 +282,8 @@ export function localSearch(
       )
       .map((hit) => [hit.id, hit.match]),
   );
-  const agents = agentsInScope(ctx);
+  // The manifests the index was just brought to (one read of the library's freshness a search).
+  const agents = index.agents;
   const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
   const results = page.map(({ ids, score }) => {
     const shown = { rows: ids.map((id) => index.rowAt(id)!), matches: ids.map((id) => details.get(id)!) };

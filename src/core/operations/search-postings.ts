@@ -18,16 +18,15 @@ import SearchableMap from 'minisearch/SearchableMap';
 import {
   ABSENT,
   bitCount,
+  best,
   bm25,
   countFields,
   distinct,
   FIELD_BITS,
   FIELD_MASK,
-  kthLargest,
   MAX_ROWS,
   scorePosting,
   SMALL,
-  split,
   timesQuality,
   type Derived,
   type Posting,
@@ -233,7 +232,7 @@ export class Postings {
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
-    const ids = this.best(count, Math.min(count, limit), options.ordered ?? true);
+    const ids = best(this.touched, count, this.scores, this.values, Math.min(count, limit), options.ordered ?? true);
     const ranked: Ranked = {
       ids,
       scores: new Float64Array(ids.length),
@@ -306,25 +305,6 @@ export class Postings {
       stamp[id] = 0;
       mask[id] = 0;
     }
-  }
-
-  /**
-   * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` and, by
-   * place, in `values`), best first, equal scores the lower id first (or unordered): the
-   * `kept`-th best score found by a selection over the scores alone, then the rows above it and
-   * the lowest ids of those equal to it, sorted when asked.
-   */
-  private best(count: number, kept: number, ordered: boolean): number[] {
-    const { scores, touched, values } = this;
-    if (kept === 0) return [];
-    const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
-    if (count <= kept) return order(Array.from(touched.subarray(0, count)));
-    const threshold = kthLargest(values, count, kept);
-    const { above, equal } = split(touched, count, scores, threshold);
-    // The lowest ids first: a typed array's own sort (numbers, no comparator).
-    const lowest = Uint32Array.from(equal).sort();
-    for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
-    return order(above);
   }
 
   /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */

@@ -144,6 +144,31 @@ export function timesQuality(
   }
 }
 
+/**
+ * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` by row and,
+ * by place, in `values`), best first, equal scores the lower id first (or in no order): the
+ * `kept`-th best score found by a selection over the scores alone, then the rows above it and
+ * the lowest ids of those equal to it, sorted when asked.
+ */
+export function best(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  values: Float64Array,
+  kept: number,
+  ordered: boolean,
+): number[] {
+  if (kept === 0) return [];
+  const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
+  if (count <= kept) return order(Array.from(touched.subarray(0, count)));
+  const threshold = kthLargest(values, count, kept);
+  const { above, equal } = split(touched, count, scores, threshold);
+  // The lowest ids first: a typed array's own sort (numbers, no comparator).
+  const lowest = Uint32Array.from(equal).sort();
+  for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
+  return order(above);
+}
+
 /** The matched rows whose score is above `threshold`, and those whose score equals it. */
 export function split(
   touched: Uint32Array,
