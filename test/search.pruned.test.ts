@@ -185,4 +185,69 @@ describe('search_memory with less work per search', () => {
       { numRuns: 60 },
     );
   });
+
+  // The best rows are grouped in no order (only the shown groups' rows are ordered): among equal
+  // scores, a group must still come where its best row would have come (a higher score, or an
+  // equal one and a lower id). Rows that tie are made here on purpose — the same notes and names
+  // in every agent — and a manifest is written again between searches, so that the re-added rows
+  // take freed ids and the order the postings meet the rows in is no longer the order of ids.
+  it('keeps the order of equal scores when rows tie and ids are reused', async () => {
+    const few = fc.constantFrom('tide', 'ledger', 'tide ledger', 'ledger tide');
+    const tied = fc.record({
+      entities: fc.array(
+        fc.record({ name: few, aliases: fc.array(few, { maxLength: 1 }), summary: fc.option(few, { nil: undefined }) }),
+        { maxLength: 4 },
+      ),
+      sessions: fc.constant([]),
+      notes: fc.array(fc.record({ date: fc.constant('2026-06-11'), title: few, text: few }), { maxLength: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(tied, { minLength: 2, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            text: fc.constantFrom('tide', 'ledger', 'tide ledger', 'ledger tide', 'tid', 'ldeger'),
+            limit: fc.integer({ min: 1, max: 12 }),
+            maxHits: fc.integer({ min: 1, max: 30 }),
+            rewrite: fc.integer({ min: 0, max: 3 }),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        async (agents, searches) => {
+          const library = tempDir('bourdon-pruned-');
+          try {
+            const docs = agents as AgentDoc[];
+            write(library, docs);
+            const store = new LibraryStore(library, { warn: () => {} });
+            const ctx = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
+            for (const [i, { text, limit, maxHits, rewrite }] of searches.entries()) {
+              if (i > 0) {
+                // The same manifest again with one note more or less: its rows leave and come back.
+                const at = rewrite % docs.length;
+                const doc = docs[at]!;
+                docs[at] = {
+                  ...doc,
+                  notes:
+                    doc.notes.length % 2
+                      ? doc.notes.slice(1)
+                      : [...doc.notes, doc.notes[0] ?? { date: '2026-06-11', title: 'van', text: 'van' }],
+                };
+                write(library, docs);
+              }
+              const filters: SearchFilters = { kinds: null, agent: null, since: null };
+              const expected = unpruned(ctx, text, filters, limit, maxHits);
+              const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
+              expect(got.total).toBe(expected.total);
+              expect(
+                got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
+              ).toEqual(expected.groups);
+            }
+          } finally {
+            fs.rmSync(library, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
 });
