@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
 import { Postings } from '../src/core/operations/search-postings.js';
-import { kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
+import { best, kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
 
 const FIELDS = INDEX_WORDS.fields;
 const WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
@@ -148,6 +148,8 @@ describe('the search postings', () => {
           const scores = best.hits.map((hit) => hit.score);
           expect(scores).toEqual([...scores].sort((a, b) => b - a));
           expected.slice(0, limit).forEach((hit, i) => expect(scores[i]).toBeCloseTo(hit.score, 9));
+          // The cut keeps the rows the whole ranking has first (among equal scores, the lower ids).
+          expect(best.hits.map((hit) => hit.id)).toEqual(all.hits.slice(0, limit).map((hit) => hit.id));
         },
       ),
       { numRuns: 300 },
@@ -165,6 +167,27 @@ describe('the search postings', () => {
     expect(ours.knows('harbour')).toBe(false);
     expect(ours.knows('zz')).toBe(false);
     expect(ours.size).toBe(2);
+  });
+
+  it('keeps the best rows, the lower ids among equal scores at the cut, ordered or not', () => {
+    fc.assert(
+      fc.property(
+        // Rows met in any order (the order postings meet them), scores from a few values (ties).
+        fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 301, maxLength: 301 }),
+        fc.integer({ min: 1, max: 130 }),
+        fc.boolean(),
+        (ids, levels, k, ordered) => {
+          const scores = Float64Array.from(levels, (level) => level / 3);
+          const touched = Uint32Array.from(ids);
+          const values = Float64Array.from(ids, (id) => scores[id]!);
+          const kept = Math.min(k, ids.length);
+          const expected = [...ids].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, kept);
+          const got = best(touched, ids.length, scores, values, kept, ordered);
+          expect(ordered ? got : [...got].sort((a, b) => scores[b]! - scores[a]! || a - b)).toEqual(expected);
+        },
+      ),
+    );
   });
 
   it('finds the k-th best score of many without sorting them all', () => {
