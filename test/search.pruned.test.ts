@@ -198,7 +198,7 @@ describe('search_memory with less work per search', () => {
         fc.record({ name: few, aliases: fc.array(few, { maxLength: 1 }), summary: fc.option(few, { nil: undefined }) }),
         { maxLength: 4 },
       ),
-      sessions: fc.constant([]),
+      sessions: fc.constant([] as object[]),
       notes: fc.array(fc.record({ date: fc.constant('2026-06-11'), title: few, text: few }), { maxLength: 4 }),
     });
     await fc.assert(

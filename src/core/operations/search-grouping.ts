@@ -15,7 +15,7 @@ import { words, type IndexedRow, type SearchIndex } from './search-index.js';
  */
 export interface Grouping {
   count: number;
-  /** By group: its best row's score times the share of the query's words that row holds, squared. */
+  /** By group: its best row's score times the share of the query's words that row holds, squared (at least 0). */
   score: Float64Array;
   /** By group: 2, the query is its name or an alias word for word; 1, the same words, one misspelt; 0, neither. */
   exact: Uint8Array;
@@ -186,7 +186,9 @@ export function groupHits(
         seen[number] = searches;
         slot[number] = group;
       }
-      score[group] = -Infinity;
+      // At least 0, as before 2026-12-06 12:59: a row can score below 0 once rows were taken out
+      // (test/search.pruned's rewritten manifests), and must not sink its group below the page.
+      score[group] = 0;
       head[group] = start[group] = tail[group] = at;
       exact[group] = 0;
       // Every row of an entity group has its name (aliases: below).
