@@ -24,6 +24,8 @@ const PIECES: readonly Buffer[] = [
   '\v',
   '\f',
   '\x1c',
+  '\x1d',
+  '\x1e',
   '\x85',
   '\u2028',
   '\u2029',

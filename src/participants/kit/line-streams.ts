@@ -26,6 +26,18 @@ const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
  */
 export const STRIPPED_READ_BYTES = 32 * 1024;
 
+/** Python's line breaks other than `\n` (text mode reads `\r` as one): rare in a transcript. */
+const RARE_LINE_BREAKS = ['\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029'];
+
+/**
+ * `text` (no `\r` left) split at Python's line breaks: at `\n` alone when none of the others is
+ * in it. A search for each and a plain split take a quarter of the time of the pattern's split
+ * (copilot-vscode's 200 MB of transcripts: about 170 ms of 1.4 s profiled, issue 55).
+ */
+function splitAtLineBreaks(text: string): string[] {
+  return RARE_LINE_BREAKS.some((brk) => text.includes(brk)) ? text.split(PY_LINE_BREAK) : text.split('\n');
+}
+
 /** A regular file the source reader opened: its descriptor, the name warnings use, and where they go. */
 export interface OpenSource {
   readonly fd: number;
@@ -163,7 +175,7 @@ export function* strippedLines({ fd, file, warn }: OpenSource, maxLines: number)
       if (text === '') return true;
       started = true;
     }
-    const pieces = text.split(PY_LINE_BREAK);
+    const pieces = splitAtLineBreaks(text);
     for (let i = 0; i < pieces.length - 1; i++) {
       const line = overlong ? undefined : partial + pieces[i];
       partial = '';
