@@ -21,7 +21,7 @@ const MAX_JSONL_LINE_BYTES = 4 * 1024 * 1024;
  * alive when the young generation is collected, so it is what gets promoted to the old one: read
  * 256 KiB at a time (a whole 100 KB transcript at once), copilot-vscode's 2,000 transcripts
  * promoted 216 MB in nine full collections, and its peak RSS rose and fell by 20 MB between them;
- * read 32 KiB at a time, 21 MB in one, peak RSS 92-96 → 75-77 MB, less CPU (bench/README.md,
+ * read 32 KiB at a time, 21 MB in one, peak RSS 92 → 74-75 MB, less CPU (bench/README.md,
  * "copilot-vscode's memory").
  */
 export const STRIPPED_READ_BYTES = 32 * 1024;
