@@ -148,6 +148,16 @@ function labelOf(result: ReturnType<typeof localSearch>['results'][number]): str
   }
 }
 
+/** The local answer (its count, and each result's label, score and fields matched) is the unpruned path's. */
+function expectUnpruned(ctx: OperationContext, text: string, filters: SearchFilters, limit: number, maxHits: number) {
+  const expected = unpruned(ctx, text, filters, limit, maxHits);
+  const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
+  expect(got.total).toBe(expected.total);
+  expect(
+    got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
+  ).toEqual(expected.groups);
+}
+
 describe('search_memory with less work per search', () => {
   it('answers exactly as the unpruned path on random libraries, across the cut at the best rows', async () => {
     await fc.assert(
@@ -169,13 +179,7 @@ describe('search_memory with less work per search', () => {
             const store = new LibraryStore(library, { warn: () => {} });
             const ctx = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
             for (const { text, limit, maxHits, kinds } of searches) {
-              const filters: SearchFilters = { kinds, agent: null, since: null };
-              const expected = unpruned(ctx, text, filters, limit, maxHits);
-              const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
-              expect(got.total).toBe(expected.total);
-              expect(
-                got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
-              ).toEqual(expected.groups);
+              expectUnpruned(ctx, text, { kinds, agent: null, since: null }, limit, maxHits);
             }
           } finally {
             fs.rmSync(library, { recursive: true, force: true });
@@ -234,13 +238,7 @@ describe('search_memory with less work per search', () => {
                 };
                 write(library, docs);
               }
-              const filters: SearchFilters = { kinds: null, agent: null, since: null };
-              const expected = unpruned(ctx, text, filters, limit, maxHits);
-              const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
-              expect(got.total).toBe(expected.total);
-              expect(
-                got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
-              ).toEqual(expected.groups);
+              expectUnpruned(ctx, text, { kinds: null, agent: null, since: null }, limit, maxHits);
             }
           } finally {
             fs.rmSync(library, { recursive: true, force: true });
