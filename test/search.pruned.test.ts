@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../src/core/context.js';
+import { agentsInScope, createContext } from '../src/core/context.js';
+import { findEntityMatches } from '../src/core/operations/queries.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { dayOf } from '../src/core/store/dates.js';
@@ -156,6 +157,16 @@ function expectUnpruned(ctx: OperationContext, text: string, filters: SearchFilt
   expect(
     got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
   ).toEqual(expected.groups);
+  // An entity's holders, types and tags: find_entity's group for its name, as before.
+  for (const result of got.results) {
+    if (result.kind !== 'entity') continue;
+    const whole = findEntityMatches(agentsInScope(ctx), result.name, 'team').find((m) => m.name === result.name)!;
+    expect({ agents: result.agents, types: result.types, tags: result.tags }).toEqual({
+      agents: whole.agents,
+      types: whole.types,
+      tags: whole.tags,
+    });
+  }
 }
 
 describe('search_memory with less work per search', () => {

@@ -10,7 +10,7 @@
  */
 import { createContext, tellUnknownAgent, type OperationContext } from '../context.js';
 import type { LibraryStore } from '../store/library.js';
-import { findEntityMatches, type EntityMatch } from './queries.js';
+import { entityNamed } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
 import type { AccessLevel } from '../store/visibility.js';
@@ -167,7 +167,7 @@ function resultOf(
   group: Shown,
   score: number,
   today: string,
-  holders: (name: string) => EntityMatch | undefined,
+  holders: (name: string) => { agents: string[]; types: string[]; tags: string[] } | undefined,
 ): SearchResult {
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
@@ -284,7 +284,7 @@ export function localSearch(
   );
   // The manifests the index was just brought to (one read of the library's freshness a search).
   const agents = index.agents;
-  const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
+  const holders = (name: string) => entityNamed(agents, name, level);
   const results = page.map(({ ids, score }) => {
     const shown = { rows: ids.map((id) => index.rowAt(id)!), matches: ids.map((id) => details.get(id)!) };
     return resultOf(shown, score, today, holders);
