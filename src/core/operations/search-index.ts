@@ -154,11 +154,14 @@ export class SearchIndex {
 
   /** Brings the index to `agents`: the manifests no longer there out, the new ones in. */
   update(agents: readonly AgentRecord[]): void {
-    if (agents === this.agents) return;
-    const next = new Set(agents);
-    for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
-    for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
-    this.agents = agents;
+    if (agents !== this.agents) {
+      const next = new Set(agents);
+      for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
+      for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
+      this.agents = agents;
+    }
+    // The words' entries added (by this call or by add) packed once, not manifest by manifest.
+    this.postings.pack();
   }
 
   /** Whether `agent`'s manifest is indexed. */

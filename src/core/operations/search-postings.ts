@@ -1,9 +1,9 @@
 /**
  * The postings behind the search index, scored as MiniSearch scores them. MiniSearch's radix
  * tree (`minisearch/SearchableMap`) holds the vocabulary and gives the prefix and typo
- * expansions; the postings are held here compactly — one array of small integers per word
- * (row id and field packed in one number, a term frequency above one written before its entry),
- * each row's field lengths in one typed array — and a query's words are scored with BM25
+ * expansions; the postings are held compactly — one `Int32Array` of small integers per word
+ * (row id and field packed in one number, a term frequency above one written before its entry;
+ * search-vocabulary.ts), each row's field lengths in one typed array — and a query's words are scored with BM25
  * exactly as MiniSearch 7 computes it (its k, b and d, the field boosts, the prefix and fuzzy
  * weights, the running average field length, the score times the number of query words a row
  * matched) into one array of scores, of which only the best rows are kept (a partial selection).
@@ -14,7 +14,6 @@
  * test/search.postings.test.ts checks, on random libraries, that this scorer ranks the same rows
  * with the same scores as MiniSearch with the same options.
  */
-import SearchableMap from 'minisearch/SearchableMap';
 import {
   ABSENT,
   bitCount,
@@ -37,10 +36,10 @@ import {
   type ScoreState,
   type TermQuery,
 } from './search-scoring.js';
+import { Vocabulary } from './search-vocabulary.js';
 
 export class Postings {
-  private readonly vocabulary = new SearchableMap<Posting>();
-  private readonly terms = new Map<string, Posting>();
+  private readonly vocabulary = new Vocabulary();
   private readonly fieldCount: number;
   private readonly boosts: Float64Array;
   /** MiniSearch's running average of each field's length (in unique words), updated as it does. */
@@ -110,16 +109,7 @@ export class Postings {
       if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
       const entry = id * (FIELD_MASK + 1) + field;
-      for (const [term, tf] of this.frequencies(tokens)) {
-        let posting = this.terms.get(term);
-        if (!posting) {
-          posting = [];
-          this.terms.set(term, posting);
-          this.vocabulary.set(term, posting);
-        }
-        if (tf > 1) posting.push(-tf);
-        posting.push(entry);
-      }
+      for (const [term, tf] of this.frequencies(tokens)) this.vocabulary.append(term, tf, entry);
     }
     return id;
   }
@@ -147,23 +137,7 @@ export class Postings {
       this.documentCount -= 1;
       dead[id] = 1;
     }
-    for (const word of words) {
-      const posting = this.terms.get(word);
-      if (!posting) continue;
-      let kept = 0;
-      for (let read = 0; read < posting.length; read++) {
-        const value = posting[read]!;
-        const entry = value < 0 ? posting[++read]! : value;
-        if (dead[entry >> FIELD_BITS]) continue;
-        if (value < 0) posting[kept++] = value;
-        posting[kept++] = entry;
-      }
-      posting.length = kept;
-      if (kept === 0) {
-        this.terms.delete(word);
-        this.vocabulary.delete(word);
-      }
-    }
+    this.vocabulary.drop(words, dead);
     for (const { id } of rows) {
       dead[id] = 0;
       for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = ABSENT;
@@ -194,8 +168,12 @@ export class Postings {
 
   /** Whether some indexed word is `word` or begins with it. */
   knows(word: string): boolean {
-    if (this.terms.has(word)) return true;
-    return !this.vocabulary.atPrefix(word).keys().next().done;
+    return this.vocabulary.knows(word);
+  }
+
+  /** Packs the entries added since the last pack (search-vocabulary.ts); every search does first. */
+  pack(): void {
+    this.vocabulary.pack();
   }
 
   /** Ids stay below this (the size of the arrays by row). */
@@ -205,7 +183,7 @@ export class Postings {
 
   /** How many distinct words are indexed. */
   get size(): number {
-    return this.terms.size;
+    return this.vocabulary.size;
   }
 
   /**
@@ -226,6 +204,7 @@ export class Postings {
   rank(queries: readonly TermQuery[], options: PostingSearch & { word?: (term: string) => number }): Ranked {
     // Each loop over the matches is a function of its own (search-scoring.ts says why).
     const limit = Math.max(0, options.limit);
+    this.vocabulary.pack();
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
@@ -382,18 +361,19 @@ export class Postings {
         derived = [];
         sources.set(query.term, derived);
       }
-      const exact = this.terms.get(query.term);
+      const exact = this.vocabulary.get(query.term);
       if (exact) derived.push({ term: query.term, weight: 1, posting: exact });
-      const fuzzy = query.fuzzy > 0 ? this.vocabulary.fuzzyGet(query.term, query.fuzzy) : null;
+      const { tree } = this.vocabulary;
+      const fuzzy = query.fuzzy > 0 ? tree.fuzzyGet(query.term, query.fuzzy) : null;
       if (query.prefix)
-        for (const [term, posting] of this.vocabulary.atPrefix(query.term)) {
+        for (const [term, { posting }] of tree.atPrefix(query.term)) {
           const distance = term.length - query.term.length;
           if (!distance) continue;
           fuzzy?.delete(term);
           derived.push({ term, weight: (weights.prefix * term.length) / (term.length + 0.3 * distance), posting });
         }
       if (fuzzy)
-        for (const [term, [posting, distance]] of fuzzy) {
+        for (const [term, [{ posting }, distance]] of fuzzy) {
           if (!distance) continue;
           derived.push({ term, weight: (weights.fuzzy * term.length) / (term.length + distance), posting });
         }

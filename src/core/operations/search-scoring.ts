@@ -19,9 +19,9 @@ export const MAX_ROWS = 2 ** (31 - FIELD_BITS);
 
 /**
  * One word's postings: an entry `id * 16 + field` per row and field holding it, preceded by
- * `-tf` when the word is there more than once.
+ * `-tf` when the word is there more than once (packed: search-vocabulary.ts).
  */
-export type Posting = number[];
+export type Posting = Int32Array;
 
 /** One word of a query: looked up as written, and as a prefix and within `fuzzy` edits when asked. */
 export interface TermQuery {
