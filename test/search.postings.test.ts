@@ -217,6 +217,84 @@ describe('the search postings', () => {
     );
   });
 
+  it('score as MiniSearch when a field holds 65,535 words or more (lengths widened)', async () => {
+    // Lengths take 16 bits until a field needs more; rows added before and after, some fields
+    // missing, one row taken out: the same scores either side of the widening.
+    const huge = Array.from({ length: 70_000 }, (_, i) => `w${i}`).join(' ') + ' meridian route';
+    const values = (first: string | undefined, text?: string) => [
+      first,
+      ...Array.from({ length: FIELDS.length - 2 }, (_, i) => (i % 3 ? undefined : 'route sync')),
+      text,
+    ];
+    const { ours, reference, byOurs } = await both(
+      [{ values: values('Meridian'), boost: 1 }],
+      [{ values: values('Router', 'engine'), boost: 1 }],
+      [
+        { values: values('Café', huge), boost: 1 },
+        { values: values(undefined, 'meridian engines'), boost: 1 },
+      ],
+    );
+    for (const term of ['meridian', 'route', 'w69999', 'engine', 'cafe']) {
+      const queries = [{ term, fuzzy: 1, prefix: true }];
+      const expected = reference.search(
+        { combineWith: 'OR', queries: [{ queries: [term], fuzzy: 1, prefix: true }] },
+        { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS },
+      );
+      const { hits } = ours.search(queries, { weights: WEIGHTS, boost: () => 1, limit: 1_000 });
+      expect(hits.map((hit) => byOurs.get(hit.id))).toEqual(expected.map((hit) => hit.id));
+      hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
+    }
+  });
+
+  it('score as MiniSearch once the arrays by row are cut to the rows (fit), and grown again', async () => {
+    const ours = new Postings(
+      FIELDS,
+      FIELDS.map((field) => FIELD_BOOSTS[field]),
+      INDEX_WORDS.tokenize,
+      INDEX_WORDS.processTerm,
+    );
+    const reference = miniSearch();
+    const theirs = new Map<number, number>();
+    const rowValues = new Map<number, (string | undefined)[]>();
+    const add = (n: number) => {
+      const values = FIELDS.map((_, field) =>
+        (n + field) % 4 === 0 ? undefined : `${VOCABULARY[(n * 7 + field) % VOCABULARY.length]} ${VOCABULARY[n % 5]}`,
+      );
+      const id = ours.add(values);
+      theirs.set(id, n);
+      rowValues.set(id, values);
+      reference.add(document(n, values));
+    };
+    const compare = () => {
+      for (const term of ['meridian', 'route', 'sync', 'engine']) {
+        const expected = reference.search(
+          { combineWith: 'OR', queries: [{ queries: [term], fuzzy: 1, prefix: true }] },
+          { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS },
+        );
+        const { hits, total } = ours.search([{ term, fuzzy: 1, prefix: true }], {
+          weights: WEIGHTS,
+          boost: () => 1,
+          limit: 5_000,
+        });
+        expect(total).toBe(expected.length);
+        const scores = new Map(expected.map((hit) => [hit.id as number, hit.score]));
+        for (const hit of hits) expect(hit.score).toBeCloseTo(scores.get(theirs.get(hit.id)!)!, 9);
+      }
+    };
+    for (let n = 1; n <= 1_100; n++) add(n);
+    expect(ours.rows).toBe(2_048);
+    ours.fit();
+    expect(ours.rows).toBeLessThan(1_200);
+    compare();
+    const gone = [3, 500, 1_099];
+    ours.remove(gone.map((id) => ({ id, values: rowValues.get(id)! })));
+    reference.discardAll(gone.map((id) => theirs.get(id)!));
+    await reference.vacuum();
+    for (let n = 1_101; n <= 1_400; n++) add(n);
+    expect(ours.rows).toBeGreaterThan(1_400);
+    compare();
+  });
+
   it('knows the words its rows hold, and forgets those of rows taken out', async () => {
     const { ours } = await both(
       [{ values: ['Meridian export', ...Array<undefined>(FIELDS.length - 1)], boost: 1 }],

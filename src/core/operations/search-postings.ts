@@ -38,13 +38,21 @@ import {
 } from './search-scoring.js';
 import { Vocabulary } from './search-vocabulary.js';
 
+/** A field the row lacks, while lengths take 16 bits (ABSENT once they take 32). */
+const NARROW_ABSENT = 0xffff;
+
 export class Postings {
   private readonly vocabulary = new Vocabulary();
   private readonly fieldCount: number;
   private readonly boosts: Float64Array;
   /** MiniSearch's running average of each field's length (in unique words), updated as it does. */
   private readonly average: Float64Array;
-  private lengths = new Uint32Array(0);
+  /**
+   * Each row's field lengths (in unique words), field after field; 16 bits a length, `absent`
+   * for a field the row lacks, widened to 32 bits the day a field holds 65,535 words or more.
+   */
+  private lengths: Uint16Array | Uint32Array = new Uint16Array(0);
+  private absent = NARROW_ABSENT;
   private scores = new Float64Array(0);
   private quality = new Uint16Array(0);
   private stamp = new Uint16Array(0);
@@ -100,11 +108,12 @@ export class Postings {
       const text = values[field];
       const at = field * this.capacity + id;
       if (text === undefined) {
-        this.lengths[at] = ABSENT;
+        this.lengths[at] = this.absent;
         continue;
       }
       const tokens = this.tokenize(text);
       const length = distinct(tokens);
+      if (length >= this.absent) this.widen();
       this.lengths[at] = length;
       if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
@@ -126,7 +135,7 @@ export class Postings {
     for (const { id, values } of rows) {
       for (let field = 0; field < this.fieldCount; field++) {
         const length = this.lengths[field * this.capacity + id]!;
-        if (length === ABSENT) continue;
+        if (length === this.absent) continue;
         const count = this.documentCount;
         this.average[field] = count === 1 ? 0 : (this.average[field]! * count - length) / (count - 1);
         for (const token of this.tokenize(values[field] ?? '')) {
@@ -140,7 +149,7 @@ export class Postings {
     this.vocabulary.drop(words, dead);
     for (const { id } of rows) {
       dead[id] = 0;
-      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = ABSENT;
+      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = this.absent;
       this.free.push(id);
     }
   }
@@ -410,13 +419,36 @@ export class Postings {
     return hits;
   }
 
+  /**
+   * Cuts the arrays by row to the rows there are (and a sixteenth spare for a changed manifest)
+   * when they are much longer: the index calls it once a build is in, as doubling them to grow
+   * leaves up to half of them unused.
+   */
+  fit(): void {
+    const target = Math.max(1024, this.nextId + (this.nextId >> 4));
+    if (this.capacity > target + (target >> 3)) this.resize(target);
+  }
+
   private grow(size: number): void {
-    if (size <= this.capacity) return;
-    const capacity = Math.max(size, this.capacity * 2, 1024);
+    if (size > this.capacity) this.resize(Math.max(size, this.capacity * 2, 1024));
+  }
+
+  /** The lengths' 16 bits widened to 32 (a field of 65,535 words or more). */
+  private widen(): void {
+    const wide = Uint32Array.from(this.lengths, (length) => (length === NARROW_ABSENT ? ABSENT : length));
+    this.lengths = wide;
+    this.absent = ABSENT;
+  }
+
+  /** The arrays by row made `capacity` long (every id in use is below it), the scratch ones cleared. */
+  private resize(capacity: number): void {
+    const kept = Math.min(capacity, this.capacity);
     // Field by field (a word's postings are mostly in one field: its rows' lengths lie together).
-    const lengths = new Uint32Array(capacity * this.fieldCount).fill(ABSENT);
+    const lengths = (
+      this.absent === ABSENT ? new Uint32Array(capacity * this.fieldCount) : new Uint16Array(capacity * this.fieldCount)
+    ).fill(this.absent);
     for (let field = 0; field < this.fieldCount; field++)
-      lengths.set(this.lengths.subarray(field * this.capacity, (field + 1) * this.capacity), field * capacity);
+      lengths.set(this.lengths.subarray(field * this.capacity, field * this.capacity + kept), field * capacity);
     this.lengths = lengths;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);

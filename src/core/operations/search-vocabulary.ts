@@ -15,6 +15,12 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { FIELD_BITS, type Posting } from './search-scoring.js';
 
 const EMPTY: Posting = new Int32Array(0);
+/**
+ * Entries waiting before a pack. Each pack copies the postings it extends, so packing every
+ * 32,768 entries copies about 50 MB in all to build 655,000 (1,000 agents), in milliseconds; the
+ * arrays waiting never hold more than 256 KB, where packing once at the end held all 7.5 MB.
+ */
+const PACK_EVERY = 32_768;
 
 /** One word's postings: the packed ones, and the entries added since the last pack (or null). */
 export class Slot {
@@ -28,6 +34,8 @@ export class Vocabulary {
   private readonly slots = new Map<string, Slot>();
   /** The slots with entries added since the last pack. */
   private unpacked: Slot[] = [];
+  /** How many entries wait in the slots' `added` arrays. */
+  private waiting = 0;
 
   /** How many distinct words. */
   get size(): number {
@@ -60,6 +68,8 @@ export class Vocabulary {
     }
     if (tf > 1) added.push(-tf);
     added.push(entry);
+    // Packed every PACK_EVERY entries, so that the arrays waiting stay small and short-lived.
+    if ((this.waiting += tf > 1 ? 2 : 1) >= PACK_EVERY) this.pack();
   }
 
   /** Joins the entries added since the last pack to each word's packed postings. */
@@ -75,6 +85,7 @@ export class Vocabulary {
       slot.added = null;
     }
     this.unpacked = [];
+    this.waiting = 0;
   }
 
   /** Takes the entries of the rows marked in `dead` out of `words`' postings; a word left with none is forgotten. */
