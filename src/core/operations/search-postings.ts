@@ -25,7 +25,6 @@ import {
   kthLargest,
   MAX_ROWS,
   scorePosting,
-  SMALL,
   split,
   timesQuality,
   type Derived,
@@ -36,7 +35,7 @@ import {
   type ScoreState,
   type TermQuery,
 } from './search-scoring.js';
-import { Vocabulary } from './search-vocabulary.js';
+import { frequencies, Vocabulary } from './search-vocabulary.js';
 
 /** A field the row lacks, while lengths take 16 bits (ABSENT once they take 32). */
 const NARROW_ABSENT = 0xffff;
@@ -47,10 +46,7 @@ export class Postings {
   private readonly boosts: Float64Array;
   /** MiniSearch's running average of each field's length (in unique words), updated as it does. */
   private readonly average: Float64Array;
-  /**
-   * Each row's field lengths (in unique words), field after field; 16 bits a length, `absent`
-   * for a field the row lacks, widened to 32 bits the day a field holds 65,535 words or more.
-   */
+  /** Each row's field lengths (unique words), field after field, 16 bits each until a field needs 32. */
   private lengths: Uint16Array | Uint32Array = new Uint16Array(0);
   private absent = NARROW_ABSENT;
   private scores = new Float64Array(0);
@@ -118,7 +114,7 @@ export class Postings {
       if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
       const entry = id * (FIELD_MASK + 1) + field;
-      for (const [term, tf] of this.frequencies(tokens)) this.vocabulary.append(term, tf, entry);
+      for (const [term, tf] of frequencies(tokens, this.processTerm)) this.vocabulary.append(term, tf, entry);
     }
     return id;
   }
@@ -130,7 +126,7 @@ export class Postings {
   remove(rows: readonly { id: number; values: readonly (string | undefined)[] }[]): void {
     if (!rows.length) return;
     this.version += 1;
-    const dead = this.mark;
+    const dead = this.scratch().mark;
     const words = new Set<string>();
     for (const { id, values } of rows) {
       for (let field = 0; field < this.fieldCount; field++) {
@@ -152,27 +148,6 @@ export class Postings {
       for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = this.absent;
       this.free.push(id);
     }
-  }
-
-  /** Each indexed word of a field's tokens with how many times it is there (MiniSearch's term frequency). */
-  private frequencies(tokens: readonly string[]): Iterable<[string, number]> {
-    if (tokens.length > SMALL) {
-      const counts = new Map<string, number>();
-      for (const token of tokens) {
-        const term = this.processTerm(token);
-        if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1);
-      }
-      return counts;
-    }
-    const counts: [string, number][] = [];
-    for (const token of tokens) {
-      const term = this.processTerm(token);
-      if (term === null) continue;
-      const known = counts.find((pair) => pair[0] === term);
-      if (known) known[1] += 1;
-      else counts.push([term, 1]);
-    }
-    return counts;
   }
 
   /** Whether some indexed word is `word` or begins with it. */
@@ -214,6 +189,7 @@ export class Postings {
     // Each loop over the matches is a function of its own (search-scoring.ts says why).
     const limit = Math.max(0, options.limit);
     this.vocabulary.pack();
+    this.scratch();
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
@@ -399,7 +375,7 @@ export class Postings {
     const { sources } = ranked;
     const at = new Map(ranked.ids.map((id, place) => [id, place]));
     const hits = ids.map((id): PostingHit => ({ id, score: ranked.scores[at.get(id)!]!, queryTerms: [], match: {} }));
-    const { mark } = this;
+    const { mark } = this.scratch();
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
     for (const [source, derived] of sources)
       for (const { term, posting } of derived)
@@ -421,10 +397,11 @@ export class Postings {
 
   /**
    * Cuts the arrays by row to the rows there are (and a sixteenth spare for a changed manifest)
-   * when they are much longer: the index calls it once a build is in, as doubling them to grow
-   * leaves up to half of them unused.
+   * when they are much longer, and each word's postings to its entries: the index calls it once a
+   * build is in, as doubling them to grow leaves up to half of them unused.
    */
   fit(): void {
+    this.vocabulary.trim();
     const target = Math.max(1024, this.nextId + (this.nextId >> 4));
     if (this.capacity > target + (target >> 3)) this.resize(target);
   }
@@ -435,8 +412,7 @@ export class Postings {
 
   /** The lengths' 16 bits widened to 32 (a field of 65,535 words or more). */
   private widen(): void {
-    const wide = Uint32Array.from(this.lengths, (length) => (length === NARROW_ABSENT ? ABSENT : length));
-    this.lengths = wide;
+    this.lengths = Uint32Array.from(this.lengths, (length) => (length === NARROW_ABSENT ? ABSENT : length));
     this.absent = ABSENT;
   }
 
@@ -450,6 +426,17 @@ export class Postings {
     for (let field = 0; field < this.fieldCount; field++)
       lengths.set(this.lengths.subarray(field * this.capacity, field * this.capacity + kept), field * capacity);
     this.lengths = lengths;
+    this.capacity = capacity;
+  }
+
+  /**
+   * The scratch arrays by row (a search's scores and marks), made at the first search or removal
+   * after the rows' capacity changed and kept for every search after: a build that grows the
+   * capacity many times does not make them each time.
+   */
+  private scratch(): this {
+    const capacity = this.capacity;
+    if (this.scores.length === capacity) return this;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
     this.stamp = new Uint16Array(capacity);
@@ -457,6 +444,6 @@ export class Postings {
     this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
     this.values = new Float64Array(capacity);
-    this.capacity = capacity;
+    return this;
   }
 }

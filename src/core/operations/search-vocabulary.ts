@@ -1,31 +1,37 @@
 /**
  * The search index's words and their postings (search-postings.ts scores them): MiniSearch's
  * radix tree (`minisearch/SearchableMap`) for the prefix and typo expansions, a map for the exact
- * look-up, and each word's postings packed in one `Int32Array` of its exact size.
+ * look-up, and each word's postings packed in one `Int32Array`.
  *
- * Entries a batch of rows adds go to a plain array per word first (pushing is cheap, a typed
- * array cannot grow); `pack` joins them to the packed postings, in the order they were added, so
- * a word's entries are the same numbers in the same order as one array pushed to all along. The
- * index packs once a batch of manifests is in (SearchIndex.update) and every search packs first.
- * Packed, an entry costs 4 bytes instead of 8 in a JavaScript array (plus the half a growing array
- * keeps spare): at 1,000 agents 655,000 entries took 7.5 MB as arrays, 2.6 MB packed
- * (bench/README.md, "The index's memory").
+ * Entries rows add go to a plain array per word first (pushing is cheap); `pack` copies them
+ * into the word's typed array (grown by doubling), in the order they were added, so a word's
+ * entries are the same numbers in the same order as one array pushed to all along. Every
+ * PACK_EVERY entries are packed, every search packs first, and once a build is in (`trim`, from
+ * SearchIndex.update) each array is cut to its entries. Packed, an entry costs 4 bytes instead of
+ * 8 in a JavaScript array (plus the half a growing array keeps spare): at 1,000 agents 655,000
+ * entries took 7.5 MB as arrays, 2.6 MB packed (bench/README.md, "The index's memory").
  */
 import SearchableMap from 'minisearch/SearchableMap';
-import { FIELD_BITS, type Posting } from './search-scoring.js';
+import { FIELD_BITS, SMALL, type Posting } from './search-scoring.js';
 
 const EMPTY: Posting = new Int32Array(0);
-/**
- * Entries waiting before a pack. Each pack copies the postings it extends, so packing every
- * 32,768 entries copies about 50 MB in all to build 655,000 (1,000 agents), in milliseconds; the
- * arrays waiting never hold more than 256 KB, where packing once at the end held all 7.5 MB.
- */
+/** Entries waiting before a pack: the plain arrays waiting never hold more than 256 KB. */
 const PACK_EVERY = 32_768;
 
-/** One word's postings: the packed ones, and the entries added since the last pack (or null). */
+/**
+ * One word's postings: `data`'s first `length` entries (`posting`, the same array when it is
+ * full, else a view of that part), and the entries added since the last pack (or null).
+ */
 export class Slot {
+  data: Int32Array = EMPTY;
+  length = 0;
   posting: Posting = EMPTY;
   added: number[] | null = null;
+
+  /** `posting` set to the first `length` entries. */
+  view(): void {
+    this.posting = this.length === this.data.length ? this.data : this.data.subarray(0, this.length);
+  }
 }
 
 export class Vocabulary {
@@ -77,11 +83,15 @@ export class Vocabulary {
     if (!this.unpacked.length) return;
     for (const slot of this.unpacked) {
       const added = slot.added!;
-      const old = slot.posting;
-      const posting = new Int32Array(old.length + added.length);
-      posting.set(old);
-      posting.set(added, old.length);
-      slot.posting = posting;
+      const size = slot.length + added.length;
+      if (size > slot.data.length) {
+        const data = new Int32Array(slot.data.length ? Math.max(size, slot.data.length * 2) : size);
+        data.set(slot.posting);
+        slot.data = data;
+      }
+      slot.data.set(added, slot.length);
+      slot.length = size;
+      slot.view();
       slot.added = null;
     }
     this.unpacked = [];
@@ -94,9 +104,9 @@ export class Vocabulary {
     for (const word of words) {
       const slot = this.slots.get(word);
       if (!slot) continue;
-      const posting = slot.posting;
+      const posting = slot.data;
       let kept = 0;
-      for (let read = 0; read < posting.length; read++) {
+      for (let read = 0; read < slot.length; read++) {
         const value = posting[read]!;
         const entry = value < 0 ? posting[++read]! : value;
         if (dead[entry >> FIELD_BITS]) continue;
@@ -106,7 +116,44 @@ export class Vocabulary {
       if (kept === 0) {
         this.slots.delete(word);
         this.tree.delete(word);
-      } else if (kept < posting.length) slot.posting = posting.slice(0, kept);
+      } else if (kept < slot.length) {
+        slot.length = kept;
+        slot.view();
+      }
     }
   }
+
+  /** Cuts each word's array to its entries (after a build: growing by doubling leaves spare room). */
+  trim(): void {
+    this.pack();
+    for (const slot of this.slots.values())
+      if (slot.data.length > slot.length) {
+        slot.data = slot.data.slice(0, slot.length);
+        slot.view();
+      }
+  }
+}
+
+/** Each indexed word of a field's tokens with how many times it is there (MiniSearch's term frequency). */
+export function frequencies(
+  tokens: readonly string[],
+  processTerm: (word: string) => string | null,
+): Iterable<[string, number]> {
+  if (tokens.length > SMALL) {
+    const counts = new Map<string, number>();
+    for (const token of tokens) {
+      const term = processTerm(token);
+      if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+    return counts;
+  }
+  const counts: [string, number][] = [];
+  for (const token of tokens) {
+    const term = processTerm(token);
+    if (term === null) continue;
+    const known = counts.find((pair) => pair[0] === term);
+    if (known) known[1] += 1;
+    else counts.push([term, 1]);
+  }
+  return counts;
 }
