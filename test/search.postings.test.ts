@@ -57,6 +57,16 @@ const query = fc.record({
 
 type Row = { values: (string | undefined)[]; boost: number };
 
+/** Postings as the search index makes them. */
+function postings(): Postings {
+  return new Postings(
+    FIELDS,
+    FIELDS.map((field) => FIELD_BOOSTS[field]),
+    INDEX_WORDS.tokenize,
+    INDEX_WORDS.processTerm,
+  );
+}
+
 function miniSearch(): MiniSearch {
   return new MiniSearch({
     fields: [...FIELDS],
@@ -78,12 +88,7 @@ const document = (id: number, values: (string | undefined)[]) => {
 
 /** The index as the search index builds it: `kept` added, `gone` added then taken out, then `late` added. */
 async function both(kept: Row[], gone: Row[], late: Row[]) {
-  const ours = new Postings(
-    FIELDS,
-    FIELDS.map((field) => FIELD_BOOSTS[field]),
-    INDEX_WORDS.tokenize,
-    INDEX_WORDS.processTerm,
-  );
+  const ours = postings();
   const reference = miniSearch();
   // Our id → the row's number in the reference, and each row's weight.
   const byOurs = new Map<number, number>();
@@ -167,12 +172,7 @@ describe('the search postings', () => {
         fc.array(step, { minLength: 1, maxLength: 6 }),
         fc.array(query, { minLength: 1, maxLength: 3 }),
         async (steps, queries: TermQuery[]) => {
-          const ours = new Postings(
-            FIELDS,
-            FIELDS.map((field) => FIELD_BOOSTS[field]),
-            INDEX_WORDS.tokenize,
-            INDEX_WORDS.processTerm,
-          );
+          const ours = postings();
           const reference = miniSearch();
           const live = new Map<number, { theirs: number; values: (string | undefined)[] }>();
           let next = 1;
@@ -247,12 +247,7 @@ describe('the search postings', () => {
   });
 
   it('score as MiniSearch once the arrays by row are cut to the rows (fit), and grown again', async () => {
-    const ours = new Postings(
-      FIELDS,
-      FIELDS.map((field) => FIELD_BOOSTS[field]),
-      INDEX_WORDS.tokenize,
-      INDEX_WORDS.processTerm,
-    );
+    const ours = postings();
     const reference = miniSearch();
     const theirs = new Map<number, number>();
     const rowValues = new Map<number, (string | undefined)[]>();
