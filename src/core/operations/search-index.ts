@@ -157,6 +157,7 @@ export class SearchIndex {
     if (agents !== this.agents) {
       const next = new Set(agents);
       for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
+      this.reserve(agents);
       for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
       this.agents = agents;
       // The arrays by row cut to the rows once a build is in (they grow by doubling).
@@ -165,6 +166,23 @@ export class SearchIndex {
     }
     // The words' entries added (by this call or by add) packed once, not manifest by manifest.
     this.postings.pack();
+  }
+
+  /**
+   * Room in the arrays by row for the rows of `agents` not yet indexed (at most: a workstream is
+   * counted once a project name), made at once rather than by doubling as a build goes.
+   */
+  reserve(agents: readonly AgentRecord[]): void {
+    let rows = 0;
+    for (const agent of agents) {
+      if (this.ids.has(agent)) continue;
+      for (const entity of agent.entities) if (canSee(this.level, entity.visibility)) rows++;
+      for (const session of agent.sessions)
+        if (canSee(this.level, session.visibility)) rows += 1 + session.project_focus.length;
+      for (const note of agent.notes) if (canSee(this.level, note.visibility)) rows += 1 + note.project_focus.length;
+    }
+    this.postings.reserve(rows);
+    this.resizeRows();
   }
 
   /** Whether `agent`'s manifest is indexed. */
@@ -378,6 +396,7 @@ export function warmSearchIndex(
 ): { index: SearchIndex; done: Promise<void> } {
   const index = indexFor(ctx.store, ctx.caller, level);
   const build = async () => {
+    index.reserve(agentsInScope(ctx));
     for (;;) {
       const next = agentsInScope(ctx).find((agent) => !index.holds(agent));
       if (!next) break;

@@ -36,7 +36,6 @@ import {
   type TermQuery,
 } from './search-scoring.js';
 import { frequencies, Vocabulary } from './search-vocabulary.js';
-
 /** A field the row lacks, while lengths take 16 bits (ABSENT once they take 32). */
 const NARROW_ABSENT = 0xffff;
 
@@ -96,7 +95,7 @@ export class Postings {
   add(values: readonly (string | undefined)[]): number {
     const id = this.free.pop() ?? this.nextId++;
     if (id >= MAX_ROWS) throw new Error('search index full');
-    this.grow(id + 1);
+    if (id >= this.capacity) this.resize(Math.max(id + 1, this.capacity * 2, 1024));
     this.version += 1;
     this.documentCount += 1;
     const count = this.documentCount - 1;
@@ -406,8 +405,10 @@ export class Postings {
     if (this.capacity > target + (target >> 3)) this.resize(target);
   }
 
-  private grow(size: number): void {
-    if (size > this.capacity) this.resize(Math.max(size, this.capacity * 2, 1024));
+  /** Room for `rows` more rows at once (a build about to add them): the arrays by row not doubled into it. */
+  reserve(rows: number): void {
+    const size = Math.max(1024, this.nextId + rows - this.free.length);
+    if (size > this.capacity) this.resize(size);
   }
 
   /** The lengths' 16 bits widened to 32 (a field of 65,535 words or more). */
