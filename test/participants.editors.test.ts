@@ -267,6 +267,8 @@ describe('shared reading rules', () => {
     expect([...reader.strippedLines(file)]).toEqual(['first ', 'second', 'third', '', '\u00a0', 'last']);
     expect([...reader.strippedLines(file, 2)]).toEqual(['first ', 'second']);
     expect([...reader.strippedLines(write(home, 'b.txt', ' \n\t\n'))]).toEqual([]);
+    // strip() cuts the whole text's ends: the last line keeps its leading space.
+    expect([...reader.strippedLines(write(home, 'c.txt', 'a\n b \n'))]).toEqual(['a', ' b']);
     expect(reader.warnings).toEqual([]);
   });
 });

@@ -39,6 +39,7 @@ import {
   versionNumbers,
 } from '../src/participants/openclaw/handshake.js';
 import { insecureProblem, isLoopbackHost } from '../src/participants/openclaw/settings.js';
+import { InstanceClient } from '../src/participants/openclaw/http.js';
 import { at } from './helpers/items.js';
 
 const TOKEN = 'oc-secret-7f3a9c1e2b4d6f80';
@@ -318,6 +319,27 @@ describe('openclaw export: a slow, large or redirecting instance', () => {
     });
     expect(result.code).toBe(EXPORT_FAILED);
     expect(oneLine(result.stderr)).toMatch(/handshake refused: \/api\/status answered more than 1024 bytes/);
+  });
+
+  it('a body of many chunks is read byte for byte, its length declared or not, or declared and cut short', async () => {
+    // 300 kB of every byte value, written 7 kB at a time: many reads, none on a boundary.
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 256));
+    const server = await handler((request, response) => {
+      const declared = request.url !== '/chunked';
+      response.writeHead(200, declared ? { 'Content-Length': String(body.length) } : {});
+      const sent = request.url === '/cut' ? body.subarray(0, 100_000) : body;
+      for (let at = 0; at < sent.length; at += 7_000) response.write(sent.subarray(at, at + 7_000));
+      if (request.url === '/cut') response.destroy();
+      else response.end();
+    });
+    const client = (): InstanceClient =>
+      new InstanceClient({ baseUrl: server.url, connectTimeoutMs: 5_000, timeoutMs: 10_000, maxBytes: 1_000_000 });
+    for (const route of ['/declared', '/chunked']) {
+      const answer = await client().get(route);
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(body)).toBe(true);
+    }
+    await expect(client().get('/cut')).rejects.toThrow(/the answer was cut off|ECONNRESET|socket hang up/);
   });
 
   it('a redirect to another host is not followed (the token is never sent there); one on the same origin is', async () => {

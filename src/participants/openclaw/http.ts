@@ -175,14 +175,26 @@ export class InstanceClient {
         const declared = Number(response.headers['content-length']);
         const tooLarge = () => new AnswerTooLarge(maxBytes);
         if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge());
+        // A declared length: the body copied into one buffer of that size as it comes, each
+        // chunk left to the young generation (kept in a list, they outlive its collections, and
+        // the body is in memory twice while they are joined). Else the chunks, joined at the end.
+        const whole = Number.isInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
+        let copied = 0;
         const chunks: Buffer[] = [];
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > maxBytes) return fail(tooLarge());
-          chunks.push(chunk);
+          if (whole !== undefined && size <= whole.length) copied += chunk.copy(whole, copied);
+          else chunks.push(chunk);
         });
-        response.on('end', () => finish(() => resolve({ status, body: Buffer.concat(chunks) })));
+        const body = (): Buffer => {
+          if (whole === undefined) return Buffer.concat(chunks);
+          return chunks.length === 0
+            ? whole.subarray(0, copied)
+            : Buffer.concat([whole.subarray(0, copied), ...chunks]);
+        };
+        response.on('end', () => finish(() => resolve({ status, body: body() })));
         response.on('error', (error) => fail(error));
         response.on('aborted', () => fail(new InstanceUnreachable(`${url.pathname}: the answer was cut off`)));
       });
