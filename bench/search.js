@@ -52,6 +52,20 @@ async function ours(library, home, env = {}) {
   });
 }
 
+/** The RSS (MB) of a server that answered only find_entity, in the searched server's sequence (measure). */
+async function findOnlyRssMb(library, names, scratch, env) {
+  const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), env);
+  try {
+    await timed(server, 'find_entity', { name: names[0], ...at });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    return rssMb(server.pid);
+  } finally {
+    await server.client.close();
+  }
+}
+
 async function measure(label, sizes) {
   const library = path.join(DATA, `search-${label}`);
   if (!fs.existsSync(path.join(library, 'agents'))) generateLibrary(library, sizes);
@@ -59,16 +73,15 @@ async function measure(label, sizes) {
   try {
     const memory = await memoryFileFor(library, scratch);
     const queries = queriesFor(memory.names);
-    // A server that only answers find_entity: the RSS baseline.
-    const findOnly = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
-    await pass(findOnly, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
-    const findOnlyRss = rssMb(findOnly.pid);
-    await findOnly.client.close();
+    // A server that only answers find_entity: the RSS baseline. It is read at the same moment of
+    // the same sequence as the searched server below (a first call, the settle, two passes of
+    // RUNS calls), every call a find_entity: so both have ended what a server does as it starts
+    // (the index's build and the start-up searches). Read after one pass right away, as before
+    // 2026-12-06 15:40, the find-only server had not finished building its index at 1,000 agents,
+    // and the ratio set a server with an index against one with part of it.
+    const findOnlyRss = await findOnlyRssMb(library, memory.names, scratch, {});
     // The same without the index a server builds as it starts.
-    const bare = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), { BOURDON_SEARCH_WARM: '0' });
-    await pass(bare, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
-    const bareRss = rssMb(bare.pid);
-    await bare.client.close();
+    const bareRss = await findOnlyRssMb(library, memory.names, scratch, { BOURDON_SEARCH_WARM: '0' });
 
     const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
     const first = await timed(server, 'search_memory', { query: queries[0], ...at });
