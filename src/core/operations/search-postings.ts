@@ -1,18 +1,21 @@
 /**
  * The postings behind the search index, scored as MiniSearch scores them. MiniSearch's radix
  * tree (`minisearch/SearchableMap`) holds the vocabulary and gives the prefix and typo
- * expansions; the postings are held compactly — one `Int32Array` of small integers per word
- * (row id and field packed in one number, a term frequency above one written before its entry;
- * search-vocabulary.ts), each row's field lengths in one typed array — and a query's words are scored with BM25
+ * expansions; the postings are held compactly — an `Int32Array` of small integers per word (row
+ * id and field packed in one number, a term frequency above one before its entry;
+ * search-vocabulary.ts), the rows' field lengths in one typed array — and scored with BM25
  * exactly as MiniSearch 7 computes it (its k, b and d, the field boosts, the prefix and fuzzy
- * weights, the running average field length, the score times the number of query words a row
- * matched) into one array of scores, of which only the best rows are kept (a partial selection).
+ * weights, the score times the number of query words a row matched) into one array of scores,
+ * of which only the best rows are kept (a partial selection) — with one difference: the average
+ * field length is the exact mean over the rows holding the field (as Lucene's BM25 reads it), not
+ * MiniSearch's running value, which depends on the order rows came in and drifts as they leave
+ * (after a manifest was indexed again it could fall below zero and turn a match's score negative).
  *
  * Why not MiniSearch's own scorer: it makes a result object per posting, for every posting of
  * every query word, before any ranking; on libraries whose common words are in a third of the
  * rows that was both the warm search time and the server's memory (bench/README.md, "Search").
- * test/search.postings.test.ts checks, on random libraries, that this scorer ranks the same rows
- * with the same scores as MiniSearch with the same options.
+ * test/search.postings.test.ts checks on random libraries the same rows and scores as MiniSearch's
+ * (given that mean), and an index after changes against a fresh one.
  */
 import {
   ABSENT,
@@ -42,8 +45,10 @@ export class Postings {
   private readonly vocabulary = new Vocabulary();
   private readonly fieldCount: number;
   private readonly boosts: Float64Array;
-  /** MiniSearch's running average of each field's length (in unique words), updated as it does. */
+  /** Each field's mean length (unique words) over the rows holding it, from an exact sum and count. */
   private readonly average: Float64Array;
+  private readonly lengthSums = new Float64Array(FIELD_MASK + 1);
+  private readonly holding = new Float64Array(FIELD_MASK + 1);
   /** Each row's field lengths (unique words), field after field, 16 bits each until a field needs 32. */
   private lengths: Uint16Array | Uint32Array = new Uint16Array(0);
   private absent = NARROW_ABSENT;
@@ -97,7 +102,6 @@ export class Postings {
     if (id >= this.capacity) this.resize(Math.max(id + 1, this.capacity * 2, 1024));
     this.version += 1;
     this.documentCount += 1;
-    const count = this.documentCount - 1;
     for (let field = 0; field < this.fieldCount; field++) {
       const text = values[field];
       const at = field * this.capacity + id;
@@ -110,7 +114,7 @@ export class Postings {
       if (length >= this.absent) this.widen();
       this.lengths[at] = length;
       if (length > this.longest[field]!) this.longest[field] = length;
-      this.average[field] = (this.average[field]! * count + length) / (count + 1);
+      this.countLength(field, length, 1);
       const entry = id * (FIELD_MASK + 1) + field;
       for (const [term, tf] of frequencies(tokens, this.processTerm)) this.vocabulary.append(term, tf, entry);
     }
@@ -119,7 +123,7 @@ export class Postings {
 
   /**
    * Takes rows out (each with the texts it was added with, which name the words to clean), in
-   * the order given, updating the average field lengths as MiniSearch's discard does.
+   * the order given, their lengths out of the fields' means.
    */
   remove(rows: readonly { id: number; values: readonly (string | undefined)[] }[]): void {
     if (!rows.length) return;
@@ -130,8 +134,7 @@ export class Postings {
       for (let field = 0; field < this.fieldCount; field++) {
         const length = this.lengths[field * this.capacity + id]!;
         if (length === this.absent) continue;
-        const count = this.documentCount;
-        this.average[field] = count === 1 ? 0 : (this.average[field]! * count - length) / (count - 1);
+        this.countLength(field, length, -1);
         for (const token of this.tokenize(values[field] ?? '')) {
           const term = this.processTerm(token);
           if (term !== null) words.add(term);
@@ -146,6 +149,13 @@ export class Postings {
       for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = this.absent;
       this.free.push(id);
     }
+  }
+
+  /** A row's field length in (1) or out (-1) of the mean: an index that saw changes scores as a fresh one. */
+  private countLength(field: number, length: number, sign: 1 | -1): void {
+    const sum = (this.lengthSums[field] = this.lengthSums[field]! + sign * length);
+    const holding = (this.holding[field] = this.holding[field]! + sign);
+    this.average[field] = holding > 0 ? sum / holding : 0;
   }
 
   /** Whether some indexed word is `word` or begins with it. */
