@@ -6,6 +6,7 @@
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
 // call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--settle 2000] [--json]
+// BOURDON_BENCH_BIN=/other/checkout/bin/run.js: serve another build (before and after, interleaved).
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
 // --settle 2000: the pause after the first search before the warm passes (below).
@@ -26,6 +27,8 @@ const DATA = path.join(ROOT, '.bench-data');
 // --settle: milliseconds between the first search and the warm passes (0: none, as before 2026-12-06 14:00).
 const SETTLE_MS = Number(flag('--settle', '2000'));
 const round = (ms) => Math.round(ms * 100) / 100;
+// BOURDON_BENCH_BIN names another build's bin/run.js to serve (a checkout before a change), as bench/engine.js.
+const BIN = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
 
 /** The queries a person types: whole names, a misspelt one, words of summaries and actions, nothing. */
 function queriesFor(names) {
@@ -42,11 +45,25 @@ async function timed(server, tool, args) {
 }
 
 async function ours(library, home, env = {}) {
-  return connect('bourdon', process.execPath, [path.join(ROOT, 'bin', 'run.js'), 'serve', '--library', library], {
+  return connect('bourdon', process.execPath, [BIN, 'serve', '--library', library], {
     BOURDON_HOME: home,
     BOURDON_AUDIT_PATH: path.join(home, 'audit.jsonl'),
     ...env,
   });
+}
+
+/** The RSS (MB) of a server that answered only find_entity, in the searched server's sequence (measure). */
+async function findOnlyRssMb(library, names, scratch, env) {
+  const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), env);
+  try {
+    await timed(server, 'find_entity', { name: names[0], ...at });
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    return rssMb(server.pid);
+  } finally {
+    await server.client.close();
+  }
 }
 
 async function measure(label, sizes) {
@@ -56,16 +73,15 @@ async function measure(label, sizes) {
   try {
     const memory = await memoryFileFor(library, scratch);
     const queries = queriesFor(memory.names);
-    // A server that only answers find_entity: the RSS baseline.
-    const findOnly = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
-    await pass(findOnly, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
-    const findOnlyRss = rssMb(findOnly.pid);
-    await findOnly.client.close();
+    // A server that only answers find_entity: the RSS baseline. It is read at the same moment of
+    // the same sequence as the searched server below (a first call, the settle, two passes of
+    // RUNS calls), every call a find_entity: so both have ended what a server does as it starts
+    // (the index's build and the start-up searches). Read after one pass right away, as before
+    // 2026-12-06 15:40, the find-only server had not finished building its index at 1,000 agents,
+    // and the ratio set a server with an index against one with part of it.
+    const findOnlyRss = await findOnlyRssMb(library, memory.names, scratch, {});
     // The same without the index a server builds as it starts.
-    const bare = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), { BOURDON_SEARCH_WARM: '0' });
-    await pass(bare, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
-    const bareRss = rssMb(bare.pid);
-    await bare.client.close();
+    const bareRss = await findOnlyRssMb(library, memory.names, scratch, { BOURDON_SEARCH_WARM: '0' });
 
     const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')));
     const first = await timed(server, 'search_memory', { query: queries[0], ...at });

@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
 import { Postings } from '../src/core/operations/search-postings.js';
-import { kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
+import { best, kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
 
 const FIELDS = INDEX_WORDS.fields;
 const WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
@@ -57,6 +57,16 @@ const query = fc.record({
 
 type Row = { values: (string | undefined)[]; boost: number };
 
+/** Postings as the search index makes them. */
+function postings(): Postings {
+  return new Postings(
+    FIELDS,
+    FIELDS.map((field) => FIELD_BOOSTS[field]),
+    INDEX_WORDS.tokenize,
+    INDEX_WORDS.processTerm,
+  );
+}
+
 function miniSearch(): MiniSearch {
   return new MiniSearch({
     fields: [...FIELDS],
@@ -78,12 +88,7 @@ const document = (id: number, values: (string | undefined)[]) => {
 
 /** The index as the search index builds it: `kept` added, `gone` added then taken out, then `late` added. */
 async function both(kept: Row[], gone: Row[], late: Row[]) {
-  const ours = new Postings(
-    FIELDS,
-    FIELDS.map((field) => FIELD_BOOSTS[field]),
-    INDEX_WORDS.tokenize,
-    INDEX_WORDS.processTerm,
-  );
+  const ours = postings();
   const reference = miniSearch();
   // Our id → the row's number in the reference, and each row's weight.
   const byOurs = new Map<number, number>();
@@ -148,10 +153,145 @@ describe('the search postings', () => {
           const scores = best.hits.map((hit) => hit.score);
           expect(scores).toEqual([...scores].sort((a, b) => b - a));
           expected.slice(0, limit).forEach((hit, i) => expect(scores[i]).toBeCloseTo(hit.score, 9));
+          // The cut keeps the rows the whole ranking has first (among equal scores, the lower ids).
+          expect(best.hits.map((hit) => hit.id)).toEqual(all.hits.slice(0, limit).map((hit) => hit.id));
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('answer as MiniSearch when rows come and go between searches (the packed postings)', async () => {
+    // The entries a batch adds are packed by the next search (or a removal): added after a
+    // search, taken out before one, ids reused — every answer the same as MiniSearch's.
+    const step = fc.record({
+      add: fc.array(row, { maxLength: 4 }),
+      drop: fc.array(fc.nat(), { maxLength: 3 }),
+      search: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 6 }),
+        fc.array(query, { minLength: 1, maxLength: 3 }),
+        async (steps, queries: TermQuery[]) => {
+          const ours = postings();
+          const reference = miniSearch();
+          const live = new Map<number, { theirs: number; values: (string | undefined)[] }>();
+          let next = 1;
+          const compare = () => {
+            const expected = reference.search(
+              {
+                combineWith: 'OR',
+                queries: queries.map((q) => ({ queries: [q.term], fuzzy: q.fuzzy, prefix: q.prefix })),
+              },
+              { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS },
+            );
+            const { hits, total } = ours.search(queries, { weights: WEIGHTS, boost: () => 1, limit: 1_000 });
+            expect(total).toBe(expected.length);
+            const theirs = new Map(expected.map((hit) => [hit.id as number, hit]));
+            for (const hit of hits) {
+              const match = theirs.get(live.get(hit.id)!.theirs);
+              expect(match).toBeDefined();
+              expect(hit.score).toBeCloseTo(match!.score, 9);
+              expect(new Set(Object.keys(hit.match))).toEqual(new Set(match!.terms));
+            }
+          };
+          for (const { add, drop, search } of steps) {
+            for (const entry of add) {
+              const theirs = next++;
+              live.set(ours.add(entry.values), { theirs, values: entry.values });
+              reference.add(document(theirs, entry.values));
+            }
+            const ids = [...live.keys()];
+            const gone = [...new Set(drop.filter(() => ids.length > 0).map((n) => ids[n % ids.length]!))];
+            if (gone.length) {
+              ours.remove(gone.map((id) => ({ id, values: live.get(id)!.values })));
+              reference.discardAll(gone.map((id) => live.get(id)!.theirs));
+              await reference.vacuum();
+              for (const id of gone) live.delete(id);
+            }
+            if (search) compare();
+          }
+          compare();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('score as MiniSearch when a field holds 65,535 words or more (lengths widened)', async () => {
+    // Lengths take 16 bits until a field needs more; rows added before and after, some fields
+    // missing, one row taken out: the same scores either side of the widening.
+    const huge = Array.from({ length: 70_000 }, (_, i) => `w${i}`).join(' ') + ' meridian route';
+    const values = (first: string | undefined, text?: string) => [
+      first,
+      ...Array.from({ length: FIELDS.length - 2 }, (_, i) => (i % 3 ? undefined : 'route sync')),
+      text,
+    ];
+    const { ours, reference, byOurs } = await both(
+      [{ values: values('Meridian'), boost: 1 }],
+      [{ values: values('Router', 'engine'), boost: 1 }],
+      [
+        { values: values('Café', huge), boost: 1 },
+        { values: values(undefined, 'meridian engines'), boost: 1 },
+      ],
+    );
+    for (const term of ['meridian', 'route', 'w69999', 'engine', 'cafe']) {
+      const queries = [{ term, fuzzy: 1, prefix: true }];
+      const expected = reference.search(
+        { combineWith: 'OR', queries: [{ queries: [term], fuzzy: 1, prefix: true }] },
+        { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS },
+      );
+      const { hits } = ours.search(queries, { weights: WEIGHTS, boost: () => 1, limit: 1_000 });
+      expect(hits.map((hit) => byOurs.get(hit.id))).toEqual(expected.map((hit) => hit.id));
+      hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i]!.score, 9));
+    }
+  });
+
+  it('score as MiniSearch with room reserved, the arrays by row cut to the rows (fit), and grown again', async () => {
+    const ours = postings();
+    const reference = miniSearch();
+    const theirs = new Map<number, number>();
+    const rowValues = new Map<number, (string | undefined)[]>();
+    const add = (n: number) => {
+      const values = FIELDS.map((_, field) =>
+        (n + field) % 4 === 0 ? undefined : `${VOCABULARY[(n * 7 + field) % VOCABULARY.length]} ${VOCABULARY[n % 5]}`,
+      );
+      const id = ours.add(values);
+      theirs.set(id, n);
+      rowValues.set(id, values);
+      reference.add(document(n, values));
+    };
+    const compare = () => {
+      for (const term of ['meridian', 'route', 'sync', 'engine']) {
+        const expected = reference.search(
+          { combineWith: 'OR', queries: [{ queries: [term], fuzzy: 1, prefix: true }] },
+          { boost: { ...FIELD_BOOSTS }, weights: WEIGHTS },
+        );
+        const { hits, total } = ours.search([{ term, fuzzy: 1, prefix: true }], {
+          weights: WEIGHTS,
+          boost: () => 1,
+          limit: 5_000,
+        });
+        expect(total).toBe(expected.length);
+        const scores = new Map(expected.map((hit) => [hit.id as number, hit.score]));
+        for (const hit of hits) expect(hit.score).toBeCloseTo(scores.get(theirs.get(hit.id)!)!, 9);
+      }
+    };
+    // Room made at once for a build (not doubled into), then cut to the rows.
+    ours.reserve(1_500);
+    for (let n = 1; n <= 1_100; n++) add(n);
+    expect(ours.rows).toBe(1_500);
+    ours.fit();
+    expect(ours.rows).toBeLessThan(1_200);
+    compare();
+    const gone = [3, 500, 1_099];
+    ours.remove(gone.map((id) => ({ id, values: rowValues.get(id)! })));
+    reference.discardAll(gone.map((id) => theirs.get(id)!));
+    await reference.vacuum();
+    for (let n = 1_101; n <= 1_400; n++) add(n);
+    expect(ours.rows).toBeGreaterThan(1_400);
+    compare();
   });
 
   it('knows the words its rows hold, and forgets those of rows taken out', async () => {
@@ -165,6 +305,27 @@ describe('the search postings', () => {
     expect(ours.knows('harbour')).toBe(false);
     expect(ours.knows('zz')).toBe(false);
     expect(ours.size).toBe(2);
+  });
+
+  it('keeps the best rows, the lower ids among equal scores at the cut, ordered or not', () => {
+    fc.assert(
+      fc.property(
+        // Rows met in any order (the order postings meet them), scores from a few values (ties).
+        fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 301, maxLength: 301 }),
+        fc.integer({ min: 1, max: 130 }),
+        fc.boolean(),
+        (ids, levels, k, ordered) => {
+          const scores = Float64Array.from(levels, (level) => level / 3);
+          const touched = Uint32Array.from(ids);
+          const values = Float64Array.from(ids, (id) => scores[id]!);
+          const kept = Math.min(k, ids.length);
+          const expected = [...ids].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, kept);
+          const got = best(touched, ids.length, scores, values, kept, ordered);
+          expect(ordered ? got : [...got].sort((a, b) => scores[b]! - scores[a]! || a - b)).toEqual(expected);
+        },
+      ),
+    );
   });
 
   it('finds the k-th best score of many without sorting them all', () => {

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../src/core/context.js';
+import { agentsInScope, createContext } from '../src/core/context.js';
+import { findEntityMatches } from '../src/core/operations/queries.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { dayOf } from '../src/core/store/dates.js';
@@ -148,6 +149,26 @@ function labelOf(result: ReturnType<typeof localSearch>['results'][number]): str
   }
 }
 
+/** The local answer (its count, and each result's label, score and fields matched) is the unpruned path's. */
+function expectUnpruned(ctx: OperationContext, text: string, filters: SearchFilters, limit: number, maxHits: number) {
+  const expected = unpruned(ctx, text, filters, limit, maxHits);
+  const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
+  expect(got.total).toBe(expected.total);
+  expect(
+    got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
+  ).toEqual(expected.groups);
+  // An entity's holders, types and tags: find_entity's group for its name, as before.
+  for (const result of got.results) {
+    if (result.kind !== 'entity') continue;
+    const whole = findEntityMatches(agentsInScope(ctx), result.name, 'team').find((m) => m.name === result.name)!;
+    expect({ agents: result.agents, types: result.types, tags: result.tags }).toEqual({
+      agents: whole.agents,
+      types: whole.types,
+      tags: whole.tags,
+    });
+  }
+}
+
 describe('search_memory with less work per search', () => {
   it('answers exactly as the unpruned path on random libraries, across the cut at the best rows', async () => {
     await fc.assert(
@@ -169,13 +190,7 @@ describe('search_memory with less work per search', () => {
             const store = new LibraryStore(library, { warn: () => {} });
             const ctx = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
             for (const { text, limit, maxHits, kinds } of searches) {
-              const filters: SearchFilters = { kinds, agent: null, since: null };
-              const expected = unpruned(ctx, text, filters, limit, maxHits);
-              const got = localSearch(ctx, text, 'team', filters, limit, maxHits);
-              expect(got.total).toBe(expected.total);
-              expect(
-                got.results.map((result) => ({ label: labelOf(result), score: result.score, matched: result.matched })),
-              ).toEqual(expected.groups);
+              expectUnpruned(ctx, text, { kinds, agent: null, since: null }, limit, maxHits);
             }
           } finally {
             fs.rmSync(library, { recursive: true, force: true });
@@ -183,6 +198,65 @@ describe('search_memory with less work per search', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  // The best rows are grouped in no order (only the shown groups' rows are ordered): among equal
+  // scores, a group must still come where its best row would have come (a higher score, or an
+  // equal one and a lower id). Rows that tie are made here on purpose — the same notes and names
+  // in every agent — and a manifest is written again between searches, so that the re-added rows
+  // take freed ids and the order the postings meet the rows in is no longer the order of ids.
+  it('keeps the order of equal scores when rows tie and ids are reused', async () => {
+    const few = fc.constantFrom('tide', 'ledger', 'tide ledger', 'ledger tide');
+    const tied = fc.record({
+      entities: fc.array(
+        fc.record({ name: few, aliases: fc.array(few, { maxLength: 1 }), summary: fc.option(few, { nil: undefined }) }),
+        { maxLength: 4 },
+      ),
+      sessions: fc.constant([] as object[]),
+      notes: fc.array(fc.record({ date: fc.constant('2026-06-11'), title: few, text: few }), { maxLength: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(tied, { minLength: 2, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            text: fc.constantFrom('tide', 'ledger', 'tide ledger', 'ledger tide', 'tid', 'ldeger'),
+            limit: fc.integer({ min: 1, max: 12 }),
+            maxHits: fc.integer({ min: 1, max: 30 }),
+            rewrite: fc.integer({ min: 0, max: 3 }),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        async (agents, searches) => {
+          const library = tempDir('bourdon-pruned-');
+          try {
+            const docs = agents as AgentDoc[];
+            write(library, docs);
+            const store = new LibraryStore(library, { warn: () => {} });
+            const ctx = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
+            for (const [i, { text, limit, maxHits, rewrite }] of searches.entries()) {
+              if (i > 0) {
+                // The same manifest again with one note more or less: its rows leave and come back.
+                const at = rewrite % docs.length;
+                const doc = docs[at]!;
+                docs[at] = {
+                  ...doc,
+                  notes:
+                    doc.notes.length % 2
+                      ? doc.notes.slice(1)
+                      : [...doc.notes, doc.notes[0] ?? { date: '2026-06-11', title: 'van', text: 'van' }],
+                };
+                write(library, docs);
+              }
+              expectUnpruned(ctx, text, { kinds: null, agent: null, since: null }, limit, maxHits);
+            }
+          } finally {
+            fs.rmSync(library, { recursive: true, force: true });
+          }
+        },
+      ),
+      { numRuns: 80 },
     );
   });
 });

@@ -82,6 +82,28 @@ async function search(query: string, extra: Record<string, unknown> = {}, contex
 const labels = (answer: { results: { kind: string; name?: string; agent?: string }[] }) =>
   answer.results.map((result) => `${result.kind}:${result.name ?? result.agent}`);
 
+/**
+ * Every query's answer in `context` is what a fresh store (a fresh index) answers: the same
+ * results in the same order with the same fields and snippets. The scores agree to within a
+ * fraction of a percent, not exactly: the average field length BM25 reads is MiniSearch's running
+ * one, which depends on the order rows came and went (test/search.postings.test.ts holds it to
+ * MiniSearch's).
+ */
+async function expectFreshAnswers(context: OperationContext) {
+  const queries = ['meridian', 'lighthouse', 'van routing', 'solver', 'mrd', 'logistcs', 'rout', 'harbor'];
+  const scoreless = (answer: Awaited<ReturnType<typeof search>>) => ({
+    ...answer,
+    results: answer.results.map((result) => ({ ...result, score: 0 })),
+  });
+  for (const level of ['public', 'team', 'private'])
+    for (const query of queries) {
+      const changed = await search(query, { access_level: level }, context);
+      const fresh = await search(query, { access_level: level });
+      expect(scoreless(changed)).toEqual(scoreless(fresh));
+      changed.results.forEach((result, i) => expect(result.score / fresh.results[i]!.score).toBeCloseTo(1, 2));
+    }
+}
+
 beforeAll(() => {
   library = tempDir('bourdon-search-');
   fs.mkdirSync(path.join(library, 'agents'));
@@ -208,7 +230,11 @@ describe('search_memory visibility and filters', () => {
     // The vocabulary follows: the old manifest's words are gone, the new one's are in.
     expect(index.knows('logistics')).toBe(false);
     expect(index.knows('lighthouse')).toBe(true);
+    // It answers as an index built afresh from the changed library (a new store), and again once
+    // the manifest is back (the removed rows' ids reused, the words' postings packed anew).
+    await expectFreshAnswers(context);
     fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(AGENTS.beta));
+    await expectFreshAnswers(context);
   });
 
   it('builds an index in the background, a manifest per turn, and a search meanwhile finishes it', async () => {

@@ -35,6 +35,31 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
 }
 
 /**
+ * findEntityMatches' group for `name` alone — the agents that hold an entity of exactly that
+ * name at `level`, its types and tags, in the same order — without building the groups of the
+ * other names the key answers to, nor the summaries (search_memory's entity results list these).
+ */
+export function entityNamed(
+  agents: readonly AgentRecord[],
+  name: string,
+  level: AccessLevel,
+): { agents: string[]; types: string[]; tags: string[] } | undefined {
+  const key = foldKey(name);
+  if (!key) return undefined;
+  const found = { agents: [] as string[], types: [] as string[], tags: [] as string[] };
+  const seen = { agents: new Set<string>(), types: new Set<string>(), tags: new Set<string>() };
+  for (const agent of entityHolders(agents, key)) {
+    for (const entity of agentIndex(agent).answering(key)) {
+      if (entity.name !== name || !canSee(level, entity.visibility)) continue;
+      pushUnique(found.agents, seen.agents, agent.id);
+      if (entity.type) pushUnique(found.types, seen.types, entity.type);
+      for (const tag of entity.tags) pushUnique(found.tags, seen.tags, tag);
+    }
+  }
+  return found.agents.length ? found : undefined;
+}
+
+/**
  * Entity rows grouped by exact name, in the order first seen: each group lists the agents that
  * hold the name, the types and tags they give it, and each agent's summary of it (its last row's
  * that has one, as the engine answers).

@@ -154,11 +154,35 @@ export class SearchIndex {
 
   /** Brings the index to `agents`: the manifests no longer there out, the new ones in. */
   update(agents: readonly AgentRecord[]): void {
-    if (agents === this.agents) return;
-    const next = new Set(agents);
-    for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
-    for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
-    this.agents = agents;
+    if (agents !== this.agents) {
+      const next = new Set(agents);
+      for (const agent of [...this.ids.keys()]) if (!next.has(agent)) this.remove(agent);
+      this.reserve(agents);
+      for (const agent of agents) if (!this.ids.has(agent)) this.add(agent);
+      this.agents = agents;
+      // The arrays by row cut to the rows once a build is in (they grow by doubling).
+      this.postings.fit();
+      this.resizeRows();
+    }
+    // The words' entries added (by this call or by add) packed once, not manifest by manifest.
+    this.postings.pack();
+  }
+
+  /**
+   * Room in the arrays by row for the rows of `agents` not yet indexed (at most: a workstream is
+   * counted once a project name), made at once rather than by doubling as a build goes.
+   */
+  reserve(agents: readonly AgentRecord[]): void {
+    let rows = 0;
+    for (const agent of agents) {
+      if (this.ids.has(agent)) continue;
+      for (const entity of agent.entities) if (canSee(this.level, entity.visibility)) rows++;
+      for (const session of agent.sessions)
+        if (canSee(this.level, session.visibility)) rows += 1 + session.project_focus.length;
+      for (const note of agent.notes) if (canSee(this.level, note.visibility)) rows += 1 + note.project_focus.length;
+    }
+    this.postings.reserve(rows);
+    this.resizeRows();
   }
 
   /** Whether `agent`'s manifest is indexed. */
@@ -212,8 +236,9 @@ export class SearchIndex {
     agent.notes.forEach((note, index) => {
       if (!canSee(level, note.visibility)) return;
       // Held as list_notes serves it: a text that looks like a credential is never indexed.
-      const title = redactNullable(note.title);
-      const text = redactText(note.text);
+      // The parsed note's own strings when redaction left them as they were (not a second copy).
+      const title = same(redactNullable(note.title), note.title);
+      const text = same(redactText(note.text), note.text);
       put({ kind: 'note', agent, note, position: index + 1, title, text });
       for (const name of note.project_focus) project(name, note.day);
     });
@@ -251,15 +276,21 @@ export class SearchIndex {
     return SEARCH_KINDS[this.kinds[id]! & ~ALIASED]!;
   }
 
+  /** The index's own arrays by row made as long as the postings' (which every id is below). */
+  private resizeRows(): void {
+    const size = this.postings.rows;
+    if (size === this.groupOf.length) return;
+    const kept = Math.min(size, this.groupOf.length);
+    const groupOf = new Int32Array(size).fill(-1);
+    groupOf.set(this.groupOf.subarray(0, kept));
+    this.groupOf = groupOf;
+    const kinds = new Uint8Array(size);
+    kinds.set(this.kinds.subarray(0, kept));
+    this.kinds = kinds;
+  }
+
   private setGroup(id: number, row: IndexedRow): void {
-    if (id >= this.groupOf.length) {
-      const grown = new Int32Array(Math.max(1024, id + 1, this.groupOf.length * 2)).fill(-1);
-      grown.set(this.groupOf);
-      this.groupOf = grown;
-      const kinds = new Uint8Array(grown.length);
-      kinds.set(this.kinds);
-      this.kinds = kinds;
-    }
+    if (id >= this.groupOf.length) this.resizeRows();
     this.kinds[id] =
       SEARCH_KINDS.indexOf(row.kind) + (row.kind === 'entity' && row.entity.aliases.length ? ALIASED : 0);
     if (row.kind !== 'entity' && row.kind !== 'workstream') return;
@@ -277,6 +308,11 @@ export class SearchIndex {
     if (this.rowWeights.length !== size) this.rowWeights = new Float32Array(size).fill(1);
     return this.rowWeights;
   }
+}
+
+/** `original` when `text` equals it, so that the index holds one string, not two equal ones. */
+function same<T extends string | null>(text: T, original: string | null): T {
+  return text === original ? (original as T) : text;
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
@@ -360,6 +396,7 @@ export function warmSearchIndex(
 ): { index: SearchIndex; done: Promise<void> } {
   const index = indexFor(ctx.store, ctx.caller, level);
   const build = async () => {
+    index.reserve(agentsInScope(ctx));
     for (;;) {
       const next = agentsInScope(ctx).find((agent) => !index.holds(agent));
       if (!next) break;

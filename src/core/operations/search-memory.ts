@@ -8,9 +8,9 @@
  * name as find_entity groups them, workstreams by project. Peers are asked in
  * search-federation.ts.
  */
-import { agentsInScope, createContext, tellUnknownAgent, type OperationContext } from '../context.js';
+import { createContext, tellUnknownAgent, type OperationContext } from '../context.js';
 import type { LibraryStore } from '../store/library.js';
-import { findEntityMatches, type EntityMatch } from './queries.js';
+import { entityNamed } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
 import type { AccessLevel } from '../store/visibility.js';
@@ -27,7 +27,8 @@ import {
   type SearchKind,
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
-import type { Ranked, TermQuery } from './search-scoring.js';
+import { groupHits, groupIds, pageOf } from './search-grouping.js';
+import type { TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -126,51 +127,10 @@ function superseded(row: IndexedRow, today: string): boolean {
   return until !== null && until < today;
 }
 
-interface Group {
-  kind: SearchKind;
-  score: number;
-  /** Its rows' ids, best first. */
-  ids: number[];
-  /** 2: the query is its name or an alias, word for word; 1: the same words, one of them misspelt; 0: neither. */
-  exact: number;
-}
-
 /** A group the answer shows: its rows, and what each matched (the indexed words, and their fields). */
 interface Shown {
   rows: IndexedRow[];
   matches: Readonly<Record<string, readonly string[]>>[];
-}
-
-/** A name's words and their phrase, as a query's are folded; kept for the names searches meet. */
-interface Name {
-  words: string[];
-  phrase: string;
-}
-const names = new Map<string, Name>();
-const NAME_CACHE = 10_000;
-function nameOf(text: string): Name {
-  let name = names.get(text);
-  if (!name) {
-    const held = words(text);
-    name = { words: held, phrase: held.join(' ') };
-    if (names.size >= NAME_CACHE) names.clear();
-    names.set(text, name);
-  }
-  return name;
-}
-
-/**
- * How closely the query names an entity or workstream by this name or alias: 2 when it is the
- * name word for word, 1 when it has as many words and each of the name's words matched one of
- * them (a typo in an exact name), else 0. `matched`: every indexed word the query's words stand
- * for. A row holds each word of its names, so it matched such a word exactly when the query's
- * words stand for it: the row's own matches need not be gathered. A group's exactness is the
- * best of its name's (the same for all its rows) and its rows' aliases'.
- */
-function exactness(text: string, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
-  const name = nameOf(text);
-  if (name.phrase === phrase) return 2;
-  return name.words.length === termCount && name.words.every((word) => matched.has(word)) ? 1 : 0;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -207,7 +167,7 @@ function resultOf(
   group: Shown,
   score: number,
   today: string,
-  holders: (name: string) => EntityMatch | undefined,
+  holders: (name: string) => { agents: string[]; types: string[]; tags: string[] } | undefined,
 ): SearchResult {
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
@@ -270,68 +230,6 @@ function resultOf(
   }
 }
 
-/**
- * The best rows grouped: entities by name, workstreams by folded name, the rest one row a group,
- * in the order they were met (the order of equal scores). Each group scores its best row's
- * score times the share of the query's words that row holds, squared (several words together:
- * a row holding every word outranks one holding one).
- */
-function groupHits(
-  index: SearchIndex,
-  ranked: Ranked,
-  termCount: number,
-  phrase: string,
-  matched: ReadonlySet<string>,
-): Group[] {
-  const all: Group[] = [];
-  const named = new Map<number, Group>();
-  const { ids, scores, words: covered } = ranked;
-  for (let at = 0; at < ids.length; at++) {
-    const id = ids[at]!;
-    const number = index.groupAt(id);
-    let group = number >= 0 ? named.get(number) : undefined;
-    if (!group) {
-      const kind = index.kindAt(id);
-      // The score starts as a double (V8 keeps one shape for every group).
-      group = { kind, score: -Infinity, ids: [], exact: 0 };
-      all.push(group);
-      if (number >= 0) named.set(number, group);
-      // Every row of an entity group has its name (aliases: below).
-      if (kind === 'entity') {
-        const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
-        group.exact = exactness(row.entity.name, phrase, termCount, matched);
-      }
-    }
-    const share = covered[at]! / termCount;
-    const score = scores[at]! * share * share;
-    if (score > group.score) group.score = score;
-    group.ids.push(id);
-    if (group.exact === 2) continue;
-    if (group.kind === 'workstream') {
-      // A workstream's rows share a folded name, not always its words: each is asked (they are few).
-      const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
-      group.exact = Math.max(group.exact, exactness(row.name, phrase, termCount, matched));
-    } else if (index.hasAliases(id)) {
-      const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
-      for (const alias of row.entity.aliases)
-        group.exact = Math.max(group.exact, exactness(alias, phrase, termCount, matched));
-    }
-  }
-  return all;
-}
-
-/**
- * The first `limit` groups, best first: an exact name or alias is raised by the best group's
- * score (a misspelt one by half of it); equal scores keep the order the groups were met in.
- */
-function pageOf(all: readonly Group[], limit: number): { group: Group; score: number }[] {
-  const top = all.reduce((best, group) => Math.max(best, group.score), 0);
-  const final = new Float64Array(all.length);
-  for (let i = 0; i < all.length; i++) final[i] = all[i]!.score + (top * all[i]!.exact) / 2;
-  const order = Array.from(all.keys()).sort((a, b) => final[b]! - final[a]! || a - b);
-  return order.slice(0, limit).map((i) => ({ group: all[i]!, score: final[i]! }));
-}
-
 /** The best `limit` results the local library has for `query` at `level`, and how many it has in all. */
 export function localSearch(
   ctx: OperationContext,
@@ -364,27 +262,34 @@ export function localSearch(
     limit: maxHits,
     // A swapped form counts as the word it was made from (several words together, below).
     word: (term) => terms.indexOf(origin.get(term) ?? term),
+    // The rows in no order: only the groups shown are ordered (search-grouping.ts).
+    ordered: false,
   });
   const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
   const matched = new Set<string>();
   for (const derived of ranked.sources.values()) for (const { term } of derived) matched.add(term);
-  const all = groupHits(index, ranked, terms.length, phrase, matched);
-  const page = pageOf(all, limit);
+  const grouping = groupHits(index, ranked, terms.length, phrase, matched);
+  const page = pageOf(grouping, ranked, limit).map(({ group, score }) => ({
+    ids: groupIds(grouping, ranked, group),
+    score,
+  }));
+  const total = ranked.ids.length < ranked.total ? ranked.total : grouping.count;
   const details = new Map(
     index.postings
       .details(
-        page.flatMap(({ group }) => group.ids),
+        page.flatMap(({ ids }) => ids),
         ranked,
       )
       .map((hit) => [hit.id, hit.match]),
   );
-  const agents = agentsInScope(ctx);
-  const holders = (name: string) => findEntityMatches(agents, name, level).find((match) => match.name === name);
-  const results = page.map(({ group, score }) => {
-    const shown = { rows: group.ids.map((id) => index.rowAt(id)!), matches: group.ids.map((id) => details.get(id)!) };
+  // The manifests the index was just brought to (one read of the library's freshness a search).
+  const agents = index.agents;
+  const holders = (name: string) => entityNamed(agents, name, level);
+  const results = page.map(({ ids, score }) => {
+    const shown = { rows: ids.map((id) => index.rowAt(id)!), matches: ids.map((id) => details.get(id)!) };
     return resultOf(shown, score, today, holders);
   });
-  return { results, total: ranked.ids.length < ranked.total ? ranked.total : all.length };
+  return { results, total };
 }
 
 export async function searchMemory(ctx: OperationContext, args: SearchMemoryInput): Promise<SearchMemoryOutput> {

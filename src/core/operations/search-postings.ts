@@ -1,9 +1,9 @@
 /**
  * The postings behind the search index, scored as MiniSearch scores them. MiniSearch's radix
  * tree (`minisearch/SearchableMap`) holds the vocabulary and gives the prefix and typo
- * expansions; the postings are held here compactly — one array of small integers per word
- * (row id and field packed in one number, a term frequency above one written before its entry),
- * each row's field lengths in one typed array — and a query's words are scored with BM25
+ * expansions; the postings are held compactly — one `Int32Array` of small integers per word
+ * (row id and field packed in one number, a term frequency above one written before its entry;
+ * search-vocabulary.ts), each row's field lengths in one typed array — and a query's words are scored with BM25
  * exactly as MiniSearch 7 computes it (its k, b and d, the field boosts, the prefix and fuzzy
  * weights, the running average field length, the score times the number of query words a row
  * matched) into one array of scores, of which only the best rows are kept (a partial selection).
@@ -14,20 +14,17 @@
  * test/search.postings.test.ts checks, on random libraries, that this scorer ranks the same rows
  * with the same scores as MiniSearch with the same options.
  */
-import SearchableMap from 'minisearch/SearchableMap';
 import {
   ABSENT,
   bitCount,
+  best,
   bm25,
   countFields,
   distinct,
   FIELD_BITS,
   FIELD_MASK,
-  kthLargest,
   MAX_ROWS,
   scorePosting,
-  SMALL,
-  split,
   timesQuality,
   type Derived,
   type Posting,
@@ -37,15 +34,19 @@ import {
   type ScoreState,
   type TermQuery,
 } from './search-scoring.js';
+import { frequencies, Vocabulary } from './search-vocabulary.js';
+/** A field the row lacks, while lengths take 16 bits (ABSENT once they take 32). */
+const NARROW_ABSENT = 0xffff;
 
 export class Postings {
-  private readonly vocabulary = new SearchableMap<Posting>();
-  private readonly terms = new Map<string, Posting>();
+  private readonly vocabulary = new Vocabulary();
   private readonly fieldCount: number;
   private readonly boosts: Float64Array;
   /** MiniSearch's running average of each field's length (in unique words), updated as it does. */
   private readonly average: Float64Array;
-  private lengths = new Uint32Array(0);
+  /** Each row's field lengths (unique words), field after field, 16 bits each until a field needs 32. */
+  private lengths: Uint16Array | Uint32Array = new Uint16Array(0);
+  private absent = NARROW_ABSENT;
   private scores = new Float64Array(0);
   private quality = new Uint16Array(0);
   private stamp = new Uint16Array(0);
@@ -93,7 +94,7 @@ export class Postings {
   add(values: readonly (string | undefined)[]): number {
     const id = this.free.pop() ?? this.nextId++;
     if (id >= MAX_ROWS) throw new Error('search index full');
-    this.grow(id + 1);
+    if (id >= this.capacity) this.resize(Math.max(id + 1, this.capacity * 2, 1024));
     this.version += 1;
     this.documentCount += 1;
     const count = this.documentCount - 1;
@@ -101,25 +102,17 @@ export class Postings {
       const text = values[field];
       const at = field * this.capacity + id;
       if (text === undefined) {
-        this.lengths[at] = ABSENT;
+        this.lengths[at] = this.absent;
         continue;
       }
       const tokens = this.tokenize(text);
       const length = distinct(tokens);
+      if (length >= this.absent) this.widen();
       this.lengths[at] = length;
       if (length > this.longest[field]!) this.longest[field] = length;
       this.average[field] = (this.average[field]! * count + length) / (count + 1);
       const entry = id * (FIELD_MASK + 1) + field;
-      for (const [term, tf] of this.frequencies(tokens)) {
-        let posting = this.terms.get(term);
-        if (!posting) {
-          posting = [];
-          this.terms.set(term, posting);
-          this.vocabulary.set(term, posting);
-        }
-        if (tf > 1) posting.push(-tf);
-        posting.push(entry);
-      }
+      for (const [term, tf] of frequencies(tokens, this.processTerm)) this.vocabulary.append(term, tf, entry);
     }
     return id;
   }
@@ -131,12 +124,12 @@ export class Postings {
   remove(rows: readonly { id: number; values: readonly (string | undefined)[] }[]): void {
     if (!rows.length) return;
     this.version += 1;
-    const dead = this.mark;
+    const dead = this.scratch().mark;
     const words = new Set<string>();
     for (const { id, values } of rows) {
       for (let field = 0; field < this.fieldCount; field++) {
         const length = this.lengths[field * this.capacity + id]!;
-        if (length === ABSENT) continue;
+        if (length === this.absent) continue;
         const count = this.documentCount;
         this.average[field] = count === 1 ? 0 : (this.average[field]! * count - length) / (count - 1);
         for (const token of this.tokenize(values[field] ?? '')) {
@@ -147,55 +140,22 @@ export class Postings {
       this.documentCount -= 1;
       dead[id] = 1;
     }
-    for (const word of words) {
-      const posting = this.terms.get(word);
-      if (!posting) continue;
-      let kept = 0;
-      for (let read = 0; read < posting.length; read++) {
-        const value = posting[read]!;
-        const entry = value < 0 ? posting[++read]! : value;
-        if (dead[entry >> FIELD_BITS]) continue;
-        if (value < 0) posting[kept++] = value;
-        posting[kept++] = entry;
-      }
-      posting.length = kept;
-      if (kept === 0) {
-        this.terms.delete(word);
-        this.vocabulary.delete(word);
-      }
-    }
+    this.vocabulary.drop(words, dead);
     for (const { id } of rows) {
       dead[id] = 0;
-      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = ABSENT;
+      for (let field = 0; field < this.fieldCount; field++) this.lengths[field * this.capacity + id] = this.absent;
       this.free.push(id);
     }
   }
 
-  /** Each indexed word of a field's tokens with how many times it is there (MiniSearch's term frequency). */
-  private frequencies(tokens: readonly string[]): Iterable<[string, number]> {
-    if (tokens.length > SMALL) {
-      const counts = new Map<string, number>();
-      for (const token of tokens) {
-        const term = this.processTerm(token);
-        if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1);
-      }
-      return counts;
-    }
-    const counts: [string, number][] = [];
-    for (const token of tokens) {
-      const term = this.processTerm(token);
-      if (term === null) continue;
-      const known = counts.find((pair) => pair[0] === term);
-      if (known) known[1] += 1;
-      else counts.push([term, 1]);
-    }
-    return counts;
-  }
-
   /** Whether some indexed word is `word` or begins with it. */
   knows(word: string): boolean {
-    if (this.terms.has(word)) return true;
-    return !this.vocabulary.atPrefix(word).keys().next().done;
+    return this.vocabulary.knows(word);
+  }
+
+  /** Packs the entries added since the last pack (search-vocabulary.ts); every search does first. */
+  pack(): void {
+    this.vocabulary.pack();
   }
 
   /** Ids stay below this (the size of the arrays by row). */
@@ -205,7 +165,7 @@ export class Postings {
 
   /** How many distinct words are indexed. */
   get size(): number {
-    return this.terms.size;
+    return this.vocabulary.size;
   }
 
   /**
@@ -221,15 +181,21 @@ export class Postings {
    * The best `limit` rows for the query words, best first, as `search` ranks them, without what
    * each matched (`details` gives that for the rows asked, typically only those a page shows).
    * `word` numbers the query word a query term stands for (0–31; a swapped form and the word it
-   * was made from share one): `words` counts the distinct ones each row matched.
+   * was made from share one): `words` counts the distinct ones each row matched. `ordered:
+   * false` gives the same rows in no particular order (a caller that orders only what it shows).
    */
-  rank(queries: readonly TermQuery[], options: PostingSearch & { word?: (term: string) => number }): Ranked {
+  rank(
+    queries: readonly TermQuery[],
+    options: PostingSearch & { word?: (term: string) => number; ordered?: boolean },
+  ): Ranked {
     // Each loop over the matches is a function of its own (search-scoring.ts says why).
     const limit = Math.max(0, options.limit);
+    this.vocabulary.pack();
+    this.scratch();
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
-    const ids = this.best(count, Math.min(count, limit));
+    const ids = best(this.touched, count, this.scores, this.values, Math.min(count, limit), options.ordered ?? true);
     const ranked: Ranked = {
       ids,
       scores: new Float64Array(ids.length),
@@ -304,24 +270,6 @@ export class Postings {
     }
   }
 
-  /**
-   * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` and, by
-   * place, in `values`), best first, equal scores the lower id first: the `kept`-th best score
-   * found by a selection over the scores alone, then the rows above it and the lowest ids of
-   * those equal to it, sorted.
-   */
-  private best(count: number, kept: number): number[] {
-    const { scores, touched, values } = this;
-    if (kept === 0) return [];
-    const order = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
-    if (count <= kept) return Array.from(touched.subarray(0, count)).sort(order);
-    const threshold = kthLargest(values, count, kept);
-    const { above, equal } = split(touched, count, scores, threshold);
-    equal.sort((a, b) => a - b);
-    for (let i = 0; above.length < kept; i++) above.push(equal[i]!);
-    return above.sort(order);
-  }
-
   /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
   private idf(posting: Posting): Float64Array {
     const known = this.cache.get(posting);
@@ -382,18 +330,19 @@ export class Postings {
         derived = [];
         sources.set(query.term, derived);
       }
-      const exact = this.terms.get(query.term);
+      const exact = this.vocabulary.get(query.term);
       if (exact) derived.push({ term: query.term, weight: 1, posting: exact });
-      const fuzzy = query.fuzzy > 0 ? this.vocabulary.fuzzyGet(query.term, query.fuzzy) : null;
+      const { tree } = this.vocabulary;
+      const fuzzy = query.fuzzy > 0 ? tree.fuzzyGet(query.term, query.fuzzy) : null;
       if (query.prefix)
-        for (const [term, posting] of this.vocabulary.atPrefix(query.term)) {
+        for (const [term, { posting }] of tree.atPrefix(query.term)) {
           const distance = term.length - query.term.length;
           if (!distance) continue;
           fuzzy?.delete(term);
           derived.push({ term, weight: (weights.prefix * term.length) / (term.length + 0.3 * distance), posting });
         }
       if (fuzzy)
-        for (const [term, [posting, distance]] of fuzzy) {
+        for (const [term, [{ posting }, distance]] of fuzzy) {
           if (!distance) continue;
           derived.push({ term, weight: (weights.fuzzy * term.length) / (term.length + distance), posting });
         }
@@ -408,10 +357,14 @@ export class Postings {
    */
   details(ids: readonly number[], ranked: Ranked): PostingHit[] {
     const { sources } = ranked;
-    const at = new Map(ranked.ids.map((id, place) => [id, place]));
-    const hits = ids.map((id): PostingHit => ({ id, score: ranked.scores[at.get(id)!]!, queryTerms: [], match: {} }));
-    const { mark } = this;
+    const hits = ids.map((id): PostingHit => ({ id, score: 0, queryTerms: [], match: {} }));
+    const { mark } = this.scratch();
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
+    // Each asked row's score, by its place among the ranked rows (found with the marks).
+    for (let place = 0; place < ranked.ids.length; place++) {
+      const at = mark[ranked.ids[place]!]!;
+      if (at) hits[at - 1]!.score = ranked.scores[place]!;
+    }
     for (const [source, derived] of sources)
       for (const { term, posting } of derived)
         for (const value of posting) {
@@ -430,14 +383,50 @@ export class Postings {
     return hits;
   }
 
-  private grow(size: number): void {
-    if (size <= this.capacity) return;
-    const capacity = Math.max(size, this.capacity * 2, 1024);
+  /**
+   * Cuts the arrays by row to the rows there are (and a sixteenth spare for a changed manifest)
+   * when they are much longer, and each word's postings to its entries: the index calls it once a
+   * build is in, as doubling them to grow leaves up to half of them unused.
+   */
+  fit(): void {
+    this.vocabulary.trim();
+    const target = Math.max(1024, this.nextId + (this.nextId >> 4));
+    if (this.capacity > target + (target >> 3)) this.resize(target);
+  }
+
+  /** Room for `rows` more rows at once (a build about to add them): the arrays by row not doubled into it. */
+  reserve(rows: number): void {
+    const size = Math.max(1024, this.nextId + rows - this.free.length);
+    if (size > this.capacity) this.resize(size);
+  }
+
+  /** The lengths' 16 bits widened to 32 (a field of 65,535 words or more). */
+  private widen(): void {
+    this.lengths = Uint32Array.from(this.lengths, (length) => (length === NARROW_ABSENT ? ABSENT : length));
+    this.absent = ABSENT;
+  }
+
+  /** The arrays by row made `capacity` long (every id in use is below it), the scratch ones cleared. */
+  private resize(capacity: number): void {
+    const kept = Math.min(capacity, this.capacity);
     // Field by field (a word's postings are mostly in one field: its rows' lengths lie together).
-    const lengths = new Uint32Array(capacity * this.fieldCount).fill(ABSENT);
+    const lengths = (
+      this.absent === ABSENT ? new Uint32Array(capacity * this.fieldCount) : new Uint16Array(capacity * this.fieldCount)
+    ).fill(this.absent);
     for (let field = 0; field < this.fieldCount; field++)
-      lengths.set(this.lengths.subarray(field * this.capacity, (field + 1) * this.capacity), field * capacity);
+      lengths.set(this.lengths.subarray(field * this.capacity, field * this.capacity + kept), field * capacity);
     this.lengths = lengths;
+    this.capacity = capacity;
+  }
+
+  /**
+   * The scratch arrays by row (a search's scores and marks), made at the first search or removal
+   * after the rows' capacity changed and kept for every search after: a build that grows the
+   * capacity many times does not make them each time.
+   */
+  private scratch(): this {
+    const capacity = this.capacity;
+    if (this.scores.length === capacity) return this;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
     this.stamp = new Uint16Array(capacity);
@@ -445,6 +434,6 @@ export class Postings {
     this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);
     this.values = new Float64Array(capacity);
-    this.capacity = capacity;
+    return this;
   }
 }

@@ -9,7 +9,7 @@
 export const K = 1.2;
 export const B = 0.7;
 export const D = 0.5;
-/** A field the row does not have (not an empty one: that has length 0). */
+/** A field the row does not have (not an empty one: that has length 0), in lengths of 32 bits. */
 export const ABSENT = 0xffffffff;
 /** Field ids take the low four bits of an entry. */
 export const FIELD_BITS = 4;
@@ -19,9 +19,9 @@ export const MAX_ROWS = 2 ** (31 - FIELD_BITS);
 
 /**
  * One word's postings: an entry `id * 16 + field` per row and field holding it, preceded by
- * `-tf` when the word is there more than once.
+ * `-tf` when the word is there more than once (packed: search-vocabulary.ts).
  */
-export type Posting = number[];
+export type Posting = Int32Array;
 
 /** One word of a query: looked up as written, and as a prefix and within `fuzzy` edits when asked. */
 export interface TermQuery {
@@ -77,7 +77,7 @@ export interface ScoreState {
   mask: Uint32Array;
   touched: Uint32Array;
   /** Each field's length by row, field after field (`stride` rows a field). */
-  lengths: Uint32Array;
+  lengths: Uint16Array | Uint32Array;
   stride: number;
   average: Float64Array;
   table: ArrayLike<number>;
@@ -142,6 +142,31 @@ export function timesQuality(
     const id = touched[i]!;
     values[i] = scores[id] = scores[id]! * quality[id]!;
   }
+}
+
+/**
+ * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` by row and,
+ * by place, in `values`), best first, equal scores the lower id first (or in no order): the
+ * `kept`-th best score found by a selection over the scores alone, then the rows above it and
+ * the lowest ids of those equal to it, sorted when asked.
+ */
+export function best(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  values: Float64Array,
+  kept: number,
+  ordered: boolean,
+): number[] {
+  if (kept === 0) return [];
+  const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
+  if (count <= kept) return order(Array.from(touched.subarray(0, count)));
+  const threshold = kthLargest(values, count, kept);
+  const { above, equal } = split(touched, count, scores, threshold);
+  // The lowest ids first: a typed array's own sort (numbers, no comparator).
+  const lowest = Uint32Array.from(equal).sort();
+  for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
+  return order(above);
 }
 
 /** The matched rows whose score is above `threshold`, and those whose score equals it. */

@@ -14,16 +14,25 @@ const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
 
 /**
  * A part redacted (redactText, cut at 4,000 characters), remembered: the same summaries and
- * actions are shown by search after search, and the credential rules cost more than a lookup
- * (the memory is dropped past REDACTED_CACHE parts).
+ * actions are shown by search after search, and the credential rules cost more than a lookup.
+ * The memory is dropped past REDACTED_CACHE parts or REDACTED_CHARS characters of redacted text
+ * (5,000 parts of up to 4,000 characters would otherwise be 20 MB); a part redaction leaves as it
+ * was is held once (the parsed manifest's own string), not as a second copy.
  */
 const redacted = new Map<string, string>();
 const REDACTED_CACHE = 5_000;
+const REDACTED_CHARS = 500_000;
+let redactedChars = 0;
 function redactedPart(part: string): string {
   let text = redacted.get(part);
   if (text === undefined) {
     text = redactText(part, 4_000);
-    if (redacted.size >= REDACTED_CACHE) redacted.clear();
+    if (text === part) text = part;
+    else redactedChars += text.length;
+    if (redacted.size >= REDACTED_CACHE || redactedChars > REDACTED_CHARS) {
+      redacted.clear();
+      redactedChars = text === part ? 0 : text.length;
+    }
     redacted.set(part, text);
   }
   return text;

@@ -1,0 +1,253 @@
+/**
+ * search_memory's grouping of the best rows (search-memory.ts): entities by name, workstreams by
+ * folded name, the rest one row a group, each group scored and asked whether the query names it
+ * exactly, then the page's groups chosen. Kept in arrays by group and by place that one search
+ * after another reuses, so that grouping the best 1,000 rows allocates nothing per row or group
+ * (bench/README.md, "Fewer allocations per search").
+ */
+import type { Ranked } from './search-scoring.js';
+import { words, type IndexedRow, type SearchIndex } from './search-index.js';
+
+/**
+ * The best rows grouped. The rows come in no particular order (sorting 1,000 of them cost as
+ * much as choosing them): a group's order among equal scores is its best row's (score, then the
+ * lower id), as if the rows had come best first; only the shown groups' rows are ordered.
+ */
+export interface Grouping {
+  count: number;
+  /** By group: its best row's score times the share of the query's words that row holds, squared (at least 0). */
+  score: Float64Array;
+  /** By group: 2, the query is its name or an alias word for word; 1, the same words, one misspelt; 0, neither. */
+  exact: Uint8Array;
+  /** By group: the place (among the ranked rows) of its best row (a higher score, or an equal one and a lower id). */
+  head: Int32Array;
+  /** By group: the places of its first and last rows met (they are linked by `next`). */
+  start: Int32Array;
+  tail: Int32Array;
+  /** By place: the place of the same group's next row, or -1. */
+  next: Int32Array;
+}
+
+/** A name's words and their phrase, as a query's are folded. */
+interface Name {
+  words: string[];
+  phrase: string;
+}
+
+/** A name's folded phrase when its words are the phrase's words split at spaces (nearly every name), else its Name. */
+type Folded = string | Name;
+
+function folded(text: string): Folded {
+  const held = words(text);
+  const phrase = held.join(' ');
+  if (held.some((word) => word.includes(' '))) return { words: held, phrase };
+  // The text itself when it is already its phrase: nothing new is kept.
+  return phrase === text ? text : phrase;
+}
+
+/** Aliases and workstream names as folded, kept for the ones searches meet (few: they are asked row by row). */
+const others = new Map<string, Folded>();
+const OTHER_CACHE = 10_000;
+function foldedOther(text: string): Folded {
+  let name = others.get(text);
+  if (name === undefined) {
+    name = folded(text);
+    if (others.size >= OTHER_CACHE) others.clear();
+    others.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Entity names as folded, by the index's group number (an entity group is one name): an array
+ * each, with the name it was folded from (a group number read back with another name is folded
+ * again), so that the names a search meets — tens of thousands at 1,000 agents — are folded once.
+ */
+const entityNames = new WeakMap<SearchIndex, { texts: string[]; folded: Folded[] }>();
+function foldedEntity(index: SearchIndex, group: number, text: string): Folded {
+  let known = entityNames.get(index);
+  if (!known) entityNames.set(index, (known = { texts: [], folded: [] }));
+  if (known.texts[group] === text) return known.folded[group]!;
+  while (known.texts.length < group) {
+    known.texts.push('');
+    known.folded.push('');
+  }
+  const name = folded(text);
+  known.texts[group] = text;
+  known.folded[group] = name;
+  return name;
+}
+
+/**
+ * How closely the query names an entity or workstream by this name or alias: 2 when it is the
+ * name word for word, 1 when it has as many words and each of the name's words matched one of
+ * them (a typo in an exact name), else 0. `matched`: every indexed word the query's words stand
+ * for. A row holds each word of its names, so it matched such a word exactly when the query's
+ * words stand for it: the row's own matches need not be gathered. A group's exactness is the
+ * best of its name's (the same for all its rows) and its rows' aliases'.
+ */
+function exactness(name: Folded, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+  if (typeof name !== 'string')
+    return name.phrase === phrase
+      ? 2
+      : name.words.length === termCount && name.words.every((word) => matched.has(word))
+        ? 1
+        : 0;
+  if (name === phrase) return 2;
+  if (name.length === 0) return termCount === 0 ? 1 : 0;
+  let count = 1;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) === 32) count++;
+  if (count !== termCount) return 0;
+  let start = 0;
+  for (let i = 0; i <= name.length; i++) {
+    if (i < name.length && name.charCodeAt(i) !== 32) continue;
+    if (!matched.has(name.slice(start, i))) return 0;
+    start = i + 1;
+  }
+  return 1;
+}
+
+/** The arrays a grouping is made in, grown as needed and reused search after search. */
+const scratch = {
+  /** By group number: the search that last met it (`searches`), and its group there. */
+  seen: new Uint32Array(0),
+  slot: new Int32Array(0),
+  searches: 0,
+  grouping: {
+    count: 0,
+    score: new Float64Array(0),
+    exact: new Uint8Array(0),
+    head: new Int32Array(0),
+    start: new Int32Array(0),
+    tail: new Int32Array(0),
+    next: new Int32Array(0),
+  } as Grouping,
+};
+
+function room(places: number, numbers: number): Grouping {
+  const grouping = scratch.grouping;
+  if (grouping.score.length < places) {
+    const size = Math.max(places, 64);
+    grouping.score = new Float64Array(size);
+    grouping.exact = new Uint8Array(size);
+    grouping.head = new Int32Array(size);
+    grouping.start = new Int32Array(size);
+    grouping.tail = new Int32Array(size);
+    grouping.next = new Int32Array(size);
+  }
+  if (scratch.seen.length < numbers) {
+    const size = Math.max(numbers, scratch.seen.length * 2, 1024);
+    scratch.seen = new Uint32Array(size);
+    scratch.slot = new Int32Array(size);
+    scratch.searches = 0;
+  }
+  scratch.searches += 1;
+  if (scratch.searches === 0xffffffff) {
+    scratch.seen.fill(0);
+    scratch.searches = 1;
+  }
+  grouping.count = 0;
+  return grouping;
+}
+
+/**
+ * The best rows grouped: entities by name, workstreams by folded name, the rest one row a group.
+ * Each group scores its best row's score times the share of the query's words that row holds,
+ * squared (several words together: a row holding every word outranks one holding one). The
+ * answer is valid until the next call.
+ */
+export function groupHits(
+  index: SearchIndex,
+  ranked: Ranked,
+  termCount: number,
+  phrase: string,
+  matched: ReadonlySet<string>,
+): Grouping {
+  const { ids, scores, words: covered } = ranked;
+  let largest = -1;
+  for (let at = 0; at < ids.length; at++) largest = Math.max(largest, index.groupAt(ids[at]!));
+  const grouping = room(ids.length, largest + 1);
+  const { seen, slot, searches } = scratch;
+  const { score, exact, head, start, tail, next } = grouping;
+  for (let at = 0; at < ids.length; at++) {
+    const id = ids[at]!;
+    const number = index.groupAt(id);
+    next[at] = -1;
+    let group: number;
+    if (number >= 0 && seen[number] === searches) {
+      group = slot[number]!;
+      next[tail[group]!] = at;
+      tail[group] = at;
+      const best = head[group]!;
+      if (scores[at]! > scores[best]! || (scores[at] === scores[best] && id < ids[best]!)) head[group] = at;
+    } else {
+      group = grouping.count++;
+      if (number >= 0) {
+        seen[number] = searches;
+        slot[number] = group;
+      }
+      // At least 0, as before 2026-12-06 12:59: a row can score below 0 once rows were taken out
+      // (test/search.pruned's rewritten manifests), and must not sink its group below the page.
+      score[group] = 0;
+      head[group] = start[group] = tail[group] = at;
+      exact[group] = 0;
+      // Every row of an entity group has its name (aliases: below).
+      if (number >= 0 && index.kindAt(id) === 'entity') {
+        const text = (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.name;
+        exact[group] = exactness(foldedEntity(index, number, text), phrase, termCount, matched);
+      }
+    }
+    const share = covered[at]! / termCount;
+    const value = scores[at]! * share * share;
+    if (value > score[group]!) score[group] = value;
+    if (exact[group] === 2 || number < 0) continue;
+    if (index.hasAliases(id)) {
+      const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
+      for (const alias of row.entity.aliases)
+        exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched));
+    } else if (index.kindAt(id) === 'workstream') {
+      // A workstream's rows share a folded name, not always its words: each is asked (they are few).
+      const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
+      exact[group] = Math.max(exact[group]!, exactness(foldedOther(row.name), phrase, termCount, matched));
+    }
+  }
+  return grouping;
+}
+
+/** Whether the row at place `a` ranks before the one at place `b`: a higher score, or an equal one and a lower id. */
+function before(ranked: Ranked, a: number, b: number): boolean {
+  const { scores, ids } = ranked;
+  return scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! < ids[b]!);
+}
+
+/** The ids of a group's rows, best first (a higher score, or an equal one and a lower id). */
+export function groupIds(grouping: Grouping, ranked: Ranked, group: number): number[] {
+  const places: number[] = [];
+  for (let at = grouping.start[group]!; at >= 0; at = grouping.next[at]!) places.push(at);
+  places.sort((a, b) => (before(ranked, a, b) ? -1 : before(ranked, b, a) ? 1 : 0));
+  return places.map((at) => ranked.ids[at]!);
+}
+
+/**
+ * The first `limit` groups, best first: an exact name or alias is raised by the best group's
+ * score (a misspelt one by half of it); equal scores keep the order of the groups' best rows.
+ */
+export function pageOf(grouping: Grouping, ranked: Ranked, limit: number): { group: number; score: number }[] {
+  const { count, score, exact, head } = grouping;
+  let top = 0;
+  for (let group = 0; group < count; group++) top = Math.max(top, score[group]!);
+  // Whether group `a` (its final score `fa`) goes before the page's entry `b`.
+  const beats = (a: number, fa: number, b: { group: number; score: number }) =>
+    fa > b.score || (fa === b.score && before(ranked, head[a]!, head[b.group]!));
+  // The best `limit` so far, best first.
+  const page: { group: number; score: number }[] = [];
+  for (let group = 0; group < count; group++) {
+    const final = score[group]! + (top * exact[group]!) / 2;
+    if (page.length >= limit && !beats(group, final, page[page.length - 1]!)) continue;
+    let at = page.length;
+    while (at > 0 && beats(group, final, page[at - 1]!)) at--;
+    page.splice(at, 0, { group, score: final });
+    if (page.length > limit) page.pop();
+  }
+  return page;
+}
