@@ -21,9 +21,11 @@ const PYTHON_LITERALS = new Set(['NaN', 'Infinity', '-Infinity']);
 /**
  * Every text in which pythonTokens finds a token of Python's has one of these somewhere (a
  * fraction, an exponent, 16 digits, `NaN`, `Infinity`): a text without is read by JSON.parse
- * at once, without the scan. Anywhere, strings included: one native pass, no string skipped.
+ * at once, without the scan. Anywhere, strings included: one native pass, no string skipped. The
+ * 16 digits are the first digit's third branch: a pattern of three alternatives, not four, runs
+ * in half the time on text full of digits (1.8 MB of sessions: 6.5-16 → 4.1-4.4 ms).
  */
-const MAYBE_PYTHON = /\d(?:\.\d|[eE][+-]?\d)|\d{16}|NaN|Infinity/;
+const MAYBE_PYTHON = /\d(?:\.\d|[eE][+-]?\d|\d{15})|NaN|Infinity/;
 /** Nesting past which the Reader reads the text itself (it refuses past MAX_JSON_DEPTH). */
 const DEEP = 900;
 
