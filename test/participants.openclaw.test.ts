@@ -780,6 +780,59 @@ describe('openclaw export: answers deep or large', () => {
     ]);
   });
 
+  it('lists of thousands, read a batch at a time: the rows and warnings of the whole list; one broken element refuses it all', async () => {
+    // 3,000 sessions (about 300 KB, many batches): a title holding the cut's own `}, {`, a float in
+    // the projects; 3,000 memories with a field 40 lists deep at the 2,000th (read whole from
+    // there: the batches read so far are dropped), a float tag each.
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) deep = [deep];
+    const sessions = Array.from({ length: 3000 }, (_, n) => ({
+      title: n === 7 ? 'braces }, { in 7' : `session ${n}`,
+      updated_at: `2026-04-${String((n % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+      projects: [`p${n % 5}`, 'FLOAT'],
+    }));
+    const memories = Array.from({ length: 3000 }, (_, n) => ({
+      name: `Memory ${n}`,
+      summary: `word ${n}`,
+      tags: n === 2000 ? [deep] : ['t', 'FLOAT'],
+    }));
+    const text = (value: unknown) => JSON.stringify(value).replaceAll('"FLOAT"', '2.0');
+    const good = await instance(
+      api(
+        {
+          '/api/sessions': { text: text({ sessions }) },
+          '/api/memories': { text: `[\n${memories.map(text).join(',\n')}\n]` },
+        },
+        null,
+      ),
+    );
+    const result = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: good.url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(oneLine(result.stderr)).toBe(
+      'bourdon: openclaw: /api/memories: 1 field nested more than 32 levels deep skipped',
+    );
+    const doc = yaml.load(fs.readFileSync(out(), 'utf8')) as Record<string, unknown>;
+    const recent = doc.recent_sessions as { date: string; project_focus: string[]; key_actions: string[] }[];
+    expect(recent).toHaveLength(50);
+    expect(recent[7]).toEqual({
+      date: '2026-04-08T10:00:00Z',
+      project_focus: ['p2', '2.0'],
+      key_actions: ['braces }, { in 7'],
+    });
+    const entities = doc.known_entities as { name: string; tags?: string[] }[];
+    expect(entities).toHaveLength(100);
+    expect(entities[99]).toEqual({ name: 'Memory 99', type: 'topic', summary: 'word 99', tags: ['t', '2.0'] });
+
+    // The last session broken: no session read, as when the list is read whole.
+    const broken = await instance(
+      api({ '/api/sessions': { text: text({ sessions }).replace(/\}\]\}$/, ']}') } }, null),
+    );
+    const refused = await bourdon(['openclaw', 'export', '--out', out()], { OPENCLAW_URL: broken.url });
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(oneLine(refused.stderr)).toMatch(/\/api\/sessions answered a body that is not JSON; no sessions read$/);
+    expect((yaml.load(fs.readFileSync(out(), 'utf8')) as Record<string, unknown>).recent_sessions).toEqual([]);
+  });
+
   it('a valid 9 MB status (a long string full of escapes) passes the handshake', async () => {
     const status = { ...STATUS, notes: 'a \\ "quoted" line\n'.repeat(500_000) };
     const server = await instance(api({ '/api/status': { json: status } }, null));

@@ -11,6 +11,7 @@ import {
   NestedTooDeep,
   parsePythonJson,
   parsePythonJsonByReader,
+  pythonJsonBatches,
   PyFloat,
 } from '../src/participants/kit/python-json.js';
 
@@ -133,5 +134,67 @@ describe('JSON as Python reads it', () => {
     );
     const text = `[${items.join(', ')}]`;
     expect(shape(parsePythonJson(text))).toEqual(shape(parsePythonJsonByReader(text)));
+  });
+
+  it('read batch by batch, a list gives the elements of the whole text whatever the cuts, or throws to be read whole', () => {
+    // Objects whose strings hold the cut's own `}, {`, elements of every kind, damage anywhere.
+    const object = fc
+      .array(fc.tuple(fc.constantFrom(...KEYS, 'cut'), space, fc.oneof(value, fc.constant('"a}, {b"'))), {
+        maxLength: 3,
+      })
+      .map((pairs) => `{${pairs.map(([key, s, v]) => `"${key}"${s}:${v}`).join(',')}}`);
+    const list = fc
+      .array(fc.tuple(space, fc.oneof({ weight: 3, arbitrary: object }, value), space), { maxLength: 8 })
+      .map((items) => `[${items.map((p) => p.join('')).join(',')}]`);
+    const wrapped = fc.tuple(fc.boolean(), space, list).map(([keyed, s, text]) => ({
+      keyed,
+      text: keyed ? `${s}{"sessions"${s}:${s}${text}}${s}` : `${s}${text}${s}`,
+    }));
+    const damaged = fc.oneof(
+      { weight: 3, arbitrary: wrapped },
+      fc
+        .tuple(wrapped, fc.nat(), fc.constantFrom('', ',', ']', '}', '[', '{', '"', '1.5', ' ', '}, {'))
+        .map(([{ keyed, text }, at, put]) => {
+          const i = text.length === 0 ? 0 : at % text.length;
+          return { keyed, text: text.slice(0, i) + put + text.slice(i + 1) };
+        }),
+    );
+    let batched = 0;
+    fc.assert(
+      fc.property(damaged, fc.integer({ min: 1, max: 40 }), ({ keyed, text }, size) => {
+        const batches = pythonJsonBatches(text, keyed ? 'sessions' : undefined, size);
+        if (batches === null) return;
+        let read: unknown[] = [];
+        try {
+          for (const batch of batches) read = [...read, ...batch];
+        } catch (error) {
+          expect(error).toBeInstanceOf(SyntaxError);
+          return;
+        }
+        batched++;
+        const whole = parsePythonJson(text) as Record<string, unknown>;
+        expect(shape(read)).toEqual(shape(keyed ? whole.sessions : whole));
+      }),
+      { numRuns: 4000, seed: 55 },
+    );
+    expect(batched).toBeGreaterThan(500);
+  });
+
+  it('cuts a large list of objects into batches that together are the whole', () => {
+    const items = Array.from(
+      { length: 3000 },
+      (_, n) => `{"name": "m${n}", "summary": "a } b", "tags": ["a", ${n % 2 ? '1.0' : '2'}]}`,
+    );
+    for (const text of [`[${items.join(', ')}]`, `{"memories": [\n${items.join(',\n')}\n]}`]) {
+      const batches = [...(pythonJsonBatches(text) ?? pythonJsonBatches(text, 'memories') ?? [])];
+      expect(batches.length).toBeGreaterThan(3);
+      const whole = parsePythonJson(text);
+      expect(shape(batches.flat())).toEqual(
+        shape(Array.isArray(whole) ? whole : (whole as { memories: unknown }).memories),
+      );
+    }
+    expect(pythonJsonBatches('{"memories": [], "other": 1}', 'memories')).toBeNull();
+    expect(pythonJsonBatches('{"memories": [1]}')).toBeNull();
+    expect(pythonJsonBatches('"[1]"')).toBeNull();
   });
 });

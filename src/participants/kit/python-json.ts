@@ -21,9 +21,11 @@ const PYTHON_LITERALS = new Set(['NaN', 'Infinity', '-Infinity']);
 /**
  * Every text in which pythonTokens finds a token of Python's has one of these somewhere (a
  * fraction, an exponent, 16 digits, `NaN`, `Infinity`): a text without is read by JSON.parse
- * at once, without the scan. Anywhere, strings included: one native pass, no string skipped.
+ * at once, without the scan. Anywhere, strings included: one native pass, no string skipped. The
+ * 16 digits are the first digit's third branch: a pattern of three alternatives, not four, runs
+ * in half the time on text full of digits (1.8 MB of sessions: 6.5-16 → 4.1-4.4 ms).
  */
-const MAYBE_PYTHON = /\d(?:\.\d|[eE][+-]?\d)|\d{16}|NaN|Infinity/;
+const MAYBE_PYTHON = /\d(?:\.\d|[eE][+-]?\d|\d{15})|NaN|Infinity/;
 /** Nesting past which the Reader reads the text itself (it refuses past MAX_JSON_DEPTH). */
 const DEEP = 900;
 
@@ -157,6 +159,58 @@ export function parsePythonJson(text: string): unknown {
   if (tokens === null) return JSON.parse(text) as unknown;
   if (tokens === 'reader') return new Reader(text).document();
   return withValues(JSON.parse(tokens.text) as unknown, tokens.values);
+}
+
+/** Whitespace as JSON (and Python's json) has it. */
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** About how many characters of a list pythonJsonBatches reads at once: one JSON.parse, its objects dead young. */
+const BATCH_CHARS = 16 * 1024;
+
+/**
+ * `text` read a batch of elements at a time, when it is a list and nothing else (`[a, b, …]`) or,
+ * with `key`, an object of that one key holding one (`{"sessions": […]}`, the key written without
+ * escapes): a reader of a large list may so use each batch and drop it, instead of holding the
+ * whole list (openclaw). null for any other shape, to be read whole. The list is cut between two
+ * objects (`}, {`, found by a regular expression) about every BATCH_CHARS characters, each batch
+ * read by parsePythonJson as a list of its own: whatever the cuts, the whole text is JSON exactly
+ * when every batch is, and its elements are theirs in order. A batch that is not JSON throws
+ * SyntaxError (a cut inside a string is one): read the text whole then, which says what is wrong.
+ * A batch is as deep as the whole text but for one level: a reader that takes the values must
+ * refuse elements nested near MAX_JSON_DEPTH (openclaw reads whole any list with a field nested
+ * more than 32 levels). `batchChars` is BATCH_CHARS but in tests.
+ */
+export function pythonJsonBatches(text: string, key?: string, batchChars = BATCH_CHARS): Iterable<unknown[]> | null {
+  let from = 0;
+  const expect = (word: string) => {
+    while (from < text.length && isJsonSpace(text.charCodeAt(from))) from++;
+    if (!text.startsWith(word, from)) return false;
+    from += word.length;
+    return true;
+  };
+  if (key !== undefined && !(expect('{') && expect(JSON.stringify(key)) && expect(':'))) return null;
+  if (!expect('[')) return null;
+  let to = text.length;
+  const expectEnd = (c: number) => {
+    while (to > from && isJsonSpace(text.charCodeAt(to - 1))) to--;
+    if (to <= from || text.charCodeAt(to - 1) !== c) return false;
+    to--;
+    return true;
+  };
+  if (key !== undefined && !expectEnd(0x7d)) return null;
+  if (!expectEnd(0x5d)) return null;
+  return batches(text, from, to, batchChars);
+}
+
+function* batches(text: string, from: number, to: number, batchChars: number): Generator<unknown[]> {
+  const cuts = /\}[ \t\n\r]*,[ \t\n\r]*\{/g;
+  for (let start = from; start < to;) {
+    cuts.lastIndex = Math.min(start + batchChars, to);
+    const cut = cuts.exec(text);
+    const end = cut === null || cuts.lastIndex > to ? to : cut.index + 1;
+    yield parsePythonJson(`[${text.slice(start, end)}]`) as unknown[];
+    start = end === to ? to : cuts.lastIndex - 1;
+  }
 }
 
 /** parsePythonJson's answer by the Reader alone: what test/python-json.property.test.ts compares it with. */

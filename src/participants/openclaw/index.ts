@@ -13,7 +13,7 @@ import type { ExportEnvironment, Participant, ParticipantExport, SourceStatus } 
 import { pyStr, truthy } from '../../core/python-str.js';
 import { assembleManifest, type Entity, type Session } from '../kit/manifest-shape.js';
 import { sinceRules, type Since } from '../kit/since.js';
-import { NestedTooDeep, parsePythonJson, PyFloat } from '../kit/python-json.js';
+import { NestedTooDeep, parsePythonJson, pythonJsonBatches, PyFloat } from '../kit/python-json.js';
 import { pyStrip, scrubNativeText } from '../kit/scrub.js';
 import { handshakeProblem } from './handshake.js';
 import { InstanceClient, InstanceUnreachable } from './http.js';
@@ -42,19 +42,28 @@ const MAX_FIELD_DEPTH = 32;
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** An answer's body as JSON (UTF-8, read as Python reads it: python-json.ts), or why it is not. */
-function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
-  let text: string;
+/** An answer's body as text (UTF-8, fatal), or undefined when it is not UTF-8. */
+function utf8Text(body: Buffer): string | undefined {
   try {
-    text = UTF8.decode(body);
+    return UTF8.decode(body);
   } catch {
-    return { problem: 'a body that is not UTF-8' };
+    return undefined;
   }
+}
+
+/** A text as JSON (read as Python reads it: python-json.ts), or why it is not. */
+function parsedText(text: string): { value: unknown } | { problem: string } {
   try {
     return { value: parsePythonJson(text) };
   } catch (error) {
     return { problem: error instanceof NestedTooDeep ? `a body of ${error.message}` : 'a body that is not JSON' };
   }
+}
+
+/** An answer's body as JSON, or why it is not. */
+function parsedBody(body: Buffer): { value: unknown } | { problem: string } {
+  const text = utf8Text(body);
+  return text === undefined ? { problem: 'a body that is not UTF-8' } : parsedText(text);
 }
 
 /**
@@ -72,27 +81,26 @@ function nestedDeeper(value: unknown, limit: number, depth = 0): boolean {
   return false;
 }
 
-/** `items` without their fields nested deeper than MAX_FIELD_DEPTH; one warning for the route when any. */
-function withoutDeepFields(items: Item[], route: string, warnings: string[]): Item[] {
-  let skipped = 0;
-  const out = items.map((item) => {
-    let deep: string[] | undefined;
-    for (const key of Object.keys(item)) {
-      const value = item[key];
-      if (typeof value === 'object' && value !== null && nestedDeeper(value, MAX_FIELD_DEPTH)) (deep ??= []).push(key);
-    }
-    if (deep === undefined) return item;
-    skipped += deep.length;
-    const kept: Item = {};
-    for (const [key, value] of Object.entries(item))
-      if (!deep.includes(key)) Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
-    return kept;
-  });
+/** `item` without its fields nested deeper than MAX_FIELD_DEPTH, and how many it lost. */
+function withoutDeepFields(item: Item): { kept: Item; skipped: number } {
+  let deep: string[] | undefined;
+  for (const key of Object.keys(item)) {
+    const value = item[key];
+    if (typeof value === 'object' && value !== null && nestedDeeper(value, MAX_FIELD_DEPTH)) (deep ??= []).push(key);
+  }
+  if (deep === undefined) return { kept: item, skipped: 0 };
+  const kept: Item = {};
+  for (const [key, value] of Object.entries(item))
+    if (!deep.includes(key)) Object.defineProperty(kept, key, { value, enumerable: true, writable: true });
+  return { kept, skipped: deep.length };
+}
+
+/** The one warning for a route's fields nested too deep, when any. */
+function deepWarning(skipped: number, route: string, warnings: string[]): void {
   if (skipped > 0)
     warnings.push(
       `openclaw: ${route}: ${plural(skipped, 'field')} nested more than ${MAX_FIELD_DEPTH} levels deep skipped`,
     );
-  return out;
 }
 
 /** A JSON object (a Python dict): not a list, and not one of python-json.ts's floats. */
@@ -130,17 +138,86 @@ async function handshake(client: InstanceClient, token: string | undefined): Pro
 }
 
 /**
- * The objects of a list route (`/api/memories`, `/api/sessions`): the list itself, or an
- * object's `key` list. An HTTP error or a body that is not a JSON list gives none, with a
+ * What a list route's objects make (the sessions, the entities): each object handed to `take` in
+ * order, its fields nested too deep taken out; its warnings go where it was started.
+ */
+interface Gatherer<T> {
+  take(item: Item): void;
+  result(): T;
+}
+
+/**
+ * What the objects of a list route (`/api/memories`, `/api/sessions`) make: the list itself, or
+ * an object's `key` list. An HTTP error or a body that is not a JSON list gives none, with a
  * warning (the engine reads none); a transport failure fails the export (http.ts).
  */
-async function listed(client: InstanceClient, route: string, key: string, warnings: string[]): Promise<Item[]> {
+async function gathered<T>(
+  client: InstanceClient,
+  route: string,
+  key: string,
+  warnings: string[],
+  start: (warnings: string[]) => Gatherer<T>,
+): Promise<T> {
+  const text = await bodyText(client, route, key, warnings);
+  if (text === undefined) return start(warnings).result();
+  const byBatch = batchByBatch(text, key, start, warnings);
+  if (byBatch !== undefined) return byBatch.result;
+  const gatherer = start(warnings);
+  for (const item of wholeList(text, route, key, warnings)) gatherer.take(item);
+  return gatherer.result();
+}
+
+/** A list route's body as text, or undefined with a warning (an HTTP error, not UTF-8); the bytes die here. */
+async function bodyText(client: InstanceClient, route: string, key: string, warnings: string[]) {
   const answer = await client.get(route);
   if (answer.status < 200 || answer.status > 299) {
     warnings.push(`openclaw: ${route} answered HTTP ${answer.status}; no ${key} read`);
-    return [];
+    return undefined;
   }
-  const body = parsedBody(answer.body);
+  const text = utf8Text(answer.body);
+  if (text === undefined) warnings.push(`openclaw: ${route} answered a body that is not UTF-8; no ${key} read`);
+  return text;
+}
+
+/**
+ * A plain list (or `{"<key>": [...]}`) read a batch of elements at a time (python-json.ts,
+ * pythonJsonBatches), each dead once taken: 10,000 sessions are never all in memory at once.
+ * Undefined, nothing said, for any other text, a batch that does not parse, or an element nested
+ * more than MAX_FIELD_DEPTH levels (a field to skip, or nesting near what Python refuses): read
+ * whole then, which says what is wrong as it always did.
+ */
+function batchByBatch<T>(
+  text: string,
+  key: string,
+  start: (warnings: string[]) => Gatherer<T>,
+  warnings: string[],
+): { result: T } | undefined {
+  const batches = pythonJsonBatches(text) ?? pythonJsonBatches(text, key);
+  if (batches === null) return undefined;
+  const own: string[] = [];
+  const gatherer = start(own);
+  try {
+    for (const batch of batches)
+      for (const value of batch) {
+        if (!isItem(value)) {
+          if (value !== null && typeof value === 'object' && nestedDeeper(value, MAX_FIELD_DEPTH)) return undefined;
+          continue;
+        }
+        const item = withoutDeepFields(value);
+        if (item.skipped > 0) return undefined;
+        gatherer.take(item.kept);
+      }
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  warnings.push(...own);
+  return { result: gatherer.result() };
+}
+
+/** A list route's objects, the body read whole. */
+function wholeList(text: string, route: string, key: string, warnings: string[]): Item[] {
+  const body = parsedText(text);
   if ('problem' in body) {
     warnings.push(`openclaw: ${route} answered ${body.problem}; no ${key} read`);
     return [];
@@ -154,7 +231,14 @@ async function listed(client: InstanceClient, route: string, key: string, warnin
     warnings.push(`openclaw: ${route} answered ${describeJson(list)} where a list of ${key} belongs; no ${key} read`);
     return [];
   }
-  return withoutDeepFields(list.filter(isItem), route, warnings);
+  let skipped = 0;
+  const items = list.filter(isItem).map((item) => {
+    const read = withoutDeepFields(item);
+    skipped += read.skipped;
+    return read.kept;
+  });
+  deepWarning(skipped, route, warnings);
+  return items;
 }
 
 function describeJson(value: unknown): string {
@@ -187,41 +271,48 @@ function scrubbedItems(value: unknown, count: number, what: string, warnings: st
   return items.map((item) => scrubNativeText(pyStr(item)));
 }
 
-function entitiesOf(items: readonly Item[], warnings: string[]): Entity[] {
+/** The entities of the memories: the first hundred objects (a nameless one still uses one up, as in the engine). */
+function entitiesOf(warnings: string[]): Gatherer<Entity[]> {
   const entities: Entity[] = [];
-  // A nameless memory still uses up one of the hundred, as in the engine.
-  for (const item of items.slice(0, MAX_MEMORIES)) {
-    const named = firstTruthy(item, ['name', 'title']);
-    const name = named === undefined ? '' : scrubNativeText(pyStr(named));
-    if (!name) continue;
-    entities.push({
-      name,
-      type: truthy(item.type) ? pyStr(item.type) : 'topic',
-      summary: scrubNativeText(truthy(item.summary) ? pyStr(item.summary) : ''),
-      tags: scrubbedItems(item.tags, MAX_TAGS, `the tags of memory ${JSON.stringify(name)}`, warnings),
-    });
-  }
-  return entities;
+  let seen = 0;
+  return {
+    take(item) {
+      if (seen++ >= MAX_MEMORIES) return;
+      const named = firstTruthy(item, ['name', 'title']);
+      const name = named === undefined ? '' : scrubNativeText(pyStr(named));
+      if (!name) return;
+      entities.push({
+        name,
+        type: truthy(item.type) ? pyStr(item.type) : 'topic',
+        summary: scrubNativeText(truthy(item.summary) ? pyStr(item.summary) : ''),
+        tags: scrubbedItems(item.tags, MAX_TAGS, `the tags of memory ${JSON.stringify(name)}`, warnings),
+      });
+    },
+    result: () => entities,
+  };
 }
 
-function sessionsOf(items: readonly Item[], since: Since, warnings: string[]): Session[] {
+/** The sessions: the first fifty dated ones `--since` keeps. */
+function sessionsOf(since: Since, warnings: string[]): Gatherer<Session[]> {
   const sessions: Session[] = [];
-  for (const item of items) {
-    if (sessions.length >= MAX_SESSIONS) break;
-    const dated = firstTruthy(item, ['updated_at', 'started_at', 'date']);
-    const date = dated === undefined ? '' : pyStrip(pyStr(dated));
-    if (!date) continue;
-    // A date that does not parse is kept: only a known instant before the cutoff drops a session.
-    if (!since.keepInstant(date)) continue;
-    const titled = firstTruthy(item, ['title', 'summary']);
-    const action = titled === undefined ? '' : scrubNativeText(pyStr(titled));
-    sessions.push({
-      date,
-      project_focus: scrubbedItems(item.projects, MAX_PROJECTS, `the projects of the session of ${date}`, warnings),
-      key_actions: action ? [action] : [],
-    });
-  }
-  return sessions;
+  return {
+    take(item) {
+      if (sessions.length >= MAX_SESSIONS) return;
+      const dated = firstTruthy(item, ['updated_at', 'started_at', 'date']);
+      const date = dated === undefined ? '' : pyStrip(pyStr(dated));
+      if (!date) return;
+      // A date that does not parse is kept: only a known instant before the cutoff drops a session.
+      if (!since.keepInstant(date)) return;
+      const titled = firstTruthy(item, ['title', 'summary']);
+      const action = titled === undefined ? '' : scrubNativeText(pyStr(titled));
+      sessions.push({
+        date,
+        project_focus: scrubbedItems(item.projects, MAX_PROJECTS, `the projects of the session of ${date}`, warnings),
+        key_actions: action ? [action] : [],
+      });
+    },
+    result: () => sessions,
+  };
 }
 
 async function exportOpenclaw(environment: ExportEnvironment): Promise<ParticipantExport> {
@@ -229,12 +320,9 @@ async function exportOpenclaw(environment: ExportEnvironment): Promise<Participa
   const client = new InstanceClient(settings.client);
   const version = await handshake(client, settings.client.token);
   const warnings: string[] = [];
-  const sessions = sessionsOf(
-    await listed(client, '/api/sessions', 'sessions', warnings),
-    sinceRules(environment),
-    warnings,
-  );
-  const entities = entitiesOf(await listed(client, '/api/memories', 'memories', warnings), warnings);
+  const since = sinceRules(environment);
+  const sessions = await gathered(client, '/api/sessions', 'sessions', warnings, (said) => sessionsOf(since, said));
+  const entities = await gathered(client, '/api/memories', 'memories', warnings, entitiesOf);
   const manifest = assembleManifest({
     agent: { id: OPENCLAW_ID, type: 'other', instance: settings.url, role_narrative: ROLE_NARRATIVE },
     now: environment.now,
