@@ -59,23 +59,64 @@ function foldedOther(text: string): Folded {
 }
 
 /**
- * Entity names as folded, by the index's group number (an entity group is one name): an array
- * each, with the name it was folded from (a group number read back with another name is folded
- * again), so that the names a search meets — tens of thousands at 1,000 agents — are folded once.
+ * Which word counts a name or alias has, as `exactness` counts them, in three bits: one word (1),
+ * two (2), three or more (4); all three for a name whose words hold spaces (counted otherwise),
+ * none for an empty one (never exact). A query asks only names whose bits meet its own
+ * (`wanted`): the others are not read (bench/README.md, "Fewer row reads per search").
  */
-const entityNames = new WeakMap<SearchIndex, { texts: string[]; folded: Folded[] }>();
-function foldedEntity(index: SearchIndex, group: number, text: string): Folded {
+function countBit(count: number): number {
+  return count === 1 ? 1 : count === 2 ? 2 : 4;
+}
+function nameBits(name: Folded): number {
+  if (typeof name !== 'string') return 7;
+  if (name.length === 0) return 0;
+  let count = 1;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) === 32) count++;
+  return countBit(count);
+}
+/** The bits of the names a query of `termCount` distinct words and folded `phrase` may name exactly. */
+function wanted(termCount: number, phrase: string): number {
+  return countBit(termCount) | nameBits(phrase);
+}
+
+/**
+ * Entity names as folded, by the index's group number (an entity group is one name, and the index
+ * never gives a number to another name): an array each, and by number whether it is folded (8)
+ * plus its `nameBits`, so that the names a search meets — tens of thousands at 1,000 agents — are
+ * folded once, and a warm search reads neither the row nor the name of a group it cannot name.
+ */
+interface EntityNames {
+  folded: Folded[];
+  bits: Uint8Array;
+}
+const entityNames = new WeakMap<SearchIndex, EntityNames>();
+const FOLDED = 8;
+function namesOf(index: SearchIndex, groups: number): EntityNames {
   let known = entityNames.get(index);
-  if (!known) entityNames.set(index, (known = { texts: [], folded: [] }));
-  if (known.texts[group] === text) return known.folded[group]!;
-  while (known.texts.length < group) {
-    known.texts.push('');
-    known.folded.push('');
+  if (!known) entityNames.set(index, (known = { folded: [], bits: new Uint8Array(0) }));
+  if (known.bits.length < groups) {
+    const bits = new Uint8Array(Math.max(groups, known.bits.length * 2, 1024));
+    bits.set(known.bits);
+    known.bits = bits;
   }
+  return known;
+}
+function foldEntity(names: EntityNames, group: number, text: string): number {
+  while (names.folded.length < group) names.folded.push('');
   const name = folded(text);
-  known.texts[group] = text;
-  known.folded[group] = name;
-  return name;
+  names.folded[group] = name;
+  return (names.bits[group] = FOLDED | nameBits(name));
+}
+
+/** The `nameBits` of a row's aliases together, noted with the row in the index once read. */
+function aliasBits(index: SearchIndex, id: number): number {
+  const noted = index.notedAliases(id);
+  if (noted >= 0) return noted;
+  let bits = 0;
+  for (const alias of (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.aliases)
+    bits |= nameBits(foldedOther(alias));
+  index.noteAliases(id, bits);
+  return bits;
 }
 
 /**
@@ -164,11 +205,11 @@ export function groupHits(
   matched: ReadonlySet<string>,
 ): Grouping {
   const { ids, scores, words: covered } = ranked;
-  let largest = -1;
-  for (let at = 0; at < ids.length; at++) largest = Math.max(largest, index.groupAt(ids[at]!));
-  const grouping = room(ids.length, largest + 1);
+  const grouping = room(ids.length, index.groupCount);
   const { seen, slot, searches } = scratch;
   const { score, exact, head, start, tail, next } = grouping;
+  const names = namesOf(index, index.groupCount);
+  const asks = wanted(termCount, phrase);
   for (let at = 0; at < ids.length; at++) {
     const id = ids[at]!;
     const number = index.groupAt(id);
@@ -193,8 +234,10 @@ export function groupHits(
       exact[group] = 0;
       // Every row of an entity group has its name (aliases: below).
       if (number >= 0 && index.kindAt(id) === 'entity') {
-        const text = (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.name;
-        exact[group] = exactness(foldedEntity(index, number, text), phrase, termCount, matched);
+        let bits = names.bits[number]!;
+        if (bits === 0)
+          bits = foldEntity(names, number, (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.name);
+        if (bits & asks) exact[group] = exactness(names.folded[number]!, phrase, termCount, matched);
       }
     }
     const share = covered[at]! / termCount;
@@ -202,6 +245,7 @@ export function groupHits(
     if (value > score[group]!) score[group] = value;
     if (exact[group] === 2 || number < 0) continue;
     if (index.hasAliases(id)) {
+      if (!(aliasBits(index, id) & asks)) continue;
       const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
       for (const alias of row.entity.aliases)
         exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched));

@@ -140,7 +140,10 @@ export class SearchIndex {
    * by folded name), or -1 (a row of its own); read once a hit, without the row's strings.
    */
   private groupOf = new Int32Array(0);
-  /** By row id: its kind (a place in SEARCH_KINDS), plus ALIASED for an entity with aliases. */
+  /**
+   * By row id: its kind (a place in SEARCH_KINDS), plus ALIASED for an entity with aliases, plus
+   * what a search noted of its aliases (ALIAS_NOTED and the bits `noteAliases` was given).
+   */
   private kinds = new Uint8Array(0);
   private readonly entityGroups = new Map<string, number>();
   private readonly workstreamGroups = new Map<string, number>();
@@ -261,6 +264,11 @@ export class SearchIndex {
     for (const row of this.byId) if (row) yield row;
   }
 
+  /** Group numbers given so far (every group number is below it; a number is never given to another name). */
+  get groupCount(): number {
+    return this.groups;
+  }
+
   /** The group row `id` is shown in: an entity's name, a workstream's folded name; -1: its own. */
   groupAt(id: number): number {
     return id < this.groupOf.length ? this.groupOf[id]! : -1;
@@ -273,7 +281,21 @@ export class SearchIndex {
 
   /** The kind of row `id` (an indexed row), without reading the row. */
   kindAt(id: number): SearchKind {
-    return SEARCH_KINDS[this.kinds[id]! & ~ALIASED]!;
+    return SEARCH_KINDS[this.kinds[id]! & KIND_MASK]!;
+  }
+
+  /**
+   * What a search noted of row `id`'s aliases (three bits, `noteAliases`), or -1 if none has:
+   * kept with the row, so that later searches need not read its aliases (search-grouping.ts).
+   */
+  notedAliases(id: number): number {
+    const kind = this.kinds[id]!;
+    return kind & ALIAS_NOTED ? kind >> ALIAS_SHIFT : -1;
+  }
+
+  /** Keeps `bits` (0–7) for row `id`'s aliases until the row leaves the index. */
+  noteAliases(id: number, bits: number): void {
+    this.kinds[id] = (this.kinds[id]! & (KIND_MASK | ALIASED)) | ALIAS_NOTED | ((bits & 7) << ALIAS_SHIFT);
   }
 
   /** The index's own arrays by row made as long as the postings' (which every id is below). */
@@ -316,8 +338,12 @@ function same<T extends string | null>(text: T, original: string | null): T {
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
-/** Added to an entity row's kind when it has aliases. */
+/** A row's kind in the low bits of its byte; ALIASED added for an entity with aliases. */
+const KIND_MASK = 7;
 const ALIASED = 8;
+/** Set once a search noted the row's aliases, in the byte's top three bits. */
+const ALIAS_NOTED = 16;
+const ALIAS_SHIFT = 5;
 
 /** A row's indexed texts by field id (undefined: a field its kind does not have). */
 function valuesOf(row: IndexedRow): (string | undefined)[] {
