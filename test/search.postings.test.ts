@@ -11,7 +11,14 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
 import { Postings } from '../src/core/operations/search-postings.js';
-import { best, kthLargest, type TermQuery } from '../src/core/operations/search-scoring.js';
+import {
+  best,
+  countFields,
+  gather,
+  kthLargest,
+  type PostingHit,
+  type TermQuery,
+} from '../src/core/operations/search-scoring.js';
 
 const FIELDS = INDEX_WORDS.fields;
 const WEIGHTS = { fuzzy: 0.45, prefix: 0.5 };
@@ -412,6 +419,74 @@ describe('the search postings', () => {
         expect(splitWords(text)).toEqual(text.split(asMiniSearch));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  // What the page's few rows matched is found by a binary search in a long posting whose entries
+  // are ordered (a fresh build's), and by reading the posting through otherwise: both must give
+  // each row the same words and fields in the same order, and a posting whose order a reused id
+  // broke must be read through.
+  it("finds a few rows' matches by a binary search exactly as by reading the postings through", () => {
+    const row = fc.record({
+      fields: fc.uniqueArray(fc.integer({ min: 0, max: FIELDS.length - 1 }), { minLength: 1, maxLength: 3 }),
+      tf: fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 3, maxLength: 3 }),
+    });
+    const posting = fc
+      .tuple(
+        fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 0, maxLength: 400 }),
+        fc.array(row, { minLength: 400, maxLength: 400 }),
+        fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }),
+      )
+      .map(([ids, rows, swap]) => {
+        const sorted = [...ids].sort((a, b) => a - b);
+        // A reused id out of place: two rows swapped.
+        if (swap && sorted.length > 1) {
+          const [i, j] = [swap[0] % sorted.length, swap[1] % sorted.length];
+          [sorted[i], sorted[j]] = [sorted[j]!, sorted[i]!];
+        }
+        const values: number[] = [];
+        sorted.forEach((id, at) => {
+          const { fields, tf } = rows[at]!;
+          [...fields]
+            .sort((a, b) => a - b)
+            .forEach((field, k) => {
+              if (tf[k]! > 1) values.push(-tf[k]!);
+              values.push(id * 16 + field);
+            });
+        });
+        return { ids: sorted, posting: Int32Array.from(values) };
+      });
+    fc.assert(
+      fc.property(
+        fc.array(posting, { minLength: 1, maxLength: 4 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (postings, asked, picks) => {
+          // The asked rows: some the postings hold, some not.
+          const all = postings.flatMap((p) => p.ids);
+          const ids = [
+            ...new Set([...asked, ...picks.flatMap((pick) => (all.length ? [all[pick % all.length]!] : []))]),
+          ];
+          const sources = new Map(
+            postings.map((p, i) => [`q${i % 2}`, [{ term: `w${i}`, weight: 1, posting: p.posting }]] as const),
+          );
+          const run = (ordered: (posting: Int32Array) => boolean) => {
+            const hits = ids.map((id): PostingHit => ({ id, score: 0, queryTerms: [], match: {} }));
+            const mark = new Uint32Array(3001);
+            hits.forEach((hit, at) => (mark[hit.id] = at + 1));
+            gather(hits, sources, mark, FIELDS, ordered);
+            return hits;
+          };
+          for (const p of postings) {
+            const values = [...p.posting].filter((value) => value >= 0);
+            expect(countFields(p.posting, FIELDS.length).ordered).toBe(
+              values.every((v, i) => i === 0 || v > values[i - 1]!),
+            );
+          }
+          expect(run((posting) => countFields(posting, FIELDS.length).ordered)).toEqual(run(() => false));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -28,6 +28,7 @@ import {
   FIELD_MASK,
   MAX_ROWS,
   scorePosting,
+  gather,
   timesQuality,
   type Derived,
   type Posting,
@@ -69,7 +70,7 @@ export class Postings {
   /** Changes with every row added or taken out: what `cache` and `norms` were computed for. */
   private version = 0;
   /** Each word's inverse document frequency by field, as of `version` (a word's postings are read once). */
-  private readonly cache = new WeakMap<Posting, { version: number; idf: Float64Array }>();
+  private readonly cache = new WeakMap<Posting, { version: number; idf: Float64Array; ordered: boolean }>();
   /** The longest each field has been (in unique words), for `norms`. */
   private readonly longest: Uint32Array;
   /**
@@ -282,16 +283,22 @@ export class Postings {
 
   /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
   private idf(posting: Posting): Float64Array {
+    return this.known(posting).idf;
+  }
+
+  /** A word's idf (above) and whether its entries are ordered (countFields), once a change of the rows. */
+  private known(posting: Posting): { version: number; idf: Float64Array; ordered: boolean } {
     const known = this.cache.get(posting);
-    if (known && known.version === this.version) return known.idf;
-    const idf = countFields(posting, this.fieldCount);
+    if (known && known.version === this.version) return known;
+    const { counts: idf, ordered } = countFields(posting, this.fieldCount);
     const n = this.documentCount;
     for (let field = 0; field < this.fieldCount; field++) {
       const m = idf[field]!;
       idf[field] = Math.log(1 + (n - m + 0.5) / (m + 0.5));
     }
-    this.cache.set(posting, { version: this.version, idf });
-    return idf;
+    const fresh = { version: this.version, idf, ordered };
+    this.cache.set(posting, fresh);
+    return fresh;
   }
 
   /** The length norms of the current average field lengths (see `norms`). */
@@ -375,20 +382,7 @@ export class Postings {
       const at = mark[ranked.ids[place]!]!;
       if (at) hits[at - 1]!.score = ranked.scores[place]!;
     }
-    for (const [source, derived] of sources)
-      for (const { term, posting } of derived)
-        for (const value of posting) {
-          if (value < 0) continue;
-          const id = value >> FIELD_BITS;
-          const at = mark[id]!;
-          if (!at) continue;
-          const hit = hits[at - 1]!;
-          if (hit.queryTerms[hit.queryTerms.length - 1] !== source && !hit.queryTerms.includes(source))
-            hit.queryTerms.push(source);
-          const field = this.fields[value & FIELD_MASK]!;
-          const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
-          if (!fields.includes(field)) fields.push(field);
-        }
+    gather(hits, sources, mark, this.fields, (posting) => this.known(posting).ordered);
     for (const id of ids) mark[id] = 0;
     return hits;
   }

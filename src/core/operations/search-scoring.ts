@@ -187,11 +187,40 @@ export function split(
   return { above, equal };
 }
 
-/** How many of a word's entries are in each field (the rows holding it there). */
-export function countFields(posting: Posting, fields: number): Float64Array {
+/**
+ * How many of a word's entries are in each field (the rows holding it there), and whether its
+ * entries come in increasing order (rows added in the order of their ids, as a build adds them; a
+ * changed manifest's rows taking freed ids can break it), which lets `seek` find a row's entries.
+ */
+export function countFields(posting: Posting, fields: number): { counts: Float64Array; ordered: boolean } {
   const counts = new Float64Array(fields);
-  for (const value of posting) if (value >= 0) counts[value & FIELD_MASK]! += 1;
-  return counts;
+  let last = -1;
+  let ordered = true;
+  for (const value of posting) {
+    if (value < 0) continue;
+    counts[value & FIELD_MASK]! += 1;
+    if (value <= last) ordered = false;
+    last = value;
+  }
+  return { counts, ordered };
+}
+
+/**
+ * In a word's postings whose entries are ordered (`countFields`), the place of row `id`'s first
+ * entry (or of the term frequency before it), or where it would be: a binary search.
+ */
+export function seek(posting: Posting, id: number): number {
+  const target = id * (FIELD_MASK + 1);
+  let lo = 0;
+  let hi = posting.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // A term frequency stands before its entry: the entry decides.
+    const value = posting[mid]! < 0 ? posting[mid + 1]! : posting[mid]!;
+    if (value < target) lo = posting[mid]! < 0 ? mid + 2 : mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function bitCount(bits: number): number {
@@ -239,4 +268,45 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
     else break;
   }
   return values[target]!;
+}
+
+/**
+ * What the rows `hits` (marked: `mark[id]` is 1 + a hit's place) matched, written into them:
+ * which query words, and which indexed words in which fields. A few rows in a long ordered
+ * posting (`ordered`) are found by `seek`, each row's entries met in the same order as by reading
+ * the posting through, which the others are.
+ */
+export function gather(
+  hits: readonly PostingHit[],
+  sources: ReadonlyMap<string, readonly Derived[]>,
+  mark: Uint32Array,
+  fieldNames: readonly string[],
+  ordered: (posting: Posting) => boolean,
+): void {
+  const note = (hit: PostingHit, source: string, term: string, value: number) => {
+    if (hit.queryTerms[hit.queryTerms.length - 1] !== source && !hit.queryTerms.includes(source))
+      hit.queryTerms.push(source);
+    const field = fieldNames[value & FIELD_MASK]!;
+    const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
+    if (!fields.includes(field)) fields.push(field);
+  };
+  for (const [source, derived] of sources)
+    for (const { term, posting } of derived) {
+      // A binary search costs about its steps' reads twice over; reading through, one a entry.
+      if (hits.length * 2 * Math.log2(posting.length + 1) < posting.length && ordered(posting)) {
+        for (const hit of hits)
+          for (let at = seek(posting, hit.id); at < posting.length; at++) {
+            const value = posting[at]!;
+            if (value < 0) continue;
+            if (value >> FIELD_BITS !== hit.id) break;
+            note(hit, source, term, value);
+          }
+        continue;
+      }
+      for (const value of posting) {
+        if (value < 0) continue;
+        const at = mark[value >> FIELD_BITS]!;
+        if (at) note(hits[at - 1]!, source, term, value);
+      }
+    }
 }
