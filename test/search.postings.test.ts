@@ -16,6 +16,7 @@ import {
   countFields,
   gather,
   kthLargest,
+  sampledKth,
   type PostingHit,
   type TermQuery,
 } from '../src/core/operations/search-scoring.js';
@@ -390,6 +391,45 @@ describe('the search postings', () => {
           expect(ordered ? got : [...got].sort((a, b) => scores[b]! - scores[a]! || a - b)).toEqual(expected);
         },
       ),
+    );
+  });
+
+  // Many matches (thousands, as a common word has): the k-th best is found among the values a
+  // sample says should reach it, the values left in place; ties, runs of equal values, values in
+  // order and the fallbacks (too few reached, too many to hold) all give the sorted answer.
+  it('keeps the best of thousands of rows through a sampled estimate, exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2048, max: 20_000 }),
+        fc.integer({ min: 1, max: 1_100 }),
+        fc.constantFrom('random', 'few', 'ascending', 'descending', 'equal'),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (n, k, shape, seed) => {
+          let state = seed;
+          const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+          const scores = new Float64Array(n);
+          for (let id = 0; id < n; id++)
+            scores[id] =
+              shape === 'random'
+                ? next() * 100
+                : shape === 'few'
+                  ? Math.floor(next() * 5)
+                  : shape === 'ascending'
+                    ? id / 7
+                    : shape === 'descending'
+                      ? (n - id) / 7
+                      : 1;
+          const touched = Uint32Array.from({ length: n }, (_, i) => i);
+          const values = Float64Array.from(scores);
+          const kept = Math.min(k, n);
+          const sorted = [...scores].sort((a, b) => b - a);
+          const estimate = sampledKth(Float64Array.from(scores), n, kept);
+          if (!Number.isNaN(estimate)) expect(estimate).toBe(sorted[kept - 1]);
+          const expected = [...touched].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, kept);
+          expect(best(touched, n, scores, values, kept, true)).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 
