@@ -108,13 +108,17 @@ function foldEntity(names: EntityNames, group: number, text: string): number {
   return (names.bits[group] = FOLDED | nameBits(name));
 }
 
-/** The `nameBits` of a row's aliases together, noted with the row in the index once read. */
-function aliasBits(index: SearchIndex, id: number): number {
+/**
+ * The `nameBits` of an entity row's aliases together, or of a workstream row's name, noted with
+ * the row in the index once read.
+ */
+function otherBits(index: SearchIndex, id: number): number {
   const noted = index.notedAliases(id);
   if (noted >= 0) return noted;
+  const row = index.rowAt(id)!;
   let bits = 0;
-  for (const alias of (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.aliases)
-    bits |= nameBits(foldedOther(alias));
+  if (row.kind === 'workstream') bits = nameBits(foldedOther(row.name));
+  else if (row.kind === 'entity') for (const alias of row.entity.aliases) bits |= nameBits(foldedOther(alias));
   index.noteAliases(id, bits);
   return bits;
 }
@@ -245,11 +249,11 @@ export function groupHits(
     if (value > score[group]!) score[group] = value;
     if (exact[group] === 2 || number < 0) continue;
     if (index.hasAliases(id)) {
-      if (!(aliasBits(index, id) & asks)) continue;
+      if (!(otherBits(index, id) & asks)) continue;
       const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
       for (const alias of row.entity.aliases)
         exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched));
-    } else if (index.kindAt(id) === 'workstream') {
+    } else if (index.kindAt(id) === 'workstream' && otherBits(index, id) & asks) {
       // A workstream's rows share a folded name, not always its words: each is asked (they are few).
       const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
       exact[group] = Math.max(exact[group]!, exactness(foldedOther(row.name), phrase, termCount, matched));

@@ -142,7 +142,8 @@ export class SearchIndex {
   private groupOf = new Int32Array(0);
   /**
    * By row id: its kind (a place in SEARCH_KINDS), plus ALIASED for an entity with aliases, plus
-   * what a search noted of its aliases (ALIAS_NOTED and the bits `noteAliases` was given).
+   * what a search noted of its aliases or workstream name (ALIAS_NOTED and the bits `noteAliases`
+   * was given).
    */
   private kinds = new Uint8Array(0);
   private readonly entityGroups = new Map<string, number>();
@@ -285,7 +286,8 @@ export class SearchIndex {
   }
 
   /**
-   * What a search noted of row `id`'s aliases (three bits, `noteAliases`), or -1 if none has:
+   * What a search noted of row `id`'s aliases or workstream name (three bits, `noteAliases`), or
+   * -1 if none has:
    * kept with the row, so that later searches need not read its aliases (search-grouping.ts).
    */
   notedAliases(id: number): number {
@@ -293,7 +295,7 @@ export class SearchIndex {
     return kind & ALIAS_NOTED ? kind >> ALIAS_SHIFT : -1;
   }
 
-  /** Keeps `bits` (0–7) for row `id`'s aliases until the row leaves the index. */
+  /** Keeps `bits` (0–7) for row `id`'s aliases or name until the row leaves the index. */
   noteAliases(id: number, bits: number): void {
     this.kinds[id] = (this.kinds[id]! & (KIND_MASK | ALIASED)) | ALIAS_NOTED | ((bits & 7) << ALIAS_SHIFT);
   }
