@@ -161,11 +161,14 @@ export function best(
   if (kept === 0) return [];
   const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
   if (count <= kept) return order(Array.from(touched.subarray(0, count)));
-  const threshold = sampledKth(values, count, kept);
-  // `values` left in place (the place of each row's score): read beside `touched`, in order.
-  const { above, equal } = Number.isNaN(threshold)
-    ? split(touched, count, scores, kthLargest(values, count, kept))
-    : splitByPlace(touched, count, values, threshold);
+  let threshold = sampledKth(values, count, kept);
+  if (Number.isNaN(threshold)) {
+    threshold = kthLargest(values, count, kept);
+    // The selection reordered the values: each row's put back in its place.
+    for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
+  }
+  // Each row's score by its place, read beside `touched`, in order.
+  const { above, equal } = split(touched, count, values, threshold);
   // The lowest ids first: a typed array's own sort (numbers, no comparator).
   const lowest = Uint32Array.from(equal).sort();
   for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
@@ -183,7 +186,7 @@ const sample = new Float64Array(SAMPLE);
  * way (then kthLargest, which reorders them): a sample's order gives a value that a little more
  * than `k` values should reach; when at least `k` do (so the `k` largest are among them) and they
  * fit in `candidates`, the `k`-th largest of those is the answer, exactly. One pass over the
- * values in order instead of a selection over all of them (bench/README.md, "Fewer row reads").
+ * values in order instead of a selection over all of them (bench/README.md, "Fewer row reads per search").
  */
 export function sampledKth(values: Float64Array, n: number, k: number): number {
   if (n < 4 * SAMPLE || k * 8 > candidates.length) return NaN;
@@ -203,8 +206,8 @@ export function sampledKth(values: Float64Array, n: number, k: number): number {
   return m >= k ? kthLargest(candidates, m, k) : NaN;
 }
 
-/** As `split`, the scores read by place (`values`, in the order of `touched`). */
-export function splitByPlace(
+/** The matched rows whose score (by place in `values`, as `touched`) is above `threshold`, and those equal to it. */
+export function split(
   touched: Uint32Array,
   count: number,
   values: Float64Array,
@@ -216,24 +219,6 @@ export function splitByPlace(
     const score = values[i]!;
     if (score > threshold) above.push(touched[i]!);
     else if (score === threshold) equal.push(touched[i]!);
-  }
-  return { above, equal };
-}
-
-/** The matched rows whose score is above `threshold`, and those whose score equals it. */
-export function split(
-  touched: Uint32Array,
-  count: number,
-  scores: Float64Array,
-  threshold: number,
-): { above: number[]; equal: number[] } {
-  const above: number[] = [];
-  const equal: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = touched[i]!;
-    const score = scores[id]!;
-    if (score > threshold) above.push(id);
-    else if (score === threshold) equal.push(id);
   }
   return { above, equal };
 }
