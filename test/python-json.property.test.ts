@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import {
   NestedTooDeep,
   parsePythonJson,
+  parseJsonShape,
   parsePythonJsonByReader,
   pythonJsonBatches,
   PyFloat,
@@ -24,6 +25,18 @@ function shape(value: unknown): unknown {
     if (Object.getPrototypeOf(value) !== Object.prototype) return { prototype: 'changed' };
     return Object.keys(value).map((key) => [key, shape((value as Record<string, unknown>)[key])]);
   }
+  return value;
+}
+
+/** A value with its numbers as JSON.parse gives them (PyFloat and bigint as numbers, -0 as 0), as a comparable tree. */
+function loose(value: unknown): unknown {
+  const number = (n: number) => (Object.is(n, -0) ? 0 : n);
+  if (value instanceof PyFloat) return number(value.value);
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number') return number(value);
+  if (Array.isArray(value)) return value.map(loose);
+  if (value !== null && typeof value === 'object')
+    return Object.keys(value).map((key) => [key, loose((value as Record<string, unknown>)[key])]);
   return value;
 }
 
@@ -112,6 +125,24 @@ describe('JSON as Python reads it', () => {
     );
   });
 
+  it('read for its shape alone, refuses what it refuses as not JSON and gives its values with plain numbers', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(texts, (text) => {
+        const exact = answer(parsePythonJson, text) as { value?: unknown; refused?: string };
+        const plain = answer(parseJsonShape, text) as { value?: unknown; refused?: string };
+        // Too deep is the caller's to check (openclaw reads whole a list nested more than 32 levels).
+        if (exact.refused === 'too deep') return;
+        expect(plain.refused).toBe(exact.refused);
+        if (exact.refused !== undefined) return;
+        read++;
+        expect(loose(parseJsonShape(text))).toEqual(loose(parsePythonJson(text)));
+      }),
+      { numRuns: 4000, seed: 60 },
+    );
+    expect(read).toBeGreaterThan(1000);
+  });
+
   it('reads deep text as JSON.parse does, and refuses it as the reader does once a float is in it', () => {
     // Before: JSON.parse read a text without Python's numbers (the openclaw exporter skips a field
     // nested too deep), the reader one with them (refusing nesting past its limit). Still so.
@@ -161,19 +192,29 @@ describe('JSON as Python reads it', () => {
     );
     let batched = 0;
     fc.assert(
-      fc.property(damaged, fc.integer({ min: 1, max: 40 }), ({ keyed, text }, size) => {
-        const batches = pythonJsonBatches(text, keyed ? 'sessions' : undefined, size);
+      fc.property(damaged, fc.integer({ min: 1, max: 40 }), fc.nat(6), ({ keyed, text }, size, exactBatches) => {
+        // The first `exactBatches` batches read exactly, the rest for their shape (a reader that
+        // took all it keeps): the same elements, the later ones with plain numbers.
+        let asked = 0;
+        const exact = () => asked++ < exactBatches;
+        const batches = pythonJsonBatches(text, keyed ? 'sessions' : undefined, { batchChars: size, exact });
         if (batches === null) return;
         let read: unknown[] = [];
+        let exactly = 0;
         try {
-          for (const batch of batches) read = [...read, ...batch];
+          for (const batch of batches) {
+            read = [...read, ...batch];
+            if (asked <= exactBatches) exactly = read.length;
+          }
         } catch (error) {
           expect(error).toBeInstanceOf(SyntaxError);
           return;
         }
         batched++;
         const whole = parsePythonJson(text) as Record<string, unknown>;
-        expect(shape(read)).toEqual(shape(keyed ? whole.sessions : whole));
+        const list = (keyed ? whole.sessions : whole) as unknown[];
+        expect(shape(read.slice(0, exactly))).toEqual(shape(list.slice(0, exactly)));
+        expect(loose(read)).toEqual(loose(list));
       }),
       { numRuns: 4000, seed: 55 },
     );

@@ -143,6 +143,8 @@ async function handshake(client: InstanceClient, token: string | undefined): Pro
  */
 interface Gatherer<T> {
   take(item: Item): void;
+  /** Whether it takes no more items (the rest need only be JSON and not nested too deep). */
+  full(): boolean;
   result(): T;
 }
 
@@ -192,10 +194,11 @@ function batchByBatch<T>(
   start: (warnings: string[]) => Gatherer<T>,
   warnings: string[],
 ): { result: T } | undefined {
-  const batches = pythonJsonBatches(text) ?? pythonJsonBatches(text, key);
-  if (batches === null) return undefined;
   const own: string[] = [];
   const gatherer = start(own);
+  const exact = () => !gatherer.full();
+  const batches = pythonJsonBatches(text, undefined, { exact }) ?? pythonJsonBatches(text, key, { exact });
+  if (batches === null) return undefined;
   try {
     for (const batch of batches)
       for (const value of batch) {
@@ -288,6 +291,7 @@ function entitiesOf(warnings: string[]): Gatherer<Entity[]> {
         tags: scrubbedItems(item.tags, MAX_TAGS, `the tags of memory ${JSON.stringify(name)}`, warnings),
       });
     },
+    full: () => seen >= MAX_MEMORIES,
     result: () => entities,
   };
 }
@@ -311,6 +315,7 @@ function sessionsOf(since: Since, warnings: string[]): Gatherer<Session[]> {
         key_actions: action ? [action] : [],
       });
     },
+    full: () => sessions.length >= MAX_SESSIONS,
     result: () => sessions,
   };
 }
