@@ -853,10 +853,10 @@ describe('openclaw export: the token over plain http', () => {
   it('to a host other than this machine: refused before any request unless --insecure (or its variable)', async () => {
     // No request may leave this process: any attempt is recorded and fails here.
     const attempts: string[] = [];
-    const spy = vi.spyOn(http, 'request').mockImplementation(((url: URL) => {
+    const spy = vi.spyOn(http, 'request').mockImplementation((url: string | URL | http.RequestOptions) => {
       attempts.push(String(url));
       throw new Error('no network in tests');
-    }) as unknown as typeof http.request);
+    });
     try {
       await expect(openclawParticipant.export(environment({}))).rejects.toMatchObject({
         code: 'usage',

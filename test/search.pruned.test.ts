@@ -284,8 +284,8 @@ describe('search_memory with less work per search', () => {
         async (agents, searches) => {
           const library = tempDir('bourdon-pruned-');
           try {
-            const docs = agents as { entities: { name: string; aliases: string[] }[] }[];
-            write(library, docs as unknown as AgentDoc[]);
+            const docs = agents;
+            write(library, docs);
             const store = new LibraryStore(library, { warn: () => {} });
             const ctx = createContext(store, { now: () => NOW, warn: () => {}, env: {} });
             const names = docs.flatMap((doc) => doc.entities.flatMap((e) => [e.name, ...e.aliases]));
