@@ -67,12 +67,16 @@ function foldedOther(text: string): Folded {
 function countBit(count: number): number {
   return count === 1 ? 1 : count === 2 ? 2 : 4;
 }
+/** How many words a folded phrase holds (its spaces and one; it is never empty here). */
+function wordCount(phrase: string): number {
+  let count = 1;
+  for (let i = 0; i < phrase.length; i++) if (phrase.charCodeAt(i) === 32) count++;
+  return count;
+}
 function nameBits(name: Folded): number {
   if (typeof name !== 'string') return 7;
   if (name.length === 0) return 0;
-  let count = 1;
-  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) === 32) count++;
-  return countBit(count);
+  return countBit(wordCount(name));
 }
 /** The bits of the names a query of `termCount` distinct words and folded `phrase` may name exactly. */
 function wanted(termCount: number, phrase: string): number {
@@ -140,9 +144,7 @@ function exactness(name: Folded, phrase: string, termCount: number, matched: Rea
         : 0;
   if (name === phrase) return 2;
   if (name.length === 0) return termCount === 0 ? 1 : 0;
-  let count = 1;
-  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) === 32) count++;
-  if (count !== termCount) return 0;
+  if (wordCount(name) !== termCount) return 0;
   let start = 0;
   for (let i = 0; i <= name.length; i++) {
     if (i < name.length && name.charCodeAt(i) !== 32) continue;
@@ -223,16 +225,15 @@ export function groupHits(
       group = slot[number]!;
       next[tail[group]!] = at;
       tail[group] = at;
-      const best = head[group]!;
-      if (scores[at]! > scores[best]! || (scores[at] === scores[best] && id < ids[best]!)) head[group] = at;
+      if (before(ranked, at, head[group]!)) head[group] = at;
     } else {
       group = grouping.count++;
       if (number >= 0) {
         seen[number] = searches;
         slot[number] = group;
       }
-      // At least 0, as before 2026-12-06 12:59: a row can score below 0 once rows were taken out
-      // (test/search.pruned's rewritten manifests), and must not sink its group below the page.
+      // No part of a row's score is negative (BM25 over exact field means, weights and boosts):
+      // a group starts at 0 and its best row raises it.
       score[group] = 0;
       head[group] = start[group] = tail[group] = at;
       exact[group] = 0;
