@@ -34,6 +34,20 @@ export function findEntityMatches(agents: readonly AgentRecord[], name: string, 
   return matches.list();
 }
 
+/** The agents that hold a name, and the types and tags they give it, each once in the order met. */
+class Holders {
+  readonly agents: string[] = [];
+  readonly types: string[] = [];
+  readonly tags: string[] = [];
+  private readonly seen = { agents: new Set<string>(), types: new Set<string>(), tags: new Set<string>() };
+
+  add(agentId: string, entity: Entity): void {
+    pushUnique(this.agents, this.seen.agents, agentId);
+    if (entity.type) pushUnique(this.types, this.seen.types, entity.type);
+    for (const tag of entity.tags) pushUnique(this.tags, this.seen.tags, tag);
+  }
+}
+
 /**
  * findEntityMatches' group for `name` alone — the agents that hold an entity of exactly that
  * name at `level`, its types and tags, in the same order — without building the groups of the
@@ -46,15 +60,10 @@ export function entityNamed(
 ): { agents: string[]; types: string[]; tags: string[] } | undefined {
   const key = foldKey(name);
   if (!key) return undefined;
-  const found = { agents: [] as string[], types: [] as string[], tags: [] as string[] };
-  const seen = { agents: new Set<string>(), types: new Set<string>(), tags: new Set<string>() };
+  const found = new Holders();
   for (const agent of entityHolders(agents, key)) {
-    for (const entity of agentIndex(agent).answering(key)) {
-      if (entity.name !== name || !canSee(level, entity.visibility)) continue;
-      pushUnique(found.agents, seen.agents, agent.id);
-      if (entity.type) pushUnique(found.types, seen.types, entity.type);
-      for (const tag of entity.tags) pushUnique(found.tags, seen.tags, tag);
-    }
+    for (const entity of agentIndex(agent).answering(key))
+      if (entity.name === name && canSee(level, entity.visibility)) found.add(agent.id, entity);
   }
   return found.agents.length ? found : undefined;
 }
@@ -65,10 +74,7 @@ export function entityNamed(
  * that has one, as the engine answers).
  */
 export class EntityMatchGroups {
-  private readonly groups = new Map<
-    string,
-    { match: EntityMatch; agents: Set<string>; types: Set<string>; tags: Set<string> }
-  >();
+  private readonly groups = new Map<string, { match: EntityMatch; holders: Holders }>();
 
   get size(): number {
     return this.groups.size;
@@ -81,16 +87,21 @@ export class EntityMatchGroups {
   add(agentId: string, entity: Entity): void {
     let group = this.groups.get(entity.name);
     if (!group) {
-      const match: EntityMatch = { name: entity.name, agents: [], types: [], summaries: {}, tags: [] };
-      group = { match, agents: new Set(), types: new Set(), tags: new Set() };
+      const holders = new Holders();
+      // The match lists the holders' own lists (filled as rows come).
+      const match: EntityMatch = {
+        name: entity.name,
+        agents: holders.agents,
+        types: holders.types,
+        summaries: {},
+        tags: holders.tags,
+      };
+      group = { match, holders };
       this.groups.set(entity.name, group);
     }
-    const { match } = group;
-    pushUnique(match.agents, group.agents, agentId);
-    if (entity.type) pushUnique(match.types, group.types, entity.type);
+    group.holders.add(agentId, entity);
     // Two rows of one name in one agent: the later row's summary, as the engine's find_entity overwrites.
-    if (entity.summary) match.summaries[agentId] = entity.summary;
-    for (const tag of entity.tags) pushUnique(match.tags, group.tags, tag);
+    if (entity.summary) group.match.summaries[agentId] = entity.summary;
   }
 
   list(): EntityMatch[] {
