@@ -5,6 +5,7 @@
  * after another reuses, so that grouping the best 1,000 rows allocates nothing per row or group
  * (bench/README.md, "Fewer allocations per search").
  */
+import { remembered } from '../lazy.js';
 import type { Ranked } from './search-scoring.js';
 import { words, type IndexedRow, type SearchIndex } from './search-index.js';
 
@@ -46,17 +47,8 @@ function folded(text: string): Folded {
 }
 
 /** Aliases and workstream names as folded, kept for the ones searches meet (few: they are asked row by row). */
-const others = new Map<string, Folded>();
 const OTHER_CACHE = 10_000;
-function foldedOther(text: string): Folded {
-  let name = others.get(text);
-  if (name === undefined) {
-    name = folded(text);
-    if (others.size >= OTHER_CACHE) others.clear();
-    others.set(text, name);
-  }
-  return name;
-}
+const foldedOther = remembered(folded, OTHER_CACHE);
 
 /**
  * Which word counts a name or alias has, as `exactness` counts them, in three bits: one word (1),

@@ -10,6 +10,7 @@
  * When the snapshot changes, the manifests removed and added are taken out of the index and put
  * in (one changed manifest re-indexes that manifest alone); the rest stays.
  */
+import { remembered } from '../lazy.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import type { AgentRecord } from '../store/library.js';
 import type { Entity, Note, Session } from '../store/manifest.js';
@@ -63,18 +64,8 @@ const ASCII = /^[\u0000-\u007f]*$/;
  * fold() of an indexed word, or null for an empty one, remembered: a library repeats its words,
  * and a lookup costs less than folding again (the memory is dropped past FOLD_CACHE words).
  */
-const folds = new Map<string, string | null>();
 const FOLD_CACHE = 100_000;
-function foldCached(term: string): string | null {
-  let folded = folds.get(term);
-  if (folded === undefined) {
-    const text = fold(term);
-    folded = text.length > 0 ? text : null;
-    if (folds.size >= FOLD_CACHE) folds.clear();
-    folds.set(term, folded);
-  }
-  return folded;
-}
+const foldCached = remembered((term: string): string | null => fold(term) || null, FOLD_CACHE);
 
 /** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;

@@ -3,6 +3,7 @@
  * text (trust/redaction.ts), with each matching word marked `**like this**`. The CLI turns the
  * marks into highlighting and the page into <mark>; a model reads them as emphasis.
  */
+import { remembered } from '../lazy.js';
 import { redactText } from '../trust/redaction.js';
 import { fold } from './search-index.js';
 
@@ -19,24 +20,17 @@ const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
  * (5,000 parts of up to 4,000 characters would otherwise be 20 MB); a part redaction leaves as it
  * was is held once (the parsed manifest's own string), not as a second copy.
  */
-const redacted = new Map<string, string>();
 const REDACTED_CACHE = 5_000;
 const REDACTED_CHARS = 500_000;
-let redactedChars = 0;
-function redactedPart(part: string): string {
-  let text = redacted.get(part);
-  if (text === undefined) {
-    text = redactText(part, 4_000);
-    if (text === part) text = part;
-    else redactedChars += text.length;
-    if (redacted.size >= REDACTED_CACHE || redactedChars > REDACTED_CHARS) {
-      redacted.clear();
-      redactedChars = text === part ? 0 : text.length;
-    }
-    redacted.set(part, text);
-  }
-  return text;
-}
+const redactedPart = remembered(
+  (part: string) => {
+    const text = redactText(part, 4_000);
+    return text === part ? part : text;
+  },
+  REDACTED_CACHE,
+  // A part left as it was weighs nothing: it is the manifest's own string.
+  { weigh: (text, part) => (text === part ? 0 : text.length), max: REDACTED_CHARS },
+);
 
 /** Whether `text` holds one of the matched words. */
 export function holds(text: string, matched: ReadonlySet<string>): boolean {
