@@ -15,8 +15,8 @@ import {
   best,
   countFields,
   gather,
+  estimate,
   kthLargest,
-  sampledKth,
   type PostingHit,
   type TermQuery,
 } from '../src/core/operations/search-scoring.js';
@@ -376,27 +376,31 @@ describe('the search postings', () => {
   it('keeps the best rows, the lower ids among equal scores at the cut, ordered or not', () => {
     fc.assert(
       fc.property(
-        // Rows met in any order (the order postings meet them), scores from a few values (ties).
+        // Rows met in any order (the order postings meet them), sums and qualities from a few values (ties).
         fc.uniqueArray(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 120 }),
         fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 301, maxLength: 301 }),
-        fc.integer({ min: 1, max: 130 }),
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 301, maxLength: 301 }),
+        fc.integer({ min: 0, max: 130 }),
         fc.boolean(),
-        (ids, levels, k, ordered) => {
-          const scores = Float64Array.from(levels, (level) => level / 3);
-          const touched = Uint32Array.from(ids);
-          const values = Float64Array.from(ids, (id) => scores[id]!);
+        (ids, levels, qualities, k, ordered) => {
+          const sums = Float64Array.from(levels, (level) => level / 3);
+          const quality = Uint16Array.from(qualities);
+          const final = (id: number) => sums[id]! * quality[id]!;
+          const scores = Float64Array.from(sums);
           const kept = Math.min(k, ids.length);
-          const expected = [...ids].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, kept);
-          const got = best(touched, ids.length, scores, values, kept, ordered);
-          expect(ordered ? got : [...got].sort((a, b) => scores[b]! - scores[a]! || a - b)).toEqual(expected);
+          const expected = [...ids].sort((a, b) => final(b) - final(a) || a - b).slice(0, kept);
+          const got = best(Uint32Array.from(ids), ids.length, scores, quality, new Float64Array(301), kept, ordered);
+          expect(ordered ? got : [...got].sort((a, b) => final(b) - final(a) || a - b)).toEqual(expected);
+          // Every matched row's score is its final one (details and the page read them).
+          for (const id of ids) expect(scores[id]).toBe(final(id));
         },
       ),
     );
   });
 
-  // Many matches (thousands, as a common word has): the k-th best is found among the values a
-  // sample says should reach it, the values left in place; ties, runs of equal values, values in
-  // order and the fallbacks (too few reached, too many to hold) all give the sorted answer.
+  // Many matches (thousands, as a common word has): the k-th best is found among the rows a
+  // sample says should reach it; ties, runs of equal values, values in order and the fallbacks
+  // (too few reached, too many to hold) all give the sorted answer.
   it('keeps the best of thousands of rows through a sampled estimate, exactly', () => {
     fc.assert(
       fc.property(
@@ -404,12 +408,13 @@ describe('the search postings', () => {
         fc.integer({ min: 1, max: 1_100 }),
         fc.constantFrom('random', 'few', 'ascending', 'descending', 'equal'),
         fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-        (n, k, shape, seed) => {
+        fc.boolean(),
+        (n, k, shape, seed, shuffled) => {
           let state = seed;
           const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
-          const scores = new Float64Array(n);
+          const sums = new Float64Array(n);
           for (let id = 0; id < n; id++)
-            scores[id] =
+            sums[id] =
               shape === 'random'
                 ? next() * 100
                 : shape === 'few'
@@ -419,14 +424,25 @@ describe('the search postings', () => {
                     : shape === 'descending'
                       ? (n - id) / 7
                       : 1;
+          const quality = Uint16Array.from({ length: n }, () => 1 + Math.floor(next() * 3));
+          const final = Float64Array.from(sums, (sum, id) => sum * quality[id]!);
+          // Rows met in id order, or in an order of their own (postings of several words).
           const touched = Uint32Array.from({ length: n }, (_, i) => i);
-          const values = Float64Array.from(scores);
+          if (shuffled)
+            for (let i = n - 1; i > 0; i--) {
+              const j = Math.floor(next() * (i + 1));
+              [touched[i], touched[j]] = [touched[j]!, touched[i]!];
+            }
           const kept = Math.min(k, n);
-          const sorted = [...scores].sort((a, b) => b - a);
-          const estimate = sampledKth(Float64Array.from(scores), n, kept);
-          if (!Number.isNaN(estimate)) expect(estimate).toBe(sorted[kept - 1]);
-          const expected = [...touched].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, kept);
-          expect(best(touched, n, scores, values, kept, true)).toEqual(expected);
+          // The estimate is a score at most the kept-th best's when it is one (else the selection runs over all).
+          const guess = estimate(touched, n, Float64Array.from(sums), quality, kept);
+          if (!Number.isNaN(guess)) expect(final).toContain(guess);
+          const expected = Array.from({ length: n }, (_, id) => id)
+            .sort((a, b) => final[b]! - final[a]! || a - b)
+            .slice(0, kept);
+          const scores = Float64Array.from(sums);
+          expect(best(touched, n, scores, quality, new Float64Array(n), kept, true)).toEqual(expected);
+          expect(scores).toEqual(final);
         },
       ),
       { numRuns: 150 },

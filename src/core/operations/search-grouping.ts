@@ -120,14 +120,35 @@ function otherBits(index: SearchIndex, id: number): number {
 }
 
 /**
+ * The matched words' signatures (length, first and last letter) hashed into a small table,
+ * stamped by search: a name word whose signature none of them has is not matched, found without
+ * cutting the word out of the name (most names a query meets share none of its words).
+ */
+const SIGNATURES = 4096;
+const signatures = new Uint32Array(SIGNATURES);
+function signature(length: number, first: number, last: number): number {
+  return (length * 31 + first * 7 + last) & (SIGNATURES - 1);
+}
+function sign(matched: ReadonlySet<string>, search: number): void {
+  for (const word of matched)
+    if (word.length) signatures[signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1))] = search;
+}
+
+/**
  * How closely the query names an entity or workstream by this name or alias: 2 when it is the
  * name word for word, 1 when it has as many words and each of the name's words matched one of
  * them (a typo in an exact name), else 0. `matched`: every indexed word the query's words stand
- * for. A row holds each word of its names, so it matched such a word exactly when the query's
- * words stand for it: the row's own matches need not be gathered. A group's exactness is the
- * best of its name's (the same for all its rows) and its rows' aliases'.
+ * for (signed for `search`). A row holds each word of its names, so it matched such a word
+ * exactly when the query's words stand for it: the row's own matches need not be gathered. A
+ * group's exactness is the best of its name's (the same for all its rows) and its rows' aliases'.
  */
-function exactness(name: Folded, phrase: string, termCount: number, matched: ReadonlySet<string>): number {
+function exactness(
+  name: Folded,
+  phrase: string,
+  termCount: number,
+  matched: ReadonlySet<string>,
+  search: number,
+): number {
   if (typeof name !== 'string')
     return name.phrase === phrase
       ? 2
@@ -137,8 +158,13 @@ function exactness(name: Folded, phrase: string, termCount: number, matched: Rea
   if (name === phrase) return 2;
   if (name.length === 0) return termCount === 0 ? 1 : 0;
   if (wordCount(name) !== termCount) return 0;
-  let start = 0;
-  for (let i = 0; i <= name.length; i++) {
+  // Each word's signature first (no word cut out), then each word itself.
+  for (let start = 0, i = 0; i <= name.length; i++) {
+    if (i < name.length && name.charCodeAt(i) !== 32) continue;
+    if (signatures[signature(i - start, name.charCodeAt(start), name.charCodeAt(i - 1))] !== search) return 0;
+    start = i + 1;
+  }
+  for (let start = 0, i = 0; i <= name.length; i++) {
     if (i < name.length && name.charCodeAt(i) !== 32) continue;
     if (!matched.has(name.slice(start, i))) return 0;
     start = i + 1;
@@ -208,6 +234,7 @@ export function groupHits(
   const { score, exact, head, start, tail, next } = grouping;
   const names = namesOf(index, index.groupCount);
   const asks = wanted(termCount, phrase);
+  sign(matched, searches);
   for (let at = 0; at < ids.length; at++) {
     const id = ids[at]!;
     const number = index.groupAt(id);
@@ -234,7 +261,7 @@ export function groupHits(
         let bits = names.bits[number]!;
         if (bits === 0)
           bits = foldEntity(names, number, (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.name);
-        if (bits & asks) exact[group] = exactness(names.folded[number]!, phrase, termCount, matched);
+        if (bits & asks) exact[group] = exactness(names.folded[number]!, phrase, termCount, matched, searches);
       }
     }
     const share = covered[at]! / termCount;
@@ -245,11 +272,11 @@ export function groupHits(
       if (!(otherBits(index, id) & asks)) continue;
       const row = index.rowAt(id) as IndexedRow & { kind: 'entity' };
       for (const alias of row.entity.aliases)
-        exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched));
+        exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched, searches));
     } else if (index.kindAt(id) === 'workstream' && otherBits(index, id) & asks) {
       // A workstream's rows share a folded name, not always its words: each is asked (they are few).
       const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
-      exact[group] = Math.max(exact[group]!, exactness(foldedOther(row.name), phrase, termCount, matched));
+      exact[group] = Math.max(exact[group]!, exactness(foldedOther(row.name), phrase, termCount, matched, searches));
     }
   }
   return grouping;

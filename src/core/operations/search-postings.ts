@@ -29,7 +29,8 @@ import {
   MAX_ROWS,
   scorePosting,
   gather,
-  timesQuality,
+  impactsOf,
+  KeptImpacts,
   type Derived,
   type Posting,
   type PostingHit,
@@ -63,7 +64,7 @@ export class Postings {
   private touched = new Uint32Array(0);
   /** A function's row weights, asked once a row per search (weightTable). */
   private asked = new Float32Array(0);
-  /** By place among a query's matches: its score (the selection of the best reorders them). */
+  /** By place among a query's matches: its score, when `best` selects over all of them (it reorders them). */
   private values = new Float64Array(0);
   private capacity = 0;
   private nextId = 0;
@@ -71,6 +72,8 @@ export class Postings {
   private version = 0;
   /** Each word's inverse document frequency by field, as of `version` (a word's postings are read once). */
   private readonly cache = new WeakMap<Posting, { version: number; idf: Float64Array; ordered: boolean }>();
+  /** The searched words' BM25 by entry (impacts). */
+  private readonly kept = new KeptImpacts();
   /** The longest each field has been (in unique words), for `norms`. */
   private readonly longest: Uint32Array;
   /**
@@ -206,7 +209,8 @@ export class Postings {
     const sources = this.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
-    const ids = best(this.touched, count, this.scores, this.values, Math.min(count, limit), options.ordered ?? true);
+    const kept = Math.min(count, limit);
+    const ids = best(this.touched, count, this.scores, this.quality, this.values, kept, options.ordered ?? true);
     const ranked: Ranked = {
       ids,
       scores: new Float64Array(ids.length),
@@ -223,28 +227,21 @@ export class Postings {
   }
 
   /**
-   * Scores every row the query's words are in (BM25 summed over the words, times how many of
-   * them the row matched), listing them in `touched` and their scores by place in `values`;
-   * returns how many.
+   * Scores every row the query's words are in (BM25 summed over the words; `best` multiplies it
+   * by how many of them the row matched), listing them in `touched`; returns how many.
    */
   private scoreAll(
     sources: ReadonlyMap<string, readonly Derived[]>,
     table: ArrayLike<number>,
     word: ((term: string) => number) | undefined,
   ): number {
-    const norms = this.lengthNorms();
     const state: ScoreState = {
       scores: this.scores,
       quality: this.quality,
       stamp: this.stamp,
       mask: this.mask,
       touched: this.touched,
-      lengths: this.lengths,
-      stride: this.capacity,
-      average: this.average,
       table,
-      offsets: norms.offsets,
-      norms: norms.values,
     };
     let count = 0;
     let k = 0;
@@ -254,10 +251,9 @@ export class Postings {
       const bit = 1 << ((word ? word(source) : k - 1) & 31);
       for (const { weight, posting } of derived) {
         for (let field = 0; field < this.fieldCount; field++) fieldWeight[field] = weight * this.boosts[field]!;
-        count = scorePosting(state, posting, this.idf(posting), fieldWeight, k, bit, count);
+        count = scorePosting(state, posting, this.impacts(posting), fieldWeight, k, bit, count);
       }
     }
-    timesQuality(this.touched, count, this.scores, this.quality, this.values);
     return count;
   }
 
@@ -281,9 +277,13 @@ export class Postings {
     }
   }
 
-  /** A word's inverse document frequency in each field (MiniSearch's), computed once a change of the rows. */
-  private idf(posting: Posting): Float64Array {
-    return this.known(posting).idf;
+  /** A word's BM25 by entry (impactsOf), computed once a change of the rows (KeptImpacts). */
+  private impacts(posting: Posting): Float64Array {
+    return this.kept.get(posting, this.version, () => {
+      const { offsets, values: norms } = this.lengthNorms();
+      const { lengths, capacity: stride, average } = this;
+      return impactsOf(posting, this.known(posting).idf, { lengths, stride, average, offsets, norms });
+    });
   }
 
   /** A word's idf (above) and whether its entries are ordered (countFields), once a change of the rows. */

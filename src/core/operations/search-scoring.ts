@@ -76,11 +76,15 @@ export interface ScoreState {
   stamp: Uint16Array;
   mask: Uint32Array;
   touched: Uint32Array;
+  table: ArrayLike<number>;
+}
+
+/** What BM25 needs beside a word's postings: the rows' field lengths and the norms of a single occurrence. */
+export interface LengthState {
   /** Each field's length by row, field after field (`stride` rows a field). */
   lengths: Uint16Array | Uint32Array;
   stride: number;
   average: Float64Array;
-  table: ArrayLike<number>;
   offsets: Uint32Array;
   norms: Float64Array;
 }
@@ -91,21 +95,14 @@ export function bm25(tf: number, length: number, average: number): number {
 }
 
 /**
- * Adds one indexed word's BM25 scores into the scores array (MiniSearch's formula; `idf` and
- * `fieldWeight` by field: the word's inverse document frequency, its weight times the field's
- * boost); `k` numbers the query word, `bit` is the word of the query it stands for. A function
- * of its own, every value an argument, so that V8 compiles the loop once and keeps it.
+ * A word's BM25 by entry, at the entry's place in its postings (MiniSearch's formula without
+ * the field weight and the row's: `idf` by field times the term frequency's part): what
+ * `scorePosting` adds for the word, read in order instead of two lookups by row and field each
+ * time the word is searched (bench/README.md, "A word's scores kept").
  */
-export function scorePosting(
-  state: ScoreState,
-  posting: Posting,
-  idf: Float64Array,
-  fieldWeight: Float64Array,
-  k: number,
-  bit: number,
-  count: number,
-): number {
-  const { scores, quality, stamp, mask, touched, lengths, stride, average, table, offsets, norms } = state;
+export function impactsOf(posting: Posting, idf: Float64Array, state: LengthState): Float64Array {
+  const { lengths, stride, average, offsets, norms } = state;
+  const impacts = new Float64Array(posting.length);
   for (let read = 0; read < posting.length; read++) {
     let entry = posting[read]!;
     let tf = 1;
@@ -113,114 +110,191 @@ export function scorePosting(
       tf = -entry;
       entry = posting[++read]!;
     }
+    const field = entry & FIELD_MASK;
+    const length = lengths[field * stride + (entry >> FIELD_BITS)]!;
+    impacts[read] = idf[field]! * (tf === 1 ? norms[offsets[field]! + length]! : bm25(tf, length, average[field]!));
+  }
+  return impacts;
+}
+
+/**
+ * The most entries whose BM25 is kept: 8 MiB, against the 4 bytes an entry takes in the index
+ * (the bench's eleven searches keep about 180,000 at 50 agents, 175,000 at 1,000).
+ */
+const IMPACTS_HELD = 1 << 20;
+
+/**
+ * The searched words' BM25 by entry (impactsOf), for one version of the rows: a change of the
+ * rows forgets them, as does passing IMPACTS_HELD entries in all (all at once: no list of uses
+ * to keep for the few words a library's searches repeat).
+ */
+export class KeptImpacts {
+  private version = -1;
+  private entries = 0;
+  private readonly held = new Map<Posting, Float64Array>();
+
+  get(posting: Posting, version: number, compute: () => Float64Array): Float64Array {
+    if (this.version !== version || this.entries + posting.length > IMPACTS_HELD) {
+      this.held.clear();
+      this.version = version;
+      this.entries = 0;
+    }
+    let impacts = this.held.get(posting);
+    if (!impacts) {
+      impacts = compute();
+      this.held.set(posting, impacts);
+      this.entries += posting.length;
+    }
+    return impacts;
+  }
+}
+
+/**
+ * Adds one indexed word's BM25 scores (`impacts`, by entry: impactsOf) into the scores array,
+ * each times `fieldWeight` by field (the word's weight times the field's boost) and the row's
+ * weight; `k` numbers the query word, `bit` is the word of the query it stands for. A function
+ * of its own, every value an argument, so that V8 compiles the loop once and keeps it.
+ */
+export function scorePosting(
+  state: ScoreState,
+  posting: Posting,
+  impacts: Float64Array,
+  fieldWeight: Float64Array,
+  k: number,
+  bit: number,
+  count: number,
+): number {
+  const { scores, quality, stamp, mask, touched, table } = state;
+  for (let read = 0; read < posting.length; read++) {
+    let entry = posting[read]!;
+    // A term frequency above one stands before its entry (its impact is at the entry's place).
+    if (entry < 0) entry = posting[++read]!;
     const id = entry >> FIELD_BITS;
     const docBoost = table[id]!;
     if (!docBoost) continue;
-    const field = entry & FIELD_MASK;
-    const length = lengths[field * stride + id]!;
-    const raw = idf[field]! * (tf === 1 ? norms[offsets[field]! + length]! : bm25(tf, length, average[field]!));
     if (stamp[id] !== k) {
       if (quality[id] === 0) touched[count++] = id;
       stamp[id] = k;
       quality[id] = quality[id]! + 1;
       mask[id] = mask[id]! | bit;
     }
-    scores[id] = scores[id]! + fieldWeight[field]! * docBoost * raw;
+    scores[id] = scores[id]! + fieldWeight[entry & FIELD_MASK]! * docBoost * impacts[read]!;
   }
   return count;
 }
 
-/** Each matched row's score times how many query words it matched, also by place in `values`. */
-export function timesQuality(
-  touched: Uint32Array,
-  count: number,
-  scores: Float64Array,
-  quality: Uint16Array,
-  values: Float64Array,
-): void {
-  for (let i = 0; i < count; i++) {
-    const id = touched[i]!;
-    values[i] = scores[id] = scores[id]! * quality[id]!;
-  }
-}
-
 /**
- * The `kept` best of the `count` rows matched (`touched`, their scores in `scores` by row and,
- * by place, in `values`), best first, equal scores the lower id first (or in no order): the
- * `kept`-th best score found by a selection over the scores alone, then the rows above it and
- * the lowest ids of those equal to it, sorted when asked.
+ * The `kept` best of the `count` rows matched (`touched`), each scored its BM25 sum (`scores`)
+ * times how many query words it matched (`quality`) — written back into `scores` — best first,
+ * equal scores the lower id first (or in no order): one pass multiplies every row's score and
+ * keeps those at or above a sample's estimate of the `kept`-th best (a few times `kept`), among
+ * which the cut is found exactly; when the estimate misses, the selection runs over all of them
+ * (`values`, by place). One pass over the rows instead of three (bench/README.md, "A word's
+ * scores kept").
  */
 export function best(
   touched: Uint32Array,
   count: number,
   scores: Float64Array,
+  quality: Uint16Array,
   values: Float64Array,
   kept: number,
   ordered: boolean,
 ): number[] {
-  if (kept === 0) return [];
   const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
+  const low = count > kept && kept > 0 ? estimate(touched, count, scores, quality, kept) : NaN;
+  let above = 0;
+  if (Number.isNaN(low))
+    for (let i = 0; i < count; i++) {
+      const id = touched[i]!;
+      scores[id] = scores[id]! * quality[id]!;
+    }
+  else above = keepAbove(touched, count, scores, quality, low);
+  if (kept === 0) return [];
   if (count <= kept) return order(Array.from(touched.subarray(0, count)));
-  let threshold = sampledKth(values, count, kept);
-  if (Number.isNaN(threshold)) {
-    threshold = kthLargest(values, count, kept);
-    // The selection reordered the values: each row's put back in its place.
-    for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
+  if (above >= kept && above <= candidates.length) {
+    // The cut among the candidates (their values reordered; each one's score read by id).
+    const threshold = kthLargest(candidates, above, kept);
+    return order(cut(candidateIds, above, scores, threshold, kept));
   }
-  // Each row's score by its place, read beside `touched`, in order.
-  const { above, equal } = split(touched, count, values, threshold);
-  // The lowest ids first: a typed array's own sort (numbers, no comparator).
-  const lowest = Uint32Array.from(equal).sort();
-  for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
-  return order(above);
+  for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
+  return order(cut(touched, count, scores, kthLargest(values, count, kept), kept));
 }
 
-/** What `sampledKth` selects in: the values at or above its estimate (a few times `kept`). */
+/** The rows (and their scores) at or above the estimate, in the order met (keepAbove). */
 const candidates = new Float64Array(8192);
-/** Values sampled for the estimate. */
+const candidateIds = new Uint32Array(8192);
+/** Rows sampled for the estimate. */
 const SAMPLE = 512;
 const sample = new Float64Array(SAMPLE);
 
 /**
- * The `k`-th largest of `values[0..n)` without reordering them, or NaN when it is not found this
- * way (then kthLargest, which reorders them): a sample's order gives a value that a little more
- * than `k` values should reach; when at least `k` do (so the `k` largest are among them) and they
- * fit in `candidates`, the `k`-th largest of those is the answer, exactly. One pass over the
- * values in order instead of a selection over all of them (bench/README.md, "Fewer row reads per search").
+ * A score that a little more than `kept` of the `count` rows should reach, from a sample of them
+ * (evenly spaced among the rows as met), or NaN when too few rows are matched or too many kept
+ * for an estimate to help.
  */
-export function sampledKth(values: Float64Array, n: number, k: number): number {
-  if (n < 4 * SAMPLE || k * 8 > candidates.length) return NaN;
-  const step = n / SAMPLE;
-  for (let i = 0; i < SAMPLE; i++) sample[i] = values[Math.floor(i * step)]!;
-  // The sample's rank that k of n stands for, with room for the sample's error.
-  const expected = (k * SAMPLE) / n;
-  const rank = Math.min(SAMPLE, Math.ceil(expected + 2 * Math.sqrt(expected) + 4));
-  const low = kthLargest(sample, SAMPLE, rank);
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const value = values[i]!;
-    if (value < low) continue;
-    if (m === candidates.length) return NaN;
-    candidates[m++] = value;
-  }
-  return m >= k ? kthLargest(candidates, m, k) : NaN;
-}
-
-/** The matched rows whose score (by place in `values`, as `touched`) is above `threshold`, and those equal to it. */
-export function split(
+export function estimate(
   touched: Uint32Array,
   count: number,
-  values: Float64Array,
-  threshold: number,
-): { above: number[]; equal: number[] } {
+  scores: Float64Array,
+  quality: Uint16Array,
+  kept: number,
+): number {
+  if (count < 4 * SAMPLE || kept * 8 > candidates.length) return NaN;
+  const step = count / SAMPLE;
+  for (let i = 0; i < SAMPLE; i++) {
+    const id = touched[Math.floor(i * step)]!;
+    sample[i] = scores[id]! * quality[id]!;
+  }
+  // The sample's rank that `kept` of `count` stands for, with room for the sample's error.
+  const expected = (kept * SAMPLE) / count;
+  const rank = Math.min(SAMPLE, Math.ceil(expected + 2 * Math.sqrt(expected) + 4));
+  return kthLargest(sample, SAMPLE, rank);
+}
+
+/**
+ * Multiplies each row's score by its quality, in place, and notes the rows whose score reaches
+ * `low` in `candidates` (as many as fit); returns how many reach it.
+ */
+function keepAbove(
+  touched: Uint32Array,
+  count: number,
+  scores: Float64Array,
+  quality: Uint16Array,
+  low: number,
+): number {
+  const room = candidates.length;
+  let above = 0;
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    const score = (scores[id] = scores[id]! * quality[id]!);
+    if (score < low) continue;
+    if (above < room) {
+      candidates[above] = score;
+      candidateIds[above] = id;
+    }
+    above++;
+  }
+  return above;
+}
+
+/**
+ * The `kept` best of the rows `ids[0..n)` whose `kept`-th best score is `threshold`: those above
+ * it, then the lowest ids of those equal to it.
+ */
+function cut(ids: Uint32Array, n: number, scores: Float64Array, threshold: number, kept: number): number[] {
   const above: number[] = [];
   const equal: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const score = values[i]!;
-    if (score > threshold) above.push(touched[i]!);
-    else if (score === threshold) equal.push(touched[i]!);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    const score = scores[id]!;
+    if (score > threshold) above.push(id);
+    else if (score === threshold) equal.push(id);
   }
-  return { above, equal };
+  // The lowest ids first: a typed array's own sort (numbers, no comparator).
+  const lowest = Uint32Array.from(equal).sort();
+  for (let i = 0; above.length < kept; i++) above.push(lowest[i]!);
+  return above;
 }
 
 /**
