@@ -69,8 +69,10 @@ const foldCached = remembered((term: string): string | null => fold(term) || nul
 
 /** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
 const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
-/** The ASCII characters WORD_BREAK breaks on, taken from it. */
-const BREAKS = Uint8Array.from({ length: 128 }, (_, code) => (WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0));
+/** The ASCII characters WORD_BREAK breaks on, taken from it (1), by code. */
+export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
+  WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,
+);
 
 /**
  * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text

@@ -9,7 +9,8 @@
  * search-federation.ts.
  */
 import { createContext, tellUnknownAgent, type OperationContext } from '../context.js';
-import type { LibraryStore } from '../store/library.js';
+import type { AgentRecord, LibraryStore } from '../store/library.js';
+import { remembered } from '../lazy.js';
 import { entityNamed } from './queries.js';
 import type { Failed, OneOf } from '../payload.js';
 import { dayOf, sinceDay } from '../store/dates.js';
@@ -230,6 +231,24 @@ function resultOf(
   }
 }
 
+type Holders = ReturnType<typeof entityNamed>;
+/** Names whose holders one set of manifests keeps, at most (a page shows twenty). */
+const HOLDERS_KEPT = 2_000;
+const holdersKept = new WeakMap<readonly AgentRecord[], Map<AccessLevel, (name: string) => Holders>>();
+
+/**
+ * Who holds an entity name at `level` in `agents` (entityNamed), remembered for that set of
+ * manifests — a set never changes (a change of the library brings another), and the names a
+ * page shows come back search after search.
+ */
+function holdersIn(agents: readonly AgentRecord[], level: AccessLevel): (name: string) => Holders {
+  let byLevel = holdersKept.get(agents);
+  if (!byLevel) holdersKept.set(agents, (byLevel = new Map()));
+  let holders = byLevel.get(level);
+  if (!holders) byLevel.set(level, (holders = remembered((name) => entityNamed(agents, name, level), HOLDERS_KEPT)));
+  return holders;
+}
+
 /** The best `limit` results the local library has for `query` at `level`, and how many it has in all. */
 export function localSearch(
   ctx: OperationContext,
@@ -283,8 +302,7 @@ export function localSearch(
       .map((hit) => [hit.id, hit.match]),
   );
   // The manifests the index was just brought to (one read of the library's freshness a search).
-  const agents = index.agents;
-  const holders = (name: string) => entityNamed(agents, name, level);
+  const holders = holdersIn(index.agents, level);
   const results = page.map(({ ids, score }) => {
     const shown = { rows: ids.map((id) => index.rowAt(id)!), matches: ids.map((id) => details.get(id)!) };
     return resultOf(shown, score, today, holders);
