@@ -114,6 +114,37 @@ describe('search_memory ranking', () => {
     expect(labels(byName)).toContain('entity:Meridian export');
   });
 
+  it('puts a name first that the whole query names, even past the words it looks up', async () => {
+    // Twelve words are looked up; a thirteen-word name the query spells out is still its exact
+    // name, above a twelve-word one holding every word looked up (a name with a typo's rank).
+    const root = tempDir('bourdon-search-long-');
+    const twelve = 'one two three four five six seven eight nine ten eleven twelve';
+    const manifest = {
+      spec_version: '0.1',
+      agent: { id: 'gamma', type: 'other' },
+      known_entities: [
+        { name: twelve, type: 'list' },
+        { name: `${twelve} thirteen`, type: 'list' },
+      ],
+    };
+    fs.mkdirSync(path.join(root, 'agents'));
+    fs.writeFileSync(path.join(root, 'agents', 'gamma.l5.yaml'), stringifyYaml(manifest));
+    try {
+      const context = createContext(new LibraryStore(root, { warn: () => {} }), {
+        now: () => NOW,
+        warn: () => {},
+        env: {},
+      });
+      expect(labels(await search(`${twelve} thirteen`, {}, context))).toEqual([
+        `entity:${twelve} thirteen`,
+        `entity:${twelve}`,
+      ]);
+      expect(labels(await search(twelve, {}, context))[0]).toBe(`entity:${twelve}`);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('forgives one edit in a short word, two in a long one, and a swap as one edit', async () => {
     expect(labels(await search('meridan'))[0]).toBe('entity:Meridian');
     expect(labels(await search('mreidian'))[0]).toBe('entity:Meridian');

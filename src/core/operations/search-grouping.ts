@@ -76,6 +76,21 @@ function wanted(termCount: number, phrase: string): number {
 }
 
 /**
+ * The matched words' signatures (length, first and last letter) hashed into a small table,
+ * stamped by search: a name word whose signature none of them has is not matched, found without
+ * cutting the word out of the name (most names a query meets share none of its words).
+ */
+const SIGNATURES = 4096;
+const signatures = new Uint32Array(SIGNATURES);
+function signature(length: number, first: number, last: number): number {
+  return (length * 31 + first * 7 + last) & (SIGNATURES - 1);
+}
+function sign(matched: ReadonlySet<string>, search: number): void {
+  for (const word of matched)
+    if (word.length) signatures[signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1))] = search;
+}
+
+/**
  * Entity names as folded, by the index's group number (an entity group is one name, and the index
  * never gives a number to another name): an array each, and by number whether it is folded (8)
  * plus its `nameBits`, so that the names a search meets — tens of thousands at 1,000 agents — are
@@ -84,16 +99,22 @@ function wanted(termCount: number, phrase: string): number {
 interface EntityNames {
   folded: Folded[];
   bits: Uint8Array;
+  /** By number: its first and last words' signatures (`ends`), or 0 when it has none to tell. */
+  ends: Int32Array;
 }
 const entityNames = new WeakMap<SearchIndex, EntityNames>();
 const FOLDED = 8;
 function namesOf(index: SearchIndex, groups: number): EntityNames {
   let known = entityNames.get(index);
-  if (!known) entityNames.set(index, (known = { folded: [], bits: new Uint8Array(0) }));
+  if (!known) entityNames.set(index, (known = { folded: [], bits: new Uint8Array(0), ends: new Int32Array(0) }));
   if (known.bits.length < groups) {
-    const bits = new Uint8Array(Math.max(groups, known.bits.length * 2, 1024));
+    const size = Math.max(groups, known.bits.length * 2, 1024);
+    const bits = new Uint8Array(size);
     bits.set(known.bits);
     known.bits = bits;
+    const ends = new Int32Array(size);
+    ends.set(known.ends);
+    known.ends = ends;
   }
   return known;
 }
@@ -101,7 +122,29 @@ function foldEntity(names: EntityNames, group: number, text: string): number {
   while (names.folded.length < group) names.folded.push('');
   const name = folded(text);
   names.folded[group] = name;
+  names.ends[group] = typeof name === 'string' && name.length ? ends(name) : 0;
   return (names.bits[group] = FOLDED | nameBits(name));
+}
+
+/** A folded name's first and last words' signatures in one number (HAS_ENDS set). */
+const HAS_ENDS = 1 << 24;
+function ends(name: string): number {
+  const first = name.indexOf(' ');
+  const firstEnd = first < 0 ? name.length : first;
+  const last = name.lastIndexOf(' ') + 1;
+  const at = (start: number, end: number) => signature(end - start, name.charCodeAt(start), name.charCodeAt(end - 1));
+  return HAS_ENDS | (at(0, firstEnd) << 12) | at(last, name.length);
+}
+
+/**
+ * Whether a name whose `ends` these are may be matched word for word: its first and last words'
+ * signatures are among the matched words' (signed for `search`); read without the name.
+ */
+function mayName(nameEnds: number, search: number): boolean {
+  if (nameEnds === 0) return true;
+  return (
+    signatures[(nameEnds >> 12) & (SIGNATURES - 1)] === search && signatures[nameEnds & (SIGNATURES - 1)] === search
+  );
 }
 
 /**
@@ -117,21 +160,6 @@ function otherBits(index: SearchIndex, id: number): number {
   else if (row.kind === 'entity') for (const alias of row.entity.aliases) bits |= nameBits(foldedOther(alias));
   index.noteAliases(id, bits);
   return bits;
-}
-
-/**
- * The matched words' signatures (length, first and last letter) hashed into a small table,
- * stamped by search: a name word whose signature none of them has is not matched, found without
- * cutting the word out of the name (most names a query meets share none of its words).
- */
-const SIGNATURES = 4096;
-const signatures = new Uint32Array(SIGNATURES);
-function signature(length: number, first: number, last: number): number {
-  return (length * 31 + first * 7 + last) & (SIGNATURES - 1);
-}
-function sign(matched: ReadonlySet<string>, search: number): void {
-  for (const word of matched)
-    if (word.length) signatures[signature(word.length, word.charCodeAt(0), word.charCodeAt(word.length - 1))] = search;
 }
 
 /**
@@ -235,6 +263,10 @@ export function groupHits(
   const names = namesOf(index, index.groupCount);
   const asks = wanted(termCount, phrase);
   sign(matched, searches);
+  // Each of the phrase's words is a query word (none cut off past the words looked up): a name
+  // it names word for word has its words among the matched ones, so a name whose first or last
+  // word is not is read no further.
+  const whole = new Set(phrase.split(' ')).size === termCount;
   for (let at = 0; at < ids.length; at++) {
     const id = ids[at]!;
     const number = index.groupAt(id);
@@ -261,7 +293,8 @@ export function groupHits(
         let bits = names.bits[number]!;
         if (bits === 0)
           bits = foldEntity(names, number, (index.rowAt(id) as IndexedRow & { kind: 'entity' }).entity.name);
-        if (bits & asks) exact[group] = exactness(names.folded[number]!, phrase, termCount, matched, searches);
+        if (bits & asks && (!whole || mayName(names.ends[number]!, searches)))
+          exact[group] = exactness(names.folded[number]!, phrase, termCount, matched, searches);
       }
     }
     const share = covered[at]! / termCount;
