@@ -33,30 +33,44 @@ const redactedPart = remembered(
 );
 
 /**
- * Each word of `text` (a run WORD matches), folded, with where it lies, passed to `visit` until
- * it answers true. ASCII text is scanned by the index's table of breaks and folded by lower-
- * casing it once (a Unicode class costs several times more); other text goes through WORD.
+ * Where `text`'s words (runs WORD matches) that fold to a matched word lie, in order (the first
+ * only when `one`). ASCII text is scanned by the index's table of breaks, a word cut out and
+ * folded only when its length and first letter are a matched word's (a Unicode class, and a
+ * string per word, cost several times more); other text goes through WORD.
  */
-function eachWord(text: string, visit: (word: string, start: number, end: number) => boolean): void {
+function matchedSpans(text: string, matched: ReadonlySet<string>, one: boolean): [number, number][] {
+  const spans: [number, number][] = [];
   for (let i = 0; i < text.length; i++)
     if (text.charCodeAt(i) > 127) {
-      for (const word of text.matchAll(WORD)) if (visit(fold(word[0]), word.index, word.index + word[0].length)) return;
-      return;
+      for (const word of text.matchAll(WORD))
+        if (matched.has(fold(word[0])) && spans.push([word.index, word.index + word[0].length]) && one) break;
+      return spans;
     }
-  const lower = text.toLowerCase();
+  // The matched words' lengths (below 32) and first letters (folded), as bits.
+  let lengths = 0;
+  const firsts = new Uint32Array(4);
+  for (const word of matched) {
+    lengths |= word.length < 32 ? 1 << word.length : 0;
+    const first = word.charCodeAt(0) & 127;
+    firsts[first >> 5]! |= 1 << (first & 31);
+  }
   for (let i = 0; i < text.length;) {
     while (i < text.length && BREAKS[text.charCodeAt(i)]) i++;
     const start = i;
     while (i < text.length && !BREAKS[text.charCodeAt(i)]) i++;
-    if (i > start && visit(lower.slice(start, i), start, i)) return;
+    const length = i - start;
+    if (length === 0 || (length < 32 && !(lengths & (1 << length)))) continue;
+    let first = text.charCodeAt(start);
+    if (first >= 65 && first <= 90) first += 32;
+    if (!(firsts[first >> 5]! & (1 << (first & 31)))) continue;
+    if (matched.has(text.slice(start, i).toLowerCase()) && spans.push([start, i]) && one) break;
   }
+  return spans;
 }
 
 /** Whether `text` holds one of the matched words. */
 export function holds(text: string, matched: ReadonlySet<string>): boolean {
-  let found = false;
-  eachWord(text, (word) => (found = matched.has(word)));
-  return found;
+  return matchedSpans(text, matched, true).length > 0;
 }
 
 /**
@@ -71,11 +85,7 @@ export function snippet(
 ): string {
   const parts = typeof source === 'string' ? [source] : source;
   const text = parts.map(redactedPart).filter(Boolean).join(' · ');
-  const spans: [number, number][] = [];
-  eachWord(text, (word, from, to) => {
-    if (matched.has(word)) spans.push([from, to]);
-    return false;
-  });
+  const spans = matchedSpans(text, matched, false);
   let start = 0;
   const first = spans[0];
   if (first !== undefined && text.length > width && first[0] > LEAD) {
