@@ -5,11 +5,14 @@
 // and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
-// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--level team] [--sizes 50] [--settle 2000] [--json]
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--rounds 5] [--level team] [--sizes 50] [--settle 2000] [--json]
 // BOURDON_BENCH_BIN=/other/checkout/bin/run.js: serve another build (before and after, interleaved).
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
 // --settle 2000: the pause after the first search before the warm passes (below).
+// --rounds 5: the warm passes alternate, find_entity's RUNS calls then search_memory's, this many
+// times, and each median is taken over all of its calls: a machine whose speed drifts between
+// one block of calls and the next (a shared host) shifts both tools, not one.
 // A server builds its search index in the background as it starts, so the find-only server holds
 // one too: the RSS is also given against a find-only server started with BOURDON_SEARCH_WARM=0.
 import fs from 'node:fs';
@@ -26,6 +29,7 @@ const at = LEVEL ? { access_level: LEVEL } : {};
 const DATA = path.join(ROOT, '.bench-data');
 // --settle: milliseconds between the first search and the warm passes (0: none, as before 2026-12-06 14:00).
 const SETTLE_MS = Number(flag('--settle', '2000'));
+const ROUNDS = Number(flag('--rounds', '5'));
 const round = (ms) => Math.round(ms * 100) / 100;
 // BOURDON_BENCH_BIN names another build's bin/run.js to serve (a checkout before a change), as bench/engine.js.
 const BIN = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
@@ -58,8 +62,8 @@ async function findOnlyRssMb(library, names, scratch, env) {
   try {
     await timed(server, 'find_entity', { name: names[0], ...at });
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
-    await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    for (let round = 0; round < 2 * ROUNDS; round++)
+      await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
     return rssMb(server.pid);
   } finally {
     await server.client.close();
@@ -74,8 +78,8 @@ async function measure(label, sizes) {
     const memory = await memoryFileFor(library, scratch);
     const queries = queriesFor(memory.names);
     // A server that only answers find_entity: the RSS baseline. It is read at the same moment of
-    // the same sequence as the searched server below (a first call, the settle, two passes of
-    // RUNS calls), every call a find_entity: so both have ended what a server does as it starts
+    // the same sequence as the searched server below (a first call, the settle, 2 × ROUNDS passes
+    // of RUNS calls), every call a find_entity: so both have ended what a server does as it starts
     // (the index's build and the start-up searches). Read after one pass right away, as before
     // 2026-12-06 15:40, the find-only server had not finished building its index at 1,000 agents,
     // and the ratio set a server with an index against one with part of it.
@@ -89,8 +93,17 @@ async function measure(label, sizes) {
     // a few searches that get V8 to compile the search: src/core/operations/search-warm.ts) has
     // ended by then, so neither find_entity's pass nor search_memory's shares a core with it.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const finds = await pass(server, 'find_entity', (name) => ({ name, ...at }), memory.names, RUNS);
-    const searches = await pass(server, 'search_memory', (query) => ({ query, ...at }), queries, RUNS);
+    const finds = { samples: [], cpu: 0 };
+    const searches = { samples: [], cpu: 0 };
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [into, tool, argsFor, list] of [
+        [finds, 'find_entity', (name) => ({ name, ...at }), memory.names],
+        [searches, 'search_memory', (query) => ({ query, ...at }), queries],
+      ]) {
+        const done = await pass(server, tool, argsFor, list, RUNS);
+        into.samples.push(...done.samples);
+        into.cpu += done.cpu;
+      }
     const searchRss = rssMb(server.pid);
     // One manifest changed on disk: is its new entity found by the very next call?
     const file = path.join(library, 'agents', fs.readdirSync(path.join(library, 'agents')).sort()[0]);
@@ -119,8 +132,9 @@ async function measure(label, sizes) {
       find_entity_median_ms: round(findMs),
       search_over_find: round(searchMs / findMs),
       // The server's CPU time (user + system, /proc, 10 ms ticks) per call: less touched by a loaded machine.
-      search_memory_cpu_ms: round(searches.cpu / RUNS),
-      find_entity_cpu_ms: round(finds.cpu / RUNS),
+      search_memory_cpu_ms: round(searches.cpu / searches.samples.length),
+      find_entity_cpu_ms: round(finds.cpu / finds.samples.length),
+      calls_each: finds.samples.length,
       search_nodes_median_ms: round(median(nodes.samples)),
       rss_mb_after_search: Math.round(searchRss),
       rss_mb_find_only: Math.round(findOnlyRss),
