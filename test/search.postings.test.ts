@@ -16,6 +16,7 @@ import {
   countFields,
   gather,
   estimate,
+  KeptImpacts,
   kthLargest,
   type PostingHit,
   type TermQuery,
@@ -447,6 +448,30 @@ describe('the search postings', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("keeps a searched word's scores by entry until the rows change, and within a bound", () => {
+    const kept = new KeptImpacts();
+    let computed = 0;
+    const get = (posting: Int32Array, version: number) =>
+      kept.get(posting, version, () => {
+        computed += 1;
+        return new Float64Array(posting.length);
+      });
+    const word = new Int32Array(10);
+    const first = get(word, 1);
+    expect(get(word, 1)).toBe(first);
+    expect(computed).toBe(1);
+    // A change of the rows (a new version) forgets it.
+    expect(get(word, 2)).not.toBe(first);
+    expect(computed).toBe(2);
+    // Past 2^20 entries in all, everything kept is forgotten at once (no list of uses to keep).
+    const common = new Int32Array(2 ** 20);
+    get(common, 2);
+    get(word, 2);
+    expect(computed).toBe(4);
+    get(word, 2);
+    expect(computed).toBe(4);
   });
 
   it('finds the k-th best score of many without sorting them all', () => {
