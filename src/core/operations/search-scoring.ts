@@ -98,7 +98,7 @@ export function bm25(tf: number, length: number, average: number): number {
  * A word's BM25 by entry, at the entry's place in its postings (MiniSearch's formula without
  * the field weight and the row's: `idf` by field times the term frequency's part): what
  * `scorePosting` adds for the word, read in order instead of two lookups by row and field each
- * time the word is searched (bench/README.md, "A word's scores kept").
+ * time the word is searched (bench/README.md, "Fewer bytes read per search").
  */
 export function impactsOf(posting: Posting, idf: Float64Array, state: LengthState): Float64Array {
   const { lengths, stride, average, offsets, norms } = state;
@@ -189,8 +189,8 @@ export function scorePosting(
  * equal scores the lower id first (or in no order): one pass multiplies every row's score and
  * keeps those at or above a sample's estimate of the `kept`-th best (a few times `kept`), among
  * which the cut is found exactly; when the estimate misses, the selection runs over all of them
- * (`values`, by place). One pass over the rows instead of three (bench/README.md, "A word's
- * scores kept").
+ * (`values`, by place). One pass over the rows instead of three (bench/README.md, "Fewer
+ * bytes read per search").
  */
 export function best(
   touched: Uint32Array,
