@@ -67,8 +67,12 @@ const ASCII = /^[\u0000-\u007f]*$/;
 const FOLD_CACHE = 100_000;
 const foldCached = remembered((term: string): string | null => fold(term) || null, FOLD_CACHE);
 
-/** Words as the index splits them: on spaces and punctuation (MiniSearch's own rule). */
-const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
+/** What words break on: line ends, spaces and punctuation (MiniSearch's own rule), as a class. */
+const BREAK_CLASS = String.raw`\n\r\p{Z}\p{P}`;
+/** Words as the index splits them. */
+const WORD_BREAK = new RegExp(`[${BREAK_CLASS}]+`, 'u');
+/** A word, as the index splits them (search-snippet.ts finds words with it in text that is not ASCII). */
+export const WORD = new RegExp(`[^${BREAK_CLASS}]+`, 'gu');
 /** The ASCII characters WORD_BREAK breaks on, taken from it (1), by code. */
 export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
   WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,

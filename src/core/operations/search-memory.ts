@@ -128,6 +128,9 @@ function superseded(row: IndexedRow, today: string): boolean {
   return until !== null && until < today;
 }
 
+/** Who holds an entity name: its agents, types and tags (entityNamed). */
+type Holders = ReturnType<typeof entityNamed>;
+
 /** A group the answer shows: its rows, and what each matched (the indexed words, and their fields). */
 interface Shown {
   rows: IndexedRow[];
@@ -164,12 +167,7 @@ function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: Read
   }
 }
 
-function resultOf(
-  group: Shown,
-  score: number,
-  today: string,
-  holders: (name: string) => { agents: string[]; types: string[]; tags: string[] } | undefined,
-): SearchResult {
+function resultOf(group: Shown, score: number, today: string, holders: (name: string) => Holders): SearchResult {
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
   const fields = new Set<string>();
@@ -231,7 +229,6 @@ function resultOf(
   }
 }
 
-type Holders = ReturnType<typeof entityNamed>;
 /** Names whose holders one set of manifests keeps, at most (a page shows twenty). */
 const HOLDERS_KEPT = 2_000;
 const holdersKept = new WeakMap<readonly AgentRecord[], Map<AccessLevel, (name: string) => Holders>>();

@@ -5,13 +5,12 @@
  */
 import { remembered } from '../lazy.js';
 import { redactText } from '../trust/redaction.js';
-import { BREAKS, fold } from './search-index.js';
+import { BREAKS, fold, WORD } from './search-index.js';
 
 /** Characters a snippet shows at most (marks and ellipses aside). */
 export const SNIPPET_WIDTH = 120;
 /** Characters shown before the first match when the text is cut. */
 const LEAD = 30;
-const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
 
 /**
  * A part redacted (redactText, cut at 4,000 characters), remembered: the same summaries and
