@@ -33,12 +33,18 @@ const matched = fc
   .map((words) => new Set<string>(words));
 
 describe('search snippets', () => {
-  it('mark the words the Unicode expression finds, ASCII or not, cut or whole', () => {
+  it('mark the words the Unicode expression finds, ASCII or not, one part or several, cut or whole', () => {
+    // A result's snippet is made of parts (a summary, its aliases, its tags) joined by ' · '.
+    const source = fc.oneof(text, fc.array(text, { maxLength: 4 }));
     fc.assert(
-      fc.property(text, matched, (source, words) => {
+      fc.property(source, matched, (source, words) => {
         const shown = snippet(source, words, SNIPPET_WIDTH);
         // The snippet is cut from the text as every read shows it (spaces collapsed, credentials hidden).
-        const read = redactText(source, 4_000);
+        const parts = typeof source === 'string' ? [source] : source;
+        const read = parts
+          .map((part) => redactText(part, 4_000))
+          .filter(Boolean)
+          .join(' · ');
         const spans = spansOf(read, words);
         // Each marked word is a matched one, and a text short enough shows every match marked.
         for (const [, inner] of shown.matchAll(/\*\*(.+?)\*\*/gu)) expect(words.has(fold(inner!))).toBe(true);
@@ -51,7 +57,7 @@ describe('search snippets', () => {
           }
           expect(shown).toBe(expected + read.slice(at));
         }
-        expect(holds(source, words)).toBe(spansOf(source, words).length > 0);
+        for (const part of parts) expect(holds(part, words)).toBe(spansOf(part, words).length > 0);
       }),
       { numRuns: 400 },
     );

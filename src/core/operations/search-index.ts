@@ -77,6 +77,18 @@ export const WORD = new RegExp(`[^${BREAK_CLASS}]+`, 'gu');
 export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
   WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,
 );
+/** Characters past ASCII as WORD_BREAK takes them, learnt when first met: 1 a break, 2 not. */
+const WIDE_BREAKS = new Uint8Array(0x10000);
+/**
+ * Whether WORD_BREAK breaks on the character past ASCII whose code is `code`; half of a
+ * surrogate pair never counts as one (the pair is one character to the expression).
+ */
+export function wideBreak(code: number): boolean {
+  let known = WIDE_BREAKS[code]!;
+  if (!known)
+    known = WIDE_BREAKS[code] = (code & 0xf800) !== 0xd800 && WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 2;
+  return known === 1;
+}
 
 /**
  * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text
