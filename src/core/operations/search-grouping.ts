@@ -206,6 +206,8 @@ const scratch = {
   seen: new Uint32Array(0),
   slot: new Int32Array(0),
   searches: 0,
+  /** By group: the workstream name its rows were last asked by (rows of one workstream mostly share it). */
+  named: [] as (string | undefined)[],
   grouping: {
     count: 0,
     score: new Float64Array(0),
@@ -288,6 +290,7 @@ export function groupHits(
       score[group] = 0;
       head[group] = start[group] = tail[group] = at;
       exact[group] = 0;
+      scratch.named[group] = undefined;
       // Every row of an entity group has its name (aliases: below).
       if (number >= 0 && index.kindAt(id) === 'entity') {
         let bits = names.bits[number]!;
@@ -307,8 +310,10 @@ export function groupHits(
       for (const alias of row.entity.aliases)
         exact[group] = Math.max(exact[group]!, exactness(foldedOther(alias), phrase, termCount, matched, searches));
     } else if (index.kindAt(id) === 'workstream' && otherBits(index, id) & asks) {
-      // A workstream's rows share a folded name, not always its words: each is asked (they are few).
+      // A workstream's rows share a folded name, not always its words: each name is asked once.
       const row = index.rowAt(id) as IndexedRow & { kind: 'workstream' };
+      if (scratch.named[group] === row.name) continue;
+      scratch.named[group] = row.name;
       exact[group] = Math.max(exact[group]!, exactness(foldedOther(row.name), phrase, termCount, matched, searches));
     }
   }
