@@ -18,7 +18,6 @@ import {
   estimate,
   KeptImpacts,
   kthLargest,
-  type PostingHit,
   type TermQuery,
 } from '../src/core/operations/search-scoring.js';
 
@@ -283,6 +282,33 @@ describe('the search postings', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('score each search afresh, search after search and past the last stamp, with nothing cleared between', () => {
+    // A search leaves its scores and marks by row in place; the next tells them stale by their stamp.
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.array(query, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 6 }),
+        (rows, searches: TermQuery[][]) => {
+          const ours = postings();
+          for (const entry of rows) ours.add(entry.values);
+          const boost = (id: number) => rows[id]!.boost;
+          const answers = (index: Postings) =>
+            searches.map((queries) => index.search(queries, { weights: WEIGHTS, boost, limit: 1_000 }));
+          const first = (queries: TermQuery[]) => {
+            const fresh = postings();
+            for (const entry of rows) fresh.add(entry.values);
+            return fresh.search(queries, { weights: WEIGHTS, boost, limit: 1_000 });
+          };
+          expect(answers(ours)).toEqual(searches.map(first));
+          // The stamps are about to run out: the index starts them again.
+          ours['base'] = 0xffffffff - 2;
+          expect(answers(ours)).toEqual(searches.map(first));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
@@ -552,11 +578,12 @@ describe('the search postings', () => {
             postings.map((p, i) => [`q${i % 2}`, [{ term: `w${i}`, weight: 1, posting: p.posting }]] as const),
           );
           const run = (ordered: (posting: Int32Array) => boolean) => {
-            const hits = ids.map((id): PostingHit => ({ id, score: 0, queryTerms: [], match: {} }));
+            const found: [number, string, string, number][] = [];
             const mark = new Uint32Array(3001);
-            hits.forEach((hit, at) => (mark[hit.id] = at + 1));
-            gather(hits, sources, mark, FIELDS, ordered);
-            return hits;
+            ids.forEach((id, at) => (mark[id] = at + 1));
+            gather(ids, mark, sources, ordered, (at, source, term, entry) => found.push([at, source, term, entry]));
+            // Each row's entries, in the order met (rows asked one by one or read through).
+            return ids.map((_, at) => found.filter(([target]) => target === at));
           };
           for (const p of postings) {
             const values = [...p.posting].filter((value) => value >= 0);

@@ -29,7 +29,7 @@ import {
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
 import { groupHits, groupIds, pageOf } from './search-grouping.js';
-import type { TermQuery } from './search-scoring.js';
+import type { GroupMatch, TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
 
 export type SearchMemoryAnswer = Answer<typeof searchMemoryAnswer>;
@@ -131,10 +131,10 @@ function superseded(row: IndexedRow, today: string): boolean {
 /** Who holds an entity name: its agents, types and tags (entityNamed). */
 type Holders = ReturnType<typeof entityNamed>;
 
-/** A group the answer shows: its rows, and what each matched (the indexed words, and their fields). */
+/** A group the answer shows: its rows (the best first), and what they matched together. */
 interface Shown {
   rows: IndexedRow[];
-  matches: Readonly<Record<string, readonly string[]>>[];
+  match: GroupMatch;
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
@@ -170,19 +170,14 @@ function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: Read
 function resultOf(group: Shown, score: number, today: string, holders: (name: string) => Holders): SearchResult {
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
-  const fields = new Set<string>();
-  const terms = new Set<string>();
-  for (const match of group.matches)
-    for (const term in match) {
-      terms.add(term);
-      for (const field of match[term]!) fields.add(field);
-    }
+  const { fields, terms } = group.match;
   const matched = [...fields].sort();
   const text = snippet(snippetSource(first, fields, terms), terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
   switch (first.kind) {
     case 'entity': {
-      const entities = group.rows.flatMap((row) => (row.kind === 'entity' ? [row] : []));
+      const entities: (IndexedRow & { kind: 'entity' })[] = [];
+      for (const row of group.rows) if (row.kind === 'entity') entities.push(row);
       // Every agent that holds the name at this level, as find_entity lists them, not only the rows that matched.
       const whole = holders(first.entity.name);
       return {
@@ -290,20 +285,15 @@ export function localSearch(
     score,
   }));
   const total = ranked.ids.length < ranked.total ? ranked.total : grouping.count;
-  const details = new Map(
-    index.postings
-      .details(
-        page.flatMap(({ ids }) => ids),
-        ranked,
-      )
-      .map((hit) => [hit.id, hit.match]),
+  const matches = index.postings.groupMatches(
+    page.map(({ ids }) => ids),
+    ranked,
   );
   // The manifests the index was just brought to (one read of the library's freshness a search).
   const holders = holdersIn(index.agents, level);
-  const results = page.map(({ ids, score }) => {
-    const shown = { rows: ids.map((id) => index.rowAt(id)!), matches: ids.map((id) => details.get(id)!) };
-    return resultOf(shown, score, today, holders);
-  });
+  const results = page.map(({ ids, score }, at) =>
+    resultOf({ rows: ids.map((id) => index.rowAt(id)!), match: matches[at]! }, score, today, holders),
+  );
   return { results, total };
 }
 

@@ -32,6 +32,7 @@ import {
   impactsOf,
   KeptImpacts,
   type Derived,
+  type GroupMatch,
   type Posting,
   type PostingHit,
   type PostingSearch,
@@ -56,7 +57,9 @@ export class Postings {
   private absent = NARROW_ABSENT;
   private scores = new Float64Array(0);
   private quality = new Uint16Array(0);
-  private stamp = new Uint16Array(0);
+  private stamp = new Uint32Array(0);
+  /** Stamps below this are earlier searches' (ScoreState.stamp): the next search's first. */
+  private base = 1;
   /** By row: a row taken out (remove), or 1 + its place among the best (details); else 0. */
   private mark = new Uint32Array(0);
   /** By row: which query words (bits) it matched, during a search. */
@@ -206,7 +209,7 @@ export class Postings {
     const limit = Math.max(0, options.limit);
     this.vocabulary.pack();
     this.scratch();
-    const sources = this.expand(queries, options.weights);
+    const sources = this.vocabulary.expand(queries, options.weights);
     const table = this.weightTable(options.boost, sources);
     const count = this.scoreAll(sources, table, options.word);
     const kept = Math.min(count, limit);
@@ -222,7 +225,6 @@ export class Postings {
       ranked.scores[at] = this.scores[ids[at]!]!;
       ranked.words[at] = bitCount(this.mask[ids[at]!]!);
     }
-    this.clear(count);
     return ranked;
   }
 
@@ -235,10 +237,16 @@ export class Postings {
     table: ArrayLike<number>,
     word: ((term: string) => number) | undefined,
   ): number {
+    // This search's stamps are base + 1 to base + the number of words; the next begins above them.
+    if (this.base + sources.size + 1 >= 0xffffffff) {
+      this.stamp.fill(0);
+      this.base = 1;
+    }
     const state: ScoreState = {
       scores: this.scores,
       quality: this.quality,
       stamp: this.stamp,
+      base: this.base,
       mask: this.mask,
       touched: this.touched,
       table,
@@ -254,27 +262,8 @@ export class Postings {
         count = scorePosting(state, posting, this.impacts(posting), fieldWeight, k, bit, count);
       }
     }
+    this.base += k + 1;
     return count;
-  }
-
-  /** Clears what scoring `count` rows left in the arrays by row. */
-  private clear(count: number): void {
-    const { scores, quality, stamp, mask, touched } = this;
-    if (count > this.capacity / 8) {
-      // Most rows matched: clearing whole arrays is faster than one row at a time.
-      scores.fill(0);
-      quality.fill(0);
-      stamp.fill(0);
-      mask.fill(0);
-      return;
-    }
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!;
-      scores[id] = 0;
-      quality[id] = 0;
-      stamp[id] = 0;
-      mask[id] = 0;
-    }
   }
 
   /** A word's BM25 by entry (impactsOf), computed once a change of the rows (KeptImpacts). */
@@ -338,42 +327,12 @@ export class Postings {
     return table;
   }
 
-  /** Each query word's indexed words, with the weight MiniSearch gives a prefix or fuzzy match. */
-  private expand(queries: readonly TermQuery[], weights: PostingSearch['weights']): Map<string, Derived[]> {
-    const sources = new Map<string, Derived[]>();
-    for (const query of queries) {
-      let derived = sources.get(query.term);
-      if (!derived) {
-        derived = [];
-        sources.set(query.term, derived);
-      }
-      const exact = this.vocabulary.get(query.term);
-      if (exact) derived.push({ term: query.term, weight: 1, posting: exact });
-      const { tree } = this.vocabulary;
-      const fuzzy = query.fuzzy > 0 ? tree.fuzzyGet(query.term, query.fuzzy) : null;
-      if (query.prefix)
-        for (const [term, { posting }] of tree.atPrefix(query.term)) {
-          const distance = term.length - query.term.length;
-          if (!distance) continue;
-          fuzzy?.delete(term);
-          derived.push({ term, weight: (weights.prefix * term.length) / (term.length + 0.3 * distance), posting });
-        }
-      if (fuzzy)
-        for (const [term, [{ posting }, distance]] of fuzzy) {
-          if (!distance) continue;
-          derived.push({ term, weight: (weights.fuzzy * term.length) / (term.length + distance), posting });
-        }
-    }
-    return sources;
-  }
-
   /**
    * What the rows `ids` (of `ranked`, which scored them) matched: which query words and which
    * indexed words in which fields. Asked for the rows an answer shows, it reads each matched
    * word's postings once.
    */
   details(ids: readonly number[], ranked: Ranked): PostingHit[] {
-    const { sources } = ranked;
     const hits = ids.map((id): PostingHit => ({ id, score: 0, queryTerms: [], match: {} }));
     const { mark } = this.scratch();
     hits.forEach((hit, at) => (mark[hit.id] = at + 1));
@@ -382,9 +341,46 @@ export class Postings {
       const at = mark[ranked.ids[place]!]!;
       if (at) hits[at - 1]!.score = ranked.scores[place]!;
     }
-    gather(hits, sources, mark, this.fields, (posting) => this.known(posting).ordered);
-    for (const id of ids) mark[id] = 0;
+    this.gather(ids, ranked, (at, source, term, field) => {
+      const hit = hits[at]!;
+      if (hit.queryTerms[hit.queryTerms.length - 1] !== source && !hit.queryTerms.includes(source))
+        hit.queryTerms.push(source);
+      const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
+      if (!fields.includes(field)) fields.push(field);
+    });
     return hits;
+  }
+
+  /**
+   * What each group of rows (of `ranked`) matched together: the indexed words and the fields
+   * they are in — what an answer shows of a group, without a record per row.
+   */
+  groupMatches(groups: readonly (readonly number[])[], ranked: Ranked): GroupMatch[] {
+    const matches = groups.map((): GroupMatch => ({ terms: new Set(), fields: new Set() }));
+    const { mark } = this.scratch();
+    groups.forEach((ids, at) => ids.forEach((id) => (mark[id] = at + 1)));
+    this.gather(groups.flat(), ranked, (at, _source, term, field) => {
+      matches[at]!.terms.add(term);
+      matches[at]!.fields.add(field);
+    });
+    return matches;
+  }
+
+  /** Finds `rows` (marked with 1 + their target's place) in the query's postings (search-scoring `gather`), the marks cleared after. */
+  private gather(
+    rows: readonly number[],
+    ranked: Ranked,
+    found: (target: number, source: string, term: string, field: string) => void,
+  ): void {
+    const { mark } = this;
+    gather(
+      rows,
+      mark,
+      ranked.sources,
+      (posting) => this.known(posting).ordered,
+      (at, source, term, entry) => found(at, source, term, this.fields[entry & FIELD_MASK]!),
+    );
+    for (const id of rows) mark[id] = 0;
   }
 
   /**
@@ -433,7 +429,7 @@ export class Postings {
     if (this.scores.length === capacity) return this;
     this.scores = new Float64Array(capacity);
     this.quality = new Uint16Array(capacity);
-    this.stamp = new Uint16Array(capacity);
+    this.stamp = new Uint32Array(capacity);
     this.mark = new Uint32Array(capacity);
     this.mask = new Uint32Array(capacity);
     this.touched = new Uint32Array(capacity);

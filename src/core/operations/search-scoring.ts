@@ -30,6 +30,12 @@ export interface TermQuery {
   prefix: boolean;
 }
 
+/** What a group of rows matched together: the indexed words, and the fields they are in. */
+export interface GroupMatch {
+  terms: Set<string>;
+  fields: Set<string>;
+}
+
 /** A row the query matched: its score, the query words it matched, and which indexed words in which fields. */
 export interface PostingHit {
   id: number;
@@ -73,7 +79,13 @@ export interface Derived {
 export interface ScoreState {
   scores: Float64Array;
   quality: Uint16Array;
-  stamp: Uint16Array;
+  /**
+   * By row: the search's first stamp plus the number of the query word that last met it. A row
+   * whose stamp is below `base` was met by an earlier search only: its score, quality and mask
+   * are stale and set afresh, so no pass clears them after a search.
+   */
+  stamp: Uint32Array;
+  base: number;
   mask: Uint32Array;
   touched: Uint32Array;
   table: ArrayLike<number>;
@@ -164,7 +176,8 @@ export function scorePosting(
   bit: number,
   count: number,
 ): number {
-  const { scores, quality, stamp, mask, touched, table } = state;
+  const { scores, quality, stamp, base, mask, touched, table } = state;
+  const now = base + k;
   for (let read = 0; read < posting.length; read++) {
     let entry = posting[read]!;
     // A term frequency above one stands before its entry (its impact is at the entry's place).
@@ -172,13 +185,24 @@ export function scorePosting(
     const id = entry >> FIELD_BITS;
     const docBoost = table[id]!;
     if (!docBoost) continue;
-    if (stamp[id] !== k) {
-      if (quality[id] === 0) touched[count++] = id;
-      stamp[id] = k;
+    const value = fieldWeight[entry & FIELD_MASK]! * docBoost * impacts[read]!;
+    const last = stamp[id]!;
+    if (last === now) {
+      scores[id] = scores[id]! + value;
+      continue;
+    }
+    stamp[id] = now;
+    if (last < base) {
+      // The search's first meeting with the row.
+      touched[count++] = id;
+      quality[id] = 1;
+      mask[id] = bit;
+      scores[id] = value;
+    } else {
       quality[id] = quality[id]! + 1;
       mask[id] = mask[id]! | bit;
+      scores[id] = scores[id]! + value;
     }
-    scores[id] = scores[id]! + fieldWeight[entry & FIELD_MASK]! * docBoost * impacts[read]!;
   }
   return count;
 }
@@ -381,42 +405,36 @@ export function kthLargest(values: Float64Array, n: number, k: number): number {
 }
 
 /**
- * What the rows `hits` (marked: `mark[id]` is 1 + a hit's place) matched, written into them:
- * which query words, and which indexed words in which fields. A few rows in a long ordered
- * posting (`ordered`) are found by `seek`, each row's entries met in the same order as by reading
- * the posting through, which the others are.
+ * Finds the entries of the rows asked (`rows`) in the query words' postings and tells `found`
+ * each one: the target the row is noted for (`owner`, by row: 1 + its place; 0, not asked), the
+ * query word, the indexed word and the entry. A word's postings are read through, or searched
+ * for each row asked when they are ordered and much longer than the rows asked: either way, a
+ * row's entries come in the order of the postings.
  */
 export function gather(
-  hits: readonly PostingHit[],
+  rows: readonly number[],
+  owner: Uint32Array,
   sources: ReadonlyMap<string, readonly Derived[]>,
-  mark: Uint32Array,
-  fieldNames: readonly string[],
   ordered: (posting: Posting) => boolean,
+  found: (target: number, source: string, term: string, entry: number) => void,
 ): void {
-  const note = (hit: PostingHit, source: string, term: string, value: number) => {
-    if (hit.queryTerms[hit.queryTerms.length - 1] !== source && !hit.queryTerms.includes(source))
-      hit.queryTerms.push(source);
-    const field = fieldNames[value & FIELD_MASK]!;
-    const fields = Object.hasOwn(hit.match, term) ? hit.match[term]! : (hit.match[term] = []);
-    if (!fields.includes(field)) fields.push(field);
-  };
   for (const [source, derived] of sources)
     for (const { term, posting } of derived) {
       // A binary search costs about its steps' reads twice over; reading through, one a entry.
-      if (hits.length * 2 * Math.log2(posting.length + 1) < posting.length && ordered(posting)) {
-        for (const hit of hits)
-          for (let at = seek(posting, hit.id); at < posting.length; at++) {
-            const value = posting[at]!;
-            if (value < 0) continue;
-            if (value >> FIELD_BITS !== hit.id) break;
-            note(hit, source, term, value);
+      if (rows.length * 2 * Math.log2(posting.length + 1) < posting.length && ordered(posting)) {
+        for (const id of rows)
+          for (let at = seek(posting, id); at < posting.length; at++) {
+            const entry = posting[at]!;
+            if (entry < 0) continue;
+            if (entry >> FIELD_BITS !== id) break;
+            found(owner[id]! - 1, source, term, entry);
           }
         continue;
       }
-      for (const value of posting) {
-        if (value < 0) continue;
-        const at = mark[value >> FIELD_BITS]!;
-        if (at) note(hits[at - 1]!, source, term, value);
+      for (const entry of posting) {
+        if (entry < 0) continue;
+        const at = owner[entry >> FIELD_BITS]!;
+        if (at) found(at - 1, source, term, entry);
       }
     }
 }

@@ -12,7 +12,7 @@
  * entries took 7.5 MB as arrays, 2.6 MB packed (bench/README.md, "The index's memory").
  */
 import SearchableMap from 'minisearch/SearchableMap';
-import { FIELD_BITS, SMALL, type Posting } from './search-scoring.js';
+import { FIELD_BITS, SMALL, type Derived, type Posting, type PostingSearch, type TermQuery } from './search-scoring.js';
 
 const EMPTY: Posting = new Int32Array(0);
 /** Entries waiting before a pack: the plain arrays waiting never hold more than 256 KB. */
@@ -57,6 +57,34 @@ export class Vocabulary {
   knows(word: string): boolean {
     if (this.slots.has(word)) return true;
     return !this.tree.atPrefix(word).keys().next().done;
+  }
+
+  /** Each query word's indexed words (pack first), with the weight MiniSearch gives a prefix or fuzzy match. */
+  expand(queries: readonly TermQuery[], weights: PostingSearch['weights']): Map<string, Derived[]> {
+    const sources = new Map<string, Derived[]>();
+    for (const query of queries) {
+      let derived = sources.get(query.term);
+      if (!derived) {
+        derived = [];
+        sources.set(query.term, derived);
+      }
+      const exact = this.get(query.term);
+      if (exact) derived.push({ term: query.term, weight: 1, posting: exact });
+      const fuzzy = query.fuzzy > 0 ? this.tree.fuzzyGet(query.term, query.fuzzy) : null;
+      if (query.prefix)
+        for (const [term, { posting }] of this.tree.atPrefix(query.term)) {
+          const distance = term.length - query.term.length;
+          if (!distance) continue;
+          fuzzy?.delete(term);
+          derived.push({ term, weight: (weights.prefix * term.length) / (term.length + 0.3 * distance), posting });
+        }
+      if (fuzzy)
+        for (const [term, [{ posting }, distance]] of fuzzy) {
+          if (!distance) continue;
+          derived.push({ term, weight: (weights.fuzzy * term.length) / (term.length + distance), posting });
+        }
+    }
+    return sources;
   }
 
   /** Adds an entry to a word's postings, preceded by `-tf` when the word is there more than once. */
