@@ -51,13 +51,15 @@ const OTHER_CACHE = 10_000;
 const foldedOther = remembered(folded, OTHER_CACHE);
 
 /**
- * Which word counts a name or alias has, as `exactness` counts them, in three bits: one word (1),
- * two (2), three or more (4); all three for a name whose words hold spaces (counted otherwise),
- * none for an empty one (never exact). A query asks only names whose bits meet its own
- * (`wanted`): the others are not read (bench/README.md, "Fewer row reads per search").
+ * Which word counts a name or alias has, as `exactness` counts them, in six bits: one word to
+ * five (1, 2, 4, 8, 16), six or more (32); all six for a name whose words hold spaces (counted
+ * otherwise), none for an empty one (never exact). A query asks only names whose bits meet its
+ * own (`wanted`): the others are not read (bench/README.md, "Fewer row reads per search"), and
+ * a name of three words is not read for a query of four (a project's workstream for a name).
  */
+const ALL_COUNTS = 63;
 function countBit(count: number): number {
-  return count === 1 ? 1 : count === 2 ? 2 : 4;
+  return 1 << (Math.min(count, 6) - 1);
 }
 /** How many words a folded phrase holds (its spaces and one; it is never empty here). */
 function wordCount(phrase: string): number {
@@ -66,7 +68,7 @@ function wordCount(phrase: string): number {
   return count;
 }
 function nameBits(name: Folded): number {
-  if (typeof name !== 'string') return 7;
+  if (typeof name !== 'string') return ALL_COUNTS;
   if (name.length === 0) return 0;
   return countBit(wordCount(name));
 }
@@ -92,7 +94,7 @@ function sign(matched: ReadonlySet<string>, search: number): void {
 
 /**
  * Entity names as folded, by the index's group number (an entity group is one name, and the index
- * never gives a number to another name): an array each, and by number whether it is folded (8)
+ * never gives a number to another name): an array each, and by number whether it is folded (128)
  * plus its `nameBits`, so that the names a search meets — tens of thousands at 1,000 agents — are
  * folded once, and a warm search reads neither the row nor the name of a group it cannot name.
  */
@@ -103,7 +105,7 @@ interface EntityNames {
   ends: Int32Array;
 }
 const entityNames = new WeakMap<SearchIndex, EntityNames>();
-const FOLDED = 8;
+const FOLDED = 128;
 function namesOf(index: SearchIndex, groups: number): EntityNames {
   let known = entityNames.get(index);
   if (!known) entityNames.set(index, (known = { folded: [], bits: new Uint8Array(0), ends: new Int32Array(0) }));

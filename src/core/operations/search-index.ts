@@ -154,7 +154,7 @@ export class SearchIndex {
    * what a search noted of its aliases or workstream name (ALIAS_NOTED and the bits `noteAliases`
    * was given).
    */
-  private kinds = new Uint8Array(0);
+  private kinds = new Uint16Array(0);
   private readonly entityGroups = new Map<string, number>();
   private readonly workstreamGroups = new Map<string, number>();
   private groups = 0;
@@ -295,7 +295,7 @@ export class SearchIndex {
   }
 
   /**
-   * What a search noted of row `id`'s aliases or workstream name (three bits, `noteAliases`), or
+   * What a search noted of row `id`'s aliases or workstream name (six bits, `noteAliases`), or
    * -1 if none has:
    * kept with the row, so that later searches need not read its aliases (search-grouping.ts).
    */
@@ -304,9 +304,9 @@ export class SearchIndex {
     return kind & ALIAS_NOTED ? kind >> ALIAS_SHIFT : -1;
   }
 
-  /** Keeps `bits` (0–7) for row `id`'s aliases or name until the row leaves the index. */
+  /** Keeps `bits` (0–63) for row `id`'s aliases or name until the row leaves the index. */
   noteAliases(id: number, bits: number): void {
-    this.kinds[id] = (this.kinds[id]! & (KIND_MASK | ALIASED)) | ALIAS_NOTED | ((bits & 7) << ALIAS_SHIFT);
+    this.kinds[id] = (this.kinds[id]! & (KIND_MASK | ALIASED)) | ALIAS_NOTED | ((bits & 63) << ALIAS_SHIFT);
   }
 
   /** The index's own arrays by row made as long as the postings' (which every id is below). */
@@ -317,7 +317,7 @@ export class SearchIndex {
     const groupOf = new Int32Array(size).fill(-1);
     groupOf.set(this.groupOf.subarray(0, kept));
     this.groupOf = groupOf;
-    const kinds = new Uint8Array(size);
+    const kinds = new Uint16Array(size);
     kinds.set(this.kinds.subarray(0, kept));
     this.kinds = kinds;
   }
@@ -349,10 +349,10 @@ function same<T extends string | null>(text: T, original: string | null): T {
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
-/** A row's kind in the low bits of its byte; ALIASED added for an entity with aliases. */
+/** A row's kind in the low bits of its 16; ALIASED added for an entity with aliases. */
 const KIND_MASK = 7;
 const ALIASED = 8;
-/** Set once a search noted the row's aliases, in the byte's top three bits. */
+/** Set once a search noted the row's aliases, in the six bits above it. */
 const ALIAS_NOTED = 16;
 const ALIAS_SHIFT = 5;
 
