@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { FIELD_BOOSTS, INDEX_WORDS, splitWords } from '../src/core/operations/search-index.js';
+import { FIELD_BOOSTS, INDEX_WORDS } from '../src/core/operations/search-index.js';
+import { splitWords } from '../src/core/operations/search-words.js';
 import { Postings } from '../src/core/operations/search-postings.js';
 import {
   best,

@@ -16,7 +16,8 @@ import { findEntityMatches } from '../src/core/operations/queries.js';
 import { LibraryStore } from '../src/core/store/library.js';
 import { stringifyYaml } from '../src/core/store/yaml.js';
 import { dayOf } from '../src/core/store/dates.js';
-import { fold, searchIndex, words, type IndexedRow } from '../src/core/operations/search-index.js';
+import { searchIndex, type IndexedRow } from '../src/core/operations/search-index.js';
+import { fold, words } from '../src/core/operations/search-words.js';
 import {
   localSearch,
   MATCH_WEIGHTS,

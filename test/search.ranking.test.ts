@@ -185,6 +185,24 @@ describe('search_memory ranking', () => {
     expect(answer.results[0]).toMatchObject({ superseded: false });
   });
 
+  it('weighs a row by its valid_to on the day of each search, one index serving both days', async () => {
+    const store = new LibraryStore(library, { warn: () => {} });
+    const on = (day: Date) => createContext(store, { now: () => day, warn: () => {}, env: {} });
+    const scores = async (day: Date) => {
+      const answer = await search('van routing', {}, on(day));
+      return Object.fromEntries(
+        answer.results.slice(0, 2).map((result) => [labels({ results: [result] })[0], result.score]),
+      );
+    };
+    const current = await scores(new Date(2019, 5, 1, 12));
+    // Before its valid_to, the old router's summary weighs as the new one's: the same score.
+    expect(current['entity:Old router']).toBe(current['entity:New router']);
+    const later = await scores(NOW);
+    expect(later['entity:Old router']).toBeLessThan(later['entity:New router']!);
+    expect(await scores(new Date(2019, 5, 1, 12))).toEqual(current);
+    store.close();
+  });
+
   it('marks the matching words in a snippet, and redacts a snippet as every read redacts', async () => {
     const [route] = (await search('delivery')).results;
     expect(route?.snippet).toBe('Route planner for **delivery** vans.');
@@ -242,7 +260,14 @@ describe('search_memory visibility and filters', () => {
     const alphaRows = rowsOf('alpha');
     const betaRows = rowsOf('beta');
     expect(index.knows('logistics')).toBe(true);
-    const beta = { ...AGENTS.beta, known_entities: [{ name: 'Lighthouse', type: 'project' }] };
+    // With a row whose valid_to is past: the weights by row follow the rows that came in.
+    const beta = {
+      ...AGENTS.beta,
+      known_entities: [
+        { name: 'Lighthouse', type: 'project' },
+        { name: 'Lighthouse keeper', type: 'person', summary: 'Kept the old lighthouse.', valid_to: '2020-01-01' },
+      ],
+    };
     fs.writeFileSync(path.join(library, 'agents', 'beta.l5.yaml'), stringifyYaml(beta));
     const after = await search('lighthouse', {}, context);
     expect(labels(after)[0]).toBe('entity:Lighthouse');

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fold } from '../src/core/operations/search-index.js';
+import { fold } from '../src/core/operations/search-words.js';
 import { holds, snippet, SNIPPET_WIDTH } from '../src/core/operations/search-snippet.js';
 import { redactText } from '../src/core/trust/redaction.js';
 

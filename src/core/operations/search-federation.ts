@@ -21,7 +21,7 @@ import type { ResolvedAccess } from '../trust/access.js';
 import type { SearchResult } from './answers.js';
 import { MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { askPeers, peerAccessArgs } from './read-common.js';
-import { fold, words } from './search-index.js';
+import { fold, words } from './search-words.js';
 import { snippet } from './search-snippet.js';
 
 interface Filters {

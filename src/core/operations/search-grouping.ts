@@ -7,7 +7,8 @@
  */
 import { remembered } from '../lazy.js';
 import type { Ranked } from './search-scoring.js';
-import { words, type IndexedRow, type SearchIndex } from './search-index.js';
+import type { IndexedRow, SearchIndex } from './search-index.js';
+import { words } from './search-words.js';
 
 /**
  * The best rows grouped. The rows come in no particular order (sorting 1,000 of them cost as

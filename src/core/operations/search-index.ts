@@ -10,7 +10,6 @@
  * When the snapshot changes, the manifests removed and added are taken out of the index and put
  * in (one changed manifest re-indexes that manifest alone); the rest stays.
  */
-import { remembered } from '../lazy.js';
 import { agentsInScope, type OperationContext } from '../context.js';
 import type { AgentRecord } from '../store/library.js';
 import type { Entity, Note, Session } from '../store/manifest.js';
@@ -19,6 +18,7 @@ import { redactNullable, redactText } from '../trust/redaction.js';
 import type { LibraryStore } from '../store/library.js';
 import { dayOf } from '../store/dates.js';
 import { Postings } from './search-postings.js';
+import { fold, foldCached, splitWords } from './search-words.js';
 
 export const SEARCH_KINDS = ['entity', 'session', 'note', 'workstream'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -46,83 +46,6 @@ export const FIELD_BOOSTS = {
 } as const;
 export type SearchField = keyof typeof FIELD_BOOSTS;
 const FIELDS = Object.keys(FIELD_BOOSTS) as SearchField[];
-
-/** Case and accents folded: `Café` and `CAFE` are both `cafe`. */
-export function fold(text: string): string {
-  // Most words are ASCII: lower-casing is all they need (and costs a fraction of normalising).
-  if (ASCII.test(text)) return text.toLowerCase();
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
-// eslint-disable-next-line no-control-regex -- the ASCII range is what it tests
-const ASCII = /^[\u0000-\u007f]*$/;
-
-/**
- * fold() of an indexed word, or null for an empty one, remembered: a library repeats its words,
- * and a lookup costs less than folding again (the memory is dropped past FOLD_CACHE words).
- */
-const FOLD_CACHE = 100_000;
-const foldCached = remembered((term: string): string | null => fold(term) || null, FOLD_CACHE);
-
-/** What words break on: line ends, spaces and punctuation (MiniSearch's own rule), as a class. */
-const BREAK_CLASS = String.raw`\n\r\p{Z}\p{P}`;
-/** Words as the index splits them. */
-const WORD_BREAK = new RegExp(`[${BREAK_CLASS}]+`, 'u');
-/** A word, as the index splits them (search-snippet.ts finds words with it in text that is not ASCII). */
-export const WORD = new RegExp(`[^${BREAK_CLASS}]+`, 'gu');
-/** The ASCII characters WORD_BREAK breaks on, taken from it (1), by code. */
-export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
-  WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,
-);
-/** Characters past ASCII as WORD_BREAK takes them, learnt when first met: 1 a break, 2 not. */
-const WIDE_BREAKS = new Uint8Array(0x10000);
-/**
- * Whether WORD_BREAK breaks on the character past ASCII whose code is `code`; half of a
- * surrogate pair never counts as one (the pair is one character to the expression).
- */
-export function wideBreak(code: number): boolean {
-  let known = WIDE_BREAKS[code]!;
-  if (!known)
-    known = WIDE_BREAKS[code] = (code & 0xf800) !== 0xd800 && WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 2;
-  return known === 1;
-}
-
-/**
- * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text
- * (most of a library, and a Unicode class makes the split several times slower).
- */
-export function splitWords(text: string): string[] {
-  const out: string[] = [];
-  const n = text.length;
-  let start = 0;
-  let i = 0;
-  while (i < n) {
-    let code = text.charCodeAt(i);
-    if (code > 127) return text.split(WORD_BREAK);
-    if (!BREAKS[code]) {
-      i++;
-      continue;
-    }
-    out.push(text.slice(start, i));
-    while (++i < n) {
-      code = text.charCodeAt(i);
-      if (code > 127) return text.split(WORD_BREAK);
-      if (!BREAKS[code]) break;
-    }
-    start = i;
-  }
-  out.push(text.slice(start));
-  return out;
-}
-export function words(text: string): string[] {
-  return text
-    .split(WORD_BREAK)
-    .map(fold)
-    .filter((word) => word.length > 0);
-}
 
 /**
  * How the index splits a field's text (MiniSearch's `tokenize`) and folds each word (its
@@ -210,7 +133,10 @@ export class SearchIndex {
       this.byId[id] = undefined;
       this.groupOf[id] = -1;
       this.kinds[id] = 0;
-      if (this.validTo.delete(id) && id < this.rowWeights.length) this.rowWeights[id] = 1;
+      if (this.validTo.delete(id)) {
+        if (id < this.rowWeights.length) this.rowWeights[id] = 1;
+        this.weighed.day = '';
+      }
     }
     this.ids.delete(agent);
   }
@@ -231,7 +157,10 @@ export class SearchIndex {
       if (!canSee(level, entity.visibility)) continue;
       const id = put({ kind: 'entity', agent, entity });
       const until = entity.valid_to === null ? null : dayOf(entity.valid_to);
-      if (until !== null) this.validTo.set(id, until);
+      if (until !== null) {
+        this.validTo.set(id, until);
+        this.weighed.day = '';
+      }
     }
     const projects = new Map<string, { name: string; day: string | null }>();
     const project = (name: string, day: string | null) => {
@@ -335,10 +264,22 @@ export class SearchIndex {
   }
 
   private rowWeights = new Float32Array(0);
-  /** An array of row weights by id, every one 1 but the rows with a valid_to (which the caller sets). */
-  weights(): Float32Array {
+  /** What `rowWeights` were set for: a day and a weight ('' once rows with a valid_to came or went). */
+  private weighed = { day: '', superseded: 0 };
+  /**
+   * The rows' weights by id on `today`: 1, or `superseded` for a row whose valid_to is past; set
+   * again only when the day or the rows with a valid_to changed (not at every search).
+   */
+  weightsOn(today: string, superseded: number): Float32Array {
     const size = this.postings.rows;
-    if (this.rowWeights.length !== size) this.rowWeights = new Float32Array(size).fill(1);
+    if (this.rowWeights.length !== size) {
+      this.rowWeights = new Float32Array(size).fill(1);
+      this.weighed.day = '';
+    }
+    if (this.weighed.day !== today || this.weighed.superseded !== superseded) {
+      for (const [id, until] of this.validTo) this.rowWeights[id] = until < today ? superseded : 1;
+      this.weighed = { day: today, superseded };
+    }
     return this.rowWeights;
   }
 }

@@ -22,12 +22,11 @@ import {
   searchIndex,
   SEARCH_KINDS,
   warmSearchIndex,
-  words,
   type IndexedRow,
-  type SearchIndex,
   type SearchKind,
 } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
+import { words } from './search-words.js';
 import { groupHits, groupIds, pageOf } from './search-grouping.js';
 import type { GroupMatch, TermQuery } from './search-scoring.js';
 import { searchPeers } from './search-federation.js';
@@ -86,13 +85,6 @@ export function termQueries(terms: readonly string[], origin: Map<string, string
       ...swapped.map((form) => ({ term: form, fuzzy: Math.max(0, edits - 1), prefix: false })),
     ];
   });
-}
-
-/** Each row's weight today by id (a row whose valid_to is past weighs less), read per posting from one array. */
-function rowWeights(index: SearchIndex, today: string): Float32Array {
-  const weights = index.weights();
-  for (const [id, until] of index.validTo) weights[id] = until < today ? SUPERSEDED_WEIGHT : 1;
-  return weights;
 }
 
 /** The kinds a `kind` argument names, or a one-line reason it names another. */
@@ -267,7 +259,7 @@ export function localSearch(
           if (!row || !kept(row, filters)) return 0;
           return superseded(row, today) ? SUPERSEDED_WEIGHT : 1;
         }
-      : rowWeights(index, today),
+      : index.weightsOn(today, SUPERSEDED_WEIGHT),
     // Only the best hits are grouped and ranked further (a word every row holds would
     // otherwise cost the whole library on every search).
     limit: maxHits,

@@ -5,7 +5,7 @@
  */
 import { remembered } from '../lazy.js';
 import { redactText } from '../trust/redaction.js';
-import { BREAKS, fold, wideBreak, WORD } from './search-index.js';
+import { BREAKS, fold, wideBreak, WORD } from './search-words.js';
 
 /** Characters a snippet shows at most (marks and ellipses aside). */
 export const SNIPPET_WIDTH = 120;

@@ -1,0 +1,84 @@
+/**
+ * How search reads text as words, said once for the index, the query and the snippets: words
+ * are the runs between breaks (line ends, spaces, punctuation: WORD_BREAK), folded to lower case
+ * without accents (`fold`). ASCII text is split by a table of breaks taken from the same class
+ * (a Unicode class costs several times more); other text by the expression itself.
+ */
+import { remembered } from '../lazy.js';
+
+/** Case and accents folded: `Café` and `CAFE` are both `cafe`. */
+export function fold(text: string): string {
+  // Most words are ASCII: lower-casing is all they need (and costs a fraction of normalising).
+  if (ASCII.test(text)) return text.toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+// eslint-disable-next-line no-control-regex -- the ASCII range is what it tests
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * fold() of an indexed word, or null for an empty one, remembered: a library repeats its words,
+ * and a lookup costs less than folding again (the memory is dropped past FOLD_CACHE words).
+ */
+const FOLD_CACHE = 100_000;
+export const foldCached = remembered((term: string): string | null => fold(term) || null, FOLD_CACHE);
+
+/** What words break on: line ends, spaces and punctuation (MiniSearch's own rule), as a class. */
+const BREAK_CLASS = String.raw`\n\r\p{Z}\p{P}`;
+/** Words as the index splits them. */
+const WORD_BREAK = new RegExp(`[${BREAK_CLASS}]+`, 'u');
+/** A word, as the index splits them (search-snippet.ts finds words with it in text that is not ASCII). */
+export const WORD = new RegExp(`[^${BREAK_CLASS}]+`, 'gu');
+/** The ASCII characters WORD_BREAK breaks on, taken from it (1), by code. */
+export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
+  WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,
+);
+/** Characters past ASCII as WORD_BREAK takes them, learnt when first met: 1 a break, 2 not. */
+const WIDE_BREAKS = new Uint8Array(0x10000);
+/**
+ * Whether WORD_BREAK breaks on the character past ASCII whose code is `code`; half of a
+ * surrogate pair never counts as one (the pair is one character to the expression).
+ */
+export function wideBreak(code: number): boolean {
+  let known = WIDE_BREAKS[code]!;
+  if (!known)
+    known = WIDE_BREAKS[code] = (code & 0xf800) !== 0xd800 && WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 2;
+  return known === 1;
+}
+
+/**
+ * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text
+ * (most of a library, and a Unicode class makes the split several times slower).
+ */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let start = 0;
+  let i = 0;
+  while (i < n) {
+    let code = text.charCodeAt(i);
+    if (code > 127) return text.split(WORD_BREAK);
+    if (!BREAKS[code]) {
+      i++;
+      continue;
+    }
+    out.push(text.slice(start, i));
+    while (++i < n) {
+      code = text.charCodeAt(i);
+      if (code > 127) return text.split(WORD_BREAK);
+      if (!BREAKS[code]) break;
+    }
+    start = i;
+  }
+  out.push(text.slice(start));
+  return out;
+}
+export function words(text: string): string[] {
+  return text
+    .split(WORD_BREAK)
+    .map(fold)
+    .filter((word) => word.length > 0);
+}
