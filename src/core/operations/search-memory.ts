@@ -18,13 +18,7 @@ import type { AccessLevel } from '../store/visibility.js';
 import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
-import {
-  searchIndex,
-  SEARCH_KINDS,
-  warmSearchIndex,
-  type IndexedRow,
-  type SearchKind,
-} from './search-index.js';
+import { searchIndex, SEARCH_KINDS, warmSearchIndex, type IndexedRow, type SearchKind } from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
 import { words } from './search-words.js';
 import { groupHits, groupIds, pageOf } from './search-grouping.js';

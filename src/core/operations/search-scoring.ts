@@ -209,12 +209,12 @@ export function scorePosting(
 
 /**
  * The `kept` best of the `count` rows matched (`touched`), each scored its BM25 sum (`scores`)
- * times how many query words it matched (`quality`) — written back into `scores` — best first,
- * equal scores the lower id first (or in no order): one pass multiplies every row's score and
- * keeps those at or above a sample's estimate of the `kept`-th best (a few times `kept`), among
- * which the cut is found exactly; when the estimate misses, the selection runs over all of them
- * (`values`, by place). One pass over the rows instead of three (bench/README.md, "Fewer
- * bytes read per search").
+ * times how many query words it matched (`quality`) — written back into `scores` for the rows
+ * kept, at least — best first, equal scores the lower id first (or in no order): one pass
+ * multiplies every row's score and keeps those at or above a sample's estimate of the `kept`-th
+ * best (a few times `kept`), among which the cut is found exactly; when the estimate misses, the
+ * selection runs over all of them (`values`, by place). One pass over the rows instead of three,
+ * and a write only for the rows that may be kept (bench/README.md, "Fewer bytes read per search").
  */
 export function best(
   touched: Uint32Array,
@@ -227,20 +227,20 @@ export function best(
 ): number[] {
   const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
   const low = count > kept && kept > 0 ? estimate(touched, count, scores, quality, kept) : NaN;
-  let above = 0;
-  if (Number.isNaN(low))
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!;
-      scores[id] = scores[id]! * quality[id]!;
-    }
-  else above = keepAbove(touched, count, scores, quality, low);
-  if (kept === 0) return [];
-  if (count <= kept) return order(Array.from(touched.subarray(0, count)));
-  if (above >= kept && above <= candidates.length) {
+  const above = Number.isNaN(low) ? -1 : keepAbove(touched, count, scores, quality, low);
+  if (above >= kept && above <= candidates.length && count > kept) {
+    // Only the candidates' scores are written back (the others are below every kept row's).
+    for (let i = 0; i < above; i++) scores[candidateIds[i]!] = candidates[i]!;
     // The cut among the candidates (their values reordered; each one's score read by id).
     const threshold = kthLargest(candidates, above, kept);
     return order(cut(candidateIds, above, scores, threshold, kept));
   }
+  for (let i = 0; i < count; i++) {
+    const id = touched[i]!;
+    scores[id] = scores[id]! * quality[id]!;
+  }
+  if (kept === 0) return [];
+  if (count <= kept) return order(Array.from(touched.subarray(0, count)));
   for (let i = 0; i < count; i++) values[i] = scores[touched[i]!]!;
   return order(cut(touched, count, scores, kthLargest(values, count, kept), kept));
 }
@@ -277,8 +277,8 @@ export function estimate(
 }
 
 /**
- * Multiplies each row's score by its quality, in place, and notes the rows whose score reaches
- * `low` in `candidates` (as many as fit); returns how many reach it.
+ * Notes the rows whose score times quality reaches `low` in `candidates` (as many as fit; nothing
+ * is written back) and returns how many reach it.
  */
 function keepAbove(
   touched: Uint32Array,
@@ -291,7 +291,7 @@ function keepAbove(
   let above = 0;
   for (let i = 0; i < count; i++) {
     const id = touched[i]!;
-    const score = (scores[id] = scores[id]! * quality[id]!);
+    const score = scores[id]! * quality[id]!;
     if (score < low) continue;
     if (above < room) {
       candidates[above] = score;
