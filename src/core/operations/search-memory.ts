@@ -18,7 +18,14 @@ import type { AccessLevel } from '../store/visibility.js';
 import type { Answer, searchMemoryAnswer, SearchResult } from './answers.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type SearchMemoryInput } from './inputs.js';
 import { access } from './read-common.js';
-import { searchIndex, SEARCH_KINDS, warmSearchIndex, type IndexedRow, type SearchKind } from './search-index.js';
+import {
+  FIELD_BOOSTS,
+  searchIndex,
+  SEARCH_KINDS,
+  warmSearchIndex,
+  type IndexedRow,
+  type SearchKind,
+} from './search-index.js';
 import { holds, snippet } from './search-snippet.js';
 import { words } from './search-words.js';
 import { groupHits, groupIds, pageOf } from './search-grouping.js';
@@ -124,6 +131,8 @@ interface Shown {
 }
 
 const unique = (values: Iterable<string>) => [...new Set(values)];
+/** The indexed fields in the order a result lists those it matched: by name (sorted once, not per result). */
+const BY_NAME = Object.keys(FIELD_BOOSTS).sort();
 
 /** The parts a result's snippet is cut from: the fields that matched, the most telling first. */
 function snippetSource(row: IndexedRow, fields: ReadonlySet<string>, terms: ReadonlySet<string>): string[] {
@@ -157,7 +166,7 @@ function resultOf(group: Shown, score: number, today: string, holders: (name: st
   // A group is opened by the row it is made for.
   const first = group.rows[0]!;
   const { fields, terms } = group.match;
-  const matched = [...fields].sort();
+  const matched = BY_NAME.filter((field) => fields.has(field));
   const text = snippet(snippetSource(first, fields, terms), terms);
   const common = { score: Math.round(score * 1000) / 1000, matched, snippet: text };
   switch (first.kind) {

@@ -31,6 +31,9 @@ const redactedPart = remembered(
   { weigh: (text, part) => (text === part ? 0 : text.length), max: REDACTED_CHARS },
 );
 
+/** The matched words' first letters as bits (matchedSpans): one array, filled anew by each call. */
+const FIRSTS = new Uint32Array(4);
+
 /**
  * Where `text`'s words (runs WORD matches) that fold to a matched word lie, in order (the first
  * only when `one`). Text whose words are ASCII (whatever its breaks: a snippet's parts are joined
@@ -50,7 +53,7 @@ function matchedSpans(text: string, matched: ReadonlySet<string>, one: boolean):
   }
   // The matched words' lengths (below 32) and first letters (folded), as bits.
   let lengths = 0;
-  const firsts = new Uint32Array(4);
+  const firsts = FIRSTS.fill(0);
   for (const word of matched) {
     lengths |= word.length < 32 ? 1 << word.length : 0;
     const first = word.charCodeAt(0) & 127;
