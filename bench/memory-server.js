@@ -71,6 +71,16 @@ export async function memoryFileFor(library, dir) {
   return { file, entities: rows.length, bytes: Buffer.byteLength(text), names };
 }
 
+/**
+ * The queries bench/search.js and bench/search-ab.js search for: whole names, a misspelt word,
+ * two words of names, nothing.
+ */
+export function queriesFor(names) {
+  const words = names.flatMap((name) => name.split(' ')).filter((word) => /^[a-z]{4,}$/.test(word));
+  const typo = (word) => word.slice(0, 2) + word[3] + word[2] + word.slice(4);
+  return [...names.slice(0, 8), `${words[0]} ${words[1]}`, typo(words[2] ?? 'ledger'), 'nothing like this name'];
+}
+
 export async function connect(name, command, args, env) {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');

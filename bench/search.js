@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateLibrary } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
-import { connect, MEMORY_SERVER, median, memoryFileFor, pass, rssMb } from './memory-server.js';
+import { connect, MEMORY_SERVER, median, memoryFileFor, pass, queriesFor, rssMb } from './memory-server.js';
 
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '60'));
@@ -33,13 +33,6 @@ const ROUNDS = Number(flag('--rounds', '5'));
 const round = (ms) => Math.round(ms * 100) / 100;
 // BOURDON_BENCH_BIN names another build's bin/run.js to serve (a checkout before a change), as bench/engine.js.
 const BIN = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
-
-/** The queries a person types: whole names, a misspelt one, words of summaries and actions, nothing. */
-function queriesFor(names) {
-  const words = names.flatMap((name) => name.split(' ')).filter((word) => /^[a-z]{4,}$/.test(word));
-  const typo = (word) => word.slice(0, 2) + word[3] + word[2] + word.slice(4);
-  return [...names.slice(0, 8), `${words[0]} ${words[1]}`, typo(words[2] ?? 'ledger'), 'nothing like this name'];
-}
 
 async function timed(server, tool, args) {
   const start = process.hrtime.bigint();
