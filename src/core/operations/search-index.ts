@@ -290,7 +290,7 @@ function same<T extends string | null>(text: T, original: string | null): T {
 }
 
 const FIELD_IDS = new Map(FIELDS.map((field, id) => [field, id]));
-/** A row's kind in the low bits of its 16; ALIASED added for an entity with aliases. */
+/** A row's kind in the low bits of its 16-bit slot; ALIASED added for an entity with aliases. */
 const KIND_MASK = 7;
 const ALIASED = 8;
 /** Set once a search noted the row's aliases, in the six bits above it. */

@@ -366,7 +366,10 @@ export class Postings {
     return matches;
   }
 
-  /** Finds `rows` (marked with 1 + their target's place) in the query's postings (search-scoring `gather`), the marks cleared after. */
+  /**
+   * Finds `rows` (marked with 1 + their target's place) in the query's postings (search-scoring
+   * `gather`), the marks cleared after.
+   */
   private gather(
     rows: readonly number[],
     ranked: Ranked,

@@ -59,7 +59,10 @@ export class Vocabulary {
     return !this.tree.atPrefix(word).keys().next().done;
   }
 
-  /** Each query word's indexed words (pack first), with the weight MiniSearch gives a prefix or fuzzy match. */
+  /**
+   * Each query word's indexed words (the entries packed first: `pack`), with the weight MiniSearch
+   * gives a prefix or fuzzy match.
+   */
   expand(queries: readonly TermQuery[], weights: PostingSearch['weights']): Map<string, Derived[]> {
     const sources = new Map<string, Derived[]>();
     for (const query of queries) {

@@ -76,6 +76,7 @@ export function splitWords(text: string): string[] {
   out.push(text.slice(start));
   return out;
 }
+/** A text's words as a query's are read: split at breaks, folded, empty ones left out. */
 export function words(text: string): string[] {
   return text
     .split(WORD_BREAK)
