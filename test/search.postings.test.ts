@@ -522,7 +522,27 @@ describe('the search postings', () => {
     const asMiniSearch = /[\n\r\p{Z}\p{P}]+/u;
     const pieces = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 8 }),
-      fc.constantFrom(' ', '\t', '\n', '.', '-', '_', '$', '+', '/', 'é', '\u00a0', '—', 'Route', 'x'),
+      // Breaks past ASCII (a no-break space, dashes, the snippet's ' · ', an ellipsis), a letter, and
+      // a break beyond the first 65,536 characters (U+10100, a surrogate pair).
+      fc.constantFrom(
+        ' ',
+        '\t',
+        '\n',
+        '.',
+        '-',
+        '_',
+        '$',
+        '+',
+        '/',
+        'é',
+        '\u00a0',
+        '—',
+        '·',
+        '…',
+        '\u{10100}',
+        'Route',
+        'x',
+      ),
     );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 10 }), (parts) => {

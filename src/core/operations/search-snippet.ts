@@ -5,7 +5,7 @@
  */
 import { remembered } from '../lazy.js';
 import { redactText } from '../trust/redaction.js';
-import { BREAKS, fold, wideBreak, WORD } from './search-words.js';
+import { fold, isBreak, WORD } from './search-words.js';
 
 /** Characters a snippet shows at most (marks and ellipses aside). */
 export const SNIPPET_WIDTH = 120;
@@ -37,7 +37,7 @@ const FIRSTS = new Uint32Array(4);
 /**
  * Where `text`'s words (runs WORD matches) that fold to a matched word lie, in order (the first
  * only when `one`). Text whose words are ASCII (whatever its breaks: a snippet's parts are joined
- * by ' · ') is scanned by the index's table of breaks, a word cut out and folded only when its
+ * by ' · ') is scanned character by character (`isBreak`), a word cut out and folded only when its
  * length and first letter are a matched word's (a Unicode class, and a string per word, cost
  * several times more); text with other letters goes through WORD.
  */
@@ -45,7 +45,7 @@ function matchedSpans(text: string, matched: ReadonlySet<string>, one: boolean):
   const spans: [number, number][] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code > 127 && !wideBreak(code)) {
+    if (code > 127 && !isBreak(code)) {
       for (const word of text.matchAll(WORD))
         if (matched.has(fold(word[0])) && spans.push([word.index, word.index + word[0].length]) && one) break;
       return spans;
@@ -59,12 +59,10 @@ function matchedSpans(text: string, matched: ReadonlySet<string>, one: boolean):
     const first = word.charCodeAt(0) & 127;
     firsts[first >> 5]! |= 1 << (first & 31);
   }
-  // Past ASCII, every character is a break here (above).
-  const breaks = (code: number) => code > 127 || BREAKS[code] === 1;
   for (let i = 0; i < text.length;) {
-    while (i < text.length && breaks(text.charCodeAt(i))) i++;
+    while (i < text.length && isBreak(text.charCodeAt(i))) i++;
     const start = i;
-    while (i < text.length && !breaks(text.charCodeAt(i))) i++;
+    while (i < text.length && !isBreak(text.charCodeAt(i))) i++;
     const length = i - start;
     if (length === 0 || (length < 32 && !(lengths & (1 << length)))) continue;
     let first = text.charCodeAt(start);

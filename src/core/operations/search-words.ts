@@ -1,8 +1,9 @@
 /**
  * How search reads text as words, said once for the index, the query and the snippets: words
  * are the runs between breaks (line ends, spaces, punctuation: WORD_BREAK), folded to lower case
- * without accents (`fold`). ASCII text is split by a table of breaks taken from the same class
- * (a Unicode class costs several times more); other text by the expression itself.
+ * without accents (`fold`). Text is split by asking each character whether it is a break
+ * (`isBreak`: a table taken from the same class; a Unicode class costs several times more), by
+ * the expression itself only past the first 65,536 characters.
  */
 import { remembered } from '../lazy.js';
 
@@ -33,25 +34,28 @@ const WORD_BREAK = new RegExp(`[${BREAK_CLASS}]+`, 'u');
 /** A word, as the index splits them (search-snippet.ts finds words with it in text that is not ASCII). */
 export const WORD = new RegExp(`[^${BREAK_CLASS}]+`, 'gu');
 /** The ASCII characters WORD_BREAK breaks on, taken from it (1), by code. */
-export const BREAKS = Uint8Array.from({ length: 128 }, (_, code) =>
-  WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0,
-);
+const BREAKS = Uint8Array.from({ length: 128 }, (_, code) => (WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 0));
 /** Characters past ASCII as WORD_BREAK takes them, learnt when first met: 1 a break, 2 not. */
 const WIDE_BREAKS = new Uint8Array(0x10000);
 /**
- * Whether WORD_BREAK breaks on the character past ASCII whose code is `code`; half of a
- * surrogate pair never counts as one (the pair is one character to the expression).
+ * Whether WORD_BREAK breaks on the character whose code (a UTF-16 unit) is `code`: a table for
+ * ASCII, the expression asked once for each other character met. Half of a surrogate pair never
+ * counts as one (the pair is one character to the expression): a scan meeting one falls back.
  */
-export function wideBreak(code: number): boolean {
+export function isBreak(code: number): boolean {
+  if (code < 128) return BREAKS[code] === 1;
   let known = WIDE_BREAKS[code]!;
-  if (!known)
-    known = WIDE_BREAKS[code] = (code & 0xf800) !== 0xd800 && WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 2;
+  if (!known) known = WIDE_BREAKS[code] = !isSurrogate(code) && WORD_BREAK.test(String.fromCharCode(code)) ? 1 : 2;
   return known === 1;
+}
+/** Whether `code` is half of a surrogate pair. */
+export function isSurrogate(code: number): boolean {
+  return (code & 0xf800) === 0xd800;
 }
 
 /**
- * `text.split(WORD_BREAK)`, the same array, without the regular expression for ASCII text
- * (most of a library, and a Unicode class makes the split several times slower).
+ * `text.split(WORD_BREAK)`, the same array, without the regular expression but for text with a
+ * character beyond the first 65,536 (a Unicode class makes the split several times slower).
  */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
@@ -60,16 +64,16 @@ export function splitWords(text: string): string[] {
   let i = 0;
   while (i < n) {
     let code = text.charCodeAt(i);
-    if (code > 127) return text.split(WORD_BREAK);
-    if (!BREAKS[code]) {
+    if (isSurrogate(code)) return text.split(WORD_BREAK);
+    if (!isBreak(code)) {
       i++;
       continue;
     }
     out.push(text.slice(start, i));
     while (++i < n) {
       code = text.charCodeAt(i);
-      if (code > 127) return text.split(WORD_BREAK);
-      if (!BREAKS[code]) break;
+      if (isSurrogate(code)) return text.split(WORD_BREAK);
+      if (!isBreak(code)) break;
     }
     start = i;
   }
