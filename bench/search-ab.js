@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateLibrary } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
-import { connect, median, memoryFileFor, queriesFor } from './memory-server.js';
+import { connect, median, memoryFileFor, pass, queriesFor } from './memory-server.js';
 
 const flag = flagReader();
 const BEFORE = flag('--before', '');
@@ -27,15 +27,6 @@ if (!BEFORE) {
   process.exit(2);
 }
 const LIBRARIES = { 50: { agents: 50 }, 1000: { agents: 1000, entities: 50, sessions: 20, notes: 5 } };
-
-async function timedBlock(server, tool, key, list, count, into) {
-  for (let i = 0; i < count; i++) {
-    const start = process.hrtime.bigint();
-    const result = await server.client.callTool({ name: tool, arguments: { [key]: list[i % list.length] } });
-    into.push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result.content).slice(0, 300)}`);
-  }
-}
 
 async function compare(label) {
   const library = path.join(ROOT, '.bench-data', `search-${label}`);
@@ -68,10 +59,14 @@ async function compare(label) {
     for (let round = 0; round < ROUNDS; round++)
       // Each build first in every other round: neither always runs after the other's calls.
       for (const entry of round % 2 ? [...builds].reverse() : builds) {
-        const finds = [];
-        const searches = [];
-        await timedBlock(entry.server, 'find_entity', 'name', names, FINDS, finds);
-        await timedBlock(entry.server, 'search_memory', 'query', queries, SEARCHES, searches);
+        const { samples: finds } = await pass(entry.server, 'find_entity', (name) => ({ name }), names, FINDS);
+        const { samples: searches } = await pass(
+          entry.server,
+          'search_memory',
+          (query) => ({ query }),
+          queries,
+          SEARCHES,
+        );
         entry.finds.push(...finds);
         entry.searches.push(...searches);
         entry.ratios.push(median(searches) / median(finds));
