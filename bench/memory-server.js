@@ -105,6 +105,22 @@ export async function pass(server, tool, argsFor, names, runs) {
   return { samples, cpu: cpuMs(server.pid) - before, answerBytes };
 }
 
+/** Calls a warm-up makes in one block before the next plan's (warmUp). */
+const WARM_BLOCK = 100;
+
+/**
+ * `calls` calls of each plan (`{ tool, argsFor, list }`), in alternating blocks of WARM_BLOCK,
+ * untimed: a server's code reaches V8's optimised tiers only after thousands of calls. Measured
+ * on 2026-12-06 (bench/README.md, "Warm to the end"): find_entity's median fell from 1.55 to
+ * 0.45 ms over its first 1,500 calls, search_memory's from 3.2 to 2.1 ms; medians taken within
+ * the first few hundred calls set a server still compiling against itself.
+ */
+export async function warmUp(server, plans, calls) {
+  for (let done = 0; done < calls; done += WARM_BLOCK)
+    for (const { tool, argsFor, list } of plans)
+      await pass(server, tool, argsFor, list, Math.min(WARM_BLOCK, calls - done));
+}
+
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const p95 = (values) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];

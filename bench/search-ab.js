@@ -6,19 +6,21 @@
 // does by 30 %: bench/README.md, "Fewer passes per search") moves both builds alike. Reported
 // per build: the search_memory and find_entity medians over all rounds, their ratio, and the
 // median of the rounds' own ratios.
-// npm run bench:search-ab -- --before /other/checkout [--after .] [--sizes 50,1000] [--rounds 8] [--json]
+// npm run bench:search-ab -- --before /other/checkout [--after .] [--sizes 50,1000] [--rounds 8] [--warm 2000] [--json]
+// --warm: untimed calls of each tool on each server first (memory-server.js warmUp), as bench/search.js.
 // (each checkout built with `npm run build`; the libraries are bench/search.js's).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateLibrary } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
-import { connect, median, memoryFileFor, pass, queriesFor } from './memory-server.js';
+import { connect, median, memoryFileFor, pass, queriesFor, warmUp } from './memory-server.js';
 
 const flag = flagReader();
 const BEFORE = flag('--before', '');
 const AFTER = path.resolve(flag('--after', ROOT));
 const ROUNDS = Number(flag('--rounds', '8'));
+const WARM = Number(flag('--warm', '2000'));
 const SIZES = flag('--sizes', '50,1000').split(',');
 const FINDS = 33;
 const SEARCHES = 66;
@@ -56,6 +58,11 @@ async function compare(label) {
     for (const { server } of builds)
       await server.client.callTool({ name: 'search_memory', arguments: { query: queries[0] } });
     await new Promise((resolve) => setTimeout(resolve, 2500));
+    const plans = [
+      { tool: 'find_entity', argsFor: (name) => ({ name }), list: names },
+      { tool: 'search_memory', argsFor: (query) => ({ query }), list: queries },
+    ];
+    for (const { server } of builds) await warmUp(server, plans, WARM);
     for (let round = 0; round < ROUNDS; round++)
       // Each build first in every other round: neither always runs after the other's calls.
       for (const entry of round % 2 ? [...builds].reverse() : builds) {

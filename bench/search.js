@@ -5,7 +5,7 @@
 // and at 1,000 small ones (bench/scaling.js's sizes). Reported: the first search after start
 // (the index is built then), the warm medians, the RSS of a server after searching against one
 // that only answered find_entity, and whether a manifest changed on disk is found by the next
-// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--rounds 5] [--level team] [--sizes 50] [--settle 2000] [--json]
+// call. `npm run bench:search`; alone: node bench/search.js [--runs 60] [--rounds 5] [--warm 2000] [--spaced 40] [--gap 100] [--level team] [--sizes 50] [--settle 2000] [--json]
 // BOURDON_BENCH_BIN=/other/checkout/bin/run.js: serve another build (before and after, interleaved).
 // --level: the access_level every call passes (default: none, the level search_memory answers at
 // by default, which is the one a server indexes as it starts; `team` sees every generated row).
@@ -13,6 +13,14 @@
 // --rounds 5: the warm passes alternate, find_entity's RUNS calls then search_memory's, this many
 // times, and each median is taken over all of its calls: a machine whose speed drifts between
 // one block of calls and the next (a shared host) shifts both tools, not one.
+// --warm 2000: before those passes, this many untimed calls of each tool (alternating blocks of
+// 100; memory-server.js warmUp), so the medians are of a server whose code V8 has optimised:
+// before 2026-12-06 22:15 there were none, and the medians were of the first few hundred calls,
+// when find_entity still ran at two to three times its settled cost (bench/README.md, "Warm to
+// the end"). --warm 0 measures as before.
+// --spaced 40 --gap 100: then this many calls of each tool again, alternating, each after a pause
+// of --gap ms, as a model or a person calls a tool (seconds apart): between calls the machine
+// idles, and each call also pays for waking the server and the client. Both medians are reported.
 // A server builds its search index in the background as it starts, so the find-only server holds
 // one too: the RSS is also given against a find-only server started with BOURDON_SEARCH_WARM=0.
 import fs from 'node:fs';
@@ -20,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateLibrary } from './generate.js';
 import { flagReader, ROOT } from './lib.js';
-import { connect, MEMORY_SERVER, median, memoryFileFor, pass, queriesFor, rssMb } from './memory-server.js';
+import { connect, MEMORY_SERVER, median, memoryFileFor, pass, queriesFor, rssMb, warmUp } from './memory-server.js';
 
 const flag = flagReader();
 const RUNS = Number(flag('--runs', '60'));
@@ -30,6 +38,11 @@ const DATA = path.join(ROOT, '.bench-data');
 // --settle: milliseconds between the first search and the warm passes (0: none, as before 2026-12-06 14:00).
 const SETTLE_MS = Number(flag('--settle', '2000'));
 const ROUNDS = Number(flag('--rounds', '5'));
+const WARM = Number(flag('--warm', '2000'));
+const SPACED = Number(flag('--spaced', '40'));
+const GAP_MS = Number(flag('--gap', '100'));
+// The official memory server's warm-up: its search takes about 45 ms a call, so a hundred.
+const THEIR_WARM = Math.min(WARM, 100);
 const round = (ms) => Math.round(ms * 100) / 100;
 // BOURDON_BENCH_BIN names another build's bin/run.js to serve (a checkout before a change), as bench/engine.js.
 const BIN = process.env.BOURDON_BENCH_BIN ?? path.join(ROOT, 'bin', 'run.js');
@@ -55,6 +68,9 @@ async function findOnlyRssMb(library, names, scratch, env) {
   try {
     await timed(server, 'find_entity', { name: names[0], ...at });
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    // As many calls as the searched server's warm-up makes, every one a find_entity.
+    const find = { tool: 'find_entity', argsFor: (name) => ({ name, ...at }), list: names };
+    await warmUp(server, [find, find], WARM);
     for (let round = 0; round < 2 * ROUNDS; round++)
       await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
     return rssMb(server.pid);
@@ -86,6 +102,14 @@ async function measure(label, sizes) {
     // a few searches that get V8 to compile the search: src/core/operations/search-warm.ts) has
     // ended by then, so neither find_entity's pass nor search_memory's shares a core with it.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await warmUp(
+      server,
+      [
+        { tool: 'find_entity', argsFor: (name) => ({ name, ...at }), list: memory.names },
+        { tool: 'search_memory', argsFor: (query) => ({ query, ...at }), list: queries },
+      ],
+      WARM,
+    );
     const finds = { samples: [], cpu: 0 };
     const searches = { samples: [], cpu: 0 };
     for (let round = 0; round < ROUNDS; round++)
@@ -98,6 +122,15 @@ async function measure(label, sizes) {
         into.cpu += done.cpu;
       }
     const searchRss = rssMb(server.pid);
+    const spaced = { finds: [], searches: [] };
+    for (let i = 0; i < SPACED; i++)
+      for (const [into, tool, args] of [
+        [spaced.finds, 'find_entity', { name: memory.names[i % memory.names.length], ...at }],
+        [spaced.searches, 'search_memory', { query: queries[i % queries.length], ...at }],
+      ]) {
+        await new Promise((resolve) => setTimeout(resolve, GAP_MS));
+        into.push((await timed(server, tool, args)).ms);
+      }
     // One manifest changed on disk: is its new entity found by the very next call?
     const file = path.join(library, 'agents', fs.readdirSync(path.join(library, 'agents')).sort()[0]);
     const before = fs.readFileSync(file, 'utf8');
@@ -111,7 +144,7 @@ async function measure(label, sizes) {
     await server.client.close();
 
     const theirs = await connect('server-memory', process.execPath, [MEMORY_SERVER], { MEMORY_FILE_PATH: memory.file });
-    await pass(theirs, 'search_nodes', (query) => ({ query }), queries, 10);
+    await warmUp(theirs, [{ tool: 'search_nodes', argsFor: (query) => ({ query }), list: queries }], THEIR_WARM);
     const nodes = await pass(theirs, 'search_nodes', (query) => ({ query }), queries, RUNS);
     await theirs.client.close();
 
@@ -128,6 +161,11 @@ async function measure(label, sizes) {
       search_memory_cpu_ms: round(searches.cpu / searches.samples.length),
       find_entity_cpu_ms: round(finds.cpu / finds.samples.length),
       calls_each: finds.samples.length,
+      spaced_gap_ms: GAP_MS,
+      spaced_calls_each: SPACED,
+      spaced_search_memory_median_ms: round(median(spaced.searches)),
+      spaced_find_entity_median_ms: round(median(spaced.finds)),
+      spaced_search_over_find: round(median(spaced.searches) / median(spaced.finds)),
       search_nodes_median_ms: round(median(nodes.samples)),
       rss_mb_after_search: Math.round(searchRss),
       rss_mb_find_only: Math.round(findOnlyRss),
@@ -135,6 +173,7 @@ async function measure(label, sizes) {
       rss_mb_find_only_no_index: Math.round(bareRss),
       rss_ratio_no_index: round(searchRss / bareRss),
       level: LEVEL || 'default',
+      warm_calls_each: WARM,
       changed_manifest_found_next_call: changed.payload.results.some((r) => r.name === 'Zanzibar lighthouse'),
       changed_manifest_call_ms: round(changed.ms),
       queries,
@@ -153,9 +192,11 @@ if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(results
 else
   for (const r of results)
     process.stdout.write(
-      `${r.agents} agents (level ${r.level}): first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
+      `${r.agents} agents (level ${r.level}, after ${r.warm_calls_each} calls of each): first search ${r.first_search_ms} ms; warm search_memory ${r.search_memory_median_ms} ms ` +
         `vs find_entity ${r.find_entity_median_ms} ms (${r.search_over_find}×) ` +
         `[CPU per call ${r.search_memory_cpu_ms} vs ${r.find_entity_cpu_ms} ms] vs search_nodes ${r.search_nodes_median_ms} ms; ` +
+        `${r.spaced_gap_ms} ms apart: search_memory ${r.spaced_search_memory_median_ms} ms vs find_entity ` +
+        `${r.spaced_find_entity_median_ms} ms (${r.spaced_search_over_find}×); ` +
         `RSS ${r.rss_mb_after_search} MB after searching vs ${r.rss_mb_find_only} MB find only (${r.rss_ratio}×), ` +
         `${r.rss_mb_find_only_no_index} MB find only without the index (${r.rss_ratio_no_index}×); ` +
         `changed manifest found by the next call: ${r.changed_manifest_found_next_call} (${r.changed_manifest_call_ms} ms)\n`,
