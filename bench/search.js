@@ -19,8 +19,9 @@
 // when find_entity still ran at two to three times its settled cost (bench/README.md, "Warm to
 // the end"). --warm 0 measures as before.
 // --spaced 40 --gap 100: then this many calls of each tool again, alternating, each after a pause
-// of --gap ms, as a model or a person calls a tool (seconds apart): between calls the machine
-// idles, and each call also pays for waking the server and the client. Both medians are reported.
+// of --gap ms: a model or a person calls a tool seconds apart, never back to back, and between
+// calls the machine idles, so each call also pays for waking the server and the client (pauses of
+// 20 ms to 1 s gave the same ratio: bench/README.md). Both medians are reported.
 // A server builds its search index in the background as it starts, so the find-only server holds
 // one too: the RSS is also given against a find-only server started with BOURDON_SEARCH_WARM=0.
 import fs from 'node:fs';
