@@ -246,7 +246,8 @@ export function localSearch(
   /** Rows (best first by the index's score) grouped and ranked further; a test makes it small. */
   maxHits = MAX_HITS,
 ): { results: SearchResult[]; total: number } {
-  const terms = unique(words(query.slice(0, SEARCH_TEXT_LIMIT))).slice(0, MAX_TERMS);
+  const queryWords = words(query.slice(0, SEARCH_TEXT_LIMIT));
+  const terms = unique(queryWords).slice(0, MAX_TERMS);
   if (!terms.length) return { results: [], total: 0 };
   const index = searchIndex(ctx, level);
   const today = ctx.now().toISOString().slice(0, 10);
@@ -271,7 +272,7 @@ export function localSearch(
     // The rows in no order: only the groups shown are ordered (search-grouping.ts).
     ordered: false,
   });
-  const phrase = words(query.slice(0, SEARCH_TEXT_LIMIT)).join(' ');
+  const phrase = queryWords.join(' ');
   const matched = new Set<string>();
   for (const derived of ranked.sources.values()) for (const { term } of derived) matched.add(term);
   const grouping = groupHits(index, ranked, terms.length, phrase, matched);

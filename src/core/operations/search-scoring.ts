@@ -228,7 +228,8 @@ export function best(
   const order = (ids: number[]) => (ordered ? ids.sort((a, b) => scores[b]! - scores[a]! || a - b) : ids);
   const low = count > kept && kept > 0 ? estimate(touched, count, scores, quality, kept) : NaN;
   const above = Number.isNaN(low) ? -1 : keepAbove(touched, count, scores, quality, low);
-  if (above >= kept && above <= candidates.length && count > kept) {
+  // A cut among candidates only when the estimate was made (count above kept, kept above 0).
+  if (above >= kept && above <= candidates.length) {
     // Only the candidates' scores are written back (the others are below every kept row's).
     for (let i = 0; i < above; i++) scores[candidateIds[i]!] = candidates[i]!;
     // The cut among the candidates (their values reordered; each one's score read by id).

@@ -82,8 +82,7 @@ export function splitWords(text: string): string[] {
 }
 /** A text's words as a query's are read: split at breaks, folded, empty ones left out. */
 export function words(text: string): string[] {
-  return text
-    .split(WORD_BREAK)
+  return splitWords(text)
     .map(fold)
     .filter((word) => word.length > 0);
 }
