@@ -66,14 +66,9 @@ async function compare(label) {
     for (let round = 0; round < ROUNDS; round++)
       // Each build first in every other round: neither always runs after the other's calls.
       for (const entry of round % 2 ? [...builds].reverse() : builds) {
-        const { samples: finds } = await pass(entry.server, 'find_entity', (name) => ({ name }), names, FINDS);
-        const { samples: searches } = await pass(
-          entry.server,
-          'search_memory',
-          (query) => ({ query }),
-          queries,
-          SEARCHES,
-        );
+        const [find, search] = plans;
+        const { samples: finds } = await pass(entry.server, find.tool, find.argsFor, find.list, FINDS);
+        const { samples: searches } = await pass(entry.server, search.tool, search.argsFor, search.list, SEARCHES);
         entry.finds.push(...finds);
         entry.searches.push(...searches);
         entry.ratios.push(median(searches) / median(finds));

@@ -63,6 +63,10 @@ async function ours(library, home, env = {}) {
   });
 }
 
+/** The calls of one tool a pass makes (memory-server.js `pass`, `warmUp`): its arguments for each name or query. */
+const findPlan = (names) => ({ tool: 'find_entity', argsFor: (name) => ({ name, ...at }), list: names });
+const searchPlan = (queries) => ({ tool: 'search_memory', argsFor: (query) => ({ query, ...at }), list: queries });
+
 /** The RSS (MB) of a server that answered only find_entity, in the searched server's sequence (measure). */
 async function findOnlyRssMb(library, names, scratch, env) {
   const server = await ours(library, fs.mkdtempSync(path.join(scratch, 'home-')), env);
@@ -70,10 +74,9 @@ async function findOnlyRssMb(library, names, scratch, env) {
     await timed(server, 'find_entity', { name: names[0], ...at });
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     // As many calls as the searched server's warm-up makes, every one a find_entity.
-    const find = { tool: 'find_entity', argsFor: (name) => ({ name, ...at }), list: names };
+    const find = findPlan(names);
     await warmUp(server, [find, find], WARM);
-    for (let round = 0; round < 2 * ROUNDS; round++)
-      await pass(server, 'find_entity', (name) => ({ name, ...at }), names, RUNS);
+    for (let round = 0; round < 2 * ROUNDS; round++) await pass(server, find.tool, find.argsFor, find.list, RUNS);
     return rssMb(server.pid);
   } finally {
     await server.client.close();
@@ -103,34 +106,21 @@ async function measure(label, sizes) {
     // a few searches that get V8 to compile the search: src/core/operations/search-warm.ts) has
     // ended by then, so neither find_entity's pass nor search_memory's shares a core with it.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    await warmUp(
-      server,
-      [
-        { tool: 'find_entity', argsFor: (name) => ({ name, ...at }), list: memory.names },
-        { tool: 'search_memory', argsFor: (query) => ({ query, ...at }), list: queries },
-      ],
-      WARM,
-    );
-    const finds = { samples: [], cpu: 0 };
-    const searches = { samples: [], cpu: 0 };
+    // Each tool's calls, and what was measured of them: back to back (samples, cpu) and spaced.
+    const finds = { ...findPlan(memory.names), samples: [], cpu: 0, spaced: [] };
+    const searches = { ...searchPlan(queries), samples: [], cpu: 0, spaced: [] };
+    await warmUp(server, [finds, searches], WARM);
     for (let round = 0; round < ROUNDS; round++)
-      for (const [into, tool, argsFor, list] of [
-        [finds, 'find_entity', (name) => ({ name, ...at }), memory.names],
-        [searches, 'search_memory', (query) => ({ query, ...at }), queries],
-      ]) {
-        const done = await pass(server, tool, argsFor, list, RUNS);
-        into.samples.push(...done.samples);
-        into.cpu += done.cpu;
+      for (const plan of [finds, searches]) {
+        const done = await pass(server, plan.tool, plan.argsFor, plan.list, RUNS);
+        plan.samples.push(...done.samples);
+        plan.cpu += done.cpu;
       }
     const searchRss = rssMb(server.pid);
-    const spaced = { finds: [], searches: [] };
     for (let i = 0; i < SPACED; i++)
-      for (const [into, tool, args] of [
-        [spaced.finds, 'find_entity', { name: memory.names[i % memory.names.length], ...at }],
-        [spaced.searches, 'search_memory', { query: queries[i % queries.length], ...at }],
-      ]) {
+      for (const plan of [finds, searches]) {
         await new Promise((resolve) => setTimeout(resolve, GAP_MS));
-        into.push((await timed(server, tool, args)).ms);
+        plan.spaced.push((await timed(server, plan.tool, plan.argsFor(plan.list[i % plan.list.length]))).ms);
       }
     // One manifest changed on disk: is its new entity found by the very next call?
     const file = path.join(library, 'agents', fs.readdirSync(path.join(library, 'agents')).sort()[0]);
@@ -164,9 +154,9 @@ async function measure(label, sizes) {
       calls_each: finds.samples.length,
       spaced_gap_ms: GAP_MS,
       spaced_calls_each: SPACED,
-      spaced_search_memory_median_ms: round(median(spaced.searches)),
-      spaced_find_entity_median_ms: round(median(spaced.finds)),
-      spaced_search_over_find: round(median(spaced.searches) / median(spaced.finds)),
+      spaced_search_memory_median_ms: round(median(searches.spaced)),
+      spaced_find_entity_median_ms: round(median(finds.spaced)),
+      spaced_search_over_find: round(median(searches.spaced) / median(finds.spaced)),
       search_nodes_median_ms: round(median(nodes.samples)),
       rss_mb_after_search: Math.round(searchRss),
       rss_mb_find_only: Math.round(findOnlyRss),
